@@ -1,0 +1,40 @@
+import { invalidRequest } from '../http/problem.js';
+
+/** Opaque cursor: the sort key of the last item of the previous page, base64url-wrapped and versioned. */
+export const maxCursorLength = 200;
+
+export function encodeCursor(key: string | number): string {
+  return Buffer.from(JSON.stringify({ v: 1, k: key })).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): string | number {
+  if (cursor.length > maxCursorLength) throw invalidRequest(`cursor: at most ${maxCursorLength} characters.`);
+  try {
+    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { v?: unknown; k?: unknown };
+    if (parsed.v === 1 && (typeof parsed.k === 'string' || typeof parsed.k === 'number')) return parsed.k;
+  } catch {
+    // fall through to the one error below: a cursor is either ours or invalid
+  }
+  throw invalidRequest('cursor: not a cursor this API issued.');
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor?: string;
+}
+
+/**
+ * Runs one page query: asks for limit + 1 items after the cursor's key, so the presence of a
+ * next page is known without a count, and the next cursor is the last returned item's key.
+ */
+export async function paginate<T, K extends string | number>(
+  request: { limit: number; cursor?: string },
+  fetch: (afterKey: K | undefined, limit: number) => Promise<T[]>,
+  keyOf: (item: T) => K,
+): Promise<Page<T>> {
+  const after = request.cursor === undefined ? undefined : (decodeCursor(request.cursor) as K);
+  const rows = await fetch(after, request.limit + 1);
+  if (rows.length <= request.limit) return { items: rows };
+  const items = rows.slice(0, request.limit);
+  return { items, nextCursor: encodeCursor(keyOf(items[items.length - 1])) };
+}

@@ -1,0 +1,50 @@
+/** The spec's permission values, exactly; roles are sets of these. */
+export const permissionValues = [
+  'servers.read', 'servers.create', 'servers.start', 'servers.stop', 'servers.delete', 'servers.console',
+  'servers.command', 'servers.update', 'files.read', 'files.write', 'files.delete', 'plugins.read',
+  'plugins.install', 'plugins.update', 'plugins.delete', 'nodes.read', 'nodes.manage', 'backups.read',
+  'backups.create', 'backups.restore',
+] as const;
+
+export type Permission = (typeof permissionValues)[number];
+
+/** Permissions a user may hold outside any team. */
+export const globalPermissionValues = ['nodes.manage'] as const;
+export type GlobalPermission = (typeof globalPermissionValues)[number];
+
+const reads = permissionValues.filter((p) => p.endsWith('.read'));
+
+export const builtinRoleDefinitions: { name: string; description: string; permissions: Permission[] }[] = [
+  { name: 'viewer', description: 'Sees the team\'s servers, files, plugins, Nodes and backups.', permissions: [...reads] },
+  {
+    name: 'operator',
+    description: 'Runs the team\'s servers day to day: power, console, files, plugins and backups.',
+    permissions: [
+      ...reads, 'servers.start', 'servers.stop', 'servers.console', 'servers.command',
+      'files.write', 'files.delete', 'plugins.install', 'plugins.update', 'plugins.delete', 'backups.create',
+    ],
+  },
+  { name: 'admin', description: 'Every permission in the team.', permissions: [...permissionValues] },
+];
+
+export interface PermissionSubject {
+  globalAdmin: boolean;
+  globalPermissions: string[];
+}
+
+/** The permissions a user holds in one team: the union of its roles' permissions there. */
+export function teamPermissions(roles: { permissions: string[] }[]): Set<Permission> {
+  const set = new Set<Permission>();
+  for (const role of roles) for (const p of role.permissions) set.add(p as Permission);
+  return set;
+}
+
+/** May the user do `permission` in a team where it holds `inTeam`? Global administrators may do everything. */
+export function mayInTeam(user: PermissionSubject, inTeam: ReadonlySet<Permission>, permission: Permission): boolean {
+  return user.globalAdmin || inTeam.has(permission);
+}
+
+/** A global permission (today `nodes.manage`), held directly by the user or implied by global administration. */
+export function mayGlobally(user: PermissionSubject, permission: GlobalPermission): boolean {
+  return user.globalAdmin || user.globalPermissions.includes(permission);
+}

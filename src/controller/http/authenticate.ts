@@ -1,0 +1,43 @@
+import type { Context } from 'koa';
+import type { SessionService } from '../services/sessions.js';
+import type { TokenService } from '../services/tokens.js';
+import type { Caller } from './caller.js';
+import { readSessionCookie } from './cookies.js';
+import { forbidden } from './problem.js';
+
+/** Resolves the caller from `Authorization: Bearer` (API token) or the session cookie. */
+export class Authenticator {
+  constructor(private readonly sessions: SessionService, private readonly tokens: TokenService) {}
+
+  async resolve(ctx: Context): Promise<Caller | undefined> {
+    const authorization = ctx.get('authorization');
+    if (authorization) {
+      const match = /^Bearer\s+(\S+)$/i.exec(authorization);
+      if (!match) return undefined;
+      const found = await this.tokens.resolve(match[1]);
+      return found ? { kind: 'API_TOKEN', user: found.user, tokenId: found.tokenId } : undefined;
+    }
+    const sessionId = readSessionCookie(ctx.get('cookie'));
+    if (!sessionId) return undefined;
+    const found = await this.sessions.resolve(sessionId);
+    return found ? { kind: 'USER', user: found.user, sessionHash: found.sessionHash } : undefined;
+  }
+}
+
+/**
+ * CSRF: a browser sends the cookie with any cross-site request, so a cookie-authenticated
+ * state-changing request whose Origin names another origin is refused. Bearer tokens are
+ * not sent by browsers on their own and need no such check.
+ */
+export function refuseCrossOrigin(ctx: Context, caller: Caller | undefined): void {
+  if (!caller || caller.kind !== 'USER' || ctx.method === 'GET' || ctx.method === 'HEAD') return;
+  const origin = ctx.get('origin');
+  if (!origin) return;
+  let host: string | undefined;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    host = undefined;
+  }
+  if (host !== ctx.host) throw forbidden('Cross-origin request refused.');
+}

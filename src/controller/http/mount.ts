@@ -1,0 +1,80 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { koaBody } from 'koa-body';
+import type { Logger } from '../../shared/logger.js';
+import type { AuditService } from '../services/audit.js';
+import { refuseCrossOrigin, type Authenticator } from './authenticate.js';
+import type { Caller } from './caller.js';
+import { invalidRequest, isProblem, ProblemError } from './problem.js';
+import { koaPath, newAuditScope, type AnyRoute } from './route.js';
+import { checkResponse, validateBody, validateText } from './schema-registry.js';
+
+export interface MountDeps {
+  authenticator: Authenticator;
+  audit: AuditService;
+  logger: Logger;
+  /** Fail (500) when a response does not match its schema; on in tests. */
+  checkResponses: boolean;
+  jsonLimitBytes: number;
+}
+
+const jsonBody = (limit: number) =>
+  koaBody({ json: true, urlencoded: false, text: false, multipart: false, jsonLimit: limit, jsonStrict: false });
+
+const hasBody = (ctx: Context) => Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
+
+async function readJson(ctx: Context, parse: ReturnType<typeof jsonBody>): Promise<unknown> {
+  if (!hasBody(ctx)) return undefined;
+  if (!ctx.request.is('application/json', '+json')) throw invalidRequest('Content-Type must be application/json.');
+  await parse(ctx, async () => undefined);
+  return ctx.request.body;
+}
+
+/**
+ * Mounts one route: authenticate, enforce the password-change rule and CSRF, validate params,
+ * query and body against the route's schemas, call the handler, check the answer against the
+ * response schema, and write the audit event whatever happened.
+ */
+export function mountRoute(router: Router, route: AnyRoute, deps: MountDeps): void {
+  const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+  const parse = jsonBody(deps.jsonLimitBytes);
+  router[method](koaPath(route.path), async (ctx) => {
+    const audit = newAuditScope(route);
+    let caller: Caller | undefined;
+    try {
+      caller = await deps.authenticator.resolve(ctx);
+      const auth = route.auth ?? 'user';
+      if (auth !== 'public') {
+        if (!caller) throw new ProblemError('unauthenticated');
+        if (auth === 'user' && caller.user.passwordChangeRequired) throw new ProblemError('password_change_required');
+      }
+      refuseCrossOrigin(ctx, caller);
+      const params = route.params ? validateText(route.params, { ...ctx.params }, 'path') : undefined;
+      const query = route.query ? validateText(route.query, { ...ctx.query }, 'query') : undefined;
+      let body: unknown;
+      if (route.body) {
+        const raw = await readJson(ctx, parse);
+        body = validateBody(route.body, raw ?? {});
+      }
+      const result = await route.handler({ body, query, params, caller, audit: audit!, clientAddress: ctx.request.ip, ctx });
+      if (route.stream || ctx.respond === false) return;
+      if (route.response) {
+        if (deps.checkResponses) {
+          const mismatch = checkResponse(route.response, result);
+          if (mismatch) throw new Error(`${route.method} ${route.path}: ${mismatch}`);
+        }
+        ctx.body = result;
+      }
+      ctx.status = route.status;
+      if (audit) await deps.audit.record(audit, caller, 'SUCCESS');
+    } catch (error) {
+      if (audit) {
+        const status = isProblem(error) ? error.status : 500;
+        const denied = status === 401 || status === 403 || (error as { auditOutcome?: string }).auditOutcome === 'DENIED';
+        if (isProblem(error)) audit.detail({ error: error.code });
+        await deps.audit.record(audit, caller, denied ? 'DENIED' : 'FAILED');
+      }
+      throw error;
+    }
+  });
+}

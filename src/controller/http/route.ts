@@ -1,0 +1,73 @@
+import type { Context } from 'koa';
+import type { Static, TSchema } from 'typebox';
+import type { Caller } from './caller.js';
+import { AuditScope } from './audit-scope.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * - `public`: no credentials needed (setup, login, password-reset redemption).
+ * - `signed-in`: any signed-in caller, even one who must change the password first
+ *   (the spec's three exceptions: GET /me, POST /me/password, POST /auth/logout).
+ * - `user`: signed in and not held by `passwordChangeRequired`.
+ */
+export type AuthMode = 'public' | 'signed-in' | 'user';
+
+type StaticOf<S> = S extends TSchema ? Static<S> : undefined;
+
+export interface RouteInput<B, Q, P, A extends AuthMode> {
+  body: StaticOf<B>;
+  query: StaticOf<Q>;
+  params: StaticOf<P>;
+  caller: A extends 'public' ? Caller | undefined : Caller;
+  audit: AuditScope;
+  clientAddress: string;
+  ctx: Context;
+}
+
+export interface RouteDef<B, Q, P, R, A extends AuthMode> {
+  method: Method;
+  /** OpenAPI-style path under /api/v1, e.g. `/users/{userId}`. */
+  path: string;
+  summary: string;
+  tag: string;
+  description?: string;
+  /** Defaults to `user`. */
+  auth?: A;
+  body?: B;
+  query?: Q;
+  params?: P;
+  /** Success status; the handler may still answer otherwise through ctx (e.g. a stream). */
+  status: number;
+  /** Absent for bodiless answers (204) and for streams, which set `stream`. */
+  response?: R;
+  /** Media type of a non-JSON success body, documented in OpenAPI (e.g. `text/event-stream`). */
+  stream?: string;
+  /** Raw request body (e.g. octet-stream); the handler reads `ctx.req` itself. */
+  rawBody?: { mediaType: string; maxBytes: number };
+  /** Every state-changing route names its audit action; reads have none. */
+  audit?: { action: string; targetKind: string };
+  /** Extra error codes this route can answer, for the API reference. */
+  errors?: string[];
+  handler(input: RouteInput<B, Q, P, A>): Promise<StaticOf<R> | void>;
+}
+
+// Routes are stored type-erased; `route()` is where the types are checked.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRoute = RouteDef<any, any, any, any, AuthMode>;
+
+export function route<
+  B extends TSchema | undefined = undefined,
+  Q extends TSchema | undefined = undefined,
+  P extends TSchema | undefined = undefined,
+  R extends TSchema | undefined = undefined,
+  A extends AuthMode = 'user',
+>(def: RouteDef<B, Q, P, R, A>): AnyRoute {
+  if (def.method !== 'GET' && !def.audit) throw new Error(`${def.method} ${def.path} changes state and must name its audit action`);
+  return def as unknown as AnyRoute;
+}
+
+export const newAuditScope = (def: AnyRoute) => (def.audit ? new AuditScope(def.audit.action, def.audit.targetKind) : undefined);
+
+/** `/users/{userId}` → `/users/:userId` for @koa/router. */
+export const koaPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');

@@ -1,0 +1,20 @@
+import type { Services } from '../../services/index.js';
+import type { AnyRoute } from '../route.js';
+import { auditRoutes } from './audit.js';
+import { authRoutes } from './auth.js';
+import { meRoutes } from './me.js';
+import { networkRoutes } from './network.js';
+import { roleRoutes } from './roles.js';
+import { teamRoutes } from './teams.js';
+import { userRoutes } from './users.js';
+
+/** Every route of /api/v1, in the order the API reference lists them. */
+export const allRoutes = (s: Services): AnyRoute[] => [
+  ...authRoutes(s),
+  ...meRoutes(s),
+  ...userRoutes(s),
+  ...teamRoutes(s),
+  ...roleRoutes(s),
+  ...auditRoutes(s),
+  ...networkRoutes(s),
+];

@@ -1,0 +1,32 @@
+import { ApiToken, CreateApiToken, CreatedApiToken } from '../../schemas/auth.js';
+import { IdParams, PageQuery, Paged } from '../../schemas/common.js';
+import { User } from '../../schemas/users.js';
+import type { Services } from '../../services/index.js';
+import { userView } from '../../services/views.js';
+import { route } from '../route.js';
+
+export const meRoutes = (s: Services) => [
+  route({
+    method: 'GET', path: '/me', tag: 'me', auth: 'signed-in', status: 200,
+    summary: 'The signed-in user.', response: User,
+    handler: async ({ caller }) => userView(caller.user),
+  }),
+  route({
+    method: 'POST', path: '/me/tokens', tag: 'me', status: 201,
+    summary: 'Create a personal API token; the secret is in this answer only.',
+    body: CreateApiToken, response: CreatedApiToken,
+    audit: { action: 'token.create', targetKind: 'api_token' },
+    handler: async ({ caller, body, audit }) => s.tokens.create(caller, body, audit),
+  }),
+  route({
+    method: 'GET', path: '/me/tokens', tag: 'me', status: 200,
+    summary: 'Your API tokens (never their secrets).', query: PageQuery, response: Paged(ApiToken),
+    handler: async ({ caller, query }) => s.tokens.list(caller, { limit: query.limit ?? 50, cursor: query.cursor }),
+  }),
+  route({
+    method: 'DELETE', path: '/me/tokens/{tokenId}', tag: 'me', status: 204,
+    summary: 'Revoke one of your API tokens.', params: IdParams('tokenId'),
+    audit: { action: 'token.delete', targetKind: 'api_token' },
+    handler: async ({ caller, params, audit }) => s.tokens.revoke(caller, params.tokenId, audit),
+  }),
+];

@@ -1,0 +1,55 @@
+import { Ajv, type ValidateFunction, type ErrorObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { TSchema } from 'typebox';
+import { invalidRequest } from './problem.js';
+
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+
+/** Bodies are validated as sent; query strings and path parameters arrive as text and are coerced. */
+const bodyAjv = addFormats(new Ajv({ allErrors: false, strict: false }));
+const queryAjv = addFormats(new Ajv({ allErrors: false, strict: false, coerceTypes: true, useDefaults: true }));
+const responseAjv = addFormats(new Ajv({ allErrors: false, strict: false }));
+
+const cache = new WeakMap<object, Map<Ajv, ValidateFunction>>();
+
+function compiled(ajv: Ajv, schema: TSchema): ValidateFunction {
+  let perAjv = cache.get(schema);
+  if (!perAjv) cache.set(schema, (perAjv = new Map()));
+  let fn = perAjv.get(ajv);
+  if (!fn) perAjv.set(ajv, (fn = ajv.compile(schema)));
+  return fn;
+}
+
+/** A field-naming sentence from ajv's first error, e.g. `body.name: must NOT have more than 100 characters`. */
+export function describeError(where: string, error: ErrorObject | undefined): string {
+  if (!error) return `${where}: invalid.`;
+  const path = error.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  if (error.keyword === 'additionalProperties') {
+    const extra = (error.params as { additionalProperty: string }).additionalProperty;
+    return `${where}${path ? '.' + path : ''}.${extra}: unknown field.`;
+  }
+  if (error.keyword === 'required') {
+    const missing = (error.params as { missingProperty: string }).missingProperty;
+    return `${where}${path ? '.' + path : ''}.${missing}: is required.`;
+  }
+  return `${where}${path ? '.' + path : ''}: ${error.message ?? 'is invalid'}.`;
+}
+
+export function validateBody<T>(schema: TSchema, value: unknown, where = 'body'): T {
+  const fn = compiled(bodyAjv, schema);
+  if (!fn(value)) throw invalidRequest(describeError(where, fn.errors?.[0]));
+  return value as T;
+}
+
+/** Coerces text to the schema's types in place (query/params), then validates. */
+export function validateText<T>(schema: TSchema, value: Record<string, unknown>, where: string): T {
+  const fn = compiled(queryAjv, schema);
+  if (!fn(value)) throw invalidRequest(describeError(where, fn.errors?.[0]));
+  return value as T;
+}
+
+/** Responses are checked too: a shape drift is our bug, caught as a 500 in tests rather than shipped. */
+export function checkResponse(schema: TSchema, value: unknown): string | undefined {
+  const fn = compiled(responseAjv, schema);
+  return fn(value) ? undefined : describeError('response', fn.errors?.[0]);
+}

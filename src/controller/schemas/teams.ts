@@ -1,0 +1,14 @@
+import Type from 'typebox';
+import { DateTime, Uuid } from './common.js';
+
+export const TeamName = Type.String({ minLength: 1, maxLength: 100 });
+export const Team = Type.Object({ id: Uuid, name: Type.String() });
+export const TeamDetail = Type.Object({ id: Uuid, name: Type.String(), createdAt: DateTime });
+export const CreateTeam = Type.Object({ name: TeamName }, { additionalProperties: false });
+export const UpdateTeam = Type.Object({ name: TeamName }, { additionalProperties: false });
+
+export const SetMembership = Type.Object({
+  roleIds: Type.Array(Uuid, { uniqueItems: true, maxItems: 50 }),
+}, { additionalProperties: false });
+export const Membership = Type.Object({ userId: Uuid, teamId: Uuid, roleIds: Type.Array(Uuid) });
+export const MemberParams = Type.Object({ teamId: Uuid, userId: Uuid }, { additionalProperties: false });

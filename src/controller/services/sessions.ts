@@ -1,0 +1,62 @@
+import { newSessionId, sha256 } from '../domain/secrets.js';
+import type { SessionDoc, UserDoc } from '../store/records.js';
+import { nowIso, type ServiceDeps } from './deps.js';
+
+export interface SessionPolicy {
+  /** A session ends this long after sign-in, however active. */
+  absoluteSeconds: number;
+  /** A session ends after this long without a request. */
+  idleSeconds: number;
+}
+
+export const defaultSessionPolicy: SessionPolicy = { absoluteSeconds: 7 * 24 * 3600, idleSeconds: 12 * 3600 };
+
+/** Activity is written at most once a minute, so a busy client does not turn every read into a write. */
+const touchEverySeconds = 60;
+
+/** Server-side sessions: the random id lives only in the cookie; the store keeps its SHA-256. */
+export class SessionService {
+  constructor(private readonly deps: ServiceDeps, private readonly policy: SessionPolicy = defaultSessionPolicy) {}
+
+  async create(userId: string): Promise<{ sessionId: string; session: SessionDoc }> {
+    const sessionId = newSessionId();
+    const now = this.deps.clock.now();
+    const session: SessionDoc = {
+      _id: sha256(sessionId),
+      userId,
+      createdAt: now.toISOString(),
+      lastSeenAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + this.policy.absoluteSeconds * 1000).toISOString(),
+    };
+    await this.deps.repos.sessions.insert(session);
+    return { sessionId, session };
+  }
+
+  /** The session's user, or undefined when it is unknown, expired or idle too long (then it is deleted). */
+  async resolve(sessionId: string): Promise<{ user: UserDoc; sessionHash: string } | undefined> {
+    const hash = sha256(sessionId);
+    const session = await this.deps.repos.sessions.findById(hash);
+    if (!session) return undefined;
+    const now = this.deps.clock.now().getTime();
+    const idleDeadline = Date.parse(session.lastSeenAt) + this.policy.idleSeconds * 1000;
+    if (now >= Date.parse(session.expiresAt) || now >= idleDeadline) {
+      await this.deps.repos.sessions.delete({ _id: hash });
+      return undefined;
+    }
+    const user = await this.deps.repos.users.findById(session.userId);
+    if (!user) return undefined;
+    if (now - Date.parse(session.lastSeenAt) >= touchEverySeconds * 1000) {
+      await this.deps.repos.sessions.update({ _id: hash }, { lastSeenAt: nowIso(this.deps) });
+    }
+    return { user, sessionHash: hash };
+  }
+
+  async end(sessionHash: string): Promise<void> {
+    await this.deps.repos.sessions.delete({ _id: sessionHash });
+  }
+
+  /** Ends every session of the user but one (after a password change, the changer stays signed in). */
+  async endAllFor(userId: string, except?: string): Promise<void> {
+    await this.deps.repos.sessions.delete(except ? { userId, _id: { $ne: except } } : { userId });
+  }
+}

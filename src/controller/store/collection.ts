@@ -1,0 +1,42 @@
+/**
+ * The generic document collection both store adapters implement. Filters are the subset of
+ * MongoDB's query language that the embedded engine also understands: equality, $in, $nin, $ne,
+ * $gt/$gte/$lt/$lte, $exists, $and and $or, and array-contains equality. Services never see which adapter is behind it.
+ */
+export type Filter = Record<string, unknown>;
+export type Sort = Record<string, 1 | -1>;
+
+export interface FindOptions {
+  sort?: Sort;
+  limit?: number;
+}
+
+export interface IndexSpec {
+  field: string;
+  unique?: boolean;
+  /** Sparse unique indexes ignore documents that lack the field. */
+  sparse?: boolean;
+}
+
+export interface Collection<T extends { _id: string }> {
+  insert(doc: T): Promise<void>;
+  findById(id: string): Promise<T | null>;
+  findOne(filter: Filter): Promise<T | null>;
+  find(filter: Filter, options?: FindOptions): Promise<T[]>;
+  count(filter: Filter): Promise<number>;
+  /** $set (and optional $unset) on every match; returns how many matched. */
+  update(filter: Filter, set: Partial<T>, unset?: (keyof T & string)[]): Promise<number>;
+  /** Replaces the whole document when the filter matches; returns whether it did. */
+  replace(filter: Filter, doc: T): Promise<boolean>;
+  delete(filter: Filter): Promise<number>;
+}
+
+/** Thrown by insert/update when a unique index would be violated; `field` names the index. */
+export class DuplicateKeyError extends Error {
+  constructor(readonly field: string) {
+    super(`duplicate value for unique field ${field}`);
+    this.name = 'DuplicateKeyError';
+  }
+}
+
+export const isDuplicateKey = (e: unknown): e is DuplicateKeyError => e instanceof DuplicateKeyError;

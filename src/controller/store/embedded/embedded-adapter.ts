@@ -1,0 +1,45 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Clock } from '../../../shared/clock.js';
+import type { Collection, IndexSpec } from '../collection.js';
+import type { StoreAdapter } from '../repositories.js';
+import type { AuditLog } from '../records.js';
+import { AuditFileLog } from './audit-file-log.js';
+import { NedbCollection } from './nedb-collection.js';
+
+/** The default store: one nedb file per collection and the audit log, under `<data-dir>/store`. */
+export class EmbeddedAdapter implements StoreAdapter {
+  readonly kind = 'embedded' as const;
+  private readonly collections: NedbCollection<{ _id: string }>[] = [];
+  private readonly logs: AuditLog[] = [];
+
+  private constructor(private readonly dir: string, private readonly clock: Clock) {}
+
+  static async open(dataDir: string, clock: Clock): Promise<EmbeddedAdapter> {
+    const dir = join(dataDir, 'store');
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    return new EmbeddedAdapter(dir, clock);
+  }
+
+  async openCollection<T extends { _id: string }>(name: string, indexes: IndexSpec[]): Promise<Collection<T>> {
+    const collection = await NedbCollection.open<T>(join(this.dir, `${name}.db`), indexes);
+    this.collections.push(collection as unknown as NedbCollection<{ _id: string }>);
+    return collection;
+  }
+
+  async openAuditLog(): Promise<AuditLog> {
+    const log = await AuditFileLog.open(this.dir, this.clock);
+    this.logs.push(log);
+    return log;
+  }
+
+  async ping(): Promise<void> {
+    // Files on local disk: reachable as long as the directory is.
+    await mkdir(this.dir, { recursive: true });
+  }
+
+  async close(): Promise<void> {
+    for (const c of this.collections) c.stopCompaction();
+    for (const log of this.logs) await log.close();
+  }
+}

@@ -1,0 +1,105 @@
+import NedbModule from '@seald-io/nedb';
+import { DuplicateKeyError, type Collection, type Filter, type FindOptions, type IndexSpec } from '../collection.js';
+import { cutTornTail } from './torn-tail.js';
+
+// nedb is CommonJS whose typings claim an ES default export.
+const Datastore = ((NedbModule as unknown as { default?: unknown }).default ?? NedbModule) as typeof NedbModule.default;
+type Datastore = InstanceType<typeof Datastore>;
+
+const isUniqueViolation = (e: unknown) => (e as { errorType?: string } | null)?.errorType === 'uniqueViolated';
+
+/** Strips nedb's internal fields and returns plain copies. */
+const plain = <T>(doc: unknown): T => doc as T;
+
+export class NedbCollection<T extends { _id: string }> implements Collection<T> {
+  private constructor(
+    private readonly db: Datastore,
+    private readonly uniqueFields: string[],
+  ) {}
+
+  /** nedb's error does not say which index refused; find the field whose value is already taken. */
+  private async duplicateOf(values: Record<string, unknown>, selfId?: string): Promise<DuplicateKeyError> {
+    for (const field of ['_id', ...this.uniqueFields]) {
+      if (values[field] === undefined || (field === '_id' && selfId !== undefined)) continue;
+      const other = await this.db.findOneAsync(selfId === undefined ? { [field]: values[field] } : { [field]: values[field], _id: { $ne: selfId } });
+      if (other) return new DuplicateKeyError(field);
+    }
+    return new DuplicateKeyError(this.uniqueFields[0] ?? '_id');
+  }
+
+  static async open<T extends { _id: string }>(filename: string, indexes: IndexSpec[]): Promise<NedbCollection<T>> {
+    await cutTornTail(filename);
+    const db = new Datastore({ filename, autoload: false, timestampData: false });
+    await db.loadDatabaseAsync();
+    for (const index of indexes) {
+      await db.ensureIndexAsync({ fieldName: index.field, unique: index.unique ?? false, sparse: index.sparse ?? false });
+    }
+    // nedb appends every write; compacting hourly keeps the file (and the next load) small.
+    db.setAutocompactionInterval(60 * 60 * 1000);
+    return new NedbCollection<T>(db, indexes.filter((i) => i.unique).map((i) => i.field));
+  }
+
+  async insert(doc: T): Promise<void> {
+    try {
+      await this.db.insertAsync(doc as never);
+    } catch (e) {
+      if (isUniqueViolation(e)) throw await this.duplicateOf(doc);
+      throw e;
+    }
+  }
+
+  async findById(id: string): Promise<T | null> {
+    return plain<T | null>(await this.db.findOneAsync({ _id: id }));
+  }
+
+  async findOne(filter: Filter): Promise<T | null> {
+    return plain<T | null>(await this.db.findOneAsync(filter));
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    let cursor = this.db.findAsync(filter);
+    if (options.sort) cursor = cursor.sort(options.sort);
+    if (options.limit !== undefined) cursor = cursor.limit(options.limit);
+    return plain<T[]>(await cursor);
+  }
+
+  async count(filter: Filter): Promise<number> {
+    return await this.db.countAsync(filter);
+  }
+
+  async update(filter: Filter, set: Partial<T>, unset: string[] = []): Promise<number> {
+    const update: Record<string, unknown> = {};
+    if (Object.keys(set).length > 0) update.$set = set;
+    if (unset.length > 0) update.$unset = Object.fromEntries(unset.map((k) => [k, true]));
+    if (Object.keys(update).length === 0) return this.count(filter);
+    try {
+      const { numAffected } = await this.db.updateAsync(filter, update, { multi: true });
+      return numAffected;
+    } catch (e) {
+      if (isUniqueViolation(e)) throw await this.duplicateOf(set as Record<string, unknown>, '');
+      throw e;
+    }
+  }
+
+  async replace(filter: Filter, doc: T): Promise<boolean> {
+    try {
+      const { numAffected } = await this.db.updateAsync(filter, doc, { multi: false });
+      return numAffected > 0;
+    } catch (e) {
+      if (isUniqueViolation(e)) throw await this.duplicateOf(doc as Record<string, unknown>, doc._id);
+      throw e;
+    }
+  }
+
+  async delete(filter: Filter): Promise<number> {
+    return await this.db.removeAsync(filter, { multi: true });
+  }
+
+  async compact(): Promise<void> {
+    await this.db.compactDatafileAsync();
+  }
+
+  stopCompaction(): void {
+    this.db.stopAutocompaction();
+  }
+}

@@ -1,0 +1,63 @@
+import type { Collection, IndexSpec } from './collection.js';
+import type {
+  ApiTokenDoc, AuditLog, MembershipDoc, NetworkDoc, PasswordResetDoc, RoleDoc, SessionDoc, SettingDoc, TeamDoc, UserDoc,
+} from './records.js';
+
+/** What an adapter provides; everything above it is adapter-agnostic. */
+export interface StoreAdapter {
+  readonly kind: 'embedded' | 'mongodb';
+  openCollection<T extends { _id: string }>(name: string, indexes: IndexSpec[]): Promise<Collection<T>>;
+  openAuditLog(): Promise<AuditLog>;
+  /** Throws when the store cannot be reached (readiness). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The repository layer: every collection the Controller keeps, with its indexes declared once. */
+export interface Repositories {
+  readonly kind: StoreAdapter['kind'];
+  users: Collection<UserDoc>;
+  sessions: Collection<SessionDoc>;
+  apiTokens: Collection<ApiTokenDoc>;
+  teams: Collection<TeamDoc>;
+  roles: Collection<RoleDoc>;
+  memberships: Collection<MembershipDoc>;
+  passwordResets: Collection<PasswordResetDoc>;
+  network: Collection<NetworkDoc>;
+  settings: Collection<SettingDoc>;
+  audit: AuditLog;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const collectionIndexes: Record<Exclude<keyof Repositories, 'kind' | 'audit' | 'ping' | 'close'>, IndexSpec[]> = {
+  users: [{ field: 'usernameKey', unique: true }, { field: 'emailKey', unique: true }],
+  sessions: [{ field: 'userId' }],
+  apiTokens: [{ field: 'hash', unique: true }, { field: 'userId' }],
+  teams: [{ field: 'nameKey', unique: true }],
+  roles: [{ field: 'nameKey', unique: true }],
+  memberships: [{ field: 'teamId' }, { field: 'userId' }],
+  passwordResets: [{ field: 'hash', unique: true }, { field: 'userId' }],
+  network: [],
+  settings: [],
+};
+
+export async function openRepositories(adapter: StoreAdapter): Promise<Repositories> {
+  const open = <T extends { _id: string }>(name: keyof typeof collectionIndexes) =>
+    adapter.openCollection<T>(name, collectionIndexes[name]);
+  return {
+    kind: adapter.kind,
+    users: await open<UserDoc>('users'),
+    sessions: await open<SessionDoc>('sessions'),
+    apiTokens: await open<ApiTokenDoc>('apiTokens'),
+    teams: await open<TeamDoc>('teams'),
+    roles: await open<RoleDoc>('roles'),
+    memberships: await open<MembershipDoc>('memberships'),
+    passwordResets: await open<PasswordResetDoc>('passwordResets'),
+    network: await open<NetworkDoc>('network'),
+    settings: await open<SettingDoc>('settings'),
+    audit: await adapter.openAuditLog(),
+    ping: () => adapter.ping(),
+    close: () => adapter.close(),
+  };
+}
