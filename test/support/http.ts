@@ -1,0 +1,70 @@
+/** A small HTTP client for tests: JSON in and out, the session cookie or a bearer token, raw access when needed. */
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  rawBody?: string | Buffer;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export class ApiClient {
+  constructor(
+    readonly baseUrl: string,
+    public auth: { cookie?: string; token?: string } = {},
+  ) {}
+
+  withCookie(cookie: string): ApiClient {
+    return new ApiClient(this.baseUrl, { cookie });
+  }
+
+  withToken(token: string): ApiClient {
+    return new ApiClient(this.baseUrl, { token });
+  }
+
+  anonymous(): ApiClient {
+    return new ApiClient(this.baseUrl, {});
+  }
+
+  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (this.auth.cookie) headers.cookie = this.auth.cookie;
+    if (this.auth.token) headers.authorization = `Bearer ${this.auth.token}`;
+    let body: string | Buffer | undefined;
+    if (options.rawBody !== undefined) {
+      body = options.rawBody;
+      headers['content-type'] = options.contentType ?? 'application/octet-stream';
+    } else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] = options.contentType ?? 'application/json';
+    }
+    const url = path.startsWith('/api/') || path.startsWith('/healthz') || path.startsWith('/readyz') || path.startsWith('/metrics')
+      ? this.baseUrl + path
+      : this.baseUrl + '/api/v1' + path;
+    const res = await fetch(url, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    const type = res.headers.get('content-type') ?? '';
+    if (type.includes('json') && text.length > 0) parsed = JSON.parse(text);
+    return { status: res.status, headers: res.headers, body: parsed as T, text };
+  }
+
+  get<T = any>(path: string, options?: RequestOptions) { return this.request<T>('GET', path, options); }
+  post<T = any>(path: string, body?: unknown, options?: RequestOptions) { return this.request<T>('POST', path, { ...options, body }); }
+  put<T = any>(path: string, body?: unknown, options?: RequestOptions) { return this.request<T>('PUT', path, { ...options, body }); }
+  patch<T = any>(path: string, body?: unknown, options?: RequestOptions) { return this.request<T>('PATCH', path, { ...options, body }); }
+  delete<T = any>(path: string, options?: RequestOptions) { return this.request<T>('DELETE', path, options); }
+}
+
+/** The `name=value` part of the session cookie from a Set-Cookie header. */
+export function sessionCookieFrom(res: ApiResponse): string {
+  const header = res.headers.get('set-cookie') ?? '';
+  const match = /(__Host-cairn_session=[^;]+)/.exec(header);
+  if (!match) throw new Error(`no session cookie in response (status ${res.status}): ${res.text}`);
+  return match[1];
+}
