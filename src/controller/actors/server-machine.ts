@@ -1,0 +1,134 @@
+import { assign, setup } from 'xstate';
+import type { Resources, ServerDesired, Workflow } from '../domain/server-spec.js';
+
+export interface ServerMachineContext {
+  generation: number;
+  desired: ServerDesired;
+  workflow?: Workflow;
+  failure?: string;
+}
+
+/** Every event carries the time it happened at, so the machine stays free of clocks and I/O. */
+export type ServerEvent =
+  | { type: 'START'; at: string }
+  | { type: 'STOP'; at: string }
+  | { type: 'RESTART'; at: string }
+  | { type: 'UPDATE'; at: string; resources?: Resources; inNetwork?: boolean }
+  | { type: 'ACKNOWLEDGE'; at: string; conditionId: string }
+  | { type: 'DELETE'; at: string }
+  | { type: 'INSTALLED'; at: string }
+  | { type: 'INSTALL_FAILED'; at: string; message: string }
+  | { type: 'REMOVED'; at: string }
+  | { type: 'WORKFLOW_BEGIN'; at: string; kind: 'MIGRATE' | 'RESTORE' | 'UPDATE'; step: string }
+  | { type: 'WORKFLOW_STEP'; at: string; step: string }
+  | { type: 'WORKFLOW_DONE'; at: string }
+  | { type: 'WORKFLOW_FAILED'; at: string; message: string };
+
+export type ServerEventType = ServerEvent['type'];
+
+/** A desired-spec change: the new spec and the next generation, together. */
+const change = (context: ServerMachineContext, patch: Partial<ServerDesired>): Partial<ServerMachineContext> => ({
+  generation: context.generation + 1,
+  desired: { ...context.desired, ...patch },
+});
+
+/**
+ * The server's phase machine. Phases are the workflows the Controller runs (PROVISIONING until
+ * the Node installed the software, DELETING until the Node removed it, ...); READY is the only
+ * phase that takes power and spec changes, so any other phase refuses them (`phase_busy`).
+ * DELETED is final: the service removes the record then.
+ */
+export const serverMachine = setup({
+  types: {
+    context: {} as ServerMachineContext,
+    events: {} as ServerEvent,
+    input: {} as { desired: ServerDesired; at: string },
+  },
+  actions: {
+    start: assign(({ context }) => change(context, { state: 'RUNNING' })),
+    stop: assign(({ context }) => change(context, { state: 'STOPPED' })),
+    restart: assign(({ context }) => change(context, { state: 'RUNNING', restartNonce: context.desired.restartNonce + 1 })),
+    update: assign(({ context, event }) => {
+      if (event.type !== 'UPDATE') return {};
+      return change(context, {
+        ...(event.resources ? { resources: event.resources } : {}),
+        ...(event.inNetwork !== undefined ? { inNetwork: event.inNetwork } : {}),
+      });
+    }),
+    acknowledge: assign(({ context, event }) => {
+      if (event.type !== 'ACKNOWLEDGE' || context.desired.acknowledgedConditions.includes(event.conditionId)) return {};
+      return change(context, { acknowledgedConditions: [...context.desired.acknowledgedConditions, event.conditionId] });
+    }),
+    markDeleted: assign(({ context, event }) => ({
+      ...change(context, { state: 'DELETED' }),
+      workflow: { kind: 'DELETE' as const, startedAt: event.at, step: 'removing from the Node' },
+    })),
+    beginWorkflow: assign(({ event }) =>
+      event.type === 'WORKFLOW_BEGIN' ? { workflow: { kind: event.kind, startedAt: event.at, step: event.step } } : {}),
+    stepWorkflow: assign(({ context, event }) =>
+      event.type === 'WORKFLOW_STEP' && context.workflow ? { workflow: { ...context.workflow, step: event.step } } : {}),
+    endWorkflow: assign({ workflow: undefined, failure: undefined }),
+    fail: assign(({ event }) => ({
+      workflow: undefined,
+      failure: event.type === 'INSTALL_FAILED' || event.type === 'WORKFLOW_FAILED' ? event.message : 'failed',
+    })),
+  },
+}).createMachine({
+  id: 'server',
+  context: ({ input }) => ({
+    generation: 1,
+    desired: input.desired,
+    workflow: { kind: 'PROVISION', startedAt: input.at, step: 'installing the software on the Node' },
+  }),
+  initial: 'PROVISIONING',
+  states: {
+    PROVISIONING: {
+      on: {
+        INSTALLED: { target: 'READY', actions: 'endWorkflow' },
+        INSTALL_FAILED: { target: 'FAILED', actions: 'fail' },
+        DELETE: { target: 'DELETING', actions: 'markDeleted' },
+      },
+    },
+    READY: {
+      on: {
+        START: { actions: 'start' },
+        STOP: { actions: 'stop' },
+        RESTART: { actions: 'restart' },
+        UPDATE: { actions: 'update' },
+        ACKNOWLEDGE: { actions: 'acknowledge' },
+        DELETE: { target: 'DELETING', actions: 'markDeleted' },
+        WORKFLOW_BEGIN: [
+          { guard: ({ event }) => event.kind === 'MIGRATE', target: 'MIGRATING', actions: 'beginWorkflow' },
+          { guard: ({ event }) => event.kind === 'RESTORE', target: 'RESTORING', actions: 'beginWorkflow' },
+          { target: 'UPDATING', actions: 'beginWorkflow' },
+        ],
+      },
+    },
+    MIGRATING: { on: workflowEvents() },
+    RESTORING: { on: workflowEvents() },
+    UPDATING: { on: workflowEvents() },
+    DELETING: {
+      on: {
+        // Deleting twice is not an error: the first request already asked for it.
+        DELETE: { target: 'DELETING' },
+        REMOVED: { target: 'DELETED', actions: 'endWorkflow' },
+      },
+    },
+    FAILED: {
+      on: {
+        ACKNOWLEDGE: { actions: 'acknowledge' },
+        DELETE: { target: 'DELETING', actions: 'markDeleted' },
+      },
+    },
+    DELETED: { type: 'final' },
+  },
+});
+
+/** The transitions every long workflow (migrate, restore, update) shares. */
+function workflowEvents() {
+  return {
+    WORKFLOW_STEP: { actions: 'stepWorkflow' as const },
+    WORKFLOW_DONE: { target: 'READY' as const, actions: 'endWorkflow' as const },
+    WORKFLOW_FAILED: { target: 'FAILED' as const, actions: 'fail' as const },
+  };
+}

@@ -1,0 +1,43 @@
+import type { Resources } from './server-spec.js';
+
+export interface PlacementCandidate {
+  nodeId: string;
+  acceptsPlacements: boolean;
+  allocatable: Resources;
+  reserved: Resources;
+}
+
+export const fits = (free: Resources, request: Resources) =>
+  request.cpuMillis <= free.cpuMillis && request.memoryBytes <= free.memoryBytes;
+
+export const freeOf = (c: Pick<PlacementCandidate, 'allocatable' | 'reserved'>): Resources => ({
+  cpuMillis: c.allocatable.cpuMillis - c.reserved.cpuMillis,
+  memoryBytes: c.allocatable.memoryBytes - c.reserved.memoryBytes,
+});
+
+/**
+ * Best fit: among Nodes that accept placements and have room for both CPU and memory (never
+ * overcommitting either), the one left with the least spare capacity, measured as the larger of
+ * its two remaining fractions, so small servers fill up Nodes before large ones need them.
+ * Ties go to the lower Node id, so placement is deterministic.
+ */
+export function bestFit(candidates: PlacementCandidate[], request: Resources): string | undefined {
+  let best: { nodeId: string; score: number } | undefined;
+  for (const c of candidates) {
+    if (!c.acceptsPlacements) continue;
+    const free = freeOf(c);
+    if (!fits(free, request)) continue;
+    const score = Math.max(
+      (free.cpuMillis - request.cpuMillis) / Math.max(1, c.allocatable.cpuMillis),
+      (free.memoryBytes - request.memoryBytes) / Math.max(1, c.allocatable.memoryBytes),
+    );
+    if (!best || score < best.score || (score === best.score && c.nodeId < best.nodeId)) best = { nodeId: c.nodeId, score };
+  }
+  return best?.nodeId;
+}
+
+/** The lowest port of the range not in use; undefined when the range is exhausted. */
+export function pickPort(range: { first: number; last: number }, inUse: ReadonlySet<number>): number | undefined {
+  for (let port = range.first; port <= range.last; port++) if (!inUse.has(port)) return port;
+  return undefined;
+}

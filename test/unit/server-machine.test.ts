@@ -1,0 +1,91 @@
+import { expect } from 'chai';
+import { createActor } from 'xstate';
+import { serverMachine, type ServerEvent } from '../../src/controller/actors/server-machine.js';
+import { defaultRestartPolicy, type ServerDesired } from '../../src/controller/domain/server-spec.js';
+
+const at = '2026-01-01T00:00:00.000Z';
+const desired: ServerDesired = {
+  state: 'STOPPED', software: { template: 'simcraft', version: '1.21.4' }, resources: { cpuMillis: 1000, memoryBytes: 1 << 30 },
+  inNetwork: false, restartPolicy: defaultRestartPolicy, acknowledgedConditions: [], restartNonce: 0,
+};
+
+function actorIn(...events: ServerEvent[]) {
+  const actor = createActor(serverMachine, { input: { desired, at } }).start();
+  for (const e of events) actor.send(e);
+  return actor;
+}
+
+describe('server machine', () => {
+  it('starts PROVISIONING at generation 1 with a PROVISION workflow', () => {
+    const s = actorIn().getSnapshot();
+    expect(s.value).to.equal('PROVISIONING');
+    expect(s.context.generation).to.equal(1);
+    expect(s.context.workflow?.kind).to.equal('PROVISION');
+  });
+
+  it('refuses power actions while PROVISIONING', () => {
+    const s = actorIn().getSnapshot();
+    for (const type of ['START', 'STOP', 'RESTART', 'UPDATE'] as const) expect(s.can({ type, at } as ServerEvent), type).to.equal(false);
+  });
+
+  it('becomes READY when the Node reports the software installed, and FAILED when installing fails', () => {
+    expect(actorIn({ type: 'INSTALLED', at }).getSnapshot().value).to.equal('READY');
+    const failed = actorIn({ type: 'INSTALL_FAILED', at, message: 'checksum mismatch' }).getSnapshot();
+    expect(failed.value).to.equal('FAILED');
+    expect(failed.context.failure).to.equal('checksum mismatch');
+  });
+
+  it('bumps the generation on every desired-spec change in READY', () => {
+    const actor = actorIn({ type: 'INSTALLED', at });
+    actor.send({ type: 'START', at });
+    expect(actor.getSnapshot().context).to.deep.include({ generation: 2 });
+    expect(actor.getSnapshot().context.desired.state).to.equal('RUNNING');
+    actor.send({ type: 'RESTART', at });
+    expect(actor.getSnapshot().context.generation).to.equal(3);
+    expect(actor.getSnapshot().context.desired.restartNonce).to.equal(1);
+    actor.send({ type: 'UPDATE', at, resources: { cpuMillis: 2000, memoryBytes: 2 << 30 } });
+    expect(actor.getSnapshot().context.desired.resources.cpuMillis).to.equal(2000);
+    actor.send({ type: 'STOP', at });
+    expect(actor.getSnapshot().context).to.deep.include({ generation: 5 });
+    expect(actor.getSnapshot().context.desired.state).to.equal('STOPPED');
+  });
+
+  it('adds an acknowledgement once; acknowledging again changes nothing', () => {
+    const actor = actorIn({ type: 'INSTALLED', at }, { type: 'ACKNOWLEDGE', at, conditionId: 'c1' });
+    expect(actor.getSnapshot().context.desired.acknowledgedConditions).to.deep.equal(['c1']);
+    const generation = actor.getSnapshot().context.generation;
+    actor.send({ type: 'ACKNOWLEDGE', at, conditionId: 'c1' });
+    expect(actor.getSnapshot().context.generation).to.equal(generation);
+  });
+
+  it('deletes through DELETING to the final DELETED once the Node removed it', () => {
+    const actor = actorIn({ type: 'INSTALLED', at }, { type: 'DELETE', at });
+    expect(actor.getSnapshot().value).to.equal('DELETING');
+    expect(actor.getSnapshot().context.desired.state).to.equal('DELETED');
+    expect(actor.getSnapshot().can({ type: 'START', at })).to.equal(false);
+    expect(actor.getSnapshot().can({ type: 'DELETE', at })).to.equal(true);
+    actor.send({ type: 'REMOVED', at });
+    expect(actor.getSnapshot().status).to.equal('done');
+  });
+
+  it('runs a workflow from READY and refuses power actions until it ends', () => {
+    const actor = actorIn({ type: 'INSTALLED', at }, { type: 'WORKFLOW_BEGIN', at, kind: 'RESTORE', step: 'stopping' });
+    expect(actor.getSnapshot().value).to.equal('RESTORING');
+    expect(actor.getSnapshot().can({ type: 'START', at })).to.equal(false);
+    actor.send({ type: 'WORKFLOW_STEP', at, step: 'unpacking' });
+    expect(actor.getSnapshot().context.workflow?.step).to.equal('unpacking');
+    actor.send({ type: 'WORKFLOW_DONE', at });
+    expect(actor.getSnapshot().value).to.equal('READY');
+    expect(actor.getSnapshot().context.workflow).to.equal(undefined);
+  });
+
+  it('survives persistence: a restored actor continues where the old one was', () => {
+    const actor = actorIn({ type: 'INSTALLED', at }, { type: 'START', at });
+    const persisted = JSON.parse(JSON.stringify(actor.getPersistedSnapshot()));
+    const restored = createActor(serverMachine, { snapshot: persisted, input: { desired, at } }).start();
+    expect(restored.getSnapshot().value).to.equal('READY');
+    expect(restored.getSnapshot().context.generation).to.equal(2);
+    restored.send({ type: 'STOP', at });
+    expect(restored.getSnapshot().context.generation).to.equal(3);
+  });
+});
