@@ -1,0 +1,285 @@
+import { assign, fromPromise, setup } from 'xstate';
+import { appliedFrom, needsRestart, type AppliedSpec, type DesiredServer } from './desired-server.js';
+
+export interface AgentCondition {
+  id: string;
+  reason: string;
+  message: string;
+  since: string;
+}
+
+/** What the Agent found for a server when it (re)started: installed software, a live process, an exit it missed. */
+export interface ProbeResult {
+  installed: boolean;
+  running: boolean;
+  applied?: AppliedSpec;
+  /** The game exited while nobody watched (e.g. the Agent was down). */
+  missedExit?: { code: number | null; signal: string | null };
+}
+
+export interface ServerMachineInput {
+  desired: DesiredServer;
+  /** First automatic-restart delay; doubles per crash in the window, capped at 30 s. */
+  backoffBaseMs: number;
+}
+
+export interface ServerMachineContext {
+  desired: DesiredServer;
+  observedGeneration: number;
+  applied?: AppliedSpec;
+  /** Crash times (ms) inside the restart window. */
+  crashes: number[];
+  lastExitCrashed: boolean;
+  conditions: AgentCondition[];
+  installError?: string;
+  backoffBaseMs: number;
+}
+
+export type ServerMachineEvent =
+  | { type: 'DESIRED'; desired: DesiredServer; at: number }
+  | { type: 'READY_LINE' }
+  | { type: 'EXITED'; code: number | null; signal: string | null; at: number };
+
+const crashLoopId = (serverId: string) => `${serverId}:crash-loop`;
+const maxBackoffMs = 30_000;
+
+const isCrash = (code: number | null, signal: string | null) => !(code === 0 && signal === null);
+
+/**
+ * One server on this Node, reconciled towards its desired spec. Every state is a runtime state the
+ * Agent reports (see `runtimeStateOf`): installing, stopped, starting, running, stopping,
+ * crashed/backoff (an automatic restart is coming), crashLoop (a safety stop that holds until the
+ * operator acknowledges CRASH_LOOP), removing. I/O happens in the invoked actors the runner provides.
+ */
+export const agentServerMachine = setup({
+  types: {
+    context: {} as ServerMachineContext,
+    events: {} as ServerMachineEvent,
+    input: {} as ServerMachineInput,
+  },
+  actors: {
+    probe: fromPromise<ProbeResult, { desired: DesiredServer }>(async () => {
+      throw new Error('probe not provided');
+    }),
+    install: fromPromise<void, { desired: DesiredServer }>(async () => {
+      throw new Error('install not provided');
+    }),
+    start: fromPromise<void, { desired: DesiredServer }>(async () => {
+      throw new Error('start not provided');
+    }),
+    stop: fromPromise<void, { desired: DesiredServer }>(async () => {
+      throw new Error('stop not provided');
+    }),
+    remove: fromPromise<void, { desired: DesiredServer }>(async () => {
+      throw new Error('remove not provided');
+    }),
+  },
+  guards: {
+    wantsDeleted: ({ context }) => context.desired.state === 'DELETED',
+    wantsRunning: ({ context }) => context.desired.state === 'RUNNING',
+    safetyStopped: ({ context }) => context.conditions.some((c) => c.reason === 'CRASH_LOOP'),
+    restartAllowed: ({ context }) => context.desired.restartPolicy.maxRestarts > 0
+      && context.crashes.length <= context.desired.restartPolicy.maxRestarts,
+    restartsDisabled: ({ context }) => context.desired.restartPolicy.maxRestarts === 0,
+    mustStopNow: ({ context, event }) => event.type === 'DESIRED'
+      && (event.desired.state !== 'RUNNING' || (context.applied !== undefined && needsRestart(context.applied, event.desired))),
+    acknowledgedCrashLoop: ({ context, event }) => event.type === 'DESIRED'
+      && event.desired.acknowledgedConditions.includes(crashLoopId(context.desired.serverId)),
+  },
+  actions: {
+    takeDesired: assign(({ event }) => (event.type === 'DESIRED' ? { desired: event.desired, observedGeneration: event.desired.generation } : {})),
+    markApplied: assign(({ context }) => ({ applied: appliedFrom(context.desired), lastExitCrashed: false })),
+    clearApplied: assign({ applied: undefined }),
+    recordExit: assign(({ context, event }) => {
+      if (event.type !== 'EXITED') return {};
+      const crashed = isCrash(event.code, event.signal);
+      const windowStart = event.at - context.desired.restartPolicy.windowSeconds * 1000;
+      return {
+        applied: undefined,
+        lastExitCrashed: crashed,
+        crashes: crashed ? [...context.crashes.filter((t) => t >= windowStart), event.at] : context.crashes,
+      };
+    }),
+    raiseCrashLoop: assign(({ context }) => ({
+      conditions: [
+        ...context.conditions.filter((c) => c.reason !== 'CRASH_LOOP'),
+        {
+          id: crashLoopId(context.desired.serverId),
+          reason: 'CRASH_LOOP',
+          message: `Crashed ${context.crashes.length} times within ${context.desired.restartPolicy.windowSeconds} s; automatic restarts stopped until acknowledged.`,
+          since: new Date(context.crashes[context.crashes.length - 1] ?? 0).toISOString(),
+        },
+      ],
+    })),
+    clearCrashLoop: assign(({ context }) => ({
+      conditions: context.conditions.filter((c) => c.reason !== 'CRASH_LOOP'),
+      crashes: [],
+    })),
+    noteInstallError: assign(({ event }) => {
+      const error = (event as unknown as { error?: unknown }).error;
+      return { installError: error instanceof Error ? error.message : String(error) };
+    }),
+  },
+  delays: {
+    backoff: ({ context }) => Math.min(maxBackoffMs, context.backoffBaseMs * 2 ** Math.max(0, context.crashes.length - 1)),
+  },
+}).createMachine({
+  id: 'agent-server',
+  context: ({ input }) => ({
+    desired: input.desired,
+    observedGeneration: input.desired.generation,
+    crashes: [],
+    lastExitCrashed: false,
+    conditions: [],
+    backoffBaseMs: input.backoffBaseMs,
+  }),
+  initial: 'probing',
+  states: {
+    probing: {
+      invoke: {
+        src: 'probe',
+        input: ({ context }) => ({ desired: context.desired }),
+        onDone: [
+          { guard: ({ event }) => event.output.running, target: 'running', actions: assign(({ event }) => ({ applied: event.output.applied })) },
+          {
+            guard: ({ event }) => event.output.installed && event.output.missedExit !== undefined
+              && isCrash(event.output.missedExit.code, event.output.missedExit.signal),
+            target: 'crashed',
+            actions: assign(({ context }) => ({ lastExitCrashed: true, crashes: [...context.crashes, Date.now()] })),
+          },
+          { guard: ({ event }) => event.output.installed, target: 'deciding' },
+          { target: 'installing' },
+        ],
+        onError: { target: 'installing' },
+      },
+    },
+    installing: {
+      on: { DESIRED: { actions: 'takeDesired' } },
+      invoke: {
+        src: 'install',
+        input: ({ context }) => ({ desired: context.desired }),
+        onDone: { target: 'deciding', actions: assign({ installError: undefined }) },
+        onError: { target: 'installFailed', actions: 'noteInstallError' },
+      },
+    },
+    installFailed: {
+      on: {
+        DESIRED: [
+          { guard: ({ event }) => event.desired.state === 'DELETED', target: 'removing', actions: 'takeDesired' },
+          { actions: 'takeDesired' },
+        ],
+      },
+    },
+    deciding: {
+      always: [
+        { guard: 'wantsDeleted', target: 'removing' },
+        { guard: 'safetyStopped', target: 'crashLoop' },
+        { guard: 'wantsRunning', target: 'starting' },
+        { target: 'stopped' },
+      ],
+    },
+    stopped: {
+      on: { DESIRED: { target: 'deciding', actions: 'takeDesired' } },
+    },
+    starting: {
+      entry: 'markApplied',
+      invoke: {
+        src: 'start',
+        input: ({ context }) => ({ desired: context.desired }),
+        onError: { target: 'crashed', actions: assign(({ context }) => ({ applied: undefined, lastExitCrashed: true, crashes: [...context.crashes, Date.now()] })) },
+      },
+      on: {
+        READY_LINE: 'running',
+        EXITED: { target: 'crashed', actions: 'recordExit' },
+        DESIRED: [
+          { guard: 'mustStopNow', target: 'stopping', actions: 'takeDesired' },
+          { actions: 'takeDesired' },
+        ],
+      },
+    },
+    running: {
+      on: {
+        EXITED: { target: 'crashed', actions: 'recordExit' },
+        DESIRED: [
+          { guard: 'mustStopNow', target: 'stopping', actions: 'takeDesired' },
+          { actions: 'takeDesired' },
+        ],
+      },
+    },
+    stopping: {
+      on: {
+        DESIRED: { actions: 'takeDesired' },
+        // The process's exit is expected here: it ends the stop, not a crash.
+        EXITED: {},
+      },
+      invoke: {
+        src: 'stop',
+        input: ({ context }) => ({ desired: context.desired }),
+        onDone: { target: 'deciding', actions: 'clearApplied' },
+        onError: { target: 'deciding', actions: 'clearApplied' },
+      },
+    },
+    crashed: {
+      always: [
+        { guard: 'wantsDeleted', target: 'removing' },
+        { guard: ({ context }) => context.desired.state !== 'RUNNING', target: 'stopped' },
+        { guard: 'restartsDisabled', target: 'stopped' },
+        { guard: 'restartAllowed', target: 'backoff' },
+        { target: 'crashLoop', actions: 'raiseCrashLoop' },
+      ],
+    },
+    backoff: {
+      after: { backoff: 'starting' },
+      on: {
+        DESIRED: [
+          { guard: ({ event }) => event.desired.state !== 'RUNNING', target: 'deciding', actions: 'takeDesired' },
+          { actions: 'takeDesired' },
+        ],
+      },
+    },
+    crashLoop: {
+      on: {
+        DESIRED: [
+          { guard: 'acknowledgedCrashLoop', target: 'deciding', actions: ['takeDesired', 'clearCrashLoop'] },
+          { guard: ({ event }) => event.desired.state === 'DELETED', target: 'removing', actions: 'takeDesired' },
+          { actions: 'takeDesired' },
+        ],
+      },
+    },
+    removing: {
+      invoke: {
+        src: 'remove',
+        input: ({ context }) => ({ desired: context.desired }),
+        onDone: 'removed',
+        onError: 'removed',
+      },
+    },
+    removed: { type: 'final' },
+  },
+});
+
+export type AgentServerState = 'probing' | 'installing' | 'installFailed' | 'deciding' | 'stopped' | 'starting' | 'running'
+  | 'stopping' | 'crashed' | 'backoff' | 'crashLoop' | 'removing' | 'removed';
+
+/** The runtime state the Agent reports for a machine state (undefined before anything is known). */
+export function runtimeStateOf(state: AgentServerState, context: ServerMachineContext): 'STOPPED' | 'STARTING' | 'RUNNING' | 'STOPPING' | 'CRASHED' | undefined {
+  switch (state) {
+    case 'probing':
+    case 'installing':
+    case 'installFailed':
+      return undefined;
+    case 'starting':
+      return 'STARTING';
+    case 'running':
+      return 'RUNNING';
+    case 'stopping':
+    case 'removing':
+      return 'STOPPING';
+    case 'crashed':
+    case 'backoff':
+    case 'crashLoop':
+      return 'CRASHED';
+    default:
+      return context.lastExitCrashed ? 'CRASHED' : 'STOPPED';
+  }
+}
