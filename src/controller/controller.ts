@@ -4,14 +4,19 @@ import type { AddressInfo } from 'node:net';
 import { systemClock, uuidV7Ids, type Clock, type IdGenerator } from '../shared/clock.js';
 import { createLogger, type Logger } from '../shared/logger.js';
 import { cairnVersion } from '../shared/version.js';
+import type { NodeTimings } from './actors/node-machine.js';
 import type { ControllerConfig } from './config.js';
 import { createHttpApp } from './http/app.js';
 import { createMetrics } from './http/metrics.js';
 import { allRoutes } from './http/routes/index.js';
+import { AgentLinkServer } from './link/agent-link.js';
+import { createLinkMetrics } from './link/link-metrics.js';
+import { isLoopbackHost } from './link/loopback.js';
 import { createServices, type Services } from './services/index.js';
 import type { SessionPolicy } from './services/sessions.js';
 import { openStore } from './store/open-store.js';
 import type { Repositories } from './store/repositories.js';
+import { TemplateCatalog } from './templates/template-catalog.js';
 
 export interface ControllerOptions {
   config: ControllerConfig;
@@ -21,6 +26,8 @@ export interface ControllerOptions {
   sessionPolicy?: SessionPolicy;
   /** Fail requests whose answers do not match their schemas (tests turn this on). */
   checkResponses?: boolean;
+  /** Heartbeat interval and the DEGRADED/UNREACHABLE timeouts (tests shorten them). */
+  nodeTimings?: NodeTimings;
 }
 
 export interface RunningController {
@@ -36,13 +43,26 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const { config } = options;
   const logger = options.logger ?? createLogger('cairn-controller');
   const clock = options.clock ?? systemClock;
+  // Templates first: a bad template file stops the start before anything is opened.
+  const templates = await TemplateCatalog.load(config.templatesDir);
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const repos = await openStore({ dataDir: config.dataDir, mongodbUri: config.mongodbUri, clock });
-  const services = createServices({ repos, clock, ids: options.ids ?? uuidV7Ids, logger, dataDir: config.dataDir }, options.sessionPolicy);
+  const services = createServices({ repos, clock, ids: options.ids ?? uuidV7Ids, logger, dataDir: config.dataDir, templates, nodeTimings: options.nodeTimings }, options.sessionPolicy);
   await services.roles.seedBuiltins();
   await services.setup.prepare();
+  await services.nodes.start();
 
   const metrics = createMetrics();
+  const link = new AgentLinkServer({
+    gate: services.enrollment, fleet: services.fleet, agents: services.agents, logger, clock, timings: services.fleet.timings,
+    metrics: createLinkMetrics(metrics.registry, services.fleet, services.agents, () => clock.now().getTime()),
+  });
+  const tls = config.tlsCert && config.tlsKey ? { certFile: config.tlsCert, keyFile: config.tlsKey } : undefined;
+  const grpcPort = await link.listen({ host: config.host, port: config.grpcPort, tls });
+  if (!tls && !isLoopbackHost(config.host)) {
+    logger.warn({ event: 'agent_link_plaintext', host: config.host }, 'The Agent link listens beyond loopback without TLS; give --tls-cert and --tls-key');
+  }
+  logger.info({ event: 'grpc_listening', host: config.host, port: grpcPort, tls: tls !== undefined }, 'Agent link listening');
   const app = createHttpApp({
     services, routes: allRoutes(services), metrics, logger, version: cairnVersion,
     checkResponses: options.checkResponses ?? false, ready: () => repos.ping(),
@@ -56,14 +76,16 @@ export async function startController(options: ControllerOptions): Promise<Runni
 
   return {
     httpPort,
-    grpcPort: 0,
+    grpcPort,
     services,
     repos,
     async close() {
+      await link.close();
       await new Promise<void>((resolve) => {
         http.close(() => resolve());
         http.closeAllConnections();
       });
+      await services.nodes.stop();
       await repos.close();
     },
   };

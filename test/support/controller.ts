@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parseControllerConfig } from '../../src/controller/config.js';
 import { startController, type RunningController } from '../../src/controller/controller.js';
 import type { SessionPolicy } from '../../src/controller/services/sessions.js';
+import type { NodeTimings } from '../../src/controller/actors/node-machine.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { TestClock } from './clock.js';
 import { ApiClient, sessionCookieFrom } from './http.js';
@@ -28,16 +29,20 @@ export interface TestControllerOptions {
   clock?: TestClock;
   sessionPolicy?: SessionPolicy;
   extraArgs?: string[];
+  /** Short heartbeat timings for Node tests (the defaults are 5 s / 15 s / 45 s). */
+  nodeTimings?: NodeTimings;
+  /** The Agent link's port (default: ephemeral); a restart keeps the port so running Agents reconnect. */
+  grpcPort?: number;
 }
 
 /** An in-process Controller on ephemeral ports with its own temporary data dir and an adjustable clock. */
 export async function startTestController(options: TestControllerOptions = {}): Promise<TestController> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'cairn-test-')));
   const clock = options.clock ?? new TestClock();
-  const config = parseControllerConfig(['--data-dir', dataDir, '--http-port', '0', '--grpc-port', '0', ...(options.extraArgs ?? [])], {
+  const config = parseControllerConfig(['--data-dir', dataDir, '--http-port', '0', '--grpc-port', String(options.grpcPort ?? 0), ...(options.extraArgs ?? [])], {
     MONGODB_URI: process.env.CAIRN_TEST_MONGODB === '1' ? process.env.MONGODB_URI : undefined,
   });
-  const controller = await startController({ config, clock, logger: silentLogger, checkResponses: true, sessionPolicy: options.sessionPolicy });
+  const controller = await startController({ config, clock, logger: silentLogger, checkResponses: true, sessionPolicy: options.sessionPolicy, nodeTimings: options.nodeTimings });
   const baseUrl = `http://127.0.0.1:${controller.httpPort}`;
   let stopped = false;
   const stop = async () => {
@@ -49,7 +54,7 @@ export async function startTestController(options: TestControllerOptions = {}): 
     controller, dataDir, clock, baseUrl, api: new ApiClient(baseUrl), stop,
     restart: async () => {
       await stop();
-      return startTestController({ ...options, dataDir, clock });
+      return startTestController({ ...options, dataDir, clock, grpcPort: controller.grpcPort });
     },
     dispose: async () => {
       await stop();

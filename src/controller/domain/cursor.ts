@@ -26,13 +26,21 @@ export interface Page<T> {
 /**
  * Runs one page query: asks for limit + 1 items after the cursor's key, so the presence of a
  * next page is known without a count, and the next cursor is the last returned item's key.
+ * `isKey` refuses a well-formed cursor whose key cannot come from this list (another list's
+ * cursor, or a forged one), which would otherwise page from a meaningless place or crash.
  */
-export async function paginate<T, K extends string | number>(
+export async function paginate<T, K extends string | number = string>(
   request: { limit: number; cursor?: string },
   fetch: (afterKey: K | undefined, limit: number) => Promise<T[]>,
   keyOf: (item: T) => K,
+  isKey: (key: string | number) => key is K = (key): key is K => typeof key === 'string',
 ): Promise<Page<T>> {
-  const after = request.cursor === undefined ? undefined : (decodeCursor(request.cursor) as K);
+  let after: K | undefined;
+  if (request.cursor !== undefined) {
+    const key = decodeCursor(request.cursor);
+    if (!isKey(key)) throw invalidRequest('cursor: not a cursor of this list.');
+    after = key;
+  }
   const rows = await fetch(after, request.limit + 1);
   if (rows.length <= request.limit) return { items: rows };
   const items = rows.slice(0, request.limit);

@@ -6,7 +6,7 @@ import { Authenticator } from './authenticate.js';
 import type { Metrics } from './metrics.js';
 import { mountRoute } from './mount.js';
 import { buildOpenApi } from './openapi.js';
-import { isProblem, ProblemError } from './problem.js';
+import { ProblemError, toProblem } from './problem.js';
 import type { AnyRoute } from './route.js';
 
 export interface HttpAppOptions {
@@ -21,15 +21,6 @@ export interface HttpAppOptions {
 
 /** JSON bodies above this are refused with 413; file and jar uploads stream with their own limits. */
 export const jsonLimitBytes = 1024 * 1024;
-
-/** Errors thrown by body parsing (raw-body, koa-body) carry an HTTP status but are not problems yet. */
-function toProblem(error: unknown): ProblemError | undefined {
-  if (isProblem(error)) return error;
-  const e = error as { status?: number; type?: string; message?: string; expose?: boolean };
-  if (e?.status === 413 || e?.type === 'entity.too.large') return new ProblemError('too_large', `The body is larger than ${jsonLimitBytes} bytes.`);
-  if (e?.status === 400 || e?.status === 415) return new ProblemError('invalid_request', e.expose ? `body: ${e.message}` : 'body: could not be read.');
-  return undefined;
-}
 
 function sendProblem(ctx: Context, problem: ProblemError): void {
   ctx.status = problem.status;
@@ -50,7 +41,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
       if (ctx.status === 404 && ctx.body == null) throw new ProblemError('not_found', `No such path: ${ctx.path}`);
       if (ctx.status === 501 && ctx.body == null) throw new ProblemError('method_not_allowed', `${ctx.method} is not supported.`);
     } catch (error) {
-      const problem = toProblem(error);
+      const problem = toProblem(error, jsonLimitBytes);
       if (problem) return sendProblem(ctx, problem);
       logger.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');
       sendProblem(ctx, new ProblemError('internal'));

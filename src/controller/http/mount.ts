@@ -5,7 +5,7 @@ import type { Logger } from '../../shared/logger.js';
 import type { AuditService } from '../services/audit.js';
 import { refuseCrossOrigin, type Authenticator } from './authenticate.js';
 import type { Caller } from './caller.js';
-import { invalidRequest, isProblem, ProblemError } from './problem.js';
+import { invalidRequest, isProblem, ProblemError, toProblem } from './problem.js';
 import { koaPath, newAuditScope, type AnyRoute } from './route.js';
 import { checkResponse, validateBody, validateText } from './schema-registry.js';
 
@@ -23,10 +23,15 @@ const jsonBody = (limit: number) =>
 
 const hasBody = (ctx: Context) => Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
 
-async function readJson(ctx: Context, parse: ReturnType<typeof jsonBody>): Promise<unknown> {
+async function readJson(ctx: Context, parse: ReturnType<typeof jsonBody>, limitBytes: number): Promise<unknown> {
   if (!hasBody(ctx)) return undefined;
   if (!ctx.request.is('application/json', '+json')) throw invalidRequest('Content-Type must be application/json.');
-  await parse(ctx, async () => undefined);
+  try {
+    await parse(ctx, async () => undefined);
+  } catch (e) {
+    // As a problem here, so the audit event names it (too_large, invalid_request) like any other refusal.
+    throw toProblem(e, limitBytes) ?? e;
+  }
   return ctx.request.body;
 }
 
@@ -53,7 +58,7 @@ export function mountRoute(router: Router, route: AnyRoute, deps: MountDeps): vo
       const query = route.query ? validateText(route.query, { ...ctx.query }, 'query') : undefined;
       let body: unknown;
       if (route.body) {
-        const raw = await readJson(ctx, parse);
+        const raw = await readJson(ctx, parse, deps.jsonLimitBytes);
         body = validateBody(route.body, raw ?? {});
       }
       const result = await route.handler({ body, query, params, caller, audit: audit!, clientAddress: ctx.request.ip, ctx });
@@ -70,7 +75,8 @@ export function mountRoute(router: Router, route: AnyRoute, deps: MountDeps): vo
     } catch (error) {
       if (audit) {
         const status = isProblem(error) ? error.status : 500;
-        const denied = status === 401 || status === 403 || (error as { auditOutcome?: string }).auditOutcome === 'DENIED';
+        // Refusals (no credentials, not allowed, rate limited, hidden) are DENIED; everything else that went wrong is FAILED.
+        const denied = status === 401 || status === 403 || status === 429 || (error as { auditOutcome?: string }).auditOutcome === 'DENIED';
         if (isProblem(error)) audit.detail({ error: error.code });
         await deps.audit.record(audit, caller, denied ? 'DENIED' : 'FAILED');
       }

@@ -73,6 +73,15 @@ export class ProblemError extends Error {
 
 export const isProblem = (e: unknown): e is ProblemError => e instanceof ProblemError;
 
+/** Errors thrown by body parsing (raw-body, koa-body) carry an HTTP status but are not problems yet. */
+export function toProblem(error: unknown, bodyLimitBytes: number): ProblemError | undefined {
+  if (isProblem(error)) return error;
+  const e = error as { status?: number; type?: string; message?: string; expose?: boolean };
+  if (e?.status === 413 || e?.type === 'entity.too.large') return new ProblemError('too_large', `The body is larger than ${bodyLimitBytes} bytes.`);
+  if (e?.status === 400 || e?.status === 415) return new ProblemError('invalid_request', e.expose ? `body: ${e.message}` : 'body: could not be read.');
+  return undefined;
+}
+
 export const invalidRequest = (detail: string) => new ProblemError('invalid_request', detail);
 export const notFound = (what = 'resource') => new ProblemError('not_found', `No such ${what}.`);
 export const forbidden = (detail = 'You do not have the permission this needs.') => new ProblemError('forbidden', detail);

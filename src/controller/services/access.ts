@@ -25,6 +25,11 @@ export class Access {
     return teamPermissions(roles);
   }
 
+  /** Whether the user holds `permission` in the team (global administrators always do). */
+  async may(user: UserDoc, teamId: string, permission: Permission): Promise<boolean> {
+    return user.globalAdmin || (await this.permissionsIn(user, teamId)).has(permission);
+  }
+
   async isMember(user: UserDoc, teamId: string): Promise<boolean> {
     return (await this.repos.memberships.findById(`${teamId}:${user._id}`)) !== null;
   }

@@ -51,6 +51,7 @@ export class RoleService {
         return [...builtins, ...customs];
       },
       (r) => `${r.builtin ? 0 : 1}:${r._id}`,
+      (key): key is string => typeof key === 'string' && /^[01]:/.test(key),
     );
     return { ...result, items: result.items.map(roleView) };
   }

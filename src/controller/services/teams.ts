@@ -101,7 +101,9 @@ export class TeamService {
     const now = nowIso(this.deps);
     const id = `${teamId}:${userId}`;
     const existing = await this.deps.repos.memberships.findById(id);
-    const doc: MembershipDoc = { _id: id, teamId, userId, roleIds: input.roleIds, createdAt: existing?.createdAt ?? now, updatedAt: now };
+    const doc: MembershipDoc = {
+      _id: id, teamId, userId, roleIds: input.roleIds, seq: existing?.seq ?? this.deps.ids.next(), createdAt: existing?.createdAt ?? now, updatedAt: now,
+    };
     if (existing) await this.deps.repos.memberships.replace({ _id: id }, doc);
     else await this.deps.repos.memberships.insert(doc);
     return membershipView(doc);
@@ -111,8 +113,8 @@ export class TeamService {
     await this.visibleTeam(caller, teamId);
     const result = await paginate<MembershipDoc, string>(
       page,
-      (after, limit) => this.deps.repos.memberships.find(after === undefined ? { teamId } : { teamId, _id: { $gt: after } }, { sort: { _id: 1 }, limit }),
-      (m) => m._id,
+      (after, limit) => this.deps.repos.memberships.find(after === undefined ? { teamId } : { teamId, seq: { $gt: after } }, { sort: { seq: 1 }, limit }),
+      (m) => m.seq,
     );
     return { ...result, items: result.items.map(membershipView) };
   }

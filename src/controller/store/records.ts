@@ -61,6 +61,11 @@ export interface MembershipDoc {
   teamId: string;
   userId: string;
   roleIds: string[];
+  /**
+   * A creation-ordered id (UUIDv7) given when the user joins: member lists page by it, so a user
+   * who joins between pages is listed after the cursor even when its user id is older.
+   */
+  seq: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -90,6 +95,63 @@ export interface SettingDoc {
   _id: string;
   value: Record<string, unknown>;
   updatedAt: string;
+}
+
+/** The three resources a Node reports; cpu in thousandths of a core, memory and disk in bytes. */
+export interface ResourceAmounts {
+  cpuMillis: number;
+  memoryBytes: number;
+  diskBytes: number;
+}
+
+export interface NodeConditionDoc {
+  id: string;
+  source: 'AGENT' | 'CONTROLLER';
+  reason: string;
+  message: string;
+  since: string;
+}
+
+/** What the Controller last observed of a Node (kept so a restart shows the last known facts). */
+export interface NodeStatusDoc {
+  observedAddress?: string;
+  connectionState: 'AWAITING_ENROLLMENT' | 'HEALTHY' | 'DEGRADED' | 'UNREACHABLE';
+  agentVersion: string;
+  hostname: string;
+  os: string;
+  arch: string;
+  runtimeName: string;
+  runtimeVersion: string;
+  allocatable: ResourceAmounts;
+  usage: ResourceAmounts;
+  lastHeartbeatAt?: string;
+}
+
+export interface NodeDoc {
+  _id: string;
+  name: string;
+  /** Lower-cased name: Node names are unique regardless of case. */
+  nameKey: string;
+  /** Where other Nodes reach this one; empty means the observed address. */
+  address: string;
+  adminState: 'ENABLED' | 'DISABLED' | 'REVOKED';
+  enrolledAt?: string;
+  /** Id (jti) of the one valid Node credential; an older or foreign credential is refused. */
+  credentialId?: string;
+  status: NodeStatusDoc;
+  conditions: NodeConditionDoc[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A one-time Node enrollment token, stored only as its SHA-256. */
+export interface EnrollmentTokenDoc {
+  _id: string;
+  nodeId: string;
+  hash: string;
+  createdAt: string;
+  expiresAt: string;
+  usedAt?: string;
 }
 
 export type ActorKind = 'USER' | 'API_TOKEN' | 'AGENT' | 'SYSTEM';
@@ -129,4 +191,23 @@ export interface AuditLog {
   append(event: NewAuditEvent): Promise<AuditEventRecord>;
   search(query: AuditQuery): Promise<AuditEventRecord[]>;
   close(): Promise<void>;
+}
+
+export interface ServerDoc {
+  _id: string;
+  name: string;
+  teamId: string;
+  nodeId?: string;
+  kind: import('../domain/server-spec.js').ServerKind;
+  generation: number;
+  desired: import('../domain/server-spec.js').ServerDesired;
+  phase: import('../domain/server-spec.js').Phase;
+  workflow?: import('../domain/server-spec.js').Workflow;
+  failure?: string;
+  gamePort?: number;
+  observed: import('../domain/server-spec.js').ServerObserved;
+  /** The server actor's persisted snapshot, restored at start. */
+  snapshot: unknown;
+  createdAt: string;
+  updatedAt: string;
 }

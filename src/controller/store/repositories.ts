@@ -1,6 +1,6 @@
 import type { Collection, IndexSpec } from './collection.js';
 import type {
-  ApiTokenDoc, AuditLog, MembershipDoc, NetworkDoc, PasswordResetDoc, RoleDoc, SessionDoc, SettingDoc, TeamDoc, UserDoc,
+  ApiTokenDoc, AuditLog, EnrollmentTokenDoc, NodeDoc, ServerDoc, MembershipDoc, NetworkDoc, PasswordResetDoc, RoleDoc, SessionDoc, SettingDoc, TeamDoc, UserDoc,
 } from './records.js';
 
 /** What an adapter provides; everything above it is adapter-agnostic. */
@@ -25,6 +25,9 @@ export interface Repositories {
   passwordResets: Collection<PasswordResetDoc>;
   network: Collection<NetworkDoc>;
   settings: Collection<SettingDoc>;
+  nodes: Collection<NodeDoc>;
+  enrollmentTokens: Collection<EnrollmentTokenDoc>;
+  servers: Collection<ServerDoc>;
   audit: AuditLog;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -40,6 +43,9 @@ export const collectionIndexes: Record<Exclude<keyof Repositories, 'kind' | 'aud
   passwordResets: [{ field: 'hash', unique: true }, { field: 'userId' }],
   network: [],
   settings: [],
+  nodes: [{ field: 'nameKey', unique: true }],
+  enrollmentTokens: [{ field: 'hash', unique: true }, { field: 'nodeId' }],
+  servers: [{ field: 'teamId' }, { field: 'nodeId' }],
 };
 
 export async function openRepositories(adapter: StoreAdapter): Promise<Repositories> {
@@ -56,6 +62,9 @@ export async function openRepositories(adapter: StoreAdapter): Promise<Repositor
     passwordResets: await open<PasswordResetDoc>('passwordResets'),
     network: await open<NetworkDoc>('network'),
     settings: await open<SettingDoc>('settings'),
+    nodes: await open<NodeDoc>('nodes'),
+    enrollmentTokens: await open<EnrollmentTokenDoc>('enrollmentTokens'),
+    servers: await open<ServerDoc>('servers'),
     audit: await adapter.openAuditLog(),
     ping: () => adapter.ping(),
     close: () => adapter.close(),

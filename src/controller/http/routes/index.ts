@@ -4,8 +4,10 @@ import { auditRoutes } from './audit.js';
 import { authRoutes } from './auth.js';
 import { meRoutes } from './me.js';
 import { networkRoutes } from './network.js';
+import { nodeRoutes } from './nodes.js';
 import { roleRoutes } from './roles.js';
 import { teamRoutes } from './teams.js';
+import { templateRoutes } from './templates.js';
 import { userRoutes } from './users.js';
 
 /** Every route of /api/v1, in the order the API reference lists them. */
@@ -17,4 +19,6 @@ export const allRoutes = (s: Services): AnyRoute[] => [
   ...roleRoutes(s),
   ...auditRoutes(s),
   ...networkRoutes(s),
+  ...nodeRoutes(s),
+  ...templateRoutes(s),
 ];

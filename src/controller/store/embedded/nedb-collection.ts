@@ -17,11 +17,15 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
     private readonly uniqueFields: string[],
   ) {}
 
-  /** nedb's error does not say which index refused; find the field whose value is already taken. */
-  private async duplicateOf(values: Record<string, unknown>, selfId?: string): Promise<DuplicateKeyError> {
+  /**
+   * nedb's error does not say which index refused; find the field whose value another document
+   * already holds. `written` matches the documents being changed (update, replace): they do not
+   * clash with themselves, so a unique field set to its own value is not named.
+   */
+  private async duplicateOf(values: Record<string, unknown>, written?: Filter): Promise<DuplicateKeyError> {
     for (const field of ['_id', ...this.uniqueFields]) {
-      if (values[field] === undefined || (field === '_id' && selfId !== undefined)) continue;
-      const other = await this.db.findOneAsync(selfId === undefined ? { [field]: values[field] } : { [field]: values[field], _id: { $ne: selfId } });
+      if (values[field] === undefined || (field === '_id' && written !== undefined)) continue;
+      const other = await this.db.findOneAsync(written === undefined ? { [field]: values[field] } : { $and: [{ [field]: values[field] }, { $not: written }] });
       if (other) return new DuplicateKeyError(field);
     }
     return new DuplicateKeyError(this.uniqueFields[0] ?? '_id');
@@ -76,7 +80,7 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
       const { numAffected } = await this.db.updateAsync(filter, update, { multi: true });
       return numAffected;
     } catch (e) {
-      if (isUniqueViolation(e)) throw await this.duplicateOf(set as Record<string, unknown>, '');
+      if (isUniqueViolation(e)) throw await this.duplicateOf(set as Record<string, unknown>, filter);
       throw e;
     }
   }
@@ -86,7 +90,7 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
       const { numAffected } = await this.db.updateAsync(filter, doc, { multi: false });
       return numAffected > 0;
     } catch (e) {
-      if (isUniqueViolation(e)) throw await this.duplicateOf(doc as Record<string, unknown>, doc._id);
+      if (isUniqueViolation(e)) throw await this.duplicateOf(doc as Record<string, unknown>, filter);
       throw e;
     }
   }

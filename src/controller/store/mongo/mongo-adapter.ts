@@ -6,7 +6,16 @@ import type { StoreAdapter } from '../repositories.js';
 import { MongoAuditLog } from './mongo-audit-log.js';
 import { MongoCollection } from './mongo-collection.js';
 
-/** MongoDB through the official driver; the database is the URI's path, `cairn` when it has none. */
+/**
+ * The database named by the URI's path, `cairn` when it has none. Read with a pattern rather than
+ * `URL`: a replica-set URI lists several hosts (`mongodb://h1,h2/db`), which `URL` refuses.
+ */
+export function databaseNameOf(uri: string): string {
+  const path = /^mongodb(?:\+srv)?:\/\/[^/?]*\/([^?]*)/.exec(uri)?.[1] ?? '';
+  return decodeURIComponent(path) || 'cairn';
+}
+
+/** MongoDB through the official driver, in the database the URI names. */
 export class MongoAdapter implements StoreAdapter {
   readonly kind = 'mongodb' as const;
 
@@ -15,8 +24,7 @@ export class MongoAdapter implements StoreAdapter {
   static async open(uri: string, clock: Clock): Promise<MongoAdapter> {
     const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
     await client.connect();
-    const path = new URL(uri.replace(/^mongodb(\+srv)?:/, 'http:')).pathname.replace(/^\//, '');
-    return new MongoAdapter(client, client.db(path || 'cairn'), clock);
+    return new MongoAdapter(client, client.db(databaseNameOf(uri)), clock);
   }
 
   async openCollection<T extends { _id: string }>(name: string, indexes: IndexSpec[]): Promise<Collection<T>> {

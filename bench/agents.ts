@@ -1,0 +1,107 @@
+/**
+ * Agents benchmark: 1,000 simulated Agents (the real Agent code: enrollment, link client, usage
+ * sampling, heartbeats; each with its own data dir and its own TCP connection) in this process,
+ * against the built Controller in another process. Prints the time until every Node is HEALTHY,
+ * the Controller's CPU per heartbeat, and its heap. Run with `npm run bench agents`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { runAgent, type RunningAgent } from '../src/agent/agent.js';
+import { silentLogger } from '../src/shared/logger.js';
+
+const agentCount = Number(process.env.BENCH_AGENTS ?? 1000);
+const windowSeconds = Number(process.env.BENCH_WINDOW_SECONDS ?? 20);
+const ticksPerSecond = 100;
+
+async function startController(dataDir: string): Promise<{ child: ChildProcess; httpPort: number; grpcPort: number }> {
+  const child = spawn(process.execPath, ['dist/src/controller/main.js', '--data-dir', dataDir, '--http-port', '0', '--grpc-port', '0'], {
+    env: { ...process.env, MONGODB_URI: '', CAIRN_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+  const { httpPort, grpcPort } = JSON.parse(line) as { httpPort: number; grpcPort: number };
+  return { child, httpPort, grpcPort };
+}
+
+/** The Controller process's user+system CPU in ms, from /proc. */
+async function cpuMs(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+}
+
+function metric(text: string, name: string): number {
+  const match = new RegExp(`^${name.replace(/[{}"=,]/g, (c) => `\\${c}`)} (\\S+)$`, 'm').exec(text);
+  return match ? Number(match[1]) : 0;
+}
+
+async function main(): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'cairn-bench-agents-'));
+  const { child, httpPort, grpcPort } = await startController(join(dataDir, 'controller'));
+  const base = `http://127.0.0.1:${httpPort}`;
+  const agents: RunningAgent[] = [];
+  try {
+    const setupCode = (await readFile(join(dataDir, 'controller', 'setup-code'), 'utf8')).trim();
+    const setup = await fetch(`${base}/api/v1/setup`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ setupCode, username: 'bench', email: 'bench@example.com', displayName: 'Bench', password: 'bench-password-1', network: { name: 'b', description: '', address: 'localhost', port: 25565 } }),
+    });
+    const cookie = /(__Host-cairn_session=[^;]+)/.exec(setup.headers.get('set-cookie') ?? '')![1];
+    const metrics = async () => (await fetch(`${base}/metrics`)).text();
+
+    const tokens: string[] = [];
+    for (let i = 0; i < agentCount; i += 25) {
+      const batch = await Promise.all(Array.from({ length: Math.min(25, agentCount - i) }, (_, j) =>
+        fetch(`${base}/api/v1/nodes`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ name: `bench-${i + j}` }) })
+          .then((r) => r.json() as Promise<{ enrollmentToken: string }>)));
+      tokens.push(...batch.map((b) => b.enrollmentToken));
+    }
+
+    const started = performance.now();
+    const starting = tokens.map((token, i) => runAgent({
+      controller: `127.0.0.1:${grpcPort}`, dataDir: join(dataDir, `agent-${i}`), enrollmentToken: token,
+      cpuMillis: 4000, memoryBytes: 8 * 2 ** 30, diskBytes: 50 * 2 ** 30,
+    }, silentLogger));
+    agents.push(...(await Promise.all(starting)));
+    const enrolledMs = performance.now() - started;
+    for (;;) {
+      const healthy = metric(await metrics(), 'cairn_nodes{admin_state="ENABLED",connection_state="HEALTHY"}');
+      if (healthy >= agentCount) break;
+      if (performance.now() - started > 120_000) throw new Error(`only ${healthy} of ${agentCount} HEALTHY after 120 s`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const healthyMs = performance.now() - started;
+
+    const before = { cpu: await cpuMs(child.pid!), beats: metric(await metrics(), 'cairn_agent_heartbeats_total') };
+    await new Promise((resolve) => setTimeout(resolve, windowSeconds * 1000));
+    const text = await metrics();
+    const after = { cpu: await cpuMs(child.pid!), beats: metric(text, 'cairn_agent_heartbeats_total') };
+    const beats = after.beats - before.beats;
+    const cpu = after.cpu - before.cpu;
+    const heap = metric(text, 'cairn_controller_nodejs_heap_size_used_bytes');
+    const rss = metric(text, 'cairn_controller_process_resident_memory_bytes');
+    const still = metric(text, 'cairn_nodes{admin_state="ENABLED",connection_state="HEALTHY"}');
+
+    console.log(`agents:                      ${agentCount} (each: enroll, own TCP connection, hello, heartbeat every 5 s)`);
+    console.log(`all enrolled + streams open: ${(enrolledMs / 1000).toFixed(2)} s`);
+    console.log(`all HEALTHY:                 ${(healthyMs / 1000).toFixed(2)} s after the first Agent started`);
+    console.log(`steady state (${windowSeconds} s):        ${beats} heartbeats, ${(beats / windowSeconds).toFixed(0)}/s; Controller CPU ${cpu.toFixed(0)} ms = ${((cpu / windowSeconds) / 10).toFixed(1)}% of one core`);
+    console.log(`Controller CPU per heartbeat: ${beats > 0 ? ((cpu * 1000) / beats).toFixed(0) : 'n/a'} µs`);
+    console.log(`Controller heap used:        ${(heap / 2 ** 20).toFixed(0)} MiB (RSS ${(rss / 2 ** 20).toFixed(0)} MiB)`);
+    console.log(`still HEALTHY at the end:    ${still}`);
+    if (still < agentCount) throw new Error(`${agentCount - still} Nodes left HEALTHY during the steady state`);
+  } finally {
+    for (const agent of agents) agent.stop();
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(() => process.exit(0), (error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

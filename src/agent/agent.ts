@@ -1,0 +1,82 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import * as grpc from '@grpc/grpc-js';
+import { protocolVersion } from '../shared/link/proto.js';
+import type { Logger } from '../shared/logger.js';
+import { cairnVersion } from '../shared/version.js';
+import { backoffDelay, defaultBackoff, type BackoffPolicy } from './backoff.js';
+import type { AgentConfig } from './config.js';
+import { CredentialStore, type StoredCredential } from './credential-store.js';
+import { enroll, EnrollmentRefused } from './enroll.js';
+import { allocatable, hostFacts } from './host-facts.js';
+import { AgentLinkClient } from './link-client.js';
+import { UsageSampler } from './usage.js';
+
+/** No credential in the data dir and no token to get one. */
+export class NotEnrolledError extends Error {
+  constructor(path: string) {
+    super(`no Node credential at ${path}: give --enrollment-token the first time`);
+    this.name = 'NotEnrolledError';
+  }
+}
+
+export interface RunningAgent {
+  nodeId: string;
+  link: AgentLinkClient;
+  stop(): void;
+}
+
+async function channelCredentials(config: AgentConfig): Promise<grpc.ChannelCredentials> {
+  return config.controllerCa ? grpc.credentials.createSsl(await readFile(config.controllerCa)) : grpc.credentials.createInsecure();
+}
+
+/** Enrolls once (retrying while the Controller is unreachable), then keeps the credential for every later start. */
+async function credentialFor(config: AgentConfig, credentials: grpc.ChannelCredentials, logger: Logger, backoff: BackoffPolicy): Promise<StoredCredential> {
+  const store = new CredentialStore(config.dataDir);
+  const stored = await store.load();
+  if (stored) {
+    if (config.enrollmentToken) logger.info({ event: 'token_ignored' }, 'already enrolled; the enrollment token is not needed');
+    return stored;
+  }
+  if (!config.enrollmentToken) throw new NotEnrolledError(store.path);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const facts = hostFacts();
+      const response = await enroll(config.controller, credentials, { enrollmentToken: config.enrollmentToken, hostname: facts.hostname, agentVersion: cairnVersion });
+      const value = { nodeId: response.nodeId, credential: response.credential };
+      await store.save(value);
+      logger.info({ event: 'enrolled', nodeId: value.nodeId }, 'enrolled; credential stored');
+      return value;
+    } catch (err) {
+      if (err instanceof EnrollmentRefused) throw err;
+      const delay = backoffDelay(attempt, backoff);
+      logger.warn({ event: 'enroll_retry', err: (err as Error).message, inMs: delay }, 'cannot reach the Controller to enroll; retrying');
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
+/** The Agent: enroll if needed, then keep the link open with hello and heartbeats. */
+export async function runAgent(config: AgentConfig, logger: Logger, backoff: BackoffPolicy = defaultBackoff): Promise<RunningAgent> {
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  const credentials = await channelCredentials(config);
+  const { nodeId, credential } = await credentialFor(config, credentials, logger, backoff);
+  const sampler = new UsageSampler(config.dataDir);
+  const overrides = { cpuMillis: config.cpuMillis, memoryBytes: config.memoryBytes, diskBytes: config.diskBytes };
+  const link = new AgentLinkClient({
+    address: config.controller,
+    channelCredentials: credentials,
+    credential,
+    logger,
+    backoff,
+    hello: async () => ({
+      agentVersion: cairnVersion,
+      protocolVersion,
+      host: hostFacts(),
+      allocatable: await allocatable(config.dataDir, overrides),
+      knownServerIds: [],
+    }),
+    heartbeat: async () => ({ ...(await sampler.sample()), sentAtUnixMs: Date.now() }),
+  });
+  link.start();
+  return { nodeId, link, stop: () => link.stop() };
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+import { createLogger } from '../shared/logger.js';
+import { NotEnrolledError, runAgent } from './agent.js';
+import { AgentConfigError, parseAgentConfig, type AgentConfig } from './config.js';
+import { EnrollmentRefused } from './enroll.js';
+
+const logger = createLogger('cairn-agent');
+
+async function main(): Promise<void> {
+  let config: AgentConfig;
+  try {
+    config = parseAgentConfig(process.argv.slice(2));
+  } catch (e) {
+    if (!(e instanceof AgentConfigError) && !(e instanceof TypeError)) throw e;
+    process.stderr.write(`cairn-agent: ${(e as Error).message}\n`);
+    process.exit(2);
+  }
+  let agent;
+  try {
+    agent = await runAgent(config, logger);
+  } catch (e) {
+    if (!(e instanceof NotEnrolledError) && !(e instanceof EnrollmentRefused)) throw e;
+    logger.fatal({ event: 'not_enrolled', reason: e.message }, 'cannot start');
+    logger.flush();
+    process.stderr.write(`cairn-agent: ${e.message}\n`);
+    process.exit(3);
+  }
+  logger.info({ event: 'started', nodeId: agent.nodeId, controller: config.controller }, 'agent started');
+  const stop = (signal: string) => {
+    logger.info({ event: 'stopping', signal }, 'stopping');
+    agent.stop();
+    logger.flush();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  logger.fatal({ err: error }, 'agent failed');
+  logger.flush();
+  process.exit(1);
+});

@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { DownloadArtifactSpec, Template } from '../../shared/templates.js';
+import { builtinLauncherSource } from '../../sim/builtin-programs.js';
+
+export const cairnDirName = '.cairn';
+const markerName = 'installed.json';
+
+export interface InstalledMarker {
+  template: string;
+  version: string;
+  build?: string;
+  installedAt: string;
+}
+
+export class InstallError extends Error {}
+
+/** The software a server directory holds, if it was installed completely. */
+export async function readInstalled(serverDir: string): Promise<InstalledMarker | undefined> {
+  try {
+    return JSON.parse(await readFile(join(serverDir, cairnDirName, markerName), 'utf8')) as InstalledMarker;
+  } catch {
+    return undefined;
+  }
+}
+
+async function hashFile(path: string, algorithm: 'sha256' | 'sha1'): Promise<string> {
+  const hash = createHash(algorithm);
+  await pipeline(createReadStream(path), hash);
+  return hash.digest('hex');
+}
+
+async function verify(path: string, artifact: DownloadArtifactSpec): Promise<void> {
+  if (artifact.size !== undefined && (await stat(path)).size !== artifact.size) throw new InstallError(`size mismatch for ${artifact.url}`);
+  if (artifact.sha256 && (await hashFile(path, 'sha256')) !== artifact.sha256) throw new InstallError(`sha256 mismatch for ${artifact.url}`);
+  if (artifact.sha1 && (await hashFile(path, 'sha1')) !== artifact.sha1) throw new InstallError(`sha1 mismatch for ${artifact.url}`);
+}
+
+/**
+ * Installs a template's software into `<serverDir>/.cairn`. Vendor artifacts are downloaded once
+ * per Node into a cache keyed by checksum, verified before use (size, then sha256 or sha1), and
+ * copied in; a built-in program gets its launcher. The marker file is written last, so a server
+ * whose install was cut off is installed again.
+ */
+export class Installer {
+  constructor(private readonly cacheDir: string) {}
+
+  async install(serverDir: string, template: Template, version: string): Promise<InstalledMarker> {
+    const cairnDir = join(serverDir, cairnDirName);
+    await mkdir(cairnDir, { recursive: true });
+    let build: string | undefined;
+    if (template.install.source === 'builtin') {
+      await writeFile(join(cairnDir, template.install.file), builtinLauncherSource(template.install.program));
+    } else {
+      const artifact = template.install.artifacts[version];
+      if (!artifact) throw new InstallError(`${template.id} has no artifact for version ${version}`);
+      await copyFile(await this.cached(artifact), join(cairnDir, template.install.file));
+      build = artifact.build;
+    }
+    for (const seed of template.seedFiles ?? []) {
+      const path = join(serverDir, seed.path);
+      await mkdir(join(path, '..'), { recursive: true });
+      await writeFile(path, seed.content, { flag: 'wx' }).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== 'EEXIST') throw e;
+      });
+    }
+    const marker: InstalledMarker = { template: template.id, version, ...(build ? { build } : {}), installedAt: new Date().toISOString() };
+    await writeFile(join(cairnDir, markerName), JSON.stringify(marker, null, 2) + '\n');
+    return marker;
+  }
+
+  private async cached(artifact: DownloadArtifactSpec): Promise<string> {
+    await mkdir(this.cacheDir, { recursive: true });
+    const key = artifact.sha256 ?? artifact.sha1;
+    if (!key) throw new InstallError(`no checksum for ${artifact.url}`);
+    const path = join(this.cacheDir, key);
+    try {
+      await verify(path, artifact);
+      return path;
+    } catch {
+      // Not cached yet, or a damaged copy: download again.
+    }
+    const partial = `${path}.partial`;
+    const res = await fetch(artifact.url);
+    if (!res.ok || !res.body) throw new InstallError(`download of ${artifact.url} failed: HTTP ${res.status}`);
+    await pipeline(Readable.fromWeb(res.body as never), createWriteStream(partial));
+    try {
+      await verify(partial, artifact);
+    } catch (e) {
+      await rm(partial, { force: true });
+      throw e;
+    }
+    await rename(partial, path);
+    return path;
+  }
+}

@@ -1,0 +1,52 @@
+/** Node conditions: why observed state differs from desired state, or why the Node is under pressure. */
+export type ConditionSource = 'AGENT' | 'CONTROLLER';
+
+export interface NodeCondition {
+  id: string;
+  source: ConditionSource;
+  reason: string;
+  message: string;
+  since: string;
+}
+
+/** Conditions the Controller itself raises; ids are stable so `since` survives repeated reports. */
+export const controllerConditions = {
+  heartbeatMissed: { id: 'controller.heartbeat-missed', reason: 'HEARTBEAT_MISSED' },
+  unreachable: { id: 'controller.unreachable', reason: 'NODE_UNREACHABLE' },
+} as const;
+
+/** Agent reasons ending in `_PRESSURE` (DISK_PRESSURE, MEMORY_PRESSURE, ...) degrade a Node; new ones need no code change. */
+export const isPressure = (reason: string) => reason.endsWith('_PRESSURE');
+
+/** Agent ids are namespaced so an Agent cannot shadow a Controller condition. */
+export const agentConditionId = (agentId: string) => `agent.${agentId}`;
+
+/** Adds or refreshes a condition, keeping the original `since` while it lasts. */
+export function withCondition(list: readonly NodeCondition[], condition: NodeCondition): NodeCondition[] {
+  const existing = list.find((c) => c.id === condition.id);
+  if (!existing) return [...list, condition];
+  return list.map((c) => (c.id === condition.id ? { ...condition, since: existing.since } : c));
+}
+
+export const withoutCondition = (list: readonly NodeCondition[], id: string): NodeCondition[] => list.filter((c) => c.id !== id);
+
+/**
+ * The Agent's conditions replace the previous set (an absent one has cleared), but a condition
+ * the Agent keeps reporting keeps the `since` it was first seen with.
+ */
+export function mergeAgentConditions(
+  previous: readonly NodeCondition[],
+  reported: readonly { id: string; reason: string; message: string; since: string }[],
+  at: string,
+): NodeCondition[] {
+  return reported.map((r) => {
+    const id = agentConditionId(r.id || r.reason);
+    const before = previous.find((c) => c.id === id);
+    return { id, source: 'AGENT', reason: r.reason, message: r.message, since: before?.since ?? (validIso(r.since) ? r.since : at) };
+  });
+}
+
+const validIso = (s: string) => s !== '' && !Number.isNaN(Date.parse(s));
+
+/** `iso` moved by `ms`; used for times derived from a timer (when a heartbeat went missing). */
+export const isoPlus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();

@@ -1,0 +1,60 @@
+import { createActor, type Actor } from 'xstate';
+import type { ServerDoc } from '../store/records.js';
+import { serverMachine, type ServerEvent, type ServerMachineContext } from './server-machine.js';
+import type { Phase, ServerDesired } from '../domain/server-spec.js';
+
+export type ServerActor = Actor<typeof serverMachine>;
+
+/** One standalone root actor per server, kept in a Map (children of one parent scale badly). */
+export class ServerFleet {
+  private readonly actors = new Map<string, ServerActor>();
+
+  create(serverId: string, desired: ServerDesired, at: string): ServerActor {
+    const actor = createActor(serverMachine, { input: { desired, at } }).start();
+    this.actors.set(serverId, actor);
+    return actor;
+  }
+
+  /** Rehydrates an actor from its stored snapshot. */
+  restore(doc: ServerDoc): ServerActor {
+    const actor = createActor(serverMachine, {
+      snapshot: doc.snapshot as never,
+      input: { desired: doc.desired, at: doc.createdAt },
+    }).start();
+    this.actors.set(doc._id, actor);
+    return actor;
+  }
+
+  get(serverId: string): ServerActor | undefined {
+    return this.actors.get(serverId);
+  }
+
+  remove(serverId: string): void {
+    this.actors.get(serverId)?.stop();
+    this.actors.delete(serverId);
+  }
+
+  get size(): number {
+    return this.actors.size;
+  }
+
+  stopAll(): void {
+    for (const actor of this.actors.values()) actor.stop();
+    this.actors.clear();
+  }
+}
+
+/** Would the actor accept this event? (A refused event would leave the snapshot silently unchanged.) */
+export const accepts = (actor: ServerActor, event: ServerEvent) => actor.getSnapshot().can(event);
+
+export interface MachineState {
+  phase: Phase;
+  context: ServerMachineContext;
+  done: boolean;
+}
+
+export function machineState(actor: ServerActor): MachineState {
+  const snapshot = actor.getSnapshot();
+  const value = snapshot.value as Phase | 'DELETED';
+  return { phase: value === 'DELETED' ? 'DELETING' : value, context: snapshot.context, done: snapshot.status === 'done' };
+}

@@ -1,0 +1,73 @@
+import { IdParams, PageQuery, Paged } from '../../schemas/common.js';
+import { CreateNode, EnrollmentIssued, Node, UpdateNode } from '../../schemas/nodes.js';
+import type { Services } from '../../services/index.js';
+import { route } from '../route.js';
+
+const NodeParams = IdParams('nodeId');
+const manage = 'Needs the global permission nodes.manage (or a global administrator).';
+
+export const nodeRoutes = (s: Services) => [
+  route({
+    method: 'POST', path: '/nodes', tag: 'nodes', status: 201,
+    summary: 'Create a Node; answers a one-time enrollment token (valid one hour) for `cairn-agent --enrollment-token`.',
+    description: `${manage} The Node is AWAITING_ENROLLMENT until its Agent enrolls and connects.`,
+    body: CreateNode, response: EnrollmentIssued, errors: ['conflict'],
+    audit: { action: 'node.create', targetKind: 'node' },
+    handler: async ({ caller, body, audit }) => s.nodes.create(caller, body, audit),
+  }),
+  route({
+    method: 'GET', path: '/nodes', tag: 'nodes', status: 200,
+    summary: 'Nodes in creation order.',
+    description: 'Holders of nodes.manage see every Node; others see the Nodes their teams\' servers run on, where they hold nodes.read.',
+    query: PageQuery, response: Paged(Node),
+    handler: async ({ caller, query }) => s.nodes.list(caller, { limit: query.limit ?? 50, cursor: query.cursor }),
+  }),
+  route({
+    method: 'GET', path: '/nodes/{nodeId}', tag: 'nodes', status: 200,
+    summary: 'One Node with its live status, conditions, reservations and free capacity.', params: NodeParams, response: Node,
+    handler: async ({ caller, params }) => s.nodes.get(caller, params.nodeId),
+  }),
+  route({
+    method: 'PATCH', path: '/nodes/{nodeId}', tag: 'nodes', status: 200,
+    summary: 'Change where other Nodes reach this Node; empty means the observed address. The proxy\'s routes follow at once.',
+    description: manage, params: NodeParams, body: UpdateNode, response: Node,
+    audit: { action: 'node.update', targetKind: 'node' },
+    handler: async ({ caller, params, body, audit }) => s.nodes.update(caller, params.nodeId, body, audit),
+  }),
+  route({
+    method: 'POST', path: '/nodes/{nodeId}/enable', tag: 'nodes', status: 200,
+    summary: 'Allow new placements again (acceptsPlacements also needs HEALTHY). A REVOKED Node answers invalid_transition.',
+    description: manage, params: NodeParams, response: Node, errors: ['invalid_transition'],
+    audit: { action: 'node.enable', targetKind: 'node' },
+    handler: async ({ caller, params, audit }) => s.nodes.enable(caller, params.nodeId, audit),
+  }),
+  route({
+    method: 'POST', path: '/nodes/{nodeId}/disable', tag: 'nodes', status: 200,
+    summary: 'Stop new placements; servers already on the Node keep running.',
+    description: manage, params: NodeParams, response: Node, errors: ['invalid_transition'],
+    audit: { action: 'node.disable', targetKind: 'node' },
+    handler: async ({ caller, params, audit }) => s.nodes.disable(caller, params.nodeId, audit),
+  }),
+  route({
+    method: 'POST', path: '/nodes/{nodeId}/revoke', tag: 'nodes', status: 200,
+    summary: 'Revoke the Node for good: its credential stops working and its Agent\'s stream is closed at once.',
+    description: manage, params: NodeParams, response: Node, errors: ['invalid_transition'],
+    audit: { action: 'node.revoke', targetKind: 'node' },
+    handler: async ({ caller, params, audit }) => s.nodes.revoke(caller, params.nodeId, audit),
+  }),
+  route({
+    method: 'POST', path: '/nodes/{nodeId}/enrollment-token', tag: 'nodes', status: 201,
+    summary: 'Issue a new one-time enrollment token (valid one hour); an earlier unused one stops working.',
+    description: `${manage} Enrolling with it replaces the Node's credential.`,
+    params: NodeParams, response: EnrollmentIssued, errors: ['invalid_transition'],
+    audit: { action: 'node.enrollment_token_issue', targetKind: 'node' },
+    handler: async ({ caller, params, audit }) => s.nodes.issueEnrollmentToken(caller, params.nodeId, audit),
+  }),
+  route({
+    method: 'DELETE', path: '/nodes/{nodeId}', tag: 'nodes', status: 204,
+    summary: 'Delete a Node; refused (conflict) while servers are placed on it. Its Agent is disconnected.',
+    description: manage, params: NodeParams, errors: ['conflict'],
+    audit: { action: 'node.delete', targetKind: 'node' },
+    handler: async ({ caller, params, audit }) => s.nodes.delete(caller, params.nodeId, audit),
+  }),
+];

@@ -1,0 +1,53 @@
+import { PassThrough } from 'node:stream';
+import type { Context } from 'koa';
+
+export const keepAliveMs = 15_000;
+
+export interface EventStream {
+  send(event: string, data: unknown): void;
+  close(): void;
+  /** Resolves when the client goes away or the stream is closed. */
+  closed: Promise<void>;
+}
+
+/**
+ * Opens a Server-Sent Events response: no buffering or compression on the way, a keep-alive
+ * comment every 15 seconds, and `closed` resolving the moment the client leaves.
+ */
+export function openEventStream(ctx: Context, options: { keepAliveMs?: number } = {}): EventStream {
+  const body = new PassThrough();
+  ctx.status = 200;
+  ctx.set({
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache, no-transform',
+    'X-Accel-Buffering': 'no',
+    Connection: 'keep-alive',
+  });
+  (ctx as unknown as { compress?: boolean }).compress = false;
+  ctx.req.socket.setTimeout(0);
+  ctx.req.socket.setNoDelay(true);
+  ctx.body = body;
+
+  let done = false;
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  const timer = setInterval(() => body.write(': keep-alive\n\n'), options.keepAliveMs ?? keepAliveMs);
+  const finish = () => {
+    if (done) return;
+    done = true;
+    clearInterval(timer);
+    body.end();
+    resolveClosed();
+  };
+  ctx.req.on('close', finish);
+  body.on('close', finish);
+  // The first bytes go out at once so clients and proxies see the stream open.
+  body.write(': open\n\n');
+  return {
+    send(event, data) {
+      if (!done) body.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    },
+    close: finish,
+    closed,
+  };
+}

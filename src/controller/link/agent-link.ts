@@ -1,0 +1,203 @@
+import { readFile } from 'node:fs/promises';
+import * as grpc from '@grpc/grpc-js';
+import type { Clock } from '../../shared/clock.js';
+import { agentLinkService, credentialMetadataKey } from '../../shared/link/proto.js';
+import type { AgentMessage, EnrollRequest, EnrollResponse, Hello } from '../../shared/link/messages.js';
+import type { Logger } from '../../shared/logger.js';
+import { emptyResources, type NodeFleet } from '../actors/fleet.js';
+import type { NodeTimings } from '../actors/node-machine.js';
+import { ConnectRefusedError, EnrollmentRefusedError } from './errors.js';
+import type { LinkMetrics } from './link-metrics.js';
+import { NodeSession, type AgentStream } from './node-session.js';
+import { peerAddress } from './peer-address.js';
+import type { AgentSessions } from './session-registry.js';
+
+/** What the link asks of the Controller's services: redeem tokens and check credentials. */
+export interface AgentGate {
+  enroll(input: EnrollRequest): Promise<EnrollResponse>;
+  /** The Node id of a valid, current credential; throws ConnectRefusedError otherwise. */
+  authenticate(credential: string): Promise<string>;
+}
+
+export interface AgentLinkDeps {
+  gate: AgentGate;
+  fleet: NodeFleet;
+  agents: AgentSessions;
+  metrics: LinkMetrics;
+  logger: Logger;
+  clock: Clock;
+  timings: NodeTimings;
+}
+
+export interface ListenOptions {
+  host: string;
+  port: number;
+  tls?: { certFile: string; keyFile: string };
+}
+
+/** An Agent must say hello this soon after connecting. */
+const helloTimeoutMs = 10_000;
+let sessionCounter = 0;
+
+/**
+ * The gRPC server of `cairn.agent.v1.AgentLink`. It authenticates streams, keeps one session per
+ * Node in AgentSessions, and turns Agent messages into fleet events and session answers.
+ * Keepalive pings let it notice a frozen (not closed) Agent well before the heartbeat timers.
+ */
+export class AgentLinkServer {
+  private readonly server = new grpc.Server({
+    'grpc.keepalive_time_ms': 10_000,
+    'grpc.keepalive_timeout_ms': 5_000,
+    'grpc.max_receive_message_length': 4 * 1024 * 1024,
+  });
+
+  constructor(private readonly deps: AgentLinkDeps) {
+    this.server.addService(agentLinkService(), {
+      Enroll: (call: grpc.ServerUnaryCall<EnrollRequest, EnrollResponse>, callback: grpc.sendUnaryData<EnrollResponse>) =>
+        void this.enroll(call.request, callback),
+      Connect: (call: AgentStream) => void this.connect(call),
+    });
+  }
+
+  async listen(options: ListenOptions): Promise<number> {
+    const credentials = options.tls
+      ? grpc.ServerCredentials.createSsl(null, [{ cert_chain: await readFile(options.tls.certFile), private_key: await readFile(options.tls.keyFile) }], false)
+      : grpc.ServerCredentials.createInsecure();
+    const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+    return new Promise((resolve, reject) => {
+      this.server.bindAsync(`${host}:${options.port}`, credentials, (error, port) => (error ? reject(error) : resolve(port)));
+    });
+  }
+
+  /** Closes every stream (the Agents reconnect to the next Controller) and stops listening. */
+  async close(): Promise<void> {
+    this.deps.agents.closeAll();
+    await new Promise<void>((resolve) => {
+      const force = setTimeout(() => {
+        this.server.forceShutdown();
+        resolve();
+      }, 2_000);
+      this.server.tryShutdown(() => {
+        clearTimeout(force);
+        resolve();
+      });
+    });
+  }
+
+  private async enroll(request: EnrollRequest, callback: grpc.sendUnaryData<EnrollResponse>): Promise<void> {
+    try {
+      callback(null, await this.deps.gate.enroll(request));
+    } catch (e) {
+      if (e instanceof EnrollmentRefusedError) {
+        this.deps.metrics.refused(e.reason);
+        callback({ code: grpc.status.UNAUTHENTICATED, details: 'The enrollment token is unknown, used or expired, or its Node is revoked.' });
+        return;
+      }
+      this.deps.logger.error({ err: e }, 'enrollment failed');
+      callback({ code: grpc.status.INTERNAL, details: 'Enrollment failed on the Controller.' });
+    }
+  }
+
+  private async connect(call: AgentStream): Promise<void> {
+    const observedAddress = peerAddress(call.getPeer());
+    let nodeId: string;
+    try {
+      nodeId = await this.deps.gate.authenticate(bearer(call.metadata));
+    } catch (e) {
+      if (!(e instanceof ConnectRefusedError)) this.deps.logger.error({ err: e }, 'authenticating an Agent failed');
+      const reason = e instanceof ConnectRefusedError ? e.reason : 'internal';
+      this.deps.metrics.refused(reason);
+      this.deps.logger.warn({ event: 'agent_refused', reason, peer: observedAddress }, 'Agent connection refused');
+      call.emit('error', { code: grpc.status.UNAUTHENTICATED, details: `connection refused: ${reason}` });
+      return;
+    }
+    const session = new NodeSession(`s${++sessionCounter}`, nodeId, observedAddress, call, this.deps.clock);
+    let greeted = false;
+    const helloTimer = setTimeout(() => {
+      if (!greeted) session.close({ code: grpc.status.DEADLINE_EXCEEDED, details: 'no hello' });
+    }, helloTimeoutMs);
+
+    const ended = () => {
+      clearTimeout(helloTimer);
+      session.close();
+      if (greeted && this.deps.agents.detach(session)) {
+        this.deps.fleet.disconnected(nodeId);
+        this.deps.logger.info({ event: 'agent_disconnected', nodeId }, 'Agent disconnected');
+      }
+    };
+    call.on('end', ended);
+    call.on('cancelled', ended);
+    call.on('close', ended);
+    call.on('error', ended);
+
+    call.on('data', (message: AgentMessage) => {
+      if (session.closed) return;
+      if (!greeted) {
+        if (message.kind !== 'hello') {
+          session.close({ code: grpc.status.FAILED_PRECONDITION, details: 'the first message must be hello' });
+          return;
+        }
+        greeted = true;
+        clearTimeout(helloTimer);
+        void this.greet(session, message.hello);
+        return;
+      }
+      this.dispatch(session, message);
+    });
+  }
+
+  private async greet(session: NodeSession, hello: Hello): Promise<void> {
+    const { nodeId } = session;
+    this.deps.agents.attach(session);
+    const connected = this.deps.fleet.connected(nodeId, {
+      agentVersion: hello.agentVersion,
+      hostname: hello.host?.hostname ?? '',
+      os: hello.host?.os ?? '',
+      arch: hello.host?.arch ?? '',
+      runtimeName: hello.host?.runtimeName ?? '',
+      runtimeVersion: hello.host?.runtimeVersion ?? '',
+      allocatable: hello.allocatable ?? emptyResources(),
+    }, session.observedAddress);
+    if (!connected) {
+      // Revoked or deleted between the credential check and the hello.
+      this.deps.agents.disconnect(nodeId, grpc.status.UNAUTHENTICATED, 'connection refused: node_revoked');
+      return;
+    }
+    this.deps.logger.info({ event: 'agent_connected', nodeId, peer: session.observedAddress, agentVersion: hello.agentVersion }, 'Agent connected');
+    session.send({ kind: 'welcome', welcome: { nodeId, heartbeatIntervalMs: this.deps.timings.heartbeatIntervalMs, observedAddress: session.observedAddress } });
+    try {
+      session.sendDesiredState(await this.deps.agents.desiredStateFor(nodeId));
+    } catch (err) {
+      this.deps.logger.error({ err, nodeId }, 'loading the desired state failed; closing the stream so the Agent retries');
+      this.deps.agents.disconnect(nodeId, grpc.status.UNAVAILABLE, 'desired state unavailable');
+    }
+  }
+
+  private dispatch(session: NodeSession, message: AgentMessage): void {
+    switch (message.kind) {
+      case 'heartbeat':
+        this.deps.metrics.heartbeat(message.heartbeat.sentAtUnixMs);
+        this.deps.fleet.heartbeat(session.nodeId, message.heartbeat.usage ?? emptyResources(), message.heartbeat.conditions);
+        return;
+      case 'serverStatus':
+        this.deps.agents.emitServerStatus(session.nodeId, message.serverStatus);
+        return;
+      case 'consoleLine':
+        this.deps.agents.emitConsoleLine(session.nodeId, message.consoleLine);
+        return;
+      case 'response':
+        session.answer(message.response);
+        return;
+      case 'hello':
+        session.close({ code: grpc.status.FAILED_PRECONDITION, details: 'hello twice on one stream' });
+        return;
+    }
+  }
+}
+
+/** The credential from `authorization: Bearer <credential>`; empty when absent. */
+function bearer(metadata: grpc.Metadata): string {
+  const value = metadata.get(credentialMetadataKey)[0];
+  const text = typeof value === 'string' ? value : value?.toString('utf8') ?? '';
+  return text.startsWith('Bearer ') ? text.slice(7) : '';
+}

@@ -1,0 +1,99 @@
+import type { ServerDuplexStream } from '@grpc/grpc-js';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import type { Clock } from '../../shared/clock.js';
+import type { ControllerMessage, DesiredServer, RequestBody, Response } from '../../shared/link/messages.js';
+import { AgentRequestError, NodeUnavailableError } from './errors.js';
+
+export type AgentStream = ServerDuplexStream<unknown, ControllerMessage>;
+
+export interface RequestOptions {
+  /** How long to wait for the (last) answer; the Agent is told the deadline too. */
+  timeoutMs: number;
+  /** Receives each part of a multi-part answer (`more: true`, e.g. file chunks) before the last one. */
+  onPart?: (part: Response) => void;
+}
+
+interface Pending {
+  resolve(response: Response): void;
+  reject(error: Error): void;
+  onPart?: (part: Response) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * One Node's open stream: writes Controller messages, correlates requests and answers by id,
+ * and fails every pending request at once when the stream closes or a deadline passes.
+ */
+export class NodeSession {
+  private readonly pending = new Map<string, Pending>();
+  private nextRequest = 0;
+  private revision = 0;
+  private closedFlag = false;
+
+  constructor(
+    readonly id: string,
+    readonly nodeId: string,
+    readonly observedAddress: string,
+    private readonly call: AgentStream,
+    private readonly clock: Clock,
+  ) {}
+
+  get closed(): boolean {
+    return this.closedFlag;
+  }
+
+  send(message: ControllerMessage): boolean {
+    if (this.closedFlag) return false;
+    this.call.write(message);
+    return true;
+  }
+
+  sendDesiredState(servers: DesiredServer[]): boolean {
+    return this.send({ kind: 'desiredState', desiredState: { servers, revision: ++this.revision } });
+  }
+
+  /** Sends a request and resolves with the Agent's final answer; `ok: false` rejects with AgentRequestError. */
+  request(body: RequestBody, options: RequestOptions): Promise<Response> {
+    if (this.closedFlag) return Promise.reject(new NodeUnavailableError(this.nodeId, 'not_connected'));
+    const requestId = `${this.id}.${++this.nextRequest}`;
+    const deadlineUnixMs = this.clock.now().getTime() + options.timeoutMs;
+    return new Promise<Response>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(requestId);
+        reject(new NodeUnavailableError(this.nodeId, 'deadline'));
+      }, options.timeoutMs);
+      this.pending.set(requestId, { resolve, reject, onPart: options.onPart, timer });
+      this.send({ kind: 'request', request: { requestId, deadlineUnixMs, ...body } });
+    });
+  }
+
+  /** An answer from the Agent; answers to unknown ids (too late, or never asked) are dropped. */
+  answer(response: Response): void {
+    const pending = this.pending.get(response.requestId);
+    if (!pending) return;
+    if (response.ok && response.more) {
+      pending.onPart?.(response);
+      return;
+    }
+    clearTimeout(pending.timer);
+    this.pending.delete(response.requestId);
+    if (response.ok) pending.resolve(response);
+    else pending.reject(new AgentRequestError(response.error?.code || 'INTERNAL', response.error?.message || 'The Agent refused the request.'));
+  }
+
+  /**
+   * Ends the stream: with a status when the Controller ends it (revocation: UNAUTHENTICATED,
+   * replacement: ABORTED), or plainly when the Agent already went away.
+   */
+  close(status?: { code: GrpcStatus; details: string }): void {
+    if (this.closedFlag) return;
+    this.closedFlag = true;
+    for (const [id, pending] of this.pending) {
+      clearTimeout(pending.timer);
+      pending.reject(new NodeUnavailableError(this.nodeId, 'closed'));
+      this.pending.delete(id);
+    }
+    if (status) this.call.emit('error', status);
+    else if (!this.call.writableEnded) this.call.end();
+  }
+}

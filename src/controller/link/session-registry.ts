@@ -1,0 +1,117 @@
+import type { ConsoleLine, DesiredServer, RequestBody, Response, ServerStatus } from '../../shared/link/messages.js';
+import type { Logger } from '../../shared/logger.js';
+import { NodeUnavailableError } from './errors.js';
+import type { NodeSession, RequestOptions } from './node-session.js';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+
+/** Supplies the full desired state of a Node's servers, sent on every (re)connect. */
+export type DesiredStateSource = (nodeId: string) => Promise<DesiredServer[]>;
+export type ServerStatusListener = (nodeId: string, status: ServerStatus) => void;
+export type ConsoleLineListener = (nodeId: string, line: ConsoleLine) => void;
+
+/** Default wait for an Agent's answer before `node_unavailable`. */
+export const defaultRequestTimeoutMs = 10_000;
+
+/**
+ * The Controller side's one handle on connected Agents, used by services: at most one session
+ * per Node, desired state out, requests with deadlines, and server status and console lines in.
+ * It holds no gRPC server, so services can use it before the link listens.
+ */
+export class AgentSessions {
+  private readonly sessions = new Map<string, NodeSession>();
+  private desiredStateSource: DesiredStateSource = async () => [];
+  private readonly statusListeners = new Set<ServerStatusListener>();
+  private readonly consoleListeners = new Set<ConsoleLineListener>();
+
+  constructor(private readonly logger: Logger) {}
+
+  /** Makes `session` the Node's one session; the one it replaces is closed (ABORTED) and returned. */
+  attach(session: NodeSession): NodeSession | undefined {
+    const previous = this.sessions.get(session.nodeId);
+    this.sessions.set(session.nodeId, session);
+    if (previous && previous !== session) {
+      previous.close({ code: GrpcStatus.ABORTED, details: 'replaced by a newer connection of the same Node' });
+      return previous;
+    }
+    return undefined;
+  }
+
+  /** Forgets a closed session; true when it was still the Node's current one (the Node is now disconnected). */
+  detach(session: NodeSession): boolean {
+    if (this.sessions.get(session.nodeId) !== session) return false;
+    this.sessions.delete(session.nodeId);
+    return true;
+  }
+
+  get(nodeId: string): NodeSession | undefined {
+    return this.sessions.get(nodeId);
+  }
+
+  isConnected(nodeId: string): boolean {
+    return this.sessions.has(nodeId);
+  }
+
+  get connectedCount(): number {
+    return this.sessions.size;
+  }
+
+  /** The servers capability registers where desired state comes from. */
+  setDesiredStateSource(source: DesiredStateSource): void {
+    this.desiredStateSource = source;
+  }
+
+  desiredStateFor(nodeId: string): Promise<DesiredServer[]> {
+    return this.desiredStateSource(nodeId);
+  }
+
+  /** Sends the Node's full desired state now; false when the Node is not connected (it gets it on connect). */
+  sendDesiredState(nodeId: string, servers: DesiredServer[]): boolean {
+    return this.sessions.get(nodeId)?.sendDesiredState(servers) ?? false;
+  }
+
+  /** Asks the Node's Agent; rejects with NodeUnavailableError (not connected, closed, deadline) or AgentRequestError. */
+  request(nodeId: string, body: RequestBody, options: Partial<RequestOptions> = {}): Promise<Response> {
+    const session = this.sessions.get(nodeId);
+    if (!session) return Promise.reject(new NodeUnavailableError(nodeId, 'not_connected'));
+    return session.request(body, { timeoutMs: defaultRequestTimeoutMs, ...options });
+  }
+
+  /** Closes the Node's stream (revocation, deletion); the Agent sees `code`. */
+  disconnect(nodeId: string, code: GrpcStatus, details: string): void {
+    const session = this.sessions.get(nodeId);
+    if (!session) return;
+    this.sessions.delete(nodeId);
+    session.close({ code, details });
+  }
+
+  onServerStatus(listener: ServerStatusListener): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
+  onConsoleLine(listener: ConsoleLineListener): () => void {
+    this.consoleListeners.add(listener);
+    return () => this.consoleListeners.delete(listener);
+  }
+
+  emitServerStatus(nodeId: string, status: ServerStatus): void {
+    for (const listener of this.statusListeners) this.guard(() => listener(nodeId, status), nodeId);
+  }
+
+  emitConsoleLine(nodeId: string, line: ConsoleLine): void {
+    for (const listener of this.consoleListeners) this.guard(() => listener(nodeId, line), nodeId);
+  }
+
+  closeAll(): void {
+    for (const session of this.sessions.values()) session.close({ code: GrpcStatus.UNAVAILABLE, details: 'the Controller is shutting down' });
+    this.sessions.clear();
+  }
+
+  private guard(fn: () => void, nodeId: string): void {
+    try {
+      fn();
+    } catch (err) {
+      this.logger.error({ err, nodeId }, 'agent message listener failed');
+    }
+  }
+}

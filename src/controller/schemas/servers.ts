@@ -1,0 +1,98 @@
+import Type from 'typebox';
+import { convergenceValues, desiredStates, phases, runtimeStates } from '../domain/server-spec.js';
+import { DateTime, Uuid, pageQueryFields } from './common.js';
+
+const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
+
+export const SoftwareSchema = Type.Object({
+  template: Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9-]*$' }),
+  version: Type.String({ minLength: 1, maxLength: 64 }),
+  build: Type.Optional(Type.String({ maxLength: 64 })),
+}, { additionalProperties: false });
+
+export const ResourcesSchema = Type.Object({
+  cpuMillis: Type.Integer({ minimum: 1, description: 'Thousandths of a CPU core.' }),
+  memoryBytes: Type.Integer({ minimum: 1 }),
+}, { additionalProperties: false });
+
+export const RestartPolicySchema = Type.Object({
+  maxRestarts: Type.Integer({ minimum: 0, maximum: 100, description: 'Automatic restarts allowed within the window; 0 disables them.' }),
+  windowSeconds: Type.Integer({ minimum: 1, maximum: 86400 }),
+}, { additionalProperties: false });
+
+export const ServerName = Type.String({ minLength: 1, maxLength: 64, pattern: '^[^\\x00-\\x1f\\x7f]+$' });
+
+export const CreateServer = Type.Object({
+  name: ServerName,
+  teamId: Uuid,
+  software: SoftwareSchema,
+  resources: ResourcesSchema,
+  nodeId: Type.Optional(Uuid),
+  inNetwork: Type.Optional(Type.Boolean()),
+  restartPolicy: Type.Optional(RestartPolicySchema),
+}, { additionalProperties: false });
+
+export const UpdateServer = Type.Object({
+  resources: Type.Optional(ResourcesSchema),
+  inNetwork: Type.Optional(Type.Boolean({ description: 'Join or leave the network; a running server takes it at its next start.' })),
+}, { additionalProperties: false, minProperties: 1 });
+
+export const ConditionSchema = Type.Object({
+  id: Type.String(),
+  source: Type.Union([Type.Literal('AGENT'), Type.Literal('CONTROLLER')]),
+  reason: Type.String(),
+  message: Type.String(),
+  since: DateTime,
+});
+
+const listItemFields = {
+  id: Uuid,
+  name: Type.String(),
+  teamId: Uuid,
+  nodeId: Type.Optional(Uuid),
+  kind: Type.Union([Type.Literal('GAME_SERVER'), Type.Literal('PROXY')]),
+  inNetwork: Type.Boolean(),
+  desiredState: literals(desiredStates),
+  generation: Type.Integer({ minimum: 1 }),
+  phase: literals(phases),
+  runtimeState: Type.Optional(literals(runtimeStates)),
+  convergence: literals(convergenceValues),
+  software: SoftwareSchema,
+  resources: ResourcesSchema,
+  gamePort: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
+  conditionCount: Type.Integer({ minimum: 0 }),
+};
+
+export const ServerListItem = Type.Object(listItemFields);
+
+export const ServerDetail = Type.Object({
+  ...listItemFields,
+  observedGeneration: Type.Integer({ minimum: 0 }),
+  ports: Type.Array(Type.Object({ name: Type.String(), protocol: Type.Literal('TCP'), hostPort: Type.Integer() })),
+  restartPolicy: RestartPolicySchema,
+  conditions: Type.Array(ConditionSchema),
+  acknowledgedConditions: Type.Array(Type.String()),
+  markers: Type.Array(Type.Literal('RESTART_PENDING')),
+  status: Type.Object({
+    runtimeState: Type.Optional(literals(runtimeStates)),
+    usage: Type.Object({ cpuMillis: Type.Integer(), memoryBytes: Type.Integer(), diskBytes: Type.Integer() }),
+    conditions: Type.Array(ConditionSchema),
+    startedAt: Type.Optional(DateTime),
+  }),
+  workflow: Type.Optional(Type.Object({ kind: Type.String(), startedAt: DateTime, step: Type.String() })),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+});
+
+export const ServerListQuery = Type.Object({
+  ...pageQueryFields,
+  teamId: Type.Optional(Uuid),
+  nodeId: Type.Optional(Uuid),
+  convergence: Type.Optional(literals(convergenceValues)),
+}, { additionalProperties: false });
+
+export const ServerParams = Type.Object({ serverId: Uuid }, { additionalProperties: false });
+export const ConditionParams = Type.Object({
+  serverId: Uuid,
+  condition: Type.String({ minLength: 1, maxLength: 200, description: 'A condition\'s id or its reason.' }),
+}, { additionalProperties: false });

@@ -1,0 +1,22 @@
+import type { Resources } from '../domain/server-spec.js';
+
+/** What servers need to know of Nodes; the Nodes capability implements it. */
+export interface NodeInfo {
+  nodeId: string;
+  acceptsPlacements: boolean;
+  allocatable: Resources;
+  /** The host the Agent runs on: Nodes that share a host share its TCP ports. */
+  hostname: string;
+}
+
+export interface NodeGateway {
+  get(nodeId: string): Promise<NodeInfo | undefined>;
+  list(): Promise<NodeInfo[]>;
+  /** Whether the Node's Agent can be heard (HEALTHY or DEGRADED). */
+  isConnected(nodeId: string): boolean;
+  /** The desired state of the Node's servers changed: send the Node its full desired state. */
+  desiredStateChanged(nodeId: string): void;
+}
+
+/** The game port range every Node offers, unless a Node declares its own. */
+export const defaultGamePorts = { first: 25565, last: 26564 };

@@ -1,0 +1,71 @@
+import type { Condition, RuntimeState, ServerObserved, Usage } from '../domain/server-spec.js';
+import type { ServerDoc } from '../store/records.js';
+import { nowIso, type ServiceDeps } from './deps.js';
+import type { ServerService } from './servers.js';
+
+/** One server's status as an Agent reports it (the link turns its messages into this). */
+export interface ServerReport {
+  serverId: string;
+  observedGeneration: number;
+  runtimeState?: RuntimeState;
+  installed: boolean;
+  /** Installing failed for good (e.g. a checksum mismatch): the server goes FAILED. */
+  installError?: string;
+  removed: boolean;
+  restarting: boolean;
+  restartPending: boolean;
+  usage: Usage;
+  conditions: Condition[];
+  startedAt?: string;
+}
+
+/** Usage changes on every report; it is written at most this often unless something else changed. */
+const usageWriteEverySeconds = 30;
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Applies Agent reports: the only writer of a server's observed status. Reports also drive the
+ * workflows that wait on the Node: PROVISIONING ends when the software is installed, DELETING
+ * when the Node has removed the server.
+ */
+export class ServerReports {
+  constructor(private readonly deps: ServiceDeps, private readonly servers: ServerService) {}
+
+  async apply(nodeId: string, report: ServerReport): Promise<void> {
+    const doc = await this.deps.repos.servers.findById(report.serverId);
+    if (!doc || doc.nodeId !== nodeId) return;
+    const at = nowIso(this.deps);
+    const observed: ServerObserved = {
+      observedGeneration: report.observedGeneration,
+      ...(report.runtimeState ? { runtimeState: report.runtimeState } : {}),
+      installed: report.installed,
+      restarting: report.restarting,
+      restartPending: report.restartPending,
+      usage: report.usage,
+      conditions: report.conditions,
+      ...(report.startedAt ? { startedAt: report.startedAt } : {}),
+      reportedAt: at,
+    };
+    const actor = this.servers.actorOf(doc);
+    const event =
+      report.removed && doc.phase === 'DELETING' ? ({ type: 'REMOVED', at } as const)
+        : report.installError && doc.phase === 'PROVISIONING' ? ({ type: 'INSTALL_FAILED', at, message: report.installError } as const)
+          : report.installed && doc.phase === 'PROVISIONING' ? ({ type: 'INSTALLED', at } as const)
+            : undefined;
+    if (event) {
+      await this.servers.apply(doc, event, observed);
+      return;
+    }
+    if (!this.worthWriting(doc, observed)) return;
+    await this.servers.persist(doc, actor, observed);
+  }
+
+  private worthWriting(doc: ServerDoc, observed: ServerObserved): boolean {
+    const { usage: a, reportedAt: _a, ...restNew } = observed;
+    const { usage: b, reportedAt: lastAt, ...restOld } = doc.observed;
+    if (!same(restNew, restOld)) return true;
+    if (same(a, b)) return false;
+    return !lastAt || Date.parse(observed.reportedAt!) - Date.parse(lastAt) >= usageWriteEverySeconds * 1000;
+  }
+}

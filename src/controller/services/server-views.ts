@@ -1,0 +1,65 @@
+import { deriveConvergence } from '../domain/convergence.js';
+import type { Condition } from '../domain/server-spec.js';
+import type { ServerDoc } from '../store/records.js';
+
+/** Conditions the Controller itself raises, beside the Agent's. */
+function controllerConditions(doc: ServerDoc, nodeConnected: boolean): Condition[] {
+  const conditions: Condition[] = [];
+  if (doc.phase === 'FAILED') {
+    conditions.push({ id: `${doc._id}:workflow-failed`, source: 'CONTROLLER', reason: 'WORKFLOW_FAILED', message: doc.failure ?? 'The last workflow failed.', since: doc.updatedAt });
+  }
+  if (doc.nodeId && !nodeConnected) {
+    conditions.push({ id: `${doc._id}:node-unreachable`, source: 'CONTROLLER', reason: 'NODE_UNREACHABLE', message: 'The server\'s Node cannot be heard; its state is unknown.', since: doc.updatedAt });
+  }
+  return conditions;
+}
+
+export function serverConditions(doc: ServerDoc, nodeConnected: boolean): Condition[] {
+  return [...doc.observed.conditions, ...controllerConditions(doc, nodeConnected)];
+}
+
+export function serverListItem(doc: ServerDoc, nodeConnected: boolean) {
+  return {
+    id: doc._id,
+    name: doc.name,
+    teamId: doc.teamId,
+    ...(doc.nodeId ? { nodeId: doc.nodeId } : {}),
+    kind: doc.kind,
+    inNetwork: doc.desired.inNetwork,
+    desiredState: doc.desired.state,
+    generation: doc.generation,
+    phase: doc.phase,
+    ...(doc.observed.runtimeState ? { runtimeState: doc.observed.runtimeState } : {}),
+    convergence: deriveConvergence({
+      nodeConnected, phase: doc.phase, generation: doc.generation, desiredState: doc.desired.state, observed: doc.observed,
+    }),
+    software: doc.desired.software,
+    resources: doc.desired.resources,
+    ...(doc.gamePort ? { gamePort: doc.gamePort } : {}),
+    conditionCount: serverConditions(doc, nodeConnected).length,
+  };
+}
+
+export type ServerListItemView = ReturnType<typeof serverListItem>;
+
+export function serverDetail(doc: ServerDoc, nodeConnected: boolean) {
+  const conditions = serverConditions(doc, nodeConnected);
+  return {
+    ...serverListItem(doc, nodeConnected),
+    observedGeneration: doc.observed.observedGeneration,
+    ports: doc.gamePort ? [{ name: 'game', protocol: 'TCP' as const, hostPort: doc.gamePort }] : [],
+    restartPolicy: doc.desired.restartPolicy,
+    conditions,
+    acknowledgedConditions: doc.desired.acknowledgedConditions,
+    markers: doc.observed.restartPending && doc.observed.runtimeState === 'RUNNING' ? ['RESTART_PENDING' as const] : [],
+    status: {
+      ...(doc.observed.runtimeState ? { runtimeState: doc.observed.runtimeState } : {}),
+      usage: doc.observed.usage,
+      conditions,
+      ...(doc.observed.startedAt ? { startedAt: doc.observed.startedAt } : {}),
+    },
+    ...(doc.workflow ? { workflow: doc.workflow } : {}),
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  };
+}

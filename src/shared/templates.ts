@@ -1,0 +1,143 @@
+import Type, { type Static } from 'typebox';
+
+/**
+ * A service template: what the Controller offers as `software.template` and everything an Agent
+ * needs to install and run it. One JSON file per template, `templates/<id>.json`.
+ * Shared by the Controller (catalog, API) and the Agent (installer, supervisor).
+ */
+
+export const templateIdPattern = '^[a-z0-9][a-z0-9-]*$';
+
+/** The placeholders a run command, its environment and managed config values may use. */
+export const templatePlaceholders = [
+  'java', 'node', 'serverDir', 'cairnDir', 'memoryMb', 'heapMb', 'port', 'bindAddress', 'version',
+] as const;
+export type TemplatePlaceholder = (typeof templatePlaceholders)[number];
+export type PlaceholderValues = Record<TemplatePlaceholder, string>;
+
+export const builtinPrograms = ['simcraft', 'simproxy'] as const;
+export type BuiltinProgram = (typeof builtinPrograms)[number];
+
+const VersionString = Type.String({ minLength: 1, maxLength: 64 });
+/** A plain file name inside `.cairn`: no directories, nothing hidden. */
+const CairnFileName = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$' });
+/** A relative path inside the server's directory. */
+const ServerRelativePath = Type.String({ pattern: '^(?!\\.cairn(/|$))[A-Za-z0-9_-][A-Za-z0-9._/-]{0,199}$' });
+
+export const BuiltinInstall = Type.Object({
+  source: Type.Literal('builtin'),
+  /** A program shipped with Cairn itself (`src/sim/`). */
+  program: Type.Union(builtinPrograms.map((p) => Type.Literal(p))),
+  /** The launcher the Agent writes into `.cairn`; `run` names it. */
+  file: CairnFileName,
+}, { additionalProperties: false });
+
+export const DownloadArtifact = Type.Object({
+  url: Type.String({ pattern: '^https://', maxLength: 2048 }),
+  /** At least one checksum: the vendor's sha256 where it publishes one, else its sha1 (Mojang). */
+  sha256: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })),
+  sha1: Type.Optional(Type.String({ pattern: '^[0-9a-f]{40}$' })),
+  /** Bytes, when the vendor publishes it; a download of another size is refused before hashing. */
+  size: Type.Optional(Type.Integer({ minimum: 1 })),
+  /** The vendor's build of this version, reported as `software.build`. */
+  build: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+}, { additionalProperties: false });
+
+export const DownloadInstall = Type.Object({
+  source: Type.Literal('download'),
+  /** Where the verified artifact goes inside `.cairn`. */
+  file: CairnFileName,
+  /** One artifact per entry of `versions`, keyed by version. */
+  artifacts: Type.Record(Type.String(), DownloadArtifact),
+}, { additionalProperties: false });
+
+export const SeedFile = Type.Object({
+  path: ServerRelativePath,
+  content: Type.String({ maxLength: 4096 }),
+}, { additionalProperties: false });
+
+export const TemplateInstall = Type.Union([BuiltinInstall, DownloadInstall]);
+
+export const TemplateRun = Type.Object({
+  command: Type.String({ minLength: 1 }),
+  args: Type.Array(Type.String()),
+  env: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Z_][A-Z0-9_]*$' }), Type.String(), { additionalProperties: false })),
+  /** `{heapMb}` is this share of `{memoryMb}`: a JVM needs room beyond its heap inside the reservation. */
+  heapPercent: Type.Optional(Type.Integer({ minimum: 10, maximum: 100 })),
+}, { additionalProperties: false });
+
+export const TemplateConfig = Type.Object({
+  /** Relative to the server's directory. */
+  file: ServerRelativePath,
+  format: Type.Union([Type.Literal('properties'), Type.Literal('simproxy-json'), Type.Literal('velocity-toml')]),
+  /**
+   * Keys the Agent owns and writes before every start (values may use placeholders); operators
+   * cannot set them (`managed_property`). For a proxy the routes are managed as a whole.
+   */
+  managed: Type.Record(Type.String({ minLength: 1, maxLength: 100 }), Type.String()),
+}, { additionalProperties: false });
+
+export const TemplateFile = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 64, pattern: templateIdPattern }),
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  description: Type.Optional(Type.String({ maxLength: 500 })),
+  kind: Type.Union([Type.Literal('GAME_SERVER'), Type.Literal('PROXY')]),
+  networkMember: Type.Boolean(),
+  platform: Type.String({ minLength: 1, maxLength: 64, pattern: templateIdPattern }),
+  /** Newest first; the first is the default. */
+  versions: Type.Array(VersionString, { minItems: 1, uniqueItems: true }),
+  install: TemplateInstall,
+  /** Files written into the server's directory at install when absent (never overwritten). */
+  seedFiles: Type.Optional(Type.Array(SeedFile)),
+  run: TemplateRun,
+  /** Matched against each stdout line (no line end, not anchored): the first match means RUNNING. */
+  readyPattern: Type.String({ minLength: 1, maxLength: 500 }),
+  stopCommand: Type.String({ minLength: 1, maxLength: 100, pattern: '^[^\\r\\n]+$' }),
+  /** After the stop command, how long before SIGTERM (and as long again before SIGKILL). */
+  stopTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 600 }),
+  config: TemplateConfig,
+}, { additionalProperties: false });
+
+export type Template = Static<typeof TemplateFile>;
+export type TemplateKind = Template['kind'];
+export type BuiltinInstallSpec = Static<typeof BuiltinInstall>;
+export type DownloadInstallSpec = Static<typeof DownloadInstall>;
+export type DownloadArtifactSpec = Static<typeof DownloadArtifact>;
+
+const placeholderRe = /\{([A-Za-z]+)\}/g;
+
+/** Placeholder names used in a text, known or not. */
+export function placeholdersIn(text: string): string[] {
+  return [...text.matchAll(placeholderRe)].map((m) => m[1]);
+}
+
+export function expandPlaceholders(text: string, values: PlaceholderValues): string {
+  return text.replace(placeholderRe, (whole, name: string) =>
+    (templatePlaceholders as readonly string[]).includes(name) ? values[name as TemplatePlaceholder] : whole);
+}
+
+/** `{heapMb}` from the reservation and the template's heap share. */
+export function heapMb(template: Template, memoryMb: number): number {
+  return Math.max(1, Math.floor((memoryMb * (template.run.heapPercent ?? 100)) / 100));
+}
+
+export interface ResolvedCommand {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+/** The process to spawn (cwd: the server's directory), each argument expanded on its own: no shell. */
+export function resolveRunCommand(template: Template, values: PlaceholderValues): ResolvedCommand {
+  const expand = (s: string) => expandPlaceholders(s, values);
+  return {
+    command: expand(template.run.command),
+    args: template.run.args.map(expand),
+    env: Object.fromEntries(Object.entries(template.run.env ?? {}).map(([k, v]) => [k, expand(v)])),
+  };
+}
+
+/** The managed config entries with their values for this start. */
+export function resolveManagedConfig(template: Template, values: PlaceholderValues): Record<string, string> {
+  return Object.fromEntries(Object.entries(template.config.managed).map(([k, v]) => [k, expandPlaceholders(v, values)]));
+}

@@ -1,0 +1,285 @@
+import { expect } from 'chai';
+import * as grpc from '@grpc/grpc-js';
+import { enroll, EnrollmentRefused } from '../../src/agent/enroll.js';
+import { AgentError } from '../../src/agent/errors.js';
+import { AgentLinkClient } from '../../src/agent/link-client.js';
+import { AgentRequestError, NodeUnavailableError } from '../../src/controller/link/errors.js';
+import type { Condition, DesiredServer, DesiredState, Heartbeat } from '../../src/shared/link/messages.js';
+import { silentLogger } from '../../src/shared/logger.js';
+import { setupAdmin, startTestController, type TestController } from '../support/controller.js';
+import type { ApiClient } from '../support/http.js';
+import { waitFor } from '../support/wait-for.js';
+
+const nodeTimings = { heartbeatIntervalMs: 100, degradedAfterMs: 400, unreachableAfterMs: 1_000 };
+const insecure = grpc.credentials.createInsecure();
+const fastBackoff = { initialMs: 50, maxMs: 200, factor: 2 };
+
+describe('Agent link (in-process Agent client over real gRPC)', function () {
+  this.timeout(15_000);
+  let t: TestController;
+  let admin: ApiClient;
+  const clients: AgentLinkClient[] = [];
+  const address = () => `127.0.0.1:${t.controller.grpcPort}`;
+
+  before(async () => {
+    t = await startTestController({ nodeTimings });
+    ({ admin } = await setupAdmin(t));
+  });
+  afterEach(() => {
+    for (const c of clients.splice(0)) c.stop();
+  });
+  after(async () => t.dispose());
+
+  const createNode = async (name: string) => (await admin.post('/nodes', { name })).body as { node: { id: string }; enrollmentToken: string };
+  const enrollNode = async (name: string) => {
+    const { node, enrollmentToken } = await createNode(name);
+    const { credential } = await enroll(address(), insecure, { enrollmentToken, hostname: `${name}.test`, agentVersion: '9.9.9' });
+    return { nodeId: node.id, credential };
+  };
+  const nodeOf = async (id: string) => (await admin.get(`/nodes/${id}`)).body;
+  const stateOf = (id: string) => t.controller.services.fleet.state(id);
+
+  function connect(credential: string, options: { heartbeat?: () => Promise<Heartbeat>; conditions?: () => Condition[] } = {}) {
+    const client = new AgentLinkClient({
+      address: address(), channelCredentials: insecure, credential, logger: silentLogger, backoff: fastBackoff,
+      hello: async () => ({
+        agentVersion: '9.9.9', protocolVersion: 1, knownServerIds: [],
+        host: { hostname: 'sim', os: 'linux', arch: 'x64', runtimeName: 'process', runtimeVersion: 'v20' },
+        allocatable: { cpuMillis: 2000, memoryBytes: 4096, diskBytes: 8192 },
+      }),
+      heartbeat: options.heartbeat ?? (async () => ({
+        usage: { cpuMillis: 100, memoryBytes: 1024, diskBytes: 2048 }, conditions: options.conditions?.() ?? [], sentAtUnixMs: Date.now(),
+      })),
+    });
+    clients.push(client);
+    client.start();
+    return client;
+  }
+  const waitConnection = (id: string, state: string, timeoutMs = 5_000) =>
+    waitFor(() => stateOf(id)?.connectionState === state || undefined, { timeoutMs, what: `${id} ${state}` });
+
+  describe('enrollment', () => {
+    it('a token works once; reusing it is refused (UNAUTHENTICATED) and audited', async () => {
+      const { node, enrollmentToken } = await createNode('once');
+      const first = await enroll(address(), insecure, { enrollmentToken, hostname: 'h', agentVersion: '1' });
+      expect(first.nodeId).to.equal(node.id);
+      expect(first.credential.split('.')).to.have.length(3);
+      try {
+        await enroll(address(), insecure, { enrollmentToken, hostname: 'h', agentVersion: '1' });
+        expect.fail('reuse was accepted');
+      } catch (e) {
+        expect(e).to.be.instanceOf(EnrollmentRefused);
+      }
+      const audit = await admin.get(`/audit-events?action=node.enroll&targetId=${node.id}`);
+      expect(audit.body.items.map((e: { outcome: string; actorKind: string; details: { reason?: string } }) => [e.actorKind, e.outcome, e.details.reason]))
+        .to.deep.equal([['AGENT', 'DENIED', 'used_token'], ['AGENT', 'SUCCESS', undefined]]);
+      expect((await nodeOf(node.id)).status.connectionState).to.equal('UNREACHABLE');
+    });
+
+    it('an expired token is refused', async () => {
+      const { enrollmentToken } = await createNode('late');
+      t.clock.advance(60 * 60 * 1000 + 1);
+      try {
+        await enroll(address(), insecure, { enrollmentToken, hostname: 'h', agentVersion: '1' }).then(() => expect.fail('accepted'));
+      } catch (e) {
+        expect(e).to.be.instanceOf(EnrollmentRefused);
+      }
+    });
+
+    it('an unknown token, and the token of a revoked Node, are refused', async () => {
+      const refused = (token: string) => enroll(address(), insecure, { enrollmentToken: token, hostname: 'h', agentVersion: '1' }).then(() => false, (e) => e instanceof EnrollmentRefused);
+      expect(await refused('cairn_enr_nonsense')).to.equal(true);
+      const { node, enrollmentToken } = await createNode('revoked-early');
+      await admin.post(`/nodes/${node.id}/revoke`);
+      expect(await refused(enrollmentToken)).to.equal(true);
+    });
+
+    it('a re-issued token replaces the unused one, and enrolling with it replaces the credential', async () => {
+      const { nodeId, credential } = await enrollNode('reenroll');
+      const issued = await admin.post(`/nodes/${nodeId}/enrollment-token`);
+      expect(issued.status).to.equal(201);
+      const second = await admin.post(`/nodes/${nodeId}/enrollment-token`);
+      const stale = await enroll(address(), insecure, { enrollmentToken: issued.body.enrollmentToken, hostname: 'h', agentVersion: '1' }).catch((e) => e);
+      expect(stale).to.be.instanceOf(EnrollmentRefused);
+      const fresh = await enroll(address(), insecure, { enrollmentToken: second.body.enrollmentToken, hostname: 'h', agentVersion: '1' });
+      expect(fresh.nodeId).to.equal(nodeId);
+      const old = connect(credential);
+      await waitFor(() => t.controller.services.agents.isConnected(nodeId) === false && old.connected === false || undefined);
+      connect(fresh.credential);
+      await waitConnection(nodeId, 'HEALTHY');
+    });
+  });
+
+  describe('connections', () => {
+    it('HEALTHY on hello, with facts and usage; a missing credential is refused', async () => {
+      const { nodeId, credential } = await enrollNode('facts');
+      connect(credential);
+      await waitConnection(nodeId, 'HEALTHY');
+      await waitFor(async () => ((await nodeOf(nodeId)).status.usage.cpuMillis === 100 ? true : undefined));
+      const node = await nodeOf(nodeId);
+      expect(node.status).to.deep.include({ hostname: 'sim', agentVersion: '9.9.9', observedAddress: '127.0.0.1', allocatable: { cpuMillis: 2000, memoryBytes: 4096, diskBytes: 8192 } });
+      expect(node.free).to.deep.equal({ cpuMillis: 2000, memoryBytes: 4096 });
+      const bad = connect('not-a-credential');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(bad.connected).to.equal(false);
+    });
+
+    it('a second connection of the same Node replaces the first', async () => {
+      const { nodeId, credential } = await enrollNode('twice');
+      const first = connect(credential);
+      await waitFor(() => first.connected || undefined);
+      const firstSession = t.controller.services.agents.get(nodeId);
+      const second = connect(credential);
+      await waitFor(() => (second.connected && t.controller.services.agents.get(nodeId) !== firstSession) || undefined);
+      expect(firstSession!.closed).to.equal(true);
+      expect(stateOf(nodeId)!.connectionState).to.equal('HEALTHY');
+      first.stop();
+    });
+
+    it('heartbeats that stop make the Node DEGRADED, then UNREACHABLE, and a heartbeat heals it', async () => {
+      const { nodeId, credential } = await enrollNode('frozen');
+      let frozen = false;
+      let release: () => void = () => undefined;
+      connect(credential, {
+        heartbeat: async () => {
+          if (frozen) await new Promise<void>((resolve) => (release = resolve));
+          return { usage: { cpuMillis: 1, memoryBytes: 1, diskBytes: 1 }, conditions: [], sentAtUnixMs: Date.now() };
+        },
+      });
+      await waitConnection(nodeId, 'HEALTHY');
+      frozen = true;
+      await waitConnection(nodeId, 'DEGRADED');
+      expect(stateOf(nodeId)!.conditions.map((c) => c.reason)).to.deep.equal(['HEARTBEAT_MISSED']);
+      await waitConnection(nodeId, 'UNREACHABLE');
+      expect(stateOf(nodeId)!.conditions.map((c) => c.reason)).to.deep.equal(['NODE_UNREACHABLE']);
+      frozen = false;
+      release();
+      await waitConnection(nodeId, 'HEALTHY');
+      expect(stateOf(nodeId)!.conditions).to.deep.equal([]);
+    });
+
+    it('an Agent reporting DISK_PRESSURE makes its Node DEGRADED and not accept placements', async () => {
+      const { nodeId, credential } = await enrollNode('pressured');
+      let pressure = true;
+      connect(credential, { conditions: () => (pressure ? [{ id: 'disk-pressure', reason: 'DISK_PRESSURE', message: '2% free', since: '' }] : []) });
+      await waitConnection(nodeId, 'DEGRADED');
+      const node = await nodeOf(nodeId);
+      expect(node.acceptsPlacements).to.equal(false);
+      expect(node.conditions).to.have.length(1);
+      expect(node.conditions[0]).to.include({ id: 'agent.disk-pressure', source: 'AGENT', reason: 'DISK_PRESSURE' });
+      pressure = false;
+      await waitConnection(nodeId, 'HEALTHY');
+    });
+
+    it('a revoked Node\'s stream is closed at once and its credential refused afterwards', async () => {
+      const { nodeId, credential } = await enrollNode('revoked-live');
+      const client = connect(credential);
+      await waitConnection(nodeId, 'HEALTHY');
+      await admin.post(`/nodes/${nodeId}/revoke`);
+      await waitFor(() => !client.connected || undefined, { timeoutMs: 1_000 });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(client.connected).to.equal(false);
+      expect(stateOf(nodeId)!.connectionState).to.equal('UNREACHABLE');
+    });
+  });
+
+  describe('desired state and requests', () => {
+    const server: DesiredServer = {
+      serverId: '0190a1b2-0000-7000-8000-000000000001', generation: 3,
+      software: { template: 'simcraft', version: '1.0', build: '' }, resources: { cpuMillis: 500, memoryBytes: 1024 },
+      gamePort: 25570, desiredState: 'DESIRED_RUNTIME_STATE_RUNNING', restartPolicy: { maxRestarts: 3, windowSeconds: 60 },
+      acknowledgedConditionIds: ['c1'], settings: { motd: 'hi' },
+    };
+
+    it('sends the full desired state on connect and on each change', async () => {
+      const { nodeId, credential } = await enrollNode('desired');
+      t.controller.services.agents.setDesiredStateSource(async (id) => (id === nodeId ? [server] : []));
+      const client = connect(credential);
+      const seen: DesiredState[] = [];
+      client.onDesiredState((s) => seen.push(s));
+      await waitFor(() => seen.length === 1 || undefined);
+      expect(seen[0].servers).to.deep.equal([server]);
+      expect(t.controller.services.agents.sendDesiredState(nodeId, [{ ...server, generation: 4 }])).to.equal(true);
+      await waitFor(() => seen.length === 2 || undefined);
+      expect(seen[1].servers[0].generation).to.equal(4);
+      expect(seen[1].revision).to.be.above(seen[0].revision);
+      t.controller.services.agents.setDesiredStateSource(async () => []);
+    });
+
+    it('correlates requests and answers, with parts, refusals, unsupported kinds and deadlines', async () => {
+      const { nodeId, credential } = await enrollNode('requests');
+      const client = connect(credential);
+      client.handle('fileList', async ({ path }) => {
+        if (path === 'missing') throw new AgentError('NOT_FOUND', 'no such directory');
+        return { payload: 'fileEntries', fileEntries: { entries: [{ name: 'a.txt', path: `${path}/a.txt`, type: 'FILE', sizeBytes: 3, modifiedAt: '2030-01-01T00:00:00.000Z' }] } };
+      });
+      client.handle('fileRead', async (_req, ctx) => {
+        ctx.sendPart({ payload: 'fileChunk', fileChunk: { offset: 0, data: Buffer.from('hel'), eof: false, totalBytes: 5 } });
+        return { payload: 'fileChunk', fileChunk: { offset: 3, data: Buffer.from('lo'), eof: true, totalBytes: 5 } };
+      });
+      client.handle('consoleCommand', (_req, ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve({}))));
+      await waitConnection(nodeId, 'HEALTHY');
+      const agents = t.controller.services.agents;
+
+      const [one, two] = await Promise.all([
+        agents.request(nodeId, { body: 'fileList', fileList: { serverId: 's', path: 'one' } }),
+        agents.request(nodeId, { body: 'fileList', fileList: { serverId: 's', path: 'two' } }),
+      ]);
+      expect(one.payload === 'fileEntries' && one.fileEntries.entries[0].path).to.equal('one/a.txt');
+      expect(two.payload === 'fileEntries' && two.fileEntries.entries[0].path).to.equal('two/a.txt');
+
+      const chunks: Buffer[] = [];
+      const last = await agents.request(nodeId, { body: 'fileRead', fileRead: { serverId: 's', path: 'f', chunkBytes: 3 } }, {
+        onPart: (p) => p.payload === 'fileChunk' && chunks.push(p.fileChunk.data),
+      });
+      if (last.payload === 'fileChunk') chunks.push(last.fileChunk.data);
+      expect(Buffer.concat(chunks).toString()).to.equal('hello');
+
+      const refused = await agents.request(nodeId, { body: 'fileList', fileList: { serverId: 's', path: 'missing' } }).catch((e) => e);
+      expect(refused).to.be.instanceOf(AgentRequestError);
+      expect(refused).to.include({ code: 'NOT_FOUND' });
+      const unsupported = await agents.request(nodeId, { body: 'propertiesGet', propertiesGet: { serverId: 's' } }).catch((e) => e);
+      expect(unsupported).to.include({ code: 'UNSUPPORTED' });
+      const late = await agents.request(nodeId, { body: 'consoleCommand', consoleCommand: { serverId: 's', command: 'list' } }, { timeoutMs: 150 }).catch((e) => e);
+      expect(late).to.be.instanceOf(NodeUnavailableError);
+      expect(late).to.include({ reason: 'deadline' });
+      const offline = await agents.request('0190a1b2-0000-7000-8000-00000000ffff', { body: 'fileList', fileList: { serverId: 's', path: '.' } }).catch((e) => e);
+      expect(offline).to.include({ reason: 'not_connected' });
+    });
+
+    it('relays server status and console lines to listeners', async () => {
+      const { nodeId, credential } = await enrollNode('relay');
+      const client = connect(credential);
+      await waitFor(() => client.connected || undefined);
+      const statuses: string[] = [];
+      const lines: string[] = [];
+      const offStatus = t.controller.services.agents.onServerStatus((id, s) => id === nodeId && statuses.push(s.runtimeState));
+      const offLines = t.controller.services.agents.onConsoleLine((id, l) => id === nodeId && lines.push(l.text));
+      client.sendServerStatus({
+        serverId: server.serverId, observedGeneration: 3, runtimeState: 'RUNTIME_STATE_RUNNING', installed: true, usage: null,
+        conditions: [], ports: [{ name: 'game', protocol: 'TCP', hostPort: 25570 }], startedAt: '2030-01-01T00:00:00.000Z', removed: false,
+      });
+      client.sendConsoleLine({ serverId: server.serverId, text: 'Done (1.0s)!', atUnixMs: Date.now() });
+      await waitFor(() => (statuses.length === 1 && lines.length === 1) || undefined);
+      expect(statuses).to.deep.equal(['RUNTIME_STATE_RUNNING']);
+      expect(lines).to.deep.equal(['Done (1.0s)!']);
+      offStatus();
+      offLines();
+    });
+  });
+
+  it('exposes link metrics', async () => {
+    const refused = connect('not-a-credential');
+    const { credential, nodeId } = await enrollNode('metered');
+    connect(credential);
+    await waitConnection(nodeId, 'HEALTHY');
+    await waitFor(() => (stateOf(nodeId)?.status.lastHeartbeatAt ? true : undefined));
+    const text = (await t.api.get('/metrics')).text;
+    expect(text).to.match(/^cairn_agents_connected [1-9]/m);
+    expect(text).to.match(/^cairn_nodes\{admin_state="ENABLED",connection_state="HEALTHY"\} [1-9]/m);
+    expect(text).to.match(/^cairn_agent_heartbeats_total [1-9]/m);
+    expect(text).to.match(/^cairn_agent_heartbeat_lag_seconds_count [1-9]/m);
+    await waitFor(async () => /^cairn_agent_connections_refused_total\{reason="invalid_credential"\} [1-9]/m.test((await t.api.get('/metrics')).text) || undefined);
+    expect(refused.connected).to.equal(false);
+  });
+});

@@ -1,0 +1,165 @@
+import { expect } from 'chai';
+import { adminCredentials, createReadyUser, setupAdmin, startTestController, type TestController } from '../support/controller.js';
+import { sessionCookieFrom, type ApiClient } from '../support/http.js';
+import { expectProblem } from '../support/problems.js';
+
+const hour = 3600 * 1000;
+
+describe('auth: sign-in, sign-out, cookie, CSRF', () => {
+  let t: TestController;
+  let admin: ApiClient;
+  before(async () => {
+    t = await startTestController();
+    ({ admin } = await setupAdmin(t));
+    await createReadyUser(t, admin, 'carol');
+  });
+  after(async () => t.dispose());
+
+  it('signs in with the username, case-insensitively, and with the email; sets a __Host- cookie', async () => {
+    for (const username of ['carol', 'CAROL', 'carol@example.com', 'Carol@Example.com']) {
+      const res = await t.api.post('/auth/login', { username, password: 'second-password-2' });
+      expect(res.status, res.text).to.equal(200);
+      expect(res.body).to.include({ username: 'carol', passwordChangeRequired: false, globalAdmin: false });
+      expect(res.body).not.to.have.property('passwordHash');
+      const setCookie = res.headers.get('set-cookie') ?? '';
+      expect(setCookie).to.match(/^__Host-cairn_session=[A-Za-z0-9_-]{40,};/);
+      for (const attr of ['Secure', 'HttpOnly', 'SameSite=Strict', 'Path=/']) expect(setCookie).to.include(attr);
+      expect(setCookie).not.to.match(/Domain=/i);
+    }
+  });
+
+  it('refuses a wrong password or an unknown user with 401 invalid_credentials, alike', async () => {
+    const wrong = await t.api.post('/auth/login', { username: 'carol', password: 'not-the-password' });
+    expectProblem(wrong, 401, 'invalid_credentials');
+    expect(wrong.headers.get('set-cookie')).to.equal(null);
+    const unknown = await t.api.post('/auth/login', { username: 'nobody', password: 'not-the-password' });
+    expectProblem(unknown, 401, 'invalid_credentials');
+    expect(unknown.body.detail).to.equal(wrong.body.detail);
+  });
+
+  it('refuses a login body without a password with 400 naming the field', async () => {
+    expectProblem(await t.api.post('/auth/login', { username: 'carol' }), 400, 'invalid_request', 'body.password');
+    expectProblem(await t.api.post('/auth/login', { username: 'carol', password: 'x', extra: 1 }), 400, 'invalid_request', 'body.extra');
+  });
+
+  it('answers 401 unauthenticated for a missing, unknown or malformed credential', async () => {
+    expectProblem(await t.api.get('/me'), 401, 'unauthenticated');
+    expectProblem(await t.api.get('/me', { headers: { cookie: '__Host-cairn_session=nonsense' } }), 401, 'unauthenticated');
+    expectProblem(await t.api.get('/me', { headers: { cookie: `__Host-cairn_session=${'x'.repeat(300)}` } }), 401, 'unauthenticated');
+    expectProblem(await t.api.get('/me', { headers: { authorization: 'Basic YWRtaW46cGFzcw==' } }), 401, 'unauthenticated');
+    expectProblem(await t.api.get('/me', { headers: { authorization: 'Bearer cairn_pat_unknownunknownunknownunknownunknown' } }), 401, 'unauthenticated');
+    expectProblem(await t.api.get('/me', { headers: { authorization: 'Bearer not-even-prefixed' } }), 401, 'unauthenticated');
+  });
+
+  it('logout answers 204, clears the cookie and ends the session on the server', async () => {
+    const login = await t.api.post('/auth/login', { username: 'carol', password: 'second-password-2' });
+    const cookie = sessionCookieFrom(login);
+    const client = t.api.withCookie(cookie);
+    expect((await client.get('/me')).status).to.equal(200);
+    const out = await client.post('/auth/logout');
+    expect(out.status, out.text).to.equal(204);
+    expect(out.headers.get('set-cookie')).to.match(/^__Host-cairn_session=;.*Max-Age=0/);
+    // Replaying the old cookie (as a stolen copy would) no longer works.
+    expectProblem(await client.get('/me'), 401, 'unauthenticated');
+    expectProblem(await client.post('/auth/logout'), 401, 'unauthenticated');
+  });
+
+  it('sessions are independent: logging out one leaves the others signed in', async () => {
+    const a = t.api.withCookie(sessionCookieFrom(await t.api.post('/auth/login', { username: 'carol', password: 'second-password-2' })));
+    const b = t.api.withCookie(sessionCookieFrom(await t.api.post('/auth/login', { username: 'carol', password: 'second-password-2' })));
+    expect((await a.post('/auth/logout')).status).to.equal(204);
+    expect((await b.get('/me')).status).to.equal(200);
+  });
+
+  describe('CSRF', () => {
+    it('refuses a cookie-authenticated POST with a foreign Origin (403 forbidden), and does nothing', async () => {
+      const res = await admin.post('/teams', { name: 'csrf-team' }, { headers: { origin: 'https://evil.example' } });
+      expectProblem(res, 403, 'forbidden');
+      const teams = await admin.get('/teams');
+      expect(teams.body.items.map((x: any) => x.name)).not.to.include('csrf-team');
+      expectProblem(await admin.post('/teams', { name: 'csrf-team' }, { headers: { origin: 'null' } }), 403, 'forbidden');
+      expectProblem(await admin.delete('/users/00000000-0000-4000-8000-000000000000', { headers: { origin: 'http://localhost:1' } }), 403, 'forbidden');
+    });
+
+    it('accepts the same origin, and no Origin at all', async () => {
+      const res = await admin.post('/teams', { name: 'same-origin-team' }, { headers: { origin: t.baseUrl } });
+      expect(res.status, res.text).to.equal(201);
+      expect((await admin.post('/teams', { name: 'no-origin-team' })).status).to.equal(201);
+    });
+
+    it('does not apply to GET or to bearer tokens', async () => {
+      expect((await admin.get('/me', { headers: { origin: 'https://evil.example' } })).status).to.equal(200);
+      const created = await admin.post('/me/tokens', { name: 'csrf' });
+      const bearer = t.api.withToken(created.body.token);
+      const res = await bearer.post('/teams', { name: 'bearer-team' }, { headers: { origin: 'https://evil.example' } });
+      expect(res.status, res.text).to.equal(201);
+    });
+
+    it('records the refused request as DENIED', async () => {
+      const events = await admin.get('/audit-events?action=team.create&outcome=DENIED');
+      expect(events.body.items.length).to.be.at.least(1);
+    });
+  });
+});
+
+describe('auth: session idle timeout and absolute expiry', () => {
+  let t: TestController;
+  before(async () => {
+    t = await startTestController();
+    await setupAdmin(t);
+  });
+  after(async () => t.dispose());
+
+  const login = async () => t.api.withCookie(sessionCookieFrom(await t.api.post('/auth/login', { username: 'admin', password: adminCredentials.password })));
+
+  it('ends a session after 12 hours without a request; activity keeps it alive', async () => {
+    const active = await login();
+    const idle = await login();
+    t.clock.advance(11 * hour);
+    expect((await active.get('/me')).status).to.equal(200);
+    t.clock.advance(2 * hour);
+    // 13 hours since sign-in: the idle one has lapsed, the active one was seen 2 hours ago.
+    expectProblem(await idle.get('/me'), 401, 'unauthenticated');
+    expect((await active.get('/me')).status).to.equal(200);
+  });
+
+  it('ends a session 7 days after sign-in however active it is', async () => {
+    const client = await login();
+    for (let elapsed = 0; elapsed < 7 * 24 - 10; elapsed += 10) {
+      t.clock.advance(10 * hour);
+      expect((await client.get('/me')).status, `after ${elapsed + 10} h`).to.equal(200);
+    }
+    t.clock.advance(11 * hour);
+    expectProblem(await client.get('/me'), 401, 'unauthenticated');
+  });
+});
+
+describe('auth: login rate limits', () => {
+  let t: TestController;
+  before(async () => {
+    t = await startTestController();
+    await setupAdmin(t);
+  });
+  after(async () => t.dispose());
+
+  it('allows five failures per username, then answers 429 with Retry-After, even for the right password', async () => {
+    const { admin } = { admin: t.api.withCookie(sessionCookieFrom(await t.api.post('/auth/login', { username: 'admin', password: adminCredentials.password }))) };
+    await createReadyUser(t, admin, 'dave');
+    for (let i = 0; i < 5; i++) expectProblem(await t.api.post('/auth/login', { username: 'dave', password: `wrong-${i}` }), 401, 'invalid_credentials');
+    const limited = await t.api.post('/auth/login', { username: 'DAVE', password: 'second-password-2' });
+    expectProblem(limited, 429, 'too_many_attempts');
+    expect(Number(limited.headers.get('retry-after'))).to.be.greaterThan(0).and.at.most(15 * 60);
+    // Another account from the same address is not affected.
+    expect((await t.api.post('/auth/login', { username: 'admin', password: adminCredentials.password })).status).to.equal(200);
+    const events = await admin.get('/audit-events?action=session.create&outcome=DENIED');
+    expect(events.body.items.length).to.be.at.least(6);
+  });
+
+  it('allows twenty failures per client address across usernames, then answers 429 for everyone from it', async () => {
+    // Five were spent above; fifteen more, spread so no single username reaches its own limit.
+    for (let i = 0; i < 15; i++) expectProblem(await t.api.post('/auth/login', { username: `ghost${i}`, password: 'wrong-password' }), 401, 'invalid_credentials');
+    const limited = await t.api.post('/auth/login', { username: 'admin', password: adminCredentials.password });
+    expectProblem(limited, 429, 'too_many_attempts');
+    expect(Number(limited.headers.get('retry-after'))).to.be.greaterThan(0);
+  });
+});

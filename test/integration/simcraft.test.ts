@@ -1,0 +1,152 @@
+import { expect } from 'chai';
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import { connect, createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import yazl from 'yazl';
+import { builtinLauncherSource } from '../../src/sim/builtin-programs.js';
+import { freePort, SimProcess, simSource } from '../support/sim-process.js';
+
+async function writeJar(path: string, entries: Record<string, string>): Promise<void> {
+  const zip = new yazl.ZipFile();
+  for (const [name, text] of Object.entries(entries)) zip.addBuffer(Buffer.from(text), name);
+  zip.end();
+  await pipeline(zip.outputStream, createWriteStream(path));
+}
+
+async function serverDir(port: number): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'cairn-simcraft-'));
+  await writeFile(join(dir, 'server.properties'), `# written by the test\nserver-port=${port}\nserver-ip=127.0.0.1\nmotd=A test\\u0021\n`);
+  return dir;
+}
+
+async function tcpConnect(port: number): Promise<Socket> {
+  const socket = connect(port, '127.0.0.1');
+  await once(socket, 'connect');
+  return socket;
+}
+
+const ready = /Done \(.*\)! For help, type "help"/;
+
+describe('simcraft: the simulated Minecraft server', () => {
+  const dirs: string[] = [];
+  const processes: SimProcess[] = [];
+  const start = (dir: string, script = simSource('simcraft'), args: string[] = []) => {
+    const p = SimProcess.start(script, args, dir);
+    processes.push(p);
+    return p;
+  };
+  const newDir = async (port: number) => {
+    const dir = await serverDir(port);
+    dirs.push(dir);
+    return dir;
+  };
+
+  after(async () => {
+    await Promise.all(processes.map((p) => p.kill()));
+    await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+  });
+
+  describe('a running server with plugins', () => {
+    let port: number;
+    let sim: SimProcess;
+    let player: Socket | undefined;
+
+    before(async () => {
+      port = await freePort();
+      const dir = await newDir(port);
+      await mkdir(join(dir, 'plugins'));
+      await writeJar(join(dir, 'plugins', 'alpha.jar'), { 'plugin.yml': 'name: Alpha\nversion: 1.0\nmain: example.Alpha\n', 'example/Alpha.class': 'x' });
+      await writeJar(join(dir, 'plugins', 'beta.jar'), { 'paper-plugin.yml': 'name: Beta\nversion: 2.10\nmain: example.Beta\napi-version: "1.21"\n' });
+      await writeJar(join(dir, 'plugins', 'empty.jar'), { 'README.txt': 'no descriptor here' });
+      await writeFile(join(dir, 'plugins', 'garbage.jar'), 'not a zip at all');
+      await writeJar(join(dir, 'plugins', 'nameless.jar'), { 'plugin.yml': 'version: 1\n' });
+      sim = start(dir);
+      await sim.waitForLine(ready);
+    });
+    after(() => player?.destroy());
+
+    it('prints Paper-like timestamped startup lines and enables every plugin with its declared version text', () => {
+      expect(sim.lines[0]).to.match(/^\[\d\d:\d\d:\d\d INFO\]: Starting minecraft server version 1\.21\.4$/);
+      const enabling = sim.lines.filter((l) => l.includes('Enabling'));
+      expect(enabling).to.have.length(2);
+      expect(enabling[0]).to.match(/\[Alpha\] Enabling Alpha v1\.0$/);
+      expect(enabling[1]).to.match(/\[Beta\] Enabling Beta v2\.10$/);
+      expect(sim.lines.findIndex((l) => l.includes('Enabling'))).to.be.lessThan(sim.lines.findIndex((l) => ready.test(l)));
+    });
+
+    it('reports a jar without a readable descriptor and still starts', () => {
+      const errors = sim.lines.filter((l) => l.includes('ERROR]: Could not load'));
+      expect(errors.map((l) => /'plugins\/([^']+)'/.exec(l)?.[1])).to.deep.equal(['empty.jar', 'garbage.jar', 'nameless.jar']);
+      expect(errors[2]).to.include('declares no name');
+    });
+
+    it('accepts TCP connections on server-port and counts them as players', async () => {
+      player = await tcpConnect(port);
+      await sim.waitForLine(/Player1 joined the game/);
+      expect(await sim.command('list', /There are/)).to.match(/There are 1 of a max of 20 players online: Player1$/);
+    });
+
+    it('answers say, help and unknown commands', async () => {
+      expect(await sim.command('say hi', /\[Server\]/)).to.match(/INFO\]: \[Server\] hi$/);
+      expect(await sim.command('help', /\/stop/)).to.include('/stop');
+      expect(await sim.command('frobnicate', /Unknown command/)).to.match(/Unknown command\. Type "help" for help\.$/);
+    });
+
+    it('stop saves, disables plugins, exits 0 and frees the port', async () => {
+      sim.send('stop');
+      expect(await sim.exited).to.equal(0);
+      expect(sim.lines.some((l) => l.includes('[Beta] Disabling Beta v2.10'))).to.equal(true);
+      expect(sim.lines.some((l) => l.includes('All dimensions are saved'))).to.equal(true);
+      const probe = createServer();
+      probe.listen(port, '127.0.0.1');
+      await once(probe, 'listening');
+      await new Promise<void>((resolve) => probe.close(() => resolve()));
+    });
+  });
+
+  it('exits 1 at once on crash', async () => {
+    const sim = start(await newDir(await freePort()));
+    await sim.waitForLine(ready);
+    sim.send('crash');
+    expect(await sim.exited).to.equal(1);
+  });
+
+  it('stops on SIGTERM like stop', async () => {
+    const sim = start(await newDir(await freePort()));
+    await sim.waitForLine(ready);
+    sim.child.kill('SIGTERM');
+    expect(await sim.exited).to.equal(0);
+    expect(sim.lines.some((l) => l.includes('Saving worlds'))).to.equal(true);
+  });
+
+  it('exits 1 when its port is taken', async () => {
+    const port = await freePort();
+    const holder = createServer();
+    holder.listen(port, '127.0.0.1');
+    await once(holder, 'listening');
+    try {
+      const sim = start(await newDir(port));
+      expect(await sim.exited).to.equal(1);
+      expect(sim.lines.some((l) => l.includes('FAILED TO BIND TO PORT'))).to.equal(true);
+    } finally {
+      holder.close();
+    }
+  });
+
+  it('runs from the launcher an Agent writes into .cairn, with the version from the command line', async () => {
+    const port = await freePort();
+    const dir = await newDir(port);
+    await mkdir(join(dir, '.cairn'));
+    await writeFile(join(dir, '.cairn', 'simcraft.mjs'), builtinLauncherSource('simcraft'));
+    const sim = start(dir, join(dir, '.cairn', 'simcraft.mjs'), ['--version', '1.20.6']);
+    await sim.waitForLine(ready);
+    expect(sim.lines[0]).to.match(/Starting minecraft server version 1\.20\.6$/);
+    (await tcpConnect(port)).destroy();
+    sim.send('stop');
+    expect(await sim.exited).to.equal(0);
+  });
+});

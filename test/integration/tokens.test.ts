@@ -1,0 +1,108 @@
+import { expect } from 'chai';
+import { createReadyUser, setupAdmin, startTestController, type TestController } from '../support/controller.js';
+import type { ApiClient } from '../support/http.js';
+import { expectProblem } from '../support/problems.js';
+
+describe('API tokens', () => {
+  let t: TestController;
+  let admin: ApiClient;
+  let bob: ApiClient;
+  before(async () => {
+    t = await startTestController();
+    ({ admin } = await setupAdmin(t));
+    ({ client: bob } = await createReadyUser(t, admin, 'bob'));
+  });
+  after(async () => t.dispose());
+
+  let created: any;
+  it('creates a token (201): cairn_pat_ + at least 32 base62 characters, shown once', async () => {
+    const res = await bob.post('/me/tokens', { name: 'ci' });
+    expect(res.status, res.text).to.equal(201);
+    created = res.body;
+    expect(created.token).to.match(/^cairn_pat_[0-9A-Za-z]{32,}$/);
+    expect(created).to.include({ name: 'ci' });
+    expect(created.id).to.match(/^[0-9a-f-]{36}$/);
+    expect(created).not.to.have.property('expiresAt');
+    expect(created).not.to.have.property('hash');
+  });
+
+  it('authenticates with Authorization: Bearer as its owner', async () => {
+    const me = await t.api.withToken(created.token).get('/me');
+    expect(me.status, me.text).to.equal(200);
+    expect(me.body.username).to.equal('bob');
+    // The scheme name is case-insensitive.
+    expect((await t.api.get('/me', { headers: { authorization: `bearer ${created.token}` } })).status).to.equal(200);
+  });
+
+  it('never lists the secret (nor its hash)', async () => {
+    const list = await bob.get('/me/tokens');
+    expect(list.status).to.equal(200);
+    expect(list.body.items).to.have.length(1);
+    expect(list.body.items[0]).to.include({ id: created.id, name: 'ci' });
+    expect(list.body.items[0]).to.have.property('lastUsedAt');
+    expect(list.text).not.to.include(created.token);
+    expect(list.text).not.to.include(created.token.slice('cairn_pat_'.length));
+    expect(Object.keys(list.body.items[0]).sort()).to.deep.equal(['createdAt', 'id', 'lastUsedAt', 'name']);
+  });
+
+  it('lists only the caller\'s own tokens', async () => {
+    const mine = await admin.get('/me/tokens');
+    expect(mine.body.items.map((x: any) => x.id)).not.to.include(created.id);
+  });
+
+  it('validates the body: name 1..100, expiresAt a future date-time', async () => {
+    expectProblem(await bob.post('/me/tokens', { name: '' }), 400, 'invalid_request', 'body.name');
+    expectProblem(await bob.post('/me/tokens', { name: 'x'.repeat(101) }), 400, 'invalid_request', 'body.name');
+    expectProblem(await bob.post('/me/tokens', {}), 400, 'invalid_request', 'body.name');
+    expectProblem(await bob.post('/me/tokens', { name: 'x', expiresAt: 'tomorrow' }), 400, 'invalid_request', 'body.expiresAt');
+    expectProblem(await bob.post('/me/tokens', { name: 'x', expiresAt: new Date(t.clock.now().getTime() - 1000).toISOString() }), 400, 'invalid_request', 'body.expiresAt');
+  });
+
+  it('cannot be revoked by another user (404), is revoked by its owner (204), then answers 401', async () => {
+    const other = await createReadyUser(t, admin, 'mallory');
+    expectProblem(await other.client.delete(`/me/tokens/${created.id}`), 404, 'not_found');
+    expect((await t.api.withToken(created.token).get('/me')).status).to.equal(200);
+    const res = await bob.delete(`/me/tokens/${created.id}`);
+    expect(res.status, res.text).to.equal(204);
+    expect(res.text).to.equal('');
+    expectProblem(await t.api.withToken(created.token).get('/me'), 401, 'unauthenticated');
+    expectProblem(await bob.delete(`/me/tokens/${created.id}`), 404, 'not_found');
+    expectProblem(await bob.delete('/me/tokens/not-a-uuid'), 400, 'invalid_request', 'path.tokenId');
+  });
+
+  it('stops working at expiresAt (401)', async () => {
+    const expiresAt = new Date(t.clock.now().getTime() + 3600_000).toISOString();
+    const res = await bob.post('/me/tokens', { name: 'short-lived', expiresAt });
+    expect(res.status).to.equal(201);
+    expect(res.body.expiresAt).to.equal(expiresAt);
+    const client = t.api.withToken(res.body.token);
+    expect((await client.get('/me')).status).to.equal(200);
+    t.clock.advance(3599_000);
+    expect((await client.get('/me')).status).to.equal(200);
+    t.clock.advance(1000);
+    expectProblem(await client.get('/me'), 401, 'unauthenticated');
+  });
+
+  it('acts as its owner with its owner\'s permissions, and is audited as API_TOKEN', async () => {
+    const token = (await bob.post('/me/tokens', { name: 'perm' })).body.token;
+    const client = t.api.withToken(token);
+    expectProblem(await client.post('/teams', { name: 'nope' }), 403, 'forbidden');
+    const adminToken = (await admin.post('/me/tokens', { name: 'admin-ci' })).body.token;
+    const res = await t.api.withToken(adminToken).post('/teams', { name: 'made-by-token' });
+    expect(res.status).to.equal(201);
+    const events = await admin.get(`/audit-events?action=team.create&targetId=${res.body.id}`);
+    expect(events.body.items).to.have.length(1);
+    expect(events.body.items[0]).to.include({ actorKind: 'API_TOKEN', outcome: 'SUCCESS' });
+    const denied = await admin.get('/audit-events?action=team.create&outcome=DENIED');
+    expect(denied.body.items[0]).to.include({ actorKind: 'API_TOKEN' });
+    expect(denied.text).not.to.include(token);
+  });
+
+  it('stops working when its owner is deleted', async () => {
+    const carol = await createReadyUser(t, admin, 'carol');
+    const token = (await carol.client.post('/me/tokens', { name: 'c' })).body.token;
+    expect((await t.api.withToken(token).get('/me')).status).to.equal(200);
+    expect((await admin.delete(`/users/${carol.userId}`)).status).to.equal(204);
+    expectProblem(await t.api.withToken(token).get('/me'), 401, 'unauthenticated');
+  });
+});

@@ -1,0 +1,81 @@
+import { expect } from 'chai';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { backoffDelay } from '../../src/agent/backoff.js';
+import { parseAgentConfig } from '../../src/agent/config.js';
+import { mergeAgentConditions } from '../../src/controller/actors/node-conditions.js';
+import { isNodeAddress, reachAddressOf } from '../../src/controller/domain/node-address.js';
+import { credentialKeyFile, InvalidCredentialError, NodeCredentials } from '../../src/controller/link/node-credentials.js';
+import { peerAddress } from '../../src/controller/link/peer-address.js';
+
+describe('Agent link rules', () => {
+  it('backoff grows exponentially to its cap with half of each delay random', () => {
+    const policy = { initialMs: 500, maxMs: 30_000, factor: 2 };
+    expect([0, 1, 2, 3].map((a) => backoffDelay(a, policy, () => 0))).to.deep.equal([250, 500, 1000, 2000]);
+    expect(backoffDelay(3, policy, () => 1)).to.equal(4000);
+    expect(backoffDelay(40, policy, () => 0.5)).to.equal(22_500);
+  });
+
+  it('peer strings become plain IP addresses', () => {
+    expect(peerAddress('127.0.0.1:5000')).to.equal('127.0.0.1');
+    expect(peerAddress('[::1]:5000')).to.equal('::1');
+    expect(peerAddress('[::ffff:10.0.0.2]:6000')).to.equal('10.0.0.2');
+    expect(peerAddress('unix:/tmp/sock')).to.equal('unix:/tmp/sock');
+  });
+
+  it('Node addresses are host names or IPs without a port; reachAddress falls back to the observed one', () => {
+    for (const ok of ['', 'node-1.example.com', '10.0.0.1', '2001:db8::1']) expect(isNodeAddress(ok), ok).to.equal(true);
+    for (const bad of ['10.0.0.1:25565', 'host:1', 'bad host', '-x.example', 'a'.repeat(254)]) expect(isNodeAddress(bad), bad).to.equal(false);
+    expect(reachAddressOf('', '10.0.0.9')).to.equal('10.0.0.9');
+    expect(reachAddressOf('n.example', '10.0.0.9')).to.equal('n.example');
+    expect(reachAddressOf('', undefined)).to.equal('');
+  });
+
+  it('Agent conditions are namespaced and keep the since they were first seen with', () => {
+    const first = mergeAgentConditions([], [{ id: 'disk-pressure', reason: 'DISK_PRESSURE', message: 'a', since: '2030-01-01T00:00:00.000Z' }], '2030-01-01T00:00:05.000Z');
+    expect(first).to.deep.equal([{ id: 'agent.disk-pressure', source: 'AGENT', reason: 'DISK_PRESSURE', message: 'a', since: '2030-01-01T00:00:00.000Z' }]);
+    const again = mergeAgentConditions(first, [{ id: 'disk-pressure', reason: 'DISK_PRESSURE', message: 'b', since: '2030-01-01T00:09:00.000Z' }], '2030-01-01T00:10:00.000Z');
+    expect(again[0]).to.include({ message: 'b', since: '2030-01-01T00:00:00.000Z' });
+    expect(mergeAgentConditions(again, [], '2030-01-01T00:11:00.000Z')).to.deep.equal([]);
+  });
+
+  it('the Agent needs --controller HOST:PORT and --data-dir; resource overrides are whole numbers', () => {
+    const config = parseAgentConfig(['--controller', 'ctl.example:8443', '--data-dir', 'd', '--cpu-millis', '2000'], {});
+    expect(config).to.include({ controller: 'ctl.example:8443', cpuMillis: 2000 });
+    expect(() => parseAgentConfig(['--data-dir', 'd'], {})).to.throw(/--controller/);
+    expect(() => parseAgentConfig(['--controller', 'ctl:1'], {})).to.throw(/--data-dir/);
+    expect(() => parseAgentConfig(['--controller', 'ctl:1', '--data-dir', 'd', '--memory-bytes', '1.5'], {})).to.throw(/memory-bytes/);
+    expect(parseAgentConfig(['--controller', 'ctl:1', '--data-dir', 'd'], { CAIRN_ENROLLMENT_TOKEN: 'tok' }).enrollmentToken).to.equal('tok');
+  });
+
+  describe('Node credentials', () => {
+    let dir: string;
+    before(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'cairn-cred-'));
+    });
+    after(async () => rm(dir, { recursive: true, force: true }));
+
+    it('the key pair is made at first start (0600), kept across restarts, and signs verifiable EdDSA credentials', async () => {
+      const first = await NodeCredentials.open(dir);
+      expect((await stat(join(dir, credentialKeyFile))).mode & 0o777).to.equal(0o600);
+      const token = await first.issue({ nodeId: 'n1', credentialId: 'c1' }, new Date());
+      expect(JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString())).to.deep.equal({ alg: 'EdDSA' });
+      const reopened = await NodeCredentials.open(dir);
+      expect(await reopened.verify(token)).to.deep.equal({ nodeId: 'n1', credentialId: 'c1' });
+    });
+
+    it('refuses tampered credentials and those of another Controller', async () => {
+      const ours = await NodeCredentials.open(dir);
+      const other = await NodeCredentials.open(await mkdtemp(join(dir, 'other-')));
+      const foreign = await other.issue({ nodeId: 'n1', credentialId: 'c1' }, new Date());
+      const good = await ours.issue({ nodeId: 'n1', credentialId: 'c1' }, new Date());
+      const [h, , sig] = good.split('.');
+      const tampered = [h, Buffer.from(JSON.stringify({ sub: 'n2', jti: 'c1' })).toString('base64url'), sig].join('.');
+      for (const bad of [foreign, tampered, 'junk']) {
+        const error = await ours.verify(bad).catch((e) => e);
+        expect(error).to.be.instanceOf(InvalidCredentialError);
+      }
+    });
+  });
+});

@@ -1,0 +1,106 @@
+import { expect } from 'chai';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defaultTemplatesDir, TemplateCatalog, TemplateFileError } from '../../src/controller/templates/template-catalog.js';
+import { resolveManagedConfig, resolveRunCommand, type PlaceholderValues } from '../../src/shared/templates.js';
+
+const values: PlaceholderValues = {
+  java: '/usr/bin/java', node: '/usr/bin/node', serverDir: '/srv/s1', cairnDir: '/srv/s1/.cairn',
+  memoryMb: '2048', heapMb: '1638', port: '25570', bindAddress: '0.0.0.0', version: '1.21.4',
+};
+
+describe('template catalog', () => {
+  let shipped: TemplateCatalog;
+  const dirs: string[] = [];
+  before(async () => {
+    shipped = await TemplateCatalog.load();
+  });
+  after(async () => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+  /** A templates dir holding the shipped simcraft file, changed by `edit`. */
+  async function dirWith(edit: (t: Record<string, unknown>) => void, fileName = 'simcraft.json'): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'cairn-templates-'));
+    dirs.push(dir);
+    const template = JSON.parse(await readFile(join(defaultTemplatesDir(), 'simcraft.json'), 'utf8')) as Record<string, unknown>;
+    edit(template);
+    await writeFile(join(dir, fileName), JSON.stringify(template));
+    return dir;
+  }
+
+  async function refusal(dir: string): Promise<TemplateFileError> {
+    try {
+      await TemplateCatalog.load(dir);
+    } catch (error) {
+      expect(error).to.be.instanceOf(TemplateFileError);
+      return error as TemplateFileError;
+    }
+    throw new Error('the catalog loaded');
+  }
+
+  it('loads the five shipped templates, ordered by id', () => {
+    expect(shipped.list().map((t) => t.id)).to.deep.equal(['paper', 'simcraft', 'simproxy', 'vanilla', 'velocity']);
+  });
+
+  it('describes the simulated templates as the contract says', () => {
+    expect(shipped.get('simcraft')).to.deep.include({ kind: 'GAME_SERVER', networkMember: true, platform: 'paper', stopCommand: 'stop' });
+    expect(shipped.get('simproxy')).to.deep.include({ kind: 'PROXY', networkMember: false, platform: 'velocity', stopCommand: 'end' });
+    expect(new RegExp(shipped.get('simcraft')!.readyPattern).test('[10:00:00 INFO]: Done (1.234s)! For help, type "help"')).to.equal(true);
+    expect(new RegExp(shipped.get('simproxy')!.readyPattern).test('[10:00:00 INFO]: Done (0.2s)! Listening on 0.0.0.0:25577')).to.equal(true);
+  });
+
+  it('answers supports() by template and version', () => {
+    expect(shipped.supports('simcraft', '1.21.4')).to.equal(true);
+    expect(shipped.supports('simcraft', '1.8.9')).to.equal(false);
+    expect(shipped.supports('nope', '1.21.4')).to.equal(false);
+    expect(shipped.get('nope')).to.equal(undefined);
+  });
+
+  it('resolves run commands and managed config with placeholders, argument by argument', () => {
+    expect(resolveRunCommand(shipped.get('simcraft')!, values)).to.deep.equal({
+      command: '/usr/bin/node', args: ['/srv/s1/.cairn/simcraft.mjs', '--version', '1.21.4'], env: {},
+    });
+    expect(resolveRunCommand(shipped.get('paper')!, values).args.slice(0, 2)).to.deep.equal(['-Xms1638M', '-Xmx1638M']);
+    expect(resolveManagedConfig(shipped.get('simcraft')!, values)).to.include({ 'server-port': '25570', 'server-ip': '0.0.0.0' });
+  });
+
+  it('refuses a file that is not JSON, naming it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cairn-templates-'));
+    dirs.push(dir);
+    await writeFile(join(dir, 'broken.json'), '{"id": ');
+    const error = await refusal(dir);
+    expect(error.message).to.include(join(dir, 'broken.json')).and.include('not valid JSON');
+  });
+
+  it('refuses a schema violation, naming the file and the field', async () => {
+    const error = await refusal(await dirWith((t) => { t.kind = 'MINIGAME'; }));
+    expect(error.message).to.include('simcraft.json').and.include('kind');
+    const missing = await refusal(await dirWith((t) => { delete t.readyPattern; }));
+    expect(missing.message).to.include('readyPattern: is required');
+    const extra = await refusal(await dirWith((t) => { t.colour = 'blue'; }));
+    expect(extra.message).to.include('colour: unknown field');
+    const plainHttp = await refusal(await dirWith((t) => {
+      t.versions = ['1.21.4'];
+      t.install = { source: 'download', file: 'server.jar', artifacts: { '1.21.4': { url: 'http://example.com/a.jar', sha256: 'a'.repeat(64) } } };
+    }));
+    expect(plainHttp.message).to.include('install.artifacts.1.21.4.url: must match pattern');
+  });
+
+  it('refuses rules across fields: file name, proxy membership, pattern, placeholders, artifacts', async () => {
+    expect((await refusal(await dirWith(() => {}, 'other.json'))).message).to.include('must be stored as simcraft.json');
+    expect((await refusal(await dirWith((t) => { t.kind = 'PROXY'; }))).message).to.include('networkMember');
+    expect((await refusal(await dirWith((t) => { t.readyPattern = 'Done ('; }))).message).to.include('readyPattern');
+    expect((await refusal(await dirWith((t) => { (t.run as { args: string[] }).args.push('{ram}'); }))).message).to.include('run.args.3: unknown placeholder {ram}');
+    const download = (t: Record<string, unknown>) => {
+      t.install = { source: 'download', file: 'server.jar', artifacts: { '1.21.4': { url: 'https://example.com/a.jar', sha256: 'a'.repeat(64) } } };
+    };
+    expect((await refusal(await dirWith(download))).message).to.include('no artifact for version "1.21.1"');
+  });
+
+  it('refuses a missing or empty directory', async () => {
+    expect((await refusal(join(tmpdir(), 'cairn-no-such-templates'))).message).to.include('cannot read the templates directory');
+    const empty = await mkdtemp(join(tmpdir(), 'cairn-templates-'));
+    dirs.push(empty);
+    expect((await refusal(empty)).message).to.include('no *.json template files');
+  });
+});
