@@ -38,10 +38,10 @@ describe('teams and memberships', () => {
     expectProblem(await admin.post('/teams', {}), 400, 'invalid_request', 'body.name');
   });
 
-  it('only global administrators create, rename and delete teams (403 forbidden)', async () => {
+  it('only global administrators create, rename and delete teams; outsiders do not learn a team exists (404)', async () => {
     expectProblem(await kim.client.post('/teams', { name: 'Kims' }), 403, 'forbidden');
-    expectProblem(await kim.client.patch(`/teams/${red.id}`, { name: 'Kims' }), 403, 'forbidden');
-    expectProblem(await kim.client.delete(`/teams/${red.id}`), 403, 'forbidden');
+    expectProblem(await kim.client.patch(`/teams/${red.id}`, { name: 'Kims' }), 404, 'not_found');
+    expectProblem(await kim.client.delete(`/teams/${red.id}`), 404, 'not_found');
   });
 
   it('sets a membership with PUT (200 {userId, teamId, roleIds}) and replaces it on a second PUT', async () => {
@@ -62,6 +62,8 @@ describe('teams and memberships', () => {
     expectProblem(await admin.put(`/teams/${red.id}/members/${someId}`, { roleIds: [] }), 404, 'not_found');
     expectProblem(await admin.put(`/teams/${someId}/members/${lee.userId}`, { roleIds: [] }), 404, 'not_found');
     expectProblem(await kim.client.put(`/teams/${red.id}/members/${lee.userId}`, { roleIds: [] }), 403, 'forbidden');
+    expectProblem(await kim.client.patch(`/teams/${red.id}`, { name: 'Kims' }), 403, 'forbidden');
+    expectProblem(await kim.client.delete(`/teams/${red.id}`), 403, 'forbidden');
   });
 
   it('GET /teams lists only the caller\'s own teams; administrators see all, in creation order', async () => {

@@ -26,6 +26,7 @@ export class TeamService {
     this.inUseChecks.push(check);
   }
 
+  /** Checked before any admin requirement: a caller outside the team must not learn it exists. */
   private async visibleTeam(caller: Caller, teamId: string): Promise<TeamDoc> {
     const team = await this.deps.repos.teams.findById(teamId);
     if (!team || !(caller.user.globalAdmin || (await this.access.isMember(caller.user, teamId)))) throw hidden('team');
@@ -66,8 +67,8 @@ export class TeamService {
 
   async rename(caller: Caller, teamId: string, input: { name: string }, audit: AuditScope) {
     audit.target(teamId).detail({ name: input.name });
-    this.access.requireGlobalAdmin(caller);
     const team = await this.visibleTeam(caller, teamId);
+    this.access.requireGlobalAdmin(caller);
     const set = { name: input.name, nameKey: input.name.toLowerCase(), updatedAt: nowIso(this.deps) };
     try {
       await this.deps.repos.teams.update({ _id: teamId }, set);
@@ -80,8 +81,8 @@ export class TeamService {
 
   async delete(caller: Caller, teamId: string, audit: AuditScope): Promise<void> {
     audit.target(teamId);
-    this.access.requireGlobalAdmin(caller);
     const team = await this.visibleTeam(caller, teamId);
+    this.access.requireGlobalAdmin(caller);
     audit.detail({ name: team.name });
     for (const check of this.inUseChecks) {
       const reason = await check(teamId);
@@ -94,8 +95,8 @@ export class TeamService {
   /** Puts a user in a team with exactly these roles (replacing any it had there). */
   async setMembership(caller: Caller, teamId: string, userId: string, input: { roleIds: string[] }, audit: AuditScope) {
     audit.target(`${teamId}:${userId}`).detail({ teamId, userId, roleIds: input.roleIds });
-    this.access.requireGlobalAdmin(caller);
     await this.visibleTeam(caller, teamId);
+    this.access.requireGlobalAdmin(caller);
     if (!(await this.deps.repos.users.findById(userId))) throw hidden('user');
     await this.roles.requireExisting(input.roleIds);
     const now = nowIso(this.deps);
@@ -121,8 +122,8 @@ export class TeamService {
 
   async removeMember(caller: Caller, teamId: string, userId: string, audit: AuditScope): Promise<void> {
     audit.target(`${teamId}:${userId}`).detail({ teamId, userId });
-    this.access.requireGlobalAdmin(caller);
     await this.visibleTeam(caller, teamId);
+    this.access.requireGlobalAdmin(caller);
     const removed = await this.deps.repos.memberships.delete({ _id: `${teamId}:${userId}` });
     if (removed === 0) throw hidden('membership');
   }
