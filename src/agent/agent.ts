@@ -9,6 +9,10 @@ import { CredentialStore, type StoredCredential } from './credential-store.js';
 import { enroll, EnrollmentRefused } from './enroll.js';
 import { allocatable, hostFacts } from './host-facts.js';
 import { AgentLinkClient } from './link-client.js';
+import { Installer } from './reconciler/installer.js';
+import { Reconciler } from './reconciler/reconciler.js';
+import { downloadCache } from './reconciler/server-paths.js';
+import { ProcessRuntime } from './runtime/process-runtime.js';
 import { UsageSampler } from './usage.js';
 
 /** No credential in the data dir and no token to get one. */
@@ -19,9 +23,16 @@ export class NotEnrolledError extends Error {
   }
 }
 
+export interface AgentOptions {
+  backoff?: BackoffPolicy;
+  /** How often running servers' usage is sampled (tests shorten it). */
+  usageEveryMs?: number;
+}
+
 export interface RunningAgent {
   nodeId: string;
   link: AgentLinkClient;
+  reconciler: Reconciler;
   stop(): void;
 }
 
@@ -56,12 +67,23 @@ async function credentialFor(config: AgentConfig, credentials: grpc.ChannelCrede
 }
 
 /** The Agent: enroll if needed, then keep the link open with hello and heartbeats. */
-export async function runAgent(config: AgentConfig, logger: Logger, backoff: BackoffPolicy = defaultBackoff): Promise<RunningAgent> {
+export async function runAgent(config: AgentConfig, logger: Logger, options: AgentOptions = {}): Promise<RunningAgent> {
+  const backoff = options.backoff ?? defaultBackoff;
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const credentials = await channelCredentials(config);
   const { nodeId, credential } = await credentialFor(config, credentials, logger, backoff);
   const sampler = new UsageSampler(config.dataDir);
   const overrides = { cpuMillis: config.cpuMillis, memoryBytes: config.memoryBytes, diskBytes: config.diskBytes };
+  // Exits are routed to the reconciler from its construction on, so none found while adopting is lost.
+  const reconciler = new Reconciler({
+    dataDir: config.dataDir,
+    runtime: new ProcessRuntime({ dataDir: config.dataDir, logger }),
+    installer: new Installer(downloadCache(config.dataDir)),
+    host: { java: config.java, bindAddress: config.bindAddress },
+    logger,
+    restartBackoffMs: config.restartBackoffMs,
+    usageEveryMs: options.usageEveryMs ?? 5000,
+  });
   const link = new AgentLinkClient({
     address: config.controller,
     channelCredentials: credentials,
@@ -73,10 +95,19 @@ export async function runAgent(config: AgentConfig, logger: Logger, backoff: Bac
       protocolVersion,
       host: hostFacts(),
       allocatable: await allocatable(config.dataDir, overrides),
-      knownServerIds: [],
+      knownServerIds: reconciler.serverIds(),
     }),
     heartbeat: async () => ({ ...(await sampler.sample()), sentAtUnixMs: Date.now() }),
   });
+  reconciler.attach(link);
   link.start();
-  return { nodeId, link, stop: () => link.stop() };
+  return {
+    nodeId,
+    link,
+    reconciler,
+    stop: () => {
+      link.stop();
+      reconciler.stop();
+    },
+  };
 }

@@ -12,6 +12,12 @@ export interface AgentConfig {
   cpuMillis?: number;
   memoryBytes?: number;
   diskBytes?: number;
+  /** The Java the real templates (paper, velocity, vanilla) run with. */
+  java: string;
+  /** The address game servers bind their ports to. */
+  bindAddress: string;
+  /** First delay before an automatic restart after a crash; doubles per crash, capped at 30 s. */
+  restartBackoffMs: number;
 }
 
 export class AgentConfigError extends Error {}
@@ -24,6 +30,9 @@ const flags = {
   'cpu-millis': { env: 'CAIRN_AGENT_CPU_MILLIS' },
   'memory-bytes': { env: 'CAIRN_AGENT_MEMORY_BYTES' },
   'disk-bytes': { env: 'CAIRN_AGENT_DISK_BYTES' },
+  java: { env: 'CAIRN_JAVA' },
+  'bind-address': { env: 'CAIRN_BIND_ADDRESS' },
+  'restart-backoff-ms': { env: 'CAIRN_RESTART_BACKOFF_MS' },
 } as const;
 
 function amount(name: string, raw: string | undefined): number | undefined {
@@ -35,7 +44,8 @@ function amount(name: string, raw: string | undefined): number | undefined {
 
 /**
  * `cairn-agent --controller HOST:PORT --data-dir DIR [--enrollment-token T] [--controller-ca FILE]
- * [--cpu-millis N] [--memory-bytes N] [--disk-bytes N]`. Flags win over environment variables
+ * [--cpu-millis N] [--memory-bytes N] [--disk-bytes N] [--java PATH] [--bind-address ADDR]
+ * [--restart-backoff-ms N]`. Flags win over environment variables
  * (the token may come from CAIRN_ENROLLMENT_TOKEN so it stays out of the process list).
  */
 export function parseAgentConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): AgentConfig {
@@ -60,5 +70,8 @@ export function parseAgentConfig(argv: string[], env: NodeJS.ProcessEnv = proces
     cpuMillis: amount('cpu-millis', get('cpu-millis')),
     memoryBytes: amount('memory-bytes', get('memory-bytes')),
     diskBytes: amount('disk-bytes', get('disk-bytes')),
+    java: get('java') ?? 'java',
+    bindAddress: get('bind-address') ?? '0.0.0.0',
+    restartBackoffMs: amount('restart-backoff-ms', get('restart-backoff-ms')) ?? 1000,
   };
 }

@@ -27,7 +27,7 @@ const ServerRelativePath = Type.String({ pattern: '^(?!\\.cairn(/|$))[A-Za-z0-9_
 export const BuiltinInstall = Type.Object({
   source: Type.Literal('builtin'),
   /** A program shipped with Cairn itself (`src/sim/`). */
-  program: Type.Union(builtinPrograms.map((p) => Type.Literal(p))),
+  program: Type.Enum(builtinPrograms),
   /** The launcher the Agent writes into `.cairn`; `run` names it. */
   file: CairnFileName,
 }, { additionalProperties: false });

@@ -188,7 +188,7 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
       serverId: '0190a1b2-0000-7000-8000-000000000001', generation: 3,
       software: { template: 'simcraft', version: '1.0', build: '' }, resources: { cpuMillis: 500, memoryBytes: 1024 },
       gamePort: 25570, desiredState: 'DESIRED_RUNTIME_STATE_RUNNING', restartPolicy: { maxRestarts: 3, windowSeconds: 60 },
-      acknowledgedConditionIds: ['c1'], settings: { motd: 'hi' },
+      acknowledgedConditionIds: ['c1'], settings: { motd: 'hi' }, inNetwork: true, restartNonce: 2, templateJson: '{"id":"simcraft"}',
     };
 
     it('sends the full desired state on connect and on each change', async () => {
@@ -258,6 +258,7 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
       client.sendServerStatus({
         serverId: server.serverId, observedGeneration: 3, runtimeState: 'RUNTIME_STATE_RUNNING', installed: true, usage: null,
         conditions: [], ports: [{ name: 'game', protocol: 'TCP', hostPort: 25570 }], startedAt: '2030-01-01T00:00:00.000Z', removed: false,
+        restarting: false, restartPending: false, installError: '',
       });
       client.sendConsoleLine({ serverId: server.serverId, text: 'Done (1.0s)!', atUnixMs: Date.now() });
       await waitFor(() => (statuses.length === 1 && lines.length === 1) || undefined);

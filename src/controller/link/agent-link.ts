@@ -37,7 +37,6 @@ export interface ListenOptions {
 
 /** An Agent must say hello this soon after connecting. */
 const helloTimeoutMs = 10_000;
-let sessionCounter = 0;
 
 /**
  * The gRPC server of `cairn.agent.v1.AgentLink`. It authenticates streams, keeps one session per
@@ -45,6 +44,8 @@ let sessionCounter = 0;
  * Keepalive pings let it notice a frozen (not closed) Agent well before the heartbeat timers.
  */
 export class AgentLinkServer {
+  /** Session ids prefix request ids, so an answer meant for a replaced stream never matches. */
+  private sessionCounter = 0;
   private readonly server = new grpc.Server({
     'grpc.keepalive_time_ms': 10_000,
     'grpc.keepalive_timeout_ms': 5_000,
@@ -111,7 +112,7 @@ export class AgentLinkServer {
       call.emit('error', { code: grpc.status.UNAUTHENTICATED, details: `connection refused: ${reason}` });
       return;
     }
-    const session = new NodeSession(`s${++sessionCounter}`, nodeId, observedAddress, call, this.deps.clock);
+    const session = new NodeSession(`s${++this.sessionCounter}`, nodeId, observedAddress, call, this.deps.clock);
     let greeted = false;
     const helloTimer = setTimeout(() => {
       if (!greeted) session.close({ code: grpc.status.DEADLINE_EXCEEDED, details: 'no hello' });

@@ -2,7 +2,7 @@ import Type from 'typebox';
 import { permissionValues } from '../domain/permissions.js';
 import { DateTime, Uuid } from './common.js';
 
-export const PermissionValue = Type.Union(permissionValues.map((p) => Type.Literal(p)));
+export const PermissionValue = Type.Enum(permissionValues);
 const RoleName = Type.String({ minLength: 1, maxLength: 100 });
 const RoleDescription = Type.String({ maxLength: 500 });
 const Permissions = Type.Array(PermissionValue, { uniqueItems: true });

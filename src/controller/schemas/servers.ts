@@ -2,7 +2,6 @@ import Type from 'typebox';
 import { convergenceValues, desiredStates, phases, runtimeStates } from '../domain/server-spec.js';
 import { DateTime, Uuid, pageQueryFields } from './common.js';
 
-const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
 
 export const SoftwareSchema = Type.Object({
   template: Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9-]*$' }),
@@ -52,11 +51,11 @@ const listItemFields = {
   nodeId: Type.Optional(Uuid),
   kind: Type.Union([Type.Literal('GAME_SERVER'), Type.Literal('PROXY')]),
   inNetwork: Type.Boolean(),
-  desiredState: literals(desiredStates),
+  desiredState: Type.Enum(desiredStates),
   generation: Type.Integer({ minimum: 1 }),
-  phase: literals(phases),
-  runtimeState: Type.Optional(literals(runtimeStates)),
-  convergence: literals(convergenceValues),
+  phase: Type.Enum(phases),
+  runtimeState: Type.Optional(Type.Enum(runtimeStates)),
+  convergence: Type.Enum(convergenceValues),
   software: SoftwareSchema,
   resources: ResourcesSchema,
   gamePort: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
@@ -74,7 +73,7 @@ export const ServerDetail = Type.Object({
   acknowledgedConditions: Type.Array(Type.String()),
   markers: Type.Array(Type.Literal('RESTART_PENDING')),
   status: Type.Object({
-    runtimeState: Type.Optional(literals(runtimeStates)),
+    runtimeState: Type.Optional(Type.Enum(runtimeStates)),
     usage: Type.Object({ cpuMillis: Type.Integer(), memoryBytes: Type.Integer(), diskBytes: Type.Integer() }),
     conditions: Type.Array(ConditionSchema),
     startedAt: Type.Optional(DateTime),
@@ -88,7 +87,7 @@ export const ServerListQuery = Type.Object({
   ...pageQueryFields,
   teamId: Type.Optional(Uuid),
   nodeId: Type.Optional(Uuid),
-  convergence: Type.Optional(literals(convergenceValues)),
+  convergence: Type.Optional(Type.Enum(convergenceValues)),
 }, { additionalProperties: false });
 
 export const ServerParams = Type.Object({ serverId: Uuid }, { additionalProperties: false });

@@ -9,7 +9,7 @@ export const Username = Type.String({
 export const Email = Type.String({ format: 'email', maxLength: 254 });
 export const DisplayName = Type.String({ minLength: 1, maxLength: 100 });
 export const Password = Type.String({ minLength: 8, maxLength: 256, description: '8 to 256 characters.' });
-export const GlobalPermissions = Type.Array(Type.Union(globalPermissionValues.map((p) => Type.Literal(p))), { uniqueItems: true });
+export const GlobalPermissions = Type.Array(Type.Enum(globalPermissionValues), { uniqueItems: true });
 
 export const User = Type.Object({
   id: Uuid,

@@ -1,4 +1,5 @@
 import { NodeFleet, type TimerClock } from '../actors/fleet.js';
+import { ServerFleet } from '../actors/server-fleet.js';
 import { defaultNodeTimings, type NodeTimings } from '../actors/node-machine.js';
 import { AgentSessions } from '../link/session-registry.js';
 import type { TemplateCatalog } from '../templates/template-catalog.js';
@@ -10,6 +11,10 @@ import { NetworkService } from './network.js';
 import { NodeEnrollment } from './node-enrollment.js';
 import { NodeService } from './nodes.js';
 import { RoleService } from './roles.js';
+import { FleetNodeGateway, fromLinkStatus } from './server-link.js';
+import { ServerReports } from './server-reports.js';
+import { ServerWatchHub } from './server-watch.js';
+import { ServerService } from './servers.js';
 import { SessionService, defaultSessionPolicy, type SessionPolicy } from './sessions.js';
 import { SetupService } from './setup.js';
 import { TeamService } from './teams.js';
@@ -33,6 +38,14 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const fleet = new NodeFleet({ ...deps, timings: deps.nodeTimings ?? defaultNodeTimings, timerClock: deps.nodeTimerClock });
   const agents = new AgentSessions(deps.logger);
   const enrollment = new NodeEnrollment(deps, fleet, audit);
+  const nodes = new NodeService(deps, access, fleet, agents, enrollment);
+  const teams = new TeamService(deps, access, roles);
+  // Servers: one actor each, placed on Nodes, told to Agents, watched by SRE tooling.
+  const serverWatch = new ServerWatchHub();
+  const gateway = new FleetNodeGateway(fleet, agents, deps.repos, deps.templates);
+  const servers = new ServerService(deps, access, new ServerFleet(), deps.templates, gateway, serverWatch);
+  const serverReports = new ServerReports(deps, servers);
+  connectServersToNodes({ servers, serverReports, serverWatch, gateway, nodes, fleet, agents, teams, deps });
   return {
     deps,
     sessionPolicy,
@@ -43,15 +56,53 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     setup: new SetupService(deps, sessions),
     users: new UserService(deps, access),
     roles,
-    teams: new TeamService(deps, access, roles),
+    teams,
     audit,
     fleet,
     agents,
     enrollment,
-    nodes: new NodeService(deps, access, fleet, agents, enrollment),
+    nodes,
+    servers,
+    serverReports,
+    serverWatch,
     network: new NetworkService(deps, access),
     templates: new TemplateService(deps.templates),
   };
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+interface Wiring {
+  servers: ServerService;
+  serverReports: ServerReports;
+  serverWatch: ServerWatchHub;
+  gateway: FleetNodeGateway;
+  nodes: NodeService;
+  fleet: NodeFleet;
+  agents: AgentSessions;
+  teams: TeamService;
+  deps: ServiceDeps;
+}
+
+/** The hooks between servers and Nodes, in one place: reservations, desired state, reports, deletion guards. */
+function connectServersToNodes(w: Wiring): void {
+  w.nodes.setReservationSource(async (nodeIds) => new Map(await Promise.all(nodeIds.map(async (id) => [id, await w.servers.reservedOn(id)] as const))));
+  w.nodes.setTeamNodesSource(async (teamIds) => {
+    const placed = await w.deps.repos.servers.find({ teamId: { $in: teamIds } });
+    return [...new Set(placed.flatMap((s) => (s.nodeId ? [s.nodeId] : [])))];
+  });
+  w.nodes.onDeleteCheck(async (nodeId) => {
+    const count = await w.deps.repos.servers.count({ nodeId });
+    return count > 0 ? `${count} server(s) are placed on it` : undefined;
+  });
+  w.teams.onDeleteCheck((teamId) => w.servers.teamInUse(teamId));
+  w.agents.setDesiredStateSource(w.gateway.desiredFor);
+  w.agents.onServerStatus((nodeId, status) => {
+    w.serverReports.apply(nodeId, fromLinkStatus(status)).catch((err: unknown) => w.deps.logger.error({ err, nodeId }, 'server report failed'));
+  });
+  // A Node heard again or lost changes its servers' convergence: tell the watchers.
+  w.fleet.subscribe((state, previous) => {
+    if (previous && previous.connectionState === state.connectionState) return;
+    void w.deps.repos.servers.find({ nodeId: state.nodeId }).then((docs) => docs.forEach((doc) => w.servers.changed(doc)));
+  });
+}

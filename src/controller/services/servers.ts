@@ -116,6 +116,7 @@ export class ServerService {
         throw e;
       }
       audit.target(id).detail({ nodeId, gamePort });
+      this.nodes.desiredStateChanged(nodeId);
       this.changed(doc);
       return this.detail(doc);
     });

@@ -82,6 +82,9 @@ export interface ServerStatus {
   ports: PortBinding[];
   startedAt: string;
   removed: boolean;
+  restarting: boolean;
+  restartPending: boolean;
+  installError: string;
 }
 
 export interface ConsoleLine {
@@ -153,6 +156,9 @@ export interface DesiredServer {
   restartPolicy: Maybe<{ maxRestarts: number; windowSeconds: number }>;
   acknowledgedConditionIds: string[];
   settings: Record<string, string>;
+  inNetwork: boolean;
+  restartNonce: number;
+  templateJson: string;
 }
 
 export interface DesiredState {

@@ -6,6 +6,7 @@ import { meRoutes } from './me.js';
 import { networkRoutes } from './network.js';
 import { nodeRoutes } from './nodes.js';
 import { roleRoutes } from './roles.js';
+import { serverRoutes } from './servers.js';
 import { teamRoutes } from './teams.js';
 import { templateRoutes } from './templates.js';
 import { userRoutes } from './users.js';
@@ -20,5 +21,6 @@ export const allRoutes = (s: Services): AnyRoute[] => [
   ...auditRoutes(s),
   ...networkRoutes(s),
   ...nodeRoutes(s),
+  ...serverRoutes(s),
   ...templateRoutes(s),
 ];

@@ -1,0 +1,182 @@
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createActor, fromPromise, type Actor } from 'xstate';
+import type { ServerStatus } from '../../shared/link/messages.js';
+import type { Logger } from '../../shared/logger.js';
+import type { Template } from '../../shared/templates.js';
+import type { ProcessRuntime } from '../runtime/process-runtime.js';
+import { isRuntimeError } from '../runtime/errors.js';
+import { pendingAtNextStart, type AppliedSpec, type DesiredServer } from './desired-server.js';
+import { readInstalled, type Installer } from './installer.js';
+import { launchSpec, placeholderValues, writeManagedConfig, type HostSettings } from './launch.js';
+import { agentServerMachine, runtimeStateOf, type AgentServerState, type ProbeResult } from './server-machine.js';
+import { appliedFile, serverHome, serverRoot } from './server-paths.js';
+
+export interface RunnerDeps {
+  dataDir: string;
+  runtime: ProcessRuntime;
+  installer: Installer;
+  host: HostSettings;
+  logger: Logger;
+  backoffBaseMs: number;
+  /** Sends the server's status to the Controller (dropped while disconnected; resent on connect). */
+  report(status: ServerStatus): void;
+  /** Hooks run before every start, e.g. putting installed plugins in place. */
+  beforeStart?: (desired: DesiredServer, serverDir: string) => Promise<void>;
+}
+
+const parseTemplate = (desired: DesiredServer & { templateJson: string }) => JSON.parse(desired.templateJson) as Template;
+
+/**
+ * One server on this Node: its reconciler machine with the real effects (install into `.cairn`,
+ * write managed config, launch through the supervisor, stop, remove), the ready-line watch that
+ * turns STARTING into RUNNING, and a status report on every change.
+ */
+export class ServerRunner {
+  readonly actor: Actor<typeof agentServerMachine>;
+  private template: Template;
+  private readyWatch?: () => void;
+  private usage = { cpuMillis: 0, memoryBytes: 0, diskBytes: 0 };
+  private startedAt = '';
+
+  constructor(private readonly deps: RunnerDeps, desired: DesiredServer & { templateJson: string }) {
+    this.template = parseTemplate(desired);
+    const machine = agentServerMachine.provide({
+      actors: {
+        probe: fromPromise<ProbeResult, { desired: DesiredServer }>(({ input }) => this.probe(input.desired)),
+        install: fromPromise<void, { desired: DesiredServer }>(async ({ input }) => {
+          await this.deps.installer.install(this.root, this.template, input.desired.software.version);
+        }),
+        start: fromPromise<void, { desired: DesiredServer }>(({ input }) => this.start(input.desired)),
+        stop: fromPromise<void, { desired: DesiredServer }>(() => this.stop()),
+        remove: fromPromise<void, { desired: DesiredServer }>(() => this.remove()),
+      },
+    });
+    this.actor = createActor(machine, { input: { desired, backoffBaseMs: deps.backoffBaseMs } });
+    this.actor.subscribe({
+      next: () => this.sendStatus(),
+      error: (err) => deps.logger.error({ err, serverId: desired.serverId }, 'server reconciler failed'),
+    });
+    this.actor.start();
+  }
+
+  get serverId(): string {
+    return this.actor.getSnapshot().context.desired.serverId;
+  }
+
+  get root(): string {
+    return serverRoot(this.deps.dataDir, this.serverId);
+  }
+
+  get finished(): boolean {
+    return this.actor.getSnapshot().status === 'done';
+  }
+
+  desired(desired: DesiredServer & { templateJson: string }): void {
+    if (desired.templateJson) this.template = parseTemplate(desired);
+    this.actor.send({ type: 'DESIRED', desired, at: Date.now() });
+  }
+
+  exited(exit: { code: number | null; signal: string | null }): void {
+    this.stopReadyWatch();
+    this.startedAt = '';
+    this.actor.send({ type: 'EXITED', code: exit.code, signal: exit.signal, at: Date.now() });
+  }
+
+  async sampleUsage(): Promise<void> {
+    const state = this.actor.getSnapshot().value as AgentServerState;
+    if (state !== 'running' && state !== 'starting') return;
+    const sample = await this.deps.runtime.usage(this.serverId).catch(() => null);
+    if (!sample) return;
+    this.usage = { cpuMillis: sample.cpuMillis, memoryBytes: sample.memoryBytes, diskBytes: 0 };
+    this.sendStatus();
+  }
+
+  sendStatus(): void {
+    const snapshot = this.actor.getSnapshot();
+    const state = snapshot.value as AgentServerState;
+    const { context } = snapshot;
+    const runtime = runtimeStateOf(state, context);
+    this.deps.report({
+      serverId: context.desired.serverId,
+      observedGeneration: context.observedGeneration,
+      runtimeState: runtime ? `RUNTIME_STATE_${runtime}` : 'RUNTIME_STATE_UNSPECIFIED',
+      installed: !['probing', 'installing', 'installFailed'].includes(state),
+      usage: state === 'running' || state === 'starting' ? this.usage : { cpuMillis: 0, memoryBytes: 0, diskBytes: 0 },
+      conditions: context.conditions,
+      ports: context.desired.gamePort ? [{ name: 'game', protocol: 'TCP', hostPort: context.desired.gamePort }] : [],
+      startedAt: state === 'running' ? this.startedAt : '',
+      removed: state === 'removed',
+      restarting: state === 'crashed' || state === 'backoff',
+      restartPending: state === 'running' && pendingAtNextStart(context.applied, context.desired),
+      installError: state === 'installFailed' ? context.installError ?? 'install failed' : '',
+    });
+  }
+
+  private async probe(desired: DesiredServer): Promise<ProbeResult> {
+    const installed = await readInstalled(this.root);
+    const isInstalled = installed?.template === desired.software.template && installed.version === desired.software.version;
+    const status = await this.deps.runtime.status(this.serverId);
+    if (status.state === 'running' || status.state === 'stopping') {
+      this.startedAt = status.startedAt;
+      return { installed: true, running: true, applied: await this.readApplied() };
+    }
+    if (status.state === 'exited') return { installed: isInstalled, running: false, missedExit: { code: status.exit.code, signal: status.exit.signal } };
+    return { installed: isInstalled, running: false };
+  }
+
+  private async readApplied(): Promise<AppliedSpec | undefined> {
+    try {
+      return JSON.parse(await readFile(appliedFile(this.deps.dataDir, this.serverId), 'utf8')) as AppliedSpec;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async start(desired: DesiredServer): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    const values = placeholderValues(this.template, desired, this.root, this.deps.host);
+    await writeManagedConfig(this.template, values, this.root);
+    await this.deps.beforeStart?.(desired, this.root);
+    const applied = this.actor.getSnapshot().context.applied;
+    const file = appliedFile(this.deps.dataDir, this.serverId);
+    await writeFile(`${file}.tmp`, JSON.stringify(applied));
+    await rename(`${file}.tmp`, file);
+    const status = await this.deps.runtime.start(this.serverId, launchSpec(this.template, values, this.root));
+    this.startedAt = status.state === 'running' ? status.startedAt : new Date().toISOString();
+    await this.watchForReady();
+  }
+
+  /** Follows the console until the template's ready line appears, replaying what was printed before the attach. */
+  private async watchForReady(): Promise<void> {
+    this.stopReadyWatch();
+    const ready = new RegExp(this.template.readyPattern);
+    let seen = false;
+    const detach = await this.deps.runtime.attach(this.serverId, { tail: 200 }, (line) => {
+      if (seen || !ready.test(line.text)) return;
+      seen = true;
+      this.stopReadyWatch();
+      this.actor.send({ type: 'READY_LINE' });
+    });
+    if (seen) detach();
+    else this.readyWatch = detach;
+  }
+
+  private stopReadyWatch(): void {
+    this.readyWatch?.();
+    this.readyWatch = undefined;
+  }
+
+  private async stop(): Promise<void> {
+    this.stopReadyWatch();
+    try {
+      await this.deps.runtime.stop(this.serverId, { timeoutMs: this.template.stopTimeoutSeconds * 1000 });
+    } catch (e) {
+      if (!isRuntimeError(e) || e.code !== 'not_running') throw e;
+    }
+  }
+
+  private async remove(): Promise<void> {
+    await this.stop();
+    await rm(serverHome(this.deps.dataDir, this.serverId), { recursive: true, force: true });
+  }
+}

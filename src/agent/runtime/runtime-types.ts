@@ -1,0 +1,45 @@
+import type { LaunchSpec } from './launch-spec.js';
+import type { ProcessUsage } from './process-usage.js';
+import type { ConsoleLine, GameExit } from './shim-protocol.js';
+
+export type { ConsoleLine, GameExit, LaunchSpec, ProcessUsage };
+
+/** What the runtime knows about one server's game process. */
+export type RuntimeStatus =
+  | { state: 'absent' }
+  | { state: 'running' | 'stopping'; shimPid: number; gamePid: number; startedAt: string }
+  | { state: 'exited'; exit: GameExit; startedAt: string | null };
+
+/** Why an attached console stream ended: the game exited, or the shim went away. */
+export type AttachEnd = { kind: 'exit'; exit: GameExit } | { kind: 'lost' };
+
+export interface AttachOptions {
+  /** Lines replayed from the ring buffer before live lines. */
+  tail: number;
+  onEnd?: (end: AttachEnd) => void;
+}
+
+/** One server's adoption: a status, or why its shim could not be read. */
+export type AdoptOutcome = { ok: true; status: RuntimeStatus } | { ok: false; error: Error };
+
+export type ExitListener = (serverId: string, exit: GameExit) => void;
+
+/**
+ * The Agent's view of game processes, after Wings' environment interface. Exits reach `onExit`
+ * at least once each: from a live shim, from a shim found after an Agent restart, or from the
+ * state dir when the shim is gone.
+ */
+export interface ServerRuntime {
+  start(serverId: string, spec: LaunchSpec): Promise<RuntimeStatus>;
+  adopt(serverId: string): Promise<RuntimeStatus>;
+  adoptAll(): Promise<Map<string, AdoptOutcome>>;
+  stop(serverId: string, options?: { timeoutMs?: number }): Promise<GameExit>;
+  kill(serverId: string): Promise<GameExit>;
+  sendCommand(serverId: string, line: string): Promise<void>;
+  attach(serverId: string, options: AttachOptions, onLine: (line: ConsoleLine) => void): Promise<() => void>;
+  status(serverId: string): Promise<RuntimeStatus>;
+  usage(serverId: string): Promise<ProcessUsage | null>;
+  onExit(listener: ExitListener): () => void;
+  /** Lets go of every shim without stopping any game (the Agent is shutting down). */
+  close(): void;
+}

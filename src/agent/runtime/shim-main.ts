@@ -1,0 +1,15 @@
+import { runShim } from './shim.js';
+
+/**
+ * Entry of the per-server shim: `shim-main <state-dir>`. The Agent starts it detached in a new
+ * session; the launch spec is read from the state dir so nothing secret shows in `ps`.
+ */
+const stateDir = process.argv[2];
+if (!stateDir) {
+  process.stderr.write('usage: shim-main <state-dir>\n');
+  process.exit(2);
+}
+runShim(stateDir).catch((error: unknown) => {
+  process.stderr.write(`${JSON.stringify({ at: new Date().toISOString(), event: 'shim_failed', message: error instanceof Error ? error.message : String(error) })}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,135 @@
+import { connect, createServer, type Server } from 'node:net';
+import { rm } from 'node:fs/promises';
+import type { Clock } from '../../shared/clock.js';
+import { GameProcess } from './game-process.js';
+import { parseShimConfig, type ShimConfig } from './launch-spec.js';
+import { readProcStat } from './process-usage.js';
+import { ShimSession } from './shim-session.js';
+import type { GameExit } from './shim-protocol.js';
+import { readJsonFile, stateFiles, writeFileAtomic, type RunRecord } from './state-dir.js';
+
+export class ShimAlreadyRunningError extends Error {
+  override readonly name = 'ShimAlreadyRunningError';
+}
+
+/** The shim's log is its stdout, which the Agent pointed at `shim.log`. */
+function log(event: string, fields: Record<string, unknown> = {}): void {
+  process.stdout.write(`${JSON.stringify({ at: new Date().toISOString(), event, ...fields })}\n`);
+}
+
+function listen(server: Server, path: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(path, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+function answers(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = connect(path);
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once('error', () => resolve(false));
+  });
+}
+
+/** Takes the socket, removing one left by a dead shim but never stealing a live shim's. */
+async function listenExclusive(server: Server, path: string): Promise<void> {
+  try {
+    await listen(server, path);
+  } catch (error) {
+    if (!(error instanceof Error && 'code' in error && error.code === 'EADDRINUSE')) throw error;
+    if (await answers(path)) throw new ShimAlreadyRunningError('another shim is serving this state dir');
+    await rm(path, { force: true });
+    await listen(server, path);
+  }
+}
+
+async function startTicksOf(pid: number): Promise<number> {
+  return (await readProcStat(pid))?.startTicks ?? 0;
+}
+
+/** The shim imports nothing but Node built-ins and its own folder, so little can break it. */
+const wallClock: Clock = { now: () => new Date() };
+
+/**
+ * The per-server supervisor. It runs in the state dir, spawns the game, keeps its console and its
+ * exit, and serves the Agent on `shim.sock` until the exit has been collected (or `lingerMs` passed).
+ */
+
+export async function runShim(stateDir: string, clock: Clock = wallClock): Promise<void> {
+  process.chdir(stateDir);
+  const config: ShimConfig = parseShimConfig(await readJsonFile(stateFiles.config));
+  const startedAt = clock.now().toISOString();
+  let lingerTimer: NodeJS.Timeout | undefined;
+  let shuttingDown = false;
+
+  const server = createServer({ pauseOnConnect: true });
+  const shutdown = () => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    clearTimeout(lingerTimer);
+    // Closing the server unlinks shim.sock at once, before any reply to a release is read.
+    server.close();
+    session.endAll();
+    log('shim_exit');
+    // Whatever handle might still linger, the shim's work is done.
+    setTimeout(() => process.exit(0), 2000).unref();
+  };
+  const session = new ShimSession({ serverId: config.serverId, shimPid: process.pid, startedAt, consoleLines: config.consoleLines, onRelease: shutdown, log });
+
+  await listenExclusive(server, stateFiles.socket);
+  server.on('connection', (socket) => session.serve(socket));
+  await writeFileAtomic(stateFiles.shimPid, `${process.pid}\n`, 0o644);
+
+  const spawned = await GameProcess.spawn(config.launch, clock, (stream, text, truncated) => session.addLine(stream, text, truncated));
+  let stopRequestedBySignal = false;
+  const onExit = async (exit: GameExit) => {
+    log('game_exit', { ...exit });
+    try {
+      await writeFileAtomic(stateFiles.exit, `${JSON.stringify(exit)}\n`);
+    } catch (error) {
+      // Connected clients still hear the exit; only a later adopt would miss it.
+      log('exit_record_failed', { message: error instanceof Error ? error.message : String(error) });
+    }
+    session.announceExit(exit);
+    if (stopRequestedBySignal) shutdown();
+    else lingerTimer = setTimeout(shutdown, config.lingerMs);
+  };
+
+  if (!(spawned instanceof GameProcess)) {
+    session.setGame({ kind: 'never-ran', exit: spawned });
+    await onExit(spawned);
+    return;
+  }
+  const game = spawned;
+  // The host is shutting down (or an operator asked): stop the game gracefully, then leave.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      log('signal', { signal });
+      stopRequestedBySignal = true;
+      if (game.phase.state === 'exited') shutdown();
+      else void game.stop(null);
+    });
+  }
+  await writeFileAtomic(stateFiles.gamePid, `${game.pid}\n`, 0o644);
+  const run: RunRecord = {
+    serverId: config.serverId,
+    shimPid: process.pid,
+    shimStartTicks: await startTicksOf(process.pid),
+    gamePid: game.pid,
+    gameStartTicks: await startTicksOf(game.pid),
+    startedAt,
+  };
+  await writeFileAtomic(stateFiles.run, `${JSON.stringify(run)}\n`, 0o644);
+  // Only now may the Agent hear of the game: whatever happens next, the state dir knows its pid.
+  session.setGame({ kind: 'process', game });
+  log('game_started', { pid: game.pid });
+
+  void game.exited.then(onExit);
+}

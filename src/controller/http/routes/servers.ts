@@ -1,0 +1,81 @@
+
+import { Paged } from '../../schemas/common.js';
+import { ConditionParams, CreateServer, ServerDetail, ServerListItem, ServerListQuery, ServerParams, UpdateServer } from '../../schemas/servers.js';
+import type { Services } from '../../services/index.js';
+import { openEventStream } from '../sse.js';
+import { route } from '../route.js';
+
+const powerRoute = (s: Services, verb: 'start' | 'stop' | 'restart') =>
+  route({
+    method: 'POST', path: `/servers/{serverId}/${verb}`, tag: 'servers', status: 202,
+    summary: `${verb[0].toUpperCase()}${verb.slice(1)} the server: changes its desired state only; the Agent applies it later.`,
+    description: 'Increases `generation`. Refused with `phase_busy` unless the server is READY.',
+    params: ServerParams, response: ServerDetail, errors: ['phase_busy'],
+    audit: { action: `server.${verb}`, targetKind: 'server' },
+    handler: async ({ caller, params, audit }) => s.servers.power(caller, params.serverId, verb.toUpperCase() as 'START' | 'STOP' | 'RESTART', audit),
+  });
+
+export const serverRoutes = (s: Services) => [
+  route({
+    method: 'POST', path: '/servers', tag: 'servers', status: 201,
+    summary: 'Create a server: placed on `nodeId` or on the best-fitting Node that accepts placements.',
+    description: 'A new server is `desiredState: STOPPED`, `phase: PROVISIONING` until its Node has installed the software, then `READY`.',
+    body: CreateServer, response: ServerDetail, errors: ['insufficient_capacity', 'not_network_capable'],
+    audit: { action: 'server.create', targetKind: 'server' },
+    handler: async ({ caller, body, audit }) => s.servers.create(caller, body, audit),
+  }),
+  route({
+    method: 'GET', path: '/servers', tag: 'servers', status: 200,
+    summary: 'Servers you can read, in creation order; filters: teamId, nodeId, convergence.',
+    query: ServerListQuery, response: Paged(ServerListItem),
+    handler: async ({ caller, query }) => s.servers.list(caller, { ...query, limit: query.limit ?? 50 }),
+  }),
+  route({
+    method: 'GET', path: '/servers/watch', tag: 'servers', status: 200, stream: 'text/event-stream',
+    summary: 'A live stream of `server` events (the list-item shape) whenever a readable server\'s desired or observed state changes.',
+    description: 'Deleted servers arrive as a `server-deleted` event `{id}`. A keep-alive comment is sent every 15 seconds. List first, then watch.',
+    handler: async ({ caller, ctx }) => {
+      const stream = openEventStream(ctx);
+      const unsubscribe = s.serverWatch.subscribe(({ doc, deleted }) => {
+        void s.access.may(caller.user, doc.teamId, 'servers.read').then((ok) => {
+          if (!ok) return;
+          if (deleted) stream.send('server-deleted', { id: doc._id });
+          else stream.send('server', s.servers.listItem(doc));
+        });
+      });
+      void stream.closed.then(unsubscribe);
+    },
+  }),
+  route({
+    method: 'GET', path: '/servers/{serverId}', tag: 'servers', status: 200,
+    summary: 'One server: desired spec, observed status, conditions.', params: ServerParams, response: ServerDetail,
+    handler: async ({ caller, params }) => s.servers.get(caller, params.serverId),
+  }),
+  powerRoute(s, 'start'),
+  powerRoute(s, 'stop'),
+  powerRoute(s, 'restart'),
+  route({
+    method: 'PATCH', path: '/servers/{serverId}', tag: 'servers', status: 200,
+    summary: 'Change resources or network membership; a running server restarts gracefully to apply new resources.',
+    description: 'Only while READY (`phase_busy`); the new reservation must fit the Node with the current one excluded (`insufficient_capacity`). A membership change applies at the next start (`RESTART_PENDING` until then).',
+    params: ServerParams, body: UpdateServer, response: ServerDetail, errors: ['phase_busy', 'insufficient_capacity', 'not_network_capable'],
+    audit: { action: 'server.update', targetKind: 'server' },
+    handler: async ({ caller, params, body, audit }) => s.servers.update(caller, params.serverId, body, audit),
+  }),
+  route({
+    method: 'DELETE', path: '/servers/{serverId}', tag: 'servers', status: 202,
+    summary: 'Delete the server: `desiredState: DELETED`, `phase: DELETING`; the record goes once the Node has removed it.',
+    params: ServerParams, response: ServerDetail, errors: ['phase_busy'],
+    audit: { action: 'server.delete', targetKind: 'server' },
+    handler: async ({ caller, params, audit }) => s.servers.delete(caller, params.serverId, audit),
+  }),
+  route({
+    method: 'POST', path: '/servers/{serverId}/conditions/{condition}/acknowledge', tag: 'servers', status: 200,
+    summary: 'Acknowledge a condition (by id or reason); the acknowledgement becomes part of the desired spec.',
+    description: 'A server stopped by a safety stop (e.g. `CRASH_LOOP`) can start again once the condition clears.',
+    params: ConditionParams, response: ServerDetail, errors: ['phase_busy'],
+    audit: { action: 'server.acknowledge', targetKind: 'server' },
+    handler: async ({ caller, params, audit }) => s.servers.acknowledge(caller, params.serverId, params.condition, audit),
+  }),
+];
+

@@ -1,0 +1,96 @@
+import { KeyedMutex } from '../../shared/keyed-mutex.js';
+import type { DesiredServer, ServerStatus } from '../../shared/link/messages.js';
+import type { NodeFleet, NodeState } from '../actors/fleet.js';
+import type { RuntimeState } from '../domain/server-spec.js';
+import type { AgentSessions } from '../link/session-registry.js';
+import type { Repositories } from '../store/repositories.js';
+import type { TemplateCatalog } from '../templates/template-catalog.js';
+import type { NodeGateway, NodeInfo } from './node-gateway.js';
+import { desiredStateOf, type DesiredServerEntry } from './server-desired.js';
+import type { ServerReport } from './server-reports.js';
+
+const info = (s: NodeState): NodeInfo => ({
+  nodeId: s.nodeId,
+  acceptsPlacements: s.acceptsPlacements,
+  allocatable: { cpuMillis: s.status.allocatable.cpuMillis, memoryBytes: s.status.allocatable.memoryBytes },
+  hostname: s.status.hostname,
+});
+
+/** A server's desired spec as the link carries it, with its template so the Node needs no copy. */
+export function toLinkDesired(entry: DesiredServerEntry, templates: TemplateCatalog): DesiredServer {
+  const { desired } = entry;
+  const template = templates.get(desired.software.template);
+  return {
+    serverId: entry.serverId,
+    generation: entry.generation,
+    software: { template: desired.software.template, version: desired.software.version, build: desired.software.build ?? '' },
+    resources: desired.resources,
+    gamePort: entry.gamePort ?? 0,
+    desiredState: `DESIRED_RUNTIME_STATE_${desired.state}`,
+    restartPolicy: desired.restartPolicy,
+    acknowledgedConditionIds: desired.acknowledgedConditions,
+    settings: {},
+    inNetwork: desired.inNetwork,
+    restartNonce: desired.restartNonce,
+    templateJson: template ? JSON.stringify(template) : '',
+  };
+}
+
+export function fromLinkStatus(status: ServerStatus): ServerReport {
+  const runtime = status.runtimeState.replace('RUNTIME_STATE_', '');
+  return {
+    serverId: status.serverId,
+    observedGeneration: status.observedGeneration,
+    ...(runtime !== 'UNSPECIFIED' ? { runtimeState: runtime as RuntimeState } : {}),
+    installed: status.installed,
+    ...(status.installError ? { installError: status.installError } : {}),
+    removed: status.removed,
+    restarting: status.restarting,
+    restartPending: status.restartPending,
+    usage: {
+      cpuMillis: status.usage?.cpuMillis ?? 0,
+      memoryBytes: status.usage?.memoryBytes ?? 0,
+      diskBytes: status.usage?.diskBytes ?? 0,
+    },
+    conditions: status.conditions.map((c) => ({ id: c.id, source: 'AGENT' as const, reason: c.reason, message: c.message, since: c.since })),
+    ...(status.startedAt ? { startedAt: status.startedAt } : {}),
+  };
+}
+
+/**
+ * Servers' view of the Nodes, over the Node actors and the Agent sessions. Desired state goes
+ * out whole, one send per Node at a time, so a quick series of changes cannot arrive out of order.
+ */
+export class FleetNodeGateway implements NodeGateway {
+  private readonly sends = new KeyedMutex();
+
+  constructor(
+    private readonly fleet: NodeFleet,
+    private readonly agents: AgentSessions,
+    private readonly repos: Repositories,
+    private readonly templates: TemplateCatalog,
+  ) {}
+
+  async get(nodeId: string): Promise<NodeInfo | undefined> {
+    const state = this.fleet.state(nodeId);
+    return state ? info(state) : undefined;
+  }
+
+  async list(): Promise<NodeInfo[]> {
+    return this.fleet.states().map(info);
+  }
+
+  isConnected(nodeId: string): boolean {
+    const state = this.fleet.state(nodeId)?.connectionState;
+    return state === 'HEALTHY' || state === 'DEGRADED';
+  }
+
+  desiredFor = async (nodeId: string): Promise<DesiredServer[]> =>
+    (await desiredStateOf(this.repos, nodeId)).map((e) => toLinkDesired(e, this.templates));
+
+  desiredStateChanged(nodeId: string): void {
+    void this.sends.run(nodeId, async () => {
+      this.agents.sendDesiredState(nodeId, await this.desiredFor(nodeId));
+    });
+  }
+}
