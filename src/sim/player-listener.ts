@@ -1,5 +1,6 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import type { ConsoleLog } from './console-log.js';
+import { listenExclusive } from './listen.js';
 
 /**
  * The game port. Every TCP connection counts as a player until it closes; nothing is spoken on it,
@@ -15,13 +16,7 @@ export class PlayerListener {
   }
 
   listen(port: number, host: string | undefined): Promise<AddressInfo> {
-    return new Promise((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen({ port, host, exclusive: true }, () => {
-        this.server.off('error', reject);
-        resolve(this.server.address() as AddressInfo);
-      });
-    });
+    return listenExclusive(this.server, port, host);
   }
 
   names(): string[] {

@@ -1,6 +1,7 @@
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import type { SimproxyRouteSpec } from '../shared/simproxy-config.js';
 import type { ConsoleLog } from './console-log.js';
+import { listenExclusive } from './listen.js';
 
 /**
  * Forwards each accepted connection to the route `pick()` names at that moment; a connection keeps
@@ -16,13 +17,7 @@ export class TcpForwarder {
   }
 
   listen(port: number, host: string | undefined): Promise<AddressInfo> {
-    return new Promise((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen({ port, host, exclusive: true }, () => {
-        this.server.off('error', reject);
-        resolve(this.server.address() as AddressInfo);
-      });
-    });
+    return listenExclusive(this.server, port, host);
   }
 
   close(): Promise<void> {

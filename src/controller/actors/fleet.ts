@@ -23,15 +23,7 @@ export interface NodeState {
 }
 
 /** Host facts from the Agent's hello. */
-export interface AgentFacts {
-  agentVersion: string;
-  hostname: string;
-  os: string;
-  arch: string;
-  runtimeName: string;
-  runtimeVersion: string;
-  allocatable: ResourceAmounts;
-}
+export type AgentFacts = Pick<NodeStatusDoc, 'agentVersion' | 'hostname' | 'os' | 'arch' | 'runtimeName' | 'runtimeVersion' | 'allocatable'>;
 
 export type NodeStateListener = (state: NodeState, previous: NodeState | undefined) => void;
 
