@@ -3,9 +3,10 @@ import { parse, UsageError } from './args.js';
 import { ApiError, CliClient, loadCredentials } from './client.js';
 import type { CommandGroup } from './command.js';
 import { auditCommands, roleCommands, teamCommands, tokenCommands, userCommands } from './commands/accounts.js';
+import { nodeCommands, serverCommands } from './commands/fleet.js';
 import { sessionCommands } from './commands/session.js';
 
-const groups: CommandGroup[] = [sessionCommands, userCommands, teamCommands, roleCommands, tokenCommands, auditCommands];
+const groups: CommandGroup[] = [sessionCommands, userCommands, teamCommands, roleCommands, tokenCommands, nodeCommands, serverCommands, auditCommands];
 
 function usage(): string {
   const lines = ['usage: cairn GROUP VERB [options]   (output is JSON; --url/--token or CAIRN_URL/CAIRN_TOKEN override `cairn auth login`)', ''];

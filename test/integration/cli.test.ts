@@ -41,6 +41,15 @@ describe('cairn CLI against a real Controller', function () {
     expect(events[0]).to.include({ targetId: team.id, actorKind: 'API_TOKEN', outcome: 'SUCCESS' });
   });
 
+  it('creates a Node and prints its one-time enrollment token', async () => {
+    const res = await cli(['nodes', 'create', '--name', 'host-2']);
+    expect(res.code, res.stderr).to.equal(0);
+    const created = JSON.parse(res.stdout) as { node: { name: string; status: { connectionState: string } }; enrollmentToken: string };
+    expect(created.node.name).to.equal('host-2');
+    expect(created.node.status.connectionState).to.equal('AWAITING_ENROLLMENT');
+    expect(created.enrollmentToken.length).to.be.greaterThan(20);
+  });
+
   it('prints the problem code and exits 1 when the API refuses', async () => {
     const res = await cli(['teams', 'create', '--name', 'Survival']);
     expect(res.code).to.equal(1);
