@@ -10,8 +10,8 @@ export const SoftwareSchema = Type.Object({
 }, { additionalProperties: false });
 
 export const ResourcesSchema = Type.Object({
-  cpuMillis: Type.Integer({ minimum: 1, description: 'Thousandths of a CPU core.' }),
-  memoryBytes: Type.Integer({ minimum: 1 }),
+  cpuMillis: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Thousandths of a CPU core.' }),
+  memoryBytes: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
 }, { additionalProperties: false });
 
 export const RestartPolicySchema = Type.Object({
