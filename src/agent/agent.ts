@@ -9,11 +9,14 @@ import { CredentialStore, type StoredCredential } from './credential-store.js';
 import { enroll, EnrollmentRefused } from './enroll.js';
 import { allocatable, hostFacts } from './host-facts.js';
 import { AgentLinkClient } from './link-client.js';
+import { ArtifactFetcher } from './plugins/artifact-fetcher.js';
+import { PluginPlacer } from './plugins/plugin-placer.js';
 import { Installer } from './reconciler/installer.js';
 import { Reconciler } from './reconciler/reconciler.js';
-import { downloadCache } from './reconciler/server-paths.js';
+import { downloadCache, pluginCache } from './reconciler/server-paths.js';
 import { ProcessRuntime } from './runtime/process-runtime.js';
 import { UsageSampler } from './usage.js';
+import { registerOperations } from './operations/register.js';
 
 /** No credential in the data dir and no token to get one. */
 export class NotEnrolledError extends Error {
@@ -74,15 +77,19 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
   const { nodeId, credential } = await credentialFor(config, credentials, logger, backoff);
   const sampler = new UsageSampler(config.dataDir);
   const overrides = { cpuMillis: config.cpuMillis, memoryBytes: config.memoryBytes, diskBytes: config.diskBytes };
+  const runtime = new ProcessRuntime({ dataDir: config.dataDir, logger });
+  // Installed plugin jars come from the Controller over the link (never the internet), cached by sha256.
+  const plugins = new PluginPlacer(pluginCache(config.dataDir), new ArtifactFetcher({ address: config.controller, channelCredentials: credentials, credential }), logger);
   // Exits are routed to the reconciler from its construction on, so none found while adopting is lost.
   const reconciler = new Reconciler({
     dataDir: config.dataDir,
-    runtime: new ProcessRuntime({ dataDir: config.dataDir, logger }),
+    runtime,
     installer: new Installer(downloadCache(config.dataDir)),
     host: { java: config.java, bindAddress: config.bindAddress },
     logger,
     restartBackoffMs: config.restartBackoffMs,
     usageEveryMs: options.usageEveryMs ?? 5000,
+    beforeStart: (desired, serverDir) => plugins.place(desired.plugins ?? [], serverDir),
   });
   const link = new AgentLinkClient({
     address: config.controller,
@@ -100,6 +107,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
     heartbeat: async () => ({ ...(await sampler.sample()), sentAtUnixMs: Date.now() }),
   });
   reconciler.attach(link);
+  registerOperations({ dataDir: config.dataDir, link, reconciler, runtime });
   link.start();
   return {
     nodeId,

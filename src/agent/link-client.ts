@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import type {
-  AgentMessage, ConsoleLine, ControllerMessage, DesiredState, Heartbeat, Hello, Request, RequestBody, ResponsePayload, ServerStatus, Welcome,
+  AgentMessage, ConsoleEnd, ConsoleLine, ControllerMessage, DesiredState, Heartbeat, Hello, Request, RequestBody, ResponsePayload, ServerStatus, Welcome,
 } from '../shared/link/messages.js';
 import { agentLinkClientConstructor, credentialMetadataKey } from '../shared/link/proto.js';
 import type { Logger } from '../shared/logger.js';
@@ -121,6 +121,11 @@ export class AgentLinkClient {
 
   sendConsoleLine(line: ConsoleLine): boolean {
     return this.send({ kind: 'consoleLine', consoleLine: line });
+  }
+
+  /** The last message of a console subscription: the server's console ended. */
+  sendConsoleEnd(end: ConsoleEnd): boolean {
+    return this.send({ kind: 'consoleEnd', consoleEnd: end });
   }
 
   private send(message: AgentMessage): boolean {

@@ -34,6 +34,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  // Started by `cairn-controller --local-agent` (with an IPC channel): leave when that Controller is gone, however it ended.
+  if (process.send) process.once('disconnect', () => stop('controller gone'));
 }
 
 main().catch((error: unknown) => {

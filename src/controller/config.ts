@@ -8,6 +8,8 @@ export interface ControllerConfig {
   host: string;
   mongodbUri?: string;
   catalogSource?: string;
+  /** Minutes between catalog syncs; 0 syncs only at start and on POST /catalog/sync. */
+  catalogSyncMinutes: number;
   templatesDir?: string;
   tlsCert?: string;
   tlsKey?: string;
@@ -23,6 +25,7 @@ const flags = {
   host: { env: 'CAIRN_HOST' },
   'mongodb-uri': { env: 'MONGODB_URI' },
   'catalog-source': { env: 'CAIRN_CATALOG_SOURCE' },
+  'catalog-sync-minutes': { env: 'CAIRN_CATALOG_SYNC_MINUTES' },
   'templates-dir': { env: 'CAIRN_TEMPLATES_DIR' },
   'tls-cert': { env: 'CAIRN_TLS_CERT' },
   'tls-key': { env: 'CAIRN_TLS_KEY' },
@@ -31,6 +34,12 @@ const flags = {
 function port(name: string, raw: string): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`--${name} must be a port number 0..65535, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+function syncMinutes(raw: string): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 10_080) throw new ConfigError(`--catalog-sync-minutes must be a whole number 0..10080, got ${JSON.stringify(raw)}`);
   return n;
 }
 
@@ -55,6 +64,7 @@ export function parseControllerConfig(argv: string[], env: NodeJS.ProcessEnv = p
     host: get('host') ?? '127.0.0.1',
     mongodbUri: get('mongodb-uri'),
     catalogSource: get('catalog-source'),
+    catalogSyncMinutes: syncMinutes(get('catalog-sync-minutes') ?? '60'),
     templatesDir: get('templates-dir') === undefined ? undefined : resolve(get('templates-dir')!),
     tlsCert: get('tls-cert'),
     tlsKey: get('tls-key'),

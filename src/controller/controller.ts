@@ -6,6 +6,7 @@ import { createLogger, type Logger } from '../shared/logger.js';
 import { cairnVersion } from '../shared/version.js';
 import type { NodeTimings } from './actors/node-machine.js';
 import type { ControllerConfig } from './config.js';
+import { dialAddress, LocalAgent } from './local-agent.js';
 import { createHttpApp } from './http/app.js';
 import { createMetrics } from './http/metrics.js';
 import { allRoutes } from './http/routes/index.js';
@@ -35,6 +36,8 @@ export interface RunningController {
   grpcPort: number;
   services: Services;
   repos: Repositories;
+  /** The Agent started by `--local-agent`, if any. */
+  localAgent?: LocalAgent;
   close(): Promise<void>;
 }
 
@@ -47,15 +50,18 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const templates = await TemplateCatalog.load(config.templatesDir);
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const repos = await openStore({ dataDir: config.dataDir, mongodbUri: config.mongodbUri, clock });
-  const services = createServices({ repos, clock, ids: options.ids ?? uuidV7Ids, logger, dataDir: config.dataDir, templates, nodeTimings: options.nodeTimings }, options.sessionPolicy);
+  const services = createServices({ repos, clock, ids: options.ids ?? uuidV7Ids, logger, dataDir: config.dataDir, templates, nodeTimings: options.nodeTimings, catalog: { source: config.catalogSource, syncIntervalMs: config.catalogSyncMinutes * 60_000 } }, options.sessionPolicy);
   await services.roles.seedBuiltins();
   await services.setup.prepare();
   await services.nodes.start();
+  await services.servers.init();
+  await services.catalog.start();
 
   const metrics = createMetrics();
   const link = new AgentLinkServer({
     gate: services.enrollment, fleet: services.fleet, agents: services.agents, logger, clock, timings: services.fleet.timings,
     metrics: createLinkMetrics(metrics.registry, services.fleet, services.agents, () => clock.now().getTime()),
+    artifacts: services.plugins,
   });
   const tls = config.tlsCert && config.tlsKey ? { certFile: config.tlsCert, keyFile: config.tlsKey } : undefined;
   const grpcPort = await link.listen({ host: config.host, port: config.grpcPort, tls });
@@ -73,13 +79,23 @@ export async function startController(options: ControllerOptions): Promise<Runni
   });
   const httpPort = (http.address() as AddressInfo).port;
   logger.info({ event: 'http_listening', host: config.host, port: httpPort, store: repos.kind }, 'HTTP API listening');
+  const localAgent = config.localAgent
+    ? new LocalAgent({
+      dataDir: config.dataDir, controllerAddress: dialAddress(config.host, grpcPort), controllerCa: tls?.certFile,
+      nodes: services.nodes, enrollment: services.enrollment, audit: services.audit, logger,
+    })
+    : undefined;
+  await localAgent?.start();
 
   return {
     httpPort,
     grpcPort,
     services,
     repos,
+    localAgent,
     async close() {
+      await localAgent?.stop();
+      services.catalog.stop();
       await link.close();
       await new Promise<void>((resolve) => {
         http.close(() => resolve());

@@ -189,6 +189,7 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
       software: { template: 'simcraft', version: '1.0', build: '' }, resources: { cpuMillis: 500, memoryBytes: 1024 },
       gamePort: 25570, desiredState: 'DESIRED_RUNTIME_STATE_RUNNING', restartPolicy: { maxRestarts: 3, windowSeconds: 60 },
       acknowledgedConditionIds: ['c1'], settings: { motd: 'hi' }, inNetwork: true, restartNonce: 2, templateJson: '{"id":"simcraft"}',
+      plugins: [{ installationId: '0190a1b2-0000-7000-8000-0000000000aa', fileName: 'Vault-1.7.1.jar', sha256: 'a'.repeat(64), sizeBytes: 2048, pluginId: 'sample:vaultapi' }],
     };
 
     it('sends the full desired state on connect and on each change', async () => {

@@ -1,3 +1,5 @@
+import type { DesiredPlugin } from '../../shared/link/messages.js';
+
 /** One server as the Controller wants it run on this Node (from the link's desired state). */
 export interface DesiredServer {
   serverId: string;
@@ -10,6 +12,8 @@ export interface DesiredServer {
   restartPolicy: { maxRestarts: number; windowSeconds: number };
   acknowledgedConditions: string[];
   restartNonce: number;
+  /** Installed plugin jars, put in `plugins/` at each start; a change waits for the next start. */
+  plugins?: DesiredPlugin[];
 }
 
 /** What a running process was started from; a change to it needs a restart to apply. */

@@ -37,6 +37,7 @@ export function fromLink(d: LinkDesiredServer): WithTemplate {
     acknowledgedConditions: d.acknowledgedConditionIds,
     restartNonce: d.restartNonce,
     templateJson: d.templateJson,
+    plugins: d.plugins ?? [],
   };
 }
 

@@ -9,3 +9,4 @@ export const serverHome = (dataDir: string, serverId: string) => join(dataDir, '
 export const serverRoot = (dataDir: string, serverId: string) => join(serverHome(dataDir, serverId), 'root');
 export const appliedFile = (dataDir: string, serverId: string) => join(serverHome(dataDir, serverId), 'applied.json');
 export const downloadCache = (dataDir: string) => join(dataDir, 'cache', 'downloads');
+export const pluginCache = (dataDir: string) => join(dataDir, 'cache', 'plugins');

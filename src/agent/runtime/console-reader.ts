@@ -34,7 +34,8 @@ export async function readConsole(
     conn.close();
   };
   try {
-    await conn.request({ type: 'attach', tail: options.tail }, requestTimeoutMs);
+    const reply = await conn.request({ type: 'attach', tail: options.tail }, requestTimeoutMs);
+    options.onAttached?.(reply.replayed);
   } catch (error) {
     detach();
     throw error;

@@ -17,6 +17,8 @@ export interface AttachOptions {
   /** Lines replayed from the ring buffer before live lines. */
   tail: number;
   onEnd?: (end: AttachEnd) => void;
+  /** Hears how many lines the replay holds, once the shim accepted the reader (they follow as lines). */
+  onAttached?: (replayed: number) => void;
 }
 
 /** One server's adoption: a status, or why its shim could not be read. */

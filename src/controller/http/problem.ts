@@ -28,6 +28,7 @@ export const problemCatalog = {
   too_large: { status: 413, title: 'The request body is too large.' },
   too_many_attempts: { status: 429, title: 'Too many attempts; retry later.' },
   internal: { status: 500, title: 'An internal error occurred.' },
+  catalog_sync_failed: { status: 502, title: 'The catalog source could not be read or is not a valid feed; the last good catalog stays in use.' },
   node_unavailable: { status: 503, title: 'The server\'s Node is not connected or did not answer in time.' },
   not_ready: { status: 503, title: 'The Controller cannot reach its store.' },
 } as const;

@@ -8,6 +8,8 @@ export interface EventStream {
   close(): void;
   /** Resolves when the client goes away or the stream is closed. */
   closed: Promise<void>;
+  /** Bytes written but not yet taken by the client: how far a slow client lags. */
+  readonly bufferedBytes: number;
 }
 
 /**
@@ -49,5 +51,8 @@ export function openEventStream(ctx: Context, options: { keepAliveMs?: number } 
     },
     close: finish,
     closed,
+    get bufferedBytes() {
+      return body.writableLength;
+    },
   };
 }

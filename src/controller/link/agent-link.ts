@@ -6,6 +6,7 @@ import type { AgentMessage, EnrollRequest, EnrollResponse, Hello } from '../../s
 import type { Logger } from '../../shared/logger.js';
 import { emptyResources, type NodeFleet } from '../actors/fleet.js';
 import type { NodeTimings } from '../actors/node-machine.js';
+import { serveArtifact, type ArtifactProvider } from './artifact-rpc.js';
 import { ConnectRefusedError, EnrollmentRefusedError } from './errors.js';
 import type { LinkMetrics } from './link-metrics.js';
 import { NodeSession, type AgentStream } from './node-session.js';
@@ -27,6 +28,8 @@ export interface AgentLinkDeps {
   logger: Logger;
   clock: Clock;
   timings: NodeTimings;
+  /** Plugin jars Nodes fetch with FetchArtifact. */
+  artifacts?: ArtifactProvider;
 }
 
 export interface ListenOptions {
@@ -57,6 +60,7 @@ export class AgentLinkServer {
       Enroll: (call: grpc.ServerUnaryCall<EnrollRequest, EnrollResponse>, callback: grpc.sendUnaryData<EnrollResponse>) =>
         void this.enroll(call.request, callback),
       Connect: (call: AgentStream) => void this.connect(call),
+      FetchArtifact: (call: Parameters<typeof serveArtifact>[0]) => void serveArtifact(call, bearer(call.metadata), this.deps),
     });
   }
 
@@ -185,6 +189,9 @@ export class AgentLinkServer {
         return;
       case 'consoleLine':
         this.deps.agents.emitConsoleLine(session.nodeId, message.consoleLine);
+        return;
+      case 'consoleEnd':
+        this.deps.agents.emitConsoleEnd(session.nodeId, message.consoleEnd);
         return;
       case 'response':
         session.answer(message.response);

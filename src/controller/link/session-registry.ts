@@ -1,4 +1,4 @@
-import type { ConsoleLine, DesiredServer, RequestBody, Response, ServerStatus } from '../../shared/link/messages.js';
+import type { ConsoleEnd, ConsoleLine, DesiredServer, RequestBody, Response, ServerStatus } from '../../shared/link/messages.js';
 import type { Logger } from '../../shared/logger.js';
 import { NodeUnavailableError } from './errors.js';
 import type { NodeSession, RequestOptions } from './node-session.js';
@@ -8,6 +8,9 @@ import { status as GrpcStatus } from '@grpc/grpc-js';
 export type DesiredStateSource = (nodeId: string) => Promise<DesiredServer[]>;
 export type ServerStatusListener = (nodeId: string, status: ServerStatus) => void;
 export type ConsoleLineListener = (nodeId: string, line: ConsoleLine) => void;
+export type ConsoleEndListener = (nodeId: string, end: ConsoleEnd) => void;
+/** Hears a Node's session go (closed, replaced or cut off): whatever it relayed has stopped. */
+export type SessionEndListener = (nodeId: string) => void;
 
 /** Default wait for an Agent's answer before `node_unavailable`. */
 export const defaultRequestTimeoutMs = 10_000;
@@ -22,6 +25,8 @@ export class AgentSessions {
   private desiredStateSource: DesiredStateSource = async () => [];
   private readonly statusListeners = new Set<ServerStatusListener>();
   private readonly consoleListeners = new Set<ConsoleLineListener>();
+  private readonly consoleEndListeners = new Set<ConsoleEndListener>();
+  private readonly sessionEndListeners = new Set<SessionEndListener>();
 
   constructor(private readonly logger: Logger) {}
 
@@ -31,6 +36,7 @@ export class AgentSessions {
     this.sessions.set(session.nodeId, session);
     if (previous && previous !== session) {
       previous.close({ code: GrpcStatus.ABORTED, details: 'replaced by a newer connection of the same Node' });
+      this.sessionEnded(session.nodeId);
       return previous;
     }
     return undefined;
@@ -40,6 +46,7 @@ export class AgentSessions {
   detach(session: NodeSession): boolean {
     if (this.sessions.get(session.nodeId) !== session) return false;
     this.sessions.delete(session.nodeId);
+    this.sessionEnded(session.nodeId);
     return true;
   }
 
@@ -82,6 +89,7 @@ export class AgentSessions {
     if (!session) return;
     this.sessions.delete(nodeId);
     session.close({ code, details });
+    this.sessionEnded(nodeId);
   }
 
   onServerStatus(listener: ServerStatusListener): () => void {
@@ -94,6 +102,24 @@ export class AgentSessions {
     return () => this.consoleListeners.delete(listener);
   }
 
+  onConsoleEnd(listener: ConsoleEndListener): () => void {
+    this.consoleEndListeners.add(listener);
+    return () => this.consoleEndListeners.delete(listener);
+  }
+
+  onSessionEnd(listener: SessionEndListener): () => void {
+    this.sessionEndListeners.add(listener);
+    return () => this.sessionEndListeners.delete(listener);
+  }
+
+  emitConsoleEnd(nodeId: string, end: ConsoleEnd): void {
+    for (const listener of this.consoleEndListeners) this.guard(() => listener(nodeId, end), nodeId);
+  }
+
+  private sessionEnded(nodeId: string): void {
+    for (const listener of this.sessionEndListeners) this.guard(() => listener(nodeId), nodeId);
+  }
+
   emitServerStatus(nodeId: string, status: ServerStatus): void {
     for (const listener of this.statusListeners) this.guard(() => listener(nodeId, status), nodeId);
   }
@@ -104,7 +130,9 @@ export class AgentSessions {
 
   closeAll(): void {
     for (const session of this.sessions.values()) session.close({ code: GrpcStatus.UNAVAILABLE, details: 'the Controller is shutting down' });
+    const nodeIds = [...this.sessions.keys()];
     this.sessions.clear();
+    nodeIds.forEach((nodeId) => this.sessionEnded(nodeId));
   }
 
   private guard(fn: () => void, nodeId: string): void {

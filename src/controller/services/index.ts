@@ -1,15 +1,24 @@
+import { join } from 'node:path';
 import { NodeFleet, type TimerClock } from '../actors/fleet.js';
 import { ServerFleet } from '../actors/server-fleet.js';
 import { defaultNodeTimings, type NodeTimings } from '../actors/node-machine.js';
 import { AgentSessions } from '../link/session-registry.js';
+import { ArtifactStore } from '../plugins/artifact-store.js';
 import type { TemplateCatalog } from '../templates/template-catalog.js';
 import { Access } from './access.js';
 import { AuditService } from './audit.js';
 import { AuthService } from './auth.js';
+import { ConsoleHub } from './console-hub.js';
+import { ConsoleService } from './console.js';
+import { FileService } from './files.js';
+import { NodeCalls } from './node-calls.js';
+import { PropertiesService } from './properties.js';
+import { CatalogService, type CatalogOptions } from './catalog.js';
 import type { ServiceDeps } from './deps.js';
 import { NetworkService } from './network.js';
 import { NodeEnrollment } from './node-enrollment.js';
 import { NodeService } from './nodes.js';
+import { PluginService } from './plugins.js';
 import { RoleService } from './roles.js';
 import { FleetNodeGateway, fromLinkStatus } from './server-link.js';
 import { ServerReports } from './server-reports.js';
@@ -28,8 +37,13 @@ export interface NodeRuntimeDeps {
   nodeTimerClock?: TimerClock;
 }
 
+/** Where the plugin catalog comes from and how often it syncs (default: the sample feed, hourly). */
+export interface CatalogDeps {
+  catalog?: Partial<CatalogOptions>;
+}
+
 /** Every service of the Controller, built once from shared deps. */
-export function createServices(deps: ServiceDeps & { templates: TemplateCatalog } & NodeRuntimeDeps, sessionPolicy: SessionPolicy = defaultSessionPolicy) {
+export function createServices(deps: ServiceDeps & { templates: TemplateCatalog } & NodeRuntimeDeps & CatalogDeps, sessionPolicy: SessionPolicy = defaultSessionPolicy) {
   const access = new Access(deps.repos);
   const sessions = new SessionService(deps, sessionPolicy);
   const roles = new RoleService(deps, access);
@@ -46,6 +60,16 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const servers = new ServerService(deps, access, new ServerFleet(), deps.templates, gateway, serverWatch);
   const serverReports = new ServerReports(deps, servers);
   connectServersToNodes({ servers, serverReports, serverWatch, gateway, nodes, fleet, agents, teams, deps });
+  // Operating a server through its Agent: console, files, server.properties.
+  const nodeCalls = new NodeCalls(agents);
+  const consoleHub = new ConsoleHub(agents, nodeCalls, deps.logger);
+  // Plugins: the synced catalog, installations per server, and the jars Nodes fetch.
+  const catalog = new CatalogService(deps, access, { source: deps.catalog?.source, syncIntervalMs: deps.catalog?.syncIntervalMs ?? 60 * 60 * 1000 });
+  const plugins = new PluginService(deps, servers, catalog, deps.templates, gateway, new ArtifactStore(join(deps.dataDir, 'artifacts'), deps.logger));
+  gateway.setPluginSource((serverIds) => deps.repos.pluginInstallations.find({ serverId: { $in: serverIds } }));
+  serverWatch.subscribe(({ doc, deleted }) => {
+    if (deleted) plugins.forgetServer(doc._id).catch((err: unknown) => deps.logger.error({ err, serverId: doc._id }, 'removing a deleted server\'s plugins failed'));
+  });
   return {
     deps,
     sessionPolicy,
@@ -67,6 +91,12 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     serverWatch,
     network: new NetworkService(deps, access),
     templates: new TemplateService(deps.templates),
+    consoleHub,
+    console: new ConsoleService(servers, nodeCalls, consoleHub),
+    files: new FileService(servers, nodeCalls),
+    properties: new PropertiesService(servers, nodeCalls),
+    catalog,
+    plugins,
   };
 }
 

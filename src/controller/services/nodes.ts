@@ -81,21 +81,43 @@ export class NodeService {
   async create(caller: Caller, input: { name: string; address?: string }, audit: AuditScope) {
     this.access.requireGlobal(caller, 'nodes.manage');
     const address = this.checkAddress(input.address ?? '');
+    const doc = this.newNode(input.name, address);
+    audit.target(doc._id).detail({ name: doc.name, address });
+    const live = await this.insert(doc);
+    const issued = await this.enrollment.issueToken(doc._id);
+    return { node: nodeView(doc, live, noReservation()), enrollmentToken: issued.token, enrollmentExpiresAt: issued.expiresAt };
+  }
+
+  /**
+   * A Node the Controller creates on its own behalf (the `--local-agent` Node): there is no caller,
+   * maybe no user yet, so whoever calls this audits it as SYSTEM.
+   */
+  async createForController(name: string): Promise<NodeDoc> {
+    const doc = this.newNode(name, '');
+    await this.insert(doc);
+    return doc;
+  }
+
+  async findByName(name: string): Promise<NodeDoc | null> {
+    return this.deps.repos.nodes.findOne({ nameKey: name.toLowerCase() });
+  }
+
+  private newNode(name: string, address: string): NodeDoc {
     const now = nowIso(this.deps);
-    const doc: NodeDoc = {
-      _id: this.deps.ids.next(), name: input.name, nameKey: input.name.toLowerCase(), address, adminState: 'ENABLED',
+    return {
+      _id: this.deps.ids.next(), name, nameKey: name.toLowerCase(), address, adminState: 'ENABLED',
       status: initialStatus(), conditions: [], createdAt: now, updatedAt: now,
     };
-    audit.target(doc._id).detail({ name: doc.name, address });
+  }
+
+  private async insert(doc: NodeDoc) {
     try {
       await this.deps.repos.nodes.insert(doc);
     } catch (e) {
       if (isDuplicateKey(e)) throw duplicateNode();
       throw e;
     }
-    const live = this.fleet.add(doc);
-    const issued = await this.enrollment.issueToken(doc._id);
-    return { node: nodeView(doc, live, noReservation()), enrollmentToken: issued.token, enrollmentExpiresAt: issued.expiresAt };
+    return this.fleet.add(doc);
   }
 
   async list(caller: Caller, page: { limit: number; cursor?: string }) {

@@ -1,11 +1,13 @@
 import { KeyedMutex } from '../../shared/keyed-mutex.js';
-import type { DesiredServer, ServerStatus } from '../../shared/link/messages.js';
+import type { DesiredPlugin, DesiredServer, ServerStatus } from '../../shared/link/messages.js';
 import type { NodeFleet, NodeState } from '../actors/fleet.js';
 import type { RuntimeState } from '../domain/server-spec.js';
 import type { AgentSessions } from '../link/session-registry.js';
+import type { PluginInstallationDoc } from '../store/records.js';
 import type { Repositories } from '../store/repositories.js';
 import type { TemplateCatalog } from '../templates/template-catalog.js';
 import type { NodeGateway, NodeInfo } from './node-gateway.js';
+import { nodeFileNames } from './plugin-views.js';
 import { desiredStateOf, type DesiredServerEntry } from './server-desired.js';
 import type { ServerReport } from './server-reports.js';
 
@@ -17,7 +19,7 @@ const info = (s: NodeState): NodeInfo => ({
 });
 
 /** A server's desired spec as the link carries it, with its template so the Node needs no copy. */
-export function toLinkDesired(entry: DesiredServerEntry, templates: TemplateCatalog): DesiredServer {
+export function toLinkDesired(entry: DesiredServerEntry, templates: TemplateCatalog, plugins: DesiredPlugin[] = []): DesiredServer {
   const { desired } = entry;
   const template = templates.get(desired.software.template);
   return {
@@ -33,7 +35,14 @@ export function toLinkDesired(entry: DesiredServerEntry, templates: TemplateCata
     inNetwork: desired.inNetwork,
     restartNonce: desired.restartNonce,
     templateJson: template ? JSON.stringify(template) : '',
+    plugins,
   };
+}
+
+/** A server's installed plugins as the link carries them, each with its file name in `plugins/`. */
+export function toLinkPlugins(installations: readonly PluginInstallationDoc[]): DesiredPlugin[] {
+  const names = nodeFileNames(installations);
+  return installations.map((d) => ({ installationId: d._id, fileName: names.get(d._id)!, sha256: d.sha256, sizeBytes: d.sizeBytes, pluginId: d.pluginId }));
 }
 
 export function fromLinkStatus(status: ServerStatus): ServerReport {
@@ -63,6 +72,7 @@ export function fromLinkStatus(status: ServerStatus): ServerReport {
  */
 export class FleetNodeGateway implements NodeGateway {
   private readonly sends = new KeyedMutex();
+  private pluginSource: (serverIds: string[]) => Promise<PluginInstallationDoc[]> = async () => [];
 
   constructor(
     private readonly fleet: NodeFleet,
@@ -85,8 +95,16 @@ export class FleetNodeGateway implements NodeGateway {
     return state === 'HEALTHY' || state === 'DEGRADED';
   }
 
-  desiredFor = async (nodeId: string): Promise<DesiredServer[]> =>
-    (await desiredStateOf(this.repos, nodeId)).map((e) => toLinkDesired(e, this.templates));
+  /** Where the servers' plugin installations come from (the plugins capability). */
+  setPluginSource(source: (serverIds: string[]) => Promise<PluginInstallationDoc[]>): void {
+    this.pluginSource = source;
+  }
+
+  desiredFor = async (nodeId: string): Promise<DesiredServer[]> => {
+    const entries = await desiredStateOf(this.repos, nodeId);
+    const installations = await this.pluginSource(entries.map((e) => e.serverId));
+    return entries.map((e) => toLinkDesired(e, this.templates, toLinkPlugins(installations.filter((i) => i.serverId === e.serverId))));
+  };
 
   desiredStateChanged(nodeId: string): void {
     void this.sends.run(nodeId, async () => {

@@ -32,33 +32,30 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 export class ServerReports {
   constructor(private readonly deps: ServiceDeps, private readonly servers: ServerService) {}
 
-  async apply(nodeId: string, report: ServerReport): Promise<void> {
-    const doc = await this.deps.repos.servers.findById(report.serverId);
-    if (!doc || doc.nodeId !== nodeId) return;
-    const at = nowIso(this.deps);
-    const observed: ServerObserved = {
-      observedGeneration: report.observedGeneration,
-      ...(report.runtimeState ? { runtimeState: report.runtimeState } : {}),
-      installed: report.installed,
-      restarting: report.restarting,
-      restartPending: report.restartPending,
-      usage: report.usage,
-      conditions: report.conditions,
-      ...(report.startedAt ? { startedAt: report.startedAt } : {}),
-      reportedAt: at,
-    };
-    const actor = this.servers.actorOf(doc);
-    const event =
-      report.removed && doc.phase === 'DELETING' ? ({ type: 'REMOVED', at } as const)
-        : report.installError && doc.phase === 'PROVISIONING' ? ({ type: 'INSTALL_FAILED', at, message: report.installError } as const)
-          : report.installed && doc.phase === 'PROVISIONING' ? ({ type: 'INSTALLED', at } as const)
-            : undefined;
-    if (event) {
-      await this.servers.apply(doc, event, observed);
-      return;
-    }
-    if (!this.worthWriting(doc, observed)) return;
-    await this.servers.persist(doc, actor, observed);
+  /** Queues the report on the server's lock at once (before any await), so reports keep their arrival order. */
+  apply(nodeId: string, report: ServerReport): Promise<void> {
+    return this.servers.observe(report.serverId, (doc) => {
+      if (doc.nodeId !== nodeId) return undefined;
+      const at = nowIso(this.deps);
+      const observed: ServerObserved = {
+        observedGeneration: report.observedGeneration,
+        ...(report.runtimeState ? { runtimeState: report.runtimeState } : {}),
+        installed: report.installed,
+        restarting: report.restarting,
+        restartPending: report.restartPending,
+        usage: report.usage,
+        conditions: report.conditions,
+        ...(report.startedAt ? { startedAt: report.startedAt } : {}),
+        reportedAt: at,
+      };
+      const event =
+        report.removed && doc.phase === 'DELETING' ? ({ type: 'REMOVED', at } as const)
+          : report.installError && doc.phase === 'PROVISIONING' ? ({ type: 'INSTALL_FAILED', at, message: report.installError } as const)
+            : report.installed && doc.phase === 'PROVISIONING' ? ({ type: 'INSTALLED', at } as const)
+              : undefined;
+      if (event) return { event, observed };
+      return this.worthWriting(doc, observed) ? { observed } : undefined;
+    });
   }
 
   private worthWriting(doc: ServerDoc, observed: ServerObserved): boolean {

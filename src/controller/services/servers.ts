@@ -4,7 +4,7 @@ import type { ServerEvent } from '../actors/server-machine.js';
 import { encodeCursor, decodeCursor } from '../domain/cursor.js';
 import type { Permission } from '../domain/permissions.js';
 import { bestFit, fits, freeOf, pickPort } from '../domain/placement.js';
-import { defaultRestartPolicy, emptyObserved, type Resources, type ServerDesired } from '../domain/server-spec.js';
+import { defaultRestartPolicy, emptyObserved, type Resources, type ServerDesired, type ServerObserved } from '../domain/server-spec.js';
 import type { AuditScope } from '../http/audit-scope.js';
 import type { Caller } from '../http/caller.js';
 import { invalidRequest, ProblemError } from '../http/problem.js';
@@ -253,6 +253,25 @@ export class ServerService {
       if (!accepts(actor, event)) throw this.busy(actor);
       actor.send(event);
       return this.persist(current, actor, observed ?? current.observed);
+    });
+  }
+
+  /**
+   * Applies an Agent report under the server's lock, on the record as it is now: `decide` says
+   * what to write (an event for the actor and the observed status), or nothing. Reports are
+   * handled in arrival order and never interleave with a command's read and write.
+   */
+  async observe(serverId: string, decide: (current: ServerDoc) => { event?: ServerEvent; observed: ServerObserved } | undefined): Promise<void> {
+    await this.locks.run(serverId, async () => {
+      const current = await this.deps.repos.servers.findById(serverId);
+      const outcome = current ? decide(current) : undefined;
+      if (!current || !outcome) return;
+      const actor = this.actorOf(current);
+      if (outcome.event) {
+        if (!accepts(actor, outcome.event)) return;
+        actor.send(outcome.event);
+      }
+      await this.persist(current, actor, outcome.observed);
     });
   }
 

@@ -40,7 +40,7 @@ export class SetupService {
     await chmod(this.codePath, 0o600);
     const setting = { _id: setupSetting, value: { codeHash: sha256(code), done: false }, updatedAt: nowIso(this.deps) };
     if (!(await this.deps.repos.settings.replace({ _id: setupSetting }, setting))) await this.deps.repos.settings.insert(setting);
-    this.deps.logger.info({ event: 'setup_pending', setupCodeFile: this.codePath }, 'setup pending: the one-time setup code is in the file named here');
+    this.deps.logger.info({ event: 'setup_pending', setupCodeFile: this.codePath }, `setup pending: the one-time setup code is in ${this.codePath}; send it with POST /api/v1/setup`);
   }
 
   async run(input: SetupInput, clientAddress: string, audit: AuditScope) {

@@ -211,3 +211,35 @@ export interface ServerDoc {
   createdAt: string;
   updatedAt: string;
 }
+
+/** One plugin installed on one server (from the catalog, as a dependency, or an uploaded jar). */
+export interface PluginInstallationDoc {
+  _id: string;
+  serverId: string;
+  /** `<serverId> <pluginId>`: the unique index keeps one installation of a plugin per server. */
+  key: string;
+  pluginId: string;
+  name: string;
+  source: 'CATALOG' | 'UPLOAD';
+  version: string;
+  catalogVersionId?: string;
+  verified: boolean;
+  compatibilityConfirmed: boolean;
+  dependency: boolean;
+  /** Plugin ids the installed version requires; `requiredBy` of the others is derived from these. */
+  requires: string[];
+  /** Display name of the jar: the uploaded file's name, or `<slug>-<version>.jar` for the catalog. */
+  fileName: string;
+  sha256: string;
+  sizeBytes: number;
+  /** Where the Controller fetches a catalog jar from when it has no copy yet. */
+  downloadUrl?: string;
+  installedAt: string;
+  updatedAt: string;
+}
+
+/** One plugin of the last good catalog; the denylist and sync facts live in the `catalog` setting. */
+export interface CatalogPluginDoc {
+  _id: string;
+  plugin: import('../catalog/feed.js').FeedPlugin;
+}

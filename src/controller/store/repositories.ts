@@ -2,6 +2,7 @@ import type { Collection, IndexSpec } from './collection.js';
 import type {
   ApiTokenDoc, AuditLog, EnrollmentTokenDoc, NodeDoc, ServerDoc, MembershipDoc, NetworkDoc, PasswordResetDoc, RoleDoc, SessionDoc, SettingDoc, TeamDoc, UserDoc,
 } from './records.js';
+import type { CatalogPluginDoc, PluginInstallationDoc } from './records.js';
 
 /** What an adapter provides; everything above it is adapter-agnostic. */
 export interface StoreAdapter {
@@ -28,6 +29,8 @@ export interface Repositories {
   nodes: Collection<NodeDoc>;
   enrollmentTokens: Collection<EnrollmentTokenDoc>;
   servers: Collection<ServerDoc>;
+  pluginInstallations: Collection<PluginInstallationDoc>;
+  catalogPlugins: Collection<CatalogPluginDoc>;
   audit: AuditLog;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -46,6 +49,8 @@ export const collectionIndexes: Record<Exclude<keyof Repositories, 'kind' | 'aud
   nodes: [{ field: 'nameKey', unique: true }],
   enrollmentTokens: [{ field: 'hash', unique: true }, { field: 'nodeId' }],
   servers: [{ field: 'teamId' }, { field: 'nodeId' }],
+  pluginInstallations: [{ field: 'serverId' }, { field: 'key', unique: true }, { field: 'sha256' }],
+  catalogPlugins: [],
 };
 
 export async function openRepositories(adapter: StoreAdapter): Promise<Repositories> {
@@ -65,6 +70,8 @@ export async function openRepositories(adapter: StoreAdapter): Promise<Repositor
     nodes: await open<NodeDoc>('nodes'),
     enrollmentTokens: await open<EnrollmentTokenDoc>('enrollmentTokens'),
     servers: await open<ServerDoc>('servers'),
+    pluginInstallations: await open<PluginInstallationDoc>('pluginInstallations'),
+    catalogPlugins: await open<CatalogPluginDoc>('catalogPlugins'),
     audit: await adapter.openAuditLog(),
     ping: () => adapter.ping(),
     close: () => adapter.close(),

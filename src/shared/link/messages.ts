@@ -91,6 +91,20 @@ export interface ConsoleLine {
   serverId: string;
   text: string;
   atUnixMs: number;
+  /** The line was longer than 16 KiB and was cut (proto3 default false when left out). */
+  truncated?: boolean;
+  /** Number of the line in the process's output; orders replayed lines against live ones (default 0). */
+  seq?: number;
+}
+
+export type ConsoleEndReason = 'stopped' | 'crashed' | 'killed' | 'lost';
+
+export interface ConsoleEnd {
+  serverId: string;
+  reason: ConsoleEndReason;
+  exitCode: number;
+  hasExitCode: boolean;
+  signal: string;
 }
 
 export interface ResponseError {
@@ -119,7 +133,7 @@ export type ResponsePayload =
   | { payload: 'fileChunk'; fileChunk: FileChunk }
   | { payload: 'properties'; properties: { values: Record<string, string> } }
   | { payload: 'backupResult'; backupResult: { sizeBytes: number; location: string } }
-  | { payload: 'consoleReplay'; consoleReplay: { lines: string[] } };
+  | { payload: 'consoleReplay'; consoleReplay: { lines: string[]; entries: ConsoleLine[] } };
 
 export type Response = {
   requestId: string;
@@ -133,7 +147,8 @@ export type AgentMessage =
   | { kind: 'heartbeat'; heartbeat: Heartbeat }
   | { kind: 'serverStatus'; serverStatus: ServerStatus }
   | { kind: 'consoleLine'; consoleLine: ConsoleLine }
-  | { kind: 'response'; response: Response };
+  | { kind: 'response'; response: Response }
+  | { kind: 'consoleEnd'; consoleEnd: ConsoleEnd };
 
 // ---- Controller → Agent ----
 
@@ -159,6 +174,25 @@ export interface DesiredServer {
   inNetwork: boolean;
   restartNonce: number;
   templateJson: string;
+  /** Installed plugin jars; absent from an older Controller. */
+  plugins?: DesiredPlugin[];
+}
+
+export interface DesiredPlugin {
+  installationId: string;
+  fileName: string;
+  sha256: string;
+  sizeBytes: number;
+  pluginId: string;
+}
+
+export interface FetchArtifactRequest {
+  sha256: string;
+}
+
+export interface ArtifactChunk {
+  data: Buffer;
+  totalBytes: number;
 }
 
 export interface DesiredState {
@@ -171,8 +205,8 @@ export type RequestBody =
   | { body: 'consoleSubscribe'; consoleSubscribe: { serverId: string; tail: number } }
   | { body: 'consoleUnsubscribe'; consoleUnsubscribe: { serverId: string } }
   | { body: 'fileList'; fileList: { serverId: string; path: string } }
-  | { body: 'fileRead'; fileRead: { serverId: string; path: string; chunkBytes: number } }
-  | { body: 'fileWriteChunk'; fileWriteChunk: { serverId: string; path: string; uploadId: string; offset: number; data: Buffer; last: boolean } }
+  | { body: 'fileRead'; fileRead: { serverId: string; path: string; chunkBytes: number; offset?: number; length?: number } }
+  | { body: 'fileWriteChunk'; fileWriteChunk: { serverId: string; path: string; uploadId: string; offset: number; data: Buffer; last: boolean; abort?: boolean } }
   | { body: 'fileDelete'; fileDelete: { serverId: string; path: string } }
   | { body: 'fileMkdir'; fileMkdir: { serverId: string; path: string } }
   | { body: 'propertiesGet'; propertiesGet: { serverId: string } }

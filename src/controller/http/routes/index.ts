@@ -1,10 +1,15 @@
 import type { Services } from '../../services/index.js';
 import type { AnyRoute } from '../route.js';
 import { auditRoutes } from './audit.js';
+import { catalogRoutes } from './catalog.js';
 import { authRoutes } from './auth.js';
+import { consoleRoutes } from './console.js';
+import { fileRoutes } from './files.js';
+import { propertyRoutes } from './properties.js';
 import { meRoutes } from './me.js';
 import { networkRoutes } from './network.js';
 import { nodeRoutes } from './nodes.js';
+import { pluginRoutes } from './plugins.js';
 import { roleRoutes } from './roles.js';
 import { serverRoutes } from './servers.js';
 import { teamRoutes } from './teams.js';
@@ -22,5 +27,10 @@ export const allRoutes = (s: Services): AnyRoute[] => [
   ...networkRoutes(s),
   ...nodeRoutes(s),
   ...serverRoutes(s),
+  ...consoleRoutes(s),
+  ...fileRoutes(s),
+  ...propertyRoutes(s),
   ...templateRoutes(s),
+  ...pluginRoutes(s),
+  ...catalogRoutes(s),
 ];

@@ -36,12 +36,14 @@ export const serverRoutes = (s: Services) => [
     description: 'Deleted servers arrive as a `server-deleted` event `{id}`. A keep-alive comment is sent every 15 seconds. List first, then watch.',
     handler: async ({ caller, ctx }) => {
       const stream = openEventStream(ctx);
+      // The permission check is async: events go through one chain so they leave in the order they happened.
+      let delivered = Promise.resolve();
       const unsubscribe = s.serverWatch.subscribe(({ doc, deleted }) => {
-        void s.access.may(caller.user, doc.teamId, 'servers.read').then((ok) => {
-          if (!ok) return;
+        delivered = delivered.then(async () => {
+          if (!(await s.access.may(caller.user, doc.teamId, 'servers.read'))) return;
           if (deleted) stream.send('server-deleted', { id: doc._id });
           else stream.send('server', s.servers.listItem(doc));
-        });
+        }).catch((err: unknown) => s.deps.logger.error({ err }, 'server watch delivery failed'));
       });
       void stream.closed.then(unsubscribe);
     },

@@ -1,0 +1,111 @@
+import type { AgentLinkClient } from '../link-client.js';
+import { AgentError } from '../errors.js';
+import type { Reconciler } from '../reconciler/reconciler.js';
+import type { AgentServerState } from '../reconciler/server-machine.js';
+import { serverRoot } from '../reconciler/server-paths.js';
+import { isRuntimeError } from '../runtime/errors.js';
+import type { ServerRuntime } from '../runtime/runtime-types.js';
+import { ConsoleRelay } from './console-relay.js';
+import { deletePath, listDirectory, makeDirectory, readFileRange } from './files.js';
+import { ServerProperties } from './properties.js';
+import { Uploads } from './uploads.js';
+
+export interface OperationDeps {
+  dataDir: string;
+  link: AgentLinkClient;
+  reconciler: Reconciler;
+  runtime: ServerRuntime;
+}
+
+/** Longest console command the Agent types (the Controller's API allows the same 4,096 characters, at most 16 KiB of UTF-8). */
+export const maxCommandLength = 4096;
+
+/**
+ * The operator's requests (console, files, server.properties), registered on the link. Every one
+ * names a server this Agent runs; each file path is resolved inside that server's root.
+ */
+export function registerOperations(deps: OperationDeps): { relay: ConsoleRelay; uploads: Uploads } {
+  const { link, reconciler, runtime } = deps;
+  const relay = new ConsoleRelay(runtime, {
+    sendLine: (line) => link.sendConsoleLine(line),
+    sendEnd: (end) => link.sendConsoleEnd(end),
+  });
+  const uploads = new Uploads();
+  const properties = new ServerProperties();
+
+  /** The server's reconciler state; undefined when this Node has no such server (yet). */
+  const stateOf = (serverId: string): AgentServerState | undefined => reconciler.runner(serverId)?.actor.getSnapshot().value as AgentServerState | undefined;
+  const rootOf = (serverId: string) => {
+    if (!stateOf(serverId)) throw new AgentError('NOT_FOUND', 'This Node does not run that server.');
+    return serverRoot(deps.dataDir, serverId);
+  };
+
+  // What was asked over a link that is gone is nobody's any more: stop relaying, drop uploads.
+  link.onDisconnected(() => {
+    relay.unsubscribeAll();
+    void uploads.discardAll();
+  });
+
+  link.handle('consoleCommand', async ({ serverId, command }) => {
+    if (command.length === 0 || command.length > maxCommandLength || /[\r\n]/.test(command)) {
+      throw new AgentError('INVALID_REQUEST', `A command is one line of 1 to ${maxCommandLength} characters.`);
+    }
+    if (stateOf(serverId) !== 'running') throw new AgentError('SERVER_NOT_RUNNING', 'The server is not running.');
+    try {
+      await runtime.sendCommand(serverId, command);
+    } catch (e) {
+      if (isRuntimeError(e, 'not_running')) throw new AgentError('SERVER_NOT_RUNNING', 'The server is not running.');
+      throw e;
+    }
+    return {};
+  });
+
+  link.handle('consoleSubscribe', async ({ serverId, tail }) => {
+    const state = stateOf(serverId);
+    if (state !== 'running' && state !== 'starting') throw new AgentError('SERVER_NOT_RUNNING', 'The server is not running.');
+    const entries = await relay.subscribe(serverId, tail);
+    return { payload: 'consoleReplay', consoleReplay: { lines: entries.map((e) => e.text), entries } };
+  });
+
+  link.handle('consoleUnsubscribe', async ({ serverId }) => {
+    await relay.unsubscribe(serverId);
+    return {};
+  });
+
+  link.handle('fileList', async ({ serverId, path }) => ({
+    payload: 'fileEntries', fileEntries: { entries: await listDirectory(rootOf(serverId), path) },
+  }));
+
+  link.handle('fileRead', async ({ serverId, path, chunkBytes, offset, length }, ctx) => {
+    const last = await readFileRange(rootOf(serverId), path, { offset: offset ?? 0, length: length ?? 0, chunkBytes }, (chunk) => {
+      ctx.sendPart({ payload: 'fileChunk', fileChunk: chunk });
+    }, ctx.signal);
+    return { payload: 'fileChunk', fileChunk: last };
+  });
+
+  link.handle('fileWriteChunk', async ({ serverId, path, uploadId, offset, data, last, abort }) => {
+    if (abort) await uploads.discard(uploadId);
+    else await uploads.chunk({ root: rootOf(serverId), path, uploadId, offset, data, last });
+    return {};
+  });
+
+  link.handle('fileDelete', async ({ serverId, path }) => {
+    await deletePath(rootOf(serverId), path);
+    return {};
+  });
+
+  link.handle('fileMkdir', async ({ serverId, path }) => {
+    await makeDirectory(rootOf(serverId), path);
+    return {};
+  });
+
+  link.handle('propertiesGet', async ({ serverId }) => ({
+    payload: 'properties', properties: { values: await properties.get(rootOf(serverId)) },
+  }));
+
+  link.handle('propertiesPatch', async ({ serverId, set, remove }) => ({
+    payload: 'properties', properties: { values: await properties.patch(serverId, rootOf(serverId), set, remove) },
+  }));
+
+  return { relay, uploads };
+}

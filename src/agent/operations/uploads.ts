@@ -1,0 +1,136 @@
+import { constants } from 'node:fs';
+import { lstat, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { maxChunkBytes } from '../../shared/link/messages.js';
+import { AgentError } from '../errors.js';
+import { resolveInRoot } from './sandbox.js';
+
+/** The files API's upload limit (the spec's 64 MiB); the Agent enforces it too. */
+export const maxUploadBytes = 64 * 1024 * 1024;
+/** An upload that hears nothing for this long is given up and its temporary file removed. */
+export const uploadIdleMs = 60_000;
+
+const tempPrefix = '.cairn-upload-';
+/** Temporary upload files are hidden from listings. */
+export const isUploadTemp = (name: string) => name.startsWith(tempPrefix);
+
+export interface ChunkInput {
+  root: string;
+  path: string;
+  uploadId: string;
+  offset: number;
+  data: Buffer;
+  last: boolean;
+}
+
+interface Upload {
+  path: string;
+  tempPath: string;
+  finalPath: string;
+  handle?: FileHandle;
+  written: number;
+  /** Chunks are applied one after another in arrival order. */
+  chain: Promise<unknown>;
+  timer?: NodeJS.Timeout;
+  done: boolean;
+}
+
+const errnoOf = (e: unknown) => (e as NodeJS.ErrnoException | undefined)?.code;
+
+/**
+ * Uploads in progress. Each is written to a temporary file in the target's directory and renamed
+ * over the target only after its last chunk, so a reader never sees half a file and an abandoned
+ * upload (aborted, too large, the Controller gone quiet) leaves nothing behind.
+ */
+export class Uploads {
+  private readonly open = new Map<string, Upload>();
+
+  constructor(private readonly idleMs = uploadIdleMs) {}
+
+  get active(): number {
+    return this.open.size;
+  }
+
+  /** Applies one chunk; resolves once it is on disk (and, for the last one, once the file is in place). */
+  chunk(input: ChunkInput): Promise<void> {
+    if (input.data.length > maxChunkBytes) return Promise.reject(new AgentError('TOO_LARGE', `A chunk holds at most ${maxChunkBytes} bytes.`));
+    let upload = this.open.get(input.uploadId);
+    if (!upload) {
+      if (input.offset !== 0) return Promise.reject(new AgentError('NOT_FOUND', 'No such upload (it was given up or never began).'));
+      const created: Upload = { path: input.path, tempPath: '', finalPath: '', written: 0, chain: Promise.resolve(), done: false };
+      upload = created;
+      this.open.set(input.uploadId, created);
+      created.chain = this.begin(input, created);
+    }
+    const current = upload;
+    const step = current.chain.then(() => this.apply(input, current));
+    current.chain = step.catch(() => undefined);
+    this.touch(input.uploadId, current);
+    return step.catch(async (e: unknown) => {
+      await this.discard(input.uploadId);
+      throw e;
+    });
+  }
+
+  /** Gives an upload up and removes its temporary file; unknown ids are ignored. */
+  async discard(uploadId: string): Promise<void> {
+    const upload = this.open.get(uploadId);
+    if (!upload) return;
+    this.open.delete(uploadId);
+    clearTimeout(upload.timer);
+    upload.done = true;
+    await upload.chain;
+    await upload.handle?.close().catch(() => undefined);
+    if (upload.tempPath) await rm(upload.tempPath, { force: true });
+  }
+
+  /** Gives every upload up (the link to the Controller went away). */
+  async discardAll(): Promise<void> {
+    await Promise.all([...this.open.keys()].map((id) => this.discard(id)));
+  }
+
+  private async begin(input: ChunkInput, upload: Upload): Promise<void> {
+    const target = await resolveInRoot(input.root, input.path, 'write');
+    if (target.isRoot) throw new AgentError('INVALID_PATH', 'path: names the server\'s root, not a file.');
+    const existing = await lstat(target.absolute).catch((e: unknown) => {
+      if (errnoOf(e) === 'ENOENT') return undefined;
+      throw e;
+    });
+    if (existing?.isDirectory()) throw new AgentError('NOT_A_FILE', `path: ${target.relative} is a directory.`);
+    upload.finalPath = target.absolute;
+    const tempPath = join(target.parent, `${tempPrefix}${input.uploadId}`);
+    // O_EXCL with O_NOFOLLOW: the temporary name is ours alone, never something planted there.
+    upload.handle = await open(tempPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644).catch((e: unknown) => {
+      if (errnoOf(e) === 'ENOENT') throw new AgentError('NOT_FOUND', `path: the directory of ${target.relative} does not exist.`);
+      if (errnoOf(e) === 'ENOTDIR') throw new AgentError('NOT_A_DIRECTORY', `path: the directory of ${target.relative} is not a directory.`);
+      throw e;
+    });
+    upload.tempPath = tempPath;
+  }
+
+  private async apply(input: ChunkInput, upload: Upload): Promise<void> {
+    if (upload.done || !upload.handle) throw new AgentError('NOT_FOUND', 'No such upload (it was given up).');
+    if (input.offset !== upload.written) throw new AgentError('INVALID_REQUEST', `Chunk at offset ${input.offset}; expected ${upload.written}.`);
+    if (upload.written + input.data.length > maxUploadBytes) throw new AgentError('TOO_LARGE', `A file holds at most ${maxUploadBytes} bytes.`);
+    if (input.data.length > 0) await upload.handle.write(input.data, 0, input.data.length, input.offset);
+    upload.written += input.data.length;
+    if (!input.last) return;
+    await upload.handle.close();
+    upload.handle = undefined;
+    const existing = await lstat(upload.finalPath).catch(() => undefined);
+    if (existing?.isDirectory()) throw new AgentError('NOT_A_FILE', `path: ${input.path} became a directory during the upload.`);
+    // rename replaces a final symlink itself, never the file it points to.
+    await rename(upload.tempPath, upload.finalPath);
+    upload.tempPath = '';
+    upload.done = true;
+    clearTimeout(upload.timer);
+    this.open.delete(input.uploadId);
+  }
+
+  private touch(uploadId: string, upload: Upload): void {
+    clearTimeout(upload.timer);
+    if (upload.done) return;
+    upload.timer = setTimeout(() => void this.discard(uploadId), this.idleMs);
+    upload.timer.unref();
+  }
+}

@@ -1,0 +1,64 @@
+import { ConsoleCommand, ConsoleQuery } from '../../schemas/operations.js';
+import { ServerParams } from '../../schemas/servers.js';
+import { consoleTail } from '../../services/console.js';
+import { consoleRetryAfterSeconds, maxConsoleWatchers } from '../../services/console-hub.js';
+import type { Services } from '../../services/index.js';
+import { route } from '../route.js';
+import { openEventStream } from '../sse.js';
+
+/** A client this far behind (bytes written, not yet taken) is ended with reason `lagging` instead of buffered forever. */
+const maxLagBytes = 4 * 1024 * 1024;
+
+const streamDescription = [
+  `Server-Sent Events. First the last \`tail\` lines (${consoleTail.min} to ${consoleTail.max}, default ${consoleTail.default}) from the Agent's buffer, then one event per new line;`,
+  'a keep-alive comment every 15 seconds; an `end` event when the server stops, after which the stream closes.',
+  '',
+  '`line` event data: `{"text": string, "at": date-time, "truncated": boolean, "replay": boolean}` — `text` is the line without its line break,',
+  'cut at 16 KiB (`truncated: true` then); `at` is when the Agent read it (for replayed lines: when they were replayed); `replay` marks the tail replay.',
+  '',
+  '`end` event data: `{"reason": string, "exitCode"?: integer, "signal"?: string}` with reason `stopped` (asked to stop, or exited 0 by itself),',
+  '`crashed` (non-zero exit, signal or failed start), `killed`, `lost` (the supervisor went away), `node_unavailable` (the Node disconnected)',
+  'or `lagging` (the client read too slowly and fell more than 4 MiB behind).',
+  '',
+  `At most ${maxConsoleWatchers} streams per server at once; more get 429 \`too_many_attempts\` with \`Retry-After: ${consoleRetryAfterSeconds}\`. A closed stream frees its slot at once.`,
+  'The server must be starting or running (`server_not_running`, 409, otherwise). The Controller relays the console and never stores it.',
+].join('\n');
+
+export const consoleRoutes = (s: Services) => [
+  route({
+    method: 'POST', path: '/servers/{serverId}/console/commands', tag: 'console', status: 204,
+    summary: 'Type one line into the server console as an operator would; the output appears in the console stream.',
+    description: 'The server must be RUNNING (`server_not_running`). Audited with the command. `node_unavailable` when the Node is not connected or does not answer within 5 seconds.',
+    params: ServerParams, body: ConsoleCommand, errors: ['server_not_running', 'node_unavailable'],
+    audit: { action: 'server.command', targetKind: 'server' },
+    handler: async ({ caller, params, body, audit }) => s.console.command(caller, params.serverId, body.command, audit),
+  }),
+  route({
+    method: 'GET', path: '/servers/{serverId}/console', tag: 'console', status: 200, stream: 'text/event-stream',
+    summary: 'The live console: replay of the last lines, then every new line, until the server stops.',
+    description: streamDescription,
+    params: ServerParams, query: ConsoleQuery, errors: ['too_many_attempts', 'server_not_running', 'node_unavailable'],
+    handler: async ({ caller, params, query, ctx }) => {
+      const watch = await s.console.watch(caller, params.serverId, query.tail ?? consoleTail.default);
+      try {
+        const stream = openEventStream(ctx);
+        void stream.closed.then(() => watch.close());
+        watch.start({
+          line: (event) => {
+            stream.send('line', event);
+            if (stream.bufferedBytes <= maxLagBytes) return;
+            stream.send('end', { reason: 'lagging' });
+            stream.close();
+          },
+          end: (event) => {
+            stream.send('end', event);
+            stream.close();
+          },
+        });
+      } catch (e) {
+        watch.close();
+        throw e;
+      }
+    },
+  }),
+];

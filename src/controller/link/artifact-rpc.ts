@@ -1,0 +1,55 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { once } from 'node:events';
+import * as grpc from '@grpc/grpc-js';
+import type { ArtifactChunk, FetchArtifactRequest } from '../../shared/link/messages.js';
+import type { Logger } from '../../shared/logger.js';
+import type { AgentGate } from './agent-link.js';
+import { ConnectRefusedError } from './errors.js';
+
+/** Finds the jar a Node asks for: a path when one of the Node's servers has it installed. */
+export interface ArtifactProvider {
+  artifactFor(nodeId: string, sha256: string): Promise<string | undefined>;
+}
+
+export const artifactChunkBytes = 256 * 1024;
+
+type ArtifactCall = grpc.ServerWritableStream<FetchArtifactRequest, ArtifactChunk>;
+
+const fail = (call: ArtifactCall, code: grpc.status, details: string) => call.emit('error', { code, details });
+
+/**
+ * `FetchArtifact`: the Node credential is checked exactly as on Connect, then the jar is streamed
+ * in chunks, waiting for the client to drain. Any failure to produce the bytes is UNAVAILABLE,
+ * so the Agent's start fails and is reported rather than running without the plugin.
+ */
+export async function serveArtifact(call: ArtifactCall, credential: string, deps: { gate: AgentGate; artifacts?: ArtifactProvider; logger: Logger }): Promise<void> {
+  let nodeId: string;
+  try {
+    nodeId = await deps.gate.authenticate(credential);
+  } catch (e) {
+    if (!(e instanceof ConnectRefusedError)) deps.logger.error({ err: e }, 'authenticating an artifact fetch failed');
+    return void fail(call, grpc.status.UNAUTHENTICATED, `fetch refused: ${e instanceof ConnectRefusedError ? e.reason : 'internal'}`);
+  }
+  const sha256 = call.request.sha256;
+  if (!/^[0-9a-f]{64}$/.test(sha256)) return void fail(call, grpc.status.INVALID_ARGUMENT, 'sha256 must be 64 lower-case hex digits');
+  let path: string | undefined;
+  try {
+    path = await deps.artifacts?.artifactFor(nodeId, sha256);
+  } catch (e) {
+    deps.logger.warn({ event: 'artifact_unavailable', nodeId, sha256, reason: (e as Error).message }, 'an artifact a Node asked for is unavailable');
+    return void fail(call, grpc.status.UNAVAILABLE, `artifact ${sha256} is unavailable: ${(e as Error).message}`);
+  }
+  if (!path) return void fail(call, grpc.status.NOT_FOUND, `no server of this Node has artifact ${sha256}`);
+  try {
+    const { size } = await stat(path);
+    for await (const data of createReadStream(path, { highWaterMark: artifactChunkBytes }) as AsyncIterable<Buffer>) {
+      if (call.cancelled) return;
+      if (!call.write({ data, totalBytes: size })) await once(call, 'drain');
+    }
+    call.end();
+  } catch (e) {
+    deps.logger.error({ err: e, nodeId, sha256 }, 'streaming an artifact failed');
+    fail(call, grpc.status.UNAVAILABLE, `reading artifact ${sha256} failed`);
+  }
+}

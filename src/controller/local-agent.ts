@@ -1,0 +1,186 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { isIPv6 } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { backoffDelay, defaultBackoff, type BackoffPolicy } from '../agent/backoff.js';
+import { CredentialStore } from '../agent/credential-store.js';
+import type { Logger } from '../shared/logger.js';
+import { ConnectRefusedError } from './link/errors.js';
+import type { AuditService } from './services/audit.js';
+import type { NodeEnrollment } from './services/node-enrollment.js';
+import type { NodeService } from './services/nodes.js';
+
+/** The name of the Node the local Agent runs as; it is created on the first `--local-agent` start. */
+export const localNodeName = 'local';
+/** The local Agent's data dir, under the Controller's. */
+export const localAgentDir = (controllerDataDir: string) => join(controllerDataDir, 'local-agent');
+
+/** A child that ran this long is considered healthy: its next crash restarts quickly again. */
+const stableAfterMs = 60_000;
+/** How long the Agent gets to leave after SIGTERM before it is killed. */
+const stopGraceMs = 5_000;
+
+export interface AgentCommand {
+  command: string;
+  args: string[];
+}
+
+/**
+ * How to run `cairn-agent`: the built `main.js` next to this module in production, or the
+ * TypeScript source through tsx when the Controller itself runs from source (tests, dev).
+ */
+export function agentCommand(moduleUrl: string = import.meta.url): AgentCommand {
+  if (moduleUrl.endsWith('.ts')) {
+    const tsx = createRequire(moduleUrl).resolve('tsx');
+    return { command: process.execPath, args: ['--import', tsx, fileURLToPath(new URL('../agent/main.ts', moduleUrl))] };
+  }
+  return { command: process.execPath, args: [fileURLToPath(new URL('../agent/main.js', moduleUrl))] };
+}
+
+/** Where the local Agent dials the Agent link: a wildcard listen address is reached over loopback. */
+export function dialAddress(host: string, port: number): string {
+  const target = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return isIPv6(target) ? `[${target}]:${port}` : `${target}:${port}`;
+}
+
+export interface LocalAgentDeps {
+  /** The Controller's data dir; the Agent's is `<data-dir>/local-agent`. */
+  dataDir: string;
+  /** HOST:PORT of the Controller's Agent link, as the child dials it. */
+  controllerAddress: string;
+  /** The Controller's own certificate, for the Agent to verify the link when it runs TLS. */
+  controllerCa?: string;
+  nodes: NodeService;
+  enrollment: NodeEnrollment;
+  audit: AuditService;
+  logger: Logger;
+  command?: AgentCommand;
+  backoff?: BackoffPolicy;
+}
+
+/**
+ * `cairn-controller --local-agent`: the real `cairn-agent` program as a child process, enrolled
+ * as the Node `local` without anyone handling a token. Each (re)start checks the credential the
+ * Agent keeps in its data dir; only when it is missing or no longer accepted is a one-time
+ * token issued, and it travels in the environment, never in argv (the process list is public).
+ * A child that dies is started again with backoff. Game servers are not the Agent's children
+ * (they belong to their supervisors), so stopping the Agent leaves them running.
+ */
+export class LocalAgent {
+  private child?: ChildProcess;
+  private exited?: Promise<void>;
+  private stopping = false;
+  private attempt = 0;
+  private restartTimer?: NodeJS.Timeout;
+
+  constructor(private readonly deps: LocalAgentDeps) {}
+
+  get agentDir(): string {
+    return localAgentDir(this.deps.dataDir);
+  }
+
+  /** The running child's pid, while there is one. */
+  get pid(): number | undefined {
+    return this.child?.exitCode === null && this.child.signalCode === null ? this.child.pid : undefined;
+  }
+
+  async start(): Promise<void> {
+    const token = await this.enrollmentToken();
+    if (token === null || this.stopping) return;
+    this.spawn(token);
+  }
+
+  /** Ends the child (SIGTERM, then SIGKILL after a grace period) and stops restarting it. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.restartTimer);
+    const child = this.child;
+    if (!child || !this.exited || this.pid === undefined) return;
+    child.kill('SIGTERM');
+    let grace: NodeJS.Timeout | undefined;
+    const killed = new Promise<void>((resolve) => {
+      grace = setTimeout(() => {
+        child.kill('SIGKILL');
+        resolve();
+      }, stopGraceMs);
+    });
+    await Promise.race([this.exited, killed]);
+    clearTimeout(grace);
+    await this.exited;
+  }
+
+  /**
+   * The token the child needs: undefined when its stored credential is still accepted, a fresh
+   * one-time token otherwise (creating the Node on first use), null when the Node is revoked
+   * (final; an administrator deletes it to let the next start create a new one).
+   */
+  private async enrollmentToken(): Promise<string | undefined | null> {
+    const store = new CredentialStore(this.agentDir);
+    const stored = await store.load().catch(() => undefined);
+    if (stored) {
+      try {
+        await this.deps.enrollment.authenticate(stored.credential);
+        return undefined;
+      } catch (e) {
+        if (!(e instanceof ConnectRefusedError)) throw e;
+        this.deps.logger.warn({ event: 'local_agent_reenroll', reason: e.reason }, 'the local Agent\'s credential is no longer accepted; enrolling it again');
+        // The Agent prefers a stored credential to a token, so the refused one must go.
+        await rm(store.path, { force: true });
+      }
+    }
+    let node = await this.deps.nodes.findByName(localNodeName);
+    if (node?.adminState === 'REVOKED') {
+      this.deps.logger.error({ event: 'local_agent_revoked', nodeId: node._id }, `the Node "${localNodeName}" is revoked; delete it to let --local-agent create a new one`);
+      return null;
+    }
+    if (!node) {
+      node = await this.deps.nodes.createForController(localNodeName);
+      await this.deps.audit.recordSystem({
+        actorKind: 'SYSTEM', action: 'node.create', targetKind: 'node', targetId: node._id, outcome: 'SUCCESS', details: { name: node.name, localAgent: true },
+      });
+      this.deps.logger.info({ event: 'local_node_created', nodeId: node._id }, `created the Node "${localNodeName}" for the local Agent`);
+    }
+    return (await this.deps.enrollment.issueToken(node._id)).token;
+  }
+
+  private spawn(token: string | undefined): void {
+    const { command, args } = this.deps.command ?? agentCommand();
+    const argv = [...args, '--controller', this.deps.controllerAddress, '--data-dir', this.agentDir];
+    if (this.deps.controllerCa) argv.push('--controller-ca', this.deps.controllerCa);
+    const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_LOG_LEVEL: this.deps.logger.level };
+    delete env.CAIRN_ENROLLMENT_TOKEN;
+    if (token) env.CAIRN_ENROLLMENT_TOKEN = token;
+    const startedAt = Date.now();
+    // The child's output goes to our stderr (stdout carries only the listening line); the IPC
+    // channel lets the Agent notice when this Controller is gone, however it ended.
+    const child = spawn(command, argv, { env, stdio: ['ignore', 2, 2, 'ipc'] });
+    this.child = child;
+    this.exited = new Promise<void>((resolve) => {
+      let settled = false;
+      const ended = (detail: { code?: number | null; signal?: string | null; err?: Error }) => {
+        if (settled) return;
+        settled = true;
+        resolve();
+        this.exitedUnexpectedly(detail, Date.now() - startedAt);
+      };
+      child.once('exit', (code, signal) => ended({ code, signal }));
+      child.once('error', (err) => ended({ err }));
+    });
+    this.deps.logger.info({ event: 'local_agent_started', pid: child.pid, dataDir: this.agentDir, enrolling: token !== undefined }, 'local Agent started');
+  }
+
+  private exitedUnexpectedly(detail: { code?: number | null; signal?: string | null; err?: Error }, ranMs: number): void {
+    if (this.stopping) return;
+    if (ranMs >= stableAfterMs) this.attempt = 0;
+    const delay = backoffDelay(this.attempt++, this.deps.backoff ?? defaultBackoff);
+    this.deps.logger.warn({ event: 'local_agent_exited', ...detail, inMs: delay }, 'the local Agent exited; starting it again');
+    this.restartTimer = setTimeout(() => {
+      this.start().catch((err: unknown) => {
+        this.deps.logger.error({ err }, 'restarting the local Agent failed');
+        this.exitedUnexpectedly({ err: err as Error }, 0);
+      });
+    }, delay);
+  }
+}

@@ -1,0 +1,114 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { access, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import { KeyedMutex } from '../../shared/keyed-mutex.js';
+import type { Logger } from '../../shared/logger.js';
+
+/** The bytes at a download URL are not the artifact the catalog describes, or cannot be fetched. */
+export class ArtifactUnavailableError extends Error {
+  override name = 'ArtifactUnavailableError';
+}
+
+export interface ArtifactSource {
+  sha256: string;
+  sizeBytes: number;
+  /** http(s) or file URL; absent for uploads, which are stored when received. */
+  url?: string;
+}
+
+const downloadTimeoutMs = 120_000;
+
+/**
+ * Jars by sha256 under `<data-dir>/artifacts/`: uploads are stored as they arrive, catalog jars
+ * are fetched from their download URL the first time a Node needs them (checked against the
+ * catalog's sha256 and size) and kept, so Nodes never need the internet.
+ */
+export class ArtifactStore {
+  private readonly fetching = new KeyedMutex();
+
+  constructor(readonly dir: string, private readonly logger: Logger) {}
+
+  path(sha256: string): string {
+    if (!/^[0-9a-f]{64}$/.test(sha256)) throw new ArtifactUnavailableError(`not a sha256: ${sha256}`);
+    return join(this.dir, `${sha256}.jar`);
+  }
+
+  /** A temporary file in the store's directory, so a finished one can be renamed into place. */
+  async tempPath(): Promise<string> {
+    await mkdir(join(this.dir, 'tmp'), { recursive: true, mode: 0o700 });
+    return join(this.dir, 'tmp', randomUUID());
+  }
+
+  async has(sha256: string): Promise<boolean> {
+    return access(this.path(sha256)).then(() => true, () => false);
+  }
+
+  /** Moves a file whose sha256 the caller computed into the store. */
+  async adopt(tempFile: string, sha256: string): Promise<void> {
+    await rename(tempFile, this.path(sha256));
+  }
+
+  /** The artifact's path, fetching and checking it first when the store has no copy. */
+  async ensure(source: ArtifactSource): Promise<string> {
+    const target = this.path(source.sha256);
+    if (await this.has(source.sha256)) return target;
+    return this.fetching.run(source.sha256, async () => {
+      if (await this.has(source.sha256)) return target;
+      if (!source.url) throw new ArtifactUnavailableError(`no copy of ${source.sha256} and nowhere to fetch it from`);
+      const temp = await this.tempPath();
+      try {
+        const { sha256, size } = await this.download(source.url, temp, source.sizeBytes);
+        if (size !== source.sizeBytes || sha256 !== source.sha256) {
+          throw new ArtifactUnavailableError(`${source.url} gave ${size} bytes with sha256 ${sha256}; the catalog says ${source.sizeBytes} bytes with ${source.sha256}`);
+        }
+        await rename(temp, target);
+        this.logger.info({ event: 'artifact_fetched', sha256, url: source.url }, 'plugin jar fetched and verified');
+        return target;
+      } finally {
+        await rm(temp, { force: true });
+      }
+    });
+  }
+
+  /** Streams a stored artifact; `size` is its length. */
+  async open(sha256: string): Promise<{ stream: Readable; size: number }> {
+    const path = this.path(sha256);
+    const { size } = await stat(path);
+    return { stream: createReadStream(path, { highWaterMark: 256 * 1024 }), size };
+  }
+
+  private async download(url: string, temp: string, expectedBytes: number): Promise<{ sha256: string; size: number }> {
+    let body: Readable;
+    if (url.startsWith('file:')) {
+      body = createReadStream(fileURLToPath(url));
+    } else {
+      const res = await fetch(url, { signal: AbortSignal.timeout(downloadTimeoutMs), redirect: 'follow' }).catch((e: Error) => {
+        throw new ArtifactUnavailableError(`cannot fetch ${url} (${e.message})`);
+      });
+      if (!res.ok || !res.body) throw new ArtifactUnavailableError(`${url} answered ${res.status}`);
+      body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>);
+    }
+    const hash = createHash('sha256');
+    let size = 0;
+    // Never store more than the catalog promised: a wrong or hostile URL cannot fill the disk.
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        size += chunk.length;
+        if (size > expectedBytes) return done(new ArtifactUnavailableError(`${url} is larger than the ${expectedBytes} bytes the catalog says`));
+        hash.update(chunk);
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(body, counter, createWriteStream(temp, { mode: 0o600 }));
+    } catch (e) {
+      if (e instanceof ArtifactUnavailableError) throw e;
+      throw new ArtifactUnavailableError(`cannot fetch ${url} (${(e as Error).message})`);
+    }
+    return { sha256: hash.digest('hex'), size };
+  }
+}

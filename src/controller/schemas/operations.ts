@@ -1,0 +1,49 @@
+import Type from 'typebox';
+import { maxCommandLength, consoleTail } from '../services/console.js';
+import { maxPropertyKeyLength } from '../services/properties.js';
+import { DateTime } from './common.js';
+
+/** Schemas of what an operator does on a server: console, files, server.properties. */
+
+export const ConsoleCommand = Type.Object({
+  command: Type.String({
+    minLength: 1, maxLength: maxCommandLength,
+    description: `One console line without the leading slash, 1 to ${maxCommandLength} characters, no line breaks or control characters.`,
+  }),
+}, { additionalProperties: false });
+
+export const ConsoleQuery = Type.Object({
+  tail: Type.Optional(Type.Integer({
+    minimum: consoleTail.min, maximum: consoleTail.max, default: consoleTail.default,
+    description: `How many of the last lines to replay first, ${consoleTail.min} to ${consoleTail.max} (default ${consoleTail.default}).`,
+  })),
+}, { additionalProperties: false });
+
+export const FilePathQuery = Type.Object({
+  path: Type.String({ minLength: 1, maxLength: 4096, description: 'Relative to the server\'s root; `.` is the root. `..`, absolute paths, NUL and symlinks leading outside are refused.' }),
+}, { additionalProperties: false });
+
+export const FileItem = Type.Object({
+  name: Type.String(),
+  path: Type.String({ description: 'Relative to the server\'s root.' }),
+  type: Type.Union([Type.Literal('FILE'), Type.Literal('DIRECTORY')]),
+  sizeBytes: Type.Integer({ minimum: 0, description: '0 for directories.' }),
+  modifiedAt: DateTime,
+});
+
+export const FileList = Type.Object({ items: Type.Array(FileItem) });
+
+export const PropertiesChange = Type.Record(
+  Type.String(),
+  Type.Union([Type.String({ maxLength: 1024 }), Type.Null()]),
+  { minProperties: 1, maxProperties: 100, description: `1 to 100 keys of 1 to ${maxPropertyKeyLength} characters; a value of at most 1024 characters sets the key, null removes it. Managed keys (server-port, server-ip, enable-rcon, rcon.*, enable-query, query.port) are refused with managed_property.` },
+);
+
+export const PropertiesView = Type.Object({
+  properties: Type.Record(Type.String(), Type.String()),
+});
+
+export const PropertiesChanged = Type.Object({
+  properties: Type.Record(Type.String(), Type.String(), { description: 'The settings after the change.' }),
+  appliesAtNextStart: Type.Literal(true),
+});

@@ -1,0 +1,43 @@
+import type { AuditScope } from '../http/audit-scope.js';
+import type { Caller } from '../http/caller.js';
+import { invalidRequest } from '../http/problem.js';
+import type { ConsoleHub, ConsoleWatch } from './console-hub.js';
+import { agentDeadlines, type NodeCalls } from './node-calls.js';
+import type { ServerService } from './servers.js';
+
+/**
+ * Longest console command, in characters: room for generated commands (long `tellraw` JSON), and
+ * 4,096 characters are at most 16 KiB of UTF-8, the supervisor's limit for one line of input.
+ */
+export const maxCommandLength = 4096;
+/** Bounds and default of the console stream's `tail`. */
+export const consoleTail = { min: 0, max: 1000, default: 100 } as const;
+
+/** One line of printable text: no line breaks or other control characters, not blank, no leading slash. */
+export function checkCommand(command: string): void {
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(command)) throw invalidRequest('body.command: one line without line breaks or control characters.');
+  if (command.trim() === '') throw invalidRequest('body.command: must not be empty.');
+  if (command.startsWith('/')) throw invalidRequest('body.command: leave out the leading slash.');
+}
+
+/** The server console: commands typed as an operator would, and the live stream. */
+export class ConsoleService {
+  constructor(
+    private readonly servers: ServerService,
+    private readonly calls: NodeCalls,
+    private readonly hub: ConsoleHub,
+  ) {}
+
+  async command(caller: Caller, serverId: string, command: string, audit: AuditScope): Promise<void> {
+    audit.target(serverId).detail({ command });
+    checkCommand(command);
+    const doc = await this.servers.load(caller, serverId, 'servers.command');
+    await this.calls.ask(doc, { body: 'consoleCommand', consoleCommand: { serverId, command } }, { timeoutMs: agentDeadlines.quick });
+  }
+
+  async watch(caller: Caller, serverId: string, tail: number): Promise<ConsoleWatch> {
+    const doc = await this.servers.load(caller, serverId, 'servers.console');
+    return this.hub.watch(doc, tail);
+  }
+}

@@ -1,0 +1,374 @@
+import { expect } from 'chai';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import yazl from 'yazl';
+import { GiB, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
+import { expectProblem } from '../support/problems.js';
+import { openSse, type SseStream } from '../support/sse.js';
+import { waitFor } from '../support/wait-for.js';
+
+const MiB = 1024 * 1024;
+const simcraft = { template: 'simcraft', version: '1.21.4' };
+const running = (s: any) => s.status.runtimeState === 'RUNNING' && s.convergence === 'CONVERGED';
+
+/** Paths that must never reach outside a server's root, whatever the operation. */
+const hostilePaths = [
+  '..', '../', '../escape.txt', '../../escape.txt', './../escape.txt', 'a/../../escape.txt', 'plugins/../../escape.txt',
+  '/etc/passwd', '/tmp/escape.txt', '//escape.txt', 'C:/escape.txt', '..\\escape.txt', 'sub\\..\\..\\escape.txt',
+  'escape\u0000.txt', 'line\nbreak.txt', 'out/escape.txt', 'deep/out/escape.txt', 'loop/x',
+];
+
+describe('operating a server: console, files, server.properties (real Agent and simcraft)', function () {
+  this.timeout(60_000);
+  let f: Fleet;
+  let id: string;
+  let outside: string;
+  const streams: SseStream[] = [];
+  const rootOf = () => join(f.agentDir, 'servers', id, 'root');
+  const q = (path: string) => `?path=${encodeURIComponent(path)}`;
+  const consoleUrl = (tail?: number) => `${f.t.baseUrl}/api/v1/servers/${id}/console${tail === undefined ? '' : `?tail=${tail}`}`;
+  const watch = async (tail?: number) => {
+    const stream = await openSse(consoleUrl(tail), { cookie: f.admin.auth.cookie! });
+    streams.push(stream);
+    return stream;
+  };
+  const command = (text: string) => f.admin.post(`/servers/${id}/console/commands`, { command: text });
+  const put = (path: string, body: Buffer | string) => f.admin.request('PUT', `/servers/${id}/files/content${q(path)}`, { rawBody: body });
+  const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+  before(async () => {
+    f = await startFleet();
+    outside = await mkdtemp(join(tmpdir(), 'cairn-outside-'));
+    const created = await f.admin.post('/servers', { name: 'ops', teamId: f.teamId, software: simcraft, resources: { cpuMillis: 1000, memoryBytes: GiB } });
+    expect(created.status, created.text).to.equal(201);
+    id = created.body.id;
+    await waitForServer(f.admin, id, (s) => s.phase === 'READY', 'READY');
+    expect((await f.admin.post(`/servers/${id}/start`)).status).to.equal(202);
+    await waitForServer(f.admin, id, running, 'RUNNING');
+  });
+  afterEach(() => streams.splice(0).forEach((s) => s.close()));
+  after(async () => {
+    streams.forEach((s) => s.close());
+    await f?.dispose();
+    if (outside) await rm(outside, { recursive: true, force: true });
+  });
+
+  describe('console', () => {
+    it('relays a command\'s output as a line event', async () => {
+      const stream = await watch(0);
+      expect(stream.status).to.equal(200);
+      expect(stream.headers.get('content-type')).to.match(/^text\/event-stream/);
+      const res = await command('say hi');
+      expect(res.status, res.text).to.equal(204);
+      const event = await stream.next((e) => e.event === 'line' && e.data.text.endsWith('[Server] hi'));
+      expect(event.data).to.include({ truncated: false, replay: false });
+      expect(Date.parse(event.data.at)).to.be.closeTo(Date.now(), 10_000);
+      stream.close();
+    });
+
+    it('refuses commands that are not one line without a leading slash', async () => {
+      for (const bad of ['', '   ', '/say hi', 'say a\nstop', 'say a\rb', 'say \u0000', `say ${'x'.repeat(4093)}`]) expectProblem(await command(bad), 400, 'invalid_request', 'command');
+      expect((await command(`say ${'é'.repeat(4092)}`)).status).to.equal(204);
+      expectProblem(await f.admin.post(`/servers/${id}/console/commands`, {}), 400, 'invalid_request');
+    });
+
+    it('replays the last lines in order, then goes live', async () => {
+      const live = await watch(0);
+      for (const word of ['one', 'two', 'three']) expect((await command(`say ${word}`)).status).to.equal(204);
+      await live.next((e) => e.data.text?.endsWith('[Server] three'));
+      const replayed = await watch(3);
+      await waitFor(() => replayed.events.length >= 3, { what: 'the replay' });
+      expect(replayed.events.slice(0, 3).map((e) => [e.event, e.data.replay, e.data.text.replace(/^.*\[Server\] /, '')])).to.deep.equal([
+        ['line', true, 'one'], ['line', true, 'two'], ['line', true, 'three'],
+      ]);
+      await command('say four');
+      await replayed.next((e) => e.data.text?.endsWith('[Server] four') && e.data.replay === false);
+      // Each line once: the replay and the live lines do not overlap.
+      expect(replayed.events.filter((e) => e.data.text.endsWith('[Server] three'))).to.have.length(1);
+      live.close();
+      replayed.close();
+    });
+
+    it('ends streams when the server restarts; a line longer than 16 KiB arrives cut', async () => {
+      // A plugin whose declared name is 20,000 characters makes simcraft print a line far over 16 KiB at start.
+      const zip = new yazl.ZipFile();
+      zip.addBuffer(Buffer.from(`name: ${'x'.repeat(20_000)}\nversion: 1.0\nmain: a.B\n`), 'plugin.yml');
+      zip.end();
+      const chunks: Buffer[] = [];
+      for await (const c of zip.outputStream as AsyncIterable<Buffer>) chunks.push(c);
+      expect((await f.admin.post(`/servers/${id}/files/directories${q('plugins')}`)).status).to.be.oneOf([201, 409]);
+      expect((await put('plugins/long-name.jar', Buffer.concat(chunks))).status).to.equal(204);
+      const before = await watch(0);
+      expect((await f.admin.post(`/servers/${id}/restart`)).status).to.equal(202);
+      expect((await before.next((e) => e.event === 'end', 20_000)).data.reason).to.equal('stopped');
+      await before.ended;
+      await waitForServer(f.admin, id, (s) => running(s) && s.status.startedAt, 'RUNNING again');
+      const stream = await watch(1000);
+      const event = await stream.next((e) => e.event === 'line' && e.data.text.includes('[xxxx'));
+      expect(event.data).to.include({ truncated: true, replay: true });
+      expect(Buffer.byteLength(event.data.text)).to.be.at.most(16 * 1024).and.above(15 * 1024);
+      expect((await f.admin.delete(`/servers/${id}/files${q('plugins/long-name.jar')}`)).status).to.equal(204);
+    });
+
+    it('refuses a tail out of bounds', async () => {
+      for (const tail of ['-1', '1001', 'many']) {
+        expectProblem(await f.admin.get(`/servers/${id}/console?tail=${tail}`), 400, 'invalid_request', 'tail');
+      }
+    });
+
+    it('allows four streams per server: the fifth gets 429 with Retry-After; a closed stream frees its slot at once', async () => {
+      await waitFor(async () => (f.t.controller.services.consoleHub.watching(id) === 0), { what: 'earlier streams to be gone' });
+      const four = await Promise.all([0, 0, 0, 0].map((tail) => watch(tail)));
+      four.forEach((s) => expect(s.status).to.equal(200));
+      const fifth = await watch(0);
+      expect(fifth.status).to.equal(429);
+      expect(fifth.problem.code).to.equal('too_many_attempts');
+      expect(Number(fifth.headers.get('retry-after'))).to.be.greaterThan(0);
+      four[0].close();
+      const again = await waitFor(async () => {
+        const s = await watch(0);
+        return s.status === 200 ? s : undefined;
+      }, { what: 'a freed slot', timeoutMs: 3000 });
+      // Every watcher still gets the lines.
+      await command('say shared');
+      await Promise.all([...four.slice(1), again].map((s) => s.next((e) => e.data.text?.endsWith('[Server] shared'))));
+      [...four, again].forEach((s) => s.close());
+      await waitFor(() => f.t.controller.services.consoleHub.watching(id) === 0, { what: 'every slot freed' });
+    });
+  });
+
+  describe('files', () => {
+    it('creates a directory, writes, lists, reads and deletes files', async () => {
+      expect((await f.admin.post(`/servers/${id}/files/directories${q('world-extra')}`)).status).to.equal(201);
+      expectProblem(await f.admin.post(`/servers/${id}/files/directories${q('world-extra')}`), 409, 'conflict');
+      expectProblem(await f.admin.post(`/servers/${id}/files/directories${q('missing/child')}`), 404, 'not_found');
+      expect((await put('world-extra/notes.txt', 'hello files')).status).to.equal(204);
+      expectProblem(await put('no-such-dir/notes.txt', 'x'), 404, 'not_found');
+      const list = await f.admin.get(`/servers/${id}/files${q('world-extra')}`);
+      expect(list.status, list.text).to.equal(200);
+      expect(list.body.items).to.have.length(1);
+      expect(list.body.items[0]).to.include({ name: 'notes.txt', path: 'world-extra/notes.txt', type: 'FILE', sizeBytes: 11 });
+      const root = await f.admin.get(`/servers/${id}/files${q('.')}`);
+      expect(root.body.items.map((i: any) => i.name)).to.include.members(['.cairn', 'server.properties', 'world-extra']);
+      expect(root.body.items.find((i: any) => i.name === 'world-extra').type).to.equal('DIRECTORY');
+      const read = await f.admin.get(`/servers/${id}/files/content${q('world-extra/notes.txt')}`);
+      expect(read.status).to.equal(200);
+      expect(read.headers.get('content-type')).to.equal('application/octet-stream');
+      expect(read.text).to.equal('hello files');
+      expectProblem(await f.admin.get(`/servers/${id}/files/content${q('world-extra')}`), 400, 'invalid_request');
+      expectProblem(await f.admin.get(`/servers/${id}/files/content${q('world-extra/none')}`), 404, 'not_found');
+      expect((await f.admin.delete(`/servers/${id}/files${q('world-extra')}`)).status).to.equal(204);
+      expectProblem(await f.admin.get(`/servers/${id}/files${q('world-extra')}`), 404, 'not_found');
+    });
+
+    it('round-trips a 64 MiB file with the same checksum', async () => {
+      const data = randomBytes(64 * MiB);
+      const res = await put('big.bin', data);
+      expect(res.status, res.text).to.equal(204);
+      expect((await stat(join(rootOf(), 'big.bin'))).size).to.equal(64 * MiB);
+      const got = await fetch(`${f.t.baseUrl}/api/v1/servers/${id}/files/content${q('big.bin')}`, { headers: { cookie: f.admin.auth.cookie! } });
+      expect(got.status).to.equal(200);
+      expect(got.headers.get('content-length')).to.equal(String(64 * MiB));
+      expect(sha256(Buffer.from(await got.arrayBuffer()))).to.equal(sha256(data));
+    });
+
+    it('refuses 64 MiB + 1 byte with 413, declared or streamed, and leaves nothing behind', async () => {
+      const tooBig = Buffer.alloc(64 * MiB + 1, 7);
+      expectProblem(await put('too-big.bin', tooBig), 413, 'too_large');
+      // Without a Content-Length the Controller counts the bytes as they arrive.
+      const streamed = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpRequest(`${f.t.baseUrl}/api/v1/servers/${id}/files/content${q('too-big.bin')}`, {
+          method: 'PUT', headers: { cookie: f.admin.auth.cookie!, 'content-type': 'application/octet-stream', 'transfer-encoding': 'chunked' },
+        }, (res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => (body += d));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        let sent = 0;
+        const pump = () => {
+          while (sent < tooBig.length) {
+            const piece = tooBig.subarray(sent, sent + MiB);
+            sent += piece.length;
+            if (!req.write(piece)) return void req.once('drain', pump);
+          }
+          req.end();
+        };
+        pump();
+      });
+      expect(streamed.status).to.equal(413);
+      expect(JSON.parse(streamed.body).code).to.equal('too_large');
+      await waitFor(async () => !(await readdir(rootOf())).some((n) => n.startsWith('.cairn-upload-')), { what: 'the partial upload to be removed' });
+      expect((await readdir(rootOf())).filter((n) => n.startsWith('too-big'))).to.deep.equal([]);
+      await rm(join(rootOf(), 'big.bin'));
+    });
+
+    it('refuses every hostile path with invalid_request and writes nothing outside the root', async () => {
+      // Symlinks planted in the root (as a game or plugin could): to a directory outside, nested, and a loop.
+      await writeFile(join(outside, 'secret.txt'), 'host secret');
+      await symlink(outside, join(rootOf(), 'out'));
+      await mkdir(join(rootOf(), 'deep'));
+      await symlink(outside, join(rootOf(), 'deep', 'out'));
+      await symlink('loop', join(rootOf(), 'loop'));
+      const home = join(f.agentDir, 'servers', id);
+      const before = (await readdir(home)).sort();
+      for (const path of hostilePaths) {
+        const why = `path ${JSON.stringify(path)}`;
+        for (const res of [
+          await put(path, 'pwned'),
+          await f.admin.post(`/servers/${id}/files/directories${q(path)}`),
+          await f.admin.delete(`/servers/${id}/files${q(path.endsWith('escape.txt') ? path : `${path}/secret.txt`)}`),
+          await f.admin.get(`/servers/${id}/files/content${q(path)}`),
+        ]) {
+          expect(res.status, `${why}: ${res.text}`).to.be.oneOf([400]);
+          expect(res.body.code, why).to.equal('invalid_request');
+        }
+      }
+      expectProblem(await f.admin.get(`/servers/${id}/files${q('out')}`), 400, 'invalid_request');
+      expectProblem(await f.admin.get(`/servers/${id}/files/content${q('out/secret.txt')}`), 400, 'invalid_request');
+      expectProblem(await f.admin.get(`/servers/${id}/files/content${q('deep/out/secret.txt')}`), 400, 'invalid_request');
+      expectProblem(await f.admin.get(`/servers/${id}/files${q('..')}`), 400, 'invalid_request');
+      // Nothing changed outside the root: the outside directory, the server's home, the Agent's data dir's parent.
+      expect(await readdir(outside)).to.deep.equal(['secret.txt']);
+      expect(await readFile(join(outside, 'secret.txt'), 'utf8')).to.equal('host secret');
+      expect((await readdir(home)).sort()).to.deep.equal(before);
+      expect((await readdir(join(f.agentDir, 'servers'))).filter((n) => n.includes('escape'))).to.deep.equal([]);
+      await expectMissing(join(f.agentDir, 'escape.txt'));
+      await expectMissing('/tmp/escape.txt');
+      // The listing hides links that lead outside; deleting a link removes the link, never the target.
+      const list = await f.admin.get(`/servers/${id}/files${q('.')}`);
+      expect(list.body.items.map((i: any) => i.name)).to.not.include('out');
+      expect((await f.admin.delete(`/servers/${id}/files${q('out')}`)).status).to.equal(204);
+      expect(await readdir(outside)).to.deep.equal(['secret.txt']);
+      await rm(join(rootOf(), 'deep'), { recursive: true });
+      await rm(join(rootOf(), 'loop'));
+    });
+
+    it('.cairn is read-only: write, mkdir and delete are refused, reading works', async () => {
+      const cairn = join(rootOf(), '.cairn');
+      const before = (await readdir(cairn)).sort();
+      expectProblem(await put('.cairn/evil.jar', 'x'), 403, 'read_only');
+      expectProblem(await put('./.cairn/evil.jar', 'x'), 403, 'read_only');
+      expectProblem(await f.admin.post(`/servers/${id}/files/directories${q('.cairn/sub')}`), 403, 'read_only');
+      expectProblem(await f.admin.delete(`/servers/${id}/files${q('.cairn')}`), 403, 'read_only');
+      expectProblem(await f.admin.delete(`/servers/${id}/files${q(`.cairn/${before[0]}`)}`), 403, 'read_only');
+      // Through a symlink into .cairn too.
+      await symlink('.cairn', join(rootOf(), 'soft'));
+      expectProblem(await put('soft/evil.jar', 'x'), 403, 'read_only');
+      expect((await readdir(cairn)).sort()).to.deep.equal(before);
+      expect((await f.admin.get(`/servers/${id}/files${q('.cairn')}`)).status).to.equal(200);
+      await rm(join(rootOf(), 'soft'));
+    });
+  });
+
+  describe('server.properties', () => {
+    it('keeps comments, blank lines, order and escapes byte for byte; changes only what was asked', async () => {
+      const port = (await readFile(join(rootOf(), 'server.properties'), 'utf8')).match(/^server-port=(\d+)$/m)![1];
+      const original = [
+        '#Minecraft server properties',
+        '# a comment with = and : inside',
+        '',
+        `server-port=${port}`,
+        'motd=A \\u00e9t\\u00e9 server\\: with \\\\ backslash',
+        '   spaced\\ key   :   value with trailing ',
+        'multi=first \\',
+        '    second',
+        '! bang comment',
+        'difficulty=easy',
+        'keep=me',
+        '',
+      ].join('\r\n');
+      expect((await put('server.properties', original)).status).to.equal(204);
+      const got = await f.admin.get(`/servers/${id}/properties`);
+      expect(got.status, got.text).to.equal(200);
+      expect(got.body.properties).to.deep.include({
+        motd: 'A été server: with \\ backslash', 'spaced key': 'value with trailing ', multi: 'first second', difficulty: 'easy', keep: 'me',
+      });
+      const res = await f.admin.patch(`/servers/${id}/properties`, { difficulty: 'hard', 'new key': 'tab\there #1 ünï', multi: null });
+      expect(res.status, res.text).to.equal(200);
+      expect(res.body.appliesAtNextStart).to.equal(true);
+      expect(res.body.properties).to.include({ difficulty: 'hard', 'new key': 'tab\there #1 ünï', keep: 'me' });
+      expect(res.body.properties).to.not.have.property('multi');
+      const after = await readFile(join(rootOf(), 'server.properties'), 'latin1');
+      expect(after).to.equal([
+        '#Minecraft server properties',
+        '# a comment with = and : inside',
+        '',
+        `server-port=${port}`,
+        'motd=A \\u00e9t\\u00e9 server\\: with \\\\ backslash',
+        '   spaced\\ key   :   value with trailing ',
+        '! bang comment',
+        'difficulty=hard',
+        'keep=me',
+        'new\\ key=tab\\there #1 \\u00fcn\\u00ef',
+        '',
+      ].join('\r\n'));
+      expect((await f.admin.get(`/servers/${id}/properties`)).body.properties).to.deep.equal(res.body.properties);
+    });
+
+    it('refuses managed keys and bad bodies; creates the file when absent', async () => {
+      for (const key of ['server-port', 'server-ip', 'enable-rcon', 'rcon.password', 'enable-query', 'query.port']) {
+        expectProblem(await f.admin.patch(`/servers/${id}/properties`, { [key]: '1' }), 400, 'managed_property', key);
+      }
+      expectProblem(await f.admin.patch(`/servers/${id}/properties`, {}), 400, 'invalid_request');
+      expectProblem(await f.admin.patch(`/servers/${id}/properties`, { motd: 'x'.repeat(1025) }), 400, 'invalid_request');
+      expectProblem(await f.admin.patch(`/servers/${id}/properties`, Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, 'v']))), 400, 'invalid_request');
+      expectProblem(await f.admin.patch(`/servers/${id}/properties`, { motd: 7 }), 400, 'invalid_request');
+      const saved = await readFile(join(rootOf(), 'server.properties'));
+      await rm(join(rootOf(), 'server.properties'));
+      const res = await f.admin.patch(`/servers/${id}/properties`, { motd: 'fresh' });
+      expect(res.status, res.text).to.equal(200);
+      expect(await readFile(join(rootOf(), 'server.properties'), 'utf8')).to.equal('motd=fresh\n');
+      await writeFile(join(rootOf(), 'server.properties'), saved);
+    });
+  });
+
+  describe('audit and the end of the console', () => {
+    it('records each action with what was acted on, never content', async () => {
+      const find = async (action: string) => (await f.admin.get(`/audit-events?action=${action}&targetId=${id}&limit=200`)).body.items as any[];
+      expect((await find('server.command')).map((e) => e.details.command)).to.include('say hi');
+      const writes = await find('server.file.write');
+      expect(writes.find((e) => e.details.path === 'big.bin' && e.outcome === 'SUCCESS').details.sizeBytes).to.equal(64 * MiB);
+      expect(writes.find((e) => e.details.path === 'world-extra/notes.txt').details).to.not.have.property('content');
+      expect(writes.some((e) => e.details.path === 'too-big.bin' && e.details.error === 'too_large')).to.equal(true);
+      expect((await find('server.file.delete')).map((e) => e.details.path)).to.include('world-extra');
+      expect((await find('server.directory.create')).map((e) => e.details.path)).to.include('world-extra');
+      const props = await find('server.properties.update');
+      expect(props.map((e) => e.details.keys)).to.deep.include(['difficulty', 'new key', 'multi']);
+      expect(JSON.stringify(props)).to.not.include('tab\there');
+    });
+
+    it('sends end when the server stops and closes the stream; then refuses new streams and commands', async () => {
+      const stream = await watch(5);
+      expect((await f.admin.post(`/servers/${id}/stop`)).status).to.equal(202);
+      const end = await stream.next((e) => e.event === 'end', 20_000);
+      expect(end.data.reason).to.equal('stopped');
+      await stream.ended;
+      await waitForServer(f.admin, id, (s) => s.status.runtimeState === 'STOPPED', 'STOPPED');
+      expectProblem(await command('say late'), 409, 'server_not_running');
+      expectProblem(await f.admin.get(`/servers/${id}/console`), 409, 'server_not_running');
+    });
+
+    it('answers node_unavailable for every operation once the Agent is gone', async () => {
+      await f.agent.kill();
+      await waitFor(async () => (await f.admin.get(`/servers/${id}/properties`)).status === 503, { what: 'the Node to be seen as gone' });
+      expectProblem(await command('say hi'), 503, 'node_unavailable');
+      expectProblem(await f.admin.get(`/servers/${id}/console`), 503, 'node_unavailable');
+      expectProblem(await f.admin.get(`/servers/${id}/files${q('.')}`), 503, 'node_unavailable');
+      expectProblem(await f.admin.get(`/servers/${id}/files/content${q('server.properties')}`), 503, 'node_unavailable');
+      expectProblem(await put('x.txt', 'x'), 503, 'node_unavailable');
+      expectProblem(await f.admin.delete(`/servers/${id}/files${q('x.txt')}`), 503, 'node_unavailable');
+      expectProblem(await f.admin.post(`/servers/${id}/files/directories${q('d')}`), 503, 'node_unavailable');
+      expectProblem(await f.admin.get(`/servers/${id}/properties`), 503, 'node_unavailable');
+      expectProblem(await f.admin.patch(`/servers/${id}/properties`, { motd: 'x' }), 503, 'node_unavailable');
+    });
+  });
+});
+
+async function expectMissing(path: string): Promise<void> {
+  const found = await stat(path).then(() => true, () => false);
+  expect(found, `${path} must not exist`).to.equal(false);
+}

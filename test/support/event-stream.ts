@@ -1,0 +1,66 @@
+import type { ApiClient } from './http.js';
+import { waitFor } from './wait-for.js';
+
+export interface StreamEvent {
+  event: string;
+  data: any;
+}
+
+/**
+ * A Server-Sent Events client for tests: reads the stream in the background, keeps every event
+ * and comment it saw, and waits for one with a predicate (polling what has arrived).
+ */
+export class EventStreamReader {
+  readonly events: StreamEvent[] = [];
+  readonly comments: string[] = [];
+  private buffer = '';
+
+  private constructor(readonly status: number, readonly contentType: string, private readonly abort: AbortController) {}
+
+  static async open(client: ApiClient, path: string): Promise<EventStreamReader> {
+    const headers: Record<string, string> = {};
+    if (client.auth.cookie) headers.cookie = client.auth.cookie;
+    if (client.auth.token) headers.authorization = `Bearer ${client.auth.token}`;
+    const abort = new AbortController();
+    const res = await fetch(`${client.baseUrl}/api/v1${path}`, { headers, signal: abort.signal });
+    const reader = new EventStreamReader(res.status, res.headers.get('content-type') ?? '', abort);
+    if (res.body) void reader.pump(res.body);
+    return reader;
+  }
+
+  /** Waits for an event matching `predicate` and returns it. */
+  next(predicate: (e: StreamEvent) => boolean, what: string, timeoutMs = 5_000): Promise<StreamEvent> {
+    return waitFor(() => this.events.find(predicate), { timeoutMs, intervalMs: 10, what });
+  }
+
+  close(): void {
+    this.abort.abort();
+  }
+
+  private async pump(body: ReadableStream<Uint8Array>): Promise<void> {
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of body) {
+        this.buffer += decoder.decode(chunk, { stream: true });
+        let end: number;
+        while ((end = this.buffer.indexOf('\n\n')) >= 0) {
+          this.parse(this.buffer.slice(0, end));
+          this.buffer = this.buffer.slice(end + 2);
+        }
+      }
+    } catch {
+      // aborted by close()
+    }
+  }
+
+  private parse(block: string): void {
+    let event = 'message';
+    const data: string[] = [];
+    for (const line of block.split('\n')) {
+      if (line.startsWith(':')) this.comments.push(line.slice(1).trim());
+      else if (line.startsWith('event:')) event = line.slice(6).trim();
+      else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+    }
+    if (data.length > 0) this.events.push({ event, data: JSON.parse(data.join('\n')) });
+  }
+}

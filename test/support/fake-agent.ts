@@ -1,0 +1,81 @@
+import * as grpc from '@grpc/grpc-js';
+import { enroll } from '../../src/agent/enroll.js';
+import { AgentLinkClient } from '../../src/agent/link-client.js';
+import type { DesiredServer, DesiredState, ServerStatus } from '../../src/shared/link/messages.js';
+import { silentLogger } from '../../src/shared/logger.js';
+import type { ApiClient } from './http.js';
+
+const insecure = grpc.credentials.createInsecure();
+
+/**
+ * An enrolled Node whose Agent is the real link client in this process, with a make-believe
+ * reconciler: every desired server is reported installed and in its desired runtime state at
+ * once (removed when DELETED). `hold()` stops the reports, so a server stays PROVISIONING or
+ * DELETING; `release()` reports the latest desired state. Cheap HEALTHY Nodes for API tests.
+ */
+export class FakeAgent {
+  private held = false;
+  private latest: DesiredServer[] = [];
+
+  private constructor(readonly nodeId: string, readonly client: AgentLinkClient) {
+    client.onDesiredState((state) => this.desired(state));
+  }
+
+  static async connect(admin: ApiClient, grpcPort: number, name: string, allocatable = { cpuMillis: 8000, memoryBytes: 8 * 2 ** 30 }): Promise<FakeAgent> {
+    const created = await admin.post('/nodes', { name });
+    if (created.status !== 201) throw new Error(`node create failed: ${created.status} ${created.text}`);
+    const address = `127.0.0.1:${grpcPort}`;
+    const { nodeId, credential } = await enroll(address, insecure, { enrollmentToken: created.body.enrollmentToken, hostname: name, agentVersion: 'fake' });
+    const client = new AgentLinkClient({
+      address, channelCredentials: insecure, credential, logger: silentLogger, backoff: { initialMs: 50, maxMs: 200, factor: 2 },
+      // Each fake Node is its own host, so their game port ranges do not collide.
+      hello: async () => ({
+        agentVersion: 'fake', protocolVersion: 1, knownServerIds: [],
+        host: { hostname: name, os: 'linux', arch: 'x64', runtimeName: 'process', runtimeVersion: process.version },
+        allocatable: { ...allocatable, diskBytes: 2 ** 40 },
+      }),
+      heartbeat: async () => ({ usage: { cpuMillis: 0, memoryBytes: 0, diskBytes: 0 }, conditions: [], sentAtUnixMs: Date.now() }),
+    });
+    const agent = new FakeAgent(nodeId, client);
+    client.start();
+    return agent;
+  }
+
+  hold(): void {
+    this.held = true;
+  }
+
+  release(): void {
+    this.held = false;
+    this.report();
+  }
+
+  /** Reports one server's status as given (a crash, a condition, ...). */
+  send(status: Partial<ServerStatus> & { serverId: string }): void {
+    const desired = this.latest.find((d) => d.serverId === status.serverId);
+    this.client.sendServerStatus({ ...statusFor(desired ?? { serverId: status.serverId, generation: 0, desiredState: 'DESIRED_RUNTIME_STATE_STOPPED' }), ...status });
+  }
+
+  stop(): void {
+    this.client.stop();
+  }
+
+  private desired(state: DesiredState): void {
+    this.latest = state.servers;
+    if (!this.held) this.report();
+  }
+
+  private report(): void {
+    for (const desired of this.latest) this.client.sendServerStatus(statusFor(desired));
+  }
+}
+
+function statusFor(desired: Pick<DesiredServer, 'serverId' | 'generation' | 'desiredState'>): ServerStatus {
+  const state = desired.desiredState.replace('DESIRED_RUNTIME_STATE_', '');
+  return {
+    serverId: desired.serverId, observedGeneration: desired.generation,
+    runtimeState: state === 'RUNNING' ? 'RUNTIME_STATE_RUNNING' : 'RUNTIME_STATE_STOPPED',
+    installed: true, usage: null, conditions: [], ports: [], startedAt: '', removed: state === 'DELETED',
+    restarting: false, restartPending: false, installError: '',
+  };
+}
