@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readlink } from 'node:fs/promises';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,21 +10,20 @@ import { waitFor } from './wait-for.js';
 
 export const GiB = 2 ** 30;
 
-/** Kills every supervisor and game an Agent data dir still has running (tests leave nothing behind). */
+/**
+ * Kills every supervisor and game an Agent data dir still has (tests leave nothing behind): each
+ * supervisor runs with its state dir as cwd, and each game with its server root, so any process
+ * whose cwd lies under the data dir is one of them, whatever its pid files say.
+ */
 export async function killGames(agentDataDir: string): Promise<void> {
-  const servers = await readdir(join(agentDataDir, 'servers')).catch(() => [] as string[]);
-  for (const id of servers) {
+  for (const pid of await readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    const cwd = await readlink(join('/proc', pid, 'cwd')).catch(() => '');
+    if (!cwd.startsWith(agentDataDir + '/')) continue;
     try {
-      const run = JSON.parse(await readFile(join(agentDataDir, 'servers', id, 'state', 'run.json'), 'utf8')) as { shimPid: number; gamePid: number };
-      for (const pid of [run.gamePid, run.shimPid]) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          // already gone
-        }
-      }
+      process.kill(Number(pid), 'SIGKILL');
     } catch {
-      // no run record: nothing was started
+      // already gone
     }
   }
 }

@@ -31,6 +31,9 @@ export const FileItem = Type.Object({
   modifiedAt: DateTime,
 });
 
+/** The answer to a console command: it was typed into the console; its output arrives on the stream. */
+export const CommandSent = Type.Object({ sent: Type.Literal(true) });
+
 export const FileList = Type.Object({ items: Type.Array(FileItem) });
 
 export const PropertiesChange = Type.Record(

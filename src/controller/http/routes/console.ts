@@ -1,4 +1,4 @@
-import { ConsoleCommand, ConsoleQuery } from '../../schemas/operations.js';
+import { CommandSent, ConsoleCommand, ConsoleQuery } from '../../schemas/operations.js';
 import { ServerParams } from '../../schemas/servers.js';
 import { consoleTail } from '../../services/console.js';
 import { consoleRetryAfterSeconds, maxConsoleWatchers } from '../../services/console-hub.js';
@@ -26,12 +26,15 @@ const streamDescription = [
 
 export const consoleRoutes = (s: Services) => [
   route({
-    method: 'POST', path: '/servers/{serverId}/console/commands', tag: 'console', status: 204,
+    method: 'POST', path: '/servers/{serverId}/console/commands', tag: 'console', status: 200,
     summary: 'Type one line into the server console as an operator would; the output appears in the console stream.',
     description: 'The server must be RUNNING (`server_not_running`). Audited with the command. `node_unavailable` when the Node is not connected or does not answer within 5 seconds.',
-    params: ServerParams, body: ConsoleCommand, errors: ['server_not_running', 'node_unavailable'],
+    params: ServerParams, body: ConsoleCommand, response: CommandSent, errors: ['server_not_running', 'node_unavailable'],
     audit: { action: 'server.command', targetKind: 'server' },
-    handler: async ({ caller, params, body, audit }) => s.console.command(caller, params.serverId, body.command, audit),
+    handler: async ({ caller, params, body, audit }) => {
+      await s.console.command(caller, params.serverId, body.command, audit);
+      return { sent: true as const };
+    },
   }),
   route({
     method: 'GET', path: '/servers/{serverId}/console', tag: 'console', status: 200, stream: 'text/event-stream',
