@@ -4,28 +4,17 @@
  * against the built Controller in another process. Prints the time until every Node is HEALTHY,
  * the Controller's CPU per heartbeat, and its heap. Run with `npm run bench agents`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { runAgent, type RunningAgent } from '../src/agent/agent.js';
 import { silentLogger } from '../src/shared/logger.js';
+import { startControllerProcess } from './support/controller-process.js';
 
 const agentCount = Number(process.env.BENCH_AGENTS ?? 1000);
 const windowSeconds = Number(process.env.BENCH_WINDOW_SECONDS ?? 20);
 const ticksPerSecond = 100;
-
-async function startController(dataDir: string): Promise<{ child: ChildProcess; httpPort: number; grpcPort: number }> {
-  const child = spawn(process.execPath, ['dist/src/controller/main.js', '--data-dir', dataDir, '--http-port', '0', '--grpc-port', '0'], {
-    env: { ...process.env, MONGODB_URI: '', CAIRN_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
-  const { httpPort, grpcPort } = JSON.parse(line) as { httpPort: number; grpcPort: number };
-  return { child, httpPort, grpcPort };
-}
 
 /** The Controller process's user+system CPU in ms, from /proc. */
 async function cpuMs(pid: number): Promise<number> {
@@ -40,7 +29,7 @@ function metric(text: string, name: string): number {
 
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cairn-bench-agents-'));
-  const { child, httpPort, grpcPort } = await startController(join(dataDir, 'controller'));
+  const { child, httpPort, grpcPort } = await startControllerProcess(join(dataDir, 'controller'));
   const base = `http://127.0.0.1:${httpPort}`;
   const agents: RunningAgent[] = [];
   try {

@@ -3,29 +3,19 @@
  * searches over 1,000,000 events on the embedded store. Run with `npm run bench` (builds first).
  */
 import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { once } from 'node:events';
 import { AuditFileLog } from '../src/controller/store/embedded/audit-file-log.js';
 import type { AuditEventRecord, AuditQuery } from '../src/controller/store/records.js';
 import type { Clock } from '../src/shared/clock.js';
+import { startControllerProcess } from './support/controller-process.js';
 
 const httpSeconds = Number(process.env.BENCH_HTTP_SECONDS ?? 8);
 const auditEvents = Number(process.env.BENCH_AUDIT_EVENTS ?? 1_000_000);
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
-
-async function startController(dataDir: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['dist/src/controller/main.js', '--data-dir', dataDir, '--http-port', '0', '--grpc-port', '0'], {
-    env: { ...process.env, MONGODB_URI: '', CAIRN_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
-  return { child, port: (JSON.parse(line) as { httpPort: number }).httpPort };
-}
 
 async function load(title: string, url: string, cookie: string): Promise<void> {
   const result = await autocannon({ url, connections: 32, duration: httpSeconds, headers: { cookie } });
@@ -40,7 +30,7 @@ async function load(title: string, url: string, cookie: string): Promise<void> {
 
 async function httpBench(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cairn-bench-'));
-  const { child, port } = await startController(dataDir);
+  const { child, httpPort: port } = await startControllerProcess(dataDir);
   try {
     const base = `http://127.0.0.1:${port}/api/v1`;
     const setupCode = (await readFile(join(dataDir, 'setup-code'), 'utf8')).trim();

@@ -8,12 +8,11 @@
  *    each POST /servers/{id}/start|stop is timed until `onDesiredState` shows its generation.
  * Run with `npm run bench servers`. Knobs: BENCH_SERVERS (10000), BENCH_CHANGES (1000).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { ServerFleet, machineState } from '../src/controller/actors/server-fleet.js';
 import { defaultRestartPolicy, emptyObserved } from '../src/controller/domain/server-spec.js';
@@ -25,6 +24,7 @@ import { systemClock, uuidV7Ids } from '../src/shared/clock.js';
 import { silentLogger } from '../src/shared/logger.js';
 import { FakeAgent } from '../test/support/fake-agent.js';
 import { ApiClient, sessionCookieFrom } from '../test/support/http.js';
+import { startControllerProcess } from './support/controller-process.js';
 
 const serverCount = Number(process.env.BENCH_SERVERS ?? 10_000);
 const changeCount = Number(process.env.BENCH_CHANGES ?? 1_000);
@@ -100,19 +100,9 @@ async function actorsPart(): Promise<void> {
   }
 }
 
-async function startController(dataDir: string): Promise<{ child: ChildProcess; httpPort: number; grpcPort: number }> {
-  const child = spawn(process.execPath, ['dist/src/controller/main.js', '--data-dir', dataDir, '--http-port', '0', '--grpc-port', '0'], {
-    env: { ...process.env, MONGODB_URI: '', CAIRN_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
-  const { httpPort, grpcPort } = JSON.parse(line) as { httpPort: number; grpcPort: number };
-  return { child, httpPort, grpcPort };
-}
-
 async function changesPart(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cairn-bench-changes-'));
-  const { child, httpPort, grpcPort } = await startController(dataDir);
+  const { child, httpPort, grpcPort } = await startControllerProcess(dataDir);
   let agent: FakeAgent | undefined;
   try {
     const anonymous = new ApiClient(`http://127.0.0.1:${httpPort}`);
