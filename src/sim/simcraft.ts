@@ -23,13 +23,13 @@ import { stdoutLog } from './console-log.js';
 import { PlayerListener } from './player-listener.js';
 import { loadPlugins } from './plugin-loader.js';
 import type { PluginDescriptor } from './plugin-descriptor.js';
-import { parseProperties } from './properties.js';
+import { PropertiesFile } from '../shared/properties-file.js';
 
 const log = stdoutLog();
 
 async function readServerProperties(): Promise<Map<string, string>> {
   try {
-    return parseProperties(await readFile('server.properties', 'utf8'));
+    return new Map(Object.entries(PropertiesFile.parse(await readFile('server.properties', 'utf8')).values()));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     log.warn('server.properties does not exist, using defaults');

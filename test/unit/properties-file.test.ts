@@ -62,6 +62,29 @@ describe('properties file', () => {
     expect(file.toString()).to.contain('\\u00e9\\u20ac\\\\');
   });
 
+  it('reads Java properties syntax: separators, comments, continuations and escapes', () => {
+    const props = PropertiesFile.parse([
+      '#Minecraft server properties',
+      '! another comment',
+      'server-port=25570',
+      'server-ip = 127.0.0.1',
+      'level-name: my world',
+      'motd A\\u0020server\\tyes\\',
+      '    continued',
+      'key\\=with\\:odd=value=with=equals',
+      'empty=',
+      '',
+    ].join('\r\n')).values();
+    expect(props).to.deep.equal({
+      'server-port': '25570',
+      'server-ip': '127.0.0.1',
+      'level-name': 'my world',
+      motd: 'A server\tyescontinued',
+      'key=with:odd': 'value=with=equals',
+      empty: '',
+    });
+  });
+
   it('knows the managed keys', () => {
     for (const k of ['server-port', 'server-ip', 'enable-rcon', 'rcon.password', 'rcon.port', 'enable-query', 'query.port']) expect(isManagedProperty(k), k).to.equal(true);
     for (const k of ['motd', 'query', 'rcon', 'server-name']) expect(isManagedProperty(k), k).to.equal(false);
