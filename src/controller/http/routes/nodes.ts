@@ -6,6 +6,15 @@ import { route } from '../route.js';
 const NodeParams = IdParams('nodeId');
 const manage = 'Needs the global permission nodes.manage (or a global administrator).';
 
+/** enable, disable and revoke: one admin-state change each, refused on a REVOKED Node. */
+const adminRoute = (s: Services, verb: 'enable' | 'disable' | 'revoke', summary: string) =>
+  route({
+    method: 'POST', path: `/nodes/{nodeId}/${verb}`, tag: 'nodes', status: 200,
+    summary, description: manage, params: NodeParams, response: Node, errors: ['invalid_transition'],
+    audit: { action: `node.${verb}`, targetKind: 'node' },
+    handler: async ({ caller, params, audit }) => s.nodes[verb](caller, params.nodeId, audit),
+  });
+
 export const nodeRoutes = (s: Services) => [
   route({
     method: 'POST', path: '/nodes', tag: 'nodes', status: 201,
@@ -34,27 +43,9 @@ export const nodeRoutes = (s: Services) => [
     audit: { action: 'node.update', targetKind: 'node' },
     handler: async ({ caller, params, body, audit }) => s.nodes.update(caller, params.nodeId, body, audit),
   }),
-  route({
-    method: 'POST', path: '/nodes/{nodeId}/enable', tag: 'nodes', status: 200,
-    summary: 'Allow new placements again (acceptsPlacements also needs HEALTHY). A REVOKED Node answers invalid_transition.',
-    description: manage, params: NodeParams, response: Node, errors: ['invalid_transition'],
-    audit: { action: 'node.enable', targetKind: 'node' },
-    handler: async ({ caller, params, audit }) => s.nodes.enable(caller, params.nodeId, audit),
-  }),
-  route({
-    method: 'POST', path: '/nodes/{nodeId}/disable', tag: 'nodes', status: 200,
-    summary: 'Stop new placements; servers already on the Node keep running.',
-    description: manage, params: NodeParams, response: Node, errors: ['invalid_transition'],
-    audit: { action: 'node.disable', targetKind: 'node' },
-    handler: async ({ caller, params, audit }) => s.nodes.disable(caller, params.nodeId, audit),
-  }),
-  route({
-    method: 'POST', path: '/nodes/{nodeId}/revoke', tag: 'nodes', status: 200,
-    summary: 'Revoke the Node for good: its credential stops working and its Agent\'s stream is closed at once.',
-    description: manage, params: NodeParams, response: Node, errors: ['invalid_transition'],
-    audit: { action: 'node.revoke', targetKind: 'node' },
-    handler: async ({ caller, params, audit }) => s.nodes.revoke(caller, params.nodeId, audit),
-  }),
+  adminRoute(s, 'enable', 'Allow new placements again (acceptsPlacements also needs HEALTHY). A REVOKED Node answers invalid_transition.'),
+  adminRoute(s, 'disable', 'Stop new placements; servers already on the Node keep running.'),
+  adminRoute(s, 'revoke', 'Revoke the Node for good: its credential stops working and its Agent\'s stream is closed at once.'),
   route({
     method: 'POST', path: '/nodes/{nodeId}/enrollment-token', tag: 'nodes', status: 201,
     summary: 'Issue a new one-time enrollment token (valid one hour); an earlier unused one stops working.',
