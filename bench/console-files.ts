@@ -16,6 +16,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { EnrollmentIssued, Node, ServerDetail, Team } from '../test/support/api-types.js';
 
 const MiB = 1024 * 1024;
 const linesPerSecond = Number(process.env.BENCH_LINES_PER_SECOND ?? 1000);
@@ -118,23 +119,23 @@ async function main(): Promise<void> {
       body: JSON.stringify({ setupCode, username: 'bench', email: 'bench@example.com', displayName: 'Bench', password: 'bench-password-1', network: { name: 'b', description: '', address: 'localhost', port: 25565 } }),
     });
     const cookie = /(__Host-cairn_session=[^;]+)/.exec(setup.headers.get('set-cookie') ?? '')![1];
-    const call = async (method: string, path: string, body?: unknown) => {
+    const call = async <T = unknown>(method: string, path: string, body?: unknown): Promise<T> => {
       const res = await fetch(`${api}${path}`, { method, headers: { cookie, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
       const text = await res.text();
       if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-      return text ? (JSON.parse(text) as Record<string, any>) : {};
+      return (text ? JSON.parse(text) : undefined) as T;
     };
-    const team = await call('POST', '/teams', { name: 'bench' });
-    const node = await call('POST', '/nodes', { name: 'bench-node' });
+    const team = await call<Team>('POST', '/teams', { name: 'bench' });
+    const node = await call<EnrollmentIssued>('POST', '/nodes', { name: 'bench-node' });
     agent = spawnProgram('dist/src/agent/main.js', [
       '--controller', `127.0.0.1:${grpcPort}`, '--data-dir', join(dir, 'agent'), '--enrollment-token', node.enrollmentToken,
       '--cpu-millis', '8000', '--memory-bytes', String(8 * 1024 * MiB), '--bind-address', '127.0.0.1',
     ]);
-    await poll('the Node', async () => ((await call('GET', `/nodes/${node.node.id}`)).status.connectionState === 'HEALTHY' ? true : undefined));
-    const server = await call('POST', '/servers', { name: 'ticker', teamId: team.id, software: { template: 'ticker', version: '1' }, resources: { cpuMillis: 1000, memoryBytes: 1024 * MiB } });
-    await poll('READY', async () => ((await call('GET', `/servers/${server.id}`)).phase === 'READY' ? true : undefined));
+    await poll('the Node', async () => ((await call<Node>('GET', `/nodes/${node.node.id}`)).status.connectionState === 'HEALTHY' ? true : undefined));
+    const server = await call<ServerDetail>('POST', '/servers', { name: 'ticker', teamId: team.id, software: { template: 'ticker', version: '1' }, resources: { cpuMillis: 1000, memoryBytes: 1024 * MiB } });
+    await poll('READY', async () => ((await call<ServerDetail>('GET', `/servers/${server.id}`)).phase === 'READY' ? true : undefined));
     await call('POST', `/servers/${server.id}/start`);
-    await poll('RUNNING', async () => ((await call('GET', `/servers/${server.id}`)).status.runtimeState === 'RUNNING' ? true : undefined));
+    await poll('RUNNING', async () => ((await call<ServerDetail>('GET', `/servers/${server.id}`)).status.runtimeState === 'RUNNING' ? true : undefined));
 
     // Console latency.
     const latencies: number[] = [];
@@ -173,7 +174,7 @@ async function main(): Promise<void> {
     process.stdout.write(`download 64 MiB Agent → client: ${(mb / (downloadMs / 1000)).toFixed(1)} MB/s (${downloadMs.toFixed(0)} ms), checksum ${same ? 'matches' : 'DIFFERS'}\n`);
     if (!same) process.exitCode = 1;
     await call('POST', `/servers/${server.id}/stop`);
-    await poll('STOPPED', async () => ((await call('GET', `/servers/${server.id}`)).status.runtimeState === 'STOPPED' ? true : undefined));
+    await poll('STOPPED', async () => ((await call<ServerDetail>('GET', `/servers/${server.id}`)).status.runtimeState === 'STOPPED' ? true : undefined));
   } finally {
     agent?.kill('SIGKILL');
     controller.kill('SIGTERM');

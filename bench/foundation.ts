@@ -70,7 +70,6 @@ async function auditBench(): Promise<void> {
     const t0 = Date.parse('2024-01-01T00:00:00.000Z');
     const actors = Array.from({ length: 100 }, (_, i) => `0190${i.toString(16).padStart(4, '0')}-0000-7000-8000-000000000000`);
     const actions = ['user.create', 'team.create', 'server.start', 'server.stop', 'file.write', 'console.command', 'role.update', 'session.create'];
-    let written = 0;
     const generated = await time(async () => {
       for (let i = 1; i <= auditEvents; i++) {
         const event: AuditEventRecord = {
@@ -80,7 +79,6 @@ async function auditBench(): Promise<void> {
           details: { path: `plugins/p${i % 10}.jar`, sizeBytes: i },
         };
         const line = JSON.stringify(event) + '\n';
-        written += line.length;
         if (!out.write(line)) await once(out, 'drain');
       }
       out.end();

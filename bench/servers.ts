@@ -23,6 +23,7 @@ import { TemplateCatalog } from '../src/controller/templates/template-catalog.js
 import { systemClock, uuidV7Ids } from '../src/shared/clock.js';
 import { silentLogger } from '../src/shared/logger.js';
 import { FakeAgent } from '../test/support/fake-agent.js';
+import type { Node, ServerDetail, Team } from '../test/support/api-types.js';
 import { ApiClient, sessionCookieFrom } from '../test/support/http.js';
 import { startControllerProcess } from './support/controller-process.js';
 
@@ -112,21 +113,21 @@ async function changesPart(): Promise<void> {
       network: { name: 'b', description: '', address: 'localhost', port: 25565 },
     });
     const admin = anonymous.withCookie(sessionCookieFrom(setup));
-    const teamId = (await admin.post('/teams', { name: 'bench' })).body.id as string;
+    const teamId = (await admin.post<Team>('/teams', { name: 'bench' })).body.id;
     agent = await FakeAgent.connect(admin, grpcPort, 'bench-node');
     const nodeId = agent.nodeId;
     for (;;) {
-      if ((await admin.get(`/nodes/${nodeId}`)).body.status.connectionState === 'HEALTHY') break;
+      if ((await admin.get<Node>(`/nodes/${nodeId}`)).body.status.connectionState === 'HEALTHY') break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const ids: string[] = [];
     for (let i = 0; i < changeServers; i++) {
-      const res = await admin.post('/servers', { name: `s${i}`, teamId, nodeId, software: { template: 'simcraft', version: '1.21.4' }, resources: { cpuMillis: 10, memoryBytes: 2 ** 20 } });
-      ids.push(res.body.id as string);
+      const res = await admin.post<ServerDetail>('/servers', { name: `s${i}`, teamId, nodeId, software: { template: 'simcraft', version: '1.21.4' }, resources: { cpuMillis: 10, memoryBytes: 2 ** 20 } });
+      ids.push(res.body.id);
     }
     for (const id of ids) {
       for (;;) {
-        if ((await admin.get(`/servers/${id}`)).body.phase === 'READY') break;
+        if ((await admin.get<ServerDetail>(`/servers/${id}`)).body.phase === 'READY') break;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     }
@@ -150,10 +151,10 @@ async function changesPart(): Promise<void> {
       const id = ids[i % ids.length];
       const verb = running.has(id) ? 'stop' : 'start';
       const started = performance.now();
-      const res = await admin.post(`/servers/${id}/${verb}`);
+      const res = await admin.post<ServerDetail>(`/servers/${id}/${verb}`);
       const answered = performance.now();
       if (res.status !== 202) throw new Error(`${verb} answered ${res.status}: ${res.text}`);
-      const generation = res.body.generation as number;
+      const generation = res.body.generation;
       if ((held.get(id) ?? 0) < generation) {
         await new Promise<void>((done) => waiters.add({ id, generation, done }));
       }

@@ -8,7 +8,7 @@ export async function startControllerProcess(dataDir: string): Promise<{ child: 
     env: { ...process.env, MONGODB_URI: '', CAIRN_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+  const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
   const { httpPort, grpcPort } = JSON.parse(line) as { httpPort: number; grpcPort: number };
   return { child, httpPort, grpcPort };
 }

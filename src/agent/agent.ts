@@ -3,9 +3,9 @@ import * as grpc from '@grpc/grpc-js';
 import { protocolVersion } from '../shared/link/proto.js';
 import type { Logger } from '../shared/logger.js';
 import { cairnVersion } from '../shared/version.js';
-import { backoffDelay, defaultBackoff, type BackoffPolicy } from './backoff.js';
+import { backoffDelay, defaultBackoff, type BackoffPolicy } from '../shared/backoff.js';
 import type { AgentConfig } from './config.js';
-import { CredentialStore, type StoredCredential } from './credential-store.js';
+import { CredentialStore, type StoredCredential } from '../shared/credential-store.js';
 import { enroll, EnrollmentRefused } from './enroll.js';
 import { allocatable, hostFacts } from './host-facts.js';
 import { AgentLinkClient } from './link-client.js';
@@ -103,6 +103,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
       host: hostFacts(),
       allocatable: await allocatable(config.dataDir, overrides),
       knownServerIds: reconciler.serverIds(),
+      gamePorts: config.gamePorts,
     }),
     heartbeat: async () => ({ ...(await sampler.sample()), sentAtUnixMs: Date.now() }),
   });

@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { defaultGamePorts, gamePortsRule, parseGamePorts } from '../shared/game-ports.js';
+import type { PortRange } from '../shared/link/messages.js';
 
 export interface AgentConfig {
   /** HOST:PORT of the Controller's Agent link. */
@@ -18,6 +20,8 @@ export interface AgentConfig {
   bindAddress: string;
   /** First delay before an automatic restart after a crash; doubles per crash, capped at 30 s. */
   restartBackoffMs: number;
+  /** The host ports the Controller may give this Node's game servers. */
+  gamePorts: PortRange;
 }
 
 export class AgentConfigError extends Error {}
@@ -33,6 +37,7 @@ const flags = {
   java: { env: 'CAIRN_JAVA' },
   'bind-address': { env: 'CAIRN_BIND_ADDRESS' },
   'restart-backoff-ms': { env: 'CAIRN_RESTART_BACKOFF_MS' },
+  'game-ports': { env: 'CAIRN_GAME_PORTS' },
 } as const;
 
 function amount(name: string, raw: string | undefined): number | undefined {
@@ -42,10 +47,17 @@ function amount(name: string, raw: string | undefined): number | undefined {
   return n;
 }
 
+function gamePorts(raw: string | undefined): PortRange {
+  if (raw === undefined) return defaultGamePorts;
+  const range = parseGamePorts(raw);
+  if (!range) throw new AgentConfigError(`--game-ports must be ${gamePortsRule}, got ${JSON.stringify(raw)}`);
+  return range;
+}
+
 /**
  * `cairn-agent --controller HOST:PORT --data-dir DIR [--enrollment-token T] [--controller-ca FILE]
  * [--cpu-millis N] [--memory-bytes N] [--disk-bytes N] [--java PATH] [--bind-address ADDR]
- * [--restart-backoff-ms N]`. Flags win over environment variables
+ * [--restart-backoff-ms N] [--game-ports FIRST-LAST]`. Flags win over environment variables
  * (the token may come from CAIRN_ENROLLMENT_TOKEN so it stays out of the process list).
  */
 export function parseAgentConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): AgentConfig {
@@ -73,5 +85,6 @@ export function parseAgentConfig(argv: string[], env: NodeJS.ProcessEnv = proces
     java: get('java') ?? 'java',
     bindAddress: get('bind-address') ?? '0.0.0.0',
     restartBackoffMs: amount('restart-backoff-ms', get('restart-backoff-ms')) ?? 1000,
+    gamePorts: gamePorts(get('game-ports')),
   };
 }

@@ -11,14 +11,10 @@ export class EnrollmentRefused extends Error {
   }
 }
 
-type EnrollClient = grpc.Client & {
-  Enroll(request: EnrollRequest, options: grpc.CallOptions, callback: (error: grpc.ServiceError | null, response?: EnrollResponse) => void): void;
-};
-
 /** Redeems the one-time token for a Node credential. Network errors reject with the gRPC error, so the caller can retry those. */
 export async function enroll(address: string, credentials: grpc.ChannelCredentials, request: EnrollRequest, timeoutMs = 15_000): Promise<EnrollResponse> {
   const Client = agentLinkClientConstructor();
-  const client = new Client(address, credentials, agentChannelOptions) as unknown as EnrollClient;
+  const client = new Client(address, credentials, agentChannelOptions);
   try {
     return await new Promise<EnrollResponse>((resolve, reject) => {
       client.Enroll(request, { deadline: Date.now() + timeoutMs }, (error, response) => {

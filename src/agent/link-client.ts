@@ -1,15 +1,15 @@
 import * as grpc from '@grpc/grpc-js';
 import type {
-  AgentMessage, ConsoleEnd, ConsoleLine, ControllerMessage, DesiredState, Heartbeat, Hello, Request, RequestBody, ResponsePayload, ServerStatus, Welcome,
+  AgentMessage, ConsoleEnd, ConsoleLine, ControllerMessage, DesiredState, Heartbeat, Hello, Request, ResponsePayload, ServerStatus, Welcome,
 } from '../shared/link/messages.js';
-import { agentLinkClientConstructor, credentialMetadataKey } from '../shared/link/proto.js';
+import { agentLinkClientConstructor, credentialMetadataKey, type AgentLinkStub } from '../shared/link/proto.js';
 import type { Logger } from '../shared/logger.js';
-import { backoffDelay, defaultBackoff, type BackoffPolicy } from './backoff.js';
+import { backoffDelay, defaultBackoff, type BackoffPolicy } from '../shared/backoff.js';
 import { isAgentError } from './errors.js';
 
 /** The kinds of request the Controller sends, and the payload of each. */
-export type RequestKind = RequestBody['body'];
-export type RequestPayloads = { [R in RequestBody as R['body']]: R[R['body'] & keyof R] };
+export type RequestKind = Request['body'];
+export type RequestPayloads = { [R in Request as R['body']]: R[R['body'] & keyof R] };
 
 export interface RequestContext {
   requestId: string;
@@ -38,8 +38,6 @@ export interface LinkClientOptions {
   backoff?: BackoffPolicy;
 }
 
-type ConnectClient = grpc.Client & { Connect(metadata: grpc.Metadata): grpc.ClientDuplexStream<AgentMessage, ControllerMessage> };
-
 /** Channel options shared by Connect and Enroll: keepalive notices a dead Controller; a private subchannel per client keeps each Agent's connection its own. */
 export const agentChannelOptions: grpc.ChannelOptions = {
   'grpc.keepalive_time_ms': 10_000,
@@ -56,8 +54,8 @@ export const agentChannelOptions: grpc.ChannelOptions = {
  * reconciler, `handle(kind, handler)` for requests, `sendServerStatus` / `sendConsoleLine` out.
  */
 export class AgentLinkClient {
-  private client?: ConnectClient;
-  private call?: grpc.ClientDuplexStream<AgentMessage, ControllerMessage>;
+  private client?: AgentLinkStub;
+  private call?: ReturnType<AgentLinkStub['Connect']>;
   private running = false;
   private attempt = 0;
   private welcome?: Welcome;
@@ -144,9 +142,14 @@ export class AgentLinkClient {
       this.scheduleReconnect();
       return;
     }
+    this.connect(hello);
+  }
+
+  private connect(hello: Hello): void {
+    // Stopped while the hello was being built.
     if (!this.running) return;
     const Client = agentLinkClientConstructor();
-    const client = new Client(this.options.address, this.options.channelCredentials, agentChannelOptions) as unknown as ConnectClient;
+    const client = new Client(this.options.address, this.options.channelCredentials, agentChannelOptions);
     const metadata = new grpc.Metadata();
     metadata.set(credentialMetadataKey, `Bearer ${this.options.credential}`);
     const call = client.Connect(metadata);
@@ -166,7 +169,7 @@ export class AgentLinkClient {
         this.attempt = Math.max(this.attempt, 16);
         this.options.logger.error({ event: 'credential_refused', details: err.details }, 'the Controller refused this Node\'s credential');
       }
-      end(`${grpc.status[err.code] ?? err.code}: ${err.details}`);
+      end(`${grpc.status[err.code]}: ${err.details}`);
     });
     call.on('end', () => end('stream ended'));
     call.write({ kind: 'hello', hello });

@@ -12,7 +12,7 @@ async function main(): Promise<void> {
     config = parseAgentConfig(process.argv.slice(2));
   } catch (e) {
     if (!(e instanceof AgentConfigError) && !(e instanceof TypeError)) throw e;
-    process.stderr.write(`cairn-agent: ${(e as Error).message}\n`);
+    process.stderr.write(`cairn-agent: ${e.message}\n`);
     process.exit(2);
   }
   let agent;

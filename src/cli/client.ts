@@ -47,7 +47,7 @@ export class CliClient {
       method, headers, body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
-    const parsed = text.length > 0 && (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text;
+    const parsed: unknown = text.length > 0 && (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text;
     if (!res.ok) {
       const problem = parsed as { code?: string; detail?: string; title?: string };
       throw new ApiError(res.status, problem.code ?? String(res.status), problem.detail ?? problem.title ?? text);

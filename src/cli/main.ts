@@ -27,7 +27,8 @@ async function clientFor(url: string | undefined, token: string | undefined): Pr
 
 async function main(argv: string[]): Promise<number> {
   const args = parse(argv);
-  const [groupName, verbName] = args.positionals;
+  const groupName = args.positionals.at(0);
+  const verbName = args.positionals.at(1);
   if (args.values.help || !groupName) {
     process.stdout.write(usage() + '\n');
     return groupName || args.values.help ? 0 : 2;

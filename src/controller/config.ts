@@ -1,5 +1,8 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { gamePortsRule, parseGamePorts } from '../shared/game-ports.js';
+import type { PortRange } from '../shared/link/messages.js';
+import { defaultWebDir } from './http/web-ui.js';
 
 export interface ControllerConfig {
   dataDir: string;
@@ -11,9 +14,13 @@ export interface ControllerConfig {
   /** Minutes between catalog syncs; 0 syncs only at start and on POST /catalog/sync. */
   catalogSyncMinutes: number;
   templatesDir?: string;
+  /** The built web UI (default: `dist/web` of this installation). */
+  webDir: string;
   tlsCert?: string;
   tlsKey?: string;
   localAgent: boolean;
+  /** The game port range the local Agent offers (passed on as its `--game-ports`); its default when absent. */
+  localAgentGamePorts?: PortRange;
 }
 
 export class ConfigError extends Error {}
@@ -27,8 +34,10 @@ const flags = {
   'catalog-source': { env: 'CAIRN_CATALOG_SOURCE' },
   'catalog-sync-minutes': { env: 'CAIRN_CATALOG_SYNC_MINUTES' },
   'templates-dir': { env: 'CAIRN_TEMPLATES_DIR' },
+  'web-dir': { env: 'CAIRN_WEB_DIR' },
   'tls-cert': { env: 'CAIRN_TLS_CERT' },
   'tls-key': { env: 'CAIRN_TLS_KEY' },
+  'game-ports': { env: 'CAIRN_GAME_PORTS' },
 } as const;
 
 function port(name: string, raw: string): number {
@@ -41,6 +50,13 @@ function syncMinutes(raw: string): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0 || n > 10_080) throw new ConfigError(`--catalog-sync-minutes must be a whole number 0..10080, got ${JSON.stringify(raw)}`);
   return n;
+}
+
+function gamePorts(raw: string | undefined): PortRange | undefined {
+  if (raw === undefined) return undefined;
+  const range = parseGamePorts(raw);
+  if (!range) throw new ConfigError(`--game-ports must be ${gamePortsRule}, got ${JSON.stringify(raw)}`);
+  return range;
 }
 
 /** Flags win over environment variables, which win over defaults. */
@@ -66,9 +82,11 @@ export function parseControllerConfig(argv: string[], env: NodeJS.ProcessEnv = p
     catalogSource: get('catalog-source'),
     catalogSyncMinutes: syncMinutes(get('catalog-sync-minutes') ?? '60'),
     templatesDir: get('templates-dir') === undefined ? undefined : resolve(get('templates-dir')!),
+    webDir: resolve(get('web-dir') ?? defaultWebDir()),
     tlsCert: get('tls-cert'),
     tlsKey: get('tls-key'),
     localAgent: (values as Record<string, unknown>)['local-agent'] === true || env.CAIRN_LOCAL_AGENT === '1',
+    localAgentGamePorts: gamePorts(get('game-ports')),
   };
   if ((config.tlsCert === undefined) !== (config.tlsKey === undefined)) throw new ConfigError('--tls-cert and --tls-key go together');
   return config;

@@ -10,6 +10,7 @@ import { dialAddress, LocalAgent } from './local-agent.js';
 import { createHttpApp } from './http/app.js';
 import { createMetrics } from './http/metrics.js';
 import { allRoutes } from './http/routes/index.js';
+import { advertisedAgentLink } from './link/advertised-link.js';
 import { AgentLinkServer } from './link/agent-link.js';
 import { createLinkMetrics } from './link/link-metrics.js';
 import { isLoopbackHost } from './link/loopback.js';
@@ -70,18 +71,19 @@ export async function startController(options: ControllerOptions): Promise<Runni
   }
   logger.info({ event: 'grpc_listening', host: config.host, port: grpcPort, tls: tls !== undefined }, 'Agent link listening');
   const app = createHttpApp({
-    services, routes: allRoutes(services), metrics, logger, version: cairnVersion,
-    checkResponses: options.checkResponses ?? false, ready: () => repos.ping(),
+    services, routes: allRoutes(services, advertisedAgentLink(config.host, grpcPort, tls !== undefined)), metrics, logger, version: cairnVersion,
+    checkResponses: options.checkResponses ?? false, webDir: config.webDir, ready: () => repos.ping(),
   });
   const http: Server = await new Promise((resolve, reject) => {
     const server = app.listen(config.httpPort, config.host, () => resolve(server));
     server.once('error', reject);
   });
   const httpPort = (http.address() as AddressInfo).port;
-  logger.info({ event: 'http_listening', host: config.host, port: httpPort, store: repos.kind }, 'HTTP API listening');
+  const webUrl = `http://${dialAddress(config.host, httpPort)}/`;
+  logger.info({ event: 'http_listening', host: config.host, port: httpPort, store: repos.kind, webUrl }, `HTTP API listening; web UI at ${webUrl}`);
   const localAgent = config.localAgent
     ? new LocalAgent({
-      dataDir: config.dataDir, controllerAddress: dialAddress(config.host, grpcPort), controllerCa: tls?.certFile,
+      dataDir: config.dataDir, controllerAddress: dialAddress(config.host, grpcPort), controllerCa: tls?.certFile, gamePorts: config.localAgentGamePorts,
       nodes: services.nodes, enrollment: services.enrollment, audit: services.audit, logger,
     })
     : undefined;
@@ -102,6 +104,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
         http.closeAllConnections();
       });
       await services.nodes.stop();
+      services.servers.stop();
       await repos.close();
     },
   };

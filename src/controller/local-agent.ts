@@ -1,12 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { isIPv6 } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { backoffDelay, defaultBackoff, type BackoffPolicy } from '../agent/backoff.js';
-import { CredentialStore } from '../agent/credential-store.js';
+import { backoffDelay, defaultBackoff, type BackoffPolicy } from '../shared/backoff.js';
+import { CredentialStore } from '../shared/credential-store.js';
+import { formatGamePorts } from '../shared/game-ports.js';
+import type { PortRange } from '../shared/link/messages.js';
 import type { Logger } from '../shared/logger.js';
+import { programCommand, type ProgramCommand } from '../shared/programs.js';
 import { ConnectRefusedError } from './link/errors.js';
 import type { AuditService } from './services/audit.js';
 import type { NodeEnrollment } from './services/node-enrollment.js';
@@ -22,23 +23,6 @@ const stableAfterMs = 60_000;
 /** How long the Agent gets to leave after SIGTERM before it is killed. */
 const stopGraceMs = 5_000;
 
-export interface AgentCommand {
-  command: string;
-  args: string[];
-}
-
-/**
- * How to run `cairn-agent`: the built `main.js` next to this module in production, or the
- * TypeScript source through tsx when the Controller itself runs from source (tests, dev).
- */
-export function agentCommand(moduleUrl: string = import.meta.url): AgentCommand {
-  if (moduleUrl.endsWith('.ts')) {
-    const tsx = createRequire(moduleUrl).resolve('tsx');
-    return { command: process.execPath, args: ['--import', tsx, fileURLToPath(new URL('../agent/main.ts', moduleUrl))] };
-  }
-  return { command: process.execPath, args: [fileURLToPath(new URL('../agent/main.js', moduleUrl))] };
-}
-
 /** Where the local Agent dials the Agent link: a wildcard listen address is reached over loopback. */
 export function dialAddress(host: string, port: number): string {
   const target = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '::1' : host;
@@ -52,11 +36,13 @@ export interface LocalAgentDeps {
   controllerAddress: string;
   /** The Controller's own certificate, for the Agent to verify the link when it runs TLS. */
   controllerCa?: string;
+  /** The Agent's `--game-ports`; the Agent's default when absent. */
+  gamePorts?: PortRange;
   nodes: NodeService;
   enrollment: NodeEnrollment;
   audit: AuditService;
   logger: Logger;
-  command?: AgentCommand;
+  command?: ProgramCommand;
   backoff?: BackoffPolicy;
 }
 
@@ -146,9 +132,10 @@ export class LocalAgent {
   }
 
   private spawn(token: string | undefined): void {
-    const { command, args } = this.deps.command ?? agentCommand();
+    const { command, args } = this.deps.command ?? programCommand('cairn-agent');
     const argv = [...args, '--controller', this.deps.controllerAddress, '--data-dir', this.agentDir];
     if (this.deps.controllerCa) argv.push('--controller-ca', this.deps.controllerCa);
+    if (this.deps.gamePorts) argv.push('--game-ports', formatGamePorts(this.deps.gamePorts));
     const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_LOG_LEVEL: this.deps.logger.level };
     delete env.CAIRN_ENROLLMENT_TOKEN;
     if (token) env.CAIRN_ENROLLMENT_TOKEN = token;

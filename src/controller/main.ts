@@ -11,7 +11,7 @@ async function main(): Promise<void> {
     config = parseControllerConfig(process.argv.slice(2));
   } catch (e) {
     if (!(e instanceof ConfigError) && !(e instanceof TypeError)) throw e;
-    process.stderr.write(`cairn-controller: ${(e as Error).message}\n`);
+    process.stderr.write(`cairn-controller: ${e.message}\n`);
     process.exit(2);
   }
   const controller = await startController({ config, logger });

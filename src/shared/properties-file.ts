@@ -57,7 +57,7 @@ function unescape(text: string): string {
       out += c;
       continue;
     }
-    const n = text[++i];
+    const n = text.at(++i);
     if (n === undefined) break;
     if (n === 't') out += '\t';
     else if (n === 'n') out += '\n';
@@ -159,7 +159,7 @@ export class PropertiesFile {
     const line = `${escape(key, true)}=${escape(value, false)}`;
     const indexes = this.blocks.flatMap((b, i) => (b.kind === 'entry' && b.key === key ? [i] : []));
     if (indexes.length === 0) {
-      const last = this.blocks[this.blocks.length - 1];
+      const last = this.blocks.at(-1);
       if (last && !/[\r\n]$/.test(last.raw)) last.raw += this.newline;
       this.blocks.push({ kind: 'entry', key, value, raw: line + this.newline });
       return;

@@ -77,6 +77,36 @@ export const TemplateConfig = Type.Object({
   managed: Type.Record(Type.String({ minLength: 1, maxLength: 100 }), Type.String()),
 }, { additionalProperties: false });
 
+const ConfigKey = Type.String({ minLength: 1, maxLength: 100 });
+
+/** How the software takes part in a network (see `src/agent/reconciler/network-config.ts`). */
+export const TemplateNetwork = Type.Object({
+  /**
+   * Members only: entries of `config.file` Cairn writes at every start as a member (e.g. Paper's
+   * `online-mode=false`: the proxy authenticates players); operators cannot set them then.
+   */
+  memberConfig: Type.Optional(Type.Record(ConfigKey, Type.String())),
+  /**
+   * Members only: what the same keys become at the first start after leaving the network, so a
+   * server players reach directly authenticates them again; then they are the operator's.
+   */
+  standaloneConfig: Type.Optional(Type.Record(ConfigKey, Type.String())),
+  /**
+   * Where the network's modern-forwarding secret goes: `paper-global-yaml`, a member's
+   * `proxies.velocity` section (switched off again after it leaves), or `secret-file`, the file a
+   * proxy reads it from.
+   */
+  forwardingSecret: Type.Optional(Type.Object({
+    file: ServerRelativePath,
+    format: Type.Union([Type.Literal('paper-global-yaml'), Type.Literal('secret-file')]),
+  }, { additionalProperties: false })),
+  /**
+   * Proxies only: a console command that makes the running proxy re-read its config after the
+   * routes changed (Velocity: `velocity reload`); without one the proxy watches the file itself.
+   */
+  reloadCommand: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[^\\r\\n]+$' })),
+}, { additionalProperties: false });
+
 export const TemplateFile = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 64, pattern: templateIdPattern }),
   name: Type.String({ minLength: 1, maxLength: 100 }),
@@ -96,10 +126,12 @@ export const TemplateFile = Type.Object({
   /** After the stop command, how long before SIGTERM (and as long again before SIGKILL). */
   stopTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 600 }),
   config: TemplateConfig,
+  network: Type.Optional(TemplateNetwork),
 }, { additionalProperties: false });
 
 export type Template = Static<typeof TemplateFile>;
 export type TemplateKind = Template['kind'];
+export type TemplateNetworkSpec = NonNullable<Template['network']>;
 export type BuiltinInstallSpec = Static<typeof BuiltinInstall>;
 export type DownloadInstallSpec = Static<typeof DownloadInstall>;
 export type DownloadArtifactSpec = Static<typeof DownloadArtifact>;

@@ -2,7 +2,7 @@ import { unwatchFile, watch, watchFile, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { ConsoleLog } from './console-log.js';
 
-const settleMs = 50;
+const settleMs = 10;
 const pollMs = 1000;
 
 /**

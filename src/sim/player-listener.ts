@@ -3,19 +3,23 @@ import type { ConsoleLog } from './console-log.js';
 import { listenExclusive } from './listen.js';
 
 /**
- * The game port. Every TCP connection counts as a player until it closes; nothing is spoken on it,
- * which is enough for probes, the proxy and `list`.
+ * The game port. Every TCP connection counts as a player until it closes. The server speaks one
+ * line first, its greeting (which server, on which port, its motd), so a client that came through
+ * the proxy can tell where it landed; nothing else is spoken.
  */
 export class PlayerListener {
   private readonly players = new Map<Socket, string>();
   private readonly server: Server;
   private joined = 0;
+  private greeting = '';
 
   constructor(private readonly log: ConsoleLog) {
     this.server = createServer((socket) => this.accept(socket));
   }
 
-  listen(port: number, host: string | undefined): Promise<AddressInfo> {
+  /** Listens on the game port; each player is first sent `greeting` and a line break. */
+  listen(port: number, host: string | undefined, greeting: string): Promise<AddressInfo> {
+    this.greeting = greeting;
     return listenExclusive(this.server, port, host);
   }
 
@@ -37,8 +41,9 @@ export class PlayerListener {
     this.players.set(socket, name);
     this.log.info(`${name}[/${socket.remoteAddress}:${socket.remotePort}] logged in`);
     this.log.info(`${name} joined the game`);
-    socket.resume();
     socket.on('error', () => socket.destroy());
+    socket.write(`${this.greeting}\n`);
+    socket.resume();
     socket.once('close', () => {
       if (!this.players.delete(socket)) return;
       this.log.info(`${name} lost connection: Disconnected`);

@@ -26,10 +26,14 @@ export async function readProxyConfig(path: string): Promise<{ config: SimproxyC
     const e = validate.errors?.[0];
     throw new ProxyConfigError(`${path}: ${e ? `${e.instancePath || '(file)'} ${e.message ?? 'is invalid'}` : 'invalid'}`);
   }
-  return { config: value as SimproxyConfigSpec, text };
+  return { config: value, text };
 }
 
-/** Where a new connection goes: the lobby when it is among the routes, else the first route. */
-export function pickRoute(config: SimproxyConfigSpec): SimproxyRouteSpec | undefined {
-  return config.routes.find((r) => r.serverId === config.lobbyServerId) ?? config.routes[0];
+/**
+ * The order a new connection tries the routes in, as Velocity's `try` list: the lobby first when
+ * it is among the routes, then the others as the file lists them.
+ */
+export function routeOrder(config: SimproxyConfigSpec): SimproxyRouteSpec[] {
+  const lobby = config.routes.find((r) => r.serverId === config.lobbyServerId);
+  return lobby ? [lobby, ...config.routes.filter((r) => r !== lobby)] : [...config.routes];
 }

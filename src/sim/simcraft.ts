@@ -4,7 +4,8 @@
  *
  * Run in the server's directory: `node simcraft.js [--version 1.21.4]`. It reads `server.properties`
  * (`server-port`, default 25565; `server-ip`, empty means every interface; `max-players`, default 20),
- * reads `plugins/*.jar` (paper-plugin.yml or plugin.yml), listens on the port, prints Paper-like
+ * reads `plugins/*.jar` (paper-plugin.yml or plugin.yml), listens on the port (greeting every
+ * player with `Simcraft <version> on port <port>: <motd>`), prints Paper-like
  * lines ending `Done (<t>s)! For help, type "help"`, then takes console commands on stdin:
  * `say <text>`, `list`, `help`, `stop` (saves, frees the port, exits 0), `crash` (exits 1 at once).
  * SIGTERM and SIGINT stop it like `stop`. A port it cannot bind makes it exit 1.
@@ -99,7 +100,7 @@ function command(line: string, maxPlayers: number): void {
       void stop();
       return;
     case 'crash':
-      process.exit(1);
+      return process.exit(1);
     default:
       log.info('Unknown command. Type "help" for help.');
   }
@@ -122,7 +123,7 @@ async function main(): Promise<void> {
   log.info('Generating keypair');
   log.info(`Starting Minecraft server on ${host ?? '*'}:${port}`);
   try {
-    await players.listen(port, host);
+    await players.listen(port, host, `Simcraft ${version} on port ${port}: ${props.get('motd') ?? 'A Minecraft Server'}`);
   } catch (error) {
     log.warn('**** FAILED TO BIND TO PORT!');
     log.warn(`The exception was: ${(error as Error).message}`);

@@ -4,8 +4,9 @@
  * Run in the proxy's server directory: `node simproxy.js [--config simproxy.json] [--version 3.4.0]`.
  * The config file (`src/shared/simproxy-config.ts`) is
  *   {"bind"?: "0.0.0.0", "port": 25577, "routes": [{"serverId", "name", "address", "port"}], "lobbyServerId"?: "..."}
- * Each new connection goes to the lobby route, or to the first route when no lobby is set or the
- * lobby is not among the routes; with no route at all it is closed at once. The file is re-read when
+ * Each new connection tries the lobby route first (when it is among the routes), then the others in
+ * the file's order, and goes to the first that accepts it; with no route at all, or none
+ * accepting, it is closed. The file is re-read when
  * it changes (fs.watch, stat polling) and on SIGHUP: routes apply to new connections at once, a bad
  * file is reported and the last good routes stay, `bind` and `port` apply at the next start.
  * Prints Velocity-like lines ending `Done (<t>s)! Listening on <host>:<port>`. Console: `end` (or
@@ -18,7 +19,7 @@ import { simproxyConfigFileName, type SimproxyConfigSpec } from '../shared/simpr
 import { readCommands } from './command-input.js';
 import { stdoutLog } from './console-log.js';
 import { watchConfigFile } from './file-watch.js';
-import { pickRoute, readProxyConfig } from './proxy-config.js';
+import { readProxyConfig, routeOrder } from './proxy-config.js';
 import { TcpForwarder } from './tcp-forwarder.js';
 
 const log = stdoutLog();
@@ -27,12 +28,12 @@ const configPath = resolve(args.config ?? simproxyConfigFileName);
 const version = args.version ?? '3.4.0';
 
 let current: { config: SimproxyConfigSpec; text: string };
-const forwarder = new TcpForwarder(log, () => pickRoute(current.config));
+const forwarder = new TcpForwarder(log, () => routeOrder(current.config));
 let stopWatching = () => {};
 let ending = false;
 
 function describeRoutes(config: SimproxyConfigSpec): string {
-  const target = pickRoute(config);
+  const target = routeOrder(config).at(0);
   const lobby = target ? `; new players go to ${target.name} (${target.address}:${target.port})` : '; no server to send players to';
   return `${config.routes.length} route${config.routes.length === 1 ? '' : 's'}${lobby}`;
 }

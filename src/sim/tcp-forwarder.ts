@@ -4,7 +4,8 @@ import type { ConsoleLog } from './console-log.js';
 import { listenExclusive } from './listen.js';
 
 /**
- * Forwards each accepted connection to the route `pick()` names at that moment; a connection keeps
+ * Forwards each accepted connection to the first route of `order()` (taken at that moment) that
+ * accepts it, trying the next when one refuses, as Velocity's `try` list does; a connection keeps
  * its server for life, as players do. Half-closes pass through, so a request/response exchange
  * finishes before the sockets close.
  */
@@ -12,7 +13,7 @@ export class TcpForwarder {
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
 
-  constructor(private readonly log: ConsoleLog, private readonly pick: () => SimproxyRouteSpec | undefined) {
+  constructor(private readonly log: ConsoleLog, private readonly order: () => SimproxyRouteSpec[]) {
     this.server = createServer({ allowHalfOpen: true }, (client) => this.forward(client));
   }
 
@@ -36,27 +37,53 @@ export class TcpForwarder {
   private forward(client: Socket): void {
     this.track(client);
     const from = `/${client.remoteAddress}:${client.remotePort}`;
-    const route = this.pick();
-    if (!route) {
+    client.pause();
+    client.on('error', () => client.destroy());
+    const routes = this.order();
+    if (routes.length === 0) {
       this.log.warn(`[initial connection] ${from}: no server to send the player to, closing`);
-      client.on('error', () => client.destroy());
-      client.resume();
-      client.end(() => client.destroy());
+      this.refuse(client);
+      return;
+    }
+    this.tryRoute(client, from, routes, 0);
+  }
+
+  private refuse(client: Socket): void {
+    client.resume();
+    client.end(() => client.destroy());
+  }
+
+  private tryRoute(client: Socket, from: string, routes: SimproxyRouteSpec[], index: number): void {
+    const route = routes.at(index);
+    if (!route || client.destroyed) {
+      if (!client.destroyed) this.log.warn(`[initial connection] ${from}: no server accepted the player, closing`);
+      this.refuse(client);
       return;
     }
     const upstream = connect({ host: route.address, port: route.port, allowHalfOpen: true });
     this.track(upstream);
-    const closeBoth = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    upstream.once('connect', () => this.log.info(`[connected player] ${from} has connected to ${route.name} (${route.address}:${route.port})`));
-    upstream.on('error', (error) => {
+    const failed = (error: Error) => {
       this.log.warn(`[connected player] ${from}: unable to connect to ${route.name}: ${error.message}`);
-      closeBoth();
+      upstream.destroy();
+      this.tryRoute(client, from, routes, index + 1);
+    };
+    upstream.once('error', failed);
+    upstream.once('connect', () => {
+      upstream.off('error', failed);
+      if (client.destroyed) {
+        upstream.destroy();
+        return;
+      }
+      this.log.info(`[connected player] ${from} has connected to ${route.name} (${route.address}:${route.port})`);
+      const closeBoth = () => {
+        client.destroy();
+        upstream.destroy();
+      };
+      upstream.on('error', closeBoth);
+      client.on('error', closeBoth);
+      client.pipe(upstream);
+      upstream.pipe(client);
+      client.resume();
     });
-    client.on('error', closeBoth);
-    client.pipe(upstream);
-    upstream.pipe(client);
   }
 }

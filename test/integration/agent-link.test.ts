@@ -4,9 +4,12 @@ import { enroll, EnrollmentRefused } from '../../src/agent/enroll.js';
 import { AgentError } from '../../src/agent/errors.js';
 import { AgentLinkClient } from '../../src/agent/link-client.js';
 import { AgentRequestError, NodeUnavailableError } from '../../src/controller/link/errors.js';
-import type { Condition, DesiredServer, DesiredState, Heartbeat } from '../../src/shared/link/messages.js';
+import { defaultGamePorts } from '../../src/shared/game-ports.js';
+import type { Condition, DesiredServer, DesiredState, Heartbeat, PortRange } from '../../src/shared/link/messages.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { setupAdmin, startTestController, type TestController } from '../support/controller.js';
+import type { AuditEventPage, EnrollmentIssued, Node, ServerDetail, Team } from '../support/api-types.js';
+import { privateGamePorts } from '../support/game-ports.js';
 import type { ApiClient } from '../support/http.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -30,22 +33,31 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
   });
   after(async () => t.dispose());
 
-  const createNode = async (name: string) => (await admin.post('/nodes', { name })).body as { node: { id: string }; enrollmentToken: string };
+  const createNode = async (name: string) => (await admin.post<EnrollmentIssued>('/nodes', { name })).body;
   const enrollNode = async (name: string) => {
     const { node, enrollmentToken } = await createNode(name);
     const { credential } = await enroll(address(), insecure, { enrollmentToken, hostname: `${name}.test`, agentVersion: '9.9.9' });
     return { nodeId: node.id, credential };
   };
-  const nodeOf = async (id: string) => (await admin.get(`/nodes/${id}`)).body;
+  const nodeOf = async (id: string) => (await admin.get<Node>(`/nodes/${id}`)).body;
+  /** A small simcraft server placed on the Node (it fits the 2000 millis and 4096 bytes the test Agents offer). */
+  const createServer = async (name: string, nodeId: string) => {
+    const teamId = (await admin.post<Team>('/teams', { name })).body.id;
+    const res = await admin.post<ServerDetail>('/servers', { name, teamId, nodeId, software: { template: 'simcraft', version: '1.21.4' }, resources: { cpuMillis: 500, memoryBytes: 1024 } });
+    expect(res.status, res.text).to.equal(201);
+    return res.body;
+  };
   const stateOf = (id: string) => t.controller.services.fleet.state(id);
 
-  function connect(credential: string, options: { heartbeat?: () => Promise<Heartbeat>; conditions?: () => Condition[] } = {}) {
+  /** `gamePorts`: the range the hello offers (a private one unless given; null is an Agent older than the field). */
+  function connect(credential: string, options: { heartbeat?: () => Promise<Heartbeat>; conditions?: () => Condition[]; gamePorts?: PortRange | null } = {}) {
     const client = new AgentLinkClient({
       address: address(), channelCredentials: insecure, credential, logger: silentLogger, backoff: fastBackoff,
       hello: async () => ({
         agentVersion: '9.9.9', protocolVersion: 1, knownServerIds: [],
         host: { hostname: 'sim', os: 'linux', arch: 'x64', runtimeName: 'process', runtimeVersion: 'v20' },
         allocatable: { cpuMillis: 2000, memoryBytes: 4096, diskBytes: 8192 },
+        gamePorts: options.gamePorts === undefined ? await privateGamePorts() : options.gamePorts,
       }),
       heartbeat: options.heartbeat ?? (async () => ({
         usage: { cpuMillis: 100, memoryBytes: 1024, diskBytes: 2048 }, conditions: options.conditions?.() ?? [], sentAtUnixMs: Date.now(),
@@ -70,8 +82,8 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
       } catch (e) {
         expect(e).to.be.instanceOf(EnrollmentRefused);
       }
-      const audit = await admin.get(`/audit-events?action=node.enroll&targetId=${node.id}`);
-      expect(audit.body.items.map((e: { outcome: string; actorKind: string; details: { reason?: string } }) => [e.actorKind, e.outcome, e.details.reason]))
+      const audit = await admin.get<AuditEventPage>(`/audit-events?action=node.enroll&targetId=${node.id}`);
+      expect(audit.body.items.map((e) => [e.actorKind, e.outcome, e.details.reason]))
         .to.deep.equal([['AGENT', 'DENIED', 'used_token'], ['AGENT', 'SUCCESS', undefined]]);
       expect((await nodeOf(node.id)).status.connectionState).to.equal('UNREACHABLE');
     });
@@ -87,7 +99,7 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
     });
 
     it('an unknown token, and the token of a revoked Node, are refused', async () => {
-      const refused = (token: string) => enroll(address(), insecure, { enrollmentToken: token, hostname: 'h', agentVersion: '1' }).then(() => false, (e) => e instanceof EnrollmentRefused);
+      const refused = (token: string) => enroll(address(), insecure, { enrollmentToken: token, hostname: 'h', agentVersion: '1' }).then(() => false, (e: unknown) => e instanceof EnrollmentRefused);
       expect(await refused('cairn_enr_nonsense')).to.equal(true);
       const { node, enrollmentToken } = await createNode('revoked-early');
       await admin.post(`/nodes/${node.id}/revoke`);
@@ -96,10 +108,10 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
 
     it('a re-issued token replaces the unused one, and enrolling with it replaces the credential', async () => {
       const { nodeId, credential } = await enrollNode('reenroll');
-      const issued = await admin.post(`/nodes/${nodeId}/enrollment-token`);
+      const issued = await admin.post<EnrollmentIssued>(`/nodes/${nodeId}/enrollment-token`);
       expect(issued.status).to.equal(201);
-      const second = await admin.post(`/nodes/${nodeId}/enrollment-token`);
-      const stale = await enroll(address(), insecure, { enrollmentToken: issued.body.enrollmentToken, hostname: 'h', agentVersion: '1' }).catch((e) => e);
+      const second = await admin.post<EnrollmentIssued>(`/nodes/${nodeId}/enrollment-token`);
+      const stale = await enroll(address(), insecure, { enrollmentToken: issued.body.enrollmentToken, hostname: 'h', agentVersion: '1' }).catch((e: unknown) => e);
       expect(stale).to.be.instanceOf(EnrollmentRefused);
       const fresh = await enroll(address(), insecure, { enrollmentToken: second.body.enrollmentToken, hostname: 'h', agentVersion: '1' });
       expect(fresh.nodeId).to.equal(nodeId);
@@ -113,15 +125,25 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
   describe('connections', () => {
     it('HEALTHY on hello, with facts and usage; a missing credential is refused', async () => {
       const { nodeId, credential } = await enrollNode('facts');
-      connect(credential);
+      const gamePorts = await privateGamePorts();
+      connect(credential, { gamePorts });
       await waitConnection(nodeId, 'HEALTHY');
       await waitFor(async () => ((await nodeOf(nodeId)).status.usage.cpuMillis === 100 ? true : undefined));
       const node = await nodeOf(nodeId);
-      expect(node.status).to.deep.include({ hostname: 'sim', agentVersion: '9.9.9', observedAddress: '127.0.0.1', allocatable: { cpuMillis: 2000, memoryBytes: 4096, diskBytes: 8192 } });
+      expect(node.status).to.deep.include({ hostname: 'sim', agentVersion: '9.9.9', observedAddress: '127.0.0.1', allocatable: { cpuMillis: 2000, memoryBytes: 4096, diskBytes: 8192 }, gamePorts });
       expect(node.free).to.deep.equal({ cpuMillis: 2000, memoryBytes: 4096 });
       const bad = connect('not-a-credential');
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(bad.connected).to.equal(false);
+    });
+
+    it('an Agent that offers no game port range, or an invalid one, gets the default range', async () => {
+      for (const [name, gamePorts] of [['older', null], ['inverted', { first: 30001, last: 30000 }], ['privileged', { first: 80, last: 90 }]] as const) {
+        const { nodeId, credential } = await enrollNode(name);
+        connect(credential, { gamePorts });
+        await waitConnection(nodeId, 'HEALTHY');
+        expect((await nodeOf(nodeId)).status.gamePorts, name).to.deep.equal(defaultGamePorts);
+      }
     });
 
     it('a second connection of the same Node replaces the first', async () => {
@@ -188,23 +210,33 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
       serverId: '0190a1b2-0000-7000-8000-000000000001', generation: 3,
       software: { template: 'simcraft', version: '1.0', build: '' }, resources: { cpuMillis: 500, memoryBytes: 1024 },
       gamePort: 25570, desiredState: 'DESIRED_RUNTIME_STATE_RUNNING', restartPolicy: { maxRestarts: 3, windowSeconds: 60 },
-      acknowledgedConditionIds: ['c1'], settings: { motd: 'hi' }, inNetwork: true, restartNonce: 2, templateJson: '{"id":"simcraft"}',
+      acknowledgedConditionIds: ['c1'], inNetwork: true, restartNonce: 2, templateJson: '{"id":"simcraft"}',
       plugins: [{ installationId: '0190a1b2-0000-7000-8000-0000000000aa', fileName: 'Vault-1.7.1.jar', sha256: 'a'.repeat(64), sizeBytes: 2048, pluginId: 'sample:vaultapi' }],
+      network: { routes: [{ serverId: '0190a1b2-0000-7000-8000-000000000002', name: 'lobby', address: '10.0.0.2', port: 25566 }], lobbyServerId: '', forwardingSecret: 's3cret' },
     };
 
-    it('sends the full desired state on connect and on each change', async () => {
+    it('sends the full desired state on connect and on each change, every field as given', async () => {
       const { nodeId, credential } = await enrollNode('desired');
-      t.controller.services.agents.setDesiredStateSource(async (id) => (id === nodeId ? [server] : []));
-      const client = connect(credential);
+      const first = connect(credential);
       const seen: DesiredState[] = [];
-      client.onDesiredState((s) => seen.push(s));
+      first.onDesiredState((s) => seen.push(s));
       await waitFor(() => seen.length === 1 || undefined);
-      expect(seen[0].servers).to.deep.equal([server]);
-      expect(t.controller.services.agents.sendDesiredState(nodeId, [{ ...server, generation: 4 }])).to.equal(true);
+      expect(seen[0].servers).to.deep.equal([]);
+      await waitConnection(nodeId, 'HEALTHY');
+      const created = await createServer('wanted', nodeId);
       await waitFor(() => seen.length === 2 || undefined);
-      expect(seen[1].servers[0].generation).to.equal(4);
+      expect(seen[1].servers.map((s) => [s.serverId, s.generation, s.gamePort])).to.deep.equal([[created.id, 1, created.gamePort]]);
       expect(seen[1].revision).to.be.above(seen[0].revision);
-      t.controller.services.agents.setDesiredStateSource(async () => []);
+
+      first.stop();
+      const again = connect(credential);
+      const resent: DesiredState[] = [];
+      again.onDesiredState((s) => resent.push(s));
+      await waitFor(() => resent.length === 1 || undefined);
+      expect(resent[0].servers).to.deep.equal(seen[1].servers);
+      expect(t.controller.services.agents.sendDesiredState(nodeId, [server])).to.equal(true);
+      await waitFor(() => resent.length === 2 || undefined);
+      expect(resent[1].servers).to.deep.equal([server]);
     });
 
     it('correlates requests and answers, with parts, refusals, unsupported kinds and deadlines', async () => {
@@ -230,42 +262,44 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
       expect(two.payload === 'fileEntries' && two.fileEntries.entries[0].path).to.equal('two/a.txt');
 
       const chunks: Buffer[] = [];
-      const last = await agents.request(nodeId, { body: 'fileRead', fileRead: { serverId: 's', path: 'f', chunkBytes: 3 } }, {
+      const last = await agents.request(nodeId, { body: 'fileRead', fileRead: { serverId: 's', path: 'f', chunkBytes: 3, offset: 0, length: 0 } }, {
         onPart: (p) => p.payload === 'fileChunk' && chunks.push(p.fileChunk.data),
       });
       if (last.payload === 'fileChunk') chunks.push(last.fileChunk.data);
       expect(Buffer.concat(chunks).toString()).to.equal('hello');
 
-      const refused = await agents.request(nodeId, { body: 'fileList', fileList: { serverId: 's', path: 'missing' } }).catch((e) => e);
+      const refused = await agents.request(nodeId, { body: 'fileList', fileList: { serverId: 's', path: 'missing' } }).catch((e: unknown) => e);
       expect(refused).to.be.instanceOf(AgentRequestError);
       expect(refused).to.include({ code: 'NOT_FOUND' });
-      const unsupported = await agents.request(nodeId, { body: 'propertiesGet', propertiesGet: { serverId: 's' } }).catch((e) => e);
+      const unsupported = await agents.request(nodeId, { body: 'propertiesGet', propertiesGet: { serverId: 's' } }).catch((e: unknown) => e);
       expect(unsupported).to.include({ code: 'UNSUPPORTED' });
-      const late = await agents.request(nodeId, { body: 'consoleCommand', consoleCommand: { serverId: 's', command: 'list' } }, { timeoutMs: 150 }).catch((e) => e);
+      const late = await agents.request(nodeId, { body: 'consoleCommand', consoleCommand: { serverId: 's', command: 'list' } }, { timeoutMs: 150 }).catch((e: unknown) => e);
       expect(late).to.be.instanceOf(NodeUnavailableError);
       expect(late).to.include({ reason: 'deadline' });
-      const offline = await agents.request('0190a1b2-0000-7000-8000-00000000ffff', { body: 'fileList', fileList: { serverId: 's', path: '.' } }).catch((e) => e);
+      const offline = await agents.request('0190a1b2-0000-7000-8000-00000000ffff', { body: 'fileList', fileList: { serverId: 's', path: '.' } }).catch((e: unknown) => e);
       expect(offline).to.include({ reason: 'not_connected' });
     });
 
-    it('relays server status and console lines to listeners', async () => {
+    it('applies server status to the server and relays console lines to listeners', async () => {
       const { nodeId, credential } = await enrollNode('relay');
       const client = connect(credential);
-      await waitFor(() => client.connected || undefined);
-      const statuses: string[] = [];
+      await waitConnection(nodeId, 'HEALTHY');
+      const created = await createServer('reported', nodeId);
       const lines: string[] = [];
-      const offStatus = t.controller.services.agents.onServerStatus((id, s) => id === nodeId && statuses.push(s.runtimeState));
       const offLines = t.controller.services.agents.onConsoleLine((id, l) => id === nodeId && lines.push(l.text));
       client.sendServerStatus({
-        serverId: server.serverId, observedGeneration: 3, runtimeState: 'RUNTIME_STATE_RUNNING', installed: true, usage: null,
-        conditions: [], ports: [{ name: 'game', protocol: 'TCP', hostPort: 25570 }], startedAt: '2030-01-01T00:00:00.000Z', removed: false,
-        restarting: false, restartPending: false, installError: '',
+        serverId: created.id, observedGeneration: 1, runtimeState: 'RUNTIME_STATE_STOPPED', installed: true, usage: { cpuMillis: 7, memoryBytes: 512, diskBytes: 2048 },
+        conditions: [], ports: [], startedAt: '', removed: false, restarting: false, startedInNetwork: false, installError: '',
       });
-      client.sendConsoleLine({ serverId: server.serverId, text: 'Done (1.0s)!', atUnixMs: Date.now() });
-      await waitFor(() => (statuses.length === 1 && lines.length === 1) || undefined);
-      expect(statuses).to.deep.equal(['RUNTIME_STATE_RUNNING']);
+      client.sendConsoleLine({ serverId: created.id, text: 'Done (1.0s)!', atUnixMs: Date.now(), truncated: false, seq: 0 });
+      const reported = await waitFor(async () => {
+        const s = (await admin.get<ServerDetail>(`/servers/${created.id}`)).body;
+        return s.phase === 'READY' ? s : undefined;
+      }, { what: 'the report applied' });
+      expect(reported).to.deep.include({ observedGeneration: 1, convergence: 'CONVERGED' });
+      expect(reported.status).to.deep.include({ runtimeState: 'STOPPED', usage: { cpuMillis: 7, memoryBytes: 512, diskBytes: 2048 } });
+      await waitFor(() => lines.length === 1 || undefined);
       expect(lines).to.deep.equal(['Done (1.0s)!']);
-      offStatus();
       offLines();
     });
   });

@@ -2,9 +2,11 @@ import { expect } from 'chai';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { credentialFile } from '../../src/agent/credential-store.js';
+import { credentialFile } from '../../src/shared/credential-store.js';
 import { AgentPool } from '../support/agent-process.js';
 import { setupAdmin, startTestController, type TestController } from '../support/controller.js';
+import type { AuditEventPage, EnrollmentIssued, Node, Problem } from '../support/api-types.js';
+import { privateGamePorts } from '../support/game-ports.js';
 import type { ApiClient } from '../support/http.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -12,7 +14,7 @@ import { waitFor } from '../support/wait-for.js';
 const nodeTimings = { heartbeatIntervalMs: 200, degradedAfterMs: 1_500, unreachableAfterMs: 4_000 };
 
 describe('cairn-agent end to end (real Agent processes)', function () {
-  this.timeout(30_000);
+  this.timeout(60_000);
   let t: TestController;
   let admin: ApiClient;
   let agentDirs: string;
@@ -30,12 +32,13 @@ describe('cairn-agent end to end (real Agent processes)', function () {
   });
 
   async function createNode(name: string) {
-    const res = await admin.post('/nodes', { name });
+    const res = await admin.post<EnrollmentIssued>('/nodes', { name });
     expect(res.status, res.text).to.equal(201);
-    return res.body as { node: { id: string }; enrollmentToken: string };
+    return res.body;
   }
-  const nodeOf = async (id: string) => (await admin.get(`/nodes/${id}`)).body;
-  const waitForState = (id: string, state: string, timeoutMs = 10_000) =>
+  const nodeOf = async (id: string) => (await admin.get<Node>(`/nodes/${id}`)).body;
+  // A fresh Agent process compiles its TypeScript through tsx first: on a loaded 2-core machine that alone took 8.5 s.
+  const waitForState = (id: string, state: string, timeoutMs = 30_000) =>
     waitFor(async () => {
       const node = await nodeOf(id);
       return node.status.connectionState === state ? node : undefined;
@@ -44,8 +47,9 @@ describe('cairn-agent end to end (real Agent processes)', function () {
   it('enrolls, connects and is HEALTHY within seconds with every field filled; the credential is private and never logged', async () => {
     const { node, enrollmentToken } = await createNode('alpha');
     const dataDir = join(agentDirs, 'alpha');
-    const agent = agents.start({
-      grpcPort: t.controller.grpcPort, dataDir, enrollmentToken,
+    const gamePorts = await privateGamePorts();
+    const agent = await agents.start({
+      grpcPort: t.controller.grpcPort, dataDir, enrollmentToken, gamePorts,
       extra: ['--cpu-millis', '4000', '--memory-bytes', String(8 * 2 ** 30), '--disk-bytes', String(100 * 2 ** 30)],
     });
     const started = Date.now();
@@ -58,6 +62,7 @@ describe('cairn-agent end to end (real Agent processes)', function () {
     expect(shown.status.hostname).to.be.a('string').and.not.equal('');
     expect(shown.status.agentVersion).to.match(/^\d+\.\d+\.\d+/);
     expect(shown.status.allocatable).to.deep.equal({ cpuMillis: 4000, memoryBytes: 8 * 2 ** 30, diskBytes: 100 * 2 ** 30 });
+    expect(shown.status.gamePorts).to.deep.equal(gamePorts);
     expect(shown.status.usage.diskBytes).to.be.above(0);
     expect(shown.status.lastHeartbeatAt).to.be.a('string');
     expect(shown.free).to.deep.equal({ cpuMillis: 4000, memoryBytes: 8 * 2 ** 30 });
@@ -70,23 +75,23 @@ describe('cairn-agent end to end (real Agent processes)', function () {
     expect(agent.stderr + agent.stdout).not.to.include(credential);
     expect(agent.stderr + agent.stdout).not.to.include(enrollmentToken);
     expect(agent.stderr).to.match(/"event":"connected"/);
-    const audit = await admin.get(`/audit-events?action=node.enroll&targetId=${node.id}`);
+    const audit = await admin.get<AuditEventPage>(`/audit-events?action=node.enroll&targetId=${node.id}`);
     expect(audit.body.items[0]).to.include({ actorKind: 'AGENT', outcome: 'SUCCESS' });
   });
 
   it('disable and enable change acceptsPlacements only; revoke closes the stream at once and is final', async () => {
     const { node, enrollmentToken } = await createNode('bravo');
-    const agent = agents.start({ grpcPort: t.controller.grpcPort, dataDir: join(agentDirs, 'bravo'), enrollmentToken });
+    const agent = await agents.start({ grpcPort: t.controller.grpcPort, dataDir: join(agentDirs, 'bravo'), enrollmentToken });
     await waitForState(node.id, 'HEALTHY');
 
-    const disabled = await admin.post(`/nodes/${node.id}/disable`);
+    const disabled = await admin.post<Node>(`/nodes/${node.id}/disable`);
     expect(disabled.status).to.equal(200);
     expect(disabled.body).to.deep.include({ adminState: 'DISABLED', acceptsPlacements: false });
     expect(disabled.body.status.connectionState).to.equal('HEALTHY');
-    const enabled = await admin.post(`/nodes/${node.id}/enable`);
+    const enabled = await admin.post<Node>(`/nodes/${node.id}/enable`);
     expect(enabled.body).to.deep.include({ adminState: 'ENABLED', acceptsPlacements: true });
 
-    const revoked = await admin.post(`/nodes/${node.id}/revoke`);
+    const revoked = await admin.post<Node>(`/nodes/${node.id}/revoke`);
     expect(revoked.status).to.equal(200);
     expect(revoked.body).to.deep.include({ adminState: 'REVOKED', acceptsPlacements: false });
     expect(revoked.body.status.connectionState).to.equal('UNREACHABLE');
@@ -95,14 +100,14 @@ describe('cairn-agent end to end (real Agent processes)', function () {
     expect(agent.running).to.equal(true);
     expect((await nodeOf(node.id)).status.connectionState).to.equal('UNREACHABLE');
 
-    const again = await admin.post(`/nodes/${node.id}/enable`);
+    const again = await admin.post<Problem>(`/nodes/${node.id}/enable`);
     expect(again.status).to.equal(409);
     expect(again.body.code).to.equal('invalid_transition');
   });
 
   it('an Agent that is killed makes its Node UNREACHABLE', async () => {
     const { node, enrollmentToken } = await createNode('charlie');
-    const agent = agents.start({ grpcPort: t.controller.grpcPort, dataDir: join(agentDirs, 'charlie'), enrollmentToken });
+    const agent = await agents.start({ grpcPort: t.controller.grpcPort, dataDir: join(agentDirs, 'charlie'), enrollmentToken });
     await waitForState(node.id, 'HEALTHY');
     await agent.kill('SIGKILL');
     const lost = await waitForState(node.id, 'UNREACHABLE', 3_000);
@@ -113,13 +118,13 @@ describe('cairn-agent end to end (real Agent processes)', function () {
   it('two Agents at once are two HEALTHY Nodes; a reused token is refused and that Agent exits', async () => {
     const one = await createNode('delta');
     const two = await createNode('echo');
-    agents.start({ grpcPort: t.controller.grpcPort, dataDir: join(agentDirs, 'delta'), enrollmentToken: one.enrollmentToken });
-    agents.start({ grpcPort: t.controller.grpcPort, dataDir: join(agentDirs, 'echo'), enrollmentToken: two.enrollmentToken });
+    await agents.start({ grpcPort: t.controller.grpcPort, dataDir: join(agentDirs, 'delta'), enrollmentToken: one.enrollmentToken });
+    await agents.start({ grpcPort: t.controller.grpcPort, dataDir: join(agentDirs, 'echo'), enrollmentToken: two.enrollmentToken });
     await Promise.all([waitForState(one.node.id, 'HEALTHY'), waitForState(two.node.id, 'HEALTHY')]);
     expect(t.controller.services.agents.isConnected(one.node.id)).to.equal(true);
     expect(t.controller.services.agents.isConnected(two.node.id)).to.equal(true);
 
-    const thief = agents.start({ grpcPort: t.controller.grpcPort, dataDir: join(agentDirs, 'thief'), enrollmentToken: one.enrollmentToken });
+    const thief = await agents.start({ grpcPort: t.controller.grpcPort, dataDir: join(agentDirs, 'thief'), enrollmentToken: one.enrollmentToken });
     expect(await thief.exited).to.equal(3);
     expect(thief.stderr).to.match(/enrollment refused/);
     expect((await nodeOf(one.node.id)).status.connectionState).to.equal('HEALTHY');
@@ -127,7 +132,7 @@ describe('cairn-agent end to end (real Agent processes)', function () {
 
   it('after a Controller restart the Agent reconnects by itself and the Node is HEALTHY again', async () => {
     const { node, enrollmentToken } = await createNode('foxtrot');
-    agents.start({ grpcPort: t.controller.grpcPort, dataDir: join(agentDirs, 'foxtrot'), enrollmentToken });
+    await agents.start({ grpcPort: t.controller.grpcPort, dataDir: join(agentDirs, 'foxtrot'), enrollmentToken });
     await waitForState(node.id, 'HEALTHY');
     const cookie = admin.auth.cookie!;
     t = await t.restart();

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { adminCredentials, createReadyUser, networkInput, startTestController, type TestController } from '../support/controller.js';
 import { sessionCookieFrom, type ApiClient } from '../support/http.js';
 import { allPages, expectProblem } from '../support/problems.js';
+import type { AuditEventPage, CreatedApiToken, PasswordResetIssued, Role, Team, User } from '../support/api-types.js';
 
 const minute = 60_000;
 
@@ -14,15 +15,15 @@ describe('audit', () => {
   let nora: { client: ApiClient; userId: string };
   const secrets: string[] = [adminCredentials.password, 'first-password-1', 'second-password-2'];
   const marks: Record<string, string> = {};
-  let team: any;
-  let role: any;
-  let token: any;
+  let team: Team;
+  let role: Role;
+  let token: CreatedApiToken;
 
   before(async () => {
     t = await startTestController();
     const setupCode = (await readFile(join(t.dataDir, 'setup-code'), 'utf8')).trim();
     secrets.push(setupCode);
-    const res = await t.api.post('/setup', { setupCode, ...adminCredentials, network: networkInput });
+    const res = await t.api.post<User>('/setup', { setupCode, ...adminCredentials, network: networkInput });
     const cookie = sessionCookieFrom(res);
     secrets.push(cookie.split('=')[1]);
     admin = t.api.withCookie(cookie);
@@ -33,10 +34,10 @@ describe('audit', () => {
     nora = await createReadyUser(t, admin, 'nora');
     t.clock.advance(minute);
     marks.beforeTeams = t.clock.now().toISOString();
-    team = (await admin.post('/teams', { name: 'audited' })).body;
-    role = (await admin.post('/roles', { name: 'auditor', permissions: ['servers.read'] })).body;
+    team = (await admin.post<Team>('/teams', { name: 'audited' })).body;
+    role = (await admin.post<Role>('/roles', { name: 'auditor', permissions: ['servers.read'] })).body;
     await admin.put(`/teams/${team.id}/members/${nora.userId}`, { roleIds: [role.id] });
-    token = (await admin.post('/me/tokens', { name: 'audit-token' })).body;
+    token = (await admin.post<CreatedApiToken>('/me/tokens', { name: 'audit-token' })).body;
     secrets.push(token.token);
     t.clock.advance(minute);
     marks.afterTeams = t.clock.now().toISOString();
@@ -46,14 +47,14 @@ describe('audit', () => {
     await t.api.post('/teams', { name: 'anonymous' });
     await admin.post('/roles', { name: '', permissions: [] });
     await t.api.withToken(token.token).patch(`/teams/${team.id}`, { name: 'renamed-by-token' });
-    const reset = await admin.post(`/users/${nora.userId}/password-reset`);
+    const reset = await admin.post<PasswordResetIssued>(`/users/${nora.userId}/password-reset`);
     secrets.push(reset.body.token);
     await t.api.post('/auth/password-reset', { token: reset.body.token, newPassword: 'after-reset-pass' });
     secrets.push('after-reset-pass');
   });
   after(async () => t.dispose());
 
-  const search = (query = '') => admin.get(`/audit-events${query ? '?' + query : ''}`);
+  const search = (query = '') => admin.get<AuditEventPage>(`/audit-events${query ? '?' + query : ''}`);
 
   it('only global administrators search the audit log (403 otherwise)', async () => {
     const noraClient = t.api.withCookie(sessionCookieFrom(await t.api.post('/auth/login', { username: 'nora', password: 'after-reset-pass' })));
@@ -82,16 +83,16 @@ describe('audit', () => {
     }
     const created = all.find((e) => e.action === 'team.create' && e.outcome === 'SUCCESS');
     expect(created).to.include({ actorKind: 'USER', actorUserId: adminId, targetKind: 'team', targetId: team.id });
-    expect(created.details).to.include({ name: 'audited' });
+    expect(created?.details).to.include({ name: 'audited' });
   });
 
   it('records who acted: USER for the cookie, API_TOKEN for a bearer token; anonymous refusals are DENIED', async () => {
     const byToken = (await search(`action=team.update&targetId=${team.id}`)).body.items[0];
     expect(byToken).to.include({ actorKind: 'API_TOKEN', actorUserId: adminId, outcome: 'SUCCESS' });
     const denied = (await search('action=team.create&outcome=DENIED')).body.items;
-    expect(denied.map((e: any) => e.actorUserId)).to.include.members([nora.userId, undefined]);
-    const anonymous = denied.find((e: any) => e.actorUserId === undefined);
-    expect(anonymous.details).to.include({ error: 'unauthenticated' });
+    expect(denied.map((e) => e.actorUserId)).to.include.members([nora.userId, undefined]);
+    const anonymous = denied.find((e) => e.actorUserId === undefined);
+    expect(anonymous?.details).to.include({ error: 'unauthenticated' });
     const failed = (await search('action=team.create&outcome=FAILED')).body.items[0];
     expect(failed.details).to.include({ error: 'conflict' });
   });
@@ -105,9 +106,9 @@ describe('audit', () => {
 
   it('is newest first', async () => {
     const items = (await search('limit=200')).body.items;
-    const ids = items.map((e: any) => e.id);
+    const ids = items.map((e) => e.id);
     expect(ids).to.deep.equal([...ids].sort((a: number, b: number) => b - a));
-    const times = items.map((e: any) => e.occurredAt);
+    const times = items.map((e) => e.occurredAt);
     expect(times).to.deep.equal([...times].sort().reverse());
   });
 
@@ -135,14 +136,14 @@ describe('audit', () => {
     }
 
     const combined = (await search(`action=team.create&outcome=SUCCESS&actorUserId=${adminId}&targetKind=team`)).body.items;
-    expect(combined.map((e: any) => e.targetId)).to.deep.equal([team.id]);
+    expect(combined.map((e) => e.targetId)).to.deep.equal([team.id]);
     expect((await search(`action=team.create&outcome=SUCCESS&actorUserId=${nora.userId}`)).body.items).to.deep.equal([]);
     expect((await search('action=no.such')).body.items).to.deep.equal([]);
   });
 
   it('since is inclusive and until exclusive', async () => {
     const window = (await search(`since=${marks.beforeTeams}&until=${marks.afterTeams}&limit=200`)).body.items;
-    expect(window.map((e: any) => e.action)).to.have.members(['team.create', 'role.create', 'team.member_set', 'token.create']);
+    expect(window.map((e) => e.action)).to.have.members(['team.create', 'role.create', 'team.member_set', 'token.create']);
     for (const e of window) expect(e.occurredAt >= marks.beforeTeams && e.occurredAt < marks.afterTeams).to.equal(true);
 
     // Events written exactly at a bound: `since` keeps them, `until` leaves them out.
@@ -157,7 +158,7 @@ describe('audit', () => {
     const users = (await search(`since=${marks.beforeUsers}&until=${marks.beforeTeams}&limit=200`)).body.items;
     const shifted = new Date(Date.parse(marks.beforeUsers)).toISOString().replace('Z', '+00:00');
     expect((await search(`since=${encodeURIComponent(shifted)}&until=${marks.beforeTeams}&limit=200`)).body.items).to.deep.equal(users);
-    expect(users.map((e: any) => e.action)).to.include.members(['user.create', 'session.create', 'user.password_change']);
+    expect(users.map((e) => e.action)).to.include.members(['user.create', 'session.create', 'user.password_change']);
   });
 
   it('pages with the cursor under a filter', async () => {

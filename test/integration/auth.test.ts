@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { adminCredentials, createReadyUser, setupAdmin, startTestController, type TestController } from '../support/controller.js';
+import type { AuditEventPage, CreatedApiToken, Problem, TeamPage, User } from '../support/api-types.js';
 import { sessionCookieFrom, type ApiClient } from '../support/http.js';
 import { expectProblem } from '../support/problems.js';
 
@@ -17,7 +18,7 @@ describe('auth: sign-in, sign-out, cookie, CSRF', () => {
 
   it('signs in with the username, case-insensitively, and with the email; sets a __Host- cookie', async () => {
     for (const username of ['carol', 'CAROL', 'carol@example.com', 'Carol@Example.com']) {
-      const res = await t.api.post('/auth/login', { username, password: 'second-password-2' });
+      const res = await t.api.post<User>('/auth/login', { username, password: 'second-password-2' });
       expect(res.status, res.text).to.equal(200);
       expect(res.body).to.include({ username: 'carol', passwordChangeRequired: false, globalAdmin: false });
       expect(res.body).not.to.have.property('passwordHash');
@@ -29,10 +30,10 @@ describe('auth: sign-in, sign-out, cookie, CSRF', () => {
   });
 
   it('refuses a wrong password or an unknown user with 401 invalid_credentials, alike', async () => {
-    const wrong = await t.api.post('/auth/login', { username: 'carol', password: 'not-the-password' });
+    const wrong = await t.api.post<Problem>('/auth/login', { username: 'carol', password: 'not-the-password' });
     expectProblem(wrong, 401, 'invalid_credentials');
     expect(wrong.headers.get('set-cookie')).to.equal(null);
-    const unknown = await t.api.post('/auth/login', { username: 'nobody', password: 'not-the-password' });
+    const unknown = await t.api.post<Problem>('/auth/login', { username: 'nobody', password: 'not-the-password' });
     expectProblem(unknown, 401, 'invalid_credentials');
     expect(unknown.body.detail).to.equal(wrong.body.detail);
   });
@@ -75,8 +76,8 @@ describe('auth: sign-in, sign-out, cookie, CSRF', () => {
     it('refuses a cookie-authenticated POST with a foreign Origin (403 forbidden), and does nothing', async () => {
       const res = await admin.post('/teams', { name: 'csrf-team' }, { headers: { origin: 'https://evil.example' } });
       expectProblem(res, 403, 'forbidden');
-      const teams = await admin.get('/teams');
-      expect(teams.body.items.map((x: any) => x.name)).not.to.include('csrf-team');
+      const teams = await admin.get<TeamPage>('/teams');
+      expect(teams.body.items.map((x) => x.name)).not.to.include('csrf-team');
       expectProblem(await admin.post('/teams', { name: 'csrf-team' }, { headers: { origin: 'null' } }), 403, 'forbidden');
       expectProblem(await admin.delete('/users/00000000-0000-4000-8000-000000000000', { headers: { origin: 'http://localhost:1' } }), 403, 'forbidden');
     });
@@ -89,14 +90,14 @@ describe('auth: sign-in, sign-out, cookie, CSRF', () => {
 
     it('does not apply to GET or to bearer tokens', async () => {
       expect((await admin.get('/me', { headers: { origin: 'https://evil.example' } })).status).to.equal(200);
-      const created = await admin.post('/me/tokens', { name: 'csrf' });
+      const created = await admin.post<CreatedApiToken>('/me/tokens', { name: 'csrf' });
       const bearer = t.api.withToken(created.body.token);
       const res = await bearer.post('/teams', { name: 'bearer-team' }, { headers: { origin: 'https://evil.example' } });
       expect(res.status, res.text).to.equal(201);
     });
 
     it('records the refused request as DENIED', async () => {
-      const events = await admin.get('/audit-events?action=team.create&outcome=DENIED');
+      const events = await admin.get<AuditEventPage>('/audit-events?action=team.create&outcome=DENIED');
       expect(events.body.items.length).to.be.at.least(1);
     });
   });
@@ -151,7 +152,7 @@ describe('auth: login rate limits', () => {
     expect(Number(limited.headers.get('retry-after'))).to.be.greaterThan(0).and.at.most(15 * 60);
     // Another account from the same address is not affected.
     expect((await t.api.post('/auth/login', { username: 'admin', password: adminCredentials.password })).status).to.equal(200);
-    const events = await admin.get('/audit-events?action=session.create&outcome=DENIED');
+    const events = await admin.get<AuditEventPage>('/audit-events?action=session.create&outcome=DENIED');
     expect(events.body.items.length).to.be.at.least(6);
   });
 

@@ -19,14 +19,14 @@ function startProgram(args: string[], env: Record<string, string> = {}): Promise
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no listening line in 15 s; stderr: ${stderr}`)), 15_000);
-    const lines = createInterface({ input: child.stdout! });
+    const lines = createInterface({ input: child.stdout });
     lines.once('line', (line) => {
       clearTimeout(timer);
       try {
-        resolve({ child, listening: JSON.parse(line) });
+        resolve({ child, listening: JSON.parse(line) as Started['listening'] });
       } catch (e) {
         reject(new Error(`first stdout line is not JSON: ${line}`));
       }
@@ -104,7 +104,7 @@ describe('the built cairn-controller program', () => {
       const child = spawn(process.execPath, [mainJs, '--data-dir', dataDir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
       children.push(child);
       let stderr = '';
-      child.stderr!.on('data', (chunk) => (stderr += chunk));
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
       expect(await exitOf(child), args.join(' ')).to.equal(2);
       expect(stderr).to.match(/cairn-controller: /);
     }));

@@ -3,6 +3,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { adminCredentials, setupAdmin, startTestController, type TestController } from '../support/controller.js';
+import type { AuditEventPage, EnrollmentIssued, Team } from '../support/api-types.js';
 import { runProgram } from '../support/run-program.js';
 
 describe('cairn CLI against a real Controller', function () {
@@ -34,17 +35,17 @@ describe('cairn CLI against a real Controller', function () {
   it('creates a team and finds the action in the audit log', async () => {
     const created = await cli(['teams', 'create', '--name', 'Survival']);
     expect(created.code, created.stderr).to.equal(0);
-    const team = JSON.parse(created.stdout) as { id: string; name: string };
+    const team = JSON.parse(created.stdout) as Team;
     expect(team.name).to.equal('Survival');
     const audit = await cli(['audit', 'search', '--action', 'team.create']);
-    const events = JSON.parse(audit.stdout).items as { targetId: string; actorKind: string; outcome: string }[];
+    const events = (JSON.parse(audit.stdout) as AuditEventPage).items;
     expect(events[0]).to.include({ targetId: team.id, actorKind: 'API_TOKEN', outcome: 'SUCCESS' });
   });
 
   it('creates a Node and prints its one-time enrollment token', async () => {
     const res = await cli(['nodes', 'create', '--name', 'host-2']);
     expect(res.code, res.stderr).to.equal(0);
-    const created = JSON.parse(res.stdout) as { node: { name: string; status: { connectionState: string } }; enrollmentToken: string };
+    const created = JSON.parse(res.stdout) as EnrollmentIssued;
     expect(created.node.name).to.equal('host-2');
     expect(created.node.status.connectionState).to.equal('AWAITING_ENROLLMENT');
     expect(created.enrollmentToken.length).to.be.greaterThan(20);

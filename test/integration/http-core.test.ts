@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { setupAdmin, startTestController, type TestController } from '../support/controller.js';
+import type { AuditEventPage, CreatedApiToken, Network, OpenApiDocument, Problem, TeamPage, User } from '../support/api-types.js';
 import type { ApiClient } from '../support/http.js';
 import { expectProblem } from '../support/problems.js';
 
@@ -35,7 +36,7 @@ describe('HTTP core', () => {
     expectProblem(res, 413, 'too_large');
     // A body just under the limit is read (and then refused for its unknown field).
     expectProblem(await admin.post('/teams', { name: 'big', padding: 'x'.repeat(1000 * 1000) }), 400, 'invalid_request', 'body.padding');
-    const events = await admin.get('/audit-events?action=team.create&outcome=FAILED');
+    const events = await admin.get<AuditEventPage>('/audit-events?action=team.create&outcome=FAILED');
     expect(events.body.items[0].details).to.include({ error: 'invalid_request' });
     expect(events.body.items[1].details).to.include({ error: 'too_large' });
   });
@@ -44,7 +45,7 @@ describe('HTTP core', () => {
     expectProblem(await admin.post('/teams', undefined, { rawBody: 'name=x', contentType: 'application/x-www-form-urlencoded' }), 400, 'invalid_request', 'Content-Type');
     expectProblem(await admin.post('/teams', undefined, { rawBody: '{"name":"x"}', contentType: 'text/plain' }), 400, 'invalid_request', 'Content-Type');
     expectProblem(await admin.post('/teams', undefined, { rawBody: '{"name":"x"}', contentType: 'application/octet-stream' }), 400, 'invalid_request');
-    expect((await admin.get('/teams')).body.items).to.deep.equal([]);
+    expect((await admin.get<TeamPage>('/teams')).body.items).to.deep.equal([]);
   });
 
   it('malformed JSON and non-object JSON answer 400 invalid_request', async () => {
@@ -59,7 +60,7 @@ describe('HTTP core', () => {
   it('successful answers are JSON; 204 answers have no body', async () => {
     const me = await admin.get('/me');
     expect(me.headers.get('content-type')).to.match(/^application\/json/);
-    const token = (await admin.post('/me/tokens', { name: 'x' })).body;
+    const token = (await admin.post<CreatedApiToken>('/me/tokens', { name: 'x' })).body;
     const del = await admin.delete(`/me/tokens/${token.id}`);
     expect(del.status).to.equal(204);
     expect(del.text).to.equal('');
@@ -75,7 +76,7 @@ describe('HTTP core', () => {
   });
 
   it('GET /metrics counts requests by route template, method and status (Prometheus text)', async () => {
-    for (let i = 0; i < 3; i++) await admin.get(`/users/${(await admin.get('/me')).body.id}`);
+    for (let i = 0; i < 3; i++) await admin.get(`/users/${(await admin.get<User>('/me')).body.id}`);
     await admin.get('/users/01900000-0000-7000-8000-000000000000');
     const res = await t.api.get('/metrics');
     expect(res.status).to.equal(200);
@@ -94,7 +95,7 @@ describe('HTTP core', () => {
   });
 
   it('GET /api/v1/openapi.json is OpenAPI 3.1.0 with every mounted path and the problem codes', async () => {
-    const res = await t.api.get('/api/v1/openapi.json');
+    const res = await t.api.get<OpenApiDocument>('/api/v1/openapi.json');
     expect(res.status).to.equal(200);
     const doc = res.body;
     expect(doc.openapi).to.equal('3.1.0');
@@ -115,22 +116,22 @@ describe('HTTP core', () => {
       expect(Object.keys(doc.paths[path]), path).to.include.members(methods);
     }
     // Every path the document names is really mounted: no 404 from the router for any of them.
-    for (const [path, ops] of Object.entries<Record<string, unknown>>(doc.paths)) {
+    for (const [path, ops] of Object.entries(doc.paths)) {
       for (const method of Object.keys(ops)) {
         const url = path.replace(/\{\w+\}/g, '01900000-0000-7000-8000-000000000000');
-        const r = await t.api.request(method.toUpperCase(), url);
+        const r = await t.api.request<Partial<Problem> | undefined>(method.toUpperCase(), url);
         const notMounted = (r.status === 404 && String(r.body?.detail).startsWith('No such path')) || r.status === 405;
         expect(notMounted, `${method} ${path} is documented but not mounted`).to.equal(false);
       }
     }
     const roleCreate = doc.paths['/api/v1/roles'].post;
-    expect(roleCreate.requestBody.content['application/json'].schema.properties.name).to.include({ minLength: 1, maxLength: 100 });
+    expect(roleCreate.requestBody?.content['application/json'].schema.properties.name).to.include({ minLength: 1, maxLength: 100 });
     expect(doc.info.description).to.include('too_many_attempts');
     expect(doc.components.securitySchemes.sessionCookie.name).to.equal('__Host-cairn_session');
   });
 
   it('PATCH /network changes the network record (administrators)', async () => {
-    const res = await admin.patch('/network', { address: '203.0.113.7', port: 25570 });
+    const res = await admin.patch<Network>('/network', { address: '203.0.113.7', port: 25570 });
     expect(res.status, res.text).to.equal(200);
     expect(res.body).to.include({ address: '203.0.113.7', port: 25570, name: 'Main' });
     expectProblem(await admin.patch('/network', {}), 400, 'invalid_request');

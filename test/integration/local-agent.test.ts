@@ -6,14 +6,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { localAgentDir } from '../../src/controller/local-agent.js';
+import type { PortRange } from '../../src/shared/link/messages.js';
 import { adminCredentials, setupAdmin, startTestController, type TestController } from '../support/controller.js';
 import { killGames, tcpAccepts, waitForServer } from '../support/fleet.js';
+import type { AuditEventPage, NodePage, ServerDetail, Team } from '../support/api-types.js';
+import { gamePortsArgs, privateGamePorts } from '../support/game-ports.js';
 import { ApiClient, sessionCookieFrom } from '../support/http.js';
 import { waitFor } from '../support/wait-for.js';
 
 const simcraft = { template: 'simcraft', version: '1.21.4' };
 const small = { cpuMillis: 100, memoryBytes: 64 * 2 ** 20 };
-const running = (s: any) => s.status.runtimeState === 'RUNNING' && s.convergence === 'CONVERGED';
+const running = (s: ServerDetail) => s.status.runtimeState === 'RUNNING' && s.convergence === 'CONVERGED';
 /** What the kernel shows of a process: its argv and its environment, NUL-separated. */
 const procText = (pid: number, file: 'cmdline' | 'environ') => readFile(`/proc/${pid}/${file}`, 'utf8');
 
@@ -23,6 +26,7 @@ describe('cairn-controller --local-agent: a Controller with its own enrolled Age
   let admin: ApiClient;
   let nodeId: string;
   let serverId: string;
+  let gamePorts: PortRange;
   const agentDir = () => localAgentDir(t.dataDir);
   const agentPid = () => t.controller.localAgent?.pid;
   const gamePid = async () =>
@@ -30,12 +34,13 @@ describe('cairn-controller --local-agent: a Controller with its own enrolled Age
   /** The one Node there is, once it is HEALTHY. */
   const healthyLocalNode = () =>
     waitFor(async () => {
-      const { items } = (await admin.get('/nodes')).body as { items: any[] };
+      const { items } = (await admin.get<NodePage>('/nodes')).body;
       return items.length === 1 && items[0].status.connectionState === 'HEALTHY' ? items[0] : undefined;
     }, { timeoutMs: 20_000, intervalMs: 50, what: 'the local Node to be HEALTHY' });
 
   before(async () => {
-    t = await startTestController({ extraArgs: ['--local-agent'] });
+    gamePorts = await privateGamePorts();
+    t = await startTestController({ extraArgs: ['--local-agent', ...gamePortsArgs(gamePorts)] });
     ({ admin } = await setupAdmin(t));
   });
   after(async () => {
@@ -44,35 +49,39 @@ describe('cairn-controller --local-agent: a Controller with its own enrolled Age
     await t.dispose();
   });
 
-  it('creates the Node "local" and enrolls the Agent with a token passed in its environment, never its argv', async () => {
+  it('creates the Node "local" and enrolls the Agent with a token passed in its environment, never its argv; --game-ports is passed on', async () => {
     const node = await healthyLocalNode();
     expect(node.name).to.equal('local');
+    expect(node.status.gamePorts).to.deep.equal(gamePorts);
     nodeId = node.id;
     const pid = agentPid()!;
     expect(pid).to.be.a('number');
     expect(await procText(pid, 'cmdline')).to.not.include('cairn_enr_');
     expect(await procText(pid, 'environ')).to.match(/(^|\0)CAIRN_ENROLLMENT_TOKEN=cairn_enr_/);
-    const audit = await admin.get(`/audit-events?action=node.create&targetId=${nodeId}`);
-    expect(audit.body.items.map((e: any) => [e.actorKind, e.outcome])).to.deep.equal([['SYSTEM', 'SUCCESS']]);
+    const audit = await admin.get<AuditEventPage>(`/audit-events?action=node.create&targetId=${nodeId}`);
+    expect(audit.body.items.map((e) => [e.actorKind, e.outcome])).to.deep.equal([['SYSTEM', 'SUCCESS']]);
   });
 
   it('a simcraft server can be created and started on it, and reaches RUNNING and CONVERGED', async () => {
-    const team = await admin.post('/teams', { name: 'Solo' });
-    const created = await admin.post('/servers', { name: 'survival', teamId: team.body.id, software: simcraft, resources: small });
+    const team = await admin.post<Team>('/teams', { name: 'Solo' });
+    const created = await admin.post<ServerDetail>('/servers', { name: 'survival', teamId: team.body.id, software: simcraft, resources: small });
     expect(created.status, created.text).to.equal(201);
     expect(created.body.nodeId).to.equal(nodeId);
     serverId = created.body.id;
+    expect(created.body.gamePort).to.equal(gamePorts.first);
     await waitForServer(admin, serverId, (s) => s.phase === 'READY', 'READY');
     expect((await admin.post(`/servers/${serverId}/start`)).status).to.equal(202);
     const server = await waitForServer(admin, serverId, running, 'RUNNING');
-    expect(await tcpAccepts(server.gamePort)).to.equal(true);
+    expect(await tcpAccepts(server.gamePort!)).to.equal(true);
   });
 
   it('joining the network while running shows RESTART_PENDING until the next start, which clears it', async () => {
-    const patched = await admin.patch(`/servers/${serverId}`, { inNetwork: true });
+    const patched = await admin.patch<ServerDetail>(`/servers/${serverId}`, { inNetwork: true });
     expect(patched.status, patched.text).to.equal(200);
-    const pending = await waitForServer(admin, serverId, (s) => s.markers.includes('RESTART_PENDING'), 'RESTART_PENDING');
-    expect(pending).to.include({ inNetwork: true, convergence: 'CONVERGED' });
+    expect(patched.body.markers).to.deep.equal(['RESTART_PENDING']);
+    const pending = await waitForServer(admin, serverId, (s) => s.convergence === 'CONVERGED' && s.observedGeneration === s.generation, 'the join observed');
+    expect(pending).to.include({ inNetwork: true });
+    expect(pending.markers).to.deep.equal(['RESTART_PENDING']);
     const before = await gamePid();
     expect((await admin.post(`/servers/${serverId}/restart`)).status).to.equal(202);
     const after = await waitForServer(admin, serverId, (s) => running(s) && s.observedGeneration === s.generation && s.markers.length === 0, 'restarted without the marker');
@@ -118,14 +127,14 @@ describe('cairn-controller --local-agent when the stored credential is gone or t
     const login = await t.api.post('/auth/login', { username: adminCredentials.username, password: adminCredentials.password });
     admin = t.api.withCookie(sessionCookieFrom(login));
   };
-  const nodes = async () => (await admin.get('/nodes')).body.items as any[];
+  const nodes = async () => (await admin.get<NodePage>('/nodes')).body.items;
   const healthy = () => waitFor(async () => {
     const items = await nodes();
     return items.length === 1 && items[0].status.connectionState === 'HEALTHY' ? items[0] : undefined;
   }, { timeoutMs: 20_000, what: 'the local Node HEALTHY' });
 
   before(async () => {
-    t = await startTestController({ extraArgs: ['--local-agent'] });
+    t = await startTestController({ extraArgs: ['--local-agent', ...gamePortsArgs(await privateGamePorts())] });
     ({ admin } = await setupAdmin(t));
   });
   after(async () => t.dispose());
@@ -157,7 +166,7 @@ describe('cairn-controller without --local-agent', () => {
     try {
       const { admin } = await setupAdmin(t);
       expect(t.controller.localAgent).to.equal(undefined);
-      expect((await admin.get('/nodes')).body.items).to.deep.equal([]);
+      expect((await admin.get<NodePage>('/nodes')).body.items).to.deep.equal([]);
     } finally {
       await t.dispose();
     }
@@ -186,17 +195,18 @@ describe('npm start (the built cairn-controller --local-agent as a program)', fu
 
   it('prints only the listening line on stdout, logs where the setup code is, enrolls "local"; its Agent leaves when the Controller is killed', async () => {
     dir = await mkdtemp(join(tmpdir(), 'cairn-start-'));
-    const child = spawn(process.execPath, [mainJs, '--local-agent', '--data-dir', join(dir, 'data'), '--http-port', '0', '--grpc-port', '0'], {
+    const gamePorts = await privateGamePorts();
+    const child = spawn(process.execPath, [mainJs, '--local-agent', ...gamePortsArgs(gamePorts), '--data-dir', join(dir, 'data'), '--http-port', '0', '--grpc-port', '0'], {
       env: { ...process.env, MONGODB_URI: '', CAIRN_LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     controller = child;
     let stdout = '';
     let stderr = '';
-    child.stdout!.on('data', (d: Buffer) => (stdout += d));
-    child.stderr!.on('data', (d: Buffer) => (stderr += d));
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const logs = () => stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
-    const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+    const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
     const { httpPort } = JSON.parse(line) as { httpPort: number };
 
     const setup = await waitFor(() => logs().find((l) => l.event === 'setup_pending'), { what: 'the setup_pending log line' });
@@ -210,10 +220,11 @@ describe('npm start (the built cairn-controller --local-agent as a program)', fu
     const code = (await readFile(join(dir, 'data', 'setup-code'), 'utf8')).trim();
     const done = await api.post('/setup', { setupCode: code, ...adminCredentials, network: { name: 'Main', description: '', address: '127.0.0.1', port: 25565 } });
     const admin = api.withCookie(sessionCookieFrom(done));
-    await waitFor(async () => {
-      const { items } = (await admin.get('/nodes')).body as { items: any[] };
-      return items.length === 1 && items[0].name === 'local' && items[0].status.connectionState === 'HEALTHY';
+    const local = await waitFor(async () => {
+      const { items } = (await admin.get<NodePage>('/nodes')).body;
+      return items.length === 1 && items[0].name === 'local' && items[0].status.connectionState === 'HEALTHY' ? items[0] : undefined;
     }, { timeoutMs: 15_000, what: 'the Node "local" HEALTHY' });
+    expect(local.status.gamePorts).to.deep.equal(gamePorts);
     expect(stdout.trim().split('\n')).to.deep.equal([line]);
 
     child.kill('SIGKILL');

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { createReadyUser, setupAdmin, startTestController, type TestController } from '../support/controller.js';
-import type { ApiClient } from '../support/http.js';
+import type { TSchema } from 'typebox';
+import type { AnyPage, AuditEventPage, CreatedApiToken, MembershipPage, PageOf, Role, RolePage, Team, TeamPage, ApiTokenPage, User, UserPage } from '../support/api-types.js';
+import type { ApiClient, ApiResponse } from '../support/http.js';
 import { allPages, expectProblem } from '../support/problems.js';
 
 const cursorOf = (key: unknown) => Buffer.from(JSON.stringify({ v: 1, k: key })).toString('base64url');
@@ -10,7 +12,7 @@ const cursorOf = (key: unknown) => Buffer.from(JSON.stringify({ v: 1, k: key }))
  * every item that existed before the walk, and every one added during it, is seen exactly once,
  * in creation order.
  */
-async function walkWhileAdding(list: (limit: number, cursor?: string) => Promise<any>, add: () => Promise<string>, keyOf: (item: any) => string) {
+async function walkWhileAdding<P extends PageOf<TSchema>>(list: (limit: number, cursor?: string) => Promise<ApiResponse<P>>, add: () => Promise<string>, keyOf: (item: P['items'][number]) => string) {
   const seen: string[] = [];
   const added: string[] = [];
   let cursor: string | undefined;
@@ -41,10 +43,10 @@ describe('paging', () => {
 
   const newUser = async () => {
     const name = `user${n++}`;
-    const res = await admin.post('/users', { username: name, email: `${name}@example.com`, displayName: name, password: 'first-password-1' });
+    const res = await admin.post<User>('/users', { username: name, email: `${name}@example.com`, displayName: name, password: 'first-password-1' });
     expect(res.status).to.equal(201);
     users.push(res.body.id);
-    return res.body.id as string;
+    return res.body.id;
   };
 
   describe('bounds', () => {
@@ -53,7 +55,7 @@ describe('paging', () => {
     it('limit must be 1..200: 0, 201, -1 and non-integers are 400 naming query.limit; 1 and 200 work', async () => {
       for (const path of lists) {
         for (const bad of ['0', '201', '-1', '1.5', 'ten']) expectProblem(await admin.get(`${path}?limit=${bad}`), 400, 'invalid_request', 'query.limit');
-        expect((await admin.get(`${path}?limit=1`)).body.items).to.have.length.at.most(1);
+        expect((await admin.get<AnyPage>(`${path}?limit=1`)).body.items).to.have.length.at.most(1);
         expect((await admin.get(`${path}?limit=200`)).status).to.equal(200);
       }
     });
@@ -84,10 +86,10 @@ describe('paging', () => {
 
     it('the default page size is 50', async () => {
       for (let i = 0; i < 51; i++) await admin.post('/teams', { name: `bulk-${i}` });
-      const first = await admin.get('/teams');
+      const first = await admin.get<TeamPage>('/teams');
       expect(first.body.items).to.have.length(50);
       expect(first.body.nextCursor).to.be.a('string');
-      const second = await admin.get(`/teams?cursor=${first.body.nextCursor}`);
+      const second = await admin.get<TeamPage>(`/teams?cursor=${first.body.nextCursor}`);
       expect(second.body.items).to.have.length(1);
       expect(second.body).not.to.have.property('nextCursor');
     });
@@ -96,18 +98,18 @@ describe('paging', () => {
   describe('no gaps, no duplicates, creation order while items are added between pages', () => {
     it('users', async () => {
       for (let i = 0; i < 5; i++) await newUser();
-      const before = (await allPages((c) => admin.get(`/users?limit=3${c ? `&cursor=${c}` : ''}`))).map((u) => u.id);
-      const seen = await walkWhileAdding((limit, c) => admin.get(`/users?limit=${limit}${c ? `&cursor=${c}` : ''}`), newUser, (u) => u.id);
+      const before = (await allPages((c) => admin.get<UserPage>(`/users?limit=3${c ? `&cursor=${c}` : ''}`))).map((u) => u.id);
+      const seen = await walkWhileAdding((limit, c) => admin.get<UserPage>(`/users?limit=${limit}${c ? `&cursor=${c}` : ''}`), newUser, (u) => u.id);
       expect(seen.slice(0, before.length)).to.deep.equal(before);
-      const all = (await allPages((c) => admin.get(`/users?limit=200${c ? `&cursor=${c}` : ''}`))).map((u) => u.id);
+      const all = (await allPages((c) => admin.get<UserPage>(`/users?limit=200${c ? `&cursor=${c}` : ''}`))).map((u) => u.id);
       expect(seen).to.deep.equal(all);
     });
 
     it('teams (administrator and member views)', async () => {
       let i = 0;
-      const addTeam = async () => (await admin.post('/teams', { name: `walk-${i++}` })).body.id as string;
-      const seen = await walkWhileAdding((limit, c) => admin.get(`/teams?limit=${limit}${c ? `&cursor=${c}` : ''}`), addTeam, (x) => x.id);
-      const all = (await admin.get('/teams?limit=200')).body.items.map((x: any) => x.id);
+      const addTeam = async () => (await admin.post<Team>('/teams', { name: `walk-${i++}` })).body.id;
+      const seen = await walkWhileAdding((limit, c) => admin.get<TeamPage>(`/teams?limit=${limit}${c ? `&cursor=${c}` : ''}`), addTeam, (x) => x.id);
+      const all = (await admin.get<TeamPage>('/teams?limit=200')).body.items.map((x) => x.id);
       expect(seen).to.deep.equal(all);
 
       const member = await createReadyUser(t, admin, 'walker');
@@ -117,37 +119,37 @@ describe('paging', () => {
         return id;
       };
       for (let k = 0; k < 5; k++) await joinNew();
-      const mine = await walkWhileAdding((limit, c) => member.client.get(`/teams?limit=${limit}${c ? `&cursor=${c}` : ''}`), joinNew, (x) => x.id);
-      const joined = (await admin.get('/teams?limit=200')).body.items.map((x: any) => x.id).slice(-mine.length);
+      const mine = await walkWhileAdding((limit, c) => member.client.get<TeamPage>(`/teams?limit=${limit}${c ? `&cursor=${c}` : ''}`), joinNew, (x) => x.id);
+      const joined = (await admin.get<TeamPage>('/teams?limit=200')).body.items.map((x) => x.id).slice(-mine.length);
       expect(mine).to.have.length.at.least(7);
       expect(mine).to.deep.equal(joined);
     });
 
     it('roles (built-in first, then custom ones in creation order)', async () => {
       let i = 0;
-      const addRole = async () => (await admin.post('/roles', { name: `role-${i++}`, permissions: [] })).body.id as string;
+      const addRole = async () => (await admin.post<Role>('/roles', { name: `role-${i++}`, permissions: [] })).body.id;
       for (let k = 0; k < 5; k++) await addRole();
-      const seen = await walkWhileAdding((limit, c) => admin.get(`/roles?limit=${limit}${c ? `&cursor=${c}` : ''}`), addRole, (x) => x.id);
-      const all = (await admin.get('/roles?limit=200')).body.items;
-      expect(seen).to.deep.equal(all.map((r: any) => r.id));
-      expect(all.slice(0, 3).map((r: any) => r.name)).to.deep.equal(['viewer', 'operator', 'admin']);
-      expect(all.slice(3).map((r: any) => r.name)).to.deep.equal(Array.from({ length: all.length - 3 }, (_, k) => `role-${k}`));
+      const seen = await walkWhileAdding((limit, c) => admin.get<RolePage>(`/roles?limit=${limit}${c ? `&cursor=${c}` : ''}`), addRole, (x) => x.id);
+      const all = (await admin.get<RolePage>('/roles?limit=200')).body.items;
+      expect(seen).to.deep.equal(all.map((r) => r.id));
+      expect(all.slice(0, 3).map((r) => r.name)).to.deep.equal(['viewer', 'operator', 'admin']);
+      expect(all.slice(3).map((r) => r.name)).to.deep.equal(Array.from({ length: all.length - 3 }, (_, k) => `role-${k}`));
       expect(all.length - 3).to.be.at.least(7);
     });
 
     it('tokens', async () => {
       let i = 0;
-      const addToken = async () => (await admin.post('/me/tokens', { name: `tok-${i++}` })).body.id as string;
+      const addToken = async () => (await admin.post<CreatedApiToken>('/me/tokens', { name: `tok-${i++}` })).body.id;
       for (let k = 0; k < 5; k++) await addToken();
-      const seen = await walkWhileAdding((limit, c) => admin.get(`/me/tokens?limit=${limit}${c ? `&cursor=${c}` : ''}`), addToken, (x) => x.id);
-      const all = (await admin.get('/me/tokens?limit=200')).body.items;
-      expect(all.map((x: any) => x.name)).to.deep.equal(Array.from({ length: all.length }, (_, k) => `tok-${k}`));
-      expect(seen).to.deep.equal(all.map((x: any) => x.id));
+      const seen = await walkWhileAdding((limit, c) => admin.get<ApiTokenPage>(`/me/tokens?limit=${limit}${c ? `&cursor=${c}` : ''}`), addToken, (x) => x.id);
+      const all = (await admin.get<ApiTokenPage>('/me/tokens?limit=200')).body.items;
+      expect(all.map((x) => x.name)).to.deep.equal(Array.from({ length: all.length }, (_, k) => `tok-${k}`));
+      expect(seen).to.deep.equal(all.map((x) => x.id));
       expect(seen.length).to.be.at.least(7);
     });
 
     it('members, in the order they joined, even when an older user joins later', async () => {
-      const team = (await admin.post('/teams', { name: 'members-walk' })).body;
+      const team = (await admin.post<Team>('/teams', { name: 'members-walk' })).body;
       // Join newest users first, so that joining order differs from user creation order.
       const pool = [...users].reverse();
       const join = async () => {
@@ -157,7 +159,7 @@ describe('paging', () => {
       };
       const joined: string[] = [];
       for (let k = 0; k < 5; k++) joined.push(await join());
-      const seen = await walkWhileAdding((limit, c) => admin.get(`/teams/${team.id}/members?limit=${limit}${c ? `&cursor=${c}` : ''}`), async () => {
+      const seen = await walkWhileAdding((limit, c) => admin.get<MembershipPage>(`/teams/${team.id}/members?limit=${limit}${c ? `&cursor=${c}` : ''}`), async () => {
         const id = await join();
         joined.push(id);
         return id;
@@ -166,13 +168,13 @@ describe('paging', () => {
     });
 
     it('audit events, newest first; events written between pages show up on a fresh search only', async () => {
-      const first = await admin.get('/audit-events?limit=5');
-      const ids: number[] = first.body.items.map((e: any) => e.id);
+      const first = await admin.get<AuditEventPage>('/audit-events?limit=5');
+      const ids: number[] = first.body.items.map((e) => e.id);
       let cursor = first.body.nextCursor;
       while (cursor) {
         await admin.post('/teams', { name: `audit-walk-${ids.length}` });
-        const page = await admin.get(`/audit-events?limit=5&cursor=${cursor}`);
-        ids.push(...page.body.items.map((e: any) => e.id));
+        const page = await admin.get<AuditEventPage>(`/audit-events?limit=5&cursor=${cursor}`);
+        ids.push(...page.body.items.map((e) => e.id));
         cursor = page.body.nextCursor;
       }
       expect(new Set(ids).size).to.equal(ids.length);

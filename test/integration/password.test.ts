@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createReadyUser, setupAdmin, startTestController, type TestController } from '../support/controller.js';
+import type { AuditEventPage, OpenApiDocument, PasswordResetIssued, User } from '../support/api-types.js';
 import { sessionCookieFrom, type ApiClient } from '../support/http.js';
 import { expectProblem } from '../support/problems.js';
 
@@ -14,7 +15,7 @@ describe('password change required', () => {
   before(async () => {
     t = await startTestController();
     ({ admin } = await setupAdmin(t));
-    const created = await admin.post('/users', { username: 'erin', email: 'erin@example.com', displayName: 'Erin', password: 'initial-pass-1' });
+    const created = await admin.post<User>('/users', { username: 'erin', email: 'erin@example.com', displayName: 'Erin', password: 'initial-pass-1' });
     expect(created.status).to.equal(201);
     expect(created.body.passwordChangeRequired).to.equal(true);
     erinId = created.body.id;
@@ -23,16 +24,16 @@ describe('password change required', () => {
   after(async () => t.dispose());
 
   it('GET /me works and shows passwordChangeRequired: true', async () => {
-    const me = await erin.get('/me');
+    const me = await erin.get<User>('/me');
     expect(me.status).to.equal(200);
     expect(me.body).to.include({ username: 'erin', passwordChangeRequired: true });
   });
 
   it('every other signed-in endpoint of every family answers 403 password_change_required', async () => {
-    const doc = (await t.api.get('/api/v1/openapi.json')).body;
+    const doc = (await t.api.get<OpenApiDocument>('/api/v1/openapi.json')).body;
     const allowed = new Set(['GET /me', 'POST /me/password', 'POST /auth/logout']);
     const checked: string[] = [];
-    for (const [path, ops] of Object.entries<Record<string, any>>(doc.paths)) {
+    for (const [path, ops] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(ops)) {
         const rel = path.replace(/^\/api\/v1/, '');
         const key = `${method.toUpperCase()} ${rel}`;
@@ -75,7 +76,7 @@ describe('password change required', () => {
     const other = t.api.withCookie(sessionCookieFrom(await t.api.post('/auth/login', { username: 'erin', password: 'initial-pass-1' })));
     const res = await erin.post('/me/password', { currentPassword: 'initial-pass-1', newPassword: 'brand-new-pass-1' });
     expect(res.status, res.text).to.equal(204);
-    const me = await erin.get('/me');
+    const me = await erin.get<User>('/me');
     expect(me.body.passwordChangeRequired).to.equal(false);
     expect((await erin.get('/roles')).status).to.equal(200);
     expectProblem(await other.get('/me'), 401, 'unauthenticated');
@@ -84,8 +85,8 @@ describe('password change required', () => {
   });
 
   it('audits the change without the passwords', async () => {
-    const events = await admin.get(`/audit-events?action=user.password_change&targetId=${erinId}`);
-    expect(events.body.items.map((e: any) => e.outcome)).to.include.members(['SUCCESS', 'FAILED']);
+    const events = await admin.get<AuditEventPage>(`/audit-events?action=user.password_change&targetId=${erinId}`);
+    expect(events.body.items.map((e) => e.outcome)).to.include.members(['SUCCESS', 'FAILED']);
     for (const secret of ['initial-pass-1', 'brand-new-pass-1', 'not-it-at-all']) expect(events.text).not.to.include(secret);
   });
 });
@@ -106,9 +107,9 @@ describe('password reset', () => {
     expectProblem(await admin.post(`/users/${someId}/password-reset`), 404, 'not_found');
   });
 
-  let issued: any;
+  let issued: PasswordResetIssued;
   it('issues a one-time secret valid for 24 hours', async () => {
-    const res = await admin.post(`/users/${frank.userId}/password-reset`);
+    const res = await admin.post<PasswordResetIssued>(`/users/${frank.userId}/password-reset`);
     expect(res.status, res.text).to.equal(200);
     issued = res.body;
     expect(issued.token).to.be.a('string').with.length.at.least(32);
@@ -126,7 +127,7 @@ describe('password reset', () => {
     expect(res.status, res.text).to.equal(204);
     expectProblem(await frank.client.get('/me'), 401, 'unauthenticated');
     expectProblem(await t.api.post('/auth/login', { username: 'frank', password: 'second-password-2' }), 401, 'invalid_credentials');
-    const login = await t.api.post('/auth/login', { username: 'frank', password: 'reset-pass-123' });
+    const login = await t.api.post<User>('/auth/login', { username: 'frank', password: 'reset-pass-123' });
     expect(login.status).to.equal(200);
     expect(login.body.passwordChangeRequired).to.equal(false);
     frank.client = t.api.withCookie(sessionCookieFrom(login));
@@ -137,8 +138,8 @@ describe('password reset', () => {
   });
 
   it('works just before 24 hours and refuses at 24 hours (invalid_token)', async () => {
-    const early = (await admin.post(`/users/${frank.userId}/password-reset`)).body.token;
-    const late = (await admin.post(`/users/${frank.userId}/password-reset`)).body.token;
+    const early = (await admin.post<PasswordResetIssued>(`/users/${frank.userId}/password-reset`)).body.token;
+    const late = (await admin.post<PasswordResetIssued>(`/users/${frank.userId}/password-reset`)).body.token;
     t.clock.advance(24 * hour - 60_000);
     expect((await t.api.post('/auth/password-reset', { token: early, newPassword: 'reset-pass-789' })).status).to.equal(204);
     t.clock.advance(60_000);
@@ -148,10 +149,10 @@ describe('password reset', () => {
   it('audits issue and redemption without the secret or the new password', async () => {
     // The clock moved a day: the administrator's session has lapsed (idle), so sign in again.
     admin = t.api.withCookie(sessionCookieFrom(await t.api.post('/auth/login', { username: 'admin', password: 'correct-horse-battery' })));
-    const events = await admin.get(`/audit-events?targetId=${frank.userId}`);
-    const actions = events.body.items.map((e: any) => `${e.action}:${e.outcome}`);
+    const events = await admin.get<AuditEventPage>(`/audit-events?targetId=${frank.userId}`);
+    const actions = events.body.items.map((e) => `${e.action}:${e.outcome}`);
     expect(actions).to.include.members(['user.password_reset_issue:SUCCESS', 'user.password_reset_redeem:SUCCESS']);
-    const all = await admin.get('/audit-events?limit=200');
+    const all = await admin.get<AuditEventPage>('/audit-events?limit=200');
     for (const secret of [issued.token, 'reset-pass-123', 'reset-pass-789', 'reset-pass-000']) expect(all.text).not.to.include(secret);
   });
 });

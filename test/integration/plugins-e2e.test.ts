@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { buildPluginJar, zipEntries } from '../../src/controller/catalog/plugin-jar.js';
 import { createReadyUser } from '../support/controller.js';
 import { GiB, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
+import type { AuditEventPage, CatalogPluginDetail, CatalogPluginPage, ConsoleStreamEvent, PluginInstallation, PluginInstallationPage, Problem, RolePage, ServerDetail } from '../support/api-types.js';
 import type { ApiClient } from '../support/http.js';
 import { expectProblem } from '../support/problems.js';
 import { openSse } from '../support/sse.js';
@@ -20,45 +21,46 @@ describe('plugins end to end: catalog installs with dependencies, uploads, jars 
   let serverId: string;
   let viewer: ApiClient;
   const path = (rest = '') => `/servers/${serverId}/plugins${rest}`;
-  const install = (body: Record<string, unknown>) => f.admin.post(path(), body);
-  const list = async () => (await f.admin.get(path('?limit=200'))).body.items as any[];
+  const install = (body: Record<string, unknown>) => f.admin.post<PluginInstallation>(path(), body);
+  const list = async () => (await f.admin.get<PluginInstallationPage>(path('?limit=200'))).body.items;
   const byPlugin = async (pluginId: string) => (await list()).find((i) => i.pluginId === pluginId);
   const upload = (jar: Buffer, fileName?: string, client?: ApiClient) =>
-    (client ?? f.admin).post(path(`/upload${fileName ? `?fileName=${enc(fileName)}` : ''}`), undefined, { rawBody: jar });
+    (client ?? f.admin).post<PluginInstallation>(path(`/upload${fileName ? `?fileName=${enc(fileName)}` : ''}`), undefined, { rawBody: jar });
   const rootOf = () => join(f.agentDir, 'servers', serverId, 'root');
 
   before(async () => {
     f = await startFleet();
-    const created = await f.admin.post('/servers', { name: 'plugged', teamId: f.teamId, software: { template: 'simcraft', version: '1.21.4' }, resources: { cpuMillis: 500, memoryBytes: GiB } });
+    const created = await f.admin.post<ServerDetail>('/servers', { name: 'plugged', teamId: f.teamId, software: { template: 'simcraft', version: '1.21.4' }, resources: { cpuMillis: 500, memoryBytes: GiB } });
     expect(created.status, created.text).to.equal(201);
     serverId = created.body.id;
     const v = await createReadyUser(f.t, f.admin, 'watcher');
-    const roles = (await f.admin.get('/roles')).body.items as { id: string; name: string }[];
+    const roles = (await f.admin.get<RolePage>('/roles')).body.items;
     await f.admin.put(`/teams/${f.teamId}/members/${v.userId}`, { roleIds: [roles.find((r) => r.name === 'viewer')!.id] });
     viewer = v.client;
     await waitForServer(f.admin, serverId, (s) => s.phase === 'READY', 'READY');
   });
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- after() runs even when before() failed before assigning it
   after(async () => f?.dispose());
 
   it('the sample catalog is there offline: a dozen plugins, a denylisted version', async () => {
-    const res = await viewer.get('/catalog/plugins?platform=paper&gameVersion=1.21.4&limit=200');
+    const res = await viewer.get<CatalogPluginPage>('/catalog/plugins?platform=paper&gameVersion=1.21.4&limit=200');
     expect(res.status, res.text).to.equal(200);
     expect(res.body.items.length).to.be.at.least(10);
-    const core = await viewer.get(`/catalog/plugins/${enc('sample:coreprotect')}`);
-    expect(core.body.versions.find((v: any) => v.version === '22.4').denied.reason).to.match(/data loss/);
+    const core = await viewer.get<CatalogPluginDetail>(`/catalog/plugins/${enc('sample:coreprotect')}`);
+    expect(core.body.versions.find((v) => v.version === '22.4')?.denied?.reason).to.match(/data loss/);
   });
 
   it('installs a chain: dependencies marked, requiredBy right, generation unchanged', async () => {
-    const generation = (await f.admin.get(`/servers/${serverId}`)).body.generation;
+    const generation = (await f.admin.get<ServerDetail>(`/servers/${serverId}`)).body.generation;
     const res = await install({ pluginId: 'sample:essentialsx-chat' });
     expect(res.status, res.text).to.equal(201);
     expect(res.body).to.include({ pluginId: 'sample:essentialsx-chat', source: 'CATALOG', verified: true, compatibilityConfirmed: true, dependency: false, version: '2.21.0' });
     const essentials = await byPlugin('sample:essentialsx');
     expect(essentials).to.include({ dependency: true, version: '2.21.0' });
-    expect(essentials.requiredBy).to.deep.equal(['sample:essentialsx-chat']);
-    expect((await byPlugin('sample:vaultapi')).requiredBy).to.deep.equal(['sample:essentialsx']);
-    expect((await f.admin.get(`/servers/${serverId}`)).body.generation).to.equal(generation);
-    const audit = await f.admin.get(`/audit-events?action=plugin.install&targetId=${serverId}`);
+    expect(essentials?.requiredBy).to.deep.equal(['sample:essentialsx-chat']);
+    expect((await byPlugin('sample:vaultapi'))?.requiredBy).to.deep.equal(['sample:essentialsx']);
+    expect((await f.admin.get<ServerDetail>(`/servers/${serverId}`)).body.generation).to.equal(generation);
+    const audit = await f.admin.get<AuditEventPage>(`/audit-events?action=plugin.install&targetId=${serverId}`);
     expect(audit.body.items[0].details).to.include({ pluginId: 'sample:essentialsx-chat', version: '2.21.0' });
   });
 
@@ -67,8 +69,8 @@ describe('plugins end to end: catalog installs with dependencies, uploads, jars 
     expect(res.status, res.text).to.equal(201);
     const items = await list();
     expect(items.filter((i) => i.pluginId === 'sample:vaultapi')).to.have.length(1);
-    expect((await byPlugin('sample:vaultapi')).requiredBy).to.deep.equal(['sample:citizens', 'sample:essentialsx']);
-    expect((await byPlugin('sample:essentialsx')).requiredBy).to.deep.equal(['sample:essentialsx-chat', 'sample:questsplus']);
+    expect((await byPlugin('sample:vaultapi'))?.requiredBy).to.deep.equal(['sample:citizens', 'sample:essentialsx']);
+    expect((await byPlugin('sample:essentialsx'))?.requiredBy).to.deep.equal(['sample:essentialsx-chat', 'sample:questsplus']);
     expectProblem(await install({ pluginId: 'sample:questsplus' }), 409, 'conflict');
   });
 
@@ -88,19 +90,19 @@ describe('plugins end to end: catalog installs with dependencies, uploads, jars 
   it('updateAvailable and update; DELETE refuses a required plugin and takes unneeded dependencies along', async () => {
     const old = await install({ pluginId: 'sample:luckperms', versionId: 'luckperms-5.4.131' });
     expect(old.body.updateAvailable).to.deep.equal({ versionId: 'luckperms-5.4.141', version: '5.4.141' });
-    const updated = await f.admin.post(path(`/${old.body.id}/update`), {});
+    const updated = await f.admin.post<PluginInstallation>(path(`/${old.body.id}/update`), {});
     expect(updated.status, updated.text).to.equal(200);
     expect(updated.body).to.include({ id: old.body.id, version: '5.4.141' });
     expect(updated.body.updateAvailable).to.equal(undefined);
     expectProblem(await f.admin.post(path(`/${old.body.id}/update`), { versionId: 'nope' }), 400, 'invalid_request');
 
     const essentials = await byPlugin('sample:essentialsx');
-    expectProblem(await f.admin.delete(path(`/${essentials.id}`)), 409, 'plugin_required', 'sample:essentialsx-chat');
+    expectProblem(await f.admin.delete(path(`/${essentials?.id}`)), 409, 'plugin_required', 'sample:essentialsx-chat');
     const chat = await byPlugin('sample:essentialsx-chat');
-    expect((await f.admin.delete(path(`/${chat.id}`))).status).to.equal(204);
+    expect((await f.admin.delete(path(`/${chat?.id}`))).status).to.equal(204);
     expect(await byPlugin('sample:essentialsx')).to.not.equal(undefined);
     const quests = await byPlugin('sample:questsplus');
-    expect((await f.admin.delete(path(`/${quests.id}`))).status).to.equal(204);
+    expect((await f.admin.delete(path(`/${quests?.id}`))).status).to.equal(204);
     const left = (await list()).map((i) => i.pluginId).sort();
     expect(left).to.deep.equal(['sample:coreprotect', 'sample:dynmap', 'sample:luckperms']);
   });
@@ -110,8 +112,8 @@ describe('plugins end to end: catalog installs with dependencies, uploads, jars 
     expectProblem(await viewer.post(path(), { pluginId: 'sample:worldguard' }), 403, 'forbidden');
     expectProblem(await upload(await buildPluginJar({ name: 'Nope', version: '1' }), undefined, viewer), 403, 'forbidden');
     const lp = await byPlugin('sample:luckperms');
-    expectProblem(await viewer.post(path(`/${lp.id}/update`), {}), 403, 'forbidden');
-    expectProblem(await viewer.delete(path(`/${lp.id}`)), 403, 'forbidden');
+    expectProblem(await viewer.post(path(`/${lp?.id}/update`), {}), 403, 'forbidden');
+    expectProblem(await viewer.delete(path(`/${lp?.id}`)), 403, 'forbidden');
   });
 
   it('uploads: unverified, upload:<name>, the last path element of fileName, replaced by the same name', async () => {
@@ -122,7 +124,7 @@ describe('plugins end to end: catalog installs with dependencies, uploads, jars 
     const second = await upload(await buildPluginJar({ name: 'HomeMade', version: '1.1' }), 'homemade-1.1.jar');
     expect(second.body).to.include({ id: first.body.id, version: '1.1' });
     expect((await list()).filter((i) => i.pluginId === 'upload:HomeMade')).to.have.length(1);
-    const audit = await f.admin.get(`/audit-events?action=plugin.upload&targetId=${serverId}`);
+    const audit = await f.admin.get<AuditEventPage>(`/audit-events?action=plugin.upload&targetId=${serverId}`);
     expect(audit.body.items[0].details).to.include({ pluginId: 'upload:HomeMade', version: '1.1', replaced: true });
   });
 
@@ -137,11 +139,11 @@ describe('plugins end to end: catalog installs with dependencies, uploads, jars 
     // Declared too large: refused before a byte is read.
     const declared = await rawPost(port, path('/upload'), cookie, { 'content-length': String(64 * 1024 * 1024 + 1) }, []);
     expect(declared.status).to.equal(413);
-    expect(JSON.parse(declared.body).code).to.equal('too_large');
+    expect((JSON.parse(declared.body) as Problem).code).to.equal('too_large');
     // Streamed without a length: refused as soon as the limit is crossed.
-    const streamed = await rawPost(port, path('/upload'), cookie, { 'transfer-encoding': 'chunked' }, Array(70).fill(Buffer.alloc(1024 * 1024)));
+    const streamed = await rawPost(port, path('/upload'), cookie, { 'transfer-encoding': 'chunked' }, new Array<Buffer>(70).fill(Buffer.alloc(1024 * 1024)));
     expect(streamed.status).to.equal(413);
-    expect(JSON.parse(streamed.body).code).to.equal('too_large');
+    expect((JSON.parse(streamed.body) as Problem).code).to.equal('too_large');
   });
 
   it('at the next start the Node has exactly the installed jars (checked) and simcraft enables every one', async () => {
@@ -158,10 +160,10 @@ describe('plugins end to end: catalog installs with dependencies, uploads, jars 
 
     // Uninstall one, install another; only a restart applies it.
     const dynmap = installed.find((i) => i.pluginId === 'sample:dynmap');
-    expect((await f.admin.delete(path(`/${dynmap.id}`))).status).to.equal(204);
+    expect((await f.admin.delete(path(`/${dynmap?.id}`))).status).to.equal(204);
     expect((await install({ pluginId: 'sample:worldguard' })).status).to.equal(201);
     expect((await hashes()).sort()).to.deep.equal(installed.map((i) => i.sha256).sort());
-    const generation = (await f.admin.get(`/servers/${serverId}`)).body.generation;
+    const generation = (await f.admin.get<ServerDetail>(`/servers/${serverId}`)).body.generation;
     await f.admin.post(`/servers/${serverId}/restart`);
     await waitForServer(f.admin, serverId, (s) => s.status.runtimeState === 'RUNNING' && s.observedGeneration === generation + 1, 'RUNNING after restart');
     const now = await list();
@@ -170,11 +172,11 @@ describe('plugins end to end: catalog installs with dependencies, uploads, jars 
     expect((await jars()).some((n) => n.startsWith('dynmap'))).to.equal(false);
 
     // The server's own console, replayed from its start: an Enabling line for every installed plugin.
-    const stream = await openSse(`${f.t.baseUrl}/api/v1/servers/${serverId}/console?tail=1000`, { cookie: f.admin.auth.cookie! });
+    const stream = await openSse<ConsoleStreamEvent>(`${f.t.baseUrl}/api/v1/servers/${serverId}/console?tail=1000`, { cookie: f.admin.auth.cookie! });
     try {
       expect(stream.status).to.equal(200);
       await stream.next((e) => e.event === 'line' && /Done \(/.test(e.data.text));
-      const lines = stream.events.filter((e) => e.event === 'line').map((e) => e.data.text as string);
+      const lines = stream.events.flatMap((e) => (e.event === 'line' ? [e.data.text] : []));
       const declared: Record<string, string> = { 'sample:essentialsx': 'Essentials', 'sample:vaultapi': 'Vault', 'sample:luckperms': 'LuckPerms', 'sample:coreprotect': 'CoreProtect', 'sample:worldguard': 'WorldGuard', 'sample:worldedit': 'WorldEdit', 'upload:HomeMade': 'HomeMade' };
       for (const i of now) {
         const name = declared[i.pluginId];

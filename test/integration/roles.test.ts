@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createReadyUser, setupAdmin, startTestController, type TestController } from '../support/controller.js';
+import type { Role, RolePage, Team } from '../support/api-types.js';
 import type { ApiClient } from '../support/http.js';
 import { expectProblem } from '../support/problems.js';
 
@@ -16,7 +17,7 @@ describe('roles', () => {
   let t: TestController;
   let admin: ApiClient;
   let mia: { client: ApiClient; userId: string };
-  let builtins: Record<string, any>;
+  let builtins: Record<string, Role>;
   before(async () => {
     t = await startTestController();
     ({ admin } = await setupAdmin(t));
@@ -25,10 +26,10 @@ describe('roles', () => {
   after(async () => t.dispose());
 
   it('lists the built-in roles first, with exactly the contract\'s permissions; any signed-in user may read', async () => {
-    const res = await mia.client.get('/roles');
+    const res = await mia.client.get<RolePage>('/roles');
     expect(res.status, res.text).to.equal(200);
-    expect(res.body.items.map((r: any) => r.name)).to.deep.equal(['viewer', 'operator', 'admin']);
-    builtins = Object.fromEntries(res.body.items.map((r: any) => [r.name, r]));
+    expect(res.body.items.map((r) => r.name)).to.deep.equal(['viewer', 'operator', 'admin']);
+    builtins = Object.fromEntries(res.body.items.map((r) => [r.name, r]));
     for (const r of res.body.items) expect(r.builtin).to.equal(true);
     expect(builtins.viewer.permissions).to.have.members(reads);
     expect(builtins.operator.permissions).to.have.members([
@@ -39,15 +40,15 @@ describe('roles', () => {
     expectProblem(await t.api.get('/roles'), 401, 'unauthenticated');
   });
 
-  let custom: any;
+  let custom: Role;
   it('creates a custom role (201)', async () => {
-    const res = await admin.post('/roles', { name: 'deployer', description: 'Ships builds', permissions: ['servers.update', 'plugins.install'] });
+    const res = await admin.post<Role>('/roles', { name: 'deployer', description: 'Ships builds', permissions: ['servers.update', 'plugins.install'] });
     expect(res.status, res.text).to.equal(201);
     custom = res.body;
     expect(custom).to.include({ name: 'deployer', description: 'Ships builds', builtin: false });
     expect(custom.permissions).to.deep.equal(['servers.update', 'plugins.install']);
     expect((await mia.client.get(`/roles/${custom.id}`)).body).to.deep.equal(custom);
-    const noDescription = await admin.post('/roles', { name: 'empty', permissions: [] });
+    const noDescription = await admin.post<Role>('/roles', { name: 'empty', permissions: [] });
     expect(noDescription.status).to.equal(201);
     expect(noDescription.body.description).to.equal('');
   });
@@ -76,11 +77,11 @@ describe('roles', () => {
   });
 
   it('PATCH changes a custom role; permissions replace the whole set', async () => {
-    const res = await admin.patch(`/roles/${custom.id}`, { permissions: ['files.read'] });
+    const res = await admin.patch<Role>(`/roles/${custom.id}`, { permissions: ['files.read'] });
     expect(res.status, res.text).to.equal(200);
     expect(res.body.permissions).to.deep.equal(['files.read']);
     expect(res.body).to.include({ name: 'deployer', description: 'Ships builds' });
-    const renamed = await admin.patch(`/roles/${custom.id}`, { name: 'shipper', description: '' });
+    const renamed = await admin.patch<Role>(`/roles/${custom.id}`, { name: 'shipper', description: '' });
     expect(renamed.body).to.include({ name: 'shipper', description: '' });
     expect((await admin.get(`/roles/${custom.id}`)).body).to.deep.equal(renamed.body);
   });
@@ -105,7 +106,7 @@ describe('roles', () => {
   });
 
   it('a role in use by a membership cannot be deleted (409); once unassigned it can (204)', async () => {
-    const team = (await admin.post('/teams', { name: 'ops' })).body;
+    const team = (await admin.post<Team>('/teams', { name: 'ops' })).body;
     await admin.put(`/teams/${team.id}/members/${mia.userId}`, { roleIds: [builtins.viewer.id, custom.id] });
     expectProblem(await admin.delete(`/roles/${custom.id}`), 409, 'conflict');
     await admin.put(`/teams/${team.id}/members/${mia.userId}`, { roleIds: [builtins.viewer.id] });
@@ -115,9 +116,9 @@ describe('roles', () => {
 
   it('the built-in roles survive a restart unchanged and are not duplicated', async () => {
     t = await t.restart();
-    const res = await t.api.withCookie(admin.auth.cookie!).get('/roles?limit=200');
-    const names = res.body.items.map((r: any) => r.name);
+    const res = await t.api.withCookie(admin.auth.cookie!).get<RolePage>('/roles?limit=200');
+    const names = res.body.items.map((r) => r.name);
     expect(names.filter((n: string) => ['viewer', 'operator', 'admin'].includes(n))).to.deep.equal(['viewer', 'operator', 'admin']);
-    expect(res.body.items.find((r: any) => r.name === 'viewer')).to.deep.equal(builtins.viewer);
+    expect(res.body.items.find((r) => r.name === 'viewer')).to.deep.equal(builtins.viewer);
   });
 });

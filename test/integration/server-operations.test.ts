@@ -5,6 +5,7 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import yazl from 'yazl';
+import type { AuditEventPage, CommandSent, ConsoleStreamEvent, FileList, Problem, PropertiesChanged, PropertiesView, ServerDetail } from '../support/api-types.js';
 import { GiB, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
 import { expectProblem } from '../support/problems.js';
 import { openSse, type SseStream } from '../support/sse.js';
@@ -12,7 +13,13 @@ import { waitFor } from '../support/wait-for.js';
 
 const MiB = 1024 * 1024;
 const simcraft = { template: 'simcraft', version: '1.21.4' };
-const running = (s: any) => s.status.runtimeState === 'RUNNING' && s.convergence === 'CONVERGED';
+/** The data of a console `line` event (the stream's other event is `end`). */
+function lineData(e: ConsoleStreamEvent) {
+  if (e.event !== 'line') throw new Error(`expected a line event, got ${e.event}`);
+  return e.data;
+}
+
+const running = (s: ServerDetail) => s.status.runtimeState === 'RUNNING' && s.convergence === 'CONVERGED';
 
 /** Paths that must never reach outside a server's root, whatever the operation. */
 const hostilePaths = [
@@ -26,23 +33,23 @@ describe('operating a server: console, files, server.properties (real Agent and 
   let f: Fleet;
   let id: string;
   let outside: string;
-  const streams: SseStream[] = [];
+  const streams: SseStream<ConsoleStreamEvent>[] = [];
   const rootOf = () => join(f.agentDir, 'servers', id, 'root');
   const q = (path: string) => `?path=${encodeURIComponent(path)}`;
   const consoleUrl = (tail?: number) => `${f.t.baseUrl}/api/v1/servers/${id}/console${tail === undefined ? '' : `?tail=${tail}`}`;
   const watch = async (tail?: number) => {
-    const stream = await openSse(consoleUrl(tail), { cookie: f.admin.auth.cookie! });
+    const stream = await openSse<ConsoleStreamEvent>(consoleUrl(tail), { cookie: f.admin.auth.cookie! });
     streams.push(stream);
     return stream;
   };
-  const command = (text: string) => f.admin.post(`/servers/${id}/console/commands`, { command: text });
+  const command = (text: string) => f.admin.post<CommandSent>(`/servers/${id}/console/commands`, { command: text });
   const put = (path: string, body: Buffer | string) => f.admin.request('PUT', `/servers/${id}/files/content${q(path)}`, { rawBody: body });
   const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
   before(async () => {
     f = await startFleet();
     outside = await mkdtemp(join(tmpdir(), 'cairn-outside-'));
-    const created = await f.admin.post('/servers', { name: 'ops', teamId: f.teamId, software: simcraft, resources: { cpuMillis: 1000, memoryBytes: GiB } });
+    const created = await f.admin.post<ServerDetail>('/servers', { name: 'ops', teamId: f.teamId, software: simcraft, resources: { cpuMillis: 1000, memoryBytes: GiB } });
     expect(created.status, created.text).to.equal(201);
     id = created.body.id;
     await waitForServer(f.admin, id, (s) => s.phase === 'READY', 'READY');
@@ -52,6 +59,7 @@ describe('operating a server: console, files, server.properties (real Agent and 
   afterEach(() => streams.splice(0).forEach((s) => s.close()));
   after(async () => {
     streams.forEach((s) => s.close());
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- after() runs even when before() failed before assigning it
     await f?.dispose();
     if (outside) await rm(outside, { recursive: true, force: true });
   });
@@ -64,9 +72,9 @@ describe('operating a server: console, files, server.properties (real Agent and 
       const res = await command('say hi');
       expect(res.status, res.text).to.equal(200);
       expect(res.body).to.deep.equal({ sent: true });
-      const event = await stream.next((e) => e.event === 'line' && e.data.text.endsWith('[Server] hi'));
-      expect(event.data).to.include({ truncated: false, replay: false });
-      expect(Date.parse(event.data.at)).to.be.closeTo(Date.now(), 10_000);
+      const line = lineData(await stream.next((e) => e.event === 'line' && e.data.text.endsWith('[Server] hi')));
+      expect(line).to.include({ truncated: false, replay: false });
+      expect(Date.parse(line.at)).to.be.closeTo(Date.now(), 10_000);
       stream.close();
     });
 
@@ -79,16 +87,16 @@ describe('operating a server: console, files, server.properties (real Agent and 
     it('replays the last lines in order, then goes live', async () => {
       const live = await watch(0);
       for (const word of ['one', 'two', 'three']) expect((await command(`say ${word}`)).status).to.equal(200);
-      await live.next((e) => e.data.text?.endsWith('[Server] three'));
+      await live.next((e) => e.event === 'line' && e.data.text.endsWith('[Server] three'));
       const replayed = await watch(3);
       await waitFor(() => replayed.events.length >= 3, { what: 'the replay' });
-      expect(replayed.events.slice(0, 3).map((e) => [e.event, e.data.replay, e.data.text.replace(/^.*\[Server\] /, '')])).to.deep.equal([
-        ['line', true, 'one'], ['line', true, 'two'], ['line', true, 'three'],
+      expect(replayed.events.slice(0, 3).map(lineData).map((l) => [l.replay, l.text.replace(/^.*\[Server\] /, '')])).to.deep.equal([
+        [true, 'one'], [true, 'two'], [true, 'three'],
       ]);
       await command('say four');
-      await replayed.next((e) => e.data.text?.endsWith('[Server] four') && e.data.replay === false);
+      await replayed.next((e) => e.event === 'line' && e.data.text.endsWith('[Server] four') && !e.data.replay);
       // Each line once: the replay and the live lines do not overlap.
-      expect(replayed.events.filter((e) => e.data.text.endsWith('[Server] three'))).to.have.length(1);
+      expect(replayed.events.filter((e) => e.event === 'line' && e.data.text.endsWith('[Server] three'))).to.have.length(1);
       live.close();
       replayed.close();
     });
@@ -104,13 +112,13 @@ describe('operating a server: console, files, server.properties (real Agent and 
       expect((await put('plugins/long-name.jar', Buffer.concat(chunks))).status).to.equal(204);
       const before = await watch(0);
       expect((await f.admin.post(`/servers/${id}/restart`)).status).to.equal(202);
-      expect((await before.next((e) => e.event === 'end', 20_000)).data.reason).to.equal('stopped');
+      expect((await before.next((e) => e.event === 'end', 20_000)).data).to.include({ reason: 'stopped' });
       await before.ended;
-      await waitForServer(f.admin, id, (s) => running(s) && s.status.startedAt, 'RUNNING again');
+      await waitForServer(f.admin, id, (s) => running(s) && s.status.startedAt !== undefined, 'RUNNING again');
       const stream = await watch(1000);
-      const event = await stream.next((e) => e.event === 'line' && e.data.text.includes('[xxxx'));
-      expect(event.data).to.include({ truncated: true, replay: true });
-      expect(Buffer.byteLength(event.data.text)).to.be.at.most(16 * 1024).and.above(15 * 1024);
+      const line = lineData(await stream.next((e) => e.event === 'line' && e.data.text.includes('[xxxx')));
+      expect(line).to.include({ truncated: true, replay: true });
+      expect(Buffer.byteLength(line.text)).to.be.at.most(16 * 1024).and.above(15 * 1024);
       expect((await f.admin.delete(`/servers/${id}/files${q('plugins/long-name.jar')}`)).status).to.equal(204);
     });
 
@@ -126,7 +134,7 @@ describe('operating a server: console, files, server.properties (real Agent and 
       four.forEach((s) => expect(s.status).to.equal(200));
       const fifth = await watch(0);
       expect(fifth.status).to.equal(429);
-      expect(fifth.problem.code).to.equal('too_many_attempts');
+      expect(fifth.problem?.code).to.equal('too_many_attempts');
       expect(Number(fifth.headers.get('retry-after'))).to.be.greaterThan(0);
       four[0].close();
       const again = await waitFor(async () => {
@@ -135,7 +143,7 @@ describe('operating a server: console, files, server.properties (real Agent and 
       }, { what: 'a freed slot', timeoutMs: 3000 });
       // Every watcher still gets the lines.
       await command('say shared');
-      await Promise.all([...four.slice(1), again].map((s) => s.next((e) => e.data.text?.endsWith('[Server] shared'))));
+      await Promise.all([...four.slice(1), again].map((s) => s.next((e) => e.event === 'line' && e.data.text.endsWith('[Server] shared'))));
       [...four, again].forEach((s) => s.close());
       await waitFor(() => f.t.controller.services.consoleHub.watching(id) === 0, { what: 'every slot freed' });
     });
@@ -148,13 +156,13 @@ describe('operating a server: console, files, server.properties (real Agent and 
       expectProblem(await f.admin.post(`/servers/${id}/files/directories${q('missing/child')}`), 404, 'not_found');
       expect((await put('world-extra/notes.txt', 'hello files')).status).to.equal(204);
       expectProblem(await put('no-such-dir/notes.txt', 'x'), 404, 'not_found');
-      const list = await f.admin.get(`/servers/${id}/files${q('world-extra')}`);
+      const list = await f.admin.get<FileList>(`/servers/${id}/files${q('world-extra')}`);
       expect(list.status, list.text).to.equal(200);
       expect(list.body.items).to.have.length(1);
       expect(list.body.items[0]).to.include({ name: 'notes.txt', path: 'world-extra/notes.txt', type: 'FILE', sizeBytes: 11 });
-      const root = await f.admin.get(`/servers/${id}/files${q('.')}`);
-      expect(root.body.items.map((i: any) => i.name)).to.include.members(['.cairn', 'server.properties', 'world-extra']);
-      expect(root.body.items.find((i: any) => i.name === 'world-extra').type).to.equal('DIRECTORY');
+      const root = await f.admin.get<FileList>(`/servers/${id}/files${q('.')}`);
+      expect(root.body.items.map((i) => i.name)).to.include.members(['.cairn', 'server.properties', 'world-extra']);
+      expect(root.body.items.find((i) => i.name === 'world-extra')?.type).to.equal('DIRECTORY');
       const read = await f.admin.get(`/servers/${id}/files/content${q('world-extra/notes.txt')}`);
       expect(read.status).to.equal(200);
       expect(read.headers.get('content-type')).to.equal('application/octet-stream');
@@ -185,7 +193,7 @@ describe('operating a server: console, files, server.properties (real Agent and 
           method: 'PUT', headers: { cookie: f.admin.auth.cookie!, 'content-type': 'application/octet-stream', 'transfer-encoding': 'chunked' },
         }, (res) => {
           let body = '';
-          res.on('data', (d: Buffer) => (body += d));
+          res.setEncoding('utf8').on('data', (d: string) => (body += d));
           res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
         });
         req.on('error', reject);
@@ -201,7 +209,7 @@ describe('operating a server: console, files, server.properties (real Agent and 
         pump();
       });
       expect(streamed.status).to.equal(413);
-      expect(JSON.parse(streamed.body).code).to.equal('too_large');
+      expect((JSON.parse(streamed.body) as Problem).code).to.equal('too_large');
       await waitFor(async () => !(await readdir(rootOf())).some((n) => n.startsWith('.cairn-upload-')), { what: 'the partial upload to be removed' });
       expect((await readdir(rootOf())).filter((n) => n.startsWith('too-big'))).to.deep.equal([]);
       await rm(join(rootOf(), 'big.bin'));
@@ -225,7 +233,7 @@ describe('operating a server: console, files, server.properties (real Agent and 
           await f.admin.get(`/servers/${id}/files/content${q(path)}`),
         ]) {
           expect(res.status, `${why}: ${res.text}`).to.be.oneOf([400]);
-          expect(res.body.code, why).to.equal('invalid_request');
+          expect((res.body as Problem).code, why).to.equal('invalid_request');
         }
       }
       expectProblem(await f.admin.get(`/servers/${id}/files${q('out')}`), 400, 'invalid_request');
@@ -240,8 +248,8 @@ describe('operating a server: console, files, server.properties (real Agent and 
       await expectMissing(join(f.agentDir, 'escape.txt'));
       await expectMissing('/tmp/escape.txt');
       // The listing hides links that lead outside; deleting a link removes the link, never the target.
-      const list = await f.admin.get(`/servers/${id}/files${q('.')}`);
-      expect(list.body.items.map((i: any) => i.name)).to.not.include('out');
+      const list = await f.admin.get<FileList>(`/servers/${id}/files${q('.')}`);
+      expect(list.body.items.map((i) => i.name)).to.not.include('out');
       expect((await f.admin.delete(`/servers/${id}/files${q('out')}`)).status).to.equal(204);
       expect(await readdir(outside)).to.deep.equal(['secret.txt']);
       await rm(join(rootOf(), 'deep'), { recursive: true });
@@ -283,12 +291,12 @@ describe('operating a server: console, files, server.properties (real Agent and 
         '',
       ].join('\r\n');
       expect((await put('server.properties', original)).status).to.equal(204);
-      const got = await f.admin.get(`/servers/${id}/properties`);
+      const got = await f.admin.get<PropertiesView>(`/servers/${id}/properties`);
       expect(got.status, got.text).to.equal(200);
       expect(got.body.properties).to.deep.include({
         motd: 'A été server: with \\ backslash', 'spaced key': 'value with trailing ', multi: 'first second', difficulty: 'easy', keep: 'me',
       });
-      const res = await f.admin.patch(`/servers/${id}/properties`, { difficulty: 'hard', 'new key': 'tab\there #1 ünï', multi: null });
+      const res = await f.admin.patch<PropertiesChanged>(`/servers/${id}/properties`, { difficulty: 'hard', 'new key': 'tab\there #1 ünï', multi: null });
       expect(res.status, res.text).to.equal(200);
       expect(res.body.appliesAtNextStart).to.equal(true);
       expect(res.body.properties).to.include({ difficulty: 'hard', 'new key': 'tab\there #1 ünï', keep: 'me' });
@@ -307,7 +315,7 @@ describe('operating a server: console, files, server.properties (real Agent and 
         'new\\ key=tab\\there #1 \\u00fcn\\u00ef',
         '',
       ].join('\r\n'));
-      expect((await f.admin.get(`/servers/${id}/properties`)).body.properties).to.deep.equal(res.body.properties);
+      expect((await f.admin.get<PropertiesView>(`/servers/${id}/properties`)).body.properties).to.deep.equal(res.body.properties);
     });
 
     it('refuses managed keys and bad bodies; creates the file when absent', async () => {
@@ -329,11 +337,11 @@ describe('operating a server: console, files, server.properties (real Agent and 
 
   describe('audit and the end of the console', () => {
     it('records each action with what was acted on, never content', async () => {
-      const find = async (action: string) => (await f.admin.get(`/audit-events?action=${action}&targetId=${id}&limit=200`)).body.items as any[];
+      const find = async (action: string) => (await f.admin.get<AuditEventPage>(`/audit-events?action=${action}&targetId=${id}&limit=200`)).body.items;
       expect((await find('server.command')).map((e) => e.details.command)).to.include('say hi');
       const writes = await find('server.file.write');
-      expect(writes.find((e) => e.details.path === 'big.bin' && e.outcome === 'SUCCESS').details.sizeBytes).to.equal(64 * MiB);
-      expect(writes.find((e) => e.details.path === 'world-extra/notes.txt').details).to.not.have.property('content');
+      expect(writes.find((e) => e.details.path === 'big.bin' && e.outcome === 'SUCCESS')?.details.sizeBytes).to.equal(64 * MiB);
+      expect(writes.find((e) => e.details.path === 'world-extra/notes.txt')?.details).to.not.have.property('content');
       expect(writes.some((e) => e.details.path === 'too-big.bin' && e.details.error === 'too_large')).to.equal(true);
       expect((await find('server.file.delete')).map((e) => e.details.path)).to.include('world-extra');
       expect((await find('server.directory.create')).map((e) => e.details.path)).to.include('world-extra');
@@ -346,7 +354,7 @@ describe('operating a server: console, files, server.properties (real Agent and 
       const stream = await watch(5);
       expect((await f.admin.post(`/servers/${id}/stop`)).status).to.equal(202);
       const end = await stream.next((e) => e.event === 'end', 20_000);
-      expect(end.data.reason).to.equal('stopped');
+      expect(end.data).to.include({ reason: 'stopped' });
       await stream.ended;
       await waitForServer(f.admin, id, (s) => s.status.runtimeState === 'STOPPED', 'STOPPED');
       expectProblem(await command('say late'), 409, 'server_not_running');

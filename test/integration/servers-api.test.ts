@@ -7,7 +7,9 @@ import { defaultTemplatesDir } from '../../src/controller/templates/template-cat
 import { createReadyUser, setupAdmin, startTestController, type TestController } from '../support/controller.js';
 import { EventStreamReader } from '../support/event-stream.js';
 import { FakeAgent } from '../support/fake-agent.js';
+import { privateGamePorts } from '../support/game-ports.js';
 import { GiB, waitForServer } from '../support/fleet.js';
+import type { Node, RolePage, ServerDetail, ServerPage, ServerWatchEvent, Team, TemplatePage } from '../support/api-types.js';
 import type { ApiClient } from '../support/http.js';
 import { allPages, expectProblem } from '../support/problems.js';
 import { waitFor } from '../support/wait-for.js';
@@ -15,14 +17,18 @@ import { waitFor } from '../support/wait-for.js';
 const simcraft = { template: 'simcraft', version: '1.21.4' };
 const small = { cpuMillis: 100, memoryBytes: GiB / 16 };
 
-/** The shipped templates plus `loner`: simcraft, but not a network member (no shipped game template is one). */
+/** The shipped templates plus `loner`: simcraft, but not a network member (as vanilla, which needs Java). */
 async function templatesDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'cairn-templates-'));
   for (const file of ['simcraft.json', 'simproxy.json']) await writeFile(join(dir, file), await readFile(join(defaultTemplatesDir(), file)));
-  const loner = JSON.parse(await readFile(join(defaultTemplatesDir(), 'simcraft.json'), 'utf8')) as Record<string, unknown>;
+  const { network: _memberSettings, ...loner } = JSON.parse(await readFile(join(defaultTemplatesDir(), 'simcraft.json'), 'utf8')) as Record<string, unknown>;
   await writeFile(join(dir, 'loner.json'), JSON.stringify({ ...loner, id: 'loner', name: 'Loner', networkMember: false }));
   return dir;
 }
+
+/** The generations of one server's `server` events, in arrival order. */
+const serverGenerations = (events: ServerWatchEvent[], serverId: string) =>
+  events.flatMap((e) => (e.event === 'server' && e.data.id === serverId ? [e.data.generation] : []));
 
 describe('servers API: list, filters, permissions, create rules, phases, watch', function () {
   this.timeout(30_000);
@@ -33,26 +39,28 @@ describe('servers API: list, filters, permissions, create rules, phases, watch',
   let operator: ApiClient;
   let big: FakeAgent;
   let little: FakeAgent;
+  /** Nodes a test adds; they stay connected to the end, so their servers do not turn UNKNOWN. */
+  const extraAgents: FakeAgent[] = [];
   const teams = { a: '', b: '', paging: '' };
-  const agents = () => [big, little];
+  const agents = () => [big, little, ...extraAgents];
 
   const create = async (teamId: string, name: string, extra: Record<string, unknown> = {}) => {
-    const res = await admin.post('/servers', { name, teamId, software: simcraft, resources: small, nodeId: big.nodeId, ...extra });
+    const res = await admin.post<ServerDetail>('/servers', { name, teamId, software: simcraft, resources: small, nodeId: big.nodeId, ...extra });
     expect(res.status, res.text).to.equal(201);
-    return res.body as { id: string; name: string; teamId: string; nodeId: string };
+    return res.body;
   };
   const ready = (id: string) => waitForServer(admin, id, (s) => s.phase === 'READY' && s.convergence === 'CONVERGED', 'READY and CONVERGED', 5_000);
   const listAll = (client: ApiClient, query = '', limit = 50) =>
-    allPages((cursor) => client.get(`/servers?limit=${limit}${query}${cursor ? `&cursor=${cursor}` : ''}`));
+    allPages((cursor) => client.get<ServerPage>(`/servers?limit=${limit}${query}${cursor ? `&cursor=${cursor}` : ''}`));
 
   before(async () => {
     templates = await templatesDir();
     t = await startTestController({ extraArgs: ['--templates-dir', templates] });
     ({ admin } = await setupAdmin(t));
-    for (const key of Object.keys(teams) as (keyof typeof teams)[]) teams[key] = (await admin.post('/teams', { name: `team-${key}` })).body.id;
+    for (const key of Object.keys(teams) as (keyof typeof teams)[]) teams[key] = (await admin.post<Team>('/teams', { name: `team-${key}` })).body.id;
     big = await FakeAgent.connect(admin, t.controller.grpcPort, 'big');
     little = await FakeAgent.connect(admin, t.controller.grpcPort, 'little', { cpuMillis: 1000, memoryBytes: GiB });
-    const roles = new Map(((await admin.get('/roles?limit=200')).body.items as { id: string; name: string }[]).map((r) => [r.name, r.id]));
+    const roles = new Map((await admin.get<RolePage>('/roles?limit=200')).body.items.map((r) => [r.name, r.id]));
     const member = async (name: string, role: string) => {
       const { client, userId } = await createReadyUser(t, admin, name);
       const res = await admin.put(`/teams/${teams.a}/members/${userId}`, { roleIds: [roles.get(role)] });
@@ -62,10 +70,11 @@ describe('servers API: list, filters, permissions, create rules, phases, watch',
     viewer = await member('vera', 'viewer');
     operator = await member('otto', 'operator');
     for (const agent of agents()) {
-      await waitFor(async () => (await admin.get(`/nodes/${agent.nodeId}`)).body.status.connectionState === 'HEALTHY', { what: 'fake Node HEALTHY' });
+      await waitFor(async () => (await admin.get<Node>(`/nodes/${agent.nodeId}`)).body.status.connectionState === 'HEALTHY', { what: 'fake Node HEALTHY' });
     }
   });
   after(async () => {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- after() runs even when before() failed before assigning it
     for (const agent of agents()) agent?.stop();
     await t.dispose();
     await rm(templates, { recursive: true, force: true });
@@ -78,10 +87,10 @@ describe('servers API: list, filters, permissions, create rules, phases, watch',
       const seen: string[] = [];
       let cursor: string | undefined;
       for (let page = 0; ; page++) {
-        const res = await admin.get(`/servers?teamId=${teams.paging}&limit=3${cursor ? `&cursor=${cursor}` : ''}`);
+        const res = await admin.get<ServerPage>(`/servers?teamId=${teams.paging}&limit=3${cursor ? `&cursor=${cursor}` : ''}`);
         expect(res.status, res.text).to.equal(200);
         expect(res.body.items.length).to.be.at.most(3);
-        seen.push(...res.body.items.map((s: { id: string }) => s.id));
+        seen.push(...res.body.items.map((s) => s.id));
         cursor = res.body.nextCursor;
         if (cursor === undefined) break;
         expect(cursor.length).to.be.at.most(200);
@@ -104,7 +113,7 @@ describe('servers API: list, filters, permissions, create rules, phases, watch',
         expectProblem(await admin.get(`/servers?${query}`), 400, 'invalid_request');
       }
       expect((await admin.get('/servers?limit=200')).status).to.equal(200);
-      expect((await admin.get('/servers?limit=1')).body.items).to.have.length(1);
+      expect((await admin.get<ServerPage>('/servers?limit=1')).body.items).to.have.length(1);
       expectProblem(await admin.get('/servers?convergence=SIDEWAYS'), 400, 'invalid_request');
     });
 
@@ -177,12 +186,12 @@ describe('servers API: list, filters, permissions, create rules, phases, watch',
   });
 
   describe('create rules', () => {
-    const post = (body: Record<string, unknown>) => admin.post('/servers', { name: 'rules', teamId: teams.a, software: simcraft, resources: small, ...body });
+    const post = (body: Record<string, unknown>) => admin.post<ServerDetail>('/servers', { name: 'rules', teamId: teams.a, software: simcraft, resources: small, ...body });
 
     it('refuses an unknown template or version, and a proxy template', async () => {
       expectProblem(await post({ software: { template: 'nope', version: '1' } }), 400, 'invalid_request', 'template');
       expectProblem(await post({ software: { template: 'simcraft', version: '0.0.1' } }), 400, 'invalid_request', 'version');
-      expectProblem(await post({ software: { template: 'simproxy', version: (await admin.get('/templates')).body.items.find((x: any) => x.id === 'simproxy').versions[0] } }), 400, 'invalid_request', '/network/proxy');
+      expectProblem(await post({ software: { template: 'simproxy', version: (await admin.get<TemplatePage>('/templates')).body.items.find((x) => x.id === 'simproxy')?.versions[0] } }), 400, 'invalid_request', '/network/proxy');
     });
 
     it('refuses network membership for a template that is not a network member, on create and on PATCH', async () => {
@@ -206,6 +215,24 @@ describe('servers API: list, filters, permissions, create rules, phases, watch',
       }
       expectProblem(await post({ nodeId: '00000000-0000-4000-8000-000000000000' }), 400, 'invalid_request');
     });
+
+    it('a game port is the lowest of the Node\'s range that no server on the same host holds; an exhausted range is insufficient_capacity', async () => {
+      const { first } = await privateGamePorts();
+      const east = await FakeAgent.connect(admin, t.controller.grpcPort, 'east', undefined, { hostname: 'shared.test', gamePorts: { first, last: first + 1 } });
+      extraAgents.push(east);
+      const west = await FakeAgent.connect(admin, t.controller.grpcPort, 'west', undefined, { hostname: 'shared.test', gamePorts: { first, last: first + 2 } });
+      extraAgents.push(west);
+      for (const agent of [east, west]) {
+        await waitFor(async () => (await admin.get<Node>(`/nodes/${agent.nodeId}`)).body.status.connectionState === 'HEALTHY', { what: 'fake Node HEALTHY' });
+      }
+      expect((await admin.get<Node>(`/nodes/${west.nodeId}`)).body.status.gamePorts).to.deep.equal({ first, last: first + 2 });
+      const team = (await admin.post<Team>('/teams', { name: 'ports' })).body.id;
+      const port = async (nodeId: string) => (await create(team, `on-${nodeId}`, { nodeId })).gamePort;
+      expect(await port(east.nodeId)).to.equal(first);
+      expect(await port(west.nodeId)).to.equal(first + 1);
+      expectProblem(await post({ teamId: team, nodeId: east.nodeId }), 409, 'insufficient_capacity');
+      expect(await port(west.nodeId)).to.equal(first + 2);
+    });
   });
 
   describe('phases and guards', () => {
@@ -223,12 +250,12 @@ describe('servers API: list, filters, permissions, create rules, phases, watch',
       const server = await create(teams.a, 'doomed');
       await ready(server.id);
       big.hold();
-      const first = await admin.delete(`/servers/${server.id}`);
+      const first = await admin.delete<ServerDetail>(`/servers/${server.id}`);
       expect(first.status, first.text).to.equal(202);
       expect(first.body).to.include({ phase: 'DELETING', desiredState: 'DELETED' });
       expectProblem(await admin.post(`/servers/${server.id}/start`), 409, 'phase_busy');
       expectProblem(await admin.patch(`/servers/${server.id}`, { inNetwork: true }), 409, 'phase_busy');
-      const second = await admin.delete(`/servers/${server.id}`);
+      const second = await admin.delete<ServerDetail>(`/servers/${server.id}`);
       expect(second.status, second.text).to.equal(202);
       expect(second.body.generation).to.equal(first.body.generation);
       big.release();
@@ -245,7 +272,8 @@ describe('servers API: list, filters, permissions, create rules, phases, watch',
       const server = await create(teams.a, 'reported');
       const current = await ready(server.id);
       const servers = t.controller.repos.servers;
-      const { findById, replace } = servers;
+      const findById = servers.findById.bind(servers);
+      const replace = servers.replace.bind(servers);
       let slowOnce = true;
       let writes = 0;
       servers.findById = async (id: string) => {
@@ -253,10 +281,10 @@ describe('servers API: list, filters, permissions, create rules, phases, watch',
           slowOnce = false;
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
-        return findById.call(servers, id);
+        return findById(id);
       };
       servers.replace = async (...args: Parameters<typeof replace>) => {
-        const result = await replace.apply(servers, args);
+        const result = await replace(...args);
         if ((args[0] as { _id?: string })._id === server.id) writes++;
         return result;
       };
@@ -267,7 +295,7 @@ describe('servers API: list, filters, permissions, create rules, phases, watch',
       } finally {
         Object.assign(servers, { findById, replace });
       }
-      expect((await admin.get(`/servers/${server.id}`)).body.status.runtimeState).to.equal('STOPPED');
+      expect((await admin.get<ServerDetail>(`/servers/${server.id}`)).body.status.runtimeState).to.equal('STOPPED');
     });
 
     it('acknowledging: an unknown condition is not found; a reported one is acknowledged by reason into the desired spec', async () => {
@@ -277,7 +305,7 @@ describe('servers API: list, filters, permissions, create rules, phases, watch',
       const since = new Date().toISOString();
       big.send({ serverId: server.id, observedGeneration: current.generation, conditions: [{ id: 'c-1', reason: 'DISK_PRESSURE', message: 'full', since }] });
       await waitForServer(admin, server.id, (s) => s.conditionCount === 1, 'the condition');
-      const ack = await admin.post(`/servers/${server.id}/conditions/DISK_PRESSURE/acknowledge`);
+      const ack = await admin.post<ServerDetail>(`/servers/${server.id}/conditions/DISK_PRESSURE/acknowledge`);
       expect(ack.status, ack.text).to.equal(200);
       expect(ack.body.acknowledgedConditions).to.deep.equal(['c-1']);
       expect(ack.body.generation).to.equal(current.generation + 1);
@@ -285,9 +313,9 @@ describe('servers API: list, filters, permissions, create rules, phases, watch',
   });
 
   describe('GET /servers/watch', () => {
-    const streams: EventStreamReader[] = [];
+    const streams: EventStreamReader<ServerWatchEvent>[] = [];
     const open = async (client: ApiClient) => {
-      const stream = await EventStreamReader.open(client, '/servers/watch');
+      const stream = await EventStreamReader.open<ServerWatchEvent>(client, '/servers/watch');
       streams.push(stream);
       return stream;
     };
@@ -309,18 +337,18 @@ describe('servers API: list, filters, permissions, create rules, phases, watch',
 
       expect((await admin.post(`/servers/${b.id}/start`)).status).to.equal(202);
       expect((await admin.post(`/servers/${a.id}/start`)).status).to.equal(202);
-      await adminStream.next((e) => e.data.id === b.id && e.data.desiredState === 'RUNNING', 'B started, for the administrator');
+      await adminStream.next((e) => e.event === 'server' && e.data.id === b.id && e.data.desiredState === 'RUNNING', 'B started, for the administrator');
       const seen = await viewerStream.next((e) => e.event === 'server' && e.data.id === a.id && e.data.desiredState === 'RUNNING', 'A started, for the viewer');
       const item = (await listAll(admin, `&teamId=${teams.a}`)).find((s) => s.id === a.id);
-      expect(Object.keys(seen.data).sort()).to.deep.equal(Object.keys(item).sort());
-      await viewerStream.next((e) => e.data.id === a.id && e.data.convergence === 'CONVERGED' && e.data.runtimeState === 'RUNNING', 'A converged');
-      await adminStream.next((e) => e.data.id === b.id && e.data.runtimeState === 'RUNNING', 'B converged');
+      expect(Object.keys(seen.data).sort()).to.deep.equal(Object.keys(item ?? {}).sort());
+      await viewerStream.next((e) => e.event === 'server' && e.data.id === a.id && e.data.convergence === 'CONVERGED' && e.data.runtimeState === 'RUNNING', 'A converged');
+      await adminStream.next((e) => e.event === 'server' && e.data.id === b.id && e.data.runtimeState === 'RUNNING', 'B converged');
 
       expect((await admin.delete(`/servers/${a.id}`)).status).to.equal(202);
       const deleted = await viewerStream.next((e) => e.event === 'server-deleted', 'server-deleted');
       expect(deleted.data).to.deep.equal({ id: a.id });
       expect(viewerStream.comments[0]).to.equal('open');
-      expect(viewerStream.events.filter((e) => e.data.teamId === teams.b || e.data.id === b.id)).to.deep.equal([]);
+      expect(viewerStream.events.filter((e) => (e.event === 'server' && e.data.teamId === teams.b) || e.data.id === b.id)).to.deep.equal([]);
     });
 
     it('delivers a server\'s events in the order they happened', async () => {
@@ -330,9 +358,9 @@ describe('servers API: list, filters, permissions, create rules, phases, watch',
       for (let i = 0; i < 5; i++) {
         expect((await admin.post(`/servers/${server.id}/${i % 2 === 0 ? 'start' : 'stop'}`)).status).to.equal(202);
       }
-      const last = server && (await admin.get(`/servers/${server.id}`)).body.generation as number;
-      await stream.next((e) => e.data.id === server.id && e.data.generation === last, 'the last generation');
-      const generations = stream.events.filter((e) => e.data.id === server.id).map((e) => e.data.generation as number);
+      const last = (await admin.get<ServerDetail>(`/servers/${server.id}`)).body.generation;
+      await stream.next((e) => e.event === 'server' && e.data.id === server.id && e.data.generation === last, 'the last generation');
+      const generations = serverGenerations(stream.events, server.id);
       expect(generations).to.deep.equal([...generations].sort((x, y) => x - y));
     });
 
@@ -349,11 +377,11 @@ describe('servers API: list, filters, permissions, create rules, phases, watch',
         return may(...args);
       };
       try {
-        const first = await admin.post(`/servers/${server.id}/start`);
+        const first = await admin.post<ServerDetail>(`/servers/${server.id}/start`);
         slow = false;
-        const second = await admin.post(`/servers/${server.id}/stop`);
-        await stream.next((e) => e.data.id === server.id && e.data.generation === second.body.generation, 'the stop');
-        const generations = stream.events.filter((e) => e.data.id === server.id).map((e) => e.data.generation as number);
+        const second = await admin.post<ServerDetail>(`/servers/${server.id}/stop`);
+        await stream.next((e) => e.event === 'server' && e.data.id === server.id && e.data.generation === second.body.generation, 'the stop');
+        const generations = serverGenerations(stream.events, server.id);
         expect(generations[0]).to.equal(first.body.generation);
         expect(generations).to.deep.equal([...generations].sort((x, y) => x - y));
       } finally {
@@ -367,7 +395,7 @@ describe('servers API: list, filters, permissions, create rules, phases, watch',
       const onLittle = (await listAll(admin, `&nodeId=${little.nodeId}`)).map((s) => s.id);
       expect(onLittle.length).to.be.greaterThan(0);
       little.stop();
-      await waitFor(async () => (await admin.get(`/nodes/${little.nodeId}`)).body.status.connectionState === 'UNREACHABLE', { what: 'UNREACHABLE' });
+      await waitFor(async () => (await admin.get<Node>(`/nodes/${little.nodeId}`)).body.status.connectionState === 'UNREACHABLE', { what: 'UNREACHABLE' });
       expect((await listAll(admin, '&convergence=UNKNOWN')).map((s) => s.id)).to.deep.equal(onLittle);
     });
   });

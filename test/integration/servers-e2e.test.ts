@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Node, ServerDetail } from '../support/api-types.js';
 import { GiB, startFleet, tcpAccepts, waitForServer, type Fleet } from '../support/fleet.js';
 import { expectProblem } from '../support/problems.js';
 import { waitFor } from '../support/wait-for.js';
@@ -15,11 +16,11 @@ describe('servers end to end: real Agent, real simcraft processes', function () 
   const gamePid = async (id: string) =>
     (JSON.parse(await readFile(join(f.agentDir, 'servers', id, 'state', 'run.json'), 'utf8')) as { gamePid: number }).gamePid;
   const create = async (body: Record<string, unknown> = {}) => {
-    const res = await f.admin.post('/servers', { name: 'survival', teamId: f.teamId, software: simcraft, resources: small, ...body });
+    const res = await f.admin.post<ServerDetail>('/servers', { name: 'survival', teamId: f.teamId, software: simcraft, resources: small, ...body });
     expect(res.status, res.text).to.equal(201);
     return res.body;
   };
-  const running = (s: any) => s.status.runtimeState === 'RUNNING' && s.convergence === 'CONVERGED';
+  const running = (s: ServerDetail) => s.status.runtimeState === 'RUNNING' && s.convergence === 'CONVERGED';
 
   before(async () => {
     f = await startFleet();
@@ -33,15 +34,16 @@ describe('servers end to end: real Agent, real simcraft processes', function () 
     const server = await create();
     expect(server).to.include({ phase: 'PROVISIONING', desiredState: 'STOPPED', generation: 1, nodeId: f.nodeId, kind: 'GAME_SERVER' });
     expect(server.ports).to.deep.equal([{ name: 'game', protocol: 'TCP', hostPort: server.gamePort }]);
+    expect(server.gamePort).to.be.a('number');
     id = server.id;
-    port = server.gamePort;
+    port = server.gamePort!;
     expectProblem(await f.admin.post(`/servers/${id}/start`), 409, 'phase_busy');
     const ready = await waitForServer(f.admin, id, (s) => s.phase === 'READY' && s.convergence === 'CONVERGED', 'READY');
     expect(ready.status.runtimeState).to.equal('STOPPED');
   });
 
   it('starts: 202 with a new generation, then RUNNING and CONVERGED with the game port accepting TCP', async () => {
-    const res = await f.admin.post(`/servers/${id}/start`);
+    const res = await f.admin.post<ServerDetail>(`/servers/${id}/start`);
     expect(res.status, res.text).to.equal(202);
     expect(res.body).to.include({ desiredState: 'RUNNING', generation: 2 });
     const server = await waitForServer(f.admin, id, running, 'RUNNING');
@@ -53,7 +55,7 @@ describe('servers end to end: real Agent, real simcraft processes', function () 
 
   it('restarts: the process is replaced and the server converges again', async () => {
     const before = await gamePid(id);
-    const res = await f.admin.post(`/servers/${id}/restart`);
+    const res = await f.admin.post<ServerDetail>(`/servers/${id}/restart`);
     expect(res.status).to.equal(202);
     expect(res.body.generation).to.equal(3);
     await waitFor(async () => (await gamePid(id)) !== before, { timeoutMs: 20_000, what: 'a new game process' });
@@ -62,12 +64,12 @@ describe('servers end to end: real Agent, real simcraft processes', function () 
 
   it('PATCH resources on a running server restarts it gracefully and the new generation is observed', async () => {
     const before = await gamePid(id);
-    const res = await f.admin.patch(`/servers/${id}`, { resources: { cpuMillis: 2000, memoryBytes: 2 * GiB } });
+    const res = await f.admin.patch<ServerDetail>(`/servers/${id}`, { resources: { cpuMillis: 2000, memoryBytes: 2 * GiB } });
     expect(res.status, res.text).to.equal(200);
     expect(res.body.generation).to.equal(4);
     await waitForServer(f.admin, id, (s) => running(s) && s.observedGeneration === 4, 'RUNNING with the new resources');
     expect(await gamePid(id)).to.not.equal(before);
-    const node = await f.admin.get(`/nodes/${f.nodeId}`);
+    const node = await f.admin.get<Node>(`/nodes/${f.nodeId}`);
     expect(node.body.reserved).to.deep.equal({ cpuMillis: 2000, memoryBytes: 2 * GiB });
   });
 
@@ -79,7 +81,7 @@ describe('servers end to end: real Agent, real simcraft processes', function () 
   });
 
   it('stops: STOPPED and CONVERGED, the port closed', async () => {
-    const res = await f.admin.post(`/servers/${id}/stop`);
+    const res = await f.admin.post<ServerDetail>(`/servers/${id}/stop`);
     expect(res.status).to.equal(202);
     await waitForServer(f.admin, id, (s) => s.status.runtimeState === 'STOPPED' && s.convergence === 'CONVERGED', 'STOPPED');
     expect(await tcpAccepts(port)).to.equal(false);
@@ -100,11 +102,11 @@ describe('servers end to end: real Agent, real simcraft processes', function () 
     const properties = join(rootOf(server.id), 'server.properties');
     await writeFile(properties, 'simcraft-crash-after-ms=200\n');
     await f.admin.post(`/servers/${server.id}/start`);
-    const looped = await waitForServer(f.admin, server.id, (s) => s.conditions.some((c: any) => c.reason === 'CRASH_LOOP'), 'CRASH_LOOP');
+    const looped = await waitForServer(f.admin, server.id, (s) => s.conditions.some((c) => c.reason === 'CRASH_LOOP'), 'CRASH_LOOP');
     expect(looped.convergence).to.equal('DISCREPANCY');
     expect(looped.conditionCount).to.equal(1);
     await writeFile(properties, (await readFile(properties, 'utf8')).replace(/^simcraft-crash-after-ms=.*$/m, ''));
-    const ack = await f.admin.post(`/servers/${server.id}/conditions/CRASH_LOOP/acknowledge`);
+    const ack = await f.admin.post<ServerDetail>(`/servers/${server.id}/conditions/CRASH_LOOP/acknowledge`);
     expect(ack.status, ack.text).to.equal(200);
     expect(ack.body.acknowledgedConditions).to.deep.equal([looped.conditions[0].id]);
     expect((await f.admin.post(`/servers/${server.id}/start`)).status).to.equal(202);
@@ -135,12 +137,12 @@ describe('servers end to end: real Agent, real simcraft processes', function () 
   });
 
   it('deletes: 202 DELETING, then gone (404) and the reservation released', async () => {
-    const before = (await f.admin.get(`/nodes/${f.nodeId}`)).body.reserved;
-    const res = await f.admin.delete(`/servers/${id}`);
+    const before = (await f.admin.get<Node>(`/nodes/${f.nodeId}`)).body.reserved;
+    const res = await f.admin.delete<ServerDetail>(`/servers/${id}`);
     expect(res.status, res.text).to.equal(202);
     expect(res.body).to.include({ desiredState: 'DELETED', phase: 'DELETING' });
     await waitFor(async () => (await f.admin.get(`/servers/${id}`)).status === 404, { timeoutMs: 30_000, what: 'the server to be gone' });
-    const after = (await f.admin.get(`/nodes/${f.nodeId}`)).body.reserved;
+    const after = (await f.admin.get<Node>(`/nodes/${f.nodeId}`)).body.reserved;
     expect(after.cpuMillis).to.equal(before.cpuMillis - 7000);
     expect(await tcpAccepts(port)).to.equal(false);
   });

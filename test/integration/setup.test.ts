@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { access, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { adminCredentials, networkInput, startTestController, type TestController } from '../support/controller.js';
+import type { AuditEventPage, Network, User } from '../support/api-types.js';
 import { sessionCookieFrom } from '../support/http.js';
 import { expectProblem } from '../support/problems.js';
 
@@ -19,6 +20,12 @@ describe('setup: first run', () => {
     const info = await stat(join(t.dataDir, 'setup-code'));
     expect(info.mode & 0o777).to.equal(0o600);
     expect(await readCode(t)).to.match(/^[0-9A-Za-z]{4}(-[0-9A-Za-z]{4}){4}$/);
+  });
+
+  it('GET /setup says setup is not done yet, without credentials', async () => {
+    const res = await t.api.get('/setup');
+    expect(res.status, res.text).to.equal(200);
+    expect(res.body).to.deep.equal({ done: false });
   });
 
   it('answers 401 unauthenticated before setup for endpoints that need a user', async () => {
@@ -42,7 +49,7 @@ describe('setup: first run', () => {
 
   let cookie = '';
   it('creates the first global administrator and the network, signs in, and removes the code file', async () => {
-    const res = await t.api.post('/setup', { setupCode: await readCode(t), ...adminCredentials, network: networkInput });
+    const res = await t.api.post<User>('/setup', { setupCode: await readCode(t), ...adminCredentials, network: networkInput });
     expect(res.status, res.text).to.equal(201);
     expect(res.headers.get('content-type')).to.match(/^application\/json/);
     expect(res.body).to.include({ username: 'admin', email: 'admin@example.com', displayName: 'Admin', globalAdmin: true, passwordChangeRequired: false });
@@ -56,15 +63,16 @@ describe('setup: first run', () => {
     cookie = sessionCookieFrom(res);
     expect(await exists(join(t.dataDir, 'setup-code'))).to.equal(false);
 
-    const me = await t.api.withCookie(cookie).get('/me');
+    const me = await t.api.withCookie(cookie).get<User>('/me');
     expect(me.status).to.equal(200);
     expect(me.body.id).to.equal(res.body.id);
-    const network = await t.api.withCookie(cookie).get('/network');
+    const network = await t.api.withCookie(cookie).get<Network>('/network');
     expect(network.status).to.equal(200);
     expect(network.body).to.include(networkInput);
   });
 
-  it('answers 409 setup_done afterwards, whatever the code', async () => {
+  it('answers 409 setup_done afterwards, whatever the code, and GET /setup says done', async () => {
+    expect((await t.api.get('/setup')).body).to.deep.equal({ done: true });
     expectProblem(await t.api.post('/setup', { setupCode: 'AAAA-BBBB-CCCC-DDDD-EEEE', ...adminCredentials, username: 'other', email: 'o@example.com', network: networkInput }), 409, 'setup_done');
   });
 
@@ -75,15 +83,15 @@ describe('setup: first run', () => {
   });
 
   it('audits setup and its failures', async () => {
-    const events = await t.api.withCookie(cookie).get('/audit-events?action=setup.complete');
+    const events = await t.api.withCookie(cookie).get<AuditEventPage>('/audit-events?action=setup.complete');
     expect(events.status, events.text).to.equal(200);
-    const outcomes = events.body.items.map((e: any) => e.outcome);
+    const outcomes = events.body.items.map((e) => e.outcome);
     expect(outcomes).to.include.members(['SUCCESS', 'FAILED', 'DENIED']);
-    const ok = events.body.items.find((e: any) => e.outcome === 'SUCCESS');
+    const ok = events.body.items.find((e) => e.outcome === 'SUCCESS');
     expect(ok).to.include({ actorKind: 'USER', targetKind: 'user' });
-    expect(ok.actorUserId).to.equal(ok.targetId);
-    const denied = events.body.items.find((e: any) => e.outcome === 'DENIED');
-    expect(denied.details).to.include({ error: 'invalid_setup_code' });
+    expect(ok?.actorUserId).to.equal(ok?.targetId);
+    const denied = events.body.items.find((e) => e.outcome === 'DENIED');
+    expect(denied?.details).to.include({ error: 'invalid_setup_code' });
     expect(events.text).not.to.include(adminCredentials.password);
   });
 });

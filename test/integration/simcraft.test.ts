@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import yazl from 'yazl';
-import { builtinLauncherSource } from '../../src/sim/builtin-programs.js';
+import { builtinLauncherSource } from '../../src/shared/programs.js';
 import { freePort, SimProcess, simSource } from '../support/sim-process.js';
 
 async function writeJar(path: string, entries: Record<string, string>): Promise<void> {

@@ -5,7 +5,7 @@ import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SimproxyConfigSpec } from '../../src/shared/simproxy-config.js';
-import { SimProcess, simSource } from '../support/sim-process.js';
+import { freePort, SimProcess, simSource } from '../support/sim-process.js';
 
 /** A TCP server that answers every chunk with `<tag>:<chunk>`. */
 async function echoServer(tag: string): Promise<{ server: Server; port: number }> {
@@ -81,6 +81,14 @@ describe('simproxy: the simulated network proxy', () => {
   it('sends new connections to the lobby after a route change, without a restart', async () => {
     await reconfigure({ routes: [route('a', a.port), route('b', b.port)], lobbyServerId: 'b' });
     expect(await exchange(proxyPort, 'again')).to.equal('B:again');
+  });
+
+  it('tries the routes in order: a route that refuses is passed over for the next', async () => {
+    const dead = await freePort();
+    await reconfigure({ routes: [route('dead', dead), route('a', a.port), route('b', b.port)] });
+    expect(await exchange(proxyPort, 'fallback')).to.equal('A:fallback');
+    await sim.waitForLine(/unable to connect to dead/);
+    await reconfigure({ routes: [route('a', a.port), route('b', b.port)], lobbyServerId: 'b' });
   });
 
   it('keeps the last good routes when the file is broken', async () => {

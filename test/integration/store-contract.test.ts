@@ -59,7 +59,7 @@ function embeddedCase(): AdapterCase {
 const withDatabase = (uri: string, db: string) => {
   const m = /^(mongodb(?:\+srv)?:\/\/([^/?]*))(?:\/([^?]*))?(\?.*)?$/.exec(uri);
   if (!m) throw new Error(`not a MongoDB URI: ${uri}`);
-  let query = m[4] ?? '';
+  let query = m.at(4) ?? '';
   if (m[2].includes('@') && !/[?&]authSource=/.test(query)) query += `${query ? '&' : '?'}authSource=${m[3] || 'admin'}`;
   return `${m[1]}/${db}${query}`;
 };

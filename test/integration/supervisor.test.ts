@@ -9,7 +9,7 @@ import type { LaunchSpec } from '../../src/agent/runtime/launch-spec.js';
 import { isPidAlive } from '../../src/agent/runtime/process-control.js';
 import { readProcStat } from '../../src/agent/runtime/process-usage.js';
 import { ProcessRuntime, type ProcessRuntimeOptions } from '../../src/agent/runtime/process-runtime.js';
-import type { ConsoleLine, GameExit } from '../../src/agent/runtime/runtime-types.js';
+import type { OutputLine, GameExit } from '../../src/agent/runtime/runtime-types.js';
 import { parseRunRecord, stateDirFor, stateFiles } from '../../src/agent/runtime/state-dir.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -71,7 +71,7 @@ describe('supervisor: shim and process runtime with real processes', function ()
   }
 
   async function collect(runtime: ProcessRuntime, serverId: string, tail: number) {
-    const lines: ConsoleLine[] = [];
+    const lines: OutputLine[] = [];
     const ends: unknown[] = [];
     const detach = await runtime.attach(serverId, { tail, onEnd: (end) => ends.push(end) }, (line) => lines.push(line));
     const waitLine = (text: string) => waitFor(() => lines.find((line) => line.text === text), { timeoutMs: 5000, what: `line ${text}` });
@@ -164,10 +164,13 @@ describe('supervisor: shim and process runtime with real processes', function ()
     it('reports CPU time and memory of the game process', async () => {
       const { runtime } = await newRuntime();
       const { gamePid } = running(await runtime.start('game', spec()));
-      const usage = await runtime.usage('game');
+      // Right after the spawn the child may not have finished loading its program, so its memory is polled.
+      const usage = await waitFor(async () => {
+        const sample = await runtime.usage('game');
+        return (sample?.memoryBytes ?? 0) > 1024 * 1024 && sample;
+      }, { what: 'the game\'s memory above 1 MiB' });
       expect(usage?.pid).to.equal(gamePid);
       expect(usage?.cpuMillis).to.be.at.least(0);
-      expect(usage?.memoryBytes).to.be.above(1024 * 1024);
     });
   });
 

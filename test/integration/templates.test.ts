@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { setupAdmin, startTestController, type TestController } from '../support/controller.js';
+import type { TemplatePage } from '../support/api-types.js';
 import type { ApiClient } from '../support/http.js';
 
 describe('GET /api/v1/templates', () => {
@@ -12,22 +13,22 @@ describe('GET /api/v1/templates', () => {
   after(async () => t.dispose());
 
   it('lists the five shipped templates with only their public fields', async () => {
-    const res = await admin.get('/templates');
+    const res = await admin.get<TemplatePage>('/templates');
     expect(res.status).to.equal(200);
     expect(res.body.nextCursor).to.equal(undefined);
-    expect(res.body.items.map((i: { id: string }) => i.id)).to.deep.equal(['paper', 'simcraft', 'simproxy', 'vanilla', 'velocity']);
+    expect(res.body.items.map((i) => i.id)).to.deep.equal(['paper', 'simcraft', 'simproxy', 'vanilla', 'velocity']);
     expect(res.body.items[1]).to.deep.equal({
       id: 'simcraft', kind: 'GAME_SERVER', networkMember: true, platform: 'paper', versions: ['1.21.4', '1.21.1', '1.20.6'],
     });
   });
 
   it('pages with limit and cursor', async () => {
-    const first = await admin.get('/templates?limit=2');
-    expect(first.body.items.map((i: { id: string }) => i.id)).to.deep.equal(['paper', 'simcraft']);
-    const second = await admin.get(`/templates?limit=2&cursor=${first.body.nextCursor}`);
-    expect(second.body.items.map((i: { id: string }) => i.id)).to.deep.equal(['simproxy', 'vanilla']);
-    const last = await admin.get(`/templates?limit=2&cursor=${second.body.nextCursor}`);
-    expect(last.body.items.map((i: { id: string }) => i.id)).to.deep.equal(['velocity']);
+    const first = await admin.get<TemplatePage>('/templates?limit=2');
+    expect(first.body.items.map((i) => i.id)).to.deep.equal(['paper', 'simcraft']);
+    const second = await admin.get<TemplatePage>(`/templates?limit=2&cursor=${first.body.nextCursor}`);
+    expect(second.body.items.map((i) => i.id)).to.deep.equal(['simproxy', 'vanilla']);
+    const last = await admin.get<TemplatePage>(`/templates?limit=2&cursor=${second.body.nextCursor}`);
+    expect(last.body.items.map((i) => i.id)).to.deep.equal(['velocity']);
     expect(last.body.nextCursor).to.equal(undefined);
   });
 

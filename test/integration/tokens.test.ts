@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createReadyUser, setupAdmin, startTestController, type TestController } from '../support/controller.js';
+import type { ApiTokenPage, AuditEventPage, CreatedApiToken, Team, User } from '../support/api-types.js';
 import type { ApiClient } from '../support/http.js';
 import { expectProblem } from '../support/problems.js';
 
@@ -14,9 +15,9 @@ describe('API tokens', () => {
   });
   after(async () => t.dispose());
 
-  let created: any;
+  let created: CreatedApiToken;
   it('creates a token (201): cairn_pat_ + at least 32 base62 characters, shown once', async () => {
-    const res = await bob.post('/me/tokens', { name: 'ci' });
+    const res = await bob.post<CreatedApiToken>('/me/tokens', { name: 'ci' });
     expect(res.status, res.text).to.equal(201);
     created = res.body;
     expect(created.token).to.match(/^cairn_pat_[0-9A-Za-z]{32,}$/);
@@ -27,7 +28,7 @@ describe('API tokens', () => {
   });
 
   it('authenticates with Authorization: Bearer as its owner', async () => {
-    const me = await t.api.withToken(created.token).get('/me');
+    const me = await t.api.withToken(created.token).get<User>('/me');
     expect(me.status, me.text).to.equal(200);
     expect(me.body.username).to.equal('bob');
     // The scheme name is case-insensitive.
@@ -35,7 +36,7 @@ describe('API tokens', () => {
   });
 
   it('never lists the secret (nor its hash)', async () => {
-    const list = await bob.get('/me/tokens');
+    const list = await bob.get<ApiTokenPage>('/me/tokens');
     expect(list.status).to.equal(200);
     expect(list.body.items).to.have.length(1);
     expect(list.body.items[0]).to.include({ id: created.id, name: 'ci' });
@@ -46,8 +47,8 @@ describe('API tokens', () => {
   });
 
   it('lists only the caller\'s own tokens', async () => {
-    const mine = await admin.get('/me/tokens');
-    expect(mine.body.items.map((x: any) => x.id)).not.to.include(created.id);
+    const mine = await admin.get<ApiTokenPage>('/me/tokens');
+    expect(mine.body.items.map((x) => x.id)).not.to.include(created.id);
   });
 
   it('validates the body: name 1..100, expiresAt a future date-time', async () => {
@@ -72,7 +73,7 @@ describe('API tokens', () => {
 
   it('stops working at expiresAt (401)', async () => {
     const expiresAt = new Date(t.clock.now().getTime() + 3600_000).toISOString();
-    const res = await bob.post('/me/tokens', { name: 'short-lived', expiresAt });
+    const res = await bob.post<CreatedApiToken>('/me/tokens', { name: 'short-lived', expiresAt });
     expect(res.status).to.equal(201);
     expect(res.body.expiresAt).to.equal(expiresAt);
     const client = t.api.withToken(res.body.token);
@@ -84,23 +85,23 @@ describe('API tokens', () => {
   });
 
   it('acts as its owner with its owner\'s permissions, and is audited as API_TOKEN', async () => {
-    const token = (await bob.post('/me/tokens', { name: 'perm' })).body.token;
+    const token = (await bob.post<CreatedApiToken>('/me/tokens', { name: 'perm' })).body.token;
     const client = t.api.withToken(token);
     expectProblem(await client.post('/teams', { name: 'nope' }), 403, 'forbidden');
-    const adminToken = (await admin.post('/me/tokens', { name: 'admin-ci' })).body.token;
-    const res = await t.api.withToken(adminToken).post('/teams', { name: 'made-by-token' });
+    const adminToken = (await admin.post<CreatedApiToken>('/me/tokens', { name: 'admin-ci' })).body.token;
+    const res = await t.api.withToken(adminToken).post<Team>('/teams', { name: 'made-by-token' });
     expect(res.status).to.equal(201);
-    const events = await admin.get(`/audit-events?action=team.create&targetId=${res.body.id}`);
+    const events = await admin.get<AuditEventPage>(`/audit-events?action=team.create&targetId=${res.body.id}`);
     expect(events.body.items).to.have.length(1);
     expect(events.body.items[0]).to.include({ actorKind: 'API_TOKEN', outcome: 'SUCCESS' });
-    const denied = await admin.get('/audit-events?action=team.create&outcome=DENIED');
+    const denied = await admin.get<AuditEventPage>('/audit-events?action=team.create&outcome=DENIED');
     expect(denied.body.items[0]).to.include({ actorKind: 'API_TOKEN' });
     expect(denied.text).not.to.include(token);
   });
 
   it('stops working when its owner is deleted', async () => {
     const carol = await createReadyUser(t, admin, 'carol');
-    const token = (await carol.client.post('/me/tokens', { name: 'c' })).body.token;
+    const token = (await carol.client.post<CreatedApiToken>('/me/tokens', { name: 'c' })).body.token;
     expect((await t.api.withToken(token).get('/me')).status).to.equal(200);
     expect((await admin.delete(`/users/${carol.userId}`)).status).to.equal(204);
     expectProblem(await t.api.withToken(token).get('/me'), 401, 'unauthenticated');

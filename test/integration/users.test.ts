@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createReadyUser, setupAdmin, startTestController, type TestController } from '../support/controller.js';
+import type { CreatedApiToken, MembershipPage, Team, User, UserPage } from '../support/api-types.js';
 import { sessionCookieFrom, type ApiClient } from '../support/http.js';
 import { expectProblem } from '../support/problems.js';
 
@@ -21,7 +22,7 @@ describe('users', () => {
   after(async () => t.dispose());
 
   it('creates a user (201) who must change the password', async () => {
-    const res = await admin.post('/users', newUser('hank', { globalPermissions: ['nodes.manage'] }));
+    const res = await admin.post<User>('/users', newUser('hank', { globalPermissions: ['nodes.manage'] }));
     expect(res.status, res.text).to.equal(201);
     expect(res.body).to.include({ username: 'hank', email: 'hank@example.com', displayName: 'HANK', globalAdmin: false, passwordChangeRequired: true });
     expect(res.body.globalPermissions).to.deep.equal(['nodes.manage']);
@@ -56,18 +57,18 @@ describe('users', () => {
   });
 
   it('GET /users/{id}: administrators see anyone, a user only itself (others are 404)', async () => {
-    expect((await admin.get(`/users/${gina.userId}`)).body.username).to.equal('gina');
-    expect((await gina.client.get(`/users/${gina.userId}`)).body.username).to.equal('gina');
+    expect((await admin.get<User>(`/users/${gina.userId}`)).body.username).to.equal('gina');
+    expect((await gina.client.get<User>(`/users/${gina.userId}`)).body.username).to.equal('gina');
     expectProblem(await gina.client.get(`/users/${adminId}`), 404, 'not_found');
     expectProblem(await admin.get(`/users/${someId}`), 404, 'not_found');
     expectProblem(await admin.get('/users/not-a-uuid'), 400, 'invalid_request', 'path.userId');
   });
 
   it('PATCH: a user changes its own email and display name; others are 404 to it', async () => {
-    const res = await gina.client.patch(`/users/${gina.userId}`, { displayName: 'Gina G', email: 'gina.g@example.com' });
+    const res = await gina.client.patch<User>(`/users/${gina.userId}`, { displayName: 'Gina G', email: 'gina.g@example.com' });
     expect(res.status, res.text).to.equal(200);
     expect(res.body).to.include({ displayName: 'Gina G', email: 'gina.g@example.com' });
-    expect((await gina.client.get('/me')).body.email).to.equal('gina.g@example.com');
+    expect((await gina.client.get<User>('/me')).body.email).to.equal('gina.g@example.com');
     expectProblem(await gina.client.patch(`/users/${adminId}`, { displayName: 'pwned' }), 404, 'not_found');
     expectProblem(await gina.client.patch(`/users/${gina.userId}`, {}), 400, 'invalid_request');
     expectProblem(await admin.patch(`/users/${gina.userId}`, { email: 'ADMIN@example.com' }), 409, 'conflict', 'email');
@@ -76,31 +77,31 @@ describe('users', () => {
   it('administrators grant and withdraw administration; the last global administrator stays (409)', async () => {
     expectProblem(await admin.patch(`/users/${adminId}`, { globalAdmin: false }), 409, 'conflict');
     expectProblem(await admin.delete(`/users/${adminId}`), 409, 'conflict');
-    const promoted = await admin.patch(`/users/${gina.userId}`, { globalAdmin: true });
+    const promoted = await admin.patch<User>(`/users/${gina.userId}`, { globalAdmin: true });
     expect(promoted.body.globalAdmin).to.equal(true);
     expect((await gina.client.get('/users')).status).to.equal(200);
-    const demoted = await admin.patch(`/users/${gina.userId}`, { globalAdmin: false });
+    const demoted = await admin.patch<User>(`/users/${gina.userId}`, { globalAdmin: false });
     expect(demoted.body.globalAdmin).to.equal(false);
     expectProblem(await gina.client.get('/users'), 403, 'forbidden');
   });
 
   it('lists users in creation order (administrators)', async () => {
-    const list = await admin.get('/users');
+    const list = await admin.get<UserPage>('/users');
     expect(list.status).to.equal(200);
-    expect(list.body.items.map((u: any) => u.username)).to.deep.equal(['admin', 'gina', 'hank']);
+    expect(list.body.items.map((u) => u.username)).to.deep.equal(['admin', 'gina', 'hank']);
     expect(list.text).not.to.include('passwordHash');
   });
 
   it('DELETE removes the user (204) with its sessions, tokens and memberships; then 404', async () => {
     const jack = await createReadyUser(t, admin, 'jack');
-    const token = (await jack.client.post('/me/tokens', { name: 't' })).body.token;
-    const team = (await admin.post('/teams', { name: 'jacks-team' })).body;
+    const token = (await jack.client.post<CreatedApiToken>('/me/tokens', { name: 't' })).body.token;
+    const team = (await admin.post<Team>('/teams', { name: 'jacks-team' })).body;
     expect((await admin.put(`/teams/${team.id}/members/${jack.userId}`, { roleIds: [] })).status).to.equal(200);
     const res = await admin.delete(`/users/${jack.userId}`);
     expect(res.status, res.text).to.equal(204);
     expectProblem(await jack.client.get('/me'), 401, 'unauthenticated');
     expectProblem(await t.api.withToken(token).get('/me'), 401, 'unauthenticated');
-    expect((await admin.get(`/teams/${team.id}/members`)).body.items).to.deep.equal([]);
+    expect((await admin.get<MembershipPage>(`/teams/${team.id}/members`)).body.items).to.deep.equal([]);
     expectProblem(await admin.get(`/users/${jack.userId}`), 404, 'not_found');
     expectProblem(await admin.delete(`/users/${jack.userId}`), 404, 'not_found');
     expectProblem(await t.api.post('/auth/login', { username: 'jack', password: 'second-password-2' }), 401, 'invalid_credentials');

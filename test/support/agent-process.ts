@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { PortRange } from '../../src/shared/link/messages.js';
+import { gamePortsArgs, privateGamePorts } from './game-ports.js';
 
 const agentMain = fileURLToPath(new URL('../../src/agent/main.ts', import.meta.url));
 const tsxImport = import.meta.resolve('tsx');
@@ -11,13 +13,14 @@ export class AgentProcess {
   readonly exited: Promise<number | null>;
 
   private constructor(readonly child: ChildProcess) {
-    child.stdout!.on('data', (d: Buffer) => (this.stdout += d));
-    child.stderr!.on('data', (d: Buffer) => (this.stderr += d));
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (this.stdout += d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (this.stderr += d));
     this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
   }
 
-  static start(args: { grpcPort: number; dataDir: string; enrollmentToken?: string; extra?: string[] }): AgentProcess {
-    const argv = ['--controller', `127.0.0.1:${args.grpcPort}`, '--data-dir', args.dataDir, ...(args.extra ?? [])];
+  /** Never on the default game ports: each test Agent offers its own private range (see game-ports.ts). */
+  static start(args: { grpcPort: number; dataDir: string; gamePorts: PortRange; enrollmentToken?: string; extra?: string[] }): AgentProcess {
+    const argv = ['--controller', `127.0.0.1:${args.grpcPort}`, '--data-dir', args.dataDir, ...gamePortsArgs(args.gamePorts), ...(args.extra ?? [])];
     if (args.enrollmentToken) argv.push('--enrollment-token', args.enrollmentToken);
     return new AgentProcess(spawn(process.execPath, ['--import', tsxImport, agentMain, ...argv], {
       env: { ...process.env, CAIRN_LOG_LEVEL: 'debug' },
@@ -40,8 +43,9 @@ export class AgentProcess {
 export class AgentPool {
   private readonly agents: AgentProcess[] = [];
 
-  start(args: Parameters<typeof AgentProcess.start>[0]): AgentProcess {
-    const agent = AgentProcess.start(args);
+  /** Starts an Agent on the private game port range given, or one of its own. */
+  async start(args: Omit<Parameters<typeof AgentProcess.start>[0], 'gamePorts'> & { gamePorts?: PortRange }): Promise<AgentProcess> {
+    const agent = AgentProcess.start({ ...args, gamePorts: args.gamePorts ?? (await privateGamePorts()) });
     this.agents.push(agent);
     return agent;
   }

@@ -7,6 +7,7 @@ import type { SessionPolicy } from '../../src/controller/services/sessions.js';
 import type { NodeTimings } from '../../src/controller/actors/node-machine.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { TestClock } from './clock.js';
+import type { User } from './api-types.js';
 import { ApiClient, sessionCookieFrom } from './http.js';
 
 export interface TestController {
@@ -69,14 +70,14 @@ export const networkInput = { name: 'Main', description: 'The main network', add
 /** Runs first-run setup with the code from the data dir; returns a client signed in as the administrator. */
 export async function setupAdmin(t: TestController): Promise<{ admin: ApiClient; adminId: string }> {
   const setupCode = (await readFile(join(t.dataDir, 'setup-code'), 'utf8')).trim();
-  const res = await t.api.post('/setup', { setupCode, ...adminCredentials, network: networkInput });
+  const res = await t.api.post<User>('/setup', { setupCode, ...adminCredentials, network: networkInput });
   if (res.status !== 201) throw new Error(`setup failed: ${res.status} ${res.text}`);
   return { admin: t.api.withCookie(sessionCookieFrom(res)), adminId: res.body.id };
 }
 
 /** Creates a user as the administrator, signs it in and changes its password, so it is ready to work. */
 export async function createReadyUser(t: TestController, admin: ApiClient, username: string): Promise<{ client: ApiClient; userId: string }> {
-  const created = await admin.post('/users', { username, email: `${username}@example.com`, displayName: username, password: 'first-password-1' });
+  const created = await admin.post<User>('/users', { username, email: `${username}@example.com`, displayName: username, password: 'first-password-1' });
   if (created.status !== 201) throw new Error(`user create failed: ${created.status} ${created.text}`);
   const login = await t.api.post('/auth/login', { username, password: 'first-password-1' });
   const client = t.api.withCookie(sessionCookieFrom(login));

@@ -3,33 +3,34 @@ import { waitFor } from './wait-for.js';
 
 export interface StreamEvent {
   event: string;
-  data: any;
+  data: unknown;
 }
 
 /**
  * A Server-Sent Events client for tests: reads the stream in the background, keeps every event
- * and comment it saw, and waits for one with a predicate (polling what has arrived).
+ * and comment it saw, and waits for one with a predicate (polling what has arrived). `E` names the
+ * stream's events (e.g. ServerWatchEvent); the data is parsed JSON, taken as `E` unchecked.
  */
-export class EventStreamReader {
-  readonly events: StreamEvent[] = [];
+export class EventStreamReader<E extends StreamEvent = StreamEvent> {
+  readonly events: E[] = [];
   readonly comments: string[] = [];
   private buffer = '';
 
   private constructor(readonly status: number, readonly contentType: string, private readonly abort: AbortController) {}
 
-  static async open(client: ApiClient, path: string): Promise<EventStreamReader> {
+  static async open<E extends StreamEvent = StreamEvent>(client: ApiClient, path: string): Promise<EventStreamReader<E>> {
     const headers: Record<string, string> = {};
     if (client.auth.cookie) headers.cookie = client.auth.cookie;
     if (client.auth.token) headers.authorization = `Bearer ${client.auth.token}`;
     const abort = new AbortController();
     const res = await fetch(`${client.baseUrl}/api/v1${path}`, { headers, signal: abort.signal });
-    const reader = new EventStreamReader(res.status, res.headers.get('content-type') ?? '', abort);
+    const reader = new EventStreamReader<E>(res.status, res.headers.get('content-type') ?? '', abort);
     if (res.body) void reader.pump(res.body);
     return reader;
   }
 
   /** Waits for an event matching `predicate` and returns it. */
-  next(predicate: (e: StreamEvent) => boolean, what: string, timeoutMs = 5_000): Promise<StreamEvent> {
+  next(predicate: (e: E) => boolean, what: string, timeoutMs = 5_000): Promise<E> {
     return waitFor(() => this.events.find(predicate), { timeoutMs, intervalMs: 10, what });
   }
 
@@ -61,6 +62,6 @@ export class EventStreamReader {
       else if (line.startsWith('event:')) event = line.slice(6).trim();
       else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
     }
-    if (data.length > 0) this.events.push({ event, data: JSON.parse(data.join('\n')) });
+    if (data.length > 0) this.events.push({ event, data: JSON.parse(data.join('\n')) as unknown } as E);
   }
 }

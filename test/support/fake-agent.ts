@@ -1,8 +1,10 @@
 import * as grpc from '@grpc/grpc-js';
 import { enroll } from '../../src/agent/enroll.js';
 import { AgentLinkClient } from '../../src/agent/link-client.js';
-import type { DesiredServer, DesiredState, ServerStatus } from '../../src/shared/link/messages.js';
+import type { DesiredServer, DesiredState, PortRange, ServerStatus } from '../../src/shared/link/messages.js';
 import { silentLogger } from '../../src/shared/logger.js';
+import type { EnrollmentIssued } from './api-types.js';
+import { privateGamePorts } from './game-ports.js';
 import type { ApiClient } from './http.js';
 
 const insecure = grpc.credentials.createInsecure();
@@ -10,7 +12,8 @@ const insecure = grpc.credentials.createInsecure();
 /**
  * An enrolled Node whose Agent is the real link client in this process, with a make-believe
  * reconciler: every desired server is reported installed and in its desired runtime state at
- * once (removed when DELETED). `hold()` stops the reports, so a server stays PROVISIONING or
+ * once (removed when DELETED), a running one as started with its desired network membership.
+ * `hold()` stops the reports, so a server stays PROVISIONING or
  * DELETING; `release()` reports the latest desired state. Cheap HEALTHY Nodes for API tests.
  */
 export class FakeAgent {
@@ -21,18 +24,32 @@ export class FakeAgent {
     client.onDesiredState((state) => this.desired(state));
   }
 
-  static async connect(admin: ApiClient, grpcPort: number, name: string, allocatable = { cpuMillis: 8000, memoryBytes: 8 * 2 ** 30 }): Promise<FakeAgent> {
-    const created = await admin.post('/nodes', { name });
+  /** `host`: the host name (the Node's name unless given) and the game port range (a private one unless given) it says hello with. */
+  static async connect(
+    admin: ApiClient, grpcPort: number, name: string, allocatable = { cpuMillis: 8000, memoryBytes: 8 * 2 ** 30 },
+    host: { hostname?: string; gamePorts?: PortRange } = {},
+  ): Promise<FakeAgent> {
+    const created = await admin.post<EnrollmentIssued>('/nodes', { name });
     if (created.status !== 201) throw new Error(`node create failed: ${created.status} ${created.text}`);
-    const address = `127.0.0.1:${grpcPort}`;
-    const { nodeId, credential } = await enroll(address, insecure, { enrollmentToken: created.body.enrollmentToken, hostname: name, agentVersion: 'fake' });
+    return FakeAgent.enroll(`127.0.0.1:${grpcPort}`, created.body.enrollmentToken, name, allocatable, host);
+  }
+
+  /** Enrolls with a token already issued for a Node (as `cairn-agent --controller ADDRESS --enrollment-token TOKEN` does) and connects. */
+  static async enroll(
+    address: string, enrollmentToken: string, name: string, allocatable = { cpuMillis: 8000, memoryBytes: 8 * 2 ** 30 },
+    host: { hostname?: string; gamePorts?: PortRange } = {},
+  ): Promise<FakeAgent> {
+    const hostname = host.hostname ?? name;
+    const gamePorts = host.gamePorts ?? (await privateGamePorts());
+    const { nodeId, credential } = await enroll(address, insecure, { enrollmentToken, hostname, agentVersion: 'fake' });
     const client = new AgentLinkClient({
       address, channelCredentials: insecure, credential, logger: silentLogger, backoff: { initialMs: 50, maxMs: 200, factor: 2 },
-      // Each fake Node is its own host, so their game port ranges do not collide.
+      // Unless told otherwise each fake Node is its own host, so Nodes do not share game ports.
       hello: async () => ({
         agentVersion: 'fake', protocolVersion: 1, knownServerIds: [],
-        host: { hostname: name, os: 'linux', arch: 'x64', runtimeName: 'process', runtimeVersion: process.version },
+        host: { hostname, os: 'linux', arch: 'x64', runtimeName: 'process', runtimeVersion: process.version },
         allocatable: { ...allocatable, diskBytes: 2 ** 40 },
+        gamePorts,
       }),
       heartbeat: async () => ({ usage: { cpuMillis: 0, memoryBytes: 0, diskBytes: 0 }, conditions: [], sentAtUnixMs: Date.now() }),
     });
@@ -56,6 +73,11 @@ export class FakeAgent {
     this.client.sendServerStatus({ ...statusFor(desired ?? { serverId: status.serverId, generation: 0, desiredState: 'DESIRED_RUNTIME_STATE_STOPPED' }), ...status });
   }
 
+  /** The last desired state the Controller sent for one server. */
+  desiredOf(serverId: string): DesiredServer | undefined {
+    return this.latest.find((d) => d.serverId === serverId);
+  }
+
   stop(): void {
     this.client.stop();
   }
@@ -70,12 +92,12 @@ export class FakeAgent {
   }
 }
 
-function statusFor(desired: Pick<DesiredServer, 'serverId' | 'generation' | 'desiredState'>): ServerStatus {
+function statusFor(desired: Pick<DesiredServer, 'serverId' | 'generation' | 'desiredState'> & { inNetwork?: boolean }): ServerStatus {
   const state = desired.desiredState.replace('DESIRED_RUNTIME_STATE_', '');
   return {
     serverId: desired.serverId, observedGeneration: desired.generation,
     runtimeState: state === 'RUNNING' ? 'RUNTIME_STATE_RUNNING' : 'RUNTIME_STATE_STOPPED',
     installed: true, usage: null, conditions: [], ports: [], startedAt: '', removed: state === 'DELETED',
-    restarting: false, restartPending: false, installError: '',
+    restarting: false, installError: '', startedInNetwork: state === 'RUNNING' && desired.inNetwork === true,
   };
 }

@@ -3,8 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { PortRange } from '../../src/shared/link/messages.js';
 import { AgentProcess } from './agent-process.js';
 import { setupAdmin, startTestController, type TestController, type TestControllerOptions } from './controller.js';
+import type { EnrollmentIssued, Node, ServerDetail, Team } from './api-types.js';
+import { privateGamePorts } from './game-ports.js';
 import type { ApiClient } from './http.js';
 import { waitFor } from './wait-for.js';
 
@@ -38,6 +41,13 @@ export const tcpAccepts = (port: number) =>
     socket.once('error', () => resolve(false));
   });
 
+/** One more enrolled Agent of a fleet, on its own Node and data dir. */
+export interface ExtraNode {
+  nodeId: string;
+  agentDir: string;
+  agent: AgentProcess;
+}
+
 /** A Controller, its administrator, a team and one real enrolled Agent process. */
 export interface Fleet {
   t: TestController;
@@ -45,40 +55,62 @@ export interface Fleet {
   teamId: string;
   nodeId: string;
   agentDir: string;
+  /** The Agent's private game port range. */
+  gamePorts: PortRange;
   agent: AgentProcess;
   startAgent(): Promise<AgentProcess>;
+  /** Enrolls another Agent (a second Node on this host), HEALTHY when it resolves; disposed with the fleet. */
+  addNode(name: string): Promise<ExtraNode>;
   dispose(): Promise<void>;
 }
 
 export async function startFleet(options: TestControllerOptions & { agentArgs?: string[] } = {}): Promise<Fleet> {
   const t = await startTestController(options);
   const { admin } = await setupAdmin(t);
-  const teamId = (await admin.post('/teams', { name: 'Ops' })).body.id as string;
-  const node = await admin.post('/nodes', { name: 'node-1' });
+  const teamId = (await admin.post<Team>('/teams', { name: 'Ops' })).body.id;
+  const node = await admin.post<EnrollmentIssued>('/nodes', { name: 'node-1' });
   const agentDir = await mkdtemp(join(tmpdir(), 'cairn-agent-'));
+  const gamePorts = await privateGamePorts();
   const args = ['--cpu-millis', '8000', '--memory-bytes', String(8 * GiB), '--restart-backoff-ms', '100', '--bind-address', '127.0.0.1', ...(options.agentArgs ?? [])];
+  const extras: ExtraNode[] = [];
+  const healthy = (nodeId: string) =>
+    waitFor(async () => (await admin.get<Node>(`/nodes/${nodeId}`)).body.status.connectionState === 'HEALTHY', { timeoutMs: 20_000, what: `Node ${nodeId} to be HEALTHY` });
   const fleet: Fleet = {
-    t, admin, teamId, nodeId: node.body.node.id, agentDir,
-    agent: AgentProcess.start({ grpcPort: t.controller.grpcPort, dataDir: agentDir, enrollmentToken: node.body.enrollmentToken, extra: args }),
+    t, admin, teamId, nodeId: node.body.node.id, agentDir, gamePorts,
+    agent: AgentProcess.start({ grpcPort: t.controller.grpcPort, dataDir: agentDir, gamePorts, enrollmentToken: node.body.enrollmentToken, extra: args }),
     async startAgent() {
-      fleet.agent = AgentProcess.start({ grpcPort: fleet.t.controller.grpcPort, dataDir: agentDir, extra: args });
+      fleet.agent = AgentProcess.start({ grpcPort: fleet.t.controller.grpcPort, dataDir: agentDir, gamePorts, extra: args });
       return fleet.agent;
+    },
+    async addNode(name: string) {
+      const created = await admin.post<EnrollmentIssued>('/nodes', { name });
+      const dir = await mkdtemp(join(tmpdir(), 'cairn-agent-'));
+      const agent = AgentProcess.start({ grpcPort: fleet.t.controller.grpcPort, dataDir: dir, gamePorts: await privateGamePorts(), enrollmentToken: created.body.enrollmentToken, extra: args });
+      const extra: ExtraNode = { nodeId: created.body.node.id, agentDir: dir, agent };
+      extras.push(extra);
+      await healthy(extra.nodeId);
+      return extra;
     },
     async dispose() {
       await fleet.agent.kill();
       await killGames(agentDir);
+      for (const extra of extras) {
+        await extra.agent.kill();
+        await killGames(extra.agentDir);
+        await rm(extra.agentDir, { recursive: true, force: true });
+      }
       await fleet.t.dispose();
       await rm(agentDir, { recursive: true, force: true });
     },
   };
-  await waitFor(async () => (await admin.get(`/nodes/${fleet.nodeId}`)).body.status?.connectionState === 'HEALTHY', { timeoutMs: 20_000, what: 'the Node to be HEALTHY' });
+  await healthy(fleet.nodeId);
   return fleet;
 }
 
 /** Polls a server until `predicate` holds for its detail. */
-export function waitForServer(client: ApiClient, serverId: string, predicate: (s: any) => boolean, what: string, timeoutMs = 20_000) {
+export function waitForServer(client: ApiClient, serverId: string, predicate: (s: ServerDetail) => boolean, what: string, timeoutMs = 20_000) {
   return waitFor(async () => {
-    const res = await client.get(`/servers/${serverId}`);
+    const res = await client.get<ServerDetail>(`/servers/${serverId}`);
     return res.status === 200 && predicate(res.body) ? res.body : undefined;
   }, { timeoutMs, intervalMs: 50, what });
 }

@@ -1,5 +1,8 @@
-/** A small HTTP client for tests: JSON in and out, the session cookie or a bearer token, raw access when needed. */
-export interface ApiResponse<T = any> {
+/**
+ * A small HTTP client for tests: JSON in and out, the session cookie or a bearer token, raw access
+ * when needed. A body is `unknown` until the caller names its type from test/support/api-types.ts.
+ */
+export interface ApiResponse<T = unknown> {
   status: number;
   headers: Headers;
   body: T;
@@ -31,7 +34,7 @@ export class ApiClient {
     return new ApiClient(this.baseUrl, {});
   }
 
-  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  async request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
     if (this.auth.cookie) headers.cookie = this.auth.cookie;
     if (this.auth.token) headers.authorization = `Bearer ${this.auth.token}`;
@@ -54,11 +57,11 @@ export class ApiClient {
     return { status: res.status, headers: res.headers, body: parsed as T, text };
   }
 
-  get<T = any>(path: string, options?: RequestOptions) { return this.request<T>('GET', path, options); }
-  post<T = any>(path: string, body?: unknown, options?: RequestOptions) { return this.request<T>('POST', path, { ...options, body }); }
-  put<T = any>(path: string, body?: unknown, options?: RequestOptions) { return this.request<T>('PUT', path, { ...options, body }); }
-  patch<T = any>(path: string, body?: unknown, options?: RequestOptions) { return this.request<T>('PATCH', path, { ...options, body }); }
-  delete<T = any>(path: string, options?: RequestOptions) { return this.request<T>('DELETE', path, options); }
+  get<T = unknown>(path: string, options?: RequestOptions) { return this.request<T>('GET', path, options); }
+  post<T = unknown>(path: string, body?: unknown, options?: RequestOptions) { return this.request<T>('POST', path, { ...options, body }); }
+  put<T = unknown>(path: string, body?: unknown, options?: RequestOptions) { return this.request<T>('PUT', path, { ...options, body }); }
+  patch<T = unknown>(path: string, body?: unknown, options?: RequestOptions) { return this.request<T>('PATCH', path, { ...options, body }); }
+  delete<T = unknown>(path: string, options?: RequestOptions) { return this.request<T>('DELETE', path, options); }
 }
 
 /** The `name=value` part of the session cookie from a Set-Cookie header. */

@@ -1,32 +1,35 @@
+import type { Problem } from './api-types.js';
+
 /** A Server-Sent Events client for tests: connects with the caller's credentials and collects events as they arrive. */
 export interface SseEvent {
   event: string;
-  data: any;
+  data: unknown;
 }
 
-export interface SseStream {
+/** `E` names the stream's events (e.g. ConsoleStreamEvent); the data is parsed JSON, taken as `E` unchecked. */
+export interface SseStream<E extends SseEvent = SseEvent> {
   status: number;
   headers: Headers;
   /** The problem body when the stream was refused. */
-  problem?: any;
-  events: SseEvent[];
+  problem?: Problem;
+  events: E[];
   /** Resolves when the server ends the stream. */
   ended: Promise<void>;
   /** Waits until an event matching `predicate` has arrived (or the stream ends, or time runs out). */
-  next(predicate: (e: SseEvent) => boolean, timeoutMs?: number): Promise<SseEvent>;
+  next(predicate: (e: E) => boolean, timeoutMs?: number): Promise<E>;
   close(): void;
 }
 
-export async function openSse(url: string, headers: Record<string, string>): Promise<SseStream> {
+export async function openSse<E extends SseEvent = SseEvent>(url: string, headers: Record<string, string>): Promise<SseStream<E>> {
   const abort = new AbortController();
   const res = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: abort.signal });
-  const events: SseEvent[] = [];
+  const events: E[] = [];
   const waiters = new Set<() => void>();
   const notify = () => waiters.forEach((w) => w());
   if (!res.ok) {
     const text = await res.text();
     return {
-      status: res.status, headers: res.headers, problem: text ? JSON.parse(text) : undefined, events, ended: Promise.resolve(),
+      status: res.status, headers: res.headers, problem: text ? (JSON.parse(text) as Problem) : undefined, events, ended: Promise.resolve(),
       next: () => Promise.reject(new Error(`stream refused with ${res.status}`)), close: () => undefined,
     };
   }
@@ -47,7 +50,7 @@ export async function openSse(url: string, headers: Record<string, string>): Pro
             if (line.startsWith('event: ')) event = line.slice(7);
             else if (line.startsWith('data: ')) data.push(line.slice(6));
           }
-          if (data.length > 0) events.push({ event, data: JSON.parse(data.join('\n')) });
+          if (data.length > 0) events.push({ event, data: JSON.parse(data.join('\n')) as unknown } as E);
         }
         notify();
       }

@@ -2,10 +2,11 @@ import { expect } from 'chai';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { backoffDelay } from '../../src/agent/backoff.js';
-import { parseAgentConfig } from '../../src/agent/config.js';
+import { backoffDelay } from '../../src/shared/backoff.js';
+import { AgentConfigError, parseAgentConfig } from '../../src/agent/config.js';
+import { ConfigError, parseControllerConfig } from '../../src/controller/config.js';
 import { mergeAgentConditions } from '../../src/controller/actors/node-conditions.js';
-import { isNodeAddress, reachAddressOf } from '../../src/controller/domain/node-address.js';
+import { isNodeAddress, reachAddressOf } from '../../src/shared/node-address.js';
 import { credentialKeyFile, InvalidCredentialError, NodeCredentials } from '../../src/controller/link/node-credentials.js';
 import { peerAddress } from '../../src/controller/link/peer-address.js';
 
@@ -49,6 +50,21 @@ describe('Agent link rules', () => {
     expect(parseAgentConfig(['--controller', 'ctl:1', '--data-dir', 'd'], { CAIRN_ENROLLMENT_TOKEN: 'tok' }).enrollmentToken).to.equal('tok');
   });
 
+  it('--game-ports FIRST-LAST (or CAIRN_GAME_PORTS) is an unprivileged range, 25565-26564 by default; the Controller passes one on to its local Agent', () => {
+    const agent = (args: string[], env: NodeJS.ProcessEnv = {}) => parseAgentConfig(['--controller', 'ctl:1', '--data-dir', 'd', ...args], env).gamePorts;
+    expect(agent([])).to.deep.equal({ first: 25565, last: 26564 });
+    expect(agent(['--game-ports', '30000-30199'])).to.deep.equal({ first: 30000, last: 30199 });
+    expect(agent(['--game-ports', '40000-40000'], { CAIRN_GAME_PORTS: '1-2' })).to.deep.equal({ first: 40000, last: 40000 });
+    expect(agent([], { CAIRN_GAME_PORTS: '1024-65535' })).to.deep.equal({ first: 1024, last: 65535 });
+    for (const bad of ['30000', '30200-30000', '80-90', '1023-2000', '60000-65536', 'a-b', '30000-30100-30200', ' ']) {
+      expect(() => agent(['--game-ports', bad]), bad).to.throw(AgentConfigError, /^--game-ports must be FIRST-LAST/);
+    }
+    const controller = (args: string[]) => parseControllerConfig(['--local-agent', ...args], {}).localAgentGamePorts;
+    expect(controller([])).to.equal(undefined);
+    expect(controller(['--game-ports', '30000-30199'])).to.deep.equal({ first: 30000, last: 30199 });
+    expect(() => controller(['--game-ports', '100-200'])).to.throw(ConfigError, /^--game-ports must be FIRST-LAST/);
+  });
+
   describe('Node credentials', () => {
     let dir: string;
     before(async () => {
@@ -73,7 +89,7 @@ describe('Agent link rules', () => {
       const [h, , sig] = good.split('.');
       const tampered = [h, Buffer.from(JSON.stringify({ sub: 'n2', jti: 'c1' })).toString('base64url'), sig].join('.');
       for (const bad of [foreign, tampered, 'junk']) {
-        const error = await ours.verify(bad).catch((e) => e);
+        const error = await ours.verify(bad).catch((e: unknown) => e);
         expect(error).to.be.instanceOf(InvalidCredentialError);
       }
     });

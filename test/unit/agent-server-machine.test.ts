@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { createActor, fromPromise, waitFor } from 'xstate';
-import type { DesiredServer } from '../../src/agent/reconciler/desired-server.js';
+import type { ServerTarget } from '../../src/agent/reconciler/server-target.js';
 import { agentServerMachine, runtimeStateOf, type AgentServerState, type ProbeResult } from '../../src/agent/reconciler/server-machine.js';
 
-const desired = (over: Partial<DesiredServer> = {}): DesiredServer => ({
+const desired = (over: Partial<ServerTarget> = {}): ServerTarget => ({
   serverId: 's1', generation: 1, state: 'STOPPED', software: { template: 'simcraft', version: '1.21.4' },
   resources: { cpuMillis: 1000, memoryBytes: 1 << 30 }, gamePort: 25565, inNetwork: false,
   restartPolicy: { maxRestarts: 2, windowSeconds: 60 }, acknowledgedConditions: [], restartNonce: 0, ...over,
@@ -11,19 +11,19 @@ const desired = (over: Partial<DesiredServer> = {}): DesiredServer => ({
 
 function harness(probe: ProbeResult = { installed: false, running: false }) {
   const calls: string[] = [];
-  const effect = (name: string) => fromPromise<void, { desired: DesiredServer }>(async () => {
+  const effect = (name: string) => fromPromise<void, { desired: ServerTarget }>(async () => {
     calls.push(name);
   });
   const machine = agentServerMachine.provide({
     actors: {
-      probe: fromPromise<ProbeResult, { desired: DesiredServer }>(async () => probe),
+      probe: fromPromise<ProbeResult, { desired: ServerTarget }>(async () => probe),
       install: effect('install'), start: effect('start'), stop: effect('stop'), remove: effect('remove'),
     },
   });
   return { calls, machine };
 }
 
-const start = (machine: ReturnType<typeof harness>['machine'], d: DesiredServer) =>
+const start = (machine: ReturnType<typeof harness>['machine'], d: ServerTarget) =>
   createActor(machine, { input: { desired: d, backoffBaseMs: 5 } }).start();
 
 const inState = (state: AgentServerState) => (s: { value: unknown }) => s.value === state;

@@ -25,7 +25,7 @@ describe('server machine', () => {
 
   it('refuses power actions while PROVISIONING', () => {
     const s = actorIn().getSnapshot();
-    for (const type of ['START', 'STOP', 'RESTART', 'UPDATE'] as const) expect(s.can({ type, at } as ServerEvent), type).to.equal(false);
+    for (const type of ['START', 'STOP', 'RESTART', 'UPDATE'] as const) expect(s.can({ type, at }), type).to.equal(false);
   });
 
   it('becomes READY when the Node reports the software installed, and FAILED when installing fails', () => {
@@ -81,7 +81,7 @@ describe('server machine', () => {
 
   it('survives persistence: a restored actor continues where the old one was', () => {
     const actor = actorIn({ type: 'INSTALLED', at }, { type: 'START', at });
-    const persisted = JSON.parse(JSON.stringify(actor.getPersistedSnapshot()));
+    const persisted = JSON.parse(JSON.stringify(actor.getPersistedSnapshot())) as ReturnType<typeof actor.getPersistedSnapshot>;
     const restored = createActor(serverMachine, { snapshot: persisted, input: { desired, at } }).start();
     expect(restored.getSnapshot().value).to.equal('READY');
     expect(restored.getSnapshot().context.generation).to.equal(2);

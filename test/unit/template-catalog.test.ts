@@ -97,6 +97,15 @@ describe('template catalog', () => {
     expect((await refusal(await dirWith(download))).message).to.include('no artifact for version "1.21.1"');
   });
 
+  it('refuses network settings that do not fit the template: member settings off members, unmatched keys, a proxy\'s secret file on a game server', async () => {
+    type Network = { memberConfig?: Record<string, string>; standaloneConfig?: Record<string, string>; forwardingSecret?: { file: string; format: string }; reloadCommand?: string };
+    const network = (t: Record<string, unknown>) => t.network as Network;
+    expect((await refusal(await dirWith((t) => { t.networkMember = false; }))).message).to.include('network.memberConfig: only for network members');
+    expect((await refusal(await dirWith((t) => { network(t).standaloneConfig = {}; }))).message).to.include('network.standaloneConfig');
+    expect((await refusal(await dirWith((t) => { network(t).forwardingSecret = { file: 'forwarding.secret', format: 'secret-file' }; }))).message).to.include('secret-file is for proxies');
+    expect((await refusal(await dirWith((t) => { network(t).reloadCommand = 'reload'; }))).message).to.include('network.reloadCommand');
+  });
+
   it('refuses a missing or empty directory', async () => {
     expect((await refusal(join(tmpdir(), 'cairn-no-such-templates'))).message).to.include('cannot read the templates directory');
     const empty = await mkdtemp(join(tmpdir(), 'cairn-templates-'));

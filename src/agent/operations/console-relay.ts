@@ -1,8 +1,8 @@
-import type { ConsoleEnd, ConsoleEndReason, ConsoleLine as LinkLine } from '../../shared/link/messages.js';
+import type { ConsoleEnd, ConsoleLine } from '../../shared/link/messages.js';
 import { KeyedMutex } from '../../shared/keyed-mutex.js';
 import { AgentError } from '../errors.js';
 import { isRuntimeError } from '../runtime/errors.js';
-import type { AttachEnd, ConsoleLine, ServerRuntime } from '../runtime/runtime-types.js';
+import type { AttachEnd, OutputLine, ServerRuntime } from '../runtime/runtime-types.js';
 
 /** The most lines one replay may ask for (the Controller's API allows 0..1000). */
 export const maxReplayLines = 1000;
@@ -10,11 +10,11 @@ export const maxReplayLines = 1000;
 const replayTimeoutMs = 5_000;
 
 export interface RelayTarget {
-  sendLine(line: LinkLine): void;
+  sendLine(line: ConsoleLine): void;
   sendEnd(end: ConsoleEnd): void;
 }
 
-const toLink = (serverId: string, line: ConsoleLine, at: number): LinkLine => ({
+const toLink = (serverId: string, line: OutputLine, at: number): ConsoleLine => ({
   serverId, text: line.text, atUnixMs: at, truncated: line.truncated, seq: line.seq,
 });
 
@@ -22,7 +22,7 @@ const toLink = (serverId: string, line: ConsoleLine, at: number): LinkLine => ({
 export function endOf(serverId: string, end: AttachEnd): ConsoleEnd {
   if (end.kind === 'lost') return { serverId, reason: 'lost', exitCode: 0, hasExitCode: false, signal: '' };
   const { exit } = end;
-  let reason: ConsoleEndReason;
+  let reason: ConsoleEnd['reason'];
   if (exit.cause === 'stopped') reason = 'stopped';
   else if (exit.cause === 'killed') reason = 'killed';
   else if (exit.cause === 'shim_lost') reason = 'lost';
@@ -46,7 +46,7 @@ export class ConsoleRelay {
   }
 
   /** Makes sure the server's lines flow, then returns its last `tail` lines (oldest first). */
-  subscribe(serverId: string, tail: number): Promise<LinkLine[]> {
+  subscribe(serverId: string, tail: number): Promise<ConsoleLine[]> {
     return this.locks.run(serverId, async () => {
       if (!this.live.has(serverId)) {
         const detach = await this.attach(serverId, 0, (line) => this.target.sendLine(toLink(serverId, line, Date.now())), (end) => {
@@ -76,9 +76,9 @@ export class ConsoleRelay {
     }
   }
 
-  private async replay(serverId: string, tail: number): Promise<LinkLine[]> {
+  private async replay(serverId: string, tail: number): Promise<ConsoleLine[]> {
     const at = Date.now();
-    const lines: LinkLine[] = [];
+    const lines: ConsoleLine[] = [];
     let expected = -1;
     let finish!: () => void;
     const complete = new Promise<void>((resolve) => (finish = resolve));
@@ -102,7 +102,7 @@ export class ConsoleRelay {
     return expected >= 0 ? lines.slice(0, expected) : lines;
   }
 
-  private async attach(serverId: string, tail: number, onLine: (line: ConsoleLine) => void, onEnd: (end: AttachEnd) => void, onAttached?: (n: number) => void): Promise<() => void> {
+  private async attach(serverId: string, tail: number, onLine: (line: OutputLine) => void, onEnd: (end: AttachEnd) => void, onAttached?: (n: number) => void): Promise<() => void> {
     try {
       return await this.runtime.attach(serverId, { tail, onEnd, onAttached }, onLine);
     } catch (e) {

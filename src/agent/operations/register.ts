@@ -34,7 +34,7 @@ export function registerOperations(deps: OperationDeps): { relay: ConsoleRelay; 
   const properties = new ServerProperties();
 
   /** The server's reconciler state; undefined when this Node has no such server (yet). */
-  const stateOf = (serverId: string): AgentServerState | undefined => reconciler.runner(serverId)?.actor.getSnapshot().value as AgentServerState | undefined;
+  const stateOf = (serverId: string): AgentServerState | undefined => reconciler.runner(serverId)?.actor.getSnapshot().value;
   const rootOf = (serverId: string) => {
     if (!stateOf(serverId)) throw new AgentError('NOT_FOUND', 'This Node does not run that server.');
     return serverRoot(deps.dataDir, serverId);
@@ -77,7 +77,7 @@ export function registerOperations(deps: OperationDeps): { relay: ConsoleRelay; 
   }));
 
   link.handle('fileRead', async ({ serverId, path, chunkBytes, offset, length }, ctx) => {
-    const last = await readFileRange(rootOf(serverId), path, { offset: offset ?? 0, length: length ?? 0, chunkBytes }, (chunk) => {
+    const last = await readFileRange(rootOf(serverId), path, { offset, length, chunkBytes }, (chunk) => {
       ctx.sendPart({ payload: 'fileChunk', fileChunk: chunk });
     }, ctx.signal);
     return { payload: 'fileChunk', fileChunk: last };

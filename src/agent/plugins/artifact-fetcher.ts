@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as grpc from '@grpc/grpc-js';
-import type { ArtifactChunk, FetchArtifactRequest } from '../../shared/link/messages.js';
+import type { ArtifactChunk } from '../../shared/link/messages.js';
 import { agentLinkClientConstructor, credentialMetadataKey } from '../../shared/link/proto.js';
 import { agentChannelOptions } from '../link-client.js';
 
@@ -13,10 +13,6 @@ import { agentChannelOptions } from '../link-client.js';
 export class ArtifactFetchError extends Error {
   override name = 'ArtifactFetchError';
 }
-
-type FetchClient = grpc.Client & {
-  FetchArtifact(request: FetchArtifactRequest, metadata: grpc.Metadata, options: grpc.CallOptions): grpc.ClientReadableStream<ArtifactChunk>;
-};
 
 export interface FetcherOptions {
   address: string;
@@ -33,7 +29,7 @@ export class ArtifactFetcher {
   /** Writes the artifact of `sha256` to `dest`, refusing bytes whose size or hash differ. */
   async fetch(sha256: string, sizeBytes: number, dest: string): Promise<void> {
     const Client = agentLinkClientConstructor();
-    const client = new Client(this.options.address, this.options.channelCredentials, agentChannelOptions) as unknown as FetchClient;
+    const client = new Client(this.options.address, this.options.channelCredentials, agentChannelOptions);
     const metadata = new grpc.Metadata();
     metadata.set(credentialMetadataKey, `Bearer ${this.options.credential}`);
     await mkdir(join(dest, '..'), { recursive: true });
@@ -57,8 +53,9 @@ export class ArtifactFetcher {
       await rename(temp, dest);
     } catch (error) {
       if (error instanceof ArtifactFetchError) throw error;
-      const e = error as grpc.ServiceError;
-      throw new ArtifactFetchError(`fetching artifact ${sha256} failed: ${e.details ?? e.message}`);
+      // A gRPC failure carries details; a local one (the temp file) only a message.
+      const { details } = error as Partial<grpc.ServiceError>;
+      throw new ArtifactFetchError(`fetching artifact ${sha256} failed: ${details ?? (error as Error).message}`);
     } finally {
       await rm(temp, { force: true });
       client.close();

@@ -67,7 +67,7 @@ export class PluginPlacer {
     const dir = join(serverDir, 'plugins');
     await mkdir(dir, { recursive: true });
     const manifestPath = join(dir, managedManifest);
-    const previous = await readFile(manifestPath, 'utf8').then((t) => (JSON.parse(t) as Manifest).files, () => ({} as Manifest['files']));
+    const previous = await readFile(manifestPath, 'utf8').then((t) => (JSON.parse(t) as Manifest).files, (): Manifest['files'] => ({}));
     // Fetch everything first: a missing jar fails the start before plugins/ is changed at all.
     const sources = new Map<string, string>();
     for (const p of plugins) sources.set(p.fileName, await this.cached(p));

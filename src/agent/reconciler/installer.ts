@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { DownloadArtifactSpec, Template } from '../../shared/templates.js';
-import { builtinLauncherSource } from '../../sim/builtin-programs.js';
+import { builtinLauncherSource } from '../../shared/programs.js';
 
 export const cairnDirName = '.cairn';
 const markerName = 'installed.json';
@@ -56,7 +56,9 @@ export class Installer {
     if (template.install.source === 'builtin') {
       await writeFile(join(cairnDir, template.install.file), builtinLauncherSource(template.install.program));
     } else {
-      const artifact = template.install.artifacts[version];
+      // Any version may be asked for; the template has artifacts only for its own.
+      const artifacts: Partial<Record<string, DownloadArtifactSpec>> = template.install.artifacts;
+      const artifact = artifacts[version];
       if (!artifact) throw new InstallError(`${template.id} has no artifact for version ${version}`);
       await copyFile(await this.cached(artifact), join(cairnDir, template.install.file));
       build = artifact.build;
@@ -64,8 +66,8 @@ export class Installer {
     for (const seed of template.seedFiles ?? []) {
       const path = join(serverDir, seed.path);
       await mkdir(join(path, '..'), { recursive: true });
-      await writeFile(path, seed.content, { flag: 'wx' }).catch((e: NodeJS.ErrnoException) => {
-        if (e.code !== 'EEXIST') throw e;
+      await writeFile(path, seed.content, { flag: 'wx' }).catch((e: unknown) => {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       });
     }
     const marker: InstalledMarker = { template: template.id, version, ...(build ? { build } : {}), installedAt: new Date().toISOString() };

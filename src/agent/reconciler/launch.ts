@@ -1,9 +1,7 @@
-import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { heapMb, resolveManagedConfig, resolveRunCommand, type PlaceholderValues, type Template } from '../../shared/templates.js';
-import { PropertiesFile } from '../../shared/properties-file.js';
+import { heapMb, resolveRunCommand, type PlaceholderValues, type Template } from '../../shared/templates.js';
 import type { LaunchSpec } from '../runtime/launch-spec.js';
-import type { DesiredServer } from './desired-server.js';
+import type { ServerTarget } from './server-target.js';
 import { cairnDirName } from './installer.js';
 
 export interface HostSettings {
@@ -13,7 +11,7 @@ export interface HostSettings {
   bindAddress: string;
 }
 
-export function placeholderValues(template: Template, desired: DesiredServer, serverDir: string, host: HostSettings): PlaceholderValues {
+export function placeholderValues(template: Template, desired: ServerTarget, serverDir: string, host: HostSettings): PlaceholderValues {
   const memoryMb = Math.max(1, Math.floor(desired.resources.memoryBytes / (1024 * 1024)));
   return {
     java: host.java,
@@ -26,35 +24,6 @@ export function placeholderValues(template: Template, desired: DesiredServer, se
     bindAddress: host.bindAddress,
     version: desired.software.version,
   };
-}
-
-async function readText(path: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return '';
-    throw e;
-  }
-}
-
-/**
- * Writes the keys Cairn manages into the template's config file before every start, so the
- * process always binds the port the Controller assigned. Everything else in the file is the
- * operator's and stays as it is.
- */
-export async function writeManagedConfig(template: Template, values: PlaceholderValues, serverDir: string): Promise<void> {
-  const managed = resolveManagedConfig(template, values);
-  const path = join(serverDir, template.config.file);
-  if (template.config.format === 'properties') {
-    const file = PropertiesFile.parse(await readText(path));
-    for (const [key, value] of Object.entries(managed)) file.set(key, value);
-    await writeFile(path, file.toString());
-  } else if (template.config.format === 'simproxy-json') {
-    const current = await readText(path);
-    const previous = current ? (JSON.parse(current) as { routes?: unknown[]; lobbyServerId?: string }) : {};
-    const config = { bind: managed.bind ?? values.bindAddress, port: Number(managed.port ?? values.port), routes: previous.routes ?? [], ...(previous.lobbyServerId ? { lobbyServerId: previous.lobbyServerId } : {}) };
-    await writeFile(path, JSON.stringify(config, null, 2) + '\n');
-  }
 }
 
 /** The game's whole environment: a minimal, predictable one, never the Agent's own (which may hold secrets). */

@@ -1,9 +1,11 @@
 import { access } from 'node:fs/promises';
-import type { DesiredServer as LinkDesiredServer, DesiredState, ServerStatus } from '../../shared/link/messages.js';
+import type { DesiredServer, DesiredState, ServerStatus } from '../../shared/link/messages.js';
 import type { Logger } from '../../shared/logger.js';
+import { InvalidTemplateError, parseTemplateJson } from '../../shared/template-check.js';
+import type { Template } from '../../shared/templates.js';
 import type { AgentLinkClient } from '../link-client.js';
 import type { ProcessRuntime } from '../runtime/process-runtime.js';
-import type { DesiredServer } from './desired-server.js';
+import type { ServerTarget } from './server-target.js';
 import type { Installer } from './installer.js';
 import type { HostSettings } from './launch.js';
 import { serverHome } from './server-paths.js';
@@ -19,16 +21,17 @@ export interface ReconcilerDeps {
   restartBackoffMs: number;
   /** How often running servers' CPU and memory are sampled and reported. */
   usageEveryMs: number;
-  beforeStart?: (desired: DesiredServer, serverDir: string) => Promise<void>;
+  beforeStart?: (desired: ServerTarget, serverDir: string) => Promise<void>;
 }
 
-type WithTemplate = DesiredServer & { templateJson: string };
+/** What the reconciler needs of the link: desired state in, server status out. */
+export type ReconcilerLink = Pick<AgentLinkClient, 'onDesiredState' | 'onConnected' | 'sendServerStatus'>;
 
-export function fromLink(d: LinkDesiredServer): WithTemplate {
+export function fromLink(d: DesiredServer): ServerTarget {
   return {
     serverId: d.serverId,
     generation: d.generation,
-    state: d.desiredState.replace('DESIRED_RUNTIME_STATE_', '') as DesiredServer['state'],
+    state: d.desiredState.replace('DESIRED_RUNTIME_STATE_', '') as ServerTarget['state'],
     software: { template: d.software?.template ?? '', version: d.software?.version ?? '', ...(d.software?.build ? { build: d.software.build } : {}) },
     resources: { cpuMillis: d.resources?.cpuMillis ?? 0, memoryBytes: d.resources?.memoryBytes ?? 0 },
     gamePort: d.gamePort,
@@ -36,9 +39,20 @@ export function fromLink(d: LinkDesiredServer): WithTemplate {
     restartPolicy: { maxRestarts: d.restartPolicy?.maxRestarts ?? 0, windowSeconds: d.restartPolicy?.windowSeconds ?? 60 },
     acknowledgedConditions: d.acknowledgedConditionIds,
     restartNonce: d.restartNonce,
-    templateJson: d.templateJson,
-    plugins: d.plugins ?? [],
+    plugins: d.plugins,
+    ...(d.network ? { network: d.network } : {}),
   };
+}
+
+/** The server's template, checked on arrival: the Agent runs nothing from a template it has not validated. */
+function templateOf(d: DesiredServer): { template: Template } | { refused: string } {
+  if (!d.templateJson) return { refused: 'the Controller does not know the template' };
+  try {
+    return { template: parseTemplateJson(d.templateJson) };
+  } catch (e) {
+    if (e instanceof InvalidTemplateError) return { refused: e.problem };
+    throw e;
+  }
 }
 
 const exists = (path: string) => access(path).then(() => true, () => false);
@@ -50,14 +64,14 @@ const exists = (path: string) => access(path).then(() => true, () => false);
  */
 export class Reconciler {
   private readonly runners = new Map<string, ServerRunner>();
-  private link?: AgentLinkClient;
+  private link?: ReconcilerLink;
   private usageTimer?: NodeJS.Timeout;
 
   constructor(private readonly deps: ReconcilerDeps) {
     deps.runtime.onExit((serverId, exit) => this.runners.get(serverId)?.exited(exit));
   }
 
-  attach(link: AgentLinkClient): void {
+  attach(link: ReconcilerLink): void {
     this.link = link;
     link.onDesiredState((state) => {
       this.apply(state).catch((err: unknown) => this.deps.logger.error({ err }, 'applying the desired state failed'));
@@ -84,10 +98,13 @@ export class Reconciler {
     for (const entry of state.servers) {
       const desired = fromLink(entry);
       listed.add(desired.serverId);
+      const checked = templateOf(entry);
       const runner = this.runners.get(desired.serverId);
       if (runner) {
+        // A running server keeps the template it has when the Controller no longer sends a valid one.
+        if ('refused' in checked && entry.templateJson) this.deps.logger.warn({ serverId: desired.serverId, problem: checked.refused }, 'template refused; keeping the previous one');
         if (runner.finished) runner.sendStatus();
-        else runner.desired(desired);
+        else runner.desired(desired, 'template' in checked ? checked.template : undefined);
         continue;
       }
       // A server deleted here already (the Controller has not heard yet) must not be installed again.
@@ -95,7 +112,12 @@ export class Reconciler {
         this.report(removedStatus(desired));
         continue;
       }
-      this.runners.set(desired.serverId, new ServerRunner({ ...this.deps, backoffBaseMs: this.deps.restartBackoffMs, report: this.report }, desired));
+      if ('refused' in checked) {
+        this.deps.logger.warn({ serverId: desired.serverId, problem: checked.refused }, 'template refused; the server is not installed');
+        this.report(refusedStatus(desired, checked.refused));
+        continue;
+      }
+      this.runners.set(desired.serverId, new ServerRunner({ ...this.deps, backoffBaseMs: this.deps.restartBackoffMs, report: this.report }, desired, checked.template));
     }
     for (const [id, runner] of this.runners) {
       if (!listed.has(id) && runner.finished) this.runners.delete(id);
@@ -109,9 +131,15 @@ export class Reconciler {
   }
 }
 
-function removedStatus(desired: DesiredServer): ServerStatus {
+function absentStatus(desired: ServerTarget): ServerStatus {
   return {
     serverId: desired.serverId, observedGeneration: desired.generation, runtimeState: 'RUNTIME_STATE_UNSPECIFIED', installed: false,
-    usage: null, conditions: [], ports: [], startedAt: '', removed: true, restarting: false, restartPending: false, installError: '',
+    usage: null, conditions: [], ports: [], startedAt: '', removed: false, restarting: false, installError: '', startedInNetwork: false,
   };
 }
+
+const removedStatus = (desired: ServerTarget): ServerStatus => ({ ...absentStatus(desired), removed: true });
+
+/** A server whose template was refused is never installed; the Controller shows why (INSTALL_FAILED). */
+const refusedStatus = (desired: ServerTarget, problem: string): ServerStatus =>
+  ({ ...absentStatus(desired), installError: `the server's template was refused: ${problem}` });

@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import { appliedFrom, needsRestart, type AppliedSpec, type DesiredServer } from './desired-server.js';
+import { appliedFrom, needsRestart, type AppliedSpec, type ServerTarget } from './server-target.js';
 
 export interface AgentCondition {
   id: string;
@@ -18,13 +18,13 @@ export interface ProbeResult {
 }
 
 export interface ServerMachineInput {
-  desired: DesiredServer;
+  desired: ServerTarget;
   /** First automatic-restart delay; doubles per crash in the window, capped at 30 s. */
   backoffBaseMs: number;
 }
 
 export interface ServerMachineContext {
-  desired: DesiredServer;
+  desired: ServerTarget;
   observedGeneration: number;
   applied?: AppliedSpec;
   /** Crash times (ms) inside the restart window. */
@@ -36,7 +36,7 @@ export interface ServerMachineContext {
 }
 
 export type ServerMachineEvent =
-  | { type: 'DESIRED'; desired: DesiredServer; at: number }
+  | { type: 'DESIRED'; desired: ServerTarget; at: number }
   | { type: 'READY_LINE' }
   | { type: 'EXITED'; code: number | null; signal: string | null; at: number };
 
@@ -58,19 +58,19 @@ export const agentServerMachine = setup({
     input: {} as ServerMachineInput,
   },
   actors: {
-    probe: fromPromise<ProbeResult, { desired: DesiredServer }>(async () => {
+    probe: fromPromise<ProbeResult, { desired: ServerTarget }>(async () => {
       throw new Error('probe not provided');
     }),
-    install: fromPromise<void, { desired: DesiredServer }>(async () => {
+    install: fromPromise<void, { desired: ServerTarget }>(async () => {
       throw new Error('install not provided');
     }),
-    start: fromPromise<void, { desired: DesiredServer }>(async () => {
+    start: fromPromise<void, { desired: ServerTarget }>(async () => {
       throw new Error('start not provided');
     }),
-    stop: fromPromise<void, { desired: DesiredServer }>(async () => {
+    stop: fromPromise<void, { desired: ServerTarget }>(async () => {
       throw new Error('stop not provided');
     }),
-    remove: fromPromise<void, { desired: DesiredServer }>(async () => {
+    remove: fromPromise<void, { desired: ServerTarget }>(async () => {
       throw new Error('remove not provided');
     }),
   },

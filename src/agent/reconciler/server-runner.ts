@@ -1,14 +1,17 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createActor, fromPromise, type Actor } from 'xstate';
-import type { ServerStatus } from '../../shared/link/messages.js';
+import { KeyedMutex } from '../../shared/keyed-mutex.js';
+import type { ServerNetwork, ServerStatus } from '../../shared/link/messages.js';
 import type { Logger } from '../../shared/logger.js';
 import type { Template } from '../../shared/templates.js';
 import type { ProcessRuntime } from '../runtime/process-runtime.js';
 import { isRuntimeError } from '../runtime/errors.js';
-import { pendingAtNextStart, type AppliedSpec, type DesiredServer } from './desired-server.js';
+import type { AppliedSpec, ServerTarget } from './server-target.js';
 import { readInstalled, type Installer } from './installer.js';
-import { launchSpec, placeholderValues, writeManagedConfig, type HostSettings } from './launch.js';
-import { agentServerMachine, runtimeStateOf, type AgentServerState, type ProbeResult } from './server-machine.js';
+import { networkSettingsForStart, recordMembership } from '../network/network-settings.js';
+import { launchSpec, placeholderValues, type HostSettings } from './launch.js';
+import { writeManagedConfig } from './managed-config.js';
+import { agentServerMachine, runtimeStateOf, type ProbeResult } from './server-machine.js';
 import { appliedFile, serverHome, serverRoot } from './server-paths.js';
 
 export interface RunnerDeps {
@@ -21,10 +24,8 @@ export interface RunnerDeps {
   /** Sends the server's status to the Controller (dropped while disconnected; resent on connect). */
   report(status: ServerStatus): void;
   /** Hooks run before every start, e.g. putting installed plugins in place. */
-  beforeStart?: (desired: DesiredServer, serverDir: string) => Promise<void>;
+  beforeStart?: (desired: ServerTarget, serverDir: string) => Promise<void>;
 }
-
-const parseTemplate = (desired: DesiredServer & { templateJson: string }) => JSON.parse(desired.templateJson) as Template;
 
 /**
  * One server on this Node: its reconciler machine with the real effects (install into `.cairn`,
@@ -37,18 +38,22 @@ export class ServerRunner {
   private readyWatch?: () => void;
   private usage = { cpuMillis: 0, memoryBytes: 0, diskBytes: 0 };
   private startedAt = '';
+  /** Config writes at a start and live route changes, one at a time. */
+  private readonly configLock = new KeyedMutex();
+  /** The route set last written into a proxy's config. */
+  private routesWritten?: string;
 
-  constructor(private readonly deps: RunnerDeps, desired: DesiredServer & { templateJson: string }) {
-    this.template = parseTemplate(desired);
+  constructor(private readonly deps: RunnerDeps, desired: ServerTarget, template: Template) {
+    this.template = template;
     const machine = agentServerMachine.provide({
       actors: {
-        probe: fromPromise<ProbeResult, { desired: DesiredServer }>(({ input }) => this.probe(input.desired)),
-        install: fromPromise<void, { desired: DesiredServer }>(async ({ input }) => {
+        probe: fromPromise<ProbeResult, { desired: ServerTarget }>(({ input }) => this.probe(input.desired)),
+        install: fromPromise<void, { desired: ServerTarget }>(async ({ input }) => {
           await this.deps.installer.install(this.root, this.template, input.desired.software.version);
         }),
-        start: fromPromise<void, { desired: DesiredServer }>(({ input }) => this.start(input.desired)),
-        stop: fromPromise<void, { desired: DesiredServer }>(() => this.stop()),
-        remove: fromPromise<void, { desired: DesiredServer }>(() => this.remove()),
+        start: fromPromise<void, { desired: ServerTarget }>(({ input }) => this.start(input.desired)),
+        stop: fromPromise<void, { desired: ServerTarget }>(() => this.stop()),
+        remove: fromPromise<void, { desired: ServerTarget }>(() => this.remove()),
       },
     });
     this.actor = createActor(machine, { input: { desired, backoffBaseMs: deps.backoffBaseMs } });
@@ -71,9 +76,31 @@ export class ServerRunner {
     return this.actor.getSnapshot().status === 'done';
   }
 
-  desired(desired: DesiredServer & { templateJson: string }): void {
-    if (desired.templateJson) this.template = parseTemplate(desired);
+  /** A new desired state; `template` replaces the one in use when the Controller sent a valid one. */
+  desired(desired: ServerTarget, template?: Template): void {
+    if (template) this.template = template;
     this.actor.send({ type: 'DESIRED', desired, at: Date.now() });
+    if (this.template.kind === 'PROXY') {
+      this.applyRoutes().catch((err: unknown) => this.deps.logger.error({ err, serverId: desired.serverId }, 'applying new routes failed'));
+    }
+  }
+
+  /**
+   * New routes reach a running proxy at once: its config is rewritten and, for software that
+   * does not watch the file, its reload command typed. The process keeps running and keeps its
+   * players; a stopped proxy gets the routes at its next start.
+   */
+  private async applyRoutes(): Promise<void> {
+    await this.configLock.run('config', async () => {
+      const snapshot = this.actor.getSnapshot();
+      const state = snapshot.value;
+      const target = snapshot.context.desired;
+      if ((state !== 'running' && state !== 'starting') || routesKey(target.network) === this.routesWritten) return;
+      await writeManagedConfig(this.template, placeholderValues(this.template, target, this.root, this.deps.host), this.root, target.network);
+      this.routesWritten = routesKey(target.network);
+      const reload = this.template.network?.reloadCommand;
+      if (reload && state === 'running') await this.deps.runtime.sendCommand(this.serverId, reload);
+    });
   }
 
   exited(exit: { code: number | null; signal: string | null }): void {
@@ -83,7 +110,7 @@ export class ServerRunner {
   }
 
   async sampleUsage(): Promise<void> {
-    const state = this.actor.getSnapshot().value as AgentServerState;
+    const state = this.actor.getSnapshot().value;
     if (state !== 'running' && state !== 'starting') return;
     const sample = await this.deps.runtime.usage(this.serverId).catch(() => null);
     if (!sample) return;
@@ -93,7 +120,7 @@ export class ServerRunner {
 
   sendStatus(): void {
     const snapshot = this.actor.getSnapshot();
-    const state = snapshot.value as AgentServerState;
+    const state = snapshot.value;
     const { context } = snapshot;
     const runtime = runtimeStateOf(state, context);
     this.deps.report({
@@ -107,12 +134,12 @@ export class ServerRunner {
       startedAt: state === 'running' ? this.startedAt : '',
       removed: state === 'removed',
       restarting: state === 'crashed' || state === 'backoff',
-      restartPending: state === 'running' && pendingAtNextStart(context.applied, context.desired),
       installError: state === 'installFailed' ? context.installError ?? 'install failed' : '',
+      startedInNetwork: (state === 'running' || state === 'starting') && context.applied?.inNetwork === true,
     });
   }
 
-  private async probe(desired: DesiredServer): Promise<ProbeResult> {
+  private async probe(desired: ServerTarget): Promise<ProbeResult> {
     const installed = await readInstalled(this.root);
     const isInstalled = installed?.template === desired.software.template && installed.version === desired.software.version;
     const status = await this.deps.runtime.status(this.serverId);
@@ -132,10 +159,16 @@ export class ServerRunner {
     }
   }
 
-  private async start(desired: DesiredServer): Promise<void> {
+  private async start(desired: ServerTarget): Promise<void> {
     await mkdir(this.root, { recursive: true });
     const values = placeholderValues(this.template, desired, this.root, this.deps.host);
-    await writeManagedConfig(this.template, values, this.root);
+    await this.configLock.run('config', async () => {
+      // Routes may have changed since this start began: the newest ones go in.
+      const network = this.actor.getSnapshot().context.desired.network;
+      await writeManagedConfig(this.template, values, this.root, network, await networkSettingsForStart(this.template, desired, this.root));
+      if (this.template.kind === 'GAME_SERVER') await recordMembership(this.root, desired);
+      this.routesWritten = routesKey(network);
+    });
     await this.deps.beforeStart?.(desired, this.root);
     const applied = this.actor.getSnapshot().context.applied;
     const file = appliedFile(this.deps.dataDir, this.serverId);
@@ -150,7 +183,8 @@ export class ServerRunner {
   private async watchForReady(): Promise<void> {
     this.stopReadyWatch();
     const ready = new RegExp(this.template.readyPattern);
-    let seen = false;
+    // Set by the listener, which may run before attach returns; a plain `false` would narrow to it.
+    let seen = false as boolean;
     const detach = await this.deps.runtime.attach(this.serverId, { tail: 200 }, (line) => {
       if (seen || !ready.test(line.text)) return;
       seen = true;
@@ -180,3 +214,6 @@ export class ServerRunner {
     await rm(serverHome(this.deps.dataDir, this.serverId), { recursive: true, force: true });
   }
 }
+
+/** A proxy's route set as written into its config (routes and lobby). */
+const routesKey = (network: ServerNetwork | undefined) => JSON.stringify([network?.routes ?? [], network?.lobbyServerId ?? '']);

@@ -1,4 +1,4 @@
-import type { AttachEnd, AttachOptions, ConsoleLine } from './runtime-types.js';
+import type { AttachEnd, AttachOptions, OutputLine } from './runtime-types.js';
 import type { ShimConnection } from './shim-connection.js';
 
 /**
@@ -8,7 +8,7 @@ import type { ShimConnection } from './shim-connection.js';
 export async function readConsole(
   conn: ShimConnection,
   options: AttachOptions,
-  onLine: (line: ConsoleLine) => void,
+  onLine: (line: OutputLine) => void,
   requestTimeoutMs: number,
 ): Promise<() => void> {
   let ended = false;

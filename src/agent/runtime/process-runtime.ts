@@ -1,7 +1,9 @@
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { systemClock, type Clock } from '../../shared/clock.js';
+import { KeyedMutex } from '../../shared/keyed-mutex.js';
 import { silentLogger, type Logger } from '../../shared/logger.js';
+import { programCommand, type ProgramCommand } from '../../shared/programs.js';
 import { isRuntimeError, RuntimeError } from './errors.js';
 import { parseLaunchSpec, parseShimConfig, type LaunchSpec, type ShimConfig } from './launch-spec.js';
 import { settleWithoutShim } from './lost-shim.js';
@@ -10,14 +12,14 @@ import { readConsole } from './console-reader.js';
 import type {
   AdoptOutcome,
   AttachOptions,
-  ConsoleLine,
+  OutputLine,
   ExitListener,
   GameExit,
   RuntimeStatus,
   ServerRuntime,
 } from './runtime-types.js';
 import { ShimConnection } from './shim-connection.js';
-import { shimCommand, startShim, type ShimCommand } from './shim-launcher.js';
+import { startShim } from './shim-launcher.js';
 import type { ShimStatus } from './shim-protocol.js';
 import {
   isValidServerId,
@@ -44,7 +46,7 @@ export interface ProcessRuntimeOptions {
   shimStartTimeoutMs?: number;
   /** Deadline of quick requests (status, input, attach, release). */
   requestTimeoutMs?: number;
-  shimCommand?: ShimCommand;
+  shimCommand?: ProgramCommand;
 }
 
 /** Added to a stop's own timeouts for the reply's deadline: the SIGKILL step and the exit record. */
@@ -71,14 +73,15 @@ export class ProcessRuntime implements ServerRuntime {
   /** Console readers, each on a connection of its own. */
   private readonly readers = new Set<ShimConnection>();
   private readonly exitListeners = new Set<ExitListener>();
-  private readonly locks = new Map<string, Promise<unknown>>();
+  /** One start or adoption per server at a time; the chain continues past a failure. */
+  private readonly locks = new KeyedMutex();
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly consoleLines: number;
   private readonly lingerMs: number;
   private readonly shimStartTimeoutMs: number;
   private readonly requestTimeoutMs: number;
-  private readonly shimCommand: ShimCommand;
+  private readonly shimCommand: ProgramCommand;
 
   constructor(private readonly options: ProcessRuntimeOptions) {
     this.clock = options.clock ?? systemClock;
@@ -87,13 +90,13 @@ export class ProcessRuntime implements ServerRuntime {
     this.lingerMs = options.lingerMs ?? 60_000;
     this.shimStartTimeoutMs = options.shimStartTimeoutMs ?? 10_000;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 5_000;
-    this.shimCommand = options.shimCommand ?? shimCommand();
+    this.shimCommand = options.shimCommand ?? programCommand('shim');
   }
 
   start(serverId: string, spec: LaunchSpec): Promise<RuntimeStatus> {
     const stateDir = this.stateDir(serverId);
     const launch = parseLaunchSpec(spec);
-    return this.locked(serverId, async () => {
+    return this.locks.run(serverId, async () => {
       const current = await this.adoptUnlocked(serverId);
       if (current.state === 'running' || current.state === 'stopping') {
         throw new RuntimeError('already_running', `server ${serverId} is already running`);
@@ -109,7 +112,7 @@ export class ProcessRuntime implements ServerRuntime {
 
   adopt(serverId: string): Promise<RuntimeStatus> {
     this.stateDir(serverId);
-    return this.locked(serverId, () => this.adoptUnlocked(serverId));
+    return this.locks.run(serverId, () => this.adoptUnlocked(serverId));
   }
 
   async adoptAll(): Promise<Map<string, AdoptOutcome>> {
@@ -164,7 +167,7 @@ export class ProcessRuntime implements ServerRuntime {
    * A console reader on a connection of its own: the returned function closes it, which frees it
    * in the shim at once. `onEnd` hears the game's exit, or `lost` if the connection goes otherwise.
    */
-  async attach(serverId: string, options: AttachOptions, onLine: (line: ConsoleLine) => void): Promise<() => void> {
+  async attach(serverId: string, options: AttachOptions, onLine: (line: OutputLine) => void): Promise<() => void> {
     const live = this.requireLive(serverId);
     const conn = await ShimConnection.open(socketPathFor(live.stateDir, live.shimPid), this.requestTimeoutMs);
     this.readers.add(conn);
@@ -197,22 +200,6 @@ export class ProcessRuntime implements ServerRuntime {
     const live = this.live.get(serverId);
     if (!live || live.exitHandling) throw new RuntimeError('not_running', `server ${serverId} is not running`);
     return live;
-  }
-
-  /** One start or adoption per server at a time; the chain continues past a failure. */
-  private locked<T>(serverId: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.locks.get(serverId) ?? Promise.resolve();
-    const result = previous.then(work, work);
-    // The chain only orders the work; each caller gets its own result and error through `result`.
-    const chain = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.locks.set(serverId, chain);
-    void chain.then(() => {
-      if (this.locks.get(serverId) === chain) this.locks.delete(serverId);
-    });
-    return result;
   }
 
   private async adoptUnlocked(serverId: string): Promise<RuntimeStatus> {
@@ -300,7 +287,7 @@ export class ProcessRuntime implements ServerRuntime {
 
   private onShimLost(serverId: string): void {
     this.logger.warn({ serverId }, 'lost the connection to the shim');
-    this.locked(serverId, () => this.settleFromFiles(serverId, this.stateDir(serverId))).catch((error: unknown) => {
+    this.locks.run(serverId, () => this.settleFromFiles(serverId, this.stateDir(serverId))).catch((error: unknown) => {
       this.logger.error({ serverId, err: error }, 'could not settle a lost shim');
     });
   }

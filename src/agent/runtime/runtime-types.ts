@@ -1,8 +1,8 @@
 import type { LaunchSpec } from './launch-spec.js';
 import type { ProcessUsage } from './process-usage.js';
-import type { ConsoleLine, GameExit } from './shim-protocol.js';
+import type { OutputLine, GameExit } from './shim-protocol.js';
 
-export type { ConsoleLine, GameExit, LaunchSpec, ProcessUsage };
+export type { OutputLine, GameExit, LaunchSpec, ProcessUsage };
 
 /** What the runtime knows about one server's game process. */
 export type RuntimeStatus =
@@ -38,7 +38,7 @@ export interface ServerRuntime {
   stop(serverId: string, options?: { timeoutMs?: number }): Promise<GameExit>;
   kill(serverId: string): Promise<GameExit>;
   sendCommand(serverId: string, line: string): Promise<void>;
-  attach(serverId: string, options: AttachOptions, onLine: (line: ConsoleLine) => void): Promise<() => void>;
+  attach(serverId: string, options: AttachOptions, onLine: (line: OutputLine) => void): Promise<() => void>;
   status(serverId: string): Promise<RuntimeStatus>;
   usage(serverId: string): Promise<ProcessUsage | null>;
   onExit(listener: ExitListener): () => void;

@@ -91,7 +91,7 @@ export class ShimConnection {
         reject(new RuntimeError('timeout', `the shim did not answer ${body.type} within ${deadlineMs} ms`));
       }, deadlineMs);
       this.pending.set(id, { expect: expectedReply[body.type], resolve, reject, timer });
-      this.socket.write(encodeFrame({ ...body, id } as ShimRequest));
+      this.socket.write(encodeFrame({ ...body, id }));
     }) as Promise<ReplyFor<B>>;
   }
 

@@ -1,32 +1,13 @@
 import { spawn } from 'node:child_process';
 import { open, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
+import { programCommand, type ProgramCommand } from '../../shared/programs.js';
 import { isRuntimeError, RuntimeError } from './errors.js';
 import { ShimConnection } from './shim-connection.js';
 import { socketPathFor, stateFiles } from './state-dir.js';
 
 const START_POLL_MS = 20;
-
-export interface ShimCommand {
-  command: string;
-  args: string[];
-}
-
-/**
- * How to run `shim-main`: from the built `.js` next to this module in production, or from the
- * TypeScript source through tsx when this module itself is running from source (tests, dev).
- * tsx is resolved to an absolute path because the shim's cwd is the state dir, not the repo.
- */
-export function shimCommand(moduleUrl: string = import.meta.url): ShimCommand {
-  if (moduleUrl.endsWith('.ts')) {
-    const tsx = createRequire(moduleUrl).resolve('tsx');
-    return { command: process.execPath, args: ['--import', tsx, fileURLToPath(new URL('./shim-main.ts', moduleUrl))] };
-  }
-  return { command: process.execPath, args: [fileURLToPath(new URL('./shim-main.js', moduleUrl))] };
-}
 
 export interface LaunchedShim {
   pid: number;
@@ -44,7 +25,7 @@ function shimEnvironment(): NodeJS.ProcessEnv {
  * Starts the shim in a session of its own, its output in `shim.log` and no pipe to the Agent, so
  * the Agent can exit or crash without touching it.
  */
-export async function launchShim(stateDir: string, command: ShimCommand = shimCommand()): Promise<LaunchedShim> {
+export async function launchShim(stateDir: string, command: ProgramCommand = programCommand('shim')): Promise<LaunchedShim> {
   const log = await open(join(stateDir, stateFiles.log), 'w', 0o600);
   try {
     const child = spawn(command.command, [...command.args, stateDir], {
@@ -65,7 +46,7 @@ export async function launchShim(stateDir: string, command: ShimCommand = shimCo
 }
 
 /** Launches the shim and returns a connection once its socket answers. */
-export async function startShim(stateDir: string, command: ShimCommand, timeoutMs: number): Promise<ShimConnection> {
+export async function startShim(stateDir: string, command: ProgramCommand, timeoutMs: number): Promise<ShimConnection> {
   const shim = await launchShim(stateDir, command);
   let exitCode: number | null | undefined;
   void shim.exited.then((code) => (exitCode = code));

@@ -33,7 +33,7 @@ export type GameExit = ExitBase &
 
 export type ConsoleStream = 'stdout' | 'stderr';
 
-export interface ConsoleLine {
+export interface OutputLine {
   /** Increases by one per line over the shim's life; a gap tells a reader lines were missed. */
   seq: number;
   stream: ConsoleStream;
@@ -71,7 +71,7 @@ export type ShimReply =
   | { id: number; type: 'exited'; exit: GameExit }
   | { id: number | null; type: 'error'; code: ShimErrorCode; message: string };
 
-export type ShimEvent = { type: 'line'; line: ConsoleLine } | { type: 'exit'; exit: GameExit };
+export type ShimEvent = { type: 'line'; line: OutputLine } | { type: 'exit'; exit: GameExit };
 
 export type ShimMessage = ShimReply | ShimEvent;
 
@@ -188,7 +188,7 @@ function parseStatus(value: unknown): ShimStatus {
   }
 }
 
-function parseLine(value: unknown): ConsoleLine {
+function parseLine(value: unknown): OutputLine {
   if (!isObject(value)) throw new ProtocolError('malformed', 'line must be an object');
   const { seq, stream, text, truncated } = value;
   if (!isNonNegativeInt(seq) || (stream !== 'stdout' && stream !== 'stderr') || typeof text !== 'string' || typeof truncated !== 'boolean') {

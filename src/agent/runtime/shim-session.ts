@@ -6,7 +6,7 @@ import {
   encodeFrame,
   parseRequest,
   ProtocolError,
-  type ConsoleLine,
+  type OutputLine,
   type GameExit,
   type ShimMessage,
   type ShimRequest,
@@ -56,8 +56,8 @@ export class ShimSession {
     this.waiting = [];
   }
 
-  addLine(stream: ConsoleLine['stream'], text: string, truncated: boolean): void {
-    const line: ConsoleLine = { seq: this.nextSeq, stream, text, truncated };
+  addLine(stream: OutputLine['stream'], text: string, truncated: boolean): void {
+    const line: OutputLine = { seq: this.nextSeq, stream, text, truncated };
     this.nextSeq += 1;
     this.ring.push(line);
     for (const [socket, limit] of this.attached) this.send(socket, { type: 'line', line }, limit);

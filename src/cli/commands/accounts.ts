@@ -86,7 +86,7 @@ export const auditCommands: CommandGroup = {
           const v = optional(a, flag);
           if (v !== undefined) query.set(param, v);
         }
-        return (await need(c).call('GET', `/audit-events?${query}`)).body;
+        return (await need(c).call('GET', `/audit-events?${query.toString()}`)).body;
       },
     },
   },

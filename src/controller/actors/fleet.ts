@@ -1,13 +1,13 @@
 import { createActor, type Actor, type ActorOptions, type AnyActorLogic } from 'xstate';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/logger.js';
-import type { NodeDoc, NodeStatusDoc, ResourceAmounts } from '../store/records.js';
-import type { Repositories } from '../store/repositories.js';
+import type { ResourceAmounts, StatusCondition } from '../domain/status.js';
+import type { NodeDoc, NodeStatusDoc } from '../store/records.js';
 import {
   acceptsPlacementsOf, adminChange, adminStateOf, conditionsOf, connectionStateOf, nodeMachine,
-  type AdminEvent, type AdminState, type ConnectionState, type NodeSnapshot, type NodeTimings, type ReportedCondition,
+  type AdminEvent, type AdminState, type ConnectionState, type NodeSnapshot, type NodeTimings,
 } from './node-machine.js';
-import type { NodeCondition } from './node-conditions.js';
+import type { ReportedCondition } from './node-conditions.js';
 
 /** What drives xstate's delayed transitions (setTimeout/clearTimeout). */
 export type TimerClock = NonNullable<ActorOptions<AnyActorLogic>['clock']>;
@@ -18,27 +18,27 @@ export interface NodeState {
   adminState: AdminState;
   connectionState: ConnectionState;
   acceptsPlacements: boolean;
-  conditions: NodeCondition[];
+  conditions: StatusCondition[];
   status: NodeStatusDoc;
+  /** Where other Nodes reach this one, as the administrator set it; empty means the observed address. */
+  address: string;
 }
 
 /** Host facts from the Agent's hello. */
-export type AgentFacts = Pick<NodeStatusDoc, 'agentVersion' | 'hostname' | 'os' | 'arch' | 'runtimeName' | 'runtimeVersion' | 'allocatable'>;
+export type AgentFacts = Pick<NodeStatusDoc, 'agentVersion' | 'hostname' | 'os' | 'arch' | 'runtimeName' | 'runtimeVersion' | 'allocatable' | 'gamePorts'>;
 
 export type NodeStateListener = (state: NodeState, previous: NodeState | undefined) => void;
 
 interface Entry {
   actor: Actor<typeof nodeMachine>;
   status: NodeStatusDoc;
-  /** The last state told to listeners and written to the store; changes are detected against it. */
+  address: string;
+  /** The last state told to listeners; changes are detected against it. */
   last?: NodeState;
-  persistKey: string;
-  /** Writes for one Node are chained so they land in order. */
-  writes: Promise<void>;
+  changeKey: string;
 }
 
 export interface FleetDeps {
-  repos: Repositories;
   clock: Clock;
   logger: Logger;
   timings: NodeTimings;
@@ -56,9 +56,9 @@ export const initialStatus = (): NodeStatusDoc => ({
 /**
  * The Node actors: one standalone root actor per Node in a Map (one parent with thousands of
  * children is quadratic in xstate). The fleet turns link events into machine events, keeps the
- * Agent's last report beside each actor, persists what changed, and tells listeners.
- * Heartbeats change only memory unless a state or condition changes, so 1,000 Agents do not
- * mean 200 store writes a second.
+ * Agent's last report beside each actor, and tells listeners what changed; it does no I/O (the
+ * Node service persists). Heartbeats change only memory unless a state or condition changes, so
+ * 1,000 Agents do not mean 200 store writes a second.
  */
 export class NodeFleet {
   private readonly entries = new Map<string, Entry>();
@@ -69,11 +69,6 @@ export class NodeFleet {
 
   get timings(): NodeTimings {
     return this.deps.timings;
-  }
-
-  /** Rehydrates every stored Node. */
-  async load(): Promise<void> {
-    for (const doc of await this.deps.repos.nodes.find({})) this.add(doc);
   }
 
   add(doc: NodeDoc): NodeState {
@@ -88,7 +83,7 @@ export class NodeFleet {
         lastHeartbeatAt: doc.status.lastHeartbeatAt,
       },
     });
-    const entry: Entry = { actor, status: { ...doc.status }, persistKey: '', writes: Promise.resolve() };
+    const entry: Entry = { actor, status: { ...doc.status }, address: doc.address, changeKey: '' };
     this.entries.set(doc._id, entry);
     actor.subscribe({
       next: (snapshot) => this.changed(doc._id, entry, snapshot),
@@ -136,6 +131,14 @@ export class NodeFleet {
     this.entries.get(nodeId)?.actor.send(event);
   }
 
+  /** Applies an address the caller has persisted (the network's routes follow it). */
+  setAddress(nodeId: string, address: string): void {
+    const entry = this.entries.get(nodeId);
+    if (!entry || entry.address === address) return;
+    entry.address = address;
+    this.changed(nodeId, entry, entry.actor.getSnapshot());
+  }
+
   enrolled(nodeId: string): void {
     this.entries.get(nodeId)?.actor.send({ type: 'ENROLLED', at: this.now() });
   }
@@ -147,7 +150,7 @@ export class NodeFleet {
     const at = this.now();
     if (!entry.actor.getSnapshot().can({ type: 'CONNECTED', at })) return false;
     entry.status = { ...entry.status, ...facts, observedAddress };
-    entry.persistKey = '';
+    entry.changeKey = '';
     entry.actor.send({ type: 'CONNECTED', at });
     return true;
   }
@@ -164,16 +167,13 @@ export class NodeFleet {
     this.entries.get(nodeId)?.actor.send({ type: 'DISCONNECTED', at: this.now() });
   }
 
-  /** Stops every actor after writing each Node's last usage and heartbeat time. */
-  async stop(): Promise<void> {
+  /** Stops every actor; answers each Node's last state (usage and heartbeat time included) for the final write. */
+  stop(): NodeState[] {
     this.stopped = true;
-    const writes: Promise<void>[] = [];
-    for (const [nodeId, entry] of this.entries) {
-      entry.actor.stop();
-      writes.push(entry.writes.then(() => this.write(nodeId, entry)));
-    }
-    await Promise.all(writes);
+    const last = this.states();
+    for (const entry of this.entries.values()) entry.actor.stop();
     this.entries.clear();
+    return last;
   }
 
   private now(): string {
@@ -189,35 +189,24 @@ export class NodeFleet {
       acceptsPlacements: acceptsPlacementsOf(snapshot),
       conditions: conditionsOf(snapshot),
       status: { ...entry.status, connectionState, lastHeartbeatAt: snapshot.context.lastHeartbeatAt ?? entry.status.lastHeartbeatAt },
+      address: entry.address,
     };
   }
 
   private changed(nodeId: string, entry: Entry, snapshot: NodeSnapshot): void {
     if (this.stopped || this.entries.get(nodeId) !== entry) return;
     const state = this.stateOf(nodeId, entry, snapshot);
-    const key = JSON.stringify([state.adminState, state.connectionState, state.conditions]);
-    if (key === entry.persistKey) return;
+    const key = JSON.stringify([state.adminState, state.connectionState, state.conditions, state.address, state.status.observedAddress]);
+    if (key === entry.changeKey) return;
     const previous = entry.last;
-    entry.persistKey = key;
+    entry.changeKey = key;
     entry.last = state;
-    entry.writes = entry.writes.then(() => this.write(nodeId, entry));
     for (const listener of this.listeners) {
       try {
         listener(state, previous);
       } catch (err) {
         this.deps.logger.error({ err, nodeId }, 'node state listener failed');
       }
-    }
-  }
-
-  /** Writes the observed part only; adminState is written by the service before it answers. */
-  private async write(nodeId: string, entry: Entry): Promise<void> {
-    const snapshot = entry.actor.getSnapshot();
-    const state = this.stateOf(nodeId, entry, snapshot);
-    try {
-      await this.deps.repos.nodes.update({ _id: nodeId }, { status: state.status, conditions: state.conditions });
-    } catch (err) {
-      this.deps.logger.error({ err, nodeId }, 'writing node status failed');
     }
   }
 }

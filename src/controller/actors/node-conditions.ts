@@ -1,13 +1,7 @@
-/** Node conditions: why observed state differs from desired state, or why the Node is under pressure. */
-export type ConditionSource = 'AGENT' | 'CONTROLLER';
+import type { StatusCondition } from '../domain/status.js';
 
-export interface NodeCondition {
-  id: string;
-  source: ConditionSource;
-  reason: string;
-  message: string;
-  since: string;
-}
+/** A Node condition as the Agent reports it: the Controller adds where it came from. */
+export type ReportedCondition = Omit<StatusCondition, 'source'>;
 
 /** Conditions the Controller itself raises; ids are stable so `since` survives repeated reports. */
 export const controllerConditions = {
@@ -22,23 +16,23 @@ export const isPressure = (reason: string) => reason.endsWith('_PRESSURE');
 export const agentConditionId = (agentId: string) => `agent.${agentId}`;
 
 /** Adds or refreshes a condition, keeping the original `since` while it lasts. */
-export function withCondition(list: readonly NodeCondition[], condition: NodeCondition): NodeCondition[] {
+export function withCondition(list: readonly StatusCondition[], condition: StatusCondition): StatusCondition[] {
   const existing = list.find((c) => c.id === condition.id);
   if (!existing) return [...list, condition];
   return list.map((c) => (c.id === condition.id ? { ...condition, since: existing.since } : c));
 }
 
-export const withoutCondition = (list: readonly NodeCondition[], id: string): NodeCondition[] => list.filter((c) => c.id !== id);
+export const withoutCondition = (list: readonly StatusCondition[], id: string): StatusCondition[] => list.filter((c) => c.id !== id);
 
 /**
  * The Agent's conditions replace the previous set (an absent one has cleared), but a condition
  * the Agent keeps reporting keeps the `since` it was first seen with.
  */
 export function mergeAgentConditions(
-  previous: readonly NodeCondition[],
-  reported: readonly { id: string; reason: string; message: string; since: string }[],
+  previous: readonly StatusCondition[],
+  reported: readonly ReportedCondition[],
   at: string,
-): NodeCondition[] {
+): StatusCondition[] {
   return reported.map((r) => {
     const id = agentConditionId(r.id || r.reason);
     const before = previous.find((c) => c.id === id);

@@ -1,6 +1,7 @@
 import { and, assign, not, setup, stateIn, type SnapshotFrom } from 'xstate';
+import type { StatusCondition } from '../domain/status.js';
 import {
-  controllerConditions, isoPlus, isPressure, mergeAgentConditions, withCondition, withoutCondition, type NodeCondition,
+  controllerConditions, isoPlus, isPressure, mergeAgentConditions, withCondition, withoutCondition, type ReportedCondition,
 } from './node-conditions.js';
 
 export type AdminState = 'ENABLED' | 'DISABLED' | 'REVOKED';
@@ -17,13 +18,6 @@ export interface NodeTimings {
 }
 
 export const defaultNodeTimings: NodeTimings = { heartbeatIntervalMs: 5_000, degradedAfterMs: 15_000, unreachableAfterMs: 45_000 };
-
-export interface ReportedCondition {
-  id: string;
-  reason: string;
-  message: string;
-  since: string;
-}
 
 /** Every event carries the Controller's time (`at`), so the machine itself never reads a clock. */
 export type NodeEvent =
@@ -43,14 +37,14 @@ export interface NodeInput {
   /** Time of rehydration. */
   at: string;
   /** Conditions persisted before a restart, so their `since` is kept. */
-  conditions?: NodeCondition[];
+  conditions?: StatusCondition[];
   lastHeartbeatAt?: string;
 }
 
 export interface NodeContext {
   timings: NodeTimings;
-  controllerConditions: NodeCondition[];
-  agentConditions: NodeCondition[];
+  controllerConditions: StatusCondition[];
+  agentConditions: StatusCondition[];
   /** Last heartbeat, as shown in the API. */
   lastHeartbeatAt?: string;
   /** Last sign of life (connect or heartbeat): the timers count from it. */
@@ -59,12 +53,12 @@ export interface NodeContext {
   boot: { adminState: AdminState; enrolled: boolean };
 }
 
-const unreachableCondition = (since: string): NodeCondition => ({
+const unreachableCondition = (since: string): StatusCondition => ({
   ...controllerConditions.unreachable, source: 'CONTROLLER', since,
   message: 'The Agent is not connected: its stream closed or it stopped sending heartbeats.',
 });
 
-const heartbeatMissedCondition = (since: string, afterMs: number): NodeCondition => ({
+const heartbeatMissedCondition = (since: string, afterMs: number): StatusCondition => ({
   ...controllerConditions.heartbeatMissed, source: 'CONTROLLER', since,
   message: `No heartbeat from the Agent for ${Math.round(afterMs / 1000)} s.`,
 });
@@ -249,4 +243,4 @@ export function adminChange(s: NodeSnapshot, event: AdminEvent): 'allowed' | 'un
   return s.can(event) ? 'allowed' : 'refused';
 }
 
-export const conditionsOf = (s: NodeSnapshot): NodeCondition[] => [...s.context.controllerConditions, ...s.context.agentConditions];
+export const conditionsOf = (s: NodeSnapshot): StatusCondition[] => [...s.context.controllerConditions, ...s.context.agentConditions];

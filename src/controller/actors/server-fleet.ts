@@ -1,6 +1,6 @@
 import { createActor, type Actor } from 'xstate';
 import type { ServerDoc } from '../store/records.js';
-import { serverMachine, type ServerEvent, type ServerMachineContext } from './server-machine.js';
+import { serverMachine, type ServerEvent, type ServerPhaseContext } from './server-machine.js';
 import type { Phase, ServerDesired } from '../domain/server-spec.js';
 
 export type ServerActor = Actor<typeof serverMachine>;
@@ -49,12 +49,12 @@ export const accepts = (actor: ServerActor, event: ServerEvent) => actor.getSnap
 
 export interface MachineState {
   phase: Phase;
-  context: ServerMachineContext;
+  context: ServerPhaseContext;
   done: boolean;
 }
 
 export function machineState(actor: ServerActor): MachineState {
   const snapshot = actor.getSnapshot();
-  const value = snapshot.value as Phase | 'DELETED';
+  const value = snapshot.value;
   return { phase: value === 'DELETED' ? 'DELETING' : value, context: snapshot.context, done: snapshot.status === 'done' };
 }

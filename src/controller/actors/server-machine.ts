@@ -1,7 +1,7 @@
 import { assign, setup } from 'xstate';
-import type { Resources, ServerDesired, Workflow } from '../domain/server-spec.js';
+import type { Reservation, ServerDesired, Workflow } from '../domain/server-spec.js';
 
-export interface ServerMachineContext {
+export interface ServerPhaseContext {
   generation: number;
   desired: ServerDesired;
   workflow?: Workflow;
@@ -13,7 +13,7 @@ export type ServerEvent =
   | { type: 'START'; at: string }
   | { type: 'STOP'; at: string }
   | { type: 'RESTART'; at: string }
-  | { type: 'UPDATE'; at: string; resources?: Resources; inNetwork?: boolean }
+  | { type: 'UPDATE'; at: string; resources?: Reservation; inNetwork?: boolean }
   | { type: 'ACKNOWLEDGE'; at: string; conditionId: string }
   | { type: 'DELETE'; at: string }
   | { type: 'INSTALLED'; at: string }
@@ -27,7 +27,7 @@ export type ServerEvent =
 export type ServerEventType = ServerEvent['type'];
 
 /** A desired-spec change: the new spec and the next generation, together. */
-const change = (context: ServerMachineContext, patch: Partial<ServerDesired>): Partial<ServerMachineContext> => ({
+const change = (context: ServerPhaseContext, patch: Partial<ServerDesired>): Partial<ServerPhaseContext> => ({
   generation: context.generation + 1,
   desired: { ...context.desired, ...patch },
 });
@@ -40,7 +40,7 @@ const change = (context: ServerMachineContext, patch: Partial<ServerDesired>): P
  */
 export const serverMachine = setup({
   types: {
-    context: {} as ServerMachineContext,
+    context: {} as ServerPhaseContext,
     events: {} as ServerEvent,
     input: {} as { desired: ServerDesired; at: string },
   },

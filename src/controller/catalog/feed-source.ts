@@ -16,8 +16,9 @@ export function feedLocation(source: string): FeedLocation {
 }
 
 async function readBounded(path: string): Promise<string> {
-  const handle = await open(path, 'r').catch((e: NodeJS.ErrnoException) => {
-    throw new CatalogFeedError(`cannot read ${path} (${e.code ?? e.message})`);
+  const handle = await open(path, 'r').catch((e: unknown) => {
+    const err = e as NodeJS.ErrnoException;
+    throw new CatalogFeedError(`cannot read ${path} (${err.code ?? err.message})`);
   });
   try {
     const { size } = await handle.stat();
@@ -40,7 +41,8 @@ async function fetchBounded(url: string, signal: AbortSignal): Promise<string> {
   if (declared > maxFeedBytes) throw new CatalogFeedError(`${url} is larger than ${maxFeedBytes} bytes`);
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for await (const chunk of res.body) {
+  // undici types the body as ReadableStream<any>; fetch's body yields bytes.
+  for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
     total += chunk.byteLength;
     if (total > maxFeedBytes) throw new CatalogFeedError(`${url} is larger than ${maxFeedBytes} bytes`);
     chunks.push(chunk);

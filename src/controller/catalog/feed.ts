@@ -1,8 +1,5 @@
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import Type, { type Static } from 'typebox';
-
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+import { jsonAjv } from '../schemas/validators.js';
 
 /**
  * The catalog feed: the one JSON document Cairn syncs its plugin catalog from (a file or an
@@ -73,15 +70,14 @@ export class CatalogFeedError extends Error {
   override name = 'CatalogFeedError';
 }
 
-const validate = addFormats(new Ajv({ allErrors: false, strict: false })).compile(CatalogFeed);
+const validate = jsonAjv.compile<CatalogFeed>(CatalogFeed);
 
 /** Checks the shape, then what a schema cannot: ids match their source, no id or versionId twice. */
-export function checkFeed(value: unknown): CatalogFeed {
-  if (!validate(value)) {
+export function checkFeed(feed: unknown): CatalogFeed {
+  if (!validate(feed)) {
     const e = validate.errors?.[0];
     throw new CatalogFeedError(`feed${e?.instancePath.replaceAll('/', '.') ?? ''}: ${e?.message ?? 'invalid'}`);
   }
-  const feed = value as CatalogFeed;
   const ids = new Set<string>();
   for (const [i, plugin] of feed.plugins.entries()) {
     if (!plugin.id.startsWith(`${plugin.source}:`)) throw new CatalogFeedError(`feed.plugins.${i}.id: ${plugin.id} does not start with its source "${plugin.source}:"`);

@@ -1,15 +1,15 @@
-import type { Convergence, DesiredState, Phase, ServerObserved } from './server-spec.js';
+import type { Convergence, ServerDesiredState, Phase, ServerObserved } from './server-spec.js';
 
 export interface ConvergenceInput {
   nodeConnected: boolean;
   phase: Phase;
   generation: number;
-  desiredState: DesiredState;
+  desiredState: ServerDesiredState;
   observed: ServerObserved;
 }
 
 /** Does the observed runtime state satisfy the desired one? A crashed process counts as stopped. */
-function runtimeMatches(desired: DesiredState, observed: ServerObserved): boolean {
+function runtimeMatches(desired: ServerDesiredState, observed: ServerObserved): boolean {
   const runtime = observed.runtimeState;
   if (desired === 'RUNNING') return runtime === 'RUNNING';
   if (desired === 'STOPPED') return runtime === undefined || runtime === 'STOPPED' || runtime === 'CRASHED';

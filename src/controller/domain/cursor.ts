@@ -1,4 +1,4 @@
-import { invalidRequest } from '../http/problem.js';
+import { invalidRequest } from '../core/errors.js';
 
 /** Opaque cursor: the sort key of the last item of the previous page, base64url-wrapped and versioned. */
 export const maxCursorLength = 200;
@@ -7,7 +7,7 @@ export function encodeCursor(key: string | number): string {
   return Buffer.from(JSON.stringify({ v: 1, k: key })).toString('base64url');
 }
 
-export function decodeCursor(cursor: string): string | number {
+function decodeCursor(cursor: string): string | number {
   if (cursor.length > maxCursorLength) throw invalidRequest(`cursor: at most ${maxCursorLength} characters.`);
   try {
     const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { v?: unknown; k?: unknown };

@@ -1,16 +1,16 @@
-import type { Resources } from './server-spec.js';
+import type { Reservation } from './server-spec.js';
 
 export interface PlacementCandidate {
   nodeId: string;
   acceptsPlacements: boolean;
-  allocatable: Resources;
-  reserved: Resources;
+  allocatable: Reservation;
+  reserved: Reservation;
 }
 
-export const fits = (free: Resources, request: Resources) =>
+export const fits = (free: Reservation, request: Reservation) =>
   request.cpuMillis <= free.cpuMillis && request.memoryBytes <= free.memoryBytes;
 
-export const freeOf = (c: Pick<PlacementCandidate, 'allocatable' | 'reserved'>): Resources => ({
+export const freeOf = (c: Pick<PlacementCandidate, 'allocatable' | 'reserved'>): Reservation => ({
   cpuMillis: c.allocatable.cpuMillis - c.reserved.cpuMillis,
   memoryBytes: c.allocatable.memoryBytes - c.reserved.memoryBytes,
 });
@@ -21,7 +21,7 @@ export const freeOf = (c: Pick<PlacementCandidate, 'allocatable' | 'reserved'>):
  * its two remaining fractions, so small servers fill up Nodes before large ones need them.
  * Ties go to the lower Node id, so placement is deterministic.
  */
-export function bestFit(candidates: PlacementCandidate[], request: Resources): string | undefined {
+export function bestFit(candidates: PlacementCandidate[], request: Reservation): string | undefined {
   let best: { nodeId: string; score: number } | undefined;
   for (const c of candidates) {
     if (!c.acceptsPlacements) continue;

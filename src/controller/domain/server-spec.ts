@@ -1,75 +1,63 @@
-/** The server vocabulary shared by the machine, the services and the store. */
+import type { Static } from 'typebox';
+import type { ResourcesSchema, RestartPolicySchema, SoftwareSchema } from '../schemas/servers.js';
+import type { ResourceAmounts, StatusCondition } from './status.js';
+
+/**
+ * The server vocabulary shared by the machine, the services and the store. Shapes the API shows
+ * are the schemas' types; names differ from the link's (`Resources`, `DesiredState`,
+ * `RuntimeState`, ...), whose shapes differ.
+ */
 export const desiredStates = ['RUNNING', 'STOPPED', 'DELETED'] as const;
-export type DesiredState = (typeof desiredStates)[number];
+export type ServerDesiredState = (typeof desiredStates)[number];
 
 export const phases = ['PROVISIONING', 'READY', 'MIGRATING', 'RESTORING', 'UPDATING', 'DELETING', 'FAILED'] as const;
 export type Phase = (typeof phases)[number];
 
 export const runtimeStates = ['STOPPED', 'STARTING', 'RUNNING', 'STOPPING', 'CRASHED'] as const;
-export type RuntimeState = (typeof runtimeStates)[number];
+export type ServerRuntimeState = (typeof runtimeStates)[number];
 
 export const convergenceValues = ['CONVERGED', 'IN_PROGRESS', 'DISCREPANCY', 'UNKNOWN'] as const;
 export type Convergence = (typeof convergenceValues)[number];
 
 export type ServerKind = 'GAME_SERVER' | 'PROXY';
 
-export interface Software {
-  template: string;
-  version: string;
-  build?: string;
-}
+/** The template and version a server runs. */
+export type ServerSoftware = Static<typeof SoftwareSchema>;
 
-export interface Resources {
-  cpuMillis: number;
-  memoryBytes: number;
-}
+/** CPU and memory a server reserves on its Node (held even while it is stopped); also a Node's reserved and free sums. */
+export type Reservation = Static<typeof ResourcesSchema>;
 
-export interface RestartPolicy {
-  /** Automatic restarts allowed within the window; 0 disables automatic restarts. */
-  maxRestarts: number;
-  windowSeconds: number;
-}
+export type ServerRestartPolicy = Static<typeof RestartPolicySchema>;
 
-export const defaultRestartPolicy: RestartPolicy = { maxRestarts: 3, windowSeconds: 300 };
+export const defaultRestartPolicy: ServerRestartPolicy = { maxRestarts: 3, windowSeconds: 300 };
 
 /** What should be: every change bumps the server's generation. */
 export interface ServerDesired {
-  state: DesiredState;
-  software: Software;
-  resources: Resources;
+  state: ServerDesiredState;
+  software: ServerSoftware;
+  resources: Reservation;
   inNetwork: boolean;
-  restartPolicy: RestartPolicy;
+  restartPolicy: ServerRestartPolicy;
   /** Ids of conditions the operator acknowledged (a safety stop may lift once acknowledged). */
   acknowledgedConditions: string[];
   /** Bumped by POST restart, so the Agent restarts a server whose other fields did not change. */
   restartNonce: number;
 }
 
-export interface Condition {
-  id: string;
-  source: 'AGENT' | 'CONTROLLER';
-  reason: string;
-  message: string;
-  since: string;
-}
-
-export interface Usage {
-  cpuMillis: number;
-  memoryBytes: number;
-  diskBytes: number;
-}
-
 /** What the Agent last reported; written only from Agent reports. */
 export interface ServerObserved {
   observedGeneration: number;
-  runtimeState?: RuntimeState;
+  runtimeState?: ServerRuntimeState;
   installed: boolean;
   /** The Agent will restart the process by itself (crash within the restart policy). */
   restarting: boolean;
-  /** The running process was started from an older spec whose change applies at next start. */
-  restartPending: boolean;
-  usage: Usage;
-  conditions: Condition[];
+  /**
+   * The network membership the process was started with, while it starts or runs (false otherwise).
+   * Membership applies at a start: only a member started as one is routed to.
+   */
+  startedInNetwork: boolean;
+  usage: ResourceAmounts;
+  conditions: StatusCondition[];
   startedAt?: string;
   reportedAt?: string;
 }
@@ -78,7 +66,7 @@ export const emptyObserved = (): ServerObserved => ({
   observedGeneration: 0,
   installed: false,
   restarting: false,
-  restartPending: false,
+  startedInNetwork: false,
   usage: { cpuMillis: 0, memoryBytes: 0, diskBytes: 0 },
   conditions: [],
 });

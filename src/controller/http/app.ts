@@ -6,8 +6,10 @@ import { Authenticator } from './authenticate.js';
 import type { Metrics } from './metrics.js';
 import { mountRoute } from './mount.js';
 import { buildOpenApi } from './openapi.js';
-import { ProblemError, toProblem } from './problem.js';
+import { DomainError } from '../core/errors.js';
+import { problemBody, statusOf, toDomainError } from './problem.js';
 import type { AnyRoute } from './route.js';
+import { webUi } from './web-ui.js';
 
 export interface HttpAppOptions {
   services: Services;
@@ -16,17 +18,19 @@ export interface HttpAppOptions {
   logger: Logger;
   version: string;
   checkResponses: boolean;
+  /** The built web UI, served at `/`. */
+  webDir: string;
   ready(): Promise<void>;
 }
 
 /** JSON bodies above this are refused with 413; file and jar uploads stream with their own limits. */
 export const jsonLimitBytes = 1024 * 1024;
 
-function sendProblem(ctx: Context, problem: ProblemError): void {
-  ctx.status = problem.status;
-  ctx.set(problem.headers);
+function sendProblem(ctx: Context, error: DomainError): void {
+  ctx.status = statusOf(error);
+  ctx.set(error.headers);
   ctx.type = 'application/problem+json';
-  ctx.body = problem.toBody();
+  ctx.body = problemBody(error);
 }
 
 export function createHttpApp(options: HttpAppOptions): Koa {
@@ -37,14 +41,14 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   app.use(async (ctx, next) => {
     try {
       await next();
-      if (ctx.status === 405 && ctx.body == null) throw new ProblemError('method_not_allowed', `${ctx.method} is not allowed here; see the Allow header.`);
-      if (ctx.status === 404 && ctx.body == null) throw new ProblemError('not_found', `No such path: ${ctx.path}`);
-      if (ctx.status === 501 && ctx.body == null) throw new ProblemError('method_not_allowed', `${ctx.method} is not supported.`);
+      if (ctx.status === 405 && ctx.body == null) throw new DomainError('method_not_allowed', `${ctx.method} is not allowed here; see the Allow header.`);
+      if (ctx.status === 404 && ctx.body == null) throw new DomainError('not_found', `No such path: ${ctx.path}`);
+      if (ctx.status === 501 && ctx.body == null) throw new DomainError('method_not_allowed', `${ctx.method} is not supported.`);
     } catch (error) {
-      const problem = toProblem(error, jsonLimitBytes);
+      const problem = toDomainError(error, jsonLimitBytes);
       if (problem) return sendProblem(ctx, problem);
       logger.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');
-      sendProblem(ctx, new ProblemError('internal'));
+      sendProblem(ctx, new DomainError('internal'));
     }
   });
 
@@ -57,7 +61,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
       await options.ready();
     } catch (error) {
       logger.warn({ err: error }, 'not ready');
-      throw new ProblemError('not_ready');
+      throw new DomainError('not_ready');
     }
     ctx.body = { status: 'ready' };
   });
@@ -78,6 +82,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
 
   app.use(ops.routes()).use(ops.allowedMethods());
   app.use(api.routes()).use(api.allowedMethods());
+  app.use(webUi({ dir: options.webDir }));
   app.on('error', (error: NodeJS.ErrnoException) => {
     // A client that goes away mid-stream is normal for SSE and downloads.
     if (error.code === 'ERR_STREAM_PREMATURE_CLOSE' || error.code === 'ECONNRESET' || error.code === 'EPIPE') return;

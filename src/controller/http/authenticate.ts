@@ -1,9 +1,9 @@
 import type { Context } from 'koa';
 import type { SessionService } from '../services/sessions.js';
 import type { TokenService } from '../services/tokens.js';
-import type { Caller } from './caller.js';
+import type { Caller } from '../core/caller.js';
 import { readSessionCookie } from './cookies.js';
-import { forbidden } from './problem.js';
+import { forbidden } from '../core/errors.js';
 
 /** Resolves the caller from `Authorization: Bearer` (API token) or the session cookie. */
 export class Authenticator {

@@ -4,8 +4,9 @@ import { koaBody } from 'koa-body';
 import type { Logger } from '../../shared/logger.js';
 import type { AuditService } from '../services/audit.js';
 import { refuseCrossOrigin, type Authenticator } from './authenticate.js';
-import type { Caller } from './caller.js';
-import { invalidRequest, isProblem, ProblemError, toProblem } from './problem.js';
+import type { Caller } from '../core/caller.js';
+import { DomainError, invalidRequest, isDomainError } from '../core/errors.js';
+import { statusOf, toDomainError } from './problem.js';
 import { koaPath, newAuditScope, type AnyRoute } from './route.js';
 import { checkResponse, validateBody, validateText } from './schema-registry.js';
 
@@ -30,7 +31,7 @@ async function readJson(ctx: Context, parse: ReturnType<typeof jsonBody>, limitB
     await parse(ctx, async () => undefined);
   } catch (e) {
     // As a problem here, so the audit event names it (too_large, invalid_request) like any other refusal.
-    throw toProblem(e, limitBytes) ?? e;
+    throw toDomainError(e, limitBytes) ?? e;
   }
   return ctx.request.body;
 }
@@ -50,12 +51,12 @@ export function mountRoute(router: Router, route: AnyRoute, deps: MountDeps): vo
       caller = await deps.authenticator.resolve(ctx);
       const auth = route.auth ?? 'user';
       if (auth !== 'public') {
-        if (!caller) throw new ProblemError('unauthenticated');
-        if (auth === 'user' && caller.user.passwordChangeRequired) throw new ProblemError('password_change_required');
+        if (!caller) throw new DomainError('unauthenticated');
+        if (auth === 'user' && caller.user.passwordChangeRequired) throw new DomainError('password_change_required');
       }
       refuseCrossOrigin(ctx, caller);
       const params = route.params ? validateText(route.params, { ...ctx.params }, 'path') : undefined;
-      const query = route.query ? validateText(route.query, { ...ctx.query }, 'query') : undefined;
+      const query = route.query ? validateText<Record<string, unknown>>(route.query, { ...ctx.query }, 'query') : undefined;
       let body: unknown;
       if (route.body) {
         const raw = await readJson(ctx, parse, deps.jsonLimitBytes);
@@ -74,10 +75,10 @@ export function mountRoute(router: Router, route: AnyRoute, deps: MountDeps): vo
       if (audit) await deps.audit.record(audit, caller, 'SUCCESS');
     } catch (error) {
       if (audit) {
-        const status = isProblem(error) ? error.status : 500;
+        const status = isDomainError(error) ? statusOf(error) : 500;
         // Refusals (no credentials, not allowed, rate limited, hidden) are DENIED; everything else that went wrong is FAILED.
-        const denied = status === 401 || status === 403 || status === 429 || (error as { auditOutcome?: string }).auditOutcome === 'DENIED';
-        if (isProblem(error)) audit.detail({ error: error.code });
+        const denied = status === 401 || status === 403 || status === 429 || (isDomainError(error) && error.denied);
+        if (isDomainError(error)) audit.detail({ error: error.code });
         await deps.audit.record(audit, caller, denied ? 'DENIED' : 'FAILED');
       }
       throw error;

@@ -1,6 +1,9 @@
+import { DomainError, isDomainError, type ErrorCode } from '../core/errors.js';
+
 /**
- * The one problem module: every error the API answers is a ProblemError with a stable code.
- * Routes and services throw; one middleware maps to RFC 9457 `application/problem+json`.
+ * The one problem module: every error the API answers is a DomainError with a stable code.
+ * Routes and services throw; one middleware maps it to RFC 9457 `application/problem+json`
+ * with the status and title this catalogue gives its code.
  */
 export const problemCatalog = {
   invalid_request: { status: 400, title: 'The request is invalid.' },
@@ -31,9 +34,7 @@ export const problemCatalog = {
   catalog_sync_failed: { status: 502, title: 'The catalog source could not be read or is not a valid feed; the last good catalog stays in use.' },
   node_unavailable: { status: 503, title: 'The server\'s Node is not connected or did not answer in time.' },
   not_ready: { status: 503, title: 'The Controller cannot reach its store.' },
-} as const;
-
-export type ProblemCode = keyof typeof problemCatalog;
+} as const satisfies Record<ErrorCode, { status: number; title: string }>;
 
 export const problemTypeBase = 'https://cairn.dev/problems/';
 
@@ -42,52 +43,27 @@ export interface ProblemBody {
   title: string;
   status: number;
   detail?: string;
-  code: ProblemCode;
+  code: ErrorCode;
 }
 
-export class ProblemError extends Error {
-  readonly code: ProblemCode;
-  readonly status: number;
-  readonly detail?: string;
-  readonly headers: Record<string, string>;
+export const statusOf = (error: DomainError): number => problemCatalog[error.code].status;
 
-  constructor(code: ProblemCode, detail?: string, headers: Record<string, string> = {}) {
-    super(detail ?? problemCatalog[code].title);
-    this.name = 'ProblemError';
-    this.code = code;
-    this.status = problemCatalog[code].status;
-    this.detail = detail;
-    this.headers = headers;
-  }
-
-  toBody(): ProblemBody {
-    const body: ProblemBody = {
-      type: problemTypeBase + this.code,
-      title: problemCatalog[this.code].title,
-      status: this.status,
-      code: this.code,
-    };
-    if (this.detail !== undefined) body.detail = this.detail;
-    return body;
-  }
+export function problemBody(error: DomainError): ProblemBody {
+  const body: ProblemBody = {
+    type: problemTypeBase + error.code,
+    title: problemCatalog[error.code].title,
+    status: statusOf(error),
+    code: error.code,
+  };
+  if (error.detail !== undefined) body.detail = error.detail;
+  return body;
 }
 
-export const isProblem = (e: unknown): e is ProblemError => e instanceof ProblemError;
-
-/** Errors thrown by body parsing (raw-body, koa-body) carry an HTTP status but are not problems yet. */
-export function toProblem(error: unknown, bodyLimitBytes: number): ProblemError | undefined {
-  if (isProblem(error)) return error;
-  const e = error as { status?: number; type?: string; message?: string; expose?: boolean };
-  if (e?.status === 413 || e?.type === 'entity.too.large') return new ProblemError('too_large', `The body is larger than ${bodyLimitBytes} bytes.`);
-  if (e?.status === 400 || e?.status === 415) return new ProblemError('invalid_request', e.expose ? `body: ${e.message}` : 'body: could not be read.');
+/** Errors thrown by body parsing (raw-body, koa-body) carry an HTTP status but are not domain errors yet. */
+export function toDomainError(error: unknown, bodyLimitBytes: number): DomainError | undefined {
+  if (isDomainError(error)) return error;
+  const e = error as { status?: number; type?: string; message?: string; expose?: boolean } | null | undefined;
+  if (e?.status === 413 || e?.type === 'entity.too.large') return new DomainError('too_large', `The body is larger than ${bodyLimitBytes} bytes.`);
+  if (e?.status === 400 || e?.status === 415) return new DomainError('invalid_request', e.expose ? `body: ${e.message}` : 'body: could not be read.');
   return undefined;
 }
-
-export const invalidRequest = (detail: string) => new ProblemError('invalid_request', detail);
-export const notFound = (what = 'resource') => new ProblemError('not_found', `No such ${what}.`);
-export const forbidden = (detail = 'You do not have the permission this needs.') => new ProblemError('forbidden', detail);
-export const conflict = (detail: string) => new ProblemError('conflict', detail);
-export const tooManyAttempts = (retryAfterSeconds: number) =>
-  new ProblemError('too_many_attempts', `Retry in ${retryAfterSeconds} seconds.`, {
-    'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
-  });

@@ -1,7 +1,8 @@
 import type { Context } from 'koa';
-import type { Static, TSchema } from 'typebox';
-import type { Caller } from './caller.js';
-import { AuditScope } from './audit-scope.js';
+import type { Static, TObject, TSchema } from 'typebox';
+import { AuditScope } from '../core/audit-scope.js';
+import type { Caller } from '../core/caller.js';
+import type { TDefaulted } from '../schemas/common.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -15,9 +16,13 @@ export type AuthMode = 'public' | 'signed-in' | 'user';
 
 type StaticOf<S> = S extends TSchema ? Static<S> : undefined;
 
+type DefaultedKeys<S> = S extends TObject<infer P> ? { [K in keyof P]: P[K] extends TDefaulted ? K : never }[keyof P] : never;
+/** A validated query: fields with a default are always there, since validation fills them in. */
+type QueryOf<Q> = Q extends TSchema ? Static<Q> & Required<Pick<Static<Q>, Extract<DefaultedKeys<Q>, keyof Static<Q>>>> : undefined;
+
 export interface RouteInput<B, Q, P, A extends AuthMode> {
   body: StaticOf<B>;
-  query: StaticOf<Q>;
+  query: QueryOf<Q>;
   params: StaticOf<P>;
   caller: A extends 'public' ? Caller | undefined : Caller;
   audit: AuditScope;
@@ -52,9 +57,8 @@ export interface RouteDef<B, Q, P, R, A extends AuthMode> {
   handler(input: RouteInput<B, Q, P, A>): Promise<StaticOf<R> | void>;
 }
 
-// Routes are stored type-erased; `route()` is where the types are checked.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyRoute = RouteDef<any, any, any, any, AuthMode>;
+/** Routes are stored type-erased; `route()` is where the types are checked. */
+export type AnyRoute = RouteDef<TSchema | undefined, TSchema | undefined, TSchema | undefined, TSchema | undefined, AuthMode>;
 
 export function route<
   B extends TSchema | undefined = undefined,
@@ -64,7 +68,7 @@ export function route<
   A extends AuthMode = 'user',
 >(def: RouteDef<B, Q, P, R, A>): AnyRoute {
   if (def.method !== 'GET' && !def.audit) throw new Error(`${def.method} ${def.path} changes state and must name its audit action`);
-  return def as unknown as AnyRoute;
+  return def;
 }
 
 export const newAuditScope = (def: AnyRoute) => (def.audit ? new AuditScope(def.audit.action, def.audit.targetKind) : undefined);

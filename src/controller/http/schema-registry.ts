@@ -1,20 +1,13 @@
-import { Ajv, type ValidateFunction, type ErrorObject } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { TSchema } from 'typebox';
-import { invalidRequest } from './problem.js';
-
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
-
-/** Bodies are validated as sent; query strings and path parameters arrive as text and are coerced. */
-const bodyAjv = addFormats(new Ajv({ allErrors: false, strict: false }));
-const queryAjv = addFormats(new Ajv({ allErrors: false, strict: false, coerceTypes: true, useDefaults: true }));
-const responseAjv = addFormats(new Ajv({ allErrors: false, strict: false }));
+import { invalidRequest } from '../core/errors.js';
+import { jsonAjv, textAjv } from '../schemas/validators.js';
 
 const cache = new WeakMap<object, Map<Ajv, ValidateFunction>>();
 
 function compiled(ajv: Ajv, schema: TSchema): ValidateFunction {
   let perAjv = cache.get(schema);
-  if (!perAjv) cache.set(schema, (perAjv = new Map()));
+  if (!perAjv) cache.set(schema, (perAjv = new Map<Ajv, ValidateFunction>()));
   let fn = perAjv.get(ajv);
   if (!fn) perAjv.set(ajv, (fn = ajv.compile(schema)));
   return fn;
@@ -36,20 +29,20 @@ export function describeError(where: string, error: ErrorObject | undefined): st
 }
 
 export function validateBody<T>(schema: TSchema, value: unknown, where = 'body'): T {
-  const fn = compiled(bodyAjv, schema);
+  const fn = compiled(jsonAjv, schema);
   if (!fn(value)) throw invalidRequest(describeError(where, fn.errors?.[0]));
   return value as T;
 }
 
-/** Coerces text to the schema's types in place (query/params), then validates. */
+/** Coerces text to the schema's types and fills in defaults, in place (query/params), then validates. */
 export function validateText<T>(schema: TSchema, value: Record<string, unknown>, where: string): T {
-  const fn = compiled(queryAjv, schema);
+  const fn = compiled(textAjv, schema);
   if (!fn(value)) throw invalidRequest(describeError(where, fn.errors?.[0]));
   return value as T;
 }
 
 /** Responses are checked too: a shape drift is our bug, caught as a 500 in tests rather than shipped. */
 export function checkResponse(schema: TSchema, value: unknown): string | undefined {
-  const fn = compiled(responseAjv, schema);
+  const fn = compiled(jsonAjv, schema);
   return fn(value) ? undefined : describeError('response', fn.errors?.[0]);
 }

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import * as grpc from '@grpc/grpc-js';
 import type { Clock } from '../../shared/clock.js';
-import { agentLinkService, credentialMetadataKey } from '../../shared/link/proto.js';
-import type { AgentMessage, EnrollRequest, EnrollResponse, Hello } from '../../shared/link/messages.js';
+import { agentLinkService, credentialMetadataKey, type AgentLinkHandlers } from '../../shared/link/proto.js';
+import { defaultGamePorts, isGamePortRange } from '../../shared/game-ports.js';
+import type { AgentMessage, EnrollRequest, EnrollResponse, Hello, PortRange } from '../../shared/link/messages.js';
 import type { Logger } from '../../shared/logger.js';
 import { emptyResources, type NodeFleet } from '../actors/fleet.js';
 import type { NodeTimings } from '../actors/node-machine.js';
@@ -56,12 +57,12 @@ export class AgentLinkServer {
   });
 
   constructor(private readonly deps: AgentLinkDeps) {
-    this.server.addService(agentLinkService(), {
-      Enroll: (call: grpc.ServerUnaryCall<EnrollRequest, EnrollResponse>, callback: grpc.sendUnaryData<EnrollResponse>) =>
-        void this.enroll(call.request, callback),
-      Connect: (call: AgentStream) => void this.connect(call),
-      FetchArtifact: (call: Parameters<typeof serveArtifact>[0]) => void serveArtifact(call, bearer(call.metadata), this.deps),
-    });
+    const handlers: AgentLinkHandlers = {
+      Enroll: (call, callback) => void this.enroll(call.request, callback),
+      Connect: (call) => void this.connect(call),
+      FetchArtifact: (call) => void serveArtifact(call, bearer(call.metadata), this.deps),
+    };
+    this.server.addService(agentLinkService(), handlers);
   }
 
   async listen(options: ListenOptions): Promise<number> {
@@ -162,6 +163,7 @@ export class AgentLinkServer {
       runtimeName: hello.host?.runtimeName ?? '',
       runtimeVersion: hello.host?.runtimeVersion ?? '',
       allocatable: hello.allocatable ?? emptyResources(),
+      gamePorts: this.gamePortsOf(nodeId, hello),
     }, session.observedAddress);
     if (!connected) {
       // Revoked or deleted between the credential check and the hello.
@@ -176,6 +178,14 @@ export class AgentLinkServer {
       this.deps.logger.error({ err, nodeId }, 'loading the desired state failed; closing the stream so the Agent retries');
       this.deps.agents.disconnect(nodeId, grpc.status.UNAVAILABLE, 'desired state unavailable');
     }
+  }
+
+  /** An Agent older than `game_ports` offers the default range; a range outside the rule is a bug there, logged and replaced by the default. */
+  private gamePortsOf(nodeId: string, hello: Hello): PortRange {
+    if (!hello.gamePorts) return defaultGamePorts;
+    if (isGamePortRange(hello.gamePorts)) return { first: hello.gamePorts.first, last: hello.gamePorts.last };
+    this.deps.logger.warn({ event: 'invalid_game_ports', nodeId, gamePorts: hello.gamePorts }, 'the Agent offers an invalid game port range; using the default');
+    return defaultGamePorts;
   }
 
   private dispatch(session: NodeSession, message: AgentMessage): void {
@@ -205,7 +215,8 @@ export class AgentLinkServer {
 
 /** The credential from `authorization: Bearer <credential>`; empty when absent. */
 function bearer(metadata: grpc.Metadata): string {
-  const value = metadata.get(credentialMetadataKey)[0];
+  // The metadata may not carry the key at all: `.at(0)` says so in the type, `[0]` would not.
+  const value = metadata.get(credentialMetadataKey).at(0);
   const text = typeof value === 'string' ? value : value?.toString('utf8') ?? '';
   return text.startsWith('Bearer ') ? text.slice(7) : '';
 }

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import * as grpc from '@grpc/grpc-js';
-import type { ArtifactChunk, FetchArtifactRequest } from '../../shared/link/messages.js';
+import type { AgentLinkHandlers } from '../../shared/link/proto.js';
 import type { Logger } from '../../shared/logger.js';
 import type { AgentGate } from './agent-link.js';
 import { ConnectRefusedError } from './errors.js';
@@ -14,7 +14,7 @@ export interface ArtifactProvider {
 
 export const artifactChunkBytes = 256 * 1024;
 
-type ArtifactCall = grpc.ServerWritableStream<FetchArtifactRequest, ArtifactChunk>;
+type ArtifactCall = Parameters<AgentLinkHandlers['FetchArtifact']>[0];
 
 const fail = (call: ArtifactCall, code: grpc.status, details: string) => call.emit('error', { code, details });
 

@@ -1,10 +1,10 @@
-import type { ServerDuplexStream } from '@grpc/grpc-js';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import type { Clock } from '../../shared/clock.js';
+import type { AgentLinkHandlers } from '../../shared/link/proto.js';
 import type { ControllerMessage, DesiredServer, RequestBody, Response } from '../../shared/link/messages.js';
 import { AgentRequestError, NodeUnavailableError } from './errors.js';
 
-export type AgentStream = ServerDuplexStream<unknown, ControllerMessage>;
+export type AgentStream = Parameters<AgentLinkHandlers['Connect']>[0];
 
 export interface RequestOptions {
   /** How long to wait for the (last) answer; the Agent is told the deadline too. */

@@ -4,9 +4,13 @@ import { NodeUnavailableError } from './errors.js';
 import type { NodeSession, RequestOptions } from './node-session.js';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 
-/** Supplies the full desired state of a Node's servers, sent on every (re)connect. */
-export type DesiredStateSource = (nodeId: string) => Promise<DesiredServer[]>;
-export type ServerStatusListener = (nodeId: string, status: ServerStatus) => void;
+/** What the servers give the link: desired state goes out to Agents, their server reports come in. */
+export interface ServerLinkHooks {
+  /** The full desired state of a Node's servers, sent on every (re)connect. */
+  desiredStateFor(nodeId: string): Promise<DesiredServer[]>;
+  /** One server's status as the Node's Agent reported it. */
+  serverStatus(nodeId: string, status: ServerStatus): void;
+}
 export type ConsoleLineListener = (nodeId: string, line: ConsoleLine) => void;
 export type ConsoleEndListener = (nodeId: string, end: ConsoleEnd) => void;
 /** Hears a Node's session go (closed, replaced or cut off): whatever it relayed has stopped. */
@@ -22,13 +26,11 @@ export const defaultRequestTimeoutMs = 10_000;
  */
 export class AgentSessions {
   private readonly sessions = new Map<string, NodeSession>();
-  private desiredStateSource: DesiredStateSource = async () => [];
-  private readonly statusListeners = new Set<ServerStatusListener>();
   private readonly consoleListeners = new Set<ConsoleLineListener>();
   private readonly consoleEndListeners = new Set<ConsoleEndListener>();
   private readonly sessionEndListeners = new Set<SessionEndListener>();
 
-  constructor(private readonly logger: Logger) {}
+  constructor(private readonly logger: Logger, private readonly servers: ServerLinkHooks) {}
 
   /** Makes `session` the Node's one session; the one it replaces is closed (ABORTED) and returned. */
   attach(session: NodeSession): NodeSession | undefined {
@@ -62,13 +64,8 @@ export class AgentSessions {
     return this.sessions.size;
   }
 
-  /** The servers capability registers where desired state comes from. */
-  setDesiredStateSource(source: DesiredStateSource): void {
-    this.desiredStateSource = source;
-  }
-
   desiredStateFor(nodeId: string): Promise<DesiredServer[]> {
-    return this.desiredStateSource(nodeId);
+    return this.servers.desiredStateFor(nodeId);
   }
 
   /** Sends the Node's full desired state now; false when the Node is not connected (it gets it on connect). */
@@ -90,11 +87,6 @@ export class AgentSessions {
     this.sessions.delete(nodeId);
     session.close({ code, details });
     this.sessionEnded(nodeId);
-  }
-
-  onServerStatus(listener: ServerStatusListener): () => void {
-    this.statusListeners.add(listener);
-    return () => this.statusListeners.delete(listener);
   }
 
   onConsoleLine(listener: ConsoleLineListener): () => void {
@@ -121,7 +113,7 @@ export class AgentSessions {
   }
 
   emitServerStatus(nodeId: string, status: ServerStatus): void {
-    for (const listener of this.statusListeners) this.guard(() => listener(nodeId, status), nodeId);
+    this.guard(() => this.servers.serverStatus(nodeId, status), nodeId);
   }
 
   emitConsoleLine(nodeId: string, line: ConsoleLine): void {

@@ -86,8 +86,8 @@ export class ArtifactStore {
     if (url.startsWith('file:')) {
       body = createReadStream(fileURLToPath(url));
     } else {
-      const res = await fetch(url, { signal: AbortSignal.timeout(downloadTimeoutMs), redirect: 'follow' }).catch((e: Error) => {
-        throw new ArtifactUnavailableError(`cannot fetch ${url} (${e.message})`);
+      const res = await fetch(url, { signal: AbortSignal.timeout(downloadTimeoutMs), redirect: 'follow' }).catch((e: unknown) => {
+        throw new ArtifactUnavailableError(`cannot fetch ${url} (${(e as Error).message})`);
       });
       if (!res.ok || !res.body) throw new ArtifactUnavailableError(`${url} answered ${res.status}`);
       body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>);

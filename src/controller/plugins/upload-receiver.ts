@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { once } from 'node:events';
-import { ProblemError } from '../http/problem.js';
+import { DomainError } from '../core/errors.js';
 
 export interface ReceivedFile {
   path: string;
@@ -13,7 +13,7 @@ export interface ReceivedFile {
 
 const tooLarge = (maxBytes: number) =>
   // The rest of the body is never read: the connection closes after the answer instead.
-  new ProblemError('too_large', `The body is larger than ${maxBytes} bytes.`, { Connection: 'close' });
+  new DomainError('too_large', `The body is larger than ${maxBytes} bytes.`, { headers: { Connection: 'close' } });
 
 /**
  * Streams a raw request body to `path`, hashing as it goes. A declared Content-Length above the
@@ -25,6 +25,12 @@ export async function receiveBody(req: IncomingMessage, path: string, maxBytes: 
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
   const out = createWriteStream(path, { mode: 0o600 });
+  // A write still in flight when a refusal destroys the file stream fails with ERR_STREAM_DESTROYED;
+  // the listener stays for the stream's whole life so that late error is not an uncaught exception.
+  let writeFailure: Error | undefined;
+  out.on('error', (error) => {
+    writeFailure ??= error;
+  });
   const hash = createHash('sha256');
   let size = 0;
   try {
@@ -34,6 +40,7 @@ export async function receiveBody(req: IncomingMessage, path: string, maxBytes: 
         req.off('end', onEnd);
         req.off('error', stop);
         req.off('aborted', onAborted);
+        out.off('error', stop);
         if (error) {
           req.pause();
           reject(error);
@@ -49,14 +56,16 @@ export async function receiveBody(req: IncomingMessage, path: string, maxBytes: 
         }
       };
       const onEnd = () => stop();
-      const onAborted = () => stop(new ProblemError('invalid_request', 'The upload was cut off before its end.'));
+      const onAborted = () => stop(new DomainError('invalid_request', 'The upload was cut off before its end.'));
       req.on('data', onData);
       req.once('end', onEnd);
       req.once('error', stop);
       req.once('aborted', onAborted);
+      out.once('error', stop);
     });
     out.end();
     await once(out, 'close');
+    if (writeFailure) throw writeFailure;
   } catch (error) {
     out.destroy();
     await rm(path, { force: true });

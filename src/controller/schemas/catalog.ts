@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { DateTime } from './common.js';
+import { DateTime, Defaulted } from './common.js';
 import { maxCursorLength } from '../domain/cursor.js';
 
 /** A catalog plugin id, `<source>:<id>` (URL-encode the colon or not: both arrive the same). */
@@ -11,7 +11,7 @@ export const CatalogListQuery = Type.Object({
   search: Type.Optional(Type.String({ maxLength: 100, description: 'Case-insensitive text found in the name, slug or summary.' })),
   platform: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: 'Keep plugins with a version for this platform (e.g. `paper`, which also loads Spigot and Bukkit plugins).' })),
   gameVersion: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: 'Keep plugins with a version for this game version (with `platform`: the same version must suit both).' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'Page size, 1 to 200 (default 50).' })),
+  limit: Defaulted(Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'Page size, 1 to 200 (default 50).' })),
   cursor: Type.Optional(Type.String({ maxLength: maxCursorLength, description: 'The nextCursor of the previous page.' })),
 }, { additionalProperties: false });
 

@@ -1,5 +1,17 @@
-import Type, { type TSchema } from 'typebox';
+import Type, { type TOptional, type TSchema } from 'typebox';
 import { maxCursorLength } from '../domain/cursor.js';
+
+/**
+ * A query field the client may leave out because validation fills in its `default`: optional in
+ * the schema and the API reference, always present in the handler's input. The mark is in the
+ * type only; `route()` reads it.
+ */
+export type TDefaulted<T extends TSchema = TSchema> = TOptional<T> & { readonly '~defaulted': true };
+
+export function Defaulted<T extends TSchema>(type: T): TDefaulted<T> {
+  if (!('default' in type)) throw new Error('Defaulted: the schema needs a default');
+  return Type.Optional(type) as unknown as TDefaulted<T>;
+}
 
 export const Uuid = Type.String({ format: 'uuid', description: 'A UUID.' });
 export const DateTime = Type.String({ format: 'date-time' });
@@ -9,7 +21,7 @@ export const IdParams = <N extends string>(name: N) =>
 
 /** The spec's paging bounds: limit 1..200 (default 50), cursor at most 200 characters. */
 export const pageQueryFields = {
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'Page size, 1 to 200.' })),
+  limit: Defaulted(Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'Page size, 1 to 200.' })),
   cursor: Type.Optional(Type.String({ maxLength: maxCursorLength, description: 'The nextCursor of the previous page.' })),
 };
 export const PageQuery = Type.Object(pageQueryFields, { additionalProperties: false });
@@ -26,4 +38,22 @@ export const Problem = Type.Object({
   status: Type.Integer(),
   detail: Type.Optional(Type.String()),
   code: Type.String(),
+});
+
+export const Int64 = Type.Integer({ format: 'int64' });
+
+/** Amounts of the three resources, in a Node's status and a server's usage. */
+export const ResourceAmountsSchema = Type.Object({
+  cpuMillis: Int64,
+  memoryBytes: Int64,
+  diskBytes: Int64,
+}, { description: 'cpuMillis in thousandths of a core; memoryBytes and diskBytes in bytes.' });
+
+/** Why observed state differs from desired state, or why something is under pressure: on Nodes and on servers. */
+export const ConditionSchema = Type.Object({
+  id: Type.String({ description: 'Stable while the situation lasts.' }),
+  source: Type.Union([Type.Literal('AGENT'), Type.Literal('CONTROLLER')]),
+  reason: Type.String({ description: 'Machine-readable cause, e.g. DISK_PRESSURE, HEARTBEAT_MISSED, NODE_UNREACHABLE, CRASH_LOOP. Treat unknown reasons as unrecognised conditions.' }),
+  message: Type.String(),
+  since: DateTime,
 });

@@ -1,13 +1,15 @@
 import Type from 'typebox';
 import { DateTime, Uuid } from './common.js';
+import { ResourcesSchema, ServerName, SoftwareSchema } from './servers.js';
 import { NetworkAddress, NetworkPort } from './setup.js';
 
 export const Network = Type.Object({
   name: Type.String(),
   description: Type.String(),
-  address: Type.String(),
-  port: Type.Integer(),
+  address: Type.String({ description: 'Where players connect: host name or IP address, without a port.' }),
+  port: Type.Integer({ description: 'The port players connect to; the proxy listens on it on its Node.' }),
   lobbyServerId: Type.Optional(Uuid),
+  proxyServerId: Type.Optional(Type.String({ format: 'uuid', description: 'The network\'s proxy (kind PROXY), once created with POST /network/proxy.' })),
   createdAt: DateTime,
   updatedAt: DateTime,
 });
@@ -17,4 +19,26 @@ export const UpdateNetwork = Type.Object({
   description: Type.Optional(Type.String({ maxLength: 500 })),
   address: Type.Optional(NetworkAddress),
   port: Type.Optional(NetworkPort),
+  lobbyServerId: Type.Optional(Type.Union([Uuid, Type.Null()], {
+    description: 'A member (a server with inNetwork true) that players are sent to first; null clears the lobby. A server that leaves the network or is deleted stops being the lobby.',
+  })),
 }, { additionalProperties: false, minProperties: 1 });
+
+export const CreateProxy = Type.Object({
+  software: SoftwareSchema,
+  resources: ResourcesSchema,
+  nodeId: Type.Optional(Uuid),
+  name: Type.Optional(ServerName),
+  teamId: Type.Optional(Type.String({ format: 'uuid', description: 'The team whose members operate the proxy; defaults to the team `network`, made when missing.' })),
+}, { additionalProperties: false });
+
+export const NetworkRoute = Type.Object({
+  serverId: Uuid,
+  name: Type.String(),
+  address: Type.String({ description: 'The member\'s Node\'s reachAddress.' }),
+  port: Type.Integer({ minimum: 1, maximum: 65535, description: 'The member\'s game port.' }),
+});
+
+export const NetworkRoutes = Type.Object({
+  items: Type.Array(NetworkRoute, { description: 'Members running as members, in the order the proxy tries them: the lobby first, then by name.' }),
+});

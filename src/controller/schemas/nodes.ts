@@ -1,23 +1,7 @@
 import Type from 'typebox';
-import { DateTime, Uuid } from './common.js';
+import { ConditionSchema, DateTime, Int64, ResourceAmountsSchema, Uuid } from './common.js';
 
-const Int64 = Type.Integer({ format: 'int64' });
-
-export const ResourceAmounts = Type.Object({
-  cpuMillis: Int64,
-  memoryBytes: Int64,
-  diskBytes: Int64,
-}, { description: 'cpuMillis in thousandths of a core; memoryBytes and diskBytes in bytes.' });
-
-export const Reservation = Type.Object({ cpuMillis: Int64, memoryBytes: Int64 });
-
-export const Condition = Type.Object({
-  id: Type.String({ description: 'Stable while the situation lasts.' }),
-  source: Type.Union([Type.Literal('AGENT'), Type.Literal('CONTROLLER')]),
-  reason: Type.String({ description: 'Machine-readable cause, e.g. DISK_PRESSURE, HEARTBEAT_MISSED, NODE_UNREACHABLE. Treat unknown reasons as unrecognised conditions.' }),
-  message: Type.String(),
-  since: DateTime,
-});
+const reservationFields = { cpuMillis: Int64, memoryBytes: Int64 };
 
 export const AdminState = Type.Union([Type.Literal('ENABLED'), Type.Literal('DISABLED'), Type.Literal('REVOKED')], {
   description: 'Set by administrators. REVOKED is final.',
@@ -26,6 +10,11 @@ export const AdminState = Type.Union([Type.Literal('ENABLED'), Type.Literal('DIS
 export const ConnectionState = Type.Union([
   Type.Literal('AWAITING_ENROLLMENT'), Type.Literal('HEALTHY'), Type.Literal('DEGRADED'), Type.Literal('UNREACHABLE'),
 ], { description: 'DEGRADED: no heartbeat for 15 s, or the Agent reports pressure. UNREACHABLE: stream closed or no heartbeat for 45 s.' });
+
+export const GamePorts = Type.Object({
+  first: Type.Integer({ minimum: 1024, maximum: 65535 }),
+  last: Type.Integer({ minimum: 1024, maximum: 65535 }),
+}, { description: 'The host ports (inclusive) the Agent offers for game servers (`cairn-agent --game-ports`, default 25565-26564); each server gets the lowest one no server on the same host holds. Absent until the Agent first connects.' });
 
 export const NodeStatus = Type.Object({
   observedAddress: Type.Optional(Type.String({ description: 'IP address the Agent last connected from.' })),
@@ -36,8 +25,9 @@ export const NodeStatus = Type.Object({
   arch: Type.String(),
   runtimeName: Type.String(),
   runtimeVersion: Type.String(),
-  allocatable: ResourceAmounts,
-  usage: ResourceAmounts,
+  allocatable: ResourceAmountsSchema,
+  usage: ResourceAmountsSchema,
+  gamePorts: Type.Optional(GamePorts),
   lastHeartbeatAt: Type.Optional(DateTime),
 });
 
@@ -50,9 +40,9 @@ export const Node = Type.Object({
   reachAddress: Type.Optional(Type.String({ description: 'The address in use: address, or else status.observedAddress. Empty while unknown.' })),
   createdAt: DateTime,
   status: NodeStatus,
-  conditions: Type.Array(Condition),
-  reserved: Type.Object({ cpuMillis: Int64, memoryBytes: Int64 }, { description: 'Reserved by the servers on the Node, stopped ones included.' }),
-  free: Type.Object({ cpuMillis: Int64, memoryBytes: Int64 }, { description: 'Allocatable minus reserved (never below zero).' }),
+  conditions: Type.Array(ConditionSchema),
+  reserved: Type.Object(reservationFields, { description: 'Reserved by the servers on the Node, stopped ones included.' }),
+  free: Type.Object(reservationFields, { description: 'Allocatable minus reserved (never below zero).' }),
 });
 
 export const NodeName = Type.String({

@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import { maxCommandLength, consoleTail } from '../services/console.js';
 import { maxPropertyKeyLength } from '../services/properties.js';
-import { DateTime } from './common.js';
+import { DateTime, Defaulted } from './common.js';
 
 /** Schemas of what an operator does on a server: console, files, server.properties. */
 
@@ -13,7 +13,7 @@ export const ConsoleCommand = Type.Object({
 }, { additionalProperties: false });
 
 export const ConsoleQuery = Type.Object({
-  tail: Type.Optional(Type.Integer({
+  tail: Defaulted(Type.Integer({
     minimum: consoleTail.min, maximum: consoleTail.max, default: consoleTail.default,
     description: `How many of the last lines to replay first, ${consoleTail.min} to ${consoleTail.max} (default ${consoleTail.default}).`,
   })),
@@ -39,7 +39,7 @@ export const FileList = Type.Object({ items: Type.Array(FileItem) });
 export const PropertiesChange = Type.Record(
   Type.String(),
   Type.Union([Type.String({ maxLength: 1024 }), Type.Null()]),
-  { minProperties: 1, maxProperties: 100, description: `1 to 100 keys of 1 to ${maxPropertyKeyLength} characters; a value of at most 1024 characters sets the key, null removes it. Managed keys (server-port, server-ip, enable-rcon, rcon.*, enable-query, query.port) are refused with managed_property.` },
+  { minProperties: 1, maxProperties: 100, description: `1 to 100 keys of 1 to ${maxPropertyKeyLength} characters; a value of at most 1024 characters sets the key, null removes it. Managed keys (server-port, server-ip, enable-rcon, rcon.*, enable-query, query.port, and for a network member its template's member settings such as online-mode) are refused with managed_property.` },
 );
 
 export const PropertiesView = Type.Object({

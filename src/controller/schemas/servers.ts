@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { convergenceValues, desiredStates, phases, runtimeStates } from '../domain/server-spec.js';
-import { DateTime, Uuid, pageQueryFields } from './common.js';
+import { ConditionSchema, DateTime, ResourceAmountsSchema, Uuid, pageQueryFields } from './common.js';
 
 
 export const SoftwareSchema = Type.Object({
@@ -19,6 +19,8 @@ export const RestartPolicySchema = Type.Object({
   windowSeconds: Type.Integer({ minimum: 1, maximum: 86400 }),
 }, { additionalProperties: false });
 
+export const ServerKindSchema = Type.Union([Type.Literal('GAME_SERVER'), Type.Literal('PROXY')]);
+
 export const ServerName = Type.String({ minLength: 1, maxLength: 64, pattern: '^[^\\x00-\\x1f\\x7f]+$' });
 
 export const CreateServer = Type.Object({
@@ -36,20 +38,12 @@ export const UpdateServer = Type.Object({
   inNetwork: Type.Optional(Type.Boolean({ description: 'Join or leave the network; a running server takes it at its next start.' })),
 }, { additionalProperties: false, minProperties: 1 });
 
-export const ConditionSchema = Type.Object({
-  id: Type.String(),
-  source: Type.Union([Type.Literal('AGENT'), Type.Literal('CONTROLLER')]),
-  reason: Type.String(),
-  message: Type.String(),
-  since: DateTime,
-});
-
 const listItemFields = {
   id: Uuid,
   name: Type.String(),
   teamId: Uuid,
   nodeId: Type.Optional(Uuid),
-  kind: Type.Union([Type.Literal('GAME_SERVER'), Type.Literal('PROXY')]),
+  kind: ServerKindSchema,
   inNetwork: Type.Boolean(),
   desiredState: Type.Enum(desiredStates),
   generation: Type.Integer({ minimum: 1 }),
@@ -74,7 +68,7 @@ export const ServerDetail = Type.Object({
   markers: Type.Array(Type.Literal('RESTART_PENDING')),
   status: Type.Object({
     runtimeState: Type.Optional(Type.Enum(runtimeStates)),
-    usage: Type.Object({ cpuMillis: Type.Integer(), memoryBytes: Type.Integer(), diskBytes: Type.Integer() }),
+    usage: ResourceAmountsSchema,
     conditions: Type.Array(ConditionSchema),
     startedAt: Type.Optional(DateTime),
   }),
@@ -88,6 +82,8 @@ export const ServerListQuery = Type.Object({
   teamId: Type.Optional(Uuid),
   nodeId: Type.Optional(Uuid),
   convergence: Type.Optional(Type.Enum(convergenceValues)),
+  kind: Type.Optional(ServerKindSchema),
+  inNetwork: Type.Optional(Type.Boolean({ description: 'Members (true) or the others (false), by desired membership.' })),
 }, { additionalProperties: false });
 
 export const ServerParams = Type.Object({ serverId: Uuid }, { additionalProperties: false });

@@ -23,3 +23,7 @@ export const Setup = Type.Object({
   password: Password,
   network: NetworkInput,
 }, { additionalProperties: false });
+
+export const SetupStatus = Type.Object({
+  done: Type.Boolean({ description: 'True once the first administrator exists; POST /setup then answers setup_done.' }),
+});

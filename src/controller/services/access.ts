@@ -1,14 +1,11 @@
+import type { Caller } from '../core/caller.js';
+import { forbidden, DomainError } from '../core/errors.js';
 import { mayGlobally, mayInTeam, teamPermissions, type GlobalPermission, type Permission } from '../domain/permissions.js';
-import type { Caller } from '../http/caller.js';
-import { forbidden, ProblemError } from '../http/problem.js';
 import type { Repositories } from '../store/repositories.js';
 import type { UserDoc } from '../store/records.js';
 
 /** Not found, recorded as DENIED: the caller may not see it, and must not learn that it exists. */
-export const hidden = (what: string) => {
-  const e = new ProblemError('not_found', `No such ${what}.`);
-  return Object.assign(e, { auditOutcome: 'DENIED' as const });
-};
+export const hidden = (what: string) => new DomainError('not_found', `No such ${what}.`, { denied: true });
 
 /**
  * The one permission module every route goes through: "may user U do P in team T".

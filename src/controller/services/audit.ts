@@ -1,7 +1,6 @@
-import { decodeCursor, encodeCursor } from '../domain/cursor.js';
-import type { AuditScope } from '../http/audit-scope.js';
-import type { Caller } from '../http/caller.js';
-import { invalidRequest } from '../http/problem.js';
+import type { AuditScope } from '../core/audit-scope.js';
+import type { Caller } from '../core/caller.js';
+import { paginate } from '../domain/cursor.js';
 import type { ActorKind, AuditEventRecord, AuditOutcome, AuditQuery } from '../store/records.js';
 import type { Access } from './access.js';
 import type { ServiceDeps } from './deps.js';
@@ -10,8 +9,6 @@ export interface AuditSearch extends Omit<AuditQuery, 'beforeId' | 'limit'> {
   limit: number;
   cursor?: string;
 }
-
-const view = (e: AuditEventRecord) => ({ ...e, details: e.details ?? {} });
 
 /** Writes and searches the audit log. Writes never fail a request: a failed write is logged loudly. */
 export class AuditService {
@@ -47,16 +44,15 @@ export class AuditService {
   async search(caller: Caller, query: AuditSearch) {
     this.access.requireGlobalAdmin(caller);
     const { cursor, limit, ...filters } = query;
-    let beforeId: number | undefined;
-    if (cursor !== undefined) {
-      const key = decodeCursor(cursor);
-      if (typeof key !== 'number') throw invalidRequest('cursor: not a cursor of this list.');
-      beforeId = key;
-    }
     const since = filters.since === undefined ? undefined : new Date(filters.since).toISOString();
     const until = filters.until === undefined ? undefined : new Date(filters.until).toISOString();
-    const rows = await this.deps.repos.audit.search({ ...filters, since, until, beforeId, limit: limit + 1 });
-    const items = rows.slice(0, limit).map(view);
-    return rows.length > limit ? { items, nextCursor: encodeCursor(items[items.length - 1].id) } : { items };
+    // Newest first: the cursor's key is the id the next page ends before.
+    const page = await paginate<AuditEventRecord, number>(
+      { limit, cursor },
+      (beforeId, n) => this.deps.repos.audit.search({ ...filters, since, until, beforeId, limit: n }),
+      (e) => e.id,
+      (key): key is number => typeof key === 'number',
+    );
+    return page;
   }
 }

@@ -1,13 +1,13 @@
-import { AttemptLimiter } from '../domain/attempt-limiter.js';
-import { decoyPasswordHash, hashPassword, verifyPassword } from '../domain/passwords.js';
-import { newResetToken, sameHash, sha256 } from '../domain/secrets.js';
-import type { AuditScope } from '../http/audit-scope.js';
-import type { Caller } from '../http/caller.js';
-import { invalidRequest, ProblemError } from '../http/problem.js';
+import type { AuditScope } from '../core/audit-scope.js';
+import type { Caller } from '../core/caller.js';
+import { invalidRequest, DomainError } from '../core/errors.js';
+import { AttemptLimiter } from '../security/attempt-limiter.js';
+import { decoyPasswordHash, hashPassword, verifyPassword } from '../security/passwords.js';
+import { newResetToken, sameHash, sha256 } from '../security/secrets.js';
 import type { PasswordResetDoc, UserDoc } from '../store/records.js';
 import { nowIso, type ServiceDeps } from './deps.js';
 import type { SessionService } from './sessions.js';
-import { hidden } from './access.js';
+import { hidden, type Access } from './access.js';
 
 const resetValidSeconds = 24 * 3600;
 
@@ -17,7 +17,7 @@ export class AuthService {
   private readonly perUsername = new AttemptLimiter(5, 15 * 60);
   private readonly perAddress = new AttemptLimiter(20, 15 * 60);
 
-  constructor(private readonly deps: ServiceDeps, private readonly sessions: SessionService) {}
+  constructor(private readonly deps: ServiceDeps, private readonly sessions: SessionService, private readonly access: Access) {}
 
   async login(input: { username: string; password: string }, clientAddress: string, audit: AuditScope) {
     const key = input.username.toLowerCase();
@@ -30,7 +30,7 @@ export class AuthService {
       await this.perAddress.fail(clientAddress);
       await this.perUsername.fail(key);
       if (user) audit.actorUserId = user._id;
-      throw new ProblemError('invalid_credentials');
+      throw new DomainError('invalid_credentials');
     }
     await this.perUsername.reset(key);
     audit.actorUserId = user._id;
@@ -60,8 +60,9 @@ export class AuthService {
     await this.sessions.endAllFor(caller.user._id, caller.sessionHash);
   }
 
-  /** Issues a one-time reset secret for a user; only its hash is kept. */
-  async issueReset(userId: string, audit: AuditScope) {
+  /** Issues a one-time reset secret for a user (global administrators); only its hash is kept. */
+  async issueReset(caller: Caller, userId: string, audit: AuditScope) {
+    this.access.requireGlobalAdmin(caller);
     audit.target(userId);
     const user = await this.deps.repos.users.findById(userId);
     if (!user) throw hidden('user');
@@ -87,11 +88,11 @@ export class AuthService {
     const now = nowIso(this.deps);
     if (!doc || !sameHash(doc.hash, hash) || doc.usedAt || now >= doc.expiresAt) {
       await this.perAddress.fail(clientAddress);
-      throw new ProblemError('invalid_token');
+      throw new DomainError('invalid_token');
     }
     // Claim first, so two concurrent redemptions cannot both succeed.
     const claimed = await this.deps.repos.passwordResets.update({ _id: doc._id, usedAt: { $exists: false } }, { usedAt: now });
-    if (claimed === 0) throw new ProblemError('invalid_token');
+    if (claimed === 0) throw new DomainError('invalid_token');
     audit.actorUserId = doc.userId;
     audit.target(doc.userId);
     await this.deps.repos.users.update(
@@ -100,7 +101,7 @@ export class AuthService {
     );
     await this.sessions.endAllFor(doc.userId);
     const user = await this.deps.repos.users.findById(doc.userId);
-    if (!user) throw new ProblemError('invalid_token');
+    if (!user) throw new DomainError('invalid_token');
     return user;
   }
 }

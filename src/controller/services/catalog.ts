@@ -3,11 +3,11 @@ import { CatalogIndex, type CatalogPosition, type CatalogSearch } from '../catal
 import { CatalogFeedError, parseFeed, type CatalogFeed, type DenyEntry, type FeedPlugin } from '../catalog/feed.js';
 import { feedLocation, readFeedText, type FeedLocation } from '../catalog/feed-source.js';
 import { writeSampleCatalog } from '../catalog/sample-catalog.js';
+import type { AuditScope } from '../core/audit-scope.js';
+import type { Caller } from '../core/caller.js';
+import { invalidRequest, notFound, DomainError } from '../core/errors.js';
 import { paginate } from '../domain/cursor.js';
 import { denialOf, newestFirst } from '../domain/plugin-compat.js';
-import type { AuditScope } from '../http/audit-scope.js';
-import type { Caller } from '../http/caller.js';
-import { invalidRequest, notFound, ProblemError } from '../http/problem.js';
 import type { Access } from './access.js';
 import { nowIso, type ServiceDeps } from './deps.js';
 
@@ -152,7 +152,7 @@ export class CatalogService {
       return result;
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new ProblemError('catalog_sync_failed', `${reason}. The last good catalog (${this.index.size} plugins) stays in use.`);
+      throw new DomainError('catalog_sync_failed', `${reason}. The last good catalog (${this.index.size} plugins) stays in use.`);
     }
   }
 

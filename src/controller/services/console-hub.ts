@@ -1,8 +1,9 @@
 import type { ConsoleEnd, ConsoleLine } from '../../shared/link/messages.js';
 import { KeyedMutex } from '../../shared/keyed-mutex.js';
 import type { Logger } from '../../shared/logger.js';
-import { tooManyAttempts } from '../http/problem.js';
+import { tooManyAttempts } from '../core/errors.js';
 import type { AgentSessions } from '../link/session-registry.js';
+import type { ConsoleEndEvent, ConsoleLineEvent } from '../schemas/console-events.js';
 import type { ServerDoc } from '../store/records.js';
 import { agentDeadlines, type NodeCalls } from './node-calls.js';
 
@@ -12,23 +13,6 @@ export const maxConsoleWatchers = 4;
 export const consoleRetryAfterSeconds = 5;
 /** Lines kept for a watcher whose replay has not arrived yet; beyond this the oldest go. */
 const maxPendingLines = 2_000;
-
-/** The `line` event of the console stream. */
-export interface ConsoleLineEvent {
-  text: string;
-  at: string;
-  truncated: boolean;
-  replay: boolean;
-}
-
-export type ConsoleEndReason = ConsoleEnd['reason'] | 'node_unavailable' | 'lagging';
-
-/** The `end` event of the console stream. */
-export interface ConsoleEndEvent {
-  reason: ConsoleEndReason;
-  exitCode?: number;
-  signal?: string;
-}
 
 export interface ConsoleSink {
   line(event: ConsoleLineEvent): void;
@@ -42,7 +26,7 @@ export interface ConsoleWatch {
 }
 
 const lineEvent = (line: ConsoleLine, replay: boolean): ConsoleLineEvent => ({
-  text: line.text, at: new Date(line.atUnixMs).toISOString(), truncated: line.truncated ?? false, replay,
+  text: line.text, at: new Date(line.atUnixMs).toISOString(), truncated: line.truncated, replay,
 });
 
 export function endEvent(end: ConsoleEnd): ConsoleEndEvent {
@@ -78,7 +62,7 @@ class Watcher implements ConsoleWatch {
       if (this.pending.length > maxPendingLines) this.pending.shift();
       return;
     }
-    if ((line.seq ?? 0) > this.afterSeq) this.sink.line(lineEvent(line, false));
+    if (line.seq > this.afterSeq) this.sink.line(lineEvent(line, false));
   }
 
   end(event: ConsoleEndEvent): void {
@@ -91,12 +75,12 @@ class Watcher implements ConsoleWatch {
     this.sink = sink;
     for (const line of this.replay) {
       sink.line(lineEvent(line, true));
-      this.afterSeq = Math.max(this.afterSeq, line.seq ?? 0);
+      this.afterSeq = Math.max(this.afterSeq, line.seq);
     }
     const waiting = this.pending;
     this.replay = [];
     this.pending = [];
-    for (const line of waiting) if ((line.seq ?? 0) > this.afterSeq) sink.line(lineEvent(line, false));
+    for (const line of waiting) if (line.seq > this.afterSeq) sink.line(lineEvent(line, false));
     if (this.ended) sink.end(this.ended);
   }
 

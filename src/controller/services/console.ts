@@ -1,9 +1,9 @@
-import type { AuditScope } from '../http/audit-scope.js';
-import type { Caller } from '../http/caller.js';
-import { invalidRequest } from '../http/problem.js';
 import type { ConsoleHub, ConsoleWatch } from './console-hub.js';
 import { agentDeadlines, type NodeCalls } from './node-calls.js';
 import type { ServerService } from './servers.js';
+import type { AuditScope } from '../core/audit-scope.js';
+import type { Caller } from '../core/caller.js';
+import { invalidRequest } from '../core/errors.js';
 
 /**
  * Longest console command, in characters: room for generated commands (long `tellraw` JSON), and

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { maxChunkBytes, type FileChunk } from '../../shared/link/messages.js';
-import { ProblemError } from '../http/problem.js';
+import { DomainError } from '../core/errors.js';
 import type { ServerDoc } from '../store/records.js';
 import { agentDeadlines, type NodeCalls } from './node-calls.js';
 
@@ -12,7 +12,7 @@ export const maxFileBytes = 64 * 1024 * 1024;
 /** A download asks the Agent for this much at a time, then waits for the client to take it. */
 const downloadRangeBytes = 4 * maxChunkBytes;
 
-export const tooLarge = () => new ProblemError('too_large', `A file holds at most ${maxFileBytes} bytes (64 MiB).`);
+export const tooLarge = () => new DomainError('too_large', `A file holds at most ${maxFileBytes} bytes (64 MiB).`);
 
 /**
  * Streams a request body to the Agent in chunks of at most 1 MiB. At most one chunk is on its way
@@ -24,7 +24,7 @@ export const tooLarge = () => new ProblemError('too_large', `A file holds at mos
 export async function uploadBody(calls: NodeCalls, doc: ServerDoc, path: string, body: IncomingMessage): Promise<number> {
   const uploadId = randomUUID();
   const send = (offset: number, data: Buffer, last: boolean) =>
-    calls.ask(doc, { body: 'fileWriteChunk', fileWriteChunk: { serverId: doc._id, path, uploadId, offset, data, last } }, { timeoutMs: agentDeadlines.disk });
+    calls.ask(doc, { body: 'fileWriteChunk', fileWriteChunk: { serverId: doc._id, path, uploadId, offset, data, last, abort: false } }, { timeoutMs: agentDeadlines.disk });
   await send(0, Buffer.alloc(0), false);
   let offset = 0;
   let received = 0;

@@ -1,11 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import type { PassThrough } from 'node:stream';
 import type { FileEntry } from '../../shared/link/messages.js';
-import type { AuditScope } from '../http/audit-scope.js';
-import type { Caller } from '../http/caller.js';
 import { downloadStream, maxFileBytes, tooLarge, uploadBody } from './file-transfer.js';
 import { agentDeadlines, type NodeCalls } from './node-calls.js';
 import type { ServerService } from './servers.js';
+import type { AuditScope } from '../core/audit-scope.js';
+import type { Caller } from '../core/caller.js';
 
 /**
  * The files of a server, inside its root on its Node. The Agent resolves every path and refuses

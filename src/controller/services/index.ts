@@ -15,12 +15,16 @@ import { NodeCalls } from './node-calls.js';
 import { PropertiesService } from './properties.js';
 import { CatalogService, type CatalogOptions } from './catalog.js';
 import type { ServiceDeps } from './deps.js';
+import { NetworkRoutePush } from './network-routes.js';
+import { ForwardingSecret } from './network-secret.js';
+import { NetworkState } from './network-state.js';
 import { NetworkService } from './network.js';
 import { NodeEnrollment } from './node-enrollment.js';
 import { NodeService } from './nodes.js';
 import { PluginService } from './plugins.js';
 import { RoleService } from './roles.js';
 import { FleetNodeGateway, fromLinkStatus } from './server-link.js';
+import { ServerPlacements } from './server-placements.js';
 import { ServerReports } from './server-reports.js';
 import { ServerWatchHub } from './server-watch.js';
 import { ServerService } from './servers.js';
@@ -42,41 +46,50 @@ export interface CatalogDeps {
   catalog?: Partial<CatalogOptions>;
 }
 
-/** Every service of the Controller, built once from shared deps. */
+/**
+ * Every service of the Controller, built once from shared deps. Each gets what it uses through
+ * its constructor, so this function is the whole graph.
+ */
 export function createServices(deps: ServiceDeps & { templates: TemplateCatalog } & NodeRuntimeDeps & CatalogDeps, sessionPolicy: SessionPolicy = defaultSessionPolicy) {
   const access = new Access(deps.repos);
   const sessions = new SessionService(deps, sessionPolicy);
   const roles = new RoleService(deps, access);
   const audit = new AuditService(deps, access);
+  const placements = new ServerPlacements(deps.repos);
   // Nodes: the actors, the Controller's handle on connected Agents, and the enrollment gate.
   const fleet = new NodeFleet({ ...deps, timings: deps.nodeTimings ?? defaultNodeTimings, timerClock: deps.nodeTimerClock });
-  const agents = new AgentSessions(deps.logger);
+  // The link is a loop (desired state out to the Agents, their reports back to the servers): its
+  // hooks reach the gateway and the reports built below, which exist before any Agent connects.
+  const agents: AgentSessions = new AgentSessions(deps.logger, {
+    desiredStateFor: (nodeId) => gateway.desiredFor(nodeId),
+    serverStatus: (nodeId, status) => {
+      serverReports.apply(nodeId, fromLinkStatus(status)).catch((err: unknown) => deps.logger.error({ err, nodeId }, 'server report failed'));
+    },
+  });
   const enrollment = new NodeEnrollment(deps, fleet, audit);
-  const nodes = new NodeService(deps, access, fleet, agents, enrollment);
-  const teams = new TeamService(deps, access, roles);
+  const nodes = new NodeService(deps, access, fleet, agents, enrollment, placements);
+  const teams = new TeamService(deps, access, roles, placements);
   // Servers: one actor each, placed on Nodes, told to Agents, watched by SRE tooling.
   const serverWatch = new ServerWatchHub();
-  const gateway = new FleetNodeGateway(fleet, agents, deps.repos, deps.templates);
-  const servers = new ServerService(deps, access, new ServerFleet(), deps.templates, gateway, serverWatch);
+  const networkState = new NetworkState(deps.repos, fleet, new ForwardingSecret(deps));
+  const gateway: FleetNodeGateway = new FleetNodeGateway(fleet, agents, deps.repos, deps.templates, (serverIds) => deps.repos.pluginInstallations.find({ serverId: { $in: serverIds } }), networkState);
+  const servers = new ServerService(deps, access, new ServerFleet(), deps.templates, gateway, serverWatch, placements, fleet);
+  // The network: its proxy's routes follow every server and Node change that shapes them.
+  const routePush = new NetworkRoutePush(networkState, gateway, serverWatch, fleet, deps.logger);
   const serverReports = new ServerReports(deps, servers);
-  connectServersToNodes({ servers, serverReports, serverWatch, gateway, nodes, fleet, agents, teams, deps });
   // Operating a server through its Agent: console, files, server.properties.
   const nodeCalls = new NodeCalls(agents);
   const consoleHub = new ConsoleHub(agents, nodeCalls, deps.logger);
   // Plugins: the synced catalog, installations per server, and the jars Nodes fetch.
   const catalog = new CatalogService(deps, access, { source: deps.catalog?.source, syncIntervalMs: deps.catalog?.syncIntervalMs ?? 60 * 60 * 1000 });
-  const plugins = new PluginService(deps, servers, catalog, deps.templates, gateway, new ArtifactStore(join(deps.dataDir, 'artifacts'), deps.logger));
-  gateway.setPluginSource((serverIds) => deps.repos.pluginInstallations.find({ serverId: { $in: serverIds } }));
-  serverWatch.subscribe(({ doc, deleted }) => {
-    if (deleted) plugins.forgetServer(doc._id).catch((err: unknown) => deps.logger.error({ err, serverId: doc._id }, 'removing a deleted server\'s plugins failed'));
-  });
+  const plugins = new PluginService(deps, servers, catalog, deps.templates, gateway, new ArtifactStore(join(deps.dataDir, 'artifacts'), deps.logger), serverWatch);
   return {
     deps,
     sessionPolicy,
     access,
     sessions,
     tokens: new TokenService(deps),
-    auth: new AuthService(deps, sessions),
+    auth: new AuthService(deps, sessions, access),
     setup: new SetupService(deps, sessions),
     users: new UserService(deps, access),
     roles,
@@ -88,51 +101,15 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     nodes,
     servers,
     serverReports,
-    serverWatch,
-    network: new NetworkService(deps, access),
+    network: new NetworkService(deps, access, networkState, servers, teams, routePush),
     templates: new TemplateService(deps.templates),
     consoleHub,
     console: new ConsoleService(servers, nodeCalls, consoleHub),
     files: new FileService(servers, nodeCalls),
-    properties: new PropertiesService(servers, nodeCalls),
+    properties: new PropertiesService(servers, nodeCalls, deps.templates),
     catalog,
     plugins,
   };
 }
 
 export type Services = ReturnType<typeof createServices>;
-
-interface Wiring {
-  servers: ServerService;
-  serverReports: ServerReports;
-  serverWatch: ServerWatchHub;
-  gateway: FleetNodeGateway;
-  nodes: NodeService;
-  fleet: NodeFleet;
-  agents: AgentSessions;
-  teams: TeamService;
-  deps: ServiceDeps;
-}
-
-/** The hooks between servers and Nodes, in one place: reservations, desired state, reports, deletion guards. */
-function connectServersToNodes(w: Wiring): void {
-  w.nodes.setReservationSource(async (nodeIds) => new Map(await Promise.all(nodeIds.map(async (id) => [id, await w.servers.reservedOn(id)] as const))));
-  w.nodes.setTeamNodesSource(async (teamIds) => {
-    const placed = await w.deps.repos.servers.find({ teamId: { $in: teamIds } });
-    return [...new Set(placed.flatMap((s) => (s.nodeId ? [s.nodeId] : [])))];
-  });
-  w.nodes.onDeleteCheck(async (nodeId) => {
-    const count = await w.deps.repos.servers.count({ nodeId });
-    return count > 0 ? `${count} server(s) are placed on it` : undefined;
-  });
-  w.teams.onDeleteCheck((teamId) => w.servers.teamInUse(teamId));
-  w.agents.setDesiredStateSource(w.gateway.desiredFor);
-  w.agents.onServerStatus((nodeId, status) => {
-    w.serverReports.apply(nodeId, fromLinkStatus(status)).catch((err: unknown) => w.deps.logger.error({ err, nodeId }, 'server report failed'));
-  });
-  // A Node heard again or lost changes its servers' convergence: tell the watchers.
-  w.fleet.subscribe((state, previous) => {
-    if (previous && previous.connectionState === state.connectionState) return;
-    void w.deps.repos.servers.find({ nodeId: state.nodeId }).then((docs) => docs.forEach((doc) => w.servers.changed(doc)));
-  });
-}

@@ -1,8 +1,8 @@
 import type { RequestBody, Response } from '../../shared/link/messages.js';
+import { DomainError, type ErrorCode } from '../core/errors.js';
 import { isAgentRequestError, isNodeUnavailable } from '../link/errors.js';
 import type { RequestOptions } from '../link/node-session.js';
 import type { AgentSessions } from '../link/session-registry.js';
-import { ProblemError, type ProblemCode } from '../http/problem.js';
 import type { ServerDoc } from '../store/records.js';
 
 /** Deadlines of the operator's requests to Agents: short for quick ones, longer for disk work. */
@@ -11,8 +11,8 @@ export const agentDeadlines = {
   disk: 30_000,
 } as const;
 
-/** The Agent's refusal codes (proto ResponseError.code) and the API's problem code for each. */
-const agentCodes: Record<string, ProblemCode> = {
+/** The Agent's refusal codes (proto ResponseError.code) and the API's error code for each. */
+const agentCodes: Partial<Record<string, ErrorCode>> = {
   NOT_FOUND: 'not_found',
   INVALID_PATH: 'invalid_request',
   INVALID_REQUEST: 'invalid_request',
@@ -26,18 +26,18 @@ const agentCodes: Record<string, ProblemCode> = {
   MANAGED_PROPERTY: 'managed_property',
 };
 
-export const nodeUnavailable = (detail = 'The server\'s Node is not connected or did not answer in time.') => new ProblemError('node_unavailable', detail);
+export const nodeUnavailable = (detail = 'The server\'s Node is not connected or did not answer in time.') => new DomainError('node_unavailable', detail);
 
 /**
  * The one place where an Agent's answer becomes an API error: not connected, closed or past its
  * deadline is `node_unavailable`; an Agent refusal maps by its code; anything else is ours (500).
  */
-export function problemFromAgent(error: unknown): unknown {
+export function errorFromAgent(error: unknown): unknown {
   if (isNodeUnavailable(error)) return nodeUnavailable(error.reason === 'deadline' ? 'The server\'s Node did not answer in time.' : 'The server\'s Node is not connected.');
   if (!isAgentRequestError(error)) return error;
   if (error.code === 'UNSUPPORTED') return nodeUnavailable('The server\'s Agent does not support this request; upgrade the Agent.');
   const code = agentCodes[error.code];
-  return code ? new ProblemError(code, error.message) : new ProblemError('internal', 'The Agent failed to carry out the request.');
+  return code ? new DomainError(code, error.message) : new DomainError('internal', 'The Agent failed to carry out the request.');
 }
 
 /** Every call has a deadline: the Agent is told it, and the Controller stops waiting then. */
@@ -56,7 +56,7 @@ export class NodeCalls {
     try {
       return await this.agents.request(nodeId, body, options);
     } catch (e) {
-      throw problemFromAgent(e);
+      throw errorFromAgent(e);
     }
   }
 }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { NodeFleet } from '../actors/fleet.js';
-import { randomBase62, sha256 } from '../domain/secrets.js';
 import { ConnectRefusedError, EnrollmentRefusedError } from '../link/errors.js';
-import { InvalidCredentialError, type NodeCredentials } from '../link/node-credentials.js';
+import { InvalidCredentialError, NodeCredentials } from '../link/node-credentials.js';
+import { randomBase62, sha256 } from '../security/secrets.js';
 import type { AuditService } from './audit.js';
 import { nowIso, type ServiceDeps } from './deps.js';
 
@@ -25,9 +25,9 @@ export class NodeEnrollment {
     private readonly ttlMs = defaultEnrollmentTtlMs,
   ) {}
 
-  /** Set once the key pair is loaded at start. */
-  useCredentials(credentials: NodeCredentials): void {
-    this.credentials = credentials;
+  /** Loads the key pair, generated at first start. */
+  async start(): Promise<void> {
+    this.credentials = await NodeCredentials.open(this.deps.dataDir);
   }
 
   /** A new one-time token for the Node; any earlier unused one stops working. */

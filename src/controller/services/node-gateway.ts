@@ -1,12 +1,15 @@
-import type { Resources } from '../domain/server-spec.js';
+import type { PortRange } from '../../shared/link/messages.js';
+import type { Reservation } from '../domain/server-spec.js';
 
 /** What servers need to know of Nodes; the Nodes capability implements it. */
 export interface NodeInfo {
   nodeId: string;
   acceptsPlacements: boolean;
-  allocatable: Resources;
+  allocatable: Reservation;
   /** The host the Agent runs on: Nodes that share a host share its TCP ports. */
   hostname: string;
+  /** The host ports the Node's Agent offers for game servers. */
+  gamePorts: PortRange;
 }
 
 export interface NodeGateway {
@@ -17,6 +20,3 @@ export interface NodeGateway {
   /** The desired state of the Node's servers changed: send the Node its full desired state. */
   desiredStateChanged(nodeId: string): void;
 }
-
-/** The game port range every Node offers, unless a Node declares its own. */
-export const defaultGamePorts = { first: 25565, last: 26564 };

@@ -1,12 +1,9 @@
 import type { NodeState } from '../actors/fleet.js';
-import { reachAddressOf } from '../domain/node-address.js';
+import { reachAddressOf } from '../../shared/node-address.js';
+import type { Reservation } from '../domain/server-spec.js';
 import type { NodeDoc } from '../store/records.js';
 
-export interface Reservation {
-  cpuMillis: number;
-  memoryBytes: number;
-}
-
+/** What the servers placed on a Node reserve of it: nothing yet. */
 export const noReservation = (): Reservation => ({ cpuMillis: 0, memoryBytes: 0 });
 
 /**

@@ -1,27 +1,24 @@
-import { status as GrpcStatus } from '@grpc/grpc-js';
 import type { NodeFleet } from '../actors/fleet.js';
 import { initialStatus } from '../actors/fleet.js';
 import type { AdminEvent, AdminState } from '../actors/node-machine.js';
+import type { AuditScope } from '../core/audit-scope.js';
+import type { Caller } from '../core/caller.js';
+import { conflict, forbidden, invalidRequest, DomainError } from '../core/errors.js';
 import { paginate } from '../domain/cursor.js';
-import { isNodeAddress } from '../domain/node-address.js';
+import { isNodeAddress } from '../../shared/node-address.js';
 import { mayGlobally } from '../domain/permissions.js';
-import type { AuditScope } from '../http/audit-scope.js';
-import type { Caller } from '../http/caller.js';
-import { conflict, forbidden, invalidRequest, ProblemError } from '../http/problem.js';
-import { NodeCredentials } from '../link/node-credentials.js';
+import type { Reservation } from '../domain/server-spec.js';
+import { cutOffNode } from '../link/cut-off.js';
 import type { AgentSessions } from '../link/session-registry.js';
 import { isDuplicateKey, type Filter } from '../store/collection.js';
 import type { NodeDoc } from '../store/records.js';
+import type { AgentLink } from '../schemas/agent-link.js';
 import { hidden, type Access } from './access.js';
 import { nowIso, type ServiceDeps } from './deps.js';
 import type { NodeEnrollment } from './node-enrollment.js';
-import { noReservation, nodeView, type NodeView, type Reservation } from './node-view.js';
-
-/** Reservation sums per Node id, over the servers placed on them (stopped ones included). */
-export type ReservationSource = (nodeIds: string[]) => Promise<Map<string, Reservation>>;
-/** Ids of the Nodes that servers of these teams run on (what `nodes.read` in a team shows). */
-export type TeamNodesSource = (teamIds: string[]) => Promise<string[]>;
-export type AddressListener = (nodeId: string, reachAddress: string) => void;
+import { NodeStatusWriter } from './node-status-writer.js';
+import { noReservation, nodeView, type NodeView } from './node-view.js';
+import type { ServerPlacements } from './server-placements.js';
 
 const duplicateNode = () => conflict('A Node with that name already exists.');
 const adminEvents = { enable: { type: 'ENABLE' }, disable: { type: 'DISABLE' } } as const;
@@ -29,14 +26,11 @@ const adminEvents = { enable: { type: 'ENABLE' }, disable: { type: 'DISABLE' } }
 /**
  * Nodes over HTTP: create (with a one-time enrollment token), read, change the address, the
  * admin states, re-issue tokens and delete. Reads merge the stored record with the fleet's live
- * state. Later capabilities plug in through the `set…`/`on…` hooks (reservations, team
- * visibility, delete checks, address changes).
+ * state and the servers' reservations. The service owns the Node actors' lifecycle: it
+ * rehydrates them, persists what they observe, and stops them.
  */
 export class NodeService {
-  private reservationSource: ReservationSource = async () => new Map();
-  private teamNodesSource: TeamNodesSource = async () => [];
-  private readonly deleteChecks: ((nodeId: string) => Promise<string | undefined>)[] = [];
-  private readonly addressListeners = new Set<AddressListener>();
+  private readonly statusWriter: NodeStatusWriter;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -44,38 +38,21 @@ export class NodeService {
     private readonly fleet: NodeFleet,
     private readonly agents: AgentSessions,
     private readonly enrollment: NodeEnrollment,
-  ) {}
+    private readonly placements: ServerPlacements,
+  ) {
+    this.statusWriter = new NodeStatusWriter(deps.repos, deps.logger);
+    fleet.subscribe((state) => this.statusWriter.write(state));
+  }
 
   /** Loads the credential key pair (generated at first start) and rehydrates the Node actors. */
   async start(): Promise<void> {
-    this.enrollment.useCredentials(await NodeCredentials.open(this.deps.dataDir));
-    await this.fleet.load();
+    await this.enrollment.start();
+    for (const doc of await this.deps.repos.nodes.find({})) this.fleet.add(doc);
   }
 
+  /** Stops every Node actor, then writes each Node's last usage and heartbeat time. */
   async stop(): Promise<void> {
-    await this.fleet.stop();
-  }
-
-  setReservationSource(source: ReservationSource): void {
-    this.reservationSource = source;
-  }
-
-  setTeamNodesSource(source: TeamNodesSource): void {
-    this.teamNodesSource = source;
-  }
-
-  /** Registers a check that answers why a Node cannot be deleted yet (e.g. "3 servers are placed on it"). */
-  onDeleteCheck(check: (nodeId: string) => Promise<string | undefined>): void {
-    this.deleteChecks.push(check);
-  }
-
-  /**
-   * Runs when an administrator changes a Node's address, so the proxy's routes follow at once.
-   * (A change of the observed address arrives through `NodeFleet.subscribe`.)
-   */
-  onAddressChange(listener: AddressListener): () => void {
-    this.addressListeners.add(listener);
-    return () => this.addressListeners.delete(listener);
+    await this.statusWriter.flush(this.fleet.stop());
   }
 
   async create(caller: Caller, input: { name: string; address?: string }, audit: AuditScope) {
@@ -96,6 +73,12 @@ export class NodeService {
     const doc = this.newNode(name, '');
     await this.insert(doc);
     return doc;
+  }
+
+  /** Where Agents dial the Controller, for the enrollment command line: told to those who create Nodes. */
+  agentLink(caller: Caller, link: AgentLink): AgentLink {
+    this.access.requireGlobal(caller, 'nodes.manage');
+    return link;
   }
 
   async findByName(name: string): Promise<NodeDoc | null> {
@@ -141,15 +124,8 @@ export class NodeService {
     const address = this.checkAddress(input.address);
     const updated: NodeDoc = { ...doc, address, updatedAt: nowIso(this.deps) };
     await this.deps.repos.nodes.update({ _id: nodeId }, { address, updatedAt: updated.updatedAt });
-    const view = (await this.views([updated]))[0];
-    for (const listener of this.addressListeners) {
-      try {
-        listener(nodeId, view.reachAddress);
-      } catch (err) {
-        this.deps.logger.error({ err, nodeId }, 'node address listener failed');
-      }
-    }
-    return view;
+    this.fleet.setAddress(nodeId, address);
+    return (await this.views([updated]))[0];
   }
 
   enable(caller: Caller, nodeId: string, audit: AuditScope) {
@@ -164,7 +140,7 @@ export class NodeService {
   async revoke(caller: Caller, nodeId: string, audit: AuditScope) {
     const view = await this.changeAdmin(caller, nodeId, { type: 'REVOKE', at: nowIso(this.deps) }, audit);
     await this.enrollment.forgetTokens(nodeId);
-    this.agents.disconnect(nodeId, GrpcStatus.UNAUTHENTICATED, 'the Node has been revoked');
+    cutOffNode(this.agents, nodeId, 'revoked');
     return view;
   }
 
@@ -172,7 +148,7 @@ export class NodeService {
   async issueEnrollmentToken(caller: Caller, nodeId: string, audit: AuditScope) {
     audit.target(nodeId);
     const doc = await this.manageableNode(caller, nodeId);
-    if (doc.adminState === 'REVOKED') throw new ProblemError('invalid_transition', 'The Node is revoked; create a new Node instead.');
+    if (doc.adminState === 'REVOKED') throw new DomainError('invalid_transition', 'The Node is revoked; create a new Node instead.');
     const issued = await this.enrollment.issueToken(nodeId);
     audit.detail({ expiresAt: issued.expiresAt });
     return { node: (await this.views([doc]))[0], enrollmentToken: issued.token, enrollmentExpiresAt: issued.expiresAt };
@@ -182,14 +158,12 @@ export class NodeService {
     audit.target(nodeId);
     const doc = await this.manageableNode(caller, nodeId);
     audit.detail({ name: doc.name });
-    for (const check of this.deleteChecks) {
-      const reason = await check(nodeId);
-      if (reason) throw conflict(`The Node cannot be deleted: ${reason}.`);
-    }
+    const reason = await this.placements.nodeInUse(nodeId);
+    if (reason) throw conflict(`The Node cannot be deleted: ${reason}.`);
     await this.deps.repos.nodes.delete({ _id: nodeId });
     await this.enrollment.forgetTokens(nodeId);
     this.fleet.remove(nodeId);
-    this.agents.disconnect(nodeId, GrpcStatus.UNAUTHENTICATED, 'the Node has been deleted');
+    cutOffNode(this.agents, nodeId, 'deleted');
   }
 
   private async changeAdmin(caller: Caller, nodeId: string, event: AdminEvent, audit: AuditScope): Promise<NodeView> {
@@ -198,7 +172,7 @@ export class NodeService {
     const target: AdminState = event.type === 'ENABLE' ? 'ENABLED' : event.type === 'DISABLE' ? 'DISABLED' : 'REVOKED';
     audit.detail({ from: doc.adminState, to: target });
     const verdict = this.fleet.checkAdmin(nodeId, event);
-    if (verdict === 'refused') throw new ProblemError('invalid_transition', `A ${doc.adminState} Node cannot become ${target}.`);
+    if (verdict === 'refused') throw new DomainError('invalid_transition', `A ${doc.adminState} Node cannot become ${target}.`);
     if (verdict === 'unknown') throw hidden('node');
     if (verdict === 'allowed') {
       // Persist before answering (and before the actor moves), so a restart never forgets an admin decision.
@@ -222,7 +196,7 @@ export class NodeService {
   private async visibleScope(caller: Caller): Promise<Filter> {
     if (this.canManage(caller)) return {};
     const teams = (await this.access.teamsWith(caller.user, 'nodes.read')) ?? [];
-    const ids = teams.length === 0 ? [] : await this.teamNodesSource(teams);
+    const ids = teams.length === 0 ? [] : await this.placements.nodesOfTeams(teams);
     return { _id: { $in: ids } };
   }
 
@@ -240,7 +214,7 @@ export class NodeService {
   }
 
   private async views(docs: NodeDoc[]): Promise<NodeView[]> {
-    const reserved = docs.length === 0 ? new Map<string, Reservation>() : await this.reservationSource(docs.map((d) => d._id));
+    const reserved = docs.length === 0 ? new Map<string, Reservation>() : await this.placements.reservations(docs.map((d) => d._id));
     return docs.map((d) => nodeView(d, this.fleet.state(d._id), reserved.get(d._id) ?? noReservation()));
   }
 }

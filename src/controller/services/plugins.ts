@@ -2,14 +2,14 @@ import type { IncomingMessage } from 'node:http';
 import { rm } from 'node:fs/promises';
 import { KeyedMutex } from '../../shared/keyed-mutex.js';
 import { maxJarBytes } from '../catalog/feed.js';
-import { encodeCursor, decodeCursor } from '../domain/cursor.js';
+import type { AuditScope } from '../core/audit-scope.js';
+import type { Caller } from '../core/caller.js';
+import { conflict, invalidRequest, notFound, DomainError } from '../core/errors.js';
+import { paginate } from '../domain/cursor.js';
 import type { PluginTarget } from '../domain/plugin-compat.js';
 import {
   chooseVersion, orphanedDependencies, planInstall, planRemoval, PluginResolutionError, resolveDependencies, type PlannedPlugin,
 } from '../domain/plugin-deps.js';
-import type { AuditScope } from '../http/audit-scope.js';
-import type { Caller } from '../http/caller.js';
-import { conflict, invalidRequest, notFound, ProblemError } from '../http/problem.js';
 import { ArtifactUnavailableError, type ArtifactStore } from '../plugins/artifact-store.js';
 import { inspectJar, JarRejectedError } from '../plugins/jar-inspector.js';
 import { receiveBody } from '../plugins/upload-receiver.js';
@@ -19,6 +19,7 @@ import type { CatalogService } from './catalog.js';
 import { nowIso, type ServiceDeps } from './deps.js';
 import type { NodeGateway } from './node-gateway.js';
 import { installationView } from './plugin-views.js';
+import type { ServerWatchHub } from './server-watch.js';
 import type { ServerService } from './servers.js';
 
 export interface InstallInput {
@@ -29,15 +30,15 @@ export interface InstallInput {
 
 const installationKey = (serverId: string, pluginId: string) => `${serverId} ${pluginId}`;
 
-/** The resolver's typed failures as the API's problems. */
-function asProblem(error: unknown): unknown {
+/** The resolver's typed failures as the API's error codes. */
+function asDomainError(error: unknown): unknown {
   if (!(error instanceof PluginResolutionError)) return error;
   switch (error.failure) {
     case 'unknown_plugin': return notFound('catalog plugin');
     case 'unknown_version': return invalidRequest(`body.versionId: ${error.message}`);
-    case 'incompatible': return new ProblemError('incompatible_plugin', error.message);
-    case 'denied': return new ProblemError('plugin_denied', error.message);
-    case 'missing_dependency': return new ProblemError('conflict', `A required plugin is missing: ${error.message}`);
+    case 'incompatible': return new DomainError('incompatible_plugin', error.message);
+    case 'denied': return new DomainError('plugin_denied', error.message);
+    case 'missing_dependency': return new DomainError('conflict', `A required plugin is missing: ${error.message}`);
   }
 }
 
@@ -57,7 +58,12 @@ export class PluginService {
     private readonly templates: TemplateCatalog,
     private readonly nodes: NodeGateway,
     readonly artifacts: ArtifactStore,
-  ) {}
+    serverChanges: ServerWatchHub,
+  ) {
+    serverChanges.subscribe(({ doc, deleted }) => {
+      if (deleted) this.forgetServer(doc._id).catch((err: unknown) => deps.logger.error({ err, serverId: doc._id }, 'removing a deleted server\'s plugins failed'));
+    });
+  }
 
   /** What a plugin must suit on this server; undefined when its template is gone. */
   targetOf(server: ServerDoc): PluginTarget | undefined {
@@ -78,15 +84,12 @@ export class PluginService {
   async list(caller: Caller, serverId: string, page: { limit: number; cursor?: string }) {
     const server = await this.servers.load(caller, serverId, 'plugins.read');
     const all = await this.installed(serverId);
-    let after: string | undefined;
-    if (page.cursor !== undefined) {
-      const key = decodeCursor(page.cursor);
-      if (typeof key !== 'string') throw invalidRequest('cursor: not a cursor of this list.');
-      after = key;
-    }
-    const rest = all.filter((d) => after === undefined || d._id > after);
-    const items = rest.slice(0, page.limit).map((d) => this.view(server, d, all));
-    return rest.length > page.limit ? { items, nextCursor: encodeCursor(items[items.length - 1].id) } : { items };
+    const result = await paginate<PluginInstallationDoc, string>(
+      page,
+      async (after, limit) => all.filter((d) => after === undefined || d._id > after).slice(0, limit),
+      (d) => d._id,
+    );
+    return { ...result, items: result.items.map((d) => this.view(server, d, all)) };
   }
 
   async install(caller: Caller, serverId: string, input: InstallInput, audit: AuditScope) {
@@ -101,7 +104,7 @@ export class PluginService {
       try {
         plan = planInstall(this.catalog.current, all, { pluginId: input.pluginId, versionId: input.versionId, force: input.force ?? false, target });
       } catch (error) {
-        throw asProblem(error);
+        throw asDomainError(error);
       }
       const at = nowIso(this.deps);
       const docs = plan.map((p) => this.fromPlan(serverId, p, at));
@@ -154,7 +157,7 @@ export class PluginService {
         root = { pluginId: plugin.id, plugin, version, compatibilityConfirmed: compatible, dependency: doc.dependency, requires: [...version.dependencies] };
         added = resolveDependencies(catalog, [root], new Set(all.map((d) => d.pluginId)), { force: input.force ?? false, target });
       } catch (error) {
-        throw asProblem(error);
+        throw asDomainError(error);
       }
       if (root.version.versionId === doc.catalogVersionId && added.length === 0) {
         audit.detail({ version: doc.version, changed: false });
@@ -188,7 +191,7 @@ export class PluginService {
       if (!doc) throw notFound('plugin installation');
       audit.detail({ pluginId: doc.pluginId, version: doc.version });
       const plan = planRemoval(all, doc.pluginId);
-      if ('blockedBy' in plan) throw new ProblemError('plugin_required', `${doc.pluginId} is required by ${plan.blockedBy.join(', ')}; remove those first.`);
+      if ('blockedBy' in plan) throw new DomainError('plugin_required', `${doc.pluginId} is required by ${plan.blockedBy.join(', ')}; remove those first.`);
       await this.deps.repos.pluginInstallations.delete({ serverId, pluginId: { $in: plan.remove } });
       audit.detail({ removedDependencies: plan.remove.slice(1) });
       this.changed(server);
@@ -241,7 +244,7 @@ export class PluginService {
   }
 
   /** The server was deleted: its installations go too (the jars stay, other servers may share them). */
-  async forgetServer(serverId: string): Promise<void> {
+  private async forgetServer(serverId: string): Promise<void> {
     await this.deps.repos.pluginInstallations.delete({ serverId });
   }
 

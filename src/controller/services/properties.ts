@@ -1,9 +1,11 @@
 import { isManagedProperty } from '../../shared/properties-file.js';
-import type { AuditScope } from '../http/audit-scope.js';
-import type { Caller } from '../http/caller.js';
-import { invalidRequest, ProblemError } from '../http/problem.js';
 import { agentDeadlines, type NodeCalls } from './node-calls.js';
 import type { ServerService } from './servers.js';
+import type { AuditScope } from '../core/audit-scope.js';
+import type { Caller } from '../core/caller.js';
+import { invalidRequest, DomainError } from '../core/errors.js';
+import type { ServerDoc } from '../store/records.js';
+import type { TemplateCatalog } from '../templates/template-catalog.js';
 
 /** Longest property key, in characters. */
 export const maxPropertyKeyLength = 256;
@@ -13,7 +15,12 @@ const valuesOf = (response: Awaited<ReturnType<NodeCalls['ask']>>): Record<strin
 
 /** server.properties of a server, read and changed by its Agent on the Node's disk. */
 export class PropertiesService {
-  constructor(private readonly servers: ServerService, private readonly calls: NodeCalls) {}
+  constructor(private readonly servers: ServerService, private readonly calls: NodeCalls, private readonly templates: TemplateCatalog) {}
+
+  /** Keys Cairn writes at a member's every start (e.g. online-mode): the operator's only outside the network. */
+  private memberKeys(doc: ServerDoc): string[] {
+    return doc.desired.inNetwork ? Object.keys(this.templates.get(doc.desired.software.template)?.network?.memberConfig ?? {}) : [];
+  }
 
   async get(caller: Caller, serverId: string): Promise<{ properties: Record<string, string> }> {
     const doc = await this.servers.load(caller, serverId, 'servers.read');
@@ -30,8 +37,10 @@ export class PropertiesService {
       }
     }
     const managed = keys.filter(isManagedProperty);
-    if (managed.length > 0) throw new ProblemError('managed_property', `Cairn manages ${managed.join(', ')}; they cannot be changed.`);
+    if (managed.length > 0) throw new DomainError('managed_property', `Cairn manages ${managed.join(', ')}; they cannot be changed.`);
     const doc = await this.servers.load(caller, serverId, 'servers.update');
+    const memberKeys = keys.filter((k) => this.memberKeys(doc).includes(k));
+    if (memberKeys.length > 0) throw new DomainError('managed_property', `Cairn manages ${memberKeys.join(', ')} while the server is a network member.`);
     const set: Record<string, string> = {};
     const remove: string[] = [];
     for (const [key, value] of Object.entries(change)) {

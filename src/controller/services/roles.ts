@@ -1,8 +1,8 @@
+import type { AuditScope } from '../core/audit-scope.js';
+import type { Caller } from '../core/caller.js';
+import { conflict, invalidRequest, notFound, DomainError } from '../core/errors.js';
 import { paginate } from '../domain/cursor.js';
 import { builtinRoleDefinitions } from '../domain/permissions.js';
-import type { AuditScope } from '../http/audit-scope.js';
-import type { Caller } from '../http/caller.js';
-import { conflict, invalidRequest, notFound, ProblemError } from '../http/problem.js';
 import { isDuplicateKey } from '../store/collection.js';
 import type { RoleDoc } from '../store/records.js';
 import type { Access } from './access.js';
@@ -84,7 +84,7 @@ export class RoleService {
     audit.target(roleId).detail({ ...input });
     const role = await this.deps.repos.roles.findById(roleId);
     if (!role) throw notFound('role');
-    if (role.builtin) throw new ProblemError('builtin_role');
+    if (role.builtin) throw new DomainError('builtin_role');
     const set: Partial<RoleDoc> = { updatedAt: nowIso(this.deps) };
     if (input.name !== undefined) Object.assign(set, { name: input.name, nameKey: input.name.toLowerCase() });
     if (input.description !== undefined) set.description = input.description;
@@ -103,7 +103,7 @@ export class RoleService {
     audit.target(roleId);
     const role = await this.deps.repos.roles.findById(roleId);
     if (!role) throw notFound('role');
-    if (role.builtin) throw new ProblemError('builtin_role');
+    if (role.builtin) throw new DomainError('builtin_role');
     audit.detail({ name: role.name });
     const inUse = await this.deps.repos.memberships.count({ roleIds: roleId });
     if (inUse > 0) throw conflict(`The role is assigned in ${inUse} team membership(s); remove it from them first.`);

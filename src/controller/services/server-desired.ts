@@ -1,9 +1,10 @@
-import type { ServerDesired } from '../domain/server-spec.js';
+import type { ServerDesired, ServerKind } from '../domain/server-spec.js';
 import type { Repositories } from '../store/repositories.js';
 
 /** One server as its Node must run it. */
 export interface DesiredServerEntry {
   serverId: string;
+  kind: ServerKind;
   generation: number;
   desired: ServerDesired;
   gamePort?: number;
@@ -12,5 +13,5 @@ export interface DesiredServerEntry {
 /** The full desired state of a Node: every server placed on it, those being deleted included. */
 export async function desiredStateOf(repos: Repositories, nodeId: string): Promise<DesiredServerEntry[]> {
   const servers = await repos.servers.find({ nodeId }, { sort: { _id: 1 } });
-  return servers.map((s) => ({ serverId: s._id, generation: s.generation, desired: s.desired, ...(s.gamePort ? { gamePort: s.gamePort } : {}) }));
+  return servers.map((s) => ({ serverId: s._id, kind: s.kind, generation: s.generation, desired: s.desired, ...(s.gamePort ? { gamePort: s.gamePort } : {}) }));
 }

@@ -1,11 +1,13 @@
+import { defaultGamePorts } from '../../shared/game-ports.js';
 import { KeyedMutex } from '../../shared/keyed-mutex.js';
-import type { DesiredPlugin, DesiredServer, ServerStatus } from '../../shared/link/messages.js';
+import type { DesiredPlugin, DesiredServer, ServerNetwork, ServerStatus } from '../../shared/link/messages.js';
 import type { NodeFleet, NodeState } from '../actors/fleet.js';
-import type { RuntimeState } from '../domain/server-spec.js';
+import type { ServerRuntimeState } from '../domain/server-spec.js';
 import type { AgentSessions } from '../link/session-registry.js';
 import type { PluginInstallationDoc } from '../store/records.js';
 import type { Repositories } from '../store/repositories.js';
 import type { TemplateCatalog } from '../templates/template-catalog.js';
+import type { NetworkState } from './network-state.js';
 import type { NodeGateway, NodeInfo } from './node-gateway.js';
 import { nodeFileNames } from './plugin-views.js';
 import { desiredStateOf, type DesiredServerEntry } from './server-desired.js';
@@ -16,10 +18,11 @@ const info = (s: NodeState): NodeInfo => ({
   acceptsPlacements: s.acceptsPlacements,
   allocatable: { cpuMillis: s.status.allocatable.cpuMillis, memoryBytes: s.status.allocatable.memoryBytes },
   hostname: s.status.hostname,
+  gamePorts: s.status.gamePorts ?? defaultGamePorts,
 });
 
 /** A server's desired spec as the link carries it, with its template so the Node needs no copy. */
-export function toLinkDesired(entry: DesiredServerEntry, templates: TemplateCatalog, plugins: DesiredPlugin[] = []): DesiredServer {
+export function toLinkDesired(entry: DesiredServerEntry, templates: TemplateCatalog, plugins: DesiredPlugin[] = [], network: ServerNetwork | null = null): DesiredServer {
   const { desired } = entry;
   const template = templates.get(desired.software.template);
   return {
@@ -31,11 +34,11 @@ export function toLinkDesired(entry: DesiredServerEntry, templates: TemplateCata
     desiredState: `DESIRED_RUNTIME_STATE_${desired.state}`,
     restartPolicy: desired.restartPolicy,
     acknowledgedConditionIds: desired.acknowledgedConditions,
-    settings: {},
     inNetwork: desired.inNetwork,
     restartNonce: desired.restartNonce,
     templateJson: template ? JSON.stringify(template) : '',
     plugins,
+    network,
   };
 }
 
@@ -50,12 +53,12 @@ export function fromLinkStatus(status: ServerStatus): ServerReport {
   return {
     serverId: status.serverId,
     observedGeneration: status.observedGeneration,
-    ...(runtime !== 'UNSPECIFIED' ? { runtimeState: runtime as RuntimeState } : {}),
+    ...(runtime !== 'UNSPECIFIED' ? { runtimeState: runtime as ServerRuntimeState } : {}),
     installed: status.installed,
     ...(status.installError ? { installError: status.installError } : {}),
     removed: status.removed,
     restarting: status.restarting,
-    restartPending: status.restartPending,
+    startedInNetwork: status.startedInNetwork,
     usage: {
       cpuMillis: status.usage?.cpuMillis ?? 0,
       memoryBytes: status.usage?.memoryBytes ?? 0,
@@ -66,19 +69,23 @@ export function fromLinkStatus(status: ServerStatus): ServerReport {
   };
 }
 
+/** The plugin jars installed on the given servers (the plugins capability's records). */
+export type InstalledPlugins = (serverIds: string[]) => Promise<PluginInstallationDoc[]>;
+
 /**
  * Servers' view of the Nodes, over the Node actors and the Agent sessions. Desired state goes
  * out whole, one send per Node at a time, so a quick series of changes cannot arrive out of order.
  */
 export class FleetNodeGateway implements NodeGateway {
   private readonly sends = new KeyedMutex();
-  private pluginSource: (serverIds: string[]) => Promise<PluginInstallationDoc[]> = async () => [];
 
   constructor(
     private readonly fleet: NodeFleet,
     private readonly agents: AgentSessions,
     private readonly repos: Repositories,
     private readonly templates: TemplateCatalog,
+    private readonly installedPlugins: InstalledPlugins,
+    private readonly network: NetworkState,
   ) {}
 
   async get(nodeId: string): Promise<NodeInfo | undefined> {
@@ -95,15 +102,11 @@ export class FleetNodeGateway implements NodeGateway {
     return state === 'HEALTHY' || state === 'DEGRADED';
   }
 
-  /** Where the servers' plugin installations come from (the plugins capability). */
-  setPluginSource(source: (serverIds: string[]) => Promise<PluginInstallationDoc[]>): void {
-    this.pluginSource = source;
-  }
-
   desiredFor = async (nodeId: string): Promise<DesiredServer[]> => {
     const entries = await desiredStateOf(this.repos, nodeId);
-    const installations = await this.pluginSource(entries.map((e) => e.serverId));
-    return entries.map((e) => toLinkDesired(e, this.templates, toLinkPlugins(installations.filter((i) => i.serverId === e.serverId))));
+    const installations = await this.installedPlugins(entries.map((e) => e.serverId));
+    const network = await this.network.forEntries(entries);
+    return entries.map((e) => toLinkDesired(e, this.templates, toLinkPlugins(installations.filter((i) => i.serverId === e.serverId)), network.get(e.serverId) ?? null));
   };
 
   desiredStateChanged(nodeId: string): void {

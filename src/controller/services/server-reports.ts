@@ -1,4 +1,5 @@
-import type { Condition, RuntimeState, ServerObserved, Usage } from '../domain/server-spec.js';
+import type { ServerObserved, ServerRuntimeState } from '../domain/server-spec.js';
+import type { ResourceAmounts, StatusCondition } from '../domain/status.js';
 import type { ServerDoc } from '../store/records.js';
 import { nowIso, type ServiceDeps } from './deps.js';
 import type { ServerService } from './servers.js';
@@ -7,15 +8,16 @@ import type { ServerService } from './servers.js';
 export interface ServerReport {
   serverId: string;
   observedGeneration: number;
-  runtimeState?: RuntimeState;
+  runtimeState?: ServerRuntimeState;
   installed: boolean;
   /** Installing failed for good (e.g. a checksum mismatch): the server goes FAILED. */
   installError?: string;
   removed: boolean;
   restarting: boolean;
-  restartPending: boolean;
-  usage: Usage;
-  conditions: Condition[];
+  /** The membership the process was started with, while it starts or runs. */
+  startedInNetwork: boolean;
+  usage: ResourceAmounts;
+  conditions: StatusCondition[];
   startedAt?: string;
 }
 
@@ -42,7 +44,7 @@ export class ServerReports {
         ...(report.runtimeState ? { runtimeState: report.runtimeState } : {}),
         installed: report.installed,
         restarting: report.restarting,
-        restartPending: report.restartPending,
+        startedInNetwork: report.startedInNetwork,
         usage: report.usage,
         conditions: report.conditions,
         ...(report.startedAt ? { startedAt: report.startedAt } : {}),

@@ -1,10 +1,11 @@
 import { deriveConvergence } from '../domain/convergence.js';
-import type { Condition } from '../domain/server-spec.js';
+import { restartPending } from '../domain/network.js';
+import type { StatusCondition } from '../domain/status.js';
 import type { ServerDoc } from '../store/records.js';
 
 /** Conditions the Controller itself raises, beside the Agent's. */
-function controllerConditions(doc: ServerDoc, nodeConnected: boolean): Condition[] {
-  const conditions: Condition[] = [];
+function controllerConditions(doc: ServerDoc, nodeConnected: boolean): StatusCondition[] {
+  const conditions: StatusCondition[] = [];
   if (doc.phase === 'FAILED') {
     conditions.push({ id: `${doc._id}:workflow-failed`, source: 'CONTROLLER', reason: 'WORKFLOW_FAILED', message: doc.failure ?? 'The last workflow failed.', since: doc.updatedAt });
   }
@@ -14,7 +15,7 @@ function controllerConditions(doc: ServerDoc, nodeConnected: boolean): Condition
   return conditions;
 }
 
-export function serverConditions(doc: ServerDoc, nodeConnected: boolean): Condition[] {
+export function serverConditions(doc: ServerDoc, nodeConnected: boolean): StatusCondition[] {
   return [...doc.observed.conditions, ...controllerConditions(doc, nodeConnected)];
 }
 
@@ -51,7 +52,9 @@ export function serverDetail(doc: ServerDoc, nodeConnected: boolean) {
     restartPolicy: doc.desired.restartPolicy,
     conditions,
     acknowledgedConditions: doc.desired.acknowledgedConditions,
-    markers: doc.observed.restartPending && doc.observed.runtimeState === 'RUNNING' ? ['RESTART_PENDING' as const] : [],
+    markers: restartPending({
+      desiredState: doc.desired.state, desiredInNetwork: doc.desired.inNetwork, runtimeState: doc.observed.runtimeState, startedInNetwork: doc.observed.startedInNetwork,
+    }) ? ['RESTART_PENDING' as const] : [],
     status: {
       ...(doc.observed.runtimeState ? { runtimeState: doc.observed.runtimeState } : {}),
       usage: doc.observed.usage,

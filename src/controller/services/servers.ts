@@ -1,29 +1,44 @@
 import { KeyedMutex } from '../../shared/keyed-mutex.js';
+import type { NodeFleet } from '../actors/fleet.js';
 import { accepts, machineState, type ServerActor, type ServerFleet } from '../actors/server-fleet.js';
 import type { ServerEvent } from '../actors/server-machine.js';
-import { encodeCursor, decodeCursor } from '../domain/cursor.js';
+import type { AuditScope } from '../core/audit-scope.js';
+import type { Caller } from '../core/caller.js';
+import { conflict, invalidRequest, DomainError } from '../core/errors.js';
+import { paginate } from '../domain/cursor.js';
 import type { Permission } from '../domain/permissions.js';
 import { bestFit, fits, freeOf, pickPort } from '../domain/placement.js';
-import { defaultRestartPolicy, emptyObserved, type Resources, type ServerDesired, type ServerObserved } from '../domain/server-spec.js';
-import type { AuditScope } from '../http/audit-scope.js';
-import type { Caller } from '../http/caller.js';
-import { invalidRequest, ProblemError } from '../http/problem.js';
+import {
+  defaultRestartPolicy, emptyObserved, type Reservation, type ServerDesired, type ServerKind, type ServerObserved, type ServerRestartPolicy, type ServerSoftware,
+} from '../domain/server-spec.js';
 import type { ServerDoc } from '../store/records.js';
+import { networkId } from './network-state.js';
 import type { TemplateCatalog } from '../templates/template-catalog.js';
 import { hidden, type Access } from './access.js';
 import { nowIso, type ServiceDeps } from './deps.js';
-import { defaultGamePorts, type NodeGateway } from './node-gateway.js';
-import type { ServerWatchHub } from './server-watch.js';
-import { serverDetail, serverListItem } from './server-views.js';
+import type { NodeGateway } from './node-gateway.js';
+import type { ServerPlacements } from './server-placements.js';
+import type { ServerWatchEvent, ServerWatchHub } from './server-watch.js';
+import { serverDetail, serverListItem, type ServerListItemView } from './server-views.js';
 
 export interface CreateServerInput {
   name: string;
   teamId: string;
-  software: { template: string; version: string; build?: string };
-  resources: Resources;
+  software: ServerSoftware;
+  resources: Reservation;
   nodeId?: string;
   inNetwork?: boolean;
-  restartPolicy?: { maxRestarts: number; windowSeconds: number };
+  restartPolicy?: ServerRestartPolicy;
+}
+
+/** The network's proxy, as POST /network/proxy creates it (the network service checks who may). */
+export interface CreateProxyInput {
+  name: string;
+  /** The proxy's team, resolved once it is placed (a team made for it is not made for a refused proxy). */
+  team: () => Promise<string>;
+  software: CreateServerInput['software'];
+  resources: Reservation;
+  nodeId?: string;
 }
 
 export interface ServerListQuery {
@@ -32,10 +47,12 @@ export interface ServerListQuery {
   teamId?: string;
   nodeId?: string;
   convergence?: string;
+  kind?: ServerKind;
+  inNetwork?: boolean;
 }
 
-const zero: Resources = { cpuMillis: 0, memoryBytes: 0 };
-const add = (a: Resources, b: Resources): Resources => ({ cpuMillis: a.cpuMillis + b.cpuMillis, memoryBytes: a.memoryBytes + b.memoryBytes });
+/** Hears every change of a Node's states (the Node actors' fleet). */
+type NodeStateFeed = Pick<NodeFleet, 'subscribe'>;
 
 /**
  * Servers: desired spec in, observed status out. Every command goes through the server's actor,
@@ -51,12 +68,27 @@ export class ServerService {
     private readonly fleet: ServerFleet,
     private readonly templates: TemplateCatalog,
     private readonly nodes: NodeGateway,
-    private readonly watch: ServerWatchHub,
-  ) {}
+    private readonly changes: ServerWatchHub,
+    private readonly placements: ServerPlacements,
+    nodeStates: NodeStateFeed,
+  ) {
+    // A Node heard again or lost changes its servers' convergence: tell the watchers.
+    nodeStates.subscribe((state, previous) => {
+      if (previous && previous.connectionState === state.connectionState) return;
+      this.deps.repos.servers.find({ nodeId: state.nodeId })
+        .then((docs) => docs.forEach((doc) => this.changed(doc)))
+        .catch((err: unknown) => this.deps.logger.error({ err, nodeId: state.nodeId }, 'telling watchers of a Node change failed'));
+    });
+  }
 
   /** Rehydrates every server actor from the store. */
   async init(): Promise<void> {
     for (const doc of await this.deps.repos.servers.find({})) this.fleet.restore(doc);
+  }
+
+  /** Stops every server actor (Controller shutdown); their state is in the store already. */
+  stop(): void {
+    this.fleet.stopAll();
   }
 
   private connected = (doc: ServerDoc) => (doc.nodeId ? this.nodes.isConnected(doc.nodeId) : false);
@@ -71,44 +103,66 @@ export class ServerService {
     return doc;
   }
 
-  async reservedOn(nodeId: string): Promise<Resources> {
-    const servers = await this.deps.repos.servers.find({ nodeId });
-    return servers.reduce((sum, s) => add(sum, s.desired.resources), zero);
-  }
-
   async create(caller: Caller, input: CreateServerInput, audit: AuditScope) {
     audit.detail({ name: input.name, teamId: input.teamId, software: input.software, resources: input.resources });
     const team = await this.deps.repos.teams.findById(input.teamId);
     if (!team) throw hidden('team');
     await this.access.require(caller, input.teamId, 'servers.create', 'team', 'servers.read');
-    const template = this.templates.get(input.software.template);
-    if (!template) throw invalidRequest(`body.software.template: no template ${input.software.template}.`);
-    if (!template.versions.includes(input.software.version)) {
+    const template = this.checkSoftware(input.software);
+    if (template.kind !== 'GAME_SERVER') throw invalidRequest('body.software.template: a proxy is created with POST /network/proxy.');
+    if (input.inNetwork && !template.networkMember) throw new DomainError('not_network_capable', `${template.id} servers cannot join the network.`);
+    return this.insertPlaced('GAME_SERVER', { ...input, inNetwork: input.inNetwork ?? false }, async () => input.teamId, undefined, audit);
+  }
+
+  /**
+   * The network's proxy: placed, installed, started and stopped like any server, on a Node whose
+   * host has the network's port free (its game port is the network port). Never a member.
+   */
+  async createProxy(input: CreateProxyInput, port: number, audit: AuditScope) {
+    const template = this.checkSoftware(input.software);
+    if (template.kind !== 'PROXY') throw invalidRequest('body.software.template: not a proxy template; game servers are created with POST /servers.');
+    // One proxy per network: the check and the insert are one step, so two creates cannot both pass.
+    return this.locks.run('proxy', async () => {
+      const existing = await this.deps.repos.servers.findOne({ kind: 'PROXY' });
+      if (existing) throw conflict(`The network has its proxy already (${existing.name}, ${existing._id}).`);
+      return this.insertPlaced('PROXY', { ...input, inNetwork: false }, input.team, port, audit);
+    });
+  }
+
+  private checkSoftware(software: CreateServerInput['software']) {
+    const template = this.templates.get(software.template);
+    if (!template) throw invalidRequest(`body.software.template: no template ${software.template}.`);
+    if (!template.versions.includes(software.version)) {
       throw invalidRequest(`body.software.version: ${template.id} offers ${template.versions.join(', ')}.`);
     }
-    if (template.kind !== 'GAME_SERVER') throw invalidRequest('body.software.template: a proxy is created with POST /network/proxy.');
-    if (input.inNetwork && !template.networkMember) throw new ProblemError('not_network_capable', `${template.id} servers cannot join the network.`);
+    return template;
+  }
 
+  /** Places a new server (on `port` when given, else on a free game port), stores it and tells its Node. */
+  private async insertPlaced(
+    kind: ServerKind, input: Omit<CreateServerInput, 'teamId'> & { inNetwork: boolean }, team: () => Promise<string>, port: number | undefined, audit: AuditScope,
+  ) {
     // Placement and port choice read every reservation: one at a time, so two creates cannot both take the last room.
     return this.locks.run('placement', async () => {
-      const nodeId = await this.place(input.resources, input.nodeId);
-      const gamePort = await this.allocatePort(nodeId);
+      const nodeId = await this.place(input.resources, input.nodeId, port);
+      const gamePort = port ?? (await this.allocatePort(nodeId));
+      const teamId = await team();
       const at = nowIso(this.deps);
       const id = this.deps.ids.next();
       const desired: ServerDesired = {
         state: 'STOPPED',
         software: input.software,
         resources: input.resources,
-        inNetwork: input.inNetwork ?? false,
+        inNetwork: input.inNetwork,
         restartPolicy: input.restartPolicy ?? defaultRestartPolicy,
         acknowledgedConditions: [],
         restartNonce: 0,
       };
       const actor = this.fleet.create(id, desired, at);
       const doc: ServerDoc = {
-        _id: id, name: input.name, teamId: input.teamId, nodeId, kind: 'GAME_SERVER', gamePort,
+        _id: id, name: input.name, teamId, nodeId, kind, gamePort,
         ...this.fromActor(actor), observed: emptyObserved(), createdAt: at, updatedAt: at,
-      } as ServerDoc;
+      };
       try {
         await this.deps.repos.servers.insert(doc);
       } catch (e) {
@@ -122,32 +176,67 @@ export class ServerService {
     });
   }
 
-  private async place(request: Resources, nodeId: string | undefined): Promise<string> {
+  /** A Node with room for the reservation (and with `port` free on its host, when a fixed port is needed). */
+  private async place(request: Reservation, nodeId: string | undefined, port: number | undefined): Promise<string> {
     if (nodeId !== undefined) {
       const node = await this.nodes.get(nodeId);
       if (!node) throw invalidRequest(`body.nodeId: no Node ${nodeId}.`);
-      if (!node.acceptsPlacements) throw new ProblemError('insufficient_capacity', 'That Node does not accept placements (disabled or not healthy).');
-      if (!fits(freeOf({ allocatable: node.allocatable, reserved: await this.reservedOn(nodeId) }), request)) {
-        throw new ProblemError('insufficient_capacity', 'The reservation does not fit on that Node.');
+      if (!node.acceptsPlacements) throw new DomainError('insufficient_capacity', 'That Node does not accept placements (disabled or not healthy).');
+      if (!fits(freeOf({ allocatable: node.allocatable, reserved: await this.placements.reservedOn(nodeId) }), request)) {
+        throw new DomainError('insufficient_capacity', 'The reservation does not fit on that Node.');
       }
+      if (port !== undefined && (await this.portsInUse(nodeId)).has(port)) throw conflict(`Port ${port} is taken on that Node's host.`);
       return nodeId;
     }
     const candidates = await Promise.all(
-      (await this.nodes.list()).map(async (n) => ({ ...n, reserved: await this.reservedOn(n.nodeId) })),
+      (await this.nodes.list()).map(async (n) => ({
+        ...n,
+        acceptsPlacements: n.acceptsPlacements && (port === undefined || !(await this.portsInUse(n.nodeId)).has(port)),
+        reserved: await this.placements.reservedOn(n.nodeId),
+      })),
     );
     const chosen = bestFit(candidates, request);
-    if (!chosen) throw new ProblemError('insufficient_capacity', 'No Node that accepts placements has room for this reservation.');
+    if (!chosen) {
+      throw new DomainError('insufficient_capacity', `No Node that accepts placements has room for this reservation${port === undefined ? '' : ` and port ${port} free`}.`);
+    }
     return chosen;
   }
 
   /** Nodes on one host share its ports, so a port is free only if no server on any of them holds it. */
-  private async allocatePort(nodeId: string): Promise<number> {
+  private async portsInUse(nodeId: string, exceptServerId?: string): Promise<Set<number>> {
     const node = await this.nodes.get(nodeId);
-    const sameHost = (await this.nodes.list()).filter((n) => n.nodeId === nodeId || (node?.hostname && n.hostname === node.hostname));
+    if (!node) throw new DomainError('insufficient_capacity', 'That Node is gone.');
+    const sameHost = (await this.nodes.list()).filter((n) => n.nodeId === nodeId || (node.hostname && n.hostname === node.hostname));
     const servers = await this.deps.repos.servers.find({ nodeId: { $in: sameHost.map((n) => n.nodeId) } });
-    const port = pickPort(defaultGamePorts, new Set(servers.flatMap((s) => (s.gamePort ? [s.gamePort] : []))));
-    if (port === undefined) throw new ProblemError('insufficient_capacity', 'The Node has no free game port left.');
+    return new Set(servers.flatMap((s) => (s.gamePort && s._id !== exceptServerId ? [s.gamePort] : [])));
+  }
+
+  /** The network's port is kept free on every host, so the proxy can always be placed or moved there. */
+  private async allocatePort(nodeId: string): Promise<number> {
+    const inUse = await this.portsInUse(nodeId);
+    const network = await this.deps.repos.network.findById(networkId);
+    if (network) inUse.add(network.port);
+    const node = await this.nodes.get(nodeId);
+    if (!node) throw new DomainError('insufficient_capacity', 'That Node is gone.');
+    const port = pickPort(node.gamePorts, inUse);
+    if (port === undefined) throw new DomainError('insufficient_capacity', 'The Node has no free game port left.');
     return port;
+  }
+
+  /**
+   * The network's port changed: the proxy follows it (a new generation, so a running proxy
+   * restarts on the new port). Refused while the proxy is busy, or when the port is taken on its host.
+   */
+  async moveProxyPort(proxy: ServerDoc, port: number): Promise<void> {
+    await this.locks.run('placement', async () => {
+      const current = (await this.deps.repos.servers.findById(proxy._id)) ?? proxy;
+      if (current.gamePort === port) return;
+      const event = { type: 'UPDATE', at: nowIso(this.deps) } as const;
+      const actor = this.actorOf(current);
+      if (!accepts(actor, event)) throw this.busy(actor);
+      if (current.nodeId && (await this.portsInUse(current.nodeId, current._id)).has(port)) throw conflict(`Port ${port} is taken on the proxy's host.`);
+      await this.apply({ ...current, gamePort: port }, event, undefined, { gamePort: port });
+    });
   }
 
   async list(caller: Caller, query: ServerListQuery) {
@@ -156,39 +245,39 @@ export class ServerService {
     if (teams) filter.push({ teamId: { $in: teams } });
     if (query.teamId) filter.push({ teamId: query.teamId });
     if (query.nodeId) filter.push({ nodeId: query.nodeId });
-    let after: string | undefined;
-    if (query.cursor !== undefined) {
-      const key = decodeCursor(query.cursor);
-      if (typeof key !== 'string') throw invalidRequest('cursor: not a cursor of this list.');
-      after = key;
-    }
-    // Convergence is derived, not stored: filter while walking pages in creation order.
-    const items: ReturnType<ServerService['listItem']>[] = [];
-    let lastId = after;
-    let more = false;
+    if (query.kind) filter.push({ kind: query.kind });
+    if (query.inNetwork !== undefined) filter.push({ 'desired.inNetwork': query.inNetwork });
+    return paginate<ServerListItemView, string>(query, (after, limit) => this.walk(filter, query.convergence, after, limit), (item) => item.id);
+  }
+
+  /** Up to `limit` list items after `afterId`, in creation order. Convergence is derived, not stored: it is filtered while walking batches. */
+  private async walk(filter: Record<string, unknown>[], convergence: string | undefined, afterId: string | undefined, limit: number) {
+    const items: ServerListItemView[] = [];
+    let lastId = afterId;
     for (;;) {
       const conditions = lastId === undefined ? filter : [...filter, { _id: { $gt: lastId } }];
-      const batch = await this.deps.repos.servers.find(conditions.length ? { $and: conditions } : {}, { sort: { _id: 1 }, limit: query.limit + 1 });
+      const batch = await this.deps.repos.servers.find(conditions.length ? { $and: conditions } : {}, { sort: { _id: 1 }, limit });
       for (const doc of batch) {
         const item = this.listItem(doc);
-        if (query.convergence && item.convergence !== query.convergence) {
-          lastId = doc._id;
-          continue;
-        }
-        if (items.length === query.limit) {
-          more = true;
-          break;
-        }
-        items.push(item);
-        lastId = doc._id;
+        if (!convergence || item.convergence === convergence) items.push(item);
+        if (items.length === limit) return items;
       }
-      if (more || batch.length <= query.limit) break;
+      if (batch.length < limit) return items;
+      lastId = batch[batch.length - 1]._id;
     }
-    return more ? { items, nextCursor: encodeCursor(items[items.length - 1].id) } : { items };
   }
 
   async get(caller: Caller, serverId: string) {
     return this.detail(await this.load(caller, serverId, 'servers.read'));
+  }
+
+  /** Every later change of a server the caller may read, in order; returns the unsubscribe. */
+  watch(caller: Caller, listener: (event: ServerWatchEvent) => void): () => void {
+    return this.changes.subscribeVisible(
+      (doc) => this.access.may(caller.user, doc.teamId, 'servers.read'),
+      ({ doc, deleted }) => listener(deleted ? { event: 'server-deleted', data: { id: doc._id } } : { event: 'server', data: this.listItem(doc) }),
+      (err) => this.deps.logger.error({ err }, 'server watch delivery failed'),
+    );
   }
 
   /** One entry for power actions, as every later workflow's entry is: the actor decides. */
@@ -199,35 +288,43 @@ export class ServerService {
     return this.detail(await this.apply(doc, { type: action, at: nowIso(this.deps) }));
   }
 
-  async update(caller: Caller, serverId: string, input: { resources?: Resources; inNetwork?: boolean }, audit: AuditScope) {
+  async update(caller: Caller, serverId: string, input: { resources?: Reservation; inNetwork?: boolean }, audit: AuditScope) {
     audit.target(serverId).detail({ ...input });
     const doc = await this.load(caller, serverId, 'servers.update');
     if (input.inNetwork) {
       const template = this.templates.get(doc.desired.software.template);
-      if (!template?.networkMember) throw new ProblemError('not_network_capable', 'This server\'s template cannot join the network.');
+      if (doc.kind === 'PROXY') throw new DomainError('not_network_capable', 'The proxy cannot join the network it serves.');
+      if (!template?.networkMember) throw new DomainError('not_network_capable', 'This server\'s template cannot join the network.');
     }
     return this.locks.run('placement', async () => {
       const current = (await this.deps.repos.servers.findById(serverId)) ?? doc;
       if (input.resources && current.nodeId) {
         const node = await this.nodes.get(current.nodeId);
-        const reserved = await this.reservedOn(current.nodeId);
+        const reserved = await this.placements.reservedOn(current.nodeId);
         const others = { cpuMillis: reserved.cpuMillis - current.desired.resources.cpuMillis, memoryBytes: reserved.memoryBytes - current.desired.resources.memoryBytes };
         const actor = this.actorOf(current);
         // phase_busy comes before capacity: a busy server is not resized whatever the numbers.
         if (!accepts(actor, { type: 'UPDATE', at: nowIso(this.deps) })) throw this.busy(actor);
         if (!node || !fits(freeOf({ allocatable: node.allocatable, reserved: others }), input.resources)) {
-          throw new ProblemError('insufficient_capacity', 'The new reservation does not fit on the server\'s Node.');
+          throw new DomainError('insufficient_capacity', 'The new reservation does not fit on the server\'s Node.');
         }
       }
-      return this.detail(await this.apply(current, { type: 'UPDATE', at: nowIso(this.deps), ...input }));
+      const updated = await this.apply(current, { type: 'UPDATE', at: nowIso(this.deps), ...input });
+      if (input.inNetwork === false) await this.leaveLobby(serverId);
+      return this.detail(updated);
     });
+  }
+
+  /** A server that leaves the network, or goes, is no longer its lobby. */
+  private async leaveLobby(serverId: string): Promise<void> {
+    await this.deps.repos.network.update({ _id: networkId, lobbyServerId: serverId }, { updatedAt: nowIso(this.deps) }, ['lobbyServerId']);
   }
 
   async acknowledge(caller: Caller, serverId: string, condition: string, audit: AuditScope) {
     audit.target(serverId).detail({ condition });
     const doc = await this.load(caller, serverId, 'servers.start');
     const found = doc.observed.conditions.find((c) => c.id === condition || c.reason === condition);
-    if (!found) throw new ProblemError('not_found', `The server has no condition ${condition}.`);
+    if (!found) throw new DomainError('not_found', `The server has no condition ${condition}.`);
     audit.detail({ conditionId: found.id, reason: found.reason });
     return this.detail(await this.apply(doc, { type: 'ACKNOWLEDGE', at: nowIso(this.deps), conditionId: found.id }));
   }
@@ -236,19 +333,19 @@ export class ServerService {
     audit.target(serverId);
     const doc = await this.load(caller, serverId, 'servers.delete');
     audit.detail({ name: doc.name });
-    return this.detail(await this.apply(doc, { type: 'DELETE', at: nowIso(this.deps) }));
+    const deleting = await this.apply(doc, { type: 'DELETE', at: nowIso(this.deps) });
+    await this.leaveLobby(serverId);
+    return this.detail(deleting);
   }
 
-  /** Why a team cannot be deleted yet, if it has servers. */
-  async teamInUse(teamId: string): Promise<string | undefined> {
-    const count = await this.deps.repos.servers.count({ teamId });
-    return count > 0 ? `it has ${count} server(s)` : undefined;
-  }
-
-  /** Sends an event to the server's actor under its lock and persists the outcome (with a new observed status, for reports). */
-  async apply(doc: ServerDoc, event: ServerEvent, observed?: ServerDoc['observed']): Promise<ServerDoc> {
+  /**
+   * Sends an event to the server's actor under its lock and persists the outcome (with a new
+   * observed status, for reports, and placement fields that change with it, e.g. a new port).
+   */
+  async apply(doc: ServerDoc, event: ServerEvent, observed?: ServerDoc['observed'], placement: Pick<Partial<ServerDoc>, 'gamePort'> = {}): Promise<ServerDoc> {
     return this.locks.run(doc._id, async () => {
-      const current = (await this.deps.repos.servers.findById(doc._id)) ?? doc;
+      const stored = (await this.deps.repos.servers.findById(doc._id)) ?? doc;
+      const current = { ...stored, ...placement };
       const actor = this.actorOf(current);
       if (!accepts(actor, event)) throw this.busy(actor);
       actor.send(event);
@@ -275,10 +372,10 @@ export class ServerService {
     });
   }
 
-  private busy(actor: ServerActor): ProblemError {
+  private busy(actor: ServerActor): DomainError {
     const { phase, context } = machineState(actor);
     const doing = context.workflow ? ` (${context.workflow.kind.toLowerCase()}: ${context.workflow.step})` : '';
-    return new ProblemError('phase_busy', `The server is ${phase}${doing}; try again when it is READY.`);
+    return new DomainError('phase_busy', `The server is ${phase}${doing}; try again when it is READY.`);
   }
 
   actorOf(doc: ServerDoc): ServerActor {
@@ -303,7 +400,7 @@ export class ServerService {
     if (machineState(actor).done) {
       await this.deps.repos.servers.delete({ _id: before._id });
       this.fleet.remove(before._id);
-      this.watch.publish({ doc: before, deleted: true });
+      this.changes.publish({ doc: before, deleted: true });
       return before;
     }
     const { workflow: _w, failure: _f, ...rest } = before;
@@ -321,6 +418,6 @@ export class ServerService {
   }
 
   changed(doc: ServerDoc): void {
-    this.watch.publish({ doc, deleted: false });
+    this.changes.publish({ doc, deleted: false });
   }
 }

@@ -1,4 +1,4 @@
-import { newSessionId, sha256 } from '../domain/secrets.js';
+import { newSessionId, sha256 } from '../security/secrets.js';
 import type { SessionDoc, UserDoc } from '../store/records.js';
 import { nowIso, type ServiceDeps } from './deps.js';
 

@@ -1,9 +1,9 @@
 import { chmod, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AttemptLimiter } from '../domain/attempt-limiter.js';
-import { newSetupCode, sameHash, sha256 } from '../domain/secrets.js';
-import type { AuditScope } from '../http/audit-scope.js';
-import { conflict, ProblemError } from '../http/problem.js';
+import type { AuditScope } from '../core/audit-scope.js';
+import { conflict, DomainError } from '../core/errors.js';
+import { AttemptLimiter } from '../security/attempt-limiter.js';
+import { newSetupCode, sameHash, sha256 } from '../security/secrets.js';
 import { isDuplicateKey } from '../store/collection.js';
 import type { NetworkDoc } from '../store/records.js';
 import { nowIso, type ServiceDeps } from './deps.js';
@@ -43,22 +43,27 @@ export class SetupService {
     this.deps.logger.info({ event: 'setup_pending', setupCodeFile: this.codePath }, `setup pending: the one-time setup code is in ${this.codePath}; send it with POST /api/v1/setup`);
   }
 
+  /** Whether setup has been done: a user exists. Public, so the web UI knows to ask for the code. */
+  async done(): Promise<boolean> {
+    return (await this.deps.repos.users.count({})) > 0;
+  }
+
   async run(input: SetupInput, clientAddress: string, audit: AuditScope) {
     audit.detail({ username: input.username, network: input.network.name });
     await this.limiter.check(clientAddress);
     const setting = await this.deps.repos.settings.findById(setupSetting);
     const value = setting?.value as { codeHash?: string; done?: boolean } | undefined;
-    if (!value?.codeHash || value.done || (await this.deps.repos.users.count({})) > 0) throw new ProblemError('setup_done');
+    if (!value?.codeHash || value.done || (await this.deps.repos.users.count({})) > 0) throw new DomainError('setup_done');
     if (!sameHash(value.codeHash, sha256(input.setupCode.trim()))) {
       await this.limiter.fail(clientAddress);
-      throw new ProblemError('invalid_setup_code');
+      throw new DomainError('invalid_setup_code');
     }
     // Claim setup atomically: of two concurrent correct attempts only one passes this update.
     const claimed = await this.deps.repos.settings.update(
       { _id: setupSetting, 'value.done': false },
       { value: { done: true }, updatedAt: nowIso(this.deps) },
     );
-    if (claimed === 0) throw new ProblemError('setup_done');
+    if (claimed === 0) throw new DomainError('setup_done');
 
     const admin = await newUserDoc(this.deps, { ...input, globalAdmin: true, globalPermissions: [] }, false);
     const now = nowIso(this.deps);

@@ -1,12 +1,13 @@
+import type { AuditScope } from '../core/audit-scope.js';
+import type { Caller } from '../core/caller.js';
+import { conflict } from '../core/errors.js';
 import { paginate } from '../domain/cursor.js';
-import type { AuditScope } from '../http/audit-scope.js';
-import type { Caller } from '../http/caller.js';
-import { conflict } from '../http/problem.js';
 import { isDuplicateKey } from '../store/collection.js';
 import type { MembershipDoc, TeamDoc } from '../store/records.js';
 import { hidden, type Access } from './access.js';
 import { nowIso, type ServiceDeps } from './deps.js';
 import type { RoleService } from './roles.js';
+import type { ServerPlacements } from './server-placements.js';
 import { teamView } from './views.js';
 
 const duplicateTeam = () => conflict('A team with that name already exists.');
@@ -14,17 +15,15 @@ const membershipView = (m: MembershipDoc) => ({ userId: m.userId, teamId: m.team
 
 /**
  * Teams and memberships. Global administrators manage them; members can see their own teams.
- * `hasResources` lets later capabilities (servers) refuse to delete a team still in use.
+ * A team that still has servers cannot be deleted.
  */
 export class TeamService {
-  private readonly inUseChecks: ((teamId: string) => Promise<string | undefined>)[] = [];
-
-  constructor(private readonly deps: ServiceDeps, private readonly access: Access, private readonly roles: RoleService) {}
-
-  /** Registers a check that answers why a team cannot be deleted yet (e.g. "it has 3 servers"). */
-  onDeleteCheck(check: (teamId: string) => Promise<string | undefined>): void {
-    this.inUseChecks.push(check);
-  }
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly access: Access,
+    private readonly roles: RoleService,
+    private readonly placements: ServerPlacements,
+  ) {}
 
   /** Checked before any admin requirement: a caller outside the team must not learn it exists. */
   private async visibleTeam(caller: Caller, teamId: string): Promise<TeamDoc> {
@@ -45,6 +44,23 @@ export class TeamService {
       throw e;
     }
     return teamView(doc);
+  }
+
+  /** The team named `name`, made when missing (where the network's proxy goes unless told otherwise). */
+  async ensure(name: string): Promise<{ team: TeamDoc; created: boolean }> {
+    const nameKey = name.toLowerCase();
+    const found = await this.deps.repos.teams.findOne({ nameKey });
+    if (found) return { team: found, created: false };
+    const now = nowIso(this.deps);
+    const team: TeamDoc = { _id: this.deps.ids.next(), name, nameKey, createdAt: now, updatedAt: now };
+    try {
+      await this.deps.repos.teams.insert(team);
+      return { team, created: true };
+    } catch (e) {
+      const raced = isDuplicateKey(e) ? await this.deps.repos.teams.findOne({ nameKey }) : null;
+      if (!raced) throw e;
+      return { team: raced, created: false };
+    }
   }
 
   /** The teams the caller belongs to (every team for global administrators), in creation order. */
@@ -84,10 +100,8 @@ export class TeamService {
     const team = await this.visibleTeam(caller, teamId);
     this.access.requireGlobalAdmin(caller);
     audit.detail({ name: team.name });
-    for (const check of this.inUseChecks) {
-      const reason = await check(teamId);
-      if (reason) throw conflict(`The team cannot be deleted: ${reason}.`);
-    }
+    const reason = await this.placements.teamInUse(teamId);
+    if (reason) throw conflict(`The team cannot be deleted: ${reason}.`);
     await this.deps.repos.memberships.delete({ teamId });
     await this.deps.repos.teams.delete({ _id: teamId });
   }

@@ -1,8 +1,8 @@
+import type { AuditScope } from '../core/audit-scope.js';
+import type { Caller } from '../core/caller.js';
+import { invalidRequest, notFound } from '../core/errors.js';
 import { paginate } from '../domain/cursor.js';
-import { apiTokenPrefix, newApiToken, sameHash, sha256 } from '../domain/secrets.js';
-import type { Caller } from '../http/caller.js';
-import type { AuditScope } from '../http/audit-scope.js';
-import { invalidRequest, notFound } from '../http/problem.js';
+import { apiTokenPrefix, newApiToken, sameHash, sha256 } from '../security/secrets.js';
 import type { ApiTokenDoc, UserDoc } from '../store/records.js';
 import { nowIso, type ServiceDeps } from './deps.js';
 

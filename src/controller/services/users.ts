@@ -1,8 +1,8 @@
+import type { AuditScope } from '../core/audit-scope.js';
+import type { Caller } from '../core/caller.js';
+import { conflict, forbidden } from '../core/errors.js';
 import { paginate } from '../domain/cursor.js';
-import { hashPassword } from '../domain/passwords.js';
-import type { AuditScope } from '../http/audit-scope.js';
-import type { Caller } from '../http/caller.js';
-import { conflict, forbidden } from '../http/problem.js';
+import { hashPassword } from '../security/passwords.js';
 import { isDuplicateKey } from '../store/collection.js';
 import type { UserDoc } from '../store/records.js';
 import { hidden, type Access } from './access.js';

@@ -1,4 +1,5 @@
 /** Stored shapes. Timestamps are ISO 8601 strings in both adapters so that they compare alike. */
+import type { ResourceAmounts, StatusCondition } from '../domain/status.js';
 
 export interface UserDoc {
   _id: string;
@@ -97,21 +98,6 @@ export interface SettingDoc {
   updatedAt: string;
 }
 
-/** The three resources a Node reports; cpu in thousandths of a core, memory and disk in bytes. */
-export interface ResourceAmounts {
-  cpuMillis: number;
-  memoryBytes: number;
-  diskBytes: number;
-}
-
-export interface NodeConditionDoc {
-  id: string;
-  source: 'AGENT' | 'CONTROLLER';
-  reason: string;
-  message: string;
-  since: string;
-}
-
 /** What the Controller last observed of a Node (kept so a restart shows the last known facts). */
 export interface NodeStatusDoc {
   observedAddress?: string;
@@ -124,6 +110,8 @@ export interface NodeStatusDoc {
   runtimeVersion: string;
   allocatable: ResourceAmounts;
   usage: ResourceAmounts;
+  /** The host ports the Agent offers for game servers; absent until it first connects. */
+  gamePorts?: import('../../shared/link/messages.js').PortRange;
   lastHeartbeatAt?: string;
 }
 
@@ -139,7 +127,7 @@ export interface NodeDoc {
   /** Id (jti) of the one valid Node credential; an older or foreign credential is refused. */
   credentialId?: string;
   status: NodeStatusDoc;
-  conditions: NodeConditionDoc[];
+  conditions: StatusCondition[];
   createdAt: string;
   updatedAt: string;
 }

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv, type ErrorObject } from 'ajv';
-import { BuiltinInstall, DownloadInstall, TemplateFile, type Template } from '../../shared/templates.js';
-import { checkTemplateRules } from './template-rules.js';
+import { schemaProblem } from '../../shared/template-check.js';
+import { checkTemplateRules } from '../../shared/template-rules.js';
+import type { Template } from '../../shared/templates.js';
 
 /** A template file the Controller refuses to start with; the message names the file and the field. */
 export class TemplateFileError extends Error {
@@ -12,36 +12,6 @@ export class TemplateFileError extends Error {
     super(`template ${file}: ${problem}`);
     this.name = 'TemplateFileError';
   }
-}
-
-const ajv = new Ajv({ allErrors: false, strict: false });
-const validate = ajv.compile(TemplateFile);
-/** `install` is a union: its errors are taken from the branch its `source` names, not the first one. */
-const installBySource = { builtin: ajv.compile(BuiltinInstall), download: ajv.compile(DownloadInstall) };
-
-function firstError(value: unknown): ErrorObject | undefined {
-  const error = validate.errors?.[0];
-  const install = (value as { install?: { source?: unknown } }).install;
-  const source = install?.source;
-  if (!error?.instancePath.startsWith('/install') || (source !== 'builtin' && source !== 'download')) return error;
-  const branch = installBySource[source];
-  if (branch(install)) return error;
-  const inner = branch.errors?.[0];
-  return inner && { ...inner, instancePath: `/install${inner.instancePath}` };
-}
-
-function describe(error: ErrorObject | undefined): string {
-  if (!error) return 'invalid';
-  const path = error.instancePath.replace(/^\//, '').replaceAll('/', '.');
-  if (error.keyword === 'additionalProperties') {
-    const extra = (error.params as { additionalProperty: string }).additionalProperty;
-    return `${path ? path + '.' : ''}${extra}: unknown field`;
-  }
-  if (error.keyword === 'required') {
-    const missing = (error.params as { missingProperty: string }).missingProperty;
-    return `${path ? path + '.' : ''}${missing}: is required`;
-  }
-  return `${path || '(file)'}: ${error.message ?? 'is invalid'}`;
 }
 
 /**
@@ -66,7 +36,8 @@ export function parseTemplate(file: string, text: string): Template {
   } catch (error) {
     throw new TemplateFileError(file, `not valid JSON (${(error as Error).message})`);
   }
-  if (!validate(value)) throw new TemplateFileError(file, describe(firstError(value)));
+  const invalid = schemaProblem(value);
+  if (invalid) throw new TemplateFileError(file, invalid);
   const template = value as Template;
   const expectedFile = `${template.id}.json`;
   if (basename(file) !== expectedFile) throw new TemplateFileError(file, `id: "${template.id}" must be stored as ${expectedFile}`);

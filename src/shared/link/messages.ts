@@ -1,225 +1,74 @@
 /**
- * TypeScript shapes of the messages of `proto/cairn/agent/v1/agent.proto`, as the loader options
- * in `proto.ts` decode them (camelCase, int64 as number, enums as names). Nested messages decode
- * as `null` when unset, so they are typed `T | null` and may be left out when sending. Oneofs
- * are discriminated unions on the loader's virtual field (`kind`, `body`, `payload`).
+ * The link's TypeScript types. Every message shape is generated from
+ * `proto/cairn/agent/v1/agent.proto` into `generated/` (`npm run gen:proto`, with the flags of the
+ * loader options in `proto.ts`); this module names the ones the code uses and adds what the
+ * generator cannot say: a oneof as a discriminated union on the loader's virtual field (`kind`,
+ * `body`, `payload`), and the closed set of values the proto documents for a string field where
+ * the public API depends on it.
+ *
+ * A name here is a message as the loader decodes it: every field present (proto3 defaults), a
+ * nested message `null` when unset. Both sides also write messages in this complete shape, so a
+ * field added to the proto is a compile error wherever that message is built. (`generated/` also
+ * has the loader's permissive `…Input` shapes, which the streams accept.)
  */
+import type { AgentMessage as AgentMessageFields } from './generated/cairn/agent/v1/AgentMessage.js';
+import type { ControllerMessage as ControllerMessageFields } from './generated/cairn/agent/v1/ControllerMessage.js';
+import type { FileEntry as FileEntryFields } from './generated/cairn/agent/v1/FileEntry.js';
+import type { Request as RequestFields } from './generated/cairn/agent/v1/Request.js';
+import type { Response as ResponseFields } from './generated/cairn/agent/v1/Response.js';
 
-type Maybe<T> = T | null | undefined;
+export type { ArtifactChunk } from './generated/cairn/agent/v1/ArtifactChunk.js';
+export type { Condition } from './generated/cairn/agent/v1/Condition.js';
+export type { ConsoleEnd } from './generated/cairn/agent/v1/ConsoleEnd.js';
+export type { ConsoleLine } from './generated/cairn/agent/v1/ConsoleLine.js';
+export type { DesiredPlugin } from './generated/cairn/agent/v1/DesiredPlugin.js';
+export type { DesiredServer } from './generated/cairn/agent/v1/DesiredServer.js';
+export type { DesiredState } from './generated/cairn/agent/v1/DesiredState.js';
+export type { EnrollRequest } from './generated/cairn/agent/v1/EnrollRequest.js';
+export type { EnrollResponse } from './generated/cairn/agent/v1/EnrollResponse.js';
+export type { FileChunk } from './generated/cairn/agent/v1/FileChunk.js';
+export type { Heartbeat } from './generated/cairn/agent/v1/Heartbeat.js';
+export type { Hello } from './generated/cairn/agent/v1/Hello.js';
+export type { HostFacts } from './generated/cairn/agent/v1/HostFacts.js';
+export type { NetworkRoute } from './generated/cairn/agent/v1/NetworkRoute.js';
+export type { PortRange } from './generated/cairn/agent/v1/PortRange.js';
+export type { Resources } from './generated/cairn/agent/v1/Resources.js';
+export type { ServerNetwork } from './generated/cairn/agent/v1/ServerNetwork.js';
+export type { ServerStatus } from './generated/cairn/agent/v1/ServerStatus.js';
+export type { Welcome } from './generated/cairn/agent/v1/Welcome.js';
 
-export interface EnrollRequest {
-  enrollmentToken: string;
-  hostname: string;
-  agentVersion: string;
-}
+/** The members of the oneof whose virtual field is `D`. */
+type Members<T, D extends keyof T> = Extract<NonNullable<T[D]>, keyof T>;
 
-export interface EnrollResponse {
-  nodeId: string;
-  credential: string;
-}
+/** The oneof whose virtual field is `D`: exactly one member set, and `D` names it. */
+type OneOf<T, D extends keyof T> = { [K in Members<T, D>]: Record<D, K> & Record<K, NonNullable<T[K]>> }[Members<T, D>];
 
-export interface Resources {
-  cpuMillis: number;
-  memoryBytes: number;
-  diskBytes: number;
-}
+/** The fields of `T` outside the oneof `D`. */
+type Outside<T, D extends keyof T> = Omit<T, D | Members<T, D>>;
 
-export interface Condition {
-  id: string;
-  reason: string;
-  message: string;
-  since: string;
-}
+/** `T` with the fields of `R` in place of its own. */
+type Override<T, R> = Omit<T, keyof R> & R;
 
-export interface Software {
-  template: string;
-  version: string;
-  build: string;
-}
+/** The API lists a file's type as one of these (`FileEntry.type`). */
+export type FileEntry = Override<FileEntryFields, { type: 'FILE' | 'DIRECTORY' }>;
 
-// ---- Agent → Controller ----
+/** What the Controller asks; the session adds the id and the deadline. */
+export type RequestBody = OneOf<RequestFields, 'body'>;
 
-export interface HostFacts {
-  hostname: string;
-  os: string;
-  arch: string;
-  runtimeName: string;
-  runtimeVersion: string;
-}
+export type Request = Outside<RequestFields, 'body'> & RequestBody;
 
-export interface Hello {
-  agentVersion: string;
-  protocolVersion: number;
-  host: Maybe<HostFacts>;
-  allocatable: Maybe<Resources>;
-  knownServerIds: string[];
-}
-
-export interface Heartbeat {
-  usage: Maybe<Resources>;
-  conditions: Condition[];
-  sentAtUnixMs: number;
-}
-
-export const runtimeStates = ['STOPPED', 'STARTING', 'RUNNING', 'STOPPING', 'CRASHED'] as const;
-export type RuntimeStateName = (typeof runtimeStates)[number];
-/** The wire enum names (`RUNTIME_STATE_RUNNING`, ...). */
-export type RuntimeState = 'RUNTIME_STATE_UNSPECIFIED' | `RUNTIME_STATE_${RuntimeStateName}`;
-
-export interface PortBinding {
-  name: string;
-  protocol: string;
-  hostPort: number;
-}
-
-export interface ServerStatus {
-  serverId: string;
-  observedGeneration: number;
-  runtimeState: RuntimeState;
-  installed: boolean;
-  usage: Maybe<Resources>;
-  conditions: Condition[];
-  ports: PortBinding[];
-  startedAt: string;
-  removed: boolean;
-  restarting: boolean;
-  restartPending: boolean;
-  installError: string;
-}
-
-export interface ConsoleLine {
-  serverId: string;
-  text: string;
-  atUnixMs: number;
-  /** The line was longer than 16 KiB and was cut (proto3 default false when left out). */
-  truncated?: boolean;
-  /** Number of the line in the process's output; orders replayed lines against live ones (default 0). */
-  seq?: number;
-}
-
-export type ConsoleEndReason = 'stopped' | 'crashed' | 'killed' | 'lost';
-
-export interface ConsoleEnd {
-  serverId: string;
-  reason: ConsoleEndReason;
-  exitCode: number;
-  hasExitCode: boolean;
-  signal: string;
-}
-
-export interface ResponseError {
-  code: string;
-  message: string;
-}
-
-export interface FileEntry {
-  name: string;
-  path: string;
-  type: 'FILE' | 'DIRECTORY';
-  sizeBytes: number;
-  modifiedAt: string;
-}
-
-export interface FileChunk {
-  offset: number;
-  data: Buffer;
-  eof: boolean;
-  totalBytes: number;
-}
-
+/** The payload of one Response: none, or one member of its oneof. */
 export type ResponsePayload =
-  | { payload?: undefined }
-  | { payload: 'fileEntries'; fileEntries: { entries: FileEntry[] } }
-  | { payload: 'fileChunk'; fileChunk: FileChunk }
-  | { payload: 'properties'; properties: { values: Record<string, string> } }
-  | { payload: 'backupResult'; backupResult: { sizeBytes: number; location: string } }
-  | { payload: 'consoleReplay'; consoleReplay: { lines: string[]; entries: ConsoleLine[] } };
+  | OneOf<Override<ResponseFields, { fileEntries?: { entries: FileEntry[] } | null }>, 'payload'>
+  | { payload?: undefined };
 
-export type Response = {
-  requestId: string;
-  ok: boolean;
-  error: Maybe<ResponseError>;
-  more: boolean;
-} & ResponsePayload;
+export type Response = Outside<ResponseFields, 'payload'> & ResponsePayload;
 
-export type AgentMessage =
-  | { kind: 'hello'; hello: Hello }
-  | { kind: 'heartbeat'; heartbeat: Heartbeat }
-  | { kind: 'serverStatus'; serverStatus: ServerStatus }
-  | { kind: 'consoleLine'; consoleLine: ConsoleLine }
-  | { kind: 'response'; response: Response }
-  | { kind: 'consoleEnd'; consoleEnd: ConsoleEnd };
+/** Agent → Controller. */
+export type AgentMessage = OneOf<Override<AgentMessageFields, { response?: Response | null }>, 'kind'>;
 
-// ---- Controller → Agent ----
-
-export interface Welcome {
-  nodeId: string;
-  heartbeatIntervalMs: number;
-  observedAddress: string;
-}
-
-export type DesiredRuntimeStateName = 'RUNNING' | 'STOPPED' | 'DELETED';
-export type DesiredRuntimeState = 'DESIRED_RUNTIME_STATE_UNSPECIFIED' | `DESIRED_RUNTIME_STATE_${DesiredRuntimeStateName}`;
-
-export interface DesiredServer {
-  serverId: string;
-  generation: number;
-  software: Maybe<Software>;
-  resources: Maybe<{ cpuMillis: number; memoryBytes: number }>;
-  gamePort: number;
-  desiredState: DesiredRuntimeState;
-  restartPolicy: Maybe<{ maxRestarts: number; windowSeconds: number }>;
-  acknowledgedConditionIds: string[];
-  settings: Record<string, string>;
-  inNetwork: boolean;
-  restartNonce: number;
-  templateJson: string;
-  /** Installed plugin jars; absent from an older Controller. */
-  plugins?: DesiredPlugin[];
-}
-
-export interface DesiredPlugin {
-  installationId: string;
-  fileName: string;
-  sha256: string;
-  sizeBytes: number;
-  pluginId: string;
-}
-
-export interface FetchArtifactRequest {
-  sha256: string;
-}
-
-export interface ArtifactChunk {
-  data: Buffer;
-  totalBytes: number;
-}
-
-export interface DesiredState {
-  servers: DesiredServer[];
-  revision: number;
-}
-
-export type RequestBody =
-  | { body: 'consoleCommand'; consoleCommand: { serverId: string; command: string } }
-  | { body: 'consoleSubscribe'; consoleSubscribe: { serverId: string; tail: number } }
-  | { body: 'consoleUnsubscribe'; consoleUnsubscribe: { serverId: string } }
-  | { body: 'fileList'; fileList: { serverId: string; path: string } }
-  | { body: 'fileRead'; fileRead: { serverId: string; path: string; chunkBytes: number; offset?: number; length?: number } }
-  | { body: 'fileWriteChunk'; fileWriteChunk: { serverId: string; path: string; uploadId: string; offset: number; data: Buffer; last: boolean; abort?: boolean } }
-  | { body: 'fileDelete'; fileDelete: { serverId: string; path: string } }
-  | { body: 'fileMkdir'; fileMkdir: { serverId: string; path: string } }
-  | { body: 'propertiesGet'; propertiesGet: { serverId: string } }
-  | { body: 'propertiesPatch'; propertiesPatch: { serverId: string; set: Record<string, string>; remove: string[] } }
-  | { body: 'backup'; backup: { serverId: string; backupId: string; destinationKind: string; destinationPath: string } }
-  | { body: 'restore'; restore: { serverId: string; backupId: string; destinationKind: string; destinationPath: string } };
-
-export type Request = { requestId: string; deadlineUnixMs: number } & RequestBody;
-
-export type ControllerMessage =
-  | { kind: 'welcome'; welcome: Welcome }
-  | { kind: 'desiredState'; desiredState: DesiredState }
-  | { kind: 'request'; request: Request };
+/** Controller → Agent. */
+export type ControllerMessage = OneOf<Override<ControllerMessageFields, { request?: Request | null }>, 'kind'>;
 
 /** Largest chunk of file data in one message (contract: at most 1 MiB). */
 export const maxChunkBytes = 1024 * 1024;

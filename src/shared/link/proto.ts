@@ -3,6 +3,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import type { ProtoGrpcType } from './generated/agent.js';
+import type { AgentLinkDefinition } from './generated/cairn/agent/v1/AgentLink.js';
+
+/** The server's handlers of AgentLink, typed from the proto. */
+export type { AgentLinkHandlers } from './generated/cairn/agent/v1/AgentLink.js';
 
 const protoFile = join('proto', 'cairn', 'agent', 'v1', 'agent.proto');
 
@@ -22,10 +27,11 @@ export function agentProtoPath(): string {
 }
 
 /**
- * Loader options are part of the wire contract of `messages.ts`: camelCase fields, int64 as JS
- * numbers (bytes and millis stay far below 2^53), enums as their names, defaults filled in, and
- * a virtual field per oneof naming the member that is set (`kind`, `body`, `payload`), which is
- * what makes the TypeScript unions discriminated.
+ * Loader options are part of the wire contract of `messages.ts`, and the type generator takes its
+ * flags from them (`scripts/gen-proto.ts`): camelCase fields, int64 as JS numbers (bytes and
+ * millis stay far below 2^53), enums as their names, defaults filled in, and a virtual field per
+ * oneof naming the member that is set (`kind`, `body`, `payload`), which is what makes the
+ * TypeScript unions discriminated.
  */
 export const loaderOptions: protoLoader.Options = {
   keepCase: false,
@@ -36,20 +42,25 @@ export const loaderOptions: protoLoader.Options = {
   arrays: true,
 };
 
-let cached: grpc.ServiceDefinition | undefined;
+type AgentLinkConstructor = ProtoGrpcType['cairn']['agent']['v1']['AgentLink'];
+/** A gRPC client of AgentLink, its methods typed from the proto. */
+export type AgentLinkStub = InstanceType<AgentLinkConstructor>;
 
-/** The AgentLink service definition, loaded once per process. */
-export function agentLinkService(): grpc.ServiceDefinition {
+let cached: AgentLinkConstructor | undefined;
+
+/** The AgentLink client constructor, loaded once per process; its `service` is the server's definition. */
+export function agentLinkClientConstructor(): AgentLinkConstructor {
   if (!cached) {
-    const definition = protoLoader.loadSync(agentProtoPath(), loaderOptions);
-    cached = definition['cairn.agent.v1.AgentLink'] as grpc.ServiceDefinition;
+    const loaded = grpc.loadPackageDefinition(protoLoader.loadSync(agentProtoPath(), loaderOptions));
+    // The generated ProtoGrpcType describes exactly what loading this proto with these options returns.
+    cached = (loaded as unknown as ProtoGrpcType).cairn.agent.v1.AgentLink;
   }
   return cached;
 }
 
-/** A client constructor for AgentLink (used by the Agent and the benchmark). */
-export function agentLinkClientConstructor(): grpc.ServiceClientConstructor {
-  return grpc.makeClientConstructor(agentLinkService(), 'cairn.agent.v1.AgentLink');
+/** The AgentLink service definition, for the Controller's server. */
+export function agentLinkService(): AgentLinkDefinition {
+  return agentLinkClientConstructor().service;
 }
 
 /** Metadata key of the Node credential on Connect (`Bearer <credential>`). */

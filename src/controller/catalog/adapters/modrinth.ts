@@ -51,7 +51,7 @@ export async function downloadSha256(file: ModrinthFile): Promise<string> {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-const primaryFile = (v: ModrinthVersion) => v.files.find((f) => f.primary) ?? v.files[0];
+const primaryFile = (v: ModrinthVersion) => v.files.find((f) => f.primary) ?? v.files.at(0);
 
 /** Listed versions with a file; required dependencies named by project (or by a version whose project is known). */
 export async function modrinthToFeed(projects: ModrinthProject[], versionsByProject: Record<string, ModrinthVersion[]>, sha256Of: Sha256Of = downloadSha256): Promise<FeedPlugin[]> {

@@ -9,6 +9,6 @@ export const auditRoutes = (s: Services) => [
     summary: 'Search the audit log, newest first (global administrators).',
     description: '`since` is inclusive, `until` exclusive. `limit` is 1 to 200, default 50.',
     query: AuditQuery, response: Paged(AuditEvent),
-    handler: async ({ caller, query }) => s.audit.search(caller, { ...query, limit: query.limit ?? 50 }),
+    handler: async ({ caller, query }) => s.audit.search(caller, query),
   }),
 ];

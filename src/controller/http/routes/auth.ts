@@ -1,5 +1,5 @@
 import { ChangePassword, Login, RedeemPasswordReset } from '../../schemas/auth.js';
-import { Setup } from '../../schemas/setup.js';
+import { Setup, SetupStatus } from '../../schemas/setup.js';
 import { User } from '../../schemas/users.js';
 import type { Services } from '../../services/index.js';
 import { userView } from '../../services/views.js';
@@ -8,6 +8,12 @@ import { route } from '../route.js';
 
 /** Setup, sign-in and sign-out, password change and reset redemption. */
 export const authRoutes = (s: Services) => [
+  route({
+    method: 'GET', path: '/setup', tag: 'auth', auth: 'public', status: 200,
+    summary: 'Whether first-run setup has been done (no credentials needed); never shows the code.',
+    response: SetupStatus,
+    handler: async () => ({ done: await s.setup.done() }),
+  }),
   route({
     method: 'POST', path: '/setup', tag: 'auth', auth: 'public', status: 201,
     summary: 'First run: create the first global administrator and the network, and sign in.',

@@ -9,7 +9,7 @@ export const catalogRoutes = (s: Services) => [
     summary: 'Plugins of the synced catalog, most downloaded first (any signed-in user).',
     description: '`search` matches name, slug or summary, case-insensitively; `platform` and `gameVersion` keep plugins that have a matching version. Ties in downloads are ordered by id. `limit` is 1 to 200, default 50.',
     query: CatalogListQuery, response: Paged(CatalogPluginItem),
-    handler: async ({ query }) => s.catalog.list({ ...query, limit: query.limit ?? 50 }),
+    handler: async ({ query }) => s.catalog.list(query),
   }),
   route({
     method: 'GET', path: '/catalog/plugins/{pluginId}', tag: 'plugins', status: 200,

@@ -42,7 +42,7 @@ export const consoleRoutes = (s: Services) => [
     description: streamDescription,
     params: ServerParams, query: ConsoleQuery, errors: ['too_many_attempts', 'server_not_running', 'node_unavailable'],
     handler: async ({ caller, params, query, ctx }) => {
-      const watch = await s.console.watch(caller, params.serverId, query.tail ?? consoleTail.default);
+      const watch = await s.console.watch(caller, params.serverId, query.tail);
       try {
         const stream = openEventStream(ctx);
         void stream.closed.then(() => watch.close());

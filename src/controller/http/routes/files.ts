@@ -2,7 +2,7 @@ import { FileList, FilePathQuery } from '../../schemas/operations.js';
 import { ServerParams } from '../../schemas/servers.js';
 import { maxFileBytes } from '../../services/file-transfer.js';
 import type { Services } from '../../services/index.js';
-import { invalidRequest } from '../problem.js';
+import { invalidRequest } from '../../core/errors.js';
 import { route } from '../route.js';
 
 const pathRules = 'Paths are relative to the server\'s root; `..`, absolute paths, NUL or control characters, backslashes and symlinks leading outside are refused with `invalid_request`.';

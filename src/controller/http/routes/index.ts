@@ -1,3 +1,4 @@
+import type { AgentLink } from '../../schemas/agent-link.js';
 import type { Services } from '../../services/index.js';
 import type { AnyRoute } from '../route.js';
 import { auditRoutes } from './audit.js';
@@ -16,8 +17,8 @@ import { teamRoutes } from './teams.js';
 import { templateRoutes } from './templates.js';
 import { userRoutes } from './users.js';
 
-/** Every route of /api/v1, in the order the API reference lists them. */
-export const allRoutes = (s: Services): AnyRoute[] => [
+/** Every route of /api/v1, in the order the API reference lists them; `agentLink` is where the Agent link listens. */
+export const allRoutes = (s: Services, agentLink: AgentLink): AnyRoute[] => [
   ...authRoutes(s),
   ...meRoutes(s),
   ...userRoutes(s),
@@ -25,7 +26,7 @@ export const allRoutes = (s: Services): AnyRoute[] => [
   ...roleRoutes(s),
   ...auditRoutes(s),
   ...networkRoutes(s),
-  ...nodeRoutes(s),
+  ...nodeRoutes(s, agentLink),
   ...serverRoutes(s),
   ...consoleRoutes(s),
   ...fileRoutes(s),

@@ -21,7 +21,7 @@ export const meRoutes = (s: Services) => [
   route({
     method: 'GET', path: '/me/tokens', tag: 'me', status: 200,
     summary: 'Your API tokens (never their secrets).', query: PageQuery, response: Paged(ApiToken),
-    handler: async ({ caller, query }) => s.tokens.list(caller, { limit: query.limit ?? 50, cursor: query.cursor }),
+    handler: async ({ caller, query }) => s.tokens.list(caller, query),
   }),
   route({
     method: 'DELETE', path: '/me/tokens/{tokenId}', tag: 'me', status: 204,

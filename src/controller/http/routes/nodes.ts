@@ -1,3 +1,4 @@
+import { AgentLink } from '../../schemas/agent-link.js';
 import { IdParams, PageQuery, Paged } from '../../schemas/common.js';
 import { CreateNode, EnrollmentIssued, Node, UpdateNode } from '../../schemas/nodes.js';
 import type { Services } from '../../services/index.js';
@@ -15,7 +16,7 @@ const adminRoute = (s: Services, verb: 'enable' | 'disable' | 'revoke', summary:
     handler: async ({ caller, params, audit }) => s.nodes[verb](caller, params.nodeId, audit),
   });
 
-export const nodeRoutes = (s: Services) => [
+export const nodeRoutes = (s: Services, agentLink: AgentLink) => [
   route({
     method: 'POST', path: '/nodes', tag: 'nodes', status: 201,
     summary: 'Create a Node; answers a one-time enrollment token (valid one hour) for `cairn-agent --enrollment-token`.',
@@ -29,7 +30,7 @@ export const nodeRoutes = (s: Services) => [
     summary: 'Nodes in creation order.',
     description: 'Holders of nodes.manage see every Node; others see the Nodes their teams\' servers run on, where they hold nodes.read.',
     query: PageQuery, response: Paged(Node),
-    handler: async ({ caller, query }) => s.nodes.list(caller, { limit: query.limit ?? 50, cursor: query.cursor }),
+    handler: async ({ caller, query }) => s.nodes.list(caller, query),
   }),
   route({
     method: 'GET', path: '/nodes/{nodeId}', tag: 'nodes', status: 200,
@@ -53,6 +54,12 @@ export const nodeRoutes = (s: Services) => [
     params: NodeParams, response: EnrollmentIssued, errors: ['invalid_transition'],
     audit: { action: 'node.enrollment_token_issue', targetKind: 'node' },
     handler: async ({ caller, params, audit }) => s.nodes.issueEnrollmentToken(caller, params.nodeId, audit),
+  }),
+  route({
+    method: 'GET', path: '/agent-link', tag: 'nodes', status: 200,
+    summary: 'Where Agents dial the Controller: the HOST:PORT for `cairn-agent --controller` and whether the link runs TLS.',
+    description: manage, response: AgentLink,
+    handler: async ({ caller }) => s.nodes.agentLink(caller, agentLink),
   }),
   route({
     method: 'DELETE', path: '/nodes/{nodeId}', tag: 'nodes', status: 204,

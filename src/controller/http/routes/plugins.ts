@@ -3,7 +3,7 @@ import { Paged } from '../../schemas/common.js';
 import { InstallationParams, InstallPlugin, PluginInstallation, PluginListQuery, UpdatePlugin, UploadQuery } from '../../schemas/plugins.js';
 import { ServerParams } from '../../schemas/servers.js';
 import type { Services } from '../../services/index.js';
-import { invalidRequest } from '../problem.js';
+import { invalidRequest } from '../../core/errors.js';
 import { route } from '../route.js';
 
 const nextStart = 'Takes effect at the server\'s next start; the server\'s generation does not change.';
@@ -13,7 +13,7 @@ export const pluginRoutes = (s: Services) => [
     method: 'GET', path: '/servers/{serverId}/plugins', tag: 'plugins', status: 200,
     summary: 'The server\'s plugin installations, in installation order (`plugins.read`).',
     params: ServerParams, query: PluginListQuery, response: Paged(PluginInstallation),
-    handler: async ({ caller, params, query }) => s.plugins.list(caller, params.serverId, { limit: query.limit ?? 50, cursor: query.cursor }),
+    handler: async ({ caller, params, query }) => s.plugins.list(caller, params.serverId, query),
   }),
   route({
     method: 'POST', path: '/servers/{serverId}/plugins', tag: 'plugins', status: 201,

@@ -9,7 +9,7 @@ export const roleRoutes = (s: Services) => [
   route({
     method: 'GET', path: '/roles', tag: 'roles', status: 200,
     summary: 'Roles, built-in ones first (any signed-in user).', query: PageQuery, response: Paged(Role),
-    handler: async ({ query }) => s.roles.list({ limit: query.limit ?? 50, cursor: query.cursor }),
+    handler: async ({ query }) => s.roles.list(query),
   }),
   route({
     method: 'GET', path: '/roles/{roleId}', tag: 'roles', status: 200,

@@ -26,9 +26,9 @@ export const serverRoutes = (s: Services) => [
   }),
   route({
     method: 'GET', path: '/servers', tag: 'servers', status: 200,
-    summary: 'Servers you can read, in creation order; filters: teamId, nodeId, convergence.',
+    summary: 'Servers you can read, in creation order; filters: teamId, nodeId, convergence, kind, inNetwork.',
     query: ServerListQuery, response: Paged(ServerListItem),
-    handler: async ({ caller, query }) => s.servers.list(caller, { ...query, limit: query.limit ?? 50 }),
+    handler: async ({ caller, query }) => s.servers.list(caller, query),
   }),
   route({
     method: 'GET', path: '/servers/watch', tag: 'servers', status: 200, stream: 'text/event-stream',
@@ -36,15 +36,7 @@ export const serverRoutes = (s: Services) => [
     description: 'Deleted servers arrive as a `server-deleted` event `{id}`. A keep-alive comment is sent every 15 seconds. List first, then watch.',
     handler: async ({ caller, ctx }) => {
       const stream = openEventStream(ctx);
-      // The permission check is async: events go through one chain so they leave in the order they happened.
-      let delivered = Promise.resolve();
-      const unsubscribe = s.serverWatch.subscribe(({ doc, deleted }) => {
-        delivered = delivered.then(async () => {
-          if (!(await s.access.may(caller.user, doc.teamId, 'servers.read'))) return;
-          if (deleted) stream.send('server-deleted', { id: doc._id });
-          else stream.send('server', s.servers.listItem(doc));
-        }).catch((err: unknown) => s.deps.logger.error({ err }, 'server watch delivery failed'));
-      });
+      const unsubscribe = s.servers.watch(caller, ({ event, data }) => stream.send(event, data));
       void stream.closed.then(unsubscribe);
     },
   }),

@@ -16,7 +16,7 @@ export const teamRoutes = (s: Services) => [
     method: 'GET', path: '/teams', tag: 'teams', status: 200,
     summary: 'Teams you belong to (all teams for global administrators), in creation order.',
     query: PageQuery, response: Paged(Team),
-    handler: async ({ caller, query }) => s.teams.list(caller, { limit: query.limit ?? 50, cursor: query.cursor }),
+    handler: async ({ caller, query }) => s.teams.list(caller, query),
   }),
   route({
     method: 'GET', path: '/teams/{teamId}', tag: 'teams', status: 200,
@@ -47,7 +47,7 @@ export const teamRoutes = (s: Services) => [
   route({
     method: 'GET', path: '/teams/{teamId}/members', tag: 'teams', status: 200,
     summary: 'The team\'s members and their roles.', params: TeamParams, query: PageQuery, response: Paged(Membership),
-    handler: async ({ caller, params, query }) => s.teams.listMembers(caller, params.teamId, { limit: query.limit ?? 50, cursor: query.cursor }),
+    handler: async ({ caller, params, query }) => s.teams.listMembers(caller, params.teamId, query),
   }),
   route({
     method: 'DELETE', path: '/teams/{teamId}/members/{userId}', tag: 'teams', status: 204,

@@ -7,6 +7,6 @@ export const templateRoutes = (s: Services) => [
   route({
     method: 'GET', path: '/templates', tag: 'templates', status: 200,
     summary: 'Service templates a server can run, ordered by id (any signed-in user).', query: PageQuery, response: Paged(TemplateSummary),
-    handler: async ({ query }) => s.templates.list({ limit: query.limit ?? 50, cursor: query.cursor }),
+    handler: async ({ query }) => s.templates.list(query),
   }),
 ];

@@ -16,7 +16,7 @@ export const userRoutes = (s: Services) => [
   route({
     method: 'GET', path: '/users', tag: 'users', status: 200,
     summary: 'List users in creation order (global administrators).', query: PageQuery, response: Paged(User),
-    handler: async ({ caller, query }) => s.users.list(caller, { limit: query.limit ?? 50, cursor: query.cursor }),
+    handler: async ({ caller, query }) => s.users.list(caller, query),
   }),
   route({
     method: 'GET', path: '/users/{userId}', tag: 'users', status: 200,
@@ -42,9 +42,6 @@ export const userRoutes = (s: Services) => [
     summary: 'Issue a one-time password-reset secret for a user (global administrators); valid 24 hours.',
     params: UserParams, response: PasswordResetIssued,
     audit: { action: 'user.password_reset_issue', targetKind: 'user' },
-    handler: async ({ caller, params, audit }) => {
-      s.access.requireGlobalAdmin(caller);
-      return s.auth.issueReset(params.userId, audit);
-    },
+    handler: async ({ caller, params, audit }) => s.auth.issueReset(caller, params.userId, audit),
   }),
 ];

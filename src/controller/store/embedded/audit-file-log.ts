@@ -53,7 +53,7 @@ export class AuditFileLog implements AuditLog {
   }
 
   async append(input: NewAuditEvent): Promise<AuditEventRecord> {
-    const last = this.events[this.events.length - 1];
+    const last = this.events.at(-1);
     let occurredAt = input.occurredAt ?? this.clock.now().toISOString();
     if (last && occurredAt < last.occurredAt) occurredAt = last.occurredAt;
     const event: AuditEventRecord = { ...input, id: (last?.id ?? 0) + 1, occurredAt };
@@ -87,7 +87,7 @@ export class AuditFileLog implements AuditLog {
       if (!driver || list.length < driver.length) driver = list;
     }
     const count = driver ? driver.length : this.events.length;
-    const positionAt = driver ? (i: number) => driver![i] : (i: number) => i;
+    const positionAt = driver ? (i: number) => driver[i] : (i: number) => i;
     const eventAt = (i: number) => this.events[positionAt(i)];
 
     let end = count;

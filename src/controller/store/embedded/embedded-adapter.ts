@@ -23,7 +23,7 @@ export class EmbeddedAdapter implements StoreAdapter {
 
   async openCollection<T extends { _id: string }>(name: string, indexes: IndexSpec[]): Promise<Collection<T>> {
     const collection = await NedbCollection.open<T>(join(this.dir, `${name}.db`), indexes);
-    this.collections.push(collection as unknown as NedbCollection<{ _id: string }>);
+    this.collections.push(collection);
     return collection;
   }
 

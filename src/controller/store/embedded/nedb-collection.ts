@@ -25,7 +25,8 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
   private async duplicateOf(values: Record<string, unknown>, written?: Filter): Promise<DuplicateKeyError> {
     for (const field of ['_id', ...this.uniqueFields]) {
       if (values[field] === undefined || (field === '_id' && written !== undefined)) continue;
-      const other = await this.db.findOneAsync(written === undefined ? { [field]: values[field] } : { $and: [{ [field]: values[field] }, { $not: written }] });
+      // nedb's types leave out the null it answers when nothing matches.
+      const other: unknown = await this.db.findOneAsync(written === undefined ? { [field]: values[field] } : { $and: [{ [field]: values[field] }, { $not: written }] });
       if (other) return new DuplicateKeyError(field);
     }
     return new DuplicateKeyError(this.uniqueFields[0] ?? '_id');
@@ -80,7 +81,7 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
       const { numAffected } = await this.db.updateAsync(filter, update, { multi: true });
       return numAffected;
     } catch (e) {
-      if (isUniqueViolation(e)) throw await this.duplicateOf(set as Record<string, unknown>, filter);
+      if (isUniqueViolation(e)) throw await this.duplicateOf(set, filter);
       throw e;
     }
   }
@@ -90,7 +91,7 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
       const { numAffected } = await this.db.updateAsync(filter, doc, { multi: false });
       return numAffected > 0;
     } catch (e) {
-      if (isUniqueViolation(e)) throw await this.duplicateOf(doc as Record<string, unknown>, filter);
+      if (isUniqueViolation(e)) throw await this.duplicateOf(doc, filter);
       throw e;
     }
   }

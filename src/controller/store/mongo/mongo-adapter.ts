@@ -30,7 +30,7 @@ export class MongoAdapter implements StoreAdapter {
   async openCollection<T extends { _id: string }>(name: string, indexes: IndexSpec[]): Promise<Collection<T>> {
     const collection = this.db.collection(name);
     for (const index of indexes) {
-      await collection.createIndex({ [index.field]: 1 }, { unique: index.unique ?? false, sparse: index.sparse ?? false });
+      await collection.createIndex({ [index.field]: 1 }, { unique: index.unique ?? false, sparse: index.sparse ?? false }, undefined);
     }
     return new MongoCollection<T>(collection);
   }

@@ -53,7 +53,7 @@ export class MongoCollection<T extends { _id: string }> implements Collection<T>
 
   async replace(filter: Filter, doc: T): Promise<boolean> {
     try {
-      return (await this.c.replaceOne(filter, doc as Document)).matchedCount > 0;
+      return (await this.c.replaceOne(filter, doc)).matchedCount > 0;
     } catch (e) {
       mapError(e);
     }

@@ -1,0 +1,180 @@
+/**
+ * The layer check (`npm run lint:layers`): the arrows of README "How it is built" as rules, so a
+ * wrong import fails CI. Rules name only `src/` as their origin: tests and benches may import
+ * anything. Type-only imports count (tsPreCompilationDeps), because a type import still couples
+ * the layers; the one exception is spelled out in `web-only-api-types`.
+ */
+
+/** Node built-ins that reach outside the process (files, sockets, processes, the host). */
+const ioCoreModules = '^(node:)?(child_process|cluster|dgram|diagnostics_channel|dns|fs|http|http2|https|inspector|module|net|os|perf_hooks|process|readline|repl|tls|tty|v8|vm|worker_threads)(/promises)?$';
+
+const controller = '^src/controller/';
+const machines = '^src/(controller/actors/[^/]+-machine|agent/reconciler/server-machine)[.]ts$';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+export default {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import cycles of values; a cycle closed only by type imports is erased by the compiler (a domain type derived from its schema, a handler naming its gate).',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'An import the checker cannot resolve would escape every other rule.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { couldNotResolve: true },
+    },
+    {
+      name: 'src-not-to-test',
+      comment: 'Product code never imports tests or benches.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(test|bench)/' },
+    },
+    {
+      name: 'shared-only-shared',
+      comment: 'src/shared is what the Controller, the Agent and the CLI have in common: it imports nothing else in src/.',
+      severity: 'error',
+      from: { path: '^src/shared/' },
+      to: { path: '^src/', pathNot: '^src/shared/' },
+    },
+    {
+      name: 'agent-only-shared',
+      comment: 'The Agent shares only src/shared (where the proto-generated code lives) with the Controller: never src/controller, src/sim, src/cli, src/web.',
+      severity: 'error',
+      from: { path: '^src/agent/' },
+      to: { path: '^src/', pathNot: '^src/(agent|shared)/' },
+    },
+    {
+      name: 'controller-not-agent-cli-sim-web',
+      comment: 'The Controller talks to Agents over the link only, and serves the CLI and the web UI over HTTP.',
+      severity: 'error',
+      from: { path: controller },
+      to: { path: '^src/(agent|cli|sim|web)/' },
+    },
+    {
+      name: 'cli-only-shared',
+      comment: 'The CLI speaks only the public HTTP API: it imports src/shared and nothing else from src/.',
+      severity: 'error',
+      from: { path: '^src/cli/' },
+      to: { path: '^src/', pathNot: '^src/(cli|shared)/' },
+    },
+    {
+      name: 'web-only-web',
+      comment: 'The web UI speaks only the public HTTP API: nothing from src/ outside src/web at run time.',
+      severity: 'error',
+      from: { path: '^src/web/' },
+      to: { path: '^src/', pathNot: '^src/web/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'web-only-api-types',
+      comment: 'The web UI may take API types (type-only) from the Controller schemas, nothing else.',
+      severity: 'error',
+      from: { path: '^src/web/' },
+      to: { path: '^src/', pathNot: '^src/(web|controller/schemas)/', dependencyTypes: ['type-only'] },
+    },
+    {
+      name: 'services-not-http',
+      comment: 'Services decide; HTTP is translated by routes. Services must not know http/.',
+      severity: 'error',
+      from: { path: `${controller}services/` },
+      to: { path: `${controller}http/` },
+    },
+    {
+      name: 'http-not-actors-store',
+      comment: 'Routes translate HTTP and call services; they never skip to the actors or the store.',
+      severity: 'error',
+      from: { path: `${controller}http/` },
+      to: { path: `${controller}(actors|store)/` },
+    },
+    {
+      name: 'actors-not-services-http',
+      comment: 'Arrows point down: routes → services → actors → store.',
+      severity: 'error',
+      from: { path: `${controller}actors/` },
+      to: { path: `${controller}(services|http)/` },
+    },
+    {
+      name: 'store-not-use-cases',
+      comment: 'The store knows no use cases: no services, http or actors.',
+      severity: 'error',
+      from: { path: `${controller}store/` },
+      to: { path: `${controller}(services|http|actors)/` },
+    },
+    {
+      name: 'domain-not-http',
+      comment: 'Pure rules know nothing of HTTP.',
+      severity: 'error',
+      from: { path: `${controller}domain/` },
+      to: { path: `${controller}http/` },
+    },
+    {
+      name: 'domain-only-domain-shared',
+      comment: 'Domain is pure: it imports values only from domain/, core/ (the HTTP-neutral error) and src/shared (pure modules, see domain-no-io).',
+      severity: 'error',
+      from: { path: `${controller}domain/` },
+      to: { path: '^src/', pathNot: `^src/(controller/(domain|core)|shared)/`, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'domain-types-from-schemas',
+      comment: 'Domain may name the API\'s and the feed\'s shapes (types derived from their schemas, erased at compile time), nothing else.',
+      severity: 'error',
+      from: { path: `${controller}domain/` },
+      to: { path: '^src/', pathNot: `^src/(controller/(domain|core|schemas)|controller/catalog/feed\\.ts$|shared)`, dependencyTypes: ['type-only'] },
+    },
+    {
+      name: 'domain-no-packages',
+      comment: 'Domain is pure: no npm packages at run time (a library with state or I/O belongs to a service or an adapter); naming a type of one is fine.',
+      severity: 'error',
+      from: { path: `${controller}domain/` },
+      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'domain-no-io',
+      comment: 'Domain is pure: no Node I/O module, directly or through what it imports (type-only imports count: reach follows every edge).',
+      severity: 'error',
+      from: { path: `${controller}domain/` },
+      to: { path: ioCoreModules, reachable: true },
+    },
+    {
+      name: 'machines-no-io',
+      comment: 'Machines hold lifecycles and do no I/O: no Node I/O module, directly or through what they import (type-only imports count).',
+      severity: 'error',
+      from: { path: machines },
+      to: { path: ioCoreModules, reachable: true },
+    },
+    {
+      name: 'machines-only-xstate',
+      comment: 'Machines do no I/O: the only package they use is xstate; no store, link, services or http.',
+      severity: 'error',
+      from: { path: machines },
+      to: {
+        dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'],
+        pathNot: '^node_modules/xstate/',
+      },
+    },
+    {
+      name: 'machines-not-io-layers',
+      comment: 'Machines are data: they do not reach the store, the link, services or http.',
+      severity: 'error',
+      from: { path: machines },
+      to: { path: `${controller}(store|link|services|http)/` },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|test/fixtures)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+    skipAnalysisNotInRules: true,
+  },
+};

@@ -1,0 +1,44 @@
+/**
+ * The one list of error codes the Controller answers with, and the error that carries one.
+ * Domain rules, services and the HTTP layer all throw DomainError; only `http/problem.ts` knows
+ * the status and title of each code.
+ */
+export const errorCodes = [
+  'invalid_request', 'managed_property', 'invalid_token', 'unauthenticated', 'invalid_credentials', 'invalid_setup_code',
+  'forbidden', 'password_change_required', 'read_only', 'not_found', 'method_not_allowed', 'conflict', 'setup_done',
+  'builtin_role', 'invalid_transition', 'phase_busy', 'insufficient_capacity', 'server_not_running', 'incompatible_plugin',
+  'plugin_denied', 'plugin_required', 'not_network_capable', 'too_large', 'too_many_attempts', 'internal',
+  'catalog_sync_failed', 'node_unavailable', 'not_ready',
+] as const;
+
+export type ErrorCode = (typeof errorCodes)[number];
+
+export interface DomainErrorOptions {
+  /** Headers the answer must carry: Retry-After for too_many_attempts, Connection: close for an undrained upload. */
+  headers?: Record<string, string>;
+  /** A refusal whatever the code says: a resource hidden from the caller answers not_found but is audited DENIED. */
+  denied?: boolean;
+}
+
+export class DomainError extends Error {
+  readonly headers: Record<string, string>;
+  readonly denied: boolean;
+
+  constructor(readonly code: ErrorCode, readonly detail?: string, options: DomainErrorOptions = {}) {
+    super(detail ?? code);
+    this.name = 'DomainError';
+    this.headers = options.headers ?? {};
+    this.denied = options.denied ?? false;
+  }
+}
+
+export const isDomainError = (e: unknown): e is DomainError => e instanceof DomainError;
+
+export const invalidRequest = (detail: string) => new DomainError('invalid_request', detail);
+export const notFound = (what = 'resource') => new DomainError('not_found', `No such ${what}.`);
+export const forbidden = (detail = 'You do not have the permission this needs.') => new DomainError('forbidden', detail);
+export const conflict = (detail: string) => new DomainError('conflict', detail);
+export const tooManyAttempts = (retryAfterSeconds: number) =>
+  new DomainError('too_many_attempts', `Retry in ${retryAfterSeconds} seconds.`, {
+    headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+  });

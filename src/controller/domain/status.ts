@@ -1,0 +1,11 @@
+import type { Static } from 'typebox';
+import type { ConditionSchema, ResourceAmountsSchema } from '../schemas/common.js';
+
+/** Amounts of CPU (thousandths of a core), memory and disk (bytes): what a Node offers and uses, what a server uses. */
+export type ResourceAmounts = Static<typeof ResourceAmountsSchema>;
+
+/**
+ * A condition of a Node or a server as the API shows it: the Agent's report (the link's
+ * `Condition`) plus where it came from.
+ */
+export type StatusCondition = Static<typeof ConditionSchema>;

@@ -1,0 +1,137 @@
+import type * as grpc from '@grpc/grpc-js';
+import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
+
+import type { AgentLinkClient as _cairn_agent_v1_AgentLinkClient, AgentLinkDefinition as _cairn_agent_v1_AgentLinkDefinition } from './cairn/agent/v1/AgentLink.js';
+import type { AgentMessageInput as _cairn_agent_v1_AgentMessageInput, AgentMessage as _cairn_agent_v1_AgentMessage } from './cairn/agent/v1/AgentMessage.js';
+import type { ArtifactChunkInput as _cairn_agent_v1_ArtifactChunkInput, ArtifactChunk as _cairn_agent_v1_ArtifactChunk } from './cairn/agent/v1/ArtifactChunk.js';
+import type { BackupResultInput as _cairn_agent_v1_BackupResultInput, BackupResult as _cairn_agent_v1_BackupResult } from './cairn/agent/v1/BackupResult.js';
+import type { ConditionInput as _cairn_agent_v1_ConditionInput, Condition as _cairn_agent_v1_Condition } from './cairn/agent/v1/Condition.js';
+import type { ConsoleCommandInput as _cairn_agent_v1_ConsoleCommandInput, ConsoleCommand as _cairn_agent_v1_ConsoleCommand } from './cairn/agent/v1/ConsoleCommand.js';
+import type { ConsoleEndInput as _cairn_agent_v1_ConsoleEndInput, ConsoleEnd as _cairn_agent_v1_ConsoleEnd } from './cairn/agent/v1/ConsoleEnd.js';
+import type { ConsoleLineInput as _cairn_agent_v1_ConsoleLineInput, ConsoleLine as _cairn_agent_v1_ConsoleLine } from './cairn/agent/v1/ConsoleLine.js';
+import type { ConsoleReplayInput as _cairn_agent_v1_ConsoleReplayInput, ConsoleReplay as _cairn_agent_v1_ConsoleReplay } from './cairn/agent/v1/ConsoleReplay.js';
+import type { ConsoleSubscribeInput as _cairn_agent_v1_ConsoleSubscribeInput, ConsoleSubscribe as _cairn_agent_v1_ConsoleSubscribe } from './cairn/agent/v1/ConsoleSubscribe.js';
+import type { ConsoleUnsubscribeInput as _cairn_agent_v1_ConsoleUnsubscribeInput, ConsoleUnsubscribe as _cairn_agent_v1_ConsoleUnsubscribe } from './cairn/agent/v1/ConsoleUnsubscribe.js';
+import type { ControllerMessageInput as _cairn_agent_v1_ControllerMessageInput, ControllerMessage as _cairn_agent_v1_ControllerMessage } from './cairn/agent/v1/ControllerMessage.js';
+import type { DesiredPluginInput as _cairn_agent_v1_DesiredPluginInput, DesiredPlugin as _cairn_agent_v1_DesiredPlugin } from './cairn/agent/v1/DesiredPlugin.js';
+import type { DesiredServerInput as _cairn_agent_v1_DesiredServerInput, DesiredServer as _cairn_agent_v1_DesiredServer } from './cairn/agent/v1/DesiredServer.js';
+import type { DesiredStateInput as _cairn_agent_v1_DesiredStateInput, DesiredState as _cairn_agent_v1_DesiredState } from './cairn/agent/v1/DesiredState.js';
+import type { EnrollRequestInput as _cairn_agent_v1_EnrollRequestInput, EnrollRequest as _cairn_agent_v1_EnrollRequest } from './cairn/agent/v1/EnrollRequest.js';
+import type { EnrollResponseInput as _cairn_agent_v1_EnrollResponseInput, EnrollResponse as _cairn_agent_v1_EnrollResponse } from './cairn/agent/v1/EnrollResponse.js';
+import type { FetchArtifactRequestInput as _cairn_agent_v1_FetchArtifactRequestInput, FetchArtifactRequest as _cairn_agent_v1_FetchArtifactRequest } from './cairn/agent/v1/FetchArtifactRequest.js';
+import type { FileChunkInput as _cairn_agent_v1_FileChunkInput, FileChunk as _cairn_agent_v1_FileChunk } from './cairn/agent/v1/FileChunk.js';
+import type { FileDeleteInput as _cairn_agent_v1_FileDeleteInput, FileDelete as _cairn_agent_v1_FileDelete } from './cairn/agent/v1/FileDelete.js';
+import type { FileEntriesInput as _cairn_agent_v1_FileEntriesInput, FileEntries as _cairn_agent_v1_FileEntries } from './cairn/agent/v1/FileEntries.js';
+import type { FileEntryInput as _cairn_agent_v1_FileEntryInput, FileEntry as _cairn_agent_v1_FileEntry } from './cairn/agent/v1/FileEntry.js';
+import type { FileListInput as _cairn_agent_v1_FileListInput, FileList as _cairn_agent_v1_FileList } from './cairn/agent/v1/FileList.js';
+import type { FileMkdirInput as _cairn_agent_v1_FileMkdirInput, FileMkdir as _cairn_agent_v1_FileMkdir } from './cairn/agent/v1/FileMkdir.js';
+import type { FileReadInput as _cairn_agent_v1_FileReadInput, FileRead as _cairn_agent_v1_FileRead } from './cairn/agent/v1/FileRead.js';
+import type { FileWriteChunkInput as _cairn_agent_v1_FileWriteChunkInput, FileWriteChunk as _cairn_agent_v1_FileWriteChunk } from './cairn/agent/v1/FileWriteChunk.js';
+import type { HeartbeatInput as _cairn_agent_v1_HeartbeatInput, Heartbeat as _cairn_agent_v1_Heartbeat } from './cairn/agent/v1/Heartbeat.js';
+import type { HelloInput as _cairn_agent_v1_HelloInput, Hello as _cairn_agent_v1_Hello } from './cairn/agent/v1/Hello.js';
+import type { HostFactsInput as _cairn_agent_v1_HostFactsInput, HostFacts as _cairn_agent_v1_HostFacts } from './cairn/agent/v1/HostFacts.js';
+import type { LocalBackupInput as _cairn_agent_v1_LocalBackupInput, LocalBackup as _cairn_agent_v1_LocalBackup } from './cairn/agent/v1/LocalBackup.js';
+import type { LocalBackupPruneInput as _cairn_agent_v1_LocalBackupPruneInput, LocalBackupPrune as _cairn_agent_v1_LocalBackupPrune } from './cairn/agent/v1/LocalBackupPrune.js';
+import type { ManifestEntryInput as _cairn_agent_v1_ManifestEntryInput, ManifestEntry as _cairn_agent_v1_ManifestEntry } from './cairn/agent/v1/ManifestEntry.js';
+import type { NetworkRouteInput as _cairn_agent_v1_NetworkRouteInput, NetworkRoute as _cairn_agent_v1_NetworkRoute } from './cairn/agent/v1/NetworkRoute.js';
+import type { PortBindingInput as _cairn_agent_v1_PortBindingInput, PortBinding as _cairn_agent_v1_PortBinding } from './cairn/agent/v1/PortBinding.js';
+import type { PortRangeInput as _cairn_agent_v1_PortRangeInput, PortRange as _cairn_agent_v1_PortRange } from './cairn/agent/v1/PortRange.js';
+import type { PropertiesInput as _cairn_agent_v1_PropertiesInput, Properties as _cairn_agent_v1_Properties } from './cairn/agent/v1/Properties.js';
+import type { PropertiesGetInput as _cairn_agent_v1_PropertiesGetInput, PropertiesGet as _cairn_agent_v1_PropertiesGet } from './cairn/agent/v1/PropertiesGet.js';
+import type { PropertiesPatchInput as _cairn_agent_v1_PropertiesPatchInput, PropertiesPatch as _cairn_agent_v1_PropertiesPatch } from './cairn/agent/v1/PropertiesPatch.js';
+import type { RequestInput as _cairn_agent_v1_RequestInput, Request as _cairn_agent_v1_Request } from './cairn/agent/v1/Request.js';
+import type { ResourcesInput as _cairn_agent_v1_ResourcesInput, Resources as _cairn_agent_v1_Resources } from './cairn/agent/v1/Resources.js';
+import type { ResponseInput as _cairn_agent_v1_ResponseInput, Response as _cairn_agent_v1_Response } from './cairn/agent/v1/Response.js';
+import type { ResponseErrorInput as _cairn_agent_v1_ResponseErrorInput, ResponseError as _cairn_agent_v1_ResponseError } from './cairn/agent/v1/ResponseError.js';
+import type { RestartPolicyInput as _cairn_agent_v1_RestartPolicyInput, RestartPolicy as _cairn_agent_v1_RestartPolicy } from './cairn/agent/v1/RestartPolicy.js';
+import type { ServerNetworkInput as _cairn_agent_v1_ServerNetworkInput, ServerNetwork as _cairn_agent_v1_ServerNetwork } from './cairn/agent/v1/ServerNetwork.js';
+import type { ServerResourcesInput as _cairn_agent_v1_ServerResourcesInput, ServerResources as _cairn_agent_v1_ServerResources } from './cairn/agent/v1/ServerResources.js';
+import type { ServerStatusInput as _cairn_agent_v1_ServerStatusInput, ServerStatus as _cairn_agent_v1_ServerStatus } from './cairn/agent/v1/ServerStatus.js';
+import type { SnapshotCloseInput as _cairn_agent_v1_SnapshotCloseInput, SnapshotClose as _cairn_agent_v1_SnapshotClose } from './cairn/agent/v1/SnapshotClose.js';
+import type { SnapshotManifestInput as _cairn_agent_v1_SnapshotManifestInput, SnapshotManifest as _cairn_agent_v1_SnapshotManifest } from './cairn/agent/v1/SnapshotManifest.js';
+import type { SnapshotOpenInput as _cairn_agent_v1_SnapshotOpenInput, SnapshotOpen as _cairn_agent_v1_SnapshotOpen } from './cairn/agent/v1/SnapshotOpen.js';
+import type { SnapshotReadInput as _cairn_agent_v1_SnapshotReadInput, SnapshotRead as _cairn_agent_v1_SnapshotRead } from './cairn/agent/v1/SnapshotRead.js';
+import type { SoftwareInput as _cairn_agent_v1_SoftwareInput, Software as _cairn_agent_v1_Software } from './cairn/agent/v1/Software.js';
+import type { StageAbortInput as _cairn_agent_v1_StageAbortInput, StageAbort as _cairn_agent_v1_StageAbort } from './cairn/agent/v1/StageAbort.js';
+import type { StageBeginInput as _cairn_agent_v1_StageBeginInput, StageBegin as _cairn_agent_v1_StageBegin } from './cairn/agent/v1/StageBegin.js';
+import type { StageCommitInput as _cairn_agent_v1_StageCommitInput, StageCommit as _cairn_agent_v1_StageCommit } from './cairn/agent/v1/StageCommit.js';
+import type { StageFromLocalInput as _cairn_agent_v1_StageFromLocalInput, StageFromLocal as _cairn_agent_v1_StageFromLocal } from './cairn/agent/v1/StageFromLocal.js';
+import type { StageRemoveInput as _cairn_agent_v1_StageRemoveInput, StageRemove as _cairn_agent_v1_StageRemove } from './cairn/agent/v1/StageRemove.js';
+import type { StageScanInput as _cairn_agent_v1_StageScanInput, StageScan as _cairn_agent_v1_StageScan } from './cairn/agent/v1/StageScan.js';
+import type { StageWriteInput as _cairn_agent_v1_StageWriteInput, StageWrite as _cairn_agent_v1_StageWrite } from './cairn/agent/v1/StageWrite.js';
+import type { WelcomeInput as _cairn_agent_v1_WelcomeInput, Welcome as _cairn_agent_v1_Welcome } from './cairn/agent/v1/Welcome.js';
+
+type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
+  new(...args: ConstructorParameters<Constructor>): Subtype;
+};
+
+export interface ProtoGrpcType {
+  cairn: {
+    agent: {
+      v1: {
+        AgentLink: SubtypeConstructor<typeof grpc.Client, _cairn_agent_v1_AgentLinkClient> & { service: _cairn_agent_v1_AgentLinkDefinition }
+        AgentMessage: MessageTypeDefinition<_cairn_agent_v1_AgentMessageInput, _cairn_agent_v1_AgentMessage>
+        ArtifactChunk: MessageTypeDefinition<_cairn_agent_v1_ArtifactChunkInput, _cairn_agent_v1_ArtifactChunk>
+        BackupResult: MessageTypeDefinition<_cairn_agent_v1_BackupResultInput, _cairn_agent_v1_BackupResult>
+        Condition: MessageTypeDefinition<_cairn_agent_v1_ConditionInput, _cairn_agent_v1_Condition>
+        ConsoleCommand: MessageTypeDefinition<_cairn_agent_v1_ConsoleCommandInput, _cairn_agent_v1_ConsoleCommand>
+        ConsoleEnd: MessageTypeDefinition<_cairn_agent_v1_ConsoleEndInput, _cairn_agent_v1_ConsoleEnd>
+        ConsoleLine: MessageTypeDefinition<_cairn_agent_v1_ConsoleLineInput, _cairn_agent_v1_ConsoleLine>
+        ConsoleReplay: MessageTypeDefinition<_cairn_agent_v1_ConsoleReplayInput, _cairn_agent_v1_ConsoleReplay>
+        ConsoleSubscribe: MessageTypeDefinition<_cairn_agent_v1_ConsoleSubscribeInput, _cairn_agent_v1_ConsoleSubscribe>
+        ConsoleUnsubscribe: MessageTypeDefinition<_cairn_agent_v1_ConsoleUnsubscribeInput, _cairn_agent_v1_ConsoleUnsubscribe>
+        ControllerMessage: MessageTypeDefinition<_cairn_agent_v1_ControllerMessageInput, _cairn_agent_v1_ControllerMessage>
+        DesiredPlugin: MessageTypeDefinition<_cairn_agent_v1_DesiredPluginInput, _cairn_agent_v1_DesiredPlugin>
+        DesiredRuntimeState: EnumTypeDefinition
+        DesiredServer: MessageTypeDefinition<_cairn_agent_v1_DesiredServerInput, _cairn_agent_v1_DesiredServer>
+        DesiredState: MessageTypeDefinition<_cairn_agent_v1_DesiredStateInput, _cairn_agent_v1_DesiredState>
+        EnrollRequest: MessageTypeDefinition<_cairn_agent_v1_EnrollRequestInput, _cairn_agent_v1_EnrollRequest>
+        EnrollResponse: MessageTypeDefinition<_cairn_agent_v1_EnrollResponseInput, _cairn_agent_v1_EnrollResponse>
+        FetchArtifactRequest: MessageTypeDefinition<_cairn_agent_v1_FetchArtifactRequestInput, _cairn_agent_v1_FetchArtifactRequest>
+        FileChunk: MessageTypeDefinition<_cairn_agent_v1_FileChunkInput, _cairn_agent_v1_FileChunk>
+        FileDelete: MessageTypeDefinition<_cairn_agent_v1_FileDeleteInput, _cairn_agent_v1_FileDelete>
+        FileEntries: MessageTypeDefinition<_cairn_agent_v1_FileEntriesInput, _cairn_agent_v1_FileEntries>
+        FileEntry: MessageTypeDefinition<_cairn_agent_v1_FileEntryInput, _cairn_agent_v1_FileEntry>
+        FileList: MessageTypeDefinition<_cairn_agent_v1_FileListInput, _cairn_agent_v1_FileList>
+        FileMkdir: MessageTypeDefinition<_cairn_agent_v1_FileMkdirInput, _cairn_agent_v1_FileMkdir>
+        FileRead: MessageTypeDefinition<_cairn_agent_v1_FileReadInput, _cairn_agent_v1_FileRead>
+        FileWriteChunk: MessageTypeDefinition<_cairn_agent_v1_FileWriteChunkInput, _cairn_agent_v1_FileWriteChunk>
+        Heartbeat: MessageTypeDefinition<_cairn_agent_v1_HeartbeatInput, _cairn_agent_v1_Heartbeat>
+        Hello: MessageTypeDefinition<_cairn_agent_v1_HelloInput, _cairn_agent_v1_Hello>
+        HostFacts: MessageTypeDefinition<_cairn_agent_v1_HostFactsInput, _cairn_agent_v1_HostFacts>
+        LocalBackup: MessageTypeDefinition<_cairn_agent_v1_LocalBackupInput, _cairn_agent_v1_LocalBackup>
+        LocalBackupPrune: MessageTypeDefinition<_cairn_agent_v1_LocalBackupPruneInput, _cairn_agent_v1_LocalBackupPrune>
+        ManifestEntry: MessageTypeDefinition<_cairn_agent_v1_ManifestEntryInput, _cairn_agent_v1_ManifestEntry>
+        NetworkRoute: MessageTypeDefinition<_cairn_agent_v1_NetworkRouteInput, _cairn_agent_v1_NetworkRoute>
+        PortBinding: MessageTypeDefinition<_cairn_agent_v1_PortBindingInput, _cairn_agent_v1_PortBinding>
+        PortRange: MessageTypeDefinition<_cairn_agent_v1_PortRangeInput, _cairn_agent_v1_PortRange>
+        Properties: MessageTypeDefinition<_cairn_agent_v1_PropertiesInput, _cairn_agent_v1_Properties>
+        PropertiesGet: MessageTypeDefinition<_cairn_agent_v1_PropertiesGetInput, _cairn_agent_v1_PropertiesGet>
+        PropertiesPatch: MessageTypeDefinition<_cairn_agent_v1_PropertiesPatchInput, _cairn_agent_v1_PropertiesPatch>
+        Request: MessageTypeDefinition<_cairn_agent_v1_RequestInput, _cairn_agent_v1_Request>
+        Resources: MessageTypeDefinition<_cairn_agent_v1_ResourcesInput, _cairn_agent_v1_Resources>
+        Response: MessageTypeDefinition<_cairn_agent_v1_ResponseInput, _cairn_agent_v1_Response>
+        ResponseError: MessageTypeDefinition<_cairn_agent_v1_ResponseErrorInput, _cairn_agent_v1_ResponseError>
+        RestartPolicy: MessageTypeDefinition<_cairn_agent_v1_RestartPolicyInput, _cairn_agent_v1_RestartPolicy>
+        RuntimeState: EnumTypeDefinition
+        ServerNetwork: MessageTypeDefinition<_cairn_agent_v1_ServerNetworkInput, _cairn_agent_v1_ServerNetwork>
+        ServerResources: MessageTypeDefinition<_cairn_agent_v1_ServerResourcesInput, _cairn_agent_v1_ServerResources>
+        ServerStatus: MessageTypeDefinition<_cairn_agent_v1_ServerStatusInput, _cairn_agent_v1_ServerStatus>
+        SnapshotClose: MessageTypeDefinition<_cairn_agent_v1_SnapshotCloseInput, _cairn_agent_v1_SnapshotClose>
+        SnapshotManifest: MessageTypeDefinition<_cairn_agent_v1_SnapshotManifestInput, _cairn_agent_v1_SnapshotManifest>
+        SnapshotOpen: MessageTypeDefinition<_cairn_agent_v1_SnapshotOpenInput, _cairn_agent_v1_SnapshotOpen>
+        SnapshotRead: MessageTypeDefinition<_cairn_agent_v1_SnapshotReadInput, _cairn_agent_v1_SnapshotRead>
+        Software: MessageTypeDefinition<_cairn_agent_v1_SoftwareInput, _cairn_agent_v1_Software>
+        StageAbort: MessageTypeDefinition<_cairn_agent_v1_StageAbortInput, _cairn_agent_v1_StageAbort>
+        StageBegin: MessageTypeDefinition<_cairn_agent_v1_StageBeginInput, _cairn_agent_v1_StageBegin>
+        StageCommit: MessageTypeDefinition<_cairn_agent_v1_StageCommitInput, _cairn_agent_v1_StageCommit>
+        StageFromLocal: MessageTypeDefinition<_cairn_agent_v1_StageFromLocalInput, _cairn_agent_v1_StageFromLocal>
+        StageRemove: MessageTypeDefinition<_cairn_agent_v1_StageRemoveInput, _cairn_agent_v1_StageRemove>
+        StageScan: MessageTypeDefinition<_cairn_agent_v1_StageScanInput, _cairn_agent_v1_StageScan>
+        StageWrite: MessageTypeDefinition<_cairn_agent_v1_StageWriteInput, _cairn_agent_v1_StageWrite>
+        Welcome: MessageTypeDefinition<_cairn_agent_v1_WelcomeInput, _cairn_agent_v1_Welcome>
+      }
+    }
+  }
+}
+

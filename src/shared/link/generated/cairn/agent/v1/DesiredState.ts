@@ -1,0 +1,26 @@
+// Original file: proto/cairn/agent/v1/agent.proto
+
+import type { DesiredServerInput as _cairn_agent_v1_DesiredServerInput, DesiredServer as _cairn_agent_v1_DesiredServer } from '../../../cairn/agent/v1/DesiredServer.js';
+import type { Long } from '@grpc/proto-loader';
+
+export interface DesiredStateInput {
+  /**
+   * Every server of the Node; a server missing here is not the Node's any more.
+   */
+  'servers'?: (_cairn_agent_v1_DesiredServerInput)[];
+  /**
+   * Increases with every DesiredState the Controller sends to this Node (ordering, dedupe).
+   */
+  'revision'?: (number | string | Long);
+}
+
+export interface DesiredState {
+  /**
+   * Every server of the Node; a server missing here is not the Node's any more.
+   */
+  'servers': (_cairn_agent_v1_DesiredServer)[];
+  /**
+   * Increases with every DesiredState the Controller sends to this Node (ordering, dedupe).
+   */
+  'revision': (number);
+}

@@ -1,0 +1,101 @@
+// Original file: proto/cairn/agent/v1/agent.proto
+
+import type { ConsoleCommandInput as _cairn_agent_v1_ConsoleCommandInput, ConsoleCommand as _cairn_agent_v1_ConsoleCommand } from '../../../cairn/agent/v1/ConsoleCommand.js';
+import type { ConsoleSubscribeInput as _cairn_agent_v1_ConsoleSubscribeInput, ConsoleSubscribe as _cairn_agent_v1_ConsoleSubscribe } from '../../../cairn/agent/v1/ConsoleSubscribe.js';
+import type { ConsoleUnsubscribeInput as _cairn_agent_v1_ConsoleUnsubscribeInput, ConsoleUnsubscribe as _cairn_agent_v1_ConsoleUnsubscribe } from '../../../cairn/agent/v1/ConsoleUnsubscribe.js';
+import type { FileListInput as _cairn_agent_v1_FileListInput, FileList as _cairn_agent_v1_FileList } from '../../../cairn/agent/v1/FileList.js';
+import type { FileReadInput as _cairn_agent_v1_FileReadInput, FileRead as _cairn_agent_v1_FileRead } from '../../../cairn/agent/v1/FileRead.js';
+import type { FileWriteChunkInput as _cairn_agent_v1_FileWriteChunkInput, FileWriteChunk as _cairn_agent_v1_FileWriteChunk } from '../../../cairn/agent/v1/FileWriteChunk.js';
+import type { FileDeleteInput as _cairn_agent_v1_FileDeleteInput, FileDelete as _cairn_agent_v1_FileDelete } from '../../../cairn/agent/v1/FileDelete.js';
+import type { FileMkdirInput as _cairn_agent_v1_FileMkdirInput, FileMkdir as _cairn_agent_v1_FileMkdir } from '../../../cairn/agent/v1/FileMkdir.js';
+import type { PropertiesGetInput as _cairn_agent_v1_PropertiesGetInput, PropertiesGet as _cairn_agent_v1_PropertiesGet } from '../../../cairn/agent/v1/PropertiesGet.js';
+import type { PropertiesPatchInput as _cairn_agent_v1_PropertiesPatchInput, PropertiesPatch as _cairn_agent_v1_PropertiesPatch } from '../../../cairn/agent/v1/PropertiesPatch.js';
+import type { SnapshotOpenInput as _cairn_agent_v1_SnapshotOpenInput, SnapshotOpen as _cairn_agent_v1_SnapshotOpen } from '../../../cairn/agent/v1/SnapshotOpen.js';
+import type { SnapshotReadInput as _cairn_agent_v1_SnapshotReadInput, SnapshotRead as _cairn_agent_v1_SnapshotRead } from '../../../cairn/agent/v1/SnapshotRead.js';
+import type { SnapshotCloseInput as _cairn_agent_v1_SnapshotCloseInput, SnapshotClose as _cairn_agent_v1_SnapshotClose } from '../../../cairn/agent/v1/SnapshotClose.js';
+import type { LocalBackupInput as _cairn_agent_v1_LocalBackupInput, LocalBackup as _cairn_agent_v1_LocalBackup } from '../../../cairn/agent/v1/LocalBackup.js';
+import type { LocalBackupPruneInput as _cairn_agent_v1_LocalBackupPruneInput, LocalBackupPrune as _cairn_agent_v1_LocalBackupPrune } from '../../../cairn/agent/v1/LocalBackupPrune.js';
+import type { StageBeginInput as _cairn_agent_v1_StageBeginInput, StageBegin as _cairn_agent_v1_StageBegin } from '../../../cairn/agent/v1/StageBegin.js';
+import type { StageWriteInput as _cairn_agent_v1_StageWriteInput, StageWrite as _cairn_agent_v1_StageWrite } from '../../../cairn/agent/v1/StageWrite.js';
+import type { StageRemoveInput as _cairn_agent_v1_StageRemoveInput, StageRemove as _cairn_agent_v1_StageRemove } from '../../../cairn/agent/v1/StageRemove.js';
+import type { StageFromLocalInput as _cairn_agent_v1_StageFromLocalInput, StageFromLocal as _cairn_agent_v1_StageFromLocal } from '../../../cairn/agent/v1/StageFromLocal.js';
+import type { StageScanInput as _cairn_agent_v1_StageScanInput, StageScan as _cairn_agent_v1_StageScan } from '../../../cairn/agent/v1/StageScan.js';
+import type { StageCommitInput as _cairn_agent_v1_StageCommitInput, StageCommit as _cairn_agent_v1_StageCommit } from '../../../cairn/agent/v1/StageCommit.js';
+import type { StageAbortInput as _cairn_agent_v1_StageAbortInput, StageAbort as _cairn_agent_v1_StageAbort } from '../../../cairn/agent/v1/StageAbort.js';
+import type { Long } from '@grpc/proto-loader';
+
+export interface RequestInput {
+  /**
+   * Unique per Node session; every Response to it carries the same id.
+   */
+  'requestId'?: (string);
+  /**
+   * The Controller gives up at this time (ms since the Unix epoch); work after it is wasted.
+   */
+  'deadlineUnixMs'?: (number | string | Long);
+  'consoleCommand'?: (_cairn_agent_v1_ConsoleCommandInput | null);
+  'consoleSubscribe'?: (_cairn_agent_v1_ConsoleSubscribeInput | null);
+  'consoleUnsubscribe'?: (_cairn_agent_v1_ConsoleUnsubscribeInput | null);
+  'fileList'?: (_cairn_agent_v1_FileListInput | null);
+  'fileRead'?: (_cairn_agent_v1_FileReadInput | null);
+  'fileWriteChunk'?: (_cairn_agent_v1_FileWriteChunkInput | null);
+  'fileDelete'?: (_cairn_agent_v1_FileDeleteInput | null);
+  'fileMkdir'?: (_cairn_agent_v1_FileMkdirInput | null);
+  'propertiesGet'?: (_cairn_agent_v1_PropertiesGetInput | null);
+  'propertiesPatch'?: (_cairn_agent_v1_PropertiesPatchInput | null);
+  /**
+   * Backups, restores and migrations (see "Snapshots and stages" below). 20 and 21 were the
+   * first, never implemented backup and restore requests.
+   */
+  'snapshotOpen'?: (_cairn_agent_v1_SnapshotOpenInput | null);
+  'snapshotRead'?: (_cairn_agent_v1_SnapshotReadInput | null);
+  'snapshotClose'?: (_cairn_agent_v1_SnapshotCloseInput | null);
+  'localBackup'?: (_cairn_agent_v1_LocalBackupInput | null);
+  'localBackupPrune'?: (_cairn_agent_v1_LocalBackupPruneInput | null);
+  'stageBegin'?: (_cairn_agent_v1_StageBeginInput | null);
+  'stageWrite'?: (_cairn_agent_v1_StageWriteInput | null);
+  'stageRemove'?: (_cairn_agent_v1_StageRemoveInput | null);
+  'stageFromLocal'?: (_cairn_agent_v1_StageFromLocalInput | null);
+  'stageScan'?: (_cairn_agent_v1_StageScanInput | null);
+  'stageCommit'?: (_cairn_agent_v1_StageCommitInput | null);
+  'stageAbort'?: (_cairn_agent_v1_StageAbortInput | null);
+  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort";
+}
+
+export interface Request {
+  /**
+   * Unique per Node session; every Response to it carries the same id.
+   */
+  'requestId': (string);
+  /**
+   * The Controller gives up at this time (ms since the Unix epoch); work after it is wasted.
+   */
+  'deadlineUnixMs': (number);
+  'consoleCommand'?: (_cairn_agent_v1_ConsoleCommand | null);
+  'consoleSubscribe'?: (_cairn_agent_v1_ConsoleSubscribe | null);
+  'consoleUnsubscribe'?: (_cairn_agent_v1_ConsoleUnsubscribe | null);
+  'fileList'?: (_cairn_agent_v1_FileList | null);
+  'fileRead'?: (_cairn_agent_v1_FileRead | null);
+  'fileWriteChunk'?: (_cairn_agent_v1_FileWriteChunk | null);
+  'fileDelete'?: (_cairn_agent_v1_FileDelete | null);
+  'fileMkdir'?: (_cairn_agent_v1_FileMkdir | null);
+  'propertiesGet'?: (_cairn_agent_v1_PropertiesGet | null);
+  'propertiesPatch'?: (_cairn_agent_v1_PropertiesPatch | null);
+  /**
+   * Backups, restores and migrations (see "Snapshots and stages" below). 20 and 21 were the
+   * first, never implemented backup and restore requests.
+   */
+  'snapshotOpen'?: (_cairn_agent_v1_SnapshotOpen | null);
+  'snapshotRead'?: (_cairn_agent_v1_SnapshotRead | null);
+  'snapshotClose'?: (_cairn_agent_v1_SnapshotClose | null);
+  'localBackup'?: (_cairn_agent_v1_LocalBackup | null);
+  'localBackupPrune'?: (_cairn_agent_v1_LocalBackupPrune | null);
+  'stageBegin'?: (_cairn_agent_v1_StageBegin | null);
+  'stageWrite'?: (_cairn_agent_v1_StageWrite | null);
+  'stageRemove'?: (_cairn_agent_v1_StageRemove | null);
+  'stageFromLocal'?: (_cairn_agent_v1_StageFromLocal | null);
+  'stageScan'?: (_cairn_agent_v1_StageScan | null);
+  'stageCommit'?: (_cairn_agent_v1_StageCommit | null);
+  'stageAbort'?: (_cairn_agent_v1_StageAbort | null);
+  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort";
+}

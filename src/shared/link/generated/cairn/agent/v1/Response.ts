@@ -1,0 +1,61 @@
+// Original file: proto/cairn/agent/v1/agent.proto
+
+import type { ResponseErrorInput as _cairn_agent_v1_ResponseErrorInput, ResponseError as _cairn_agent_v1_ResponseError } from '../../../cairn/agent/v1/ResponseError.js';
+import type { FileEntriesInput as _cairn_agent_v1_FileEntriesInput, FileEntries as _cairn_agent_v1_FileEntries } from '../../../cairn/agent/v1/FileEntries.js';
+import type { FileChunkInput as _cairn_agent_v1_FileChunkInput, FileChunk as _cairn_agent_v1_FileChunk } from '../../../cairn/agent/v1/FileChunk.js';
+import type { PropertiesInput as _cairn_agent_v1_PropertiesInput, Properties as _cairn_agent_v1_Properties } from '../../../cairn/agent/v1/Properties.js';
+import type { BackupResultInput as _cairn_agent_v1_BackupResultInput, BackupResult as _cairn_agent_v1_BackupResult } from '../../../cairn/agent/v1/BackupResult.js';
+import type { ConsoleReplayInput as _cairn_agent_v1_ConsoleReplayInput, ConsoleReplay as _cairn_agent_v1_ConsoleReplay } from '../../../cairn/agent/v1/ConsoleReplay.js';
+import type { SnapshotManifestInput as _cairn_agent_v1_SnapshotManifestInput, SnapshotManifest as _cairn_agent_v1_SnapshotManifest } from '../../../cairn/agent/v1/SnapshotManifest.js';
+
+export interface ResponseInput {
+  /**
+   * The id of the Request this answers.
+   */
+  'requestId'?: (string);
+  /**
+   * True when the request succeeded; false means `error` says why.
+   */
+  'ok'?: (boolean);
+  /**
+   * Set when ok is false.
+   */
+  'error'?: (_cairn_agent_v1_ResponseErrorInput | null);
+  /**
+   * True when more Responses for the same request follow (chunked reads).
+   */
+  'more'?: (boolean);
+  'fileEntries'?: (_cairn_agent_v1_FileEntriesInput | null);
+  'fileChunk'?: (_cairn_agent_v1_FileChunkInput | null);
+  'properties'?: (_cairn_agent_v1_PropertiesInput | null);
+  'backupResult'?: (_cairn_agent_v1_BackupResultInput | null);
+  'consoleReplay'?: (_cairn_agent_v1_ConsoleReplayInput | null);
+  'snapshotManifest'?: (_cairn_agent_v1_SnapshotManifestInput | null);
+  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay";
+}
+
+export interface Response {
+  /**
+   * The id of the Request this answers.
+   */
+  'requestId': (string);
+  /**
+   * True when the request succeeded; false means `error` says why.
+   */
+  'ok': (boolean);
+  /**
+   * Set when ok is false.
+   */
+  'error': (_cairn_agent_v1_ResponseError | null);
+  /**
+   * True when more Responses for the same request follow (chunked reads).
+   */
+  'more': (boolean);
+  'fileEntries'?: (_cairn_agent_v1_FileEntries | null);
+  'fileChunk'?: (_cairn_agent_v1_FileChunk | null);
+  'properties'?: (_cairn_agent_v1_Properties | null);
+  'backupResult'?: (_cairn_agent_v1_BackupResult | null);
+  'consoleReplay'?: (_cairn_agent_v1_ConsoleReplay | null);
+  'snapshotManifest'?: (_cairn_agent_v1_SnapshotManifest | null);
+  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay";
+}

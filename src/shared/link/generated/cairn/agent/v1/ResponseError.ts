@@ -1,0 +1,34 @@
+// Original file: proto/cairn/agent/v1/agent.proto
+
+
+export interface ResponseErrorInput {
+  /**
+   * Machine-readable: NOT_FOUND, INVALID_PATH, READ_ONLY, SERVER_NOT_RUNNING, NOT_A_DIRECTORY,
+   * ALREADY_EXISTS, TOO_LARGE, UNSUPPORTED, INTERNAL; also NOT_A_FILE (a read of a directory),
+   * INVALID_REQUEST (e.g. a command that is not one line), MANAGED_PROPERTY (a key Cairn owns),
+   * INVALID_PROPERTIES (server.properties cannot be parsed); for snapshots and stages also
+   * SERVER_RUNNING (a commit while the server runs here), CHECKSUM_MISMATCH (a file's content is not
+   * what its sha256 says), QUIESCE_FAILED (the template's quiesce did not finish before its deadline).
+   */
+  'code'?: (string);
+  /**
+   * Human-readable explanation, never file content or secrets.
+   */
+  'message'?: (string);
+}
+
+export interface ResponseError {
+  /**
+   * Machine-readable: NOT_FOUND, INVALID_PATH, READ_ONLY, SERVER_NOT_RUNNING, NOT_A_DIRECTORY,
+   * ALREADY_EXISTS, TOO_LARGE, UNSUPPORTED, INTERNAL; also NOT_A_FILE (a read of a directory),
+   * INVALID_REQUEST (e.g. a command that is not one line), MANAGED_PROPERTY (a key Cairn owns),
+   * INVALID_PROPERTIES (server.properties cannot be parsed); for snapshots and stages also
+   * SERVER_RUNNING (a commit while the server runs here), CHECKSUM_MISMATCH (a file's content is not
+   * what its sha256 says), QUIESCE_FAILED (the template's quiesce did not finish before its deadline).
+   */
+  'code': (string);
+  /**
+   * Human-readable explanation, never file content or secrets.
+   */
+  'message': (string);
+}

@@ -1,0 +1,113 @@
+// Original file: proto/cairn/agent/v1/agent.proto
+
+import type { RuntimeStateInput as _cairn_agent_v1_RuntimeStateInput, RuntimeState as _cairn_agent_v1_RuntimeState } from '../../../cairn/agent/v1/RuntimeState.js';
+import type { ResourcesInput as _cairn_agent_v1_ResourcesInput, Resources as _cairn_agent_v1_Resources } from '../../../cairn/agent/v1/Resources.js';
+import type { ConditionInput as _cairn_agent_v1_ConditionInput, Condition as _cairn_agent_v1_Condition } from '../../../cairn/agent/v1/Condition.js';
+import type { PortBindingInput as _cairn_agent_v1_PortBindingInput, PortBinding as _cairn_agent_v1_PortBinding } from '../../../cairn/agent/v1/PortBinding.js';
+import type { Long } from '@grpc/proto-loader';
+
+export interface ServerStatusInput {
+  /**
+   * The server this is about.
+   */
+  'serverId'?: (string);
+  /**
+   * The desired-state generation the Agent has applied (it may still be converging towards it).
+   */
+  'observedGeneration'?: (number | string | Long);
+  /**
+   * What the server's process is doing.
+   */
+  'runtimeState'?: (_cairn_agent_v1_RuntimeStateInput);
+  /**
+   * True once the template's software is installed into the server's `.cairn` directory.
+   */
+  'installed'?: (boolean);
+  /**
+   * Resources the server's processes use now.
+   */
+  'usage'?: (_cairn_agent_v1_ResourcesInput | null);
+  /**
+   * The server's conditions, e.g. CRASH_LOOP, INSTALL_FAILED, DISK_PRESSURE.
+   */
+  'conditions'?: (_cairn_agent_v1_ConditionInput)[];
+  /**
+   * Ports the server has bound on the host.
+   */
+  'ports'?: (_cairn_agent_v1_PortBindingInput)[];
+  /**
+   * When the process last started (ISO 8601); empty when not running.
+   */
+  'startedAt'?: (string);
+  /**
+   * True when the Agent has removed everything of the server (desired DELETED is done).
+   */
+  'removed'?: (boolean);
+  /**
+   * True while a crashed process waits for its automatic restart (within the restart policy).
+   */
+  'restarting'?: (boolean);
+  /**
+   * Why installing the software failed for good (e.g. a checksum mismatch); empty otherwise.
+   */
+  'installError'?: (string);
+  /**
+   * The network membership the process was started with, while it is starting or running (false
+   * otherwise). Membership applies at a start, so only a member started as one is routed to, and a
+   * running server whose desired membership differs shows RESTART_PENDING.
+   */
+  'startedInNetwork'?: (boolean);
+}
+
+export interface ServerStatus {
+  /**
+   * The server this is about.
+   */
+  'serverId': (string);
+  /**
+   * The desired-state generation the Agent has applied (it may still be converging towards it).
+   */
+  'observedGeneration': (number);
+  /**
+   * What the server's process is doing.
+   */
+  'runtimeState': (_cairn_agent_v1_RuntimeState);
+  /**
+   * True once the template's software is installed into the server's `.cairn` directory.
+   */
+  'installed': (boolean);
+  /**
+   * Resources the server's processes use now.
+   */
+  'usage': (_cairn_agent_v1_Resources | null);
+  /**
+   * The server's conditions, e.g. CRASH_LOOP, INSTALL_FAILED, DISK_PRESSURE.
+   */
+  'conditions': (_cairn_agent_v1_Condition)[];
+  /**
+   * Ports the server has bound on the host.
+   */
+  'ports': (_cairn_agent_v1_PortBinding)[];
+  /**
+   * When the process last started (ISO 8601); empty when not running.
+   */
+  'startedAt': (string);
+  /**
+   * True when the Agent has removed everything of the server (desired DELETED is done).
+   */
+  'removed': (boolean);
+  /**
+   * True while a crashed process waits for its automatic restart (within the restart policy).
+   */
+  'restarting': (boolean);
+  /**
+   * Why installing the software failed for good (e.g. a checksum mismatch); empty otherwise.
+   */
+  'installError': (string);
+  /**
+   * The network membership the process was started with, while it is starting or running (false
+   * otherwise). Membership applies at a start, so only a member started as one is routed to, and a
+   * running server whose desired membership differs shows RESTART_PENDING.
+   */
+  'startedInNetwork': (boolean);
+}

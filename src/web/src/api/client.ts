@@ -1,0 +1,112 @@
+import { apiUrl, del, get, patch, post, put, request } from './http';
+import type * as T from './types';
+
+const enc = encodeURIComponent;
+const server = (id: string) => `/servers/${enc(id)}`;
+
+/**
+ * The API client: one function per endpoint the UI uses, typed by the Controller's schemas.
+ * Pages call these only through TanStack Query (useQuery/useMutation), never from effects.
+ */
+export const api = {
+  setup: {
+    status: () => get<T.SetupStatus>('/setup'),
+    run: (body: T.SetupInput) => post<T.User>('/setup', body),
+  },
+  auth: {
+    login: (body: T.LoginInput) => post<T.User>('/auth/login', body),
+    logout: () => post<void>('/auth/logout'),
+    redeemReset: (body: T.RedeemPasswordResetInput) => post<void>('/auth/password-reset', body),
+  },
+  me: {
+    get: () => get<T.User>('/me'),
+    changePassword: (body: T.ChangePasswordInput) => post<void>('/me/password', body),
+    tokens: (query: T.PageQuery = {}) => get<T.ApiTokenPage>('/me/tokens', query),
+    createToken: (body: T.CreateApiToken) => post<T.CreatedApiToken>('/me/tokens', body),
+    revokeToken: (id: string) => del(`/me/tokens/${enc(id)}`),
+  },
+  users: {
+    list: (query: T.PageQuery = {}) => get<T.UserPage>('/users', query),
+    get: (id: string) => get<T.User>(`/users/${enc(id)}`),
+    create: (body: T.CreateUser) => post<T.User>('/users', body),
+    update: (id: string, body: T.UpdateUser) => patch<T.User>(`/users/${enc(id)}`, body),
+    delete: (id: string) => del(`/users/${enc(id)}`),
+    issueReset: (id: string) => post<T.PasswordResetIssued>(`/users/${enc(id)}/password-reset`),
+  },
+  teams: {
+    list: (query: T.PageQuery = {}) => get<T.TeamPage>('/teams', query),
+    get: (id: string) => get<T.TeamDetail>(`/teams/${enc(id)}`),
+    create: (body: T.CreateTeam) => post<T.Team>('/teams', body),
+    rename: (id: string, body: T.CreateTeam) => patch<T.TeamDetail>(`/teams/${enc(id)}`, body),
+    delete: (id: string) => del(`/teams/${enc(id)}`),
+    members: (id: string, query: T.PageQuery = {}) => get<T.MembershipPage>(`/teams/${enc(id)}/members`, query),
+    setMember: (id: string, userId: string, body: T.SetMembership) => request<T.Membership>('PUT', `/teams/${enc(id)}/members/${enc(userId)}`, { json: body }),
+    removeMember: (id: string, userId: string) => del(`/teams/${enc(id)}/members/${enc(userId)}`),
+  },
+  roles: {
+    list: (query: T.PageQuery = {}) => get<T.RolePage>('/roles', query),
+    create: (body: T.CreateRole) => post<T.Role>('/roles', body),
+    update: (id: string, body: T.UpdateRole) => patch<T.Role>(`/roles/${enc(id)}`, body),
+    delete: (id: string) => del(`/roles/${enc(id)}`),
+  },
+  audit: {
+    search: (query: T.AuditQuery = {}) => get<T.AuditPage>('/audit-events', query),
+  },
+  network: {
+    get: () => get<T.Network>('/network'),
+    update: (body: T.UpdateNetwork) => patch<T.Network>('/network', body),
+    createProxy: (body: T.CreateProxy) => post<T.ServerDetail>('/network/proxy', body),
+    routes: () => get<T.NetworkRoutes>('/network/routes'),
+  },
+  nodes: {
+    list: (query: T.PageQuery = {}) => get<T.NodePage>('/nodes', query),
+    get: (id: string) => get<T.Node>(`/nodes/${enc(id)}`),
+    create: (body: T.CreateNode) => post<T.EnrollmentIssued>('/nodes', body),
+    update: (id: string, body: T.UpdateNode) => patch<T.Node>(`/nodes/${enc(id)}`, body),
+    setAdminState: (id: string, verb: 'enable' | 'disable' | 'revoke') => post<T.Node>(`/nodes/${enc(id)}/${verb}`),
+    issueEnrollmentToken: (id: string) => post<T.EnrollmentIssued>(`/nodes/${enc(id)}/enrollment-token`),
+    delete: (id: string) => del(`/nodes/${enc(id)}`),
+  },
+  templates: {
+    list: (query: T.PageQuery = {}) => get<T.TemplatePage>('/templates', query),
+  },
+  servers: {
+    list: (query: T.ServerListQuery = {}) => get<T.ServerPage>('/servers', query),
+    get: (id: string) => get<T.ServerDetail>(server(id)),
+    create: (body: T.CreateServer) => post<T.ServerDetail>('/servers', body),
+    power: (id: string, verb: 'start' | 'stop' | 'restart') => post<T.ServerDetail>(`${server(id)}/${verb}`),
+    update: (id: string, body: T.UpdateServer) => patch<T.ServerDetail>(server(id), body),
+    delete: (id: string) => del<T.ServerDetail>(server(id)),
+    acknowledge: (id: string, condition: string) => post<T.ServerDetail>(`${server(id)}/conditions/${enc(condition)}/acknowledge`),
+    /** The SSE stream of `server` and `server-deleted` events (see useEventStream). */
+    watchPath: '/servers/watch',
+  },
+  console: {
+    command: (id: string, command: string) => post<T.CommandSent>(`${server(id)}/console/commands`, { command }),
+    /** The SSE stream of `line` and `end` events. */
+    streamPath: (id: string) => `${server(id)}/console`,
+  },
+  files: {
+    list: (id: string, path: string) => get<T.FileList>(`${server(id)}/files`, { path }),
+    read: (id: string, path: string) => request<string>('GET', `${server(id)}/files/content`, { query: { path } }),
+    downloadUrl: (id: string, path: string) => apiUrl(`${server(id)}/files/content`, { path }),
+    write: (id: string, path: string, content: Blob) => put<void>(`${server(id)}/files/content`, content, { path }),
+    mkdir: (id: string, path: string) => post<void>(`${server(id)}/files/directories`, undefined, { path }),
+    delete: (id: string, path: string) => del(`${server(id)}/files`, { path }),
+  },
+  properties: {
+    get: (id: string) => get<T.PropertiesView>(`${server(id)}/properties`),
+    patch: (id: string, body: T.PropertiesChange) => patch<T.PropertiesChanged>(`${server(id)}/properties`, body),
+  },
+  plugins: {
+    list: (id: string, query: T.PageQuery = {}) => get<T.PluginPage>(`${server(id)}/plugins`, query),
+    install: (id: string, body: T.InstallPlugin) => post<T.PluginInstallation>(`${server(id)}/plugins`, body),
+    update: (id: string, installationId: string, body: T.UpdatePlugin = {}) => post<T.PluginInstallation>(`${server(id)}/plugins/${enc(installationId)}/update`, body),
+    remove: (id: string, installationId: string) => del(`${server(id)}/plugins/${enc(installationId)}`),
+    upload: (id: string, jar: File) => request<T.PluginInstallation>('POST', `${server(id)}/plugins/upload`, { raw: jar, query: { fileName: jar.name } }),
+  },
+  catalog: {
+    list: (query: T.CatalogQuery = {}) => get<T.CatalogPage>('/catalog/plugins', query),
+    get: (pluginId: string) => get<T.CatalogPluginDetail>(`/catalog/plugins/${enc(pluginId)}`),
+  },
+};

@@ -1,0 +1,47 @@
+/**
+ * Every query key of the UI, in one place, so a mutation invalidates exactly what it changed.
+ * Keys are hierarchical: invalidating `queryKeys.servers.all` also refreshes every list and detail.
+ */
+export const queryKeys = {
+  setup: ['setup'] as const,
+  me: ['me'] as const,
+  tokens: (cursor?: string) => ['me', 'tokens', cursor ?? ''] as const,
+  users: {
+    all: ['users'] as const,
+    list: (cursor?: string) => ['users', 'list', cursor ?? ''] as const,
+  },
+  teams: {
+    all: ['teams'] as const,
+    list: (cursor?: string) => ['teams', 'list', cursor ?? ''] as const,
+    /** Every team the caller sees, for pickers and names in tables. */
+    everything: ['teams', 'everything'] as const,
+    members: (teamId: string, cursor?: string) => ['teams', teamId, 'members', cursor ?? ''] as const,
+  },
+  roles: {
+    all: ['roles'] as const,
+    list: (cursor?: string) => ['roles', 'list', cursor ?? ''] as const,
+  },
+  audit: (query: object) => ['audit', query] as const,
+  network: {
+    all: ['network'] as const,
+    record: ['network', 'record'] as const,
+    routes: ['network', 'routes'] as const,
+  },
+  nodes: {
+    all: ['nodes'] as const,
+    list: (cursor?: string) => ['nodes', 'list', cursor ?? ''] as const,
+    everything: ['nodes', 'everything'] as const,
+  },
+  templates: ['templates'] as const,
+  servers: {
+    all: ['servers'] as const,
+    lists: ['servers', 'list'] as const,
+    list: (filters: object) => ['servers', 'list', filters] as const,
+    detail: (id: string) => ['servers', 'detail', id] as const,
+    files: (id: string, path: string) => ['servers', 'detail', id, 'files', path] as const,
+    file: (id: string, path: string) => ['servers', 'detail', id, 'file', path] as const,
+    properties: (id: string) => ['servers', 'detail', id, 'properties'] as const,
+    plugins: (id: string) => ['servers', 'detail', id, 'plugins'] as const,
+  },
+  catalog: (query: object) => ['catalog', query] as const,
+};

@@ -1,0 +1,32 @@
+import { useQuery } from '@tanstack/react-query';
+import { api } from './client';
+import { queryKeys } from './query-keys';
+import type { PageQuery } from './types';
+
+/** Reads every page of a list (teams, Nodes, templates are few), for pickers and names in tables. */
+export async function allPages<T>(list: (query: PageQuery) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await list({ limit: 200, cursor });
+    items.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return items;
+}
+
+/** `fresh` refetches when a form opens, so a team made elsewhere a moment ago is offered. */
+export const useAllTeams = (fresh = false) =>
+  useQuery({ queryKey: queryKeys.teams.everything, queryFn: () => allPages(api.teams.list), staleTime: 60_000, refetchOnMount: fresh ? 'always' : true });
+
+/** Nodes the caller may read; someone without nodes.read sees only ids. */
+export const useAllNodes = (fresh = false) =>
+  useQuery({ queryKey: queryKeys.nodes.everything, queryFn: () => allPages(api.nodes.list), staleTime: 30_000, refetchOnMount: fresh ? 'always' : true });
+
+export const useTemplates = () => useQuery({ queryKey: queryKeys.templates, queryFn: () => allPages(api.templates.list), staleTime: 5 * 60_000 });
+
+/** `id → name` for a table cell, falling back to a short id while unknown. */
+export function nameOf(list: { id: string; name: string }[] | undefined, id: string | undefined): string {
+  if (!id) return '—';
+  return list?.find((x) => x.id === id)?.name ?? id.slice(0, 8);
+}

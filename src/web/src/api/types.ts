@@ -1,0 +1,107 @@
+/**
+ * The API's types, taken from the Controller's typebox schemas (the same ones that validate
+ * requests and generate the OpenAPI document). Type imports only: nothing of the server is
+ * bundled. This is the one file of the web UI that reaches outside src/web.
+ */
+import type { Static, TSchema } from 'typebox';
+import type * as agentLink from '../../../controller/schemas/agent-link.js';
+import type * as audit from '../../../controller/schemas/audit.js';
+import type * as auth from '../../../controller/schemas/auth.js';
+import type * as catalog from '../../../controller/schemas/catalog.js';
+import type * as common from '../../../controller/schemas/common.js';
+import type * as network from '../../../controller/schemas/network.js';
+import type * as nodes from '../../../controller/schemas/nodes.js';
+import type * as operations from '../../../controller/schemas/operations.js';
+import type * as plugins from '../../../controller/schemas/plugins.js';
+import type * as roles from '../../../controller/schemas/roles.js';
+import type * as servers from '../../../controller/schemas/servers.js';
+import type * as setup from '../../../controller/schemas/setup.js';
+import type * as teams from '../../../controller/schemas/teams.js';
+import type * as templates from '../../../controller/schemas/templates.js';
+import type * as users from '../../../controller/schemas/users.js';
+import type { ConsoleEndEvent, ConsoleLineEvent } from '../../../controller/schemas/console-events.js';
+
+export type Page<T extends TSchema> = Static<ReturnType<typeof common.Paged<T>>>;
+export type PageQuery = Static<typeof common.PageQuery>;
+export type ProblemBody = Static<typeof common.Problem>;
+
+export type AgentLink = Static<typeof agentLink.AgentLink>;
+/** One of the spec's permission values, e.g. `servers.start`. */
+export type Permission = Static<typeof roles.PermissionValue>;
+/** A permission a user may hold outside any team (today only `nodes.manage`). */
+export type GlobalPermission = Static<typeof users.GlobalPermissions>[number];
+
+export type SetupStatus = Static<typeof setup.SetupStatus>;
+export type SetupInput = Static<typeof setup.Setup>;
+export type User = Static<typeof users.User>;
+export type UserPage = Page<typeof users.User>;
+export type CreateUser = Static<typeof users.CreateUser>;
+export type UpdateUser = Static<typeof users.UpdateUser>;
+export type PasswordResetIssued = Static<typeof users.PasswordResetIssued>;
+export type LoginInput = Static<typeof auth.Login>;
+export type ChangePasswordInput = Static<typeof auth.ChangePassword>;
+export type RedeemPasswordResetInput = Static<typeof auth.RedeemPasswordReset>;
+export type ApiToken = Static<typeof auth.ApiToken>;
+export type ApiTokenPage = Page<typeof auth.ApiToken>;
+export type CreateApiToken = Static<typeof auth.CreateApiToken>;
+export type CreatedApiToken = Static<typeof auth.CreatedApiToken>;
+
+export type Team = Static<typeof teams.Team>;
+export type TeamPage = Page<typeof teams.Team>;
+export type TeamDetail = Static<typeof teams.TeamDetail>;
+export type CreateTeam = Static<typeof teams.CreateTeam>;
+export type Membership = Static<typeof teams.Membership>;
+export type MembershipPage = Page<typeof teams.Membership>;
+export type SetMembership = Static<typeof teams.SetMembership>;
+
+export type Role = Static<typeof roles.Role>;
+export type RolePage = Page<typeof roles.Role>;
+export type CreateRole = Static<typeof roles.CreateRole>;
+export type UpdateRole = Static<typeof roles.UpdateRole>;
+
+export type AuditEvent = Static<typeof audit.AuditEvent>;
+export type AuditPage = Page<typeof audit.AuditEvent>;
+export type AuditQuery = Static<typeof audit.AuditQuery>;
+
+export type Network = Static<typeof network.Network>;
+export type UpdateNetwork = Static<typeof network.UpdateNetwork>;
+export type CreateProxy = Static<typeof network.CreateProxy>;
+export type NetworkRoute = Static<typeof network.NetworkRoute>;
+export type NetworkRoutes = Static<typeof network.NetworkRoutes>;
+
+export type Node = Static<typeof nodes.Node>;
+export type NodePage = Page<typeof nodes.Node>;
+export type CreateNode = Static<typeof nodes.CreateNode>;
+export type UpdateNode = Static<typeof nodes.UpdateNode>;
+export type EnrollmentIssued = Static<typeof nodes.EnrollmentIssued>;
+
+export type TemplateSummary = Static<typeof templates.TemplateSummary>;
+export type TemplatePage = Page<typeof templates.TemplateSummary>;
+
+export type ServerListItem = Static<typeof servers.ServerListItem>;
+export type ServerPage = Page<typeof servers.ServerListItem>;
+export type ServerListQuery = Static<typeof servers.ServerListQuery>;
+export type ServerDetail = Static<typeof servers.ServerDetail>;
+export type CreateServer = Static<typeof servers.CreateServer>;
+export type UpdateServer = Static<typeof servers.UpdateServer>;
+export type StatusCondition = Static<typeof common.ConditionSchema>;
+export type Phase = ServerDetail['phase'];
+export type ServerRuntimeState = NonNullable<ServerDetail['status']['runtimeState']>;
+export type Convergence = ServerDetail['convergence'];
+
+export type FileItem = Static<typeof operations.FileItem>;
+export type FileList = Static<typeof operations.FileList>;
+export type PropertiesView = Static<typeof operations.PropertiesView>;
+export type PropertiesChange = Static<typeof operations.PropertiesChange>;
+export type PropertiesChanged = Static<typeof operations.PropertiesChanged>;
+export type CommandSent = Static<typeof operations.CommandSent>;
+export type { ConsoleEndEvent, ConsoleLineEvent };
+
+export type PluginInstallation = Static<typeof plugins.PluginInstallation>;
+export type PluginPage = Page<typeof plugins.PluginInstallation>;
+export type InstallPlugin = Static<typeof plugins.InstallPlugin>;
+export type UpdatePlugin = Static<typeof plugins.UpdatePlugin>;
+export type CatalogPlugin = Static<typeof catalog.CatalogPluginItem>;
+export type CatalogPage = Page<typeof catalog.CatalogPluginItem>;
+export type CatalogQuery = Static<typeof catalog.CatalogListQuery>;
+export type CatalogPluginDetail = Static<typeof catalog.CatalogPluginDetail>;

@@ -1,0 +1,75 @@
+import { useEffect, useRef, useState } from 'react';
+import { readEventStream, reconnectDelayMs, type StreamEvent } from './event-stream';
+import { asProblem, type ApiProblem } from './problem';
+
+export type StreamState =
+  | { kind: 'connecting'; attempt: number }
+  | { kind: 'open' }
+  | { kind: 'retrying'; attempt: number; inMs: number; problem?: ApiProblem }
+  | { kind: 'ended' }
+  | { kind: 'refused'; problem: ApiProblem };
+
+export interface EventStreamOptions {
+  query?: object;
+  enabled?: boolean;
+  /** An event after which the stream is over for good (the console's `end`): no reconnect. */
+  finalEvent?: string;
+  /** A change of this value opens the stream anew (e.g. the server started again). */
+  key?: string;
+}
+
+/** Refusals that another attempt cannot fix. */
+const isFinal = (p: ApiProblem) => p.status === 401 || p.status === 403 || p.status === 404 || p.code === 'server_not_running';
+
+/**
+ * Keeps one API event stream open while `enabled`, reconnecting with jittered back-off after
+ * the network drops or the Controller restarts (honouring Retry-After on 429). `onEvent` may
+ * change between renders; the latest one is called.
+ */
+export function useEventStream(path: string, onEvent: (e: StreamEvent) => void, options: EventStreamOptions = {}): StreamState {
+  const { enabled = true, finalEvent, key } = options;
+  const [state, setState] = useState<StreamState>({ kind: 'connecting', attempt: 0 });
+  const handler = useRef(onEvent);
+  handler.current = onEvent;
+  const queryKey = JSON.stringify(options.query ?? {});
+
+  useEffect(() => {
+    if (!enabled) return;
+    const abort = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let attempt = 0;
+    let over = false;
+    const connect = () => {
+      setState({ kind: 'connecting', attempt });
+      readEventStream(path, JSON.parse(queryKey) as object, (e) => {
+        if (e.event === finalEvent) over = true;
+        handler.current(e);
+      }, abort.signal, () => {
+        attempt = 0;
+        setState({ kind: 'open' });
+      }).then(() => {
+        if (over) return setState({ kind: 'ended' });
+        retry();
+      }, (e: unknown) => {
+        if (abort.signal.aborted) return;
+        const problem = asProblem(e);
+        if (isFinal(problem)) return setState({ kind: 'refused', problem });
+        retry(problem);
+      });
+    };
+    const retry = (problem?: ApiProblem) => {
+      if (abort.signal.aborted) return;
+      const inMs = problem?.retryAfterSeconds ? problem.retryAfterSeconds * 1000 : reconnectDelayMs(attempt);
+      attempt += 1;
+      setState({ kind: 'retrying', attempt, inMs, problem });
+      timer = setTimeout(connect, inMs);
+    };
+    connect();
+    return () => {
+      abort.abort();
+      clearTimeout(timer);
+    };
+  }, [path, queryKey, enabled, finalEvent, key]);
+
+  return state;
+}

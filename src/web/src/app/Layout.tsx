@@ -1,0 +1,42 @@
+import { NavLink, Outlet } from 'react-router';
+import { useMe, useSignOut } from './session';
+
+const sections = [
+  ['/servers', 'Servers'],
+  ['/nodes', 'Nodes'],
+  ['/network', 'Network'],
+  ['/backups', 'Backups'],
+  ['/teams', 'Teams'],
+  ['/users', 'Users'],
+  ['/roles', 'Roles'],
+  ['/audit', 'Audit log'],
+] as const;
+
+/** The frame of every signed-in page: the main navigation, the account links and Sign out. */
+export function Layout() {
+  const me = useMe();
+  const signOut = useSignOut();
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">Skip to content</a>
+      <header className="topbar">
+        <span className="brand">Cairn</span>
+        <nav aria-label="Main" className="main-nav">
+          <ul>
+            {sections.map(([to, label]) => (
+              <li key={to}><NavLink to={to}>{label}</NavLink></li>
+            ))}
+          </ul>
+        </nav>
+        <div className="account">
+          <span className="who">{me.data?.displayName}</span>
+          <NavLink to="/tokens">API tokens</NavLink>
+          <button type="button" onClick={() => signOut.mutate()} disabled={signOut.isPending}>Sign out</button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+import { useMutation } from '@tanstack/react-query';
+import { useState, type SubmitEvent } from 'react';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { api } from '../../api/client';
+import { useMe, useSignedIn } from '../../app/session';
+import { TextField } from '../../components/Field';
+import { ProblemAlert } from '../../components/ProblemAlert';
+
+/** Only paths of this app: a `from` naming another site is ignored. */
+const safeFrom = (from: string | null) => (from && from.startsWith('/') && !from.startsWith('//') ? from : '/servers');
+
+export function SignInPage() {
+  const me = useMe();
+  const signedIn = useSignedIn();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const login = useMutation({
+    mutationFn: api.auth.login,
+    onSuccess: (user) => {
+      signedIn(user);
+      void navigate(user.passwordChangeRequired ? '/change-password' : safeFrom(params.get('from')), { replace: true });
+    },
+  });
+  if (me.data && !login.isSuccess) return <Navigate to={safeFrom(params.get('from'))} replace />;
+  const submit = (e: SubmitEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    login.mutate({ username, password });
+  };
+  return (
+    <main className="centered">
+      <form className="card narrow" onSubmit={submit} noValidate>
+        <h1>Sign in to Cairn</h1>
+        <TextField label="Username or email" field="username" error={login.error} value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="username" required />
+        <TextField label="Password" field="password" type="password" error={login.error} value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" required />
+        <ProblemAlert error={login.error} fields={['username', 'password']} />
+        <button type="submit" className="primary" disabled={login.isPending}>{login.isPending ? 'Signing in…' : 'Sign in'}</button>
+      </form>
+    </main>
+  );
+}

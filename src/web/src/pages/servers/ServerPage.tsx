@@ -1,0 +1,80 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useParams } from 'react-router';
+import { api } from '../../api/client';
+import { queryKeys } from '../../api/query-keys';
+import { nameOf, useAllNodes, useAllTeams } from '../../api/reference-data';
+import type { ServerDetail } from '../../api/types';
+import { Loading } from '../../components/Loading';
+import { ProblemAlert } from '../../components/ProblemAlert';
+import { formatBytes, formatCpu, formatTime } from '../../format/units';
+import { Conditions } from './Conditions';
+import { powerAllowed, StateText, type PowerVerb } from './server-state';
+import { ServerTabs } from './ServerTabs';
+import { useServerWatch } from './use-server-watch';
+
+const verbs: [PowerVerb, string][] = [['start', 'Start'], ['stop', 'Stop'], ['restart', 'Restart']];
+
+function PowerButtons({ server }: { server: ServerDetail }) {
+  const client = useQueryClient();
+  const power = useMutation({
+    mutationFn: (verb: PowerVerb) => api.servers.power(server.id, verb),
+    onSuccess: (detail) => client.setQueryData(queryKeys.servers.detail(server.id), detail),
+  });
+  const state = { ...server, runtimeState: server.status.runtimeState };
+  return (
+    <div>
+      <div className="actions" role="group" aria-label="Power">
+        {verbs.map(([verb, label]) => (
+          <button key={verb} type="button" className={verb === 'start' ? 'primary' : undefined}
+            disabled={power.isPending || !powerAllowed(state, verb)} onClick={() => power.mutate(verb)}>
+            {power.isPending && power.variables === verb ? `${label}…` : label}
+          </button>
+        ))}
+      </div>
+      <ProblemAlert error={power.error} />
+    </div>
+  );
+}
+
+/** One server: its states as the API names them, power, conditions, and a tab per kind of work. */
+export function ServerPage() {
+  const { serverId = '' } = useParams();
+  const server = useQuery({ queryKey: queryKeys.servers.detail(serverId), queryFn: () => api.servers.get(serverId) });
+  const teams = useAllTeams();
+  const nodes = useAllNodes();
+  useServerWatch();
+  if (server.error) return <section><h1>Server</h1><ProblemAlert error={server.error} /></section>;
+  if (!server.data) return <Loading what="the server" />;
+  const s = server.data;
+  const converging = s.observedGeneration < s.generation;
+  return (
+    <section>
+      <div className="page-head">
+        <h1>{s.name}</h1>
+        <PowerButtons server={s} />
+      </div>
+      <dl className="facts">
+        <dt>Phase</dt><dd><StateText value={s.phase} /></dd>
+        <dt>Runtime state</dt><dd><StateText value={s.status.runtimeState} /></dd>
+        <dt>Convergence</dt><dd><StateText value={s.convergence} /></dd>
+        <dt>Desired state</dt><dd><span className="state">{s.desiredState}</span></dd>
+        <dt>Generation</dt>
+        <dd>generation {s.generation}, observed {s.observedGeneration}{converging ? ' (the Node is applying the latest change)' : ''}</dd>
+        {s.markers.length > 0 ? <><dt>Markers</dt><dd>{s.markers.map((m) => <span key={m} className="marker" title="Takes a network change at its next start">{m}</span>)}</dd></> : null}
+        {s.workflow ? (
+          <>
+            <dt>Workflow</dt>
+            <dd role="status"><progress aria-label={`${s.workflow.kind} in progress`} /> {s.workflow.kind}: {s.workflow.step} (since {formatTime(s.workflow.startedAt)})</dd>
+          </>
+        ) : null}
+        <dt>Team</dt><dd>{nameOf(teams.data, s.teamId)}</dd>
+        <dt>Node</dt><dd>{nameOf(nodes.data, s.nodeId)}</dd>
+        <dt>Software</dt><dd>{s.software.template} {s.software.version}{s.software.build ? ` (build ${s.software.build})` : ''}</dd>
+        <dt>Resources</dt><dd>{formatCpu(s.resources.cpuMillis)}, {formatBytes(s.resources.memoryBytes)}</dd>
+        <dt>Game port</dt><dd>{s.gamePort ?? '—'}</dd>
+      </dl>
+      <Conditions server={s} />
+      <ServerTabs server={s} />
+    </section>
+  );
+}

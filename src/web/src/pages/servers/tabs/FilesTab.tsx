@@ -1,0 +1,121 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useState, type SubmitEvent } from 'react';
+import { api } from '../../../api/client';
+import { queryKeys } from '../../../api/query-keys';
+import type { FileItem, ServerDetail } from '../../../api/types';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { DataTable, type Column } from '../../../components/DataTable';
+import { TextField } from '../../../components/Field';
+import { Loading } from '../../../components/Loading';
+import { ProblemAlert } from '../../../components/ProblemAlert';
+import { formatBytes, formatTime } from '../../../format/units';
+import { crumbs, isReadOnly, joinPath } from './file-paths';
+import { useUpload } from './use-upload';
+
+/** CodeMirror is loaded the first time a file is opened. */
+const FileEditor = lazy(async () => ({ default: (await import('./FileEditor')).FileEditor }));
+
+/** Files larger than this are downloaded, not opened in the editor. */
+const editableBytes = 2 * 1024 * 1024;
+
+/** Browse the server's files, upload files and folders, edit text files, delete with confirmation. */
+export function FilesTab({ server }: { server: ServerDetail }) {
+  const client = useQueryClient();
+  const [dir, setDir] = useState('.');
+  const [editing, setEditing] = useState<string>();
+  const [deleting, setDeleting] = useState<FileItem>();
+  const [folderName, setFolderName] = useState('');
+  const listKey = queryKeys.servers.files(server.id, dir);
+  const files = useQuery({ queryKey: listKey, queryFn: () => api.files.list(server.id, dir) });
+  const refresh = () => void client.invalidateQueries({ queryKey: listKey });
+  const { upload, progress } = useUpload(server.id, dir, refresh);
+  const mkdir = useMutation({
+    mutationFn: (name: string) => api.files.mkdir(server.id, joinPath(dir, name)),
+    onSuccess: () => {
+      setFolderName('');
+      refresh();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (item: FileItem) => api.files.delete(server.id, item.path),
+    onSuccess: (_, item) => {
+      setDeleting(undefined);
+      if (editing === item.path) setEditing(undefined);
+      refresh();
+    },
+  });
+  const readOnlyDir = isReadOnly(dir);
+  const pick = (e: { target: HTMLInputElement }) => {
+    const picked = [...(e.target.files ?? [])];
+    e.target.value = '';
+    if (picked.length > 0) upload.mutate(picked);
+  };
+  const createFolder = (e: SubmitEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (folderName.trim()) mkdir.mutate(folderName.trim());
+  };
+
+  const columns: Column<FileItem>[] = [
+    {
+      header: 'Name', essential: true,
+      cell: (f) => f.type === 'DIRECTORY'
+        ? <button type="button" className="link" onClick={() => { setDir(f.path); setEditing(undefined); }}>{f.name}/</button>
+        : <span className="mono">{f.name}</span>,
+    },
+    { header: 'Size', cell: (f) => (f.type === 'DIRECTORY' ? '—' : formatBytes(f.sizeBytes)) },
+    { header: 'Modified', cell: (f) => formatTime(f.modifiedAt) },
+    {
+      header: 'Actions', essential: true,
+      cell: (f) => (
+        <div className="actions tight">
+          {f.type === 'FILE' ? <a className="button" href={api.files.downloadUrl(server.id, f.path)} download={f.name} aria-label={`Download ${f.name}`}>Download</a> : null}
+          {f.type === 'FILE' && f.sizeBytes <= editableBytes
+            ? <button type="button" onClick={() => setEditing(f.path)} aria-label={`${isReadOnly(f.path) ? 'View' : 'Edit'} ${f.name}`}>{isReadOnly(f.path) ? 'View' : 'Edit'}</button>
+            : null}
+          {isReadOnly(f.path) ? <span className="hint">read-only</span> : <button type="button" className="danger-outline" onClick={() => setDeleting(f)} aria-label={`Delete ${f.name}`}>Delete</button>}
+        </div>
+      ),
+    },
+  ];
+
+  return (
+    <div>
+      <nav aria-label="Folder" className="breadcrumbs">
+        <button type="button" className="link" onClick={() => setDir('.')} aria-current={dir === '.' ? 'location' : undefined}>server root</button>
+        {crumbs(dir).map(([name, path]) => (
+          <span key={path}>/ <button type="button" className="link" onClick={() => setDir(path)} aria-current={dir === path ? 'location' : undefined}>{name}</button></span>
+        ))}
+      </nav>
+      {readOnlyDir ? <p className="notice">{dir} holds the installed software: it is read-only.</p> : (
+        <div className="toolbar">
+          <label className="button">Upload files<input type="file" multiple className="visually-hidden" onChange={pick} disabled={upload.isPending} /></label>
+          <label className="button">Upload folder<input type="file" className="visually-hidden" onChange={pick} disabled={upload.isPending} {...{ webkitdirectory: '' }} /></label>
+          <form onSubmit={createFolder} className="inline-form">
+            <TextField label="Folder name" field="path" error={mkdir.error} value={folderName} onChange={(e) => setFolderName(e.target.value)} />
+            <button type="submit" disabled={mkdir.isPending || !folderName.trim()}>Create folder</button>
+          </form>
+        </div>
+      )}
+      {progress ? (
+        <div className="progress" role="status">
+          <progress value={progress.done} max={progress.total} aria-label="Upload progress" /> Uploading {Math.min(progress.done + 1, progress.total)} of {progress.total}: {progress.current}
+        </div>
+      ) : null}
+      <ProblemAlert error={upload.error} />
+      <ProblemAlert error={mkdir.error} fields={['path']} />
+      <ProblemAlert error={files.error} />
+      {files.isPending ? <Loading what="files" /> : (
+        <DataTable caption={`Files in ${dir === '.' ? 'the server root' : dir}`} columns={columns} rows={files.data?.items} rowKey={(f) => f.path} empty="This folder is empty." />
+      )}
+      {editing ? (
+        <Suspense fallback={<Loading what="the editor" />}>
+          <FileEditor key={editing} serverId={server.id} path={editing} onClose={() => setEditing(undefined)} />
+        </Suspense>
+      ) : null}
+      <ConfirmDialog open={deleting !== undefined} title={`Delete ${deleting?.name ?? ''}?`} confirmLabel="Delete"
+        onConfirm={() => deleting && remove.mutate(deleting)} onCancel={() => { setDeleting(undefined); remove.reset(); }} pending={remove.isPending} error={remove.error}>
+        <p>{deleting?.type === 'DIRECTORY' ? 'The folder and everything in it will be deleted.' : 'The file will be deleted.'} This cannot be undone.</p>
+      </ConfirmDialog>
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../api/client';
+import { queryKeys } from '../../../api/query-keys';
+import { useTemplates } from '../../../api/reference-data';
+import type { ServerDetail } from '../../../api/types';
+import { ProblemAlert } from '../../../components/ProblemAlert';
+import { CheckboxField } from '../../admin-components/Choices';
+import '../../admin.css';
+
+/** Joining or leaving the network: saved at once, taken by a running server at its next start. */
+export function NetworkMembership({ server }: { server: ServerDetail }) {
+  const client = useQueryClient();
+  const templates = useTemplates();
+  const template = templates.data?.find((t) => t.id === server.software.template);
+  const capable = template?.networkMember ?? true;
+  const update = useMutation({
+    mutationFn: (inNetwork: boolean) => api.servers.update(server.id, { inNetwork }),
+    onSuccess: (detail) => {
+      client.setQueryData(queryKeys.servers.detail(server.id), detail);
+      void client.invalidateQueries({ queryKey: queryKeys.servers.lists });
+    },
+  });
+  const hint = capable
+    ? 'Members are routed by the network\'s proxy while they run as members.'
+    : `${server.software.template} servers cannot join the network: their template is not a network member.`;
+  return (
+    <section className="card" aria-labelledby="network-heading">
+      <h2 id="network-heading">Network</h2>
+      <CheckboxField label="Network member" field="inNetwork" error={update.error} hint={hint}
+        checked={update.isPending ? update.variables : server.inNetwork} disabled={!capable || update.isPending} onChange={(v) => update.mutate(v)} />
+      <ProblemAlert error={update.error} fields={['inNetwork']} />
+      {server.markers.includes('RESTART_PENDING') ? <p role="status"><span className="marker">RESTART_PENDING</span>: the change applies at the next start</p> : null}
+    </section>
+  );
+}

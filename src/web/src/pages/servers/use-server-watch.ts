@@ -1,0 +1,62 @@
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect } from 'react';
+import { api } from '../../api/client';
+import type { StreamEvent } from '../../api/event-stream';
+import { queryKeys } from '../../api/query-keys';
+import type { ServerDetail, ServerListItem, ServerListQuery, ServerPage } from '../../api/types';
+import { useEventStream } from '../../api/use-event-stream';
+
+const matches = (filters: ServerListQuery, s: ServerListItem) =>
+  (!filters.teamId || s.teamId === filters.teamId) && (!filters.nodeId || s.nodeId === filters.nodeId) && (!filters.convergence || s.convergence === filters.convergence)
+  && (!filters.kind || s.kind === filters.kind) && (filters.inNetwork === undefined || s.inNetwork === filters.inNetwork);
+
+/** Writes one `server` event into every cached list and the server's detail. */
+function applyServer(client: QueryClient, item: ServerListItem): void {
+  let unseen = false;
+  for (const [key, page] of client.getQueriesData<ServerPage>({ queryKey: queryKeys.servers.lists })) {
+    // A list still on its first fetch may answer from before this event: it is fetched again.
+    if (!page) { unseen = true; continue; }
+    const filters = (key[2] ?? {}) as ServerListQuery;
+    const index = page.items.findIndex((s) => s.id === item.id);
+    if (index >= 0 && !matches(filters, item)) {
+      unseen = true;
+    } else if (index >= 0) {
+      const items = page.items.slice();
+      items[index] = item;
+      client.setQueryData(key, { ...page, items });
+    } else if (matches(filters, item)) {
+      unseen = true;
+    }
+  }
+  // A server a list does not hold yet (just created elsewhere) or no longer belongs in (it left the network): lists are fetched again.
+  if (unseen) void client.invalidateQueries({ queryKey: queryKeys.servers.lists });
+  const detailKey = queryKeys.servers.detail(item.id);
+  const detail = client.getQueryData<ServerDetail>(detailKey);
+  if (detail) client.setQueryData<ServerDetail>(detailKey, { ...detail, ...item, status: { ...detail.status, runtimeState: item.runtimeState } });
+  // observedGeneration, conditions and markers are only in the detail; and a detail still on its
+  // first fetch may answer from before this event, so its fetch is cancelled and made again.
+  void client.invalidateQueries({ queryKey: detailKey, exact: true });
+}
+
+/**
+ * Keeps the server lists and details in the query cache live from `GET /servers/watch`; the
+ * stream reconnects with back-off and, each time it opens, lists and details are fetched again to catch up.
+ */
+export function useServerWatch() {
+  const client = useQueryClient();
+  const onEvent = useCallback((e: StreamEvent) => {
+    if (e.event === 'server') applyServer(client, e.data as ServerListItem);
+    if (e.event === 'server-deleted') {
+      const { id } = e.data as { id: string };
+      void client.invalidateQueries({ queryKey: queryKeys.servers.lists });
+      void client.invalidateQueries({ queryKey: queryKeys.servers.detail(id), exact: true });
+    }
+  }, [client]);
+  const state = useEventStream(api.servers.watchPath, onEvent);
+  const open = state.kind === 'open';
+  useEffect(() => {
+    // Whatever changed before the stream was open (or while it was down) is fetched once.
+    if (open) void client.invalidateQueries({ queryKey: queryKeys.servers.all, predicate: ({ queryKey }) => queryKey[1] === 'list' || (queryKey[1] === 'detail' && queryKey.length === 3) });
+  }, [open, client]);
+  return state;
+}

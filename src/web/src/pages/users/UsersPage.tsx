@@ -1,0 +1,137 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type SubmitEvent } from 'react';
+import type { GlobalPermission } from '../../api/admin';
+import { api } from '../../api/client';
+import { queryKeys } from '../../api/query-keys';
+import type { PasswordResetIssued, UpdateUser, User } from '../../api/types';
+import { DataTable, type Column } from '../../components/DataTable';
+import { Loading } from '../../components/Loading';
+import { Pager, useCursorPager } from '../../components/Pager';
+import { ProblemAlert } from '../../components/ProblemAlert';
+import { formatTime } from '../../format/units';
+import { ConfirmButton } from '../admin-components/ConfirmButton';
+import { CopyField } from '../admin-components/CopyField';
+import { FormDialog } from '../admin-components/FormDialog';
+import { FormProblem } from '../admin-components/FormProblem';
+import { ShownOnce } from '../admin-components/ShownOnce';
+import '../admin.css';
+import { emptyUser, userFields, UserFormFields, type UserFields } from './UserForm';
+
+interface IssuedReset extends PasswordResetIssued {
+  user: User;
+}
+
+/** The link the user opens: the UI's reset page with the secret, on this Controller's address. */
+const resetLink = (token: string) => `${window.location.origin}/reset-password?token=${encodeURIComponent(token)}`;
+
+const rights = (u: User) => [u.globalAdmin ? 'Global administrator' : '', ...u.globalPermissions].filter(Boolean);
+
+export function UsersPage() {
+  const client = useQueryClient();
+  const pager = useCursorPager();
+  const users = useQuery({ queryKey: queryKeys.users.list(pager.cursor), queryFn: () => api.users.list({ cursor: pager.cursor }) });
+  const [editing, setEditing] = useState<User>();
+  const [issued, setIssued] = useState<IssuedReset>();
+  const refresh = () => client.invalidateQueries({ queryKey: queryKeys.users.all });
+  const reset = useMutation({
+    mutationFn: async (user: User): Promise<IssuedReset> => ({ ...(await api.users.issueReset(user.id)), user }),
+    onSuccess: setIssued,
+  });
+
+  const columns: Column<User>[] = [
+    { header: 'Username', essential: true, cell: (u) => <strong>{u.username}</strong> },
+    { header: 'Display name', cell: (u) => u.displayName },
+    { header: 'Email', cell: (u) => u.email },
+    { header: 'Rights', cell: (u) => (rights(u).length ? rights(u).join(', ') : '—') },
+    { header: 'Password', cell: (u) => (u.passwordChangeRequired ? <span className="marker">Must change</span> : 'Set') },
+    { header: 'Created', cell: (u) => formatTime(u.createdAt) },
+    {
+      header: 'Actions', essential: true, cell: (u) => (
+        <div className="row-actions">
+          <button type="button" onClick={() => setEditing(u)}>Edit<span className="visually-hidden"> {u.username}</span></button>
+          <button type="button" onClick={() => reset.mutate(u)} disabled={reset.isPending}>Reset password<span className="visually-hidden"> of {u.username}</span></button>
+          <ConfirmButton
+            title={`Delete ${u.username}?`} confirmLabel="Delete" action={() => api.users.delete(u.id)} onDone={() => void refresh()}
+            description={`${u.displayName}'s sessions, API tokens and team memberships go with the account. The audit log keeps what they did.`}
+          >Delete<span className="visually-hidden"> {u.username}</span></ConfirmButton>
+        </div>
+      ),
+    },
+  ];
+
+  return (
+    <section>
+      <h1>Users</h1>
+      {issued ? (
+        <ShownOnce title={`Password-reset link for ${issued.user.username}`} onDone={() => setIssued(undefined)}>
+          <p>Hand this link to {issued.user.displayName}. It works once, until {formatTime(issued.expiresAt)}, and ends every session they have.</p>
+          <CopyField label="Reset link" value={resetLink(issued.token)} />
+        </ShownOnce>
+      ) : null}
+      <ProblemAlert error={reset.error} />
+      <ProblemAlert error={users.error} />
+      {users.data ? <DataTable caption="Users" columns={columns} rows={users.data.items} rowKey={(u) => u.id} empty="No users." /> : users.error ? null : <Loading what="users" />}
+      <Pager pager={pager} nextCursor={users.data?.nextCursor} label="Users pages" />
+      {editing ? <EditUser key={editing.id} user={editing} onClose={() => setEditing(undefined)} onSaved={() => void refresh()} /> : null}
+      <NewUserForm onCreated={() => void refresh()} />
+    </section>
+  );
+}
+
+function NewUserForm({ onCreated }: { onCreated: () => void }) {
+  const [value, setValue] = useState<UserFields>(emptyUser);
+  const create = useMutation({
+    mutationFn: api.users.create,
+    onSuccess: () => {
+      setValue(emptyUser);
+      onCreated();
+    },
+  });
+  const submit = (e: SubmitEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    create.mutate({ ...value, username: value.username.trim(), email: value.email.trim() });
+  };
+  return (
+    <form className="card admin-form" onSubmit={submit} noValidate aria-labelledby="new-user-heading">
+      <h2 id="new-user-heading">New user</h2>
+      <UserFormFields value={value} onChange={setValue} error={create.error} creating />
+      <FormProblem error={create.error} fields={userFields} />
+      {create.isSuccess ? <p role="status" className="success">User {create.data.username} created; they must change the password at the first sign-in.</p> : null}
+      <div className="actions">
+        <button type="submit" className="primary" disabled={create.isPending}>{create.isPending ? 'Creating user…' : 'Create user'}</button>
+      </div>
+    </form>
+  );
+}
+
+/** Only what changed is sent: PATCH /users/{id} needs at least one field. */
+function changes(user: User, value: UserFields): UpdateUser {
+  const change: UpdateUser = {};
+  if (value.email !== user.email) change.email = value.email.trim();
+  if (value.displayName !== user.displayName) change.displayName = value.displayName;
+  if (value.globalAdmin !== user.globalAdmin) change.globalAdmin = value.globalAdmin;
+  if ([...value.globalPermissions].sort().join() !== [...user.globalPermissions].sort().join()) change.globalPermissions = value.globalPermissions;
+  return change;
+}
+
+function EditUser({ user, onClose, onSaved }: { user: User; onClose: () => void; onSaved: () => void }) {
+  const [value, setValue] = useState<UserFields>({ ...emptyUser, ...user, password: '', globalPermissions: user.globalPermissions as GlobalPermission[] });
+  const save = useMutation({
+    mutationFn: (change: UpdateUser) => api.users.update(user.id, change),
+    onSuccess: () => {
+      onSaved();
+      onClose();
+    },
+  });
+  const submit = () => {
+    const change = changes(user, value);
+    if (Object.keys(change).length === 0) return onClose();
+    save.mutate(change);
+  };
+  return (
+    <FormDialog open title={`Edit ${user.username}`} submitLabel="Save user" onSubmit={submit} onClose={onClose} pending={save.isPending}>
+      <UserFormFields value={value} onChange={setValue} error={save.error} creating={false} />
+      <FormProblem error={save.error} fields={userFields} />
+    </FormDialog>
+  );
+}

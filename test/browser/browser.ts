@@ -1,0 +1,56 @@
+import { access, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { defaultWebDir } from '../../src/controller/http/web-ui.js';
+
+/** Debian's chromium; `.ci/run` installs it when missing. playwright-core never downloads a browser. */
+export const chromiumPath = process.env.CAIRN_CHROMIUM ?? '/usr/bin/chromium';
+
+/** Screenshots of every page the flow visits; the README names this folder. */
+export const screenshotDir = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
+
+const exists = (path: string) => access(path).then(() => true, () => false);
+
+/** Fails with a message that says what to do, rather than a timeout, when something is missing. */
+export async function checkPrerequisites(): Promise<void> {
+  if (!(await exists(join(defaultWebDir(), 'index.html')))) {
+    throw new Error(`The web UI is not built (${defaultWebDir()}/index.html is missing): run \`npm run build\` first (\`npm test\` does).`);
+  }
+  if (!(await exists(chromiumPath))) {
+    throw new Error(`No Chromium at ${chromiumPath}: install it with \`apt-get install -y chromium\` (.ci/run does) or set CAIRN_CHROMIUM.`);
+  }
+}
+
+export interface TestBrowser {
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/** A headless Chromium with a fresh profile directory and one page at the given size. */
+export async function launchBrowser(baseURL: string, viewport = { width: 1280, height: 900 }): Promise<TestBrowser> {
+  const profile = await mkdtemp(join(tmpdir(), 'cairn-chromium-'));
+  // A persistent context is how playwright takes a profile directory (--user-data-dir).
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    baseURL, viewport,
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context, page,
+    async close() {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Saves a full-page PNG as test-results/screenshots/<name>.png. */
+export async function shoot(page: Page, name: string): Promise<void> {
+  await mkdir(screenshotDir, { recursive: true });
+  await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });
+}

@@ -1,0 +1,133 @@
+import { expect } from 'chai';
+import type { Browser, Page } from 'playwright-core';
+import { adminCredentials, setupAdmin, startTestController, type TestController } from '../support/controller.js';
+import type { Network, NetworkRoutes, Node, ServerDetail, Team } from '../support/api-types.js';
+import { FakeAgent } from '../support/fake-agent.js';
+import { GiB, waitForServer } from '../support/fleet.js';
+import type { ApiClient } from '../support/http.js';
+import { waitFor } from '../support/wait-for.js';
+import { desktop, expectNoSidewaysScroll, launchChromium, openSection, phone, screenshot, signIn } from './support-admin.js';
+
+const small = { cpuMillis: 100, memoryBytes: GiB / 16 };
+
+/**
+ * The Network page and the Network member switch in a real browser against a Controller with a
+ * fake Agent (servers run at once): each step is done through the UI and checked through the API.
+ */
+describe('web UI: the network page and the Network member switch', function () {
+  this.timeout(60_000);
+  let t: TestController;
+  let admin: ApiClient;
+  let browser: Browser;
+  let page: Page;
+  let agent: FakeAgent;
+  const servers: Record<string, string> = {};
+  const pageErrors: string[] = [];
+
+  async function capture(name: string): Promise<void> {
+    await screenshot(page, `network-${name}`);
+    await page.setViewportSize(phone);
+    await expectNoSidewaysScroll(page);
+    await screenshot(page, `network-${name}-phone`);
+    await page.setViewportSize(desktop);
+  }
+
+  /** A READY, RUNNING server on the fake Node. */
+  async function runningServer(name: string, teamId: string, template: string, inNetwork: boolean): Promise<string> {
+    const res = await admin.post<ServerDetail>('/servers', { name, teamId, software: { template, version: '1.21.4' }, resources: small, nodeId: agent.nodeId, inNetwork });
+    expect(res.status, res.text).to.equal(201);
+    await waitForServer(admin, res.body.id, (s) => s.phase === 'READY', `${name} READY`, 5_000);
+    expect((await admin.post(`/servers/${res.body.id}/start`)).status).to.equal(202);
+    await waitForServer(admin, res.body.id, (s) => s.status.runtimeState === 'RUNNING', `${name} RUNNING`, 5_000);
+    return res.body.id;
+  }
+
+  before(async () => {
+    t = await startTestController();
+    ({ admin } = await setupAdmin(t));
+    agent = await FakeAgent.connect(admin, t.controller.grpcPort, 'edge');
+    await waitFor(async () => (await admin.get<Node>(`/nodes/${agent.nodeId}`)).body.status.connectionState === 'HEALTHY', { what: 'fake Node HEALTHY' });
+    const teamId = (await admin.post<Team>('/teams', { name: 'blue' })).body.id;
+    servers.alpha = await runningServer('alpha', teamId, 'simcraft', false);
+    servers.bravo = await runningServer('bravo', teamId, 'simcraft', true);
+    servers.plain = await runningServer('plain', teamId, 'vanilla', false);
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: desktop });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await signIn(page, t.baseUrl, adminCredentials.username, adminCredentials.password);
+  });
+
+  after(async () => {
+    /* eslint-disable @typescript-eslint/no-unnecessary-condition -- after() runs even when before() failed before assigning these */
+    agent?.stop();
+    await browser?.close();
+    await t?.dispose();
+    /* eslint-enable @typescript-eslint/no-unnecessary-condition */
+  });
+
+  afterEach(() => expect(pageErrors, 'uncaught errors in the page').to.deep.equal([]));
+
+  it('shows where players connect and creates the proxy through its form', async () => {
+    await openSection(page, 'Network', 'Network');
+    await page.getByText('play.example.com:25565').first().waitFor();
+    const form = page.getByRole('form', { name: 'New proxy' });
+    await form.getByLabel('Template').selectOption('simproxy');
+    await form.getByLabel('Version').selectOption('3.4.0');
+    await form.getByLabel('CPU (millicores)').fill('100');
+    await form.getByLabel('Memory (MiB)').fill('64');
+    await form.getByLabel('Node').selectOption({ label: 'edge' });
+    await form.getByRole('button', { name: 'Create proxy' }).click();
+
+    const proxy = page.getByRole('region', { name: 'Proxy' });
+    await proxy.getByRole('link').waitFor();
+    const network = (await admin.get<Network>('/network')).body;
+    expect(network.proxyServerId).to.be.a('string');
+    const detail = (await admin.get<ServerDetail>(`/servers/${network.proxyServerId}`)).body;
+    expect(detail).to.deep.include({ kind: 'PROXY', nodeId: agent.nodeId, gamePort: 25565, software: { template: 'simproxy', version: '3.4.0' } });
+    await proxy.getByText(detail.phase, { exact: true }).waitFor();
+    expect(await proxy.getByRole('link').getAttribute('href')).to.equal(`/servers/${network.proxyServerId}`);
+    await capture('proxy');
+  });
+
+  it('Settings: the Network member switch joins a running server, which shows RESTART_PENDING; a vanilla server cannot join', async () => {
+    await page.goto(`${t.baseUrl}/servers/${servers.plain}/settings`);
+    const plainSwitch = page.getByRole('checkbox', { name: 'Network member' });
+    await plainSwitch.waitFor();
+    await waitFor(async () => (await plainSwitch.isDisabled()) || undefined, { what: 'the vanilla switch disabled' });
+    await page.getByText('vanilla servers cannot join the network').waitFor();
+
+    // The fake Agent reports every running server as started with its desired membership, as if it
+    // restarted at once; held, it reports nothing, so alpha goes on running as it was started.
+    agent.hold();
+    await page.goto(`${t.baseUrl}/servers/${servers.alpha}/settings`);
+    const member = page.getByRole('checkbox', { name: 'Network member' });
+    expect(await member.isChecked()).to.equal(false);
+    await member.check();
+    await page.getByText('RESTART_PENDING: the change applies at the next start').waitFor();
+    const alpha = (await admin.get<ServerDetail>(`/servers/${servers.alpha}`)).body;
+    expect(alpha).to.deep.include({ inNetwork: true, markers: ['RESTART_PENDING'] });
+    await capture('member-switch');
+  });
+
+  it('lists the members with their routes and markers, and saves the lobby', async () => {
+    await openSection(page, 'Network', 'Network');
+    const members = page.getByRole('region', { name: 'Members' });
+    const bravo = members.getByRole('row', { name: /^bravo/ });
+    await bravo.getByText('routed to').waitFor();
+    const routes = (await admin.get<NetworkRoutes>('/network/routes')).body.items;
+    expect(routes.map((r) => r.name)).to.deep.equal(['bravo']);
+    await bravo.getByText(`${routes[0].address}:${routes[0].port}`).waitFor();
+    const alpha = members.getByRole('row', { name: /^alpha/ });
+    await alpha.getByText('not routed').waitFor();
+    await alpha.getByText('RESTART_PENDING').waitFor();
+    expect(await members.getByRole('row', { name: /^plain/ }).count()).to.equal(0);
+
+    const lobby = members.getByRole('form', { name: 'Lobby' });
+    await lobby.getByLabel('Lobby').selectOption({ label: 'bravo' });
+    await lobby.getByRole('button', { name: 'Save lobby' }).click();
+    await lobby.getByText('Lobby saved.').waitFor();
+    expect((await admin.get<Network>('/network')).body.lobbyServerId).to.equal(servers.bravo);
+    await bravo.getByText('lobby', { exact: true }).waitFor();
+    await capture('page');
+  });
+});

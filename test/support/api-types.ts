@@ -1,0 +1,90 @@
+/**
+ * The response bodies of the public API as tests see them, each derived once from its typebox
+ * schema. The Controller under test checks every answer against the same schema
+ * (`checkResponses`), so `client.get<ServerDetail>(...)` states a fact the server enforces.
+ */
+import type { Static, TSchema } from 'typebox';
+import type * as agentLink from '../../src/controller/schemas/agent-link.js';
+import type * as audit from '../../src/controller/schemas/audit.js';
+import type * as auth from '../../src/controller/schemas/auth.js';
+import type * as catalog from '../../src/controller/schemas/catalog.js';
+import type * as common from '../../src/controller/schemas/common.js';
+import type * as network from '../../src/controller/schemas/network.js';
+import type * as nodes from '../../src/controller/schemas/nodes.js';
+import type * as operations from '../../src/controller/schemas/operations.js';
+import type * as plugins from '../../src/controller/schemas/plugins.js';
+import type * as roles from '../../src/controller/schemas/roles.js';
+import type * as servers from '../../src/controller/schemas/servers.js';
+import type * as teams from '../../src/controller/schemas/teams.js';
+import type * as templates from '../../src/controller/schemas/templates.js';
+import type * as users from '../../src/controller/schemas/users.js';
+import type { ConsoleEndEvent, ConsoleLineEvent } from '../../src/controller/schemas/console-events.js';
+
+/** A list endpoint's answer for items of schema `S`. */
+export type PageOf<S extends TSchema> = Static<ReturnType<typeof common.Paged<S>>>;
+
+/** Any list endpoint's answer, for checks that hold for every list. */
+export type AnyPage = PageOf<TSchema>;
+
+export type Problem = Static<typeof common.Problem>;
+
+export type AgentLink = agentLink.AgentLink;
+export type AuditEvent = Static<typeof audit.AuditEvent>;
+export type ApiToken = Static<typeof auth.ApiToken>;
+export type CreatedApiToken = Static<typeof auth.CreatedApiToken>;
+export type CatalogPluginItem = Static<typeof catalog.CatalogPluginItem>;
+export type CatalogPluginDetail = Static<typeof catalog.CatalogPluginDetail>;
+export type CatalogSyncResult = Static<typeof catalog.CatalogSyncResult>;
+export type Network = Static<typeof network.Network>;
+export type NetworkRoutes = Static<typeof network.NetworkRoutes>;
+export type Node = Static<typeof nodes.Node>;
+export type EnrollmentIssued = Static<typeof nodes.EnrollmentIssued>;
+export type FileList = Static<typeof operations.FileList>;
+export type CommandSent = Static<typeof operations.CommandSent>;
+export type PropertiesView = Static<typeof operations.PropertiesView>;
+export type PropertiesChanged = Static<typeof operations.PropertiesChanged>;
+export type PluginInstallation = Static<typeof plugins.PluginInstallation>;
+export type Role = Static<typeof roles.Role>;
+export type ServerListItem = Static<typeof servers.ServerListItem>;
+export type ServerDetail = Static<typeof servers.ServerDetail>;
+export type Team = Static<typeof teams.Team>;
+export type TeamDetail = Static<typeof teams.TeamDetail>;
+export type Membership = Static<typeof teams.Membership>;
+export type TemplateSummary = Static<typeof templates.TemplateSummary>;
+export type User = users.User;
+export type PasswordResetIssued = Static<typeof users.PasswordResetIssued>;
+
+export type AuditEventPage = PageOf<typeof audit.AuditEvent>;
+export type ApiTokenPage = PageOf<typeof auth.ApiToken>;
+export type CatalogPluginPage = PageOf<typeof catalog.CatalogPluginItem>;
+export type NodePage = PageOf<typeof nodes.Node>;
+export type PluginInstallationPage = PageOf<typeof plugins.PluginInstallation>;
+export type RolePage = PageOf<typeof roles.Role>;
+export type ServerPage = PageOf<typeof servers.ServerListItem>;
+export type TeamPage = PageOf<typeof teams.Team>;
+export type MembershipPage = PageOf<typeof teams.Membership>;
+export type TemplatePage = PageOf<typeof templates.TemplateSummary>;
+export type UserPage = PageOf<typeof users.User>;
+
+/** The console stream's events (GET /servers/{id}/console). */
+export type ConsoleStreamEvent = { event: 'line'; data: ConsoleLineEvent } | { event: 'end'; data: ConsoleEndEvent };
+/** The server watch's events (GET /servers/watch). */
+export type ServerWatchEvent = { event: 'server'; data: ServerListItem } | { event: 'server-deleted'; data: Pick<ServerListItem, 'id'> };
+
+/** The parts of GET /api/v1/openapi.json (an OpenAPI 3.1 document, built from the same schemas) that tests read. */
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; description: string };
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: { securitySchemes: Record<string, { name?: string }> };
+}
+
+export interface OpenApiOperation {
+  security: unknown[];
+  requestBody?: { content: Record<string, OpenApiMedia> };
+  responses: Record<string, { content?: Record<string, OpenApiMedia> }>;
+}
+
+interface OpenApiMedia {
+  schema: { properties: Record<string, unknown>; required?: string[] };
+}

@@ -1,0 +1,28 @@
+import { expect } from 'chai';
+import { fileURLToPath } from 'node:url';
+import { cruise } from 'dependency-cruiser';
+import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
+
+const repoFile = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
+
+/** The project's own layer rules, run on a small tree (test/fixtures/layer-check) that breaks some of them on purpose. */
+async function fixtureViolations(): Promise<string[]> {
+  const options = await extractDepcruiseOptions(repoFile('.dependency-cruiser.js'));
+  const result = await cruise(['src'], { ...options, validate: true, baseDir: repoFile('test/fixtures/layer-check') });
+  if (typeof result.output === 'string') throw new Error('dependency-cruiser answered text, not a result');
+  return result.output.summary.violations.map((violation) => `${violation.rule.name}: ${violation.from} → ${violation.to}`).sort();
+}
+
+describe('layer check (dependency-cruiser with .dependency-cruiser.js)', () => {
+  it('flags each wrong import in the fixture tree and nothing else', async () => {
+    expect(await fixtureViolations()).to.deep.equal([
+      'agent-only-shared: src/agent/leaks.ts → src/controller/wiring.ts',
+      'domain-no-io: src/controller/domain/rule.ts → fs',
+      'domain-no-io: src/controller/domain/typed-rule.ts → fs',
+      'machines-not-io-layers: src/controller/actors/lamp-machine.ts → src/controller/store/lamps.ts',
+      'no-circular: src/shared/cycle-a.ts → src/shared/cycle-b.ts',
+      'services-not-http: src/controller/services/refuses.ts → src/controller/http/problem.ts',
+      'web-only-web: src/web/runtime-leak.ts → src/controller/schemas/lamp.ts',
+    ]);
+  });
+});

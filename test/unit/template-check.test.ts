@@ -1,0 +1,41 @@
+import { expect } from 'chai';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { defaultTemplatesDir } from '../../src/controller/templates/template-catalog.js';
+import { InvalidTemplateError, parseTemplateJson } from '../../src/shared/template-check.js';
+
+function refusal(text: string): InvalidTemplateError {
+  try {
+    parseTemplateJson(text);
+  } catch (error) {
+    expect(error).to.be.instanceOf(InvalidTemplateError);
+    return error as InvalidTemplateError;
+  }
+  throw new Error('the template was accepted');
+}
+
+describe('template check (a template arriving as JSON)', () => {
+  let simcraft: Record<string, unknown>;
+  before(async () => {
+    simcraft = JSON.parse(await readFile(join(defaultTemplatesDir(), 'simcraft.json'), 'utf8')) as Record<string, unknown>;
+  });
+
+  it('accepts a shipped template', () => {
+    expect(parseTemplateJson(JSON.stringify(simcraft))).to.deep.equal(simcraft);
+  });
+
+  it('refuses text that is not JSON', () => {
+    expect(refusal('{"id":').problem).to.match(/^not valid JSON/);
+  });
+
+  it('refuses a schema violation, naming the field', () => {
+    expect(refusal('{"id":"simcraft"}').problem).to.equal('name: is required');
+    expect(refusal(JSON.stringify({ ...simcraft, install: { source: 'builtin', program: 'simcraft', file: '../x' } })).problem).to.match(/^install\.file: /);
+    expect(refusal(JSON.stringify({ ...simcraft, extra: 1 })).problem).to.equal('extra: unknown field');
+  });
+
+  it('refuses a rule across fields', () => {
+    const run = { command: '{node}', args: ['{secret}'] };
+    expect(refusal(JSON.stringify({ ...simcraft, run })).problem).to.match(/^run\.args\.0: unknown placeholder \{secret\}/);
+  });
+});
