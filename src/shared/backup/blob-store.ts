@@ -1,0 +1,48 @@
+import type { Readable } from 'node:stream';
+import type { BackupManifest } from './manifest.js';
+
+/** The content a blob's name promises is not what arrived (or what is stored). */
+export class ChecksumMismatchError extends Error {
+  constructor(readonly expected: string, readonly actual: string) {
+    super(`sha256 mismatch: expected ${expected}, got ${actual}`);
+  }
+}
+
+/**
+ * One destination's content-addressed store: manifests by backup id and blobs by the sha256 of
+ * their (uncompressed) content, shared by every backup of the destination. Implemented on a
+ * filesystem (a Node directory, the Controller's data dir) and on GridFS; an S3-compatible kind
+ * would implement the same (see docs/backups.md).
+ */
+export interface BlobStore {
+  hasBlob(sha256: string): Promise<boolean>;
+  /**
+   * Stores `content` as blob `sha256`, checking the hash as it streams (ChecksumMismatchError and
+   * nothing stored on a mismatch). Answers the bytes it added: 0 when the blob was there already.
+   */
+  putBlob(sha256: string, content: AsyncIterable<Uint8Array>): Promise<number>;
+  /** The blob's uncompressed content; the stream fails with ChecksumMismatchError if it is damaged. */
+  readBlob(sha256: string): Readable;
+  deleteBlob(sha256: string): Promise<void>;
+  listBlobs(): AsyncIterable<string>;
+  putManifest(manifest: BackupManifest): Promise<void>;
+  readManifest(backupId: string): Promise<BackupManifest | undefined>;
+  deleteManifest(backupId: string): Promise<void>;
+  listManifests(): AsyncIterable<string>;
+}
+
+/** Removes every blob no manifest references; answers how many went. */
+export async function collectGarbage(store: BlobStore): Promise<number> {
+  const referenced = new Set<string>();
+  for await (const id of store.listManifests()) {
+    const manifest = await store.readManifest(id);
+    for (const e of manifest?.entries ?? []) if (e.type === 'FILE') referenced.add(e.sha256);
+  }
+  let removed = 0;
+  for await (const sha256 of store.listBlobs()) {
+    if (referenced.has(sha256)) continue;
+    await store.deleteBlob(sha256);
+    removed++;
+  }
+  return removed;
+}

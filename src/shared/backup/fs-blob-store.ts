@@ -1,0 +1,126 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PassThrough, Readable, Transform, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip, createGzip } from 'node:zlib';
+import { ChecksumMismatchError, type BlobStore } from './blob-store.js';
+import type { BackupManifest } from './manifest.js';
+
+const shaPattern = /^[0-9a-f]{64}$/;
+const idPattern = /^[A-Za-z0-9-]{1,100}$/;
+
+function checkSha(sha256: string): string {
+  if (!shaPattern.test(sha256)) throw new Error(`not a sha256: ${sha256.slice(0, 80)}`);
+  return sha256;
+}
+
+function checkId(backupId: string): string {
+  if (!idPattern.test(backupId)) throw new Error(`not a backup id: ${backupId.slice(0, 80)}`);
+  return backupId;
+}
+
+/** Passes bytes through while hashing them; fails at the end when they are not `expected`. */
+function verifying(expected: string): Transform {
+  const hash = createHash('sha256');
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      hash.update(chunk);
+      done(null, chunk);
+    },
+    flush(done) {
+      const actual = hash.digest('hex');
+      done(actual === expected ? null : new ChecksumMismatchError(expected, actual));
+    },
+  });
+}
+
+/**
+ * A content-addressed store in a directory: `blobs/<ab>/<sha256>.gz` (gzip, fast level: worlds are
+ * big and mostly already compressed) and `manifests/<backupId>.json`. Every write goes to a
+ * temporary file renamed into place, so a crash never leaves a half blob under a real name.
+ */
+export class FsBlobStore implements BlobStore {
+  constructor(readonly root: string) {}
+
+  private blobPath(sha256: string): string {
+    return join(this.root, 'blobs', checkSha(sha256).slice(0, 2), `${sha256}.gz`);
+  }
+
+  private manifestPath(backupId: string): string {
+    return join(this.root, 'manifests', `${checkId(backupId)}.json`);
+  }
+
+  async hasBlob(sha256: string): Promise<boolean> {
+    return stat(this.blobPath(sha256)).then(() => true, () => false);
+  }
+
+  async putBlob(sha256: string, content: AsyncIterable<Uint8Array>): Promise<number> {
+    const path = this.blobPath(sha256);
+    if (await this.hasBlob(sha256)) {
+      // Drain the source anyway: the caller's stream must not stall half read.
+      await pipeline(Readable.from(content), new Writable({ write: (_chunk, _enc, done) => done() }));
+      return 0;
+    }
+    await mkdir(join(path, '..'), { recursive: true });
+    const temp = `${path}.${randomUUID()}.partial`;
+    try {
+      await pipeline(Readable.from(content), verifying(sha256), createGzip({ level: 1 }), createWriteStream(temp));
+      const { size } = await stat(temp);
+      await rename(temp, path);
+      return size;
+    } catch (e) {
+      await rm(temp, { force: true });
+      throw e;
+    }
+  }
+
+  readBlob(sha256: string): Readable {
+    const out = new PassThrough();
+    const path = this.blobPath(sha256);
+    pipeline(createReadStream(path), createGunzip(), verifying(sha256), out).catch((e: unknown) => out.destroy(e as Error));
+    return out;
+  }
+
+  async deleteBlob(sha256: string): Promise<void> {
+    await rm(this.blobPath(sha256), { force: true });
+  }
+
+  async *listBlobs(): AsyncIterable<string> {
+    const dir = join(this.root, 'blobs');
+    for (const prefix of await readdir(dir).catch(() => [] as string[])) {
+      for (const name of await readdir(join(dir, prefix)).catch(() => [] as string[])) {
+        const sha256 = name.replace(/\.gz$/, '');
+        if (shaPattern.test(sha256) && name.endsWith('.gz')) yield sha256;
+      }
+    }
+  }
+
+  async putManifest(manifest: BackupManifest): Promise<void> {
+    const path = this.manifestPath(manifest.backupId);
+    await mkdir(join(path, '..'), { recursive: true });
+    const temp = `${path}.${randomUUID()}.partial`;
+    await writeFile(temp, JSON.stringify(manifest));
+    await rename(temp, path);
+  }
+
+  async readManifest(backupId: string): Promise<BackupManifest | undefined> {
+    try {
+      return JSON.parse(await readFile(this.manifestPath(backupId), 'utf8')) as BackupManifest;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw e;
+    }
+  }
+
+  async deleteManifest(backupId: string): Promise<void> {
+    await rm(this.manifestPath(backupId), { force: true });
+  }
+
+  async *listManifests(): AsyncIterable<string> {
+    for (const name of await readdir(join(this.root, 'manifests')).catch(() => [] as string[])) {
+      if (name.endsWith('.json')) yield name.slice(0, -'.json'.length);
+    }
+  }
+}

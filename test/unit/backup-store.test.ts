@@ -1,0 +1,107 @@
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+import { collectGarbage, ChecksumMismatchError } from '../../src/shared/backup/blob-store.js';
+import { FsBlobStore } from '../../src/shared/backup/fs-blob-store.js';
+import { checkManifestPath, manifestDelta, type ManifestEntry } from '../../src/shared/backup/manifest.js';
+import { HashCache, scanTree } from '../../src/shared/backup/scan.js';
+import { backupTree } from '../../src/shared/backup/tree-backup.js';
+import { restoreTree } from '../../src/shared/backup/tree-restore.js';
+
+const at = '2026-11-23T00:00:00.000Z';
+const file = (path: string, sha256 = 'a'.repeat(64), mode = 0o644): ManifestEntry => ({ path, type: 'FILE', size: 1, mode, sha256 });
+const dir = (path: string): ManifestEntry => ({ path, type: 'DIRECTORY', size: 0, mode: 0o755, sha256: '' });
+
+describe('the content-addressed backup store', () => {
+  let base: string;
+  let world: string;
+  let store: FsBlobStore;
+
+  beforeEach(async () => {
+    base = await mkdtemp(join(tmpdir(), 'cairn-store-'));
+    world = join(base, 'world');
+    store = new FsBlobStore(join(base, 'store'));
+    await mkdir(join(world, 'region'), { recursive: true });
+    await mkdir(join(world, '.cairn'));
+    await writeFile(join(world, '.cairn', 'server.jar'), 'software');
+    for (let i = 0; i < 100; i++) await writeFile(join(world, 'region', `r.${i}.mca`), randomBytes(16 * 1024));
+    await writeFile(join(world, 'server.properties'), 'motd=hi\n', { mode: 0o600 });
+  });
+
+  afterEach(() => rm(base, { recursive: true, force: true }));
+
+  it('lists files and directories in path order without .cairn', async () => {
+    const entries = await scanTree(world);
+    expect(entries[0]).to.deep.include({ path: 'region', type: 'DIRECTORY' });
+    expect(entries.map((e) => e.path)).to.not.include('.cairn');
+    expect(entries.find((e) => e.path === 'server.properties')).to.deep.include({ type: 'FILE', size: 8, mode: 0o600 });
+    expect(entries.filter((e) => e.type === 'FILE')).to.have.length(101);
+  });
+
+  it('a second backup after 1% of the files changed stores under 5% of the bytes again', async () => {
+    const first = await backupTree(world, store, 'one', at);
+    expect(first.fileCount).to.equal(101);
+    expect(first.storedBytes).to.be.greaterThan(first.sizeBytes * 0.9);
+    await writeFile(join(world, 'region', 'r.7.mca'), randomBytes(16 * 1024));
+    const second = await backupTree(world, store, 'two', at, new HashCache());
+    expect(second.sizeBytes).to.equal(first.sizeBytes);
+    expect(second.storedBytes).to.be.greaterThan(0).and.lessThan(second.sizeBytes * 0.05);
+  });
+
+  it('restores a backup byte for byte with its modes, and refuses a damaged blob', async () => {
+    const { manifest } = await backupTree(world, store, 'one', at);
+    const target = join(base, 'restored');
+    await restoreTree(store, manifest, target);
+    expect(await readFile(join(target, 'region', 'r.3.mca'))).to.deep.equal(await readFile(join(world, 'region', 'r.3.mca')));
+    expect((await stat(join(target, 'server.properties'))).mode & 0o777).to.equal(0o600);
+    expect(await readdir(target)).to.not.include('.cairn');
+
+    const victim = manifest.entries.find((e) => e.path === 'server.properties')!;
+    const blobDir = join(base, 'store', 'blobs', victim.sha256.slice(0, 2));
+    await pipeline(Readable.from([Buffer.from('motd=evil\n')]), createGzip(), createWriteStream(join(blobDir, `${victim.sha256}.gz`)));
+    const again = join(base, 'again');
+    let error: unknown;
+    await restoreTree(store, manifest, again).catch((e: unknown) => { error = e; });
+    expect(error).to.be.instanceOf(ChecksumMismatchError);
+  });
+
+  it('refuses a blob whose content is not its name and stores nothing', async () => {
+    let error: unknown;
+    await store.putBlob('b'.repeat(64), Readable.from([Buffer.from('x')])).catch((e: unknown) => { error = e; });
+    expect(error).to.be.instanceOf(ChecksumMismatchError);
+    expect(await store.hasBlob('b'.repeat(64))).to.equal(false);
+  });
+
+  it('collects the blobs no manifest references once a backup is deleted', async () => {
+    await backupTree(world, store, 'one', at);
+    await writeFile(join(world, 'region', 'r.1.mca'), randomBytes(1024));
+    await backupTree(world, store, 'two', at);
+    expect(await collectGarbage(store)).to.equal(0);
+    await store.deleteManifest('one');
+    expect(await collectGarbage(store)).to.equal(1);
+    await store.deleteManifest('two');
+    expect(await collectGarbage(store)).to.equal(101);
+  });
+
+  it('the delta copies changed files, creates new directories and removes the topmost gone paths', () => {
+    const have = [dir('a'), file('a/x'), file('a/y'), file('b', 'b'.repeat(64)), file('c')];
+    const want = [dir('d'), file('d/z'), file('b', 'c'.repeat(64)), file('c', 'a'.repeat(64), 0o600)];
+    const delta = manifestDelta(have, want);
+    expect(delta.copy.map((e) => e.path)).to.deep.equal(['d/z', 'b', 'c']);
+    expect(delta.directories.map((e) => e.path)).to.deep.equal(['d']);
+    expect(delta.remove).to.deep.equal(['a']);
+  });
+
+  it('refuses manifest paths that leave the server root or touch .cairn', () => {
+    for (const bad of ['', '/etc/passwd', '../x', 'a/../../x', 'a//b', '.cairn/server.jar', 'a\\b', 'a\0b', '.']) {
+      expect(() => checkManifestPath(bad), bad).to.throw();
+    }
+    expect(checkManifestPath('world/level.dat')).to.equal('world/level.dat');
+  });
+});
