@@ -13,5 +13,10 @@ export interface DesiredServerEntry {
 /** The full desired state of a Node: every server placed on it, those being deleted included. */
 export async function desiredStateOf(repos: Repositories, nodeId: string): Promise<DesiredServerEntry[]> {
   const servers = await repos.servers.find({ nodeId }, { sort: { _id: 1 } });
-  return servers.map((s) => ({ serverId: s._id, kind: s.kind, generation: s.generation, desired: s.desired, ...(s.gamePort ? { gamePort: s.gamePort } : {}) }));
+  return servers.map((s) => ({
+    serverId: s._id, kind: s.kind, generation: s.generation,
+    // A workflow's hold keeps the server stopped on its Node without changing what is desired.
+    desired: s.workflow?.hold && s.desired.state === 'RUNNING' ? { ...s.desired, state: 'STOPPED' as const } : s.desired,
+    ...(s.gamePort ? { gamePort: s.gamePort } : {}),
+  }));
 }

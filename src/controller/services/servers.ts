@@ -323,7 +323,7 @@ export class ServerService {
   async acknowledge(caller: Caller, serverId: string, condition: string, audit: AuditScope) {
     audit.target(serverId).detail({ condition });
     const doc = await this.load(caller, serverId, 'servers.start');
-    const found = doc.observed.conditions.find((c) => c.id === condition || c.reason === condition);
+    const found = this.detail(doc).conditions.find((c) => c.id === condition || c.reason === condition);
     if (!found) throw new DomainError('not_found', `The server has no condition ${condition}.`);
     audit.detail({ conditionId: found.id, reason: found.reason });
     return this.detail(await this.apply(doc, { type: 'ACKNOWLEDGE', at: nowIso(this.deps), conditionId: found.id }));
@@ -382,12 +382,13 @@ export class ServerService {
     return this.fleet.get(doc._id) ?? this.fleet.restore(doc);
   }
 
-  private fromActor(actor: ServerActor): Pick<ServerDoc, 'phase' | 'generation' | 'desired' | 'workflow' | 'failure' | 'snapshot'> {
+  private fromActor(actor: ServerActor): Pick<ServerDoc, 'phase' | 'generation' | 'desired' | 'workflow' | 'failure' | 'workflowFailure' | 'snapshot'> {
     const { phase, context } = machineState(actor);
     return {
       phase, generation: context.generation, desired: context.desired, snapshot: actor.getPersistedSnapshot(),
       ...(context.workflow ? { workflow: context.workflow } : {}),
       ...(context.failure ? { failure: context.failure } : {}),
+      ...(context.workflowFailure ? { workflowFailure: context.workflowFailure } : {}),
     };
   }
 
@@ -403,7 +404,7 @@ export class ServerService {
       this.changes.publish({ doc: before, deleted: true });
       return before;
     }
-    const { workflow: _w, failure: _f, ...rest } = before;
+    const { workflow: _w, failure: _f, workflowFailure: _wf, ...rest } = before;
     const next: ServerDoc = { ...rest, ...this.fromActor(actor), observed, updatedAt: nowIso(this.deps) };
     try {
       await this.deps.repos.servers.replace({ _id: before._id }, next);
@@ -412,7 +413,8 @@ export class ServerService {
       this.fleet.restore(before);
       throw e;
     }
-    if (next.generation !== before.generation && next.nodeId) this.nodes.desiredStateChanged(next.nodeId);
+    // A hold begun or lifted changes what the Node is told as much as a new generation does.
+    if ((next.generation !== before.generation || Boolean(next.workflow?.hold) !== Boolean(before.workflow?.hold)) && next.nodeId) this.nodes.desiredStateChanged(next.nodeId);
     this.changed(next);
     return next;
   }
