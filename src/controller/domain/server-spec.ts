@@ -87,6 +87,11 @@ export interface Workflow {
   targetGamePort?: number;
   /** MIGRATE: the Node it leaves, once it has switched (its copy is removed last). */
   sourceNodeId?: string;
+  /**
+   * MIGRATE: a Node the server is not placed on that must remove its copy (the source once the
+   * server has switched, or the target when a rollback cannot tell whether its commit happened).
+   */
+  removeOnNodeId?: string;
   /** RESTORE: the backup being restored, and the PRE_RESTORE backup taken first. */
   backupId?: string;
   preRestoreBackupId?: string;
