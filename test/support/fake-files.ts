@@ -17,13 +17,15 @@ function manifestOf(tree: Tree): ManifestEntry[] {
  * Snapshots and stages for a FakeAgent, in memory: each server's files on the Node, snapshots
  * of them, stages filled by StageWrite and checked by sha256 on the last chunk, commits that make
  * a stage the server's files, and removal when the Node is told a server is DELETED. `corrupt`
- * refuses every file's last chunk with CHECKSUM_MISMATCH.
+ * refuses every file's last chunk with CHECKSUM_MISMATCH; `commitGate` holds commits back.
  */
 export class FakeFiles {
   readonly servers = new Map<string, Tree>();
   readonly commits: string[] = [];
   readonly aborted: string[] = [];
   corrupt = false;
+  /** While set, commits wait for it (a commit still running when the Controller goes away). */
+  commitGate?: Promise<void>;
   private readonly snapshots = new Map<string, Tree>();
   private readonly stages = new Map<string, { serverId: string; tree: Tree; writing: Map<string, Buffer[]> }>();
 
@@ -76,6 +78,7 @@ export class FakeFiles {
       return { payload: 'snapshotManifest', snapshotManifest: { entries: manifestOf(this.stage(stageId).tree) } };
     });
     client.handle('stageCommit', async ({ stageId, serverId }) => {
+      await this.commitGate;
       this.servers.set(serverId, this.stage(stageId).tree);
       this.stages.delete(stageId);
       this.commits.push(serverId);
