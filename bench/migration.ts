@@ -1,0 +1,145 @@
+/**
+ * Migration benchmark, against the built Controller and two real Agents on loopback, each in its
+ * own process: a running simcraft server with a world of BENCH_WORLD_MIB (default 1024) MiB of
+ * incompressible region files is migrated from one Agent to the other. Measured:
+ * - how long players cannot connect: from the first refused TCP connect to the old address:port
+ *   to the first accepted connect to the new one (both polled every 10 ms);
+ * - the whole migration (202 to READY on the target) and when each step was first seen;
+ * - the Controller's RSS before and its peak during the migration (sampled from /proc every 10 ms).
+ * Run with `npm run bench migration`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { EnrollmentIssued, Node, ServerDetail, Team } from '../test/support/api-types.js';
+import { killGames } from '../test/support/fleet.js';
+import { writeWorld } from '../test/support/world-files.js';
+
+const MiB = 1024 * 1024;
+const worldMiB = Number(process.env.BENCH_WORLD_MIB ?? 1024);
+const now = () => performance.now();
+
+function spawnProgram(script: string, args: string[]): ChildProcess {
+  return spawn(process.execPath, [script, ...args], { env: { ...process.env, MONGODB_URI: '', CAIRN_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
+}
+
+async function rssBytes(pid: number): Promise<number> {
+  const match = /^VmRSS:\s+(\d+) kB$/m.exec(await readFile(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) * 1024 : 0;
+}
+
+async function poll<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'cairn-bench-migration-'));
+  const controller = spawnProgram('dist/src/controller/main.js', ['--data-dir', join(dir, 'controller'), '--http-port', '0', '--grpc-port', '0']);
+  const agents: ChildProcess[] = [];
+  try {
+    const [line] = (await once(createInterface({ input: controller.stdout! }), 'line')) as [string];
+    const { httpPort, grpcPort } = JSON.parse(line) as { httpPort: number; grpcPort: number };
+    const api = `http://127.0.0.1:${httpPort}/api/v1`;
+    const setupCode = (await readFile(join(dir, 'controller', 'setup-code'), 'utf8')).trim();
+    const setup = await fetch(`${api}/setup`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ setupCode, username: 'bench', email: 'bench@example.com', displayName: 'Bench', password: 'bench-password-1', network: { name: 'b', description: '', address: 'localhost', port: 25565 } }),
+    });
+    const cookie = /(__Host-cairn_session=[^;]+)/.exec(setup.headers.get('set-cookie') ?? '')![1];
+    const call = async <T = unknown>(method: string, path: string, body?: unknown): Promise<T> => {
+      const res = await fetch(`${api}${path}`, { method, headers: { cookie, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = await res.text();
+      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+      return (text ? JSON.parse(text) : undefined) as T;
+    };
+    const team = await call<Team>('POST', '/teams', { name: 'bench' });
+    const nodes: { id: string; dir: string }[] = [];
+    for (const [i, ports] of ['29400-29499', '29500-29599'].entries()) {
+      const node = await call<EnrollmentIssued>('POST', '/nodes', { name: `bench-${i + 1}` });
+      const agentDir = join(dir, `agent-${i + 1}`);
+      agents.push(spawnProgram('dist/src/agent/main.js', [
+        '--controller', `127.0.0.1:${grpcPort}`, '--data-dir', agentDir, '--enrollment-token', node.enrollmentToken, '--game-ports', ports,
+        '--cpu-millis', '8000', '--memory-bytes', String(8 * 1024 * MiB), '--bind-address', '127.0.0.1',
+      ]));
+      nodes.push({ id: node.node.id, dir: agentDir });
+      await poll(`Node ${i + 1}`, async () => ((await call<Node>('GET', `/nodes/${node.node.id}`)).acceptsPlacements ? true : undefined));
+    }
+    const get = () => call<ServerDetail>('GET', `/servers/${server.id}`);
+    const server = await call<ServerDetail>('POST', '/servers', { name: 'world', teamId: team.id, software: { template: 'simcraft', version: '1.21.4' }, resources: { cpuMillis: 1000, memoryBytes: 1024 * MiB }, nodeId: nodes[0].id });
+    await poll('READY', async () => ((await get()).phase === 'READY' ? true : undefined));
+    const files = await writeWorld(join(nodes[0].dir, 'servers', server.id, 'root'), worldMiB * MiB);
+    await call('POST', `/servers/${server.id}/start`);
+    const running = await poll('RUNNING', async () => {
+      const s = await get();
+      return s.status.runtimeState === 'RUNNING' && s.convergence === 'CONVERGED' ? s : undefined;
+    });
+    const oldPort = running.gamePort!;
+    if (!(await accepts(oldPort))) throw new Error('the game port does not accept connections before the migration');
+    process.stdout.write(`world: ${worldMiB} MiB in ${files.length} files; server RUNNING on port ${oldPort}\n`);
+
+    const baseline = await rssBytes(controller.pid!);
+    let peak = baseline;
+    const sampler = setInterval(() => void rssBytes(controller.pid!).then((rss) => (peak = Math.max(peak, rss))), 10);
+    const steps = new Map<string, number>();
+    let newPort: number | undefined;
+    let closedAt: number | undefined;
+    let openedAt: number | undefined;
+    const started = now();
+    await call('POST', `/servers/${server.id}/migrate`, { nodeId: nodes[1].id });
+    const watchPort = (async () => {
+      while (openedAt === undefined && now() - started < 600_000) {
+        if (closedAt === undefined) {
+          if (!(await accepts(oldPort))) closedAt = now();
+        } else if (newPort !== undefined && (await accepts(newPort))) {
+          openedAt = now();
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    })();
+    const done = await poll('the migration', async () => {
+      const s = await get();
+      if (s.workflow && !steps.has(s.workflow.step)) steps.set(s.workflow.step, now() - started);
+      if (s.nodeId === nodes[1].id && s.gamePort) newPort = s.gamePort;
+      return s.phase === 'READY' && s.status.runtimeState === 'RUNNING' ? s : undefined;
+    }, 600_000);
+    const totalMs = now() - started;
+    await watchPort;
+    clearInterval(sampler);
+    if (done.nodeId !== nodes[1].id) throw new Error(`the migration did not move the server: ${JSON.stringify(done.conditions)}`);
+
+    const seconds = (ms: number) => (ms / 1000).toFixed(2);
+    process.stdout.write(`steps first seen at (s after the 202): ${[...steps].map(([step, at]) => `${step} ${seconds(at)}`).join(', ')}\n`);
+    process.stdout.write(`migration of ${worldMiB} MiB: ${seconds(totalMs)} s until READY and RUNNING on the target (${((worldMiB * MiB) / 1e6 / (totalMs / 1000)).toFixed(0)} MB/s overall)\n`);
+    process.stdout.write(`game port closed (old ${oldPort} refused → new ${newPort} accepts): ${closedAt !== undefined && openedAt !== undefined ? `${seconds(openedAt - closedAt)} s` : 'not measured'}\n`);
+    process.stdout.write(`Controller RSS ${(baseline / MiB).toFixed(0)} MiB before, peak ${(peak / MiB).toFixed(0)} MiB during (+${((peak - baseline) / MiB).toFixed(1)} MiB)\n`);
+  } finally {
+    for (const agent of agents) agent.kill('SIGKILL');
+    controller.kill('SIGTERM');
+    await once(controller, 'exit');
+    // The games' supervisors outlive a killed Agent by design: they go too.
+    await killGames(dir);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { ApiClient } from './http.js';
+
+const controllerMain = fileURLToPath(new URL('../../src/controller/main.ts', import.meta.url));
+const tsxImport = import.meta.resolve('tsx');
+
+/**
+ * A real `cairn-controller` process (from source through tsx) on the embedded store, for tests that
+ * kill it (SIGKILL leaves the store as a crash would). Its logs are kept for failure messages.
+ */
+export class ControllerProcess {
+  stderr = '';
+  readonly exited: Promise<void>;
+
+  private constructor(readonly child: ChildProcess, readonly httpPort: number, readonly grpcPort: number) {
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (this.stderr += d));
+    this.exited = new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) resolve();
+      else child.once('exit', () => resolve());
+    });
+  }
+
+  /** Starts on `grpcPort` (0: any) and resolves once it listens. */
+  static async start(dataDir: string, grpcPort = 0): Promise<ControllerProcess> {
+    const child = spawn(process.execPath, ['--import', tsxImport, controllerMain, '--data-dir', dataDir, '--http-port', '0', '--grpc-port', String(grpcPort)], {
+      env: { ...process.env, MONGODB_URI: '', CAIRN_LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const lines = createInterface({ input: child.stdout });
+    const first = await Promise.race([
+      once(lines, 'line') as Promise<[string]>,
+      once(child, 'exit').then(() => {
+        throw new Error(`the Controller exited before listening:\n${stderr}`);
+      }),
+    ]);
+    const { httpPort, grpcPort: port } = JSON.parse(first[0]) as { httpPort: number; grpcPort: number };
+    const started = new ControllerProcess(child, httpPort, port);
+    started.stderr = stderr;
+    return started;
+  }
+
+  get api(): ApiClient {
+    return new ApiClient(`http://127.0.0.1:${this.httpPort}`);
+  }
+
+  async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    this.child.kill(signal);
+    await this.exited;
+  }
+}
