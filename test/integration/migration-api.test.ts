@@ -135,7 +135,7 @@ describe('migration API: validation, permissions, steps, rollback and drain (fak
     expect(nodes.beta.files.files(server.id)).to.deep.equal(world);
     expect(nodes.beta.files.commits).to.include(server.id);
     await waitFor(() => nodes.alpha.files.files(server.id) === undefined, { what: 'the source to remove its copy' });
-    expect(nodes.alpha.agent.desiredOf(server.id)).to.equal(undefined);
+    await waitFor(() => nodes.alpha.agent.desiredOf(server.id) === undefined, { what: 'the source to be told the server is gone' });
     expect(nodes.beta.agent.desiredOf(server.id)).to.include({ desiredState: 'DESIRED_RUNTIME_STATE_RUNNING', gamePort: moved.gamePort });
     await waitForServer(admin, server.id, (s) => s.status.runtimeState === 'RUNNING' && s.convergence === 'CONVERGED', 'RUNNING on the target', 5_000);
     expect((await admin.get<ServerPage>(`/servers?nodeId=${nodes.beta.nodeId}`)).body.items.map((s) => s.id)).to.include(server.id);
@@ -197,7 +197,7 @@ describe('migration API: validation, permissions, steps, rollback and drain (fak
     } finally {
       nodes.alpha.agent.release();
     }
-    expect(nodes.alpha.agent.desiredOf(server.id)?.desiredState).to.equal('DESIRED_RUNTIME_STATE_RUNNING');
+    await waitFor(() => nodes.alpha.agent.desiredOf(server.id)?.desiredState === 'DESIRED_RUNTIME_STATE_RUNNING', { what: 'the hold to be lifted' });
     await waitForServer(admin, server.id, (s) => s.status.runtimeState === 'RUNNING' && s.convergence === 'CONVERGED', 'RUNNING on the source again', 5_000);
   });
 

@@ -81,7 +81,7 @@ describe('migration across a Controller restart (fake Agents)', function () {
     const back = await settled(server.id);
     expect(back.nodeId).to.equal(source.agent.nodeId);
     expect(back.conditions.find((c) => c.reason === 'MIGRATION_FAILED')?.message).to.include('switching');
-    expect(target.agent.desiredOf(server.id)).to.equal(undefined);
+    await waitFor(() => target.agent.desiredOf(server.id) === undefined, { what: 'the target to be told the server is gone' });
     expect(source.files.files(server.id)).to.deep.equal(world);
   });
 

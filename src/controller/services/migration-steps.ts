@@ -20,13 +20,13 @@ import type { WorkflowResult } from './workflow-outcomes.js';
 export interface MigrationTimings {
   /** The source stopping the server (the hold) before the copy of what changed; past it, the migration rolls back. */
   stopMs: number;
-  /** The target reporting the server in its desired runtime state after the switch; past it, the migration finishes anyway. */
+  /** The target reporting the server in its desired runtime state (or given up after crashes) after the switch; past it, the migration finishes anyway. */
   startMs: number;
   /** A Node removing a copy it must no longer keep (the source's after the switch, the target's after an unclear commit). */
   removeMs: number;
 }
 
-export const defaultMigrationTimings: MigrationTimings = { stopMs: 120_000, startMs: 300_000, removeMs: 120_000 };
+export const defaultMigrationTimings: MigrationTimings = { stopMs: 120_000, startMs: 120_000, removeMs: 120_000 };
 
 /** What every migration run works with. */
 export interface MigrationContext {
@@ -177,13 +177,16 @@ export class MigrationRun {
     });
   }
 
-  /** Settles once the target reports the server installed and in its desired runtime state. */
+  /**
+   * Settles once the target reports the server installed and in its desired runtime state, or
+   * crashed for good (its conditions say why; the server is on the target either way).
+   */
   private startedOn(target: string): Promise<ServerReport> {
     const { generation, desired } = this.doc;
     const want = desired.state === 'RUNNING' ? 'RUNNING' : 'STOPPED';
     return awaitReport({
       feed: this.ctx.reports, nodeId: target, serverId: this.doc._id, timeoutMs: this.ctx.timings.startMs,
-      accept: (r) => r.installed && r.observedGeneration === generation && r.runtimeState === want,
+      accept: (r) => r.installed && r.observedGeneration === generation && (r.runtimeState === want || (r.runtimeState === 'CRASHED' && !r.restarting)),
       what: want === 'RUNNING' ? 'start the server' : 'take the server in', nodeName: this.name(target), signal: this.stopping,
     });
   }
