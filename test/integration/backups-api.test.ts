@@ -314,17 +314,22 @@ describe('backups API: destinations, manual and scheduled backups, retention, pe
 
     it('a run missed while the Controller was down runs once at start', async () => {
       const schedule = (await admin.get<BackupSchedulePage>(`/servers/${serverId}/backup-schedules`)).body.items[0];
-      const before = (await backupsOf(serverId)).filter((b) => b.scheduleId === schedule.id).length;
+      const before = new Set((await backupsOf(serverId)).filter((b) => b.scheduleId === schedule.id).map((b) => b.id));
       await t.stop();
       t.clock.advance(3 * hourMs + 60_000);
+      const restartedAt = t.clock.now().toISOString();
       t = await t.restart();
       reattach();
       await connected(agent);
-      const ran = await waitFor(async () => {
-        const items = (await backupsOf(serverId)).filter((b) => b.scheduleId === schedule.id);
-        return items.length > before && items.every((b) => b.state === 'SUCCEEDED') ? items : undefined;
+      const fresh = await waitFor(async () => {
+        const items = (await backupsOf(serverId)).filter((b) => b.scheduleId === schedule.id && !before.has(b.id));
+        return items.length > 0 && items.every((b) => b.state === 'SUCCEEDED') ? items : undefined;
       }, { what: 'the missed run' });
-      expect(ran.length - before).to.equal(1);
+      expect(fresh).to.have.length(1);
+      await waitFor(async () => (await backupsOf(serverId)).filter((b) => b.scheduleId === schedule.id).length === 2, { what: 'retention after the missed run' });
+      const runs = (await admin.get<AuditEventPage>(`/audit-events?action=backup.create&since=${encodeURIComponent(restartedAt)}&limit=200`)).body.items
+        .filter((e) => e.details.scheduleId === schedule.id);
+      expect(runs.map((e) => e.targetId)).to.deep.equal([fresh[0].id]);
       const after = (await admin.get<BackupSchedule>(`/backup-schedules/${schedule.id}`)).body;
       expect(new Date(after.nextRunAt).getTime()).to.be.greaterThan(t.clock.now().getTime());
       expect(after.lastRunAt! >= schedule.nextRunAt).to.equal(true);

@@ -8,6 +8,10 @@ import { isAgentRequestError, isNodeUnavailable } from '../../link/errors.js';
  * checksum that did not match. Never file content or secrets.
  */
 export function failureText(error: unknown): string {
+  return describe(error).replace(/[.\s]+$/, '');
+}
+
+function describe(error: unknown): string {
   if (isAgentRequestError(error)) return `the Agent refused (${error.code}): ${error.message}`;
   if (isNodeUnavailable(error)) return error.reason === 'deadline' ? 'the Node did not answer in time' : 'the Node is not connected';
   if (error instanceof ChecksumMismatchError) return `a file's content did not match its checksum (${error.message})`;

@@ -135,10 +135,12 @@ export class RestoreWorkflow {
     const store = this.destinations.storeOf(destination);
     const manifest = await store.readManifest(backup._id);
     if (!manifest) throw new RestoreFailure('the backup\'s manifest is missing from its destination');
+    // A directory that holds something is made by its contents' writes; only empty ones are sent (one request each).
+    const holding = new Set(manifest.entries.map((e) => e.path.slice(0, Math.max(0, e.path.lastIndexOf('/')))));
     for (const entry of manifest.entries) {
       checkManifestPath(entry.path);
-      if (entry.type === 'DIRECTORY') await stage.directory(entry);
-      else await stage.writeFile(entry, store.readBlob(entry.sha256), true);
+      if (entry.type === 'FILE') await stage.writeFile(entry, store.readBlob(entry.sha256), true);
+      else if (!holding.has(entry.path)) await stage.directory(entry);
     }
   }
 
