@@ -32,7 +32,9 @@ export async function uploadBody(calls: NodeCalls, doc: ServerDoc, path: string,
   let heldBytes = 0;
   let inFlight: Promise<unknown> = Promise.resolve();
   try {
-    for await (const piece of body as AsyncIterable<Buffer>) {
+    // Leaving the loop early must not destroy the request: that would reset the connection before
+    // the client reads the 413; the rest of the body is drained instead (see the catch).
+    for await (const piece of body.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
       received += piece.length;
       if (received > maxFileBytes) throw tooLarge();
       held.push(piece);
@@ -53,6 +55,7 @@ export async function uploadBody(calls: NodeCalls, doc: ServerDoc, path: string,
     await send(offset, Buffer.concat(held, heldBytes), true);
     return received;
   } catch (e) {
+    body.resume();
     void calls.ask(doc, { body: 'fileWriteChunk', fileWriteChunk: { serverId: doc._id, path, uploadId, offset: 0, data: Buffer.alloc(0), last: false, abort: true } }, { timeoutMs: agentDeadlines.quick })
       .catch(() => undefined);
     throw e;
