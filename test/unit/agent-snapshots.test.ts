@@ -100,7 +100,7 @@ describe('agent: snapshots', () => {
   };
   const read = async (snapshotId: string, path: string, chunkBytes = 4) => {
     const chunks: FileChunk[] = [];
-    chunks.push(await snapshots.read({ snapshotId, path, chunkBytes, offset: 0 }, (c) => chunks.push(c), new AbortController().signal));
+    chunks.push(await snapshots.read({ snapshotId, path, chunkBytes, offset: 0, length: 0 }, (c) => chunks.push(c), new AbortController().signal));
     return chunks;
   };
 
@@ -128,6 +128,9 @@ describe('agent: snapshots', () => {
     const chunks = await read('snap-1', 'world/level.dat');
     expect(Buffer.concat(chunks.map((c) => c.data)).toString()).to.equal('level data');
     expect(chunks.map((c) => c.eof)).to.deep.equal([false, false, true]);
+    const range = await snapshots.read({ snapshotId: 'snap-1', path: 'world/level.dat', chunkBytes: 1024, offset: 2, length: 5 }, () => undefined, new AbortController().signal);
+    expect(range).to.deep.include({ offset: 2, eof: false, totalBytes: 10 });
+    expect(range.data.toString()).to.equal('vel d');
     await snapshots.close('snap-1');
     await snapshots.close('snap-1');
     expect(typed).to.deep.equal(['save-off', 'save-all flush', 'save-on']);

@@ -52,7 +52,7 @@ describe('agent: stages', () => {
     const chunk = over.chunk ?? 4;
     for (let offset = 0; ; offset += chunk) {
       const last = offset + chunk >= data.length;
-      await stages.write({ stageId, path, offset, data: data.subarray(offset, offset + chunk), last, sha256: over.sha256 ?? sha256(data), size: over.size ?? data.length, mode: over.mode ?? 0o644 });
+      await stages.write({ stageId, path, directory: false, offset, data: data.subarray(offset, offset + chunk), last, sha256: over.sha256 ?? sha256(data), size: over.size ?? data.length, mode: over.mode ?? 0o644 });
       if (last) return;
     }
   };
@@ -102,12 +102,29 @@ describe('agent: stages', () => {
     for (const path of ['.cairn/simcraft.mjs', '../escape', '/etc/passwd', 'a/../../b', 'a//b', '']) {
       expect((await failureOf(put('st-3', path, 'x'))).code, path).to.equal('INVALID_PATH');
     }
-    const chunk = { stageId: 'st-3', path: 'a.txt', data: Buffer.from('abcd'), last: false, sha256: '', mode: 0, size: 0 };
+    const chunk = { stageId: 'st-3', path: 'a.txt', directory: false, data: Buffer.from('abcd'), last: false, sha256: '', mode: 0, size: 0 };
     expect((await failureOf(stages.write({ ...chunk, offset: 4 }))).code).to.equal('INVALID_REQUEST');
     await stages.write({ ...chunk, offset: 0 });
     expect((await failureOf(stages.write({ ...chunk, offset: 8 }))).code).to.equal('INVALID_REQUEST');
     expect((await failureOf(stages.write({ ...chunk, offset: 0, data: Buffer.alloc(1024 * 1024 + 1) }))).code).to.equal('TOO_LARGE');
     expect((await failureOf(stages.write({ ...chunk, stageId: 'nope', offset: 0 }))).code).to.equal('NOT_FOUND');
+  });
+
+  it('makes directories on request, empty ones too, with their modes applied at the commit', async () => {
+    await stages.begin({ stageId: 'st-13', serverId, leaseMs: 60_000 });
+    const dir = (path: string, mode: number) => stages.write({ stageId: 'st-13', path, directory: true, mode, offset: 0, data: Buffer.alloc(0), last: false, sha256: '', size: 0 });
+    await dir('logs', 0o750);
+    await dir('world/data', 0o700);
+    await put('st-13', 'world/data/raids.dat', 'raids');
+    await dir('world', 0o755);
+    expect((await scan('st-13')).map((e) => [e.path, e.type])).to.deep.equal([
+      ['logs', 'DIRECTORY'], ['world', 'DIRECTORY'], ['world/data', 'DIRECTORY'], ['world/data/raids.dat', 'FILE'],
+    ]);
+    expect((await failureOf(dir('world/data/raids.dat', 0o755))).code).to.equal('INVALID_PATH');
+    await stages.commit({ stageId: 'st-13', serverId, templateJson, software });
+    expect((await stat(join(root, 'logs'))).mode & 0o7777).to.equal(0o750);
+    expect((await stat(join(root, 'world', 'data'))).mode & 0o7777).to.equal(0o700);
+    expect(await readFile(join(root, 'world', 'data', 'raids.dat'), 'utf8')).to.equal('raids');
   });
 
   it('removes a path with everything in it; a missing path is fine', async () => {

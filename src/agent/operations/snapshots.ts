@@ -62,11 +62,11 @@ export class Snapshots {
     return answerManifest(entries, ctx);
   }
 
-  /** Reads one file of the snapshot in chunks, every one but the last to `part`. */
-  async read(input: { snapshotId: string; path: string; chunkBytes: number; offset: number }, part: (chunk: FileChunk) => void, signal: AbortSignal): Promise<FileChunk> {
+  /** Reads one file of the snapshot (or `length` bytes of it from `offset`) in chunks, every one but the last to `part`. */
+  async read(input: { snapshotId: string; path: string; chunkBytes: number; offset: number; length: number }, part: (chunk: FileChunk) => void, signal: AbortSignal): Promise<FileChunk> {
     return this.leases.use(input.snapshotId, async (snapshot) => {
       if (!snapshot.files.has(input.path)) throw new AgentError('NOT_FOUND', 'path: not a file of this snapshot.');
-      return readFileRange(snapshot.root, input.path, { offset: input.offset, length: 0, chunkBytes: input.chunkBytes }, part, signal);
+      return readFileRange(snapshot.root, input.path, { offset: input.offset, length: input.length, chunkBytes: input.chunkBytes }, part, signal);
     });
   }
 

@@ -52,6 +52,8 @@ function pathError(e: unknown, path: string): unknown {
 export class StageFiles {
   readonly cache = new HashCache();
   private readonly writes = new Map<string, Incoming>();
+  /** Directories made on request, with the mode asked for (applied by `settleModes`, so files still go in meanwhile). */
+  private readonly directoryModes = new Map<string, number>();
 
   constructor(readonly dir: string, private readonly incoming: string) {}
 
@@ -85,12 +87,32 @@ export class StageFiles {
     if (chunk.last) await this.complete(chunk, incoming);
   }
 
+  /** Makes a directory (an empty one of a backup comes back too); one already there is fine. */
+  async makeDirectory(path: string, mode: number): Promise<void> {
+    try {
+      await mkdir(this.pathOf(path), { recursive: true });
+    } catch (e) {
+      throw pathError(e, path);
+    }
+    this.directoryModes.set(path, mode & 0o7777 || 0o755);
+  }
+
   /** Removes a path (a directory with everything in it) and any write under it; a missing path is fine. */
   async remove(path: string): Promise<void> {
-    for (const written of [...this.writes.keys()]) {
-      if (written === path || written.startsWith(`${path}/`)) await this.discard(written);
-    }
+    const under = (p: string) => p === path || p.startsWith(`${path}/`);
+    for (const written of [...this.writes.keys()]) if (under(written)) await this.discard(written);
+    for (const dir of [...this.directoryModes.keys()]) if (under(dir)) this.directoryModes.delete(dir);
     await rm(this.pathOf(path), { recursive: true, force: true });
+  }
+
+  /** Gives the directories made on request their modes, innermost first (a parent's mode must not lock its children out). */
+  async settleModes(): Promise<void> {
+    const dirs = [...this.directoryModes].sort(([a], [b]) => b.split('/').length - a.split('/').length);
+    for (const [path, mode] of dirs) {
+      await chmod(this.pathOf(path), mode).catch((e: unknown) => {
+        if (errnoOf(e) !== 'ENOENT') throw e;
+      });
+    }
   }
 
   /** Gives up every write under way (the stage ends). */

@@ -76,9 +76,12 @@ export class Stages {
     this.leases.add(stageId, { serverId, dir, files: new StageFiles(join(dir, 'files'), join(dir, 'incoming')) }, leaseMsOf(input.leaseMs));
   }
 
-  async write(input: { stageId: string } & StageChunk): Promise<void> {
+  /** One chunk of a file, or (`directory`) a directory to make. */
+  async write(input: { stageId: string; directory: boolean } & StageChunk): Promise<void> {
     const path = stagePath(input.path);
-    return this.leases.use(input.stageId, (stage) => this.writeLocks.run(`${input.stageId}/${path}`, () => stage.files.write({ ...input, path })));
+    return this.leases.use(input.stageId, (stage) => this.writeLocks.run(`${input.stageId}/${path}`, () => (input.directory
+      ? stage.files.makeDirectory(path, input.mode)
+      : stage.files.write({ ...input, path }))));
   }
 
   async remove(input: { stageId: string; path: string }): Promise<void> {
@@ -123,6 +126,7 @@ export class Stages {
       if (software?.template !== template.id) throw new AgentError('INVALID_REQUEST', 'software.template: not the template given.');
       if (!template.versions.includes(software.version)) throw new AgentError('INVALID_REQUEST', `software.version: ${template.id} has no version ${software.version}.`);
       await this.deps.host.replaceFiles(stage.serverId, async (root) => {
+        await stage.files.settleModes();
         await swapIn(stage.files.dir, root, join(stage.dir, 'replaced'));
         await this.deps.installer.install(root, template, software.version);
       });
