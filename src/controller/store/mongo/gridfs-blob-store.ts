@@ -1,12 +1,11 @@
-import { createHash } from 'node:crypto';
 import { PassThrough, Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import type { GridFSBucket } from 'mongodb';
-import { ChecksumMismatchError, type BlobStore } from '../../../shared/backup/blob-store.js';
+import { BlobDecoder, BlobEncoder, shaPattern, verifying } from '../../../shared/backup/blob-encoding.js';
+import type { BlobStore } from '../../../shared/backup/blob-store.js';
 import type { BackupManifest } from '../../../shared/backup/manifest.js';
 
-const shaPattern = /^[0-9a-f]{64}$/;
 const idPattern = /^[A-Za-z0-9-]{1,100}$/;
 
 function checked(value: string, pattern: RegExp, what: string): string {
@@ -15,21 +14,6 @@ function checked(value: string, pattern: RegExp, what: string): string {
 }
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** Passes bytes through while hashing them; fails at the end when they are not `expected`. */
-function verifying(expected: string): Transform {
-  const hash = createHash('sha256');
-  return new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      hash.update(chunk);
-      done(null, chunk);
-    },
-    flush(done) {
-      const actual = hash.digest('hex');
-      done(actual === expected ? null : new ChecksumMismatchError(expected, actual));
-    },
-  });
-}
 
 /** Counts the bytes that pass (the compressed size a blob adds). */
 function counting(): Transform & { bytes: number } {
@@ -45,7 +29,7 @@ function counting(): Transform & { bytes: number } {
 
 /**
  * One CONTROLLER destination's content-addressed store in GridFS (bucket `backups`), for the
- * Controller on MongoDB: blobs are files named `<destinationId>/blobs/<sha256>` (gzip, fast level)
+ * Controller on MongoDB: blobs are files named `<destinationId>/blobs/<sha256>` (BlobEncoder: gzip only where it pays)
  * and manifests `<destinationId>/manifests/<backupId>` (gzip JSON). GridFS writes a file's
  * document only after its last chunk, so a cut-off upload never shows under its name (GridFS's
  * own filename index serves the lookups); blobs stream in GridFS chunks, never held whole.
@@ -76,7 +60,7 @@ export class GridFsBlobStore implements BlobStore {
     const upload = this.bucket.openUploadStream(filename, { metadata: { destinationId: this.destinationId } });
     const size = counting();
     try {
-      await pipeline(Readable.from(content), verifying(sha256), createGzip({ level: 1 }), size, upload);
+      await pipeline(Readable.from(content), verifying(sha256), new BlobEncoder(), size, upload);
     } catch (e) {
       await upload.abort().catch(() => undefined);
       throw e;
@@ -86,7 +70,7 @@ export class GridFsBlobStore implements BlobStore {
 
   readBlob(sha256: string): Readable {
     const out = new PassThrough();
-    pipeline(this.bucket.openDownloadStreamByName(this.blobName(sha256)), createGunzip(), verifying(sha256), out).catch((e: unknown) => out.destroy(e as Error));
+    pipeline(this.bucket.openDownloadStreamByName(this.blobName(sha256)), new BlobDecoder(), verifying(sha256), out).catch((e: unknown) => out.destroy(e as Error));
     return out;
   }
 
