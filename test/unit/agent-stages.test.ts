@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { defaultTemplatesDir } from '../../src/controller/templates/template-catalog.js';
 import { AgentError } from '../../src/agent/errors.js';
 import type { BackupHost } from '../../src/agent/operations/backup-host.js';
@@ -191,7 +190,7 @@ describe('agent: stages', () => {
     expect((await failureOf(stages.fromLocal({ stageId: 'st-9', serverId, destinationPath: destination, backupId: 'b-2', leaseMs: 60_000 }))).code).to.equal('NOT_FOUND');
     expect((await failureOf(stages.fromLocal({ stageId: 'st-9', serverId, destinationPath: 'relative/path', backupId: 'b-1', leaseMs: 60_000 }))).code).to.equal('INVALID_PATH');
     const blob = sha256('level');
-    await writeFile(join(destination, 'blobs', blob.slice(0, 2), `${blob}.gz`), gzipSync('tampered'));
+    await writeFile(join(destination, 'blobs', blob.slice(0, 2), `${blob}.blob`), Buffer.concat([Buffer.from('R'), Buffer.from('tampered')]));
     expect((await failureOf(stages.fromLocal({ stageId: 'st-10', serverId, destinationPath: destination, backupId: 'b-1', leaseMs: 60_000 }))).code).to.equal('CHECKSUM_MISMATCH');
     expect((await readdir(stagesDir(dataDir))).sort(), 'failed stages are removed').to.deep.equal(['st-8']);
   });

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createGzip } from 'node:zlib';
+import { BlobEncoder } from '../../src/shared/backup/blob-encoding.js';
 import { collectGarbage, ChecksumMismatchError } from '../../src/shared/backup/blob-store.js';
 import { FsBlobStore } from '../../src/shared/backup/fs-blob-store.js';
 import { checkManifestPath, manifestDelta, type ManifestEntry } from '../../src/shared/backup/manifest.js';
@@ -64,11 +64,24 @@ describe('the content-addressed backup store', () => {
 
     const victim = manifest.entries.find((e) => e.path === 'server.properties')!;
     const blobDir = join(base, 'store', 'blobs', victim.sha256.slice(0, 2));
-    await pipeline(Readable.from([Buffer.from('motd=evil\n')]), createGzip(), createWriteStream(join(blobDir, `${victim.sha256}.gz`)));
+    await pipeline(Readable.from([Buffer.from('motd=evil\n')]), new BlobEncoder(), createWriteStream(join(blobDir, `${victim.sha256}.blob`)));
     const again = join(base, 'again');
     let error: unknown;
     await restoreTree(store, manifest, again).catch((e: unknown) => { error = e; });
     expect(error).to.be.instanceOf(ChecksumMismatchError);
+  });
+
+  it('compresses a blob only when that pays, and reads either back', async () => {
+    const random = randomBytes(300 * 1024);
+    const text = Buffer.from('a line of a config file that repeats\n'.repeat(10_000));
+    const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+    expect(await store.putBlob(sha(random), Readable.from([random]))).to.equal(random.length + 1);
+    expect(await store.putBlob(sha(text), Readable.from([text.subarray(0, 1000), text.subarray(1000)]))).to.be.lessThan(text.length / 10);
+    for (const b of [random, text]) {
+      const parts: Buffer[] = [];
+      for await (const p of store.readBlob(sha(b))) parts.push(p as Buffer);
+      expect(Buffer.concat(parts).equals(b)).to.equal(true);
+    }
   });
 
   it('refuses a blob whose content is not its name and stores nothing', async () => {

@@ -125,8 +125,8 @@ export class Stages {
       const software = input.software;
       if (software?.template !== template.id) throw new AgentError('INVALID_REQUEST', 'software.template: not the template given.');
       if (!template.versions.includes(software.version)) throw new AgentError('INVALID_REQUEST', `software.version: ${template.id} has no version ${software.version}.`);
-      await stage.files.settleModes();
       await this.deps.host.replaceFiles(stage.serverId, async (root) => {
+        await stage.files.settleModes();
         await swapIn(stage.files.dir, root, join(stage.dir, 'replaced'));
         await this.deps.installer.install(root, template, software.version);
       });

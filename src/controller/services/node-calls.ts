@@ -24,6 +24,11 @@ const agentCodes: Partial<Record<string, ErrorCode>> = {
   INVALID_PROPERTIES: 'conflict',
   TOO_LARGE: 'too_large',
   MANAGED_PROPERTY: 'managed_property',
+  // Snapshots and stages: the server runs where it must not, a file is not what its sha256 says,
+  // or the game did not finish saving in time; each is a state to resolve, not a bad request.
+  SERVER_RUNNING: 'conflict',
+  CHECKSUM_MISMATCH: 'conflict',
+  QUIESCE_FAILED: 'conflict',
 };
 
 export const nodeUnavailable = (detail = 'The server\'s Node is not connected or did not answer in time.') => new DomainError('node_unavailable', detail);

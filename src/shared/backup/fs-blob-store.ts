@@ -1,14 +1,13 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough, Readable, Transform, Writable } from 'node:stream';
+import { PassThrough, Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createGunzip, createGzip } from 'node:zlib';
-import { ChecksumMismatchError, type BlobStore } from './blob-store.js';
+import { BlobDecoder, BlobEncoder, shaPattern, verifying } from './blob-encoding.js';
+import type { BlobStore } from './blob-store.js';
 import type { BackupManifest } from './manifest.js';
 
-const shaPattern = /^[0-9a-f]{64}$/;
 const idPattern = /^[A-Za-z0-9-]{1,100}$/;
 
 function checkSha(sha256: string): string {
@@ -21,31 +20,16 @@ function checkId(backupId: string): string {
   return backupId;
 }
 
-/** Passes bytes through while hashing them; fails at the end when they are not `expected`. */
-function verifying(expected: string): Transform {
-  const hash = createHash('sha256');
-  return new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      hash.update(chunk);
-      done(null, chunk);
-    },
-    flush(done) {
-      const actual = hash.digest('hex');
-      done(actual === expected ? null : new ChecksumMismatchError(expected, actual));
-    },
-  });
-}
-
 /**
- * A content-addressed store in a directory: `blobs/<ab>/<sha256>.gz` (gzip, fast level: worlds are
- * big and mostly already compressed) and `manifests/<backupId>.json`. Every write goes to a
+ * A content-addressed store in a directory: `blobs/<ab>/<sha256>.blob` (BlobEncoder: gzip only where
+ * it pays) and `manifests/<backupId>.json`. Every write goes to a
  * temporary file renamed into place, so a crash never leaves a half blob under a real name.
  */
 export class FsBlobStore implements BlobStore {
   constructor(readonly root: string) {}
 
   private blobPath(sha256: string): string {
-    return join(this.root, 'blobs', checkSha(sha256).slice(0, 2), `${sha256}.gz`);
+    return join(this.root, 'blobs', checkSha(sha256).slice(0, 2), `${sha256}.blob`);
   }
 
   private manifestPath(backupId: string): string {
@@ -66,7 +50,7 @@ export class FsBlobStore implements BlobStore {
     await mkdir(join(path, '..'), { recursive: true });
     const temp = `${path}.${randomUUID()}.partial`;
     try {
-      await pipeline(Readable.from(content), verifying(sha256), createGzip({ level: 1 }), createWriteStream(temp));
+      await pipeline(Readable.from(content), verifying(sha256), new BlobEncoder(), createWriteStream(temp));
       const { size } = await stat(temp);
       await rename(temp, path);
       return size;
@@ -79,7 +63,7 @@ export class FsBlobStore implements BlobStore {
   readBlob(sha256: string): Readable {
     const out = new PassThrough();
     const path = this.blobPath(sha256);
-    pipeline(createReadStream(path), createGunzip(), verifying(sha256), out).catch((e: unknown) => out.destroy(e as Error));
+    pipeline(createReadStream(path), new BlobDecoder(), verifying(sha256), out).catch((e: unknown) => out.destroy(e as Error));
     return out;
   }
 
@@ -91,8 +75,8 @@ export class FsBlobStore implements BlobStore {
     const dir = join(this.root, 'blobs');
     for (const prefix of await readdir(dir).catch(() => [] as string[])) {
       for (const name of await readdir(join(dir, prefix)).catch(() => [] as string[])) {
-        const sha256 = name.replace(/\.gz$/, '');
-        if (shaPattern.test(sha256) && name.endsWith('.gz')) yield sha256;
+        const sha256 = name.replace(/\.blob$/, '');
+        if (shaPattern.test(sha256) && name.endsWith('.blob')) yield sha256;
       }
     }
   }
