@@ -57,7 +57,7 @@ export function MigrationSection({ server }: { server: ServerDetail }) {
       <ConfirmDialog open={confirming} title={`Migrate ${server.name} to ${target}?`} confirmLabel="Migrate" onConfirm={() => migrate.mutate()}
         onCancel={() => setConfirming(false)} pending={migrate.isPending} error={migrate.error}>
         <p>{server.name}'s files are copied to {target} while it runs. Then it is stopped, the last changes are copied, and it starts on {target} if it was running: players are disconnected for that moment.</p>
-        <p>Its game port may change. If any step fails, the server stays on its Node as it was.</p>
+        <p>Its game port may change. If a step fails before the switch, the server stays on its Node as it was.</p>
       </ConfirmDialog>
     </section>
   );
