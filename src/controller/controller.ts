@@ -9,12 +9,14 @@ import type { ControllerConfig } from './config.js';
 import { dialAddress, LocalAgent } from './local-agent.js';
 import { createHttpApp } from './http/app.js';
 import { createMetrics } from './http/metrics.js';
+import { createWorkflowMetrics } from './http/workflow-metrics.js';
 import { allRoutes } from './http/routes/index.js';
 import { advertisedAgentLink } from './link/advertised-link.js';
 import { AgentLinkServer } from './link/agent-link.js';
 import { createLinkMetrics } from './link/link-metrics.js';
 import { isLoopbackHost } from './link/loopback.js';
 import { createServices, type Services } from './services/index.js';
+import type { MigrationTimings } from './services/migration-steps.js';
 import type { SessionPolicy } from './services/sessions.js';
 import { openStore } from './store/open-store.js';
 import type { Repositories } from './store/repositories.js';
@@ -30,6 +32,8 @@ export interface ControllerOptions {
   checkResponses?: boolean;
   /** Heartbeat interval and the DEGRADED/UNREACHABLE timeouts (tests shorten them). */
   nodeTimings?: NodeTimings;
+  /** How long migrations wait on Nodes (tests shorten them). */
+  migrationTimings?: MigrationTimings;
 }
 
 export interface RunningController {
@@ -51,14 +55,16 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const templates = await TemplateCatalog.load(config.templatesDir);
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const repos = await openStore({ dataDir: config.dataDir, mongodbUri: config.mongodbUri, clock });
-  const services = createServices({ repos, clock, ids: options.ids ?? uuidV7Ids, logger, dataDir: config.dataDir, templates, nodeTimings: options.nodeTimings, catalog: { source: config.catalogSource, syncIntervalMs: config.catalogSyncMinutes * 60_000 } }, options.sessionPolicy);
+  const services = createServices({ repos, clock, ids: options.ids ?? uuidV7Ids, logger, dataDir: config.dataDir, templates, nodeTimings: options.nodeTimings, migrationTimings: options.migrationTimings, catalog: { source: config.catalogSource, syncIntervalMs: config.catalogSyncMinutes * 60_000 } }, options.sessionPolicy);
   await services.roles.seedBuiltins();
   await services.setup.prepare();
   await services.nodes.start();
   await services.servers.init();
+  await services.migrations.resume();
   await services.catalog.start();
 
   const metrics = createMetrics();
+  createWorkflowMetrics(metrics.registry, services.workflowOutcomes);
   const link = new AgentLinkServer({
     gate: services.enrollment, fleet: services.fleet, agents: services.agents, logger, clock, timings: services.fleet.timings,
     metrics: createLinkMetrics(metrics.registry, services.fleet, services.agents, () => clock.now().getTime()),
@@ -96,6 +102,8 @@ export async function startController(options: ControllerOptions): Promise<Runni
     repos,
     localAgent,
     async close() {
+      // Migrations stop first, where they are: the link closing under them must not look like a failure to roll back.
+      await services.migrations.stop();
       await localAgent?.stop();
       services.catalog.stop();
       await link.close();

@@ -5,6 +5,7 @@ import { parseControllerConfig } from '../../src/controller/config.js';
 import { startController, type RunningController } from '../../src/controller/controller.js';
 import type { SessionPolicy } from '../../src/controller/services/sessions.js';
 import type { NodeTimings } from '../../src/controller/actors/node-machine.js';
+import type { MigrationTimings } from '../../src/controller/services/migration-steps.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { TestClock } from './clock.js';
 import type { User } from './api-types.js';
@@ -34,6 +35,8 @@ export interface TestControllerOptions {
   nodeTimings?: NodeTimings;
   /** The Agent link's port (default: ephemeral); a restart keeps the port so running Agents reconnect. */
   grpcPort?: number;
+  /** Short migration deadlines for tests that make them run out. */
+  migrationTimings?: MigrationTimings;
 }
 
 /** An in-process Controller on ephemeral ports with its own temporary data dir and an adjustable clock. */
@@ -43,7 +46,7 @@ export async function startTestController(options: TestControllerOptions = {}): 
   const config = parseControllerConfig(['--data-dir', dataDir, '--http-port', '0', '--grpc-port', String(options.grpcPort ?? 0), ...(options.extraArgs ?? [])], {
     MONGODB_URI: process.env.CAIRN_TEST_MONGODB === '1' ? process.env.MONGODB_URI : undefined,
   });
-  const controller = await startController({ config, clock, logger: silentLogger, checkResponses: true, sessionPolicy: options.sessionPolicy, nodeTimings: options.nodeTimings });
+  const controller = await startController({ config, clock, logger: silentLogger, checkResponses: true, sessionPolicy: options.sessionPolicy, nodeTimings: options.nodeTimings, migrationTimings: options.migrationTimings });
   const baseUrl = `http://127.0.0.1:${controller.httpPort}`;
   let stopped = false;
   const stop = async () => {

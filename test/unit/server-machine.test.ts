@@ -79,6 +79,37 @@ describe('server machine', () => {
     expect(actor.getSnapshot().context.workflow).to.equal(undefined);
   });
 
+  it('a workflow step keeps its facts and may set the software (a new generation); success clears an earlier failure', () => {
+    const actor = actorIn({ type: 'INSTALLED', at }, { type: 'WORKFLOW_BEGIN', at, kind: 'RESTORE', step: 'backing up', facts: { backupId: 'b1' } });
+    const before = actor.getSnapshot().context.generation;
+    actor.send({ type: 'WORKFLOW_STEP', at, step: 'committing', facts: { hold: true }, software: { template: 'simcraft', version: '1.20.6' } });
+    const { context } = actor.getSnapshot();
+    expect(context.workflow).to.deep.include({ kind: 'RESTORE', step: 'committing', hold: true, backupId: 'b1' });
+    expect(context.desired.software.version).to.equal('1.20.6');
+    expect(context.generation).to.equal(before + 1);
+  });
+
+  it('a rolled-back workflow returns to READY with a failure condition that acknowledging clears', () => {
+    const actor = actorIn({ type: 'INSTALLED', at }, { type: 'START', at }, { type: 'WORKFLOW_BEGIN', at, kind: 'MIGRATE', step: 'copying', facts: { targetNodeId: 't' } });
+    expect(actor.getSnapshot().value).to.equal('MIGRATING');
+    actor.send({ type: 'WORKFLOW_ABORTED', at, reason: 'MIGRATION_FAILED', message: 'the target Agent did not answer' });
+    const { value, context } = actor.getSnapshot();
+    expect(value).to.equal('READY');
+    expect(context.workflow).to.equal(undefined);
+    expect(context.desired.state).to.equal('RUNNING');
+    expect(context.workflowFailure).to.deep.include({ reason: 'MIGRATION_FAILED', message: 'the target Agent did not answer' });
+    const generation = context.generation;
+    actor.send({ type: 'ACKNOWLEDGE', at, conditionId: context.workflowFailure!.id });
+    expect(actor.getSnapshot().context.workflowFailure).to.equal(undefined);
+    expect(actor.getSnapshot().context.generation).to.equal(generation);
+
+    actor.send({ type: 'WORKFLOW_BEGIN', at, kind: 'MIGRATE', step: 'copying' });
+    actor.send({ type: 'WORKFLOW_ABORTED', at, reason: 'MIGRATION_FAILED', message: 'again' });
+    actor.send({ type: 'WORKFLOW_BEGIN', at, kind: 'MIGRATE', step: 'copying' });
+    actor.send({ type: 'WORKFLOW_DONE', at });
+    expect(actor.getSnapshot().context.workflowFailure).to.equal(undefined);
+  });
+
   it('survives persistence: a restored actor continues where the old one was', () => {
     const actor = actorIn({ type: 'INSTALLED', at }, { type: 'START', at });
     const persisted = JSON.parse(JSON.stringify(actor.getPersistedSnapshot())) as ReturnType<typeof actor.getPersistedSnapshot>;

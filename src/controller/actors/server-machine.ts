@@ -1,11 +1,13 @@
 import { assign, setup } from 'xstate';
-import type { Reservation, ServerDesired, Workflow } from '../domain/server-spec.js';
+import type { Reservation, ServerDesired, ServerSoftware, Workflow, WorkflowFacts, WorkflowFailure } from '../domain/server-spec.js';
 
 export interface ServerPhaseContext {
   generation: number;
   desired: ServerDesired;
   workflow?: Workflow;
   failure?: string;
+  /** The last rolled-back workflow, until acknowledged or a later workflow succeeds. */
+  workflowFailure?: WorkflowFailure;
 }
 
 /** Every event carries the time it happened at, so the machine stays free of clocks and I/O. */
@@ -19,9 +21,12 @@ export type ServerEvent =
   | { type: 'INSTALLED'; at: string }
   | { type: 'INSTALL_FAILED'; at: string; message: string }
   | { type: 'REMOVED'; at: string }
-  | { type: 'WORKFLOW_BEGIN'; at: string; kind: 'MIGRATE' | 'RESTORE' | 'UPDATE'; step: string }
-  | { type: 'WORKFLOW_STEP'; at: string; step: string }
+  | { type: 'WORKFLOW_BEGIN'; at: string; kind: 'MIGRATE' | 'RESTORE' | 'UPDATE'; step: string; facts?: WorkflowFacts }
+  /** The next step; `software` changes the desired spec (a restore sets the backup's software). */
+  | { type: 'WORKFLOW_STEP'; at: string; step: string; facts?: WorkflowFacts; software?: ServerSoftware }
   | { type: 'WORKFLOW_DONE'; at: string }
+  /** Rolled back: the server is READY as before, the failure shown until acknowledged. */
+  | { type: 'WORKFLOW_ABORTED'; at: string; reason: WorkflowFailure['reason']; message: string }
   | { type: 'WORKFLOW_FAILED'; at: string; message: string };
 
 export type ServerEventType = ServerEvent['type'];
@@ -56,7 +61,10 @@ export const serverMachine = setup({
       });
     }),
     acknowledge: assign(({ context, event }) => {
-      if (event.type !== 'ACKNOWLEDGE' || context.desired.acknowledgedConditions.includes(event.conditionId)) return {};
+      if (event.type !== 'ACKNOWLEDGE') return {};
+      // A rolled-back workflow's condition is the Controller's own: acknowledging it clears it.
+      if (context.workflowFailure?.id === event.conditionId) return { workflowFailure: undefined };
+      if (context.desired.acknowledgedConditions.includes(event.conditionId)) return {};
       return change(context, { acknowledgedConditions: [...context.desired.acknowledgedConditions, event.conditionId] });
     }),
     markDeleted: assign(({ context, event }) => ({
@@ -64,10 +72,19 @@ export const serverMachine = setup({
       workflow: { kind: 'DELETE' as const, startedAt: event.at, step: 'removing from the Node' },
     })),
     beginWorkflow: assign(({ event }) =>
-      event.type === 'WORKFLOW_BEGIN' ? { workflow: { kind: event.kind, startedAt: event.at, step: event.step } } : {}),
-    stepWorkflow: assign(({ context, event }) =>
-      event.type === 'WORKFLOW_STEP' && context.workflow ? { workflow: { ...context.workflow, step: event.step } } : {}),
+      event.type === 'WORKFLOW_BEGIN' ? { workflow: { ...event.facts, kind: event.kind, startedAt: event.at, step: event.step } } : {}),
+    stepWorkflow: assign(({ context, event }) => {
+      if (event.type !== 'WORKFLOW_STEP' || !context.workflow) return {};
+      const workflow = { ...context.workflow, ...event.facts, step: event.step };
+      return event.software ? { ...change(context, { software: event.software }), workflow } : { workflow };
+    }),
     endWorkflow: assign({ workflow: undefined, failure: undefined }),
+    succeedWorkflow: assign({ workflow: undefined, failure: undefined, workflowFailure: undefined }),
+    abortWorkflow: assign(({ context, event }) => {
+      if (event.type !== 'WORKFLOW_ABORTED') return {};
+      const kind = (context.workflow?.kind ?? 'workflow').toLowerCase();
+      return { workflow: undefined, workflowFailure: { id: `${kind}:${event.at}`, reason: event.reason, message: event.message, at: event.at } };
+    }),
     fail: assign(({ event }) => ({
       workflow: undefined,
       failure: event.type === 'INSTALL_FAILED' || event.type === 'WORKFLOW_FAILED' ? event.message : 'failed',
@@ -124,11 +141,15 @@ export const serverMachine = setup({
   },
 });
 
-/** The transitions every long workflow (migrate, restore, update) shares. */
+/**
+ * The transitions every long workflow (migrate, restore, update) shares: steps, success, a
+ * rollback to READY (the usual end of a failure), or FAILED when nothing could be rolled back.
+ */
 function workflowEvents() {
   return {
     WORKFLOW_STEP: { actions: 'stepWorkflow' as const },
-    WORKFLOW_DONE: { target: 'READY' as const, actions: 'endWorkflow' as const },
+    WORKFLOW_DONE: { target: 'READY' as const, actions: 'succeedWorkflow' as const },
+    WORKFLOW_ABORTED: { target: 'READY' as const, actions: 'abortWorkflow' as const },
     WORKFLOW_FAILED: { target: 'FAILED' as const, actions: 'fail' as const },
   };
 }

@@ -77,4 +77,37 @@ export interface Workflow {
   kind: WorkflowKind;
   startedAt: string;
   step: string;
+  /**
+   * While true the server's Node is told to keep it stopped whatever its desired state (a restore
+   * replaces its files, a migration moves them); the desired state itself is not changed.
+   */
+  hold?: boolean;
+  /** MIGRATE: where the server goes, and the game port held for it there. */
+  targetNodeId?: string;
+  targetGamePort?: number;
+  /** MIGRATE: the Node it leaves, once it has switched (its copy is removed last). */
+  sourceNodeId?: string;
+  /**
+   * MIGRATE: a Node the server is not placed on that must remove its copy (the source once the
+   * server has switched, or the target when a rollback cannot tell whether its commit happened).
+   */
+  removeOnNodeId?: string;
+  /** RESTORE: the backup being restored, and the PRE_RESTORE backup taken first. */
+  backupId?: string;
+  preRestoreBackupId?: string;
+}
+
+/** The workflow facts a step may change (kind and start are fixed when it begins). */
+export type WorkflowFacts = Omit<Workflow, 'kind' | 'startedAt' | 'step'>;
+
+/**
+ * A workflow that could not finish and was rolled back (the server is READY again): shown as a
+ * Controller condition (reason MIGRATION_FAILED or RESTORE_FAILED) until acknowledged or the next
+ * workflow of the server succeeds.
+ */
+export interface WorkflowFailure {
+  id: string;
+  reason: 'MIGRATION_FAILED' | 'RESTORE_FAILED';
+  message: string;
+  at: string;
 }

@@ -72,7 +72,10 @@ export const ServerDetail = Type.Object({
     conditions: Type.Array(ConditionSchema),
     startedAt: Type.Optional(DateTime),
   }),
-  workflow: Type.Optional(Type.Object({ kind: Type.String(), startedAt: DateTime, step: Type.String() })),
+  workflow: Type.Optional(Type.Object({
+    kind: Type.String(), startedAt: DateTime, step: Type.String(),
+    targetNodeId: Type.Optional(Uuid),
+  })),
   createdAt: DateTime,
   updatedAt: DateTime,
 });

@@ -10,7 +10,10 @@ import { AuditService } from './audit.js';
 import { AuthService } from './auth.js';
 import { ConsoleHub } from './console-hub.js';
 import { ConsoleService } from './console.js';
+import { NodeDrain } from './drain.js';
 import { FileService } from './files.js';
+import { defaultMigrationTimings, type MigrationTimings } from './migration-steps.js';
+import { MigrationService } from './migrations.js';
 import { NodeCalls } from './node-calls.js';
 import { PropertiesService } from './properties.js';
 import { CatalogService, type CatalogOptions } from './catalog.js';
@@ -25,6 +28,7 @@ import { PluginService } from './plugins.js';
 import { RoleService } from './roles.js';
 import { FleetNodeGateway, fromLinkStatus } from './server-link.js';
 import { ServerPlacements } from './server-placements.js';
+import { ServerReportFeed } from './server-report-feed.js';
 import { ServerReports } from './server-reports.js';
 import { ServerWatchHub } from './server-watch.js';
 import { ServerService } from './servers.js';
@@ -34,11 +38,17 @@ import { TeamService } from './teams.js';
 import { TemplateService } from './templates.js';
 import { TokenService } from './tokens.js';
 import { UserService } from './users.js';
+import { WorkflowOutcomes } from './workflow-outcomes.js';
 
 /** Node heartbeat timings and the timer clock of the Node actors; tests shorten or simulate them. */
 export interface NodeRuntimeDeps {
   nodeTimings?: NodeTimings;
   nodeTimerClock?: TimerClock;
+}
+
+/** How long migrations wait on Nodes (tests shorten it). */
+export interface MigrationDeps {
+  migrationTimings?: MigrationTimings;
 }
 
 /** Where the plugin catalog comes from and how often it syncs (default: the sample feed, hourly). */
@@ -50,7 +60,7 @@ export interface CatalogDeps {
  * Every service of the Controller, built once from shared deps. Each gets what it uses through
  * its constructor, so this function is the whole graph.
  */
-export function createServices(deps: ServiceDeps & { templates: TemplateCatalog } & NodeRuntimeDeps & CatalogDeps, sessionPolicy: SessionPolicy = defaultSessionPolicy) {
+export function createServices(deps: ServiceDeps & { templates: TemplateCatalog } & NodeRuntimeDeps & CatalogDeps & MigrationDeps, sessionPolicy: SessionPolicy = defaultSessionPolicy) {
   const access = new Access(deps.repos);
   const sessions = new SessionService(deps, sessionPolicy);
   const roles = new RoleService(deps, access);
@@ -63,7 +73,9 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const agents: AgentSessions = new AgentSessions(deps.logger, {
     desiredStateFor: (nodeId) => gateway.desiredFor(nodeId),
     serverStatus: (nodeId, status) => {
-      serverReports.apply(nodeId, fromLinkStatus(status)).catch((err: unknown) => deps.logger.error({ err, nodeId }, 'server report failed'));
+      const report = fromLinkStatus(status);
+      reportFeed.publish(nodeId, report);
+      serverReports.apply(nodeId, report).catch((err: unknown) => deps.logger.error({ err, nodeId }, 'server report failed'));
     },
   });
   const enrollment = new NodeEnrollment(deps, fleet, audit);
@@ -77,6 +89,12 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   // The network: its proxy's routes follow every server and Node change that shapes them.
   const routePush = new NetworkRoutePush(networkState, gateway, serverWatch, fleet, deps.logger);
   const serverReports = new ServerReports(deps, servers);
+  const reportFeed = new ServerReportFeed();
+  // Workflows that move a server's files between Nodes.
+  const workflowOutcomes = new WorkflowOutcomes();
+  const migrations = new MigrationService({
+    deps, servers, templates: deps.templates, gateway, reports: reportFeed, nodeStates: fleet, agents, timings: deps.migrationTimings ?? defaultMigrationTimings,
+  }, access, workflowOutcomes);
   // Operating a server through its Agent: console, files, server.properties.
   const nodeCalls = new NodeCalls(agents);
   const consoleHub = new ConsoleHub(agents, nodeCalls, deps.logger);
@@ -101,6 +119,9 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     nodes,
     servers,
     serverReports,
+    workflowOutcomes,
+    migrations,
+    drain: new NodeDrain(deps, nodes, migrations),
     network: new NetworkService(deps, access, networkState, servers, teams, routePush),
     templates: new TemplateService(deps.templates),
     consoleHub,

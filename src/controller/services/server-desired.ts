@@ -10,8 +10,20 @@ export interface DesiredServerEntry {
   gamePort?: number;
 }
 
-/** The full desired state of a Node: every server placed on it, those being deleted included. */
+/**
+ * The full desired state of a Node: every server placed on it, those being deleted included, and
+ * the servers a migration has it remove (shown DELETED until the Node reports them removed).
+ */
 export async function desiredStateOf(repos: Repositories, nodeId: string): Promise<DesiredServerEntry[]> {
-  const servers = await repos.servers.find({ nodeId }, { sort: { _id: 1 } });
-  return servers.map((s) => ({ serverId: s._id, kind: s.kind, generation: s.generation, desired: s.desired, ...(s.gamePort ? { gamePort: s.gamePort } : {}) }));
+  const servers = await repos.servers.find({ $or: [{ nodeId }, { 'workflow.removeOnNodeId': nodeId }] }, { sort: { _id: 1 } });
+  return servers.map((s) => {
+    const entry = { serverId: s._id, kind: s.kind, generation: s.generation };
+    if (s.nodeId !== nodeId) return { ...entry, desired: { ...s.desired, state: 'DELETED' as const } };
+    return {
+      ...entry,
+      // A workflow's hold keeps the server stopped on its Node without changing what is desired.
+      desired: s.workflow?.hold && s.desired.state === 'RUNNING' ? { ...s.desired, state: 'STOPPED' as const } : s.desired,
+      ...(s.gamePort ? { gamePort: s.gamePort } : {}),
+    };
+  });
 }

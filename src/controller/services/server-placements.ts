@@ -2,6 +2,8 @@ import type { Reservation } from '../domain/server-spec.js';
 import type { Repositories } from '../store/repositories.js';
 
 const zero: Reservation = { cpuMillis: 0, memoryBytes: 0 };
+/** Servers that hold room on a Node: placed there, or a migration's target or not yet cleaned source. */
+const holdingNode = (nodeId: string) => ({ $or: [{ nodeId }, { 'workflow.targetNodeId': nodeId }, { 'workflow.sourceNodeId': nodeId }] });
 const add = (a: Reservation, b: Reservation): Reservation => ({ cpuMillis: a.cpuMillis + b.cpuMillis, memoryBytes: a.memoryBytes + b.memoryBytes });
 
 /**
@@ -12,9 +14,12 @@ const add = (a: Reservation, b: Reservation): Reservation => ({ cpuMillis: a.cpu
 export class ServerPlacements {
   constructor(private readonly repos: Repositories) {}
 
-  /** The sum of the reservations of the servers placed on the Node, stopped ones included. */
+  /**
+   * The sum of the reservations of the servers placed on the Node, stopped ones included, and of
+   * those a migration moves to it or has not finished moving away from it.
+   */
   async reservedOn(nodeId: string): Promise<Reservation> {
-    const servers = await this.repos.servers.find({ nodeId });
+    const servers = await this.repos.servers.find(holdingNode(nodeId));
     return servers.reduce((sum, s) => add(sum, s.desired.resources), zero);
   }
 
@@ -30,8 +35,8 @@ export class ServerPlacements {
 
   /** Why the Node cannot be deleted yet, if servers are placed on it. */
   async nodeInUse(nodeId: string): Promise<string | undefined> {
-    const count = await this.repos.servers.count({ nodeId });
-    return count > 0 ? `${count} server(s) are placed on it` : undefined;
+    const count = await this.repos.servers.count(holdingNode(nodeId));
+    return count > 0 ? `${count} server(s) are placed on it or migrating to or from it` : undefined;
   }
 
   /** Why the team cannot be deleted yet, if it has servers. */

@@ -9,11 +9,19 @@ function controllerConditions(doc: ServerDoc, nodeConnected: boolean): StatusCon
   if (doc.phase === 'FAILED') {
     conditions.push({ id: `${doc._id}:workflow-failed`, source: 'CONTROLLER', reason: 'WORKFLOW_FAILED', message: doc.failure ?? 'The last workflow failed.', since: doc.updatedAt });
   }
+  if (doc.workflowFailure) {
+    const f = doc.workflowFailure;
+    conditions.push({ id: f.id, source: 'CONTROLLER', reason: f.reason, message: f.message, since: f.at });
+  }
   if (doc.nodeId && !nodeConnected) {
     conditions.push({ id: `${doc._id}:node-unreachable`, source: 'CONTROLLER', reason: 'NODE_UNREACHABLE', message: 'The server\'s Node cannot be heard; its state is unknown.', since: doc.updatedAt });
   }
   return conditions;
 }
+
+/** The workflow as the API shows it: kind, start, step and, for a migration, where the server goes. */
+const workflowView = (w: NonNullable<ServerDoc['workflow']>) =>
+  ({ kind: w.kind, startedAt: w.startedAt, step: w.step, ...(w.targetNodeId ? { targetNodeId: w.targetNodeId } : {}) });
 
 export function serverConditions(doc: ServerDoc, nodeConnected: boolean): StatusCondition[] {
   return [...doc.observed.conditions, ...controllerConditions(doc, nodeConnected)];
@@ -61,7 +69,7 @@ export function serverDetail(doc: ServerDoc, nodeConnected: boolean) {
       conditions,
       ...(doc.observed.startedAt ? { startedAt: doc.observed.startedAt } : {}),
     },
-    ...(doc.workflow ? { workflow: doc.workflow } : {}),
+    ...(doc.workflow ? { workflow: workflowView(doc.workflow) } : {}),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   };

@@ -202,13 +202,32 @@ export class ServerService {
     return chosen;
   }
 
-  /** Nodes on one host share its ports, so a port is free only if no server on any of them holds it. */
+  /**
+   * Nodes on one host share its ports, so a port is free only if no server on any of them holds
+   * it, nor a migration to one of them holds it for the server it brings.
+   */
   private async portsInUse(nodeId: string, exceptServerId?: string): Promise<Set<number>> {
     const node = await this.nodes.get(nodeId);
     if (!node) throw new DomainError('insufficient_capacity', 'That Node is gone.');
-    const sameHost = (await this.nodes.list()).filter((n) => n.nodeId === nodeId || (node.hostname && n.hostname === node.hostname));
-    const servers = await this.deps.repos.servers.find({ nodeId: { $in: sameHost.map((n) => n.nodeId) } });
-    return new Set(servers.flatMap((s) => (s.gamePort && s._id !== exceptServerId ? [s.gamePort] : [])));
+    const host = (await this.nodes.list()).filter((n) => n.nodeId === nodeId || (node.hostname && n.hostname === node.hostname)).map((n) => n.nodeId);
+    const servers = await this.deps.repos.servers.find({ $or: [{ nodeId: { $in: host } }, { 'workflow.targetNodeId': { $in: host } }] });
+    return new Set(servers.filter((s) => s._id !== exceptServerId).flatMap((s) => [
+      ...(s.gamePort && s.nodeId && host.includes(s.nodeId) ? [s.gamePort] : []),
+      ...(s.workflow?.targetGamePort && s.workflow.targetNodeId && host.includes(s.workflow.targetNodeId) ? [s.workflow.targetGamePort] : []),
+    ]));
+  }
+
+  /**
+   * Where a migration takes the server: `nodeId` if it accepts placements and has room, else the
+   * Node placement picks; with a game port free there (the network's port for the proxy). `hold`
+   * records the reservation while the placement lock is held, so no other placement takes the room.
+   */
+  async reserveMove<T>(doc: ServerDoc, nodeId: string | undefined, hold: (target: { nodeId: string; gamePort: number }) => Promise<T>): Promise<T> {
+    return this.locks.run('placement', async () => {
+      const fixedPort = doc.kind === 'PROXY' ? (await this.deps.repos.network.findById(networkId))?.port : undefined;
+      const target = await this.place(doc.desired.resources, nodeId, fixedPort);
+      return hold({ nodeId: target, gamePort: fixedPort ?? (await this.allocatePort(target)) });
+    });
   }
 
   /** The network's port is kept free on every host, so the proxy can always be placed or moved there. */
@@ -323,7 +342,7 @@ export class ServerService {
   async acknowledge(caller: Caller, serverId: string, condition: string, audit: AuditScope) {
     audit.target(serverId).detail({ condition });
     const doc = await this.load(caller, serverId, 'servers.start');
-    const found = doc.observed.conditions.find((c) => c.id === condition || c.reason === condition);
+    const found = this.detail(doc).conditions.find((c) => c.id === condition || c.reason === condition);
     if (!found) throw new DomainError('not_found', `The server has no condition ${condition}.`);
     audit.detail({ conditionId: found.id, reason: found.reason });
     return this.detail(await this.apply(doc, { type: 'ACKNOWLEDGE', at: nowIso(this.deps), conditionId: found.id }));
@@ -340,9 +359,10 @@ export class ServerService {
 
   /**
    * Sends an event to the server's actor under its lock and persists the outcome (with a new
-   * observed status, for reports, and placement fields that change with it, e.g. a new port).
+   * observed status, for reports, and placement fields that change with it: a new port, or a
+   * migration's switch to another Node).
    */
-  async apply(doc: ServerDoc, event: ServerEvent, observed?: ServerDoc['observed'], placement: Pick<Partial<ServerDoc>, 'gamePort'> = {}): Promise<ServerDoc> {
+  async apply(doc: ServerDoc, event: ServerEvent, observed?: ServerDoc['observed'], placement: Pick<Partial<ServerDoc>, 'gamePort' | 'nodeId'> = {}): Promise<ServerDoc> {
     return this.locks.run(doc._id, async () => {
       const stored = (await this.deps.repos.servers.findById(doc._id)) ?? doc;
       const current = { ...stored, ...placement };
@@ -372,7 +392,7 @@ export class ServerService {
     });
   }
 
-  private busy(actor: ServerActor): DomainError {
+  busy(actor: ServerActor): DomainError {
     const { phase, context } = machineState(actor);
     const doing = context.workflow ? ` (${context.workflow.kind.toLowerCase()}: ${context.workflow.step})` : '';
     return new DomainError('phase_busy', `The server is ${phase}${doing}; try again when it is READY.`);
@@ -382,12 +402,13 @@ export class ServerService {
     return this.fleet.get(doc._id) ?? this.fleet.restore(doc);
   }
 
-  private fromActor(actor: ServerActor): Pick<ServerDoc, 'phase' | 'generation' | 'desired' | 'workflow' | 'failure' | 'snapshot'> {
+  private fromActor(actor: ServerActor): Pick<ServerDoc, 'phase' | 'generation' | 'desired' | 'workflow' | 'failure' | 'workflowFailure' | 'snapshot'> {
     const { phase, context } = machineState(actor);
     return {
       phase, generation: context.generation, desired: context.desired, snapshot: actor.getPersistedSnapshot(),
       ...(context.workflow ? { workflow: context.workflow } : {}),
       ...(context.failure ? { failure: context.failure } : {}),
+      ...(context.workflowFailure ? { workflowFailure: context.workflowFailure } : {}),
     };
   }
 
@@ -403,7 +424,7 @@ export class ServerService {
       this.changes.publish({ doc: before, deleted: true });
       return before;
     }
-    const { workflow: _w, failure: _f, ...rest } = before;
+    const { workflow: _w, failure: _f, workflowFailure: _wf, ...rest } = before;
     const next: ServerDoc = { ...rest, ...this.fromActor(actor), observed, updatedAt: nowIso(this.deps) };
     try {
       await this.deps.repos.servers.replace({ _id: before._id }, next);
@@ -412,7 +433,8 @@ export class ServerService {
       this.fleet.restore(before);
       throw e;
     }
-    if (next.generation !== before.generation && next.nodeId) this.nodes.desiredStateChanged(next.nodeId);
+    // A hold begun or lifted changes what the Node is told as much as a new generation does.
+    if ((next.generation !== before.generation || Boolean(next.workflow?.hold) !== Boolean(before.workflow?.hold)) && next.nodeId) this.nodes.desiredStateChanged(next.nodeId);
     this.changed(next);
     return next;
   }

@@ -192,6 +192,7 @@ export interface ServerDoc {
   phase: import('../domain/server-spec.js').Phase;
   workflow?: import('../domain/server-spec.js').Workflow;
   failure?: string;
+  workflowFailure?: import('../domain/server-spec.js').WorkflowFailure;
   gamePort?: number;
   observed: import('../domain/server-spec.js').ServerObserved;
   /** The server actor's persisted snapshot, restored at start. */

@@ -8,6 +8,7 @@ import { consoleRoutes } from './console.js';
 import { fileRoutes } from './files.js';
 import { propertyRoutes } from './properties.js';
 import { meRoutes } from './me.js';
+import { migrationRoutes } from './migrations.js';
 import { networkRoutes } from './network.js';
 import { nodeRoutes } from './nodes.js';
 import { pluginRoutes } from './plugins.js';
@@ -28,6 +29,7 @@ export const allRoutes = (s: Services, agentLink: AgentLink): AnyRoute[] => [
   ...networkRoutes(s),
   ...nodeRoutes(s, agentLink),
   ...serverRoutes(s),
+  ...migrationRoutes(s),
   ...consoleRoutes(s),
   ...fileRoutes(s),
   ...propertyRoutes(s),

@@ -22,6 +22,11 @@ export interface SnapshotReadInput {
    * Where to start, in bytes.
    */
   'offset'?: (number | string | Long);
+  /**
+   * How many bytes to read from `offset` at most; 0 reads to the end of the file (ranged reads let
+   * the Controller pace a copy to where it writes).
+   */
+  'length'?: (number | string | Long);
 }
 
 /**
@@ -44,4 +49,9 @@ export interface SnapshotRead {
    * Where to start, in bytes.
    */
   'offset': (number);
+  /**
+   * How many bytes to read from `offset` at most; 0 reads to the end of the file (ranged reads let
+   * the Controller pace a copy to where it writes).
+   */
+  'length': (number);
 }

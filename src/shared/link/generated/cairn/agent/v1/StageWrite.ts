@@ -39,6 +39,11 @@ export interface StageWriteInput {
    * The whole file's size (on the last chunk).
    */
   'size'?: (number | string | Long);
+  /**
+   * True to create `path` as a directory (with `mode`) instead of writing a file: a backup's empty
+   * directories come back too. `data`, `offset`, `last`, `sha256` and `size` are ignored.
+   */
+  'directory'?: (boolean);
 }
 
 /**
@@ -78,4 +83,9 @@ export interface StageWrite {
    * The whole file's size (on the last chunk).
    */
   'size': (number);
+  /**
+   * True to create `path` as a directory (with `mode`) instead of writing a file: a backup's empty
+   * directories come back too. `data`, `offset`, `last`, `sha256` and `size` are ignored.
+   */
+  'directory': (boolean);
 }

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import type { ManifestEntry } from '../../../shared/backup/manifest.js';
+import { maxChunkBytes, type Response } from '../../../shared/link/messages.js';
+import { agentDeadlines, type NodeCalls } from '../node-calls.js';
+import { manifestPart, transferDeadlines } from './transfer-deadlines.js';
+
+/** A copy asks the Agent for this much at a time, and asks for more only once it is written. */
+const rangeBytes = 4 * maxChunkBytes;
+
+export interface SnapshotOptions {
+  /** Quiesce a running server as its template says (a backup), or read it as it is (a migration's first copy). */
+  quiesce: boolean;
+}
+
+/**
+ * The Controller's side of a snapshot on a Node: the manifest the Agent answered, ranged reads of
+ * its files, and a close that always reaches the Agent (which also closes by itself when the
+ * lease runs out, so a Controller gone mid-copy leaves no quiesced server behind).
+ */
+export class SnapshotSource {
+  private constructor(
+    private readonly calls: NodeCalls,
+    readonly nodeId: string,
+    readonly id: string,
+    readonly entries: ManifestEntry[],
+  ) {}
+
+  static async open(calls: NodeCalls, nodeId: string, serverId: string, options: SnapshotOptions): Promise<SnapshotSource> {
+    const id = randomUUID();
+    const entries: ManifestEntry[] = [];
+    const take = (r: Response) => entries.push(...manifestPart(r));
+    try {
+      take(await calls.askNode(nodeId, { body: 'snapshotOpen', snapshotOpen: { serverId, snapshotId: id, quiesce: options.quiesce, leaseMs: transferDeadlines.leaseMs } }, {
+        timeoutMs: transferDeadlines.openMs, onPart: take,
+      }));
+    } catch (e) {
+      await closeSnapshot(calls, nodeId, id);
+      throw e;
+    }
+    return new SnapshotSource(calls, nodeId, id, entries);
+  }
+
+  /** One file's content, in chunks of at most 1 MiB, read 4 MiB at a time as the consumer takes it. */
+  async *read(entry: ManifestEntry): AsyncIterable<Buffer> {
+    let offset = 0;
+    for (;;) {
+      const chunks: Buffer[] = [];
+      let total = 0;
+      const take = (r: Response) => {
+        if (r.payload !== 'fileChunk') return;
+        chunks.push(Buffer.from(r.fileChunk.data));
+        total = Number(r.fileChunk.totalBytes);
+      };
+      take(await this.calls.askNode(this.nodeId, {
+        body: 'snapshotRead', snapshotRead: { snapshotId: this.id, path: entry.path, chunkBytes: maxChunkBytes, offset, length: rangeBytes },
+      }, { timeoutMs: agentDeadlines.disk, onPart: take }));
+      for (const chunk of chunks) {
+        offset += chunk.length;
+        if (chunk.length > 0) yield chunk;
+      }
+      if (offset >= total || chunks.every((c) => c.length === 0)) return;
+    }
+  }
+
+  close(): Promise<void> {
+    return closeSnapshot(this.calls, this.nodeId, this.id);
+  }
+}
+
+/** Best effort: an Agent that cannot be told closes the snapshot itself when its lease runs out. */
+async function closeSnapshot(calls: NodeCalls, nodeId: string, snapshotId: string): Promise<void> {
+  await calls.askNode(nodeId, { body: 'snapshotClose', snapshotClose: { snapshotId } }, { timeoutMs: agentDeadlines.quick }).catch(() => undefined);
+}
