@@ -9,6 +9,7 @@ import type * as audit from '../../../controller/schemas/audit.js';
 import type * as auth from '../../../controller/schemas/auth.js';
 import type * as catalog from '../../../controller/schemas/catalog.js';
 import type * as common from '../../../controller/schemas/common.js';
+import type * as migrations from '../../../controller/schemas/migrations.js';
 import type * as network from '../../../controller/schemas/network.js';
 import type * as nodes from '../../../controller/schemas/nodes.js';
 import type * as operations from '../../../controller/schemas/operations.js';
@@ -194,11 +195,6 @@ export interface CreateBackupSchedule {
   retain: number;
 }
 
-export interface MigrateServer {
-  nodeId: string;
-}
-export interface DrainStarted {
-  node: Node;
-  /** The servers being moved off the Node. */
-  serverIds: string[];
-}
+export type MigrateServer = Static<typeof migrations.MigrateServer>;
+/** The drained Node and the servers being moved off it. */
+export type DrainStarted = Static<typeof migrations.DrainStarted>;

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { adminKeys } from '../../api/admin';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
+import { nameOf, useAllNodes } from '../../api/reference-data';
 import type { DrainStarted, Node, ServerDetail } from '../../api/types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ProblemAlert } from '../../components/ProblemAlert';
@@ -13,29 +14,26 @@ import { adminStateClass } from './node-format';
 
 const movingPollMs = 2_000;
 
-const failed = (s: ServerDetail) => s.conditions.some((c) => c.reason === 'MIGRATION_FAILED');
-const moved = (s: ServerDetail, from: string) => s.phase === 'READY' && s.nodeId !== from;
+const moved = (s: ServerDetail, from: string) => s.phase === 'READY' && !s.workflow && s.nodeId !== from;
 
-/** Where a server of the drained Node is: waiting its turn, its migration's step, moved, or failed. */
-function progressOf(s: ServerDetail, from: string) {
+/** Where a server of the drained Node is: its migration's step, moved, its last migration failed, or waiting its turn. */
+function progressOf(s: ServerDetail, from: string, nodes: Node[] | undefined) {
   if (s.workflow) return workflowText(s.workflow);
-  if (moved(s, from)) return <span className="success">moved</span>;
-  if (failed(s)) return <span className="state bad">MIGRATION_FAILED</span>;
+  if (moved(s, from)) return <span className="success">moved to {nameOf(nodes, s.nodeId)}</span>;
+  if (s.conditions.some((c) => c.reason === 'MIGRATION_FAILED')) return <span className="state bad">MIGRATION_FAILED</span>;
   return 'waiting its turn';
 }
 
-/** One server being moved off the drained Node, read again until it has moved or its migration failed. */
+/** One server being moved off the drained Node, read again until it has moved (as the Node itself is read, while shown). */
 function MovingServer({ serverId, from }: { serverId: string; from: string }) {
   const server = useQuery({
     queryKey: queryKeys.servers.detail(serverId), queryFn: () => api.servers.get(serverId),
-    refetchInterval: (query) => {
-      const s = query.state.data;
-      return s && !s.workflow && (moved(s, from) || failed(s)) ? false : movingPollMs;
-    },
+    refetchInterval: (query) => (query.state.data && moved(query.state.data, from) ? false : movingPollMs),
   });
+  const nodes = useAllNodes();
   const s = server.data;
   if (!s) return <li>{server.error ? <ProblemAlert error={server.error} /> : <span className="mono">{serverId.slice(0, 8)}</span>}</li>;
-  return <li><Link to={`/servers/${s.id}`}>{s.name}</Link>: <StateText value={s.phase} /> {progressOf(s, from)}</li>;
+  return <li><Link to={`/servers/${s.id}`}>{s.name}</Link>: <StateText value={s.phase} /> {progressOf(s, from, nodes.data)}</li>;
 }
 
 /** What a drain started: the Node's admin state and each server being moved, live. */

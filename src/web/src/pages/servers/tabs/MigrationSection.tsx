@@ -41,7 +41,10 @@ export function MigrationSection({ server }: { server: ServerDetail }) {
       <h2 id="migration-heading">Migration</h2>
       <p className="hint">Now on {nameOf(nodes.data, server.nodeId)}. The files are copied while the server runs; it stops only for the last changes and starts again on the new Node.</p>
       {migrating && server.workflow ? (
-        <p role="status"><progress aria-label="Migration in progress" /> {workflowText(server.workflow)}</p>
+        <p role="status">
+          <progress aria-label="Migration in progress" /> {workflowText(server.workflow)}
+          {server.workflow.targetNodeId ? ` (to ${nameOf(nodes.data, server.workflow.targetNodeId)})` : null}
+        </p>
       ) : null}
       <ProblemAlert error={nodes.error} />
       <form onSubmit={submit} noValidate aria-label="Migrate">
