@@ -3,7 +3,7 @@ import { ProblemAlert } from '../../components/ProblemAlert';
 import { AllBackups } from './AllBackups';
 import { AllSchedules } from './AllSchedules';
 import { DestinationsSection } from './DestinationsSection';
-import { useDestinations } from './use-backup-data';
+import { useDestinations } from './use-destinations';
 import '../admin.css';
 
 /** Destinations (global administrators), every schedule, and every backup the caller may read. */

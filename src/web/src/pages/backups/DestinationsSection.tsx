@@ -8,7 +8,7 @@ import { ProblemAlert } from '../../components/ProblemAlert';
 import { formatTime } from '../../format/units';
 import { ConfirmButton } from '../admin-components/ConfirmButton';
 import { NewDestinationForm } from './NewDestinationForm';
-import type { useDestinations } from './use-backup-data';
+import type { useDestinations } from './use-destinations';
 
 /** Where backups are kept (global administrators): the list, Delete (refused while backups or schedules use one) and a form. */
 export function DestinationsSection({ destinations }: { destinations: ReturnType<typeof useDestinations>['destinations'] }) {

@@ -8,7 +8,7 @@ import { BackUpNow } from '../../backups/BackUpNow';
 import { BackupList } from '../../backups/BackupList';
 import { NewScheduleForm } from '../../backups/NewScheduleForm';
 import { ScheduleTable } from '../../backups/ScheduleTable';
-import { useDestinations } from '../../backups/use-backup-data';
+import { useDestinations } from '../../backups/use-destinations';
 import '../../admin.css';
 
 /** Back up now, the server's backups live while one runs (Restore, Delete), and its schedules. */
