@@ -64,6 +64,8 @@ export const api = {
     create: (body: T.CreateNode) => post<T.EnrollmentIssued>('/nodes', body),
     update: (id: string, body: T.UpdateNode) => patch<T.Node>(`/nodes/${enc(id)}`, body),
     setAdminState: (id: string, verb: 'enable' | 'disable' | 'revoke') => post<T.Node>(`/nodes/${enc(id)}/${verb}`),
+    /** Disables the Node and migrates every server off it, one at a time. */
+    drain: (id: string) => post<T.DrainStarted>(`/nodes/${enc(id)}/drain`),
     issueEnrollmentToken: (id: string) => post<T.EnrollmentIssued>(`/nodes/${enc(id)}/enrollment-token`),
     delete: (id: string) => del(`/nodes/${enc(id)}`),
   },
@@ -78,6 +80,7 @@ export const api = {
     update: (id: string, body: T.UpdateServer) => patch<T.ServerDetail>(server(id), body),
     delete: (id: string) => del<T.ServerDetail>(server(id)),
     acknowledge: (id: string, condition: string) => post<T.ServerDetail>(`${server(id)}/conditions/${enc(condition)}/acknowledge`),
+    migrate: (id: string, body: T.MigrateServer) => post<T.ServerDetail>(`${server(id)}/migrate`, body),
     /** The SSE stream of `server` and `server-deleted` events (see useEventStream). */
     watchPath: '/servers/watch',
   },
@@ -104,6 +107,29 @@ export const api = {
     update: (id: string, installationId: string, body: T.UpdatePlugin = {}) => post<T.PluginInstallation>(`${server(id)}/plugins/${enc(installationId)}/update`, body),
     remove: (id: string, installationId: string) => del(`${server(id)}/plugins/${enc(installationId)}`),
     upload: (id: string, jar: File) => request<T.PluginInstallation>('POST', `${server(id)}/plugins/upload`, { raw: jar, query: { fileName: jar.name } }),
+  },
+  backups: {
+    /** Every backup the caller may read (global administrators: deleted servers' too), newest first. */
+    list: (query: T.BackupListQuery = {}) => get<T.BackupPage>('/backups', query),
+    ofServer: (serverId: string, query: T.PageQuery = {}) => get<T.BackupPage>(`${server(serverId)}/backups`, query),
+    get: (id: string) => get<T.Backup>(`/backups/${enc(id)}`),
+    create: (serverId: string, body: T.CreateBackup = {}) => post<T.Backup>(`${server(serverId)}/backups`, body),
+    delete: (id: string) => del(`/backups/${enc(id)}`),
+    /** Answers the server's detail in phase RESTORING; a PRE_RESTORE backup is taken first. */
+    restore: (id: string, body: T.RestoreBackup = {}) => post<T.ServerDetail>(`/backups/${enc(id)}/restore`, body),
+  },
+  backupSchedules: {
+    /** Every schedule of the servers the caller may read backups of. */
+    list: (query: T.PageQuery = {}) => get<T.BackupSchedulePage>('/backup-schedules', query),
+    ofServer: (serverId: string, query: T.PageQuery = {}) => get<T.BackupSchedulePage>(`${server(serverId)}/backup-schedules`, query),
+    get: (id: string) => get<T.BackupSchedule>(`/backup-schedules/${enc(id)}`),
+    create: (serverId: string, body: T.CreateBackupSchedule) => post<T.BackupSchedule>(`${server(serverId)}/backup-schedules`, body),
+    delete: (id: string) => del(`/backup-schedules/${enc(id)}`),
+  },
+  backupDestinations: {
+    list: (query: T.PageQuery = {}) => get<T.BackupDestinationPage>('/backup-destinations', query),
+    create: (body: T.CreateBackupDestination) => post<T.BackupDestination>('/backup-destinations', body),
+    delete: (id: string) => del(`/backup-destinations/${enc(id)}`),
   },
   catalog: {
     list: (query: T.CatalogQuery = {}) => get<T.CatalogPage>('/catalog/plugins', query),

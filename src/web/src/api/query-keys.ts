@@ -42,6 +42,19 @@ export const queryKeys = {
     file: (id: string, path: string) => ['servers', 'detail', id, 'file', path] as const,
     properties: (id: string) => ['servers', 'detail', id, 'properties'] as const,
     plugins: (id: string) => ['servers', 'detail', id, 'plugins'] as const,
+    /** Every server the caller sees, for names and links in tables; not a `list`, which the watch stream edits page by page. */
+    everything: ['servers', 'everything'] as const,
   },
   catalog: (query: object) => ['catalog', query] as const,
+  backups: {
+    all: ['backups'] as const,
+    ofServer: (serverId: string) => ['backups', 'server', serverId] as const,
+    list: (filters: object) => ['backups', 'list', filters] as const,
+  },
+  backupSchedules: {
+    all: ['backup-schedules'] as const,
+    ofServer: (serverId: string) => ['backup-schedules', 'server', serverId] as const,
+    list: ['backup-schedules', 'list'] as const,
+  },
+  backupDestinations: ['backup-destinations'] as const,
 };

@@ -23,6 +23,10 @@ export const useAllTeams = (fresh = false) =>
 export const useAllNodes = (fresh = false) =>
   useQuery({ queryKey: queryKeys.nodes.everything, queryFn: () => allPages(api.nodes.list), staleTime: 30_000, refetchOnMount: fresh ? 'always' : true });
 
+/** Servers the caller may read, for names and links in the backups tables. */
+export const useAllServers = () =>
+  useQuery({ queryKey: queryKeys.servers.everything, queryFn: () => allPages(api.servers.list), staleTime: 30_000 });
+
 export const useTemplates = () => useQuery({ queryKey: queryKeys.templates, queryFn: () => allPages(api.templates.list), staleTime: 5 * 60_000 });
 
 /** `id → name` for a table cell, falling back to a short id while unknown. */

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { adminKeys } from '../../api/admin';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
-import type { EnrollmentIssued, Node } from '../../api/types';
+import type { DrainStarted, EnrollmentIssued, Node } from '../../api/types';
 import { TextField } from '../../components/Field';
 import { Loading } from '../../components/Loading';
 import { ProblemAlert } from '../../components/ProblemAlert';
@@ -12,6 +12,7 @@ import { CapacityMeter } from '../admin-components/CapacityMeter';
 import { ConfirmButton } from '../admin-components/ConfirmButton';
 import { FormDialog } from '../admin-components/FormDialog';
 import { FormProblem } from '../admin-components/FormProblem';
+import { DrainButton, DrainProgress } from './DrainNode';
 import { adminStateClass, connectionStateClass, formatCores } from './node-format';
 
 interface NodeDetailProps {
@@ -27,6 +28,7 @@ export function NodeDetail({ nodeId, manage, onEnrollment, onClose }: NodeDetail
   const client = useQueryClient();
   const node = useQuery({ queryKey: adminKeys.node(nodeId), queryFn: () => api.nodes.get(nodeId), refetchInterval: 5_000 });
   const heading = useRef<HTMLHeadingElement>(null);
+  const [drained, setDrained] = useState<DrainStarted>();
   const loaded = node.data !== undefined;
   useEffect(() => {
     if (loaded) heading.current?.focus();
@@ -88,6 +90,7 @@ export function NodeDetail({ nodeId, manage, onEnrollment, onClose }: NodeDetail
             {n.adminState === 'DISABLED' ? <button type="button" onClick={() => admin.mutate('enable')} disabled={admin.isPending}>Enable</button> : null}
             <EditAddress node={n} onSaved={changed} />
             {revoked ? null : <button type="button" onClick={() => token.mutate()} disabled={token.isPending}>New enrollment token</button>}
+            {revoked ? null : <DrainButton node={n} onDrained={(started) => { setDrained(started); void changed(started.node); }} />}
             {revoked ? null : (
               <ConfirmButton
                 title={`Revoke ${n.name}?`} confirmLabel="Revoke" action={() => api.nodes.setAdminState(nodeId, 'revoke')} onDone={() => void changed()}
@@ -100,7 +103,11 @@ export function NodeDetail({ nodeId, manage, onEnrollment, onClose }: NodeDetail
               description="The Node's record goes and its Agent is disconnected. A Node with servers placed on it cannot be deleted."
             >Delete<span className="visually-hidden"> {n.name}</span></ConfirmButton>
           </div>
-          <p className="hint">Disable stops new placements; servers already on the Node keep running. A new enrollment token re-enrolls a reinstalled host.</p>
+          {drained ? <DrainProgress node={n} drain={drained} /> : null}
+          <p className="hint">
+            Disable stops new placements; servers already on the Node keep running. Drain disables it and migrates its servers to other Nodes.
+            A new enrollment token re-enrolls a reinstalled host.
+          </p>
         </>
       ) : null}
     </section>

@@ -12,6 +12,8 @@ import { powerAllowed, StateText, type PowerVerb } from './server-state';
 import { ServerTabs } from './ServerTabs';
 import { useServerWatch } from './use-server-watch';
 
+const workflowPollMs = 2_000;
+
 const verbs: [PowerVerb, string][] = [['start', 'Start'], ['stop', 'Stop'], ['restart', 'Restart']];
 
 function PowerButtons({ server }: { server: ServerDetail }) {
@@ -39,7 +41,11 @@ function PowerButtons({ server }: { server: ServerDetail }) {
 /** One server: its states as the API names them, power, conditions, and a tab per kind of work. */
 export function ServerPage() {
   const { serverId = '' } = useParams();
-  const server = useQuery({ queryKey: queryKeys.servers.detail(serverId), queryFn: () => api.servers.get(serverId) });
+  // A workflow's steps (restore, migration) are read again as they go, whether or not the watch stream reports them.
+  const server = useQuery({
+    queryKey: queryKeys.servers.detail(serverId), queryFn: () => api.servers.get(serverId),
+    refetchInterval: (query) => (query.state.data?.workflow ? workflowPollMs : false),
+  });
   const teams = useAllTeams();
   const nodes = useAllNodes();
   useServerWatch();

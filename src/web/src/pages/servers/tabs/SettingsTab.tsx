@@ -1,19 +1,23 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type SubmitEvent } from 'react';
 import { useNavigate } from 'react-router';
+import { mayManageNodes } from '../../../api/admin';
 import { api } from '../../../api/client';
 import { queryKeys } from '../../../api/query-keys';
 import type { ServerDetail } from '../../../api/types';
+import { useMe } from '../../../app/session';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { TextField } from '../../../components/Field';
 import { ProblemAlert } from '../../../components/ProblemAlert';
 import { bytesToMiB, formatBytes, formatCpu, MiB, parseWholeNumber } from '../../../format/units';
+import { MigrationSection } from './MigrationSection';
 import { NetworkMembership } from './NetworkMembership';
 
-/** Resources (a running server restarts gracefully to apply them), network membership (game servers) and deleting the server. */
+/** Resources (a running server restarts gracefully to apply them), network membership (game servers), migration and deleting the server. */
 export function SettingsTab({ server }: { server: ServerDetail }) {
   const client = useQueryClient();
   const navigate = useNavigate();
+  const me = useMe();
   const [cpu, setCpu] = useState(String(server.resources.cpuMillis));
   const [memory, setMemory] = useState(String(bytesToMiB(server.resources.memoryBytes)));
   const [local, setLocal] = useState<{ cpu?: string; memory?: string }>({});
@@ -51,6 +55,7 @@ export function SettingsTab({ server }: { server: ServerDetail }) {
         </div>
       </form>
       {server.kind === 'GAME_SERVER' ? <NetworkMembership server={server} /> : null}
+      {mayManageNodes(me.data) ? <MigrationSection server={server} /> : null}
       <section className="card danger-zone" aria-labelledby="delete-heading">
         <h2 id="delete-heading">Delete server</h2>
         <p>The server is stopped and removed from its Node with all its files.</p>
