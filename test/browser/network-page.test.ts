@@ -84,7 +84,10 @@ describe('web UI: the network page and the Network member switch', function () {
     expect(network.proxyServerId).to.be.a('string');
     const detail = (await admin.get<ServerDetail>(`/servers/${network.proxyServerId}`)).body;
     expect(detail).to.deep.include({ kind: 'PROXY', nodeId: agent.nodeId, gamePort: 25565, software: { template: 'simproxy', version: '3.4.0' } });
-    await proxy.getByText(detail.phase, { exact: true }).waitFor();
+    // On a timeout the message shows what the region held instead.
+    await proxy.getByText(detail.phase, { exact: true }).waitFor().catch(async (e: unknown) => {
+      throw new Error(`the Proxy region never showed ${detail.phase}; it shows: ${await proxy.innerHTML()}`, { cause: e });
+    });
     expect(await proxy.getByRole('link').getAttribute('href')).to.equal(`/servers/${network.proxyServerId}`);
     await capture('proxy');
   });

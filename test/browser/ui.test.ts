@@ -224,7 +224,7 @@ describe('web UI in Chromium against a real Controller and Agent', function () {
 
   it('the other tabs and pages each show their heading', async () => {
     await page.getByRole('tab', { name: 'Backups' }).click();
-    await page.getByText('Backups of lobby come with their own issue').waitFor();
+    await page.getByRole('button', { name: 'Back up now' }).waitFor();
     await page.getByRole('tab', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Resources' }).waitFor();
     await shoot(page, '09-settings');

@@ -8,6 +8,7 @@ import { DataTable, type Column } from '../../components/DataTable';
 import { formatBytes, formatTime } from '../../format/units';
 import { backupStateClass, formatSoftware, isUnfinished } from './backup-format';
 import { ServerLink } from './ServerLink';
+import { rememberServer } from '../../api/server-cache';
 
 interface BackupTableProps {
   caption: string;
@@ -34,7 +35,7 @@ export function BackupTable({ caption, backups, serverName, showServer, servers,
     onSuccess: (detail) => {
       setRestoring(undefined);
       setRestored(detail);
-      client.setQueryData(queryKeys.servers.detail(detail.id), detail);
+      rememberServer(client, detail);
       void client.invalidateQueries({ queryKey: queryKeys.backups.all });
       void client.invalidateQueries({ queryKey: queryKeys.servers.lists });
     },

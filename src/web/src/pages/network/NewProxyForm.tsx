@@ -6,6 +6,7 @@ import { useAllNodes, useTemplates } from '../../api/reference-data';
 import { SelectField, TextField } from '../../components/Field';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { formatBytes, formatCpu, MiB, parseWholeNumber } from '../../format/units';
+import { rememberServer } from '../../api/server-cache';
 
 const fields = ['software.template', 'software.version', 'resources.cpuMillis', 'resources.memoryBytes', 'nodeId'];
 
@@ -22,7 +23,7 @@ export function NewProxyForm() {
   const create = useMutation({
     mutationFn: api.network.createProxy,
     onSuccess: (proxy) => {
-      client.setQueryData(queryKeys.servers.detail(proxy.id), proxy);
+      rememberServer(client, proxy);
       void client.invalidateQueries({ queryKey: queryKeys.network.all });
       void client.invalidateQueries({ queryKey: queryKeys.servers.lists });
     },

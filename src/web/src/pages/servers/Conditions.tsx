@@ -1,16 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
-import { queryKeys } from '../../api/query-keys';
 import type { StatusCondition, ServerDetail } from '../../api/types';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { formatTime } from '../../format/units';
+import { rememberServer } from '../../api/server-cache';
 
 /** The server's conditions (Controller's and Agent's), each with Acknowledge until acknowledged. */
 export function Conditions({ server }: { server: ServerDetail }) {
   const client = useQueryClient();
   const acknowledge = useMutation({
     mutationFn: (condition: StatusCondition) => api.servers.acknowledge(server.id, condition.id),
-    onSuccess: (detail) => client.setQueryData(queryKeys.servers.detail(server.id), detail),
+    onSuccess: (detail) => rememberServer(client, detail),
   });
   const seen = new Set<string>();
   const conditions = [...server.conditions, ...server.status.conditions].filter((c) => !seen.has(c.id) && seen.add(c.id));

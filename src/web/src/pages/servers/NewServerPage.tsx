@@ -7,6 +7,7 @@ import { useAllNodes, useAllTeams, useTemplates } from '../../api/reference-data
 import { SelectField, TextField } from '../../components/Field';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { formatBytes, formatCpu, MiB, parseWholeNumber } from '../../format/units';
+import { rememberServer } from '../../api/server-cache';
 
 const fields = ['name', 'teamId', 'software.template', 'software.version', 'resources.cpuMillis', 'resources.memoryBytes', 'nodeId'];
 
@@ -27,7 +28,7 @@ export function NewServerPage() {
     mutationFn: api.servers.create,
     onSuccess: (server) => {
       void client.invalidateQueries({ queryKey: queryKeys.servers.lists });
-      client.setQueryData(queryKeys.servers.detail(server.id), server);
+      rememberServer(client, server);
       void navigate(`/servers/${server.id}`);
     },
   });

@@ -11,6 +11,7 @@ import { Conditions } from './Conditions';
 import { powerAllowed, StateText, type PowerVerb } from './server-state';
 import { ServerTabs } from './ServerTabs';
 import { useServerWatch } from './use-server-watch';
+import { rememberServer } from '../../api/server-cache';
 
 const workflowPollMs = 2_000;
 
@@ -20,7 +21,7 @@ function PowerButtons({ server }: { server: ServerDetail }) {
   const client = useQueryClient();
   const power = useMutation({
     mutationFn: (verb: PowerVerb) => api.servers.power(server.id, verb),
-    onSuccess: (detail) => client.setQueryData(queryKeys.servers.detail(server.id), detail),
+    onSuccess: (detail) => rememberServer(client, detail),
   });
   const state = { ...server, runtimeState: server.status.runtimeState };
   return (

@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { SelectField } from '../../../components/Field';
 import { ProblemAlert } from '../../../components/ProblemAlert';
 import { migrationTargets, workflowText } from '../../backups/backup-format';
+import { rememberServer } from '../../../api/server-cache';
 
 /**
  * POST /servers/{id}/migrate to another Node, behind a dialog; while the server is MIGRATING its
@@ -25,7 +26,7 @@ export function MigrationSection({ server }: { server: ServerDetail }) {
     mutationFn: () => api.servers.migrate(server.id, { nodeId }),
     onSuccess: (detail) => {
       setConfirming(false);
-      client.setQueryData(queryKeys.servers.detail(server.id), detail);
+      rememberServer(client, detail);
       void client.invalidateQueries({ queryKey: queryKeys.servers.lists });
     },
   });

@@ -6,6 +6,7 @@ import type { ServerDetail } from '../../../api/types';
 import { ProblemAlert } from '../../../components/ProblemAlert';
 import { CheckboxField } from '../../admin-components/Choices';
 import '../../admin.css';
+import { rememberServer } from '../../../api/server-cache';
 
 /** Joining or leaving the network: saved at once, taken by a running server at its next start. */
 export function NetworkMembership({ server }: { server: ServerDetail }) {
@@ -16,7 +17,7 @@ export function NetworkMembership({ server }: { server: ServerDetail }) {
   const update = useMutation({
     mutationFn: (inNetwork: boolean) => api.servers.update(server.id, { inNetwork }),
     onSuccess: (detail) => {
-      client.setQueryData(queryKeys.servers.detail(server.id), detail);
+      rememberServer(client, detail);
       void client.invalidateQueries({ queryKey: queryKeys.servers.lists });
     },
   });

@@ -12,6 +12,7 @@ import { ProblemAlert } from '../../../components/ProblemAlert';
 import { bytesToMiB, formatBytes, formatCpu, MiB, parseWholeNumber } from '../../../format/units';
 import { MigrationSection } from './MigrationSection';
 import { NetworkMembership } from './NetworkMembership';
+import { rememberServer } from '../../../api/server-cache';
 
 /** Resources (a running server restarts gracefully to apply them), network membership (game servers), migration and deleting the server. */
 export function SettingsTab({ server }: { server: ServerDetail }) {
@@ -24,7 +25,7 @@ export function SettingsTab({ server }: { server: ServerDetail }) {
   const [confirming, setConfirming] = useState(false);
   const update = useMutation({
     mutationFn: (resources: { cpuMillis: number; memoryBytes: number }) => api.servers.update(server.id, { resources }),
-    onSuccess: (detail) => client.setQueryData(queryKeys.servers.detail(server.id), detail),
+    onSuccess: (detail) => rememberServer(client, detail),
   });
   const remove = useMutation({
     mutationFn: () => api.servers.delete(server.id),
