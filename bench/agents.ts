@@ -85,7 +85,7 @@ async function main(): Promise<void> {
     console.log(`still HEALTHY at the end:    ${still}`);
     if (still < agentCount) throw new Error(`${agentCount - still} Nodes left HEALTHY during the steady state`);
   } finally {
-    for (const agent of agents) agent.stop();
+    await Promise.all(agents.map((agent) => agent.stop()));
     child.kill('SIGTERM');
     await once(child, 'exit');
     await rm(dataDir, { recursive: true, force: true });

@@ -17,6 +17,7 @@ import { downloadCache, pluginCache } from './reconciler/server-paths.js';
 import { ProcessRuntime } from './runtime/process-runtime.js';
 import { UsageSampler } from './usage.js';
 import { registerOperations } from './operations/register.js';
+import { registerBackupOperations } from './operations/register-backups.js';
 
 /** No credential in the data dir and no token to get one. */
 export class NotEnrolledError extends Error {
@@ -36,7 +37,8 @@ export interface RunningAgent {
   nodeId: string;
   link: AgentLinkClient;
   reconciler: Reconciler;
-  stop(): void;
+  /** Resumes quiesced servers and removes stages (within a deadline), then lets go of the link and the games. */
+  stop(): Promise<void>;
 }
 
 async function channelCredentials(config: AgentConfig): Promise<grpc.ChannelCredentials> {
@@ -80,11 +82,12 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
   const runtime = new ProcessRuntime({ dataDir: config.dataDir, logger });
   // Installed plugin jars come from the Controller over the link (never the internet), cached by sha256.
   const plugins = new PluginPlacer(pluginCache(config.dataDir), new ArtifactFetcher({ address: config.controller, channelCredentials: credentials, credential }), logger);
+  const installer = new Installer(downloadCache(config.dataDir));
   // Exits are routed to the reconciler from its construction on, so none found while adopting is lost.
   const reconciler = new Reconciler({
     dataDir: config.dataDir,
     runtime,
-    installer: new Installer(downloadCache(config.dataDir)),
+    installer,
     host: { java: config.java, bindAddress: config.bindAddress },
     logger,
     restartBackoffMs: config.restartBackoffMs,
@@ -109,12 +112,14 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
   });
   reconciler.attach(link);
   registerOperations({ dataDir: config.dataDir, link, reconciler, runtime });
+  const backups = await registerBackupOperations({ dataDir: config.dataDir, link, reconciler, runtime, installer, logger });
   link.start();
   return {
     nodeId,
     link,
     reconciler,
-    stop: () => {
+    stop: async () => {
+      await backups.shutdown();
       link.stop();
       reconciler.stop();
     },

@@ -32,11 +32,15 @@ async function main(): Promise<void> {
     process.exit(3);
   }
   logger.info({ event: 'started', nodeId: agent.nodeId, controller: config.controller }, 'agent started');
+  let stopping = false;
   const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     logger.info({ event: 'stopping', signal }, 'stopping');
-    agent.stop();
-    logger.flush();
-    process.exit(0);
+    agent.stop().catch((err: unknown) => logger.error({ err }, 'stopping failed')).finally(() => {
+      logger.flush();
+      process.exit(0);
+    });
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -14,6 +14,8 @@ import { advertisedAgentLink } from './link/advertised-link.js';
 import { AgentLinkServer } from './link/agent-link.js';
 import { createLinkMetrics } from './link/link-metrics.js';
 import { isLoopbackHost } from './link/loopback.js';
+import { registerBackupMetrics } from './services/backups/backup-metrics.js';
+import type { ScheduleTimers } from './services/backups/scheduler.js';
 import { createServices, type Services } from './services/index.js';
 import type { SessionPolicy } from './services/sessions.js';
 import { openStore } from './store/open-store.js';
@@ -30,6 +32,8 @@ export interface ControllerOptions {
   checkResponses?: boolean;
   /** Heartbeat interval and the DEGRADED/UNREACHABLE timeouts (tests shorten them). */
   nodeTimings?: NodeTimings;
+  /** What backup schedules' timers run on (tests pass a clock they move). */
+  scheduleTimers?: ScheduleTimers;
 }
 
 export interface RunningController {
@@ -51,7 +55,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const templates = await TemplateCatalog.load(config.templatesDir);
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const repos = await openStore({ dataDir: config.dataDir, mongodbUri: config.mongodbUri, clock });
-  const services = createServices({ repos, clock, ids: options.ids ?? uuidV7Ids, logger, dataDir: config.dataDir, templates, nodeTimings: options.nodeTimings, catalog: { source: config.catalogSource, syncIntervalMs: config.catalogSyncMinutes * 60_000 } }, options.sessionPolicy);
+  const services = createServices({ repos, clock, ids: options.ids ?? uuidV7Ids, logger, dataDir: config.dataDir, templates, nodeTimings: options.nodeTimings, scheduleTimers: options.scheduleTimers, catalog: { source: config.catalogSource, syncIntervalMs: config.catalogSyncMinutes * 60_000 } }, options.sessionPolicy);
   await services.roles.seedBuiltins();
   await services.setup.prepare();
   await services.nodes.start();
@@ -59,6 +63,8 @@ export async function startController(options: ControllerOptions): Promise<Runni
   await services.catalog.start();
 
   const metrics = createMetrics();
+  registerBackupMetrics(metrics.registry, services.backups.runner);
+  await services.backups.start();
   const link = new AgentLinkServer({
     gate: services.enrollment, fleet: services.fleet, agents: services.agents, logger, clock, timings: services.fleet.timings,
     metrics: createLinkMetrics(metrics.registry, services.fleet, services.agents, () => clock.now().getTime()),
@@ -98,6 +104,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
     async close() {
       await localAgent?.stop();
       services.catalog.stop();
+      services.backups.stop();
       await link.close();
       await new Promise<void>((resolve) => {
         http.close(() => resolve());

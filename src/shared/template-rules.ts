@@ -3,12 +3,17 @@ import { placeholdersIn, templatePlaceholders, type Template } from './templates
 /** Rules across fields that a JSON schema cannot say; the first broken one, or undefined. */
 export function checkTemplateRules(t: Template): string | undefined {
   if (t.kind === 'PROXY' && t.networkMember) return 'networkMember: a PROXY cannot be a network member';
+  return checkPattern('readyPattern', t.readyPattern) ?? (t.backup && checkPattern('backup.waitFor', t.backup.waitFor))
+    ?? checkPlaceholders(t) ?? checkArtifacts(t) ?? checkNetwork(t);
+}
+
+function checkPattern(field: string, pattern: string): string | undefined {
   try {
-    new RegExp(t.readyPattern);
+    new RegExp(pattern);
+    return undefined;
   } catch (error) {
-    return `readyPattern: not a valid regular expression (${(error as Error).message})`;
+    return `${field}: not a valid regular expression (${(error as Error).message})`;
   }
-  return checkPlaceholders(t) ?? checkArtifacts(t) ?? checkNetwork(t);
 }
 
 function checkNetwork(t: Template): string | undefined {

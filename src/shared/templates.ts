@@ -107,6 +107,23 @@ export const TemplateNetwork = Type.Object({
   reloadCommand: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[^\\r\\n]+$' })),
 }, { additionalProperties: false });
 
+/** One console line the Agent types (no line breaks). */
+const ConsoleCommandText = Type.String({ minLength: 1, maxLength: 100, pattern: '^[^\\r\\n]+$' });
+
+/**
+ * How the running software is made to hold still for a consistent copy of its files (a backup, a
+ * migration): the Agent types `quiesce` in order, waits for a console line matching `waitFor`
+ * (printed after the last of them) for at most `timeoutSeconds`, and types `resume` when the copy
+ * is done, or when the wait failed. Minecraft: `save-off`, `save-all flush`, `Saved the game`, `save-on`.
+ */
+export const TemplateBackup = Type.Object({
+  quiesce: Type.Array(ConsoleCommandText, { minItems: 1, maxItems: 10 }),
+  /** Matched like `readyPattern` against each console line after the last quiesce command. */
+  waitFor: Type.String({ minLength: 1, maxLength: 500 }),
+  resume: Type.Array(ConsoleCommandText, { maxItems: 10 }),
+  timeoutSeconds: Type.Integer({ minimum: 1, maximum: 600 }),
+}, { additionalProperties: false });
+
 export const TemplateFile = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 64, pattern: templateIdPattern }),
   name: Type.String({ minLength: 1, maxLength: 100 }),
@@ -127,11 +144,14 @@ export const TemplateFile = Type.Object({
   stopTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 600 }),
   config: TemplateConfig,
   network: Type.Optional(TemplateNetwork),
+  /** Without it a running server is copied as it is (e.g. a proxy, which keeps no world). */
+  backup: Type.Optional(TemplateBackup),
 }, { additionalProperties: false });
 
 export type Template = Static<typeof TemplateFile>;
 export type TemplateKind = Template['kind'];
 export type TemplateNetworkSpec = NonNullable<Template['network']>;
+export type TemplateBackupSpec = NonNullable<Template['backup']>;
 export type BuiltinInstallSpec = Static<typeof BuiltinInstall>;
 export type DownloadInstallSpec = Static<typeof DownloadInstall>;
 export type DownloadArtifactSpec = Static<typeof DownloadArtifact>;

@@ -7,14 +7,19 @@
  * reads `plugins/*.jar` (paper-plugin.yml or plugin.yml), listens on the port (greeting every
  * player with `Simcraft <version> on port <port>: <motd>`), prints Paper-like
  * lines ending `Done (<t>s)! For help, type "help"`, then takes console commands on stdin:
- * `say <text>`, `list`, `help`, `stop` (saves, frees the port, exits 0), `crash` (exits 1 at once).
- * SIGTERM and SIGINT stop it like `stop`. A port it cannot bind makes it exit 1.
+ * `say <text>`, `list`, `help`, `stop` (saves, frees the port, exits 0), `crash` (exits 1 at once),
+ * and Minecraft's save commands: `save-off` and `save-on` (automatic saves stop and resume),
+ * `save-all [flush]` (prints `Saving the game (this may take a moment!)`, writes the world, then
+ * prints `Saved the game`). Its world is `world/` (see world.ts). SIGTERM and SIGINT stop it like
+ * `stop`. A port it cannot bind makes it exit 1.
  *
  * Test knobs, in milliseconds. Each is read from the environment, or from server.properties (which
  * wins, so a test can set it per server through the files API):
  *   SIMCRAFT_STARTUP_DELAY_MS / simcraft-startup-delay-ms  time spent preparing the level before Done
  *   SIMCRAFT_STOP_DELAY_MS    / simcraft-stop-delay-ms     time spent saving on stop before exiting
  *   SIMCRAFT_CRASH_AFTER_MS   / simcraft-crash-after-ms    exit 1 this long after Done (a crash loop)
+ *   SIMCRAFT_AUTOSAVE_MS      / simcraft-autosave-ms       automatic save interval (default 5 minutes, as
+ *                                                           Minecraft's 6,000 ticks; 0 never saves by itself)
  */
 import { readFile } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -25,6 +30,7 @@ import { PlayerListener } from './player-listener.js';
 import { loadPlugins } from './plugin-loader.js';
 import type { PluginDescriptor } from './plugin-descriptor.js';
 import { PropertiesFile } from '../shared/properties-file.js';
+import { World } from './world.js';
 
 const log = stdoutLog();
 
@@ -48,6 +54,7 @@ function numberSetting(props: Map<string, string>, key: string, env: string | un
 const { values: args } = parseArgs({ options: { version: { type: 'string' } }, strict: true });
 const version = args.version ?? '1.21.4';
 const players = new PlayerListener(log);
+const world = new World(version);
 let plugins: PluginDescriptor[] = [];
 let stopping = false;
 let stopDelayMs = 0;
@@ -60,6 +67,7 @@ async function stop(): Promise<void> {
   for (const p of [...plugins].reverse()) log.info(`[${p.name}] Disabling ${p.name} v${p.version}`);
   log.info('Saving players');
   log.info('Saving worlds');
+  await world.save().catch((error: unknown) => log.error(`Failed to save the world: ${(error as Error).message}`));
   await delay(stopDelayMs);
   log.info("Saving chunks for level 'ServerLevel[world]'/minecraft:overworld");
   log.info('ThreadedAnvilChunkStorage (world): All chunks are saved');
@@ -92,9 +100,22 @@ function command(line: string, maxPlayers: number): void {
         '/crash: Exits at once with status 1 (a test hook)',
         '/help: Shows this list',
         '/list: Lists the players online',
+        '/save-all [flush]: Saves the world now',
+        '/save-off: Turns automatic saving off',
+        '/save-on: Turns automatic saving on',
         '/say <message>: Broadcasts a message',
         '/stop: Saves and stops the server',
       ]) log.info(l);
+      return;
+    case 'save-off':
+      log.info(world.disable() ? 'Automatic saving is now disabled' : 'Saving is already turned off');
+      return;
+    case 'save-on':
+      log.info(world.enable() ? 'Automatic saving is now enabled' : 'Saving is already turned on');
+      return;
+    case 'save-all':
+      log.info('Saving the game (this may take a moment!)');
+      world.save().then(() => log.info('Saved the game'), (error: unknown) => log.error(`Failed to save the game: ${(error as Error).message}`));
       return;
     case 'stop':
       void stop();
@@ -117,6 +138,7 @@ async function main(): Promise<void> {
   const startupDelayMs = numberSetting(props, 'simcraft-startup-delay-ms', process.env.SIMCRAFT_STARTUP_DELAY_MS, 0);
   const crashAfterMs = numberSetting(props, 'simcraft-crash-after-ms', process.env.SIMCRAFT_CRASH_AFTER_MS, 0);
   stopDelayMs = numberSetting(props, 'simcraft-stop-delay-ms', process.env.SIMCRAFT_STOP_DELAY_MS, 0);
+  const autosaveMs = numberSetting(props, 'simcraft-autosave-ms', process.env.SIMCRAFT_AUTOSAVE_MS, 300_000);
   log.info(`This server is running Simcraft version ${version}-sim (MC: ${version}) (Implementing API version ${version}-R0.1-SNAPSHOT)`);
   plugins = await loadPlugins(process.cwd(), log);
   log.info('Default game type: SURVIVAL');
@@ -132,6 +154,7 @@ async function main(): Promise<void> {
   }
   log.info('Preparing level "world"');
   const levelStart = performance.now();
+  await world.prepare();
   await delay(startupDelayMs);
   log.info('Preparing start region for dimension minecraft:overworld');
   log.info(`Time elapsed: ${Math.round(performance.now() - levelStart)} ms`);
@@ -140,6 +163,7 @@ async function main(): Promise<void> {
   // performance.now() counts from the process's start, as a real server's startup time does.
   log.info(`Done (${(performance.now() / 1000).toFixed(3)}s)! For help, type "help"`);
   readCommands((line) => command(line, maxPlayers));
+  world.autosave(autosaveMs);
   if (crashAfterMs > 0) setTimeout(() => crash(`simcraft-crash-after-ms elapsed (${crashAfterMs} ms)`), crashAfterMs);
 }
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import yazl from 'yazl';
 import { builtinLauncherSource } from '../../src/shared/programs.js';
 import { freePort, SimProcess, simSource } from '../support/sim-process.js';
+import { waitFor } from '../support/wait-for.js';
 
 async function writeJar(path: string, entries: Record<string, string>): Promise<void> {
   const zip = new yazl.ZipFile();
@@ -105,6 +106,52 @@ describe('simcraft: the simulated Minecraft server', () => {
       probe.listen(port, '127.0.0.1');
       await once(probe, 'listening');
       await new Promise<void>((resolve) => probe.close(() => resolve()));
+    });
+  });
+
+  describe('saving the world', () => {
+    let dir: string;
+    let sim: SimProcess;
+    const saves = async () => (JSON.parse(await readFile(join(dir, 'world', 'level.dat'), 'utf8')) as { saves: number }).saves;
+
+    before(async () => {
+      dir = await newDir(await freePort());
+      await writeFile(join(dir, 'server.properties'), 'simcraft-autosave-ms=40\n', { flag: 'a' });
+      sim = start(dir);
+      await sim.waitForLine(ready);
+    });
+
+    it('creates world/ with a region file and saves level.dat by itself', async () => {
+      expect((await stat(join(dir, 'world', 'region', 'r.0.0.mca'))).size).to.equal(64 * 1024);
+      await waitFor(async () => (await saves().catch(() => 0)) >= 2, { what: 'two automatic saves' });
+    });
+
+    it('save-off stops automatic saves, save-all still saves and prints when done, save-on resumes them', async () => {
+      expect(await sim.command('save-off', /saving/i)).to.match(/INFO\]: Automatic saving is now disabled$/);
+      expect(await sim.command('save-off', /saving/i)).to.match(/Saving is already turned off$/);
+      const from = sim.lines.length;
+      sim.send('save-all flush');
+      await sim.waitForLine(/Saved the game$/, 8000, from);
+      const printed = sim.lines.slice(from);
+      expect(printed.findIndex((l) => l.endsWith('Saving the game (this may take a moment!)'))).to.be.lessThan(printed.findIndex((l) => l.endsWith('Saved the game')));
+      const held = await saves();
+      // Automatic saves come every 40 ms while on: ten intervals without one show they stopped.
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(await saves()).to.equal(held);
+      expect(await sim.command('save-on', /saving/i)).to.match(/Automatic saving is now enabled$/);
+      await waitFor(async () => (await saves()) > held, { what: 'automatic saves again' });
+    });
+
+    it('keeps counting saves across runs in the same directory', async () => {
+      sim.send('stop');
+      expect(await sim.exited).to.equal(0);
+      const before = await saves();
+      const again = start(dir);
+      await again.waitForLine(ready);
+      await again.command('save-all', /Saved the game$/);
+      expect(await saves()).to.be.greaterThan(before);
+      again.send('stop');
+      expect(await again.exited).to.equal(0);
     });
   });
 

@@ -43,7 +43,7 @@ export async function startTestController(options: TestControllerOptions = {}): 
   const config = parseControllerConfig(['--data-dir', dataDir, '--http-port', '0', '--grpc-port', String(options.grpcPort ?? 0), ...(options.extraArgs ?? [])], {
     MONGODB_URI: process.env.CAIRN_TEST_MONGODB === '1' ? process.env.MONGODB_URI : undefined,
   });
-  const controller = await startController({ config, clock, logger: silentLogger, checkResponses: true, sessionPolicy: options.sessionPolicy, nodeTimings: options.nodeTimings });
+  const controller = await startController({ config, clock, logger: silentLogger, checkResponses: true, sessionPolicy: options.sessionPolicy, nodeTimings: options.nodeTimings, scheduleTimers: clock });
   const baseUrl = `http://127.0.0.1:${controller.httpPort}`;
   let stopped = false;
   const stop = async () => {

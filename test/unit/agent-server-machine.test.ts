@@ -39,6 +39,16 @@ describe('agent server machine', () => {
     expect(runtimeStateOf('stopped', s.context)).to.equal('STOPPED');
   });
 
+  it('leaves a failed install once its files were replaced and installed by a committed stage', async () => {
+    const { machine } = harness();
+    const failing = machine.provide({ actors: { install: fromPromise<void, { desired: ServerTarget }>(async () => { throw new Error('download failed'); }) } });
+    const actor = start(failing, desired());
+    await waitFor(actor, inState('installFailed'));
+    actor.send({ type: 'FILES_REPLACED' });
+    const s = await waitFor(actor, inState('stopped'));
+    expect(s.context.installError).to.equal(undefined);
+  });
+
   it('starts on RUNNING, is RUNNING once the ready line appears, and stops on STOPPED', async () => {
     const { calls, machine } = harness({ installed: true, running: false });
     const actor = start(machine, desired());

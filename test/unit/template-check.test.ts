@@ -38,4 +38,14 @@ describe('template check (a template arriving as JSON)', () => {
     const run = { command: '{node}', args: ['{secret}'] };
     expect(refusal(JSON.stringify({ ...simcraft, run })).problem).to.match(/^run\.args\.0: unknown placeholder \{secret\}/);
   });
+
+  it('checks how a template quiesces for a backup: one-line commands, a valid waitFor, a bounded timeout', () => {
+    const backup = simcraft.backup as Record<string, unknown>;
+    expect(backup).to.deep.equal({ quiesce: ['save-off', 'save-all flush'], waitFor: 'Saved the game', resume: ['save-on'], timeoutSeconds: 30 });
+    expect(refusal(JSON.stringify({ ...simcraft, backup: { ...backup, waitFor: '(' } })).problem).to.match(/^backup\.waitFor: not a valid regular expression/);
+    expect(refusal(JSON.stringify({ ...simcraft, backup: { ...backup, quiesce: ['save-off\nstop'] } })).problem).to.match(/^backup\.quiesce\.0: /);
+    expect(refusal(JSON.stringify({ ...simcraft, backup: { ...backup, quiesce: [] } })).problem).to.match(/^backup\.quiesce: /);
+    expect(refusal(JSON.stringify({ ...simcraft, backup: { ...backup, timeoutSeconds: 0 } })).problem).to.match(/^backup\.timeoutSeconds: /);
+    expect(refusal(JSON.stringify({ ...simcraft, backup: { ...backup, after: 'x' } })).problem).to.equal('backup.after: unknown field');
+  });
 });

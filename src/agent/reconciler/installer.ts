@@ -43,8 +43,8 @@ async function verify(path: string, artifact: DownloadArtifactSpec): Promise<voi
 /**
  * Installs a template's software into `<serverDir>/.cairn`. Vendor artifacts are downloaded once
  * per Node into a cache keyed by checksum, verified before use (size, then sha256 or sha1), and
- * copied in; a built-in program gets its launcher. The marker file is written last, so a server
- * whose install was cut off is installed again.
+ * copied in; a built-in program gets its launcher. The marker file is removed first and written
+ * last, so a server whose install was cut off is installed again.
  */
 export class Installer {
   constructor(private readonly cacheDir: string) {}
@@ -52,6 +52,8 @@ export class Installer {
   async install(serverDir: string, template: Template, version: string): Promise<InstalledMarker> {
     const cairnDir = join(serverDir, cairnDirName);
     await mkdir(cairnDir, { recursive: true });
+    // A reinstall cut off midway must not look like the software installed before it.
+    await rm(join(cairnDir, markerName), { force: true });
     let build: string | undefined;
     if (template.install.source === 'builtin') {
       await writeFile(join(cairnDir, template.install.file), builtinLauncherSource(template.install.program));

@@ -1,14 +1,17 @@
 import { access } from 'node:fs/promises';
+import { KeyedMutex } from '../../shared/keyed-mutex.js';
 import type { DesiredServer, DesiredState, ServerStatus } from '../../shared/link/messages.js';
 import type { Logger } from '../../shared/logger.js';
 import { InvalidTemplateError, parseTemplateJson } from '../../shared/template-check.js';
 import type { Template } from '../../shared/templates.js';
+import { AgentError } from '../errors.js';
 import type { AgentLinkClient } from '../link-client.js';
 import type { ProcessRuntime } from '../runtime/process-runtime.js';
 import type { ServerTarget } from './server-target.js';
 import type { Installer } from './installer.js';
 import type { HostSettings } from './launch.js';
-import { serverHome } from './server-paths.js';
+import type { AgentServerState } from './server-machine.js';
+import { serverHome, serverRoot } from './server-paths.js';
 import { ServerRunner } from './server-runner.js';
 
 export interface ReconcilerDeps {
@@ -57,6 +60,17 @@ function templateOf(d: DesiredServer): { template: Template } | { refused: strin
 
 const exists = (path: string) => access(path).then(() => true, () => false);
 
+/** A server this Node has, as copying its files needs it. */
+export interface ServerOnNode {
+  root: string;
+  /** True once its ready line appeared and until it is asked to stop: it takes console commands. */
+  running: boolean;
+  template: Template;
+}
+
+/** While in these states a server's process runs, or is about to (re)start, or its files are being installed. */
+const busyStates: ReadonlySet<AgentServerState> = new Set(['probing', 'installing', 'starting', 'running', 'stopping', 'crashed', 'backoff', 'removing']);
+
 /**
  * The Agent's reconciler: takes the Node's full desired state each time it arrives and keeps one
  * runner per server. Game processes belong to their supervisors, so an Agent restart finds them
@@ -64,6 +78,8 @@ const exists = (path: string) => access(path).then(() => true, () => false);
  */
 export class Reconciler {
   private readonly runners = new Map<string, ServerRunner>();
+  /** Per server: held by a start until its process runs, and by a replacement of its files. */
+  private readonly files = new KeyedMutex();
   private link?: ReconcilerLink;
   private usageTimer?: NodeJS.Timeout;
 
@@ -87,6 +103,32 @@ export class Reconciler {
 
   runner(serverId: string): ServerRunner | undefined {
     return this.runners.get(serverId);
+  }
+
+  /** The server when this Node has it (a runner that has not removed it). */
+  serverOnNode(serverId: string): ServerOnNode | undefined {
+    const runner = this.runners.get(serverId);
+    if (!runner || runner.finished) return undefined;
+    return { root: runner.root, running: runner.state === 'running', template: runner.currentTemplate };
+  }
+
+  /**
+   * Runs `work` on the server's root (created if new: a migration's target) while no process of
+   * the server runs here and none can start; SERVER_RUNNING otherwise. A runner the server has
+   * takes the new files as installed; one that had removed the server is forgotten, so the next
+   * desired state naming the server adopts the files as a new runner.
+   */
+  async replaceFiles(serverId: string, work: (root: string) => Promise<void>): Promise<void> {
+    await this.files.run(serverId, async () => {
+      const runner = this.runners.get(serverId);
+      const state = runner && !runner.finished ? runner.state : undefined;
+      if (state && busyStates.has(state)) throw new AgentError('SERVER_RUNNING', `The server is ${state} on this Node; stop it first.`);
+      const status = await this.deps.runtime.status(serverId);
+      if (status.state === 'running' || status.state === 'stopping') throw new AgentError('SERVER_RUNNING', 'The server\'s process runs on this Node; stop it first.');
+      await work(serverRoot(this.deps.dataDir, serverId));
+      if (runner?.finished) this.runners.delete(serverId);
+      else runner?.filesReplaced();
+    });
   }
 
   private report = (status: ServerStatus) => {
@@ -117,7 +159,7 @@ export class Reconciler {
         this.report(refusedStatus(desired, checked.refused));
         continue;
       }
-      this.runners.set(desired.serverId, new ServerRunner({ ...this.deps, backoffBaseMs: this.deps.restartBackoffMs, report: this.report }, desired, checked.template));
+      this.runners.set(desired.serverId, new ServerRunner({ ...this.deps, backoffBaseMs: this.deps.restartBackoffMs, report: this.report, files: this.files }, desired, checked.template));
     }
     for (const [id, runner] of this.runners) {
       if (!listed.has(id) && runner.finished) this.runners.delete(id);

@@ -38,7 +38,9 @@ export interface ServerMachineContext {
 export type ServerMachineEvent =
   | { type: 'DESIRED'; desired: ServerTarget; at: number }
   | { type: 'READY_LINE' }
-  | { type: 'EXITED'; code: number | null; signal: string | null; at: number };
+  | { type: 'EXITED'; code: number | null; signal: string | null; at: number }
+  /** The server's files were replaced and its software installed (a restore committed here). */
+  | { type: 'FILES_REPLACED' };
 
 const crashLoopId = (serverId: string) => `${serverId}:crash-loop`;
 const maxBackoffMs = 30_000;
@@ -164,6 +166,7 @@ export const agentServerMachine = setup({
     },
     installFailed: {
       on: {
+        FILES_REPLACED: { target: 'deciding', actions: assign({ installError: undefined }) },
         DESIRED: [
           { guard: ({ event }) => event.desired.state === 'DELETED', target: 'removing', actions: 'takeDesired' },
           { actions: 'takeDesired' },

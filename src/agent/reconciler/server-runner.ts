@@ -11,7 +11,7 @@ import { readInstalled, type Installer } from './installer.js';
 import { networkSettingsForStart, recordMembership } from '../network/network-settings.js';
 import { launchSpec, placeholderValues, type HostSettings } from './launch.js';
 import { writeManagedConfig } from './managed-config.js';
-import { agentServerMachine, runtimeStateOf, type ProbeResult } from './server-machine.js';
+import { agentServerMachine, runtimeStateOf, type AgentServerState, type ProbeResult } from './server-machine.js';
 import { appliedFile, serverHome, serverRoot } from './server-paths.js';
 
 export interface RunnerDeps {
@@ -25,6 +25,8 @@ export interface RunnerDeps {
   report(status: ServerStatus): void;
   /** Hooks run before every start, e.g. putting installed plugins in place. */
   beforeStart?: (desired: ServerTarget, serverDir: string) => Promise<void>;
+  /** Held by a start until its process runs, and by whatever replaces the server's files. */
+  files: KeyedMutex;
 }
 
 /**
@@ -74,6 +76,20 @@ export class ServerRunner {
 
   get finished(): boolean {
     return this.actor.getSnapshot().status === 'done';
+  }
+
+  get state(): AgentServerState {
+    return this.actor.getSnapshot().value;
+  }
+
+  /** The template in use (the newest valid one the Controller sent). */
+  get currentTemplate(): Template {
+    return this.template;
+  }
+
+  /** The server's files were replaced and its software installed by someone else (a committed stage). */
+  filesReplaced(): void {
+    this.actor.send({ type: 'FILES_REPLACED' });
   }
 
   /** A new desired state; `template` replaces the one in use when the Controller sent a valid one. */
@@ -160,6 +176,12 @@ export class ServerRunner {
   }
 
   private async start(desired: ServerTarget): Promise<void> {
+    await this.deps.files.run(this.serverId, () => this.launch(desired));
+    await this.watchForReady();
+  }
+
+  /** Everything up to a running process, while nobody replaces the server's files. */
+  private async launch(desired: ServerTarget): Promise<void> {
     await mkdir(this.root, { recursive: true });
     const values = placeholderValues(this.template, desired, this.root, this.deps.host);
     await this.configLock.run('config', async () => {
@@ -176,7 +198,6 @@ export class ServerRunner {
     await rename(`${file}.tmp`, file);
     const status = await this.deps.runtime.start(this.serverId, launchSpec(this.template, values, this.root));
     this.startedAt = status.state === 'running' ? status.startedAt : new Date().toISOString();
-    await this.watchForReady();
   }
 
   /** Follows the console until the template's ready line appears, replaying what was printed before the attach. */

@@ -8,6 +8,8 @@ import type { TemplateCatalog } from '../templates/template-catalog.js';
 import { Access } from './access.js';
 import { AuditService } from './audit.js';
 import { AuthService } from './auth.js';
+import { createBackupServices } from './backups/index.js';
+import type { ScheduleTimers } from './backups/scheduler.js';
 import { ConsoleHub } from './console-hub.js';
 import { ConsoleService } from './console.js';
 import { FileService } from './files.js';
@@ -41,6 +43,11 @@ export interface NodeRuntimeDeps {
   nodeTimerClock?: TimerClock;
 }
 
+/** What backup schedules' timers run on; tests pass a clock they move. */
+export interface BackupRuntimeDeps {
+  scheduleTimers?: ScheduleTimers;
+}
+
 /** Where the plugin catalog comes from and how often it syncs (default: the sample feed, hourly). */
 export interface CatalogDeps {
   catalog?: Partial<CatalogOptions>;
@@ -50,7 +57,7 @@ export interface CatalogDeps {
  * Every service of the Controller, built once from shared deps. Each gets what it uses through
  * its constructor, so this function is the whole graph.
  */
-export function createServices(deps: ServiceDeps & { templates: TemplateCatalog } & NodeRuntimeDeps & CatalogDeps, sessionPolicy: SessionPolicy = defaultSessionPolicy) {
+export function createServices(deps: ServiceDeps & { templates: TemplateCatalog } & NodeRuntimeDeps & CatalogDeps & BackupRuntimeDeps, sessionPolicy: SessionPolicy = defaultSessionPolicy) {
   const access = new Access(deps.repos);
   const sessions = new SessionService(deps, sessionPolicy);
   const roles = new RoleService(deps, access);
@@ -83,6 +90,8 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   // Plugins: the synced catalog, installations per server, and the jars Nodes fetch.
   const catalog = new CatalogService(deps, access, { source: deps.catalog?.source, syncIntervalMs: deps.catalog?.syncIntervalMs ?? 60 * 60 * 1000 });
   const plugins = new PluginService(deps, servers, catalog, deps.templates, gateway, new ArtifactStore(join(deps.dataDir, 'artifacts'), deps.logger), serverWatch);
+  // Backups: destinations, manual and scheduled backups, restore workflows.
+  const backups = createBackupServices({ deps, access, audit, servers, agents, fleet, gateway, templates: deps.templates, serverChanges: serverWatch, timers: deps.scheduleTimers });
   return {
     deps,
     sessionPolicy,
@@ -109,6 +118,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     properties: new PropertiesService(servers, nodeCalls, deps.templates),
     catalog,
     plugins,
+    backups,
   };
 }
 

@@ -232,3 +232,58 @@ export interface CatalogPluginDoc {
   _id: string;
   plugin: import('../catalog/feed.js').FeedPlugin;
 }
+
+/** Where backups are kept: a directory on the Node that takes them, or the Controller's own store. */
+export interface BackupDestinationDoc {
+  _id: string;
+  name: string;
+  /** Lower-cased name: destination names are unique regardless of case. */
+  nameKey: string;
+  kind: 'NODE_DIRECTORY' | 'CONTROLLER';
+  /** NODE_DIRECTORY: the absolute directory on the Node. */
+  path?: string;
+  /** The destination made at the first start (`controller`); it cannot be deleted. */
+  builtin: boolean;
+  createdAt: string;
+}
+
+export type BackupTrigger = 'MANUAL' | 'SCHEDULED' | 'PRE_RESTORE' | 'PRE_MIGRATE';
+export type BackupState = 'PENDING' | 'RUNNING' | 'SUCCEEDED' | 'FAILED';
+
+/** A plugin installation as a backup recorded it: what a restore installs again. */
+export type RecordedPlugin = Omit<PluginInstallationDoc, '_id' | 'serverId' | 'key'>;
+
+export interface BackupDoc {
+  _id: string;
+  serverId: string;
+  /** The server's team, kept so a backup stays attributable once the server is gone. */
+  teamId: string;
+  destinationId: string;
+  /** The Node that took it (a NODE_DIRECTORY backup lives there). */
+  nodeId: string;
+  scheduleId?: string;
+  trigger: BackupTrigger;
+  state: BackupState;
+  sizeBytes: number;
+  storedBytes: number;
+  fileCount: number;
+  software: import('../domain/server-spec.js').ServerSoftware;
+  plugins: RecordedPlugin[];
+  error?: string;
+  startedAt: string;
+  finishedAt?: string;
+}
+
+export interface BackupScheduleDoc {
+  _id: string;
+  serverId: string;
+  teamId: string;
+  /** A 5-field cron expression, evaluated in UTC. */
+  cron: string;
+  destinationId: string;
+  /** How many SCHEDULED backups of this schedule are kept. */
+  retain: number;
+  nextRunAt: string;
+  lastRunAt?: string;
+  createdAt: string;
+}

@@ -1,14 +1,18 @@
+import type { BlobStore } from '../../shared/backup/blob-store.js';
 import type { Collection, IndexSpec } from './collection.js';
 import type {
   ApiTokenDoc, AuditLog, EnrollmentTokenDoc, NodeDoc, ServerDoc, MembershipDoc, NetworkDoc, PasswordResetDoc, RoleDoc, SessionDoc, SettingDoc, TeamDoc, UserDoc,
 } from './records.js';
 import type { CatalogPluginDoc, PluginInstallationDoc } from './records.js';
+import type { BackupDestinationDoc, BackupDoc, BackupScheduleDoc } from './records.js';
 
 /** What an adapter provides; everything above it is adapter-agnostic. */
 export interface StoreAdapter {
   readonly kind: 'embedded' | 'mongodb';
   openCollection<T extends { _id: string }>(name: string, indexes: IndexSpec[]): Promise<Collection<T>>;
   openAuditLog(): Promise<AuditLog>;
+  /** The content-addressed store of one CONTROLLER backup destination (files or GridFS). */
+  openBlobStore(destinationId: string): BlobStore;
   /** Throws when the store cannot be reached (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -31,12 +35,16 @@ export interface Repositories {
   servers: Collection<ServerDoc>;
   pluginInstallations: Collection<PluginInstallationDoc>;
   catalogPlugins: Collection<CatalogPluginDoc>;
+  backupDestinations: Collection<BackupDestinationDoc>;
+  backups: Collection<BackupDoc>;
+  backupSchedules: Collection<BackupScheduleDoc>;
   audit: AuditLog;
+  blobStore(destinationId: string): BlobStore;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
-export const collectionIndexes: Record<Exclude<keyof Repositories, 'kind' | 'audit' | 'ping' | 'close'>, IndexSpec[]> = {
+export const collectionIndexes: Record<Exclude<keyof Repositories, 'kind' | 'audit' | 'blobStore' | 'ping' | 'close'>, IndexSpec[]> = {
   users: [{ field: 'usernameKey', unique: true }, { field: 'emailKey', unique: true }],
   sessions: [{ field: 'userId' }],
   apiTokens: [{ field: 'hash', unique: true }, { field: 'userId' }],
@@ -51,6 +59,9 @@ export const collectionIndexes: Record<Exclude<keyof Repositories, 'kind' | 'aud
   servers: [{ field: 'teamId' }, { field: 'nodeId' }],
   pluginInstallations: [{ field: 'serverId' }, { field: 'key', unique: true }, { field: 'sha256' }],
   catalogPlugins: [],
+  backupDestinations: [{ field: 'nameKey', unique: true }],
+  backups: [{ field: 'serverId' }, { field: 'destinationId' }, { field: 'scheduleId' }, { field: 'state' }],
+  backupSchedules: [{ field: 'serverId' }, { field: 'destinationId' }],
 };
 
 export async function openRepositories(adapter: StoreAdapter): Promise<Repositories> {
@@ -72,7 +83,11 @@ export async function openRepositories(adapter: StoreAdapter): Promise<Repositor
     servers: await open<ServerDoc>('servers'),
     pluginInstallations: await open<PluginInstallationDoc>('pluginInstallations'),
     catalogPlugins: await open<CatalogPluginDoc>('catalogPlugins'),
+    backupDestinations: await open<BackupDestinationDoc>('backupDestinations'),
+    backups: await open<BackupDoc>('backups'),
+    backupSchedules: await open<BackupScheduleDoc>('backupSchedules'),
     audit: await adapter.openAuditLog(),
+    blobStore: (destinationId) => adapter.openBlobStore(destinationId),
     ping: () => adapter.ping(),
     close: () => adapter.close(),
   };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import type { BigIntStats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -8,18 +9,38 @@ import { softwareDir, type ManifestEntry } from './manifest.js';
 /**
  * Remembers each file's sha256 by identity, size and modification time, so a second scan of a
  * mostly unchanged world (the next backup, a migration's second pass) hashes only what changed.
+ * A cache made from `previous` takes over its hits as they are asked for: scanning into a fresh
+ * one keeps exactly the files that still exist.
  */
 export class HashCache {
   private readonly known = new Map<string, { key: string; sha256: string }>();
 
+  constructor(private previous?: HashCache) {}
+
+  /** Stops consulting the cache this one was made from, so what it did not take over can go. */
+  detach(): void {
+    this.previous = undefined;
+  }
+
   get(path: string, key: string): string | undefined {
     const hit = this.known.get(path);
-    return hit?.key === key ? hit.sha256 : undefined;
+    if (hit?.key === key) return hit.sha256;
+    const inherited = this.previous?.get(path, key);
+    if (inherited) this.set(path, key, inherited);
+    return inherited;
   }
 
   set(path: string, key: string, sha256: string): void {
     this.known.set(path, { key, sha256 });
   }
+}
+
+/** What a cached hash is valid for: the file's identity, size and modification time. */
+export const hashKeyOf = (st: BigIntStats) => `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`;
+
+/** Records the sha256 of a file just written (its content was checked as it was written). */
+export async function rememberHash(cache: HashCache, path: string, sha256: string): Promise<void> {
+  cache.set(path, hashKeyOf(await lstat(path, { bigint: true })), sha256);
 }
 
 export async function sha256OfFile(path: string): Promise<string> {
@@ -47,7 +68,7 @@ export async function scanTree(root: string, cache?: HashCache): Promise<Manifes
         entries.push({ path, type: 'DIRECTORY', size: 0, mode, sha256: '' });
         await walk(full, path);
       } else if (st.isFile()) {
-        const key = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`;
+        const key = hashKeyOf(st);
         let sha256 = cache?.get(full, key);
         if (!sha256) {
           sha256 = await sha256OfFile(full);

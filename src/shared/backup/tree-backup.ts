@@ -15,17 +15,19 @@ export interface TreeBackupResult {
 
 /**
  * Backs up a directory into a store on the same machine: every file whose content the store
- * lacks becomes a blob, then the manifest is written (last, so a backup cut off midway has no
- * manifest and its blobs are collected as garbage).
+ * lacks becomes a blob, then the manifest is written (last, so a backup cut off midway, also by
+ * `signal`, has no manifest and its blobs are collected as garbage).
  */
-export async function backupTree(root: string, store: BlobStore, backupId: string, at: string, cache?: HashCache): Promise<TreeBackupResult> {
+export async function backupTree(root: string, store: BlobStore, backupId: string, at: string, cache?: HashCache, signal?: AbortSignal): Promise<TreeBackupResult> {
   const entries = await scanTree(root, cache);
   let storedBytes = 0;
   for (const e of entries) {
+    signal?.throwIfAborted();
     if (e.type !== 'FILE' || (await store.hasBlob(e.sha256))) continue;
     storedBytes += await store.putBlob(e.sha256, createReadStream(join(root, ...e.path.split('/'))));
   }
   const manifest: BackupManifest = { formatVersion: 1, backupId, createdAt: at, entries };
+  signal?.throwIfAborted();
   await store.putManifest(manifest);
   return { manifest, sizeBytes: totalBytes(entries), storedBytes, fileCount: entries.filter((e) => e.type === 'FILE').length };
 }

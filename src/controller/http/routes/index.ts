@@ -4,6 +4,7 @@ import type { AnyRoute } from '../route.js';
 import { auditRoutes } from './audit.js';
 import { catalogRoutes } from './catalog.js';
 import { authRoutes } from './auth.js';
+import { backupRoutes } from './backups.js';
 import { consoleRoutes } from './console.js';
 import { fileRoutes } from './files.js';
 import { propertyRoutes } from './properties.js';
@@ -34,4 +35,5 @@ export const allRoutes = (s: Services, agentLink: AgentLink): AnyRoute[] => [
   ...templateRoutes(s),
   ...pluginRoutes(s),
   ...catalogRoutes(s),
+  ...backupRoutes(s),
 ];

@@ -1,5 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { FsBlobStore } from '../../../shared/backup/fs-blob-store.js';
+import type { BlobStore } from '../../../shared/backup/blob-store.js';
 import type { Clock } from '../../../shared/clock.js';
 import type { Collection, IndexSpec } from '../collection.js';
 import type { StoreAdapter } from '../repositories.js';
@@ -7,18 +9,21 @@ import type { AuditLog } from '../records.js';
 import { AuditFileLog } from './audit-file-log.js';
 import { NedbCollection } from './nedb-collection.js';
 
-/** The default store: one nedb file per collection and the audit log, under `<data-dir>/store`. */
+/**
+ * The default store: one nedb file per collection and the audit log, under `<data-dir>/store`;
+ * backups kept by the Controller under `<data-dir>/backups/<destinationId>`.
+ */
 export class EmbeddedAdapter implements StoreAdapter {
   readonly kind = 'embedded' as const;
   private readonly collections: NedbCollection<{ _id: string }>[] = [];
   private readonly logs: AuditLog[] = [];
 
-  private constructor(private readonly dir: string, private readonly clock: Clock) {}
+  private constructor(private readonly dataDir: string, private readonly dir: string, private readonly clock: Clock) {}
 
   static async open(dataDir: string, clock: Clock): Promise<EmbeddedAdapter> {
     const dir = join(dataDir, 'store');
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    return new EmbeddedAdapter(dir, clock);
+    return new EmbeddedAdapter(dataDir, dir, clock);
   }
 
   async openCollection<T extends { _id: string }>(name: string, indexes: IndexSpec[]): Promise<Collection<T>> {
@@ -31,6 +36,11 @@ export class EmbeddedAdapter implements StoreAdapter {
     const log = await AuditFileLog.open(this.dir, this.clock);
     this.logs.push(log);
     return log;
+  }
+
+  openBlobStore(destinationId: string): BlobStore {
+    if (!/^[A-Za-z0-9-]{1,100}$/.test(destinationId)) throw new Error(`not a destination id: ${destinationId.slice(0, 80)}`);
+    return new FsBlobStore(join(this.dataDir, 'backups', destinationId));
   }
 
   async ping(): Promise<void> {

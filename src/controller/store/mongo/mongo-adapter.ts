@@ -1,8 +1,10 @@
-import { MongoClient, type Db } from 'mongodb';
+import { GridFSBucket, MongoClient, type Db } from 'mongodb';
+import type { BlobStore } from '../../../shared/backup/blob-store.js';
 import type { Clock } from '../../../shared/clock.js';
 import type { Collection, IndexSpec } from '../collection.js';
 import type { AuditLog } from '../records.js';
 import type { StoreAdapter } from '../repositories.js';
+import { GridFsBlobStore } from './gridfs-blob-store.js';
 import { MongoAuditLog } from './mongo-audit-log.js';
 import { MongoCollection } from './mongo-collection.js';
 
@@ -15,9 +17,10 @@ export function databaseNameOf(uri: string): string {
   return decodeURIComponent(path) || 'cairn';
 }
 
-/** MongoDB through the official driver, in the database the URI names. */
+/** MongoDB through the official driver, in the database the URI names; backups kept by the Controller in GridFS. */
 export class MongoAdapter implements StoreAdapter {
   readonly kind = 'mongodb' as const;
+  private bucket?: GridFSBucket;
 
   private constructor(private readonly client: MongoClient, private readonly db: Db, private readonly clock: Clock) {}
 
@@ -37,6 +40,11 @@ export class MongoAdapter implements StoreAdapter {
 
   async openAuditLog(): Promise<AuditLog> {
     return MongoAuditLog.open(this.db, this.clock);
+  }
+
+  openBlobStore(destinationId: string): BlobStore {
+    this.bucket ??= new GridFSBucket(this.db, { bucketName: 'backups' });
+    return new GridFsBlobStore(this.bucket, destinationId);
   }
 
   async ping(): Promise<void> {

@@ -1,0 +1,127 @@
+/**
+ * Backups to the Controller (destination kind CONTROLLER), against the built Controller and a real
+ * Agent, each in its own process:
+ * - a world of BENCH_WORLD_MIB (default 1024) MiB of random bytes in 1 MiB region files, written
+ *   into a simcraft server's root on the Agent;
+ * - the first backup: every file read from the Agent's snapshot into the Controller's store;
+ * - 1% of the files rewritten, then a second backup, which reads and stores only those;
+ * - for each: MB/s (world bytes over the time from POST to SUCCEEDED), the bytes it stored, and the
+ *   Controller's RSS (sampled from /proc every 20 ms) before and at its peak.
+ * Run with `npm run bench backups`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Backup, EnrollmentIssued, Node, ServerDetail, Team } from '../test/support/api-types.js';
+
+const MiB = 1024 * 1024;
+const worldMiB = Number(process.env.BENCH_WORLD_MIB ?? 1024);
+const fileMiB = 1;
+const now = () => performance.now();
+
+function spawnProgram(script: string, args: string[]): ChildProcess {
+  return spawn(process.execPath, [script, ...args], { env: { ...process.env, MONGODB_URI: '', CAIRN_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
+}
+
+async function rssBytes(pid: number): Promise<number> {
+  const match = /^VmRSS:\s+(\d+) kB$/m.exec(await readFile(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) * 1024 : 0;
+}
+
+async function poll<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000, intervalMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/** Peak RSS of a process while `work` runs. */
+async function sampled<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; before: number; peak: number }> {
+  const before = await rssBytes(pid);
+  let peak = before;
+  const sampler = setInterval(() => void rssBytes(pid).then((rss) => (peak = Math.max(peak, rss)), () => undefined), 20);
+  try {
+    return { result: await work(), before, peak };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'cairn-bench-backups-'));
+  const controller = spawnProgram('dist/src/controller/main.js', ['--data-dir', join(dir, 'controller'), '--http-port', '0', '--grpc-port', '0']);
+  let agent: ChildProcess | undefined;
+  try {
+    const [line] = (await once(createInterface({ input: controller.stdout! }), 'line')) as [string];
+    const { httpPort, grpcPort } = JSON.parse(line) as { httpPort: number; grpcPort: number };
+    const api = `http://127.0.0.1:${httpPort}/api/v1`;
+    const setupCode = (await readFile(join(dir, 'controller', 'setup-code'), 'utf8')).trim();
+    const setup = await fetch(`${api}/setup`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ setupCode, username: 'bench', email: 'bench@example.com', displayName: 'Bench', password: 'bench-password-1', network: { name: 'b', description: '', address: 'localhost', port: 25565 } }),
+    });
+    const cookie = /(__Host-cairn_session=[^;]+)/.exec(setup.headers.get('set-cookie') ?? '')![1];
+    const call = async <T = unknown>(method: string, path: string, body?: unknown): Promise<T> => {
+      const res = await fetch(`${api}${path}`, { method, headers: { cookie, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = await res.text();
+      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+      return (text ? JSON.parse(text) : undefined) as T;
+    };
+    const team = await call<Team>('POST', '/teams', { name: 'bench' });
+    const node = await call<EnrollmentIssued>('POST', '/nodes', { name: 'bench-node' });
+    const agentDir = join(dir, 'agent');
+    agent = spawnProgram('dist/src/agent/main.js', [
+      '--controller', `127.0.0.1:${grpcPort}`, '--data-dir', agentDir, '--enrollment-token', node.enrollmentToken,
+      '--cpu-millis', '8000', '--memory-bytes', String(8 * 1024 * MiB), '--bind-address', '127.0.0.1',
+    ]);
+    await poll('the Node', async () => ((await call<Node>('GET', `/nodes/${node.node.id}`)).status.connectionState === 'HEALTHY' ? true : undefined));
+    const server = await call<ServerDetail>('POST', '/servers', { name: 'world', teamId: team.id, software: { template: 'simcraft', version: '1.21.4' }, resources: { cpuMillis: 1000, memoryBytes: 1024 * MiB } });
+    await poll('READY', async () => ((await call<ServerDetail>('GET', `/servers/${server.id}`)).phase === 'READY' ? true : undefined));
+
+    const files = Math.round(worldMiB / fileMiB);
+    const region = join(agentDir, 'servers', server.id, 'root', 'world', 'region');
+    await mkdir(region, { recursive: true });
+    const regionFile = (i: number) => join(region, `r.${i % 32}.${Math.floor(i / 32)}.mca`);
+    for (let i = 0; i < files; i++) await writeFile(regionFile(i), randomBytes(fileMiB * MiB));
+    process.stdout.write(`world: ${files} files of ${fileMiB} MiB of random bytes (${worldMiB} MiB)\n`);
+
+    const backup = async (label: string) => {
+      const started = now();
+      const { result, before, peak } = await sampled(controller.pid!, async () => {
+        const taken = await call<Backup>('POST', `/servers/${server.id}/backups`, {});
+        return poll(`${label} backup`, async () => {
+          const b = await call<Backup>('GET', `/backups/${taken.id}`);
+          return b.state === 'SUCCEEDED' || b.state === 'FAILED' ? b : undefined;
+        }, 30 * 60_000, 100);
+      });
+      const seconds = (now() - started) / 1000;
+      if (result.state !== 'SUCCEEDED') throw new Error(`${label} backup failed: ${result.error}`);
+      process.stdout.write(`${label} backup: ${(result.sizeBytes / 1e6 / seconds).toFixed(1)} MB/s (${result.sizeBytes / MiB} MiB world in ${seconds.toFixed(1)} s, ${result.fileCount} files), stored ${(result.storedBytes / MiB).toFixed(1)} MiB (${((100 * result.storedBytes) / result.sizeBytes).toFixed(2)}% of the world); Controller RSS ${(before / MiB).toFixed(0)} MiB before, peak ${(peak / MiB).toFixed(0)} MiB (+${((peak - before) / MiB).toFixed(1)} MiB)\n`);
+      return result;
+    };
+
+    await backup('first (full)');
+    const changed = Math.max(1, Math.round(files / 100));
+    for (let i = 0; i < changed; i++) await writeFile(regionFile((i * 97) % files), randomBytes(fileMiB * MiB));
+    process.stdout.write(`changed ${changed} of ${files} files\n`);
+    const second = await backup('second (incremental)');
+    if (second.storedBytes >= second.sizeBytes * 0.05) {
+      process.stdout.write('the incremental backup stored 5% of the world or more\n');
+      process.exitCode = 1;
+    }
+  } finally {
+    agent?.kill('SIGKILL');
+    controller.kill('SIGTERM');
+    await once(controller, 'exit');
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

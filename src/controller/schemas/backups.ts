@@ -1,0 +1,83 @@
+import Type from 'typebox';
+import { DateTime, Uuid, pageQueryFields } from './common.js';
+import { SoftwareSchema } from './servers.js';
+
+export const backupTriggers = ['MANUAL', 'SCHEDULED', 'PRE_RESTORE', 'PRE_MIGRATE'] as const;
+export const backupStates = ['PENDING', 'RUNNING', 'SUCCEEDED', 'FAILED'] as const;
+export const destinationKinds = ['NODE_DIRECTORY', 'CONTROLLER'] as const;
+
+export const BackupParams = Type.Object({ backupId: Uuid }, { additionalProperties: false });
+export const DestinationParams = Type.Object({ destinationId: Uuid }, { additionalProperties: false });
+export const ScheduleParams = Type.Object({ scheduleId: Uuid }, { additionalProperties: false });
+
+export const BackupDestination = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  kind: Type.Enum(destinationKinds),
+  path: Type.Optional(Type.String({ description: 'NODE_DIRECTORY: the absolute directory on the Node that takes each backup.' })),
+  createdAt: DateTime,
+});
+
+export const CreateDestination = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 100, pattern: '^[^\\x00-\\x1f\\x7f]+$' }),
+  kind: Type.Enum(destinationKinds),
+  path: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'Absolute; only and always for NODE_DIRECTORY.' })),
+}, { additionalProperties: false });
+
+export const BackupPlugin = Type.Object({
+  pluginId: Type.String(),
+  name: Type.String(),
+  version: Type.String(),
+  catalogVersionId: Type.Optional(Type.String()),
+});
+
+export const Backup = Type.Object({
+  id: Uuid,
+  serverId: Uuid,
+  destinationId: Uuid,
+  nodeId: Uuid,
+  scheduleId: Type.Optional(Uuid),
+  trigger: Type.Enum(backupTriggers),
+  state: Type.Enum(backupStates),
+  sizeBytes: Type.Integer({ format: 'int64', minimum: 0, description: 'Bytes of every file of the backup.' }),
+  storedBytes: Type.Integer({ format: 'int64', minimum: 0, description: 'Bytes the backup added to its destination (content no earlier backup there had, compressed): its incremental cost.' }),
+  fileCount: Type.Integer({ minimum: 0 }),
+  software: SoftwareSchema,
+  plugins: Type.Array(BackupPlugin, { description: 'The server\'s plugin installations when the backup started; a restore installs them again.' }),
+  error: Type.Optional(Type.String()),
+  startedAt: DateTime,
+  finishedAt: Type.Optional(DateTime),
+});
+
+export const TakeBackup = Type.Object({
+  destinationId: Type.Optional(Uuid),
+}, { additionalProperties: false });
+
+export const RestoreBackup = Type.Object({
+  serverId: Type.Optional(Type.String({ format: 'uuid', description: 'Restore into this other server of the same template (global administrators restoring a deleted server\'s backup).' })),
+}, { additionalProperties: false });
+
+export const BackupListQuery = Type.Object({
+  ...pageQueryFields,
+  serverId: Type.Optional(Uuid),
+  state: Type.Optional(Type.Enum(backupStates)),
+}, { additionalProperties: false });
+
+export const ServerBackupListQuery = Type.Object(pageQueryFields, { additionalProperties: false });
+
+export const BackupSchedule = Type.Object({
+  id: Uuid,
+  serverId: Uuid,
+  cron: Type.String(),
+  destinationId: Uuid,
+  retain: Type.Integer({ minimum: 1, maximum: 100 }),
+  nextRunAt: DateTime,
+  lastRunAt: Type.Optional(DateTime),
+  createdAt: DateTime,
+});
+
+export const CreateSchedule = Type.Object({
+  cron: Type.String({ minLength: 1, maxLength: 200, description: 'Five fields (minute hour day-of-month month day-of-week), evaluated in UTC.' }),
+  destinationId: Type.Optional(Uuid),
+  retain: Type.Integer({ minimum: 1, maximum: 100, description: 'How many SCHEDULED backups of this schedule are kept.' }),
+}, { additionalProperties: false });

@@ -1,0 +1,48 @@
+import { collectGarbage, type BlobStore } from '../../../shared/backup/blob-store.js';
+import { checkManifestPath, totalBytes } from '../../../shared/backup/manifest.js';
+import type { BackupDestinationDoc, BackupDoc, ServerDoc } from '../../store/records.js';
+import type { NodeCalls } from '../node-calls.js';
+import { SnapshotSource } from '../transfers/snapshot-source.js';
+import type { BackupKind, BackupOutcome } from './backup-runner.js';
+import type { DestinationLocks } from './destination-locks.js';
+
+/**
+ * CONTROLLER: a snapshot of the server on its Node, of which the Controller reads only the files
+ * whose content the destination lacks, each streamed into a blob (checked against its sha256 on
+ * the way), then the manifest (last: a backup cut off midway has none, and its blobs are garbage).
+ * The snapshot is closed whatever happens, so a quiesced server always resumes.
+ */
+export class ControllerKind implements BackupKind {
+  constructor(
+    private readonly calls: NodeCalls,
+    private readonly stores: { storeOf(destination: BackupDestinationDoc): BlobStore },
+    private readonly locks: DestinationLocks,
+  ) {}
+
+  async take(backup: BackupDoc, server: ServerDoc, destination: BackupDestinationDoc, quiesce: boolean): Promise<BackupOutcome> {
+    const store = this.stores.storeOf(destination);
+    return this.locks.shared(destination._id, async () => {
+      const snapshot = await SnapshotSource.open(this.calls, backup.nodeId, server._id, { quiesce });
+      try {
+        const entries = snapshot.entries;
+        for (const entry of entries) checkManifestPath(entry.path);
+        let storedBytes = 0;
+        for (const entry of entries) {
+          if (entry.type !== 'FILE' || (await store.hasBlob(entry.sha256))) continue;
+          storedBytes += await store.putBlob(entry.sha256, snapshot.read(entry));
+        }
+        await store.putManifest({ formatVersion: 1, backupId: backup._id, createdAt: backup.startedAt, entries });
+        return { sizeBytes: totalBytes(entries), storedBytes, fileCount: entries.filter((e) => e.type === 'FILE').length };
+      } finally {
+        await snapshot.close();
+      }
+    });
+  }
+
+  /** Removes backups' manifests, then every blob no remaining manifest references. */
+  async prune(destination: BackupDestinationDoc, backupIds: string[]): Promise<void> {
+    const store = this.stores.storeOf(destination);
+    for (const id of backupIds) await store.deleteManifest(id);
+    await this.locks.exclusive(destination._id, () => collectGarbage(store));
+  }
+}

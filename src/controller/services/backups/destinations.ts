@@ -1,0 +1,118 @@
+import { posix } from 'node:path';
+import type { BlobStore } from '../../../shared/backup/blob-store.js';
+import type { AuditScope } from '../../core/audit-scope.js';
+import type { Caller } from '../../core/caller.js';
+import { conflict, invalidRequest, notFound } from '../../core/errors.js';
+import { paginate } from '../../domain/cursor.js';
+import { isDuplicateKey } from '../../store/collection.js';
+import type { BackupDestinationDoc } from '../../store/records.js';
+import type { Access } from '../access.js';
+import { nowIso, type ServiceDeps } from '../deps.js';
+import { destinationView } from './backup-views.js';
+
+export const builtinDestinationName = 'controller';
+
+export interface CreateDestinationInput {
+  name: string;
+  kind: BackupDestinationDoc['kind'];
+  path?: string;
+}
+
+/** A NODE_DIRECTORY path: absolute, normal (no `.`, `..` or empty segments), no NUL; refused otherwise. */
+function checkPath(path: string): string {
+  if (!path.startsWith('/')) throw invalidRequest('body.path: must be an absolute directory on the Node.');
+  if (path.includes('\0')) throw invalidRequest('body.path: must not contain NUL.');
+  const normal = posix.normalize(path).replace(/(.)\/$/, '$1');
+  if (normal !== path.replace(/(.)\/$/, '$1') || path.split('/').some((p) => p === '..' || p === '.')) {
+    throw invalidRequest('body.path: must be a normal absolute path (no "." or ".." segments, no repeated "/").');
+  }
+  if (normal === '/') throw invalidRequest('body.path: the root directory cannot hold backups.');
+  return normal;
+}
+
+/**
+ * Where backups go. A CONTROLLER destination named `controller` exists from the first start (the
+ * default of POST /servers/{id}/backups); others are added by global administrators.
+ */
+export class BackupDestinations {
+  private readonly stores = new Map<string, BlobStore>();
+
+  constructor(private readonly deps: ServiceDeps, private readonly access: Access) {}
+
+  /** Creates the built-in destination once; later starts find it. */
+  async ensureBuiltin(): Promise<void> {
+    if (await this.deps.repos.backupDestinations.findOne({ builtin: true })) return;
+    // At the first start there are no users, so no administrator's destination can hold the name yet.
+    await this.deps.repos.backupDestinations.insert({
+      _id: this.deps.ids.next(), name: builtinDestinationName, nameKey: builtinDestinationName, kind: 'CONTROLLER', builtin: true, createdAt: nowIso(this.deps),
+    });
+  }
+
+  async builtin(): Promise<BackupDestinationDoc> {
+    const doc = await this.deps.repos.backupDestinations.findOne({ builtin: true });
+    if (!doc) throw notFound('backup destination');
+    return doc;
+  }
+
+  /** The destination a request names (`field` is where, for the problem's detail), or the built-in one. */
+  async resolve(destinationId: string | undefined, field = 'body.destinationId'): Promise<BackupDestinationDoc> {
+    if (destinationId === undefined) return this.builtin();
+    const doc = await this.deps.repos.backupDestinations.findById(destinationId);
+    if (!doc) throw invalidRequest(`${field}: no backup destination ${destinationId}.`);
+    return doc;
+  }
+
+  get(destinationId: string): Promise<BackupDestinationDoc | null> {
+    return this.deps.repos.backupDestinations.findById(destinationId);
+  }
+
+  /** The content-addressed store of a CONTROLLER destination. */
+  storeOf(destination: BackupDestinationDoc): BlobStore {
+    let store = this.stores.get(destination._id);
+    if (!store) this.stores.set(destination._id, (store = this.deps.repos.blobStore(destination._id)));
+    return store;
+  }
+
+  async list(caller: Caller, page: { limit: number; cursor?: string }) {
+    this.access.requireGlobalAdmin(caller);
+    const result = await paginate<BackupDestinationDoc, string>(
+      page,
+      (after, limit) => this.deps.repos.backupDestinations.find(after === undefined ? {} : { _id: { $gt: after } }, { sort: { _id: 1 }, limit }),
+      (d) => d._id,
+    );
+    return { ...result, items: result.items.map(destinationView) };
+  }
+
+  async create(caller: Caller, input: CreateDestinationInput, audit: AuditScope) {
+    audit.detail({ name: input.name, kind: input.kind, ...(input.path ? { path: input.path } : {}) });
+    this.access.requireGlobalAdmin(caller);
+    if (input.kind === 'CONTROLLER' && input.path !== undefined) throw invalidRequest('body.path: only a NODE_DIRECTORY destination has a path.');
+    if (input.kind === 'NODE_DIRECTORY' && input.path === undefined) throw invalidRequest('body.path: a NODE_DIRECTORY destination needs the absolute directory on its Nodes.');
+    const doc: BackupDestinationDoc = {
+      _id: this.deps.ids.next(), name: input.name, nameKey: input.name.toLowerCase(), kind: input.kind,
+      ...(input.path !== undefined ? { path: checkPath(input.path) } : {}), builtin: false, createdAt: nowIso(this.deps),
+    };
+    try {
+      await this.deps.repos.backupDestinations.insert(doc);
+    } catch (e) {
+      if (isDuplicateKey(e)) throw conflict(`A backup destination named ${input.name} exists already.`);
+      throw e;
+    }
+    audit.target(doc._id);
+    return destinationView(doc);
+  }
+
+  async delete(caller: Caller, destinationId: string, audit: AuditScope): Promise<void> {
+    audit.target(destinationId);
+    this.access.requireGlobalAdmin(caller);
+    const doc = await this.deps.repos.backupDestinations.findById(destinationId);
+    if (!doc) throw notFound('backup destination');
+    audit.detail({ name: doc.name, kind: doc.kind });
+    if (doc.builtin) throw conflict('The built-in destination is where backups go by default; it cannot be deleted.');
+    const backups = await this.deps.repos.backups.count({ destinationId });
+    const schedules = await this.deps.repos.backupSchedules.count({ destinationId });
+    if (backups > 0 || schedules > 0) throw conflict(`The destination is in use by ${backups} backup(s) and ${schedules} schedule(s); delete those first.`);
+    await this.deps.repos.backupDestinations.delete({ _id: destinationId });
+    this.stores.delete(destinationId);
+  }
+}

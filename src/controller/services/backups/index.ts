@@ -1,0 +1,69 @@
+import type { TemplateCatalog } from '../../templates/template-catalog.js';
+import type { Access } from '../access.js';
+import type { AuditService } from '../audit.js';
+import type { ServiceDeps } from '../deps.js';
+import type { NodeGateway } from '../node-gateway.js';
+import type { ServerWatchHub } from '../server-watch.js';
+import type { ServerService } from '../servers.js';
+import type { NodeFleet } from '../../actors/fleet.js';
+import type { AgentSessions } from '../../link/session-registry.js';
+import { backupDeadlines } from './backup-deadlines.js';
+import { nodeReady } from './node-ready.js';
+import { BackupRemoval } from './backup-removal.js';
+import { BackupRunner } from './backup-runner.js';
+import { BackupService } from './backups.js';
+import { ControllerKind } from './controller-kind.js';
+import { DestinationLocks } from './destination-locks.js';
+import { BackupDestinations } from './destinations.js';
+import { NodeDirectoryKind } from './node-directory-kind.js';
+import { RawNodeCalls } from './raw-node-calls.js';
+import { RestoreWorkflow } from './restore.js';
+import { BackupScheduler, processTimers, type ScheduleTimers } from './scheduler.js';
+import { BackupSchedules } from './schedules.js';
+
+export interface BackupDeps {
+  deps: ServiceDeps;
+  access: Access;
+  audit: AuditService;
+  servers: ServerService;
+  agents: AgentSessions;
+  fleet: NodeFleet;
+  gateway: NodeGateway;
+  templates: TemplateCatalog;
+  serverChanges: ServerWatchHub;
+  /** What schedules' timers run on (tests pass a clock they move). */
+  timers?: ScheduleTimers;
+}
+
+/** Backups, their destinations and schedules, and restore: built together, started after the servers. */
+export function createBackupServices(d: BackupDeps) {
+  const calls = new RawNodeCalls(d.agents);
+  const locks = new DestinationLocks();
+  const destinations = new BackupDestinations(d.deps, d.access);
+  const nodeDirectory = new NodeDirectoryKind(calls, locks);
+  const controller = new ControllerKind(calls, destinations, locks);
+  const runner = new BackupRunner(d.deps, destinations, { NODE_DIRECTORY: nodeDirectory, CONTROLLER: controller }, (nodeId) => nodeReady(d.fleet, nodeId, backupDeadlines.nodeReadyMs));
+  const removal = new BackupRemoval(d.deps, destinations, nodeDirectory, controller);
+  const backups = new BackupService(d.deps, d.access, d.servers, destinations, runner, removal);
+  const schedules = new BackupSchedules(d.deps, d.access, d.audit, d.servers, destinations, backups, removal, runner, d.serverChanges);
+  const scheduler = new BackupScheduler(d.deps.repos, d.deps.clock, d.timers ?? processTimers, d.deps.logger, (s) => schedules.fire(s));
+  schedules.attach(scheduler);
+  const restore = new RestoreWorkflow(d.deps, d.access, d.servers, backups, destinations, runner, calls, d.templates, d.gateway, d.serverChanges);
+  return {
+    destinations, runner, backups, schedules, restore,
+    /** The built-in destination, interrupted work settled, queued backups resumed, missed schedules run. */
+    async start(): Promise<void> {
+      await destinations.ensureBuiltin();
+      await restore.recover();
+      await runner.recover();
+      await scheduler.start();
+    },
+    stop(): void {
+      scheduler.stop();
+      runner.stop();
+      restore.stop();
+    },
+  };
+}
+
+export type BackupServices = ReturnType<typeof createBackupServices>;

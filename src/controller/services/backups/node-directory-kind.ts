@@ -1,0 +1,28 @@
+import type { BackupDestinationDoc, BackupDoc, ServerDoc } from '../../store/records.js';
+import type { NodeCalls } from '../node-calls.js';
+import { backupDeadlines } from './backup-deadlines.js';
+import type { BackupKind, BackupOutcome } from './backup-runner.js';
+import type { DestinationLocks } from './destination-locks.js';
+
+/** A destination's store on one Node: backups into it share it, a prune needs it alone. */
+const storeKey = (nodeId: string, destinationId: string) => `${nodeId}/${destinationId}`;
+
+/** NODE_DIRECTORY: the server's Agent backs it up into the store under the destination's path on its Node. */
+export class NodeDirectoryKind implements BackupKind {
+  constructor(private readonly calls: NodeCalls, private readonly locks: DestinationLocks) {}
+
+  async take(backup: BackupDoc, server: ServerDoc, destination: BackupDestinationDoc, quiesce: boolean): Promise<BackupOutcome> {
+    const answer = await this.locks.shared(storeKey(backup.nodeId, destination._id), () => this.calls.askNode(backup.nodeId, {
+      body: 'localBackup', localBackup: { serverId: server._id, backupId: backup._id, destinationPath: destination.path ?? '', quiesce },
+    }, { timeoutMs: backupDeadlines.localBackupMs }));
+    if (answer.payload !== 'backupResult') throw new Error('the Agent answered the backup without its result');
+    return { sizeBytes: Number(answer.backupResult.sizeBytes), storedBytes: Number(answer.backupResult.storedBytes), fileCount: answer.backupResult.fileCount };
+  }
+
+  /** Removes backups from the store on their Node, and the blobs nothing references any more. */
+  async prune(nodeId: string, destination: BackupDestinationDoc, backupIds: string[]): Promise<void> {
+    await this.locks.exclusive(storeKey(nodeId, destination._id), () => this.calls.askNode(nodeId, {
+      body: 'localBackupPrune', localBackupPrune: { destinationPath: destination.path ?? '', backupIds },
+    }, { timeoutMs: backupDeadlines.pruneMs }));
+  }
+}

@@ -1,0 +1,216 @@
+import { checkManifestPath } from '../../../shared/backup/manifest.js';
+import type { ServerEvent } from '../../actors/server-machine.js';
+import type { AuditScope } from '../../core/audit-scope.js';
+import type { Caller } from '../../core/caller.js';
+import { conflict, invalidRequest } from '../../core/errors.js';
+import type { ServerSoftware, WorkflowFacts } from '../../domain/server-spec.js';
+import type { BackupDestinationDoc, BackupDoc, PluginInstallationDoc, ServerDoc } from '../../store/records.js';
+import type { TemplateCatalog } from '../../templates/template-catalog.js';
+import type { Access } from '../access.js';
+import { nowIso, type ServiceDeps } from '../deps.js';
+import { nodeUnavailable, type NodeCalls } from '../node-calls.js';
+import type { NodeGateway } from '../node-gateway.js';
+import type { ServerWatchHub } from '../server-watch.js';
+import type { ServerService } from '../servers.js';
+import { StageSink } from '../transfers/stage-sink.js';
+import { backupDeadlines } from './backup-deadlines.js';
+import { failureText } from './backup-failure.js';
+import type { BackupRunner } from './backup-runner.js';
+import type { BackupService } from './backups.js';
+import type { BackupDestinations } from './destinations.js';
+
+/** The steps of a RESTORE workflow, as the server's `workflow.step` shows them. */
+export const restoreSteps = {
+  preRestore: 'taking a PRE_RESTORE backup',
+  stopping: 'stopping the server',
+  staging: 'copying the backup into a stage on the Node',
+  committing: 'replacing the server\'s files with the stage',
+  committed: 'setting the recorded software and plugins',
+} as const;
+
+class RestoreFailure extends Error {}
+
+/**
+ * POST /backups/{id}/restore: a RESTORE workflow owned by the server's actor, each step persisted
+ * before it runs. A PRE_RESTORE backup first (to the same destination), then the server held
+ * stopped, a stage filled from the backup (on the Node for NODE_DIRECTORY, from the Controller's
+ * store otherwise), the commit (`.cairn` installed again with the backup's software), the
+ * recorded software and plugins, and the hold lifted. Any failure aborts the stage and rolls the
+ * server back to READY with a RESTORE_FAILED condition that says what failed.
+ */
+export class RestoreWorkflow {
+  private stopping = false;
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly access: Access,
+    private readonly servers: ServerService,
+    private readonly backups: BackupService,
+    private readonly destinations: BackupDestinations,
+    private readonly runner: BackupRunner,
+    private readonly calls: NodeCalls,
+    private readonly templates: TemplateCatalog,
+    private readonly nodes: NodeGateway,
+    private readonly serverChanges: ServerWatchHub,
+  ) {}
+
+  async restore(caller: Caller, backupId: string, input: { serverId?: string }, audit: AuditScope) {
+    audit.target(backupId).detail({ ...(input.serverId ? { serverId: input.serverId } : {}) });
+    const { backup, server: source } = await this.backups.load(caller, backupId, 'backups.restore');
+    const target = await this.targetOf(caller, backup, source, input.serverId);
+    audit.detail({ serverId: target._id, sourceServerId: backup.serverId, destinationId: backup.destinationId });
+    if (backup.state !== 'SUCCEEDED') throw conflict(`Only a SUCCEEDED backup can be restored; this one is ${backup.state}.`);
+    const destination = await this.destinations.get(backup.destinationId);
+    if (!destination) throw conflict('The backup\'s destination is gone.');
+    if (destination.kind === 'NODE_DIRECTORY' && target.nodeId !== backup.nodeId) {
+      throw conflict(`The backup is kept on Node ${backup.nodeId} (a NODE_DIRECTORY destination); the server is on ${target.nodeId ?? 'no Node'}, where it cannot be restored.`);
+    }
+    if (!this.templates.get(backup.software.template)) throw conflict(`The backup's template ${backup.software.template} is no longer offered.`);
+    if (!target.nodeId || !this.nodes.isConnected(target.nodeId)) throw nodeUnavailable();
+    const begun = await this.servers.apply(target, { type: 'WORKFLOW_BEGIN', at: nowIso(this.deps), kind: 'RESTORE', step: restoreSteps.preRestore, facts: { backupId } });
+    this.run(begun, backup, destination).catch((err: unknown) => this.deps.logger.error({ err, serverId: target._id, backupId }, 'a restore could not be rolled back'));
+    return this.servers.detail(begun);
+  }
+
+  /**
+   * The server the backup goes into: its own, or another of the same template named by
+   * `serverId` (the only way for a deleted server's backup). The caller needs backups.restore there too.
+   */
+  private async targetOf(caller: Caller, backup: BackupDoc, source: ServerDoc | null, serverId: string | undefined): Promise<ServerDoc> {
+    if (serverId === undefined || serverId === backup.serverId) {
+      if (!source) throw invalidRequest('body.serverId: the backup\'s server was deleted; name the server to restore it into.');
+      return source;
+    }
+    const target = await this.deps.repos.servers.findById(serverId);
+    if (!target) throw invalidRequest(`body.serverId: no server ${serverId}.`);
+    await this.access.require(caller, target.teamId, 'backups.restore', 'server', 'servers.read');
+    if (target.desired.software.template !== backup.software.template) {
+      throw invalidRequest(`body.serverId: that server runs ${target.desired.software.template}; the backup is of a ${backup.software.template} server.`);
+    }
+    return target;
+  }
+
+  private async step(server: ServerDoc, step: string, facts?: WorkflowFacts, software?: ServerSoftware): Promise<ServerDoc> {
+    return this.servers.apply(server, { type: 'WORKFLOW_STEP', at: nowIso(this.deps), step, ...(facts ? { facts } : {}), ...(software ? { software } : {}) });
+  }
+
+  private async run(begun: ServerDoc, backup: BackupDoc, destination: BackupDestinationDoc): Promise<void> {
+    await this.runner.exclusive(begun._id, async () => {
+      let current = begun;
+      let stage: StageSink | undefined;
+      try {
+        if (current.observed.installed) {
+          const pre = await this.runner.create(current, destination, 'PRE_RESTORE');
+          current = await this.step(current, restoreSteps.preRestore, { preRestoreBackupId: pre._id });
+          const done = await this.runner.execute(pre._id);
+          if (done?.state !== 'SUCCEEDED') throw new RestoreFailure(`the PRE_RESTORE backup failed (${done?.error ?? 'it is gone'})`);
+        }
+        current = await this.step(current, restoreSteps.stopping, { hold: true });
+        await this.stopped(current._id);
+        current = await this.step(current, restoreSteps.staging);
+        stage = destination.kind === 'NODE_DIRECTORY'
+          ? await StageSink.fromLocal(this.calls, current.nodeId!, current._id, destination.path ?? '', backup._id)
+          : await StageSink.begin(this.calls, current.nodeId!, current._id);
+        if (destination.kind === 'CONTROLLER') await this.fill(stage, backup, destination);
+        current = await this.step(current, restoreSteps.committing);
+        await stage.commit(JSON.stringify(this.templates.get(backup.software.template)), backup.software);
+        stage = undefined;
+        current = await this.step(current, restoreSteps.committed, undefined, backup.software);
+        await this.finish(current, backup);
+      } catch (e) {
+        // A Controller shutting down leaves the workflow as persisted: its next start settles it.
+        if (this.stopping) return;
+        await stage?.abort();
+        const step = current.workflow?.step ?? 'restoring';
+        const files = step === restoreSteps.committing
+          ? 'The server\'s files may be replaced only in part: restore again, or restore its PRE_RESTORE backup.'
+          : 'The server\'s files are as they were.';
+        await this.abort(current._id, `Restoring backup ${backup._id} failed while ${step}: ${failureText(e)}. ${files}`);
+      }
+    });
+  }
+
+  /** Writes every file of a CONTROLLER backup into the stage, each checked against its sha256 on both sides. */
+  private async fill(stage: StageSink, backup: BackupDoc, destination: BackupDestinationDoc): Promise<void> {
+    const store = this.destinations.storeOf(destination);
+    const manifest = await store.readManifest(backup._id);
+    if (!manifest) throw new RestoreFailure('the backup\'s manifest is missing from its destination');
+    // A directory that holds something is made by its contents' writes; only empty ones are sent (one request each).
+    const holding = new Set(manifest.entries.map((e) => e.path.slice(0, Math.max(0, e.path.lastIndexOf('/')))));
+    for (const entry of manifest.entries) {
+      checkManifestPath(entry.path);
+      if (entry.type === 'FILE') await stage.writeFile(entry, store.readBlob(entry.sha256), true);
+      else if (!holding.has(entry.path)) await stage.directory(entry);
+    }
+  }
+
+  /** The recorded plugin installations replace the server's, then the hold lifts (READY, back to its desired runtime state). */
+  private async finish(server: ServerDoc, backup: BackupDoc | null): Promise<void> {
+    if (backup) {
+      const at = nowIso(this.deps);
+      await this.deps.repos.pluginInstallations.delete({ serverId: server._id });
+      for (const plugin of backup.plugins) {
+        const doc: PluginInstallationDoc = { ...plugin, _id: this.deps.ids.next(), serverId: server._id, key: `${server._id} ${plugin.pluginId}`, installedAt: at, updatedAt: at };
+        await this.deps.repos.pluginInstallations.insert(doc);
+      }
+    }
+    await this.servers.apply(server, { type: 'WORKFLOW_DONE', at: nowIso(this.deps) });
+  }
+
+  private async abort(serverId: string, message: string): Promise<void> {
+    const current = await this.deps.repos.servers.findById(serverId);
+    if (!current) return;
+    const event: ServerEvent = { type: 'WORKFLOW_ABORTED', at: nowIso(this.deps), reason: 'RESTORE_FAILED', message };
+    await this.servers.apply(current, event);
+  }
+
+  /** Resolves once the held server is reported not running; fails past the deadline. */
+  private stopped(serverId: string): Promise<void> {
+    const isStopped = (doc: ServerDoc) => !['RUNNING', 'STARTING', 'STOPPING'].includes(doc.observed.runtimeState ?? 'STOPPED');
+    return new Promise<void>((resolve, reject) => {
+      let settled = false;
+      const settle = (error?: Error) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        unsubscribe();
+        if (error) reject(error);
+        else resolve();
+      };
+      const timer = setTimeout(() => settle(new RestoreFailure(`the server did not stop within ${backupDeadlines.stopMs / 1000} s`)), backupDeadlines.stopMs).unref();
+      const unsubscribe = this.serverChanges.subscribe(({ doc, deleted }) => {
+        if (doc._id !== serverId) return;
+        if (deleted) settle(new RestoreFailure('the server was deleted'));
+        else if (isStopped(doc)) settle();
+      });
+      this.deps.repos.servers.findById(serverId).then((doc) => {
+        if (!doc) settle(new RestoreFailure('the server was deleted'));
+        else if (isStopped(doc)) settle();
+      }, (err: unknown) => settle(err as Error));
+    });
+  }
+
+  /** The Controller is stopping: work cut off now is settled by the next start, not rolled back by this process. */
+  stop(): void {
+    this.stopping = true;
+  }
+
+  /**
+   * At start: a restore the Controller was running when it stopped is finished if its commit had
+   * completed, and rolled back otherwise (the Agent drops the stage when its lease runs out).
+   */
+  async recover(): Promise<void> {
+    for (const server of await this.deps.repos.servers.find({ phase: 'RESTORING' })) {
+      const step = server.workflow?.step ?? '';
+      const backupId = server.workflow?.backupId;
+      if (step === restoreSteps.committed) {
+        await this.finish(server, backupId ? await this.deps.repos.backups.findById(backupId) : null);
+        continue;
+      }
+      const files = step === restoreSteps.committing
+        ? 'The server\'s files may be replaced only in part: restore again, or restore its PRE_RESTORE backup.'
+        : 'The server\'s files are as they were.';
+      await this.abort(server._id, `The Controller restarted while restoring backup ${backupId ?? ''} (${step}). ${files}`);
+    }
+  }
+}
