@@ -136,6 +136,7 @@ export interface Backup {
   trigger: string;
   state: string;
   sizeBytes: number;
+  storedBytes: number;
   fileCount: number;
   error?: string;
   startedAt: string;

@@ -112,6 +112,7 @@ export const backupView = (names: Names): View<Backup> => ({
     { header: 'STARTED', value: (b) => b.startedAt },
     { header: 'NODE', value: (b) => names.node(b.nodeId), wide: true },
     { header: 'FILES', value: (b) => b.fileCount, wide: true },
+    { header: 'STORED', value: (b) => humanBytes(b.storedBytes), wide: true },
     { header: 'FINISHED', value: (b) => b.finishedAt, wide: true },
     { header: 'ERROR', value: (b) => b.error, wide: true },
   ],

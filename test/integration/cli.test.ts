@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import YAML from 'yaml';
 import { adminCredentials } from '../support/controller.js';
-import type { Node, ServerDetail, ServerListItem, Team, User } from '../support/api-types.js';
+import type { Backup, Node, ServerDetail, ServerListItem, Team, User } from '../support/api-types.js';
 import { killGames, startFleet, type Fleet } from '../support/fleet.js';
 import { gamePortsArgs, privateGamePorts } from '../support/game-ports.js';
 import { RunningProgram, runBuilt } from '../support/run-program.js';
@@ -207,6 +207,23 @@ describe('cairn CLI: the built binary against a Controller and an Agent', functi
       expect(await ok(['apply', '-f', file])).to.equal('server/arena unchanged\nserver/lobby unchanged\n');
       expect(await ok(['apply', '-f', '-'], await readFile(file, 'utf8'))).to.equal('server/arena unchanged\nserver/lobby unchanged\n');
       expect((await json<ServerDetail>(['get', 'server', 'lobby', '--team', 'Creative'])).resources.memoryBytes).to.equal(512 * 2 ** 20);
+    });
+
+    it('backup, get backups and restore: a file written after the backup is gone after the restore', async () => {
+      const backup = JSON.parse(await ok(['backup', 'arena', '--destination', 'controller', '-o', 'json'])) as Backup;
+      expect(backup.trigger).to.equal('MANUAL');
+      await waitFor(async () => (await f.admin.get<Backup>(`/backups/${backup.id}`)).body.state === 'SUCCEEDED', { timeoutMs: 60_000, intervalMs: 200, what: 'the backup to succeed' });
+      expect(await ok(['get', 'backups', '--server', 'arena'])).to.match(new RegExp(`^${backup.id}\\s+arena\\s+MANUAL\\s+SUCCEEDED`, 'm'));
+      expect(await ok(['get', 'backup', backup.id, '-o', 'name'])).to.equal(`backup/${backup.id}\n`);
+      const late = join(home, 'late.txt');
+      await writeFile(late, 'written after the backup\n');
+      await ok(['cp', late, 'arena:late.txt']);
+      expect(await ok(['restore', backup.id])).to.equal(`server/arena restoring from backup/${backup.id}\n`);
+      await ok(['wait', 'server', 'arena', '--for=ready', '--timeout', '90s']);
+      await ok(['wait', 'server', 'arena', '--for=running', '--timeout', '60s']);
+      const gone = await cairn(['cp', 'arena:late.txt', '-']);
+      expect(gone.code).to.equal(1);
+      expect(await ok(['cp', 'arena:server.properties', '-'])).to.match(/^motd=Arena$/m);
     });
 
     it('create node prints the exact cairn-agent command; run as printed, the Agent enrolls and the Node is HEALTHY', async () => {
