@@ -103,6 +103,12 @@ export interface Team {
   name: string;
 }
 
+export interface Membership {
+  userId: string;
+  teamId: string;
+  roleIds: string[];
+}
+
 export interface User {
   id: string;
   username: string;

@@ -44,6 +44,9 @@ export async function connect(cmd: Command): Promise<Ctx> {
   return { client: new CliClient(url, { token }), format: globals.format };
 }
 
+/** A repeatable flag whose values may also be comma-separated (`--role a --role b,c`). */
+export const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').filter(Boolean)];
+
 export const print = (text: string) => {
   if (text !== '') process.stdout.write(text);
 };

@@ -8,6 +8,7 @@ import { registerCreate } from './commands/create.js';
 import { registerDelete } from './commands/delete.js';
 import { registerDescribe } from './commands/describe.js';
 import { registerGet } from './commands/get.js';
+import { registerMembers } from './commands/members.js';
 import { registerPower } from './commands/power.js';
 import { registerSession } from './commands/session.js';
 import { registerWait } from './commands/wait.js';
@@ -27,7 +28,7 @@ export function buildProgram(): Command {
     .configureOutput({ outputError: (text, write) => write(text) });
   withGlobals(program);
   for (const register of [
-    registerSession, registerGet, registerDescribe, registerCreate, registerPower, registerDelete, registerConsole,
+    registerSession, registerGet, registerDescribe, registerCreate, registerMembers, registerPower, registerDelete, registerConsole,
     registerCopy, registerWait, registerApply, registerWorkflows, registerCompletion,
   ]) register(program);
   return program;

@@ -57,8 +57,8 @@ export async function resolve<T>(client: CliClient, kind: Kind<T>, ref: string, 
   throw ambiguity(kind, ref, labels, options.narrowing);
 }
 
-/** Names of teams, Nodes and servers the caller may list; what it may not list shows as ids. */
-export async function loadNames(client: CliClient, need: { teams?: boolean; nodes?: boolean; servers?: boolean }): Promise<Names> {
+/** Names of what the caller may list; what it may not list shows as ids. */
+export async function loadNames(client: CliClient, need: { teams?: boolean; nodes?: boolean; servers?: boolean; users?: boolean; roles?: boolean }): Promise<Names> {
   const list = async <T extends { id: string }>(wanted: boolean | undefined, path: string, nameOf: (t: T) => string) => {
     if (!wanted) return new Map<string, string>();
     try {
@@ -68,15 +68,19 @@ export async function loadNames(client: CliClient, need: { teams?: boolean; node
       throw e;
     }
   };
-  const [teams, nodes, servers] = await Promise.all([
+  const [teams, nodes, servers, users, roles] = await Promise.all([
     list<Team>(need.teams, '/teams', (t) => t.name),
     list<NodeInfo>(need.nodes, '/nodes', (n) => n.name),
     list<ServerItem>(need.servers, '/servers', (s) => s.name),
+    list<User>(need.users, '/users', (u) => u.username),
+    list<Role>(need.roles, '/roles', (r) => r.name),
   ]);
   return {
     team: (id) => teams.get(id) ?? id,
     node: (id) => (id === undefined ? undefined : nodes.get(id) ?? id),
     server: (id) => servers.get(id) ?? id,
+    user: (id) => users.get(id) ?? id,
+    role: (id) => roles.get(id) ?? id,
   };
 }
 

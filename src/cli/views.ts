@@ -1,4 +1,4 @@
-import type { Backup, NodeInfo, Role, ServerItem, Team, Template, User } from './api-types.js';
+import type { Backup, Membership, NodeInfo, Role, ServerItem, Team, Template, User } from './api-types.js';
 import type { View } from './output.js';
 import { formatCpu, formatMemory, humanBytes } from './quantity.js';
 
@@ -7,6 +7,8 @@ export interface Names {
   team(id: string): string;
   node(id: string | undefined): string | undefined;
   server(id: string): string;
+  user(id: string): string;
+  role(id: string): string;
 }
 
 export const serverView = (names: Names): View<ServerItem> => ({
@@ -115,5 +117,17 @@ export const backupView = (names: Names): View<Backup> => ({
     { header: 'STORED', value: (b) => humanBytes(b.storedBytes), wide: true },
     { header: 'FINISHED', value: (b) => b.finishedAt, wide: true },
     { header: 'ERROR', value: (b) => b.error, wide: true },
+  ],
+});
+
+export const memberView = (names: Names): View<Membership> => ({
+  kind: 'member',
+  plural: 'members',
+  name: (m) => names.user(m.userId),
+  columns: [
+    { header: 'USER', value: (m) => names.user(m.userId) },
+    { header: 'TEAM', value: (m) => names.team(m.teamId) },
+    { header: 'ROLES', value: (m) => m.roleIds.map((id) => names.role(id)).join(',') },
+    { header: 'USER-ID', value: (m) => m.userId, wide: true },
   ],
 });

@@ -101,6 +101,22 @@ describe('cairn CLI: the built binary against a Controller and an Agent', functi
       expect(missing.stderr).to.equal('Error from server (not_found): server "nowhere" not found\n');
     });
 
+    it('users, roles and team members by name: create, set, list, remove', async () => {
+      expect(await ok(['create', 'user', 'alice', '--email', 'alice@example.com', '--password-stdin'], 'first-password-1\n')).to.equal('user/alice created\n');
+      expect(await ok(['create', 'role', 'watcher', '--permission', 'servers.read,servers.console'])).to.equal('role/watcher created\n');
+      expect(await ok(['get', 'roles', 'watcher'])).to.match(/^watcher\s+no\s+2$/m);
+      expect(await ok(['set', 'member', 'alice', '--team', 'Ops', '--role', 'operator', '--role', 'watcher'])).to.equal('member/alice set in team/Ops (operator, watcher)\n');
+      expect(await ok(['get', 'members', '--team', 'Ops'])).to.match(/^USER\s+TEAM\s+ROLES\nalice\s+Ops\s+operator,watcher\n$/);
+      expect(await ok(['get', 'users', '-o', 'name'])).to.equal('user/admin\nuser/alice\n');
+      expect(await ok(['delete', 'member', 'alice', '--team', 'Ops'])).to.equal('member/alice removed from team/Ops\n');
+      expect((await json<{ items: unknown[] }>(['get', 'members', '--team', 'Ops'])).items).to.deep.equal([]);
+      const noTeam = await cairn(['get', 'members']);
+      expect(noTeam.code).to.equal(2);
+      expect(noTeam.stderr).to.equal('error: team members need --team TEAM\n');
+      expect(await ok(['delete', 'role', 'watcher'])).to.equal('role/watcher deleted\n');
+      expect(await ok(['delete', 'user', 'alice'])).to.equal('user/alice deleted\n');
+    });
+
     it('creates a server by team and Node names with Kubernetes quantities, and waits for READY', async () => {
       expect(await ok(['create', 'server', 'lobby', '--team', 'Ops', '--template', 'simcraft', '--version', '1.21.4', '--cpu', '500m', '--memory', '512Mi', '--node', 'node-1']))
         .to.equal('server/lobby created\n');

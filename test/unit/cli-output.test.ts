@@ -5,7 +5,7 @@ import { formatDone, formatList, formatOne, parseFormat, table } from '../../src
 import { ServerPrinter } from '../../src/cli/watch-servers.js';
 import { serverView, type Names } from '../../src/cli/views.js';
 
-const names: Names = { team: (id) => (id === 't1' ? 'Survival' : id), node: (id) => (id === 'n1' ? 'host-1' : id), server: (id) => id };
+const names: Names = { team: (id) => (id === 't1' ? 'Survival' : id), node: (id) => (id === 'n1' ? 'host-1' : id), server: (id) => id, user: (id) => id, role: (id) => id };
 
 const server = (over: Partial<ServerItem> = {}): ServerItem => ({
   id: 's1', name: 'lobby', teamId: 't1', nodeId: 'n1', kind: 'GAME_SERVER', inNetwork: false, desiredState: 'RUNNING', generation: 2,

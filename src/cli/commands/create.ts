@@ -1,14 +1,12 @@
 import type { Command } from 'commander';
 import type { AgentLink, EnrollmentIssued, Role, ServerDetail, Team, User } from '../api-types.js';
-import { connect, print, withGlobals } from '../context.js';
+import { collect, connect, print, withGlobals } from '../context.js';
 import { formatDone } from '../output.js';
 import { parseCpu, parseMemory } from '../quantity.js';
 import { readLineFromStdin } from '../read-secret.js';
 import { kinds, resolve } from '../resolve.js';
 import { hostPort, shellQuote } from '../shell-quote.js';
 import { UsageError } from '../errors.js';
-
-const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').filter(Boolean)];
 
 /** The Agent command line for a new Node: where the Agent link listens, as the Controller says (GET /agent-link). */
 export function agentCommand(link: AgentLink, controllerUrl: string, token: string, dataDir: string, ca: string | undefined): string {

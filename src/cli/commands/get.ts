@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
-import type { Backup, ServerItem, Template } from '../api-types.js';
+import type { Backup, Membership, ServerItem, Template } from '../api-types.js';
 import type { CliClient } from '../client.js';
 import { connect, print, withGlobals } from '../context.js';
 import { notFound, UsageError } from '../errors.js';
+import { teamOf } from './members.js';
 import { formatList, formatOne, type View } from '../output.js';
 import { kinds, loadNames, resolve, resolveServer, type Kind } from '../resolve.js';
-import { backupView, nodeView, roleView, serverView, teamView, templateView, userView, type Names } from '../views.js';
+import { backupView, memberView, nodeView, roleView, serverView, teamView, templateView, userView, type Names } from '../views.js';
 import { watchServers } from '../watch-servers.js';
 
 interface GetOptions {
@@ -20,7 +21,7 @@ interface Getter {
   list(client: CliClient, opts: GetOptions): Promise<unknown[]>;
   one(client: CliClient, ref: string, opts: GetOptions): Promise<unknown>;
   view(names: Names): View<unknown>;
-  names?: { teams?: boolean; nodes?: boolean; servers?: boolean };
+  names?: Parameters<typeof loadNames>[1];
 }
 
 /** Lists and details of a kind whose detail lives at its item path. */
@@ -58,6 +59,17 @@ const getters: Record<string, Getter> = {
     view: (names) => backupView(names) as View<unknown>,
     names: { nodes: true, servers: true },
   },
+  members: {
+    list: async (client, opts) => client.all<Membership>(`/teams/${(await teamOf(client, opts.team)).id}/members`),
+    one: async (client, ref, opts) => {
+      const user = await resolve(client, kinds.user, ref);
+      const found = (await client.all<Membership>(`/teams/${(await teamOf(client, opts.team)).id}/members`)).find((m) => m.userId === user.id);
+      if (!found) throw notFound('member', ref);
+      return found;
+    },
+    view: (names) => memberView(names) as View<unknown>,
+    names: { teams: true, users: true, roles: true },
+  },
 };
 
 /** `server` and `servers` both work, as in kubectl. */
@@ -72,7 +84,7 @@ export function registerGet(program: Command): void {
     .description(`list things, or show one: ${Object.keys(getters).join('|')}`)
     .argument('<type>', Object.keys(getters).join('|'))
     .argument('[name]', 'a name or id')
-    .option('--team <team>', 'servers of this team only (name or id); narrows a server name')
+    .option('--team <team>', 'servers of this team only, members of this team (name or id); narrows a server name')
     .option('--node <node>', 'servers on this Node only (name or id)')
     .option('--server <server>', 'backups of this server only (name or id)')
     .option('-w, --watch', 'servers: after the list, print each change as it happens')
