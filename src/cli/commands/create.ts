@@ -17,7 +17,7 @@ export function agentCommand(link: AgentLink, controllerUrl: string, token: stri
 }
 
 export function registerCreate(program: Command): void {
-  const create = program.command('create').description('create a server, Node, team, user or role');
+  const create = program.command('create').description('create a server, Node, team, user or role').helpCommand(false);
 
   withGlobals(create.command('server'))
     .description('create a game server (STOPPED until `cairn start`)')

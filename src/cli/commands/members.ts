@@ -14,7 +14,7 @@ export async function teamOf(client: CliClient, team: string | undefined): Promi
 
 /** `cairn set member USER --team TEAM --role ROLE...`: a user's roles in a team (their permissions there are the union). */
 export function registerMembers(program: Command): void {
-  const set = program.command('set').description('set a user\'s roles in a team');
+  const set = program.command('set').description('set a user\'s roles in a team').helpCommand(false);
   withGlobals(set.command('member'))
     .description('make a user a member of a team with these roles (replacing the roles it had there)')
     .argument('<user>', 'a username or id')
