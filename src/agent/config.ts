@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { defaultGamePorts, gamePortsRule, parseGamePorts } from '../shared/game-ports.js';
 import type { PortRange } from '../shared/link/messages.js';
+import { parseProgramArgs, programHelp, type FlagSpec } from '../shared/program-args.js';
 
 export interface AgentConfig {
   /** HOST:PORT of the Controller's Agent link. */
@@ -27,18 +27,26 @@ export interface AgentConfig {
 export class AgentConfigError extends Error {}
 
 const flags = {
-  controller: { env: 'CAIRN_CONTROLLER' },
-  'data-dir': { env: 'CAIRN_AGENT_DATA_DIR' },
-  'enrollment-token': { env: 'CAIRN_ENROLLMENT_TOKEN' },
-  'controller-ca': { env: 'CAIRN_CONTROLLER_CA' },
-  'cpu-millis': { env: 'CAIRN_AGENT_CPU_MILLIS' },
-  'memory-bytes': { env: 'CAIRN_AGENT_MEMORY_BYTES' },
-  'disk-bytes': { env: 'CAIRN_AGENT_DISK_BYTES' },
-  java: { env: 'CAIRN_JAVA' },
-  'bind-address': { env: 'CAIRN_BIND_ADDRESS' },
-  'restart-backoff-ms': { env: 'CAIRN_RESTART_BACKOFF_MS' },
-  'game-ports': { env: 'CAIRN_GAME_PORTS' },
-} as const;
+  controller: { value: 'HOST:PORT', env: 'CAIRN_CONTROLLER', help: 'the Controller\'s Agent link (required)' },
+  'data-dir': { value: 'DIR', env: 'CAIRN_AGENT_DATA_DIR', help: 'the Agent\'s credential, servers and caches (required)' },
+  'enrollment-token': { value: 'T', env: 'CAIRN_ENROLLMENT_TOKEN', help: 'the one-time token of `cairn create node`; needed the first time only' },
+  'controller-ca': { value: 'FILE', env: 'CAIRN_CONTROLLER_CA', help: 'CA (PEM) that verifies the Controller\'s TLS certificate; without it the link is plaintext' },
+  'cpu-millis': { value: 'N', env: 'CAIRN_AGENT_CPU_MILLIS', help: 'allocatable CPU in millicores (default: what the host has)' },
+  'memory-bytes': { value: 'N', env: 'CAIRN_AGENT_MEMORY_BYTES', help: 'allocatable memory in bytes (default: what the host has)' },
+  'disk-bytes': { value: 'N', env: 'CAIRN_AGENT_DISK_BYTES', help: 'allocatable disk in bytes (default: what the data dir\'s disk has)' },
+  java: { value: 'PATH', env: 'CAIRN_JAVA', help: 'the Java that runs paper, velocity and vanilla (default java)' },
+  'bind-address': { value: 'ADDR', env: 'CAIRN_BIND_ADDRESS', help: 'the address game servers bind their ports to (default 0.0.0.0)' },
+  'restart-backoff-ms': { value: 'N', env: 'CAIRN_RESTART_BACKOFF_MS', help: 'first delay before restarting a crashed server; doubles per crash (default 1000)' },
+  'game-ports': { value: 'FIRST-LAST', env: 'CAIRN_GAME_PORTS', help: 'the host ports this Node offers game servers (default 25565-26564)' },
+} as const satisfies Record<string, FlagSpec>;
+
+export const agentHelp = programHelp('cairn-agent --controller HOST:PORT --data-dir DIR [options]', 'The Cairn Agent: runs the game servers of one Node for its Controller. Flags win over environment variables.', flags);
+
+/** `--help`, `--version`, or the configuration to run with. */
+export function parseAgentCommandLine(argv: string[], env: NodeJS.ProcessEnv = process.env): { action: 'help' | 'version' } | { action: 'run'; config: AgentConfig } {
+  const args = parseProgramArgs(argv, flags);
+  return args.action === 'run' ? { action: 'run', config: configFrom(args.values, env) } : args;
+}
 
 function amount(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
@@ -55,19 +63,18 @@ function gamePorts(raw: string | undefined): PortRange {
 }
 
 /**
- * `cairn-agent --controller HOST:PORT --data-dir DIR [--enrollment-token T] [--controller-ca FILE]
- * [--cpu-millis N] [--memory-bytes N] [--disk-bytes N] [--java PATH] [--bind-address ADDR]
- * [--restart-backoff-ms N] [--game-ports FIRST-LAST]`. Flags win over environment variables
+ * The configuration of a command line that runs the Agent. Flags win over environment variables
  * (the token may come from CAIRN_ENROLLMENT_TOKEN so it stays out of the process list).
  */
 export function parseAgentConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): AgentConfig {
-  const { values } = parseArgs({
-    args: argv,
-    options: Object.fromEntries(Object.keys(flags).map((k) => [k, { type: 'string' as const }])),
-    strict: true,
-  });
+  const args = parseAgentCommandLine(argv, env);
+  if (args.action !== 'run') throw new AgentConfigError(`--${args.action} prints and exits; it does not run the Agent`);
+  return args.config;
+}
+
+function configFrom(values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv): AgentConfig {
   const get = (name: keyof typeof flags): string | undefined => {
-    const v = (values as Record<string, string | undefined>)[name] ?? env[flags[name].env];
+    const v = (values[name] as string | undefined) ?? env[flags[name].env];
     return v === undefined || v === '' ? undefined : v;
   };
   const controller = get('controller');

@@ -1,20 +1,26 @@
 #!/usr/bin/env node
 import { createLogger } from '../shared/logger.js';
 import { NotEnrolledError, runAgent } from './agent.js';
-import { AgentConfigError, parseAgentConfig, type AgentConfig } from './config.js';
+import { ProgramArgsError, versionLine } from '../shared/program-args.js';
+import { AgentConfigError, agentHelp, parseAgentCommandLine } from './config.js';
 import { EnrollmentRefused } from './enroll.js';
 
 const logger = createLogger('cairn-agent');
 
 async function main(): Promise<void> {
-  let config: AgentConfig;
+  let args;
   try {
-    config = parseAgentConfig(process.argv.slice(2));
+    args = parseAgentCommandLine(process.argv.slice(2));
   } catch (e) {
-    if (!(e instanceof AgentConfigError) && !(e instanceof TypeError)) throw e;
+    if (!(e instanceof AgentConfigError) && !(e instanceof ProgramArgsError)) throw e;
     process.stderr.write(`cairn-agent: ${e.message}\n`);
     process.exit(2);
   }
+  if (args.action !== 'run') {
+    process.stdout.write(args.action === 'help' ? agentHelp : versionLine());
+    return;
+  }
+  const config = args.config;
   let agent;
   try {
     agent = await runAgent(config, logger);

@@ -1,70 +1,68 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { ApiError, CliError } from './errors.js';
+import type { Page } from './api-types.js';
 
-/** Where `cairn login` keeps the URL and the API token it created (mode 0600). */
-export const credentialsPath = () =>
-  process.env.CAIRN_CREDENTIALS ?? join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'cairn', 'credentials.json');
-
-export interface Credentials {
-  url: string;
-  token: string;
-  tokenId?: string;
+export interface Auth {
+  token?: string;
+  cookie?: string;
 }
 
-export async function loadCredentials(): Promise<Credentials | undefined> {
-  try {
-    return JSON.parse(await readFile(credentialsPath(), 'utf8')) as Credentials;
-  } catch {
-    return undefined;
-  }
-}
-
-export async function saveCredentials(credentials: Credentials): Promise<void> {
-  const path = credentialsPath();
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  await writeFile(path, JSON.stringify(credentials, null, 2) + '\n', { mode: 0o600 });
-}
-
-export const forgetCredentials = () => rm(credentialsPath(), { force: true });
-
-/** An API problem, printed as `code: detail` and turned into exit status 1. */
-export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, detail: string) {
-    super(`${code}: ${detail}`);
-  }
-}
-
+/** The public HTTP API under `<url>/api/v1`, with a Bearer token or a session cookie. */
 export class CliClient {
-  constructor(readonly url: string, private readonly auth: { token?: string; cookie?: string }) {}
+  readonly base: string;
 
-  async call<T = unknown>(method: string, path: string, body?: unknown): Promise<{ body: T; headers: Headers }> {
-    const headers: Record<string, string> = {};
+  constructor(readonly url: string, private readonly auth: Auth) {
+    this.base = `${url.replace(/\/+$/, '')}/api/v1`;
+  }
+
+  /** A request whose refusal becomes an ApiError; the caller reads the body. */
+  async request(method: string, path: string, init: { headers?: Record<string, string>; body?: RequestInit['body']; signal?: AbortSignal; duplex?: 'half' } = {}): Promise<Response> {
+    const headers: Record<string, string> = { ...init.headers };
     if (this.auth.token) headers.authorization = `Bearer ${this.auth.token}`;
     if (this.auth.cookie) headers.cookie = this.auth.cookie;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${this.url.replace(/\/$/, '')}/api/v1${path}`, {
-      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    const parsed: unknown = text.length > 0 && (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text;
-    if (!res.ok) {
-      const problem = parsed as { code?: string; detail?: string; title?: string };
-      throw new ApiError(res.status, problem.code ?? String(res.status), problem.detail ?? problem.title ?? text);
+    let res: Response;
+    try {
+      res = await fetch(`${this.base}${path}`, { ...init, method, headers });
+    } catch (e) {
+      if ((e as Error).name === 'AbortError') throw e;
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+      throw new CliError(`cannot reach the Controller at ${this.url}: ${cause?.code ?? cause?.message ?? (e as Error).message}`);
     }
-    return { body: parsed as T, headers: res.headers };
+    if (!res.ok) throw await problemOf(res);
+    return res;
   }
 
-  /** Follows nextCursor until the list ends. */
-  async all<T = unknown>(path: string): Promise<T[]> {
+  async call<T = unknown>(method: string, path: string, body?: unknown): Promise<{ body: T; headers: Headers }> {
+    const res = await this.request(method, path, body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const text = await res.text();
+    return { body: (text.length > 0 ? JSON.parse(text) : undefined) as T, headers: res.headers };
+  }
+
+  get = async <T>(path: string): Promise<T> => (await this.call<T>('GET', path)).body;
+  post = async <T>(path: string, body?: unknown): Promise<T> => (await this.call<T>('POST', path, body)).body;
+  patch = async <T>(path: string, body: unknown): Promise<T> => (await this.call<T>('PATCH', path, body)).body;
+  delete = async <T>(path: string): Promise<T> => (await this.call<T>('DELETE', path)).body;
+
+  /** Every item of a paged list, following nextCursor. */
+  async all<T>(path: string, query: Record<string, string | undefined> = {}): Promise<T[]> {
     const items: T[] = [];
     let cursor: string | undefined;
     do {
-      const sep = path.includes('?') ? '&' : '?';
-      const page = await this.call<{ items: T[]; nextCursor?: string }>('GET', `${path}${sep}limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-      items.push(...page.body.items);
-      cursor = page.body.nextCursor;
+      const params = new URLSearchParams({ limit: '200' });
+      for (const [k, v] of Object.entries({ ...query, cursor })) if (v !== undefined) params.set(k, v);
+      const page = await this.get<Page<T>>(`${path}?${params.toString()}`);
+      items.push(...page.items);
+      cursor = page.nextCursor;
     } while (cursor);
     return items;
+  }
+}
+
+async function problemOf(res: Response): Promise<ApiError> {
+  const text = await res.text();
+  try {
+    const problem = JSON.parse(text) as { code?: string; detail?: string; title?: string };
+    return new ApiError(res.status, problem.code ?? String(res.status), problem.detail ?? problem.title ?? res.statusText);
+  } catch {
+    return new ApiError(res.status, String(res.status), text || res.statusText);
   }
 }

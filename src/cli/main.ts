@@ -1,56 +1,35 @@
 #!/usr/bin/env node
-import { parse, UsageError } from './args.js';
-import { ApiError, CliClient, loadCredentials } from './client.js';
-import type { CommandGroup } from './command.js';
-import { auditCommands, roleCommands, teamCommands, tokenCommands, userCommands } from './commands/accounts.js';
-import { nodeCommands, serverCommands } from './commands/fleet.js';
-import { sessionCommands } from './commands/session.js';
+import { CommanderError } from 'commander';
+import { ApiError, CliError, UsageError } from './errors.js';
+import { buildProgram } from './program.js';
+import { DurationError } from './duration.js';
+import { QuantityError } from './quantity.js';
 
-const groups: CommandGroup[] = [sessionCommands, userCommands, teamCommands, roleCommands, tokenCommands, nodeCommands, serverCommands, auditCommands];
-
-function usage(): string {
-  const lines = ['usage: cairn GROUP VERB [options]   (output is JSON; --url/--token or CAIRN_URL/CAIRN_TOKEN override `cairn auth login`)', ''];
-  for (const g of groups) {
-    lines.push(`${g.name}: ${g.summary}`);
-    for (const v of Object.values(g.verbs)) lines.push(`  ${v.usage}`);
+/** Exit statuses of contract.md: 0 done, 1 refused (by the API or the situation), 2 usage error. */
+function exitCodeOf(error: unknown): number {
+  if (error instanceof CommanderError) {
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
+    return 2;
   }
-  return lines.join('\n');
-}
-
-/** Explicit flags, then the environment, then what `cairn auth login` stored. */
-async function clientFor(url: string | undefined, token: string | undefined): Promise<CliClient | undefined> {
-  const stored = await loadCredentials();
-  const finalUrl = url || process.env.CAIRN_URL || stored?.url;
-  const finalToken = token || process.env.CAIRN_TOKEN || stored?.token;
-  return finalUrl && finalToken ? new CliClient(finalUrl, { token: finalToken }) : undefined;
-}
-
-async function main(argv: string[]): Promise<number> {
-  const args = parse(argv);
-  const groupName = args.positionals.at(0);
-  const verbName = args.positionals.at(1);
-  if (args.values.help || !groupName) {
-    process.stdout.write(usage() + '\n');
-    return groupName || args.values.help ? 0 : 2;
+  if (error instanceof UsageError || error instanceof QuantityError || error instanceof DurationError) {
+    process.stderr.write(`error: ${error.message}\n`);
+    return 2;
   }
-  const group = groups.find((g) => g.name === groupName);
-  const verb = group?.verbs[verbName ?? ''];
-  if (!verb) throw new UsageError(`unknown command: ${args.positionals.slice(0, 2).join(' ')}`);
-  args.positionals = args.positionals.slice(2);
-  const client = verb.anonymous ? undefined : await clientFor(args.values.url as string | undefined, args.values.token as string | undefined);
-  const result = await verb.run(args, client);
-  process.stdout.write(JSON.stringify(result, null, 2) + '\n');
-  return 0;
+  if (error instanceof ApiError) {
+    process.stderr.write(`${error.message}\n`);
+    return 1;
+  }
+  process.stderr.write(`error: ${error instanceof CliError ? error.message : String((error as Error).stack ?? error)}\n`);
+  return 1;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`cairn: ${(error as Error).message}\n\n${usage()}\n`);
-      process.exit(2);
-    }
-    process.stderr.write(`cairn: ${error instanceof ApiError ? error.message : (error as Error).message}\n`);
-    process.exit(1);
-  },
-);
+// A reader that goes away (`cairn get servers | head`) ends the output, not the command with a stack trace.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+});
+
+void buildProgram()
+  .parseAsync(process.argv.slice(2), { from: 'user' })
+  .then(() => 0, exitCodeOf)
+  // Exit at once (idle keep-alive connections would hold the process), once stdout has taken everything.
+  .then((code) => process.stdout.write('', () => process.exit(code)));

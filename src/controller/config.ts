@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { gamePortsRule, parseGamePorts } from '../shared/game-ports.js';
 import type { PortRange } from '../shared/link/messages.js';
+import { parseProgramArgs, programHelp, type FlagSpec } from '../shared/program-args.js';
 import { defaultWebDir } from './http/web-ui.js';
 
 export interface ControllerConfig {
@@ -26,19 +26,32 @@ export interface ControllerConfig {
 export class ConfigError extends Error {}
 
 const flags = {
-  'data-dir': { env: 'CAIRN_DATA_DIR' },
-  'http-port': { env: 'CAIRN_HTTP_PORT' },
-  'grpc-port': { env: 'CAIRN_GRPC_PORT' },
-  host: { env: 'CAIRN_HOST' },
-  'mongodb-uri': { env: 'MONGODB_URI' },
-  'catalog-source': { env: 'CAIRN_CATALOG_SOURCE' },
-  'catalog-sync-minutes': { env: 'CAIRN_CATALOG_SYNC_MINUTES' },
-  'templates-dir': { env: 'CAIRN_TEMPLATES_DIR' },
-  'web-dir': { env: 'CAIRN_WEB_DIR' },
-  'tls-cert': { env: 'CAIRN_TLS_CERT' },
-  'tls-key': { env: 'CAIRN_TLS_KEY' },
-  'game-ports': { env: 'CAIRN_GAME_PORTS' },
-} as const;
+  'data-dir': { value: 'DIR', env: 'CAIRN_DATA_DIR', help: 'where the embedded store, the setup code and backups live (default ./data)' },
+  'http-port': { value: 'N', env: 'CAIRN_HTTP_PORT', help: 'HTTP API and web UI port; 0 picks a free one (default 8080)' },
+  'grpc-port': { value: 'N', env: 'CAIRN_GRPC_PORT', help: 'the Agent link\'s port; 0 picks a free one (default 8443)' },
+  host: { value: 'ADDR', env: 'CAIRN_HOST', help: 'the address both listen on (default 127.0.0.1)' },
+  'mongodb-uri': { value: 'URI', env: 'MONGODB_URI', help: 'keep the store in MongoDB instead of the embedded store' },
+  'catalog-source': { value: 'PATH_OR_URL', env: 'CAIRN_CATALOG_SOURCE', help: 'the plugin catalog feed (default: the sample feed shipped)' },
+  'catalog-sync-minutes': { value: 'N', env: 'CAIRN_CATALOG_SYNC_MINUTES', help: 'minutes between catalog syncs; 0 syncs at start only (default 60)' },
+  'templates-dir': { value: 'DIR', env: 'CAIRN_TEMPLATES_DIR', help: 'service templates (default: the ones shipped)' },
+  'web-dir': { value: 'DIR', env: 'CAIRN_WEB_DIR', help: 'the built web UI (default dist/web)' },
+  'tls-cert': { value: 'FILE', env: 'CAIRN_TLS_CERT', help: 'TLS certificate (PEM) for HTTP and the Agent link; with --tls-key' },
+  'tls-key': { value: 'FILE', env: 'CAIRN_TLS_KEY', help: 'TLS private key (PEM); with --tls-cert' },
+  'game-ports': { value: 'FIRST-LAST', env: 'CAIRN_GAME_PORTS', help: 'the game port range the local Agent offers' },
+} as const satisfies Record<string, FlagSpec>;
+
+const allFlags: Record<string, FlagSpec> = {
+  ...flags,
+  'local-agent': { env: 'CAIRN_LOCAL_AGENT=1', help: 'also run an Agent on this machine, enrolled automatically' },
+};
+
+export const controllerHelp = programHelp('cairn-controller [options]', 'The Cairn Controller: the HTTP API, the web UI and the Agent link. Flags win over environment variables.', allFlags);
+
+/** `--help`, `--version`, or the configuration to run with. */
+export function parseControllerCommandLine(argv: string[], env: NodeJS.ProcessEnv = process.env): { action: 'help' | 'version' } | { action: 'run'; config: ControllerConfig } {
+  const args = parseProgramArgs(argv, allFlags);
+  return args.action === 'run' ? { action: 'run', config: configFrom(args.values, env) } : args;
+}
 
 function port(name: string, raw: string): number {
   const n = Number(raw);
@@ -59,18 +72,17 @@ function gamePorts(raw: string | undefined): PortRange | undefined {
   return range;
 }
 
-/** Flags win over environment variables, which win over defaults. */
+/** The configuration of a command line that runs the Controller (tests build theirs this way). */
 export function parseControllerConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): ControllerConfig {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      ...Object.fromEntries(Object.keys(flags).map((k) => [k, { type: 'string' as const }])),
-      'local-agent': { type: 'boolean' },
-    },
-    strict: true,
-  });
+  const args = parseControllerCommandLine(argv, env);
+  if (args.action !== 'run') throw new ConfigError(`--${args.action} prints and exits; it does not run the Controller`);
+  return args.config;
+}
+
+/** Flags win over environment variables, which win over defaults. */
+function configFrom(values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv): ControllerConfig {
   const get = (name: keyof typeof flags): string | undefined => {
-    const v = (values as Record<string, string | undefined>)[name] ?? env[flags[name].env];
+    const v = (values[name] as string | undefined) ?? env[flags[name].env];
     return v === undefined || v === '' ? undefined : v;
   };
   const config: ControllerConfig = {
@@ -85,7 +97,7 @@ export function parseControllerConfig(argv: string[], env: NodeJS.ProcessEnv = p
     webDir: resolve(get('web-dir') ?? defaultWebDir()),
     tlsCert: get('tls-cert'),
     tlsKey: get('tls-key'),
-    localAgent: (values as Record<string, unknown>)['local-agent'] === true || env.CAIRN_LOCAL_AGENT === '1',
+    localAgent: values['local-agent'] === true || env.CAIRN_LOCAL_AGENT === '1',
     localAgentGamePorts: gamePorts(get('game-ports')),
   };
   if ((config.tlsCert === undefined) !== (config.tlsKey === undefined)) throw new ConfigError('--tls-cert and --tls-key go together');

@@ -1,55 +1,59 @@
 import { hostname } from 'node:os';
-import { optional, required } from '../args.js';
-import { CliClient, forgetCredentials, loadCredentials, saveCredentials } from '../client.js';
-import { need, type CommandGroup } from '../command.js';
+import type { Command } from 'commander';
+import type { User } from '../api-types.js';
+import { CliClient } from '../client.js';
+import { connect, globalsOf, print, withGlobals } from '../context.js';
+import { forgetCredentials, loadCredentials, saveCredentials } from '../credentials.js';
+import { ApiError, UsageError } from '../errors.js';
+import { formatOne } from '../output.js';
 import { readLineFromStdin } from '../read-secret.js';
+import { userView } from '../views.js';
 
 /**
  * `cairn login` signs in with a password once, creates a personal API token for this machine and
- * stores only that token; `cairn logout` revokes it and forgets it.
+ * stores only that token (mode 0600); `cairn logout` revokes it and forgets it.
  */
-export const sessionCommands: CommandGroup = {
-  name: 'auth',
-  summary: 'sign in and out',
-  verbs: {
-    login: {
-      usage: 'cairn auth login --url URL --username NAME (--password-stdin | --password P)',
-      anonymous: true,
-      async run(args) {
-        const url = optional(args, 'url') || process.env.CAIRN_URL || 'http://127.0.0.1:8080';
-        const username = required(args, 'username');
-        const password = args.values['password-stdin'] ? await readLineFromStdin() : required(args, 'password');
-        const anonymous = new CliClient(url, {});
-        const login = await anonymous.call('POST', '/auth/login', { username, password });
-        const cookie = /(__Host-cairn_session=[^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
-        const session = new CliClient(url, { cookie });
-        const token = await session.call<{ id: string; token: string }>('POST', '/me/tokens', { name: `cli@${hostname()}` });
-        await session.call('POST', '/auth/logout');
-        await saveCredentials({ url, token: token.body.token, tokenId: token.body.id });
-        return { signedIn: username, url };
-      },
-    },
-    logout: {
-      usage: 'cairn auth logout',
-      async run(_args, client) {
-        const stored = await loadCredentials();
-        if (stored?.tokenId) await need(client).call('DELETE', `/me/tokens/${stored.tokenId}`);
-        await forgetCredentials();
-        return { signedOut: true };
-      },
-    },
-    whoami: {
-      usage: 'cairn auth whoami',
-      run: async (_args, client) => (await need(client).call('GET', '/me')).body,
-    },
-    password: {
-      usage: 'cairn auth password --password-stdin   (reads the current, then the new password, one per line)',
-      async run(_args, client) {
-        const currentPassword = await readLineFromStdin();
-        const newPassword = await readLineFromStdin();
-        await need(client).call('POST', '/me/password', { currentPassword, newPassword });
-        return { passwordChanged: true };
-      },
-    },
-  },
-};
+export function registerSession(program: Command): void {
+  withGlobals(program.command('login'))
+    .description('sign in; keeps an API token for this machine')
+    .requiredOption('--username <name>', 'username or email')
+    .option('--password-stdin', 'read the password from the first line of stdin')
+    .action(async (opts: { username: string; passwordStdin?: boolean }, cmd: Command) => {
+      if (!opts.passwordStdin) throw new UsageError('--password-stdin is required: pipe the password in, so it stays out of shell history and `ps`');
+      const stored = await loadCredentials();
+      const url = globalsOf(cmd).url || process.env.CAIRN_URL || stored?.url || 'http://127.0.0.1:8080';
+      const password = await readLineFromStdin();
+      const login = await new CliClient(url, {}).call<User>('POST', '/auth/login', { username: opts.username, password });
+      const cookie = /(__Host-cairn_session=[^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
+      const session = new CliClient(url, { cookie });
+      const token = await session.post<{ id: string; token: string }>('/me/tokens', { name: `cli@${hostname()}` });
+      await session.post('/auth/logout');
+      await saveCredentials({ url, token: token.token, tokenId: token.id, username: login.body.username });
+      process.stderr.write(`Logged in to ${url} as ${login.body.username}.\n`);
+    });
+
+  withGlobals(program.command('logout'))
+    .description('revoke and forget the token `cairn login` stored')
+    .action(async () => {
+      const stored = await loadCredentials();
+      if (!stored) {
+        process.stderr.write('Not logged in.\n');
+        return;
+      }
+      // The stored token revokes itself; one that no longer works has nothing left to revoke.
+      if (stored.tokenId) {
+        await new CliClient(stored.url, { token: stored.token }).delete(`/me/tokens/${stored.tokenId}`).catch((e: unknown) => {
+          if (!(e instanceof ApiError && e.status === 401)) throw e;
+        });
+      }
+      await forgetCredentials();
+      process.stderr.write(`Logged out of ${stored.url}.\n`);
+    });
+
+  withGlobals(program.command('whoami'))
+    .description('the signed-in user')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const { client, format } = await connect(cmd);
+      print(formatOne(userView, await client.get<User>('/me'), format));
+    });
+}

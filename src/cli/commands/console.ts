@@ -1,0 +1,91 @@
+import type { Command } from 'commander';
+import type { ConsoleLine } from '../api-types.js';
+import { connect, withGlobals } from '../context.js';
+import { parseDuration } from '../duration.js';
+import { UsageError } from '../errors.js';
+import { QuietTimer } from '../quiet-timer.js';
+import { resolveServer } from '../resolve.js';
+import { readEvents, type StreamEvent } from '../sse.js';
+
+/**
+ * The console stream replays its tail at once, in one burst, and marks no end of it: `logs`
+ * without `-f` stops once the stream has been quiet this long after the replay.
+ */
+const replayQuietMs = 300;
+/** `exec` prints output for at most this long in all. */
+const execLimitMs = 10_000;
+
+const line = (e: StreamEvent) => process.stdout.write(`${(e.data as ConsoleLine).text}\n`);
+
+function ended(e: StreamEvent): void {
+  const end = e.data as { reason: string; exitCode?: number; signal?: string };
+  const how = end.exitCode !== undefined ? `, exit code ${end.exitCode}` : end.signal ? `, signal ${end.signal}` : '';
+  process.stderr.write(`(console ended: ${end.reason}${how})\n`);
+}
+
+export function registerConsole(program: Command): void {
+  withGlobals(program.command('logs'))
+    .description('print a running server\'s console; -f follows it')
+    .argument('<name>', 'a server name or id')
+    .option('--tail <n>', 'how many of the last lines (0 to 1000; default 100)')
+    .option('-f, --follow', 'keep printing new lines until the server stops or Ctrl-C')
+    .option('--team <team>', 'narrows a server name shared across teams')
+    .action(async (name: string, opts: { tail?: string; follow?: boolean; team?: string }, cmd: Command) => {
+      if (opts.tail !== undefined && !/^\d+$/.test(opts.tail)) throw new UsageError(`--tail must be a whole number, got "${opts.tail}"`);
+      const { client } = await connect(cmd);
+      const server = await resolveServer(client, name, opts.team);
+      const abort = new AbortController();
+      const quiet = new QuietTimer(replayQuietMs, abort);
+      const query = opts.tail === undefined ? '' : `?tail=${opts.tail}`;
+      await readEvents(client, `/servers/${server.id}/console${query}`, (e) => {
+        if (e.event === 'end') {
+          ended(e);
+          return 'stop';
+        }
+        if (e.event !== 'line') return;
+        if (!opts.follow && !(e.data as ConsoleLine).replay) return 'stop';
+        line(e);
+        if (!opts.follow) quiet.touch();
+      }, { signal: abort.signal, onOpen: () => !opts.follow && quiet.touch() });
+      quiet.stop();
+    });
+
+  withGlobals(program.command('exec'))
+    .description('type a console command and print the output that follows')
+    .argument('<name>', 'a server name or id')
+    .argument('<command...>', 'the console command, after --, e.g. -- say hello')
+    .option('--wait <duration>', 'print output until none came for this long', '1s')
+    .option('--team <team>', 'narrows a server name shared across teams')
+    .action(async (name: string, words: string[], opts: { wait: string; team?: string }, cmd: Command) => {
+      const quietMs = parseDuration(opts.wait);
+      const { client } = await connect(cmd);
+      const server = await resolveServer(client, name, opts.team);
+      const abort = new AbortController();
+      const quiet = new QuietTimer(quietMs, abort);
+      const limit = setTimeout(() => abort.abort(), execLimitMs);
+      let refused: Error | undefined;
+      try {
+        await readEvents(client, `/servers/${server.id}/console?tail=0`, (e) => {
+          if (e.event === 'end') {
+            ended(e);
+            return 'stop';
+          }
+          if (e.event !== 'line') return;
+          line(e);
+          quiet.touch();
+        }, {
+          signal: abort.signal,
+          onOpen: () => {
+            client.post(`/servers/${server.id}/console/commands`, { command: words.join(' ') }).then(() => quiet.touch(), (err: unknown) => {
+              refused = err as Error;
+              abort.abort();
+            });
+          },
+        });
+        if (refused) throw refused;
+      } finally {
+        quiet.stop();
+        clearTimeout(limit);
+      }
+    });
+}

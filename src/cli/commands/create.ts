@@ -1,0 +1,99 @@
+import type { Command } from 'commander';
+import type { AgentLink, EnrollmentIssued, Role, ServerDetail, Team, User } from '../api-types.js';
+import { collect, connect, print, withGlobals } from '../context.js';
+import { formatDone } from '../output.js';
+import { parseCpu, parseMemory } from '../quantity.js';
+import { readLineFromStdin } from '../read-secret.js';
+import { kinds, resolve } from '../resolve.js';
+import { hostPort, shellQuote } from '../shell-quote.js';
+import { UsageError } from '../errors.js';
+
+/** The Agent command line for a new Node: where the Agent link listens, as the Controller says (GET /agent-link). */
+export function agentCommand(link: AgentLink, controllerUrl: string, token: string, dataDir: string, ca: string | undefined): string {
+  const host = link.host ?? new URL(controllerUrl).hostname;
+  const words = ['cairn-agent', '--controller', hostPort(host, link.port), '--data-dir', dataDir, '--enrollment-token', token];
+  if (link.tls) words.push('--controller-ca', ca ?? 'CA_FILE');
+  return words.map(shellQuote).join(' ');
+}
+
+export function registerCreate(program: Command): void {
+  const create = program.command('create').description('create a server, Node, team, user or role').helpCommand(false);
+
+  withGlobals(create.command('server'))
+    .description('create a game server (STOPPED until `cairn start`)')
+    .argument('<name>')
+    .requiredOption('--team <team>', 'the team (name or id)')
+    .requiredOption('--template <template>', 'the software template, e.g. paper or simcraft (`cairn get templates`)')
+    .requiredOption('--version <version>', 'the software version')
+    .option('--cpu <quantity>', 'CPU: 500m, 1, 2.5', '1')
+    .option('--memory <quantity>', 'memory: 512Mi, 2Gi', '1Gi')
+    .option('--node <node>', 'place it on this Node (name or id); default: the Controller places it')
+    .option('--in-network', 'join the network')
+    .action(async (name: string, opts: { team: string; template: string; version: string; cpu: string; memory: string; node?: string; inNetwork?: boolean }, cmd: Command) => {
+      const resources = { cpuMillis: parseCpu(opts.cpu), memoryBytes: parseMemory(opts.memory) };
+      const { client, format } = await connect(cmd);
+      const created = await client.post<ServerDetail>('/servers', {
+        name,
+        teamId: (await resolve(client, kinds.team, opts.team)).id,
+        software: { template: opts.template, version: opts.version },
+        resources,
+        ...(opts.node === undefined ? {} : { nodeId: (await resolve(client, kinds.node, opts.node)).id }),
+        ...(opts.inNetwork ? { inNetwork: true } : {}),
+      });
+      print(formatDone('server', created.name, 'created', created, format));
+    });
+
+  withGlobals(create.command('node'))
+    .description('create a Node; prints the `cairn-agent` command that enrolls it')
+    .argument('<name>')
+    .option('--address <address>', 'where other Nodes reach this one (default: the address its Agent connects from)')
+    .option('--data-dir <dir>', 'the Agent data dir to put in the command', '/var/lib/cairn-agent')
+    .option('--controller-ca <file>', 'the CA file to put in the command when the Agent link runs TLS')
+    .action(async (name: string, opts: { address?: string; dataDir: string; controllerCa?: string }, cmd: Command) => {
+      const { client, format } = await connect(cmd);
+      const issued = await client.post<EnrollmentIssued>('/nodes', { name, ...(opts.address ? { address: opts.address } : {}) });
+      if (format !== 'table' && format !== 'wide') {
+        print(formatDone('node', issued.node.name, 'created', issued, format));
+        return;
+      }
+      const link = await client.get<AgentLink>('/agent-link');
+      process.stderr.write(`node/${issued.node.name} created. On the new host, run (the token works once, until ${issued.enrollmentExpiresAt}):\n`);
+      print(agentCommand(link, client.url, issued.enrollmentToken, opts.dataDir, opts.controllerCa) + '\n');
+    });
+
+  withGlobals(create.command('team'))
+    .description('create a team')
+    .argument('<name>')
+    .action(async (name: string, _opts: unknown, cmd: Command) => {
+      const { client, format } = await connect(cmd);
+      const team = await client.post<Team>('/teams', { name });
+      print(formatDone('team', team.name, 'created', team, format));
+    });
+
+  withGlobals(create.command('user'))
+    .description('create a user (who must change the password at first sign-in)')
+    .argument('<username>')
+    .requiredOption('--email <email>')
+    .option('--display-name <name>', 'default: the username')
+    .option('--password-stdin', 'read the first password from stdin (required)')
+    .option('--admin', 'a global administrator')
+    .action(async (username: string, opts: { email: string; displayName?: string; passwordStdin?: boolean; admin?: boolean }, cmd: Command) => {
+      if (!opts.passwordStdin) throw new UsageError('--password-stdin is required: pipe the first password in');
+      const { client, format } = await connect(cmd);
+      const user = await client.post<User>('/users', {
+        username, email: opts.email, displayName: opts.displayName ?? username, password: await readLineFromStdin(), ...(opts.admin ? { globalAdmin: true } : {}),
+      });
+      print(formatDone('user', user.username, 'created', user, format));
+    });
+
+  withGlobals(create.command('role'))
+    .description('create a role: a named set of permissions')
+    .argument('<name>')
+    .requiredOption('--permission <permission>', 'a permission, e.g. servers.read (repeat, or separate with commas)', collect)
+    .option('--description <text>')
+    .action(async (name: string, opts: { permission: string[]; description?: string }, cmd: Command) => {
+      const { client, format } = await connect(cmd);
+      const role = await client.post<Role>('/roles', { name, permissions: opts.permission, ...(opts.description ? { description: opts.description } : {}) });
+      print(formatDone('role', role.name, 'created', role, format));
+    });
+}

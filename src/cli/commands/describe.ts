@@ -1,0 +1,109 @@
+import type { Command } from 'commander';
+import type { AuditEvent, Condition, NodeInfo, ServerDetail, ServerItem } from '../api-types.js';
+import type { CliClient } from '../client.js';
+import { connect, print, withGlobals } from '../context.js';
+import { ApiError, UsageError } from '../errors.js';
+import { document, table } from '../output.js';
+import { formatCpu, formatMemory, humanBytes } from '../quantity.js';
+import { kinds, loadNames, resolve, resolveServer } from '../resolve.js';
+
+const auditShown = 10;
+
+/** `Label:  value` lines, values aligned; an empty value reads `<none>`. */
+export function fields(pairs: [string, string | number | undefined][]): string {
+  const width = Math.max(...pairs.map(([label]) => label.length)) + 2;
+  return pairs.map(([label, value]) => `${`${label}:`.padEnd(width)}${value === undefined || value === '' ? '<none>' : value}\n`).join('');
+}
+
+function conditions(title: string, list: Condition[], acknowledged: string[] = []): string {
+  if (list.length === 0) return `${title}: <none>\n`;
+  const body = list.map((c) => [c.reason, c.source, c.since, acknowledged.includes(c.id) ? 'yes' : 'no', c.message]);
+  return `${title}:\n${indent(table([['REASON', 'SOURCE', 'SINCE', 'ACKNOWLEDGED', 'MESSAGE'], ...body]))}`;
+}
+
+const indent = (text: string) => text.replace(/^(?=.)/gm, '  ');
+
+/** The last audit events about `targetId`; the audit log is for global administrators, so others read why it is missing. */
+async function events(client: CliClient, targetId: string): Promise<string> {
+  let items: AuditEvent[];
+  try {
+    items = (await client.get<{ items: AuditEvent[] }>(`/audit-events?targetId=${encodeURIComponent(targetId)}&limit=${auditShown}`)).items;
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 403) return 'Events: <the audit log is for global administrators>\n';
+    throw e;
+  }
+  if (items.length === 0) return 'Events: <none>\n';
+  const body = items.map((e) => [e.occurredAt, e.action, e.outcome, e.actorKind, Object.entries(e.details).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')]);
+  return `Events (newest first):\n${indent(table([['TIME', 'ACTION', 'OUTCOME', 'ACTOR', 'DETAILS'], ...body]))}`;
+}
+
+async function describeServer(client: CliClient, s: ServerDetail): Promise<string> {
+  const names = await loadNames(client, { teams: true, nodes: true });
+  const usage = s.status.usage;
+  const summary = fields([
+    ['Name', s.name],
+    ['ID', s.id],
+    ['Team', names.team(s.teamId)],
+    ['Node', names.node(s.nodeId)],
+    ['Kind', s.kind],
+    ['Software', `${s.software.template} ${s.software.version}${s.software.build ? ` (build ${s.software.build})` : ''}`],
+    ['Resources', `cpu ${formatCpu(s.resources.cpuMillis)}, memory ${formatMemory(s.resources.memoryBytes)}`],
+    ['Desired state', `${s.desiredState} (generation ${s.generation}, observed ${s.observedGeneration})`],
+    ['Phase', s.phase],
+    ['Runtime state', s.runtimeState],
+    ['Convergence', s.convergence],
+    ['In network', s.inNetwork ? 'yes' : 'no'],
+    ['Ports', s.ports.map((p) => `${p.name} ${p.hostPort}/${p.protocol}`).join(', ')],
+    ['Restart policy', s.restartPolicy.maxRestarts === 0 ? 'no automatic restarts' : `at most ${s.restartPolicy.maxRestarts} restarts in ${s.restartPolicy.windowSeconds}s`],
+    ['Usage', `cpu ${formatCpu(usage.cpuMillis)}, memory ${humanBytes(usage.memoryBytes)}, disk ${humanBytes(usage.diskBytes)}`],
+    ['Started', s.status.startedAt],
+    ['Markers', s.markers.join(', ')],
+    ['Workflow', s.workflow && `${s.workflow.kind} at step ${s.workflow.step} since ${s.workflow.startedAt}${s.workflow.targetNodeId ? ` to ${names.node(s.workflow.targetNodeId)}` : ''}`],
+    ['Created', s.createdAt],
+    ['Updated', s.updatedAt],
+  ]);
+  return summary + conditions('Conditions', s.conditions, s.acknowledgedConditions) + (await events(client, s.id));
+}
+
+async function describeNode(client: CliClient, n: NodeInfo): Promise<string> {
+  const servers = await client.all<ServerItem>('/servers', { nodeId: n.id });
+  const st = n.status;
+  const summary = fields([
+    ['Name', n.name],
+    ['ID', n.id],
+    ['Admin state', n.adminState],
+    ['Connection', st.connectionState],
+    ['Accepts placements', n.acceptsPlacements ? 'yes' : 'no'],
+    ['Address', n.reachAddress],
+    ['Host', st.hostname && `${st.hostname} (${st.os}/${st.arch}, ${st.runtimeName} ${st.runtimeVersion})`],
+    ['Agent version', st.agentVersion],
+    ['Game ports', st.gamePorts && `${st.gamePorts.first}-${st.gamePorts.last}`],
+    ['Allocatable', `cpu ${formatCpu(st.allocatable.cpuMillis)}, memory ${humanBytes(st.allocatable.memoryBytes)}, disk ${humanBytes(st.allocatable.diskBytes)}`],
+    ['Reserved', `cpu ${formatCpu(n.reserved.cpuMillis)}, memory ${humanBytes(n.reserved.memoryBytes)}`],
+    ['Free', `cpu ${formatCpu(n.free.cpuMillis)}, memory ${humanBytes(n.free.memoryBytes)}`],
+    ['Usage', `cpu ${formatCpu(st.usage.cpuMillis)}, memory ${humanBytes(st.usage.memoryBytes)}, disk ${humanBytes(st.usage.diskBytes)}`],
+    ['Last heartbeat', st.lastHeartbeatAt],
+    ['Created', n.createdAt],
+  ]);
+  const serverList = servers.length === 0
+    ? 'Servers: <none>\n'
+    : `Servers:\n${indent(table([['NAME', 'DESIRED', 'PHASE', 'RUNTIME', 'CPU', 'MEMORY'], ...servers.map((s) => [s.name, s.desiredState, s.phase, s.runtimeState ?? '<none>', formatCpu(s.resources.cpuMillis), formatMemory(s.resources.memoryBytes)])]))}`;
+  return summary + conditions('Conditions', n.conditions) + serverList + (await events(client, n.id));
+}
+
+export function registerDescribe(program: Command): void {
+  withGlobals(program.command('describe'))
+    .description('a server or Node for people: state, conditions, workflow, audit events')
+    .argument('<type>', 'server|node')
+    .argument('<name>', 'a name or id')
+    .option('--team <team>', 'narrows a server name shared across teams')
+    .action(async (type: string, name: string, opts: { team?: string }, cmd: Command) => {
+      const { client, format } = await connect(cmd);
+      let detail: ServerDetail | NodeInfo;
+      if (type === 'server' || type === 'servers') detail = await client.get<ServerDetail>(`/servers/${(await resolveServer(client, name, opts.team)).id}`);
+      else if (type === 'node' || type === 'nodes') detail = await client.get<NodeInfo>(`/nodes/${(await resolve(client, kinds.node, name)).id}`);
+      else throw new UsageError(`cannot describe "${type}" (server or node)`);
+      if (format === 'json' || format === 'yaml') print(document(detail, format));
+      else print('ports' in detail ? await describeServer(client, detail) : await describeNode(client, detail));
+    });
+}

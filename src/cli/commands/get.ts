@@ -1,0 +1,110 @@
+import type { Command } from 'commander';
+import type { Backup, Membership, ServerItem, Template } from '../api-types.js';
+import type { CliClient } from '../client.js';
+import { connect, print, withGlobals } from '../context.js';
+import { notFound, UsageError } from '../errors.js';
+import { teamOf } from './members.js';
+import { formatList, formatOne, type View } from '../output.js';
+import { kinds, loadNames, resolve, resolveServer, type Kind } from '../resolve.js';
+import { backupView, memberView, nodeView, roleView, serverView, teamView, templateView, userView, type Names } from '../views.js';
+import { watchServers } from '../watch-servers.js';
+
+interface GetOptions {
+  team?: string;
+  node?: string;
+  server?: string;
+  watch?: boolean;
+}
+
+/** One kind `cairn get` knows: how to list it, fetch one by name or id, and show it. */
+interface Getter {
+  list(client: CliClient, opts: GetOptions): Promise<unknown[]>;
+  one(client: CliClient, ref: string, opts: GetOptions): Promise<unknown>;
+  view(names: Names): View<unknown>;
+  names?: Parameters<typeof loadNames>[1];
+}
+
+/** Lists and details of a kind whose detail lives at its item path. */
+const plain = <T>(kind: Kind<T>, view: View<T>): Getter => ({
+  list: (client) => client.all(kind.listPath),
+  one: async (client, ref) => client.get(kind.itemPath((await resolve(client, kind, ref) as { id: string }).id)),
+  view: () => view as View<unknown>,
+});
+
+const idOf = async (client: CliClient, kind: Kind<{ id: string }>, ref: string | undefined) => (ref === undefined ? undefined : (await resolve(client, kind, ref)).id);
+
+const getters: Record<string, Getter> = {
+  servers: {
+    list: async (client, opts) => client.all<ServerItem>('/servers', { teamId: await idOf(client, kinds.team, opts.team), nodeId: await idOf(client, kinds.node, opts.node) }),
+    one: async (client, ref, opts) => client.get(`/servers/${(await resolveServer(client, ref, opts.team)).id}`),
+    view: (names) => serverView(names) as View<unknown>,
+    names: { teams: true, nodes: true },
+  },
+  nodes: plain(kinds.node, nodeView),
+  teams: plain(kinds.team, teamView),
+  users: plain(kinds.user, userView),
+  roles: plain(kinds.role, roleView),
+  templates: {
+    list: (client) => client.all<Template>('/templates'),
+    one: async (client, ref) => {
+      const found = (await client.all<Template>('/templates')).find((t) => t.id === ref);
+      if (!found) throw notFound('template', ref);
+      return found;
+    },
+    view: () => templateView as View<unknown>,
+  },
+  backups: {
+    list: async (client, opts) => client.all<Backup>('/backups', { serverId: opts.server === undefined ? undefined : (await resolveServer(client, opts.server, opts.team)).id }),
+    one: (client, ref) => client.get<Backup>(`/backups/${encodeURIComponent(ref)}`),
+    view: (names) => backupView(names) as View<unknown>,
+    names: { nodes: true, servers: true },
+  },
+  members: {
+    list: async (client, opts) => client.all<Membership>(`/teams/${(await teamOf(client, opts.team)).id}/members`),
+    one: async (client, ref, opts) => {
+      const user = await resolve(client, kinds.user, ref);
+      const found = (await client.all<Membership>(`/teams/${(await teamOf(client, opts.team)).id}/members`)).find((m) => m.userId === user.id);
+      if (!found) throw notFound('member', ref);
+      return found;
+    },
+    view: (names) => memberView(names) as View<unknown>,
+    names: { teams: true, users: true, roles: true },
+  },
+};
+
+/** `server` and `servers` both work, as in kubectl. */
+export function getterFor(type: string): Getter {
+  const getter = Object.hasOwn(getters, type) ? getters[type] : Object.hasOwn(getters, `${type}s`) ? getters[`${type}s`] : undefined;
+  if (!getter) throw new UsageError(`unknown type "${type}" (one of ${Object.keys(getters).join(', ')})`);
+  return getter;
+}
+
+export function registerGet(program: Command): void {
+  withGlobals(program.command('get'))
+    .description(`list things, or show one: ${Object.keys(getters).join('|')}`)
+    .argument('<type>', Object.keys(getters).join('|'))
+    .argument('[name]', 'a name or id')
+    .option('--team <team>', 'servers of this team only, members of this team (name or id); narrows a server name')
+    .option('--node <node>', 'servers on this Node only (name or id)')
+    .option('--server <server>', 'backups of this server only (name or id)')
+    .option('-w, --watch', 'servers: after the list, print each change as it happens')
+    .action(async (type: string, name: string | undefined, opts: GetOptions, cmd: Command) => {
+      const getter = getterFor(type);
+      if (opts.watch && getter !== getters.servers) throw new UsageError('--watch works for servers');
+      const { client, format } = await connect(cmd);
+      const names = getter.names ? await loadNames(client, getter.names) : await loadNames(client, {});
+      const view = getter.view(names);
+      if (name !== undefined && !opts.watch) {
+        print(formatOne(view, await getter.one(client, name, opts), format));
+        return;
+      }
+      if (opts.watch) {
+        const only = name === undefined ? undefined : (await resolveServer(client, name, opts.team)).id;
+        await watchServers(client, view, format, { teamId: await idOf(client, kinds.team, opts.team), nodeId: await idOf(client, kinds.node, opts.node), serverId: only });
+        return;
+      }
+      const items = await getter.list(client, opts);
+      if (items.length === 0 && (format === 'table' || format === 'wide')) process.stderr.write(`No ${view.plural} found.\n`);
+      print(formatList(view, items, format));
+    });
+}

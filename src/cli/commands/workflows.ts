@@ -1,0 +1,64 @@
+import type { Command } from 'commander';
+import type { Backup, BackupDestination, NodeInfo, ServerDetail } from '../api-types.js';
+import type { CliClient } from '../client.js';
+import { connect, print, withGlobals } from '../context.js';
+import { formatDone } from '../output.js';
+import { isId, kinds, resolve, resolveServer, type Kind } from '../resolve.js';
+
+const destinationKind: Kind<BackupDestination> = {
+  word: 'backup destination', plural: 'backup destinations', listPath: '/backup-destinations', itemPath: (id) => `/backup-destinations/${id}`, nameOf: (d) => d.name,
+};
+
+/** A destination by id as given (anyone with backups.create may name one), by name through the list (global administrators). */
+const destinationId = async (client: CliClient, ref: string) => (isId(ref) ? ref : (await resolve(client, destinationKind, ref)).id);
+
+/** Backups, restores, migrations and drains: each answers 202 and goes on in the Controller. */
+export function registerWorkflows(program: Command): void {
+  withGlobals(program.command('backup'))
+    .description('back up a server now')
+    .argument('<name>', 'a server name or id')
+    .option('--destination <destination>', 'where to keep it (name or id; default: the Controller\'s default destination)')
+    .option('--team <team>', 'narrows a server name shared across teams')
+    .action(async (name: string, opts: { destination?: string; team?: string }, cmd: Command) => {
+      const { client, format } = await connect(cmd);
+      const server = await resolveServer(client, name, opts.team);
+      const body = opts.destination === undefined ? {} : { destinationId: await destinationId(client, opts.destination) };
+      const backup = await client.post<Backup>(`/servers/${server.id}/backups`, body);
+      print(formatDone('backup', backup.id, `of server/${server.name} started`, backup, format));
+    });
+
+  withGlobals(program.command('restore'))
+    .description('restore a backup into its server, or another of the same template')
+    .argument('<backup>', 'the backup id (`cairn get backups`)')
+    .option('--server <server>', 'restore into this server instead (name or id)')
+    .option('--team <team>', 'narrows --server\'s name')
+    .action(async (backupId: string, opts: { server?: string; team?: string }, cmd: Command) => {
+      const { client, format } = await connect(cmd);
+      const body = opts.server === undefined ? {} : { serverId: (await resolveServer(client, opts.server, opts.team)).id };
+      const server = await client.post<ServerDetail>(`/backups/${encodeURIComponent(backupId)}/restore`, body);
+      print(formatDone('server', server.name, `restoring from backup/${backupId}`, server, format));
+    });
+
+  withGlobals(program.command('migrate'))
+    .description('move a server to another Node')
+    .argument('<name>', 'a server name or id')
+    .requiredOption('--to <node>', 'the target Node (name or id)')
+    .option('--team <team>', 'narrows a server name shared across teams')
+    .action(async (name: string, opts: { to: string; team?: string }, cmd: Command) => {
+      const { client, format } = await connect(cmd);
+      const server = await resolveServer(client, name, opts.team);
+      const node = await resolve(client, kinds.node, opts.to);
+      const detail = await client.post<ServerDetail>(`/servers/${server.id}/migrate`, { nodeId: node.id });
+      print(formatDone('server', detail.name, `migrating to node/${node.name}`, detail, format));
+    });
+
+  withGlobals(program.command('drain'))
+    .description('move every server off a Node and disable it')
+    .argument('<node>', 'a Node name or id')
+    .action(async (name: string, _opts: unknown, cmd: Command) => {
+      const { client, format } = await connect(cmd);
+      const node = await resolve(client, kinds.node, name);
+      const answer = await client.post<{ node: NodeInfo; serverIds: string[] }>(`/nodes/${node.id}/drain`);
+      print(formatDone('node', node.name, `draining (${answer.serverIds.length} server${answer.serverIds.length === 1 ? '' : 's'} moving)`, answer, format));
+    });
+}

@@ -1,0 +1,52 @@
+import { Option, type Command } from 'commander';
+import { CliClient } from './client.js';
+import { loadCredentials } from './credentials.js';
+import { CliError } from './errors.js';
+import { formats, parseFormat, type Format } from './output.js';
+
+/**
+ * Adds the global flags to `cmd`. Every command carries them (not only the root) so they may
+ * follow the verb as in kubectl, while `cairn create server --version V` keeps its own `--version`.
+ */
+export function withGlobals(cmd: Command): Command {
+  return cmd
+    .option('--url <url>', 'the Controller, e.g. http://127.0.0.1:8080 (env CAIRN_URL; default: what `cairn login` stored)')
+    .option('--token <token>', 'an API token (env CAIRN_TOKEN; default: what `cairn login` stored)')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(formats));
+}
+
+export interface Globals {
+  url?: string;
+  token?: string;
+  format: Format;
+}
+
+/** The global flags as given on the command or any command above it, the nearest winning. */
+export function globalsOf(cmd: Command): Globals {
+  const chain: Command[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) chain.push(c);
+  const pick = (key: string) => chain.map((c) => c.opts()[key] as string | undefined).find((v) => v !== undefined && v !== '');
+  return { url: pick('url'), token: pick('token'), format: parseFormat(pick('output')) };
+}
+
+export interface Ctx {
+  client: CliClient;
+  format: Format;
+}
+
+/** Flags, then CAIRN_URL / CAIRN_TOKEN, then what `cairn login` stored. */
+export async function connect(cmd: Command): Promise<Ctx> {
+  const globals = globalsOf(cmd);
+  const stored = await loadCredentials();
+  const url = globals.url || process.env.CAIRN_URL || stored?.url;
+  const token = globals.token || process.env.CAIRN_TOKEN || stored?.token;
+  if (!url || !token) throw new CliError('not signed in: run `cairn login --url URL --username NAME --password-stdin`, or set CAIRN_URL and CAIRN_TOKEN');
+  return { client: new CliClient(url, { token }), format: globals.format };
+}
+
+/** A repeatable flag whose values may also be comma-separated (`--role a --role b,c`). */
+export const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').filter(Boolean)];
+
+export const print = (text: string) => {
+  if (text !== '') process.stdout.write(text);
+};

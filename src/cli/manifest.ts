@@ -1,0 +1,114 @@
+import YAML from 'yaml';
+import { UsageError } from './errors.js';
+import { parseCpu, parseMemory } from './quantity.js';
+
+/** One server as `cairn apply` wants it. Fields left out are left as they are. */
+export interface DesiredServer {
+  name: string;
+  team: string;
+  software: { template: string; version: string };
+  resources: { cpuMillis: number; memoryBytes: number };
+  desiredState?: 'RUNNING' | 'STOPPED';
+  inNetwork?: boolean;
+  properties?: Record<string, string>;
+  /** Catalog plugins; `version` is a version or a catalog version id, absent for the newest compatible one. */
+  plugins?: { pluginId: string; version?: string }[];
+}
+
+type Raw = Record<string, unknown>;
+const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A single value as text (YAML reads `20`, `false` and `1.21` as numbers and booleans). */
+function scalar(v: unknown, where: string): string {
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return String(v);
+  throw new UsageError(`${where}: a single value`);
+}
+
+function text(item: Raw, key: string, where: string): string {
+  const v = item[key];
+  if (typeof v === 'number') return String(v);
+  if (typeof v !== 'string' || v === '') throw new UsageError(`${where}.${key}: required text`);
+  return v;
+}
+
+function resources(raw: unknown, where: string): DesiredServer['resources'] {
+  if (!isObject(raw)) throw new UsageError(`${where}.resources: required, e.g. {cpu: 500m, memory: 512Mi}`);
+  const amount = (quantity: string, exact: string, parse: (t: string) => number) => {
+    if (raw[exact] !== undefined) {
+      if (!Number.isSafeInteger(raw[exact]) || (raw[exact] as number) < 1) throw new UsageError(`${where}.resources.${exact}: a whole number of at least 1`);
+      return raw[exact] as number;
+    }
+    if (raw[quantity] === undefined) throw new UsageError(`${where}.resources.${quantity}: required`);
+    return parse(scalar(raw[quantity], `${where}.resources.${quantity}`));
+  };
+  return { cpuMillis: amount('cpu', 'cpuMillis', parseCpu), memoryBytes: amount('memory', 'memoryBytes', parseMemory) };
+}
+
+function plugins(raw: unknown, where: string): DesiredServer['plugins'] {
+  if (raw === undefined) return undefined;
+  if (!Array.isArray(raw)) throw new UsageError(`${where}.plugins: a list of plugin ids or {id, version}`);
+  return raw.map((p: unknown, i) => {
+    if (typeof p === 'string' && p !== '') return { pluginId: p };
+    if (!isObject(p)) throw new UsageError(`${where}.plugins[${i}]: a plugin id or {id, version}`);
+    const pluginId = p.id ?? p.pluginId;
+    if (typeof pluginId !== 'string' || pluginId === '') throw new UsageError(`${where}.plugins[${i}].id: required`);
+    const version = p.version ?? p.versionId;
+    return version === undefined ? { pluginId } : { pluginId, version: scalar(version, `${where}.plugins[${i}].version`) };
+  });
+}
+
+function properties(raw: unknown, where: string): DesiredServer['properties'] {
+  if (raw === undefined) return undefined;
+  if (!isObject(raw)) throw new UsageError(`${where}.properties: a map of server.properties keys to values`);
+  // server.properties holds text: `max-players: 20` and `pvp: false` mean "20" and "false".
+  return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, scalar(v, `${where}.properties.${k}`)]));
+}
+
+function server(item: unknown, where: string): DesiredServer {
+  if (!isObject(item)) throw new UsageError(`${where}: an object with kind: Server`);
+  if (item.kind !== 'Server') throw new UsageError(`${where}.kind: must be Server, got ${JSON.stringify(item.kind)}`);
+  const software = item.software;
+  if (!isObject(software)) throw new UsageError(`${where}.software: required, e.g. {template: paper, version: "1.21.4"}`);
+  const desiredState = item.desiredState === undefined ? undefined : scalar(item.desiredState, `${where}.desiredState`).toUpperCase();
+  if (desiredState !== undefined && desiredState !== 'RUNNING' && desiredState !== 'STOPPED') throw new UsageError(`${where}.desiredState: RUNNING or STOPPED`);
+  if (item.inNetwork !== undefined && typeof item.inNetwork !== 'boolean') throw new UsageError(`${where}.inNetwork: true or false`);
+  const known = new Set(['kind', 'name', 'team', 'software', 'resources', 'desiredState', 'inNetwork', 'properties', 'plugins']);
+  const unknown = Object.keys(item).filter((k) => !known.has(k));
+  if (unknown.length > 0) throw new UsageError(`${where}: unknown field ${unknown.join(', ')}`);
+  const result: DesiredServer = {
+    name: text(item, 'name', where),
+    team: text(item, 'team', where),
+    software: { template: text(software, 'template', `${where}.software`), version: text(software, 'version', `${where}.software`) },
+    resources: resources(item.resources, where),
+  };
+  if (desiredState !== undefined) result.desiredState = desiredState;
+  if (item.inNetwork !== undefined) result.inNetwork = item.inNetwork;
+  const props = properties(item.properties, where);
+  if (props !== undefined) result.properties = props;
+  const plugs = plugins(item.plugins, where);
+  if (plugs !== undefined) result.plugins = plugs;
+  return result;
+}
+
+/** The servers of an apply file: YAML or JSON; a list, `{items: [...]}`, one object, or several YAML documents. */
+export function parseManifest(source: string): DesiredServer[] {
+  let docs: unknown[];
+  try {
+    docs = YAML.parseAllDocuments(source).map((d) => {
+      if (d.errors.length > 0) throw d.errors[0];
+      return d.toJSON() as unknown;
+    });
+  } catch (e) {
+    throw new UsageError(`the file is neither YAML nor JSON: ${(e as Error).message}`);
+  }
+  const items = docs.filter((d) => d !== null && d !== undefined).flatMap((d): unknown[] => (Array.isArray(d) ? d : isObject(d) && Array.isArray(d.items) ? d.items : [d]));
+  if (items.length === 0) throw new UsageError('the file names no server');
+  const servers = items.map((item, i) => server(item, `item ${i + 1}`));
+  const seen = new Set<string>();
+  for (const s of servers) {
+    const key = `${s.team}\u0000${s.name}`;
+    if (seen.has(key)) throw new UsageError(`server "${s.name}" of team "${s.team}" appears twice`);
+    seen.add(key);
+  }
+  return servers;
+}

@@ -1,0 +1,133 @@
+import type { Backup, Membership, NodeInfo, Role, ServerItem, Team, Template, User } from './api-types.js';
+import type { View } from './output.js';
+import { formatCpu, formatMemory, humanBytes } from './quantity.js';
+
+/** Names for the ids a row refers to; an id nobody could name shows as itself. */
+export interface Names {
+  team(id: string): string;
+  node(id: string | undefined): string | undefined;
+  server(id: string): string;
+  user(id: string): string;
+  role(id: string): string;
+}
+
+export const serverView = (names: Names): View<ServerItem> => ({
+  kind: 'server',
+  plural: 'servers',
+  name: (s) => s.name,
+  columns: [
+    { header: 'NAME', value: (s) => s.name },
+    { header: 'TEAM', value: (s) => names.team(s.teamId) },
+    { header: 'NODE', value: (s) => names.node(s.nodeId) },
+    { header: 'DESIRED', value: (s) => s.desiredState },
+    { header: 'PHASE', value: (s) => s.phase },
+    { header: 'RUNTIME', value: (s) => s.runtimeState },
+    { header: 'CONVERGENCE', value: (s) => s.convergence },
+    { header: 'SOFTWARE', value: (s) => `${s.software.template} ${s.software.version}`, wide: true },
+    { header: 'CPU', value: (s) => formatCpu(s.resources.cpuMillis), wide: true },
+    { header: 'MEMORY', value: (s) => formatMemory(s.resources.memoryBytes), wide: true },
+    { header: 'PORT', value: (s) => s.gamePort, wide: true },
+    { header: 'CONDITIONS', value: (s) => s.conditionCount, wide: true },
+    { header: 'ID', value: (s) => s.id, wide: true },
+  ],
+});
+
+export const nodeView: View<NodeInfo> = {
+  kind: 'node',
+  plural: 'nodes',
+  name: (n) => n.name,
+  columns: [
+    { header: 'NAME', value: (n) => n.name },
+    { header: 'ADMIN', value: (n) => n.adminState },
+    { header: 'CONNECTION', value: (n) => n.status.connectionState },
+    { header: 'PLACEMENTS', value: (n) => (n.acceptsPlacements ? 'yes' : 'no') },
+    { header: 'FREE-CPU', value: (n) => formatCpu(n.free.cpuMillis) },
+    { header: 'FREE-MEMORY', value: (n) => humanBytes(n.free.memoryBytes) },
+    { header: 'ADDRESS', value: (n) => n.reachAddress, wide: true },
+    { header: 'HOSTNAME', value: (n) => n.status.hostname, wide: true },
+    { header: 'VERSION', value: (n) => n.status.agentVersion, wide: true },
+    { header: 'ID', value: (n) => n.id, wide: true },
+  ],
+};
+
+export const teamView: View<Team> = {
+  kind: 'team',
+  plural: 'teams',
+  name: (t) => t.name,
+  columns: [
+    { header: 'NAME', value: (t) => t.name },
+    { header: 'ID', value: (t) => t.id },
+  ],
+};
+
+export const userView: View<User> = {
+  kind: 'user',
+  plural: 'users',
+  name: (u) => u.username,
+  columns: [
+    { header: 'NAME', value: (u) => u.username },
+    { header: 'DISPLAY-NAME', value: (u) => u.displayName },
+    { header: 'EMAIL', value: (u) => u.email },
+    { header: 'ADMIN', value: (u) => (u.globalAdmin ? 'yes' : 'no') },
+    { header: 'PERMISSIONS', value: (u) => u.globalPermissions.join(','), wide: true },
+    { header: 'ID', value: (u) => u.id, wide: true },
+  ],
+};
+
+export const roleView: View<Role> = {
+  kind: 'role',
+  plural: 'roles',
+  name: (r) => r.name,
+  columns: [
+    { header: 'NAME', value: (r) => r.name },
+    { header: 'BUILTIN', value: (r) => (r.builtin ? 'yes' : 'no') },
+    { header: 'PERMISSIONS', value: (r) => r.permissions.length },
+    { header: 'DESCRIPTION', value: (r) => r.description, wide: true },
+    { header: 'ID', value: (r) => r.id, wide: true },
+  ],
+};
+
+export const templateView: View<Template> = {
+  kind: 'template',
+  plural: 'templates',
+  name: (t) => t.id,
+  columns: [
+    { header: 'NAME', value: (t) => t.id },
+    { header: 'KIND', value: (t) => t.kind },
+    { header: 'PLATFORM', value: (t) => t.platform },
+    { header: 'NETWORK-MEMBER', value: (t) => (t.networkMember ? 'yes' : 'no') },
+    { header: 'LATEST', value: (t) => t.versions[0] },
+    { header: 'VERSIONS', value: (t) => t.versions.join(','), wide: true },
+  ],
+};
+
+export const backupView = (names: Names): View<Backup> => ({
+  kind: 'backup',
+  plural: 'backups',
+  name: (b) => b.id,
+  columns: [
+    { header: 'ID', value: (b) => b.id },
+    { header: 'SERVER', value: (b) => names.server(b.serverId) },
+    { header: 'TRIGGER', value: (b) => b.trigger },
+    { header: 'STATE', value: (b) => b.state },
+    { header: 'SIZE', value: (b) => humanBytes(b.sizeBytes) },
+    { header: 'STARTED', value: (b) => b.startedAt },
+    { header: 'NODE', value: (b) => names.node(b.nodeId), wide: true },
+    { header: 'FILES', value: (b) => b.fileCount, wide: true },
+    { header: 'STORED', value: (b) => humanBytes(b.storedBytes), wide: true },
+    { header: 'FINISHED', value: (b) => b.finishedAt, wide: true },
+    { header: 'ERROR', value: (b) => b.error, wide: true },
+  ],
+});
+
+export const memberView = (names: Names): View<Membership> => ({
+  kind: 'member',
+  plural: 'members',
+  name: (m) => names.user(m.userId),
+  columns: [
+    { header: 'USER', value: (m) => names.user(m.userId) },
+    { header: 'TEAM', value: (m) => names.team(m.teamId) },
+    { header: 'ROLES', value: (m) => m.roleIds.map((id) => names.role(id)).join(',') },
+    { header: 'USER-ID', value: (m) => m.userId, wide: true },
+  ],
+});

@@ -1,0 +1,103 @@
+import { expect } from 'chai';
+import type { PluginInstallation, ServerItem } from '../../src/cli/api-types.js';
+import { diffLines, planServer } from '../../src/cli/apply-plan.js';
+import { parseManifest, type DesiredServer } from '../../src/cli/manifest.js';
+
+const Mi = 2 ** 20;
+
+const existing = (over: Partial<ServerItem> = {}): ServerItem => ({
+  id: 's1', name: 'lobby', teamId: 't1', kind: 'GAME_SERVER', inNetwork: false, desiredState: 'STOPPED', generation: 1,
+  phase: 'READY', convergence: 'CONVERGED', software: { template: 'simcraft', version: '1.21.4' },
+  resources: { cpuMillis: 500, memoryBytes: 512 * Mi }, conditionCount: 0, ...over,
+});
+
+const desired = (over: Partial<DesiredServer> = {}): DesiredServer => ({
+  name: 'lobby', team: 'Survival', software: { template: 'simcraft', version: '1.21.4' }, resources: { cpuMillis: 500, memoryBytes: 512 * Mi }, ...over,
+});
+
+describe('cairn CLI: apply files and their diff', () => {
+  it('reads a YAML list with Kubernetes quantities; scalars of properties become text', () => {
+    const [s] = parseManifest(`
+- kind: Server
+  name: lobby
+  team: Survival
+  software: {template: simcraft, version: "1.21.4"}
+  resources: {cpu: 500m, memory: 512Mi}
+  desiredState: running
+  properties: {max-players: 30, pvp: false, motd: Hi}
+  plugins: [luckperms, {id: worldedit, version: 7.3}]
+`);
+    expect(s).to.deep.equal({
+      name: 'lobby', team: 'Survival', software: { template: 'simcraft', version: '1.21.4' }, resources: { cpuMillis: 500, memoryBytes: 512 * Mi },
+      desiredState: 'RUNNING', properties: { 'max-players': '30', pvp: 'false', motd: 'Hi' },
+      plugins: [{ pluginId: 'luckperms' }, { pluginId: 'worldedit', version: '7.3' }],
+    });
+  });
+
+  it('reads JSON, {items}, one object, several YAML documents, and the API\'s exact resource fields', () => {
+    const one = { kind: 'Server', name: 'a', team: 't', software: { template: 'simcraft', version: '1' }, resources: { cpuMillis: 250, memoryBytes: 1024 } };
+    expect(parseManifest(JSON.stringify([one]))[0].resources).to.deep.equal({ cpuMillis: 250, memoryBytes: 1024 });
+    expect(parseManifest(JSON.stringify({ items: [one] }))).to.have.length(1);
+    expect(parseManifest(JSON.stringify(one))).to.have.length(1);
+    expect(parseManifest(`${JSON.stringify(one)}\n---\n${JSON.stringify({ ...one, name: 'b' })}`).map((s) => s.name)).to.deep.equal(['a', 'b']);
+  });
+
+  it('refuses what it cannot apply, naming the field', () => {
+    const base = 'kind: Server\nname: a\nteam: t\nsoftware: {template: simcraft, version: "1"}\n';
+    expect(() => parseManifest(`${base}resources: {cpu: 1}`)).to.throw(/item 1\.resources\.memory: required/);
+    expect(() => parseManifest(`${base}resources: {cpu: lots, memory: 1Gi}`)).to.throw(/cpu "lots" is not a quantity/);
+    expect(() => parseManifest('kind: Pod\nname: a')).to.throw(/item 1\.kind: must be Server/);
+    expect(() => parseManifest(`${base}resources: {cpu: 1, memory: 1Gi}\ndesiredState: PAUSED`)).to.throw(/desiredState: RUNNING or STOPPED/);
+    expect(() => parseManifest(`${base}resources: {cpu: 1, memory: 1Gi}\nreplicas: 3`)).to.throw(/unknown field replicas/);
+    expect(() => parseManifest(`${base}resources: {cpu: 1, memory: 1Gi}\nproperties: {motd: [a]}`)).to.throw(/properties\.motd: a single value/);
+    expect(() => parseManifest(`- ${base.replace(/\n/g, '\n  ')}resources: {cpu: 1, memory: 1Gi}\n- ${base.replace(/\n/g, '\n  ')}resources: {cpu: 1, memory: 1Gi}`)).to.throw(/appears twice/);
+    expect(() => parseManifest('{not yaml: [')).to.throw(/neither YAML nor JSON/);
+    expect(() => parseManifest('')).to.throw(/names no server/);
+  });
+
+  it('a new server: created, with every field it sets shown as added, started last when RUNNING', () => {
+    const plan = planServer(desired({ desiredState: 'RUNNING', properties: { motd: 'Hi' }, plugins: [{ pluginId: 'luckperms' }] }));
+    expect(plan.action).to.equal('created');
+    expect(plan.power).to.equal('start');
+    expect(plan.install).to.deep.equal([{ pluginId: 'luckperms' }]);
+    expect(diffLines(plan.changes)).to.deep.equal([
+      '  + software: simcraft 1.21.4', '  + resources: cpu 500m, memory 512Mi', '  + properties.motd: Hi', '  + plugins.luckperms: newest compatible', '  + desiredState: RUNNING',
+    ]);
+  });
+
+  it('the same server again: unchanged, no calls', () => {
+    const plan = planServer(desired({ desiredState: 'STOPPED', properties: { motd: 'Hi' }, plugins: [{ pluginId: 'luckperms', version: '5.4' }] }), {
+      server: existing(), properties: { motd: 'Hi', 'max-players': '20' },
+      plugins: [{ id: 'i1', pluginId: 'luckperms', version: '5.4', catalogVersionId: 'v54' }] as PluginInstallation[],
+    });
+    expect(plan).to.deep.equal({ action: 'unchanged', changes: [], patch: undefined, properties: undefined, install: [], update: [], power: undefined });
+  });
+
+  it('changes: only what differs, each shown old -> new; what the file leaves out stays', () => {
+    const plan = planServer(desired({ resources: { cpuMillis: 1000, memoryBytes: 512 * Mi }, inNetwork: true, desiredState: 'RUNNING', properties: { motd: 'New', pvp: 'true' }, plugins: [{ pluginId: 'luckperms', version: 'v55' }] }), {
+      server: existing(), properties: { motd: 'Old', 'max-players': '20' },
+      plugins: [{ id: 'i1', pluginId: 'luckperms', version: '5.4', catalogVersionId: 'v54' }] as PluginInstallation[],
+    });
+    expect(plan.action).to.equal('configured');
+    expect(plan.patch).to.deep.equal({ resources: { cpuMillis: 1000, memoryBytes: 512 * Mi }, inNetwork: true });
+    expect(plan.properties).to.deep.equal({ motd: 'New', pvp: 'true' });
+    expect(plan.update).to.deep.equal([{ installationId: 'i1', pluginId: 'luckperms', version: 'v55' }]);
+    expect(plan.power).to.equal('start');
+    expect(diffLines(plan.changes)).to.deep.equal([
+      '  ~ resources.cpu: 500m -> 1', '  ~ inNetwork: false -> true', '  ~ properties.motd: Old -> New', '  + properties.pvp: true',
+      '  ~ plugins.luckperms: 5.4 -> v55', '  ~ desiredState: STOPPED -> RUNNING',
+    ]);
+  });
+
+  it('a plugin version matches by version or by catalog version id', () => {
+    const current = { server: existing(), plugins: [{ id: 'i1', pluginId: 'p', version: '2.0', catalogVersionId: 'abc' }] as PluginInstallation[] };
+    expect(planServer(desired({ plugins: [{ pluginId: 'p', version: 'abc' }] }), current).action).to.equal('unchanged');
+    expect(planServer(desired({ plugins: [{ pluginId: 'p', version: '2.0' }] }), current).action).to.equal('unchanged');
+    expect(planServer(desired({ plugins: [{ pluginId: 'p' }] }), current).action).to.equal('unchanged');
+  });
+
+  it('refuses another software: the API cannot change it', () => {
+    expect(() => planServer(desired({ software: { template: 'simcraft', version: '1.20' } }), { server: existing() }))
+      .to.throw(/server\/lobby: the software is simcraft 1\.21\.4; the API cannot change it to simcraft 1\.20/);
+  });
+});
