@@ -6,6 +6,7 @@ import { GiB, waitForServer } from '../support/fleet.js';
 import type { AuditEventPage, DrainStarted, Node, RolePage, ServerDetail, ServerPage, Team } from '../support/api-types.js';
 import type { ApiClient } from '../support/http.js';
 import { expectProblem } from '../support/problems.js';
+import { runBuilt } from '../support/run-program.js';
 import { waitFor } from '../support/wait-for.js';
 
 const simcraft = { template: 'simcraft', version: '1.21.4' };
@@ -240,5 +241,28 @@ describe('migration API: validation, permissions, steps, rollback and drain (fak
     const audit = await admin.get<AuditEventPage>(`/audit-events?action=node.drain&targetId=${source.nodeId}`);
     expect(audit.body.items[0]).to.deep.include({ outcome: 'SUCCESS' });
     expect(audit.body.items[0].details).to.deep.include({ serverIds: [first.id, second.id] });
+  });
+
+  it('the built CLI migrates a server and drains a Node named by name', async () => {
+    const token = (await admin.post<{ token: string }>('/me/tokens', { name: 'cli' })).body.token;
+    const env = { CAIRN_URL: t.baseUrl, CAIRN_TOKEN: token, CAIRN_CREDENTIALS: '/nonexistent/cairn-credentials.json' };
+    const cairn = (...args: string[]) => runBuilt('cli', args, { env });
+    const server = await running(nodes.alpha, 'cli-mover');
+    const migrate = await cairn('migrate', 'cli-mover', '--to', 'beta');
+    expect(migrate.code, migrate.stderr).to.equal(0);
+    expect(migrate.stdout).to.include('cli-mover');
+    expect((await settled(server.id)).nodeId).to.equal(nodes.beta.nodeId);
+
+    const unknown = await cairn('migrate', 'cli-mover', '--to', 'nowhere');
+    expect(unknown.code).to.equal(1);
+    expect(unknown.stderr).to.include('nowhere');
+
+    const spare = await addNode('cli-spare');
+    const parked = await create(spare, 'cli-parked');
+    const drain = await cairn('drain', 'cli-spare');
+    expect(drain.code, drain.stderr).to.equal(0);
+    expect(drain.stdout).to.include('1 server moving');
+    expect((await admin.get<Node>(`/nodes/${spare.nodeId}`)).body.adminState).to.equal('DISABLED');
+    expect((await settled(parked.id)).nodeId).to.not.equal(spare.nodeId);
   });
 });
