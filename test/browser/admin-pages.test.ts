@@ -54,7 +54,7 @@ describe('web UI: administration pages', function () {
     const form = page.getByRole('form', { name: 'New Node' });
     await form.getByLabel('Name').fill('edge-1');
     // The API's refusal is shown under the field it names.
-    await form.getByLabel('Address').fill('edge1.example.com:25565');
+    await form.getByLabel('Address').fill('edge1.example.com:27015');
     await form.getByRole('button', { name: 'Create Node' }).click();
     expect(await form.getByRole('alert').textContent()).to.include('without a port');
     expect(await form.getByLabel('Address').getAttribute('aria-invalid')).to.equal('true');

@@ -5,6 +5,7 @@ import type { Network, NetworkRoutes, Node, ServerDetail, Team } from '../suppor
 import { FakeAgent } from '../support/fake-agent.js';
 import { GiB, waitForServer } from '../support/fleet.js';
 import type { ApiClient } from '../support/http.js';
+import { privateGamePorts } from '../support/game-ports.js';
 import { waitFor } from '../support/wait-for.js';
 import { desktop, expectNoSidewaysScroll, launchChromium, openSection, phone, screenshot, signIn } from './support-admin.js';
 
@@ -23,6 +24,7 @@ describe('web UI: the network page and the Network member switch', function () {
   let agent: FakeAgent;
   const servers: Record<string, string> = {};
   const pageErrors: string[] = [];
+  let networkPort: number;
 
   async function capture(name: string): Promise<void> {
     await screenshot(page, `network-${name}`);
@@ -45,6 +47,9 @@ describe('web UI: the network page and the Network member switch', function () {
   before(async () => {
     t = await startTestController();
     ({ admin } = await setupAdmin(t));
+    // A private port for the network: the usual Minecraft port belongs to whatever else runs here.
+    networkPort = (await privateGamePorts()).last;
+    expect((await admin.patch('/network', { port: networkPort })).status).to.equal(200);
     agent = await FakeAgent.connect(admin, t.controller.grpcPort, 'edge');
     await waitFor(async () => (await admin.get<Node>(`/nodes/${agent.nodeId}`)).body.status.connectionState === 'HEALTHY', { what: 'fake Node HEALTHY' });
     const teamId = (await admin.post<Team>('/teams', { name: 'blue' })).body.id;
@@ -69,7 +74,7 @@ describe('web UI: the network page and the Network member switch', function () {
 
   it('shows where players connect and creates the proxy through its form', async () => {
     await openSection(page, 'Network', 'Network');
-    await page.getByText('play.example.com:25565').first().waitFor();
+    await page.getByText(`play.example.com:${networkPort}`).first().waitFor();
     const form = page.getByRole('form', { name: 'New proxy' });
     await form.getByLabel('Template').selectOption('simproxy');
     await form.getByLabel('Version').selectOption('3.4.0');
@@ -83,7 +88,7 @@ describe('web UI: the network page and the Network member switch', function () {
     const network = (await admin.get<Network>('/network')).body;
     expect(network.proxyServerId).to.be.a('string');
     const detail = (await admin.get<ServerDetail>(`/servers/${network.proxyServerId}`)).body;
-    expect(detail).to.deep.include({ kind: 'PROXY', nodeId: agent.nodeId, gamePort: 25565, software: { template: 'simproxy', version: '3.4.0' } });
+    expect(detail).to.deep.include({ kind: 'PROXY', nodeId: agent.nodeId, gamePort: networkPort, software: { template: 'simproxy', version: '3.4.0' } });
     // On a timeout the message shows what the region held instead.
     await proxy.getByText(detail.phase, { exact: true }).waitFor().catch(async (e: unknown) => {
       throw new Error(`the Proxy region never showed ${detail.phase}; it shows: ${await proxy.innerHTML()}`, { cause: e });

@@ -218,7 +218,7 @@ describe('npm start (the built cairn-controller --local-agent as a program)', fu
 
     const api = new ApiClient(`http://127.0.0.1:${httpPort}`);
     const code = (await readFile(join(dir, 'data', 'setup-code'), 'utf8')).trim();
-    const done = await api.post('/setup', { setupCode: code, ...adminCredentials, network: { name: 'Main', description: '', address: '127.0.0.1', port: 25565 } });
+    const done = await api.post('/setup', { setupCode: code, ...adminCredentials, network: { name: 'Main', description: '', address: '127.0.0.1', port: gamePorts.last } });
     const admin = api.withCookie(sessionCookieFrom(done));
     const local = await waitFor(async () => {
       const { items } = (await admin.get<NodePage>('/nodes')).body;

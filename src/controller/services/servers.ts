@@ -7,7 +7,7 @@ import type { Caller } from '../core/caller.js';
 import { conflict, invalidRequest, DomainError } from '../core/errors.js';
 import { paginate } from '../domain/cursor.js';
 import type { Permission } from '../domain/permissions.js';
-import { bestFit, fits, freeOf, pickPort } from '../domain/placement.js';
+import { fits, freeOf } from '../domain/placement.js';
 import {
   defaultRestartPolicy, emptyObserved, type Reservation, type ServerDesired, type ServerKind, type ServerObserved, type ServerRestartPolicy, type ServerSoftware,
 } from '../domain/server-spec.js';
@@ -18,6 +18,7 @@ import { hidden, type Access } from './access.js';
 import { nowIso, type ServiceDeps } from './deps.js';
 import type { NodeGateway } from './node-gateway.js';
 import type { ServerPlacements } from './server-placements.js';
+import { ServerRoom } from './server-room.js';
 import type { ServerWatchEvent, ServerWatchHub } from './server-watch.js';
 import { serverDetail, serverListItem, type ServerListItemView } from './server-views.js';
 
@@ -61,6 +62,7 @@ type NodeStateFeed = Pick<NodeFleet, 'subscribe'>;
  */
 export class ServerService {
   private readonly locks = new KeyedMutex();
+  private readonly room: ServerRoom;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -72,6 +74,7 @@ export class ServerService {
     private readonly placements: ServerPlacements,
     nodeStates: NodeStateFeed,
   ) {
+    this.room = new ServerRoom(deps.repos, nodes, placements);
     // A Node heard again or lost changes its servers' convergence: tell the watchers.
     nodeStates.subscribe((state, previous) => {
       if (previous && previous.connectionState === state.connectionState) return;
@@ -144,8 +147,8 @@ export class ServerService {
   ) {
     // Placement and port choice read every reservation: one at a time, so two creates cannot both take the last room.
     return this.locks.run('placement', async () => {
-      const nodeId = await this.place(input.resources, input.nodeId, port);
-      const gamePort = port ?? (await this.allocatePort(nodeId));
+      const nodeId = await this.room.place(input.resources, input.nodeId, port);
+      const gamePort = port ?? (await this.room.allocatePort(nodeId));
       const teamId = await team();
       const at = nowIso(this.deps);
       const id = this.deps.ids.next();
@@ -176,47 +179,6 @@ export class ServerService {
     });
   }
 
-  /** A Node with room for the reservation (and with `port` free on its host, when a fixed port is needed). */
-  private async place(request: Reservation, nodeId: string | undefined, port: number | undefined): Promise<string> {
-    if (nodeId !== undefined) {
-      const node = await this.nodes.get(nodeId);
-      if (!node) throw invalidRequest(`body.nodeId: no Node ${nodeId}.`);
-      if (!node.acceptsPlacements) throw new DomainError('insufficient_capacity', 'That Node does not accept placements (disabled or not healthy).');
-      if (!fits(freeOf({ allocatable: node.allocatable, reserved: await this.placements.reservedOn(nodeId) }), request)) {
-        throw new DomainError('insufficient_capacity', 'The reservation does not fit on that Node.');
-      }
-      if (port !== undefined && (await this.portsInUse(nodeId)).has(port)) throw conflict(`Port ${port} is taken on that Node's host.`);
-      return nodeId;
-    }
-    const candidates = await Promise.all(
-      (await this.nodes.list()).map(async (n) => ({
-        ...n,
-        acceptsPlacements: n.acceptsPlacements && (port === undefined || !(await this.portsInUse(n.nodeId)).has(port)),
-        reserved: await this.placements.reservedOn(n.nodeId),
-      })),
-    );
-    const chosen = bestFit(candidates, request);
-    if (!chosen) {
-      throw new DomainError('insufficient_capacity', `No Node that accepts placements has room for this reservation${port === undefined ? '' : ` and port ${port} free`}.`);
-    }
-    return chosen;
-  }
-
-  /**
-   * Nodes on one host share its ports, so a port is free only if no server on any of them holds
-   * it, nor a migration to one of them holds it for the server it brings.
-   */
-  private async portsInUse(nodeId: string, exceptServerId?: string): Promise<Set<number>> {
-    const node = await this.nodes.get(nodeId);
-    if (!node) throw new DomainError('insufficient_capacity', 'That Node is gone.');
-    const host = (await this.nodes.list()).filter((n) => n.nodeId === nodeId || (node.hostname && n.hostname === node.hostname)).map((n) => n.nodeId);
-    const servers = await this.deps.repos.servers.find({ $or: [{ nodeId: { $in: host } }, { 'workflow.targetNodeId': { $in: host } }] });
-    return new Set(servers.filter((s) => s._id !== exceptServerId).flatMap((s) => [
-      ...(s.gamePort && s.nodeId && host.includes(s.nodeId) ? [s.gamePort] : []),
-      ...(s.workflow?.targetGamePort && s.workflow.targetNodeId && host.includes(s.workflow.targetNodeId) ? [s.workflow.targetGamePort] : []),
-    ]));
-  }
-
   /**
    * Where a migration takes the server: `nodeId` if it accepts placements and has room, else the
    * Node placement picks; with a game port free there (the network's port for the proxy). `hold`
@@ -225,21 +187,9 @@ export class ServerService {
   async reserveMove<T>(doc: ServerDoc, nodeId: string | undefined, hold: (target: { nodeId: string; gamePort: number }) => Promise<T>): Promise<T> {
     return this.locks.run('placement', async () => {
       const fixedPort = doc.kind === 'PROXY' ? (await this.deps.repos.network.findById(networkId))?.port : undefined;
-      const target = await this.place(doc.desired.resources, nodeId, fixedPort);
-      return hold({ nodeId: target, gamePort: fixedPort ?? (await this.allocatePort(target)) });
+      const target = await this.room.place(doc.desired.resources, nodeId, fixedPort);
+      return hold({ nodeId: target, gamePort: fixedPort ?? (await this.room.allocatePort(target)) });
     });
-  }
-
-  /** The network's port is kept free on every host, so the proxy can always be placed or moved there. */
-  private async allocatePort(nodeId: string): Promise<number> {
-    const inUse = await this.portsInUse(nodeId);
-    const network = await this.deps.repos.network.findById(networkId);
-    if (network) inUse.add(network.port);
-    const node = await this.nodes.get(nodeId);
-    if (!node) throw new DomainError('insufficient_capacity', 'That Node is gone.');
-    const port = pickPort(node.gamePorts, inUse);
-    if (port === undefined) throw new DomainError('insufficient_capacity', 'The Node has no free game port left.');
-    return port;
   }
 
   /**
@@ -253,7 +203,7 @@ export class ServerService {
       const event = { type: 'UPDATE', at: nowIso(this.deps) } as const;
       const actor = this.actorOf(current);
       if (!accepts(actor, event)) throw this.busy(actor);
-      if (current.nodeId && (await this.portsInUse(current.nodeId, current._id)).has(port)) throw conflict(`Port ${port} is taken on the proxy's host.`);
+      if (current.nodeId && (await this.room.portsInUse(current.nodeId, current._id)).has(port)) throw conflict(`Port ${port} is taken on the proxy's host.`);
       await this.apply({ ...current, gamePort: port }, event, undefined, { gamePort: port });
     });
   }
