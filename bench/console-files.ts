@@ -15,8 +15,8 @@ import { once } from 'node:events';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { EnrollmentIssued, Node, ServerDetail, Team } from '../test/support/api-types.js';
+import { adminSession } from './support/admin-session.js';
 
 const MiB = 1024 * 1024;
 const linesPerSecond = Number(process.env.BENCH_LINES_PER_SECOND ?? 1000);
@@ -110,21 +110,7 @@ async function main(): Promise<void> {
   const controller = spawnProgram('dist/src/controller/main.js', ['--data-dir', join(dir, 'controller'), '--http-port', '0', '--grpc-port', '0', '--templates-dir', templatesDir]);
   let agent: ChildProcess | undefined;
   try {
-    const [line] = (await once(createInterface({ input: controller.stdout! }), 'line')) as [string];
-    const { httpPort, grpcPort } = JSON.parse(line) as { httpPort: number; grpcPort: number };
-    const api = `http://127.0.0.1:${httpPort}/api/v1`;
-    const setupCode = (await readFile(join(dir, 'controller', 'setup-code'), 'utf8')).trim();
-    const setup = await fetch(`${api}/setup`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ setupCode, username: 'bench', email: 'bench@example.com', displayName: 'Bench', password: 'bench-password-1', network: { name: 'b', description: '', address: 'localhost', port: 25565 } }),
-    });
-    const cookie = /(__Host-cairn_session=[^;]+)/.exec(setup.headers.get('set-cookie') ?? '')![1];
-    const call = async <T = unknown>(method: string, path: string, body?: unknown): Promise<T> => {
-      const res = await fetch(`${api}${path}`, { method, headers: { cookie, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-      const text = await res.text();
-      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-      return (text ? JSON.parse(text) : undefined) as T;
-    };
+    const { grpcPort, api, cookie, call } = await adminSession(controller.stdout!, join(dir, 'controller'));
     const team = await call<Team>('POST', '/teams', { name: 'bench' });
     const node = await call<EnrollmentIssued>('POST', '/nodes', { name: 'bench-node' });
     agent = spawnProgram('dist/src/agent/main.js', [
