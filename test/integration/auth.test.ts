@@ -82,6 +82,14 @@ describe('auth: sign-in, sign-out, cookie, CSRF', () => {
       expectProblem(await admin.delete('/users/00000000-0000-4000-8000-000000000000', { headers: { origin: 'http://localhost:1' } }), 403, 'forbidden');
     });
 
+    it('refuses Sec-Fetch-Site: cross-site when the browser left Origin out, and accepts same-origin', async () => {
+      expectProblem(await admin.post('/teams', { name: 'fetch-site-team' }, { headers: { 'sec-fetch-site': 'cross-site' } }), 403, 'forbidden');
+      const teams = await admin.get<TeamPage>('/teams');
+      expect(teams.body.items.map((x) => x.name)).not.to.include('fetch-site-team');
+      const same = await admin.post('/teams', { name: 'fetch-site-team' }, { headers: { 'sec-fetch-site': 'same-origin' } });
+      expect(same.status, same.text).to.equal(201);
+    });
+
     it('accepts the same origin, and no Origin at all', async () => {
       const res = await admin.post('/teams', { name: 'same-origin-team' }, { headers: { origin: t.baseUrl } });
       expect(res.status, res.text).to.equal(201);

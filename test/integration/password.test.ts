@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createReadyUser, setupAdmin, startTestController, type TestController } from '../support/controller.js';
-import type { AuditEventPage, OpenApiDocument, PasswordResetIssued, User } from '../support/api-types.js';
+import type { AuditEventPage, CreatedApiToken, OpenApiDocument, PasswordResetIssued, User } from '../support/api-types.js';
 import { sessionCookieFrom, type ApiClient } from '../support/http.js';
 import { expectProblem } from '../support/problems.js';
 
@@ -122,10 +122,13 @@ describe('password reset', () => {
     expectProblem(await t.api.post('/auth/password-reset', { token: issued.token, newPassword: 'short' }), 400, 'invalid_request', 'body.newPassword');
   });
 
-  it('redeems once (204): sets the password and ends every session of the user', async () => {
+  it('redeems once (204): sets the password and ends every session and API token of the user', async () => {
+    const token = (await frank.client.post<CreatedApiToken>('/me/tokens', { name: 'before-reset' })).body.token;
+    expect((await t.api.withToken(token).get('/me')).status).to.equal(200);
     const res = await t.api.post('/auth/password-reset', { token: issued.token, newPassword: 'reset-pass-123' });
     expect(res.status, res.text).to.equal(204);
     expectProblem(await frank.client.get('/me'), 401, 'unauthenticated');
+    expectProblem(await t.api.withToken(token).get('/me'), 401, 'unauthenticated');
     expectProblem(await t.api.post('/auth/login', { username: 'frank', password: 'second-password-2' }), 401, 'invalid_credentials');
     const login = await t.api.post<User>('/auth/login', { username: 'frank', password: 'reset-pass-123' });
     expect(login.status).to.equal(200);

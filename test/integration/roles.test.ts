@@ -56,6 +56,7 @@ describe('roles', () => {
   it('enforces the Limits table: name 1..100, description at most 500, unique and known permissions', async () => {
     expectProblem(await admin.post('/roles', { name: '', permissions: [] }), 400, 'invalid_request', 'body.name');
     expectProblem(await admin.post('/roles', { name: 'n'.repeat(101), permissions: [] }), 400, 'invalid_request', 'body.name');
+    expectProblem(await admin.post('/roles', { name: 'bell\u0007', permissions: [] }), 400, 'invalid_request', 'body.name');
     expect((await admin.post('/roles', { name: 'n'.repeat(100), permissions: [] })).status).to.equal(201);
     expect((await admin.post('/roles', { name: 'd500', description: 'd'.repeat(500), permissions: [] })).status).to.equal(201);
     expectProblem(await admin.post('/roles', { name: 'd501', description: 'd'.repeat(501), permissions: [] }), 400, 'invalid_request', 'body.description');

@@ -37,6 +37,8 @@ describe('teams and memberships', () => {
     expectProblem(await admin.post('/teams', { name: 'x'.repeat(101) }), 400, 'invalid_request', 'body.name');
     expect((await admin.post('/teams', { name: 'y'.repeat(100) })).status).to.equal(201);
     expectProblem(await admin.post('/teams', {}), 400, 'invalid_request', 'body.name');
+    expectProblem(await admin.post('/teams', { name: 'red\u0000team' }), 400, 'invalid_request', 'body.name');
+    expectProblem(await admin.post('/teams', { name: 'two\nlines' }), 400, 'invalid_request', 'body.name');
   });
 
   it('only global administrators create, rename and delete teams; outsiders do not learn a team exists (404)', async () => {

@@ -55,8 +55,21 @@ describe('API tokens', () => {
     expectProblem(await bob.post('/me/tokens', { name: '' }), 400, 'invalid_request', 'body.name');
     expectProblem(await bob.post('/me/tokens', { name: 'x'.repeat(101) }), 400, 'invalid_request', 'body.name');
     expectProblem(await bob.post('/me/tokens', {}), 400, 'invalid_request', 'body.name');
+    for (const name of ['ci\u0000x', 'line\nbreak', 'esc\u001b[31m', 'del\u007f']) {
+      expectProblem(await bob.post('/me/tokens', { name }), 400, 'invalid_request', 'body.name');
+    }
     expectProblem(await bob.post('/me/tokens', { name: 'x', expiresAt: 'tomorrow' }), 400, 'invalid_request', 'body.expiresAt');
     expectProblem(await bob.post('/me/tokens', { name: 'x', expiresAt: new Date(t.clock.now().getTime() - 1000).toISOString() }), 400, 'invalid_request', 'body.expiresAt');
+  });
+
+  it('ends the token it signs out with (POST /auth/logout with a bearer token), and only that one', async () => {
+    const leaving = (await bob.post<CreatedApiToken>('/me/tokens', { name: 'leaving' })).body;
+    const staying = (await bob.post<CreatedApiToken>('/me/tokens', { name: 'staying' })).body;
+    expect((await t.api.withToken(leaving.token).post('/auth/logout')).status).to.equal(204);
+    expectProblem(await t.api.withToken(leaving.token).get('/me'), 401, 'unauthenticated');
+    expect((await t.api.withToken(staying.token).get('/me')).status).to.equal(200);
+    const names = (await bob.get<ApiTokenPage>('/me/tokens')).body.items.map((x) => x.name);
+    expect(names).to.include('staying').and.not.include('leaving');
   });
 
   it('cannot be revoked by another user (404), is revoked by its owner (204), then answers 401', async () => {

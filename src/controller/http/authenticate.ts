@@ -27,12 +27,16 @@ export class Authenticator {
 /**
  * CSRF: a browser sends the cookie with any cross-site request, so a cookie-authenticated
  * state-changing request whose Origin names another origin is refused. Bearer tokens are
- * not sent by browsers on their own and need no such check.
+ * not sent by browsers on their own and need no such check. A browser that leaves Origin out
+ * still says where the request comes from in `Sec-Fetch-Site`.
  */
 export function refuseCrossOrigin(ctx: Context, caller: Caller | undefined): void {
   if (!caller || caller.kind !== 'USER' || ctx.method === 'GET' || ctx.method === 'HEAD') return;
   const origin = ctx.get('origin');
-  if (!origin) return;
+  if (!origin) {
+    if (ctx.get('sec-fetch-site') === 'cross-site') throw forbidden('Cross-site request refused.');
+    return;
+  }
   let host: string | undefined;
   try {
     host = new URL(origin).host;

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { DateTime, Uuid } from './common.js';
+import { DateTime, Uuid, PrintableName } from './common.js';
 import { Password } from './users.js';
 
 export const Login = Type.Object({
@@ -18,7 +18,7 @@ export const RedeemPasswordReset = Type.Object({
 }, { additionalProperties: false });
 
 export const CreateApiToken = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 100 }),
+  name: PrintableName(100),
   expiresAt: Type.Optional(DateTime),
 }, { additionalProperties: false });
 

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { DateTime, Uuid, pageQueryFields } from './common.js';
+import { DateTime, Uuid, pageQueryFields, PrintableName } from './common.js';
 import { SoftwareSchema } from './servers.js';
 
 export const backupTriggers = ['MANUAL', 'SCHEDULED', 'PRE_RESTORE', 'PRE_MIGRATE'] as const;
@@ -19,7 +19,7 @@ export const BackupDestination = Type.Object({
 });
 
 export const CreateDestination = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 100, pattern: '^[^\\x00-\\x1f\\x7f]+$' }),
+  name: PrintableName(100),
   kind: Type.Enum(destinationKinds),
   path: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'Absolute; only and always for NODE_DIRECTORY.' })),
 }, { additionalProperties: false });

@@ -13,6 +13,13 @@ export function Defaulted<T extends TSchema>(type: T): TDefaulted<T> {
   return Type.Optional(type) as unknown as TDefaulted<T>;
 }
 
+/**
+ * A name people type: 1 to `max` characters with no control characters (NUL, line breaks, escapes),
+ * which would corrupt logs, terminals and audit trails that print names.
+ */
+export const PrintableName = (max: number, description?: string) =>
+  Type.String({ minLength: 1, maxLength: max, pattern: '^[^\\x00-\\x1f\\x7f]+$', ...(description ? { description } : {}) });
+
 export const Uuid = Type.String({ format: 'uuid', description: 'A UUID.' });
 export const DateTime = Type.String({ format: 'date-time' });
 

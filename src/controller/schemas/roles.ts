@@ -1,9 +1,9 @@
 import Type from 'typebox';
 import { permissionValues } from '../domain/permissions.js';
-import { DateTime, Uuid } from './common.js';
+import { DateTime, Uuid, PrintableName } from './common.js';
 
 export const PermissionValue = Type.Enum(permissionValues);
-const RoleName = Type.String({ minLength: 1, maxLength: 100 });
+const RoleName = PrintableName(100);
 const RoleDescription = Type.String({ maxLength: 500 });
 const Permissions = Type.Array(PermissionValue, { uniqueItems: true });
 

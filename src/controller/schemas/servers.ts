@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { convergenceValues, desiredStates, phases, runtimeStates } from '../domain/server-spec.js';
-import { ConditionSchema, DateTime, ResourceAmountsSchema, Uuid, pageQueryFields } from './common.js';
+import { ConditionSchema, DateTime, ResourceAmountsSchema, Uuid, pageQueryFields, PrintableName } from './common.js';
 
 
 export const SoftwareSchema = Type.Object({
@@ -21,7 +21,7 @@ export const RestartPolicySchema = Type.Object({
 
 export const ServerKindSchema = Type.Union([Type.Literal('GAME_SERVER'), Type.Literal('PROXY')]);
 
-export const ServerName = Type.String({ minLength: 1, maxLength: 64, pattern: '^[^\\x00-\\x1f\\x7f]+$' });
+export const ServerName = PrintableName(64);
 
 export const CreateServer = Type.Object({
   name: ServerName,

@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { DisplayName, Email, Password, Username } from './users.js';
+import { PrintableName } from './common.js';
 
 export const NetworkAddress = Type.String({
   minLength: 1, maxLength: 253,
@@ -9,7 +10,7 @@ export const NetworkAddress = Type.String({
 export const NetworkPort = Type.Integer({ minimum: 1, maximum: 65535 });
 
 export const NetworkInput = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 64 }),
+  name: PrintableName(64),
   description: Type.Optional(Type.String({ maxLength: 500 })),
   address: NetworkAddress,
   port: NetworkPort,

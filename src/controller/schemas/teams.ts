@@ -1,7 +1,7 @@
 import Type from 'typebox';
-import { DateTime, Uuid } from './common.js';
+import { DateTime, Uuid, PrintableName } from './common.js';
 
-export const TeamName = Type.String({ minLength: 1, maxLength: 100 });
+export const TeamName = PrintableName(100);
 export const Team = Type.Object({ id: Uuid, name: Type.String() });
 export const TeamDetail = Type.Object({ id: Uuid, name: Type.String(), createdAt: DateTime });
 export const CreateTeam = Type.Object({ name: TeamName }, { additionalProperties: false });

@@ -1,13 +1,13 @@
 import Type, { type Static } from 'typebox';
 import { globalPermissionValues } from '../domain/permissions.js';
-import { DateTime, Uuid } from './common.js';
+import { DateTime, Uuid, PrintableName } from './common.js';
 
 export const Username = Type.String({
   minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]*$',
   description: 'Letters, digits, `_`, `.` and `-`, starting with a letter or digit; unique regardless of case.',
 });
 export const Email = Type.String({ format: 'email', maxLength: 254 });
-export const DisplayName = Type.String({ minLength: 1, maxLength: 100 });
+export const DisplayName = PrintableName(100);
 export const Password = Type.String({ minLength: 8, maxLength: 256, description: '8 to 256 characters.' });
 export const GlobalPermissions = Type.Array(Type.Enum(globalPermissionValues), { uniqueItems: true });
 

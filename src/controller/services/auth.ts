@@ -42,6 +42,11 @@ export class AuthService {
   async logout(caller: Caller, audit: AuditScope): Promise<void> {
     audit.target(caller.user._id);
     if (caller.sessionHash) await this.sessions.end(caller.sessionHash);
+    // Signing out with a token is how a script gives its credential back.
+    if (caller.tokenId) {
+      await this.deps.repos.apiTokens.delete({ _id: caller.tokenId, userId: caller.user._id });
+      audit.detail({ tokenId: caller.tokenId });
+    }
   }
 
   async changePassword(caller: Caller, input: { currentPassword: string; newPassword: string }, audit: AuditScope) {
@@ -80,7 +85,10 @@ export class AuthService {
     return { token, expiresAt: doc.expiresAt };
   }
 
-  /** Redeems a reset secret once: sets the password, clears the change requirement, ends every session. */
+  /**
+   * Redeems a reset secret once: sets the password, clears the change requirement, ends every
+   * session and every API token (a reset means the account may be in other hands).
+   */
   async redeemReset(input: { token: string; newPassword: string }, clientAddress: string, audit: AuditScope): Promise<UserDoc> {
     await this.perAddress.check(clientAddress);
     const hash = sha256(input.token);
@@ -100,6 +108,7 @@ export class AuthService {
       { passwordHash: await hashPassword(input.newPassword), passwordChangeRequired: false, updatedAt: now },
     );
     await this.sessions.endAllFor(doc.userId);
+    await this.deps.repos.apiTokens.delete({ userId: doc.userId });
     const user = await this.deps.repos.users.findById(doc.userId);
     if (!user) throw new DomainError('invalid_token');
     return user;
