@@ -5,7 +5,7 @@ import type {
 import { agentLinkClientConstructor, credentialMetadataKey, type AgentLinkStub } from '../shared/link/proto.js';
 import type { Logger } from '../shared/logger.js';
 import { backoffDelay, defaultBackoff, type BackoffPolicy } from '../shared/backoff.js';
-import { isAgentError } from './errors.js';
+import { agentErrorFromErrno, isAgentError } from './errors.js';
 
 /** The kinds of request the Controller sends, and the payload of each. */
 export type RequestKind = Request['body'];
@@ -237,7 +237,8 @@ export class AgentLinkClient {
       });
       reply({ ok: true, more: false, ...last });
     } catch (err) {
-      if (isAgentError(err)) reply({ ok: false, more: false, error: { code: err.code, message: err.message } });
+      const refusal = isAgentError(err) ? err : agentErrorFromErrno(err);
+      if (refusal) reply({ ok: false, more: false, error: { code: refusal.code, message: refusal.message } });
       else {
         this.options.logger.error({ err, kind: request.body }, 'request failed');
         reply({ ok: false, more: false, error: { code: 'INTERNAL', message: 'The Agent failed to carry out the request.' } });

@@ -256,6 +256,23 @@ describe('operating a server: console, files, server.properties (real Agent and 
       await rm(join(rootOf(), 'loop'));
     });
 
+    it('answers a name over 255 bytes with invalid_request on every file operation, never 500', async () => {
+      const long = 'n'.repeat(300);
+      for (const path of [long, `${long}/child.txt`, `plugins/${'é'.repeat(130)}.txt`]) {
+        for (const res of [
+          await put(path, 'x'),
+          await f.admin.post(`/servers/${id}/files/directories${q(path)}`),
+          await f.admin.delete(`/servers/${id}/files${q(path)}`),
+          await f.admin.get(`/servers/${id}/files/content${q(path)}`),
+          await f.admin.get(`/servers/${id}/files${q(path)}`),
+        ]) {
+          expect(res.status, `${path.slice(0, 20)}: ${res.text}`).to.be.oneOf([400, 404]);
+          expect((res.body as Problem).code).to.be.oneOf(['invalid_request', 'not_found']);
+        }
+      }
+      expectProblem(await put(long, 'x'), 400, 'invalid_request', 'path');
+    });
+
     it('.cairn is read-only: write, mkdir and delete are refused, reading works', async () => {
       const cairn = join(rootOf(), '.cairn');
       const before = (await readdir(cairn)).sort();

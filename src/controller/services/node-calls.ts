@@ -29,6 +29,9 @@ const agentCodes: Partial<Record<string, ErrorCode>> = {
   SERVER_RUNNING: 'conflict',
   CHECKSUM_MISMATCH: 'conflict',
   QUIESCE_FAILED: 'conflict',
+  BUSY: 'conflict',
+  PERMISSION_DENIED: 'conflict',
+  NO_SPACE: 'insufficient_storage',
 };
 
 export const nodeUnavailable = (detail = 'The server\'s Node is not connected or did not answer in time.') => new DomainError('node_unavailable', detail);
