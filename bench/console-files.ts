@@ -159,6 +159,19 @@ async function main(): Promise<void> {
     process.stdout.write(`upload 64 MiB Controller → Agent: ${(mb / (uploadMs / 1000)).toFixed(1)} MB/s (${uploadMs.toFixed(0)} ms); Controller RSS ${(baseline / MiB).toFixed(0)} MiB before, peak ${(peak / MiB).toFixed(0)} MiB during (+${((peak - baseline) / MiB).toFixed(1)} MiB)\n`);
     process.stdout.write(`download 64 MiB Agent → client: ${(mb / (downloadMs / 1000)).toFixed(1)} MB/s (${downloadMs.toFixed(0)} ms), checksum ${same ? 'matches' : 'DIFFERS'}\n`);
     if (!same) process.exitCode = 1;
+
+    // 50 uploads of 8 MiB at once: the upload slots (8) bound the Controller's memory.
+    const eight = randomBytes(8 * MiB);
+    const burstBase = await rssBytes(controller.pid!);
+    let burstPeak = burstBase;
+    const burstSampler = setInterval(() => void rssBytes(controller.pid!).then((rss) => (burstPeak = Math.max(burstPeak, rss))), 10);
+    const burstStart = now();
+    const statuses = await Promise.all(Array.from({ length: 50 }, (_, i) =>
+      fetch(`${api}/servers/${server.id}/files/content?path=burst-${i}.bin`, { method: 'PUT', headers: { cookie, 'content-type': 'application/octet-stream' }, body: eight })
+        .then((r) => r.status)));
+    clearInterval(burstSampler);
+    const counts = statuses.reduce<Record<number, number>>((acc, status) => ({ ...acc, [status]: (acc[status] ?? 0) + 1 }), {});
+    process.stdout.write(`50 concurrent uploads of 8 MiB: ${((now() - burstStart) / 1000).toFixed(1)} s, statuses ${JSON.stringify(counts)}; Controller RSS ${(burstBase / MiB).toFixed(0)} MiB before, peak ${(burstPeak / MiB).toFixed(0)} MiB (+${((burstPeak - burstBase) / MiB).toFixed(1)} MiB)\n`);
     await call('POST', `/servers/${server.id}/stop`);
     await poll('STOPPED', async () => ((await call<ServerDetail>('GET', `/servers/${server.id}`)).status.runtimeState === 'STOPPED' ? true : undefined));
   } finally {

@@ -7,7 +7,7 @@ import { cairnVersion } from '../shared/version.js';
 import type { NodeTimings } from './actors/node-machine.js';
 import type { ControllerConfig } from './config.js';
 import { dialAddress, LocalAgent } from './local-agent.js';
-import { createHttpApp } from './http/app.js';
+import { createHttpApp, type UploadSettings } from './http/app.js';
 import { createMetrics } from './http/metrics.js';
 import { createWorkflowMetrics } from './http/workflow-metrics.js';
 import { allRoutes } from './http/routes/index.js';
@@ -38,6 +38,8 @@ export interface ControllerOptions {
   migrationTimings?: MigrationTimings;
   /** What backup schedules' timers run on (tests pass a clock they move). */
   scheduleTimers?: ScheduleTimers;
+  /** Upload slots and the body-silence deadline (tests shorten them). */
+  uploads?: Partial<UploadSettings>;
 }
 
 export interface RunningController {
@@ -84,7 +86,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   logger.info({ event: 'grpc_listening', host: config.host, port: grpcPort, tls: tls !== undefined }, 'Agent link listening');
   const app = createHttpApp({
     services, routes: allRoutes(services, advertisedAgentLink(config.host, grpcPort, tls !== undefined)), metrics, logger, version: cairnVersion,
-    checkResponses: options.checkResponses ?? false, webDir: config.webDir, ready: () => repos.ping(),
+    checkResponses: options.checkResponses ?? false, webDir: config.webDir, ready: () => repos.ping(), uploads: options.uploads,
   });
   const http: Server = await new Promise((resolve, reject) => {
     const server = app.listen(config.httpPort, config.host, () => resolve(server));

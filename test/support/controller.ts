@@ -1,4 +1,5 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import type { UploadSettings } from '../../src/controller/http/app.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseControllerConfig } from '../../src/controller/config.js';
@@ -37,6 +38,8 @@ export interface TestControllerOptions {
   grpcPort?: number;
   /** Short migration deadlines for tests that make them run out. */
   migrationTimings?: MigrationTimings;
+  /** Upload slots and body-silence deadline (tests shorten them). */
+  uploads?: Partial<UploadSettings>;
 }
 
 /** An in-process Controller on ephemeral ports with its own temporary data dir and an adjustable clock. */
@@ -46,7 +49,7 @@ export async function startTestController(options: TestControllerOptions = {}): 
   const config = parseControllerConfig(['--data-dir', dataDir, '--http-port', '0', '--grpc-port', String(options.grpcPort ?? 0), ...(options.extraArgs ?? [])], {
     MONGODB_URI: process.env.CAIRN_TEST_MONGODB === '1' ? process.env.MONGODB_URI : undefined,
   });
-  const controller = await startController({ config, clock, logger: silentLogger, checkResponses: true, sessionPolicy: options.sessionPolicy, nodeTimings: options.nodeTimings, migrationTimings: options.migrationTimings, scheduleTimers: clock });
+  const controller = await startController({ config, clock, logger: silentLogger, checkResponses: true, sessionPolicy: options.sessionPolicy, nodeTimings: options.nodeTimings, migrationTimings: options.migrationTimings, scheduleTimers: clock, uploads: options.uploads });
   const baseUrl = `http://127.0.0.1:${controller.httpPort}`;
   let stopped = false;
   const stop = async () => {

@@ -9,6 +9,7 @@ import { buildOpenApi } from './openapi.js';
 import { DomainError } from '../core/errors.js';
 import { problemBody, statusOf, toDomainError } from './problem.js';
 import type { AnyRoute } from './route.js';
+import { UploadGate } from './upload-gate.js';
 import { webUi } from './web-ui.js';
 
 export interface HttpAppOptions {
@@ -21,7 +22,23 @@ export interface HttpAppOptions {
   /** The built web UI, served at `/`. */
   webDir: string;
   ready(): Promise<void>;
+  /** Tests shorten the silence and the wait. */
+  uploads?: Partial<UploadSettings>;
 }
+
+/** Bodies streamed at once, how long one waits for a slot, and how long a client may go quiet mid-body. */
+export interface UploadSettings {
+  slots: number;
+  waitMs: number;
+  silenceMs: number;
+}
+
+/**
+ * Eight uploads in flight hold about 32 MiB (a 1 MiB chunk on its way, one being gathered, and
+ * buffers); a queued upload waits up to two minutes (fifty 8 MiB files at once get through on a
+ * busy host); 30 s of silence is far beyond any live client's pause.
+ */
+export const defaultUploadSettings: UploadSettings = { slots: 8, waitMs: 120_000, silenceMs: 30_000 };
 
 /** JSON bodies above this are refused with 413; file and jar uploads stream with their own limits. */
 export const jsonLimitBytes = 1024 * 1024;
@@ -29,6 +46,9 @@ export const jsonLimitBytes = 1024 * 1024;
 function sendProblem(ctx: Context, error: DomainError): void {
   ctx.status = statusOf(error);
   ctx.set(error.headers);
+  // A refusal before the body was read (no credentials, no permission) must not cost reading it:
+  // the connection closes after the answer instead of Node draining what the client still sends.
+  if (!ctx.req.complete) ctx.set('Connection', 'close');
   ctx.type = 'application/problem+json';
   ctx.body = problemBody(error);
 }
@@ -76,8 +96,10 @@ export function createHttpApp(options: HttpAppOptions): Koa {
 
   const api = new Router({ prefix: '/api/v1' });
   const authenticator = new Authenticator(services.sessions, services.tokens);
+  const settings = { ...defaultUploadSettings, ...options.uploads };
+  const uploads = { gate: new UploadGate(settings.slots, settings.waitMs), silenceMs: settings.silenceMs };
   for (const route of options.routes) {
-    mountRoute(api, route, { authenticator, audit: services.audit, logger, checkResponses: options.checkResponses, jsonLimitBytes });
+    mountRoute(api, route, { authenticator, audit: services.audit, logger, checkResponses: options.checkResponses, jsonLimitBytes, uploads });
   }
 
   app.use(ops.routes()).use(ops.allowedMethods());

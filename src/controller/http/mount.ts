@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
@@ -9,6 +10,8 @@ import { DomainError, invalidRequest, isDomainError } from '../core/errors.js';
 import { statusOf, toDomainError } from './problem.js';
 import { koaPath, newAuditScope, type AnyRoute } from './route.js';
 import { checkResponse, validateBody, validateText } from './schema-registry.js';
+import { guardBody } from './body-guard.js';
+import type { UploadGate } from './upload-gate.js';
 
 export interface MountDeps {
   authenticator: Authenticator;
@@ -17,6 +20,13 @@ export interface MountDeps {
   /** Fail (500) when a response does not match its schema; on in tests. */
   checkResponses: boolean;
   jsonLimitBytes: number;
+  uploads: UploadLimits;
+}
+
+/** How raw bodies are let in: the slots shared by all uploads, and how long a client may go quiet. */
+export interface UploadLimits {
+  gate: UploadGate;
+  silenceMs: number;
 }
 
 const jsonBody = (limit: number) =>
@@ -47,6 +57,7 @@ export function mountRoute(router: Router, route: AnyRoute, deps: MountDeps): vo
   router[method](koaPath(route.path), async (ctx) => {
     const audit = newAuditScope(route);
     let caller: Caller | undefined;
+    let leaveGate: (() => void) | undefined;
     try {
       caller = await deps.authenticator.resolve(ctx);
       const auth = route.auth ?? 'user';
@@ -62,7 +73,12 @@ export function mountRoute(router: Router, route: AnyRoute, deps: MountDeps): vo
         const raw = await readJson(ctx, parse, deps.jsonLimitBytes);
         body = validateBody(route.body, raw ?? {});
       }
-      const result = await route.handler({ body, query, params, caller, audit: audit!, clientAddress: ctx.request.ip, ctx });
+      let upload: Readable = ctx.req;
+      if (route.rawBody) {
+        leaveGate = await deps.uploads.gate.enter();
+        upload = guardBody(ctx.req, deps.uploads.silenceMs);
+      }
+      const result = await route.handler({ body, query, params, caller, audit: audit!, clientAddress: ctx.request.ip, ctx, upload });
       if (route.stream || ctx.respond === false) return;
       if (route.response) {
         if (deps.checkResponses) {
@@ -82,6 +98,8 @@ export function mountRoute(router: Router, route: AnyRoute, deps: MountDeps): vo
         await deps.audit.record(audit, caller, denied ? 'DENIED' : 'FAILED');
       }
       throw error;
+    } finally {
+      leaveGate?.();
     }
   });
 }

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import type { Static, TObject, TSchema } from 'typebox';
 import { AuditScope } from '../core/audit-scope.js';
@@ -28,6 +29,11 @@ export interface RouteInput<B, Q, P, A extends AuthMode> {
   audit: AuditScope;
   clientAddress: string;
   ctx: Context;
+  /**
+   * The request body to stream, for `rawBody` routes: it holds one of the upload slots and fails
+   * with `request_timeout` when the client goes quiet. Other routes get the bare request.
+   */
+  upload: Readable;
 }
 
 export interface RouteDef<B, Q, P, R, A extends AuthMode> {
@@ -48,7 +54,7 @@ export interface RouteDef<B, Q, P, R, A extends AuthMode> {
   response?: R;
   /** Media type of a non-JSON success body, documented in OpenAPI (e.g. `text/event-stream`). */
   stream?: string;
-  /** Raw request body (e.g. octet-stream); the handler reads `ctx.req` itself. */
+  /** Raw request body (e.g. octet-stream); the handler streams `upload` itself. */
   rawBody?: { mediaType: string; maxBytes: number };
   /** Every state-changing route names its audit action; reads have none. */
   audit?: { action: string; targetKind: string };

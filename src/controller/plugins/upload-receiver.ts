@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import { once } from 'node:events';
 import { DomainError } from '../core/errors.js';
 
@@ -21,9 +21,8 @@ const tooLarge = (maxBytes: number) =>
  * (the request is paused, not destroyed, so the client still gets the 413).
  * koa-body leaves octet-stream bodies unread, so this is the only reader.
  */
-export async function receiveBody(req: IncomingMessage, path: string, maxBytes: number): Promise<ReceivedFile> {
-  const declared = Number(req.headers['content-length'] ?? NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+export async function receiveBody(req: Readable, path: string, maxBytes: number, declaredBytes: number | undefined): Promise<ReceivedFile> {
+  if (declaredBytes !== undefined && declaredBytes > maxBytes) throw tooLarge(maxBytes);
   const out = createWriteStream(path, { mode: 0o600 });
   // A write still in flight when a refusal destroys the file stream fails with ERR_STREAM_DESTROYED;
   // the listener stays for the stream's whole life so that late error is not an uncaught exception.
@@ -39,7 +38,6 @@ export async function receiveBody(req: IncomingMessage, path: string, maxBytes: 
         req.off('data', onData);
         req.off('end', onEnd);
         req.off('error', stop);
-        req.off('aborted', onAborted);
         out.off('error', stop);
         if (error) {
           req.pause();
@@ -56,11 +54,9 @@ export async function receiveBody(req: IncomingMessage, path: string, maxBytes: 
         }
       };
       const onEnd = () => stop();
-      const onAborted = () => stop(new DomainError('invalid_request', 'The upload was cut off before its end.'));
       req.on('data', onData);
       req.once('end', onEnd);
       req.once('error', stop);
-      req.once('aborted', onAborted);
       out.once('error', stop);
     });
     out.end();

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import type { IncomingMessage } from 'node:http';
-import { PassThrough } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { maxChunkBytes, type FileChunk } from '../../shared/link/messages.js';
 import { DomainError } from '../core/errors.js';
 import type { ServerDoc } from '../store/records.js';
@@ -21,7 +20,7 @@ export const tooLarge = () => new DomainError('too_large', `A file holds at most
  * path before any of the body is read. Crossing the limit or losing the client aborts the upload,
  * and the Agent removes what it had written. Resolves with the file's size.
  */
-export async function uploadBody(calls: NodeCalls, doc: ServerDoc, path: string, body: IncomingMessage): Promise<number> {
+export async function uploadBody(calls: NodeCalls, doc: ServerDoc, path: string, body: Readable): Promise<number> {
   const uploadId = randomUUID();
   const send = (offset: number, data: Buffer, last: boolean) =>
     calls.ask(doc, { body: 'fileWriteChunk', fileWriteChunk: { serverId: doc._id, path, uploadId, offset, data, last, abort: false } }, { timeoutMs: agentDeadlines.disk });

@@ -1,5 +1,4 @@
-import type { IncomingMessage } from 'node:http';
-import type { PassThrough } from 'node:stream';
+import type { PassThrough, Readable } from 'node:stream';
 import type { FileEntry } from '../../shared/link/messages.js';
 import { downloadStream, maxFileBytes, tooLarge, uploadBody } from './file-transfer.js';
 import { agentDeadlines, type NodeCalls } from './node-calls.js';
@@ -26,7 +25,7 @@ export class FileService {
   }
 
   /** `declaredBytes` is the Content-Length, if any: a declared size over the limit is refused before reading. */
-  async write(caller: Caller, serverId: string, path: string, body: IncomingMessage, declaredBytes: number | undefined, audit: AuditScope): Promise<void> {
+  async write(caller: Caller, serverId: string, path: string, body: Readable, declaredBytes: number | undefined, audit: AuditScope): Promise<void> {
     audit.target(serverId).detail({ path, ...(declaredBytes !== undefined ? { sizeBytes: declaredBytes } : {}) });
     const doc = await this.servers.load(caller, serverId, 'files.write');
     if (declaredBytes !== undefined && declaredBytes > maxFileBytes) throw tooLarge();

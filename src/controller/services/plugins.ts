@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import { rm } from 'node:fs/promises';
 import { KeyedMutex } from '../../shared/keyed-mutex.js';
 import { maxJarBytes } from '../catalog/feed.js';
@@ -202,13 +202,13 @@ export class PluginService {
    * An uploaded jar: streamed to disk within the size limit, read within the jar limits, and
    * installed as `upload:<declared name>`, replacing an earlier upload of the same name.
    */
-  async upload(caller: Caller, serverId: string, fileName: string | undefined, body: IncomingMessage, audit: AuditScope) {
+  async upload(caller: Caller, serverId: string, fileName: string | undefined, body: Readable, declaredBytes: number | undefined, audit: AuditScope) {
     audit.target(serverId);
     // The permission is checked before a byte of the body is read.
     const server = await this.servers.load(caller, serverId, 'plugins.install');
     const temp = await this.artifacts.tempPath();
     try {
-      const received = await receiveBody(body, temp, maxJarBytes);
+      const received = await receiveBody(body, temp, maxJarBytes, declaredBytes);
       audit.detail({ sizeBytes: received.size, sha256: received.sha256 });
       if (received.size === 0) throw invalidRequest('body: the jar is empty.');
       const platform = this.templates.get(server.desired.software.template)?.platform ?? 'paper';

@@ -37,10 +37,10 @@ export const fileRoutes = (s: Services) => [
     params: ServerParams, query: FilePathQuery, rawBody: { mediaType: 'application/octet-stream', maxBytes: maxFileBytes },
     errors: ['read_only', 'too_large', 'node_unavailable'],
     audit: { action: 'server.file.write', targetKind: 'server' },
-    handler: async ({ caller, params, query, ctx, audit }) => {
+    handler: async ({ caller, params, query, ctx, audit, upload }) => {
       if (!ctx.request.is('application/octet-stream')) throw invalidRequest('Content-Type must be application/octet-stream.');
       const declared = ctx.get('content-length');
-      await s.files.write(caller, params.serverId, query.path, ctx.req, declared === '' ? undefined : Number(declared), audit);
+      await s.files.write(caller, params.serverId, query.path, upload, declared === '' ? undefined : Number(declared), audit);
     },
   }),
   route({

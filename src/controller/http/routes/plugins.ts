@@ -30,9 +30,10 @@ export const pluginRoutes = (s: Services) => [
     params: ServerParams, query: UploadQuery, rawBody: { mediaType: 'application/octet-stream', maxBytes: maxJarBytes }, response: PluginInstallation,
     errors: ['too_large'],
     audit: { action: 'plugin.upload', targetKind: 'server' },
-    handler: async ({ caller, params, query, ctx, audit }) => {
+    handler: async ({ caller, params, query, ctx, audit, upload }) => {
       if (!ctx.request.is('application/octet-stream')) throw invalidRequest('Content-Type must be application/octet-stream.');
-      return s.plugins.upload(caller, params.serverId, query.fileName, ctx.req, audit);
+      const declared = ctx.get('content-length');
+      return s.plugins.upload(caller, params.serverId, query.fileName, upload, declared === '' ? undefined : Number(declared), audit);
     },
   }),
   route({

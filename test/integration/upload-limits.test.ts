@@ -1,0 +1,112 @@
+import { expect } from 'chai';
+import { request, type ClientRequest } from 'node:http';
+import { setupAdmin, startTestController, type TestController } from '../support/controller.js';
+import { FakeAgent } from '../support/fake-agent.js';
+import { GiB } from '../support/fleet.js';
+import type { Problem, ServerDetail, Team } from '../support/api-types.js';
+import type { ApiClient } from '../support/http.js';
+
+interface OpenUpload {
+  req: ClientRequest;
+  /** The answer's status and body, as soon as the Controller answers (the body may still be unsent). */
+  answer: Promise<{ status: number; problem: Problem; headers: Record<string, string | string[] | undefined> }>;
+  /** Resolves when the connection is gone. */
+  closed: Promise<void>;
+}
+
+/** A raw upload whose body the test feeds by hand, so it can go quiet or stop short. */
+function openUpload(baseUrl: string, path: string, declaredBytes: number, headers: Record<string, string> = {}): OpenUpload {
+  const req = request(`${baseUrl}/api/v1${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/octet-stream', 'content-length': String(declaredBytes), ...headers },
+  });
+  req.on('error', () => undefined);
+  const closed = new Promise<void>((resolve) => {
+    req.once('socket', (socket) => socket.once('close', () => resolve()));
+  });
+  const answer = new Promise<{ status: number; problem: Problem; headers: Record<string, string | string[] | undefined> }>((resolve, reject) => {
+    req.once('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, problem: JSON.parse(text || '{}') as Problem, headers: res.headers }));
+      res.on('error', reject);
+    });
+  });
+  req.flushHeaders();
+  return { req, answer, closed };
+}
+
+describe('upload limits: silent bodies, refusals that do not read, slots', function () {
+  this.timeout(30_000);
+  let t: TestController;
+  let admin: ApiClient;
+  let agent: FakeAgent;
+  let uploadPath: string;
+  const cookie = () => admin.auth.cookie ?? '';
+
+  before(async () => {
+    t = await startTestController({ uploads: { slots: 2, waitMs: 700, silenceMs: 1_000 } });
+    ({ admin } = await setupAdmin(t));
+    agent = await FakeAgent.connect(admin, t.controller.grpcPort, 'uploads');
+    const team = (await admin.post<Team>('/teams', { name: 'uploaders' })).body;
+    const server = await admin.post<ServerDetail>('/servers', {
+      name: 'jarred', teamId: team.id, software: { template: 'simcraft', version: '1.21.4' },
+      resources: { cpuMillis: 100, memoryBytes: GiB / 16 }, nodeId: agent.nodeId,
+    });
+    expect(server.status, server.text).to.equal(201);
+    uploadPath = `/servers/${server.body.id}/plugins/upload?fileName=slow.jar`;
+  });
+  after(async () => {
+    agent.stop();
+    await t.dispose();
+  });
+
+  it('answers 408 request_timeout when a body goes quiet, and closes the connection', async () => {
+    const started = Date.now();
+    const upload = openUpload(t.baseUrl, uploadPath, 1024 * 1024, { cookie: cookie() });
+    upload.req.write(Buffer.alloc(16 * 1024));
+    const answer = await upload.answer;
+    expect(answer.status).to.equal(408);
+    expect(answer.problem.code).to.equal('request_timeout');
+    expect(answer.headers.connection).to.equal('close');
+    await upload.closed;
+    expect(Date.now() - started).to.be.within(900, 10_000);
+  });
+
+  it('refuses an unauthenticated upload at once (401) and closes instead of reading the body', async () => {
+    const upload = openUpload(t.baseUrl, uploadPath, 64 * 1024 * 1024);
+    upload.req.write(Buffer.alloc(64 * 1024));
+    const answer = await upload.answer;
+    expect(answer.status).to.equal(401);
+    expect(answer.problem.code).to.equal('unauthenticated');
+    expect(answer.headers.connection).to.equal('close');
+    await upload.closed;
+  });
+
+  it('lets two bodies stream at once; a third waits, then gets 429 with Retry-After', async () => {
+    const feeding: OpenUpload[] = [];
+    const timers: NodeJS.Timeout[] = [];
+    for (let i = 0; i < 2; i += 1) {
+      const upload = openUpload(t.baseUrl, uploadPath, 1024 * 1024, { cookie: cookie() });
+      // A trickle keeps each one alive (never silent for the 1 s deadline) and in its slot.
+      upload.req.write(Buffer.alloc(1024));
+      timers.push(setInterval(() => upload.req.write(Buffer.alloc(1024)), 200));
+      feeding.push(upload);
+    }
+    try {
+      const third = openUpload(t.baseUrl, uploadPath, 1024, { cookie: cookie() });
+      third.req.end(Buffer.alloc(1024));
+      const refused = await third.answer;
+      expect(refused.status).to.equal(429);
+      expect(refused.problem.code).to.equal('too_many_attempts');
+      expect(refused.headers['retry-after']).to.equal('5');
+    } finally {
+      for (const timer of timers) clearInterval(timer);
+    }
+    // Quiet now: both end in 408 and give their slots back, so the next upload is read (and refused as no jar).
+    for (const upload of feeding) expect((await upload.answer).status).to.equal(408);
+    const next = await admin.post(uploadPath, undefined, { rawBody: Buffer.from('not a jar') });
+    expect(next.status, next.text).to.equal(400);
+  });
+});
