@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import * as grpc from '@grpc/grpc-js';
+import * as net from 'node:net';
 import type { Clock } from '../../shared/clock.js';
 import { agentLinkService, credentialMetadataKey, type AgentLinkHandlers } from '../../shared/link/proto.js';
 import { defaultGamePorts, isGamePortRange } from '../../shared/game-ports.js';
@@ -47,6 +48,12 @@ const helloTimeoutMs = 10_000;
  * Node in AgentSessions, and turns Agent messages into fleet events and session answers.
  * Keepalive pings let it notice a frozen (not closed) Agent well before the heartbeat timers.
  */
+/**
+ * A connection that has sent nothing this long after it opened (a scanner, a half-open client,
+ * neither TLS hello nor HTTP/2 preface) is closed: it would otherwise hold a socket for good.
+ */
+export const silentConnectionMs = 5_000;
+
 export class AgentLinkServer {
   /** Session ids prefix request ids, so an answer meant for a replaced stream never matches. */
   private sessionCounter = 0;
@@ -55,6 +62,7 @@ export class AgentLinkServer {
     'grpc.keepalive_timeout_ms': 5_000,
     'grpc.max_receive_message_length': 4 * 1024 * 1024,
   });
+  private listener?: net.Server;
 
   constructor(private readonly deps: AgentLinkDeps) {
     const handlers: AgentLinkHandlers = {
@@ -69,15 +77,34 @@ export class AgentLinkServer {
     const credentials = options.tls
       ? grpc.ServerCredentials.createSsl(null, [{ cert_chain: await readFile(options.tls.certFile), private_key: await readFile(options.tls.keyFile) }], false)
       : grpc.ServerCredentials.createInsecure();
-    const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-    return new Promise((resolve, reject) => {
-      this.server.bindAsync(`${host}:${options.port}`, credentials, (error, port) => (error ? reject(error) : resolve(port)));
+    // Our own listener hands each socket to gRPC, so a socket that never speaks can be dropped:
+    // gRPC's idle timeout cannot close a session whose peer never sent the preface.
+    const injector = this.server.createConnectionInjector(credentials);
+    const listener = net.createServer((socket) => {
+      // gRPC takes the socket only once it has spoken; TLS and HTTP/2 both read what is buffered.
+      const silent = setTimeout(() => socket.destroy(), silentConnectionMs);
+      socket.on('error', () => undefined);
+      socket.once('close', () => clearTimeout(silent));
+      socket.once('readable', () => {
+        clearTimeout(silent);
+        if (!socket.destroyed) injector.injectConnection(socket);
+      });
     });
+    await new Promise<void>((resolve, reject) => {
+      listener.once('error', reject);
+      listener.listen(options.port, options.host, () => {
+        listener.off('error', reject);
+        resolve();
+      });
+    });
+    this.listener = listener;
+    return (listener.address() as net.AddressInfo).port;
   }
 
   /** Closes every stream (the Agents reconnect to the next Controller) and stops listening. */
   async close(): Promise<void> {
     this.deps.agents.closeAll();
+    this.listener?.close();
     await new Promise<void>((resolve) => {
       const force = setTimeout(() => {
         this.server.forceShutdown();
