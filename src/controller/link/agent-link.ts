@@ -50,6 +50,8 @@ const helloTimeoutMs = 10_000;
 export class AgentLinkServer {
   /** Session ids prefix request ids, so an answer meant for a replaced stream never matches. */
   private sessionCounter = 0;
+  /** Between a successful bind and close (`/readyz` shows it). */
+  listening = false;
   private readonly server = new grpc.Server({
     'grpc.keepalive_time_ms': 10_000,
     'grpc.keepalive_timeout_ms': 5_000,
@@ -71,12 +73,17 @@ export class AgentLinkServer {
       : grpc.ServerCredentials.createInsecure();
     const host = options.host.includes(':') ? `[${options.host}]` : options.host;
     return new Promise((resolve, reject) => {
-      this.server.bindAsync(`${host}:${options.port}`, credentials, (error, port) => (error ? reject(error) : resolve(port)));
+      this.server.bindAsync(`${host}:${options.port}`, credentials, (error, port) => {
+        if (error) return reject(error);
+        this.listening = true;
+        resolve(port);
+      });
     });
   }
 
   /** Closes every stream (the Agents reconnect to the next Controller) and stops listening. */
   async close(): Promise<void> {
+    this.listening = false;
     this.deps.agents.closeAll();
     await new Promise<void>((resolve) => {
       const force = setTimeout(() => {
