@@ -9,6 +9,7 @@ import type { ControllerConfig } from './config.js';
 import { dialAddress, LocalAgent } from './local-agent.js';
 import { createHttpApp, type UploadSettings } from './http/app.js';
 import { createMetrics } from './http/metrics.js';
+import { registerServerMetrics } from './http/server-metrics.js';
 import { createWorkflowMetrics } from './http/workflow-metrics.js';
 import { allRoutes } from './http/routes/index.js';
 import { advertisedAgentLink } from './link/advertised-link.js';
@@ -69,8 +70,9 @@ export async function startController(options: ControllerOptions): Promise<Runni
   await services.migrations.resume();
   await services.catalog.start();
 
-  const metrics = createMetrics();
+  const metrics = createMetrics(cairnVersion);
   createWorkflowMetrics(metrics.registry, services.workflowOutcomes);
+  registerServerMetrics(metrics.registry, { census: services.serverCensus, reconcile: services.reconcileTimer, console: services.consoleHub }, logger);
   registerBackupMetrics(metrics.registry, services.backups.runner);
   await services.backups.start();
   const link = new AgentLinkServer({
@@ -86,7 +88,8 @@ export async function startController(options: ControllerOptions): Promise<Runni
   logger.info({ event: 'grpc_listening', host: config.host, port: grpcPort, tls: tls !== undefined }, 'Agent link listening');
   const app = createHttpApp({
     services, routes: allRoutes(services, advertisedAgentLink(config.host, grpcPort, tls !== undefined)), metrics, logger, version: cairnVersion,
-    checkResponses: options.checkResponses ?? false, webDir: config.webDir, ready: () => repos.ping(), uploads: options.uploads,
+    checkResponses: options.checkResponses ?? false, webDir: config.webDir, uploads: options.uploads,
+    readiness: { pingStore: () => repos.ping(), agentLink: () => ({ listening: link.listening, agentsConnected: services.agents.connectedCount }) },
   });
   const http: Server = await new Promise((resolve, reject) => {
     const server = app.listen(config.httpPort, config.host, () => resolve(server));

@@ -66,13 +66,13 @@ describe('HTTP core', () => {
     expect(del.text).to.equal('');
   });
 
-  it('GET /healthz and GET /readyz answer 200 without credentials', async () => {
+  it('GET /healthz and GET /readyz answer 200 without credentials; no Agent connected is still ready', async () => {
     const health = await t.api.get('/healthz');
     expect(health.status).to.equal(200);
     expect(health.body).to.deep.equal({ status: 'ok' });
     const ready = await t.api.get('/readyz');
     expect(ready.status).to.equal(200);
-    expect(ready.body).to.deep.equal({ status: 'ready' });
+    expect(ready.body).to.deep.equal({ status: 'ready', store: { ok: true }, agentLink: { listening: true, agentsConnected: 0 } });
   });
 
   it('GET /metrics counts requests by route template, method and status (Prometheus text)', async () => {

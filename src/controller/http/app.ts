@@ -4,6 +4,7 @@ import type { Logger } from '../../shared/logger.js';
 import type { Services } from '../services/index.js';
 import { Authenticator } from './authenticate.js';
 import type { Metrics } from './metrics.js';
+import { checkReadiness, type ReadinessProbes } from './readiness.js';
 import { mountRoute } from './mount.js';
 import { buildOpenApi } from './openapi.js';
 import { DomainError } from '../core/errors.js';
@@ -21,7 +22,7 @@ export interface HttpAppOptions {
   checkResponses: boolean;
   /** The built web UI, served at `/`. */
   webDir: string;
-  ready(): Promise<void>;
+  readiness: ReadinessProbes;
   /** Tests shorten the silence and the wait. */
   uploads?: Partial<UploadSettings>;
 }
@@ -76,14 +77,19 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   ops.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
+  // Probes come every few seconds: only a change of readiness is logged.
+  let wasReady = true;
   ops.get('/readyz', async (ctx) => {
-    try {
-      await options.ready();
-    } catch (error) {
-      logger.warn({ err: error }, 'not ready');
-      throw new DomainError('not_ready');
+    const { report, cause } = await checkReadiness(options.readiness);
+    const ready = report.status === 'ready';
+    if (ready !== wasReady) {
+      if (ready) logger.info({ event: 'ready' }, 'ready again: the store answers');
+      else logger.warn({ event: 'unready', err: cause, detail: report.store.detail }, 'not ready: the store does not answer');
+      wasReady = ready;
     }
-    ctx.body = { status: 'ready' };
+    ctx.status = ready ? 200 : 503;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = report;
   });
   ops.get('/metrics', async (ctx) => {
     ctx.type = options.metrics.registry.contentType;

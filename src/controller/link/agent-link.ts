@@ -73,6 +73,11 @@ export class AgentLinkServer {
     this.server.addService(agentLinkService(), handlers);
   }
 
+  /** Between a successful bind and close (`/readyz` shows it). */
+  get listening(): boolean {
+    return this.listener?.listening ?? false;
+  }
+
   async listen(options: ListenOptions): Promise<number> {
     const credentials = options.tls
       ? grpc.ServerCredentials.createSsl(null, [{ cert_chain: await readFile(options.tls.certFile), private_key: await readFile(options.tls.keyFile) }], false)

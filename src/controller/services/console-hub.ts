@@ -128,6 +128,13 @@ export class ConsoleHub {
     return this.servers.get(serverId)?.watchers.size ?? 0;
   }
 
+  /** Console streams open now, on every server (`cairn_console_streams`). */
+  get streams(): number {
+    let count = 0;
+    for (const server of this.servers.values()) count += server.watchers.size;
+    return count;
+  }
+
   /**
    * Joins the server's console: refuses a fifth watcher (429), subscribes at the Agent when
    * needed and fetches the replay of the last `tail` lines. Errors come before anything is sent.

@@ -18,6 +18,7 @@ import { defaultMigrationTimings, type MigrationTimings } from './migration-step
 import { MigrationService } from './migrations.js';
 import { NodeCalls } from './node-calls.js';
 import { PropertiesService } from './properties.js';
+import { ReconcileTimer } from './reconcile-timer.js';
 import { CatalogService, type CatalogOptions } from './catalog.js';
 import type { ServiceDeps } from './deps.js';
 import { NetworkRoutePush } from './network-routes.js';
@@ -29,6 +30,7 @@ import { NodeService } from './nodes.js';
 import { PluginService } from './plugins.js';
 import { RoleService } from './roles.js';
 import { FleetNodeGateway, fromLinkStatus } from './server-link.js';
+import { ServerCensus } from './server-census.js';
 import { ServerPlacements } from './server-placements.js';
 import { ServerReportFeed } from './server-report-feed.js';
 import { ServerReports } from './server-reports.js';
@@ -97,6 +99,11 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const routePush = new NetworkRoutePush(networkState, gateway, serverWatch, fleet, deps.logger);
   const serverReports = new ServerReports(deps, servers);
   const reportFeed = new ServerReportFeed();
+  // What the metrics read: servers counted by state when scraped, and each desired change timed until its Agent reports it.
+  const serverCensus = new ServerCensus(deps.repos, servers);
+  const reconcileTimer = new ReconcileTimer();
+  serverWatch.subscribe((change) => reconcileTimer.changed(change));
+  reportFeed.subscribe((nodeId, report) => reconcileTimer.reported(nodeId, report));
   // Workflows that move a server's files between Nodes.
   const workflowOutcomes = new WorkflowOutcomes();
   const migrations = new MigrationService({
@@ -128,6 +135,8 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     nodes,
     servers,
     serverReports,
+    serverCensus,
+    reconcileTimer,
     workflowOutcomes,
     migrations,
     drain: new NodeDrain(deps, nodes, migrations),
