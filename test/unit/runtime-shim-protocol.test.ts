@@ -31,7 +31,7 @@ describe('runtime: shim protocol', () => {
     expect(refusal(() => parseRequest('{"id":3,"type":"reboot"}'))).to.include({ code: 'invalid_request', requestId: 3 });
     expect(refusal(() => parseRequest('{"id":4,"type":"input","line":"a\\rb"}'))).to.include({ code: 'invalid_request', requestId: 4 });
     expect(refusal(() => parseRequest('{"id":5,"type":"attach","tail":-1}'))).to.include({ requestId: 5 });
-    expect(refusal(() => parseRequest(`{"id":6,"type":"input","line":"${'x'.repeat(16 * 1024 + 1)}"}`))).to.include({ requestId: 6 });
+    expect(refusal(() => parseRequest(`{"id":6,"type":"input","line":"${'x'.repeat(64 * 1024 + 1)}"}`))).to.include({ requestId: 6 });
     expect(refusal(() => parseRequest('{"id":7,"type":"stop","timeoutMs":0}'))).to.include({ requestId: 7 });
   });
 

@@ -8,6 +8,7 @@ import type { ServerRuntime } from '../runtime/runtime-types.js';
 import { ConsoleRelay } from './console-relay.js';
 import { deletePath, listDirectory, makeDirectory, readFileRange } from './files.js';
 import { ServerProperties } from './properties.js';
+import { commandTooLong, maxCommandBytes } from '../../shared/console-limits.js';
 import { Uploads } from './uploads.js';
 
 export interface OperationDeps {
@@ -17,8 +18,6 @@ export interface OperationDeps {
   runtime: ServerRuntime;
 }
 
-/** Longest console command the Agent types (the Controller's API allows the same 4,096 characters, at most 16 KiB of UTF-8). */
-export const maxCommandLength = 4096;
 
 /**
  * The operator's requests (console, files, server.properties), registered on the link. Every one
@@ -47,8 +46,8 @@ export function registerOperations(deps: OperationDeps): { relay: ConsoleRelay; 
   });
 
   link.handle('consoleCommand', async ({ serverId, command }) => {
-    if (command.length === 0 || command.length > maxCommandLength || /[\r\n]/.test(command)) {
-      throw new AgentError('INVALID_REQUEST', `A command is one line of 1 to ${maxCommandLength} characters.`);
+    if (command.length === 0 || commandTooLong(command) || /[\r\n]/.test(command)) {
+      throw new AgentError('INVALID_REQUEST', `A command is one line of 1 to ${maxCommandBytes} bytes.`);
     }
     if (stateOf(serverId) !== 'running') throw new AgentError('SERVER_NOT_RUNNING', 'The server is not running.');
     try {

@@ -6,6 +6,7 @@ import {
   isPositiveInt,
   type JsonObject,
 } from './guards.js';
+import { commandTooLong } from '../../shared/console-limits.js';
 
 /**
  * The Agent ↔ shim protocol: newline-delimited JSON over `shim.sock`. Requests carry an `id` the
@@ -78,8 +79,6 @@ export type ShimMessage = ShimReply | ShimEvent;
 /** Longest frame either side accepts: a cut console line JSON-escaped fits with room to spare. */
 export const MAX_FRAME_BYTES = 256 * 1024;
 
-/** Longest line `input` accepts. */
-export const MAX_INPUT_BYTES = 16 * 1024;
 
 export function encodeFrame(message: ShimRequest | ShimMessage): string {
   return `${JSON.stringify(message)}\n`;
@@ -122,7 +121,7 @@ export function parseRequest(frame: string): ShimRequest {
       const { line } = value;
       if (typeof line !== 'string') throw fail('line must be a string');
       if (/[\r\n]/.test(line)) throw fail('line must not contain a line break');
-      if (Buffer.byteLength(line) > MAX_INPUT_BYTES) throw fail('line is too long');
+      if (commandTooLong(line)) throw fail('line is too long');
       return { id, type, line };
     }
     case 'stop': {

@@ -1,5 +1,6 @@
 import Type from 'typebox';
-import { maxCommandLength, consoleTail } from '../services/console.js';
+import { consoleTail } from '../services/console.js';
+import { maxCommandBytes } from '../../shared/console-limits.js';
 import { maxPropertyKeyLength } from '../services/properties.js';
 import { DateTime, Defaulted } from './common.js';
 
@@ -7,8 +8,8 @@ import { DateTime, Defaulted } from './common.js';
 
 export const ConsoleCommand = Type.Object({
   command: Type.String({
-    minLength: 1, maxLength: maxCommandLength,
-    description: `One console line without the leading slash, 1 to ${maxCommandLength} characters, no line breaks or control characters.`,
+    minLength: 1, maxLength: maxCommandBytes,
+    description: `One console line without the leading slash, 1 to ${maxCommandBytes} bytes of UTF-8, no line breaks or control characters.`,
   }),
 }, { additionalProperties: false });
 

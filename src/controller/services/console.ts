@@ -4,12 +4,8 @@ import type { ServerService } from './servers.js';
 import type { AuditScope } from '../core/audit-scope.js';
 import type { Caller } from '../core/caller.js';
 import { invalidRequest } from '../core/errors.js';
+import { commandTooLong, maxCommandBytes } from '../../shared/console-limits.js';
 
-/**
- * Longest console command, in characters: room for generated commands (long `tellraw` JSON), and
- * 4,096 characters are at most 16 KiB of UTF-8, the supervisor's limit for one line of input.
- */
-export const maxCommandLength = 4096;
 /** Bounds and default of the console stream's `tail`. */
 export const consoleTail = { min: 0, max: 1000, default: 100 } as const;
 
@@ -18,6 +14,7 @@ export function checkCommand(command: string): void {
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(command)) throw invalidRequest('body.command: one line without line breaks or control characters.');
   if (command.trim() === '') throw invalidRequest('body.command: must not be empty.');
+  if (commandTooLong(command)) throw invalidRequest(`body.command: at most ${maxCommandBytes} bytes of UTF-8.`);
   if (command.startsWith('/')) throw invalidRequest('body.command: leave out the leading slash.');
 }
 

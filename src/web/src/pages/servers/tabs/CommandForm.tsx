@@ -41,7 +41,7 @@ export function CommandForm({ serverId, running }: { serverId: string; running: 
   return (
     <form className="command-form" onSubmit={submit}>
       <TextField label="Command" field="command" error={send.error} value={command} onChange={(e) => setCommand(e.target.value)} onKeyDown={onKeyDown}
-        autoComplete="off" spellCheck={false} maxLength={4096} hint={running ? 'Up and Down recall earlier commands.' : 'Commands can be sent while the server is RUNNING.'} />
+        autoComplete="off" spellCheck={false} maxLength={65536} hint={running ? 'Up and Down recall earlier commands.' : 'Commands can be sent while the server is RUNNING.'} />
       <button type="submit" className="primary" disabled={send.isPending || !command.trim()}>Send</button>
       <ProblemAlert error={send.error} fields={['command']} />
     </form>
