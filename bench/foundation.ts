@@ -89,7 +89,7 @@ async function auditBench(): Promise<void> {
     const clock: Clock = { now: () => new Date() };
     global.gc?.();
     const heapBefore = process.memoryUsage().heapUsed;
-    const opened = await time(() => AuditFileLog.open(dir, clock));
+    const opened = await time(() => AuditFileLog.open(dir, clock, () => undefined));
     const log = opened.value;
     global.gc?.();
     const heapAfter = process.memoryUsage().heapUsed;

@@ -61,7 +61,10 @@ export async function startController(options: ControllerOptions): Promise<Runni
   // Templates first: a bad template file stops the start before anything is opened.
   const templates = await TemplateCatalog.load(config.templatesDir);
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
-  const repos = await openStore({ dataDir: config.dataDir, mongodbUri: config.mongodbUri, clock });
+  const repos = await openStore({
+    dataDir: config.dataDir, mongodbUri: config.mongodbUri, clock,
+    onRepair: (repair) => logger.warn({ event: 'store_repaired', ...repair }, `Store file ${repair.file} repaired at load: dropped ${repair.dropped}`),
+  });
   const services = createServices({ repos, clock, ids: options.ids ?? uuidV7Ids, logger, dataDir: config.dataDir, templates, nodeTimings: options.nodeTimings, migrationTimings: options.migrationTimings, scheduleTimers: options.scheduleTimers, catalog: { source: config.catalogSource, syncIntervalMs: config.catalogSyncMinutes * 60_000 } }, options.sessionPolicy);
   await services.roles.seedBuiltins();
   await services.setup.prepare();

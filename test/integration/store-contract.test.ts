@@ -11,6 +11,7 @@ import { EmbeddedAdapter } from '../../src/controller/store/embedded/embedded-ad
 import { databaseNameOf, MongoAdapter } from '../../src/controller/store/mongo/mongo-adapter.js';
 import type { AuditLog } from '../../src/controller/store/records.js';
 import { collectionIndexes, openRepositories, type StoreAdapter } from '../../src/controller/store/repositories.js';
+import type { StoreRepair } from '../../src/controller/store/embedded/torn-tail.js';
 import { TestClock } from '../support/clock.js';
 
 /**
@@ -21,7 +22,7 @@ interface AdapterCase {
   name: string;
   open(clock: TestClock): Promise<StoreAdapter>;
   /** Files of the embedded store, for the crash tests; absent for MongoDB. */
-  files?: { collection(name: string): string; audit(): string };
+  files?: { collection(name: string): string; audit(): string; repairs: StoreRepair[] };
   cleanup(): Promise<void>;
 }
 
@@ -40,15 +41,17 @@ const thingIndexes = [{ field: 'nameKey', unique: true }, { field: 'email', uniq
 
 function embeddedCase(): AdapterCase {
   let dir = '';
+  const repairs: StoreRepair[] = [];
   return {
     name: 'embedded',
     async open(clock) {
       dir ||= await mkdtemp(join(tmpdir(), 'cairn-store-'));
-      return EmbeddedAdapter.open(dir, clock);
+      return EmbeddedAdapter.open(dir, clock, (repair) => repairs.push(repair));
     },
     files: {
       collection: (name) => join(dir, 'store', `${name}.db`),
       audit: () => join(dir, 'store', 'audit-events.jsonl'),
+      repairs,
     },
     cleanup: async () => rm(dir, { recursive: true, force: true }),
   };
@@ -431,14 +434,18 @@ for (const c of cases) {
           await appendFile(files.collection(name), '{"_id":"k9","name":"K9","nameK');
           await appendFile(files.audit(), '{"id":' + (last.id + 1) + ',"occurredAt":"2030-');
 
+          files.repairs.length = 0;
           adapter = await c.open(clock);
           const again = await adapter.openCollection<Thing>(name, thingIndexes);
           expect(ids(await again.find({}))).to.deep.equal(['k0', 'k1', 'k2', 'k3', 'k4']);
+          expect(files.repairs).to.deep.include({ file: files.collection(name), dropped: 'a half-written last record (30 bytes)' });
           expect((await again.findById('k0'))!.note).to.equal('updated');
           expect(await again.findById('k9')).to.equal(null);
           expect(await readFile(files.collection(name), 'utf8')).not.to.include('"k9"');
           const log2 = await adapter.openAuditLog();
           expect((await log2.search({ limit: 1 }))[0]).to.deep.equal(last);
+          expect(files.repairs.map((r) => r.file)).to.include(files.audit());
+          expect(files.repairs.find((r) => r.file === files.audit())?.dropped).to.match(/^a half-written last event \(\d+ bytes\)$/);
           const next = await log2.append({ actorKind: 'SYSTEM', action: 'system.note', targetKind: 'controller', targetId: 'after-crash', outcome: 'SUCCESS', details: {} });
           expect(next.id).to.equal(last.id + 1);
           expect((await readFile(files.audit(), 'utf8')).endsWith('\n')).to.equal(true);
@@ -449,6 +456,19 @@ for (const c of cases) {
           const third = await adapter.openCollection<Thing>(name, thingIndexes);
           expect(await third.count({})).to.equal(6);
           expect((await (await adapter.openAuditLog()).search({ limit: 1 }))[0]).to.deep.equal(next);
+        });
+
+        it('skips an unreadable audit line in the middle, names it, and keeps every other event', async () => {
+          await adapter.close();
+          const before = (await readFile(files.audit(), 'utf8')).split('\n').filter(Boolean).length;
+          await appendFile(files.audit(), '{"id": not json}\n');
+          files.repairs.length = 0;
+          adapter = await c.open(clock);
+          const log = await adapter.openAuditLog();
+          expect(files.repairs).to.deep.equal([{ file: files.audit(), dropped: `1 unreadable event line(s): ${before + 1}` }]);
+          const appended = await log.append({ actorKind: 'SYSTEM', action: 'system.note', targetKind: 'controller', targetId: 'after-bad-line', outcome: 'SUCCESS', details: {} });
+          expect((await log.search({ limit: 1 }))[0]).to.deep.equal(appended);
+          expect((await log.search({ limit: 1000 })).length).to.equal(before + 1);
         });
 
         it('opens a file that is only a torn line as empty', async () => {

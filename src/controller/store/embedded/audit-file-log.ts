@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Clock } from '../../../shared/clock.js';
 import type { AuditEventRecord, AuditLog, AuditQuery, NewAuditEvent } from '../records.js';
-import { cutTornTail } from './torn-tail.js';
+import { cutTornTail, type StoreRepair } from './torn-tail.js';
 
 type IndexedField = 'actorUserId' | 'targetKind' | 'targetId' | 'action' | 'outcome';
 const indexedFields: IndexedField[] = ['actorUserId', 'targetKind', 'targetId', 'action', 'outcome'];
@@ -26,16 +26,27 @@ export class AuditFileLog implements AuditLog {
     private readonly clock: Clock,
   ) {}
 
-  static async open(dir: string, clock: Clock): Promise<AuditFileLog> {
+  static async open(dir: string, clock: Clock, onRepair: (repair: StoreRepair) => void): Promise<AuditFileLog> {
     await mkdir(dir, { recursive: true });
     const file = join(dir, 'audit-events.jsonl');
-    await cutTornTail(file);
+    const cut = await cutTornTail(file);
+    if (cut > 0) onRepair({ file, dropped: `a half-written last event (${cut} bytes)` });
     const handle = await open(file, 'a');
     const log = new AuditFileLog(handle, clock);
     const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+    const unreadable: number[] = [];
+    let lineNumber = 0;
     for await (const line of lines) {
-      if (line.length > 0) log.index(JSON.parse(line) as AuditEventRecord);
+      lineNumber += 1;
+      if (line.length === 0) continue;
+      try {
+        log.index(JSON.parse(line) as AuditEventRecord);
+      } catch {
+        unreadable.push(lineNumber);
+      }
     }
+    // One damaged event must not keep the Controller from starting; the operator learns which lines it skipped.
+    if (unreadable.length > 0) onRepair({ file, dropped: `${unreadable.length} unreadable event line(s): ${unreadable.slice(0, 10).join(', ')}${unreadable.length > 10 ? ', …' : ''}` });
     return log;
   }
 

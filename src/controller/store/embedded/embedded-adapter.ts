@@ -8,6 +8,7 @@ import type { StoreAdapter } from '../repositories.js';
 import type { AuditLog } from '../records.js';
 import { AuditFileLog } from './audit-file-log.js';
 import { NedbCollection } from './nedb-collection.js';
+import type { StoreRepair } from './torn-tail.js';
 
 /**
  * The default store: one nedb file per collection and the audit log, under `<data-dir>/store`;
@@ -18,22 +19,23 @@ export class EmbeddedAdapter implements StoreAdapter {
   private readonly collections: NedbCollection<{ _id: string }>[] = [];
   private readonly logs: AuditLog[] = [];
 
-  private constructor(private readonly dataDir: string, private readonly dir: string, private readonly clock: Clock) {}
+  private constructor(private readonly dataDir: string, private readonly dir: string, private readonly clock: Clock, private readonly onRepair: (repair: StoreRepair) => void) {}
 
-  static async open(dataDir: string, clock: Clock): Promise<EmbeddedAdapter> {
+  /** `onRepair` hears of every file cut back or line skipped at load, so the operator is told what was lost. */
+  static async open(dataDir: string, clock: Clock, onRepair: (repair: StoreRepair) => void = () => undefined): Promise<EmbeddedAdapter> {
     const dir = join(dataDir, 'store');
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    return new EmbeddedAdapter(dataDir, dir, clock);
+    return new EmbeddedAdapter(dataDir, dir, clock, onRepair);
   }
 
   async openCollection<T extends { _id: string }>(name: string, indexes: IndexSpec[]): Promise<Collection<T>> {
-    const collection = await NedbCollection.open<T>(join(this.dir, `${name}.db`), indexes);
+    const collection = await NedbCollection.open<T>(join(this.dir, `${name}.db`), indexes, this.onRepair);
     this.collections.push(collection);
     return collection;
   }
 
   async openAuditLog(): Promise<AuditLog> {
-    const log = await AuditFileLog.open(this.dir, this.clock);
+    const log = await AuditFileLog.open(this.dir, this.clock, this.onRepair);
     this.logs.push(log);
     return log;
   }

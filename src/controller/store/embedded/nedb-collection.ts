@@ -1,6 +1,6 @@
 import NedbModule from '@seald-io/nedb';
 import { DuplicateKeyError, type Collection, type Filter, type FindOptions, type IndexSpec } from '../collection.js';
-import { cutTornTail } from './torn-tail.js';
+import { cutTornTail, type StoreRepair } from './torn-tail.js';
 
 // nedb is CommonJS whose typings claim an ES default export.
 const Datastore = ((NedbModule as unknown as { default?: unknown }).default ?? NedbModule) as typeof NedbModule.default;
@@ -32,8 +32,9 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
     return new DuplicateKeyError(this.uniqueFields[0] ?? '_id');
   }
 
-  static async open<T extends { _id: string }>(filename: string, indexes: IndexSpec[]): Promise<NedbCollection<T>> {
-    await cutTornTail(filename);
+  static async open<T extends { _id: string }>(filename: string, indexes: IndexSpec[], onRepair: (repair: StoreRepair) => void): Promise<NedbCollection<T>> {
+    const cut = await cutTornTail(filename);
+    if (cut > 0) onRepair({ file: filename, dropped: `a half-written last record (${cut} bytes)` });
     const db = new Datastore({ filename, autoload: false, timestampData: false });
     await db.loadDatabaseAsync();
     for (const index of indexes) {

@@ -1,5 +1,11 @@
 import { open } from 'node:fs/promises';
 
+/** What loading a store file had to drop to open it: the file, and what was lost, in words. */
+export interface StoreRepair {
+  file: string;
+  dropped: string;
+}
+
 /**
  * A process that dies mid-append can leave a half-written last line. Every embedded file is
  * newline-terminated JSON lines, so cutting the file back to its last newline restores the
