@@ -26,7 +26,6 @@ async function templatesDir(): Promise<string> {
   return dir;
 }
 
-/** The generations of one server's `server` events, in arrival order. */
 /** The generations a server's change events carried, after the opening snapshot (up to `synced`). */
 const serverGenerations = (events: ServerWatchEvent[], serverId: string) =>
   events.slice(events.findIndex((e) => e.event === 'synced') + 1).flatMap((e) => (e.event === 'server' && e.data.id === serverId ? [e.data.generation] : []));
