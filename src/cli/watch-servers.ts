@@ -1,9 +1,10 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { ServerItem } from './api-types.js';
 import type { CliClient } from './client.js';
 import { print } from './context.js';
-import { CliError } from './errors.js';
+import { ApiError, CliError } from './errors.js';
 import { rows, table, type Format, type View } from './output.js';
-import { readEvents } from './sse.js';
+import { readEvents, type StreamEvent } from './sse.js';
 import YAML from 'yaml';
 
 export interface WatchFilter {
@@ -32,6 +33,11 @@ export class ServerPrinter {
     if (fresh.length > 0) print(this.render(fresh));
   }
 
+  /** After a fresh snapshot: servers it did not name are gone. */
+  forgetAllBut(ids: Set<string>): void {
+    for (const id of [...this.last.keys()]) if (!ids.has(id)) this.deleted(id);
+  }
+
   deleted(id: string): void {
     const last = this.last.get(id);
     if (last === undefined) return;
@@ -53,30 +59,58 @@ export class ServerPrinter {
   }
 }
 
+/** How long `get --watch` tries to get its stream back after it drops, unless `--reconnect-timeout` says otherwise. */
+export const reconnectTimeoutMs = 60_000;
+
+/** Pause before reconnect attempt `n`: 0.5 s doubling to at most 5 s, jittered so many watchers do not come back at once. */
+const backoffMs = (attempt: number) => {
+  const base = Math.min(5_000, 500 * 2 ** attempt);
+  return base / 2 + Math.random() * (base / 2);
+};
+
+/** Refusals another attempt cannot fix (not signed in, not allowed); anything else is a dropped stream. */
+const final = (e: unknown) => e instanceof ApiError && e.status < 500 && e.status !== 429;
+
 /**
- * `cairn get servers --watch`: the list, then each change from GET /servers/watch. The stream is
- * opened first so nothing falls between; what it sends before the list arrives is in the list.
+ * `cairn get servers --watch`: the stream's snapshot as one table, then each change. When the
+ * stream drops, it reconnects with the last event id and gets what it missed (or a fresh
+ * snapshot, after which servers it no longer names are shown as deleted); it gives up, exit 1,
+ * when no connection is whole again (`synced`) within `timeoutMs` of the drop.
  */
-export async function watchServers(client: CliClient, view: View<ServerItem>, format: Format, filter: WatchFilter): Promise<void> {
+export async function watchServers(client: CliClient, view: View<ServerItem>, format: Format, filter: WatchFilter, timeoutMs = reconnectTimeoutMs): Promise<void> {
   const printer = new ServerPrinter(view, format);
-  const abort = new AbortController();
-  let listed = false;
-  let failure: Error | undefined;
-  await readEvents(client, '/servers/watch', (e) => {
-    if (!listed) return;
+  let lastEventId: string | undefined;
+  let lost: { since: number; attempts: number } | undefined;
+  const apply = (e: StreamEvent) => {
     if (e.event === 'server' && matches(e.data as ServerItem, filter)) printer.show([e.data as ServerItem]);
     if (e.event === 'server-deleted') printer.deleted((e.data as { id: string }).id);
-  }, {
-    signal: abort.signal,
-    onOpen: () => {
-      client.all<ServerItem>('/servers', { teamId: filter.teamId, nodeId: filter.nodeId }).then((items) => {
-        printer.show(items.filter((s) => matches(s, filter)));
-        listed = true;
-      }, (e: unknown) => {
-        failure = e as Error;
-        abort.abort();
-      });
-    },
-  });
-  throw failure ?? new CliError('the Controller ended the watch');
+  };
+  for (;;) {
+    // What comes before `synced` is a snapshot or the missed changes: which one, `synced` says.
+    let opening: StreamEvent[] | undefined = [];
+    let reason = 'the Controller ended the stream';
+    try {
+      await readEvents(client, '/servers/watch', (e) => {
+        if (e.id !== undefined) lastEventId = e.id;
+        if (opening === undefined) return apply(e);
+        if (e.event !== 'synced') return void opening.push(e);
+        if ((e.data as { snapshot: boolean }).snapshot) {
+          const items = opening.flatMap((o) => (o.event === 'server' ? [o.data as ServerItem] : [])).filter((s) => matches(s, filter));
+          printer.show(items);
+          printer.forgetAllBut(new Set(items.map((s) => s.id)));
+        } else {
+          opening.forEach(apply);
+        }
+        opening = undefined;
+        lost = undefined;
+      }, { lastEventId });
+    } catch (e) {
+      if (final(e)) throw e;
+      reason = (e as Error).message;
+    }
+    lost ??= { since: Date.now(), attempts: 0 };
+    const left = lost.since + timeoutMs - Date.now();
+    if (left <= 0) throw new CliError(`the watch stream dropped and could not be resumed within ${timeoutMs / 1000}s: ${reason}`);
+    await delay(Math.min(left, backoffMs(lost.attempts++)));
+  }
 }

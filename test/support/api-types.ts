@@ -20,7 +20,8 @@ import type * as servers from '../../src/controller/schemas/servers.js';
 import type * as teams from '../../src/controller/schemas/teams.js';
 import type * as templates from '../../src/controller/schemas/templates.js';
 import type * as users from '../../src/controller/schemas/users.js';
-import type { ConsoleEndEvent, ConsoleLineEvent } from '../../src/controller/schemas/console-events.js';
+import type { ConsoleEndEvent, ConsoleLineEvent, ConsoleReplayedEvent } from '../../src/controller/schemas/console-events.js';
+import type { ServerWatchSynced } from '../../src/controller/schemas/watch-events.js';
 
 /** A list endpoint's answer for items of schema `S`. */
 export type PageOf<S extends TSchema> = Static<ReturnType<typeof common.Paged<S>>>;
@@ -76,9 +77,9 @@ export type TemplatePage = PageOf<typeof templates.TemplateSummary>;
 export type UserPage = PageOf<typeof users.User>;
 
 /** The console stream's events (GET /servers/{id}/console). */
-export type ConsoleStreamEvent = { event: 'line'; data: ConsoleLineEvent } | { event: 'end'; data: ConsoleEndEvent };
-/** The server watch's events (GET /servers/watch). */
-export type ServerWatchEvent = { event: 'server'; data: ServerListItem } | { event: 'server-deleted'; data: Pick<ServerListItem, 'id'> };
+export type ConsoleStreamEvent = { event: 'line'; data: ConsoleLineEvent } | { event: 'replayed'; data: ConsoleReplayedEvent } | { event: 'end'; data: ConsoleEndEvent };
+/** The server watch's events (GET /servers/watch), each with its SSE id. */
+export type ServerWatchEvent = ({ event: 'server'; data: ServerListItem } | { event: 'server-deleted'; data: Pick<ServerListItem, 'id'> } | { event: 'synced'; data: ServerWatchSynced }) & { id: string };
 
 /** The parts of GET /api/v1/openapi.json (an OpenAPI 3.1 document, built from the same schemas) that tests read. */
 export interface OpenApiDocument {

@@ -4,6 +4,8 @@ import { waitFor } from './wait-for.js';
 export interface StreamEvent {
   event: string;
   data: unknown;
+  /** The SSE id, when the event has one. */
+  id?: string;
 }
 
 /**
@@ -18,8 +20,10 @@ export class EventStreamReader<E extends StreamEvent = StreamEvent> {
 
   private constructor(readonly status: number, readonly contentType: string, private readonly abort: AbortController) {}
 
-  static async open<E extends StreamEvent = StreamEvent>(client: ApiClient, path: string): Promise<EventStreamReader<E>> {
+  /** `lastEventId` is sent as `Last-Event-ID`, as EventSource does when it reconnects. */
+  static async open<E extends StreamEvent = StreamEvent>(client: ApiClient, path: string, lastEventId?: string): Promise<EventStreamReader<E>> {
     const headers: Record<string, string> = {};
+    if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
     if (client.auth.cookie) headers.cookie = client.auth.cookie;
     if (client.auth.token) headers.authorization = `Bearer ${client.auth.token}`;
     const abort = new AbortController();
@@ -56,12 +60,14 @@ export class EventStreamReader<E extends StreamEvent = StreamEvent> {
 
   private parse(block: string): void {
     let event = 'message';
+    let id: string | undefined;
     const data: string[] = [];
     for (const line of block.split('\n')) {
       if (line.startsWith(':')) this.comments.push(line.slice(1).trim());
       else if (line.startsWith('event:')) event = line.slice(6).trim();
+      else if (line.startsWith('id:')) id = line.slice(3).trim();
       else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
     }
-    if (data.length > 0) this.events.push({ event, data: JSON.parse(data.join('\n')) as unknown } as E);
+    if (data.length > 0) this.events.push({ event, data: JSON.parse(data.join('\n')) as unknown, ...(id === undefined ? {} : { id }) } as E);
   }
 }

@@ -1,23 +1,21 @@
 import { expect } from 'chai';
-import { ServerFleet } from '../../src/controller/actors/server-fleet.js';
 import type { Caller } from '../../src/controller/core/caller.js';
 import { defaultRestartPolicy, emptyObserved } from '../../src/controller/domain/server-spec.js';
 import type { Access } from '../../src/controller/services/access.js';
 import type { ServiceDeps } from '../../src/controller/services/deps.js';
-import type { NodeGateway } from '../../src/controller/services/node-gateway.js';
-import { ServerWatchHub, type ServerChange, type ServerWatchEvent } from '../../src/controller/services/server-watch.js';
-import { ServerPlacements } from '../../src/controller/services/server-placements.js';
-import { ServerService } from '../../src/controller/services/servers.js';
+import { ServerWatchFeed } from '../../src/controller/services/server-watch-feed.js';
+import { ServerWatchHub } from '../../src/controller/services/server-watch.js';
+import { serverListItem } from '../../src/controller/services/server-views.js';
+import { ServerWatcher, type JournalEntry, type StreamedWatchEvent } from '../../src/controller/services/server-watcher.js';
+import type { RingEntry } from '../../src/controller/services/watch-ring.js';
 import type { ServerDoc, UserDoc } from '../../src/controller/store/records.js';
-import type { Repositories } from '../../src/controller/store/repositories.js';
-import type { TemplateCatalog } from '../../src/controller/templates/template-catalog.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { waitFor } from '../support/wait-for.js';
 
-const server = (id: string, teamId: string): ServerDoc => ({
+const server = (id: string, teamId: string, state: 'STOPPED' | 'RUNNING' = 'STOPPED'): ServerDoc => ({
   _id: id, name: id, teamId, nodeId: 'node-1', kind: 'GAME_SERVER', generation: 1, phase: 'READY', observed: { ...emptyObserved(), observedGeneration: 1 }, snapshot: undefined,
   desired: {
-    state: 'STOPPED', software: { template: 'simcraft', version: '1.21.4' }, resources: { cpuMillis: 100, memoryBytes: 1024 }, inNetwork: false,
+    state, software: { template: 'simcraft', version: '1.21.4' }, resources: { cpuMillis: 100, memoryBytes: 1024 }, inNetwork: false,
     restartPolicy: defaultRestartPolicy, acknowledgedConditions: [], restartNonce: 0,
   },
   createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
@@ -30,72 +28,143 @@ function deferred<T>() {
   return { promise, resolve };
 }
 
+const entry = (seq: number, id: string, teamId = 'team'): RingEntry<JournalEntry> =>
+  ({ seq, at: 0, value: { teamId, serverId: id, change: { event: 'server-deleted', data: { id } } } });
+
+/** A sink that keeps what it is sent and whether it was closed. */
+const collector = () => {
+  const sent: StreamedWatchEvent[] = [];
+  const sink = { sent, closed: false, send: (e: StreamedWatchEvent) => sent.push(e), close: () => (sink.closed = true) };
+  return sink;
+};
+
 describe('server watch', () => {
-  describe('ServerWatchHub.subscribeVisible', () => {
-    it('checks one change at a time, so the visible ones leave in the order they happened', async () => {
-      const hub = new ServerWatchHub();
+  describe('ServerWatcher: one client\'s ordered delivery', () => {
+    it('checks one change at a time, so the visible ones leave in the order they happened, and counts them in `synced`', async () => {
       const checks = new Map<string, ReturnType<typeof deferred<boolean>>>();
-      const seen: string[] = [];
-      hub.subscribeVisible((doc) => {
+      const watcher = new ServerWatcher((seq) => `e-${seq}`, (teamId) => {
         const check = deferred<boolean>();
-        checks.set(doc._id, check);
+        checks.set(teamId, check);
         return check.promise;
-      }, ({ doc }) => seen.push(doc._id), (err) => { throw err; });
-      for (const id of ['a', 'b', 'c']) hub.publish({ doc: server(id, 'team'), deleted: false });
-      await waitFor(() => checks.has('a'), { what: 'the first check' });
+      }, () => undefined, (err) => { throw err; });
+      const sink = collector();
+      watcher.start(sink);
+      watcher.change(entry(1, 'a', 'ta'));
+      watcher.change(entry(2, 'b', 'tb'));
+      watcher.change(entry(3, 'c', 'tc'));
+      watcher.synced(false, 4);
+      await waitFor(() => checks.has('ta'), { what: 'the first check' });
       await new Promise((resolve) => setImmediate(resolve));
       // The others wait their turn in the chain while the first is unanswered.
-      expect([...checks.keys()]).to.deep.equal(['a']);
-      checks.get('a')!.resolve(true);
-      await waitFor(() => checks.has('b'), { what: 'the second check' });
-      checks.get('b')!.resolve(false);
-      await waitFor(() => checks.has('c'), { what: 'the third check' });
-      checks.get('c')!.resolve(true);
-      await waitFor(() => seen.length === 2, { what: 'two deliveries' });
-      expect(seen).to.deep.equal(['a', 'c']);
+      expect([...checks.keys()]).to.deep.equal(['ta']);
+      checks.get('ta')!.resolve(true);
+      await waitFor(() => checks.has('tb'), { what: 'the second check' });
+      checks.get('tb')!.resolve(false);
+      await waitFor(() => checks.has('tc'), { what: 'the third check' });
+      checks.get('tc')!.resolve(true);
+      await waitFor(() => sink.sent.length === 3, { what: 'two changes and synced' });
+      expect(sink.sent.map((e) => e.id)).to.deep.equal(['e-1', 'e-3', 'e-4']);
+      expect(sink.sent[2]).to.deep.equal({ event: 'synced', data: { snapshot: false, events: 2 }, id: 'e-4' });
     });
 
-    it('reports a failed check and goes on; nothing arrives after unsubscribing', async () => {
-      const hub = new ServerWatchHub();
+    it('sends nothing before start; a failed check ends the stream (the client resumes) and nothing follows', async () => {
       const failures: unknown[] = [];
-      const seen: ServerChange[] = [];
-      const unsubscribe = hub.subscribeVisible(async (doc) => {
-        if (doc._id === 'broken') throw new Error('store down');
+      let left = false;
+      const watcher = new ServerWatcher((seq) => `e-${seq}`, async (teamId) => {
+        if (teamId === 'broken') throw new Error('store down');
         return true;
-      }, (change) => seen.push(change), (err) => failures.push(err));
-      hub.publish({ doc: server('broken', 'team'), deleted: false });
-      hub.publish({ doc: server('fine', 'team'), deleted: true });
-      await waitFor(() => seen.length === 1, { what: 'the delivery after the failure' });
-      expect(failures).to.have.length(1);
-      expect(seen[0]).to.deep.include({ deleted: true });
-      unsubscribe();
-      hub.publish({ doc: server('late', 'team'), deleted: false });
+      }, () => (left = true), (err) => failures.push(err));
+      watcher.change(entry(1, 'fine'));
+      watcher.change(entry(2, 'x', 'broken'));
+      watcher.change(entry(3, 'later'));
+      const sink = collector();
       await new Promise((resolve) => setImmediate(resolve));
-      expect(seen).to.have.length(1);
+      expect(sink.sent).to.deep.equal([]);
+      watcher.start(sink);
+      await waitFor(() => sink.closed, { what: 'the stream to end' });
+      expect(sink.sent.map((e) => e.id)).to.deep.equal(['e-1']);
+      expect(failures).to.have.length(1);
+      expect(left).to.equal(true);
     });
   });
 
-  describe('ServerService.watch', () => {
-    it('sends the caller only servers of teams where it may read them, as list items or deletions', async () => {
-      const hub = new ServerWatchHub();
-      const asked: string[] = [];
-      const access = { may: async (_user: UserDoc, teamId: string, permission: string) => (asked.push(permission), teamId === 'readable') } as unknown as Access;
-      const nodes = { isConnected: () => true } as unknown as NodeGateway;
-      const deps = { logger: silentLogger } as unknown as ServiceDeps;
-      const noNodeChanges = { subscribe: () => () => undefined };
-      const servers = new ServerService(deps, access, new ServerFleet(), {} as TemplateCatalog, nodes, hub, new ServerPlacements({} as Repositories), noNodeChanges);
-      const caller = { kind: 'USER', user: { _id: 'u1' } } as Caller;
-      const events: ServerWatchEvent[] = [];
-      const unsubscribe = servers.watch(caller, (event) => events.push(event));
-      hub.publish({ doc: server('hidden', 'other'), deleted: false });
-      hub.publish({ doc: server('shown', 'readable'), deleted: false });
-      hub.publish({ doc: server('gone', 'readable'), deleted: true });
-      await waitFor(() => events.length === 2, { what: 'two events' });
-      unsubscribe();
-      expect(asked).to.deep.equal(['servers.read', 'servers.read', 'servers.read']);
-      expect(events[0]).to.deep.include({ event: 'server' });
-      expect(events[0].data).to.include({ id: 'shown', teamId: 'readable', convergence: 'CONVERGED' });
-      expect(events[1]).to.deep.equal({ event: 'server-deleted', data: { id: 'gone' } });
+  describe('ServerWatchFeed', () => {
+    const docs = [server('s1', 'readable'), server('s2', 'other'), server('s3', 'readable')];
+    const user = { _id: 'u1' } as UserDoc;
+    const caller = { kind: 'USER', user } as Caller;
+    let hub: ServerWatchHub;
+    let feed: ServerWatchFeed;
+    let read: ReturnType<typeof deferred<void>> | undefined;
+
+    beforeEach(() => {
+      read = undefined;
+      hub = new ServerWatchHub();
+      const access = {
+        teamsWith: async () => ['readable'],
+        may: async (_user: UserDoc, teamId: string) => teamId === 'readable',
+      } as unknown as Access;
+      const deps = {
+        logger: silentLogger, clock: { now: () => new Date() },
+        repos: {
+          servers: {
+            find: async (filter: { teamId: { $in: string[] } }) => {
+              const found = docs.filter((d) => filter.teamId.$in.includes(d.teamId));
+              await read?.promise;
+              return found;
+            },
+          },
+        },
+      } as unknown as ServiceDeps;
+      feed = new ServerWatchFeed(hub, (doc) => serverListItem(doc, true), access, deps);
+    });
+
+    const open = async (lastEventId?: string) => {
+      const sink = collector();
+      (await feed.open(caller, lastEventId)).start(sink);
+      return sink;
+    };
+    const synced = (sink: ReturnType<typeof collector>) => waitFor(() => sink.sent.find((e) => e.event === 'synced'), { what: 'synced' });
+
+    it('opens with the readable servers in creation order, ids `<epoch>-<seq>.<n>`, then `synced`', async () => {
+      hub.publish({ doc: docs[0], deleted: false });
+      const sink = await open();
+      const done = await synced(sink);
+      expect(sink.sent.map((e) => [e.event, e.id])).to.deep.equal([['server', `${feed.epoch}-1.1`], ['server', `${feed.epoch}-1.2`], ['synced', `${feed.epoch}-2`]]);
+      expect(sink.sent.map((e) => (e.event === 'server' ? e.data.id : undefined))).to.deep.equal(['s1', 's3', undefined]);
+      expect(done.data).to.deep.equal({ snapshot: true, events: 2 });
+    });
+
+    it('a change while the snapshot is read shows in the snapshot as its journal has it, and is not sent again', async () => {
+      read = deferred<void>();
+      const opening = open();
+      await new Promise((resolve) => setImmediate(resolve));
+      hub.publish({ doc: server('s3', 'readable', 'RUNNING'), deleted: false });
+      hub.publish({ doc: server('s4', 'readable', 'RUNNING'), deleted: false });
+      hub.publish({ doc: docs[0], deleted: true });
+      read.resolve();
+      const sink = await opening;
+      await synced(sink);
+      expect(sink.sent.map((e) => (e.event === 'server' ? [e.data.id, e.data.desiredState] : e.event))).to.deep.equal([['s3', 'RUNNING'], ['s4', 'RUNNING'], 'synced']);
+      hub.publish({ doc: server('s3', 'readable'), deleted: false });
+      await waitFor(() => sink.sent.length === 4, { what: 'the later change' });
+      expect(sink.sent[3]).to.deep.include({ event: 'server', id: `${feed.epoch}-5` });
+    });
+
+    it('resumes from `Last-Event-ID` with exactly the readable changes missed; other ids get a fresh snapshot', async () => {
+      const first = await open();
+      const mark = (await synced(first)).id;
+      first.sent.length = 0;
+      hub.publish({ doc: server('s1', 'readable', 'RUNNING'), deleted: false });
+      hub.publish({ doc: server('s2', 'other', 'RUNNING'), deleted: false });
+      hub.publish({ doc: server('s3', 'readable'), deleted: true });
+      const resumed = await open(mark);
+      expect((await synced(resumed)).data).to.deep.equal({ snapshot: false, events: 2 });
+      await waitFor(() => first.sent.length === 2, { what: 'the live client to see both' });
+      expect(resumed.sent.slice(0, 2)).to.deep.equal(first.sent);
+      for (const stale of [`${feed.epoch}-1.1`, `ffffffff-${mark.split('-')[1]}`, `${feed.epoch}-999`, 'garbage', '']) {
+        const fresh = await open(stale);
+        expect((await synced(fresh)).data, stale).to.deep.equal({ snapshot: true, events: 2 });
+      }
     });
   });
 });

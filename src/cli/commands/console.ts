@@ -7,11 +7,6 @@ import { QuietTimer } from '../quiet-timer.js';
 import { resolveServer } from '../resolve.js';
 import { readEvents, type StreamEvent } from '../sse.js';
 
-/**
- * The console stream replays its tail at once, in one burst, and marks no end of it: `logs`
- * without `-f` stops once the stream has been quiet this long after the replay.
- */
-const replayQuietMs = 300;
 /** `exec` prints output for at most this long in all. */
 const execLimitMs = 10_000;
 
@@ -34,20 +29,16 @@ export function registerConsole(program: Command): void {
       if (opts.tail !== undefined && !/^\d+$/.test(opts.tail)) throw new UsageError(`--tail must be a whole number, got "${opts.tail}"`);
       const { client } = await connect(cmd);
       const server = await resolveServer(client, name, opts.team);
-      const abort = new AbortController();
-      const quiet = new QuietTimer(replayQuietMs, abort);
       const query = opts.tail === undefined ? '' : `?tail=${opts.tail}`;
       await readEvents(client, `/servers/${server.id}/console${query}`, (e) => {
         if (e.event === 'end') {
           ended(e);
           return 'stop';
         }
-        if (e.event !== 'line') return;
-        if (!opts.follow && !(e.data as ConsoleLine).replay) return 'stop';
-        line(e);
-        if (!opts.follow) quiet.touch();
-      }, { signal: abort.signal, onOpen: () => !opts.follow && quiet.touch() });
-      quiet.stop();
+        // The Controller marks the end of the replayed tail: without -f, that is the end.
+        if (e.event === 'replayed' && !opts.follow) return 'stop';
+        if (e.event === 'line') line(e);
+      });
     });
 
   withGlobals(program.command('exec'))

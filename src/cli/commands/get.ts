@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Backup, Membership, ServerItem, Template } from '../api-types.js';
 import type { CliClient } from '../client.js';
 import { connect, print, withGlobals } from '../context.js';
+import { parseDuration } from '../duration.js';
 import { notFound, UsageError } from '../errors.js';
 import { teamOf } from './members.js';
 import { formatList, formatOne, type View } from '../output.js';
@@ -14,6 +15,7 @@ interface GetOptions {
   node?: string;
   server?: string;
   watch?: boolean;
+  reconnectTimeout: string;
 }
 
 /** One kind `cairn get` knows: how to list it, fetch one by name or id, and show it. */
@@ -87,7 +89,8 @@ export function registerGet(program: Command): void {
     .option('--team <team>', 'servers of this team only, members of this team (name or id); narrows a server name')
     .option('--node <node>', 'servers on this Node only (name or id)')
     .option('--server <server>', 'backups of this server only (name or id)')
-    .option('-w, --watch', 'servers: after the list, print each change as it happens')
+    .option('-w, --watch', 'servers: after the list, print each change as it happens; resumes after the stream drops')
+    .option('--reconnect-timeout <duration>', 'with --watch: give up (exit 1) when the stream stays lost this long', '60s')
     .action(async (type: string, name: string | undefined, opts: GetOptions, cmd: Command) => {
       const getter = getterFor(type);
       if (opts.watch && getter !== getters.servers) throw new UsageError('--watch works for servers');
@@ -100,7 +103,8 @@ export function registerGet(program: Command): void {
       }
       if (opts.watch) {
         const only = name === undefined ? undefined : (await resolveServer(client, name, opts.team)).id;
-        await watchServers(client, view, format, { teamId: await idOf(client, kinds.team, opts.team), nodeId: await idOf(client, kinds.node, opts.node), serverId: only });
+        const filter = { teamId: await idOf(client, kinds.team, opts.team), nodeId: await idOf(client, kinds.node, opts.node), serverId: only };
+        await watchServers(client, view, format, filter, parseDuration(opts.reconnectTimeout));
         return;
       }
       const items = await getter.list(client, opts);

@@ -2,9 +2,12 @@ import { PassThrough } from 'node:stream';
 import type { Context } from 'koa';
 
 export const keepAliveMs = 15_000;
+/** A client this far behind (bytes written, not yet taken) is let go instead of buffered forever. */
+export const maxLagBytes = 4 * 1024 * 1024;
 
 export interface EventStream {
-  send(event: string, data: unknown): void;
+  /** `id` becomes the event's SSE id: what the client sends back as `Last-Event-ID` when it reconnects. */
+  send(event: string, data: unknown, id?: string): void;
   close(): void;
   /** Resolves when the client goes away or the stream is closed. */
   closed: Promise<void>;
@@ -46,8 +49,8 @@ export function openEventStream(ctx: Context, options: { keepAliveMs?: number } 
   // The first bytes go out at once so clients and proxies see the stream open.
   body.write(': open\n\n');
   return {
-    send(event, data) {
-      if (!done) body.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    send(event, data, id) {
+      if (!done) body.write(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     },
     close: finish,
     closed,

@@ -6,6 +6,11 @@ export interface ConsoleLineEvent {
   replay: boolean;
 }
 
+/** The `replayed` event of the console stream: the replayed tail is over; `lines` counts it. */
+export interface ConsoleReplayedEvent {
+  lines: number;
+}
+
 /**
  * Why a console stream ended: the Agent's `stopped`, `crashed`, `killed` or `lost` (the wire carries
  * it as text, so new reasons may appear), or the Controller's `node_unavailable` or `lagging`.

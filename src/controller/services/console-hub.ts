@@ -3,7 +3,7 @@ import { KeyedMutex } from '../../shared/keyed-mutex.js';
 import type { Logger } from '../../shared/logger.js';
 import { tooManyAttempts } from '../core/errors.js';
 import type { AgentSessions } from '../link/session-registry.js';
-import type { ConsoleEndEvent, ConsoleLineEvent } from '../schemas/console-events.js';
+import type { ConsoleEndEvent, ConsoleLineEvent, ConsoleReplayedEvent } from '../schemas/console-events.js';
 import type { ServerDoc } from '../store/records.js';
 import { agentDeadlines, type NodeCalls } from './node-calls.js';
 
@@ -16,6 +16,8 @@ const maxPendingLines = 2_000;
 
 export interface ConsoleSink {
   line(event: ConsoleLineEvent): void;
+  /** Once, after the replayed lines (even none): a client that wanted only the tail can stop here. */
+  replayed(event: ConsoleReplayedEvent): void;
   end(event: ConsoleEndEvent): void;
 }
 
@@ -38,8 +40,8 @@ export function endEvent(end: ConsoleEnd): ConsoleEndEvent {
 
 /**
  * One client of a server's console. Until its replay is in, live lines wait here; then the
- * replay goes out, followed by the waiting lines newer than the replay (by sequence number), so
- * the client sees every line once and in order.
+ * replay goes out, marked done by `replayed`, followed by the waiting lines newer than the replay
+ * (by sequence number), so the client sees every line once and in order.
  */
 class Watcher implements ConsoleWatch {
   private sink?: ConsoleSink;
@@ -77,6 +79,7 @@ class Watcher implements ConsoleWatch {
       sink.line(lineEvent(line, true));
       this.afterSeq = Math.max(this.afterSeq, line.seq);
     }
+    sink.replayed({ lines: this.replay.length });
     const waiting = this.pending;
     this.replay = [];
     this.pending = [];

@@ -35,6 +35,7 @@ import { ServerPlacements } from './server-placements.js';
 import { ServerReportFeed } from './server-report-feed.js';
 import { ServerReports } from './server-reports.js';
 import { ServerWatchHub } from './server-watch.js';
+import { ServerWatchFeed } from './server-watch-feed.js';
 import { ServerService } from './servers.js';
 import { SessionService, defaultSessionPolicy, type SessionPolicy } from './sessions.js';
 import { SetupService } from './setup.js';
@@ -95,6 +96,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const networkState = new NetworkState(deps.repos, fleet, new ForwardingSecret(deps));
   const gateway: FleetNodeGateway = new FleetNodeGateway(fleet, agents, deps.repos, deps.templates, (serverIds) => deps.repos.pluginInstallations.find({ serverId: { $in: serverIds } }), networkState);
   const servers = new ServerService(deps, access, new ServerFleet(), deps.templates, gateway, serverWatch, placements, fleet);
+  const serverWatchFeed = new ServerWatchFeed(serverWatch, servers.listItem, access, deps);
   // The network: its proxy's routes follow every server and Node change that shapes them.
   const routePush = new NetworkRoutePush(networkState, gateway, serverWatch, fleet, deps.logger);
   const serverReports = new ServerReports(deps, servers);
@@ -134,6 +136,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     enrollment,
     nodes,
     servers,
+    serverWatch: serverWatchFeed,
     serverReports,
     serverCensus,
     reconcileTimer,

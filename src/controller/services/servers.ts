@@ -19,7 +19,7 @@ import { nowIso, type ServiceDeps } from './deps.js';
 import type { NodeGateway } from './node-gateway.js';
 import type { ServerPlacements } from './server-placements.js';
 import { ServerRoom } from './server-room.js';
-import type { ServerWatchEvent, ServerWatchHub } from './server-watch.js';
+import type { ServerWatchHub } from './server-watch.js';
 import { serverDetail, serverListItem, type ServerListItemView } from './server-views.js';
 
 export interface CreateServerInput {
@@ -238,15 +238,6 @@ export class ServerService {
 
   async get(caller: Caller, serverId: string) {
     return this.detail(await this.load(caller, serverId, 'servers.read'));
-  }
-
-  /** Every later change of a server the caller may read, in order; returns the unsubscribe. */
-  watch(caller: Caller, listener: (event: ServerWatchEvent) => void): () => void {
-    return this.changes.subscribeVisible(
-      (doc) => this.access.may(caller.user, doc.teamId, 'servers.read'),
-      ({ doc, deleted }) => listener(deleted ? { event: 'server-deleted', data: { id: doc._id } } : { event: 'server', data: this.listItem(doc) }),
-      (err) => this.deps.logger.error({ err }, 'server watch delivery failed'),
-    );
   }
 
   /** One entry for power actions, as every later workflow's entry is: the actor decides. */

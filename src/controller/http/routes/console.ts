@@ -4,10 +4,7 @@ import { consoleTail } from '../../services/console.js';
 import { consoleRetryAfterSeconds, maxConsoleWatchers } from '../../services/console-hub.js';
 import type { Services } from '../../services/index.js';
 import { route } from '../route.js';
-import { openEventStream } from '../sse.js';
-
-/** A client this far behind (bytes written, not yet taken) is ended with reason `lagging` instead of buffered forever. */
-const maxLagBytes = 4 * 1024 * 1024;
+import { maxLagBytes, openEventStream } from '../sse.js';
 
 const streamDescription = [
   `Server-Sent Events. First the last \`tail\` lines (${consoleTail.min} to ${consoleTail.max}, default ${consoleTail.default}) from the Agent's buffer, then one event per new line;`,
@@ -15,6 +12,9 @@ const streamDescription = [
   '',
   '`line` event data: `{"text": string, "at": date-time, "truncated": boolean, "replay": boolean}` — `text` is the line without its line break,',
   'cut at 16 KiB (`truncated: true` then); `at` is when the Agent read it (for replayed lines: when they were replayed); `replay` marks the tail replay.',
+  '',
+  '`replayed` event data: `{"lines": integer}` — sent once, right after the replayed lines (also when there were none): a client that wants only the tail',
+  '(`cairn logs` without `-f`) stops here instead of waiting for quiet. Clients that do not know the event ignore it.',
   '',
   '`end` event data: `{"reason": string, "exitCode"?: integer, "signal"?: string}` with reason `stopped` (asked to stop, or exited 0 by itself),',
   '`crashed` (non-zero exit, signal or failed start), `killed`, `lost` (the supervisor went away), `node_unavailable` (the Node disconnected)',
@@ -53,6 +53,7 @@ export const consoleRoutes = (s: Services) => [
             stream.send('end', { reason: 'lagging' });
             stream.close();
           },
+          replayed: (event) => stream.send('replayed', event),
           end: (event) => {
             stream.send('end', event);
             stream.close();

@@ -2,7 +2,8 @@
 import { Paged } from '../../schemas/common.js';
 import { ConditionParams, CreateServer, ServerDetail, ServerListItem, ServerListQuery, ServerParams, UpdateServer } from '../../schemas/servers.js';
 import type { Services } from '../../services/index.js';
-import { openEventStream } from '../sse.js';
+import { watchRingLimits } from '../../services/server-watch-feed.js';
+import { maxLagBytes, openEventStream } from '../sse.js';
 import { route } from '../route.js';
 
 const powerRoute = (s: Services, verb: 'start' | 'stop' | 'restart') =>
@@ -14,6 +15,22 @@ const powerRoute = (s: Services, verb: 'start' | 'stop' | 'restart') =>
     audit: { action: `server.${verb}`, targetKind: 'server' },
     handler: async ({ caller, params, audit }) => s.servers.power(caller, params.serverId, verb.toUpperCase() as 'START' | 'STOP' | 'RESTART', audit),
   });
+
+const watchDescription = [
+  'Opens with a snapshot: one `server` event (the list-item shape, as in GET /servers) per server you may read (`servers.read`), in creation order,',
+  'then a `synced` event `{"snapshot": true, "events": n}`. After it, one `server` event whenever a readable server\'s desired or observed state',
+  'changes (its whole list item at that moment), and `server-deleted` `{"id"}` when one is gone. A keep-alive comment is sent every 15 seconds.',
+  '',
+  'Every event has an SSE `id`: `<epoch>-<seq>`, where `epoch` names this Controller process and `seq` grows with every change;',
+  'snapshot items are `<epoch>-<seq>.<n>` and come before the `synced` that completes them. A client that reconnects with the',
+  '`Last-Event-ID` header (EventSource does this by itself) gets exactly the changes it missed, that it may read, then `synced`',
+  '`{"snapshot": false, "events": n}`. The Controller keeps the last ' + watchRingLimits.maxEntries.toLocaleString('en') + ' changes of the last ' + watchRingLimits.maxAgeMs / 60_000 + ' minutes;',
+  'an id older than that, from another Controller process (a restart), malformed, or a snapshot item\'s gets a fresh snapshot instead:',
+  'after `synced` with `snapshot: true`, forget servers it did not name. A change made while a snapshot is read may arrive again after it;',
+  'each event is a server\'s whole state, so applying them in order is always right.',
+  '',
+  'A client that falls more than 4 MiB behind is disconnected; it reconnects with its last id and resumes.',
+].join('\n');
 
 export const serverRoutes = (s: Services) => [
   route({
@@ -32,12 +49,25 @@ export const serverRoutes = (s: Services) => [
   }),
   route({
     method: 'GET', path: '/servers/watch', tag: 'servers', status: 200, stream: 'text/event-stream',
-    summary: 'A live stream of `server` events (the list-item shape) whenever a readable server\'s desired or observed state changes.',
-    description: 'Deleted servers arrive as a `server-deleted` event `{id}`. A keep-alive comment is sent every 15 seconds. List first, then watch.',
+    summary: 'Server-Sent Events: the current state of every server you can read, then each change as it happens; resumable with `Last-Event-ID`.',
+    description: watchDescription,
     handler: async ({ caller, ctx }) => {
-      const stream = openEventStream(ctx);
-      const unsubscribe = s.servers.watch(caller, ({ event, data }) => stream.send(event, data));
-      void stream.closed.then(unsubscribe);
+      const watch = await s.serverWatch.open(caller, ctx.get('last-event-id') || undefined);
+      try {
+        const stream = openEventStream(ctx);
+        void stream.closed.then(() => watch.close());
+        watch.start({
+          send: ({ event, data, id }) => {
+            stream.send(event, data, id);
+            // A client too far behind is let go: it reconnects with its last id and resumes from the ring.
+            if (stream.bufferedBytes > maxLagBytes) stream.close();
+          },
+          close: () => stream.close(),
+        });
+      } catch (e) {
+        watch.close();
+        throw e;
+      }
     },
   }),
   route({

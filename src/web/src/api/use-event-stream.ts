@@ -16,6 +16,8 @@ export interface EventStreamOptions {
   finalEvent?: string;
   /** A change of this value opens the stream anew (e.g. the server started again). */
   key?: string;
+  /** Called each time a connection opens, before its first event (e.g. the watch's snapshot follows). */
+  onOpen?: () => void;
 }
 
 /** Refusals that another attempt cannot fix. */
@@ -23,14 +25,16 @@ const isFinal = (p: ApiProblem) => p.status === 401 || p.status === 403 || p.sta
 
 /**
  * Keeps one API event stream open while `enabled`, reconnecting with jittered back-off after
- * the network drops or the Controller restarts (honouring Retry-After on 429). `onEvent` may
- * change between renders; the latest one is called.
+ * the network drops or the Controller restarts (honouring Retry-After on 429). `onEvent` and
+ * `onOpen` may change between renders; the latest ones are called.
  */
 export function useEventStream(path: string, onEvent: (e: StreamEvent) => void, options: EventStreamOptions = {}): StreamState {
   const { enabled = true, finalEvent, key } = options;
   const [state, setState] = useState<StreamState>({ kind: 'connecting', attempt: 0 });
   const handler = useRef(onEvent);
   handler.current = onEvent;
+  const opened = useRef(options.onOpen);
+  opened.current = options.onOpen;
   const queryKey = JSON.stringify(options.query ?? {});
 
   useEffect(() => {
@@ -46,6 +50,7 @@ export function useEventStream(path: string, onEvent: (e: StreamEvent) => void, 
         handler.current(e);
       }, abort.signal, () => {
         attempt = 0;
+        opened.current?.();
         setState({ kind: 'open' });
       }).then(() => {
         if (over) return setState({ kind: 'ended' });

@@ -1,5 +1,5 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect } from 'react';
+import { useCallback, useRef } from 'react';
 import { api } from '../../api/client';
 import type { StreamEvent } from '../../api/event-stream';
 import { queryKeys } from '../../api/query-keys';
@@ -38,13 +38,27 @@ function applyServer(client: QueryClient, item: ServerListItem): void {
   void client.invalidateQueries({ queryKey: detailKey, exact: true });
 }
 
+/** Fetches every cached server list and detail again: what the page shows becomes the current state. */
+const catchUp = (client: QueryClient) =>
+  void client.invalidateQueries({ queryKey: queryKeys.servers.all, predicate: ({ queryKey }) => queryKey[1] === 'list' || (queryKey[1] === 'detail' && queryKey.length === 3) });
+
 /**
- * Keeps the server lists and details in the query cache live from `GET /servers/watch`; the
- * stream reconnects with back-off and, each time it opens, lists and details are fetched again to catch up.
+ * Keeps the server lists and details in the query cache live from `GET /servers/watch`. Each
+ * connection opens with a snapshot of every server, up to `synced`: rather than apply it item by
+ * item, lists and details are fetched again once at `synced` (which also catches up after the
+ * stream was down); the changes after it are applied as they come.
  */
 export function useServerWatch() {
   const client = useQueryClient();
+  const syncing = useRef(true);
+  const onOpen = useCallback(() => (syncing.current = true), []);
   const onEvent = useCallback((e: StreamEvent) => {
+    if (e.event === 'synced') {
+      syncing.current = false;
+      catchUp(client);
+      return;
+    }
+    if (syncing.current) return;
     if (e.event === 'server') applyServer(client, e.data as ServerListItem);
     if (e.event === 'server-deleted') {
       const { id } = e.data as { id: string };
@@ -52,11 +66,5 @@ export function useServerWatch() {
       void client.invalidateQueries({ queryKey: queryKeys.servers.detail(id), exact: true });
     }
   }, [client]);
-  const state = useEventStream(api.servers.watchPath, onEvent);
-  const open = state.kind === 'open';
-  useEffect(() => {
-    // Whatever changed before the stream was open (or while it was down) is fetched once.
-    if (open) void client.invalidateQueries({ queryKey: queryKeys.servers.all, predicate: ({ queryKey }) => queryKey[1] === 'list' || (queryKey[1] === 'detail' && queryKey.length === 3) });
-  }, [open, client]);
-  return state;
+  return useEventStream(api.servers.watchPath, onEvent, { onOpen });
 }

@@ -71,6 +71,9 @@ export function ConsoleTab({ server }: { server: ServerDetail }) {
       inReplay.current = line.replay;
       term.writeln(line.truncated ? `${line.text} [cut]` : line.text);
       setEnd(undefined);
+    } else if (e.event === 'replayed') {
+      // The tail is over: the replay of a later connection starts the screen afresh.
+      inReplay.current = false;
     } else if (e.event === 'end') {
       const ended = e.data as ConsoleEndEvent;
       setEnd(ended);
