@@ -260,6 +260,14 @@ describe('agent server machine', () => {
       actor.send({ type: 'EXITED', code: 0, signal: null, at: next(), lastLines: [] });
       expect(actor.getSnapshot().context.lastCrash?.code).to.equal(3);
     });
+
+    it('cuts each kept line at 1,000 characters, so a status stays small', async () => {
+      const { machine } = harness({ installed: true, running: false });
+      const actor = start(machine, desired({ state: 'RUNNING' }));
+      await waitFor(actor, inState('starting'));
+      actor.send({ type: 'EXITED', code: 1, signal: null, at: next(), lastLines: [{ text: 'x'.repeat(5000), at: 1 }, { text: 'short', at: 2 }] });
+      expect(actor.getSnapshot().context.lastCrash?.lastLines).to.deep.equal([{ text: `${'x'.repeat(1000)}…`, at: 1 }, { text: 'short', at: 2 }]);
+    });
   });
 
   describe('the runtime state it reports', () => {

@@ -14,6 +14,13 @@ export interface CrashRecord {
 
 /** Lines kept with each crash: enough to show the stack trace's head, little enough to relay on every status. */
 export const crashLinesKept = 20;
+/** Each kept line is cut at this many characters (the whole line stays in the console replay). */
+export const crashLineChars = 1000;
+
+/** The newest lines a crash keeps, each cut to length. */
+export function keptCrashLines(lines: readonly CrashLine[]): CrashLine[] {
+  return lines.slice(-crashLinesKept).map((line) => (line.text.length > crashLineChars ? { ...line, text: `${line.text.slice(0, crashLineChars)}…` } : line));
+}
 
 export const isCrash = (code: number | null, signal: string | null) => !(code === 0 && signal === null);
 

@@ -1,5 +1,5 @@
 import { assign, fromCallback, fromPromise, setup, type EventObject } from 'xstate';
-import { crashLinesKept, crashLoopMessage, isCrash, type CrashLine, type CrashRecord } from './crash-record.js';
+import { crashLoopMessage, isCrash, keptCrashLines, type CrashLine, type CrashRecord } from './crash-record.js';
 import { appliedFrom, needsRestart, type AppliedSpec, type ServerTarget } from './server-target.js';
 
 export interface AgentCondition {
@@ -53,7 +53,7 @@ const maxBackoffMs = 30_000;
 const stopRetryMs = 1000;
 
 const crashAt = (at: number, code: number | null, signal: string | null, lastLines: readonly CrashLine[] = []): CrashRecord =>
-  ({ at, code, signal, lastLines: lastLines.slice(-crashLinesKept) });
+  ({ at, code, signal, lastLines: keptCrashLines(lastLines) });
 
 /**
  * One server on this Node, reconciled towards its desired spec. Every state is a runtime state the
