@@ -9,6 +9,7 @@ import type { LaunchSpec } from '../../src/agent/runtime/launch-spec.js';
 import { isPidAlive } from '../../src/agent/runtime/process-control.js';
 import { readProcStat } from '../../src/agent/runtime/process-usage.js';
 import { launchShim } from '../../src/agent/runtime/shim-launcher.js';
+import { programCommand } from '../../src/shared/programs.js';
 import { SHIM_BUSY_EXIT_CODE } from '../../src/agent/runtime/shim-protocol.js';
 import { ProcessRuntime, type ProcessRuntimeOptions } from '../../src/agent/runtime/process-runtime.js';
 import type { OutputLine, GameExit } from '../../src/agent/runtime/runtime-types.js';
@@ -347,6 +348,32 @@ describe('supervisor: shim and process runtime with real processes', function ()
       expect(isPidAlive(gamePid) && isPidAlive(shimPid)).to.equal(true);
       expect(running(await runtime.status('game'))).to.include({ gamePid, shimPid });
       await runtime.sendCommand('game', 'still one');
+    });
+
+    it('a shim that finds another serving refuses, and the runtime adopts the game of the one serving instead of failing', async () => {
+      // Stands in for the race: while the runtime launches its shim, another shim takes the state dir
+      // first. The state dir is too deep for a socket path, so the runtime can reach a shim only
+      // through its own launch's /proc/<pid>/cwd, which the racer moves away from: only adoption finds the other.
+      const racer = join(root, 'racing-shim.mjs');
+      await writeFile(racer, `
+        import { spawn } from 'node:child_process';
+        import { existsSync } from 'node:fs';
+        const [real, stateDir] = [JSON.parse(process.argv[2]), process.argv[3]];
+        process.chdir('/');
+        spawn(real.command, [...real.args, stateDir], { cwd: stateDir, detached: true, stdio: 'ignore' }).unref();
+        const wait = setInterval(() => { if (existsSync(stateDir + '/shim.pid')) { clearInterval(wait); process.exit(${SHIM_BUSY_EXIT_CODE}); } }, 5);
+      `);
+      const deep = join(root, 'r'.repeat(60), 's'.repeat(60));
+      const shimCommand = { command: process.execPath, args: [racer, JSON.stringify(programCommand('shim'))] };
+      const { runtime, exits } = await newRuntime({ shimCommand }, deep);
+      const refused = await runtime.start('game', spec()).catch((error: unknown) => error);
+      expect(isRuntimeError(refused, 'already_running'), String(refused)).to.equal(true);
+      const { gamePid } = running(await runtime.status('game'));
+      expect(isPidAlive(gamePid)).to.equal(true);
+      const reader = await collect(runtime, 'game', 0);
+      await runtime.sendCommand('game', 'adopted');
+      await reader.waitLine('echo: adopted');
+      expect(exits).to.deep.equal([]);
     });
 
     it('an exit reported before (its Agent died before releasing the shim) is not reported again', async () => {

@@ -107,7 +107,7 @@ export class ProcessRuntime implements ServerRuntime {
       await removeFiles(stateDir, perRunFiles);
       const config: ShimConfig = { serverId, launch, consoleLines: this.consoleLines, lingerMs: this.lingerMs };
       await writeFileAtomic(join(stateDir, stateFiles.config), JSON.stringify(config));
-      const conn = await this.launchShim(serverId, stateDir);
+      const conn = await this.startShimOrAdopt(serverId, stateDir);
       this.lastRuns.delete(serverId);
       return this.track(serverId, stateDir, conn, launch);
     });
@@ -117,7 +117,7 @@ export class ProcessRuntime implements ServerRuntime {
    * One shim per server: a new shim that finds another serving the state dir leaves at once, and
    * the game of the one serving is the server's (adopted here), never a second game beside it.
    */
-  private async launchShim(serverId: string, stateDir: string): Promise<ShimConnection> {
+  private async startShimOrAdopt(serverId: string, stateDir: string): Promise<ShimConnection> {
     try {
       return await startShim(stateDir, this.shimCommand, this.shimStartTimeoutMs);
     } catch (error) {
