@@ -289,7 +289,7 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
       const offLines = t.controller.services.agents.onConsoleLine((id, l) => id === nodeId && lines.push(l.text));
       client.sendServerStatus({
         serverId: created.id, observedGeneration: 1, runtimeState: 'RUNTIME_STATE_STOPPED', installed: true, usage: { cpuMillis: 7, memoryBytes: 512, diskBytes: 2048 },
-        conditions: [], ports: [], startedAt: '', removed: false, restarting: false, startedInNetwork: false, installError: '',
+        conditions: [], ports: [], startedAt: '', removed: false, restarting: false, startedInNetwork: false, installError: '', lastCrash: null,
       });
       client.sendConsoleLine({ serverId: created.id, text: 'Done (1.0s)!', atUnixMs: Date.now(), truncated: false, seq: 0 });
       const reported = await waitFor(async () => {
@@ -309,8 +309,11 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
     const { credential, nodeId } = await enrollNode('metered');
     connect(credential);
     await waitConnection(nodeId, 'HEALTHY');
-    await waitFor(() => (stateOf(nodeId)?.status.lastHeartbeatAt ? true : undefined));
-    const text = (await t.api.get('/metrics')).text;
+    // The hello sets lastHeartbeatAt already: the first heartbeat shows in the counter.
+    const text = await waitFor(async () => {
+      const metrics = (await t.api.get('/metrics')).text;
+      return /^cairn_agent_heartbeats_total [1-9]/m.test(metrics) ? metrics : undefined;
+    }, { what: 'the first heartbeat' });
     expect(text).to.match(/^cairn_agents_connected [1-9]/m);
     expect(text).to.match(/^cairn_nodes\{admin_state="ENABLED",connection_state="HEALTHY"\} [1-9]/m);
     expect(text).to.match(/^cairn_agent_heartbeats_total [1-9]/m);

@@ -371,7 +371,7 @@ describe('operating a server: console, files, server.properties (real Agent and 
       expect(JSON.stringify(props)).to.not.include('tab\there');
     });
 
-    it('sends end when the server stops and closes the stream; then refuses new streams and commands', async () => {
+    it('sends end when the server stops and closes the stream; then refuses commands, and a new stream replays the end of the run', async () => {
       const stream = await watch(5);
       expect((await f.admin.post(`/servers/${id}/stop`)).status).to.equal(202);
       const end = await stream.next((e) => e.event === 'end', 20_000);
@@ -379,7 +379,11 @@ describe('operating a server: console, files, server.properties (real Agent and 
       await stream.ended;
       await waitForServer(f.admin, id, (s) => s.status.runtimeState === 'STOPPED', 'STOPPED');
       expectProblem(await command('say late'), 409, 'server_not_running');
-      expectProblem(await f.admin.get(`/servers/${id}/console`), 409, 'server_not_running');
+      const replay = await watch(3);
+      expect(replay.status).to.equal(200);
+      await replay.ended;
+      expect(replay.events.map((e) => e.event)).to.deep.equal(['line', 'line', 'line', 'end']);
+      expect(replay.events[3].data).to.include({ reason: 'stopped' });
     });
 
     it('answers node_unavailable for every operation once the Agent is gone', async () => {

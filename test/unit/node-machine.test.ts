@@ -53,6 +53,13 @@ describe('node machine', () => {
     expect(state()).to.deep.include({ connection: 'HEALTHY', accepts: true });
   });
 
+  it('takes the hello as the Agent\'s first report: the last heartbeat is the connect time until a heartbeat comes', () => {
+    start();
+    advance(3_000);
+    send({ type: 'CONNECTED', at: at() });
+    expect(actor.getSnapshot().context.lastHeartbeatAt).to.equal(iso(3_000));
+  });
+
   it('stays HEALTHY while heartbeats arrive within 15 s, each one restarting the timer', () => {
     start();
     send({ type: 'CONNECTED', at: at() });

@@ -50,6 +50,17 @@ describe('server machine', () => {
     expect(actor.getSnapshot().context.desired.state).to.equal('STOPPED');
   });
 
+  it('takes START on a server already desired RUNNING without a new generation', () => {
+    const actor = actorIn({ type: 'INSTALLED', at }, { type: 'START', at });
+    expect(actor.getSnapshot().context.generation).to.equal(2);
+    expect(actor.getSnapshot().can({ type: 'START', at }), 'accepted, not phase_busy').to.equal(true);
+    actor.send({ type: 'START', at });
+    expect(actor.getSnapshot().context).to.deep.include({ generation: 2 });
+    actor.send({ type: 'STOP', at });
+    actor.send({ type: 'START', at });
+    expect(actor.getSnapshot().context).to.deep.include({ generation: 4 });
+  });
+
   it('adds an acknowledgement once; acknowledging again changes nothing', () => {
     const actor = actorIn({ type: 'INSTALLED', at }, { type: 'ACKNOWLEDGE', at, conditionId: 'c1' });
     expect(actor.getSnapshot().context.desired.acknowledgedConditions).to.deep.equal(['c1']);

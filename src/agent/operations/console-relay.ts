@@ -1,4 +1,4 @@
-import type { ConsoleEnd, ConsoleLine } from '../../shared/link/messages.js';
+import type { ConsoleEnd, ConsoleLine, ConsoleReplay } from '../../shared/link/messages.js';
 import { KeyedMutex } from '../../shared/keyed-mutex.js';
 import { AgentError } from '../errors.js';
 import { isRuntimeError } from '../runtime/errors.js';
@@ -14,8 +14,9 @@ export interface RelayTarget {
   sendEnd(end: ConsoleEnd): void;
 }
 
-const toLink = (serverId: string, line: OutputLine, at: number): ConsoleLine => ({
-  serverId, text: line.text, atUnixMs: at, truncated: line.truncated, seq: line.seq,
+/** A line as the link carries it, dated when it was printed (a shim older than that field: when it was read here). */
+const toLink = (serverId: string, line: OutputLine): ConsoleLine => ({
+  serverId, text: line.text, atUnixMs: line.at ?? Date.now(), truncated: line.truncated, seq: line.seq,
 });
 
 /** Why a console ended, in the words of the API's `end` event. */
@@ -49,7 +50,7 @@ export class ConsoleRelay {
   subscribe(serverId: string, tail: number): Promise<ConsoleLine[]> {
     return this.locks.run(serverId, async () => {
       if (!this.live.has(serverId)) {
-        const detach = await this.attach(serverId, 0, (line) => this.target.sendLine(toLink(serverId, line, Date.now())), (end) => {
+        const detach = await this.attach(serverId, 0, (line) => this.target.sendLine(toLink(serverId, line)), (end) => {
           if (!this.live.delete(serverId)) return;
           this.target.sendEnd(endOf(serverId, end));
         });
@@ -76,8 +77,19 @@ export class ConsoleRelay {
     }
   }
 
+  /**
+   * The last `tail` lines of the server's last run and how it ended, once its game exited (the
+   * Agent keeps them after the shim left); undefined when this Agent saw no run of the server end.
+   */
+  ended(serverId: string, tail: number): ConsoleReplay | undefined {
+    const last = this.runtime.lastRun(serverId);
+    if (!last) return undefined;
+    const take = Math.min(tail, maxReplayLines);
+    const entries = take > 0 ? last.lines.slice(-take).map((line) => toLink(serverId, line)) : [];
+    return { lines: entries.map((e) => e.text), entries, end: endOf(serverId, { kind: 'exit', exit: last.exit }) };
+  }
+
   private async replay(serverId: string, tail: number): Promise<ConsoleLine[]> {
-    const at = Date.now();
     const lines: ConsoleLine[] = [];
     let expected = -1;
     let finish!: () => void;
@@ -86,7 +98,7 @@ export class ConsoleRelay {
       if (expected >= 0 && lines.length >= expected) finish();
     };
     const detach = await this.attach(serverId, tail, (line) => {
-      if (lines.length < expected || expected < 0) lines.push(toLink(serverId, line, at));
+      if (lines.length < expected || expected < 0) lines.push(toLink(serverId, line));
       check();
     }, () => finish(), (replayed) => {
       expected = replayed;

@@ -59,11 +59,18 @@ export function registerOperations(deps: OperationDeps): { relay: ConsoleRelay; 
     return {};
   });
 
+  // A game that died leaves its last lines here: they are replayed, with how it ended, instead of a refusal.
   link.handle('consoleSubscribe', async ({ serverId, tail }) => {
     const state = stateOf(serverId);
-    if (state !== 'running' && state !== 'starting') throw new AgentError('SERVER_NOT_RUNNING', 'The server is not running.');
-    const entries = await relay.subscribe(serverId, tail);
-    return { payload: 'consoleReplay', consoleReplay: { lines: entries.map((e) => e.text), entries } };
+    try {
+      if (state !== 'running' && state !== 'starting') throw new AgentError('SERVER_NOT_RUNNING', 'The server is not running.');
+      const entries = await relay.subscribe(serverId, tail);
+      return { payload: 'consoleReplay', consoleReplay: { lines: entries.map((e) => e.text), entries, end: null } };
+    } catch (e) {
+      const ended = state && e instanceof AgentError && e.code === 'SERVER_NOT_RUNNING' ? relay.ended(serverId, tail) : undefined;
+      if (!ended) throw e;
+      return { payload: 'consoleReplay', consoleReplay: ended };
+    }
   });
 
   link.handle('consoleUnsubscribe', async ({ serverId }) => {

@@ -69,7 +69,7 @@ export interface ServerOnNode {
 }
 
 /** While in these states a server's process runs, or is about to (re)start, or its files are being installed. */
-const busyStates: ReadonlySet<AgentServerState> = new Set(['probing', 'installing', 'starting', 'running', 'stopping', 'crashed', 'backoff', 'removing']);
+const busyStates: ReadonlySet<AgentServerState> = new Set(['probing', 'installing', 'launching', 'starting', 'running', 'stopping', 'stopFailed', 'crashed', 'backoff', 'removing']);
 
 /**
  * The Agent's reconciler: takes the Node's full desired state each time it arrives and keeps one
@@ -84,7 +84,7 @@ export class Reconciler {
   private usageTimer?: NodeJS.Timeout;
 
   constructor(private readonly deps: ReconcilerDeps) {
-    deps.runtime.onExit((serverId, exit) => this.runners.get(serverId)?.exited(exit));
+    deps.runtime.onExit((serverId, exit, lastLines) => this.runners.get(serverId)?.exited(exit, lastLines));
   }
 
   attach(link: ReconcilerLink): void {
@@ -176,7 +176,7 @@ export class Reconciler {
 function absentStatus(desired: ServerTarget): ServerStatus {
   return {
     serverId: desired.serverId, observedGeneration: desired.generation, runtimeState: 'RUNTIME_STATE_UNSPECIFIED', installed: false,
-    usage: null, conditions: [], ports: [], startedAt: '', removed: false, restarting: false, installError: '', startedInNetwork: false,
+    usage: null, conditions: [], ports: [], startedAt: '', removed: false, restarting: false, installError: '', startedInNetwork: false, lastCrash: null,
   };
 }
 

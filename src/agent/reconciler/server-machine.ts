@@ -1,4 +1,5 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromCallback, fromPromise, setup, type EventObject } from 'xstate';
+import { crashLoopMessage, isCrash, keptCrashLines, type CrashLine, type CrashRecord } from './crash-record.js';
 import { appliedFrom, needsRestart, type AppliedSpec, type ServerTarget } from './server-target.js';
 
 export interface AgentCondition {
@@ -30,6 +31,10 @@ export interface ServerMachineContext {
   /** Crash times (ms) inside the restart window. */
   crashes: number[];
   lastExitCrashed: boolean;
+  /** The game exited while its launch was still settling: the launch ends in `crashed`. */
+  runEnded: boolean;
+  /** The last crash while this Agent runs (never stored: it holds console lines). */
+  lastCrash?: CrashRecord;
   conditions: AgentCondition[];
   installError?: string;
   backoffBaseMs: number;
@@ -38,20 +43,29 @@ export interface ServerMachineContext {
 export type ServerMachineEvent =
   | { type: 'DESIRED'; desired: ServerTarget; at: number }
   | { type: 'READY_LINE' }
-  | { type: 'EXITED'; code: number | null; signal: string | null; at: number }
+  | { type: 'EXITED'; code: number | null; signal: string | null; at: number; lastLines: readonly CrashLine[] }
   /** The server's files were replaced and its software installed (a restore committed here). */
   | { type: 'FILES_REPLACED' };
 
 const crashLoopId = (serverId: string) => `${serverId}:crash-loop`;
 const maxBackoffMs = 30_000;
+/** A stop that failed is tried again after this long, until the game is gone. */
+const stopRetryMs = 1000;
 
-const isCrash = (code: number | null, signal: string | null) => !(code === 0 && signal === null);
+const crashAt = (at: number, code: number | null, signal: string | null, lastLines: readonly CrashLine[] = []): CrashRecord =>
+  ({ at, code, signal, lastLines: keptCrashLines(lastLines) });
 
 /**
  * One server on this Node, reconciled towards its desired spec. Every state is a runtime state the
- * Agent reports (see `runtimeStateOf`): installing, stopped, starting, running, stopping,
- * crashed/backoff (an automatic restart is coming), crashLoop (a safety stop that holds until the
- * operator acknowledges CRASH_LOOP), removing. I/O happens in the invoked actors the runner provides.
+ * Agent reports (see `runtimeStateOf`): installing, stopped, launching and starting, running,
+ * stopping, crashed/backoff (an automatic restart is coming), crashLoop (a safety stop that holds
+ * until the operator acknowledges CRASH_LOOP), removing. I/O happens in the invoked actors the
+ * runner provides.
+ *
+ * Effects on the process are never abandoned half-way: a launch, a stop and a removal each run to
+ * their end while new desired states only update the target, which is acted on once the effect
+ * settled. So at most one launch or stop of a server is under way, and the machine always knows
+ * whether a game runs (power actions at any rate end with one game or none).
  */
 export const agentServerMachine = setup({
   types: {
@@ -69,6 +83,10 @@ export const agentServerMachine = setup({
     start: fromPromise<void, { desired: ServerTarget }>(async () => {
       throw new Error('start not provided');
     }),
+    /** Follows the console of a launched game and sends READY_LINE once the template's ready line appears. */
+    watchReady: fromCallback<EventObject, { desired: ServerTarget }>(() => {
+      throw new Error('watchReady not provided');
+    }),
     stop: fromPromise<void, { desired: ServerTarget }>(async () => {
       throw new Error('stop not provided');
     }),
@@ -85,12 +103,16 @@ export const agentServerMachine = setup({
     restartsDisabled: ({ context }) => context.desired.restartPolicy.maxRestarts === 0,
     mustStopNow: ({ context, event }) => event.type === 'DESIRED'
       && (event.desired.state !== 'RUNNING' || (context.applied !== undefined && needsRestart(context.applied, event.desired))),
+    /** What the launch started is no longer what is desired (a stop, a delete or a restart came meanwhile). */
+    outdatedAfterLaunch: ({ context }) => context.desired.state !== 'RUNNING'
+      || (context.applied !== undefined && needsRestart(context.applied, context.desired)),
+    runEnded: ({ context }) => context.runEnded,
     acknowledgedCrashLoop: ({ context, event }) => event.type === 'DESIRED'
       && event.desired.acknowledgedConditions.includes(crashLoopId(context.desired.serverId)),
   },
   actions: {
     takeDesired: assign(({ event }) => (event.type === 'DESIRED' ? { desired: event.desired, observedGeneration: event.desired.generation } : {})),
-    markApplied: assign(({ context }) => ({ applied: appliedFrom(context.desired), lastExitCrashed: false })),
+    markApplied: assign(({ context }) => ({ applied: appliedFrom(context.desired), lastExitCrashed: false, runEnded: false })),
     clearApplied: assign({ applied: undefined }),
     recordExit: assign(({ context, event }) => {
       if (event.type !== 'EXITED') return {};
@@ -100,7 +122,14 @@ export const agentServerMachine = setup({
         applied: undefined,
         lastExitCrashed: crashed,
         crashes: crashed ? [...context.crashes.filter((t) => t >= windowStart), event.at] : context.crashes,
+        lastCrash: crashed ? crashAt(event.at, event.code, event.signal, event.lastLines) : context.lastCrash,
       };
+    }),
+    markRunEnded: assign({ runEnded: true }),
+    /** A launch that failed before any game ran counts as a crash: retrying it forever would hide the cause. */
+    recordLaunchFailure: assign(({ context }) => {
+      const at = Date.now();
+      return { applied: undefined, lastExitCrashed: true, crashes: [...context.crashes, at], lastCrash: crashAt(at, null, null) };
     }),
     raiseCrashLoop: assign(({ context }) => ({
       conditions: [
@@ -108,7 +137,7 @@ export const agentServerMachine = setup({
         {
           id: crashLoopId(context.desired.serverId),
           reason: 'CRASH_LOOP',
-          message: `Crashed ${context.crashes.length} times within ${context.desired.restartPolicy.windowSeconds} s; automatic restarts stopped until acknowledged.`,
+          message: crashLoopMessage(context.crashes.length, context.desired.restartPolicy.windowSeconds, context.lastCrash),
           since: new Date(context.crashes[context.crashes.length - 1] ?? 0).toISOString(),
         },
       ],
@@ -132,6 +161,7 @@ export const agentServerMachine = setup({
     observedGeneration: input.desired.generation,
     crashes: [],
     lastExitCrashed: false,
+    runEnded: false,
     conditions: [],
     backoffBaseMs: input.backoffBaseMs,
   }),
@@ -147,7 +177,11 @@ export const agentServerMachine = setup({
             guard: ({ event }) => event.output.installed && event.output.missedExit !== undefined
               && isCrash(event.output.missedExit.code, event.output.missedExit.signal),
             target: 'crashed',
-            actions: assign(({ context }) => ({ lastExitCrashed: true, crashes: [...context.crashes, Date.now()] })),
+            actions: assign(({ context, event }) => {
+              const at = Date.now();
+              const exit = event.output.missedExit!;
+              return { lastExitCrashed: true, crashes: [...context.crashes, at], lastCrash: crashAt(at, exit.code, exit.signal) };
+            }),
           },
           { guard: ({ event }) => event.output.installed, target: 'deciding' },
           { target: 'installing' },
@@ -177,19 +211,35 @@ export const agentServerMachine = setup({
       always: [
         { guard: 'wantsDeleted', target: 'removing' },
         { guard: 'safetyStopped', target: 'crashLoop' },
-        { guard: 'wantsRunning', target: 'starting' },
+        { guard: 'wantsRunning', target: 'launching' },
         { target: 'stopped' },
       ],
     },
     stopped: {
       on: { DESIRED: { target: 'deciding', actions: 'takeDesired' } },
     },
-    starting: {
+    launching: {
       entry: 'markApplied',
       invoke: {
         src: 'start',
         input: ({ context }) => ({ desired: context.desired }),
-        onError: { target: 'crashed', actions: assign(({ context }) => ({ applied: undefined, lastExitCrashed: true, crashes: [...context.crashes, Date.now()] })) },
+        onDone: [
+          { guard: 'runEnded', target: 'crashed' },
+          { guard: 'outdatedAfterLaunch', target: 'stopping' },
+          { target: 'starting' },
+        ],
+        onError: { target: 'crashed', actions: 'recordLaunchFailure' },
+      },
+      on: {
+        // Taken, and acted on once the launch settled: a launch cut short would leave a game nobody tracks.
+        DESIRED: { actions: 'takeDesired' },
+        EXITED: { actions: ['recordExit', 'markRunEnded'] },
+      },
+    },
+    starting: {
+      invoke: {
+        src: 'watchReady',
+        input: ({ context }) => ({ desired: context.desired }),
       },
       on: {
         READY_LINE: 'running',
@@ -219,8 +269,13 @@ export const agentServerMachine = setup({
         src: 'stop',
         input: ({ context }) => ({ desired: context.desired }),
         onDone: { target: 'deciding', actions: 'clearApplied' },
-        onError: { target: 'deciding', actions: 'clearApplied' },
+        // Not known to be gone: deciding now could start a second game beside it, or call it stopped.
+        onError: 'stopFailed',
       },
+    },
+    stopFailed: {
+      after: { [stopRetryMs]: 'stopping' },
+      on: { DESIRED: { actions: 'takeDesired' } },
     },
     crashed: {
       always: [
@@ -232,7 +287,7 @@ export const agentServerMachine = setup({
       ],
     },
     backoff: {
-      after: { backoff: 'starting' },
+      after: { backoff: 'launching' },
       on: {
         DESIRED: [
           { guard: ({ event }) => event.desired.state !== 'RUNNING', target: 'deciding', actions: 'takeDesired' },
@@ -261,28 +316,35 @@ export const agentServerMachine = setup({
   },
 });
 
-export type AgentServerState = 'probing' | 'installing' | 'installFailed' | 'deciding' | 'stopped' | 'starting' | 'running'
-  | 'stopping' | 'crashed' | 'backoff' | 'crashLoop' | 'removing' | 'removed';
+export type AgentServerState = 'probing' | 'installing' | 'installFailed' | 'deciding' | 'stopped' | 'launching' | 'starting' | 'running'
+  | 'stopping' | 'stopFailed' | 'crashed' | 'backoff' | 'crashLoop' | 'removing' | 'removed';
 
-/** The runtime state the Agent reports for a machine state (undefined before anything is known). */
+/**
+ * The runtime state the Agent reports for a machine state (undefined before anything is known).
+ * Nothing running where a stop is desired is STOPPED, even after a crash: the crash stays
+ * explained by the last crash and the CRASH_LOOP condition.
+ */
 export function runtimeStateOf(state: AgentServerState, context: ServerMachineContext): 'STOPPED' | 'STARTING' | 'RUNNING' | 'STOPPING' | 'CRASHED' | undefined {
   switch (state) {
     case 'probing':
     case 'installing':
     case 'installFailed':
       return undefined;
+    case 'launching':
     case 'starting':
       return 'STARTING';
     case 'running':
       return 'RUNNING';
     case 'stopping':
+    case 'stopFailed':
     case 'removing':
       return 'STOPPING';
     case 'crashed':
     case 'backoff':
-    case 'crashLoop':
       return 'CRASHED';
+    case 'crashLoop':
+      return context.desired.state === 'RUNNING' ? 'CRASHED' : 'STOPPED';
     default:
-      return context.lastExitCrashed ? 'CRASHED' : 'STOPPED';
+      return context.lastExitCrashed && context.desired.state === 'RUNNING' ? 'CRASHED' : 'STOPPED';
   }
 }

@@ -1,11 +1,13 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { createActor, fromPromise, type Actor } from 'xstate';
+import { createActor, fromCallback, fromPromise, type Actor, type EventObject } from 'xstate';
 import { KeyedMutex } from '../../shared/keyed-mutex.js';
 import type { ServerNetwork, ServerStatus } from '../../shared/link/messages.js';
 import type { Logger } from '../../shared/logger.js';
 import type { Template } from '../../shared/templates.js';
 import type { ProcessRuntime } from '../runtime/process-runtime.js';
 import { isRuntimeError } from '../runtime/errors.js';
+import type { GameExit, OutputLine } from '../runtime/runtime-types.js';
+import { endedWith, isCrash } from './crash-record.js';
 import type { AppliedSpec, ServerTarget } from './server-target.js';
 import { readInstalled, type Installer } from './installer.js';
 import { networkSettingsForStart, recordMembership } from '../network/network-settings.js';
@@ -13,6 +15,7 @@ import { launchSpec, placeholderValues, type HostSettings } from './launch.js';
 import { writeManagedConfig } from './managed-config.js';
 import { agentServerMachine, runtimeStateOf, type AgentServerState, type ProbeResult } from './server-machine.js';
 import { appliedFile, serverHome, serverRoot } from './server-paths.js';
+import { lastCrashOf } from './status-report.js';
 
 export interface RunnerDeps {
   dataDir: string;
@@ -37,7 +40,6 @@ export interface RunnerDeps {
 export class ServerRunner {
   readonly actor: Actor<typeof agentServerMachine>;
   private template: Template;
-  private readyWatch?: () => void;
   private usage = { cpuMillis: 0, memoryBytes: 0, diskBytes: 0 };
   private startedAt = '';
   /** Config writes at a start and live route changes, one at a time. */
@@ -53,7 +55,8 @@ export class ServerRunner {
         install: fromPromise<void, { desired: ServerTarget }>(async ({ input }) => {
           await this.deps.installer.install(this.root, this.template, input.desired.software.version);
         }),
-        start: fromPromise<void, { desired: ServerTarget }>(({ input }) => this.start(input.desired)),
+        start: fromPromise<void, { desired: ServerTarget }>(({ input }) => this.deps.files.run(this.serverId, () => this.launch(input.desired))),
+        watchReady: fromCallback<EventObject, { desired: ServerTarget }>(({ sendBack }) => this.watchForReady(() => sendBack({ type: 'READY_LINE' }))),
         stop: fromPromise<void, { desired: ServerTarget }>(() => this.stop()),
         remove: fromPromise<void, { desired: ServerTarget }>(() => this.remove()),
       },
@@ -111,7 +114,7 @@ export class ServerRunner {
       const snapshot = this.actor.getSnapshot();
       const state = snapshot.value;
       const target = snapshot.context.desired;
-      if ((state !== 'running' && state !== 'starting') || routesKey(target.network) === this.routesWritten) return;
+      if ((state !== 'running' && state !== 'starting' && state !== 'launching') || routesKey(target.network) === this.routesWritten) return;
       await writeManagedConfig(this.template, placeholderValues(this.template, target, this.root, this.deps.host), this.root, target.network);
       this.routesWritten = routesKey(target.network);
       const reload = this.template.network?.reloadCommand;
@@ -119,10 +122,14 @@ export class ServerRunner {
     });
   }
 
-  exited(exit: { code: number | null; signal: string | null }): void {
-    this.stopReadyWatch();
+  exited(exit: GameExit, lastLines: readonly OutputLine[]): void {
     this.startedAt = '';
-    this.actor.send({ type: 'EXITED', code: exit.code, signal: exit.signal, at: Date.now() });
+    const state = this.state;
+    if (isCrash(exit.code, exit.signal) && state !== 'stopping' && state !== 'removing') {
+      this.deps.logger.warn({ serverId: this.serverId, exitCode: exit.code, signal: exit.signal, cause: exit.cause, state }, `the game crashed (${endedWith(exit)})`);
+    }
+    const lines = lastLines.map((line) => ({ text: line.text, at: line.at ?? Date.now() }));
+    this.actor.send({ type: 'EXITED', code: exit.code, signal: exit.signal, at: Date.now(), lastLines: lines });
   }
 
   async sampleUsage(): Promise<void> {
@@ -139,19 +146,21 @@ export class ServerRunner {
     const state = snapshot.value;
     const { context } = snapshot;
     const runtime = runtimeStateOf(state, context);
+    const live = state === 'running' || state === 'starting' || state === 'launching';
     this.deps.report({
       serverId: context.desired.serverId,
       observedGeneration: context.observedGeneration,
       runtimeState: runtime ? `RUNTIME_STATE_${runtime}` : 'RUNTIME_STATE_UNSPECIFIED',
       installed: !['probing', 'installing', 'installFailed'].includes(state),
-      usage: state === 'running' || state === 'starting' ? this.usage : { cpuMillis: 0, memoryBytes: 0, diskBytes: 0 },
+      usage: live ? this.usage : { cpuMillis: 0, memoryBytes: 0, diskBytes: 0 },
       conditions: context.conditions,
       ports: context.desired.gamePort ? [{ name: 'game', protocol: 'TCP', hostPort: context.desired.gamePort }] : [],
       startedAt: state === 'running' ? this.startedAt : '',
       removed: state === 'removed',
       restarting: state === 'crashed' || state === 'backoff',
       installError: state === 'installFailed' ? context.installError ?? 'install failed' : '',
-      startedInNetwork: (state === 'running' || state === 'starting') && context.applied?.inNetwork === true,
+      startedInNetwork: live && context.applied?.inNetwork === true,
+      lastCrash: lastCrashOf(context.desired.serverId, context.lastCrash),
     });
   }
 
@@ -175,12 +184,10 @@ export class ServerRunner {
     }
   }
 
-  private async start(desired: ServerTarget): Promise<void> {
-    await this.deps.files.run(this.serverId, () => this.launch(desired));
-    await this.watchForReady();
-  }
-
-  /** Everything up to a running process, while nobody replaces the server's files. */
+  /**
+   * Everything up to a running process, while nobody replaces the server's files. A game of the
+   * server already running (another shim serves its state dir) is adopted, never doubled.
+   */
   private async launch(desired: ServerTarget): Promise<void> {
     await mkdir(this.root, { recursive: true });
     const values = placeholderValues(this.template, desired, this.root, this.deps.host);
@@ -196,37 +203,60 @@ export class ServerRunner {
     const file = appliedFile(this.deps.dataDir, this.serverId);
     await writeFile(`${file}.tmp`, JSON.stringify(applied));
     await rename(`${file}.tmp`, file);
-    const status = await this.deps.runtime.start(this.serverId, launchSpec(this.template, values, this.root));
+    let status;
+    try {
+      status = await this.deps.runtime.start(this.serverId, launchSpec(this.template, values, this.root));
+    } catch (e) {
+      if (!isRuntimeError(e, 'already_running')) throw e;
+      this.deps.logger.warn({ serverId: this.serverId }, 'a game of the server was running already; adopted it');
+      status = await this.deps.runtime.status(this.serverId);
+    }
     this.startedAt = status.state === 'running' ? status.startedAt : new Date().toISOString();
   }
 
-  /** Follows the console until the template's ready line appears, replaying what was printed before the attach. */
-  private async watchForReady(): Promise<void> {
-    this.stopReadyWatch();
+  /**
+   * Follows the console until the template's ready line appears (replaying what was printed
+   * before the attach), for as long as the machine waits for it: the returned function ends the
+   * watch. A failed attach is tried again; the game's exit, not the watch, ends a game that died.
+   */
+  private watchForReady(onReady: () => void): () => void {
     const ready = new RegExp(this.template.readyPattern);
-    // Set by the listener, which may run before attach returns; a plain `false` would narrow to it.
-    let seen = false as boolean;
-    const detach = await this.deps.runtime.attach(this.serverId, { tail: 200 }, (line) => {
-      if (seen || !ready.test(line.text)) return;
-      seen = true;
-      this.stopReadyWatch();
-      this.actor.send({ type: 'READY_LINE' });
-    });
-    if (seen) detach();
-    else this.readyWatch = detach;
+    let over = false;
+    let detach: (() => void) | undefined;
+    let retry: NodeJS.Timeout | undefined;
+    const attach = () => {
+      this.deps.runtime.attach(this.serverId, { tail: 200 }, (line) => {
+        if (over || !ready.test(line.text)) return;
+        over = true;
+        detach?.();
+        onReady();
+      }).then((d) => {
+        if (over) d();
+        else detach = d;
+      }, (err: unknown) => {
+        if (over) return;
+        this.deps.logger.debug({ err, serverId: this.serverId }, 'watching for the ready line failed; trying again');
+        retry = setTimeout(attach, readyWatchRetryMs);
+      });
+    };
+    attach();
+    return () => {
+      over = true;
+      clearTimeout(retry);
+      detach?.();
+    };
   }
 
-  private stopReadyWatch(): void {
-    this.readyWatch?.();
-    this.readyWatch = undefined;
-  }
-
+  /** Stops the server's game, whichever shim runs it (one this runtime lost track of is adopted first). */
   private async stop(): Promise<void> {
-    this.stopReadyWatch();
     try {
+      const status = await this.deps.runtime.status(this.serverId);
+      if (status.state !== 'running' && status.state !== 'stopping') return;
       await this.deps.runtime.stop(this.serverId, { timeoutMs: this.template.stopTimeoutSeconds * 1000 });
     } catch (e) {
-      if (!isRuntimeError(e) || e.code !== 'not_running') throw e;
+      if (isRuntimeError(e, 'not_running')) return;
+      this.deps.logger.warn({ err: e, serverId: this.serverId }, 'stopping the game failed; trying again');
+      throw e;
     }
   }
 
@@ -235,6 +265,9 @@ export class ServerRunner {
     await rm(serverHome(this.deps.dataDir, this.serverId), { recursive: true, force: true });
   }
 }
+
+/** How long a failed attach of the ready watch waits before the next try. */
+const readyWatchRetryMs = 500;
 
 /** A proxy's route set as written into its config (routes and lobby). */
 const routesKey = (network: ServerNetwork | undefined) => JSON.stringify([network?.routes ?? [], network?.lobbyServerId ?? '']);

@@ -3,6 +3,8 @@ export type RuntimeErrorCode =
   | 'not_running'
   /** A shim already serves this server. */
   | 'already_running'
+  /** A new shim refused to start: another shim serves the server's state dir. */
+  | 'shim_busy'
   /** The shim did not come up, or could not be reached. */
   | 'shim_unavailable'
   /** The shim did not answer within the deadline. */

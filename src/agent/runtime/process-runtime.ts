@@ -6,6 +6,7 @@ import { silentLogger, type Logger } from '../../shared/logger.js';
 import { programCommand, type ProgramCommand } from '../../shared/programs.js';
 import { isRuntimeError, RuntimeError } from './errors.js';
 import { parseLaunchSpec, parseShimConfig, type LaunchSpec, type ShimConfig } from './launch-spec.js';
+import { exitAlreadyReported, readEndOfConsole, type LastRun } from './last-run.js';
 import { settleWithoutShim } from './lost-shim.js';
 import { readProcessUsage, type ProcessUsage } from './process-usage.js';
 import { readConsole } from './console-reader.js';
@@ -73,6 +74,7 @@ export class ProcessRuntime implements ServerRuntime {
   /** Console readers, each on a connection of its own. */
   private readonly readers = new Set<ShimConnection>();
   private readonly exitListeners = new Set<ExitListener>();
+  private readonly lastRuns = new Map<string, LastRun>();
   /** One start or adoption per server at a time; the chain continues past a failure. */
   private readonly locks = new KeyedMutex();
   private readonly clock: Clock;
@@ -105,9 +107,27 @@ export class ProcessRuntime implements ServerRuntime {
       await removeFiles(stateDir, perRunFiles);
       const config: ShimConfig = { serverId, launch, consoleLines: this.consoleLines, lingerMs: this.lingerMs };
       await writeFileAtomic(join(stateDir, stateFiles.config), JSON.stringify(config));
-      const conn = await startShim(stateDir, this.shimCommand, this.shimStartTimeoutMs);
+      const conn = await this.startShimOrAdopt(serverId, stateDir);
+      this.lastRuns.delete(serverId);
       return this.track(serverId, stateDir, conn, launch);
     });
+  }
+
+  /**
+   * One shim per server: a new shim that finds another serving the state dir leaves at once, and
+   * the game of the one serving is the server's (adopted here), never a second game beside it.
+   */
+  private async startShimOrAdopt(serverId: string, stateDir: string): Promise<ShimConnection> {
+    try {
+      return await startShim(stateDir, this.shimCommand, this.shimStartTimeoutMs);
+    } catch (error) {
+      if (!isRuntimeError(error, 'shim_busy')) throw error;
+      const adopted = await this.adoptUnlocked(serverId);
+      if (adopted.state === 'running' || adopted.state === 'stopping') {
+        throw new RuntimeError('already_running', `server ${serverId} is already running (its shim was adopted)`);
+      }
+      throw error;
+    }
   }
 
   adopt(serverId: string): Promise<RuntimeStatus> {
@@ -178,6 +198,10 @@ export class ProcessRuntime implements ServerRuntime {
   async usage(serverId: string): Promise<ProcessUsage | null> {
     const live = this.live.get(serverId);
     return live?.gamePid ? readProcessUsage(live.gamePid) : null;
+  }
+
+  lastRun(serverId: string): LastRun | undefined {
+    return this.lastRuns.get(serverId);
   }
 
   onExit(listener: ExitListener): () => void {
@@ -270,9 +294,11 @@ export class ProcessRuntime implements ServerRuntime {
     return live.exitHandling;
   }
 
-  /** Reports the exit, marks it reported on disk, then lets the shim go. */
+  /** Keeps the end of the console, reports the exit (once), marks it reported on disk, then lets the shim go. */
   private async collectExit(serverId: string, live: LiveShim, exit: GameExit): Promise<void> {
-    this.emitExit(serverId, exit);
+    const lines = await readEndOfConsole(socketPathFor(live.stateDir, live.shimPid), this.requestTimeoutMs);
+    this.lastRuns.set(serverId, { exit, lines });
+    if (!(await exitAlreadyReported(live.stateDir, exit))) this.emitExit(serverId, exit, lines);
     await markReported(live.stateDir, exit);
     try {
       await live.conn.request({ type: 'release' }, this.requestTimeoutMs);
@@ -296,16 +322,17 @@ export class ProcessRuntime implements ServerRuntime {
     const settled = await settleWithoutShim(stateDir, this.clock);
     if (settled.kind === 'none') return { state: 'absent' };
     if (settled.kind === 'unreported') {
-      this.emitExit(serverId, settled.exit);
+      this.lastRuns.set(serverId, { exit: settled.exit, lines: [] });
+      this.emitExit(serverId, settled.exit, []);
       await markReported(stateDir, settled.exit);
     }
     return { state: 'exited', exit: settled.exit, startedAt: settled.startedAt };
   }
 
-  private emitExit(serverId: string, exit: GameExit): void {
+  private emitExit(serverId: string, exit: GameExit, lastLines: readonly OutputLine[]): void {
     for (const listener of this.exitListeners) {
       try {
-        listener(serverId, exit);
+        listener(serverId, exit, lastLines);
       } catch (error) {
         this.logger.error({ serverId, err: error }, 'an exit listener failed');
       }

@@ -1,8 +1,9 @@
+import type { LastRun } from './last-run.js';
 import type { LaunchSpec } from './launch-spec.js';
 import type { ProcessUsage } from './process-usage.js';
 import type { OutputLine, GameExit } from './shim-protocol.js';
 
-export type { OutputLine, GameExit, LaunchSpec, ProcessUsage };
+export type { OutputLine, GameExit, LastRun, LaunchSpec, ProcessUsage };
 
 /** What the runtime knows about one server's game process. */
 export type RuntimeStatus =
@@ -24,12 +25,13 @@ export interface AttachOptions {
 /** One server's adoption: a status, or why its shim could not be read. */
 export type AdoptOutcome = { ok: true; status: RuntimeStatus } | { ok: false; error: Error };
 
-export type ExitListener = (serverId: string, exit: GameExit) => void;
+/** Hears a game's exit with the last lines of its console (none when they could not be read). */
+export type ExitListener = (serverId: string, exit: GameExit, lastLines: readonly OutputLine[]) => void;
 
 /**
  * The Agent's view of game processes, after Wings' environment interface. Exits reach `onExit`
- * at least once each: from a live shim, from a shim found after an Agent restart, or from the
- * state dir when the shim is gone.
+ * once each: from a live shim, from a shim found after an Agent restart, or from the state dir
+ * when the shim is gone; an exit already reported (to this Agent or an earlier one) is not again.
  */
 export interface ServerRuntime {
   start(serverId: string, spec: LaunchSpec): Promise<RuntimeStatus>;
@@ -42,6 +44,8 @@ export interface ServerRuntime {
   status(serverId: string): Promise<RuntimeStatus>;
   usage(serverId: string): Promise<ProcessUsage | null>;
   onExit(listener: ExitListener): () => void;
+  /** The server's last ended run while this Agent runs (its console outlives the game), until the next start. */
+  lastRun(serverId: string): LastRun | undefined;
   /** Lets go of every shim without stopping any game (the Agent is shutting down). */
   close(): void;
 }

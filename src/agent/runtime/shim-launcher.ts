@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { programCommand, type ProgramCommand } from '../../shared/programs.js';
 import { isRuntimeError, RuntimeError } from './errors.js';
 import { ShimConnection } from './shim-connection.js';
+import { SHIM_BUSY_EXIT_CODE } from './shim-protocol.js';
 import { socketPathFor, stateFiles } from './state-dir.js';
 
 const START_POLL_MS = 20;
@@ -53,6 +54,7 @@ export async function startShim(stateDir: string, command: ProgramCommand, timeo
   const deadline = Date.now() + timeoutMs;
   const path = socketPathFor(stateDir, shim.pid);
   for (;;) {
+    if (exitCode === SHIM_BUSY_EXIT_CODE) throw new RuntimeError('shim_busy', 'another shim serves this server\'s state dir');
     if (exitCode !== undefined) {
       throw new RuntimeError('shim_unavailable', `the shim exited during start (code ${exitCode}): ${await logTail(stateDir)}`);
     }

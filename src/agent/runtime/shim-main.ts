@@ -1,4 +1,5 @@
-import { runShim } from './shim.js';
+import { SHIM_BUSY_EXIT_CODE } from './shim-protocol.js';
+import { runShim, ShimAlreadyRunningError } from './shim.js';
 
 /**
  * Entry of the per-server shim: `shim-main <state-dir>`. The Agent starts it detached in a new
@@ -11,5 +12,5 @@ if (!stateDir) {
 }
 runShim(stateDir).catch((error: unknown) => {
   process.stderr.write(`${JSON.stringify({ at: new Date().toISOString(), event: 'shim_failed', message: error instanceof Error ? error.message : String(error) })}\n`);
-  process.exit(1);
+  process.exit(error instanceof ShimAlreadyRunningError ? SHIM_BUSY_EXIT_CODE : 1);
 });

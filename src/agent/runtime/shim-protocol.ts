@@ -41,6 +41,8 @@ export interface OutputLine {
   text: string;
   /** The line was longer than the 16 KiB limit and was cut. */
   truncated: boolean;
+  /** When the shim read the line (ms since the epoch); absent from shims older than this field. */
+  at?: number;
 }
 
 interface StatusBase {
@@ -79,6 +81,8 @@ export type ShimMessage = ShimReply | ShimEvent;
 /** Longest frame either side accepts: a cut console line JSON-escaped fits with room to spare. */
 export const MAX_FRAME_BYTES = 256 * 1024;
 
+/** The exit code of a shim that found another shim serving its state dir: a refusal, not a failure. */
+export const SHIM_BUSY_EXIT_CODE = 75;
 
 export function encodeFrame(message: ShimRequest | ShimMessage): string {
   return `${JSON.stringify(message)}\n`;
@@ -189,11 +193,12 @@ function parseStatus(value: unknown): ShimStatus {
 
 function parseLine(value: unknown): OutputLine {
   if (!isObject(value)) throw new ProtocolError('malformed', 'line must be an object');
-  const { seq, stream, text, truncated } = value;
+  const { seq, stream, text, truncated, at } = value;
   if (!isNonNegativeInt(seq) || (stream !== 'stdout' && stream !== 'stderr') || typeof text !== 'string' || typeof truncated !== 'boolean') {
     throw new ProtocolError('malformed', 'line fields are wrong');
   }
-  return { seq, stream, text, truncated };
+  if (at !== undefined && !isNonNegativeInt(at)) throw new ProtocolError('malformed', 'line time is wrong');
+  return { seq, stream, text, truncated, ...(at !== undefined ? { at } : {}) };
 }
 
 function parseReply(value: JsonObject, id: number): ShimReply {

@@ -57,7 +57,7 @@ export class ShimSession {
   }
 
   addLine(stream: OutputLine['stream'], text: string, truncated: boolean): void {
-    const line: OutputLine = { seq: this.nextSeq, stream, text, truncated };
+    const line: OutputLine = { seq: this.nextSeq, stream, text, truncated, at: Date.now() };
     this.nextSeq += 1;
     this.ring.push(line);
     for (const [socket, limit] of this.attached) this.send(socket, { type: 'line', line }, limit);

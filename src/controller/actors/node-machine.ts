@@ -86,10 +86,12 @@ export const nodeMachine = setup({
     reportsPressure: ({ event }) => event.type === 'HEARTBEAT' && event.conditions.some((c) => isPressure(c.reason)),
   },
   actions: {
+    /** The Agent's hello is its first report: the Node's last heartbeat is then, not its previous one. */
     markConnected: assign(({ context, event }) => {
       const at = 'at' in event ? event.at : context.lastSeenAt;
       return {
         lastSeenAt: at,
+        lastHeartbeatAt: at,
         agentConditions: [],
         controllerConditions: withoutCondition(withoutCondition(context.controllerConditions, controllerConditions.unreachable.id), controllerConditions.heartbeatMissed.id),
       };

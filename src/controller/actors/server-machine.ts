@@ -49,7 +49,12 @@ export const serverMachine = setup({
     events: {} as ServerEvent,
     input: {} as { desired: ServerDesired; at: string },
   },
+  guards: {
+    runningDesired: ({ context }) => context.desired.state === 'RUNNING',
+  },
   actions: {
+    /** Accepted and audited, but the desired spec is what it was: no new generation. */
+    unchanged: () => {},
     start: assign(({ context }) => change(context, { state: 'RUNNING' })),
     stop: assign(({ context }) => change(context, { state: 'STOPPED' })),
     restart: assign(({ context }) => change(context, { state: 'RUNNING', restartNonce: context.desired.restartNonce + 1 })),
@@ -108,7 +113,7 @@ export const serverMachine = setup({
     },
     READY: {
       on: {
-        START: { actions: 'start' },
+        START: [{ guard: 'runningDesired', actions: 'unchanged' }, { actions: 'start' }],
         STOP: { actions: 'stop' },
         RESTART: { actions: 'restart' },
         UPDATE: { actions: 'update' },

@@ -58,6 +58,16 @@ const listItemFields = {
 
 export const ServerListItem = Type.Object(listItemFields);
 
+export const LastCrashSchema = Type.Object({
+  at: DateTime,
+  exitCode: Type.Optional(Type.Integer({ description: 'The exit code; absent when a signal ended the process or it never ran.' })),
+  signal: Type.Optional(Type.String({ description: 'The signal that ended the process, e.g. SIGSEGV.' })),
+  lastLines: Type.Array(Type.String(), { maxItems: 20, description: 'The last console lines before the crash (at most 20, each cut at 1,000 characters), oldest first.' }),
+}, {
+  description: 'The server\'s last crash since its Agent started: how the process ended and what it printed last. '
+    + 'Relayed by the Agent and held in the Controller\'s memory only (console output is never stored): absent after a Controller restart until the Agent reports again, and after an Agent restart.',
+});
+
 export const ServerDetail = Type.Object({
   ...listItemFields,
   observedGeneration: Type.Integer({ minimum: 0 }),
@@ -71,6 +81,7 @@ export const ServerDetail = Type.Object({
     usage: ResourceAmountsSchema,
     conditions: Type.Array(ConditionSchema),
     startedAt: Type.Optional(DateTime),
+    lastCrash: Type.Optional(LastCrashSchema),
   }),
   workflow: Type.Optional(Type.Object({
     kind: Type.String(), startedAt: DateTime, step: Type.String(),

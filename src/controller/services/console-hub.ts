@@ -155,8 +155,11 @@ export class ConsoleHub {
     try {
       const response = await this.locks.run(doc._id, () =>
         this.calls.ask(doc, { body: 'consoleSubscribe', consoleSubscribe: { serverId: doc._id, tail } }, { timeoutMs: agentDeadlines.quick }));
-      joined.subscribed = true;
-      watcher.replayed(response.payload === 'consoleReplay' ? response.consoleReplay.entries : []);
+      const replay = response.payload === 'consoleReplay' ? response.consoleReplay : undefined;
+      watcher.replayed(replay?.entries ?? []);
+      // A game that is gone: the Agent replayed the end of its last run, and nothing follows.
+      if (replay?.end) watcher.end(endEvent(replay.end));
+      else joined.subscribed = true;
     } catch (e) {
       watcher.close();
       throw e;

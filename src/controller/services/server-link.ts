@@ -1,7 +1,8 @@
 import { defaultGamePorts } from '../../shared/game-ports.js';
 import { KeyedMutex } from '../../shared/keyed-mutex.js';
-import type { DesiredPlugin, DesiredServer, ServerNetwork, ServerStatus } from '../../shared/link/messages.js';
+import type { DesiredPlugin, DesiredServer, LastCrash as LastCrashMessage, ServerNetwork, ServerStatus } from '../../shared/link/messages.js';
 import type { NodeFleet, NodeState } from '../actors/fleet.js';
+import type { LastCrash } from '../domain/last-crash.js';
 import type { ServerRuntimeState } from '../domain/server-spec.js';
 import type { AgentSessions } from '../link/session-registry.js';
 import type { PluginInstallationDoc } from '../store/records.js';
@@ -66,8 +67,16 @@ export function fromLinkStatus(status: ServerStatus): ServerReport {
     },
     conditions: status.conditions.map((c) => ({ id: c.id, source: 'AGENT' as const, reason: c.reason, message: c.message, since: c.since })),
     ...(status.startedAt ? { startedAt: status.startedAt } : {}),
+    ...(status.lastCrash ? { lastCrash: lastCrashOf(status.lastCrash) } : {}),
   };
 }
+
+const lastCrashOf = (crash: LastCrashMessage): LastCrash => ({
+  at: crash.at,
+  ...(crash.hasExitCode ? { exitCode: crash.exitCode } : {}),
+  ...(crash.signal ? { signal: crash.signal } : {}),
+  lastLines: crash.lastLines.slice(-20).map((line) => line.text),
+});
 
 /** The plugin jars installed on the given servers (the plugins capability's records). */
 export type InstalledPlugins = (serverIds: string[]) => Promise<PluginInstallationDoc[]>;

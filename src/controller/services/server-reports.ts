@@ -1,3 +1,4 @@
+import type { LastCrash } from '../domain/last-crash.js';
 import type { ServerObserved, ServerRuntimeState } from '../domain/server-spec.js';
 import type { ResourceAmounts, StatusCondition } from '../domain/status.js';
 import type { ServerDoc } from '../store/records.js';
@@ -19,6 +20,8 @@ export interface ServerReport {
   usage: ResourceAmounts;
   conditions: StatusCondition[];
   startedAt?: string;
+  /** Kept in memory only (ServerCrashes), never in the observed status the store holds. */
+  lastCrash?: LastCrash;
 }
 
 /** Usage changes on every report; it is written at most this often unless something else changed. */
@@ -36,6 +39,7 @@ export class ServerReports {
 
   /** Queues the report on the server's lock at once (before any await), so reports keep their arrival order. */
   apply(nodeId: string, report: ServerReport): Promise<void> {
+    this.servers.crashes.report(nodeId, report.serverId, report.lastCrash, report.removed);
     return this.servers.observe(report.serverId, (doc) => {
       if (doc.nodeId !== nodeId) return undefined;
       const at = nowIso(this.deps);

@@ -1,4 +1,5 @@
 import { deriveConvergence } from '../domain/convergence.js';
+import { explainCrashLoop, type LastCrash } from '../domain/last-crash.js';
 import { restartPending } from '../domain/network.js';
 import type { StatusCondition } from '../domain/status.js';
 import type { ServerDoc } from '../store/records.js';
@@ -51,8 +52,9 @@ export function serverListItem(doc: ServerDoc, nodeConnected: boolean) {
 
 export type ServerListItemView = ReturnType<typeof serverListItem>;
 
-export function serverDetail(doc: ServerDoc, nodeConnected: boolean) {
-  const conditions = serverConditions(doc, nodeConnected);
+/** The server as GET /servers/{id} shows it; `lastCrash` is what the Node's Agent last reported (memory only). */
+export function serverDetail(doc: ServerDoc, nodeConnected: boolean, lastCrash?: LastCrash) {
+  const conditions = explainCrashLoop(serverConditions(doc, nodeConnected), lastCrash);
   return {
     ...serverListItem(doc, nodeConnected),
     observedGeneration: doc.observed.observedGeneration,
@@ -68,6 +70,7 @@ export function serverDetail(doc: ServerDoc, nodeConnected: boolean) {
       usage: doc.observed.usage,
       conditions,
       ...(doc.observed.startedAt ? { startedAt: doc.observed.startedAt } : {}),
+      ...(lastCrash ? { lastCrash } : {}),
     },
     ...(doc.workflow ? { workflow: workflowView(doc.workflow) } : {}),
     createdAt: doc.createdAt,

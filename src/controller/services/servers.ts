@@ -18,6 +18,7 @@ import { hidden, type Access } from './access.js';
 import { nowIso, type ServiceDeps } from './deps.js';
 import type { NodeGateway } from './node-gateway.js';
 import type { ServerPlacements } from './server-placements.js';
+import { ServerCrashes } from './server-crashes.js';
 import { ServerRoom } from './server-room.js';
 import type { ServerWatchHub } from './server-watch.js';
 import { serverDetail, serverListItem, type ServerListItemView } from './server-views.js';
@@ -63,6 +64,8 @@ type NodeStateFeed = Pick<NodeFleet, 'subscribe'>;
 export class ServerService {
   private readonly locks = new KeyedMutex();
   private readonly room: ServerRoom;
+  /** Each server's last crash as its Agent reported it (console lines: memory only, never in the record). */
+  readonly crashes = new ServerCrashes();
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -95,7 +98,7 @@ export class ServerService {
   }
 
   private connected = (doc: ServerDoc) => (doc.nodeId ? this.nodes.isConnected(doc.nodeId) : false);
-  detail = (doc: ServerDoc) => serverDetail(doc, this.connected(doc));
+  detail = (doc: ServerDoc) => serverDetail(doc, this.connected(doc), this.crashes.of(doc));
   listItem = (doc: ServerDoc) => serverListItem(doc, this.connected(doc));
 
   /** The server, if the caller may see it and holds `permission` in its team. */

@@ -21,6 +21,7 @@ export type { ArtifactChunk } from './generated/cairn/agent/v1/ArtifactChunk.js'
 export type { Condition } from './generated/cairn/agent/v1/Condition.js';
 export type { ConsoleEnd } from './generated/cairn/agent/v1/ConsoleEnd.js';
 export type { ConsoleLine } from './generated/cairn/agent/v1/ConsoleLine.js';
+export type { ConsoleReplay } from './generated/cairn/agent/v1/ConsoleReplay.js';
 export type { DesiredPlugin } from './generated/cairn/agent/v1/DesiredPlugin.js';
 export type { DesiredServer } from './generated/cairn/agent/v1/DesiredServer.js';
 export type { DesiredState } from './generated/cairn/agent/v1/DesiredState.js';
@@ -30,6 +31,7 @@ export type { FileChunk } from './generated/cairn/agent/v1/FileChunk.js';
 export type { Heartbeat } from './generated/cairn/agent/v1/Heartbeat.js';
 export type { Hello } from './generated/cairn/agent/v1/Hello.js';
 export type { HostFacts } from './generated/cairn/agent/v1/HostFacts.js';
+export type { LastCrash } from './generated/cairn/agent/v1/LastCrash.js';
 export type { NetworkRoute } from './generated/cairn/agent/v1/NetworkRoute.js';
 export type { PortRange } from './generated/cairn/agent/v1/PortRange.js';
 export type { Resources } from './generated/cairn/agent/v1/Resources.js';

@@ -11,7 +11,7 @@ const streamDescription = [
   'a keep-alive comment every 15 seconds; an `end` event when the server stops, after which the stream closes.',
   '',
   '`line` event data: `{"text": string, "at": date-time, "truncated": boolean, "replay": boolean}` — `text` is the line without its line break,',
-  'cut at 16 KiB (`truncated: true` then); `at` is when the Agent read it (for replayed lines: when they were replayed); `replay` marks the tail replay.',
+  'cut at 16 KiB (`truncated: true` then); `at` is when the server printed it (replayed lines keep their time); `replay` marks the tail replay.',
   '',
   '`replayed` event data: `{"lines": integer}` — sent once, right after the replayed lines (also when there were none): a client that wants only the tail',
   '(`cairn logs` without `-f`) stops here instead of waiting for quiet. Clients that do not know the event ignore it.',
@@ -21,7 +21,8 @@ const streamDescription = [
   'or `lagging` (the client read too slowly and fell more than 4 MiB behind).',
   '',
   `At most ${maxConsoleWatchers} streams per server at once; more get 429 \`too_many_attempts\` with \`Retry-After: ${consoleRetryAfterSeconds}\`. A closed stream frees its slot at once.`,
-  'The server must be starting or running (`server_not_running`, 409, otherwise). The Controller relays the console and never stores it.',
+  'After the process ended (a crash, a stop), the stream replays the last lines of that run, kept by the Agent, then the `end` event of that run, and closes.',
+  'A server with no run its Agent saw end (never started, or the Agent restarted since) gets `server_not_running` (409). The Controller relays the console and never stores it.',
 ].join('\n');
 
 export const consoleRoutes = (s: Services) => [

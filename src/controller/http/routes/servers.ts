@@ -10,7 +10,9 @@ const powerRoute = (s: Services, verb: 'start' | 'stop' | 'restart') =>
   route({
     method: 'POST', path: `/servers/{serverId}/${verb}`, tag: 'servers', status: 202,
     summary: `${verb[0].toUpperCase()}${verb.slice(1)} the server: changes its desired state only; the Agent applies it later.`,
-    description: 'Increases `generation`. Refused with `phase_busy` unless the server is READY.',
+    description: verb === 'start'
+      ? 'Increases `generation`, except on a server already desired RUNNING (nothing changes; still 202 and audited). Refused with `phase_busy` unless the server is READY.'
+      : 'Increases `generation`. Refused with `phase_busy` unless the server is READY.',
     params: ServerParams, response: ServerDetail, errors: ['phase_busy'],
     audit: { action: `server.${verb}`, targetKind: 'server' },
     handler: async ({ caller, params, audit }) => s.servers.power(caller, params.serverId, verb.toUpperCase() as 'START' | 'STOP' | 'RESTART', audit),
@@ -72,7 +74,7 @@ export const serverRoutes = (s: Services) => [
   }),
   route({
     method: 'GET', path: '/servers/{serverId}', tag: 'servers', status: 200,
-    summary: 'One server: desired spec, observed status, conditions.', params: ServerParams, response: ServerDetail,
+    summary: 'One server: desired spec, observed status (with its last crash: exit code or signal and last console lines), conditions.', params: ServerParams, response: ServerDetail,
     handler: async ({ caller, params }) => s.servers.get(caller, params.serverId),
   }),
   powerRoute(s, 'start'),

@@ -12,7 +12,7 @@ export interface ConsoleLineInput {
    */
   'text'?: (string);
   /**
-   * When the Agent read the line, in milliseconds since the Unix epoch.
+   * When the line was printed (read by the server's supervisor), in milliseconds since the Unix epoch.
    */
   'atUnixMs'?: (number | string | Long);
   /**
@@ -36,7 +36,7 @@ export interface ConsoleLine {
    */
   'text': (string);
   /**
-   * When the Agent read the line, in milliseconds since the Unix epoch.
+   * When the line was printed (read by the server's supervisor), in milliseconds since the Unix epoch.
    */
   'atUnixMs': (number);
   /**

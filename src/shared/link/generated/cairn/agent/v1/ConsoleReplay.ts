@@ -1,6 +1,7 @@
 // Original file: proto/cairn/agent/v1/agent.proto
 
 import type { ConsoleLineInput as _cairn_agent_v1_ConsoleLineInput, ConsoleLine as _cairn_agent_v1_ConsoleLine } from '../../../cairn/agent/v1/ConsoleLine.js';
+import type { ConsoleEndInput as _cairn_agent_v1_ConsoleEndInput, ConsoleEnd as _cairn_agent_v1_ConsoleEnd } from '../../../cairn/agent/v1/ConsoleEnd.js';
 
 export interface ConsoleReplayInput {
   /**
@@ -11,6 +12,11 @@ export interface ConsoleReplayInput {
    * The same lines with their sequence numbers and truncation flags, oldest first.
    */
   'entries'?: (_cairn_agent_v1_ConsoleLineInput)[];
+  /**
+   * Set when the server's process is not running: the lines are the end of its last run, which the
+   * Agent keeps after the exit, no subscription was made and no live line follows.
+   */
+  'end'?: (_cairn_agent_v1_ConsoleEndInput | null);
 }
 
 export interface ConsoleReplay {
@@ -22,4 +28,9 @@ export interface ConsoleReplay {
    * The same lines with their sequence numbers and truncation flags, oldest first.
    */
   'entries': (_cairn_agent_v1_ConsoleLine)[];
+  /**
+   * Set when the server's process is not running: the lines are the end of its last run, which the
+   * Agent keeps after the exit, no subscription was made and no live line follows.
+   */
+  'end': (_cairn_agent_v1_ConsoleEnd | null);
 }

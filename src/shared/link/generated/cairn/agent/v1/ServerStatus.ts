@@ -4,6 +4,7 @@ import type { RuntimeStateInput as _cairn_agent_v1_RuntimeStateInput, RuntimeSta
 import type { ResourcesInput as _cairn_agent_v1_ResourcesInput, Resources as _cairn_agent_v1_Resources } from '../../../cairn/agent/v1/Resources.js';
 import type { ConditionInput as _cairn_agent_v1_ConditionInput, Condition as _cairn_agent_v1_Condition } from '../../../cairn/agent/v1/Condition.js';
 import type { PortBindingInput as _cairn_agent_v1_PortBindingInput, PortBinding as _cairn_agent_v1_PortBinding } from '../../../cairn/agent/v1/PortBinding.js';
+import type { LastCrashInput as _cairn_agent_v1_LastCrashInput, LastCrash as _cairn_agent_v1_LastCrash } from '../../../cairn/agent/v1/LastCrash.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface ServerStatusInput {
@@ -57,6 +58,10 @@ export interface ServerStatusInput {
    * running server whose desired membership differs shows RESTART_PENDING.
    */
   'startedInNetwork'?: (boolean);
+  /**
+   * The server's last crash since the Agent started; unset when it has not crashed since.
+   */
+  'lastCrash'?: (_cairn_agent_v1_LastCrashInput | null);
 }
 
 export interface ServerStatus {
@@ -110,4 +115,8 @@ export interface ServerStatus {
    * running server whose desired membership differs shows RESTART_PENDING.
    */
   'startedInNetwork': (boolean);
+  /**
+   * The server's last crash since the Agent started; unset when it has not crashed since.
+   */
+  'lastCrash': (_cairn_agent_v1_LastCrash | null);
 }

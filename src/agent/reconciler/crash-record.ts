@@ -1,0 +1,37 @@
+/** One console line kept with a crash: its text and when the game printed it (ms since the epoch). */
+export interface CrashLine {
+  text: string;
+  at: number;
+}
+
+/** A crash as the Agent keeps it in memory: when, how the game ended, and what it printed last. */
+export interface CrashRecord {
+  at: number;
+  code: number | null;
+  signal: string | null;
+  lastLines: readonly CrashLine[];
+}
+
+/** Lines kept with each crash: enough to show the stack trace's head, little enough to relay on every status. */
+export const crashLinesKept = 20;
+/** Each kept line is cut at this many characters (the whole line stays in the console replay). */
+export const crashLineChars = 1000;
+
+/** The newest lines a crash keeps, each cut to length. */
+export function keptCrashLines(lines: readonly CrashLine[]): CrashLine[] {
+  return lines.slice(-crashLinesKept).map((line) => (line.text.length > crashLineChars ? { ...line, text: `${line.text.slice(0, crashLineChars)}…` } : line));
+}
+
+export const isCrash = (code: number | null, signal: string | null) => !(code === 0 && signal === null);
+
+/** How a game ended, in words: "exit code 1", "signal SIGKILL", or "no exit status" (it never ran). */
+export function endedWith(crash: Pick<CrashRecord, 'code' | 'signal'>): string {
+  if (crash.signal) return `signal ${crash.signal}`;
+  if (crash.code !== null) return `exit code ${crash.code}`;
+  return 'no exit status';
+}
+
+export function crashLoopMessage(crashes: number, windowSeconds: number, last: CrashRecord | undefined): string {
+  const lastEnd = last ? ` The last one ended with ${endedWith(last)}.` : '';
+  return `Crashed ${crashes} times within ${windowSeconds} s; automatic restarts stopped until acknowledged.${lastEnd}`;
+}

@@ -1,0 +1,14 @@
+import type { LastCrash } from '../../shared/link/messages.js';
+import type { CrashRecord } from './crash-record.js';
+
+/** A kept crash as the server's status carries it to the Controller (lines numbered oldest first). */
+export function lastCrashOf(serverId: string, crash: CrashRecord | undefined): LastCrash | null {
+  if (!crash) return null;
+  return {
+    at: new Date(crash.at).toISOString(),
+    exitCode: crash.code ?? 0,
+    hasExitCode: crash.code !== null,
+    signal: crash.signal ?? '',
+    lastLines: crash.lastLines.map((line, seq) => ({ serverId, text: line.text, atUnixMs: line.at, truncated: false, seq })),
+  };
+}

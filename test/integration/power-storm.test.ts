@@ -1,0 +1,101 @@
+import { expect } from 'chai';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ServerDetail } from '../support/api-types.js';
+import { GiB, startFleet, tcpAccepts, waitForServer, type Fleet } from '../support/fleet.js';
+import { greetingOn, processesIn } from '../support/game-processes.js';
+
+type Action = 'start' | 'stop' | 'restart';
+
+/** A small seeded generator, so a failing storm can be replayed with its seed. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('power actions at any rate converge to exactly one game or none (real Agent, simcraft)', function () {
+  this.timeout(120_000);
+  let f: Fleet;
+  let server: ServerDetail;
+  const rootOf = (id: string) => join(f.agentDir, 'servers', id, 'root');
+  const stateOf = (id: string) => join(f.agentDir, 'servers', id, 'state');
+
+  before(async () => {
+    f = await startFleet();
+    const res = await f.admin.post<ServerDetail>('/servers', {
+      name: 'stormy', teamId: f.teamId, software: { template: 'simcraft', version: '1.21.4' }, resources: { cpuMillis: 500, memoryBytes: GiB / 4 },
+    });
+    expect(res.status, res.text).to.equal(201);
+    server = await waitForServer(f.admin, res.body.id, (s) => s.phase === 'READY' && s.convergence === 'CONVERGED', 'READY');
+  });
+  after(async () => f.dispose());
+
+  const act = async (action: Action) => {
+    const res = await f.admin.post<ServerDetail>(`/servers/${server.id}/${action}`);
+    expect(res.status, `${action}: ${res.text}`).to.equal(202);
+  };
+
+  /** What a settled server must look like, checked on every sample of a short window after it converged. */
+  async function expectSettled(desired: 'RUNNING' | 'STOPPED', actions: Action[]): Promise<void> {
+    const what = `${desired} after ${actions.join(' ')}`;
+    const settledCheck = async () => {
+      const { body: s } = await f.admin.get<ServerDetail>(`/servers/${server.id}`);
+      expect(s.desiredState, what).to.equal(desired);
+      expect(s.conditions.map((c) => c.reason), what).to.not.include('CRASH_LOOP');
+      expect({ runtimeState: s.status.runtimeState, convergence: s.convergence, observed: s.observedGeneration }, what)
+        .to.deep.equal({ runtimeState: desired, convergence: 'CONVERGED', observed: s.generation });
+      const games = await processesIn(rootOf(server.id));
+      expect(games, `game processes in the server's root, ${what}`).to.have.length(desired === 'RUNNING' ? 1 : 0);
+      const port = s.gamePort!;
+      if (desired === 'RUNNING') {
+        const run = JSON.parse(await readFile(join(stateOf(server.id), 'run.json'), 'utf8')) as { gamePid: number };
+        expect(run.gamePid, 'the game the supervisor tracks is the one running').to.equal(games[0]);
+        expect(await greetingOn(port), 'the game answers on the port the API reports').to.match(new RegExp(` on port ${port}:`));
+      } else {
+        expect(await tcpAccepts(port), 'nothing listens on the game port').to.equal(false);
+      }
+    };
+    await waitForServer(f.admin, server.id, (s) => s.convergence === 'CONVERGED' && s.observedGeneration === s.generation && s.status.runtimeState === desired, what, 45_000);
+    // Converged is not enough: a late effect of an earlier action must not undo it.
+    const until = Date.now() + 1500;
+    do {
+      await settledCheck();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } while (Date.now() < until);
+  }
+
+  it('five back-to-back restarts of a running server leave one game, RUNNING, on its port', async () => {
+    await act('start');
+    await expectSettled('RUNNING', ['start']);
+    const actions: Action[] = ['restart', 'restart', 'restart', 'restart', 'restart'];
+    for (const action of actions) await act(action);
+    await expectSettled('RUNNING', actions);
+  });
+
+  it('three stop/start pairs leave one game, RUNNING', async () => {
+    const actions: Action[] = ['stop', 'start', 'stop', 'start', 'stop', 'start'];
+    for (const action of actions) await act(action);
+    await expectSettled('RUNNING', actions);
+  });
+
+  it('a storm of 20 random start/stop/restart converges to the last one asked: one game or none', async () => {
+    const seed = Number(process.env.CAIRN_STORM_SEED ?? Date.now() % 100_000);
+    const random = seeded(seed);
+    const kinds: Action[] = ['start', 'stop', 'restart'];
+    const actions = Array.from({ length: 20 }, () => kinds[Math.floor(random() * kinds.length)]);
+    for (const action of actions) await act(action);
+    await expectSettled(actions[actions.length - 1] === 'stop' ? 'STOPPED' : 'RUNNING', [`(seed ${seed})`, ...actions] as Action[]);
+  });
+
+  it('a storm that ends in stop leaves no game and a closed port', async () => {
+    const actions: Action[] = ['restart', 'start', 'stop', 'restart', 'stop', 'start', 'restart', 'stop'];
+    for (const action of actions) await act(action);
+    await expectSettled('STOPPED', actions);
+  });
+});
