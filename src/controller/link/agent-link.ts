@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import * as grpc from '@grpc/grpc-js';
 import type { Clock } from '../../shared/clock.js';
 import { agentLinkService, credentialMetadataKey, type AgentLinkHandlers } from '../../shared/link/proto.js';
@@ -36,7 +35,7 @@ export interface AgentLinkDeps {
 export interface ListenOptions {
   host: string;
   port: number;
-  tls?: { certFile: string; keyFile: string };
+  tls?: { cert: Buffer; key: Buffer };
 }
 
 /** An Agent must say hello this soon after connecting. */
@@ -65,9 +64,9 @@ export class AgentLinkServer {
     this.server.addService(agentLinkService(), handlers);
   }
 
-  async listen(options: ListenOptions): Promise<number> {
+  listen(options: ListenOptions): Promise<number> {
     const credentials = options.tls
-      ? grpc.ServerCredentials.createSsl(null, [{ cert_chain: await readFile(options.tls.certFile), private_key: await readFile(options.tls.keyFile) }], false)
+      ? grpc.ServerCredentials.createSsl(null, [{ cert_chain: options.tls.cert, private_key: options.tls.key }], false)
       : grpc.ServerCredentials.createInsecure();
     const host = options.host.includes(':') ? `[${options.host}]` : options.host;
     return new Promise((resolve, reject) => {
