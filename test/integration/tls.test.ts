@@ -3,7 +3,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkServerIdentity } from 'node:tls';
+import { pino } from 'pino';
 import { Agent } from 'undici';
+import { parseControllerConfig } from '../../src/controller/config.js';
+import { startController } from '../../src/controller/controller.js';
+import { silentLogger } from '../../src/shared/logger.js';
 import { localAgentDir } from '../../src/controller/local-agent.js';
 import { AgentProcess } from '../support/agent-process.js';
 import { adminCredentials, setupAdmin, startTestController } from '../support/controller.js';
@@ -160,6 +164,49 @@ describe('TLS with --local-agent: the local Agent verifies the link too', functi
       await t.stop();
       await killGames(localAgentDir(t.dataDir));
       await t.dispose();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('TLS: the Controller says when it listens beyond loopback in plaintext', function () {
+  this.timeout(60_000);
+
+  /** Starts a Controller on every interface with a logger whose lines the test reads, and stops it. */
+  async function logsOfStart(dir: string, extraArgs: string[]): Promise<string> {
+    let logs = '';
+    const logger = pino({ level: 'info' }, { write: (line: string) => void (logs += line) });
+    const config = parseControllerConfig(['--data-dir', join(dir, `data-${extraArgs.length}`), '--host', '0.0.0.0', '--http-port', '0', '--grpc-port', '0', ...extraArgs], {});
+    const controller = await startController({ config, logger });
+    await controller.close();
+    return logs;
+  }
+
+  it('warns without --tls-cert, and not with it (then it logs the certificate\'s names and end of validity)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cairn-tls-warn-'));
+    try {
+      const plain = await logsOfStart(dir, []);
+      expect(plain).to.match(/"event":"agent_link_plaintext".*"msg":"The HTTP API and the Agent link listen beyond loopback without TLS; give --tls-cert and --tls-key"/);
+      const ca = await makeCa(dir, 'warn-ca');
+      const cert = await makeServerCert(dir, ca, 'controller', ['DNS:localhost', 'IP:127.0.0.1']);
+      const secure = await logsOfStart(dir, ['--tls-cert', cert.certFile, '--tls-key', cert.keyFile]);
+      expect(secure).to.not.include('agent_link_plaintext');
+      expect(secure).to.match(/"event":"tls","names":"DNS:localhost, IP Address:127\.0\.0\.1","validTo":"[^"]+ GMT"/);
+      expect(secure).to.match(/"webUrl":"https:\/\/127\.0\.0\.1:\d+\/"/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a key that does not belong to the certificate stops the start, naming both files', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cairn-tls-mismatch-'));
+    try {
+      const ca = await makeCa(dir, 'mismatch-ca');
+      const cert = await makeServerCert(dir, ca, 'controller', ['IP:127.0.0.1']);
+      const config = parseControllerConfig(['--data-dir', join(dir, 'data'), '--http-port', '0', '--grpc-port', '0', '--tls-cert', cert.certFile, '--tls-key', ca.keyFile], {});
+      const failed = await startController({ config, logger: silentLogger }).then(() => undefined, (e: unknown) => (e as Error).message);
+      expect(failed).to.be.a('string').and.satisfy((m: string) => m.startsWith(`--tls-cert ${cert.certFile} with --tls-key ${ca.keyFile}: `)).and.match(/key values mismatch/);
+    } finally {
       await rm(dir, { recursive: true, force: true });
     }
   });
