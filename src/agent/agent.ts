@@ -1,4 +1,4 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import * as grpc from '@grpc/grpc-js';
 import { protocolVersion } from '../shared/link/proto.js';
 import type { Logger } from '../shared/logger.js';
@@ -9,6 +9,7 @@ import { CredentialStore, type StoredCredential } from '../shared/credential-sto
 import { enroll, EnrollmentRefused } from './enroll.js';
 import { allocatable, hostFacts } from './host-facts.js';
 import { AgentLinkClient } from './link-client.js';
+import { linkCredentials, tlsProblem } from './link-credentials.js';
 import { ArtifactFetcher } from './plugins/artifact-fetcher.js';
 import { PluginPlacer } from './plugins/plugin-placer.js';
 import { Installer } from './reconciler/installer.js';
@@ -41,10 +42,6 @@ export interface RunningAgent {
   stop(): Promise<void>;
 }
 
-async function channelCredentials(config: AgentConfig): Promise<grpc.ChannelCredentials> {
-  return config.controllerCa ? grpc.credentials.createSsl(await readFile(config.controllerCa)) : grpc.credentials.createInsecure();
-}
-
 /** Enrolls once (retrying while the Controller is unreachable), then keeps the credential for every later start. */
 async function credentialFor(config: AgentConfig, credentials: grpc.ChannelCredentials, logger: Logger, backoff: BackoffPolicy): Promise<StoredCredential> {
   const store = new CredentialStore(config.dataDir);
@@ -65,6 +62,8 @@ async function credentialFor(config: AgentConfig, credentials: grpc.ChannelCrede
     } catch (err) {
       if (err instanceof EnrollmentRefused) throw err;
       const delay = backoffDelay(attempt, backoff);
+      const explained = tlsProblem((err as Partial<grpc.ServiceError>).details ?? (err as Error).message, config);
+      if (explained) logger.error({ event: 'tls_refused', err: (err as Error).message }, explained);
       logger.warn({ event: 'enroll_retry', err: (err as Error).message, inMs: delay }, 'cannot reach the Controller to enroll; retrying');
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
@@ -75,7 +74,7 @@ async function credentialFor(config: AgentConfig, credentials: grpc.ChannelCrede
 export async function runAgent(config: AgentConfig, logger: Logger, options: AgentOptions = {}): Promise<RunningAgent> {
   const backoff = options.backoff ?? defaultBackoff;
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
-  const credentials = await channelCredentials(config);
+  const credentials = await linkCredentials(config);
   const { nodeId, credential } = await credentialFor(config, credentials, logger, backoff);
   const sampler = new UsageSampler(config.dataDir);
   const overrides = { cpuMillis: config.cpuMillis, memoryBytes: config.memoryBytes, diskBytes: config.diskBytes };
@@ -100,6 +99,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
     credential,
     logger,
     backoff,
+    explainError: (details) => tlsProblem(details, config),
     hello: async () => ({
       agentVersion: cairnVersion,
       protocolVersion,

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { defaultGamePorts, gamePortsRule, parseGamePorts } from '../shared/game-ports.js';
 import type { PortRange } from '../shared/link/messages.js';
 import { parseProgramArgs, programHelp, type FlagSpec } from '../shared/program-args.js';
+import { programSettings } from '../shared/settings.js';
 
 export interface AgentConfig {
   /** HOST:PORT of the Controller's Agent link. */
@@ -10,6 +11,8 @@ export interface AgentConfig {
   enrollmentToken?: string;
   /** CA file to verify the Controller's TLS certificate; without it the link is plaintext. */
   controllerCa?: string;
+  /** The name the Controller's certificate must carry, when it is not the host of `controller`. */
+  controllerTlsName?: string;
   /** Overrides of what the Agent reports as allocatable. */
   cpuMillis?: number;
   memoryBytes?: number;
@@ -27,10 +30,12 @@ export interface AgentConfig {
 export class AgentConfigError extends Error {}
 
 const flags = {
+  config: { value: 'FILE', env: 'CAIRN_AGENT_CONFIG', help: 'a YAML file of settings whose keys are these long flags (data-dir: /var/lib/cairn-agent); flags and variables win over it' },
   controller: { value: 'HOST:PORT', env: 'CAIRN_CONTROLLER', help: 'the Controller\'s Agent link (required)' },
   'data-dir': { value: 'DIR', env: 'CAIRN_AGENT_DATA_DIR', help: 'the Agent\'s credential, servers and caches (required)' },
   'enrollment-token': { value: 'T', env: 'CAIRN_ENROLLMENT_TOKEN', help: 'the one-time token of `cairn create node`; needed the first time only' },
   'controller-ca': { value: 'FILE', env: 'CAIRN_CONTROLLER_CA', help: 'CA (PEM) that verifies the Controller\'s TLS certificate; without it the link is plaintext' },
+  'controller-tls-name': { value: 'NAME', env: 'CAIRN_CONTROLLER_TLS_NAME', help: 'the name the Controller\'s certificate is checked against (default: the host of --controller)' },
   'cpu-millis': { value: 'N', env: 'CAIRN_AGENT_CPU_MILLIS', help: 'allocatable CPU in millicores (default: what the host has)' },
   'memory-bytes': { value: 'N', env: 'CAIRN_AGENT_MEMORY_BYTES', help: 'allocatable memory in bytes (default: what the host has)' },
   'disk-bytes': { value: 'N', env: 'CAIRN_AGENT_DISK_BYTES', help: 'allocatable disk in bytes (default: what the data dir\'s disk has)' },
@@ -40,7 +45,7 @@ const flags = {
   'game-ports': { value: 'FIRST-LAST', env: 'CAIRN_GAME_PORTS', help: 'the host ports this Node offers game servers (default 25565-26564)' },
 } as const satisfies Record<string, FlagSpec>;
 
-export const agentHelp = programHelp('cairn-agent --controller HOST:PORT --data-dir DIR [options]', 'The Cairn Agent: runs the game servers of one Node for its Controller. Flags win over environment variables.', flags);
+export const agentHelp = programHelp('cairn-agent --controller HOST:PORT --data-dir DIR [options]', 'The Cairn Agent: runs the game servers of one Node for its Controller. Flags win over environment variables, which win over --config.', flags);
 
 /** `--help`, `--version`, or the configuration to run with. */
 export function parseAgentCommandLine(argv: string[], env: NodeJS.ProcessEnv = process.env): { action: 'help' | 'version' } | { action: 'run'; config: AgentConfig } {
@@ -73,19 +78,19 @@ export function parseAgentConfig(argv: string[], env: NodeJS.ProcessEnv = proces
 }
 
 function configFrom(values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv): AgentConfig {
-  const get = (name: keyof typeof flags): string | undefined => {
-    const v = (values[name] as string | undefined) ?? env[flags[name].env];
-    return v === undefined || v === '' ? undefined : v;
-  };
+  const settings = programSettings(values, env, flags, 'config');
+  const get = (name: keyof typeof flags) => settings.get(name);
   const controller = get('controller');
   if (!controller || !/^.+:\d{1,5}$/.test(controller)) throw new AgentConfigError('--controller HOST:PORT is required');
   const dataDir = get('data-dir');
   if (!dataDir) throw new AgentConfigError('--data-dir DIR is required');
+  if (get('controller-tls-name') !== undefined && get('controller-ca') === undefined) throw new AgentConfigError('--controller-tls-name goes with --controller-ca');
   return {
     controller,
     dataDir: resolve(dataDir),
     enrollmentToken: get('enrollment-token'),
-    controllerCa: get('controller-ca'),
+    controllerCa: get('controller-ca') === undefined ? undefined : resolve(get('controller-ca')!),
+    controllerTlsName: get('controller-tls-name'),
     cpuMillis: amount('cpu-millis', get('cpu-millis')),
     memoryBytes: amount('memory-bytes', get('memory-bytes')),
     diskBytes: amount('disk-bytes', get('disk-bytes')),

@@ -36,6 +36,8 @@ export interface LinkClientOptions {
   heartbeat(): Promise<Heartbeat>;
   logger: Logger;
   backoff?: BackoffPolicy;
+  /** A sentence saying what to fix for a failure the operator must act on (a TLS mismatch); undefined for the rest. */
+  explainError?(details: string): string | undefined;
 }
 
 /** Channel options shared by Connect and Enroll: keepalive notices a dead Controller; a private subchannel per client keeps each Agent's connection its own. */
@@ -160,7 +162,7 @@ export class AgentLinkClient {
       if (ended) return;
       ended = true;
       if (this.call === call) this.teardown(reason);
-      this.scheduleReconnect();
+      this.scheduleReconnect(reason);
     };
     call.on('data', (message: ControllerMessage) => this.receive(message));
     call.on('error', (err: grpc.ServiceError) => {
@@ -169,6 +171,8 @@ export class AgentLinkClient {
         this.attempt = Math.max(this.attempt, 16);
         this.options.logger.error({ event: 'credential_refused', details: err.details }, 'the Controller refused this Node\'s credential');
       }
+      const explained = this.options.explainError?.(err.details);
+      if (explained) this.options.logger.error({ event: 'tls_refused', details: err.details }, explained);
       end(`${grpc.status[err.code]}: ${err.details}`);
     });
     call.on('end', () => end('stream ended'));
@@ -272,11 +276,11 @@ export class AgentLinkClient {
     }
   }
 
-  private scheduleReconnect(): void {
+  private scheduleReconnect(reason?: string): void {
     if (!this.running) return;
     clearTimeout(this.reconnectTimer);
     const delay = backoffDelay(this.attempt++, this.options.backoff ?? defaultBackoff);
-    this.options.logger.info({ event: 'reconnecting', inMs: delay, attempt: this.attempt }, 'reconnecting');
+    this.options.logger.info({ event: 'reconnecting', inMs: delay, attempt: this.attempt, reason }, 'reconnecting');
     this.reconnectTimer = setTimeout(() => void this.open(), delay);
   }
 

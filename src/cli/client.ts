@@ -1,3 +1,4 @@
+import { Agent, type Dispatcher } from 'undici';
 import { ApiError, CliError } from './errors.js';
 import type { Page } from './api-types.js';
 
@@ -6,12 +7,20 @@ export interface Auth {
   cookie?: string;
 }
 
-/** The public HTTP API under `<url>/api/v1`, with a Bearer token or a session cookie. */
+/** Node's words for a certificate it could not verify (`err.cause.code` of a failed fetch). */
+const certificateCodes = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS/;
+
+/**
+ * The public HTTP API under `<url>/api/v1`, with a Bearer token or a session cookie. Given a CA
+ * (PEM), HTTPS trusts that CA instead of the system's, as for a Controller with its own CA.
+ */
 export class CliClient {
   readonly base: string;
+  private readonly dispatcher?: Dispatcher;
 
-  constructor(readonly url: string, private readonly auth: Auth) {
+  constructor(readonly url: string, private readonly auth: Auth, ca?: Buffer) {
     this.base = `${url.replace(/\/+$/, '')}/api/v1`;
+    if (ca) this.dispatcher = new Agent({ connect: { ca } });
   }
 
   /** A request whose refusal becomes an ApiError; the caller reads the body. */
@@ -21,11 +30,12 @@ export class CliClient {
     if (this.auth.cookie) headers.cookie = this.auth.cookie;
     let res: Response;
     try {
-      res = await fetch(`${this.base}${path}`, { ...init, method, headers });
+      res = await fetch(`${this.base}${path}`, { ...init, method, headers, ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}) });
     } catch (e) {
       if ((e as Error).name === 'AbortError') throw e;
       const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-      throw new CliError(`cannot reach the Controller at ${this.url}: ${cause?.code ?? cause?.message ?? (e as Error).message}`);
+      const hint = certificateCodes.test(cause?.code ?? '') ? ' (its certificate is not trusted: give the CA that signed it with --ca FILE or CAIRN_CA)' : '';
+      throw new CliError(`cannot reach the Controller at ${this.url}: ${cause?.code ?? cause?.message ?? (e as Error).message}${hint}`);
     }
     if (!res.ok) throw await problemOf(res);
     return res;

@@ -1,7 +1,9 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { CliClient } from './client.js';
 import { loadCredentials } from './credentials.js';
-import { CliError } from './errors.js';
+import { CliError, UsageError } from './errors.js';
 import { formats, parseFormat, type Format } from './output.js';
 
 /**
@@ -12,12 +14,14 @@ export function withGlobals(cmd: Command): Command {
   return cmd
     .option('--url <url>', 'the Controller, e.g. http://127.0.0.1:8080 (env CAIRN_URL; default: what `cairn login` stored)')
     .option('--token <token>', 'an API token (env CAIRN_TOKEN; default: what `cairn login` stored)')
+    .option('--ca <file>', 'the CA (PEM) that signed the Controller\'s HTTPS certificate, trusted instead of the system\'s (env CAIRN_CA; default: what `cairn login` stored)')
     .addOption(new Option('-o, --output <format>', 'output format').choices(formats));
 }
 
 export interface Globals {
   url?: string;
   token?: string;
+  ca?: string;
   format: Format;
 }
 
@@ -26,7 +30,7 @@ export function globalsOf(cmd: Command): Globals {
   const chain: Command[] = [];
   for (let c: Command | null = cmd; c; c = c.parent) chain.push(c);
   const pick = (key: string) => chain.map((c) => c.opts()[key] as string | undefined).find((v) => v !== undefined && v !== '');
-  return { url: pick('url'), token: pick('token'), format: parseFormat(pick('output')) };
+  return { url: pick('url'), token: pick('token'), ca: pick('ca'), format: parseFormat(pick('output')) };
 }
 
 export interface Ctx {
@@ -34,14 +38,31 @@ export interface Ctx {
   format: Format;
 }
 
-/** Flags, then CAIRN_URL / CAIRN_TOKEN, then what `cairn login` stored. */
+/** The CA file a command trusts: the flag, then CAIRN_CA, then `fallback` (what `cairn login` stored); an absolute path. */
+export function caPathOf(globals: Globals, fallback?: string): string | undefined {
+  const path = globals.ca || process.env.CAIRN_CA || fallback;
+  return path ? resolve(path) : undefined;
+}
+
+/** The PEM of a `--ca` file; a file that cannot be read is a usage error naming it. */
+export async function readCa(path: string | undefined): Promise<Buffer | undefined> {
+  if (path === undefined) return undefined;
+  try {
+    return await readFile(path);
+  } catch (e) {
+    throw new UsageError(`--ca ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+/** Flags, then CAIRN_URL / CAIRN_TOKEN / CAIRN_CA, then what `cairn login` stored. */
 export async function connect(cmd: Command): Promise<Ctx> {
   const globals = globalsOf(cmd);
   const stored = await loadCredentials();
   const url = globals.url || process.env.CAIRN_URL || stored?.url;
   const token = globals.token || process.env.CAIRN_TOKEN || stored?.token;
   if (!url || !token) throw new CliError('not signed in: run `cairn login --url URL --username NAME --password-stdin`, or set CAIRN_URL and CAIRN_TOKEN');
-  return { client: new CliClient(url, { token }), format: globals.format };
+  const ca = await readCa(caPathOf(globals, stored?.ca));
+  return { client: new CliClient(url, { token }, ca), format: globals.format };
 }
 
 /** A repeatable flag whose values may also be comma-separated (`--role a --role b,c`). */

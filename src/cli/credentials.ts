@@ -11,6 +11,8 @@ export interface Credentials {
   token: string;
   tokenId?: string;
   username?: string;
+  /** The `--ca` file the login trusted, for the commands after it. */
+  ca?: string;
 }
 
 export async function loadCredentials(): Promise<Credentials | undefined> {

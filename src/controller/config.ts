@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { gamePortsRule, parseGamePorts } from '../shared/game-ports.js';
 import type { PortRange } from '../shared/link/messages.js';
 import { parseProgramArgs, programHelp, type FlagSpec } from '../shared/program-args.js';
+import { programSettings } from '../shared/settings.js';
 import { defaultWebDir } from './http/web-ui.js';
 
 export interface ControllerConfig {
@@ -18,6 +19,8 @@ export interface ControllerConfig {
   webDir: string;
   tlsCert?: string;
   tlsKey?: string;
+  /** The CA the local Agent verifies the link with (default: the certificate itself, right when it is self-signed). */
+  tlsCa?: string;
   localAgent: boolean;
   /** The game port range the local Agent offers (passed on as its `--game-ports`); its default when absent. */
   localAgentGamePorts?: PortRange;
@@ -26,6 +29,7 @@ export interface ControllerConfig {
 export class ConfigError extends Error {}
 
 const flags = {
+  config: { value: 'FILE', env: 'CAIRN_CONTROLLER_CONFIG', help: 'a YAML file of settings whose keys are these long flags (data-dir: /var/lib/cairn); flags and variables win over it' },
   'data-dir': { value: 'DIR', env: 'CAIRN_DATA_DIR', help: 'where the embedded store, the setup code and backups live (default ./data)' },
   'http-port': { value: 'N', env: 'CAIRN_HTTP_PORT', help: 'HTTP API and web UI port; 0 picks a free one (default 8080)' },
   'grpc-port': { value: 'N', env: 'CAIRN_GRPC_PORT', help: 'the Agent link\'s port; 0 picks a free one (default 8443)' },
@@ -37,6 +41,7 @@ const flags = {
   'web-dir': { value: 'DIR', env: 'CAIRN_WEB_DIR', help: 'the built web UI (default dist/web)' },
   'tls-cert': { value: 'FILE', env: 'CAIRN_TLS_CERT', help: 'TLS certificate (PEM) for HTTP and the Agent link; with --tls-key' },
   'tls-key': { value: 'FILE', env: 'CAIRN_TLS_KEY', help: 'TLS private key (PEM); with --tls-cert' },
+  'tls-ca': { value: 'FILE', env: 'CAIRN_TLS_CA', help: 'the CA (PEM) that signed --tls-cert, for the local Agent to verify the link (default: --tls-cert, for a self-signed one)' },
   'game-ports': { value: 'FIRST-LAST', env: 'CAIRN_GAME_PORTS', help: 'the game port range the local Agent offers' },
 } as const satisfies Record<string, FlagSpec>;
 
@@ -45,7 +50,7 @@ const allFlags: Record<string, FlagSpec> = {
   'local-agent': { env: 'CAIRN_LOCAL_AGENT=1', help: 'also run an Agent on this machine, enrolled automatically' },
 };
 
-export const controllerHelp = programHelp('cairn-controller [options]', 'The Cairn Controller: the HTTP API, the web UI and the Agent link. Flags win over environment variables.', allFlags);
+export const controllerHelp = programHelp('cairn-controller [options]', 'The Cairn Controller: the HTTP API, the web UI and the Agent link. Flags win over environment variables, which win over --config.', allFlags);
 
 /** `--help`, `--version`, or the configuration to run with. */
 export function parseControllerCommandLine(argv: string[], env: NodeJS.ProcessEnv = process.env): { action: 'help' | 'version' } | { action: 'run'; config: ControllerConfig } {
@@ -72,6 +77,8 @@ function gamePorts(raw: string | undefined): PortRange | undefined {
   return range;
 }
 
+const optionalPath = (raw: string | undefined) => (raw === undefined ? undefined : resolve(raw));
+
 /** The configuration of a command line that runs the Controller (tests build theirs this way). */
 export function parseControllerConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): ControllerConfig {
   const args = parseControllerCommandLine(argv, env);
@@ -79,12 +86,10 @@ export function parseControllerConfig(argv: string[], env: NodeJS.ProcessEnv = p
   return args.config;
 }
 
-/** Flags win over environment variables, which win over defaults. */
+/** Flags win over environment variables, which win over the config file, which wins over defaults. */
 function configFrom(values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv): ControllerConfig {
-  const get = (name: keyof typeof flags): string | undefined => {
-    const v = (values[name] as string | undefined) ?? env[flags[name].env];
-    return v === undefined || v === '' ? undefined : v;
-  };
+  const settings = programSettings(values, env, allFlags, 'config');
+  const get = (name: keyof typeof flags) => settings.get(name);
   const config: ControllerConfig = {
     dataDir: resolve(get('data-dir') ?? './data'),
     httpPort: port('http-port', get('http-port') ?? '8080'),
@@ -93,13 +98,15 @@ function configFrom(values: Record<string, string | boolean | undefined>, env: N
     mongodbUri: get('mongodb-uri'),
     catalogSource: get('catalog-source'),
     catalogSyncMinutes: syncMinutes(get('catalog-sync-minutes') ?? '60'),
-    templatesDir: get('templates-dir') === undefined ? undefined : resolve(get('templates-dir')!),
+    templatesDir: optionalPath(get('templates-dir')),
     webDir: resolve(get('web-dir') ?? defaultWebDir()),
-    tlsCert: get('tls-cert'),
-    tlsKey: get('tls-key'),
-    localAgent: values['local-agent'] === true || env.CAIRN_LOCAL_AGENT === '1',
+    tlsCert: optionalPath(get('tls-cert')),
+    tlsKey: optionalPath(get('tls-key')),
+    tlsCa: optionalPath(get('tls-ca')),
+    localAgent: settings.on('local-agent'),
     localAgentGamePorts: gamePorts(get('game-ports')),
   };
   if ((config.tlsCert === undefined) !== (config.tlsKey === undefined)) throw new ConfigError('--tls-cert and --tls-key go together');
+  if (config.tlsCa !== undefined && config.tlsCert === undefined) throw new ConfigError('--tls-ca goes with --tls-cert and --tls-key');
   return config;
 }

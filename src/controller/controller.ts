@@ -1,13 +1,13 @@
 import { mkdir } from 'node:fs/promises';
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { systemClock, uuidV7Ids, type Clock, type IdGenerator } from '../shared/clock.js';
 import { createLogger, type Logger } from '../shared/logger.js';
 import { cairnVersion } from '../shared/version.js';
 import type { NodeTimings } from './actors/node-machine.js';
 import type { ControllerConfig } from './config.js';
-import { dialAddress, LocalAgent } from './local-agent.js';
+import { dialAddress, dialHost, LocalAgent } from './local-agent.js';
 import { createHttpApp, type UploadSettings } from './http/app.js';
+import { listenHttp } from './http/listen.js';
 import { createMetrics } from './http/metrics.js';
 import { registerServerMetrics } from './http/server-metrics.js';
 import { createWorkflowMetrics } from './http/workflow-metrics.js';
@@ -24,6 +24,7 @@ import type { SessionPolicy } from './services/sessions.js';
 import { openStore } from './store/open-store.js';
 import type { Repositories } from './store/repositories.js';
 import { TemplateCatalog } from './templates/template-catalog.js';
+import { loadControllerTls, localAgentTlsName } from './tls.js';
 
 export interface ControllerOptions {
   config: ControllerConfig;
@@ -60,6 +61,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const clock = options.clock ?? systemClock;
   // Templates first: a bad template file stops the start before anything is opened.
   const templates = await TemplateCatalog.load(config.templatesDir);
+  const tls = await loadControllerTls(config);
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const repos = await openStore({
     dataDir: config.dataDir, mongodbUri: config.mongodbUri, clock,
@@ -83,27 +85,25 @@ export async function startController(options: ControllerOptions): Promise<Runni
     metrics: createLinkMetrics(metrics.registry, services.fleet, services.agents, () => clock.now().getTime()),
     artifacts: services.plugins,
   });
-  const tls = config.tlsCert && config.tlsKey ? { certFile: config.tlsCert, keyFile: config.tlsKey } : undefined;
   const grpcPort = await link.listen({ host: config.host, port: config.grpcPort, tls });
   if (!tls && !isLoopbackHost(config.host)) {
-    logger.warn({ event: 'agent_link_plaintext', host: config.host }, 'The Agent link listens beyond loopback without TLS; give --tls-cert and --tls-key');
+    logger.warn({ event: 'agent_link_plaintext', host: config.host }, 'The HTTP API and the Agent link listen beyond loopback without TLS; give --tls-cert and --tls-key');
   }
+  if (tls) logger.info({ event: 'tls', names: tls.names, validTo: tls.validTo }, 'HTTPS and the Agent link use TLS');
   logger.info({ event: 'grpc_listening', host: config.host, port: grpcPort, tls: tls !== undefined }, 'Agent link listening');
   const app = createHttpApp({
     services, routes: allRoutes(services, advertisedAgentLink(config.host, grpcPort, tls !== undefined)), metrics, logger, version: cairnVersion,
     checkResponses: options.checkResponses ?? false, webDir: config.webDir, uploads: options.uploads,
     readiness: { pingStore: () => repos.ping(), agentLink: () => ({ listening: link.listening, agentsConnected: services.agents.connectedCount }) },
   });
-  const http: Server = await new Promise((resolve, reject) => {
-    const server = app.listen(config.httpPort, config.host, () => resolve(server));
-    server.once('error', reject);
-  });
+  const http = await listenHttp(app, { host: config.host, port: config.httpPort, tls });
   const httpPort = (http.address() as AddressInfo).port;
-  const webUrl = `http://${dialAddress(config.host, httpPort)}/`;
+  const webUrl = `${tls ? 'https' : 'http'}://${dialAddress(config.host, httpPort)}/`;
   logger.info({ event: 'http_listening', host: config.host, port: httpPort, store: repos.kind, webUrl }, `HTTP API listening; web UI at ${webUrl}`);
   const localAgent = config.localAgent
     ? new LocalAgent({
-      dataDir: config.dataDir, controllerAddress: dialAddress(config.host, grpcPort), controllerCa: tls?.certFile, gamePorts: config.localAgentGamePorts,
+      dataDir: config.dataDir, controllerAddress: dialAddress(config.host, grpcPort), gamePorts: config.localAgentGamePorts,
+      tls: tls && { caFile: tls.caFile, name: localAgentTlsName(tls.cert, dialHost(config.host)) },
       nodes: services.nodes, enrollment: services.enrollment, audit: services.audit, logger,
     })
     : undefined;

@@ -23,9 +23,12 @@ const stableAfterMs = 60_000;
 /** How long the Agent gets to leave after SIGTERM before it is killed. */
 const stopGraceMs = 5_000;
 
-/** Where the local Agent dials the Agent link: a wildcard listen address is reached over loopback. */
+/** The host the local Agent dials: a wildcard listen address is reached over loopback. */
+export const dialHost = (host: string) => (host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '::1' : host);
+
+/** HOST:PORT of the local Agent's `--controller`. */
 export function dialAddress(host: string, port: number): string {
-  const target = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  const target = dialHost(host);
   return isIPv6(target) ? `[${target}]:${port}` : `${target}:${port}`;
 }
 
@@ -34,8 +37,8 @@ export interface LocalAgentDeps {
   dataDir: string;
   /** HOST:PORT of the Controller's Agent link, as the child dials it. */
   controllerAddress: string;
-  /** The Controller's own certificate, for the Agent to verify the link when it runs TLS. */
-  controllerCa?: string;
+  /** When the link runs TLS: the CA file the Agent verifies it with, and the name to check when the dialled host is not in the certificate. */
+  tls?: { caFile: string; name?: string };
   /** The Agent's `--game-ports`; the Agent's default when absent. */
   gamePorts?: PortRange;
   nodes: NodeService;
@@ -134,7 +137,8 @@ export class LocalAgent {
   private spawn(token: string | undefined): void {
     const { command, args } = this.deps.command ?? programCommand('cairn-agent');
     const argv = [...args, '--controller', this.deps.controllerAddress, '--data-dir', this.agentDir];
-    if (this.deps.controllerCa) argv.push('--controller-ca', this.deps.controllerCa);
+    if (this.deps.tls) argv.push('--controller-ca', this.deps.tls.caFile);
+    if (this.deps.tls?.name) argv.push('--controller-tls-name', this.deps.tls.name);
     if (this.deps.gamePorts) argv.push('--game-ports', formatGamePorts(this.deps.gamePorts));
     const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_LOG_LEVEL: this.deps.logger.level };
     delete env.CAIRN_ENROLLMENT_TOKEN;

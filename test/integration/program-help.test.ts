@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runBuilt } from '../support/run-program.js';
 import { cairnVersion } from '../../src/shared/version.js';
 
@@ -6,8 +9,8 @@ import { cairnVersion } from '../../src/shared/version.js';
 describe('cairn-controller, cairn-agent and cairn: --help, --version, unknown flags', function () {
   this.timeout(60_000);
   const programs = [
-    { program: 'controller', name: 'cairn-controller', flags: ['--data-dir DIR', 'CAIRN_DATA_DIR', '--http-port N', '--grpc-port N', '--host ADDR', '--mongodb-uri URI', 'MONGODB_URI', '--catalog-source', '--templates-dir DIR', '--local-agent', '--tls-cert FILE'] },
-    { program: 'agent', name: 'cairn-agent', flags: ['--controller HOST:PORT', 'CAIRN_CONTROLLER', '--data-dir DIR', '--enrollment-token T', '--cpu-millis N', '--memory-bytes N', '--disk-bytes N', '--controller-ca FILE', '--game-ports FIRST-LAST'] },
+    { program: 'controller', name: 'cairn-controller', flags: ['--data-dir DIR', 'CAIRN_DATA_DIR', '--http-port N', '--grpc-port N', '--host ADDR', '--mongodb-uri URI', 'MONGODB_URI', '--catalog-source', '--templates-dir DIR', '--local-agent', '--tls-cert FILE', '--tls-ca FILE', '--config FILE', 'CAIRN_CONTROLLER_CONFIG'] },
+    { program: 'agent', name: 'cairn-agent', flags: ['--controller HOST:PORT', 'CAIRN_CONTROLLER', '--data-dir DIR', '--enrollment-token T', '--cpu-millis N', '--memory-bytes N', '--disk-bytes N', '--controller-ca FILE', '--controller-tls-name NAME', '--game-ports FIRST-LAST', '--config FILE', 'CAIRN_AGENT_CONFIG'] },
   ] as const;
 
   for (const { program, name, flags } of programs) {
@@ -33,6 +36,19 @@ describe('cairn-controller, cairn-agent and cairn: --help, --version, unknown fl
       const stray = await runBuilt(program, ['extra']);
       expect(stray.code).to.equal(2);
       expect(stray.stderr).to.equal(`${name}: unexpected argument 'extra' (see --help)\n`);
+    });
+
+    it(`${name} --config with an unknown key names it and exits 2 without starting`, async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'cairn-config-'));
+      try {
+        const file = join(dir, 'cairn.yaml');
+        await writeFile(file, 'data-dir: /nonexistent\nlisten-port: 80\n');
+        const res = await runBuilt(program, ['--config', file]);
+        expect(res.code).to.equal(2);
+        expect(res.stderr).to.equal(`${name}: unknown key 'listen-port' in the config file ${file} (keys are the long flags without --, see --help)\n`);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
     });
   }
 

@@ -11,6 +11,7 @@ import { silentLogger } from '../../src/shared/logger.js';
 import { TestClock } from './clock.js';
 import type { User } from './api-types.js';
 import { ApiClient, sessionCookieFrom } from './http.js';
+import type { ServerCert, TestCa } from './tls-certs.js';
 
 export interface TestController {
   controller: RunningController;
@@ -40,17 +41,20 @@ export interface TestControllerOptions {
   migrationTimings?: MigrationTimings;
   /** Upload slots and body-silence deadline (tests shorten them). */
   uploads?: Partial<UploadSettings>;
+  /** Serve HTTPS and a TLS Agent link with this certificate; `api` then trusts `ca`. */
+  tls?: { cert: ServerCert; ca: TestCa };
 }
 
 /** An in-process Controller on ephemeral ports with its own temporary data dir and an adjustable clock. */
 export async function startTestController(options: TestControllerOptions = {}): Promise<TestController> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'cairn-test-')));
   const clock = options.clock ?? new TestClock();
-  const config = parseControllerConfig(['--data-dir', dataDir, '--http-port', '0', '--grpc-port', String(options.grpcPort ?? 0), ...(options.extraArgs ?? [])], {
+  const tlsArgs = options.tls ? ['--tls-cert', options.tls.cert.certFile, '--tls-key', options.tls.cert.keyFile] : [];
+  const config = parseControllerConfig(['--data-dir', dataDir, '--http-port', '0', '--grpc-port', String(options.grpcPort ?? 0), ...tlsArgs, ...(options.extraArgs ?? [])], {
     MONGODB_URI: process.env.CAIRN_TEST_MONGODB === '1' ? process.env.MONGODB_URI : undefined,
   });
   const controller = await startController({ config, clock, logger: silentLogger, checkResponses: true, sessionPolicy: options.sessionPolicy, nodeTimings: options.nodeTimings, migrationTimings: options.migrationTimings, scheduleTimers: clock, uploads: options.uploads });
-  const baseUrl = `http://127.0.0.1:${controller.httpPort}`;
+  const baseUrl = `${options.tls ? 'https' : 'http'}://127.0.0.1:${controller.httpPort}`;
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
@@ -58,7 +62,7 @@ export async function startTestController(options: TestControllerOptions = {}): 
     await controller.close();
   };
   return {
-    controller, dataDir, clock, baseUrl, api: new ApiClient(baseUrl), stop,
+    controller, dataDir, clock, baseUrl, api: new ApiClient(baseUrl, {}, options.tls?.ca.dispatcher), stop,
     restart: async () => {
       await stop();
       return startTestController({ ...options, dataDir, clock, grpcPort: controller.grpcPort });

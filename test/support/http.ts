@@ -1,3 +1,5 @@
+import type { Dispatcher } from 'undici';
+
 /**
  * A small HTTP client for tests: JSON in and out, the session cookie or a bearer token, raw access
  * when needed. A body is `unknown` until the caller names its type from test/support/api-types.ts.
@@ -20,18 +22,20 @@ export class ApiClient {
   constructor(
     readonly baseUrl: string,
     public auth: { cookie?: string; token?: string } = {},
+    /** For HTTPS with a test CA: a dispatcher that trusts it. */
+    readonly dispatcher?: Dispatcher,
   ) {}
 
   withCookie(cookie: string): ApiClient {
-    return new ApiClient(this.baseUrl, { cookie });
+    return new ApiClient(this.baseUrl, { cookie }, this.dispatcher);
   }
 
   withToken(token: string): ApiClient {
-    return new ApiClient(this.baseUrl, { token });
+    return new ApiClient(this.baseUrl, { token }, this.dispatcher);
   }
 
   anonymous(): ApiClient {
-    return new ApiClient(this.baseUrl, {});
+    return new ApiClient(this.baseUrl, {}, this.dispatcher);
   }
 
   async request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
@@ -49,7 +53,7 @@ export class ApiClient {
     const url = path.startsWith('/api/') || path.startsWith('/healthz') || path.startsWith('/readyz') || path.startsWith('/metrics')
       ? this.baseUrl + path
       : this.baseUrl + '/api/v1' + path;
-    const res = await fetch(url, { method, headers, body });
+    const res = await fetch(url, { method, headers, body, ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}) });
     const text = await res.text();
     let parsed: unknown = text;
     const type = res.headers.get('content-type') ?? '';

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import type { User } from '../api-types.js';
 import { CliClient } from '../client.js';
-import { connect, globalsOf, print, withGlobals } from '../context.js';
+import { caPathOf, connect, globalsOf, print, readCa, withGlobals } from '../context.js';
 import { forgetCredentials, loadCredentials, saveCredentials } from '../credentials.js';
 import { ApiError, UsageError } from '../errors.js';
 import { formatOne } from '../output.js';
@@ -22,19 +22,21 @@ export function registerSession(program: Command): void {
       if (!opts.passwordStdin) throw new UsageError('--password-stdin is required: pipe the password in, so it stays out of shell history and `ps`');
       const stored = await loadCredentials();
       const url = globalsOf(cmd).url || process.env.CAIRN_URL || stored?.url || 'http://127.0.0.1:8080';
+      const caPath = caPathOf(globalsOf(cmd), stored?.url === url ? stored.ca : undefined);
+      const ca = await readCa(caPath);
       const password = await readLineFromStdin();
-      const login = await new CliClient(url, {}).call<User>('POST', '/auth/login', { username: opts.username, password });
+      const login = await new CliClient(url, {}, ca).call<User>('POST', '/auth/login', { username: opts.username, password });
       const cookie = /(__Host-cairn_session=[^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
-      const session = new CliClient(url, { cookie });
+      const session = new CliClient(url, { cookie }, ca);
       const token = await session.post<{ id: string; token: string }>('/me/tokens', { name: `cli@${hostname()}` });
       await session.post('/auth/logout');
-      await saveCredentials({ url, token: token.token, tokenId: token.id, username: login.body.username });
+      await saveCredentials({ url, token: token.token, tokenId: token.id, username: login.body.username, ...(caPath ? { ca: caPath } : {}) });
       process.stderr.write(`Logged in to ${url} as ${login.body.username}.\n`);
     });
 
   withGlobals(program.command('logout'))
     .description('revoke and forget the token `cairn login` stored')
-    .action(async () => {
+    .action(async (_opts: unknown, cmd: Command) => {
       const stored = await loadCredentials();
       if (!stored) {
         process.stderr.write('Not logged in.\n');
@@ -42,7 +44,7 @@ export function registerSession(program: Command): void {
       }
       // The stored token revokes itself; one that no longer works has nothing left to revoke.
       if (stored.tokenId) {
-        await new CliClient(stored.url, { token: stored.token }).delete(`/me/tokens/${stored.tokenId}`).catch((e: unknown) => {
+        await new CliClient(stored.url, { token: stored.token }, await readCa(caPathOf(globalsOf(cmd), stored.ca))).delete(`/me/tokens/${stored.tokenId}`).catch((e: unknown) => {
           if (!(e instanceof ApiError && e.status === 401)) throw e;
         });
       }

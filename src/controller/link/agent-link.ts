@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import * as grpc from '@grpc/grpc-js';
 import * as net from 'node:net';
 import type { Clock } from '../../shared/clock.js';
@@ -37,7 +36,7 @@ export interface AgentLinkDeps {
 export interface ListenOptions {
   host: string;
   port: number;
-  tls?: { certFile: string; keyFile: string };
+  tls?: { cert: Buffer; key: Buffer };
 }
 
 /** An Agent must say hello this soon after connecting. */
@@ -80,7 +79,7 @@ export class AgentLinkServer {
 
   async listen(options: ListenOptions): Promise<number> {
     const credentials = options.tls
-      ? grpc.ServerCredentials.createSsl(null, [{ cert_chain: await readFile(options.tls.certFile), private_key: await readFile(options.tls.keyFile) }], false)
+      ? grpc.ServerCredentials.createSsl(null, [{ cert_chain: options.tls.cert, private_key: options.tls.key }], false)
       : grpc.ServerCredentials.createInsecure();
     // Our own listener hands each socket to gRPC, so a socket that never speaks can be dropped:
     // gRPC's idle timeout cannot close a session whose peer never sent the preface.
