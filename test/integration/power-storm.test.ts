@@ -48,6 +48,7 @@ describe('power actions at any rate converge to exactly one game or none (real A
       const { body: s } = await f.admin.get<ServerDetail>(`/servers/${server.id}`);
       expect(s.desiredState, what).to.equal(desired);
       expect(s.conditions.map((c) => c.reason), what).to.not.include('CRASH_LOOP');
+      expect(s.status.lastCrash, `no crash was counted, ${what}`).to.equal(undefined);
       expect({ runtimeState: s.status.runtimeState, convergence: s.convergence, observed: s.observedGeneration }, what)
         .to.deep.equal({ runtimeState: desired, convergence: 'CONVERGED', observed: s.generation });
       const games = await processesIn(rootOf(server.id));
