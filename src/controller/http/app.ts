@@ -5,6 +5,7 @@ import type { Services } from '../services/index.js';
 import { Authenticator } from './authenticate.js';
 import type { Metrics } from './metrics.js';
 import { mountRoute } from './mount.js';
+import type { HttpDrain } from './drain.js';
 import { buildOpenApi } from './openapi.js';
 import { DomainError } from '../core/errors.js';
 import { problemBody, statusOf, toDomainError } from './problem.js';
@@ -21,6 +22,8 @@ export interface HttpAppOptions {
   /** The built web UI, served at `/`. */
   webDir: string;
   ready(): Promise<void>;
+  /** Follows every request so a shutdown can let them finish. */
+  drain: HttpDrain;
 }
 
 /** JSON bodies above this are refused with 413; file and jar uploads stream with their own limits. */
@@ -37,6 +40,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   const app = new Koa();
   const { services, logger } = options;
 
+  app.use(options.drain.middleware);
   app.use(options.metrics.middleware);
   app.use(async (ctx, next) => {
     try {

@@ -3,6 +3,9 @@ import type { Context } from 'koa';
 
 export const keepAliveMs = 15_000;
 
+/** The `end` event's reason when the Controller shuts down (the console's own ends use the same event). */
+export const shutdownReason = 'shutdown';
+
 export interface EventStream {
   send(event: string, data: unknown): void;
   close(): void;
@@ -10,6 +13,30 @@ export interface EventStream {
   closed: Promise<void>;
   /** Bytes written but not yet taken by the client: how far a slow client lags. */
   readonly bufferedBytes: number;
+}
+
+/** Every app's open streams, so a shutdown can end them all; `ending` once it has begun. */
+const openStreams = new WeakMap<object, { ending?: string; streams: Set<EventStream> }>();
+
+function streamsOf(app: object): { ending?: string; streams: Set<EventStream> } {
+  let entry = openStreams.get(app);
+  if (!entry) openStreams.set(app, (entry = { streams: new Set() }));
+  return entry;
+}
+
+/**
+ * Ends every stream `app` has open with a last `end` event `{reason}` and closes it; a stream
+ * opened afterwards (on a connection still alive) gets the same at once. Returns how many it ended.
+ */
+export function endEventStreams(app: object, reason: string): number {
+  const entry = streamsOf(app);
+  entry.ending = reason;
+  const open = [...entry.streams];
+  for (const stream of open) {
+    stream.send('end', { reason });
+    stream.close();
+  }
+  return open.length;
 }
 
 /**
@@ -45,7 +72,7 @@ export function openEventStream(ctx: Context, options: { keepAliveMs?: number } 
   body.on('close', finish);
   // The first bytes go out at once so clients and proxies see the stream open.
   body.write(': open\n\n');
-  return {
+  const stream: EventStream = {
     send(event, data) {
       if (!done) body.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     },
@@ -55,4 +82,12 @@ export function openEventStream(ctx: Context, options: { keepAliveMs?: number } 
       return body.writableLength;
     },
   };
+  const registry = streamsOf(ctx.app);
+  registry.streams.add(stream);
+  void closed.then(() => registry.streams.delete(stream));
+  if (registry.ending) {
+    stream.send('end', { reason: registry.ending });
+    stream.close();
+  }
+  return stream;
 }
