@@ -111,7 +111,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
     heartbeat: async () => ({ ...(await sampler.sample()), sentAtUnixMs: Date.now() }),
   });
   reconciler.attach(link);
-  registerOperations({ dataDir: config.dataDir, link, reconciler, runtime });
+  const { uploads } = registerOperations({ dataDir: config.dataDir, link, reconciler, runtime });
   const backups = await registerBackupOperations({ dataDir: config.dataDir, link, reconciler, runtime, installer, logger });
   link.start();
   return {
@@ -121,6 +121,8 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
     stop: async () => {
       await backups.shutdown();
       link.stop();
+      // Uploads half done are nobody's now: their temporary files go before the process does.
+      await uploads.discardAll();
       reconciler.stop();
     },
   };

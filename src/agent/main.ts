@@ -6,6 +6,8 @@ import { AgentConfigError, agentHelp, parseAgentCommandLine } from './config.js'
 import { EnrollmentRefused } from './enroll.js';
 
 const logger = createLogger('cairn-agent');
+/** The Agent closes its link and removes unfinished uploads within this, or leaves anyway (`--local-agent` waits 5 s, then kills it). */
+const stopDeadlineMs = 10_000;
 
 async function main(): Promise<void> {
   let args;
@@ -36,10 +38,17 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ event: 'stopping', signal }, 'stopping');
-    agent.stop().catch((err: unknown) => logger.error({ err }, 'stopping failed')).finally(() => {
-      logger.flush();
-      process.exit(0);
+    logger.info({ event: 'stopping', signal }, 'stopping; the games keep running under their supervisors');
+    setTimeout(() => {
+      logger.error({ event: 'stop_timeout' }, 'the stop did not finish in time; exiting');
+      logger.flush(() => process.exit(1));
+    }, stopDeadlineMs).unref();
+    agent.stop().then(() => {
+      logger.info({ event: 'stopped', signal }, 'stopped');
+      logger.flush(() => process.exit(0));
+    }, (err: unknown) => {
+      logger.error({ err }, 'stopping failed');
+      logger.flush(() => process.exit(1));
     });
   };
   process.on('SIGINT', () => stop('SIGINT'));

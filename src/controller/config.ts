@@ -24,6 +24,8 @@ export interface ControllerConfig {
   localAgent: boolean;
   /** The game port range the local Agent offers (passed on as its `--game-ports`); its default when absent. */
   localAgentGamePorts?: PortRange;
+  /** How long a shutdown lets requests and uploads finish before it destroys their connections. */
+  shutdownTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -43,6 +45,7 @@ const flags = {
   'tls-key': { value: 'FILE', env: 'CAIRN_TLS_KEY', help: 'TLS private key (PEM); with --tls-cert' },
   'tls-ca': { value: 'FILE', env: 'CAIRN_TLS_CA', help: 'the CA (PEM) that signed --tls-cert, for the local Agent to verify the link (default: --tls-cert, for a self-signed one)' },
   'game-ports': { value: 'FIRST-LAST', env: 'CAIRN_GAME_PORTS', help: 'the game port range the local Agent offers' },
+  'shutdown-timeout': { value: 'SECONDS', env: 'CAIRN_SHUTDOWN_TIMEOUT', help: 'on SIGTERM, how long requests get to finish before their connections are cut (default 10)' },
 } as const satisfies Record<string, FlagSpec>;
 
 const allFlags: Record<string, FlagSpec> = {
@@ -68,6 +71,12 @@ function syncMinutes(raw: string): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0 || n > 10_080) throw new ConfigError(`--catalog-sync-minutes must be a whole number 0..10080, got ${JSON.stringify(raw)}`);
   return n;
+}
+
+function shutdownTimeoutMs(raw: string): number {
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0 || n > 3600) throw new ConfigError(`--shutdown-timeout must be seconds 0..3600, got ${JSON.stringify(raw)}`);
+  return Math.round(n * 1000);
 }
 
 function gamePorts(raw: string | undefined): PortRange | undefined {
@@ -105,6 +114,7 @@ function configFrom(values: Record<string, string | boolean | undefined>, env: N
     tlsCa: optionalPath(get('tls-ca')),
     localAgent: settings.on('local-agent'),
     localAgentGamePorts: gamePorts(get('game-ports')),
+    shutdownTimeoutMs: shutdownTimeoutMs(get('shutdown-timeout') ?? '10'),
   };
   if ((config.tlsCert === undefined) !== (config.tlsKey === undefined)) throw new ConfigError('--tls-cert and --tls-key go together');
   if (config.tlsCa !== undefined && config.tlsCert === undefined) throw new ConfigError('--tls-ca goes with --tls-cert and --tls-key');

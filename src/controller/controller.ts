@@ -8,6 +8,7 @@ import type { ControllerConfig } from './config.js';
 import { dialAddress, dialHost, LocalAgent } from './local-agent.js';
 import { createHttpApp, type UploadSettings } from './http/app.js';
 import { listenHttp } from './http/listen.js';
+import { HttpDrain, type DrainReport } from './http/drain.js';
 import { createMetrics } from './http/metrics.js';
 import { registerServerMetrics } from './http/server-metrics.js';
 import { createWorkflowMetrics } from './http/workflow-metrics.js';
@@ -51,7 +52,11 @@ export interface RunningController {
   repos: Repositories;
   /** The Agent started by `--local-agent`, if any. */
   localAgent?: LocalAgent;
-  close(): Promise<void>;
+  /**
+   * The graceful stop: HTTP drains first (streams end, requests finish, the Agent link still up
+   * for their uploads), then background work, the local Agent, the link, the actors, the store.
+   */
+  close(): Promise<DrainReport>;
 }
 
 /** Builds and starts a whole Controller: store, services, HTTP. No work happens at import time. */
@@ -91,8 +96,9 @@ export async function startController(options: ControllerOptions): Promise<Runni
   }
   if (tls) logger.info({ event: 'tls', names: tls.names, validTo: tls.validTo }, 'HTTPS and the Agent link use TLS');
   logger.info({ event: 'grpc_listening', host: config.host, port: grpcPort, tls: tls !== undefined }, 'Agent link listening');
+  const drain = new HttpDrain();
   const app = createHttpApp({
-    services, routes: allRoutes(services, advertisedAgentLink(config.host, grpcPort, tls !== undefined)), metrics, logger, version: cairnVersion,
+    drain, services, routes: allRoutes(services, advertisedAgentLink(config.host, grpcPort, tls !== undefined)), metrics, logger, version: cairnVersion,
     checkResponses: options.checkResponses ?? false, webDir: config.webDir, uploads: options.uploads,
     readiness: { pingStore: () => repos.ping(), agentLink: () => ({ listening: link.listening, agentsConnected: services.agents.connectedCount }) },
   });
@@ -116,19 +122,18 @@ export async function startController(options: ControllerOptions): Promise<Runni
     repos,
     localAgent,
     async close() {
-      // Migrations stop first, where they are: the link closing under them must not look like a failure to roll back.
+      const report = await drain.drain(app, http, config.shutdownTimeoutMs);
+      // Migrations stop where they are before the link goes: its closing must not look like a failure to roll back.
       await services.migrations.stop();
-      await localAgent?.stop();
       services.catalog.stop();
       services.backups.stop();
+      // Its games run under their own supervisors and keep running.
+      await localAgent?.stop();
       await link.close();
-      await new Promise<void>((resolve) => {
-        http.close(() => resolve());
-        http.closeAllConnections();
-      });
       await services.nodes.stop();
       services.servers.stop();
       await repos.close();
+      return report;
     },
   };
 }

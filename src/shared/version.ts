@@ -1,17 +1,26 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** The package version, read once from package.json (two levels up from src/ or dist/src/). */
-function readVersion(): string {
+interface PackageJson {
+  name?: string;
+  version?: string;
+  license?: string;
+}
+
+/** This installation's package.json, read once (two levels up from src/ or dist/src/). */
+function readPackage(): PackageJson {
   for (const rel of ['../../package.json', '../../../package.json']) {
     try {
-      const pkg = JSON.parse(readFileSync(fileURLToPath(new URL(rel, import.meta.url)), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'cairn' && pkg.version) return pkg.version;
+      const pkg = JSON.parse(readFileSync(fileURLToPath(new URL(rel, import.meta.url)), 'utf8')) as PackageJson;
+      if (pkg.name === 'cairn' && pkg.version) return pkg;
     } catch {
       // try the next candidate location
     }
   }
-  return '0.0.0';
+  return {};
 }
 
-export const cairnVersion = readVersion();
+const cairnPackage = readPackage();
+export const cairnVersion = cairnPackage.version ?? '0.0.0';
+/** The package's license (an SPDX expression, or `UNLICENSED`). */
+export const cairnLicense = cairnPackage.license ?? 'UNLICENSED';

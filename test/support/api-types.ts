@@ -84,17 +84,20 @@ export type ServerWatchEvent = ({ event: 'server'; data: ServerListItem } | { ev
 /** The parts of GET /api/v1/openapi.json (an OpenAPI 3.1 document, built from the same schemas) that tests read. */
 export interface OpenApiDocument {
   openapi: string;
-  info: { title: string; description: string };
+  info: { title: string; description: string; license?: { name: string; identifier?: string } };
+  tags: { name: string; description: string }[];
   paths: Record<string, Record<string, OpenApiOperation>>;
-  components: { securitySchemes: Record<string, { name?: string }> };
+  components: { securitySchemes: Record<string, { name?: string }>; schemas: Record<string, Record<string, unknown>> };
 }
 
 export interface OpenApiOperation {
+  operationId: string;
+  description?: string;
   security: unknown[];
   requestBody?: { content: Record<string, OpenApiMedia> };
-  responses: Record<string, { content?: Record<string, OpenApiMedia> }>;
+  responses: Record<string, { description: string; content?: Record<string, OpenApiMedia> }>;
 }
 
 interface OpenApiMedia {
-  schema: { properties: Record<string, unknown>; required?: string[] };
+  schema: { properties: Record<string, unknown>; required?: string[]; $ref?: string };
 }

@@ -23,10 +23,11 @@ export class ControllerProcess {
     });
   }
 
-  /** Starts on `grpcPort` (0: any) and resolves once it listens. */
-  static async start(dataDir: string, grpcPort = 0): Promise<ControllerProcess> {
-    const child = spawn(process.execPath, ['--import', tsxImport, controllerMain, '--data-dir', dataDir, '--http-port', '0', '--grpc-port', String(grpcPort)], {
-      env: { ...process.env, MONGODB_URI: '', CAIRN_LOG_LEVEL: 'warn' },
+  /** Starts on `grpcPort` (0: any) and resolves once it listens; `extraArgs` and `env` add to its command line and environment. */
+  static async start(dataDir: string, grpcPort = 0, options: { extraArgs?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<ControllerProcess> {
+    const argv = ['--import', tsxImport, controllerMain, '--data-dir', dataDir, '--http-port', '0', '--grpc-port', String(grpcPort), ...(options.extraArgs ?? [])];
+    const child = spawn(process.execPath, argv, {
+      env: { ...process.env, MONGODB_URI: '', CAIRN_LOG_LEVEL: 'warn', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';

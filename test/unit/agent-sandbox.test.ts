@@ -108,4 +108,13 @@ describe('agent files sandbox', () => {
     expect(await codeOf(() => uploads.chunk({ root, path: 'nope/c.bin', uploadId: 'c', offset: 0, data: Buffer.alloc(0), last: false }))).to.equal('NOT_FOUND');
     expect(uploads.active).to.equal(0);
   });
+
+  it('discardAll (the Agent stopping) resolves only once every temporary file is gone, also those of discards already under way', async () => {
+    const uploads = new Uploads();
+    await uploads.chunk({ root, path: 'world/d.bin', uploadId: 'd', offset: 0, data: Buffer.from('12'), last: false });
+    const first = uploads.discard('d');
+    await uploads.discardAll();
+    expect(await readdir(join(root, 'world'))).to.deep.equal(['level.dat']);
+    await first;
+  });
 });

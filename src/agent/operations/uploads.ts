@@ -44,6 +44,7 @@ const errnoOf = (e: unknown) => (e as NodeJS.ErrnoException | undefined)?.code;
  */
 export class Uploads {
   private readonly open = new Map<string, Upload>();
+  private readonly removals = new Set<Promise<void>>();
 
   constructor(private readonly idleMs = uploadIdleMs) {}
 
@@ -79,14 +80,21 @@ export class Uploads {
     this.open.delete(uploadId);
     clearTimeout(upload.timer);
     upload.done = true;
+    const removal = this.remove(upload);
+    this.removals.add(removal);
+    await removal.finally(() => this.removals.delete(removal));
+  }
+
+  /** Gives every upload up (the link to the Controller went away) and resolves once no temporary file is left, also of discards already under way. */
+  async discardAll(): Promise<void> {
+    await Promise.all([...this.open.keys()].map((id) => this.discard(id)));
+    await Promise.all(this.removals);
+  }
+
+  private async remove(upload: Upload): Promise<void> {
     await upload.chain;
     await upload.handle?.close().catch(() => undefined);
     if (upload.tempPath) await rm(upload.tempPath, { force: true });
-  }
-
-  /** Gives every upload up (the link to the Controller went away). */
-  async discardAll(): Promise<void> {
-    await Promise.all([...this.open.keys()].map((id) => this.discard(id)));
   }
 
   private async begin(input: ChunkInput, upload: Upload): Promise<void> {

@@ -6,6 +6,7 @@ import { Authenticator } from './authenticate.js';
 import type { Metrics } from './metrics.js';
 import { checkReadiness, type ReadinessProbes } from './readiness.js';
 import { mountRoute } from './mount.js';
+import type { HttpDrain } from './drain.js';
 import { buildOpenApi } from './openapi.js';
 import { DomainError } from '../core/errors.js';
 import { problemBody, statusOf, toDomainError } from './problem.js';
@@ -25,6 +26,8 @@ export interface HttpAppOptions {
   readiness: ReadinessProbes;
   /** Tests shorten the silence and the wait. */
   uploads?: Partial<UploadSettings>;
+  /** Follows every request so a shutdown can let them finish. */
+  drain: HttpDrain;
 }
 
 /** Bodies streamed at once, how long one waits for a slot, and how long a client may go quiet mid-body. */
@@ -58,6 +61,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   const app = new Koa();
   const { services, logger } = options;
 
+  app.use(options.drain.middleware);
   app.use(options.metrics.middleware);
   app.use(async (ctx, next) => {
     try {
@@ -93,7 +97,9 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   });
   ops.get('/metrics', async (ctx) => {
     ctx.type = options.metrics.registry.contentType;
-    ctx.body = await options.metrics.registry.metrics();
+    // An event-loop gauge before its first sample is NaN, which prom-client writes as `Nan` (no
+    // parser reads that); a sample with no value yet is left out, as if not yet scraped.
+    ctx.body = (await options.metrics.registry.metrics()).replace(/^[^#\n][^\n]* Nan\n/gm, '');
   });
   const openapi = buildOpenApi(options.routes, options.version);
   ops.get('/api/v1/openapi.json', (ctx) => {

@@ -1,7 +1,11 @@
 import type { TSchema } from 'typebox';
+import { cairnLicense } from '../../shared/version.js';
 import { Problem } from '../schemas/common.js';
+import { problemResponses, problemSchemaRef } from './openapi-problems.js';
 import { problemCatalog, problemTypeBase } from './problem.js';
 import type { AnyRoute } from './route.js';
+import { shutdownReason } from './sse.js';
+import { apiTags } from './api-tags.js';
 
 type Json = Record<string, unknown>;
 
@@ -17,7 +21,14 @@ function parameters(schema: TSchema | undefined, where: 'path' | 'query'): Json[
   }));
 }
 
-const errorResponse = { description: 'An RFC 9457 problem.', content: { 'application/problem+json': { schema: Problem } } };
+
+/** Anything a route can answer beyond its listed problems: `internal` (500). */
+const otherProblem = { description: 'Any other failure, such as `internal` (500).', content: { 'application/problem+json': { schema: { $ref: problemSchemaRef } } } };
+
+/** package.json's license as OpenAPI wants it, with an SPDX identifier: `UNLICENSED` (no license granted) becomes a `LicenseRef-`. */
+const licenseOf = (spdx: string) => (spdx === 'UNLICENSED' ? { name: 'Proprietary: no license is granted', identifier: 'LicenseRef-Proprietary' } : { name: spdx, identifier: spdx });
+
+const streamEnd = `When the Controller shuts down, the stream ends with \`event: end\` and \`data: {"reason": "${shutdownReason}"}\`.`;
 
 /** OpenAPI 3.1, generated from the same route definitions and schemas that validate requests. */
 export function buildOpenApi(routes: AnyRoute[], version: string): Json {
@@ -31,10 +42,10 @@ export function buildOpenApi(routes: AnyRoute[], version: string): Json {
       summary: r.summary,
       tags: [r.tag],
       parameters: [...parameters(r.params, 'path'), ...parameters(r.query, 'query')],
-      responses: { [String(r.status)]: success, default: errorResponse },
+      responses: { [String(r.status)]: success, ...problemResponses(r), default: otherProblem },
       security: (r.auth ?? 'user') === 'public' ? [] : [{ sessionCookie: [] }, { apiToken: [] }],
     };
-    const notes = [r.description, r.audit ? `Audited as \`${r.audit.action}\`.` : undefined, r.errors?.length ? `Error codes: ${r.errors.map((c) => `\`${c}\``).join(', ')}.` : undefined];
+    const notes = [r.description, r.stream === 'text/event-stream' ? streamEnd : undefined, r.audit ? `Audited as \`${r.audit.action}\`.` : undefined];
     const description = notes.filter(Boolean).join('\n\n');
     if (description) operation.description = description;
     if (r.body) operation.requestBody = { required: true, content: { 'application/json': { schema: r.body } } };
@@ -46,6 +57,7 @@ export function buildOpenApi(routes: AnyRoute[], version: string): Json {
     info: {
       title: 'Cairn Controller API',
       version,
+      license: licenseOf(cairnLicense),
       description: [
         'Every error is an RFC 9457 `application/problem+json` body with a stable `code`. Codes, statuses and titles:',
         '',
@@ -56,9 +68,11 @@ export function buildOpenApi(routes: AnyRoute[], version: string): Json {
         'Sessions last at most 7 days and end after 12 hours without a request.',
       ].join('\n'),
     },
-    servers: [{ url: '/' }],
+    servers: [{ url: '/', description: 'The Controller that serves this document.' }],
+    tags: Object.entries(apiTags).map(([name, description]) => ({ name, description })),
     paths,
     components: {
+      schemas: { Problem },
       securitySchemes: {
         sessionCookie: { type: 'apiKey', in: 'cookie', name: '__Host-cairn_session' },
         apiToken: { type: 'http', scheme: 'bearer', description: 'A personal API token, `cairn_pat_…`.' },

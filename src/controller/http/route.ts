@@ -3,6 +3,8 @@ import type { Context } from 'koa';
 import type { Static, TObject, TSchema } from 'typebox';
 import { AuditScope } from '../core/audit-scope.js';
 import type { Caller } from '../core/caller.js';
+import type { ErrorCode } from '../core/errors.js';
+import type { ApiTag } from './api-tags.js';
 import type { TDefaulted } from '../schemas/common.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -41,7 +43,7 @@ export interface RouteDef<B, Q, P, R, A extends AuthMode> {
   /** OpenAPI-style path under /api/v1, e.g. `/users/{userId}`. */
   path: string;
   summary: string;
-  tag: string;
+  tag: ApiTag;
   description?: string;
   /** Defaults to `user`. */
   auth?: A;
@@ -58,8 +60,11 @@ export interface RouteDef<B, Q, P, R, A extends AuthMode> {
   rawBody?: { mediaType: string; maxBytes: number };
   /** Every state-changing route names its audit action; reads have none. */
   audit?: { action: string; targetKind: string };
-  /** Extra error codes this route can answer, for the API reference. */
-  errors?: string[];
+  /**
+   * Error codes this route answers beyond those its declaration implies (credentials, parameters,
+   * body: see openapi-problems.ts), for the API reference.
+   */
+  errors?: ErrorCode[];
   handler(input: RouteInput<B, Q, P, A>): Promise<StaticOf<R> | void>;
 }
 

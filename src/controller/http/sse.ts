@@ -5,6 +5,9 @@ export const keepAliveMs = 15_000;
 /** A client this far behind (bytes written, not yet taken) is let go instead of buffered forever. */
 export const maxLagBytes = 4 * 1024 * 1024;
 
+/** The `end` event's reason when the Controller shuts down (the console's own ends use the same event). */
+export const shutdownReason = 'shutdown';
+
 export interface EventStream {
   /** `id` becomes the event's SSE id: what the client sends back as `Last-Event-ID` when it reconnects. */
   send(event: string, data: unknown, id?: string): void;
@@ -13,6 +16,30 @@ export interface EventStream {
   closed: Promise<void>;
   /** Bytes written but not yet taken by the client: how far a slow client lags. */
   readonly bufferedBytes: number;
+}
+
+/** Every app's open streams, so a shutdown can end them all; `ending` once it has begun. */
+const openStreams = new WeakMap<object, { ending?: string; streams: Set<EventStream> }>();
+
+function streamsOf(app: object): { ending?: string; streams: Set<EventStream> } {
+  let entry = openStreams.get(app);
+  if (!entry) openStreams.set(app, (entry = { streams: new Set() }));
+  return entry;
+}
+
+/**
+ * Ends every stream `app` has open with a last `end` event `{reason}` and closes it; a stream
+ * opened afterwards (on a connection still alive) gets the same at once. Returns how many it ended.
+ */
+export function endEventStreams(app: object, reason: string): number {
+  const entry = streamsOf(app);
+  entry.ending = reason;
+  const open = [...entry.streams];
+  for (const stream of open) {
+    stream.send('end', { reason });
+    stream.close();
+  }
+  return open.length;
 }
 
 /**
@@ -48,7 +75,7 @@ export function openEventStream(ctx: Context, options: { keepAliveMs?: number } 
   body.on('close', finish);
   // The first bytes go out at once so clients and proxies see the stream open.
   body.write(': open\n\n');
-  return {
+  const stream: EventStream = {
     send(event, data, id) {
       if (!done) body.write(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     },
@@ -58,4 +85,12 @@ export function openEventStream(ctx: Context, options: { keepAliveMs?: number } 
       return body.writableLength;
     },
   };
+  const registry = streamsOf(ctx.app);
+  registry.streams.add(stream);
+  void closed.then(() => registry.streams.delete(stream));
+  if (registry.ending) {
+    stream.send('end', { reason: registry.ending });
+    stream.close();
+  }
+  return stream;
 }

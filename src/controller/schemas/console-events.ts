@@ -13,7 +13,7 @@ export interface ConsoleReplayedEvent {
 
 /**
  * Why a console stream ended: the Agent's `stopped`, `crashed`, `killed` or `lost` (the wire carries
- * it as text, so new reasons may appear), or the Controller's `node_unavailable` or `lagging`.
+ * it as text, so new reasons may appear), or the Controller's `node_unavailable`, `lagging` or `shutdown`.
  */
 export type ConsoleStreamEndReason = string;
 

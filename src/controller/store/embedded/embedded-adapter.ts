@@ -51,7 +51,11 @@ export class EmbeddedAdapter implements StoreAdapter {
   }
 
   async close(): Promise<void> {
-    for (const c of this.collections) c.stopCompaction();
+    // Compacting waits for every queued write, and leaves each file one line per document for the next load.
+    for (const c of this.collections) {
+      c.stopCompaction();
+      await c.compact();
+    }
     for (const log of this.logs) await log.close();
   }
 }

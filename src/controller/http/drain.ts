@@ -1,0 +1,92 @@
+import type { Server, ServerResponse } from 'node:http';
+import type Koa from 'koa';
+import { endEventStreams, shutdownReason } from './sse.js';
+
+/** After the deadline destroyed the last connections, how long their handlers get to settle (an aborted upload records its audit event). */
+const settleAfterDestroyMs = 2_000;
+
+export interface DrainReport {
+  /** Event streams ended with `end {reason: "shutdown"}`. */
+  streamsEnded: number;
+  /** Requests still running when the drain began. */
+  requestsInFlight: number;
+  /** Whether the deadline ran out and the remaining connections were destroyed. */
+  deadlineHit: boolean;
+}
+
+interface InFlight {
+  res: ServerResponse;
+  /** Settles once the handler returned and the response is over (sent or its connection gone). */
+  done: Promise<void>;
+}
+
+/**
+ * The HTTP side of a graceful shutdown. Its middleware (the app's first) follows every request
+ * from arrival until both its handler has returned and its response is over; `drain` then stops
+ * accepting connections, ends the event streams, lets the rest finish, and destroys what is left
+ * at the deadline. Answers sent while draining carry `Connection: close`, so keep-alive clients
+ * leave instead of sending more.
+ */
+export class HttpDrain {
+  private readonly inFlight = new Set<InFlight>();
+  private draining = false;
+  private server?: Server;
+  private onIdle?: () => void;
+
+  readonly middleware: Koa.Middleware = async (ctx, next) => {
+    let handled!: () => void;
+    const handlerDone = new Promise<void>((resolve) => (handled = resolve));
+    const responseDone = new Promise<void>((resolve) => ctx.res.once('close', () => resolve()));
+    const entry: InFlight = { res: ctx.res, done: Promise.all([handlerDone, responseDone]).then(() => undefined) };
+    this.inFlight.add(entry);
+    void entry.done.then(() => this.finished(entry));
+    try {
+      await next();
+    } finally {
+      if (this.draining && !ctx.res.headersSent) ctx.set('Connection', 'close');
+      handled();
+    }
+  };
+
+  /** Runs to completion once `server.close()` would wait for nothing but the deadline. */
+  async drain(app: Koa, server: Server, deadlineMs: number): Promise<DrainReport> {
+    this.draining = true;
+    this.server = server;
+    const requestsInFlight = this.inFlight.size;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const { res } of this.inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+    const streamsEnded = endEventStreams(app, shutdownReason);
+    const idle = new Promise<void>((resolve) => {
+      this.onIdle = resolve;
+      if (this.inFlight.size === 0) resolve();
+    });
+    server.closeIdleConnections();
+    const deadlineHit = !(await within(idle, deadlineMs));
+    if (deadlineHit) {
+      server.closeAllConnections();
+      await within(idle, settleAfterDestroyMs);
+    }
+    server.closeAllConnections();
+    await closed;
+    return { streamsEnded, requestsInFlight, deadlineHit };
+  }
+
+  private finished(entry: InFlight): void {
+    this.inFlight.delete(entry);
+    if (!this.draining) return;
+    // A stream that just ended leaves its keep-alive connection idle: close it now, not at its timeout.
+    setImmediate(() => this.server?.closeIdleConnections());
+    if (this.inFlight.size === 0) this.onIdle?.();
+  }
+}
+
+/** True when `promise` settled within `ms`. */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
