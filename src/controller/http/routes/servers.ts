@@ -28,7 +28,7 @@ const watchDescription = [
   'an id older than that, from another Controller process (a restart), malformed, or a snapshot item\'s gets a fresh snapshot instead:',
   'after `synced` with `snapshot: true`, forget servers it did not name. A change made while the snapshot is read is in the snapshot, not sent twice.',
   '',
-  'A client that falls more than 4 MiB behind is disconnected; it reconnects with its last id and resumes.',
+  'A client that falls more than 4 MiB behind (beyond what the opening left unread) is disconnected; it reconnects with its last id and resumes.',
 ].join('\n');
 
 export const serverRoutes = (s: Services) => [
@@ -55,11 +55,14 @@ export const serverRoutes = (s: Services) => [
       try {
         const stream = openEventStream(ctx);
         void stream.closed.then(() => watch.close());
+        // The opening (a snapshot may be large) goes out in one burst: lag is counted from what it left buffered.
+        let allowance: number | undefined;
         watch.start({
           send: ({ event, data, id }) => {
             stream.send(event, data, id);
+            if (event === 'synced') allowance = stream.bufferedBytes;
             // A client too far behind is let go: it reconnects with its last id and resumes from the ring.
-            if (stream.bufferedBytes > maxLagBytes) stream.close();
+            else if (allowance !== undefined && stream.bufferedBytes > allowance + maxLagBytes) stream.close();
           },
           close: () => stream.close(),
         });
