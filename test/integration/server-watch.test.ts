@@ -1,10 +1,13 @@
 import { expect } from 'chai';
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { createReadyUser, setupAdmin, startTestController, type TestController } from '../support/controller.js';
 import { EventStreamReader } from '../support/event-stream.js';
 import { FakeAgent } from '../support/fake-agent.js';
 import { GiB, waitForServer } from '../support/fleet.js';
 import type { RolePage, ServerDetail, ServerListItem, ServerPage, ServerWatchEvent, Team } from '../support/api-types.js';
 import type { ApiClient } from '../support/http.js';
+import { waitFor } from '../support/wait-for.js';
 
 const simcraft = { template: 'simcraft', version: '1.21.4' };
 const small = { cpuMillis: 100, memoryBytes: GiB / 16 };
@@ -142,6 +145,34 @@ describe('GET /servers/watch: snapshot, event ids and resume with Last-Event-ID'
       expect(done.data, stale).to.deep.equal({ snapshot: true, events: 2 });
       expect(opening(fresh).slice(0, -1).map((e) => (e.data as ServerListItem).name), stale).to.deep.equal(['a1', 'a2']);
       fresh.close();
+    }
+  });
+
+  it('a client that stops reading is let go once 4 MiB behind, and resumes with its last id', async () => {
+    // A raw connection that reads nothing for a while: the Controller's buffer for it fills.
+    const socket = connect(t.controller.httpPort, '127.0.0.1');
+    await once(socket, 'connect');
+    let received = '';
+    socket.setEncoding('utf8').on('data', (d: string) => (received += d));
+    socket.write(`GET /api/v1/servers/watch HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${viewer.auth.cookie}\r\n\r\n`);
+    try {
+      await waitFor(() => received.includes('event: synced'), { what: 'the opening' });
+      socket.pause();
+      const doc = (await t.controller.services.deps.repos.servers.findById(servers.a1))!;
+      const changes = 20_000;
+      for (let i = 0; i < changes; i++) t.controller.services.servers.changed(doc);
+      socket.resume();
+      // The end of the chunked response: the Controller closed the stream.
+      await waitFor(() => received.endsWith('\r\n0\r\n\r\n'), { timeoutMs: 20_000, what: 'the stream to end' });
+      const ids = [...received.matchAll(/^id: (.+)$/gm)].map((m) => m[1]);
+      const live = ids.filter((id) => changeId.test(id)).length - 1;
+      expect(live, 'it was cut before the end').to.be.within(1, changes - 1);
+      expect(received.length).to.be.above(4 * 2 ** 20);
+      const resumed = await open(viewer, ids.at(-1));
+      // More were missed than the ring keeps: a fresh snapshot.
+      expect((await synced(resumed, 'after the cut')).data).to.deep.equal({ snapshot: true, events: 2 });
+    } finally {
+      socket.destroy();
     }
   });
 

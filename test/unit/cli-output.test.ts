@@ -79,4 +79,24 @@ describe('cairn CLI: output formats', () => {
     expect(lines[2]).to.match(/RUNNING\s+READY\s+STARTING/);
     expect(lines[3]).to.match(/^lobby\s+Survival\s+host-1\s+RUNNING\s+DELETED/);
   });
+
+  it('after a fresh snapshot a watch prints the servers it no longer names as deleted, once', () => {
+    const written: string[] = [];
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((chunk: string) => {
+      written.push(chunk);
+      return true;
+    });
+    try {
+      const printer = new ServerPrinter(view, 'json');
+      printer.show([server(), server({ id: 's2', name: 'arena' })]);
+      printer.forgetAllBut(new Set(['s1']));
+      printer.forgetAllBut(new Set(['s1']));
+      printer.show([server({ id: 's2', name: 'arena' })]);
+    } finally {
+      process.stdout.write = write;
+    }
+    const lines = written.join('').trimEnd().split('\n').map((l) => JSON.parse(l) as { name: string; deleted?: boolean });
+    expect(lines.map((l) => [l.name, l.deleted ?? false])).to.deep.equal([['lobby', false], ['arena', false], ['arena', true], ['arena', false]]);
+  });
 });

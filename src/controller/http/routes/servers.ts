@@ -24,14 +24,13 @@ const watchDescription = [
   'changes (its whole list item at that moment), and `server-deleted` `{"id"}` when one is gone. A keep-alive comment is sent every 15 seconds.',
   '',
   'Every event has an SSE `id`: `<epoch>-<seq>`, where `epoch` names this Controller process and `seq` grows with every change;',
-  'snapshot items are `<epoch>-<seq>.<n>` and come before the `synced` that completes them. A client that reconnects with the',
-  '`Last-Event-ID` header (EventSource does this by itself) gets exactly the changes it missed, that it may read, then `synced`',
-  '`{"snapshot": false, "events": n}`. The Controller keeps the last ' + watchRingLimits.maxEntries.toLocaleString('en') + ' changes of the last ' + watchRingLimits.maxAgeMs / 60_000 + ' minutes;',
+  'snapshot items are `<epoch>-<seq>.<n>`, between change `seq` and the `synced` that completes them, so ids read as numbers always increase.',
+  'A client that reconnects with the `Last-Event-ID` header (EventSource does this by itself) gets exactly the changes it missed that it may read,',
+  'then `synced` `{"snapshot": false, "events": n}`. The Controller keeps the last ' + watchRingLimits.maxEntries.toLocaleString('en') + ' changes of the last ' + watchRingLimits.maxAgeMs / 60_000 + ' minutes;',
   'an id older than that, from another Controller process (a restart), malformed, or a snapshot item\'s gets a fresh snapshot instead:',
-  'after `synced` with `snapshot: true`, forget servers it did not name. A change made while a snapshot is read may arrive again after it;',
-  'each event is a server\'s whole state, so applying them in order is always right.',
+  'after `synced` with `snapshot: true`, forget servers it did not name. A change made while the snapshot is read is in the snapshot, not sent twice.',
   '',
-  'A client that falls more than 4 MiB behind is disconnected; it reconnects with its last id and resumes.',
+  'A client that falls more than 4 MiB behind (beyond what the opening left unread) is disconnected; it reconnects with its last id and resumes.',
 ].join('\n');
 
 export const serverRoutes = (s: Services) => [
@@ -58,11 +57,14 @@ export const serverRoutes = (s: Services) => [
       try {
         const stream = openEventStream(ctx);
         void stream.closed.then(() => watch.close());
+        // The opening (a snapshot may be large) goes out in one burst: lag is counted from what it left buffered.
+        let allowance: number | undefined;
         watch.start({
           send: ({ event, data, id }) => {
             stream.send(event, data, id);
+            if (event === 'synced') allowance = stream.bufferedBytes;
             // A client too far behind is let go: it reconnects with its last id and resumes from the ring.
-            if (stream.bufferedBytes > maxLagBytes) stream.close();
+            else if (allowance !== undefined && stream.bufferedBytes > allowance + maxLagBytes) stream.close();
           },
           close: () => stream.close(),
         });
