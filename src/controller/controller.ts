@@ -8,6 +8,7 @@ import type { NodeTimings } from './actors/node-machine.js';
 import type { ControllerConfig } from './config.js';
 import { dialAddress, LocalAgent } from './local-agent.js';
 import { createHttpApp, type UploadSettings } from './http/app.js';
+import { answerClientErrors } from './http/client-errors.js';
 import { createMetrics } from './http/metrics.js';
 import { registerServerMetrics } from './http/server-metrics.js';
 import { createWorkflowMetrics } from './http/workflow-metrics.js';
@@ -94,6 +95,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const http: Server = await new Promise((resolve, reject) => {
     const server = app.listen(config.httpPort, config.host, () => resolve(server));
     server.once('error', reject);
+    answerClientErrors(server);
   });
   const httpPort = (http.address() as AddressInfo).port;
   const webUrl = `http://${dialAddress(config.host, httpPort)}/`;
