@@ -15,7 +15,7 @@ export interface Operation {
   isPublic: boolean;
 }
 
-export type Caller = 'admin' | 'token' | 'anonymous' | 'bad-token' | 'bad-cookie';
+export type Caller = 'admin' | 'token' | 'anonymous' | 'bad-token' | 'bad-cookie' | 'odd-headers';
 
 export interface FuzzCase {
   op: Operation;
@@ -207,8 +207,20 @@ export function casesFor(op: Operation, hint: Hint, rng: Rng, budget: CaseBudget
   if (op.jsonBody || queryParams.length > 0) add({ label: 'the valid example', url: withQuery(validPath()), ...json });
 
   const anonymousUrl = withQuery(validPath());
-  for (const caller of ['anonymous', 'bad-token', 'bad-cookie'] as const) {
+  for (const caller of ['anonymous', 'bad-token', 'bad-cookie', 'odd-headers'] as const) {
     add({ label: `as ${caller}`, url: anonymousUrl, ...json, expect: op.isPublic ? undefined : [401] }, caller);
   }
   return cases;
+}
+
+/** For each path, a method it does not have: 405 `method_not_allowed`, whatever the path's parameters hold. */
+export function otherMethodCases(ops: Operation[]): FuzzCase[] {
+  const byPath = new Map<string, Set<string>>();
+  for (const op of ops) byPath.set(op.path, (byPath.get(op.path) ?? new Set()).add(op.method));
+  return [...byPath].flatMap(([path, methods]) => {
+    const method = ['PUT', 'PATCH', 'DELETE', 'POST', 'GET'].find((m) => !methods.has(m));
+    if (!method) return [];
+    const op: Operation = { method, path, parameters: [], isPublic: false };
+    return [{ op, caller: 'admin' as const, label: 'method not allowed', url: path.replace(/\{\w+\}/g, () => randomUUID()), expect: [405] }];
+  });
 }

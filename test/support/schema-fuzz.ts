@@ -230,8 +230,15 @@ export interface RawCase {
   label: string;
   raw: string | Buffer;
   contentType?: string;
-  /** The answer expected: 400, or 413 for the oversized one. */
-  status: number;
+  /** The answer expected, where the bytes alone decide it. */
+  status?: number;
+}
+
+/** The example with its first key given twice, a wrong value first (JSON.parse keeps the last). */
+function duplicateKey(example: unknown): string {
+  const text = JSON.stringify(example);
+  const first = example && typeof example === 'object' ? Object.keys(example)[0] : undefined;
+  return first === undefined ? '{"a":1,"a":2}' : `{${JSON.stringify(first)}:{"wrong":[]},${text.slice(1)}`;
 }
 
 export const rawJsonCases = (example: unknown): RawCase[] => [
@@ -247,5 +254,8 @@ export const rawJsonCases = (example: unknown): RawCase[] => [
   { label: 'multipart', raw: '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--\r\n', contentType: 'multipart/form-data; boundary=x', status: 400 },
   { label: 'octet-stream', raw: Buffer.from([0, 1, 2, 255]), contentType: 'application/octet-stream', status: 400 },
   { label: 'over 1 MiB', raw: JSON.stringify({ pad: 'x'.repeat(1024 * 1024 + 10) }), status: 413 },
-  { label: 'not UTF-8', raw: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]), status: 400 },
+  { label: 'not UTF-8', raw: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]) },
+  { label: 'UTF-16 charset', raw: Buffer.from(JSON.stringify(example), 'utf16le'), contentType: 'application/json; charset=utf-16' },
+  { label: 'unknown charset', raw: JSON.stringify(example), contentType: 'application/json; charset=klingon' },
+  { label: 'duplicate key', raw: duplicateKey(example) },
 ];
