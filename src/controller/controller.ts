@@ -13,6 +13,7 @@ import { createMetrics } from './http/metrics.js';
 import { registerServerMetrics } from './http/server-metrics.js';
 import { createWorkflowMetrics } from './http/workflow-metrics.js';
 import { allRoutes } from './http/routes/index.js';
+import { answerClientErrors } from './http/client-errors.js';
 import { advertisedAgentLink } from './link/advertised-link.js';
 import { AgentLinkServer } from './link/agent-link.js';
 import { createLinkMetrics } from './link/link-metrics.js';
@@ -103,6 +104,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
     readiness: { pingStore: () => repos.ping(), agentLink: () => ({ listening: link.listening, agentsConnected: services.agents.connectedCount }) },
   });
   const http = await listenHttp(app, { host: config.host, port: config.httpPort, tls });
+  answerClientErrors(http);
   const httpPort = (http.address() as AddressInfo).port;
   const webUrl = `${tls ? 'https' : 'http'}://${dialAddress(config.host, httpPort)}/`;
   logger.info({ event: 'http_listening', host: config.host, port: httpPort, store: repos.kind, webUrl }, `HTTP API listening; web UI at ${webUrl}`);

@@ -71,7 +71,8 @@ export function mountRoute(router: Router, route: AnyRoute, deps: MountDeps): vo
       let body: unknown;
       if (route.body) {
         const raw = await readJson(ctx, parse, deps.jsonLimitBytes);
-        body = validateBody(route.body, raw ?? {});
+        // Only an absent body counts as `{}`: a JSON `null` is a body of the wrong type.
+        body = validateBody(route.body, raw === undefined ? {} : raw);
       }
       let upload: Readable = ctx.req;
       if (route.rawBody) {

@@ -30,6 +30,7 @@ export const problemCatalog = {
   not_network_capable: { status: 409, title: 'This server cannot be a network member.' },
   request_timeout: { status: 408, title: 'The request body stalled; send it again.' },
   too_large: { status: 413, title: 'The request body is too large.' },
+  headers_too_large: { status: 431, title: 'The request line and headers are too large.' },
   too_many_attempts: { status: 429, title: 'Too many attempts; retry later.' },
   internal: { status: 500, title: 'An internal error occurred.' },
   insufficient_storage: { status: 507, title: 'The Node has no room left for this write.' },

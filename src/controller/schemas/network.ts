@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { DateTime, Uuid } from './common.js';
+import { DateTime, PrintableName, Uuid } from './common.js';
 import { ResourcesSchema, ServerName, SoftwareSchema } from './servers.js';
 import { NetworkAddress, NetworkPort } from './setup.js';
 
@@ -15,7 +15,7 @@ export const Network = Type.Object({
 });
 
 export const UpdateNetwork = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  name: Type.Optional(PrintableName(64)),
   description: Type.Optional(Type.String({ maxLength: 500 })),
   address: Type.Optional(NetworkAddress),
   port: Type.Optional(NetworkPort),

@@ -1,7 +1,16 @@
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+
+const rfc3339 = fullFormats['date-time'] as { validate: (text: string) => boolean };
+
+/**
+ * RFC 3339 allows a leap second (`23:59:60`) that JavaScript's Date cannot name; such a text
+ * would pass the schema and then break every use of its time. A date-time must be both.
+ */
+const dateTime = { type: 'string' as const, validate: (text: string) => rfc3339.validate(text) && !Number.isNaN(Date.parse(text)) };
 
 /**
  * The Controller's two schema checkers. JSON is checked as it is: request and response bodies,
@@ -9,5 +18,5 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
  * coerced to the schema's types and missing fields get their `default`; those options would
  * change what a body means, hence a checker of their own.
  */
-export const jsonAjv = addFormats(new Ajv({ allErrors: false, strict: false }));
-export const textAjv = addFormats(new Ajv({ allErrors: false, strict: false, coerceTypes: true, useDefaults: true }));
+export const jsonAjv = addFormats(new Ajv({ allErrors: false, strict: false })).addFormat('date-time', dateTime);
+export const textAjv = addFormats(new Ajv({ allErrors: false, strict: false, coerceTypes: true, useDefaults: true })).addFormat('date-time', dateTime);
