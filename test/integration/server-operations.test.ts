@@ -382,8 +382,8 @@ describe('operating a server: console, files, server.properties (real Agent and 
       const replay = await watch(3);
       expect(replay.status).to.equal(200);
       await replay.ended;
-      expect(replay.events.map((e) => e.event)).to.deep.equal(['line', 'line', 'line', 'end']);
-      expect(replay.events[3].data).to.include({ reason: 'stopped' });
+      expect(replay.events.map((e) => e.event)).to.deep.equal(['line', 'line', 'line', 'replayed', 'end']);
+      expect(replay.events[4].data).to.include({ reason: 'stopped' });
     });
 
     it('answers node_unavailable for every operation once the Agent is gone', async () => {

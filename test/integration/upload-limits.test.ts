@@ -84,6 +84,16 @@ describe('upload limits: silent bodies, refusals that do not read, slots', funct
     await upload.closed;
   });
 
+  it('stops the silence clock of a body refused before it was read (no error after the deadline)', async () => {
+    const upload = openUpload(t.baseUrl, '/servers/00000000-0000-4000-8000-000000000000/plugins/upload', 1024 * 1024, { cookie: cookie() });
+    upload.req.write(Buffer.alloc(1024));
+    expect((await upload.answer).status).to.equal(404);
+    await upload.closed;
+    // Past the 1 s silence deadline: an unread body whose clock still ran would now fail, uncaught.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect((await t.api.get('/me')).status).to.equal(401);
+  });
+
   it('lets two bodies stream at once; a third waits, then gets 429 with Retry-After', async () => {
     const feeding: OpenUpload[] = [];
     const timers: NodeJS.Timeout[] = [];

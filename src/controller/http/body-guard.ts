@@ -37,6 +37,9 @@ export function guardBody(req: IncomingMessage, silenceMs: number): Readable {
     if (!req.complete) guarded.destroy(new DomainError('invalid_request', 'The upload was cut off before its end.'));
   });
   req.once('error', (error) => guarded.destroy(error));
+  // The reader hears of a failure through its read; a body nobody reads (the request was refused
+  // first) must not turn it into an uncaught error.
+  guarded.on('error', () => undefined);
   guarded.once('close', () => clearTimeout(timer));
   req.pipe(guarded);
   arm();

@@ -58,6 +58,7 @@ export function mountRoute(router: Router, route: AnyRoute, deps: MountDeps): vo
     const audit = newAuditScope(route);
     let caller: Caller | undefined;
     let leaveGate: (() => void) | undefined;
+    let upload: Readable = ctx.req;
     try {
       caller = await deps.authenticator.resolve(ctx);
       const auth = route.auth ?? 'user';
@@ -74,7 +75,6 @@ export function mountRoute(router: Router, route: AnyRoute, deps: MountDeps): vo
         // Only an absent body counts as `{}`: a JSON `null` is a body of the wrong type.
         body = validateBody(route.body, raw === undefined ? {} : raw);
       }
-      let upload: Readable = ctx.req;
       if (route.rawBody) {
         leaveGate = await deps.uploads.gate.enter();
         upload = guardBody(ctx.req, deps.uploads.silenceMs);
@@ -101,6 +101,8 @@ export function mountRoute(router: Router, route: AnyRoute, deps: MountDeps): vo
       throw error;
     } finally {
       leaveGate?.();
+      // A body the handler left unread (refused before reading) stops its silence clock here.
+      if (upload !== ctx.req) upload.destroy();
     }
   });
 }
