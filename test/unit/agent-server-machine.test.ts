@@ -5,7 +5,7 @@ import { agentServerMachine, runtimeStateOf, type AgentServerState, type ProbeRe
 
 const desired = (over: Partial<ServerTarget> = {}): ServerTarget => ({
   serverId: 's1', generation: 1, state: 'STOPPED', software: { template: 'simcraft', version: '1.21.4' },
-  resources: { cpuMillis: 1000, memoryBytes: 1 << 30 }, gamePort: 25565, inNetwork: false,
+  resources: { cpuMillis: 1000, memoryBytes: 1 << 30 }, gamePort: 41565, inNetwork: false,
   restartPolicy: { maxRestarts: 2, windowSeconds: 60 }, acknowledgedConditions: [], restartNonce: 0, ...over,
 });
 
@@ -138,7 +138,7 @@ describe('agent server machine', () => {
   });
 
   it('adopts a live process found at start as RUNNING without starting it again', async () => {
-    const { calls, machine } = harness({ installed: true, running: true, applied: { software: desired().software, resources: desired().resources, gamePort: 25565, restartNonce: 0, inNetwork: false } });
+    const { calls, machine } = harness({ installed: true, running: true, applied: { software: desired().software, resources: desired().resources, gamePort: 41565, restartNonce: 0, inNetwork: false } });
     const actor = start(machine, desired({ state: 'RUNNING' }));
     await waitFor(actor, inState('running'));
     expect(calls).to.deep.equal([]);

@@ -86,12 +86,12 @@ describe('--config: settings from a YAML file', () => {
   it('an agent file: keys are the agent\'s own flags (a controller key is unknown there)', async () => {
     const path = await file('agent.yaml', [
       'controller: cairn.example.com:8443', 'data-dir: /var/lib/cairn-agent', 'controller-ca: /etc/cairn/ca.pem',
-      'cpu-millis: 4000', 'memory-bytes: 8589934592', 'game-ports: 25565-25664', 'bind-address: 10.0.0.5',
+      'cpu-millis: 4000', 'memory-bytes: 8589934592', 'game-ports: 41565-41664', 'bind-address: 10.0.0.5',
     ].join('\n'));
     const config = parseAgentConfig(['--config', path], { CAIRN_AGENT_MEMORY_BYTES: '1073741824' });
     expect(config).to.deep.include({
       controller: 'cairn.example.com:8443', dataDir: '/var/lib/cairn-agent', controllerCa: '/etc/cairn/ca.pem',
-      cpuMillis: 4000, memoryBytes: 2 ** 30, gamePorts: { first: 25565, last: 25664 }, bindAddress: '10.0.0.5',
+      cpuMillis: 4000, memoryBytes: 2 ** 30, gamePorts: { first: 41565, last: 41664 }, bindAddress: '10.0.0.5',
     });
     expect(parseAgentConfig(['--data-dir', '/tmp/a'], { CAIRN_AGENT_CONFIG: path }).dataDir).to.equal('/tmp/a');
     const wrong = await file('agent-wrong.yaml', 'controller: c:1\ndata-dir: /x\nhttp-port: 8080\n');
