@@ -40,7 +40,7 @@ describe('Nodes API', () => {
     const dup = await admin.post<Problem>('/nodes', { name: 'DUP' });
     expect(dup.status).to.equal(409);
     expect(dup.body.code).to.equal('conflict');
-    const port = await admin.post<Problem>('/nodes', { name: 'ported', address: '10.0.0.1:25565' });
+    const port = await admin.post<Problem>('/nodes', { name: 'ported', address: '10.0.0.1:41565' });
     expect(port.status).to.equal(400);
     expect(port.body.detail).to.match(/body\.address/);
     const long = await admin.post('/nodes', { name: 'long', address: 'a'.repeat(254) });
