@@ -46,6 +46,19 @@ describe('game ports held by other programs', () => {
       expect([...refusals.foreignOn(['n1'])]).to.deep.equal([]);
     });
 
+    it('keeps every port of a Node avoided while told to (a server with no port left)', () => {
+      const clock = new TestClock();
+      const refusals = new PortRefusals(clock);
+      refusals.refused('n1', 41000);
+      clock.advance(foreignPortMemoryMs - 1000);
+      refusals.refused('n1', 41001);
+      refusals.keep('n1');
+      clock.advance(foreignPortMemoryMs - 1);
+      expect([...refusals.foreignOn(['n1'])].sort()).to.deep.equal([41000, 41001]);
+      clock.advance(1);
+      expect([...refusals.foreignOn(['n1'])]).to.deep.equal([]);
+    });
+
     it('notes a server with no port left once, on its Node only, until it settles', () => {
       const refusals = new PortRefusals(new TestClock());
       const range = { first: 41000, last: 41001 };

@@ -24,6 +24,17 @@ export class PortRefusals {
     this.foreign.set(nodeId, ports);
   }
 
+  /**
+   * Every port remembered on the Node is avoided for another while. Said while a server has no
+   * port left: its Agent checks only the server's own port again, so the others are not tried
+   * again (a move, a new generation) each time the memory of them would run out.
+   */
+  keep(nodeId: string): void {
+    const ports = this.foreign.get(nodeId);
+    const until = this.clock.now().getTime() + foreignPortMemoryMs;
+    for (const port of ports?.keys() ?? []) ports!.set(port, until);
+  }
+
   /** The ports known to be held by other programs on any of these Nodes (one host's), expired ones forgotten. */
   foreignOn(nodeIds: readonly string[]): Set<number> {
     const now = this.clock.now().getTime();

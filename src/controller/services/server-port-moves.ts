@@ -35,6 +35,7 @@ export class ServerPortMoves {
       if (doc.kind === 'PROXY') return;
       const { port, range } = await room.freePort(nodeId, serverId);
       if (port === undefined) {
+        this.servers.portRefusals.keep(nodeId);
         if (this.servers.portRefusals.noneLeft(serverId, nodeId, range)) {
           this.deps.logger.warn({ serverId, nodeId, port: heldPort, range: formatGamePorts(range) }, 'the game port is held by another program and no free port is left in the Node\'s range');
           this.servers.changed(doc);
