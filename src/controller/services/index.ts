@@ -33,6 +33,7 @@ import { RoleService } from './roles.js';
 import { FleetNodeGateway, fromLinkStatus } from './server-link.js';
 import { ServerCensus } from './server-census.js';
 import { ServerPlacements } from './server-placements.js';
+import { ServerPortMoves } from './server-port-moves.js';
 import { ServerReportFeed } from './server-report-feed.js';
 import { ServerReports } from './server-reports.js';
 import { ServerWatchHub } from './server-watch.js';
@@ -105,7 +106,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const serverWatchFeed = new ServerWatchFeed(serverWatch, servers.listItem, access, deps, streamGuards, accessEvents);
   // The network: its proxy's routes follow every server and Node change that shapes them.
   const routePush = new NetworkRoutePush(networkState, gateway, serverWatch, fleet, deps.logger);
-  const serverReports = new ServerReports(deps, servers);
+  const serverReports = new ServerReports(deps, servers, new ServerPortMoves(deps, servers, audit));
   const reportFeed = new ServerReportFeed();
   // What the metrics read: servers counted by state when scraped, and each desired change timed until its Agent reports it.
   const serverCensus = new ServerCensus(deps.repos, servers);

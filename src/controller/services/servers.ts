@@ -18,6 +18,7 @@ import { hidden, type Access } from './access.js';
 import { nowIso, type ServiceDeps } from './deps.js';
 import type { NodeGateway } from './node-gateway.js';
 import type { ServerPlacements } from './server-placements.js';
+import { PortRefusals } from './port-refusals.js';
 import { ServerCrashes } from './server-crashes.js';
 import { ServerRoom } from './server-room.js';
 import type { ServerWatchHub } from './server-watch.js';
@@ -66,6 +67,8 @@ export class ServerService {
   private readonly room: ServerRoom;
   /** Each server's last crash as its Agent reported it (console lines: memory only, never in the record). */
   readonly crashes = new ServerCrashes();
+  /** Game ports other programs hold, as Agents found them (memory only). */
+  readonly portRefusals: PortRefusals;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -77,7 +80,8 @@ export class ServerService {
     private readonly placements: ServerPlacements,
     nodeStates: NodeStateFeed,
   ) {
-    this.room = new ServerRoom(deps.repos, nodes, placements);
+    this.portRefusals = new PortRefusals(deps.clock);
+    this.room = new ServerRoom(deps.repos, nodes, placements, this.portRefusals);
     // A Node heard again or lost changes its servers' convergence: tell the watchers.
     nodeStates.subscribe((state, previous) => {
       if (previous && previous.connectionState === state.connectionState) return;
@@ -98,7 +102,7 @@ export class ServerService {
   }
 
   private connected = (doc: ServerDoc) => (doc.nodeId ? this.nodes.isConnected(doc.nodeId) : false);
-  detail = (doc: ServerDoc) => serverDetail(doc, this.connected(doc), this.crashes.of(doc));
+  detail = (doc: ServerDoc) => serverDetail(doc, this.connected(doc), this.crashes.of(doc), this.portRefusals.noneLeftOf(doc._id, doc.nodeId));
   listItem = (doc: ServerDoc) => serverListItem(doc, this.connected(doc));
 
   /** The server, if the caller may see it and holds `permission` in its team. */
@@ -209,6 +213,11 @@ export class ServerService {
       if (current.nodeId && (await this.room.portsInUse(current.nodeId, current._id)).has(port)) throw conflict(`Port ${port} is taken on the proxy's host.`);
       await this.apply({ ...current, gamePort: port }, event, undefined, { gamePort: port });
     });
+  }
+
+  /** Under the placement lock, with the room's view of the hosts: what a move to another port decides on. */
+  placing<T>(work: (room: ServerRoom) => Promise<T>): Promise<T> {
+    return this.locks.run('placement', () => work(this.room));
   }
 
   async list(caller: Caller, query: ServerListQuery) {
