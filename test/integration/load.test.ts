@@ -73,13 +73,13 @@ describe('load: 80 console streams and steady HTTP reads for 30 s (real processe
       extra: ['--cpu-millis', '8000', '--memory-bytes', String(8 * GiB), '--bind-address', '127.0.0.1'],
     });
     await waitFor(async () => (await admin.get<Node>(`/nodes/${node.node.id}`)).body.status.connectionState === 'HEALTHY', { timeoutMs: 30_000, what: 'the Node HEALTHY' });
-    for (let i = 0; i < games; i++) {
-      const created = await admin.post<ServerDetail>('/servers', { name: `chatter-${i}`, teamId, software: { template: 'chatter', version: '1' }, resources: { cpuMillis: 100, memoryBytes: GiB / 16 } });
-      expect(created.status, created.text).to.equal(201);
-      servers.push(created.body);
-    }
+    const created = await Promise.all(Array.from({ length: games }, (_, i) =>
+      admin.post<ServerDetail>('/servers', { name: `chatter-${i}`, teamId, software: { template: 'chatter', version: '1' }, resources: { cpuMillis: 100, memoryBytes: GiB / 16 } })));
+    expect(created.map((c) => c.status), created.map((c) => c.text).join('\n')).to.deep.equal(created.map(() => 201));
+    servers.push(...created.map((c) => c.body));
     await allServers((s) => s.phase === 'READY', 'every server READY');
-    for (const s of servers) expect((await admin.post(`/servers/${s.id}/start`)).status).to.equal(202);
+    const started = await Promise.all(servers.map((s) => admin.post(`/servers/${s.id}/start`)));
+    expect(started.map((r) => r.status)).to.deep.equal(servers.map(() => 202));
     await allServers((s) => s.runtimeState === 'RUNNING' && s.convergence === 'CONVERGED', 'every game RUNNING');
   });
   after(async () => {
