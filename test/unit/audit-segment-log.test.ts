@@ -22,7 +22,8 @@ function sample(i: number, occurredAt?: string): NewAuditEvent {
     targetKind: i % 7 === 0 ? 'team' : 'server',
     targetId: `target-${i % 11}`,
     outcome: i % 13 === 0 ? 'DENIED' : i % 17 === 0 ? 'FAILED' : 'SUCCESS',
-    details: { i, note: 'with "quotes" and target-3 inside' },
+    // Another event's filter value inside details: a line holding it is not a match by that alone.
+    details: { i, note: 'with "quotes" and target-3 inside', other: `target-${(i + 1) % 11}`, who: actors[(i + 1) % 3] },
     ...(occurredAt ? { occurredAt } : {}),
   };
 }

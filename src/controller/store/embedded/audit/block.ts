@@ -6,23 +6,25 @@ export const filterFields = ['actorUserId', 'targetKind', 'targetId', 'action', 
 
 const keyOf = (field: number, value: string) => `${field}\u0000${value}`;
 
-export function eventKeys(event: AuditEventRecord): string[] {
+/**
+ * The Bloom keys of a set of filter values: one per field, and for a refusal or failure one more
+ * per field paired with the outcome, so "what did this user get refused" skips the blocks where
+ * that user only succeeded and others were refused. SUCCESS, nearly every event, gets no pairs.
+ */
+function keysOf(values: Partial<Record<(typeof filterFields)[number], string>>): string[] {
   const keys: string[] = [];
+  const rare = values.outcome !== undefined && values.outcome !== 'SUCCESS' ? values.outcome : undefined;
   filterFields.forEach((field, i) => {
-    const value = event[field];
-    if (value !== undefined) keys.push(keyOf(i, value));
+    const value = values[field];
+    if (value === undefined) return;
+    keys.push(keyOf(i, value));
+    if (rare !== undefined && field !== 'outcome') keys.push(keyOf(i + filterFields.length, `${rare}\u0000${value}`));
   });
   return keys;
 }
 
-export function queryKeys(query: AuditQuery): string[] {
-  const keys: string[] = [];
-  filterFields.forEach((field, i) => {
-    const value = query[field];
-    if (value !== undefined) keys.push(keyOf(i, value));
-  });
-  return keys;
-}
+export const eventKeys = (event: AuditEventRecord): string[] => keysOf(event);
+export const queryKeys = (query: AuditQuery): string[] => keysOf(query);
 
 export function matches(event: AuditEventRecord, query: AuditQuery): boolean {
   if (query.beforeId !== undefined && event.id >= query.beforeId) return false;

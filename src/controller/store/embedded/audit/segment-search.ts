@@ -18,7 +18,9 @@ interface Candidate {
  */
 export async function searchSegments(segments: readonly Segment[], query: AuditQuery, keys: string[], limit: number): Promise<AuditEventRecord[]> {
   const candidates = plan(segments.map((segment) => ({ segment, blocks: segment.blocks.length, openLength: segment.blocks.at(-1)?.length ?? 0 })), query, keys);
-  const needles = filterFields.flatMap((f) => (query[f] === undefined ? [] : [JSON.stringify(query[f])]));
+  // The longest filter value is likely the rarest: only lines holding it are parsed.
+  const needle = filterFields.flatMap((f) => (query[f] === undefined ? [] : [JSON.stringify(query[f])])).sort((a, b) => b.length - a.length).at(0);
+  const needleBytes = needle === undefined ? undefined : Buffer.from(needle);
   const handles = new Map<Segment, FileHandle | undefined>();
   const found: AuditEventRecord[] = [];
   try {
@@ -29,12 +31,10 @@ export async function searchSegments(segments: readonly Segment[], query: AuditQ
       if (!handle) continue;
       const buffer = Buffer.allocUnsafe(length);
       const { bytesRead } = await handle.read(buffer, 0, length, block.offset);
-      const lines = buffer.toString('utf8', 0, bytesRead).split('\n');
-      for (let i = lines.length - 1; i >= 0 && found.length < limit; i--) {
-        const line = lines[i];
-        if (line.length === 0 || !needles.every((n) => line.includes(n))) continue;
-        const event = parseLine(line);
+      for (const [start, end] of linesNewestFirst(buffer.subarray(0, bytesRead), needleBytes)) {
+        const event = end > start ? parseLine(buffer.toString('utf8', start, end)) : undefined;
         if (event && matches(event, query)) found.push(event);
+        if (found.length >= limit) break;
       }
       if (found.length >= limit) break;
     }
@@ -42,6 +42,30 @@ export async function searchSegments(segments: readonly Segment[], query: AuditQ
     for (const handle of handles.values()) await handle?.close();
   }
   return found;
+}
+
+/** [start, end) of each line, last line first; with a needle, only the lines that contain it. */
+export function* linesNewestFirst(buffer: Buffer, needle?: Buffer): Generator<[number, number]> {
+  let end = buffer.length;
+  while (end > 0) {
+    let start: number;
+    let lineEnd: number;
+    if (needle) {
+      const from = end - needle.length;
+      // A negative offset would count from the end of the buffer.
+      if (from < 0) return;
+      const hit = buffer.lastIndexOf(needle, from);
+      if (hit < 0) return;
+      start = buffer.lastIndexOf(0x0a, hit) + 1;
+      lineEnd = buffer.indexOf(0x0a, hit);
+      if (lineEnd < 0) lineEnd = buffer.length;
+    } else {
+      lineEnd = buffer[end - 1] === 0x0a ? end - 1 : end;
+      start = lineEnd > 0 ? buffer.lastIndexOf(0x0a, lineEnd - 1) + 1 : 0;
+    }
+    yield [start, lineEnd];
+    end = start;
+  }
 }
 
 function* plan(snapshot: { segment: Segment; blocks: number; openLength: number }[], query: AuditQuery, keys: string[]): Generator<Candidate> {
