@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { appendFile, readFile } from 'node:fs/promises';
+import { appendFile, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createReadyUser, setupAdmin, startTestController, type TestController } from '../support/controller.js';
 import type { AuditEventPage, CreatedApiToken, MembershipPage, Network, Role, RolePage, Team, TeamPage, User, UserPage } from '../support/api-types.js';
@@ -68,7 +68,9 @@ describe('persistence: a Controller restart keeps everything', () => {
     const latest = (await admin.get<AuditEventPage>('/audit-events?limit=1')).body.items[0];
     await t.stop();
     await appendFile(join(t.dataDir, 'store', 'teams.db'), '{"_id":"half-writ');
-    await appendFile(join(t.dataDir, 'store', 'audit-events.jsonl'), '{"id":99999,"occ');
+    const auditDir = join(t.dataDir, 'store', 'audit');
+    const activeSegment = (await readdir(auditDir)).filter((n) => n.endsWith('.jsonl')).sort().at(-1)!;
+    await appendFile(join(auditDir, activeSegment), '{"id":99999,"occ');
     t = await t.restart();
     admin = t.api.withCookie(admin.auth.cookie!);
     expect((await admin.get<TeamPage>('/teams')).body.items.map((x) => x.name)).to.deep.equal(['durable', 'after-restart']);

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +23,7 @@ interface AdapterCase {
   name: string;
   open(clock: TestClock): Promise<StoreAdapter>;
   /** Files of the embedded store, for the crash tests; absent for MongoDB. */
-  files?: { collection(name: string): string; audit(): string; repairs: StoreRepair[] };
+  files?: { collection(name: string): string; audit(): string; auditSegments(): string[]; repairs: StoreRepair[] };
   cleanup(): Promise<void>;
 }
 
@@ -50,7 +51,9 @@ function embeddedCase(): AdapterCase {
     },
     files: {
       collection: (name) => join(dir, 'store', `${name}.db`),
-      audit: () => join(dir, 'store', 'audit-events.jsonl'),
+      // The segment being appended to: the newest file of the audit directory.
+      audit: () => join(dir, 'store', 'audit', readdirSync(join(dir, 'store', 'audit')).filter((n) => n.endsWith('.jsonl')).sort().at(-1)!),
+      auditSegments: () => readdirSync(join(dir, 'store', 'audit')).filter((n) => n.endsWith('.jsonl')).map((n) => join(dir, 'store', 'audit', n)),
       repairs,
     },
     cleanup: async () => rm(dir, { recursive: true, force: true }),
@@ -460,12 +463,13 @@ for (const c of cases) {
 
         it('skips an unreadable audit line in the middle, names it, and keeps every other event', async () => {
           await adapter.close();
-          const before = (await readFile(files.audit(), 'utf8')).split('\n').filter(Boolean).length;
+          const before = (await Promise.all(files.auditSegments().map((f) => readFile(f, 'utf8')))).join('').split('\n').filter(Boolean).length;
+          const activeLines = (await readFile(files.audit(), 'utf8')).split('\n').filter(Boolean).length;
           await appendFile(files.audit(), '{"id": not json}\n');
           files.repairs.length = 0;
           adapter = await c.open(clock);
           const log = await adapter.openAuditLog();
-          expect(files.repairs).to.deep.equal([{ file: files.audit(), dropped: `1 unreadable event line(s): ${before + 1}` }]);
+          expect(files.repairs).to.deep.equal([{ file: files.audit(), dropped: `1 unreadable event line(s): ${activeLines + 1}` }]);
           const appended = await log.append({ actorKind: 'SYSTEM', action: 'system.note', targetKind: 'controller', targetId: 'after-bad-line', outcome: 'SUCCESS', details: {} });
           expect((await log.search({ limit: 1 }))[0]).to.deep.equal(appended);
           expect((await log.search({ limit: 1000 })).length).to.equal(before + 1);

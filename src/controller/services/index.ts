@@ -8,6 +8,7 @@ import type { TemplateCatalog } from '../templates/template-catalog.js';
 import { Access } from './access.js';
 import { AccessEvents } from './access-events.js';
 import { AuditService } from './audit.js';
+import { AuditRetention } from './audit-retention.js';
 import { AuthService } from './auth.js';
 import { createBackupServices } from './backups/index.js';
 import { processTimers, type ScheduleTimers } from './backups/scheduler.js';
@@ -64,6 +65,11 @@ export interface BackupRuntimeDeps {
   scheduleTimers?: ScheduleTimers;
 }
 
+/** Days audit events are kept (default 365; 0 keeps them forever). */
+export interface AuditRetentionDeps {
+  auditRetentionDays?: number;
+}
+
 /** Where the plugin catalog comes from and how often it syncs (default: the sample feed, hourly). */
 export interface CatalogDeps {
   catalog?: Partial<CatalogOptions>;
@@ -73,7 +79,7 @@ export interface CatalogDeps {
  * Every service of the Controller, built once from shared deps. Each gets what it uses through
  * its constructor, so this function is the whole graph.
  */
-export function createServices(deps: ServiceDeps & { templates: TemplateCatalog } & NodeRuntimeDeps & CatalogDeps & MigrationDeps & BackupRuntimeDeps, sessionPolicy: SessionPolicy = defaultSessionPolicy) {
+export function createServices(deps: ServiceDeps & { templates: TemplateCatalog } & NodeRuntimeDeps & CatalogDeps & MigrationDeps & BackupRuntimeDeps & AuditRetentionDeps, sessionPolicy: SessionPolicy = defaultSessionPolicy) {
   const access = new Access(deps.repos);
   // Who may still see what: services that end or narrow a caller's access say so; open streams re-check.
   const accessEvents = new AccessEvents();
@@ -138,6 +144,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     roles,
     teams,
     audit,
+    auditRetention: new AuditRetention(deps, deps.auditRetentionDays ?? 365, deps.scheduleTimers ?? processTimers),
     fleet,
     agents,
     enrollment,

@@ -178,6 +178,8 @@ export interface AuditQuery {
 export interface AuditLog {
   append(event: NewAuditEvent): Promise<AuditEventRecord>;
   search(query: AuditQuery): Promise<AuditEventRecord[]>;
+  /** Deletes events older than `before` (an ISO time), as the retention setting asks; returns how many went. */
+  prune(before: string): Promise<number>;
   close(): Promise<void>;
 }
 

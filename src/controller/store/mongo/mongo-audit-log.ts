@@ -48,5 +48,15 @@ export class MongoAuditLog implements AuditLog {
     return rows.map(({ _id, ...rest }) => ({ id: Number(_id), ...rest }) as AuditEventRecord);
   }
 
+  /**
+   * Retention by the occurredAt index rather than a TTL index: occurredAt is stored as an ISO string,
+   * which the TTL monitor ignores, and one prune for both adapters means no index option to reconcile
+   * when the setting changes.
+   */
+  async prune(before: string): Promise<number> {
+    const { deletedCount } = await this.events.deleteMany({ occurredAt: { $lt: before } });
+    return deletedCount;
+  }
+
   async close(): Promise<void> {}
 }
