@@ -1,10 +1,9 @@
 import { expect } from 'chai';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { MongoClient } from 'mongodb';
 import { ChecksumMismatchError, collectGarbage, type BlobStore } from '../../src/shared/backup/blob-store.js';
 import { DuplicateKeyError, type Collection } from '../../src/controller/store/collection.js';
 import { EmbeddedAdapter } from '../../src/controller/store/embedded/embedded-adapter.js';
@@ -13,6 +12,7 @@ import type { AuditLog } from '../../src/controller/store/records.js';
 import { collectionIndexes, openRepositories, type StoreAdapter } from '../../src/controller/store/repositories.js';
 import type { StoreRepair } from '../../src/controller/store/embedded/torn-tail.js';
 import { TestClock } from '../support/clock.js';
+import { freshDatabase, withDatabase } from '../support/mongo-db.js';
 
 /**
  * One contract, run against every adapter: the embedded store always, MongoDB when MONGODB_URI is set.
@@ -57,32 +57,12 @@ function embeddedCase(): AdapterCase {
   };
 }
 
-/**
- * The URI with its database replaced by a fresh one, so a contract run never touches real data.
- * Credentials keep authenticating where they did: against the URI's database, or `admin`.
- */
-const withDatabase = (uri: string, db: string) => {
-  const m = /^(mongodb(?:\+srv)?:\/\/([^/?]*))(?:\/([^?]*))?(\?.*)?$/.exec(uri);
-  if (!m) throw new Error(`not a MongoDB URI: ${uri}`);
-  let query = m.at(4) ?? '';
-  if (m[2].includes('@') && !/[?&]authSource=/.test(query)) query += `${query ? '&' : '?'}authSource=${m[3] || 'admin'}`;
-  return `${m[1]}/${db}${query}`;
-};
-
 function mongoCase(uri: string): AdapterCase {
-  const db = `cairn_contract_${randomBytes(6).toString('hex')}`;
-  const testUri = withDatabase(uri, db);
+  const db = freshDatabase(uri, 'cairn_contract');
   return {
     name: 'mongodb',
-    open: (clock) => MongoAdapter.open(testUri, clock),
-    async cleanup() {
-      const client = await MongoClient.connect(testUri, { serverSelectionTimeoutMS: 5000 });
-      try {
-        await client.db(db).dropDatabase();
-      } finally {
-        await client.close();
-      }
-    },
+    open: (clock) => MongoAdapter.open(db.uri, clock),
+    cleanup: () => db.drop(),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { BlobStore } from '../../shared/backup/blob-store.js';
 import type { Collection, IndexSpec } from './collection.js';
 import type {
-  ApiTokenDoc, AuditLog, EnrollmentTokenDoc, NodeDoc, ServerDoc, MembershipDoc, NetworkDoc, PasswordResetDoc, RoleDoc, SessionDoc, SettingDoc, TeamDoc, UserDoc,
+  ApiTokenDoc, AuditLog, LeaseDoc, EnrollmentTokenDoc, NodeDoc, ServerDoc, MembershipDoc, NetworkDoc, PasswordResetDoc, RoleDoc, SessionDoc, SettingDoc, TeamDoc, UserDoc,
 } from './records.js';
 import type { CatalogPluginDoc, PluginInstallationDoc } from './records.js';
 import type { BackupDestinationDoc, BackupDoc, BackupScheduleDoc } from './records.js';
@@ -38,6 +38,7 @@ export interface Repositories {
   backupDestinations: Collection<BackupDestinationDoc>;
   backups: Collection<BackupDoc>;
   backupSchedules: Collection<BackupScheduleDoc>;
+  leases: Collection<LeaseDoc>;
   audit: AuditLog;
   blobStore(destinationId: string): BlobStore;
   ping(): Promise<void>;
@@ -62,6 +63,7 @@ export const collectionIndexes: Record<Exclude<keyof Repositories, 'kind' | 'aud
   backupDestinations: [{ field: 'nameKey', unique: true }],
   backups: [{ field: 'serverId' }, { field: 'destinationId' }, { field: 'scheduleId' }, { field: 'state' }],
   backupSchedules: [{ field: 'serverId' }, { field: 'destinationId' }],
+  leases: [],
 };
 
 export async function openRepositories(adapter: StoreAdapter): Promise<Repositories> {
@@ -86,6 +88,7 @@ export async function openRepositories(adapter: StoreAdapter): Promise<Repositor
     backupDestinations: await open<BackupDestinationDoc>('backupDestinations'),
     backups: await open<BackupDoc>('backups'),
     backupSchedules: await open<BackupScheduleDoc>('backupSchedules'),
+    leases: await open<LeaseDoc>('leases'),
     audit: await adapter.openAuditLog(),
     blobStore: (destinationId) => adapter.openBlobStore(destinationId),
     ping: () => adapter.ping(),
