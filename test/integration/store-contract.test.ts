@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { ChecksumMismatchError, collectGarbage, type BlobStore } from '../../src/shared/backup/blob-store.js';
 import { DuplicateKeyError, type Collection } from '../../src/controller/store/collection.js';
+import { UndefinedInFilterError } from '../../src/controller/store/document-rules.js';
 import { EmbeddedAdapter } from '../../src/controller/store/embedded/embedded-adapter.js';
 import { databaseNameOf, MongoAdapter } from '../../src/controller/store/mongo/mongo-adapter.js';
 import type { AuditLog } from '../../src/controller/store/records.js';
@@ -209,6 +210,20 @@ for (const c of cases) {
         await things.insert({ _id: 'f', name: 'F', nameKey: 'f' });
         expect(await things.count({ email: { $exists: false } })).to.equal(3);
       });
+
+      it('refuses undefined in filters (engines disagree on what it matches) and stores no undefined field', async () => {
+        const err = async (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
+        for (const attempt of [things.find({ email: undefined }), things.findOne({ $or: [{ n: undefined }] }), things.count({ n: { $gt: undefined } }), things.update({ email: undefined }, { n: 9 }), things.delete({ note: undefined })]) {
+          expect(await err(attempt)).to.be.instanceOf(UndefinedInFilterError);
+        }
+        expect(await things.count({ n: 9 })).to.equal(0);
+        expect(await things.count({})).to.equal(4);
+        await things.insert({ _id: 'u', name: 'U', nameKey: 'u', note: undefined, value: { done: true, label: undefined } });
+        expect(await things.count({ note: { $exists: false }, _id: 'u' })).to.equal(1);
+        expect((await things.findById('u'))!.value).to.deep.equal({ done: true });
+        expect(await things.update({ _id: 'a' }, { email: undefined })).to.equal(1);
+        expect(await things.findById('a')).to.not.have.property('email');
+      });
     });
 
     describe('audit log', () => {
@@ -375,6 +390,19 @@ for (const c of cases) {
     });
 
     describe('persistence across a reopen', () => {
+      it('takes the indexes declared at open: a changed option and a dropped index do not stop start-up', async () => {
+        const name = `reindex${seq++}`;
+        const before = await adapter.openCollection<Thing>(name, [{ field: 'nameKey', unique: true }, { field: 'n' }]);
+        await before.insert({ _id: 'r1', name: 'R', nameKey: 'r', n: 1 });
+        await adapter.close();
+        adapter = await c.open(clock);
+        const after = await adapter.openCollection<Thing>(name, [{ field: 'nameKey' }, { field: 'email', unique: true, sparse: true }]);
+        await after.insert({ _id: 'r2', name: 'R again', nameKey: 'r', email: 'r@x' });
+        const dup = await after.insert({ _id: 'r3', name: 'R3', nameKey: 'r3', email: 'r@x' }).then(() => undefined, (e: unknown) => e);
+        expect(dup).to.be.instanceOf(DuplicateKeyError);
+        expect(await after.count({ nameKey: 'r' })).to.equal(2);
+      });
+
       it('keeps documents, unique indexes and the audit log (ids continue)', async () => {
         const name = `persist${seq++}`;
         const col = await adapter.openCollection<Thing>(name, thingIndexes);

@@ -13,6 +13,8 @@ export interface StoreAdapter {
   openAuditLog(): Promise<AuditLog>;
   /** The content-addressed store of one CONTROLLER backup destination (files or GridFS). */
   openBlobStore(destinationId: string): BlobStore;
+  /** Where uploaded jars live when the data dir is not shared between Controllers; undefined when it is the store. */
+  openSharedArtifacts(): BlobStore | undefined;
   /** Throws when the store cannot be reached (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -41,11 +43,12 @@ export interface Repositories {
   leases: Collection<LeaseDoc>;
   audit: AuditLog;
   blobStore(destinationId: string): BlobStore;
+  sharedArtifacts(): BlobStore | undefined;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
-export const collectionIndexes: Record<Exclude<keyof Repositories, 'kind' | 'audit' | 'blobStore' | 'ping' | 'close'>, IndexSpec[]> = {
+export const collectionIndexes: Record<Exclude<keyof Repositories, 'kind' | 'audit' | 'blobStore' | 'sharedArtifacts' | 'ping' | 'close'>, IndexSpec[]> = {
   users: [{ field: 'usernameKey', unique: true }, { field: 'emailKey', unique: true }],
   sessions: [{ field: 'userId' }],
   apiTokens: [{ field: 'hash', unique: true }, { field: 'userId' }],
@@ -91,6 +94,7 @@ export async function openRepositories(adapter: StoreAdapter): Promise<Repositor
     leases: await open<LeaseDoc>('leases'),
     audit: await adapter.openAuditLog(),
     blobStore: (destinationId) => adapter.openBlobStore(destinationId),
+    sharedArtifacts: () => adapter.openSharedArtifacts(),
     ping: () => adapter.ping(),
     close: () => adapter.close(),
   };
