@@ -55,7 +55,7 @@ describe('MongoDB adapter rules (no server needed)', () => {
     const client = new MongoClient('mongodb://127.0.0.1:9/x?readPreference=secondary&w=1&serverSelectionTimeoutMS=60000&socketTimeoutMS=0', mongoClientOptions);
     try {
       expect(client.options.readPreference.mode).to.equal('primary');
-      expect(client.options.writeConcern!.w).to.equal('majority');
+      expect(client.options.writeConcern.w).to.equal('majority');
       expect(client.options.serverSelectionTimeoutMS).to.equal(5_000);
       expect(client.options.socketTimeoutMS).to.equal(10_000);
       expect(client.options.retryWrites).to.equal(true);
