@@ -1,19 +1,20 @@
 import { expect } from 'chai';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { MongoClient } from 'mongodb';
 import { ChecksumMismatchError, collectGarbage, type BlobStore } from '../../src/shared/backup/blob-store.js';
 import { DuplicateKeyError, type Collection } from '../../src/controller/store/collection.js';
+import { UndefinedInFilterError } from '../../src/controller/store/document-rules.js';
 import { EmbeddedAdapter } from '../../src/controller/store/embedded/embedded-adapter.js';
 import { databaseNameOf, MongoAdapter } from '../../src/controller/store/mongo/mongo-adapter.js';
 import type { AuditLog } from '../../src/controller/store/records.js';
 import { collectionIndexes, openRepositories, type StoreAdapter } from '../../src/controller/store/repositories.js';
 import type { StoreRepair } from '../../src/controller/store/embedded/torn-tail.js';
 import { TestClock } from '../support/clock.js';
+import { freshDatabase, withDatabase } from '../support/mongo-db.js';
 
 /**
  * One contract, run against every adapter: the embedded store always, MongoDB when MONGODB_URI is set.
@@ -60,32 +61,12 @@ function embeddedCase(): AdapterCase {
   };
 }
 
-/**
- * The URI with its database replaced by a fresh one, so a contract run never touches real data.
- * Credentials keep authenticating where they did: against the URI's database, or `admin`.
- */
-const withDatabase = (uri: string, db: string) => {
-  const m = /^(mongodb(?:\+srv)?:\/\/([^/?]*))(?:\/([^?]*))?(\?.*)?$/.exec(uri);
-  if (!m) throw new Error(`not a MongoDB URI: ${uri}`);
-  let query = m.at(4) ?? '';
-  if (m[2].includes('@') && !/[?&]authSource=/.test(query)) query += `${query ? '&' : '?'}authSource=${m[3] || 'admin'}`;
-  return `${m[1]}/${db}${query}`;
-};
-
 function mongoCase(uri: string): AdapterCase {
-  const db = `cairn_contract_${randomBytes(6).toString('hex')}`;
-  const testUri = withDatabase(uri, db);
+  const db = freshDatabase(uri, 'cairn_contract');
   return {
     name: 'mongodb',
-    open: (clock) => MongoAdapter.open(testUri, clock),
-    async cleanup() {
-      const client = await MongoClient.connect(testUri, { serverSelectionTimeoutMS: 5000 });
-      try {
-        await client.db(db).dropDatabase();
-      } finally {
-        await client.close();
-      }
-    },
+    open: (clock) => MongoAdapter.open(db.uri, clock),
+    cleanup: () => db.drop(),
   };
 }
 
@@ -231,6 +212,20 @@ for (const c of cases) {
         // Sparse: any number of documents may lack the field.
         await things.insert({ _id: 'f', name: 'F', nameKey: 'f' });
         expect(await things.count({ email: { $exists: false } })).to.equal(3);
+      });
+
+      it('refuses undefined in filters (engines disagree on what it matches) and stores no undefined field', async () => {
+        const err = async (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
+        for (const attempt of [things.find({ email: undefined }), things.findOne({ $or: [{ n: undefined }] }), things.count({ n: { $gt: undefined } }), things.update({ email: undefined }, { n: 9 }), things.delete({ note: undefined })]) {
+          expect(await err(attempt)).to.be.instanceOf(UndefinedInFilterError);
+        }
+        expect(await things.count({ n: 9 })).to.equal(0);
+        expect(await things.count({})).to.equal(4);
+        await things.insert({ _id: 'u', name: 'U', nameKey: 'u', note: undefined, value: { done: true, label: undefined } });
+        expect(await things.count({ note: { $exists: false }, _id: 'u' })).to.equal(1);
+        expect((await things.findById('u'))!.value).to.deep.equal({ done: true });
+        expect(await things.update({ _id: 'a' }, { email: undefined })).to.equal(1);
+        expect(await things.findById('a')).to.not.have.property('email');
       });
     });
 
@@ -398,6 +393,19 @@ for (const c of cases) {
     });
 
     describe('persistence across a reopen', () => {
+      it('takes the indexes declared at open: a changed option and a dropped index do not stop start-up', async () => {
+        const name = `reindex${seq++}`;
+        const before = await adapter.openCollection<Thing>(name, [{ field: 'nameKey', unique: true }, { field: 'n' }]);
+        await before.insert({ _id: 'r1', name: 'R', nameKey: 'r', n: 1 });
+        await adapter.close();
+        adapter = await c.open(clock);
+        const after = await adapter.openCollection<Thing>(name, [{ field: 'nameKey' }, { field: 'email', unique: true, sparse: true }]);
+        await after.insert({ _id: 'r2', name: 'R again', nameKey: 'r', email: 'r@x' });
+        const dup = await after.insert({ _id: 'r3', name: 'R3', nameKey: 'r3', email: 'r@x' }).then(() => undefined, (e: unknown) => e);
+        expect(dup).to.be.instanceOf(DuplicateKeyError);
+        expect(await after.count({ nameKey: 'r' })).to.equal(2);
+      });
+
       it('keeps documents, unique indexes and the audit log (ids continue)', async () => {
         const name = `persist${seq++}`;
         const col = await adapter.openCollection<Thing>(name, thingIndexes);

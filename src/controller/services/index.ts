@@ -129,7 +129,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const consoleHub = new ConsoleHub(agents, nodeCalls, deps.logger);
   // Plugins: the synced catalog, installations per server, and the jars Nodes fetch.
   const catalog = new CatalogService(deps, access, { source: deps.catalog?.source, syncIntervalMs: deps.catalog?.syncIntervalMs ?? 60 * 60 * 1000 });
-  const plugins = new PluginService(deps, servers, catalog, deps.templates, gateway, new ArtifactStore(join(deps.dataDir, 'artifacts'), deps.logger), serverWatch);
+  const plugins = new PluginService(deps, servers, catalog, deps.templates, gateway, new ArtifactStore(join(deps.dataDir, 'artifacts'), deps.logger, deps.repos.sharedArtifacts()), serverWatch);
   // Backups: destinations, manual and scheduled backups, restore workflows.
   const backups = createBackupServices({ deps, access, audit, servers, agents, fleet, gateway, templates: deps.templates, serverChanges: serverWatch, timers: deps.scheduleTimers });
   return {

@@ -50,6 +50,11 @@ export class EmbeddedAdapter implements StoreAdapter {
     return new FsBlobStore(join(this.dataDir, 'backups', destinationId));
   }
 
+  /** The data dir is the store: jars kept there need no second copy. */
+  openSharedArtifacts(): undefined {
+    return undefined;
+  }
+
   async ping(): Promise<void> {
     // Files on local disk: reachable as long as the directory is.
     await mkdir(this.dir, { recursive: true });
