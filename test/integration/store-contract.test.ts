@@ -312,6 +312,15 @@ for (const c of cases) {
         }
         expect(all).to.deep.equal(Array.from({ length: 30 }, (_, k) => 30 - k));
       });
+
+      it('concurrent appends get distinct ids whose times never go backwards', async () => {
+        const appended = await Promise.all(Array.from({ length: 25 }, (_, i) => log.append({ actorKind: 'SYSTEM', action: 'system.burst', targetKind: 'controller', targetId: `b${i}`, outcome: 'SUCCESS', details: {} })));
+        const byId = [...appended].sort((a, b) => a.id - b.id);
+        expect(new Set(byId.map((e) => e.id)).size).to.equal(25);
+        for (let i = 1; i < byId.length; i++) expect(byId[i].occurredAt >= byId[i - 1].occurredAt, `event ${byId[i].id}`).to.equal(true);
+        const stored = await log.search({ action: 'system.burst', limit: 25 });
+        expect(stored.map((e) => e.id)).to.deep.equal(byId.map((e) => e.id).reverse());
+      });
     });
 
     describe('backup records', () => {
