@@ -9,7 +9,18 @@ import type { ServerTarget } from '../../src/agent/reconciler/server-target.js';
 import { freeGamePort } from '../../src/controller/domain/placement.js';
 import { explainPortInUse } from '../../src/controller/domain/port-in-use.js';
 import { foreignPortMemoryMs, PortRefusals } from '../../src/controller/services/port-refusals.js';
-import { TestClock } from '../support/clock.js';
+import type { Clock } from '../../src/shared/clock.js';
+
+/** Time that moves only when told: the millisecond edges below must not depend on how busy the machine is. */
+class FrozenClock implements Clock {
+  private at = Date.parse('2026-11-24T00:00:00Z');
+  now(): Date {
+    return new Date(this.at);
+  }
+  advance(ms: number): void {
+    this.at += ms;
+  }
+}
 import { privateGamePorts } from '../support/game-ports.js';
 
 describe('game ports held by other programs', () => {
@@ -34,7 +45,7 @@ describe('game ports held by other programs', () => {
 
   describe('PortRefusals: what the Controller remembers', () => {
     it('avoids a refused port on its host for a while, then forgets it', () => {
-      const clock = new TestClock();
+      const clock = new FrozenClock();
       const refusals = new PortRefusals(clock);
       refusals.refused('n1', 41000);
       expect([...refusals.foreignOn(['n1'])]).to.deep.equal([41000]);
@@ -47,7 +58,7 @@ describe('game ports held by other programs', () => {
     });
 
     it('keeps every port of a Node avoided while told to (a server with no port left)', () => {
-      const clock = new TestClock();
+      const clock = new FrozenClock();
       const refusals = new PortRefusals(clock);
       refusals.refused('n1', 41000);
       clock.advance(foreignPortMemoryMs - 1000);
@@ -60,7 +71,7 @@ describe('game ports held by other programs', () => {
     });
 
     it('notes a server with no port left once, on its Node only, until it settles', () => {
-      const refusals = new PortRefusals(new TestClock());
+      const refusals = new PortRefusals(new FrozenClock());
       const range = { first: 41000, last: 41001 };
       expect(refusals.noneLeft('s1', 'n1', range)).to.equal(true);
       expect(refusals.noneLeft('s1', 'n1', range), 'the same news twice is no news').to.equal(false);
