@@ -1,5 +1,5 @@
 import { MongoServerError, type Collection as DriverCollection, type Document } from 'mongodb';
-import { DuplicateKeyError, type Collection, type Filter, type FindOptions } from '../collection.js';
+import { DuplicateKeyError, type Collection, type Filter, type FindOptions, type Shared } from '../collection.js';
 
 function mapError(e: unknown): never {
   if (e instanceof MongoServerError && e.code === 11000) {
@@ -33,6 +33,11 @@ export class MongoCollection<T extends { _id: string }> implements Collection<T>
     if (options.sort) cursor = cursor.sort(options.sort);
     if (options.limit !== undefined) cursor = cursor.limit(options.limit);
     return (await cursor.toArray()) as unknown as T[];
+  }
+
+  /** The driver's documents are fresh for every call: nothing to share. */
+  async findShared(filter: Filter, options: FindOptions = {}): Promise<Shared<T>[]> {
+    return (await this.find(filter, options)) as Shared<T>[];
   }
 
   async count(filter: Filter): Promise<number> {
