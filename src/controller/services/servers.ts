@@ -105,15 +105,8 @@ export class ServerService {
   /** For a page of servers: each Node's connection looked up once, not once per server. */
   private pageItems() {
     const known = new Map<string, boolean>();
-    return (doc: Shared<ServerDoc>) => {
-      let connected = false;
-      if (doc.nodeId) {
-        const seen = known.get(doc.nodeId);
-        connected = seen ?? this.nodes.isConnected(doc.nodeId);
-        if (seen === undefined) known.set(doc.nodeId, connected);
-      }
-      return serverListItem(doc, connected);
-    };
+    const connected = (nodeId: string) => known.get(nodeId) ?? known.set(nodeId, this.nodes.isConnected(nodeId)).get(nodeId)!;
+    return (doc: Shared<ServerDoc>) => serverListItem(doc, doc.nodeId ? connected(doc.nodeId) : false);
   }
 
   /** The server, if the caller may see it and holds `permission` in its team. */
