@@ -2,7 +2,8 @@
 declare module 'autocannon' {
   interface Histogram { average: number; mean: number; p50: number; p99: number; total: number }
   interface Result { requests: Histogram; latency: Histogram; throughput: Histogram; non2xx: number; errors: number; timeouts: number }
-  interface Options { url: string; connections?: number; duration?: number; method?: string; headers?: Record<string, string>; body?: string }
+  interface Request { path?: string; method?: string; headers?: Record<string, string>; body?: string }
+  interface Options { url: string; connections?: number; duration?: number; method?: string; headers?: Record<string, string>; body?: string; requests?: Request[] }
   function autocannon(options: Options): Promise<Result>;
   export default autocannon;
 }

@@ -6,7 +6,10 @@
  *   BENCH_LINES_PER_SECOND (default 1,000) for BENCH_SECONDS (default 10), to 4 console clients;
  *   p50/p99/max of (received − written) over every line every client got;
  * - a 64 MiB upload Controller → Agent: MB/s and the Controller's peak RSS while it runs (sampled
- *   from /proc every 10 ms), and the download back for comparison.
+ *   from /proc every 10 ms), and the download back for comparison;
+ * - 50 uploads of 8 MiB at once, BENCH_UPLOAD_BURSTS times (default 3) after a warm-up: the
+ *   Controller's peak RSS over its RSS at rest (after a full GC, asked for with SIGUSR2), read from
+ *   the kernel's high-water mark so no short peak is missed.
  * Run with `npm run bench console-files`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -21,6 +24,7 @@ import { adminSession } from './support/admin-session.js';
 const MiB = 1024 * 1024;
 const linesPerSecond = Number(process.env.BENCH_LINES_PER_SECOND ?? 1000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const bursts = Number(process.env.BENCH_UPLOAD_BURSTS ?? 3);
 const clients = 4;
 const now = () => performance.timeOrigin + performance.now();
 
@@ -53,14 +57,54 @@ const tickerTemplate = {
   config: { file: 'server.properties', format: 'properties', managed: { 'server-port': '{port}' } },
 };
 
-function spawnProgram(script: string, args: string[]): ChildProcess {
-  return spawn(process.execPath, [script, ...args], { env: { ...process.env, MONGODB_URI: '', CAIRN_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
+/** Lets the bench ask a process for a full GC (SIGUSR2, which Node and Cairn leave unused), so baselines hold no garbage. */
+const gcOnSignal = `data:text/javascript,process.on('SIGUSR2', () => globalThis.gc())`;
+
+function spawnProgram(script: string, args: string[], nodeArgs: string[] = []): ChildProcess {
+  return spawn(process.execPath, [...nodeArgs, script, ...args], { env: { ...process.env, MONGODB_URI: '', CAIRN_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
 }
 
-async function rssBytes(pid: number): Promise<number> {
-  const match = /^VmRSS:\s+(\d+) kB$/m.exec(await readFile(`/proc/${pid}/status`, 'utf8'));
+async function statusKib(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number> {
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(await readFile(`/proc/${pid}/status`, 'utf8'));
   return match ? Number(match[1]) * 1024 : 0;
 }
+
+const rssBytes = (pid: number) => statusKib(pid, 'VmRSS');
+
+/** A full GC in the process, then its RSS once it has settled (two equal samples 50 ms apart). */
+async function settledRss(pid: number): Promise<number> {
+  process.kill(pid, 'SIGUSR2');
+  let last = -1;
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const rss = await rssBytes(pid);
+    if (rss === last) return rss;
+    last = rss;
+  }
+}
+
+/**
+ * The process's peak RSS while `work` runs: the kernel's high-water mark (VmHWM, reset first through
+ * clear_refs) so no short peak falls between samples, cross-checked by sampling VmRSS every 50 ms.
+ */
+async function peakRssDuring<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; baseline: number; peak: number; sampledPeak: number }> {
+  const baseline = await settledRss(pid);
+  await writeFile(`/proc/${pid}/clear_refs`, '5');
+  let sampledPeak = baseline;
+  const sampler = setInterval(() => void rssBytes(pid).then((rss) => (sampledPeak = Math.max(sampledPeak, rss))), 50);
+  try {
+    const result = await work();
+    return { result, baseline, peak: await statusKib(pid, 'VmHWM'), sampledPeak };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/** A failed fetch's cause (EPIPE, ECONNRESET...), or its message. */
+const errorCode = (e: unknown) => {
+  const cause = e instanceof Error ? (e.cause as { code?: string } | undefined) : undefined;
+  return cause?.code ?? String(e);
+};
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
@@ -107,7 +151,7 @@ async function main(): Promise<void> {
   const templatesDir = join(dir, 'templates');
   await mkdir(templatesDir);
   await writeFile(join(templatesDir, 'ticker.json'), JSON.stringify(tickerTemplate));
-  const controller = spawnProgram('dist/src/controller/main.js', ['--data-dir', join(dir, 'controller'), '--http-port', '0', '--grpc-port', '0', '--templates-dir', templatesDir]);
+  const controller = spawnProgram('dist/src/controller/main.js', ['--data-dir', join(dir, 'controller'), '--http-port', '0', '--grpc-port', '0', '--templates-dir', templatesDir], ['--expose-gc', '--import', gcOnSignal]);
   let agent: ChildProcess | undefined;
   try {
     const { grpcPort, api, cookie, call } = await adminSession(controller.stdout!, join(dir, 'controller'));
@@ -160,18 +204,25 @@ async function main(): Promise<void> {
     process.stdout.write(`download 64 MiB Agent → client: ${(mb / (downloadMs / 1000)).toFixed(1)} MB/s (${downloadMs.toFixed(0)} ms), checksum ${same ? 'matches' : 'DIFFERS'}\n`);
     if (!same) process.exitCode = 1;
 
-    // 50 uploads of 8 MiB at once: the upload slots (8) bound the Controller's memory.
+    // 50 uploads of 8 MiB at once: the upload slots (8) and back-pressure bound the Controller's memory.
+    // A first smaller burst warms the path up (buffers, JIT), so the baseline is the Controller at rest after uploads.
     const eight = randomBytes(8 * MiB);
-    const burstBase = await rssBytes(controller.pid!);
-    let burstPeak = burstBase;
-    const burstSampler = setInterval(() => void rssBytes(controller.pid!).then((rss) => (burstPeak = Math.max(burstPeak, rss))), 10);
-    const burstStart = now();
-    const statuses = await Promise.all(Array.from({ length: 50 }, (_, i) =>
-      fetch(`${api}/servers/${server.id}/files/content?path=burst-${i}.bin`, { method: 'PUT', headers: { cookie, 'content-type': 'application/octet-stream' }, body: eight })
-        .then((r) => r.status)));
-    clearInterval(burstSampler);
-    const counts = statuses.reduce<Record<number, number>>((acc, status) => ({ ...acc, [status]: (acc[status] ?? 0) + 1 }), {});
-    process.stdout.write(`50 concurrent uploads of 8 MiB: ${((now() - burstStart) / 1000).toFixed(1)} s, statuses ${JSON.stringify(counts)}; Controller RSS ${(burstBase / MiB).toFixed(0)} MiB before, peak ${(burstPeak / MiB).toFixed(0)} MiB (+${((burstPeak - burstBase) / MiB).toFixed(1)} MiB)\n`);
+    const burst = (count: number, prefix: string) => Promise.all(Array.from({ length: count }, (_, i) =>
+      fetch(`${api}/servers/${server.id}/files/content?path=${prefix}-${i}.bin`, { method: 'PUT', headers: { cookie, 'content-type': 'application/octet-stream' }, body: eight })
+        .then((r) => String(r.status), (e: unknown) => `error ${errorCode(e)}`)));
+    const cold = await settledRss(controller.pid!);
+    const warmup = await burst(8, 'warmup');
+    const mib = (bytes: number) => (bytes / MiB).toFixed(1);
+    process.stdout.write(`warm-up, 8 concurrent uploads of 8 MiB: statuses ${warmup.join(' ')}; Controller RSS at rest ${mib(cold)} MiB before it\n`);
+    const growths: number[] = [];
+    for (let round = 1; round <= bursts; round++) {
+      const burstStart = now();
+      const measured = await peakRssDuring(controller.pid!, () => burst(50, `burst-${round}`));
+      const counts = measured.result.reduce<Record<string, number>>((acc, status) => ({ ...acc, [status]: (acc[status] ?? 0) + 1 }), {});
+      growths.push(measured.peak - measured.baseline);
+      process.stdout.write(`50 concurrent uploads of 8 MiB (round ${round}): ${((now() - burstStart) / 1000).toFixed(1)} s, statuses ${JSON.stringify(counts)}; Controller RSS ${mib(measured.baseline)} MiB at rest (after GC), peak ${mib(measured.peak)} MiB (VmHWM; sampled every 50 ms: ${mib(measured.sampledPeak)}): +${mib(measured.peak - measured.baseline)} MiB\n`);
+    }
+    process.stdout.write(`upload burst RSS growth over ${bursts} rounds: max +${mib(Math.max(...growths))} MiB\n`);
     await call('POST', `/servers/${server.id}/stop`);
     await poll('STOPPED', async () => ((await call<ServerDetail>('GET', `/servers/${server.id}`)).status.runtimeState === 'STOPPED' ? true : undefined));
   } finally {

@@ -26,6 +26,8 @@ export interface ControllerConfig {
   localAgentGamePorts?: PortRange;
   /** How long a shutdown lets requests and uploads finish before it destroys their connections. */
   shutdownTimeoutMs: number;
+  /** Audit events older than this many days are deleted (hourly and at start); 0 keeps them forever. */
+  auditRetentionDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -45,6 +47,7 @@ const flags = {
   'tls-key': { value: 'FILE', env: 'CAIRN_TLS_KEY', help: 'TLS private key (PEM); with --tls-cert' },
   'tls-ca': { value: 'FILE', env: 'CAIRN_TLS_CA', help: 'the CA (PEM) that signed --tls-cert, for the local Agent to verify the link (default: --tls-cert, for a self-signed one)' },
   'game-ports': { value: 'FIRST-LAST', env: 'CAIRN_GAME_PORTS', help: 'the game port range the local Agent offers' },
+  'audit-retention-days': { value: 'DAYS', env: 'CAIRN_AUDIT_RETENTION_DAYS', help: 'delete audit events older than this, hourly and at start; 0 keeps them forever (default 365)' },
   'shutdown-timeout': { value: 'SECONDS', env: 'CAIRN_SHUTDOWN_TIMEOUT', help: 'on SIGTERM, how long requests get to finish before their connections are cut (default 10)' },
 } as const satisfies Record<string, FlagSpec>;
 
@@ -77,6 +80,12 @@ function shutdownTimeoutMs(raw: string): number {
   const n = Number(raw);
   if (!Number.isFinite(n) || n < 0 || n > 3600) throw new ConfigError(`--shutdown-timeout must be seconds 0..3600, got ${JSON.stringify(raw)}`);
   return Math.round(n * 1000);
+}
+
+function retentionDays(raw: string): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 36_500) throw new ConfigError(`--audit-retention-days must be a whole number of days 0..36500, got ${JSON.stringify(raw)}`);
+  return n;
 }
 
 function gamePorts(raw: string | undefined): PortRange | undefined {
@@ -115,6 +124,7 @@ function configFrom(values: Record<string, string | boolean | undefined>, env: N
     localAgent: settings.on('local-agent'),
     localAgentGamePorts: gamePorts(get('game-ports')),
     shutdownTimeoutMs: shutdownTimeoutMs(get('shutdown-timeout') ?? '10'),
+    auditRetentionDays: retentionDays(get('audit-retention-days') ?? '365'),
   };
   if ((config.tlsCert === undefined) !== (config.tlsKey === undefined)) throw new ConfigError('--tls-cert and --tls-key go together');
   if (config.tlsCa !== undefined && config.tlsCert === undefined) throw new ConfigError('--tls-ca goes with --tls-cert and --tls-key');

@@ -73,13 +73,14 @@ export async function startController(options: ControllerOptions): Promise<Runni
     dataDir: config.dataDir, mongodbUri: config.mongodbUri, clock,
     onRepair: (repair) => logger.warn({ event: 'store_repaired', ...repair }, `Store file ${repair.file} repaired at load: dropped ${repair.dropped}`),
   });
-  const services = createServices({ repos, clock, ids: options.ids ?? uuidV7Ids, logger, dataDir: config.dataDir, templates, nodeTimings: options.nodeTimings, migrationTimings: options.migrationTimings, scheduleTimers: options.scheduleTimers, catalog: { source: config.catalogSource, syncIntervalMs: config.catalogSyncMinutes * 60_000 } }, options.sessionPolicy);
+  const services = createServices({ repos, clock, ids: options.ids ?? uuidV7Ids, logger, dataDir: config.dataDir, templates, nodeTimings: options.nodeTimings, migrationTimings: options.migrationTimings, scheduleTimers: options.scheduleTimers, auditRetentionDays: config.auditRetentionDays, catalog: { source: config.catalogSource, syncIntervalMs: config.catalogSyncMinutes * 60_000 } }, options.sessionPolicy);
   await services.roles.seedBuiltins();
   await services.setup.prepare();
   await services.nodes.start();
   await services.servers.init();
   await services.migrations.resume();
   await services.catalog.start();
+  services.auditRetention.start();
 
   const metrics = createMetrics(cairnVersion);
   createWorkflowMetrics(metrics.registry, services.workflowOutcomes);
@@ -129,6 +130,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
       await services.migrations.stop();
       services.catalog.stop();
       services.backups.stop();
+      await services.auditRetention.stop();
       // Its games run under their own supervisors and keep running.
       await localAgent?.stop();
       await link.close();

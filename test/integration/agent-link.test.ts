@@ -289,7 +289,7 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
       const offLines = t.controller.services.agents.onConsoleLine((id, l) => id === nodeId && lines.push(l.text));
       client.sendServerStatus({
         serverId: created.id, observedGeneration: 1, runtimeState: 'RUNTIME_STATE_STOPPED', installed: true, usage: { cpuMillis: 7, memoryBytes: 512, diskBytes: 2048 },
-        conditions: [], ports: [], startedAt: '', removed: false, restarting: false, startedInNetwork: false, installError: '', lastCrash: null,
+        conditions: [], ports: [], startedAt: '', removed: false, restarting: false, startedInNetwork: false, installError: '', lastCrash: null, portInUse: 0,
       });
       client.sendConsoleLine({ serverId: created.id, text: 'Done (1.0s)!', atUnixMs: Date.now(), truncated: false, seq: 0 });
       const reported = await waitFor(async () => {

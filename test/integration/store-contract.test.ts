@@ -1,18 +1,20 @@
 import { expect } from 'chai';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { MongoClient } from 'mongodb';
 import { ChecksumMismatchError, collectGarbage, type BlobStore } from '../../src/shared/backup/blob-store.js';
 import { DuplicateKeyError, type Collection } from '../../src/controller/store/collection.js';
+import { UndefinedInFilterError } from '../../src/controller/store/document-rules.js';
 import { EmbeddedAdapter } from '../../src/controller/store/embedded/embedded-adapter.js';
 import { databaseNameOf, MongoAdapter } from '../../src/controller/store/mongo/mongo-adapter.js';
 import type { AuditLog } from '../../src/controller/store/records.js';
 import { collectionIndexes, openRepositories, type StoreAdapter } from '../../src/controller/store/repositories.js';
 import type { StoreRepair } from '../../src/controller/store/embedded/torn-tail.js';
 import { TestClock } from '../support/clock.js';
+import { freshDatabase, withDatabase } from '../support/mongo-db.js';
 
 /**
  * One contract, run against every adapter: the embedded store always, MongoDB when MONGODB_URI is set.
@@ -22,7 +24,7 @@ interface AdapterCase {
   name: string;
   open(clock: TestClock): Promise<StoreAdapter>;
   /** Files of the embedded store, for the crash tests; absent for MongoDB. */
-  files?: { collection(name: string): string; audit(): string; repairs: StoreRepair[] };
+  files?: { collection(name: string): string; audit(): string; auditSegments(): string[]; repairs: StoreRepair[] };
   cleanup(): Promise<void>;
 }
 
@@ -50,39 +52,21 @@ function embeddedCase(): AdapterCase {
     },
     files: {
       collection: (name) => join(dir, 'store', `${name}.db`),
-      audit: () => join(dir, 'store', 'audit-events.jsonl'),
+      // The segment being appended to: the newest file of the audit directory.
+      audit: () => join(dir, 'store', 'audit', readdirSync(join(dir, 'store', 'audit')).filter((n) => n.endsWith('.jsonl')).sort().at(-1)!),
+      auditSegments: () => readdirSync(join(dir, 'store', 'audit')).filter((n) => n.endsWith('.jsonl')).map((n) => join(dir, 'store', 'audit', n)),
       repairs,
     },
     cleanup: async () => rm(dir, { recursive: true, force: true }),
   };
 }
 
-/**
- * The URI with its database replaced by a fresh one, so a contract run never touches real data.
- * Credentials keep authenticating where they did: against the URI's database, or `admin`.
- */
-const withDatabase = (uri: string, db: string) => {
-  const m = /^(mongodb(?:\+srv)?:\/\/([^/?]*))(?:\/([^?]*))?(\?.*)?$/.exec(uri);
-  if (!m) throw new Error(`not a MongoDB URI: ${uri}`);
-  let query = m.at(4) ?? '';
-  if (m[2].includes('@') && !/[?&]authSource=/.test(query)) query += `${query ? '&' : '?'}authSource=${m[3] || 'admin'}`;
-  return `${m[1]}/${db}${query}`;
-};
-
 function mongoCase(uri: string): AdapterCase {
-  const db = `cairn_contract_${randomBytes(6).toString('hex')}`;
-  const testUri = withDatabase(uri, db);
+  const db = freshDatabase(uri, 'cairn_contract');
   return {
     name: 'mongodb',
-    open: (clock) => MongoAdapter.open(testUri, clock),
-    async cleanup() {
-      const client = await MongoClient.connect(testUri, { serverSelectionTimeoutMS: 5000 });
-      try {
-        await client.db(db).dropDatabase();
-      } finally {
-        await client.close();
-      }
-    },
+    open: (clock) => MongoAdapter.open(db.uri, clock),
+    cleanup: () => db.drop(),
   };
 }
 
@@ -246,6 +230,20 @@ for (const c of cases) {
         await things.insert({ _id: 'f', name: 'F', nameKey: 'f' });
         expect(await things.count({ email: { $exists: false } })).to.equal(3);
       });
+
+      it('refuses undefined in filters (engines disagree on what it matches) and stores no undefined field', async () => {
+        const err = async (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
+        for (const attempt of [things.find({ email: undefined }), things.findOne({ $or: [{ n: undefined }] }), things.count({ n: { $gt: undefined } }), things.update({ email: undefined }, { n: 9 }), things.delete({ note: undefined })]) {
+          expect(await err(attempt)).to.be.instanceOf(UndefinedInFilterError);
+        }
+        expect(await things.count({ n: 9 })).to.equal(0);
+        expect(await things.count({})).to.equal(4);
+        await things.insert({ _id: 'u', name: 'U', nameKey: 'u', note: undefined, value: { done: true, label: undefined } });
+        expect(await things.count({ note: { $exists: false }, _id: 'u' })).to.equal(1);
+        expect((await things.findById('u'))!.value).to.deep.equal({ done: true });
+        expect(await things.update({ _id: 'a' }, { email: undefined })).to.equal(1);
+        expect(await things.findById('a')).to.not.have.property('email');
+      });
     });
 
     describe('audit log', () => {
@@ -331,6 +329,15 @@ for (const c of cases) {
         }
         expect(all).to.deep.equal(Array.from({ length: 30 }, (_, k) => 30 - k));
       });
+
+      it('concurrent appends get distinct ids whose times never go backwards', async () => {
+        const appended = await Promise.all(Array.from({ length: 25 }, (_, i) => log.append({ actorKind: 'SYSTEM', action: 'system.burst', targetKind: 'controller', targetId: `b${i}`, outcome: 'SUCCESS', details: {} })));
+        const byId = [...appended].sort((a, b) => a.id - b.id);
+        expect(new Set(byId.map((e) => e.id)).size).to.equal(25);
+        for (let i = 1; i < byId.length; i++) expect(byId[i].occurredAt >= byId[i - 1].occurredAt, `event ${byId[i].id}`).to.equal(true);
+        const stored = await log.search({ action: 'system.burst', limit: 25 });
+        expect(stored.map((e) => e.id)).to.deep.equal(byId.map((e) => e.id).reverse());
+      });
     });
 
     describe('backup records', () => {
@@ -412,6 +419,19 @@ for (const c of cases) {
     });
 
     describe('persistence across a reopen', () => {
+      it('takes the indexes declared at open: a changed option and a dropped index do not stop start-up', async () => {
+        const name = `reindex${seq++}`;
+        const before = await adapter.openCollection<Thing>(name, [{ field: 'nameKey', unique: true }, { field: 'n' }]);
+        await before.insert({ _id: 'r1', name: 'R', nameKey: 'r', n: 1 });
+        await adapter.close();
+        adapter = await c.open(clock);
+        const after = await adapter.openCollection<Thing>(name, [{ field: 'nameKey' }, { field: 'email', unique: true, sparse: true }]);
+        await after.insert({ _id: 'r2', name: 'R again', nameKey: 'r', email: 'r@x' });
+        const dup = await after.insert({ _id: 'r3', name: 'R3', nameKey: 'r3', email: 'r@x' }).then(() => undefined, (e: unknown) => e);
+        expect(dup).to.be.instanceOf(DuplicateKeyError);
+        expect(await after.count({ nameKey: 'r' })).to.equal(2);
+      });
+
       it('keeps documents, unique indexes and the audit log (ids continue)', async () => {
         const name = `persist${seq++}`;
         const col = await adapter.openCollection<Thing>(name, thingIndexes);
@@ -477,12 +497,13 @@ for (const c of cases) {
 
         it('skips an unreadable audit line in the middle, names it, and keeps every other event', async () => {
           await adapter.close();
-          const before = (await readFile(files.audit(), 'utf8')).split('\n').filter(Boolean).length;
+          const before = (await Promise.all(files.auditSegments().map((f) => readFile(f, 'utf8')))).join('').split('\n').filter(Boolean).length;
+          const activeLines = (await readFile(files.audit(), 'utf8')).split('\n').filter(Boolean).length;
           await appendFile(files.audit(), '{"id": not json}\n');
           files.repairs.length = 0;
           adapter = await c.open(clock);
           const log = await adapter.openAuditLog();
-          expect(files.repairs).to.deep.equal([{ file: files.audit(), dropped: `1 unreadable event line(s): ${before + 1}` }]);
+          expect(files.repairs).to.deep.equal([{ file: files.audit(), dropped: `1 unreadable event line(s): ${activeLines + 1}` }]);
           const appended = await log.append({ actorKind: 'SYSTEM', action: 'system.note', targetKind: 'controller', targetId: 'after-bad-line', outcome: 'SUCCESS', details: {} });
           expect((await log.search({ limit: 1 }))[0]).to.deep.equal(appended);
           expect((await log.search({ limit: 1000 })).length).to.equal(before + 1);

@@ -9,6 +9,7 @@ import type { NodeTimings } from '../../src/controller/actors/node-machine.js';
 import type { MigrationTimings } from '../../src/controller/services/migration-steps.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { TestClock } from './clock.js';
+import { freshDatabase } from './mongo-db.js';
 import type { User } from './api-types.js';
 import { ApiClient, sessionCookieFrom } from './http.js';
 import type { ServerCert, TestCa } from './tls-certs.js';
@@ -41,8 +42,27 @@ export interface TestControllerOptions {
   migrationTimings?: MigrationTimings;
   /** Upload slots and body-silence deadline (tests shorten them). */
   uploads?: Partial<UploadSettings>;
+  /** Run on this MongoDB database instead of the embedded store (or the CAIRN_TEST_MONGODB one). */
+  mongodbUri?: string;
   /** Serve HTTPS and a TLS Agent link with this certificate; `api` then trusts `ca`. */
   tls?: { cert: ServerCert; ca: TestCa };
+}
+
+/**
+ * `CAIRN_TEST_MONGODB=1` with `MONGODB_URI` puts every test Controller on MongoDB, each in a
+ * database of its own (kept across its restarts, dropped by `dispose`).
+ */
+export const testStoreIsMongo = process.env.CAIRN_TEST_MONGODB === '1' && Boolean(process.env.MONGODB_URI);
+const testDatabases = new Map<string, { uri: string; drop(): Promise<void> }>();
+
+function testDatabaseFor(dataDir: string): string | undefined {
+  if (!testStoreIsMongo) return undefined;
+  let db = testDatabases.get(dataDir);
+  if (!db) {
+    db = freshDatabase(process.env.MONGODB_URI!, 'cairn_test');
+    testDatabases.set(dataDir, db);
+  }
+  return db.uri;
 }
 
 /** An in-process Controller on ephemeral ports with its own temporary data dir and an adjustable clock. */
@@ -51,7 +71,7 @@ export async function startTestController(options: TestControllerOptions = {}): 
   const clock = options.clock ?? new TestClock();
   const tlsArgs = options.tls ? ['--tls-cert', options.tls.cert.certFile, '--tls-key', options.tls.cert.keyFile] : [];
   const config = parseControllerConfig(['--data-dir', dataDir, '--http-port', '0', '--grpc-port', String(options.grpcPort ?? 0), ...tlsArgs, ...(options.extraArgs ?? [])], {
-    MONGODB_URI: process.env.CAIRN_TEST_MONGODB === '1' ? process.env.MONGODB_URI : undefined,
+    MONGODB_URI: options.mongodbUri ?? testDatabaseFor(dataDir),
   });
   const controller = await startController({ config, clock, logger: silentLogger, checkResponses: true, sessionPolicy: options.sessionPolicy, nodeTimings: options.nodeTimings, migrationTimings: options.migrationTimings, scheduleTimers: clock, uploads: options.uploads });
   const baseUrl = `${options.tls ? 'https' : 'http'}://127.0.0.1:${controller.httpPort}`;
@@ -69,6 +89,8 @@ export async function startTestController(options: TestControllerOptions = {}): 
     },
     dispose: async () => {
       await stop();
+      await testDatabases.get(dataDir)?.drop();
+      testDatabases.delete(dataDir);
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -64,13 +64,14 @@ export interface Fleet {
   dispose(): Promise<void>;
 }
 
-export async function startFleet(options: TestControllerOptions & { agentArgs?: string[] } = {}): Promise<Fleet> {
+/** `gamePorts`: the first Agent's range (a private one of its own when absent). */
+export async function startFleet(options: TestControllerOptions & { agentArgs?: string[]; gamePorts?: PortRange } = {}): Promise<Fleet> {
   const t = await startTestController(options);
   const { admin } = await setupAdmin(t);
   const teamId = (await admin.post<Team>('/teams', { name: 'Ops' })).body.id;
   const node = await admin.post<EnrollmentIssued>('/nodes', { name: 'node-1' });
   const agentDir = await mkdtemp(join(tmpdir(), 'cairn-agent-'));
-  const gamePorts = await privateGamePorts();
+  const gamePorts = options.gamePorts ?? (await privateGamePorts());
   const args = ['--cpu-millis', '8000', '--memory-bytes', String(8 * GiB), '--restart-backoff-ms', '100', '--bind-address', '127.0.0.1', ...(options.agentArgs ?? [])];
   const extras: ExtraNode[] = [];
   const healthy = (nodeId: string) =>

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { backoffDelay } from '../../src/shared/backoff.js';
@@ -7,7 +7,12 @@ import { AgentConfigError, parseAgentConfig } from '../../src/agent/config.js';
 import { ConfigError, parseControllerConfig } from '../../src/controller/config.js';
 import { mergeAgentConditions } from '../../src/controller/actors/node-conditions.js';
 import { isNodeAddress, reachAddressOf } from '../../src/shared/node-address.js';
-import { credentialKeyFile, InvalidCredentialError, NodeCredentials } from '../../src/controller/link/node-credentials.js';
+import { InvalidCredentialError, NodeCredentials } from '../../src/controller/link/node-credentials.js';
+import { loadLinkSigningKey } from '../../src/controller/services/link-signing-key.js';
+import type { Collection } from '../../src/controller/store/collection.js';
+import { EmbeddedAdapter } from '../../src/controller/store/embedded/embedded-adapter.js';
+import type { SettingDoc } from '../../src/controller/store/records.js';
+import { TestClock } from '../support/clock.js';
 import { peerAddress } from '../../src/controller/link/peer-address.js';
 
 describe('Agent link rules', () => {
@@ -67,23 +72,59 @@ describe('Agent link rules', () => {
 
   describe('Node credentials', () => {
     let dir: string;
+    let adapter: EmbeddedAdapter;
+    let settings: Collection<SettingDoc>;
+    const at = '2026-11-24T00:00:00.000Z';
     before(async () => {
       dir = await mkdtemp(join(tmpdir(), 'cairn-cred-'));
+      adapter = await EmbeddedAdapter.open(join(dir, 'store-home'), new TestClock());
+      settings = await adapter.openCollection<SettingDoc>('settings', []);
     });
-    after(async () => rm(dir, { recursive: true, force: true }));
+    after(async () => {
+      await adapter.close();
+      await rm(dir, { recursive: true, force: true });
+    });
 
-    it('the key pair is made at first start (0600), kept across restarts, and signs verifiable EdDSA credentials', async () => {
-      const first = await NodeCredentials.open(dir);
-      expect((await stat(join(dir, credentialKeyFile))).mode & 0o777).to.equal(0o600);
+    it('the key is made at first start and kept in the store: a Controller with another data dir checks the same credentials', async () => {
+      const first = await loadLinkSigningKey(settings, join(dir, 'data-a'), at);
       const token = await first.issue({ nodeId: 'n1', credentialId: 'c1' }, new Date());
       expect(JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString())).to.deep.equal({ alg: 'EdDSA' });
-      const reopened = await NodeCredentials.open(dir);
-      expect(await reopened.verify(token)).to.deep.equal({ nodeId: 'n1', credentialId: 'c1' });
+      const elsewhere = await loadLinkSigningKey(settings, join(dir, 'data-b'), at);
+      expect(await elsewhere.verify(token)).to.deep.equal({ nodeId: 'n1', credentialId: 'c1' });
+    });
+
+    it('an older install\'s key file is moved into the store once, and its credentials stay valid', async () => {
+      const legacyDir = await mkdtemp(join(dir, 'legacy-'));
+      const legacyAdapter = await EmbeddedAdapter.open(legacyDir, new TestClock());
+      try {
+        const legacySettings = await legacyAdapter.openCollection<SettingDoc>('settings', []);
+        const jwk = await NodeCredentials.generateKey();
+        await writeFile(join(legacyDir, 'agent-link-key.json'), JSON.stringify(jwk), { mode: 0o600 });
+        const issued = await (await NodeCredentials.fromKey(jwk)).issue({ nodeId: 'n9', credentialId: 'c9' }, new Date());
+        const loaded = await loadLinkSigningKey(legacySettings, legacyDir, at);
+        expect(await loaded.verify(issued)).to.deep.equal({ nodeId: 'n9', credentialId: 'c9' });
+        expect(await access(join(legacyDir, 'agent-link-key.json')).then(() => 'kept', () => 'moved')).to.equal('moved');
+        expect((await legacySettings.findById('agent-link-key'))?.value).to.have.property('jwk');
+      } finally {
+        await legacyAdapter.close();
+      }
+    });
+
+    it('two Controllers starting at once end with one key', async () => {
+      const raceDir = await mkdtemp(join(dir, 'race-'));
+      const raceAdapter = await EmbeddedAdapter.open(raceDir, new TestClock());
+      try {
+        const raceSettings = await raceAdapter.openCollection<SettingDoc>('settings', []);
+        const [a, b] = await Promise.all([loadLinkSigningKey(raceSettings, raceDir, at), loadLinkSigningKey(raceSettings, raceDir, at)]);
+        expect(await b.verify(await a.issue({ nodeId: 'n2', credentialId: 'c2' }, new Date()))).to.deep.equal({ nodeId: 'n2', credentialId: 'c2' });
+      } finally {
+        await raceAdapter.close();
+      }
     });
 
     it('refuses tampered credentials and those of another Controller', async () => {
-      const ours = await NodeCredentials.open(dir);
-      const other = await NodeCredentials.open(await mkdtemp(join(dir, 'other-')));
+      const ours = await loadLinkSigningKey(settings, dir, at);
+      const other = await NodeCredentials.fromKey(await NodeCredentials.generateKey());
       const foreign = await other.issue({ nodeId: 'n1', credentialId: 'c1' }, new Date());
       const good = await ours.issue({ nodeId: 'n1', credentialId: 'c1' }, new Date());
       const [h, , sig] = good.split('.');

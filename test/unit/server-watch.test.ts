@@ -2,12 +2,15 @@ import { expect } from 'chai';
 import type { Caller } from '../../src/controller/core/caller.js';
 import { defaultRestartPolicy, emptyObserved } from '../../src/controller/domain/server-spec.js';
 import type { Access } from '../../src/controller/services/access.js';
+import { AccessEvents } from '../../src/controller/services/access-events.js';
 import type { ServiceDeps } from '../../src/controller/services/deps.js';
 import { ServerWatchFeed } from '../../src/controller/services/server-watch-feed.js';
 import { ServerWatchHub } from '../../src/controller/services/server-watch.js';
 import { serverListItem } from '../../src/controller/services/server-views.js';
 import { ServerWatcher, type JournalEntry, type StreamedWatchEvent } from '../../src/controller/services/server-watcher.js';
+import type { StreamGuards } from '../../src/controller/services/stream-guard.js';
 import type { RingEntry } from '../../src/controller/services/watch-ring.js';
+import type { ServerWatchEnd } from '../../src/controller/schemas/watch-events.js';
 import type { ServerDoc, UserDoc } from '../../src/controller/store/records.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { waitFor } from '../support/wait-for.js';
@@ -31,12 +34,19 @@ function deferred<T>() {
 const entry = (seq: number, id: string, teamId = 'team'): RingEntry<JournalEntry> =>
   ({ seq, at: 0, value: { teamId, serverId: id, change: { event: 'server-deleted', data: { id } } } });
 
-/** A sink that keeps what it is sent and whether it was closed. */
+/** A sink that keeps what it is sent, its `end` and whether it was closed. */
 const collector = () => {
   const sent: StreamedWatchEvent[] = [];
-  const sink = { sent, closed: false, send: (e: StreamedWatchEvent) => sent.push(e), close: () => (sink.closed = true) };
+  const sink = {
+    sent, closed: false, ended: undefined as ServerWatchEnd | undefined,
+    send: (e: StreamedWatchEvent) => sent.push(e),
+    end: (e: ServerWatchEnd) => (sink.ended = e),
+    close: () => (sink.closed = true),
+  };
   return sink;
 };
+
+const listed = (id: string, teamId: string): StreamedWatchEvent => ({ event: 'server', data: serverListItem(server(id, teamId), true), id: `s-${id}` });
 
 describe('server watch', () => {
   describe('ServerWatcher: one client\'s ordered delivery', () => {
@@ -86,6 +96,32 @@ describe('server watch', () => {
       expect(failures).to.have.length(1);
       expect(left).to.equal(true);
     });
+
+    it('a re-check tells the client the servers it may no longer read are gone, after every change queued before it', async () => {
+      const watcher = new ServerWatcher((seq) => `e-${seq}`, async () => true, () => undefined, (err) => { throw err; });
+      const sink = collector();
+      watcher.start(sink);
+      watcher.ready(listed('a', 'kept'));
+      watcher.ready(listed('b', 'lost'));
+      watcher.change({ ...entry(3, 'c', 'lost'), value: { teamId: 'lost', serverId: 'c', change: { event: 'server', data: serverListItem(server('c', 'lost'), true) } } });
+      watcher.recheck(async () => (teamId) => teamId === 'kept', () => 'e-4');
+      await waitFor(() => sink.sent.length === 5, { what: 'the removals' });
+      expect(sink.sent.slice(3)).to.deep.equal([{ event: 'server-deleted', data: { id: 'b' }, id: 'e-4' }, { event: 'server-deleted', data: { id: 'c' }, id: 'e-4' }]);
+      expect(sink.ended).to.equal(undefined);
+    });
+
+    it('a re-check that finds the credential gone ends the stream with access_revoked; nothing follows', async () => {
+      let left = false;
+      const watcher = new ServerWatcher((seq) => `e-${seq}`, async () => true, () => (left = true), (err) => { throw err; });
+      const sink = collector();
+      watcher.start(sink);
+      watcher.recheck(async () => undefined, () => 'e-1');
+      watcher.change(entry(2, 'late'));
+      await waitFor(() => left, { what: 'the stream to end' });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(sink.ended).to.deep.equal({ reason: 'access_revoked' });
+      expect(sink.sent).to.deep.equal([]);
+    });
   });
 
   describe('ServerWatchFeed', () => {
@@ -95,8 +131,12 @@ describe('server watch', () => {
     let hub: ServerWatchHub;
     let feed: ServerWatchFeed;
     let read: ReturnType<typeof deferred<void>> | undefined;
+    let accessEvents: AccessEvents;
 
     beforeEach(() => {
+      accessEvents = new AccessEvents();
+      // Re-checks are the integration tests' (stream-revocation); here the caller keeps its access.
+      const guards = { watch: () => () => undefined, current: async (c: Caller) => c } as unknown as StreamGuards;
       read = undefined;
       hub = new ServerWatchHub();
       const access = {
@@ -115,7 +155,7 @@ describe('server watch', () => {
           },
         },
       } as unknown as ServiceDeps;
-      feed = new ServerWatchFeed(hub, (doc) => serverListItem(doc, true), access, deps);
+      feed = new ServerWatchFeed(hub, (doc) => serverListItem(doc, true), access, deps, guards, accessEvents);
     });
 
     const open = async (lastEventId?: string) => {
@@ -165,6 +205,16 @@ describe('server watch', () => {
         const fresh = await open(stale);
         expect((await synced(fresh)).data, stale).to.deep.equal({ snapshot: true, events: 2 });
       }
+    });
+
+    it('a client resuming from before its access changed gets a fresh snapshot, so it forgets what it may no longer read', async () => {
+      const first = await open();
+      const mark = (await synced(first)).id;
+      hub.publish({ doc: server('s1', 'readable', 'RUNNING'), deleted: false });
+      accessEvents.publish({ userId: 'someone-else', kind: 'membership_changed' });
+      expect((await synced(await open(mark))).data).to.deep.equal({ snapshot: false, events: 1 });
+      accessEvents.publish({ userId: user._id, kind: 'membership_changed' });
+      expect((await synced(await open(mark))).data).to.deep.equal({ snapshot: true, events: 2 });
     });
   });
 });

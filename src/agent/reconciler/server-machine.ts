@@ -1,5 +1,6 @@
 import { assign, fromCallback, fromPromise, setup, type EventObject } from 'xstate';
 import { crashLoopMessage, isCrash, keptCrashLines, type CrashLine, type CrashRecord } from './crash-record.js';
+import { clearPortInUse, notePortInUse, portRecheckMs, type PortCheckResult } from './port-in-use.js';
 import { appliedFrom, needsRestart, type AppliedSpec, type ServerTarget } from './server-target.js';
 
 export interface AgentCondition {
@@ -36,6 +37,8 @@ export interface ServerMachineContext {
   /** The last crash while this Agent runs (never stored: it holds console lines). */
   lastCrash?: CrashRecord;
   conditions: AgentCondition[];
+  /** The game port another program held at the last check; the PORT_IN_USE condition stands until the game runs. */
+  portInUse?: number;
   installError?: string;
   backoffBaseMs: number;
 }
@@ -79,6 +82,10 @@ export const agentServerMachine = setup({
     }),
     install: fromPromise<void, { desired: ServerTarget }>(async () => {
       throw new Error('install not provided');
+    }),
+    /** Whether another program holds the game port; a failed check never holds a start up. */
+    checkPort: fromPromise<PortCheckResult, { desired: ServerTarget }>(async () => {
+      throw new Error('checkPort not provided');
     }),
     start: fromPromise<void, { desired: ServerTarget }>(async () => {
       throw new Error('start not provided');
@@ -146,6 +153,8 @@ export const agentServerMachine = setup({
       conditions: context.conditions.filter((c) => c.reason !== 'CRASH_LOOP'),
       crashes: [],
     })),
+    notePortInUse: assign(({ context, event }) => notePortInUse(context, (event as unknown as { output?: PortCheckResult }).output)),
+    clearPortInUse: assign(({ context }) => clearPortInUse(context)),
     noteInstallError: assign(({ event }) => {
       const error = (event as unknown as { error?: unknown }).error;
       return { installError: error instanceof Error ? error.message : String(error) };
@@ -211,11 +220,31 @@ export const agentServerMachine = setup({
       always: [
         { guard: 'wantsDeleted', target: 'removing' },
         { guard: 'safetyStopped', target: 'crashLoop' },
-        { guard: 'wantsRunning', target: 'launching' },
+        { guard: 'wantsRunning', target: 'checkingPort' },
         { target: 'stopped' },
       ],
     },
     stopped: {
+      entry: 'clearPortInUse',
+      on: { DESIRED: { target: 'deciding', actions: 'takeDesired' } },
+    },
+    // Nothing is started on a port another program holds: that would only crash, again and again.
+    checkingPort: {
+      invoke: {
+        src: 'checkPort',
+        input: ({ context }) => ({ desired: context.desired }),
+        onDone: [
+          { guard: ({ event }) => event.output.held, target: 'portBlocked', actions: 'notePortInUse' },
+          { target: 'launching' },
+        ],
+        onError: 'launching',
+      },
+      // The check has no effect to finish: a new target is decided on at once.
+      on: { DESIRED: { target: 'deciding', actions: 'takeDesired' } },
+    },
+    // Not a crash: no restart is counted, so the server never crash-loops over a port it was never started on.
+    portBlocked: {
+      after: { [portRecheckMs]: 'deciding' },
       on: { DESIRED: { target: 'deciding', actions: 'takeDesired' } },
     },
     launching: {
@@ -251,6 +280,7 @@ export const agentServerMachine = setup({
       },
     },
     running: {
+      entry: 'clearPortInUse',
       on: {
         EXITED: { target: 'crashed', actions: 'recordExit' },
         DESIRED: [
@@ -287,7 +317,7 @@ export const agentServerMachine = setup({
       ],
     },
     backoff: {
-      after: { backoff: 'launching' },
+      after: { backoff: 'checkingPort' },
       on: {
         DESIRED: [
           { guard: ({ event }) => event.desired.state !== 'RUNNING', target: 'deciding', actions: 'takeDesired' },
@@ -296,6 +326,7 @@ export const agentServerMachine = setup({
       },
     },
     crashLoop: {
+      entry: 'clearPortInUse',
       on: {
         DESIRED: [
           { guard: 'acknowledgedCrashLoop', target: 'deciding', actions: ['takeDesired', 'clearCrashLoop'] },
@@ -316,7 +347,7 @@ export const agentServerMachine = setup({
   },
 });
 
-export type AgentServerState = 'probing' | 'installing' | 'installFailed' | 'deciding' | 'stopped' | 'launching' | 'starting' | 'running'
+export type AgentServerState = 'probing' | 'installing' | 'installFailed' | 'deciding' | 'stopped' | 'checkingPort' | 'portBlocked' | 'launching' | 'starting' | 'running'
   | 'stopping' | 'stopFailed' | 'crashed' | 'backoff' | 'crashLoop' | 'removing' | 'removed';
 
 /**
@@ -330,6 +361,10 @@ export function runtimeStateOf(state: AgentServerState, context: ServerMachineCo
     case 'installing':
     case 'installFailed':
       return undefined;
+    case 'checkingPort':
+      return context.portInUse === undefined ? 'STARTING' : 'STOPPED';
+    case 'portBlocked':
+      return 'STOPPED';
     case 'launching':
     case 'starting':
       return 'STARTING';

@@ -15,6 +15,8 @@ import { launchSpec, placeholderValues, type HostSettings } from './launch.js';
 import { writeManagedConfig } from './managed-config.js';
 import { agentServerMachine, runtimeStateOf, type AgentServerState, type ProbeResult } from './server-machine.js';
 import { appliedFile, serverHome, serverRoot } from './server-paths.js';
+import { portHeld, portInUseMessage } from './port-check.js';
+import type { PortCheckResult } from './port-in-use.js';
 import { lastCrashOf } from './status-report.js';
 
 export interface RunnerDeps {
@@ -46,6 +48,8 @@ export class ServerRunner {
   private readonly configLock = new KeyedMutex();
   /** The route set last written into a proxy's config. */
   private routesWritten?: string;
+  /** The held game port last logged at warn level. */
+  private portHeldLogged?: number;
 
   constructor(private readonly deps: RunnerDeps, desired: ServerTarget, template: Template) {
     this.template = template;
@@ -55,6 +59,7 @@ export class ServerRunner {
         install: fromPromise<void, { desired: ServerTarget }>(async ({ input }) => {
           await this.deps.installer.install(this.root, this.template, input.desired.software.version);
         }),
+        checkPort: fromPromise<PortCheckResult, { desired: ServerTarget }>(({ input }) => this.checkPort(input.desired)),
         start: fromPromise<void, { desired: ServerTarget }>(({ input }) => this.deps.files.run(this.serverId, () => this.launch(input.desired))),
         watchReady: fromCallback<EventObject, { desired: ServerTarget }>(({ sendBack }) => this.watchForReady(() => sendBack({ type: 'READY_LINE' }))),
         stop: fromPromise<void, { desired: ServerTarget }>(() => this.stop()),
@@ -161,6 +166,7 @@ export class ServerRunner {
       installError: state === 'installFailed' ? context.installError ?? 'install failed' : '',
       startedInNetwork: live && context.applied?.inNetwork === true,
       lastCrash: lastCrashOf(context.desired.serverId, context.lastCrash),
+      portInUse: context.portInUse ?? 0,
     });
   }
 
@@ -174,6 +180,19 @@ export class ServerRunner {
     }
     if (status.state === 'exited') return { installed: isInstalled, running: false, missedExit: { code: status.exit.code, signal: status.exit.signal } };
     return { installed: isInstalled, running: false };
+  }
+
+  /** Whether another program holds the game port. The server's own game (one to adopt) holds it by right. */
+  private async checkPort(desired: ServerTarget): Promise<PortCheckResult> {
+    const status = await this.deps.runtime.status(this.serverId);
+    if (status.state === 'running' || status.state === 'stopping' || !desired.gamePort) return { held: false };
+    const host = this.deps.host.bindAddress;
+    if (!(await portHeld(desired.gamePort, host))) return { held: false };
+    // Said once per port: a held port is checked again every few seconds until it is free or the server moves.
+    const log = this.portHeldLogged === desired.gamePort ? this.deps.logger.debug : this.deps.logger.warn;
+    log.call(this.deps.logger, { serverId: this.serverId, port: desired.gamePort, host }, 'the game port is held by another program; the game is not started');
+    this.portHeldLogged = desired.gamePort;
+    return { held: true, message: portInUseMessage(desired.gamePort, host) };
   }
 
   private async readApplied(): Promise<AppliedSpec | undefined> {

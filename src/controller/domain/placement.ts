@@ -41,3 +41,17 @@ export function pickPort(range: { first: number; last: number }, inUse: Readonly
   for (let port = range.first; port <= range.last; port++) if (!inUse.has(port)) return port;
   return undefined;
 }
+
+/** What keeps a game port from being given on a host. */
+export interface PortsTaken {
+  /** Held by servers on the host (or by migrations coming to it). */
+  servers: Iterable<number>;
+  /** Known to be held by other programs there. */
+  foreign: Iterable<number>;
+  /** The network's port, kept free on every host so the proxy can always be placed or moved there. */
+  network?: number;
+}
+
+/** The lowest port of the range that nothing in `taken` holds; undefined when none is left. */
+export const freeGamePort = (range: { first: number; last: number }, taken: PortsTaken): number | undefined =>
+  pickPort(range, new Set([...taken.servers, ...taken.foreign, ...(taken.network === undefined ? [] : [taken.network])]));

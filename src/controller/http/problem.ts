@@ -1,4 +1,5 @@
 import { DomainError, isDomainError, type ErrorCode } from '../core/errors.js';
+import { StoreUnavailableError } from '../core/store-unavailable.js';
 
 /**
  * The one problem module: every error the API answers is a DomainError with a stable code.
@@ -65,6 +66,7 @@ export function problemBody(error: DomainError): ProblemBody {
 /** Errors thrown by body parsing (raw-body, koa-body) carry an HTTP status but are not domain errors yet. */
 export function toDomainError(error: unknown, bodyLimitBytes: number): DomainError | undefined {
   if (isDomainError(error)) return error;
+  if (error instanceof StoreUnavailableError) return new DomainError('not_ready', 'The store does not answer; retry shortly.', { headers: { 'Retry-After': '5' } });
   const e = error as { status?: number; type?: string; message?: string; expose?: boolean } | null | undefined;
   if (e?.status === 413 || e?.type === 'entity.too.large') return new DomainError('too_large', `The body is larger than ${bodyLimitBytes} bytes.`);
   if (e?.status === 400 || e?.status === 415) return new DomainError('invalid_request', e.expose ? `body: ${e.message}` : 'body: could not be read.');

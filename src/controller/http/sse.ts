@@ -27,6 +27,12 @@ function streamsOf(app: object): { ending?: string; streams: Set<EventStream> } 
   return entry;
 }
 
+/** Sends the stream's last event, `end` with why, and closes it: a shutdown, a revoked access, the server's stop. */
+export function endEventStream(stream: EventStream, data: { reason: string }): void {
+  stream.send('end', data);
+  stream.close();
+}
+
 /**
  * Ends every stream `app` has open with a last `end` event `{reason}` and closes it; a stream
  * opened afterwards (on a connection still alive) gets the same at once. Returns how many it ended.
@@ -35,10 +41,7 @@ export function endEventStreams(app: object, reason: string): number {
   const entry = streamsOf(app);
   entry.ending = reason;
   const open = [...entry.streams];
-  for (const stream of open) {
-    stream.send('end', { reason });
-    stream.close();
-  }
+  for (const stream of open) endEventStream(stream, { reason });
   return open.length;
 }
 
@@ -88,9 +91,6 @@ export function openEventStream(ctx: Context, options: { keepAliveMs?: number } 
   const registry = streamsOf(ctx.app);
   registry.streams.add(stream);
   void closed.then(() => registry.streams.delete(stream));
-  if (registry.ending) {
-    stream.send('end', { reason: registry.ending });
-    stream.close();
-  }
+  if (registry.ending) endEventStream(stream, { reason: registry.ending });
   return stream;
 }

@@ -1,12 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK } from 'jose';
 
 const issuer = 'cairn-controller';
 const audience = 'cairn-agent-link';
 const algorithm = 'EdDSA';
-export const credentialKeyFile = 'agent-link-key.json';
 
 /** A credential that is malformed, not signed by this Controller, or not for the Agent link. */
 export class InvalidCredentialError extends Error {
@@ -30,20 +26,13 @@ export interface CredentialClaims {
 export class NodeCredentials {
   private constructor(private readonly privateKey: CryptoKey, private readonly publicKey: CryptoKey) {}
 
-  /** Loads the key pair from the data dir, generating it (mode 0600, temp file then rename) at first start. */
-  static async open(dataDir: string): Promise<NodeCredentials> {
-    const path = join(dataDir, credentialKeyFile);
-    let jwk: JWK;
-    try {
-      jwk = JSON.parse(await readFile(path, 'utf8')) as JWK;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      const pair = await generateKeyPair(algorithm, { crv: 'Ed25519', extractable: true });
-      jwk = { ...(await exportJWK(pair.privateKey)), alg: algorithm };
-      const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-      await writeFile(temp, JSON.stringify(jwk), { mode: 0o600 });
-      await rename(temp, path);
-    }
+  /** A fresh Ed25519 key pair as a private JWK (which holds the public key too). */
+  static async generateKey(): Promise<JWK> {
+    const pair = await generateKeyPair(algorithm, { crv: 'Ed25519', extractable: true });
+    return { ...(await exportJWK(pair.privateKey)), alg: algorithm };
+  }
+
+  static async fromKey(jwk: JWK): Promise<NodeCredentials> {
     const { d: _private, ...publicJwk } = jwk;
     const privateKey = (await importJWK(jwk, algorithm)) as CryptoKey;
     const publicKey = (await importJWK(publicJwk, algorithm)) as CryptoKey;

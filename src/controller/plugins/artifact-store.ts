@@ -6,6 +6,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { KeyedMutex } from '../../shared/keyed-mutex.js';
+import type { BlobStore } from '../../shared/backup/blob-store.js';
 import type { Logger } from '../../shared/logger.js';
 
 /** The bytes at a download URL are not the artifact the catalog describes, or cannot be fetched. */
@@ -25,12 +26,14 @@ const downloadTimeoutMs = 120_000;
 /**
  * Jars by sha256 under `<data-dir>/artifacts/`: uploads are stored as they arrive, catalog jars
  * are fetched from their download URL the first time a Node needs them (checked against the
- * catalog's sha256 and size) and kept, so Nodes never need the internet.
+ * catalog's sha256 and size) and kept, so Nodes never need the internet. With a `shared` store
+ * (GridFS on MongoDB) that store holds the jars and the directory is only a cache: a Controller
+ * without its old data dir, or another Controller, finds every upload there.
  */
 export class ArtifactStore {
   private readonly fetching = new KeyedMutex();
 
-  constructor(readonly dir: string, private readonly logger: Logger) {}
+  constructor(readonly dir: string, private readonly logger: Logger, private readonly shared?: BlobStore) {}
 
   path(sha256: string): string {
     if (!/^[0-9a-f]{64}$/.test(sha256)) throw new ArtifactUnavailableError(`not a sha256: ${sha256}`);
@@ -47,9 +50,10 @@ export class ArtifactStore {
     return access(this.path(sha256)).then(() => true, () => false);
   }
 
-  /** Moves a file whose sha256 the caller computed into the store. */
+  /** Moves a file whose sha256 the caller computed into the store (and the shared store, which checks it). */
   async adopt(tempFile: string, sha256: string): Promise<void> {
     await rename(tempFile, this.path(sha256));
+    await this.shared?.putBlob(sha256, createReadStream(this.path(sha256)));
   }
 
   /** The artifact's path, fetching and checking it first when the store has no copy. */
@@ -58,6 +62,7 @@ export class ArtifactStore {
     if (await this.has(source.sha256)) return target;
     return this.fetching.run(source.sha256, async () => {
       if (await this.has(source.sha256)) return target;
+      if (await this.shared?.hasBlob(source.sha256)) return this.fromShared(source.sha256);
       if (!source.url) throw new ArtifactUnavailableError(`no copy of ${source.sha256} and nowhere to fetch it from`);
       const temp = await this.tempPath();
       try {
@@ -67,11 +72,24 @@ export class ArtifactStore {
         }
         await rename(temp, target);
         this.logger.info({ event: 'artifact_fetched', sha256, url: source.url }, 'plugin jar fetched and verified');
+        await this.shared?.putBlob(sha256, createReadStream(target));
         return target;
       } finally {
         await rm(temp, { force: true });
       }
     });
+  }
+
+  /** Copies a jar from the shared store into the cache; the shared store checks its sha256 as it streams. */
+  private async fromShared(sha256: string): Promise<string> {
+    const temp = await this.tempPath();
+    try {
+      await pipeline(this.shared!.readBlob(sha256), createWriteStream(temp, { mode: 0o600 }));
+      await rename(temp, this.path(sha256));
+      return this.path(sha256);
+    } finally {
+      await rm(temp, { force: true });
+    }
   }
 
   /** Streams a stored artifact; `size` is its length. */

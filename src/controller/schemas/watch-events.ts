@@ -7,3 +7,8 @@ export interface ServerWatchSynced {
   snapshot: boolean;
   events: number;
 }
+
+/** The `end` event of GET /servers/watch: the last event; `reason` is `access_revoked` or `shutdown`. */
+export interface ServerWatchEnd {
+  reason: string;
+}

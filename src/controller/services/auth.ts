@@ -7,6 +7,7 @@ import { newResetToken, sameHash, sha256 } from '../security/secrets.js';
 import type { PasswordResetDoc, UserDoc } from '../store/records.js';
 import { nowIso, type ServiceDeps } from './deps.js';
 import type { SessionService } from './sessions.js';
+import type { TokenService } from './tokens.js';
 import { hidden, type Access } from './access.js';
 
 const resetValidSeconds = 24 * 3600;
@@ -17,7 +18,12 @@ export class AuthService {
   private readonly perUsername = new AttemptLimiter(5, 15 * 60);
   private readonly perAddress = new AttemptLimiter(20, 15 * 60);
 
-  constructor(private readonly deps: ServiceDeps, private readonly sessions: SessionService, private readonly access: Access) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly sessions: SessionService,
+    private readonly tokens: TokenService,
+    private readonly access: Access,
+  ) {}
 
   async login(input: { username: string; password: string }, clientAddress: string, audit: AuditScope) {
     const key = input.username.toLowerCase();
@@ -41,10 +47,10 @@ export class AuthService {
 
   async logout(caller: Caller, audit: AuditScope): Promise<void> {
     audit.target(caller.user._id);
-    if (caller.sessionHash) await this.sessions.end(caller.sessionHash);
+    if (caller.sessionHash) await this.sessions.end(caller.sessionHash, caller.user._id);
     // Signing out with a token is how a script gives its credential back.
     if (caller.tokenId) {
-      await this.deps.repos.apiTokens.delete({ _id: caller.tokenId, userId: caller.user._id });
+      await this.tokens.end(caller.user._id, caller.tokenId);
       audit.detail({ tokenId: caller.tokenId });
     }
   }
@@ -108,7 +114,7 @@ export class AuthService {
       { passwordHash: await hashPassword(input.newPassword), passwordChangeRequired: false, updatedAt: now },
     );
     await this.sessions.endAllFor(doc.userId);
-    await this.deps.repos.apiTokens.delete({ userId: doc.userId });
+    await this.tokens.endAllFor(doc.userId);
     const user = await this.deps.repos.users.findById(doc.userId);
     if (!user) throw new DomainError('invalid_token');
     return user;

@@ -5,7 +5,9 @@ import { tooManyAttempts } from '../core/errors.js';
 import type { AgentSessions } from '../link/session-registry.js';
 import type { ConsoleEndEvent, ConsoleLineEvent, ConsoleReplayedEvent } from '../schemas/console-events.js';
 import type { ServerDoc } from '../store/records.js';
+import { accessRevokedReason } from './access-events.js';
 import { agentDeadlines, type NodeCalls } from './node-calls.js';
+import type { HoldingStream } from './stream-guard.js';
 
 /** The spec's limit of simultaneous console streams per server. */
 export const maxConsoleWatchers = 4;
@@ -41,14 +43,16 @@ export function endEvent(end: ConsoleEnd): ConsoleEndEvent {
 /**
  * One client of a server's console. Until its replay is in, live lines wait here; then the
  * replay goes out, marked done by `replayed`, followed by the waiting lines newer than the replay
- * (by sequence number), so the client sees every line once and in order.
+ * (by sequence number), so the client sees every line once and in order. Lines also wait while
+ * the caller's access is re-checked (`hold`), and are dropped if it ended (`revoke`).
  */
-class Watcher implements ConsoleWatch {
+class Watcher implements ConsoleWatch, HoldingStream {
   private sink?: ConsoleSink;
   private pending: ConsoleLine[] = [];
   private replay: ConsoleLine[] = [];
   private afterSeq = -1;
   private ended?: ConsoleEndEvent;
+  private holding = false;
   closed = false;
 
   constructor(private readonly onClose: (w: Watcher) => void) {}
@@ -59,7 +63,7 @@ class Watcher implements ConsoleWatch {
 
   push(line: ConsoleLine): void {
     if (this.ended || this.closed) return;
-    if (!this.sink) {
+    if (!this.sink || this.holding) {
       this.pending.push(line);
       if (this.pending.length > maxPendingLines) this.pending.shift();
       return;
@@ -80,11 +84,30 @@ class Watcher implements ConsoleWatch {
       this.afterSeq = Math.max(this.afterSeq, line.seq);
     }
     sink.replayed({ lines: this.replay.length });
-    const waiting = this.pending;
+    this.replay = [];
+    if (!this.holding) this.flush();
+    if (this.ended) sink.end(this.ended);
+  }
+
+  hold(): void {
+    this.holding = true;
+  }
+
+  release(): void {
+    this.holding = false;
+    if (this.sink) this.flush();
+  }
+
+  revoke(): void {
     this.replay = [];
     this.pending = [];
-    for (const line of waiting) if (line.seq > this.afterSeq) sink.line(lineEvent(line, false));
-    if (this.ended) sink.end(this.ended);
+    this.end({ reason: accessRevokedReason });
+  }
+
+  private flush(): void {
+    const waiting = this.pending;
+    this.pending = [];
+    for (const line of waiting) if (line.seq > this.afterSeq) this.sink!.line(lineEvent(line, false));
   }
 
   close(): void {
@@ -142,7 +165,7 @@ export class ConsoleHub {
    * Joins the server's console: refuses a fifth watcher (429), subscribes at the Agent when
    * needed and fetches the replay of the last `tail` lines. Errors come before anything is sent.
    */
-  async watch(doc: ServerDoc, tail: number): Promise<ConsoleWatch> {
+  async watch(doc: ServerDoc, tail: number): Promise<ConsoleWatch & HoldingStream> {
     let server = this.servers.get(doc._id);
     if (server && server.watchers.size >= maxConsoleWatchers) throw tooManyAttempts(consoleRetryAfterSeconds);
     if (!server) {

@@ -1,6 +1,8 @@
 import type { ConsoleHub, ConsoleWatch } from './console-hub.js';
 import { agentDeadlines, type NodeCalls } from './node-calls.js';
+import type { Access } from './access.js';
 import type { ServerService } from './servers.js';
+import type { StreamGuards } from './stream-guard.js';
 import type { AuditScope } from '../core/audit-scope.js';
 import type { Caller } from '../core/caller.js';
 import { invalidRequest } from '../core/errors.js';
@@ -24,6 +26,8 @@ export class ConsoleService {
     private readonly servers: ServerService,
     private readonly calls: NodeCalls,
     private readonly hub: ConsoleHub,
+    private readonly access: Access,
+    private readonly guards: StreamGuards,
   ) {}
 
   async command(caller: Caller, serverId: string, command: string, audit: AuditScope): Promise<void> {
@@ -35,6 +39,15 @@ export class ConsoleService {
 
   async watch(caller: Caller, serverId: string, tail: number): Promise<ConsoleWatch> {
     const doc = await this.servers.load(caller, serverId, 'servers.console');
-    return this.hub.watch(doc, tail);
+    const watch = await this.hub.watch(doc, tail);
+    // The stream lasts as long as its caller may read this console: re-checked on every access change.
+    const unguard = this.guards.keep(caller, watch, (current) => this.access.may(current.user, doc.teamId, 'servers.console'));
+    return {
+      start: (sink) => watch.start(sink),
+      close: () => {
+        unguard();
+        watch.close();
+      },
+    };
   }
 }

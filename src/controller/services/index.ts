@@ -6,10 +6,12 @@ import { AgentSessions } from '../link/session-registry.js';
 import { ArtifactStore } from '../plugins/artifact-store.js';
 import type { TemplateCatalog } from '../templates/template-catalog.js';
 import { Access } from './access.js';
+import { AccessEvents } from './access-events.js';
 import { AuditService } from './audit.js';
+import { AuditRetention } from './audit-retention.js';
 import { AuthService } from './auth.js';
 import { createBackupServices } from './backups/index.js';
-import type { ScheduleTimers } from './backups/scheduler.js';
+import { processTimers, type ScheduleTimers } from './backups/scheduler.js';
 import { ConsoleHub } from './console-hub.js';
 import { ConsoleService } from './console.js';
 import { NodeDrain } from './drain.js';
@@ -32,6 +34,7 @@ import { RoleService } from './roles.js';
 import { FleetNodeGateway, fromLinkStatus } from './server-link.js';
 import { ServerCensus } from './server-census.js';
 import { ServerPlacements } from './server-placements.js';
+import { ServerPortMoves } from './server-port-moves.js';
 import { ServerReportFeed } from './server-report-feed.js';
 import { ServerReports } from './server-reports.js';
 import { ServerWatchHub } from './server-watch.js';
@@ -39,6 +42,7 @@ import { ServerWatchFeed } from './server-watch-feed.js';
 import { ServerService } from './servers.js';
 import { SessionService, defaultSessionPolicy, type SessionPolicy } from './sessions.js';
 import { SetupService } from './setup.js';
+import { StreamGuards } from './stream-guard.js';
 import { TeamService } from './teams.js';
 import { TemplateService } from './templates.js';
 import { TokenService } from './tokens.js';
@@ -56,9 +60,14 @@ export interface MigrationDeps {
   migrationTimings?: MigrationTimings;
 }
 
-/** What backup schedules' timers run on; tests pass a clock they move. */
+/** What backup schedules' timers and streams' periodic access re-checks run on; tests pass a clock they move. */
 export interface BackupRuntimeDeps {
   scheduleTimers?: ScheduleTimers;
+}
+
+/** Days audit events are kept (default 365; 0 keeps them forever). */
+export interface AuditRetentionDeps {
+  auditRetentionDays?: number;
 }
 
 /** Where the plugin catalog comes from and how often it syncs (default: the sample feed, hourly). */
@@ -70,10 +79,14 @@ export interface CatalogDeps {
  * Every service of the Controller, built once from shared deps. Each gets what it uses through
  * its constructor, so this function is the whole graph.
  */
-export function createServices(deps: ServiceDeps & { templates: TemplateCatalog } & NodeRuntimeDeps & CatalogDeps & MigrationDeps & BackupRuntimeDeps, sessionPolicy: SessionPolicy = defaultSessionPolicy) {
+export function createServices(deps: ServiceDeps & { templates: TemplateCatalog } & NodeRuntimeDeps & CatalogDeps & MigrationDeps & BackupRuntimeDeps & AuditRetentionDeps, sessionPolicy: SessionPolicy = defaultSessionPolicy) {
   const access = new Access(deps.repos);
-  const sessions = new SessionService(deps, sessionPolicy);
-  const roles = new RoleService(deps, access);
+  // Who may still see what: services that end or narrow a caller's access say so; open streams re-check.
+  const accessEvents = new AccessEvents();
+  const sessions = new SessionService(deps, accessEvents, sessionPolicy);
+  const tokens = new TokenService(deps, accessEvents);
+  const streamGuards = new StreamGuards(accessEvents, sessions, tokens, deps.repos, deps.scheduleTimers ?? processTimers, deps.logger);
+  const roles = new RoleService(deps, access, accessEvents);
   const audit = new AuditService(deps, access);
   const placements = new ServerPlacements(deps.repos);
   // Nodes: the actors, the Controller's handle on connected Agents, and the enrollment gate.
@@ -90,16 +103,16 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   });
   const enrollment = new NodeEnrollment(deps, fleet, audit);
   const nodes = new NodeService(deps, access, fleet, agents, enrollment, placements);
-  const teams = new TeamService(deps, access, roles, placements);
+  const teams = new TeamService(deps, access, roles, placements, accessEvents);
   // Servers: one actor each, placed on Nodes, told to Agents, watched by SRE tooling.
   const serverWatch = new ServerWatchHub();
   const networkState = new NetworkState(deps.repos, fleet, new ForwardingSecret(deps));
   const gateway: FleetNodeGateway = new FleetNodeGateway(fleet, agents, deps.repos, deps.templates, (serverIds) => deps.repos.pluginInstallations.find({ serverId: { $in: serverIds } }), networkState);
   const servers = new ServerService(deps, access, new ServerFleet(), deps.templates, gateway, serverWatch, placements, fleet);
-  const serverWatchFeed = new ServerWatchFeed(serverWatch, servers.listItem, access, deps);
+  const serverWatchFeed = new ServerWatchFeed(serverWatch, servers.listItem, access, deps, streamGuards, accessEvents);
   // The network: its proxy's routes follow every server and Node change that shapes them.
   const routePush = new NetworkRoutePush(networkState, gateway, serverWatch, fleet, deps.logger);
-  const serverReports = new ServerReports(deps, servers);
+  const serverReports = new ServerReports(deps, servers, new ServerPortMoves(deps, servers, audit));
   const reportFeed = new ServerReportFeed();
   // What the metrics read: servers counted by state when scraped, and each desired change timed until its Agent reports it.
   const serverCensus = new ServerCensus(deps.repos, servers);
@@ -116,7 +129,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const consoleHub = new ConsoleHub(agents, nodeCalls, deps.logger);
   // Plugins: the synced catalog, installations per server, and the jars Nodes fetch.
   const catalog = new CatalogService(deps, access, { source: deps.catalog?.source, syncIntervalMs: deps.catalog?.syncIntervalMs ?? 60 * 60 * 1000 });
-  const plugins = new PluginService(deps, servers, catalog, deps.templates, gateway, new ArtifactStore(join(deps.dataDir, 'artifacts'), deps.logger), serverWatch);
+  const plugins = new PluginService(deps, servers, catalog, deps.templates, gateway, new ArtifactStore(join(deps.dataDir, 'artifacts'), deps.logger, deps.repos.sharedArtifacts()), serverWatch);
   // Backups: destinations, manual and scheduled backups, restore workflows.
   const backups = createBackupServices({ deps, access, audit, servers, agents, fleet, gateway, templates: deps.templates, serverChanges: serverWatch, timers: deps.scheduleTimers });
   return {
@@ -124,13 +137,14 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     sessionPolicy,
     access,
     sessions,
-    tokens: new TokenService(deps),
-    auth: new AuthService(deps, sessions, access),
+    tokens,
+    auth: new AuthService(deps, sessions, tokens, access),
     setup: new SetupService(deps, sessions),
-    users: new UserService(deps, access),
+    users: new UserService(deps, access, accessEvents),
     roles,
     teams,
     audit,
+    auditRetention: new AuditRetention(deps, deps.auditRetentionDays ?? 365, deps.scheduleTimers ?? processTimers),
     fleet,
     agents,
     enrollment,
@@ -146,7 +160,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     network: new NetworkService(deps, access, networkState, servers, teams, routePush),
     templates: new TemplateService(deps.templates),
     consoleHub,
-    console: new ConsoleService(servers, nodeCalls, consoleHub),
+    console: new ConsoleService(servers, nodeCalls, consoleHub, access, streamGuards),
     files: new FileService(servers, nodeCalls),
     properties: new PropertiesService(servers, nodeCalls, deps.templates),
     catalog,

@@ -4,6 +4,7 @@ import { ConnectRefusedError, EnrollmentRefusedError } from '../link/errors.js';
 import { InvalidCredentialError, NodeCredentials } from '../link/node-credentials.js';
 import { randomBase62, sha256 } from '../security/secrets.js';
 import type { AuditService } from './audit.js';
+import { loadLinkSigningKey } from './link-signing-key.js';
 import { nowIso, type ServiceDeps } from './deps.js';
 
 export const enrollmentTokenPrefix = 'cairn_enr_';
@@ -25,9 +26,9 @@ export class NodeEnrollment {
     private readonly ttlMs = defaultEnrollmentTtlMs,
   ) {}
 
-  /** Loads the key pair, generated at first start. */
+  /** Loads the signing key from the store, generated at first start. */
   async start(): Promise<void> {
-    this.credentials = await NodeCredentials.open(this.deps.dataDir);
+    this.credentials = await loadLinkSigningKey(this.deps.repos.settings, this.deps.dataDir, nowIso(this.deps));
   }
 
   /** A new one-time token for the Node; any earlier unused one stops working. */

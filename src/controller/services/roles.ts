@@ -6,13 +6,14 @@ import { builtinRoleDefinitions } from '../domain/permissions.js';
 import { isDuplicateKey } from '../store/collection.js';
 import type { RoleDoc } from '../store/records.js';
 import type { Access } from './access.js';
+import type { AccessEvents } from './access-events.js';
 import { nowIso, type ServiceDeps } from './deps.js';
 import { roleView } from './views.js';
 
 const duplicateRole = () => conflict('A role with that name already exists.');
 
 export class RoleService {
-  constructor(private readonly deps: ServiceDeps, private readonly access: Access) {}
+  constructor(private readonly deps: ServiceDeps, private readonly access: Access, private readonly accessEvents: AccessEvents) {}
 
   /** Creates the built-in roles on first start (and any added by a newer version). */
   async seedBuiltins(): Promise<void> {
@@ -94,6 +95,10 @@ export class RoleService {
     } catch (e) {
       if (isDuplicateKey(e)) throw duplicateRole();
       throw e;
+    }
+    if (input.permissions !== undefined && role.permissions.some((p) => !input.permissions!.includes(p))) {
+      const holders = await this.deps.repos.memberships.find({ roleIds: roleId });
+      this.accessEvents.publishAll(holders.map((m) => m.userId), 'role_changed');
     }
     return roleView({ ...role, ...set });
   }

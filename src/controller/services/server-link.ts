@@ -68,6 +68,7 @@ export function fromLinkStatus(status: ServerStatus): ServerReport {
     conditions: status.conditions.map((c) => ({ id: c.id, source: 'AGENT' as const, reason: c.reason, message: c.message, since: c.since })),
     ...(status.startedAt ? { startedAt: status.startedAt } : {}),
     ...(status.lastCrash ? { lastCrash: lastCrashOf(status.lastCrash) } : {}),
+    ...(status.portInUse ? { portInUse: status.portInUse } : {}),
   };
 }
 

@@ -3,6 +3,7 @@ import type { ServerObserved, ServerRuntimeState } from '../domain/server-spec.j
 import type { ResourceAmounts, StatusCondition } from '../domain/status.js';
 import type { ServerDoc } from '../store/records.js';
 import { nowIso, type ServiceDeps } from './deps.js';
+import type { ServerPortMoves } from './server-port-moves.js';
 import type { ServerService } from './servers.js';
 
 /** One server's status as an Agent reports it (the link turns its messages into this). */
@@ -22,6 +23,8 @@ export interface ServerReport {
   startedAt?: string;
   /** Kept in memory only (ServerCrashes), never in the observed status the store holds. */
   lastCrash?: LastCrash;
+  /** The game port another program holds, which the Agent refused to start the game on (PORT_IN_USE). */
+  portInUse?: number;
 }
 
 /** Usage changes on every report; it is written at most this often unless something else changed. */
@@ -35,11 +38,19 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * when the Node has removed the server.
  */
 export class ServerReports {
-  constructor(private readonly deps: ServiceDeps, private readonly servers: ServerService) {}
+  constructor(private readonly deps: ServiceDeps, private readonly servers: ServerService, private readonly portMoves: ServerPortMoves) {}
 
-  /** Queues the report on the server's lock at once (before any await), so reports keep their arrival order. */
-  apply(nodeId: string, report: ServerReport): Promise<void> {
+  /**
+   * Queues the report on the server's lock at once (before any await), so reports keep their
+   * arrival order; a held game port is moved off once the report is applied.
+   */
+  async apply(nodeId: string, report: ServerReport): Promise<void> {
     this.servers.crashes.report(nodeId, report.serverId, report.lastCrash, report.removed);
+    await this.observe(nodeId, report);
+    await this.portMoves.reported(nodeId, report);
+  }
+
+  private observe(nodeId: string, report: ServerReport): Promise<void> {
     return this.servers.observe(report.serverId, (doc) => {
       if (doc.nodeId !== nodeId) return undefined;
       const at = nowIso(this.deps);

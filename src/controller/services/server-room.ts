@@ -1,9 +1,11 @@
 import { conflict, DomainError, invalidRequest } from '../core/errors.js';
-import { bestFit, fits, freeOf, pickPort } from '../domain/placement.js';
+import { bestFit, fits, freeGamePort, freeOf } from '../domain/placement.js';
 import type { Reservation } from '../domain/server-spec.js';
+import type { PortRange } from '../../shared/link/messages.js';
 import type { Repositories } from '../store/repositories.js';
 import { networkId } from './network-state.js';
 import type { NodeGateway } from './node-gateway.js';
+import type { PortRefusals } from './port-refusals.js';
 import type { ServerPlacements } from './server-placements.js';
 
 /**
@@ -15,6 +17,7 @@ export class ServerRoom {
     private readonly repos: Repositories,
     private readonly nodes: NodeGateway,
     private readonly placements: ServerPlacements,
+    private readonly refusals: PortRefusals,
   ) {}
 
   /** A Node with room for the reservation (and with `port` free on its host, when a fixed port is needed). */
@@ -48,9 +51,7 @@ export class ServerRoom {
    * it, nor a migration to one of them holds it for the server it brings.
    */
   async portsInUse(nodeId: string, exceptServerId?: string): Promise<Set<number>> {
-    const node = await this.nodes.get(nodeId);
-    if (!node) throw new DomainError('insufficient_capacity', 'That Node is gone.');
-    const host = (await this.nodes.list()).filter((n) => n.nodeId === nodeId || (node.hostname && n.hostname === node.hostname)).map((n) => n.nodeId);
+    const host = await this.hostOf(nodeId);
     const servers = await this.repos.servers.find({ $or: [{ nodeId: { $in: host } }, { 'workflow.targetNodeId': { $in: host } }] });
     return new Set(servers.filter((s) => s._id !== exceptServerId).flatMap((s) => [
       ...(s.gamePort && s.nodeId && host.includes(s.nodeId) ? [s.gamePort] : []),
@@ -58,14 +59,29 @@ export class ServerRoom {
     ]));
   }
 
-  /** The network's port is kept free on every host, so the proxy can always be placed or moved there. */
-  async allocatePort(nodeId: string): Promise<number> {
-    const inUse = await this.portsInUse(nodeId);
-    const network = await this.repos.network.findById(networkId);
-    if (network) inUse.add(network.port);
+  /** The Nodes on the same host as `nodeId` (itself included): they share its ports. */
+  private async hostOf(nodeId: string): Promise<string[]> {
     const node = await this.nodes.get(nodeId);
     if (!node) throw new DomainError('insufficient_capacity', 'That Node is gone.');
-    const port = pickPort(node.gamePorts, inUse);
+    return (await this.nodes.list()).filter((n) => n.nodeId === nodeId || (node.hostname && n.hostname === node.hostname)).map((n) => n.nodeId);
+  }
+
+  /**
+   * The lowest port of the Node's range that no server on its host holds (`exceptServerId` aside),
+   * that no other program is known to hold there, and that is not the network's: the network's
+   * port is kept free on every host, so the proxy can always be placed or moved there.
+   */
+  async freePort(nodeId: string, exceptServerId?: string): Promise<{ port?: number; range: PortRange }> {
+    const servers = await this.portsInUse(nodeId, exceptServerId);
+    const foreign = this.refusals.foreignOn(await this.hostOf(nodeId));
+    const network = (await this.repos.network.findById(networkId))?.port;
+    const node = await this.nodes.get(nodeId);
+    if (!node) throw new DomainError('insufficient_capacity', 'That Node is gone.');
+    return { port: freeGamePort(node.gamePorts, { servers, foreign, network }), range: node.gamePorts };
+  }
+
+  async allocatePort(nodeId: string): Promise<number> {
+    const { port } = await this.freePort(nodeId);
     if (port === undefined) throw new DomainError('insufficient_capacity', 'The Node has no free game port left.');
     return port;
   }

@@ -1,6 +1,8 @@
 import { deriveConvergence } from '../domain/convergence.js';
 import { explainCrashLoop, type LastCrash } from '../domain/last-crash.js';
 import { restartPending } from '../domain/network.js';
+import { explainPortInUse } from '../domain/port-in-use.js';
+import type { PortRange } from '../../shared/link/messages.js';
 import type { StatusCondition } from '../domain/status.js';
 import type { Shared } from '../store/collection.js';
 import type { ServerDoc } from '../store/records.js';
@@ -62,9 +64,12 @@ export function serverListItem(doc: Shared<ServerDoc>, nodeConnected: boolean) {
 
 export type ServerListItemView = ReturnType<typeof serverListItem>;
 
-/** The server as GET /servers/{id} shows it; `lastCrash` is what the Node's Agent last reported (memory only). */
-export function serverDetail(doc: ServerDoc, nodeConnected: boolean, lastCrash?: LastCrash) {
-  const conditions = explainCrashLoop(serverConditions(doc, nodeConnected), lastCrash);
+/**
+ * The server as GET /servers/{id} shows it; `lastCrash` is what the Node's Agent last reported,
+ * `noPortLeft` the Node's range when the server's held port could not be left (both memory only).
+ */
+export function serverDetail(doc: ServerDoc, nodeConnected: boolean, lastCrash?: LastCrash, noPortLeft?: PortRange) {
+  const conditions = explainPortInUse(explainCrashLoop(serverConditions(doc, nodeConnected), lastCrash), noPortLeft);
   return {
     ...serverListItem(doc, nodeConnected),
     observedGeneration: doc.observed.observedGeneration,

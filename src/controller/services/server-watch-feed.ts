@@ -2,10 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { Caller } from '../core/caller.js';
 import type { ServerDoc } from '../store/records.js';
 import type { Access } from './access.js';
+import type { AccessEvents } from './access-events.js';
 import type { ServiceDeps } from './deps.js';
 import type { ServerWatchHub } from './server-watch.js';
 import type { ServerListItemView } from './server-views.js';
 import { ServerWatcher, type JournalEntry, type ServerWatch } from './server-watcher.js';
+import type { StreamGuards } from './stream-guard.js';
 import { WatchRing, type RingLimits } from './watch-ring.js';
 
 /** How far back a reconnecting watch can resume: the last 10,000 changes of the last 5 minutes. */
@@ -18,20 +20,30 @@ export const watchRingLimits: RingLimits = { maxEntries: 10_000, maxAgeMs: 5 * 6
  * read (ids `<epoch>-<seq>.<n>`, then `synced`); one that reconnects with `Last-Event-ID` gets the
  * changes it missed, or a fresh snapshot when the ring no longer holds them, or the id is from
  * another process, malformed, or a snapshot item's.
+ *
+ * Each client re-checks its caller's access on every change of it and every minute: one whose
+ * credential or user is gone gets `end {reason: "access_revoked"}`; one that may no longer read some
+ * servers is told they are gone. A client resuming from before such a change gets a fresh snapshot,
+ * so it forgets what it may no longer read.
  */
 export class ServerWatchFeed {
   readonly epoch = randomBytes(4).toString('hex');
   private readonly ring: WatchRing<JournalEntry>;
   private readonly watchers = new Set<ServerWatcher>();
+  /** Per user, the last change number before its access last changed. */
+  private readonly accessChangedAt = new Map<string, number>();
 
   constructor(
     hub: ServerWatchHub,
     private readonly view: (doc: ServerDoc) => ServerListItemView,
     private readonly access: Access,
     private readonly deps: ServiceDeps,
+    private readonly guards: StreamGuards,
+    accessEvents: AccessEvents,
     limits = watchRingLimits,
   ) {
     this.ring = new WatchRing(limits, () => deps.clock.now().getTime());
+    accessEvents.subscribeAll(({ userId }) => this.accessChangedAt.set(userId, this.ring.head));
     hub.subscribe(({ doc, deleted }) => {
       const entry = this.ring.append({
         teamId: doc.teamId, serverId: doc._id,
@@ -45,16 +57,16 @@ export class ServerWatchFeed {
   /** Opens one client's watch; reads (and may fail) before anything is sent. */
   async open(caller: Caller, lastEventId?: string): Promise<ServerWatch> {
     const resumeFrom = this.seqOf(lastEventId);
-    const missed = resumeFrom === undefined ? undefined : this.ring.after(resumeFrom);
+    const stale = resumeFrom === undefined || resumeFrom <= (this.accessChangedAt.get(caller.user._id) ?? -1);
+    const missed = stale ? undefined : this.ring.after(resumeFrom);
     if (!missed) return this.snapshot(caller);
-    const watcher = this.watcher(caller);
+    const { watcher, current } = this.watcher(caller);
     // One check per team for the whole replay, however many changes it holds.
     const checked = new Map<string, Promise<boolean>>();
-    const visible = (teamId: string) => checked.get(teamId) ?? checked.set(teamId, this.may(caller, teamId)).get(teamId)!;
+    const visible = (teamId: string) => checked.get(teamId) ?? checked.set(teamId, this.may(current.caller, teamId)).get(teamId)!;
     for (const entry of missed) watcher.change(entry, visible);
     watcher.synced(false, this.ring.reserve());
-    this.watchers.add(watcher);
-    return watcher;
+    return this.watch(watcher, current);
   }
 
   private async snapshot(caller: Caller): Promise<ServerWatch> {
@@ -70,21 +82,41 @@ export class ServerWatchFeed {
     for (const doc of docs) if (!latest.has(doc._id)) items.set(doc._id, this.view(doc));
     for (const [id, entry] of latest) if (entry.change.event === 'server') items.set(id, entry.change.data);
     const at = this.ring.head;
-    const watcher = this.watcher(caller);
+    const { watcher, current } = this.watcher(caller);
     // Ids are time-ordered: this is creation order, as GET /servers lists them.
     [...items.values()].sort((a, b) => (a.id < b.id ? -1 : 1)).forEach((data, i) => watcher.ready({ event: 'server', data, id: `${this.epoch}-${at}.${i + 1}` }));
     watcher.synced(true, this.ring.reserve());
-    this.watchers.add(watcher);
-    return watcher;
+    return this.watch(watcher, current);
   }
 
-  private watcher(caller: Caller): ServerWatcher {
-    return new ServerWatcher(
+  /** A client's watcher, and its caller as last re-checked (whose rights decide every change). */
+  private watcher(caller: Caller): { watcher: ServerWatcher; current: { caller: Caller; unguard?: () => void } } {
+    const current: { caller: Caller; unguard?: () => void } = { caller };
+    const watcher = new ServerWatcher(
       (seq) => `${this.epoch}-${seq}`,
-      (teamId) => this.may(caller, teamId),
-      (w) => this.watchers.delete(w),
+      (teamId) => this.may(current.caller, teamId),
+      (w) => {
+        this.watchers.delete(w);
+        current.unguard?.();
+      },
       (err) => this.deps.logger.error({ err }, 'server watch delivery failed; the client resumes'),
     );
+    return { watcher, current };
+  }
+
+  /** Starts the client's changes and its access re-checks (after its opening events, so they cover them too). */
+  private watch(watcher: ServerWatcher, current: { caller: Caller; unguard?: () => void }): ServerWatcher {
+    this.watchers.add(watcher);
+    const { caller } = current;
+    const recheck = async () => {
+      const now = await this.guards.current(caller);
+      if (!now) return undefined;
+      current.caller = now;
+      const teams = await this.access.teamsWith(now.user, 'servers.read');
+      return teams ? (teamId: string) => teams.includes(teamId) : () => true;
+    };
+    current.unguard = this.guards.watch(caller, () => watcher.recheck(recheck, () => `${this.epoch}-${this.ring.reserve()}`));
+    return watcher;
   }
 
   private may(caller: Caller, teamId: string): Promise<boolean> {

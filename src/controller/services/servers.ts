@@ -19,6 +19,7 @@ import { hidden, type Access } from './access.js';
 import { nowIso, type ServiceDeps } from './deps.js';
 import type { NodeGateway } from './node-gateway.js';
 import type { ServerPlacements } from './server-placements.js';
+import { PortRefusals } from './port-refusals.js';
 import { ServerCrashes } from './server-crashes.js';
 import { ServerRoom } from './server-room.js';
 import type { ServerWatchHub } from './server-watch.js';
@@ -67,6 +68,8 @@ export class ServerService {
   private readonly room: ServerRoom;
   /** Each server's last crash as its Agent reported it (console lines: memory only, never in the record). */
   readonly crashes = new ServerCrashes();
+  /** Game ports other programs hold, as Agents found them (memory only). */
+  readonly portRefusals: PortRefusals;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -78,7 +81,8 @@ export class ServerService {
     private readonly placements: ServerPlacements,
     nodeStates: NodeStateFeed,
   ) {
-    this.room = new ServerRoom(deps.repos, nodes, placements);
+    this.portRefusals = new PortRefusals(deps.clock);
+    this.room = new ServerRoom(deps.repos, nodes, placements, this.portRefusals);
     // A Node heard again or lost changes its servers' convergence: tell the watchers.
     nodeStates.subscribe((state, previous) => {
       if (previous && previous.connectionState === state.connectionState) return;
@@ -99,7 +103,7 @@ export class ServerService {
   }
 
   private connected = (doc: Shared<ServerDoc>) => (doc.nodeId ? this.nodes.isConnected(doc.nodeId) : false);
-  detail = (doc: ServerDoc) => serverDetail(doc, this.connected(doc), this.crashes.of(doc));
+  detail = (doc: ServerDoc) => serverDetail(doc, this.connected(doc), this.crashes.of(doc), this.portRefusals.noneLeftOf(doc._id, doc.nodeId));
   listItem = (doc: Shared<ServerDoc>) => serverListItem(doc, this.connected(doc));
 
   /** For a page of servers: each Node's connection looked up once, not once per server. */
@@ -217,6 +221,11 @@ export class ServerService {
       if (current.nodeId && (await this.room.portsInUse(current.nodeId, current._id)).has(port)) throw conflict(`Port ${port} is taken on the proxy's host.`);
       await this.apply({ ...current, gamePort: port }, event, undefined, { gamePort: port });
     });
+  }
+
+  /** Under the placement lock, with the room's view of the hosts: what a move to another port decides on. */
+  placing<T>(work: (room: ServerRoom) => Promise<T>): Promise<T> {
+    return this.locks.run('placement', () => work(this.room));
   }
 
   async list(caller: Caller, query: ServerListQuery) {

@@ -1,5 +1,6 @@
 import { newSessionId, sha256 } from '../security/secrets.js';
 import type { SessionDoc, UserDoc } from '../store/records.js';
+import type { AccessEvents } from './access-events.js';
 import { nowIso, type ServiceDeps } from './deps.js';
 
 export interface SessionPolicy {
@@ -16,7 +17,11 @@ const touchEverySeconds = 60;
 
 /** Server-side sessions: the random id lives only in the cookie; the store keeps its SHA-256. */
 export class SessionService {
-  constructor(private readonly deps: ServiceDeps, private readonly policy: SessionPolicy = defaultSessionPolicy) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly access: AccessEvents,
+    private readonly policy: SessionPolicy = defaultSessionPolicy,
+  ) {}
 
   async create(userId: string): Promise<{ sessionId: string; session: SessionDoc }> {
     const sessionId = newSessionId();
@@ -38,9 +43,8 @@ export class SessionService {
     const session = await this.deps.repos.sessions.findById(hash);
     if (!session) return undefined;
     const now = this.deps.clock.now().getTime();
-    const idleDeadline = Date.parse(session.lastSeenAt) + this.policy.idleSeconds * 1000;
-    if (now >= Date.parse(session.expiresAt) || now >= idleDeadline) {
-      await this.deps.repos.sessions.delete({ _id: hash });
+    if (this.expired(session, now)) {
+      await this.end(hash, session.userId);
       return undefined;
     }
     const user = await this.deps.repos.users.findById(session.userId);
@@ -51,12 +55,24 @@ export class SessionService {
     return { user, sessionHash: hash };
   }
 
-  async end(sessionHash: string): Promise<void> {
+  /** Whether the session still lets its holder in; a read only (no activity recorded): what open streams re-check. */
+  async isLive(sessionHash: string): Promise<boolean> {
+    const session = await this.deps.repos.sessions.findById(sessionHash);
+    return session !== null && !this.expired(session, this.deps.clock.now().getTime());
+  }
+
+  async end(sessionHash: string, userId: string): Promise<void> {
     await this.deps.repos.sessions.delete({ _id: sessionHash });
+    this.access.publish({ userId, kind: 'session_ended' });
   }
 
   /** Ends every session of the user but one (after a password change, the changer stays signed in). */
   async endAllFor(userId: string, except?: string): Promise<void> {
     await this.deps.repos.sessions.delete(except ? { userId, _id: { $ne: except } } : { userId });
+    this.access.publish({ userId, kind: 'session_ended' });
+  }
+
+  private expired(session: SessionDoc, now: number): boolean {
+    return now >= Date.parse(session.expiresAt) || now >= Date.parse(session.lastSeenAt) + this.policy.idleSeconds * 1000;
   }
 }

@@ -5,6 +5,7 @@ import { paginate } from '../domain/cursor.js';
 import { isDuplicateKey } from '../store/collection.js';
 import type { MembershipDoc, TeamDoc } from '../store/records.js';
 import { hidden, type Access } from './access.js';
+import type { AccessEvents } from './access-events.js';
 import { nowIso, type ServiceDeps } from './deps.js';
 import type { RoleService } from './roles.js';
 import type { ServerPlacements } from './server-placements.js';
@@ -23,6 +24,7 @@ export class TeamService {
     private readonly access: Access,
     private readonly roles: RoleService,
     private readonly placements: ServerPlacements,
+    private readonly accessEvents: AccessEvents,
   ) {}
 
   /** Checked before any admin requirement: a caller outside the team must not learn it exists. */
@@ -102,8 +104,10 @@ export class TeamService {
     audit.detail({ name: team.name });
     const reason = await this.placements.teamInUse(teamId);
     if (reason) throw conflict(`The team cannot be deleted: ${reason}.`);
+    const members = await this.deps.repos.memberships.find({ teamId });
     await this.deps.repos.memberships.delete({ teamId });
     await this.deps.repos.teams.delete({ _id: teamId });
+    this.accessEvents.publishAll(members.map((m) => m.userId), 'team_deleted');
   }
 
   /** Puts a user in a team with exactly these roles (replacing any it had there). */
@@ -121,6 +125,8 @@ export class TeamService {
     };
     if (existing) await this.deps.repos.memberships.replace({ _id: id }, doc);
     else await this.deps.repos.memberships.insert(doc);
+    // New roles may hold less than the old ones did.
+    if (existing) this.accessEvents.publish({ userId, kind: 'membership_changed' });
     return membershipView(doc);
   }
 
@@ -140,5 +146,6 @@ export class TeamService {
     this.access.requireGlobalAdmin(caller);
     const removed = await this.deps.repos.memberships.delete({ _id: `${teamId}:${userId}` });
     if (removed === 0) throw hidden('membership');
+    this.accessEvents.publish({ userId, kind: 'membership_changed' });
   }
 }

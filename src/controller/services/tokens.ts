@@ -4,6 +4,7 @@ import { invalidRequest, notFound } from '../core/errors.js';
 import { paginate } from '../domain/cursor.js';
 import { apiTokenPrefix, newApiToken, sameHash, sha256 } from '../security/secrets.js';
 import type { ApiTokenDoc, UserDoc } from '../store/records.js';
+import type { AccessEvents } from './access-events.js';
 import { nowIso, type ServiceDeps } from './deps.js';
 
 const touchEverySeconds = 60;
@@ -18,7 +19,7 @@ const tokenView = (t: ApiTokenDoc) => ({
 
 /** Personal API tokens: `cairn_pat_…`, shown once, stored as SHA-256, presented as `Authorization: Bearer`. */
 export class TokenService {
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(private readonly deps: ServiceDeps, private readonly access: AccessEvents) {}
 
   async create(caller: Caller, input: { name: string; expiresAt?: string }, audit: AuditScope) {
     if (input.expiresAt !== undefined && Date.parse(input.expiresAt) <= this.deps.clock.now().getTime()) {
@@ -52,8 +53,25 @@ export class TokenService {
 
   async revoke(caller: Caller, tokenId: string, audit: AuditScope): Promise<void> {
     audit.target(tokenId);
-    const removed = await this.deps.repos.apiTokens.delete({ _id: tokenId, userId: caller.user._id });
-    if (removed === 0) throw notFound('token');
+    if (!(await this.end(caller.user._id, tokenId))) throw notFound('token');
+  }
+
+  /** Ends one token of the user; false when it had no such token. */
+  async end(userId: string, tokenId: string): Promise<boolean> {
+    const removed = await this.deps.repos.apiTokens.delete({ _id: tokenId, userId });
+    if (removed > 0) this.access.publish({ userId, kind: 'token_ended' });
+    return removed > 0;
+  }
+
+  async endAllFor(userId: string): Promise<void> {
+    await this.deps.repos.apiTokens.delete({ userId });
+    this.access.publish({ userId, kind: 'token_ended' });
+  }
+
+  /** Whether the token still lets its holder in; a read only (no use recorded): what open streams re-check. */
+  async isLive(tokenId: string): Promise<boolean> {
+    const doc = await this.deps.repos.apiTokens.findById(tokenId);
+    return doc !== null && !(doc.expiresAt && this.deps.clock.now().getTime() >= Date.parse(doc.expiresAt));
   }
 
   /** The token's owner, or undefined for an unknown, malformed or expired token. */

@@ -6,6 +6,7 @@ import { hashPassword } from '../security/passwords.js';
 import { isDuplicateKey } from '../store/collection.js';
 import type { UserDoc } from '../store/records.js';
 import { hidden, type Access } from './access.js';
+import type { AccessEvents } from './access-events.js';
 import { nowIso, type ServiceDeps } from './deps.js';
 import { userView } from './views.js';
 
@@ -41,7 +42,7 @@ export async function newUserDoc(deps: ServiceDeps, input: NewUser, passwordChan
 }
 
 export class UserService {
-  constructor(private readonly deps: ServiceDeps, private readonly access: Access) {}
+  constructor(private readonly deps: ServiceDeps, private readonly access: Access, private readonly accessEvents: AccessEvents) {}
 
   /** Accounts made by an administrator must choose their own password at first sign-in. */
   async create(caller: Caller, input: NewUser, audit: AuditScope) {
@@ -97,6 +98,9 @@ export class UserService {
       if (isDuplicateKey(e)) throw conflict(duplicateUserMessage(e.field));
       throw e;
     }
+    const lostGlobal = (user.globalAdmin && set.globalAdmin === false)
+      || (set.globalPermissions !== undefined && user.globalPermissions.some((p) => !set.globalPermissions!.includes(p)));
+    if (lostGlobal) this.accessEvents.publish({ userId, kind: 'user_rights_changed' });
     return userView({ ...user, ...set });
   }
 
@@ -113,6 +117,7 @@ export class UserService {
     await repos.apiTokens.delete({ userId });
     await repos.memberships.delete({ userId });
     await repos.passwordResets.delete({ userId });
+    this.accessEvents.publish({ userId, kind: 'user_deleted' });
   }
 
   /** Refuses to remove the last global administrator: nobody could administer the Controller again. */

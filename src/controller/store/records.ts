@@ -98,6 +98,21 @@ export interface SettingDoc {
   updatedAt: string;
 }
 
+/**
+ * Who may drive a resource (a Node with its servers, or the whole fleet) and under which term.
+ * The term only grows: each new holder gets the previous term plus one, and every command it
+ * sends or fenced write it makes carries it, so a holder that lost the lease is refused.
+ */
+export interface LeaseDoc {
+  _id: string;
+  holder: string;
+  /** Where other Controllers and Agents reach the holder (its Agent-link address). */
+  holderAddress: string;
+  term: number;
+  /** Epoch milliseconds by the store's clock of whoever wrote it last. */
+  expiresAt: number;
+}
+
 /** What the Controller last observed of a Node (kept so a restart shows the last known facts). */
 export interface NodeStatusDoc {
   observedAddress?: string;
@@ -178,6 +193,8 @@ export interface AuditQuery {
 export interface AuditLog {
   append(event: NewAuditEvent): Promise<AuditEventRecord>;
   search(query: AuditQuery): Promise<AuditEventRecord[]>;
+  /** Deletes events older than `before` (an ISO time), as the retention setting asks; returns how many went. */
+  prune(before: string): Promise<number>;
   close(): Promise<void>;
 }
 

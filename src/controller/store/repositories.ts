@@ -1,7 +1,7 @@
 import type { BlobStore } from '../../shared/backup/blob-store.js';
 import type { Collection, IndexSpec } from './collection.js';
 import type {
-  ApiTokenDoc, AuditLog, EnrollmentTokenDoc, NodeDoc, ServerDoc, MembershipDoc, NetworkDoc, PasswordResetDoc, RoleDoc, SessionDoc, SettingDoc, TeamDoc, UserDoc,
+  ApiTokenDoc, AuditLog, LeaseDoc, EnrollmentTokenDoc, NodeDoc, ServerDoc, MembershipDoc, NetworkDoc, PasswordResetDoc, RoleDoc, SessionDoc, SettingDoc, TeamDoc, UserDoc,
 } from './records.js';
 import type { CatalogPluginDoc, PluginInstallationDoc } from './records.js';
 import type { BackupDestinationDoc, BackupDoc, BackupScheduleDoc } from './records.js';
@@ -13,6 +13,8 @@ export interface StoreAdapter {
   openAuditLog(): Promise<AuditLog>;
   /** The content-addressed store of one CONTROLLER backup destination (files or GridFS). */
   openBlobStore(destinationId: string): BlobStore;
+  /** Where uploaded jars live when the data dir is not shared between Controllers; undefined when it is the store. */
+  openSharedArtifacts(): BlobStore | undefined;
   /** Throws when the store cannot be reached (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -38,13 +40,15 @@ export interface Repositories {
   backupDestinations: Collection<BackupDestinationDoc>;
   backups: Collection<BackupDoc>;
   backupSchedules: Collection<BackupScheduleDoc>;
+  leases: Collection<LeaseDoc>;
   audit: AuditLog;
   blobStore(destinationId: string): BlobStore;
+  sharedArtifacts(): BlobStore | undefined;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
-export const collectionIndexes: Record<Exclude<keyof Repositories, 'kind' | 'audit' | 'blobStore' | 'ping' | 'close'>, IndexSpec[]> = {
+export const collectionIndexes: Record<Exclude<keyof Repositories, 'kind' | 'audit' | 'blobStore' | 'sharedArtifacts' | 'ping' | 'close'>, IndexSpec[]> = {
   users: [{ field: 'usernameKey', unique: true }, { field: 'emailKey', unique: true }],
   sessions: [{ field: 'userId' }],
   apiTokens: [{ field: 'hash', unique: true }, { field: 'userId' }],
@@ -62,6 +66,7 @@ export const collectionIndexes: Record<Exclude<keyof Repositories, 'kind' | 'aud
   backupDestinations: [{ field: 'nameKey', unique: true }],
   backups: [{ field: 'serverId' }, { field: 'destinationId' }, { field: 'scheduleId' }, { field: 'state' }],
   backupSchedules: [{ field: 'serverId' }, { field: 'destinationId' }],
+  leases: [],
 };
 
 export async function openRepositories(adapter: StoreAdapter): Promise<Repositories> {
@@ -86,8 +91,10 @@ export async function openRepositories(adapter: StoreAdapter): Promise<Repositor
     backupDestinations: await open<BackupDestinationDoc>('backupDestinations'),
     backups: await open<BackupDoc>('backups'),
     backupSchedules: await open<BackupScheduleDoc>('backupSchedules'),
+    leases: await open<LeaseDoc>('leases'),
     audit: await adapter.openAuditLog(),
     blobStore: (destinationId) => adapter.openBlobStore(destinationId),
+    sharedArtifacts: () => adapter.openSharedArtifacts(),
     ping: () => adapter.ping(),
     close: () => adapter.close(),
   };

@@ -4,7 +4,7 @@ import { consoleTail } from '../../services/console.js';
 import { consoleRetryAfterSeconds, maxConsoleWatchers } from '../../services/console-hub.js';
 import type { Services } from '../../services/index.js';
 import { route } from '../route.js';
-import { maxLagBytes, openEventStream } from '../sse.js';
+import { endEventStream, maxLagBytes, openEventStream } from '../sse.js';
 
 const streamDescription = [
   `Server-Sent Events. First the last \`tail\` lines (${consoleTail.min} to ${consoleTail.max}, default ${consoleTail.default}) from the Agent's buffer, then one event per new line;`,
@@ -18,7 +18,9 @@ const streamDescription = [
   '',
   '`end` event data: `{"reason": string, "exitCode"?: integer, "signal"?: string}` with reason `stopped` (asked to stop, or exited 0 by itself),',
   '`crashed` (non-zero exit, signal or failed start), `killed`, `lost` (the supervisor went away), `node_unavailable` (the Node disconnected),',
-  '`lagging` (the client read too slowly and fell more than 4 MiB behind) or `shutdown` (the Controller is stopping; reconnect once it is back).',
+  '`lagging` (the client read too slowly and fell more than 4 MiB behind), `shutdown` (the Controller is stopping; reconnect once it is back)',
+  'or `access_revoked` (the caller lost access: signed out, its session or API token ended or expired, its user deleted, or it no longer holds',
+  '`servers.console` in the server\'s team; re-checked at each such change and every minute; no line printed after the change is sent).',
   '',
   `At most ${maxConsoleWatchers} streams per server at once; more get 429 \`too_many_attempts\` with \`Retry-After: ${consoleRetryAfterSeconds}\`. A closed stream frees its slot at once.`,
   'After the process ended (a crash, a stop), the stream replays the last lines of that run, kept by the Agent, then the `end` event of that run, and closes.',
@@ -50,15 +52,10 @@ export const consoleRoutes = (s: Services) => [
         watch.start({
           line: (event) => {
             stream.send('line', event);
-            if (stream.bufferedBytes <= maxLagBytes) return;
-            stream.send('end', { reason: 'lagging' });
-            stream.close();
+            if (stream.bufferedBytes > maxLagBytes) endEventStream(stream, { reason: 'lagging' });
           },
           replayed: (event) => stream.send('replayed', event),
-          end: (event) => {
-            stream.send('end', event);
-            stream.close();
-          },
+          end: (event) => endEventStream(stream, event),
         });
       } catch (e) {
         watch.close();

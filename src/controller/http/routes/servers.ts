@@ -3,7 +3,7 @@ import { Paged } from '../../schemas/common.js';
 import { ConditionParams, CreateServer, ServerDetail, ServerListItem, ServerListQuery, ServerParams, UpdateServer } from '../../schemas/servers.js';
 import type { Services } from '../../services/index.js';
 import { watchRingLimits } from '../../services/server-watch-feed.js';
-import { maxLagBytes, openEventStream } from '../sse.js';
+import { endEventStream, maxLagBytes, openEventStream } from '../sse.js';
 import { route } from '../route.js';
 
 const powerRoute = (s: Services, verb: 'start' | 'stop' | 'restart') =>
@@ -31,6 +31,12 @@ const watchDescription = [
   'after `synced` with `snapshot: true`, forget servers it did not name. A change made while the snapshot is read is in the snapshot, not sent twice.',
   '',
   'A client that falls more than 4 MiB behind (beyond what the opening left unread) is disconnected; it reconnects with its last id and resumes.',
+  '',
+  'The caller\'s access is re-checked at every change of it (sign-out, password reset, API token deleted, user deleted, membership or role',
+  'changed) and every minute (expiry). A caller whose session or token ended, or whose user is gone, gets a last `end` event',
+  '`{"reason": "access_revoked"}` and the stream closes (reconnecting needs a valid credential). One that keeps its credential but may no longer',
+  'read some servers gets `server-deleted` for each (they are gone from its view) and nothing more of them; resuming from before that change',
+  'gets a fresh snapshot. When the Controller stops, the stream ends with `end` `{"reason": "shutdown"}`.',
 ].join('\n');
 
 export const serverRoutes = (s: Services) => [
@@ -66,6 +72,7 @@ export const serverRoutes = (s: Services) => [
             // A client too far behind is let go: it reconnects with its last id and resumes from the ring.
             else if (allowance !== undefined && stream.bufferedBytes > allowance + maxLagBytes) stream.close();
           },
+          end: (event) => endEventStream(stream, event),
           close: () => stream.close(),
         });
       } catch (e) {

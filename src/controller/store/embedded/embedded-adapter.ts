@@ -6,18 +6,19 @@ import type { Clock } from '../../../shared/clock.js';
 import type { Collection, IndexSpec } from '../collection.js';
 import type { StoreAdapter } from '../repositories.js';
 import type { AuditLog } from '../records.js';
-import { AuditFileLog } from './audit-file-log.js';
+import { importLegacyAuditFile } from './audit/legacy-import.js';
+import { AuditSegmentLog } from './audit/segment-log.js';
 import { NedbCollection } from './nedb-collection.js';
 import type { StoreRepair } from './torn-tail.js';
 
 /**
- * The default store: one nedb file per collection and the audit log, under `<data-dir>/store`;
+ * The default store: one nedb file per collection under `<data-dir>/store`, the audit log's segments in `<data-dir>/store/audit`;
  * backups kept by the Controller under `<data-dir>/backups/<destinationId>`.
  */
 export class EmbeddedAdapter implements StoreAdapter {
   readonly kind = 'embedded' as const;
   private readonly collections: NedbCollection<{ _id: string }>[] = [];
-  private readonly logs: AuditLog[] = [];
+  private log?: Promise<AuditLog>;
 
   private constructor(private readonly dataDir: string, private readonly dir: string, private readonly clock: Clock, private readonly onRepair: (repair: StoreRepair) => void) {}
 
@@ -34,15 +35,24 @@ export class EmbeddedAdapter implements StoreAdapter {
     return collection;
   }
 
-  async openAuditLog(): Promise<AuditLog> {
-    const log = await AuditFileLog.open(this.dir, this.clock, this.onRepair);
-    this.logs.push(log);
-    return log;
+  /** One log per adapter: its ids are assigned in memory, so a second writer on the same files would repeat them. */
+  openAuditLog(): Promise<AuditLog> {
+    this.log ??= (async () => {
+      const log = await AuditSegmentLog.open(join(this.dir, 'audit'), this.clock, this.onRepair);
+      await importLegacyAuditFile(join(this.dir, 'audit-events.jsonl'), log, this.onRepair);
+      return log;
+    })();
+    return this.log;
   }
 
   openBlobStore(destinationId: string): BlobStore {
     if (!/^[A-Za-z0-9-]{1,100}$/.test(destinationId)) throw new Error(`not a destination id: ${destinationId.slice(0, 80)}`);
     return new FsBlobStore(join(this.dataDir, 'backups', destinationId));
+  }
+
+  /** The data dir is the store: jars kept there need no second copy. */
+  openSharedArtifacts(): undefined {
+    return undefined;
   }
 
   async ping(): Promise<void> {
@@ -56,6 +66,7 @@ export class EmbeddedAdapter implements StoreAdapter {
       c.stopCompaction();
       await c.compact();
     }
-    for (const log of this.logs) await log.close();
+    const log = await this.log?.catch(() => undefined);
+    await log?.close();
   }
 }

@@ -2,6 +2,7 @@ import NedbModule from '@seald-io/nedb';
 import NedbCursor from '@seald-io/nedb/lib/cursor.js';
 import nedbModel from '@seald-io/nedb/lib/model.js';
 import { DuplicateKeyError, type Collection, type Filter, type FindOptions, type IndexSpec, type Shared, type Sort } from '../collection.js';
+import { assertDefinedFilter, undefinedFieldsOf, withoutUndefined } from '../document-rules.js';
 import { cutTornTail, type StoreRepair } from './torn-tail.js';
 
 // nedb is CommonJS whose typings claim an ES default export.
@@ -53,6 +54,13 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
     if (cut > 0) onRepair({ file: filename, dropped: `a half-written last record (${cut} bytes)` });
     const db = new Datastore({ filename, autoload: false, timestampData: false });
     await db.loadDatabaseAsync();
+    // nedb keeps index definitions in the file: drop those no longer declared or declared differently.
+    const loaded = (db as unknown as { indexes: Record<string, { unique: boolean; sparse: boolean }> }).indexes;
+    for (const [field, index] of Object.entries(loaded)) {
+      if (field === '_id') continue;
+      const wanted = indexes.find((i) => i.field === field);
+      if (!wanted || Boolean(wanted.unique) !== index.unique || Boolean(wanted.sparse) !== index.sparse) await db.removeIndexAsync(field);
+    }
     for (const index of indexes) {
       await db.ensureIndexAsync({ fieldName: index.field, unique: index.unique ?? false, sparse: index.sparse ?? false });
     }
@@ -63,7 +71,7 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
 
   async insert(doc: T): Promise<void> {
     try {
-      await this.db.insertAsync(doc as never);
+      await this.db.insertAsync(withoutUndefined(doc) as never);
     } catch (e) {
       if (isUniqueViolation(e)) throw await this.duplicateOf(doc);
       throw e;
@@ -75,10 +83,12 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
   }
 
   async findOne(filter: Filter): Promise<T | null> {
+    assertDefinedFilter(filter);
     return plain<T | null>(await this.db.findOneAsync(filter));
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    assertDefinedFilter(filter);
     let cursor = this.db.findAsync(filter);
     if (options.sort) cursor = cursor.sort(options.sort);
     if (options.limit !== undefined) cursor = cursor.limit(options.limit);
@@ -92,19 +102,24 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
    * once (nedb's cursor splits the field path at every comparison).
    */
   async findShared(filter: Filter, options: FindOptions = {}): Promise<Shared<T>[]> {
+    assertDefinedFilter(filter);
     let docs = await new NedbCursor<T>(this.db, filter).execAsync();
     if (options.sort) docs = sortLikeNedb(docs, options.sort);
     return (options.limit === undefined ? docs : docs.slice(0, options.limit)) as Shared<T>[];
   }
 
   async count(filter: Filter): Promise<number> {
+    assertDefinedFilter(filter);
     return await this.db.countAsync(filter);
   }
 
   async update(filter: Filter, set: Partial<T>, unset: string[] = []): Promise<number> {
+    assertDefinedFilter(filter);
     const update: Record<string, unknown> = {};
-    if (Object.keys(set).length > 0) update.$set = set;
-    if (unset.length > 0) update.$unset = Object.fromEntries(unset.map((k) => [k, true]));
+    const defined = withoutUndefined(set);
+    if (Object.keys(defined).length > 0) update.$set = defined;
+    const removed = [...new Set([...unset, ...undefinedFieldsOf(set)])];
+    if (removed.length > 0) update.$unset = Object.fromEntries(removed.map((k) => [k, true]));
     if (Object.keys(update).length === 0) return this.count(filter);
     try {
       const { numAffected } = await this.db.updateAsync(filter, update, { multi: true });
@@ -116,8 +131,9 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
   }
 
   async replace(filter: Filter, doc: T): Promise<boolean> {
+    assertDefinedFilter(filter);
     try {
-      const { numAffected } = await this.db.updateAsync(filter, doc, { multi: false });
+      const { numAffected } = await this.db.updateAsync(filter, withoutUndefined(doc), { multi: false });
       return numAffected > 0;
     } catch (e) {
       if (isUniqueViolation(e)) throw await this.duplicateOf(doc, filter);
@@ -126,6 +142,7 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
   }
 
   async delete(filter: Filter): Promise<number> {
+    assertDefinedFilter(filter);
     return await this.db.removeAsync(filter, { multi: true });
   }
 

@@ -6,7 +6,9 @@ import type { AuditLog } from '../records.js';
 import type { StoreAdapter } from '../repositories.js';
 import { GridFsBlobStore } from './gridfs-blob-store.js';
 import { MongoAuditLog } from './mongo-audit-log.js';
+import { mongoClientOptions } from './mongo-client-options.js';
 import { MongoCollection } from './mongo-collection.js';
+import { reconcileIndexes } from './mongo-indexes.js';
 
 /**
  * The database named by the URI's path, `cairn` when it has none. Read with a pattern rather than
@@ -21,20 +23,19 @@ export function databaseNameOf(uri: string): string {
 export class MongoAdapter implements StoreAdapter {
   readonly kind = 'mongodb' as const;
   private bucket?: GridFSBucket;
+  private artifacts?: GridFSBucket;
 
   private constructor(private readonly client: MongoClient, private readonly db: Db, private readonly clock: Clock) {}
 
   static async open(uri: string, clock: Clock): Promise<MongoAdapter> {
-    const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
+    const client = new MongoClient(uri, mongoClientOptions);
     await client.connect();
     return new MongoAdapter(client, client.db(databaseNameOf(uri)), clock);
   }
 
   async openCollection<T extends { _id: string }>(name: string, indexes: IndexSpec[]): Promise<Collection<T>> {
     const collection = this.db.collection(name);
-    for (const index of indexes) {
-      await collection.createIndex({ [index.field]: 1 }, { unique: index.unique ?? false, sparse: index.sparse ?? false }, undefined);
-    }
+    await reconcileIndexes(collection, indexes);
     return new MongoCollection<T>(collection);
   }
 
@@ -45,6 +46,12 @@ export class MongoAdapter implements StoreAdapter {
   openBlobStore(destinationId: string): BlobStore {
     this.bucket ??= new GridFSBucket(this.db, { bucketName: 'backups' });
     return new GridFsBlobStore(this.bucket, destinationId);
+  }
+
+  /** Uploaded plugin jars, in GridFS so every Controller on the database finds them (bucket `artifacts`). */
+  openSharedArtifacts(): BlobStore {
+    this.artifacts ??= new GridFSBucket(this.db, { bucketName: 'artifacts' });
+    return new GridFsBlobStore(this.artifacts, 'jars');
   }
 
   async ping(): Promise<void> {

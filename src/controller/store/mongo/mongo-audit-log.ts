@@ -1,6 +1,8 @@
 import type { Collection as DriverCollection, Db, Document } from 'mongodb';
 import type { Clock } from '../../../shared/clock.js';
+import { withoutUndefined } from '../document-rules.js';
 import type { AuditEventRecord, AuditLog, AuditQuery, NewAuditEvent } from '../records.js';
+import { mapDriverError } from './mongo-documents.js';
 
 /** Audit events in MongoDB: integer ids from a counter document, compound indexes per filter. */
 export class MongoAuditLog implements AuditLog {
@@ -9,6 +11,8 @@ export class MongoAuditLog implements AuditLog {
     private readonly counters: DriverCollection<Document>,
     private readonly clock: Clock,
   ) {}
+
+  private tail: Promise<unknown> = Promise.resolve();
 
   static async open(db: Db, clock: Clock): Promise<MongoAuditLog> {
     const events = db.collection('auditEvents');
@@ -19,17 +23,32 @@ export class MongoAuditLog implements AuditLog {
     return new MongoAuditLog(events, db.collection('counters'), clock);
   }
 
-  async append(input: NewAuditEvent): Promise<AuditEventRecord> {
-    const counter = await this.counters.findOneAndUpdate(
-      { _id: 'auditEvents' as never },
-      { $inc: { seq: 1 } },
-      { upsert: true, returnDocument: 'after' },
-    );
-    const id = Number(counter?.seq);
-    const event: AuditEventRecord = { ...input, id, occurredAt: input.occurredAt ?? this.clock.now().toISOString() };
-    const { id: _omit, ...rest } = event;
-    await this.events.insertOne({ _id: id as never, ...rest });
-    return event;
+  /**
+   * Appends are chained within the process, so this Controller's events are stored in id order. The
+   * counter document hands out the id and the time together: the time is the later of the clock and
+   * the last one handed out, so neither ids nor times go backwards, whichever Controller writes.
+   */
+  append(input: NewAuditEvent): Promise<AuditEventRecord> {
+    const appended = this.tail.then(() => this.appendNow(input));
+    this.tail = appended.catch(() => undefined);
+    return appended;
+  }
+
+  private async appendNow(input: NewAuditEvent): Promise<AuditEventRecord> {
+    const now = this.clock.now().toISOString();
+    try {
+      const counter = await this.counters.findOneAndUpdate(
+        { _id: 'auditEvents' as never },
+        [{ $set: { seq: { $add: [{ $ifNull: ['$seq', 0] }, 1] }, at: { $max: [{ $ifNull: ['$at', now] }, now] } } }],
+        { upsert: true, returnDocument: 'after' },
+      );
+      const event: AuditEventRecord = { ...input, id: Number(counter?.seq), occurredAt: input.occurredAt ?? String(counter?.at ?? now) };
+      const { id, ...rest } = event;
+      await this.events.insertOne(withoutUndefined({ _id: id as never, ...rest }));
+      return event;
+    } catch (e) {
+      mapDriverError(e);
+    }
   }
 
   async search(query: AuditQuery): Promise<AuditEventRecord[]> {
@@ -44,8 +63,18 @@ export class MongoAuditLog implements AuditLog {
         ...(query.until !== undefined ? { $lt: query.until } : {}),
       };
     }
-    const rows = await this.events.find(filter).sort({ _id: -1 }).limit(query.limit).toArray();
+    const rows = await this.events.find(filter).sort({ _id: -1 }).limit(query.limit).toArray().catch(mapDriverError);
     return rows.map(({ _id, ...rest }) => ({ id: Number(_id), ...rest }) as AuditEventRecord);
+  }
+
+  /**
+   * Retention by the occurredAt index rather than a TTL index: occurredAt is stored as an ISO string,
+   * which the TTL monitor ignores, and one prune for both adapters means no index option to reconcile
+   * when the setting changes.
+   */
+  async prune(before: string): Promise<number> {
+    const { deletedCount } = await this.events.deleteMany({ occurredAt: { $lt: before } }).catch(mapDriverError);
+    return deletedCount;
   }
 
   async close(): Promise<void> {}

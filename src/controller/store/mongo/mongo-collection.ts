@@ -1,38 +1,45 @@
-import { MongoServerError, type Collection as DriverCollection, type Document } from 'mongodb';
-import { DuplicateKeyError, type Collection, type Filter, type FindOptions, type Shared } from '../collection.js';
+import type { Collection as DriverCollection, Document } from 'mongodb';
+import type { Collection, Filter, FindOptions, Shared } from '../collection.js';
+import { assertDefinedFilter, undefinedFieldsOf, withoutUndefined } from '../document-rules.js';
+import { mapDriverError, singleIdOf } from './mongo-documents.js';
 
-function mapError(e: unknown): never {
-  if (e instanceof MongoServerError && e.code === 11000) {
-    const keyPattern = (e as MongoServerError & { keyPattern?: Record<string, unknown> }).keyPattern;
-    throw new DuplicateKeyError(Object.keys(keyPattern ?? { _id: 1 })[0] ?? '_id');
+/** Runs a driver call, turning its errors into the store's (duplicate key, store unavailable). */
+async function driver<R>(call: () => Promise<R>): Promise<R> {
+  try {
+    return await call();
+  } catch (e) {
+    mapDriverError(e);
   }
-  throw e;
 }
 
+/**
+ * A collection through the official driver. Writes that select one document by `_id` use
+ * `updateOne`/`deleteOne`, which the driver retries across a primary step-down (the `Many` forms
+ * are never retried). Documents lose their `undefined` fields and filters refuse them, so both
+ * adapters store and match the same things.
+ */
 export class MongoCollection<T extends { _id: string }> implements Collection<T> {
   constructor(private readonly c: DriverCollection<Document>) {}
 
   async insert(doc: T): Promise<void> {
-    try {
-      await this.c.insertOne(doc as Document);
-    } catch (e) {
-      mapError(e);
-    }
+    await driver(() => this.c.insertOne(withoutUndefined(doc) as Document));
   }
 
   async findById(id: string): Promise<T | null> {
-    return (await this.c.findOne({ _id: id as never })) as T | null;
+    return (await driver(() => this.c.findOne({ _id: id as never }))) as T | null;
   }
 
   async findOne(filter: Filter): Promise<T | null> {
-    return (await this.c.findOne(filter)) as T | null;
+    assertDefinedFilter(filter);
+    return (await driver(() => this.c.findOne(filter))) as T | null;
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    assertDefinedFilter(filter);
     let cursor = this.c.find(filter);
     if (options.sort) cursor = cursor.sort(options.sort);
     if (options.limit !== undefined) cursor = cursor.limit(options.limit);
-    return (await cursor.toArray()) as unknown as T[];
+    return (await driver(() => cursor.toArray())) as unknown as T[];
   }
 
   /** The driver's documents are fresh for every call: nothing to share. */
@@ -41,30 +48,30 @@ export class MongoCollection<T extends { _id: string }> implements Collection<T>
   }
 
   async count(filter: Filter): Promise<number> {
-    return await this.c.countDocuments(filter);
+    assertDefinedFilter(filter);
+    return driver(() => this.c.countDocuments(filter));
   }
 
   async update(filter: Filter, set: Partial<T>, unset: string[] = []): Promise<number> {
+    assertDefinedFilter(filter);
     const update: Document = {};
-    if (Object.keys(set).length > 0) update.$set = set;
-    if (unset.length > 0) update.$unset = Object.fromEntries(unset.map((k) => [k, '']));
+    const defined = withoutUndefined(set as Document);
+    if (Object.keys(defined).length > 0) update.$set = defined;
+    const removed = [...new Set([...unset, ...undefinedFieldsOf(set)])];
+    if (removed.length > 0) update.$unset = Object.fromEntries(removed.map((k) => [k, '']));
     if (Object.keys(update).length === 0) return this.count(filter);
-    try {
-      return (await this.c.updateMany(filter, update)).matchedCount;
-    } catch (e) {
-      mapError(e);
-    }
+    const result = await driver(() => (singleIdOf(filter) !== undefined ? this.c.updateOne(filter, update) : this.c.updateMany(filter, update)));
+    return result.matchedCount;
   }
 
   async replace(filter: Filter, doc: T): Promise<boolean> {
-    try {
-      return (await this.c.replaceOne(filter, doc)).matchedCount > 0;
-    } catch (e) {
-      mapError(e);
-    }
+    assertDefinedFilter(filter);
+    return (await driver(() => this.c.replaceOne(filter, withoutUndefined(doc) as Document))).matchedCount > 0;
   }
 
   async delete(filter: Filter): Promise<number> {
-    return (await this.c.deleteMany(filter)).deletedCount;
+    assertDefinedFilter(filter);
+    const result = await driver(() => (singleIdOf(filter) !== undefined ? this.c.deleteOne(filter) : this.c.deleteMany(filter)));
+    return result.deletedCount;
   }
 }

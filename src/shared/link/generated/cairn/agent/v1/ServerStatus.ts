@@ -62,6 +62,12 @@ export interface ServerStatusInput {
    * The server's last crash since the Agent started; unset when it has not crashed since.
    */
   'lastCrash'?: (_cairn_agent_v1_LastCrashInput | null);
+  /**
+   * The game port the Agent refused to start the game on because another program on the host
+   * holds it (the server's PORT_IN_USE condition says so); 0 when there is none. The Controller
+   * then moves the server to a free port of the Node's range.
+   */
+  'portInUse'?: (number);
 }
 
 export interface ServerStatus {
@@ -119,4 +125,10 @@ export interface ServerStatus {
    * The server's last crash since the Agent started; unset when it has not crashed since.
    */
   'lastCrash': (_cairn_agent_v1_LastCrash | null);
+  /**
+   * The game port the Agent refused to start the game on because another program on the host
+   * holds it (the server's PORT_IN_USE condition says so); 0 when there is none. The Controller
+   * then moves the server to a free port of the Node's range.
+   */
+  'portInUse': (number);
 }

@@ -1,0 +1,11 @@
+/**
+ * The store did not answer in time (no primary, a dropped or silent connection). Requests fail
+ * with `not_ready` (503) rather than `internal`: nothing is wrong with the request, and a retry
+ * after the outage succeeds.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(cause: Error) {
+    super(`the store does not answer: ${cause.message}`, { cause });
+    this.name = 'StoreUnavailableError';
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * How long leases last and when their holder must stop. A holder stops driving `marginMs` before
+ * the expiry it wrote, so a rival whose clock runs up to `marginMs` ahead never sees the lease
+ * expired while the holder still acts on it; fencing by term covers what arrives later still
+ * (a command delayed in flight, a holder paused mid-write).
+ */
+export interface LeaseTiming {
+  ttlMs: number;
+  renewEveryMs: number;
+  marginMs: number;
+}
+
+export const defaultLeaseTiming: LeaseTiming = { ttlMs: 15_000, renewEveryMs: 5_000, marginMs: 3_000 };
+
+/** Whether the holder may still act on a lease expiring at `expiresAt`, by its own clock. */
+export const mayDrive = (expiresAt: number, now: number, timing: LeaseTiming): boolean => now < expiresAt - timing.marginMs;
+
+/** Whether a timing keeps at least two renewals inside one lease, and the margin inside what is left. */
+export const isSafeTiming = (t: LeaseTiming): boolean =>
+  t.renewEveryMs > 0 && t.marginMs >= 0 && t.renewEveryMs * 2 <= t.ttlMs - t.marginMs;

@@ -1,0 +1,90 @@
+import type { AuditEventRecord, AuditQuery } from '../../records.js';
+import { Bloom } from './bloom.js';
+
+/** The fields `GET /audit-events` filters on by equality; each block's Bloom filter covers them. */
+export const filterFields = ['actorUserId', 'targetKind', 'targetId', 'action', 'outcome'] as const;
+
+const keyOf = (field: number, value: string) => `${field}\u0000${value}`;
+
+/**
+ * The Bloom keys of a set of filter values: one per field, and for a refusal or failure one more
+ * per field paired with the outcome, so "what did this user get refused" skips the blocks where
+ * that user only succeeded and others were refused. SUCCESS, nearly every event, gets no pairs.
+ */
+function keysOf(values: Partial<Record<(typeof filterFields)[number], string>>): string[] {
+  const keys: string[] = [];
+  const rare = values.outcome !== undefined && values.outcome !== 'SUCCESS' ? values.outcome : undefined;
+  filterFields.forEach((field, i) => {
+    const value = values[field];
+    if (value === undefined) return;
+    keys.push(keyOf(i, value));
+    if (rare !== undefined && field !== 'outcome') keys.push(keyOf(i + filterFields.length, `${rare}\u0000${value}`));
+  });
+  return keys;
+}
+
+export const eventKeys = (event: AuditEventRecord): string[] => keysOf(event);
+export const queryKeys = (query: AuditQuery): string[] => keysOf(query);
+
+export function matches(event: AuditEventRecord, query: AuditQuery): boolean {
+  if (query.beforeId !== undefined && event.id >= query.beforeId) return false;
+  if (query.since !== undefined && event.occurredAt < query.since) return false;
+  if (query.until !== undefined && event.occurredAt >= query.until) return false;
+  return filterFields.every((f) => query[f] === undefined || event[f] === query[f]);
+}
+
+/**
+ * A run of consecutive lines of one segment file: where its bytes are, which ids and times it
+ * holds, and which filter values it may contain. The open block (the newest one) keeps its keys
+ * as a set; a full block trades them for a Bloom filter.
+ */
+export class Block {
+  firstId = Number.MAX_SAFE_INTEGER;
+  lastId = 0;
+  minTime = '\uffff';
+  maxTime = '';
+  length = 0;
+  lines = 0;
+  bloom?: Bloom;
+  private keys?: Set<string> = new Set();
+
+  constructor(readonly offset: number) {}
+
+  static sealed(fields: { offset: number; length: number; lines: number; firstId: number; lastId: number; minTime: string; maxTime: string; bloom: Bloom }): Block {
+    const block = new Block(fields.offset);
+    Object.assign(block, fields);
+    block.keys = undefined;
+    return block;
+  }
+
+  /** Counts a line; `event` is absent for a line that does not parse (its bytes still belong here). */
+  add(bytes: number, event?: AuditEventRecord): void {
+    this.length += bytes;
+    this.lines += 1;
+    if (!event) return;
+    if (event.id < this.firstId) this.firstId = event.id;
+    if (event.id > this.lastId) this.lastId = event.id;
+    if (event.occurredAt < this.minTime) this.minTime = event.occurredAt;
+    if (event.occurredAt > this.maxTime) this.maxTime = event.occurredAt;
+    for (const key of eventKeys(event)) this.keys?.add(key);
+  }
+
+  seal(): void {
+    if (!this.keys) return;
+    this.bloom = Bloom.of(this.keys, this.keys.size);
+    this.keys = undefined;
+  }
+
+  get isEmpty(): boolean {
+    return this.lastId === 0;
+  }
+
+  /** False when no event of this block can match the query; true when some may. */
+  mayMatch(query: AuditQuery, keys: string[]): boolean {
+    if (this.isEmpty) return false;
+    if (query.beforeId !== undefined && this.firstId >= query.beforeId) return false;
+    if (query.since !== undefined && this.maxTime < query.since) return false;
+    if (query.until !== undefined && this.minTime >= query.until) return false;
+    return keys.every((key) => (this.keys ? this.keys.has(key) : this.bloom!.mayHave(key)));
+  }
+}

@@ -1,0 +1,79 @@
+import { isDuplicateKey, type Collection, type Filter } from './collection.js';
+import type { LeaseDoc } from './records.js';
+
+/** A lease as its holder knows it: what it may drive, under which term, until when. */
+export interface Lease {
+  resource: string;
+  holder: string;
+  term: number;
+  expiresAt: number;
+}
+
+const asLease = (doc: LeaseDoc): Lease => ({ resource: doc._id, holder: doc.holder, term: doc.term, expiresAt: doc.expiresAt });
+
+/**
+ * Leases by compare-and-set on one document per resource, in whichever store is behind the
+ * collection: every change is a single-document update whose filter holds what the caller last
+ * saw, so of two Controllers racing for a resource exactly one matches. `now` is the caller's
+ * clock read before the call, so time spent waiting for the store shortens the lease, never
+ * lengthens it.
+ */
+export class LeaseStore {
+  constructor(private readonly leases: Collection<LeaseDoc>) {}
+
+  /** Takes the resource when it is free or expired (a new term), or renews it for its holder (same term). */
+  async acquire(resource: string, holder: string, holderAddress: string, now: number, ttlMs: number): Promise<Lease | undefined> {
+    const current = await this.leases.findById(resource);
+    if (!current) {
+      const doc: LeaseDoc = { _id: resource, holder, holderAddress, term: 1, expiresAt: now + ttlMs };
+      try {
+        await this.leases.insert(doc);
+        return asLease(doc);
+      } catch (e) {
+        if (isDuplicateKey(e)) return undefined;
+        throw e;
+      }
+    }
+    if (current.holder === holder && current.expiresAt > now) return this.renew(asLease(current), now, ttlMs);
+    if (current.expiresAt > now) return undefined;
+    const next = { holder, holderAddress, term: current.term + 1, expiresAt: now + ttlMs };
+    const won = await this.leases.update({ _id: resource, term: current.term, holder: current.holder, expiresAt: current.expiresAt }, next);
+    return won === 1 ? { resource, holder, term: next.term, expiresAt: next.expiresAt } : undefined;
+  }
+
+  /**
+   * Extends the holder's lease. It succeeds even past expiry while nobody took the resource: the
+   * term did not change, so nothing was driven under a newer one in between.
+   */
+  async renew(lease: Lease, now: number, ttlMs: number): Promise<Lease | undefined> {
+    const expiresAt = now + ttlMs;
+    const held = await this.leases.update({ _id: lease.resource, holder: lease.holder, term: lease.term }, { expiresAt });
+    return held === 1 ? { ...lease, expiresAt } : undefined;
+  }
+
+  /** Gives the resource up at once, so another Controller need not wait for expiry. */
+  async release(lease: Lease): Promise<boolean> {
+    return (await this.leases.update({ _id: lease.resource, holder: lease.holder, term: lease.term }, { expiresAt: 0 })) === 1;
+  }
+
+  /** Who holds the resource and where to reach them (an Agent dialling the wrong Controller is sent there). */
+  async holderOf(resource: string, now: number): Promise<{ holder: string; holderAddress: string; term: number } | undefined> {
+    const doc = await this.leases.findById(resource);
+    return doc && doc.expiresAt > now ? { holder: doc.holder, holderAddress: doc.holderAddress, term: doc.term } : undefined;
+  }
+}
+
+/** The field a fenced write stamps on the documents it changes. */
+export const fenceField = 'fenceTerm';
+
+/**
+ * A guard for writes made on behalf of a lease: the filter matches only documents no holder with a
+ * newer term has written, and the write stamps its own term. A Controller that lost its lease
+ * (and does not know yet) therefore changes nothing once the new holder has written.
+ */
+export function fenced(term: number): { filter: Filter; set: { [fenceField]: number } } {
+  return {
+    filter: { $or: [{ [fenceField]: { $exists: false } }, { [fenceField]: { $lte: term } }] },
+    set: { [fenceField]: term },
+  };
+}

@@ -1,0 +1,33 @@
+import { MongoServerError, type Collection as DriverCollection, type Document } from 'mongodb';
+import type { IndexSpec } from '../collection.js';
+
+const nameOf = (spec: IndexSpec) => `${spec.field}_1`;
+
+const matches = (existing: Document, spec: IndexSpec) =>
+  JSON.stringify(existing.key) === JSON.stringify({ [spec.field]: 1 }) && Boolean(existing.unique) === Boolean(spec.unique) && Boolean(existing.sparse) === Boolean(spec.sparse);
+
+/**
+ * Makes the collection's indexes the declared ones. Cairn owns the indexes of its collections: one
+ * whose options changed between versions is dropped and built again (creating it over the old one
+ * would stop start-up with code 85/86), and one no longer declared is dropped.
+ */
+export async function reconcileIndexes(collection: DriverCollection<Document>, declared: IndexSpec[]): Promise<void> {
+  let existing: Document[] = [];
+  try {
+    existing = (await collection.listIndexes().toArray()) as Document[];
+  } catch (e) {
+    // A collection that does not exist yet has no indexes (NamespaceNotFound).
+    if (!(e instanceof MongoServerError && e.code === 26)) throw e;
+  }
+  const wanted = new Map(declared.map((spec) => [nameOf(spec), spec]));
+  for (const index of existing) {
+    const name = String(index.name);
+    if (name === '_id_') continue;
+    const spec = wanted.get(name);
+    if (spec && matches(index, spec)) wanted.delete(name);
+    else await collection.dropIndex(name);
+  }
+  for (const spec of wanted.values()) {
+    await collection.createIndex({ [spec.field]: 1 }, { name: nameOf(spec), unique: spec.unique ?? false, sparse: spec.sparse ?? false }, undefined);
+  }
+}
