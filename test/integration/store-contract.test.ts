@@ -149,6 +149,23 @@ for (const c of cases) {
         expect(await things.find({ _id: { $gt: 'a' } }, { sort: { _id: 1 }, limit: 0 + 1 })).to.have.length(1);
       });
 
+      it('findShared answers as find does (filters, sorts on one or two fields, missing values, limits) and sees later writes', async () => {
+        const shapes: [Record<string, unknown>, { sort?: Record<string, 1 | -1>; limit?: number }][] = [
+          [{}, { sort: { _id: 1 } }],
+          [{}, { sort: { _id: -1 }, limit: 2 }],
+          [{}, { sort: { n: 1 } }],
+          [{}, { sort: { n: -1, _id: 1 } }],
+          [{ tags: 'blue' }, { sort: { nameKey: -1 } }],
+          [{ $and: [{ n: { $exists: true } }, { _id: { $gt: 'a' } }] }, { sort: { _id: 1 }, limit: 1 }],
+          [{ n: { $gt: 1 } }, {}],
+        ];
+        for (const [filter, options] of shapes) {
+          expect(ids(await things.findShared(filter, options)), JSON.stringify([filter, options])).to.deep.equal(ids(await things.find(filter, options)));
+        }
+        await things.update({ _id: 'b' }, { name: 'Beta 2' });
+        expect((await things.findShared({ _id: 'b' }))[0]).to.deep.include({ name: 'Beta 2', tags: [] });
+      });
+
       it('updates with $set and $unset, returning how many matched', async () => {
         expect(await things.update({ _id: 'a' }, { name: 'Alpha 2', note: 'n' })).to.equal(1);
         expect(await things.findById('a')).to.deep.include({ name: 'Alpha 2', note: 'n', n: 1 });

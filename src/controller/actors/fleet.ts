@@ -110,7 +110,13 @@ export class NodeFleet {
     return entry ? this.stateOf(nodeId, entry, entry.actor.getSnapshot()) : undefined;
   }
 
-  /** Every Node's live state (metrics, placement). */
+  /** Only the connection state of a Node (read per server in lists: the whole state costs several matches more). */
+  connectionState(nodeId: string): ConnectionState | undefined {
+    const entry = this.entries.get(nodeId);
+    return entry ? connectionStateOf(entry.actor.getSnapshot()) : undefined;
+  }
+
+    /** Every Node's live state (metrics, placement). */
   states(): NodeState[] {
     return [...this.entries.keys()].map((id) => this.state(id)!);
   }

@@ -5,11 +5,14 @@ export interface ConvergenceInput {
   phase: Phase;
   generation: number;
   desiredState: ServerDesiredState;
-  observed: ServerObserved;
+  observed: ObservedRuntime;
 }
 
+/** What convergence reads of the observed status. */
+type ObservedRuntime = Pick<ServerObserved, 'observedGeneration' | 'runtimeState' | 'restarting'>;
+
 /** Does the observed runtime state satisfy the desired one? A crashed process counts as stopped. */
-function runtimeMatches(desired: ServerDesiredState, observed: ServerObserved): boolean {
+function runtimeMatches(desired: ServerDesiredState, observed: ObservedRuntime): boolean {
   const runtime = observed.runtimeState;
   if (desired === 'RUNNING') return runtime === 'RUNNING';
   if (desired === 'STOPPED') return runtime === undefined || runtime === 'STOPPED' || runtime === 'CRASHED';

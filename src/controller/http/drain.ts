@@ -16,8 +16,8 @@ export interface DrainReport {
 
 interface InFlight {
   res: ServerResponse;
-  /** Settles once the handler returned and the response is over (sent or its connection gone). */
-  done: Promise<void>;
+  /** What is left of the two ends: the handler's return and the response's end (sent or its connection gone). */
+  pending: number;
 }
 
 /**
@@ -33,18 +33,16 @@ export class HttpDrain {
   private server?: Server;
   private onIdle?: () => void;
 
+  // Two counts rather than promises: this runs on every request.
   readonly middleware: Koa.Middleware = async (ctx, next) => {
-    let handled!: () => void;
-    const handlerDone = new Promise<void>((resolve) => (handled = resolve));
-    const responseDone = new Promise<void>((resolve) => ctx.res.once('close', () => resolve()));
-    const entry: InFlight = { res: ctx.res, done: Promise.all([handlerDone, responseDone]).then(() => undefined) };
+    const entry: InFlight = { res: ctx.res, pending: 2 };
     this.inFlight.add(entry);
-    void entry.done.then(() => this.finished(entry));
+    ctx.res.once('close', () => this.ended(entry));
     try {
       await next();
     } finally {
       if (this.draining && !ctx.res.headersSent) ctx.set('Connection', 'close');
-      handled();
+      this.ended(entry);
     }
   };
 
@@ -71,7 +69,8 @@ export class HttpDrain {
     return { streamsEnded, requestsInFlight, deadlineHit };
   }
 
-  private finished(entry: InFlight): void {
+  private ended(entry: InFlight): void {
+    if (--entry.pending > 0) return;
     this.inFlight.delete(entry);
     if (!this.draining) return;
     // A stream that just ended leaves its keep-alive connection idle: close it now, not at its timeout.

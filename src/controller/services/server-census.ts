@@ -22,7 +22,8 @@ export class ServerCensus {
 
   async tally(): Promise<ServerTally[]> {
     const tallies = new Map<string, ServerTally>();
-    for (const doc of await this.repos.servers.find({})) {
+    // Every record, read only: shared with the store rather than copied (a scrape with 100,000 servers).
+    for (const doc of await this.repos.servers.findShared({})) {
       const item = this.servers.listItem(doc);
       const runtimeState = item.runtimeState ?? 'NONE';
       const key = `${item.phase}/${runtimeState}/${item.convergence}`;

@@ -108,7 +108,7 @@ export class FleetNodeGateway implements NodeGateway {
   }
 
   isConnected(nodeId: string): boolean {
-    const state = this.fleet.state(nodeId)?.connectionState;
+    const state = this.fleet.connectionState(nodeId);
     return state === 'HEALTHY' || state === 'DEGRADED';
   }
 

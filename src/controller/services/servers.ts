@@ -11,6 +11,7 @@ import { fits, freeOf } from '../domain/placement.js';
 import {
   defaultRestartPolicy, emptyObserved, type Reservation, type ServerDesired, type ServerKind, type ServerObserved, type ServerRestartPolicy, type ServerSoftware,
 } from '../domain/server-spec.js';
+import type { Shared } from '../store/collection.js';
 import type { ServerDoc } from '../store/records.js';
 import { networkId } from './network-state.js';
 import type { TemplateCatalog } from '../templates/template-catalog.js';
@@ -101,9 +102,16 @@ export class ServerService {
     this.fleet.stopAll();
   }
 
-  private connected = (doc: ServerDoc) => (doc.nodeId ? this.nodes.isConnected(doc.nodeId) : false);
+  private connected = (doc: Shared<ServerDoc>) => (doc.nodeId ? this.nodes.isConnected(doc.nodeId) : false);
   detail = (doc: ServerDoc) => serverDetail(doc, this.connected(doc), this.crashes.of(doc), this.portRefusals.noneLeftOf(doc._id, doc.nodeId));
-  listItem = (doc: ServerDoc) => serverListItem(doc, this.connected(doc));
+  listItem = (doc: Shared<ServerDoc>) => serverListItem(doc, this.connected(doc));
+
+  /** For a page of servers: each Node's connection looked up once, not once per server. */
+  private pageItems() {
+    const known = new Map<string, boolean>();
+    const connected = (nodeId: string) => known.get(nodeId) ?? known.set(nodeId, this.nodes.isConnected(nodeId)).get(nodeId)!;
+    return (doc: Shared<ServerDoc>) => serverListItem(doc, doc.nodeId ? connected(doc.nodeId) : false);
+  }
 
   /** The server, if the caller may see it and holds `permission` in its team. */
   async load(caller: Caller, serverId: string, permission: Permission): Promise<ServerDoc> {
@@ -234,12 +242,13 @@ export class ServerService {
   /** Up to `limit` list items after `afterId`, in creation order. Convergence is derived, not stored: it is filtered while walking batches. */
   private async walk(filter: Record<string, unknown>[], convergence: string | undefined, afterId: string | undefined, limit: number) {
     const items: ServerListItemView[] = [];
+    const itemOf = this.pageItems();
     let lastId = afterId;
     for (;;) {
       const conditions = lastId === undefined ? filter : [...filter, { _id: { $gt: lastId } }];
-      const batch = await this.deps.repos.servers.find(conditions.length ? { $and: conditions } : {}, { sort: { _id: 1 }, limit });
+      const batch = await this.deps.repos.servers.findShared(conditions.length ? { $and: conditions } : {}, { sort: { _id: 1 }, limit });
       for (const doc of batch) {
-        const item = this.listItem(doc);
+        const item = itemOf(doc);
         if (!convergence || item.convergence === convergence) items.push(item);
         if (items.length === limit) return items;
       }

@@ -1,5 +1,7 @@
 import NedbModule from '@seald-io/nedb';
-import { DuplicateKeyError, type Collection, type Filter, type FindOptions, type IndexSpec } from '../collection.js';
+import NedbCursor from '@seald-io/nedb/lib/cursor.js';
+import nedbModel from '@seald-io/nedb/lib/model.js';
+import { DuplicateKeyError, type Collection, type Filter, type FindOptions, type IndexSpec, type Shared, type Sort } from '../collection.js';
 import { assertDefinedFilter, undefinedFieldsOf, withoutUndefined } from '../document-rules.js';
 import { cutTornTail, type StoreRepair } from './torn-tail.js';
 
@@ -8,6 +10,20 @@ const Datastore = ((NedbModule as unknown as { default?: unknown }).default ?? N
 type Datastore = InstanceType<typeof Datastore>;
 
 const isUniqueViolation = (e: unknown) => (e as { errorType?: string } | null)?.errorType === 'uniqueViolated';
+
+/** nedb's own order (`compareThings`), with each document's sort values read once rather than at every comparison. */
+function sortLikeNedb<T>(docs: T[], sort: Sort): T[] {
+  const fields = Object.entries(sort);
+  const keyed = docs.map((doc) => ({ doc, values: fields.map(([field]) => nedbModel.getDotValue(doc, field)) }));
+  keyed.sort((a, b) => {
+    for (let i = 0; i < fields.length; i++) {
+      const order = fields[i][1] * nedbModel.compareThings(a.values[i], b.values[i]);
+      if (order !== 0) return order;
+    }
+    return 0;
+  });
+  return keyed.map((k) => k.doc);
+}
 
 /** Strips nedb's internal fields and returns plain copies. */
 const plain = <T>(doc: unknown): T => doc as T;
@@ -77,6 +93,19 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
     if (options.sort) cursor = cursor.sort(options.sort);
     if (options.limit !== undefined) cursor = cursor.limit(options.limit);
     return plain<T[]>(await cursor);
+  }
+
+  /**
+   * nedb's `find` deep-copies every answer; its cursor without a map function answers with the
+   * documents it holds. nedb never changes those in place (an update stores a new object), so a
+   * caller that only reads them sees a consistent document. Sorting here reads each sort value
+   * once (nedb's cursor splits the field path at every comparison).
+   */
+  async findShared(filter: Filter, options: FindOptions = {}): Promise<Shared<T>[]> {
+    assertDefinedFilter(filter);
+    let docs = await new NedbCursor<T>(this.db, filter).execAsync();
+    if (options.sort) docs = sortLikeNedb(docs, options.sort);
+    return (options.limit === undefined ? docs : docs.slice(0, options.limit)) as Shared<T>[];
   }
 
   async count(filter: Filter): Promise<number> {

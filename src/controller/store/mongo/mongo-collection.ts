@@ -1,5 +1,5 @@
 import type { Collection as DriverCollection, Document } from 'mongodb';
-import type { Collection, Filter, FindOptions } from '../collection.js';
+import type { Collection, Filter, FindOptions, Shared } from '../collection.js';
 import { assertDefinedFilter, undefinedFieldsOf, withoutUndefined } from '../document-rules.js';
 import { mapDriverError, singleIdOf } from './mongo-documents.js';
 
@@ -40,6 +40,11 @@ export class MongoCollection<T extends { _id: string }> implements Collection<T>
     if (options.sort) cursor = cursor.sort(options.sort);
     if (options.limit !== undefined) cursor = cursor.limit(options.limit);
     return (await driver(() => cursor.toArray())) as unknown as T[];
+  }
+
+  /** The driver's documents are fresh for every call: nothing to share. */
+  async findShared(filter: Filter, options: FindOptions = {}): Promise<Shared<T>[]> {
+    return (await this.find(filter, options)) as Shared<T>[];
   }
 
   async count(filter: Filter): Promise<number> {

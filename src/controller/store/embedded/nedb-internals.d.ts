@@ -1,0 +1,17 @@
+// Parts of nedb its typings leave out: the cursor class and the value order, which `findShared` uses.
+declare module '@seald-io/nedb/lib/cursor.js' {
+  import type Datastore from '@seald-io/nedb';
+
+  export default class Cursor<T> {
+    constructor(db: Datastore, query: Record<string, unknown>);
+    execAsync(): Promise<T[]>;
+  }
+}
+
+declare module '@seald-io/nedb/lib/model.js' {
+  const model: {
+    getDotValue(doc: unknown, field: string): unknown;
+    compareThings(a: unknown, b: unknown): number;
+  };
+  export default model;
+}
