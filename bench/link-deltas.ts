@@ -154,13 +154,14 @@ async function heartbeats(address: string, admin: ApiClient, pid: number, metric
   for (let i = 0; i < heartbeatCount; i++) {
     if (!call.write({ kind: 'heartbeat', heartbeat: { ...heartbeat, sentAtUnixMs: Date.now() } })) await once(call, 'drain');
   }
-  while ((await counted()) - startCount < heartbeatCount) await sleep(50);
+  // Scraping /metrics costs the Controller milliseconds: seldom, so it does not count as heartbeats' cost.
+  while ((await counted()) - startCount < heartbeatCount) await sleep(1000);
   const elapsed = performance.now() - started;
   const cpu = (await cpuMs(pid)) - cpuBefore - idlePerMs * elapsed;
   call.end();
   client.close();
   console.log(`heartbeats:                         ${heartbeatCount} on one stream, back to back (${((heartbeatCount * 1000) / elapsed).toFixed(0)}/s; idle CPU subtracted)`);
-  console.log(`Controller CPU per heartbeat:       ${((cpu * 1000) / heartbeatCount).toFixed(1)} µs (target ≤ 100 µs; includes metrics polls)`);
+  console.log(`Controller CPU per heartbeat:       ${((cpu * 1000) / heartbeatCount).toFixed(1)} µs (target ≤ 100 µs)`);
 }
 
 main().then(() => process.exit(0), (error: unknown) => {
