@@ -5,7 +5,7 @@
  *    runs `ServerService.init()`: rehydration time and heap per actor.
  * 2. 1,000 desired-state changes on loopback: the built Controller in another process, one Node
  *    whose Agent is the real link client in this process (reporting like a reconciler would);
- *    each POST /servers/{id}/start|stop is timed until `onDesiredState` shows its generation.
+ *    each POST /servers/{id}/start|stop is timed until the Agent holds its generation (a change, or a full state).
  * Run with `npm run bench servers`. Knobs: BENCH_SERVERS (10000), BENCH_CHANGES (1000).
  */
 import { spawnSync } from 'node:child_process';
@@ -135,14 +135,21 @@ async function changesPart(): Promise<void> {
     // The newest generation the Agent holds per server, and who waits for which.
     const held = new Map<string, number>();
     const waiters = new Set<{ id: string; generation: number; done: () => void }>();
-    agent.client.onDesiredState((state) => {
-      for (const s of state.servers) held.set(s.serverId, s.generation);
+    const wake = () => {
       for (const w of waiters) {
         if ((held.get(w.id) ?? 0) >= w.generation) {
           waiters.delete(w);
           w.done();
         }
       }
+    };
+    agent.client.onDesiredState((state) => {
+      for (const s of state.servers) held.set(s.serverId, s.generation);
+      wake();
+    });
+    agent.client.onDesiredChange((serverId, server) => {
+      if (server) held.set(serverId, server.generation);
+      wake();
     });
     const running = new Set<string>();
     const toAgent: number[] = [];

@@ -107,6 +107,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
       allocatable: await allocatable(config.dataDir, overrides),
       knownServerIds: reconciler.serverIds(),
       gamePorts: config.gamePorts,
+      acceptsDesiredChanges: true,
     }),
     heartbeat: async () => ({ ...(await sampler.sample()), sentAtUnixMs: Date.now() }),
   });

@@ -1,10 +1,11 @@
 import * as grpc from '@grpc/grpc-js';
 import type {
-  AgentMessage, ConsoleEnd, ConsoleLine, ControllerMessage, DesiredState, Heartbeat, Hello, Request, ResponsePayload, ServerStatus, Welcome,
+  AgentMessage, ConsoleEnd, ConsoleLine, ControllerMessage, DesiredServer, DesiredServerChange, DesiredState, Heartbeat, Hello, Request, ResponsePayload, ServerStatus, Welcome,
 } from '../shared/link/messages.js';
 import { agentLinkClientConstructor, credentialMetadataKey, type AgentLinkStub } from '../shared/link/proto.js';
 import type { Logger } from '../shared/logger.js';
 import { backoffDelay, defaultBackoff, type BackoffPolicy } from '../shared/backoff.js';
+import { DesiredSequence } from './desired-sequence.js';
 import { agentErrorFromErrno, isAgentError } from './errors.js';
 
 /** The kinds of request the Controller sends, and the payload of each. */
@@ -53,7 +54,7 @@ export const agentChannelOptions: grpc.ChannelOptions = {
  * The Agent's side of the link: keeps one Connect stream open forever (jittered exponential
  * backoff between attempts, reset by each Welcome), says hello, heartbeats at the interval the
  * Controller asks for, and gives the rest of the Agent typed hooks: `onDesiredState` for the
- * reconciler, `handle(kind, handler)` for requests, `sendServerStatus` / `sendConsoleLine` out.
+ * reconciler (with `onDesiredChange` for one server's change), `handle(kind, handler)` for requests, `sendServerStatus` / `sendConsoleLine` out.
  */
 export class AgentLinkClient {
   private client?: AgentLinkStub;
@@ -61,13 +62,14 @@ export class AgentLinkClient {
   private running = false;
   private attempt = 0;
   private welcome?: Welcome;
-  private lastDesired?: DesiredState;
+  private readonly desiredSequence = new DesiredSequence();
   private heartbeatTimer?: NodeJS.Timeout;
   private reconnectTimer?: NodeJS.Timeout;
   private heartbeatBusy = false;
   private readonly inFlight = new Set<AbortController>();
   private readonly handlers = new Map<RequestKind, RequestHandler<RequestKind>>();
   private readonly desiredListeners = new Set<(state: DesiredState) => void>();
+  private readonly changeListeners = new Set<(serverId: string, server: DesiredServer | null) => void>();
   private readonly connectedListeners = new Set<(welcome: Welcome) => void>();
   private readonly disconnectedListeners = new Set<(reason: string) => void>();
 
@@ -91,11 +93,18 @@ export class AgentLinkClient {
     this.teardown('stopped');
   }
 
-  /** The reconciler's input: every DesiredState the Controller sends; a late subscriber gets the last one at once. */
+  /** The reconciler's input: every full DesiredState the Controller sends; a late subscriber gets the current one at once. */
   onDesiredState(listener: (state: DesiredState) => void): () => void {
     this.desiredListeners.add(listener);
-    if (this.lastDesired) listener(this.lastDesired);
+    const current = this.desiredSequence.state;
+    if (current) listener(current);
     return () => this.desiredListeners.delete(listener);
+  }
+
+  /** One server's desired state changed in sequence (`server` null: it is not the Node's any more). */
+  onDesiredChange(listener: (serverId: string, server: DesiredServer | null) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
   }
 
   /** Runs after each accepted connection (e.g. to resend every server's status). */
@@ -185,12 +194,25 @@ export class AgentLinkClient {
         this.welcomed(message.welcome);
         return;
       case 'desiredState':
-        this.lastDesired = message.desiredState;
+        this.desiredSequence.full(message.desiredState);
         for (const listener of this.desiredListeners) this.guard(() => listener(message.desiredState));
+        return;
+      case 'desiredServerChange':
+        this.desiredChange(message.desiredServerChange);
         return;
       case 'request':
         void this.answer(message.request);
         return;
+    }
+  }
+
+  private desiredChange(change: DesiredServerChange): void {
+    const outcome = this.desiredSequence.change(change);
+    if (outcome.kind === 'change') {
+      for (const listener of this.changeListeners) this.guard(() => listener(outcome.serverId, outcome.server));
+    } else if (outcome.kind === 'gap') {
+      this.options.logger.warn({ event: 'desired_gap', lastRevision: outcome.lastRevision, receivedRevision: outcome.receivedRevision }, 'a desired-state change arrived out of sequence; asking for the full state');
+      this.send({ kind: 'requestFullState', requestFullState: { lastRevision: outcome.lastRevision, receivedRevision: outcome.receivedRevision } });
     }
   }
 
@@ -256,6 +278,7 @@ export class AgentLinkClient {
   private teardown(reason: string): void {
     const wasConnected = this.welcome !== undefined;
     this.welcome = undefined;
+    this.desiredSequence.reset();
     clearInterval(this.heartbeatTimer);
     this.heartbeatTimer = undefined;
     for (const abort of this.inFlight) abort.abort(new Error('stream closed'));

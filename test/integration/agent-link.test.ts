@@ -58,6 +58,8 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
         host: { hostname: 'sim', os: 'linux', arch: 'x64', runtimeName: 'process', runtimeVersion: 'v20' },
         allocatable: { cpuMillis: 2000, memoryBytes: 4096, diskBytes: 8192 },
         gamePorts: options.gamePorts === undefined ? await privateGamePorts() : options.gamePorts,
+        // As an Agent older than desired-state changes: every change comes as the full state.
+        acceptsDesiredChanges: false,
       }),
       heartbeat: options.heartbeat ?? (async () => ({
         usage: { cpuMillis: 100, memoryBytes: 1024, diskBytes: 2048 }, conditions: options.conditions?.() ?? [], sentAtUnixMs: Date.now(),

@@ -12,7 +12,8 @@ const insecure = grpc.credentials.createInsecure();
 /**
  * An enrolled Node whose Agent is the real link client in this process, with a make-believe
  * reconciler: every desired server is reported installed and in its desired runtime state at
- * once (removed when DELETED), a running one as started with its desired network membership.
+ * once (removed when DELETED), a running one as started with its desired network membership; a
+ * change of one server is reported for that server alone.
  * `hold()` stops the reports, so a server stays PROVISIONING or
  * DELETING; `release()` reports the latest desired state. Cheap HEALTHY Nodes for API tests.
  */
@@ -22,12 +23,16 @@ export class FakeAgent {
 
   private constructor(readonly nodeId: string, readonly client: AgentLinkClient) {
     client.onDesiredState((state) => this.desired(state));
+    client.onDesiredChange((serverId, server) => this.changed(serverId, server));
   }
 
-  /** `host`: the host name (the Node's name unless given) and the game port range (a private one unless given) it says hello with. */
+  /**
+   * `host`: the host name (the Node's name unless given), the game port range (a private one unless
+   * given) it says hello with, and whether it takes one server's change at a time (unless false).
+   */
   static async connect(
     admin: ApiClient, grpcPort: number, name: string, allocatable = { cpuMillis: 8000, memoryBytes: 8 * 2 ** 30 },
-    host: { hostname?: string; gamePorts?: PortRange } = {},
+    host: { hostname?: string; gamePorts?: PortRange; acceptsDesiredChanges?: boolean } = {},
   ): Promise<FakeAgent> {
     const created = await admin.post<EnrollmentIssued>('/nodes', { name });
     if (created.status !== 201) throw new Error(`node create failed: ${created.status} ${created.text}`);
@@ -37,7 +42,7 @@ export class FakeAgent {
   /** Enrolls with a token already issued for a Node (as `cairn-agent --controller ADDRESS --enrollment-token TOKEN` does) and connects. */
   static async enroll(
     address: string, enrollmentToken: string, name: string, allocatable = { cpuMillis: 8000, memoryBytes: 8 * 2 ** 30 },
-    host: { hostname?: string; gamePorts?: PortRange } = {},
+    host: { hostname?: string; gamePorts?: PortRange; acceptsDesiredChanges?: boolean } = {},
   ): Promise<FakeAgent> {
     const hostname = host.hostname ?? name;
     const gamePorts = host.gamePorts ?? (await privateGamePorts());
@@ -50,6 +55,7 @@ export class FakeAgent {
         host: { hostname, os: 'linux', arch: 'x64', runtimeName: 'process', runtimeVersion: process.version },
         allocatable: { ...allocatable, diskBytes: 2 ** 40 },
         gamePorts,
+        acceptsDesiredChanges: host.acceptsDesiredChanges ?? true,
       }),
       heartbeat: async () => ({ usage: { cpuMillis: 0, memoryBytes: 0, diskBytes: 0 }, conditions: [], sentAtUnixMs: Date.now() }),
     });
@@ -85,6 +91,13 @@ export class FakeAgent {
   private desired(state: DesiredState): void {
     this.latest = state.servers;
     if (!this.held) this.report();
+  }
+
+  private changed(serverId: string, server: DesiredServer | null): void {
+    this.latest = this.latest.filter((d) => d.serverId !== serverId);
+    if (!server) return;
+    this.latest.push(server);
+    if (!this.held) this.client.sendServerStatus(statusFor(server));
   }
 
   private report(): void {

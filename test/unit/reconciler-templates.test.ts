@@ -26,7 +26,7 @@ describe('reconciler: templates arriving over the link', () => {
       host: { java: 'java', bindAddress: '127.0.0.1' }, logger: silentLogger, restartBackoffMs: 100, usageEveryMs: 60_000,
     });
     statuses.length = 0;
-    reconciler.attach({ onDesiredState: () => () => true, onConnected: () => () => true, sendServerStatus: (status) => statuses.push(status) > 0 });
+    reconciler.attach({ onDesiredState: () => () => true, onDesiredChange: () => () => true, onConnected: () => () => true, sendServerStatus: (status) => statuses.push(status) > 0 });
   });
   afterEach(async () => {
     reconciler.stop();

@@ -28,7 +28,7 @@ export interface ReconcilerDeps {
 }
 
 /** What the reconciler needs of the link: desired state in, server status out. */
-export type ReconcilerLink = Pick<AgentLinkClient, 'onDesiredState' | 'onConnected' | 'sendServerStatus'>;
+export type ReconcilerLink = Pick<AgentLinkClient, 'onDesiredState' | 'onDesiredChange' | 'onConnected' | 'sendServerStatus'>;
 
 export function fromLink(d: DesiredServer): ServerTarget {
   return {
@@ -72,8 +72,8 @@ export interface ServerOnNode {
 const busyStates: ReadonlySet<AgentServerState> = new Set(['probing', 'installing', 'launching', 'starting', 'running', 'stopping', 'stopFailed', 'crashed', 'backoff', 'removing']);
 
 /**
- * The Agent's reconciler: takes the Node's full desired state each time it arrives and keeps one
- * runner per server. Game processes belong to their supervisors, so an Agent restart finds them
+ * The Agent's reconciler: takes the Node's full desired state, and each change of one server's,
+ * as they arrive (one at a time, in order) and keeps one runner per server. Game processes belong to their supervisors, so an Agent restart finds them
  * running and each runner adopts its own.
  */
 export class Reconciler {
@@ -81,6 +81,8 @@ export class Reconciler {
   /** Per server: held by a start until its process runs, and by a replacement of its files. */
   private readonly files = new KeyedMutex();
   private link?: ReconcilerLink;
+  /** Desired states and changes are applied one after the other, in the order they came. */
+  private applying: Promise<void> = Promise.resolve();
   private usageTimer?: NodeJS.Timeout;
 
   constructor(private readonly deps: ReconcilerDeps) {
@@ -89,9 +91,8 @@ export class Reconciler {
 
   attach(link: ReconcilerLink): void {
     this.link = link;
-    link.onDesiredState((state) => {
-      this.apply(state).catch((err: unknown) => this.deps.logger.error({ err }, 'applying the desired state failed'));
-    });
+    link.onDesiredState((state) => this.enqueue(() => this.apply(state)));
+    link.onDesiredChange((serverId, server) => this.enqueue(() => this.applyChange(serverId, server)));
     link.onConnected(() => this.runners.forEach((r) => r.sendStatus()));
     this.usageTimer = setInterval(() => this.runners.forEach((r) => void r.sampleUsage()), this.deps.usageEveryMs);
     this.usageTimer.unref();
@@ -135,35 +136,49 @@ export class Reconciler {
     this.link?.sendServerStatus(status);
   };
 
+  private enqueue(work: () => Promise<void>): void {
+    this.applying = this.applying.then(work).catch((err: unknown) => this.deps.logger.error({ err }, 'applying the desired state failed'));
+  }
+
   async apply(state: DesiredState): Promise<void> {
     const listed = new Set<string>();
     for (const entry of state.servers) {
-      const desired = fromLink(entry);
-      listed.add(desired.serverId);
-      const checked = templateOf(entry);
-      const runner = this.runners.get(desired.serverId);
-      if (runner) {
-        // A running server keeps the template it has when the Controller no longer sends a valid one.
-        if ('refused' in checked && entry.templateJson) this.deps.logger.warn({ serverId: desired.serverId, problem: checked.refused }, 'template refused; keeping the previous one');
-        if (runner.finished) runner.sendStatus();
-        else runner.desired(desired, 'template' in checked ? checked.template : undefined);
-        continue;
-      }
-      // A server deleted here already (the Controller has not heard yet) must not be installed again.
-      if (desired.state === 'DELETED' && !(await exists(serverHome(this.deps.dataDir, desired.serverId)))) {
-        this.report(removedStatus(desired));
-        continue;
-      }
-      if ('refused' in checked) {
-        this.deps.logger.warn({ serverId: desired.serverId, problem: checked.refused }, 'template refused; the server is not installed');
-        this.report(refusedStatus(desired, checked.refused));
-        continue;
-      }
-      this.runners.set(desired.serverId, new ServerRunner({ ...this.deps, backoffBaseMs: this.deps.restartBackoffMs, report: this.report, files: this.files }, desired, checked.template));
+      listed.add(entry.serverId);
+      await this.applyServer(entry);
     }
     for (const [id, runner] of this.runners) {
       if (!listed.has(id) && runner.finished) this.runners.delete(id);
     }
+  }
+
+  /** One server's change: only that server is reconciled; `server` null is as if a full state left it out. */
+  async applyChange(serverId: string, server: DesiredServer | null): Promise<void> {
+    if (server) await this.applyServer(server);
+    else if (this.runners.get(serverId)?.finished) this.runners.delete(serverId);
+  }
+
+  private async applyServer(entry: DesiredServer): Promise<void> {
+    const desired = fromLink(entry);
+    const checked = templateOf(entry);
+    const runner = this.runners.get(desired.serverId);
+    if (runner) {
+      // A running server keeps the template it has when the Controller no longer sends a valid one.
+      if ('refused' in checked && entry.templateJson) this.deps.logger.warn({ serverId: desired.serverId, problem: checked.refused }, 'template refused; keeping the previous one');
+      if (runner.finished) runner.sendStatus();
+      else runner.desired(desired, 'template' in checked ? checked.template : undefined);
+      return;
+    }
+    // A server deleted here already (the Controller has not heard yet) must not be installed again.
+    if (desired.state === 'DELETED' && !(await exists(serverHome(this.deps.dataDir, desired.serverId)))) {
+      this.report(removedStatus(desired));
+      return;
+    }
+    if ('refused' in checked) {
+      this.deps.logger.warn({ serverId: desired.serverId, problem: checked.refused }, 'template refused; the server is not installed');
+      this.report(refusedStatus(desired, checked.refused));
+      return;
+    }
+    this.runners.set(desired.serverId, new ServerRunner({ ...this.deps, backoffBaseMs: this.deps.restartBackoffMs, report: this.report, files: this.files }, desired, checked.template));
   }
 
   stop(): void {

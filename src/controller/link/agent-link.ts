@@ -3,7 +3,7 @@ import * as net from 'node:net';
 import type { Clock } from '../../shared/clock.js';
 import { agentLinkService, credentialMetadataKey, type AgentLinkHandlers } from '../../shared/link/proto.js';
 import { defaultGamePorts, isGamePortRange } from '../../shared/game-ports.js';
-import type { AgentMessage, EnrollRequest, EnrollResponse, Hello, PortRange } from '../../shared/link/messages.js';
+import type { AgentMessage, EnrollRequest, EnrollResponse, Hello, PortRange, RequestFullState } from '../../shared/link/messages.js';
 import type { Logger } from '../../shared/logger.js';
 import { emptyResources, type NodeFleet } from '../actors/fleet.js';
 import type { NodeTimings } from '../actors/node-machine.js';
@@ -202,13 +202,24 @@ export class AgentLinkServer {
       return;
     }
     this.deps.logger.info({ event: 'agent_connected', nodeId, peer: session.observedAddress, agentVersion: hello.agentVersion }, 'Agent connected');
+    session.acceptsChanges = hello.acceptsDesiredChanges;
     session.send({ kind: 'welcome', welcome: { nodeId, heartbeatIntervalMs: this.deps.timings.heartbeatIntervalMs, observedAddress: session.observedAddress } });
     try {
-      session.sendDesiredState(await this.deps.agents.desiredStateFor(nodeId));
+      await this.deps.agents.sendFullState(nodeId);
     } catch (err) {
       this.deps.logger.error({ err, nodeId }, 'loading the desired state failed; closing the stream so the Agent retries');
       this.deps.agents.disconnect(nodeId, grpc.status.UNAVAILABLE, 'desired state unavailable');
     }
+  }
+
+  /** The Agent missed a change (a bug or a lost message somewhere): it gets the whole state again. */
+  private resync(session: NodeSession, ask: RequestFullState): void {
+    const { nodeId } = session;
+    this.deps.logger.warn({ event: 'desired_resync', nodeId, lastRevision: ask.lastRevision, receivedRevision: ask.receivedRevision }, 'the Agent asked for its full desired state');
+    this.deps.agents.sendFullState(nodeId).catch((err: unknown) => {
+      this.deps.logger.error({ err, nodeId }, 'loading the desired state failed; closing the stream so the Agent retries');
+      this.deps.agents.disconnect(nodeId, grpc.status.UNAVAILABLE, 'desired state unavailable');
+    });
   }
 
   /** An Agent older than `game_ports` offers the default range; a range outside the rule is a bug there, logged and replaced by the default. */
@@ -236,6 +247,9 @@ export class AgentLinkServer {
         return;
       case 'response':
         session.answer(message.response);
+        return;
+      case 'requestFullState':
+        this.resync(session, message.requestFullState);
         return;
       case 'hello':
         session.close({ code: grpc.status.FAILED_PRECONDITION, details: 'hello twice on one stream' });

@@ -29,6 +29,8 @@ export class NodeSession {
   private nextRequest = 0;
   private revision = 0;
   private closedFlag = false;
+  /** Set by the hello: the Agent applies DesiredServerChange (an older one gets the full state each time). */
+  acceptsChanges = false;
 
   constructor(
     readonly id: string,
@@ -50,6 +52,16 @@ export class NodeSession {
 
   sendDesiredState(servers: DesiredServer[]): boolean {
     return this.send({ kind: 'desiredState', desiredState: { servers, revision: ++this.revision } });
+  }
+
+  /**
+   * Sends one server's change (`server` null: it is not the Node's any more). False before the
+   * stream's first full state: a change read before that full state is in it, one read after comes
+   * after it (the gateway loads and sends both one at a time per Node).
+   */
+  sendDesiredChange(serverId: string, server: DesiredServer | null): boolean {
+    if (this.revision === 0) return false;
+    return this.send({ kind: 'desiredServerChange', desiredServerChange: { revision: ++this.revision, server, removedServerId: server ? '' : serverId } });
   }
 
   /** Sends a request and resolves with the Agent's final answer; `ok: false` rejects with AgentRequestError. */

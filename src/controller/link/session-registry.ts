@@ -6,8 +6,10 @@ import { status as GrpcStatus } from '@grpc/grpc-js';
 
 /** What the servers give the link: desired state goes out to Agents, their server reports come in. */
 export interface ServerLinkHooks {
-  /** The full desired state of a Node's servers, sent on every (re)connect. */
+  /** The full desired state of a Node's servers. */
   desiredStateFor(nodeId: string): Promise<DesiredServer[]>;
+  /** Loads and sends the Node's full desired state (on every (re)connect and when the Agent asks); rejects when it cannot be loaded. */
+  sendFullState(nodeId: string): Promise<void>;
   /** One server's status as the Node's Agent reported it. */
   serverStatus(nodeId: string, status: ServerStatus): void;
 }
@@ -68,9 +70,24 @@ export class AgentSessions {
     return this.servers.desiredStateFor(nodeId);
   }
 
+  /** Loads and sends the Node's full desired state, in order with the changes sent to it. */
+  sendFullState(nodeId: string): Promise<void> {
+    return this.servers.sendFullState(nodeId);
+  }
+
   /** Sends the Node's full desired state now; false when the Node is not connected (it gets it on connect). */
   sendDesiredState(nodeId: string, servers: DesiredServer[]): boolean {
     return this.sessions.get(nodeId)?.sendDesiredState(servers) ?? false;
+  }
+
+  /** Whether the Node's Agent takes one server's change at a time (else it gets the full state). */
+  acceptsChanges(nodeId: string): boolean {
+    return this.sessions.get(nodeId)?.acceptsChanges ?? false;
+  }
+
+  /** Sends one server's desired state (null: removed); false when not connected or not yet sent the full state. */
+  sendDesiredChange(nodeId: string, serverId: string, server: DesiredServer | null): boolean {
+    return this.sessions.get(nodeId)?.sendDesiredChange(serverId, server) ?? false;
   }
 
   /** Asks the Node's Agent; rejects with NodeUnavailableError (not connected, closed, deadline) or AgentRequestError. */

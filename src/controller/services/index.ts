@@ -95,6 +95,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   // hooks reach the gateway and the reports built below, which exist before any Agent connects.
   const agents: AgentSessions = new AgentSessions(deps.logger, {
     desiredStateFor: (nodeId) => gateway.desiredFor(nodeId),
+    sendFullState: (nodeId) => gateway.sendFull(nodeId),
     serverStatus: (nodeId, status) => {
       const report = fromLinkStatus(status);
       reportFeed.publish(nodeId, report);

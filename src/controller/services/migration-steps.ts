@@ -215,15 +215,15 @@ export class MigrationRun {
       await this.tolerate(started ?? this.startedOn(this.doc.nodeId!), 'starting');
       const removed = this.removedFrom(source);
       await this.step('cleaning', { removeOnNodeId: source });
-      this.ctx.gateway.desiredStateChanged(source);
+      this.ctx.gateway.desiredStateChanged(source, [this.doc._id]);
       await this.tolerate(removed, 'cleaning');
     } else {
       const removed = this.removedFrom(source);
-      this.ctx.gateway.desiredStateChanged(source);
+      this.ctx.gateway.desiredStateChanged(source, [this.doc._id]);
       await this.tolerate(removed, 'cleaning');
     }
     await this.settle({ type: 'WORKFLOW_DONE', at: nowIso(this.ctx.deps) });
-    this.ctx.gateway.desiredStateChanged(source);
+    this.ctx.gateway.desiredStateChanged(source, [this.doc._id]);
     return 'succeeded';
   }
 
@@ -240,12 +240,12 @@ export class MigrationRun {
     if (removeTarget) {
       const removed = this.removedFrom(target);
       if (step !== 'rolling back') await this.step('rolling back', { hold: false, removeOnNodeId: target });
-      this.ctx.gateway.desiredStateChanged(target);
+      this.ctx.gateway.desiredStateChanged(target, [this.doc._id]);
       await this.tolerate(removed, 'rolling back');
     }
     const message = `Migration to Node ${this.name(target)} failed while ${step}: ${cause}. The server stays on Node ${this.name(this.doc.nodeId!)}.`;
     await this.settle({ type: 'WORKFLOW_ABORTED', at: nowIso(this.ctx.deps), reason: 'MIGRATION_FAILED', message });
-    if (removeTarget) this.ctx.gateway.desiredStateChanged(target);
+    if (removeTarget) this.ctx.gateway.desiredStateChanged(target, [this.doc._id]);
     return 'rolled_back';
   }
 

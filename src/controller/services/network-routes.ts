@@ -73,6 +73,6 @@ export class NetworkRoutePush {
     const key = JSON.stringify([proxy._id, proxy.nodeId, await this.state.routeSet()]);
     if (key === this.lastSent) return;
     this.lastSent = key;
-    this.nodes.desiredStateChanged(proxy.nodeId);
+    this.nodes.desiredStateChanged(proxy.nodeId, [proxy._id]);
   }
 }

@@ -17,6 +17,9 @@ export interface NodeGateway {
   list(): Promise<NodeInfo[]>;
   /** Whether the Node's Agent can be heard (HEALTHY or DEGRADED). */
   isConnected(nodeId: string): boolean;
-  /** The desired state of the Node's servers changed: send the Node its full desired state. */
-  desiredStateChanged(nodeId: string): void;
+  /**
+   * The desired state of the Node's servers changed: send the Node the given servers' desired
+   * state (each its own change), or its full desired state when `serverIds` is not given.
+   */
+  desiredStateChanged(nodeId: string, serverIds?: readonly string[]): void;
 }

@@ -78,7 +78,7 @@ export class PluginService {
   }
 
   private changed(server: ServerDoc): void {
-    if (server.nodeId) this.nodes.desiredStateChanged(server.nodeId);
+    if (server.nodeId) this.nodes.desiredStateChanged(server.nodeId, [server._id]);
   }
 
   async list(caller: Caller, serverId: string, page: { limit: number; cursor?: string }) {

@@ -1,4 +1,5 @@
 import type { ServerDesired, ServerKind } from '../domain/server-spec.js';
+import type { ServerDoc } from '../store/records.js';
 import type { Repositories } from '../store/repositories.js';
 
 /** One server as its Node must run it. */
@@ -16,14 +17,23 @@ export interface DesiredServerEntry {
  */
 export async function desiredStateOf(repos: Repositories, nodeId: string): Promise<DesiredServerEntry[]> {
   const servers = await repos.servers.find({ $or: [{ nodeId }, { 'workflow.removeOnNodeId': nodeId }] }, { sort: { _id: 1 } });
-  return servers.map((s) => {
-    const entry = { serverId: s._id, kind: s.kind, generation: s.generation };
-    if (s.nodeId !== nodeId) return { ...entry, desired: { ...s.desired, state: 'DELETED' as const } };
-    return {
-      ...entry,
-      // A workflow's hold keeps the server stopped on its Node without changing what is desired.
-      desired: s.workflow?.hold && s.desired.state === 'RUNNING' ? { ...s.desired, state: 'STOPPED' as const } : s.desired,
-      ...(s.gamePort ? { gamePort: s.gamePort } : {}),
-    };
-  });
+  return servers.map((s) => entryOf(s, nodeId));
+}
+
+/** One server as the Node must run it; null when the server is not the Node's (any more). */
+export async function desiredEntryOf(repos: Repositories, nodeId: string, serverId: string): Promise<DesiredServerEntry | null> {
+  const server = await repos.servers.findOne({ _id: serverId });
+  if (!server || (server.nodeId !== nodeId && server.workflow?.removeOnNodeId !== nodeId)) return null;
+  return entryOf(server, nodeId);
+}
+
+function entryOf(s: ServerDoc, nodeId: string): DesiredServerEntry {
+  const entry = { serverId: s._id, kind: s.kind, generation: s.generation };
+  if (s.nodeId !== nodeId) return { ...entry, desired: { ...s.desired, state: 'DELETED' as const } };
+  return {
+    ...entry,
+    // A workflow's hold keeps the server stopped on its Node without changing what is desired.
+    desired: s.workflow?.hold && s.desired.state === 'RUNNING' ? { ...s.desired, state: 'STOPPED' as const } : s.desired,
+    ...(s.gamePort ? { gamePort: s.gamePort } : {}),
+  };
 }

@@ -11,7 +11,7 @@ import type { TemplateCatalog } from '../templates/template-catalog.js';
 import type { NetworkState } from './network-state.js';
 import type { NodeGateway, NodeInfo } from './node-gateway.js';
 import { nodeFileNames } from './plugin-views.js';
-import { desiredStateOf, type DesiredServerEntry } from './server-desired.js';
+import { desiredEntryOf, desiredStateOf, type DesiredServerEntry } from './server-desired.js';
 import type { ServerReport } from './server-reports.js';
 
 const info = (s: NodeState): NodeInfo => ({
@@ -83,8 +83,10 @@ const lastCrashOf = (crash: LastCrashMessage): LastCrash => ({
 export type InstalledPlugins = (serverIds: string[]) => Promise<PluginInstallationDoc[]>;
 
 /**
- * Servers' view of the Nodes, over the Node actors and the Agent sessions. Desired state goes
- * out whole, one send per Node at a time, so a quick series of changes cannot arrive out of order.
+ * Servers' view of the Nodes, over the Node actors and the Agent sessions. Desired state goes out
+ * one server at a time (whole on connect, on the Agent's request, and to Agents that take no
+ * changes), one load-and-send per Node at a time, so a quick series of changes cannot arrive out
+ * of order and a change is never older than the full state before it.
  */
 export class FleetNodeGateway implements NodeGateway {
   private readonly sends = new KeyedMutex();
@@ -112,16 +114,31 @@ export class FleetNodeGateway implements NodeGateway {
     return state === 'HEALTHY' || state === 'DEGRADED';
   }
 
-  desiredFor = async (nodeId: string): Promise<DesiredServer[]> => {
-    const entries = await desiredStateOf(this.repos, nodeId);
-    const installations = await this.installedPlugins(entries.map((e) => e.serverId));
-    const network = await this.network.forEntries(entries);
-    return entries.map((e) => toLinkDesired(e, this.templates, toLinkPlugins(installations.filter((i) => i.serverId === e.serverId)), network.get(e.serverId) ?? null));
-  };
+  desiredFor = async (nodeId: string): Promise<DesiredServer[]> => this.toLink(await desiredStateOf(this.repos, nodeId));
 
-  desiredStateChanged(nodeId: string): void {
+  sendFull = (nodeId: string): Promise<void> => this.sends.run(nodeId, async () => {
+    this.agents.sendDesiredState(nodeId, await this.desiredFor(nodeId));
+  });
+
+  desiredStateChanged(nodeId: string, serverIds?: readonly string[]): void {
     void this.sends.run(nodeId, async () => {
-      this.agents.sendDesiredState(nodeId, await this.desiredFor(nodeId));
+      if (!serverIds || !this.agents.acceptsChanges(nodeId)) {
+        this.agents.sendDesiredState(nodeId, await this.desiredFor(nodeId));
+        return;
+      }
+      for (const serverId of serverIds) {
+        const entry = await desiredEntryOf(this.repos, nodeId, serverId);
+        this.agents.sendDesiredChange(nodeId, serverId, entry ? (await this.toLink([entry]))[0] : null);
+      }
     });
+  }
+
+  private async toLink(entries: DesiredServerEntry[]): Promise<DesiredServer[]> {
+    const byServer = new Map<string, PluginInstallationDoc[]>();
+    for (const installation of await this.installedPlugins(entries.map((e) => e.serverId))) {
+      byServer.set(installation.serverId, [...(byServer.get(installation.serverId) ?? []), installation]);
+    }
+    const network = await this.network.forEntries(entries);
+    return entries.map((e) => toLinkDesired(e, this.templates, toLinkPlugins(byServer.get(e.serverId) ?? []), network.get(e.serverId) ?? null));
   }
 }

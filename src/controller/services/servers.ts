@@ -188,7 +188,7 @@ export class ServerService {
         throw e;
       }
       audit.target(id).detail({ nodeId, gamePort });
-      this.nodes.desiredStateChanged(nodeId);
+      this.nodes.desiredStateChanged(nodeId, [id]);
       this.changed(doc);
       return this.detail(doc);
     });
@@ -396,7 +396,7 @@ export class ServerService {
       throw e;
     }
     // A hold begun or lifted changes what the Node is told as much as a new generation does.
-    if ((next.generation !== before.generation || Boolean(next.workflow?.hold) !== Boolean(before.workflow?.hold)) && next.nodeId) this.nodes.desiredStateChanged(next.nodeId);
+    if ((next.generation !== before.generation || Boolean(next.workflow?.hold) !== Boolean(before.workflow?.hold)) && next.nodeId) this.nodes.desiredStateChanged(next.nodeId, [next._id]);
     this.changed(next);
     return next;
   }

@@ -15,6 +15,7 @@ import type { ConsoleUnsubscribeInput as _cairn_agent_v1_ConsoleUnsubscribeInput
 import type { ControllerMessageInput as _cairn_agent_v1_ControllerMessageInput, ControllerMessage as _cairn_agent_v1_ControllerMessage } from './cairn/agent/v1/ControllerMessage.js';
 import type { DesiredPluginInput as _cairn_agent_v1_DesiredPluginInput, DesiredPlugin as _cairn_agent_v1_DesiredPlugin } from './cairn/agent/v1/DesiredPlugin.js';
 import type { DesiredServerInput as _cairn_agent_v1_DesiredServerInput, DesiredServer as _cairn_agent_v1_DesiredServer } from './cairn/agent/v1/DesiredServer.js';
+import type { DesiredServerChangeInput as _cairn_agent_v1_DesiredServerChangeInput, DesiredServerChange as _cairn_agent_v1_DesiredServerChange } from './cairn/agent/v1/DesiredServerChange.js';
 import type { DesiredStateInput as _cairn_agent_v1_DesiredStateInput, DesiredState as _cairn_agent_v1_DesiredState } from './cairn/agent/v1/DesiredState.js';
 import type { EnrollRequestInput as _cairn_agent_v1_EnrollRequestInput, EnrollRequest as _cairn_agent_v1_EnrollRequest } from './cairn/agent/v1/EnrollRequest.js';
 import type { EnrollResponseInput as _cairn_agent_v1_EnrollResponseInput, EnrollResponse as _cairn_agent_v1_EnrollResponse } from './cairn/agent/v1/EnrollResponse.js';
@@ -41,6 +42,7 @@ import type { PropertiesInput as _cairn_agent_v1_PropertiesInput, Properties as 
 import type { PropertiesGetInput as _cairn_agent_v1_PropertiesGetInput, PropertiesGet as _cairn_agent_v1_PropertiesGet } from './cairn/agent/v1/PropertiesGet.js';
 import type { PropertiesPatchInput as _cairn_agent_v1_PropertiesPatchInput, PropertiesPatch as _cairn_agent_v1_PropertiesPatch } from './cairn/agent/v1/PropertiesPatch.js';
 import type { RequestInput as _cairn_agent_v1_RequestInput, Request as _cairn_agent_v1_Request } from './cairn/agent/v1/Request.js';
+import type { RequestFullStateInput as _cairn_agent_v1_RequestFullStateInput, RequestFullState as _cairn_agent_v1_RequestFullState } from './cairn/agent/v1/RequestFullState.js';
 import type { ResourcesInput as _cairn_agent_v1_ResourcesInput, Resources as _cairn_agent_v1_Resources } from './cairn/agent/v1/Resources.js';
 import type { ResponseInput as _cairn_agent_v1_ResponseInput, Response as _cairn_agent_v1_Response } from './cairn/agent/v1/Response.js';
 import type { ResponseErrorInput as _cairn_agent_v1_ResponseErrorInput, ResponseError as _cairn_agent_v1_ResponseError } from './cairn/agent/v1/ResponseError.js';
@@ -85,6 +87,7 @@ export interface ProtoGrpcType {
         DesiredPlugin: MessageTypeDefinition<_cairn_agent_v1_DesiredPluginInput, _cairn_agent_v1_DesiredPlugin>
         DesiredRuntimeState: EnumTypeDefinition
         DesiredServer: MessageTypeDefinition<_cairn_agent_v1_DesiredServerInput, _cairn_agent_v1_DesiredServer>
+        DesiredServerChange: MessageTypeDefinition<_cairn_agent_v1_DesiredServerChangeInput, _cairn_agent_v1_DesiredServerChange>
         DesiredState: MessageTypeDefinition<_cairn_agent_v1_DesiredStateInput, _cairn_agent_v1_DesiredState>
         EnrollRequest: MessageTypeDefinition<_cairn_agent_v1_EnrollRequestInput, _cairn_agent_v1_EnrollRequest>
         EnrollResponse: MessageTypeDefinition<_cairn_agent_v1_EnrollResponseInput, _cairn_agent_v1_EnrollResponse>
@@ -111,6 +114,7 @@ export interface ProtoGrpcType {
         PropertiesGet: MessageTypeDefinition<_cairn_agent_v1_PropertiesGetInput, _cairn_agent_v1_PropertiesGet>
         PropertiesPatch: MessageTypeDefinition<_cairn_agent_v1_PropertiesPatchInput, _cairn_agent_v1_PropertiesPatch>
         Request: MessageTypeDefinition<_cairn_agent_v1_RequestInput, _cairn_agent_v1_Request>
+        RequestFullState: MessageTypeDefinition<_cairn_agent_v1_RequestFullStateInput, _cairn_agent_v1_RequestFullState>
         Resources: MessageTypeDefinition<_cairn_agent_v1_ResourcesInput, _cairn_agent_v1_Resources>
         Response: MessageTypeDefinition<_cairn_agent_v1_ResponseInput, _cairn_agent_v1_Response>
         ResponseError: MessageTypeDefinition<_cairn_agent_v1_ResponseErrorInput, _cairn_agent_v1_ResponseError>

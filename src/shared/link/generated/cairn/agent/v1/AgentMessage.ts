@@ -6,6 +6,7 @@ import type { ServerStatusInput as _cairn_agent_v1_ServerStatusInput, ServerStat
 import type { ConsoleLineInput as _cairn_agent_v1_ConsoleLineInput, ConsoleLine as _cairn_agent_v1_ConsoleLine } from '../../../cairn/agent/v1/ConsoleLine.js';
 import type { ResponseInput as _cairn_agent_v1_ResponseInput, Response as _cairn_agent_v1_Response } from '../../../cairn/agent/v1/Response.js';
 import type { ConsoleEndInput as _cairn_agent_v1_ConsoleEndInput, ConsoleEnd as _cairn_agent_v1_ConsoleEnd } from '../../../cairn/agent/v1/ConsoleEnd.js';
+import type { RequestFullStateInput as _cairn_agent_v1_RequestFullStateInput, RequestFullState as _cairn_agent_v1_RequestFullState } from '../../../cairn/agent/v1/RequestFullState.js';
 
 export interface AgentMessageInput {
   /**
@@ -33,7 +34,12 @@ export interface AgentMessageInput {
    * Agent has dropped the subscription and sends no more ConsoleLines for it.
    */
   'consoleEnd'?: (_cairn_agent_v1_ConsoleEndInput | null);
-  'kind'?: "hello"|"heartbeat"|"serverStatus"|"consoleLine"|"response"|"consoleEnd";
+  /**
+   * The Agent lost track of its desired state (a DesiredServerChange out of sequence): the
+   * Controller answers with a DesiredState.
+   */
+  'requestFullState'?: (_cairn_agent_v1_RequestFullStateInput | null);
+  'kind'?: "hello"|"heartbeat"|"serverStatus"|"consoleLine"|"response"|"consoleEnd"|"requestFullState";
 }
 
 export interface AgentMessage {
@@ -62,5 +68,10 @@ export interface AgentMessage {
    * Agent has dropped the subscription and sends no more ConsoleLines for it.
    */
   'consoleEnd'?: (_cairn_agent_v1_ConsoleEnd | null);
-  'kind'?: "hello"|"heartbeat"|"serverStatus"|"consoleLine"|"response"|"consoleEnd";
+  /**
+   * The Agent lost track of its desired state (a DesiredServerChange out of sequence): the
+   * Controller answers with a DesiredState.
+   */
+  'requestFullState'?: (_cairn_agent_v1_RequestFullState | null);
+  'kind'?: "hello"|"heartbeat"|"serverStatus"|"consoleLine"|"response"|"consoleEnd"|"requestFullState";
 }

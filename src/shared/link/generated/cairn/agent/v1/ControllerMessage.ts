@@ -3,6 +3,7 @@
 import type { WelcomeInput as _cairn_agent_v1_WelcomeInput, Welcome as _cairn_agent_v1_Welcome } from '../../../cairn/agent/v1/Welcome.js';
 import type { DesiredStateInput as _cairn_agent_v1_DesiredStateInput, DesiredState as _cairn_agent_v1_DesiredState } from '../../../cairn/agent/v1/DesiredState.js';
 import type { RequestInput as _cairn_agent_v1_RequestInput, Request as _cairn_agent_v1_Request } from '../../../cairn/agent/v1/Request.js';
+import type { DesiredServerChangeInput as _cairn_agent_v1_DesiredServerChangeInput, DesiredServerChange as _cairn_agent_v1_DesiredServerChange } from '../../../cairn/agent/v1/DesiredServerChange.js';
 
 export interface ControllerMessageInput {
   /**
@@ -10,14 +11,19 @@ export interface ControllerMessageInput {
    */
   'welcome'?: (_cairn_agent_v1_WelcomeInput | null);
   /**
-   * The full desired state of every server on the Node; sent after Welcome and on each change.
+   * The full desired state of every server on the Node; sent after Welcome, on RequestFullState,
+   * and on each change to an Agent that does not accept DesiredServerChange.
    */
   'desiredState'?: (_cairn_agent_v1_DesiredStateInput | null);
   /**
    * Something to do now, answered with one or more Responses carrying the same request id.
    */
   'request'?: (_cairn_agent_v1_RequestInput | null);
-  'kind'?: "welcome"|"desiredState"|"request";
+  /**
+   * One server's desired state changed (to an Agent that accepts changes; see Hello).
+   */
+  'desiredServerChange'?: (_cairn_agent_v1_DesiredServerChangeInput | null);
+  'kind'?: "welcome"|"desiredState"|"request"|"desiredServerChange";
 }
 
 export interface ControllerMessage {
@@ -26,12 +32,17 @@ export interface ControllerMessage {
    */
   'welcome'?: (_cairn_agent_v1_Welcome | null);
   /**
-   * The full desired state of every server on the Node; sent after Welcome and on each change.
+   * The full desired state of every server on the Node; sent after Welcome, on RequestFullState,
+   * and on each change to an Agent that does not accept DesiredServerChange.
    */
   'desiredState'?: (_cairn_agent_v1_DesiredState | null);
   /**
    * Something to do now, answered with one or more Responses carrying the same request id.
    */
   'request'?: (_cairn_agent_v1_Request | null);
-  'kind'?: "welcome"|"desiredState"|"request";
+  /**
+   * One server's desired state changed (to an Agent that accepts changes; see Hello).
+   */
+  'desiredServerChange'?: (_cairn_agent_v1_DesiredServerChange | null);
+  'kind'?: "welcome"|"desiredState"|"request"|"desiredServerChange";
 }

@@ -9,7 +9,8 @@ export interface DesiredStateInput {
    */
   'servers'?: (_cairn_agent_v1_DesiredServerInput)[];
   /**
-   * Increases with every DesiredState the Controller sends to this Node (ordering, dedupe).
+   * Counts the desired-state messages (DesiredState and DesiredServerChange) sent on this stream,
+   * from 1: each one carries the previous one's revision plus one.
    */
   'revision'?: (number | string | Long);
 }
@@ -20,7 +21,8 @@ export interface DesiredState {
    */
   'servers': (_cairn_agent_v1_DesiredServer)[];
   /**
-   * Increases with every DesiredState the Controller sends to this Node (ordering, dedupe).
+   * Counts the desired-state messages (DesiredState and DesiredServerChange) sent on this stream,
+   * from 1: each one carries the previous one's revision plus one.
    */
   'revision': (number);
 }

@@ -31,6 +31,11 @@ export interface HelloInput {
    * within 1024..65535). Unset (an Agent older than this field) means 25565-26564.
    */
   'gamePorts'?: (_cairn_agent_v1_PortRangeInput | null);
+  /**
+   * True when the Agent applies DesiredServerChange messages; an older Agent (false) gets a full
+   * DesiredState on every change instead.
+   */
+  'acceptsDesiredChanges'?: (boolean);
 }
 
 export interface Hello {
@@ -60,4 +65,9 @@ export interface Hello {
    * within 1024..65535). Unset (an Agent older than this field) means 25565-26564.
    */
   'gamePorts': (_cairn_agent_v1_PortRange | null);
+  /**
+   * True when the Agent applies DesiredServerChange messages; an older Agent (false) gets a full
+   * DesiredState on every change instead.
+   */
+  'acceptsDesiredChanges': (boolean);
 }
