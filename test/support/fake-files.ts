@@ -34,6 +34,9 @@ export class FakeFiles {
     client.onDesiredState((state) => {
       for (const s of state.servers) if (s.desiredState === 'DESIRED_RUNTIME_STATE_DELETED') this.servers.delete(s.serverId);
     });
+    client.onDesiredChange((serverId, server) => {
+      if (server?.desiredState === 'DESIRED_RUNTIME_STATE_DELETED') this.servers.delete(serverId);
+    });
     client.handle('snapshotOpen', async ({ serverId, snapshotId }) => {
       const tree = new Map(this.servers.get(serverId) ?? []);
       this.snapshots.set(snapshotId, tree);
