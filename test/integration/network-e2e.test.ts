@@ -66,7 +66,7 @@ describe('network end to end: two Agents, simproxy and two simcraft members', fu
   before(async () => {
     f = await startFleet();
     second = await f.addNode('node-2');
-    // A private high port for the network: 25565 belongs to whatever else runs on this machine.
+    // A private high port for the network: the usual Minecraft port belongs to whatever else runs on this machine.
     networkPort = await freePort();
     const patched = await f.admin.patch('/network', { port: networkPort });
     expect(patched.status, patched.text).to.equal(200);

@@ -40,7 +40,7 @@ describe('setup: first run', () => {
     expectProblem(await t.api.post('/setup', { setupCode: code, ...adminCredentials, network: { ...networkInput, port: 70000 } }), 400, 'invalid_request', 'body.network.port');
     expectProblem(await t.api.post('/setup', { setupCode: code, ...adminCredentials, email: 'not-an-email', network: networkInput }), 400, 'invalid_request', 'body.email');
     expectProblem(await t.api.post('/setup', { setupCode: code, ...adminCredentials, password: 'short', network: networkInput }), 400, 'invalid_request', 'body.password');
-    expectProblem(await t.api.post('/setup', { setupCode: code, ...adminCredentials, network: { ...networkInput, address: 'host:25565' } }), 400, 'invalid_request', 'body.network.address');
+    expectProblem(await t.api.post('/setup', { setupCode: code, ...adminCredentials, network: { ...networkInput, address: 'host:47000' } }), 400, 'invalid_request', 'body.network.address');
   });
 
   it('refuses a wrong code with 401 invalid_setup_code', async () => {

@@ -92,3 +92,10 @@ export function serverDetail(doc: ServerDoc, nodeConnected: boolean, lastCrash?:
     updatedAt: doc.updatedAt,
   };
 }
+
+/** List items for one page of servers: each Node's connection looked up once, not once per server. */
+export function pageItemsOf(isConnected: (nodeId: string) => boolean): (doc: Shared<ServerDoc>) => ReturnType<typeof serverListItem> {
+  const known = new Map<string, boolean>();
+  const connected = (nodeId: string) => known.get(nodeId) ?? known.set(nodeId, isConnected(nodeId)).get(nodeId)!;
+  return (doc) => serverListItem(doc, doc.nodeId ? connected(doc.nodeId) : false);
+}

@@ -23,7 +23,7 @@ import { PortRefusals } from './port-refusals.js';
 import { ServerCrashes } from './server-crashes.js';
 import { ServerRoom } from './server-room.js';
 import type { ServerWatchHub } from './server-watch.js';
-import { serverDetail, serverListItem, type ServerListItemView } from './server-views.js';
+import { pageItemsOf, serverDetail, serverListItem, type ServerListItemView } from './server-views.js';
 
 export interface CreateServerInput {
   name: string;
@@ -105,13 +105,6 @@ export class ServerService {
   private connected = (doc: Shared<ServerDoc>) => (doc.nodeId ? this.nodes.isConnected(doc.nodeId) : false);
   detail = (doc: ServerDoc) => serverDetail(doc, this.connected(doc), this.crashes.of(doc), this.portRefusals.noneLeftOf(doc._id, doc.nodeId));
   listItem = (doc: Shared<ServerDoc>) => serverListItem(doc, this.connected(doc));
-
-  /** For a page of servers: each Node's connection looked up once, not once per server. */
-  private pageItems() {
-    const known = new Map<string, boolean>();
-    const connected = (nodeId: string) => known.get(nodeId) ?? known.set(nodeId, this.nodes.isConnected(nodeId)).get(nodeId)!;
-    return (doc: Shared<ServerDoc>) => serverListItem(doc, doc.nodeId ? connected(doc.nodeId) : false);
-  }
 
   /** The server, if the caller may see it and holds `permission` in its team. */
   async load(caller: Caller, serverId: string, permission: Permission): Promise<ServerDoc> {
@@ -242,7 +235,7 @@ export class ServerService {
   /** Up to `limit` list items after `afterId`, in creation order. Convergence is derived, not stored: it is filtered while walking batches. */
   private async walk(filter: Record<string, unknown>[], convergence: string | undefined, afterId: string | undefined, limit: number) {
     const items: ServerListItemView[] = [];
-    const itemOf = this.pageItems();
+    const itemOf = pageItemsOf((nodeId) => this.nodes.isConnected(nodeId));
     let lastId = afterId;
     for (;;) {
       const conditions = lastId === undefined ? filter : [...filter, { _id: { $gt: lastId } }];
