@@ -7,7 +7,7 @@ import { AgentProcess } from '../support/agent-process.js';
 import { adminCredentials, networkInput } from '../support/controller.js';
 import { ControllerProcess } from '../support/controller-process.js';
 import { GiB, killGames, waitForServer } from '../support/fleet.js';
-import { greetingOn, processesIn } from '../support/game-processes.js';
+import { greetingOn, pidAlive, processesIn } from '../support/game-processes.js';
 import { privateGamePorts } from '../support/game-ports.js';
 import type { PortRange } from '../../src/shared/link/messages.js';
 import { ApiClient, sessionCookieFrom } from '../support/http.js';
@@ -19,14 +19,6 @@ const small = { cpuMillis: 250, memoryBytes: GiB / 8 };
 const unreachableWithinMs = 45_000 + 5_000;
 const stopSeconds = 60;
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 interface AgentHost {
   nodeId: string;
@@ -169,7 +161,7 @@ describe('faults: Controller SIGKILL, Agent SIGKILL and SIGSTOP (real processes)
       const before = await serverOf(ids.alpha);
       const pid = await gamePidOf(a, ids.alpha);
       await a.agent.kill('SIGKILL');
-      expect(alive(pid), 'the game outlives its Agent').to.equal(true);
+      expect(pidAlive(pid), 'the game outlives its Agent').to.equal(true);
       expect(await greetingOn(before.gamePort!), 'players still reach the game with no Agent').to.match(new RegExp(` on port ${before.gamePort}:`));
       a.agent = startAgent(a);
       await healthy(a.nodeId);
@@ -188,7 +180,7 @@ describe('faults: Controller SIGKILL, Agent SIGKILL and SIGSTOP (real processes)
       expect(shown.acceptsPlacements).to.equal(false);
       expect(shown.conditions.map((c) => c.reason)).to.include('NODE_UNREACHABLE');
       expect((await serverOf(ids.charlie)).convergence, 'a server on an unreachable Node').to.equal('UNKNOWN');
-      expect(alive(charliePid), 'the game runs on while its Agent is stopped').to.equal(true);
+      expect(pidAlive(charliePid), 'the game runs on while its Agent is stopped').to.equal(true);
       expect(await greetingOn(charlie.gamePort!), 'players still reach it').to.match(new RegExp(` on port ${charlie.gamePort}:`));
 
       await sampling;

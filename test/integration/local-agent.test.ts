@@ -11,6 +11,7 @@ import { adminCredentials, setupAdmin, startTestController, type TestController 
 import { killGames, tcpAccepts, waitForServer } from '../support/fleet.js';
 import type { AuditEventPage, NodePage, ServerDetail, Team } from '../support/api-types.js';
 import { gamePortsArgs, privateGamePorts } from '../support/game-ports.js';
+import { pidAlive } from '../support/game-processes.js';
 import { ApiClient, sessionCookieFrom } from '../support/http.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -179,17 +180,9 @@ describe('npm start (the built cairn-controller --local-agent as a program)', fu
   let dir: string;
   let controller: ReturnType<typeof spawn> | undefined;
   let agentPid: number | undefined;
-  const alive = (pid: number) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
   after(async () => {
     if (controller && controller.exitCode === null && controller.signalCode === null) controller.kill('SIGKILL');
-    if (agentPid !== undefined && alive(agentPid)) process.kill(agentPid, 'SIGKILL');
+    if (agentPid !== undefined && pidAlive(agentPid)) process.kill(agentPid, 'SIGKILL');
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -228,6 +221,6 @@ describe('npm start (the built cairn-controller --local-agent as a program)', fu
     expect(stdout.trim().split('\n')).to.deep.equal([line]);
 
     child.kill('SIGKILL');
-    await waitFor(() => !alive(agentPid!) || undefined, { timeoutMs: 10_000, what: 'the local Agent to leave with its Controller' });
+    await waitFor(() => !pidAlive(agentPid!) || undefined, { timeoutMs: 10_000, what: 'the local Agent to leave with its Controller' });
   });
 });

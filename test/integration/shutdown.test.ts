@@ -11,6 +11,7 @@ import { ControllerProcess } from '../support/controller-process.js';
 import { killGames, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
 import { gamePortsArgs, privateGamePorts } from '../support/game-ports.js';
 import { ApiClient, sessionCookieFrom } from '../support/http.js';
+import { pidAlive } from '../support/game-processes.js';
 import { slowUpload } from '../support/slow-upload.js';
 import { openSse, type SseEvent } from '../support/sse.js';
 import { waitFor } from '../support/wait-for.js';
@@ -20,14 +21,6 @@ const simcraft = { template: 'simcraft', version: '1.21.4' };
 const small = { cpuMillis: 100, memoryBytes: 64 * MiB };
 const running = (s: ServerDetail) => s.status.runtimeState === 'RUNNING' && s.convergence === 'CONVERGED';
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 /** The supervised game's pid, as the Agent's supervisor recorded it. */
 const gamePidIn = async (agentDir: string, serverId: string) =>
   (JSON.parse(await readFile(join(agentDir, 'servers', serverId, 'state', 'run.json'), 'utf8')) as { gamePid: number }).gamePid;
@@ -128,7 +121,7 @@ describe('cairn-controller on SIGTERM: a graceful stop with a console stream and
 
     expect(sha256(await readFile(join(root, 'whole.bin')))).to.equal(sha256(whole));
     expect((await readdir(root)).filter((n) => n.startsWith('abandoned') || n.startsWith('.cairn-upload-'))).to.deep.equal([]);
-    expect(alive(game), 'the game outlives the Controller and its local Agent').to.equal(true);
+    expect(pidAlive(game), 'the game outlives the Controller and its local Agent').to.equal(true);
 
     controller = await ControllerProcess.start(dataDir, controller.grpcPort, { extraArgs: args });
     const again = await signIn(controller, dataDir, false);
@@ -190,7 +183,7 @@ describe('cairn-agent on SIGTERM', function () {
     await f.agent.kill('SIGTERM');
     expect(await f.agent.exited, f.agent.stderr.slice(-2000)).to.equal(0);
     expect(await uploadTemps(root)).to.deep.equal([]);
-    expect(alive(game)).to.equal(true);
+    expect(pidAlive(game)).to.equal(true);
     // The Controller learns that the Node is gone at the next chunk it relays.
     await upload.write(randomBytes(MiB));
     upload.end();

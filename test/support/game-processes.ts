@@ -2,6 +2,16 @@ import { readdir, readlink } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 
+/** Whether a process with this pid exists (signal 0 checks without delivering anything). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Pids of the processes whose working directory is `dir` exactly (a server's games run in its root). */
 export async function processesIn(dir: string): Promise<number[]> {
   const pids: number[] = [];
