@@ -6,6 +6,7 @@ import { Authenticator } from './authenticate.js';
 import type { Metrics } from './metrics.js';
 import { checkReadiness, type ReadinessProbes } from './readiness.js';
 import { mountRoute } from './mount.js';
+import { RouteTable } from './route-table.js';
 import type { HttpDrain } from './drain.js';
 import { buildOpenApi } from './openapi.js';
 import { DomainError } from '../core/errors.js';
@@ -101,21 +102,20 @@ export function createHttpApp(options: HttpAppOptions): Koa {
     // parser reads that); a sample with no value yet is left out, as if not yet scraped.
     ctx.body = (await options.metrics.registry.metrics()).replace(/^[^#\n][^\n]* Nan\n/gm, '');
   });
+  const api = new RouteTable();
   const openapi = buildOpenApi(options.routes, options.version);
-  ops.get('/api/v1/openapi.json', (ctx) => {
+  api.routerFor('/openapi.json').get('/openapi.json', (ctx) => {
     ctx.body = openapi;
   });
 
-  const api = new Router({ prefix: '/api/v1' });
   const authenticator = new Authenticator(services.sessions, services.tokens);
   const settings = { ...defaultUploadSettings, ...options.uploads };
   const uploads = { gate: new UploadGate(settings.slots, settings.waitMs), silenceMs: settings.silenceMs };
   for (const route of options.routes) {
-    mountRoute(api, route, { authenticator, audit: services.audit, logger, checkResponses: options.checkResponses, jsonLimitBytes, uploads });
+    mountRoute(api.routerFor(route.path), route, { authenticator, audit: services.audit, logger, checkResponses: options.checkResponses, jsonLimitBytes, uploads });
   }
 
-  app.use(ops.routes()).use(ops.allowedMethods());
-  app.use(api.routes()).use(api.allowedMethods());
+  app.use(api.middleware(ops));
   app.use(webUi({ dir: options.webDir }));
   app.on('error', (error: NodeJS.ErrnoException) => {
     // A client that goes away mid-stream is normal for SSE and downloads.

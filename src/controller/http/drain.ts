@@ -14,11 +14,6 @@ export interface DrainReport {
   deadlineHit: boolean;
 }
 
-interface InFlight {
-  res: ServerResponse;
-  /** What is left of the two ends: the handler's return and the response's end (sent or its connection gone). */
-  pending: number;
-}
 
 /**
  * The HTTP side of a graceful shutdown. Its middleware (the app's first) follows every request
@@ -28,23 +23,29 @@ interface InFlight {
  * leave instead of sending more.
  */
 export class HttpDrain {
-  private readonly inFlight = new Set<InFlight>();
+  /** Each request's response, with what is left of its two ends: the handler's return and the response's end (sent or its connection gone). */
+  private readonly inFlight = new Map<ServerResponse, number>();
   private draining = false;
   private server?: Server;
   private onIdle?: () => void;
 
-  // Two counts rather than promises: this runs on every request.
+  // Two counts and one listener shared by all responses, rather than promises and closures: this runs on every request.
   readonly middleware: Koa.Middleware = async (ctx, next) => {
-    const entry: InFlight = { res: ctx.res, pending: 2 };
-    this.inFlight.add(entry);
-    ctx.res.once('close', () => this.ended(entry));
+    const res = ctx.res;
+    this.inFlight.set(res, 2);
+    res.on('close', this.closed);
     try {
       await next();
     } finally {
-      if (this.draining && !ctx.res.headersSent) ctx.set('Connection', 'close');
-      this.ended(entry);
+      if (this.draining && !res.headersSent) ctx.set('Connection', 'close');
+      this.ended(res);
     }
   };
+
+  /** The response's `close` listener: `this` is the response. */
+  private readonly closed = ((drain: HttpDrain) => function (this: ServerResponse) {
+    drain.ended(this);
+  })(this);
 
   /** Runs to completion once `server.close()` would wait for nothing but the deadline. */
   async drain(app: Koa, server: Server, deadlineMs: number): Promise<DrainReport> {
@@ -52,7 +53,7 @@ export class HttpDrain {
     this.server = server;
     const requestsInFlight = this.inFlight.size;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    for (const { res } of this.inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+    for (const res of this.inFlight.keys()) if (!res.headersSent) res.setHeader('Connection', 'close');
     const streamsEnded = endEventStreams(app, shutdownReason);
     const idle = new Promise<void>((resolve) => {
       this.onIdle = resolve;
@@ -69,9 +70,13 @@ export class HttpDrain {
     return { streamsEnded, requestsInFlight, deadlineHit };
   }
 
-  private ended(entry: InFlight): void {
-    if (--entry.pending > 0) return;
-    this.inFlight.delete(entry);
+  private ended(res: ServerResponse): void {
+    const pending = (this.inFlight.get(res) ?? 0) - 1;
+    if (pending > 0) {
+      this.inFlight.set(res, pending);
+      return;
+    }
+    this.inFlight.delete(res);
     if (!this.draining) return;
     // A stream that just ended leaves its keep-alive connection idle: close it now, not at its timeout.
     setImmediate(() => this.server?.closeIdleConnections());

@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { HttpRequestMetrics } from './request-metrics.js';
 
 const defaultPrefix = 'cairn_controller_';
 
@@ -21,33 +22,16 @@ export function createMetrics(version: string) {
     labelNames: ['version'] as const,
     registers: [registry],
   }).set({ version }, 1);
-  const requests = new Counter({
-    name: 'cairn_http_requests_total',
-    help: 'HTTP requests by route template, method and status.',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [registry],
-  });
-  const latency = new Histogram({
-    name: 'cairn_http_request_duration_seconds',
-    help: 'HTTP request latency by route template, method and status.',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [registry],
-  });
+  const http = new HttpRequestMetrics(registry, [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]);
 
   /** Labels use the matched route template, never the raw path, so ids do not explode the series. */
   const middleware: Middleware = async (ctx, next) => {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     try {
       await next();
     } finally {
-      const labels = {
-        method: ctx.method,
-        route: (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched',
-        status: String(ctx.status),
-      };
-      requests.inc(labels);
-      latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+      const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
+      http.observe(ctx.method, route, ctx.status, (performance.now() - started) / 1000);
     }
   };
 

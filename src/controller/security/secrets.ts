@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -14,7 +14,8 @@ export function randomBase62(length: number): string {
 }
 
 /** High-entropy secrets (session ids, tokens, codes) are stored as SHA-256; a slow KDF adds nothing there. */
-export const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+// The one-shot `hash` (no Hash object): every signed-in request hashes its cookie.
+export const sha256 = (text: string) => hash('sha256', text, 'hex');
 
 export function sameHash(aHex: string, bHex: string): boolean {
   const a = Buffer.from(aHex, 'hex');

@@ -93,9 +93,24 @@ export function serverDetail(doc: ServerDoc, nodeConnected: boolean, lastCrash?:
   };
 }
 
+/**
+ * The list item last built for a stored document, and the Node connection it was built with. A
+ * shared document is never changed in place (a write stores a new one), so while both hold, the
+ * item is the same; pages reuse it rather than build it again (reading fifty documents of as many
+ * shapes was most of a page's own cost). Items only ever go out as JSON; nothing changes them.
+ */
+const builtItems = new WeakMap<Shared<ServerDoc>, { nodeConnected: boolean; item: ServerListItemView }>();
+
 /** List items for one page of servers: each Node's connection looked up once, not once per server. */
-export function pageItemsOf(isConnected: (nodeId: string) => boolean): (doc: Shared<ServerDoc>) => ReturnType<typeof serverListItem> {
+export function pageItemsOf(isConnected: (nodeId: string) => boolean): (doc: Shared<ServerDoc>) => ServerListItemView {
   const known = new Map<string, boolean>();
   const connected = (nodeId: string) => known.get(nodeId) ?? known.set(nodeId, isConnected(nodeId)).get(nodeId)!;
-  return (doc) => serverListItem(doc, doc.nodeId ? connected(doc.nodeId) : false);
+  return (doc) => {
+    const nodeConnected = doc.nodeId ? connected(doc.nodeId) : false;
+    const built = builtItems.get(doc);
+    if (built?.nodeConnected === nodeConnected) return built.item;
+    const item = serverListItem(doc, nodeConnected);
+    builtItems.set(doc, { nodeConnected, item });
+    return item;
+  };
 }

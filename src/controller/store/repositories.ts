@@ -1,4 +1,5 @@
 import type { BlobStore } from '../../shared/backup/blob-store.js';
+import { ByIdCache } from './by-id-cache.js';
 import type { Collection, IndexSpec } from './collection.js';
 import type {
   ApiTokenDoc, AuditLog, LeaseDoc, EnrollmentTokenDoc, NodeDoc, ServerDoc, MembershipDoc, NetworkDoc, PasswordResetDoc, RoleDoc, SessionDoc, SettingDoc, TeamDoc, UserDoc,
@@ -72,10 +73,12 @@ export const collectionIndexes: Record<Exclude<keyof Repositories, 'kind' | 'aud
 export async function openRepositories(adapter: StoreAdapter): Promise<Repositories> {
   const open = <T extends { _id: string }>(name: keyof typeof collectionIndexes) =>
     adapter.openCollection<T>(name, collectionIndexes[name]);
+  // Every signed-in request reads its session and its user by id; only the embedded store's files belong to this process alone.
+  const byId = <T extends { _id: string }>(collection: Collection<T>) => (adapter.kind === 'embedded' ? new ByIdCache(collection) : collection);
   return {
     kind: adapter.kind,
-    users: await open<UserDoc>('users'),
-    sessions: await open<SessionDoc>('sessions'),
+    users: byId(await open<UserDoc>('users')),
+    sessions: byId(await open<SessionDoc>('sessions')),
     apiTokens: await open<ApiTokenDoc>('apiTokens'),
     teams: await open<TeamDoc>('teams'),
     roles: await open<RoleDoc>('roles'),
