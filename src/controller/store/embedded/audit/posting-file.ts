@@ -31,21 +31,21 @@ const bucketKeys = 16;
 
 interface Entry {
   hash: KeyHash;
-  offsets: readonly number[];
+  offsets: ArrayLike<number>;
 }
 
 const compareHashes = (a: KeyHash, b: KeyHash) => a[0] - b[0] || a[1] - b[1];
 const bucketOf = (h1: number, bits: number) => (bits === 0 ? 0 : h1 >>> (32 - bits));
 
 /** The bytes of a posting file for one segment's lists (key → ascending line offsets). */
-export function encodePostings(lists: ReadonlyMap<string, readonly number[]>, segmentSize: number, events: number): Buffer {
+export function encodePostings(lists: Iterable<[string, ArrayLike<number>]>, segmentSize: number, events: number): Buffer {
   const entries: Entry[] = [];
   for (const [key, offsets] of lists) entries.push({ hash: hashKey(key), offsets });
   entries.sort((a, b) => compareHashes(a.hash, b.hash));
   const merged: Entry[] = [];
   for (const entry of entries) {
     const last = merged.at(-1);
-    if (last && compareHashes(last.hash, entry.hash) === 0) last.offsets = [...new Set([...last.offsets, ...entry.offsets])].sort((x, y) => x - y);
+    if (last && compareHashes(last.hash, entry.hash) === 0) last.offsets = [...new Set([...Array.from(last.offsets), ...Array.from(entry.offsets)])].sort((x, y) => x - y);
     else merged.push(entry);
   }
   const keys = merged.length;
@@ -74,7 +74,7 @@ export function encodePostings(lists: ReadonlyMap<string, readonly number[]>, se
     out.writeUInt32LE(entry.hash[1], at + 4);
     out.writeUInt32LE(entry.offsets.length, at + 8);
     out.writeUInt32LE(posting, at + 12);
-    for (const offset of entry.offsets) out.writeUInt32LE(offset, postingsAt + 4 * posting++);
+    for (let k = 0; k < entry.offsets.length; k++) out.writeUInt32LE(entry.offsets[k], postingsAt + 4 * posting++);
   });
   for (; bucket <= buckets; bucket++) out.writeUInt32LE(keys, tableAt + bucket * 4);
   return out;

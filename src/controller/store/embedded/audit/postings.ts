@@ -13,16 +13,52 @@ export interface Postings {
  */
 export const narrowingRatio = 16;
 
+/** A list longer than this moves from a JS array (8 bytes an entry) to a growing Uint32Array (4, off the JS heap). */
+const shortList = 16;
+
+/** A long posting list of the open segment: its capacity doubles as it grows. */
+class LongList {
+  private values: Uint32Array;
+  private length: number;
+
+  constructor(start: readonly number[]) {
+    this.values = new Uint32Array(start.length * 4);
+    this.values.set(start);
+    this.length = start.length;
+  }
+
+  push(offset: number): void {
+    if (this.length === this.values.length) {
+      const grown = new Uint32Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.length++] = offset;
+  }
+
+  /** The offsets so far: a view, so offsets pushed later are not in it. */
+  view(): Uint32Array {
+    return this.values.subarray(0, this.length);
+  }
+}
+
 /** The postings of the segment being appended to, in memory: at most one segment's events. */
 export class OpenPostings implements Postings {
-  readonly lists = new Map<string, number[]>();
+  private readonly lists = new Map<string, number[] | LongList>();
 
   add(offset: number, keys: readonly string[]): void {
     for (const key of keys) {
       const list = this.lists.get(key);
-      if (list) list.push(offset);
-      else this.lists.set(key, [offset]);
+      if (list === undefined) this.lists.set(key, [offset]);
+      else if (!Array.isArray(list)) list.push(offset);
+      else if (list.length < shortList) list.push(offset);
+      else this.lists.set(key, new LongList([...list, offset]));
     }
+  }
+
+  /** Every key with its offsets, for the posting file. */
+  *entries(): Generator<[string, ArrayLike<number>]> {
+    for (const [key, list] of this.lists) yield [key, Array.isArray(list) ? list : list.view()];
   }
 
   lookup(keys: readonly string[]): Promise<ArrayLike<number>> {
@@ -30,7 +66,7 @@ export class OpenPostings implements Postings {
     for (const key of keys) {
       const list = this.lists.get(key);
       if (!list) return Promise.resolve([]);
-      lists.push(list);
+      lists.push(Array.isArray(list) ? list : list.view());
     }
     return Promise.resolve(intersect(worthReading(lists, (l) => l.length)));
   }

@@ -63,9 +63,10 @@ export class AuditSegmentLog implements AuditLog {
     const names = await readdir(dir);
     for (const name of names) if (name.endsWith('.tmp')) await unlink(join(dir, name));
     // A crash while pruning can leave a segment's companions behind it.
+    const present = new Set(names);
     for (const name of names) {
       const companion = /^(.*\.jsonl)\.(idx|post)$/.exec(name);
-      if (companion && !names.includes(companion[1])) await unlink(join(dir, name));
+      if (companion && !present.has(companion[1])) await unlink(join(dir, name));
     }
     const segments = names
       .map((name) => ({ name, id: Segment.idOfFileName(name) }))

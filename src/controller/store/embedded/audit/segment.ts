@@ -93,7 +93,7 @@ export class Segment {
   async seal(): Promise<void> {
     if (this.postings instanceof OpenPostings) {
       const post = `${this.file}.post`;
-      await writeFile(`${post}.tmp`, encodePostings(this.postings.lists, this.size, this.events));
+      await writeFile(`${post}.tmp`, encodePostings(this.postings.entries(), this.size, this.events));
       await rename(`${post}.tmp`, post);
       const sealed = await SealedPostings.load(post, this.size);
       if (!sealed) throw new Error(`posting file ${post} did not read back`);
