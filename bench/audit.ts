@@ -3,9 +3,10 @@
  * the log, reopens it, and reports heap after GC, size on disk and p50/p99 of typical searches.
  * BENCH_AUDIT_SOAK=1 runs the soak instead: a Controller in this process under steady audited
  * API traffic for BENCH_AUDIT_SOAK_SECONDS (default 600), heap printed every 30 s with its slope.
+ * BENCH_AUDIT_DIR=<dir> keeps the written log there: a later run reopens and searches it without writing.
  * Run with `node --import tsx --expose-gc bench/audit.ts` (or `npm run bench audit`).
  */
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuditSegmentLog } from '../src/controller/store/embedded/audit/segment-log.js';
@@ -116,15 +117,20 @@ async function measureSearches(log: AuditSegmentLog): Promise<void> {
 }
 
 async function storeBench(): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'cairn-bench-audit-'));
+  // BENCH_AUDIT_DIR keeps the log for the next run, which then only reopens and searches it.
+  const kept = process.env.BENCH_AUDIT_DIR;
+  const dir = kept ?? (await mkdtemp(join(tmpdir(), 'cairn-bench-audit-')));
+  await mkdir(dir, { recursive: true });
   const clock = { now: () => new Date(t0 + 366 * day) };
   try {
     console.log(`Audit (embedded store): ${events.toLocaleString('en')} events over 365 days`);
-    const baseline = heapAfterGc() + process.memoryUsage().arrayBuffers;
-    const log = await AuditSegmentLog.open(dir, clock, () => undefined);
-    await writeAll(log);
-    console.log(`heap + array buffers after GC, log open after writing: ${mib(heapAfterGc() + process.memoryUsage().arrayBuffers)} (process baseline before opening ${mib(baseline)})`);
-    await log.close();
+    console.log(`process baseline before opening: heap ${mib(heapAfterGc())} + array buffers ${mib(process.memoryUsage().arrayBuffers)}`);
+    if (!kept || (await readdir(dir)).length === 0) {
+      const log = await AuditSegmentLog.open(dir, clock, () => undefined);
+      await writeAll(log);
+      console.log(`heap + array buffers after GC, log open after writing: ${mib(heapAfterGc() + process.memoryUsage().arrayBuffers)}`);
+      await log.close();
+    }
     const files = (await readdir(dir)).filter((n) => n.endsWith('.jsonl')).length;
     const postings = await diskSize(dir, '.post');
     console.log(`on disk: ${mib(await diskSize(dir))} in ${files} segments (${(await diskSize(dir) / events).toFixed(0)} bytes/event, indexes included; posting files ${mib(postings)}, ${(postings / events).toFixed(0)} bytes/event)`);
@@ -137,6 +143,7 @@ async function storeBench(): Promise<void> {
     await measureSearches(reopened);
     console.log(`heap after GC, after the searches: ${mib(heapAfterGc())}`);
     await reopened.close();
+    if (kept) return;
 
     // An upgrade from a version without posting files, or a crash while sealing every day: each is rebuilt at start.
     for (const name of await readdir(dir)) if (name.endsWith('.post')) await rm(join(dir, name));
@@ -148,7 +155,7 @@ async function storeBench(): Promise<void> {
     console.log(`prune the oldest 90 days: ${pruned.toLocaleString('en')} events in ${(now() - pruneStarted).toFixed(0)} ms`);
     await rebuilt.close();
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    if (!kept) await rm(dir, { recursive: true, force: true });
   }
 }
 

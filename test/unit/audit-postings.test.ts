@@ -89,6 +89,7 @@ describe('AuditSegmentLog posting lists: a rare value reads only its lines', () 
     // A segment file replaced by a directory cannot be read: a search that opened one would fail.
     const holders = new Set(events.filter((e) => e.targetId === 'rare-target').map((e) => e.occurredAt.slice(0, 10)));
     const again = await openLog();
+    const third = await openLog();
     for (const [n, name] of (await files('.jsonl')).slice(0, -1).entries()) {
       if (holders.has(at(n * day).slice(0, 10))) continue;
       await unlink(join(dir, name));
@@ -96,14 +97,15 @@ describe('AuditSegmentLog posting lists: a rare value reads only its lines', () 
     }
     expect((await again.search({ targetId: 'rare-target', limit: 100 })).map((e) => e.id)).to.deep.equal(found.map((e) => e.id));
     expect(await again.search({ targetId: 'nowhere', limit: 10 })).to.deep.equal([]);
-    // The check above can fail: a search that reaches such a segment is refused.
+    await again.close();
+    // The check above can fail: a search that reaches such a segment (with no file of it open yet) is refused.
     const holder = (await files('.jsonl'))[27];
     await unlink(join(dir, holder));
     await mkdir(join(dir, holder));
     let refused: unknown;
-    await again.search({ targetId: 'rare-target', limit: 100 }).catch((e: unknown) => (refused = e));
+    await third.search({ targetId: 'rare-target', limit: 100 }).catch((e: unknown) => (refused = e));
     expect((refused as NodeJS.ErrnoException | undefined)?.code).to.equal('EISDIR');
-    await again.close();
+    await third.close();
   });
 
   it('rebuilds at start a sealed segment whose posting file a crash kept from being written (or left torn)', async () => {

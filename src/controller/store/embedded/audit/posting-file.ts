@@ -1,5 +1,6 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { Bloom, hashKey, type KeyHash } from './bloom.js';
+import type { HandlePool } from './handle-pool.js';
 import { intersect, worthReading, type Postings } from './postings.js';
 
 /*
@@ -17,11 +18,12 @@ import { intersect, worthReading, type Postings } from './postings.js';
  *   36  u32  0
  *   40  Bloom filter over the keys (M bytes)
  *       bucket table: 2^b + 1 u32, the index of each bucket's first entry (the last is K)
- *       K entries of 16 bytes, sorted by hash: hash1, hash2, postings count, index of the first posting
- *       P u32 postings: byte offsets of event lines in the segment, ascending per key
+ *       K entries of 16 bytes, sorted by hash: hash1, hash2, postings count, index of the first
+ *         posting; for a key with one posting (most values of a rare field), that offset itself
+ *       P u32 postings of the keys with more than one: byte offsets of event lines, ascending per key
  *
  * Memory keeps the Bloom filter and the bucket table (about 1.5 bytes per key); a lookup reads
- * one bucket's entries (≈ 16 × 16 bytes) and then the posting list itself.
+ * one bucket's entries (≈ 16 × 16 bytes) and then, unless the key has one posting, its list.
  */
 const magic = Buffer.from('CAIRNPL1');
 const headerBytes = 40;
@@ -52,7 +54,7 @@ export function encodePostings(lists: Iterable<[string, ArrayLike<number>]>, seg
   const bits = keys <= bucketKeys ? 0 : Math.ceil(Math.log2(keys / bucketKeys));
   const buckets = 2 ** bits;
   const bloomBytes = Bloom.bytesFor(keys);
-  const postings = merged.reduce((n, e) => n + e.offsets.length, 0);
+  const postings = merged.reduce((n, e) => n + (e.offsets.length > 1 ? e.offsets.length : 0), 0);
   const tableAt = headerBytes + bloomBytes;
   const entriesAt = tableAt + (buckets + 1) * 4;
   const postingsAt = entriesAt + keys * entryBytes;
@@ -73,8 +75,11 @@ export function encodePostings(lists: Iterable<[string, ArrayLike<number>]>, seg
     out.writeUInt32LE(entry.hash[0], at);
     out.writeUInt32LE(entry.hash[1], at + 4);
     out.writeUInt32LE(entry.offsets.length, at + 8);
-    out.writeUInt32LE(posting, at + 12);
-    for (let k = 0; k < entry.offsets.length; k++) out.writeUInt32LE(entry.offsets[k], postingsAt + 4 * posting++);
+    if (entry.offsets.length === 1) out.writeUInt32LE(entry.offsets[0], at + 12);
+    else {
+      out.writeUInt32LE(posting, at + 12);
+      for (let k = 0; k < entry.offsets.length; k++) out.writeUInt32LE(entry.offsets[k], postingsAt + 4 * posting++);
+    }
   });
   for (; bucket <= buckets; bucket++) out.writeUInt32LE(keys, tableAt + bucket * 4);
   return out;
@@ -123,25 +128,17 @@ export class SealedPostings implements Postings {
     }
   }
 
-  async lookup(keys: readonly string[]): Promise<ArrayLike<number>> {
+  async lookup(keys: readonly string[], files: HandlePool): Promise<ArrayLike<number>> {
     const hashes = keys.map(hashKey);
     if (!hashes.every((h) => this.bloom.mayHave(h))) return [];
-    let handle: FileHandle;
-    try {
-      handle = await open(this.file, 'r');
-    } catch (e) {
-      // Pruned since the search began: nothing to find.
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw e;
-    }
-    try {
+    // Pruned since the search began (undefined): nothing to find.
+    const offsets = await files.use(this.file, async (handle) => {
       const found = await Promise.all(hashes.map((h) => this.find(handle, h)));
       if (found.some((f) => f === undefined)) return [];
       const lists = await Promise.all(worthReading(found as Found[], (f) => f.count).map((f) => this.read(handle, f)));
       return intersect(lists);
-    } finally {
-      await handle.close();
-    }
+    });
+    return offsets ?? [];
   }
 
   private async find(handle: FileHandle, [h1, h2]: KeyHash): Promise<Found | undefined> {
@@ -158,6 +155,7 @@ export class SealedPostings implements Postings {
   }
 
   private async read(handle: FileHandle, { count, first }: Found): Promise<ArrayLike<number>> {
+    if (count === 1) return [first];
     const bytes = Buffer.alloc(count * 4);
     await handle.read(bytes, 0, bytes.length, this.postingsAt + first * 4);
     const offsets = new Array<number>(count);

@@ -1,10 +1,12 @@
+import type { HandlePool } from './handle-pool.js';
+
 /** Where a segment's events holding given filter keys are: the byte offsets of their lines. */
 export interface Postings {
   /**
    * Ascending offsets of the lines that may hold every key (a superset: the caller checks each
    * event); empty when the segment certainly holds none.
    */
-  lookup(keys: readonly string[]): Promise<ArrayLike<number>>;
+  lookup(keys: readonly string[], files: HandlePool): Promise<ArrayLike<number>>;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Clock } from '../../../../shared/clock.js';
 import type { AuditEventRecord, AuditLog, AuditQuery, NewAuditEvent } from '../../records.js';
 import { cutTornTail, type StoreRepair } from '../torn-tail.js';
 import { queryKeys, matches } from './block.js';
+import { HandlePool } from './handle-pool.js';
 import { searchSegments } from './segment-search.js';
 import { Segment } from './segment.js';
 
@@ -36,6 +37,7 @@ interface Batch {
  */
 export class AuditSegmentLog implements AuditLog {
   private readonly batches: Batch[] = [];
+  private readonly files = new HandlePool(64);
   private flushing?: Promise<void>;
   private activeDay?: string;
   private activeCount: number;
@@ -174,7 +176,7 @@ export class AuditSegmentLog implements AuditLog {
       for (let i = events.length - 1; i >= 0 && found.length < query.limit; i--) if (matches(events[i], query)) found.push(events[i]);
     }
     if (found.length >= query.limit) return found;
-    return found.concat(await searchSegments(this.segments, query, queryKeys(query), query.limit - found.length));
+    return found.concat(await searchSegments(this.segments, this.files, query, queryKeys(query), query.limit - found.length));
   }
 
   /**
@@ -200,6 +202,7 @@ export class AuditSegmentLog implements AuditLog {
       // The segment first: companions left by a crash here are deleted at the next start.
       await unlink(segment.file).catch(ignoreMissing);
       for (const companion of Segment.companions(segment.file)) await unlink(companion).catch(ignoreMissing);
+      for (const file of [segment.file, ...Segment.companions(segment.file)]) this.files.forget(file);
     }
     return removed;
   }
@@ -207,6 +210,7 @@ export class AuditSegmentLog implements AuditLog {
   async close(): Promise<void> {
     while (this.flushing) await this.flushing;
     await this.writing.handle.close();
+    await this.files.closeAll();
   }
 }
 

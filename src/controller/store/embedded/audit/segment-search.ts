@@ -1,6 +1,6 @@
-import { open, type FileHandle } from 'node:fs/promises';
 import type { AuditEventRecord, AuditQuery } from '../../records.js';
 import { matches } from './block.js';
+import type { HandlePool } from './handle-pool.js';
 import { readLinesAt } from './line-reader.js';
 import type { Postings } from './postings.js';
 import { parseLine, type Segment } from './segment.js';
@@ -18,7 +18,7 @@ interface View {
 }
 
 /** Segments searched at once at most, when the newest ones hold too few matches. */
-const maxParallelSegments = 16;
+const maxParallelSegments = 32;
 
 /**
  * Newest first through the segments until `limit` events are found. With filter values, each
@@ -26,15 +26,20 @@ const maxParallelSegments = 16;
  * it holds none); without, its blocks are read whole, newest first, those outside the query's
  * ids and times skipped.
  */
-export async function searchSegments(segments: readonly Segment[], query: AuditQuery, keys: string[], limit: number): Promise<AuditEventRecord[]> {
+export async function searchSegments(segments: readonly Segment[], files: HandlePool, query: AuditQuery, keys: string[], limit: number): Promise<AuditEventRecord[]> {
   const views = segments.map((segment) => ({ segment, blocks: segment.blocks.length, size: segment.size, postings: segment.postings }));
   const found: AuditEventRecord[] = [];
-  if (keys.length === 0) await scanBlocks(views, query, limit, found);
-  else await followPostings(views, query, keys, limit, found);
+  if (keys.length === 0) await scanBlocks(views, files, query, limit, found);
+  else await followPostings(views, files, query, keys, limit, found);
   return found;
 }
 
-async function followPostings(views: View[], query: AuditQuery, keys: string[], limit: number, found: AuditEventRecord[]): Promise<void> {
+/**
+ * A few segments at a time (twice as many each round), each one's posting lookup and newest page
+ * of lines read at once, then taken in order; a segment with more candidates than a page reads
+ * its next pages only when the found events still fall short.
+ */
+async function followPostings(views: View[], files: HandlePool, query: AuditQuery, keys: string[], limit: number, found: AuditEventRecord[]): Promise<void> {
   let parallel = 1;
   let s = views.length - 1;
   while (s >= 0 && found.length < limit) {
@@ -47,13 +52,39 @@ async function followPostings(views: View[], query: AuditQuery, keys: string[], 
       const range = byteRange(view, query);
       if (range) batch.push({ view, range });
     }
-    const offsets = await Promise.all(batch.map(({ view }) => view.postings.lookup(keys)));
-    for (const [i, { view, range }] of batch.entries()) {
-      await readPostedEvents(view.segment.file, offsets[i], range, query, limit, found);
-      if (found.length >= limit) return;
+    const page = Math.max(8, limit - found.length);
+    const read = await Promise.all(
+      batch.map(async ({ view, range }) => {
+        const offsets = newestFirstWithin(await view.postings.lookup(keys, files), range);
+        return { offsets, lines: await readLines(files, view.segment.file, offsets.slice(0, page), range[1]) };
+      }),
+    );
+    for (const [i, { offsets, lines }] of read.entries()) {
+      for (let from = 0; ; ) {
+        for (const line of lines.splice(0)) {
+          const event = parseLine(line);
+          if (event && matches(event, query)) found.push(event);
+          if (found.length >= limit) return;
+        }
+        from += page;
+        if (from >= offsets.length) break;
+        lines.push(...(await readLines(files, batch[i].view.segment.file, offsets.slice(from, from + page), batch[i].range[1])));
+      }
     }
     parallel = Math.min(parallel * 2, maxParallelSegments);
   }
+}
+
+/** The offsets inside `[from, to)`, newest first. */
+function newestFirstWithin(offsets: ArrayLike<number>, [from, to]: [number, number]): number[] {
+  const within: number[] = [];
+  for (let i = offsets.length - 1; i >= 0 && offsets[i] >= from; i--) if (offsets[i] < to) within.push(offsets[i]);
+  return within;
+}
+
+async function readLines(files: HandlePool, file: string, offsets: number[], end: number): Promise<string[]> {
+  if (offsets.length === 0) return [];
+  return (await files.use(file, (handle) => readLinesAt(handle, offsets, end))) ?? [];
 }
 
 /** The bytes of the segment whose blocks admit the query's ids and times; undefined when none do. */
@@ -69,45 +100,19 @@ function byteRange(view: View, query: AuditQuery): [number, number] | undefined 
   return from === undefined ? undefined : [from, Math.min(to, view.size)];
 }
 
-/** Reads the posted lines in `[from, to)`, newest first, a page's worth at a time, keeping those that match. */
-async function readPostedEvents(file: string, offsets: ArrayLike<number>, [from, to]: [number, number], query: AuditQuery, limit: number, found: AuditEventRecord[]): Promise<void> {
-  let i = offsets.length - 1;
-  while (i >= 0 && offsets[i] >= to) i--;
-  if (i < 0 || offsets[i] < from) return;
-  const handle = await openIfPresent(file);
-  if (!handle) return;
-  try {
-    while (i >= 0 && offsets[i] >= from && found.length < limit) {
-      const chunk: number[] = [];
-      for (const want = Math.max(8, limit - found.length); i >= 0 && offsets[i] >= from && chunk.length < want; i--) chunk.push(offsets[i]);
-      for (const line of await readLinesAt(handle, chunk, to)) {
-        const event = parseLine(line);
-        if (event && matches(event, query)) found.push(event);
-        if (found.length >= limit) return;
-      }
+async function scanBlocks(views: View[], files: HandlePool, query: AuditQuery, limit: number, found: AuditEventRecord[]): Promise<void> {
+  for (const { view, offset, length } of blocksNewestFirst(views, query)) {
+    const buffer = await files.use(view.segment.file, async (handle) => {
+      const bytes = Buffer.allocUnsafe(length);
+      const { bytesRead } = await handle.read(bytes, 0, length, offset);
+      return bytes.subarray(0, bytesRead);
+    });
+    if (!buffer) continue;
+    for (const [start, end] of linesNewestFirst(buffer)) {
+      const event = end > start ? parseLine(buffer.toString('utf8', start, end)) : undefined;
+      if (event && matches(event, query)) found.push(event);
+      if (found.length >= limit) return;
     }
-  } finally {
-    await handle.close();
-  }
-}
-
-async function scanBlocks(views: View[], query: AuditQuery, limit: number, found: AuditEventRecord[]): Promise<void> {
-  const handles = new Map<Segment, FileHandle | undefined>();
-  try {
-    for (const { view, offset, length } of blocksNewestFirst(views, query)) {
-      if (!handles.has(view.segment)) handles.set(view.segment, await openIfPresent(view.segment.file));
-      const handle = handles.get(view.segment);
-      if (!handle) continue;
-      const buffer = Buffer.allocUnsafe(length);
-      const { bytesRead } = await handle.read(buffer, 0, length, offset);
-      for (const [start, end] of linesNewestFirst(buffer.subarray(0, bytesRead))) {
-        const event = end > start ? parseLine(buffer.toString('utf8', start, end)) : undefined;
-        if (event && matches(event, query)) found.push(event);
-        if (found.length >= limit) return;
-      }
-    }
-  } finally {
-    for (const handle of handles.values()) await handle?.close();
   }
 }
 
@@ -131,15 +136,5 @@ export function* linesNewestFirst(buffer: Buffer): Generator<[number, number]> {
     const start = lineEnd > 0 ? buffer.lastIndexOf(0x0a, lineEnd - 1) + 1 : 0;
     yield [start, lineEnd];
     end = start;
-  }
-}
-
-/** A segment pruned since the search began holds nothing to find. */
-async function openIfPresent(file: string): Promise<FileHandle | undefined> {
-  try {
-    return await open(file, 'r');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw e;
   }
 }
