@@ -55,31 +55,43 @@ async function followPostings(views: View[], files: HandlePool, query: AuditQuer
     const page = Math.max(8, limit - found.length);
     const read = await Promise.all(
       batch.map(async ({ view, range }) => {
-        const offsets = newestFirstWithin(await view.postings.lookup(keys, files), range);
-        return { offsets, lines: await readLines(files, view.segment.file, offsets.slice(0, page), range[1]) };
+        const pages = pagesNewestFirst(await view.postings.lookup(keys, files), range, page);
+        return { view, range, pages, lines: await readLines(files, view.segment.file, pages.next().value ?? [], range[1]) };
       }),
     );
-    for (const [i, { offsets, lines }] of read.entries()) {
-      for (let from = 0; ; ) {
-        for (const line of lines.splice(0)) {
+    for (const { view, range, pages, lines } of read) {
+      for (let next = lines; next.length > 0; next = await readLines(files, view.segment.file, pages.next().value ?? [], range[1])) {
+        for (const line of next) {
           const event = parseLine(line);
           if (event && matches(event, query)) found.push(event);
           if (found.length >= limit) return;
         }
-        from += page;
-        if (from >= offsets.length) break;
-        lines.push(...(await readLines(files, batch[i].view.segment.file, offsets.slice(from, from + page), batch[i].range[1])));
       }
     }
     parallel = Math.min(parallel * 2, maxParallelSegments);
   }
 }
 
-/** The offsets inside `[from, to)`, newest first. */
-function newestFirstWithin(offsets: ArrayLike<number>, [from, to]: [number, number]): number[] {
-  const within: number[] = [];
-  for (let i = offsets.length - 1; i >= 0 && offsets[i] >= from; i--) if (offsets[i] < to) within.push(offsets[i]);
-  return within;
+/** The ascending offsets inside `[from, to)`, newest first, `page` at a time. */
+function* pagesNewestFirst(offsets: ArrayLike<number>, [from, to]: [number, number], page: number): Generator<number[], undefined> {
+  const low = firstAtLeast(offsets, from);
+  for (let i = firstAtLeast(offsets, to) - 1; i >= low; ) {
+    const chunk: number[] = [];
+    for (; i >= low && chunk.length < page; i--) chunk.push(offsets[i]);
+    yield chunk;
+  }
+  return undefined;
+}
+
+function firstAtLeast(offsets: ArrayLike<number>, value: number): number {
+  let low = 0;
+  let high = offsets.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (offsets[mid] < value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 async function readLines(files: HandlePool, file: string, offsets: number[], end: number): Promise<string[]> {
