@@ -1,15 +1,14 @@
 import type { AuditEventRecord, AuditQuery } from '../../records.js';
-import { Bloom } from './bloom.js';
 
-/** The fields `GET /audit-events` filters on by equality; each block's Bloom filter covers them. */
+/** The fields `GET /audit-events` filters on by equality; each segment's posting lists cover them. */
 export const filterFields = ['actorUserId', 'targetKind', 'targetId', 'action', 'outcome'] as const;
 
 const keyOf = (field: number, value: string) => `${field}\u0000${value}`;
 
 /**
- * The Bloom keys of a set of filter values: one per field, and for a refusal or failure one more
- * per field paired with the outcome, so "what did this user get refused" skips the blocks where
- * that user only succeeded and others were refused. SUCCESS, nearly every event, gets no pairs.
+ * The posting keys of a set of filter values: one per field, and for a refusal or failure one more
+ * per field paired with the outcome, so "what did this user get refused" reads only the refusals,
+ * not every event of that user. SUCCESS, nearly every event, gets no pairs.
  */
 function keysOf(values: Partial<Record<(typeof filterFields)[number], string>>): string[] {
   const keys: string[] = [];
@@ -34,9 +33,9 @@ export function matches(event: AuditEventRecord, query: AuditQuery): boolean {
 }
 
 /**
- * A run of consecutive lines of one segment file: where its bytes are, which ids and times it
- * holds, and which filter values it may contain. The open block (the newest one) keeps its keys
- * as a set; a full block trades them for a Bloom filter.
+ * A run of consecutive lines of one segment file: where its bytes are and which ids and times it
+ * holds. A search without filter values reads the blocks whose ranges admit it; one with filter
+ * values reads the posting lists and uses the blocks only to bound ids and times to byte offsets.
  */
 export class Block {
   firstId = Number.MAX_SAFE_INTEGER;
@@ -45,15 +44,17 @@ export class Block {
   maxTime = '';
   length = 0;
   lines = 0;
-  bloom?: Bloom;
-  private keys?: Set<string> = new Set();
 
   constructor(readonly offset: number) {}
 
-  static sealed(fields: { offset: number; length: number; lines: number; firstId: number; lastId: number; minTime: string; maxTime: string; bloom: Bloom }): Block {
+  static sealed(fields: { offset: number; length: number; lines: number; firstId: number; lastId: number; minTime: string; maxTime: string }): Block {
     const block = new Block(fields.offset);
-    Object.assign(block, fields);
-    block.keys = undefined;
+    block.length = fields.length;
+    block.lines = fields.lines;
+    block.firstId = fields.firstId;
+    block.lastId = fields.lastId;
+    block.minTime = fields.minTime;
+    block.maxTime = fields.maxTime;
     return block;
   }
 
@@ -66,25 +67,18 @@ export class Block {
     if (event.id > this.lastId) this.lastId = event.id;
     if (event.occurredAt < this.minTime) this.minTime = event.occurredAt;
     if (event.occurredAt > this.maxTime) this.maxTime = event.occurredAt;
-    for (const key of eventKeys(event)) this.keys?.add(key);
-  }
-
-  seal(): void {
-    if (!this.keys) return;
-    this.bloom = Bloom.of(this.keys, this.keys.size);
-    this.keys = undefined;
   }
 
   get isEmpty(): boolean {
     return this.lastId === 0;
   }
 
-  /** False when no event of this block can match the query; true when some may. */
-  mayMatch(query: AuditQuery, keys: string[]): boolean {
+  /** False when no event of this block can match the query's id and time bounds. */
+  mayMatch(query: AuditQuery): boolean {
     if (this.isEmpty) return false;
     if (query.beforeId !== undefined && this.firstId >= query.beforeId) return false;
     if (query.since !== undefined && this.maxTime < query.since) return false;
     if (query.until !== undefined && this.minTime >= query.until) return false;
-    return keys.every((key) => (this.keys ? this.keys.has(key) : this.bloom!.mayHave(key)));
+    return true;
   }
 }

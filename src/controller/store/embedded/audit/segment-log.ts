@@ -4,6 +4,7 @@ import type { Clock } from '../../../../shared/clock.js';
 import type { AuditEventRecord, AuditLog, AuditQuery, NewAuditEvent } from '../../records.js';
 import { cutTornTail, type StoreRepair } from '../torn-tail.js';
 import { queryKeys, matches } from './block.js';
+import { HandlePool } from './handle-pool.js';
 import { searchSegments } from './segment-search.js';
 import { Segment } from './segment.js';
 
@@ -13,6 +14,9 @@ export interface SegmentLogOptions {
   /** Events per segment file at most (default 131,072); a new file also starts each UTC day. */
   segmentEvents?: number;
 }
+
+/** Bytes per segment file at most: posting lists name lines by 32-bit offsets. */
+const segmentBytes = 2 ** 30;
 
 interface Batch {
   segment: Segment;
@@ -25,16 +29,19 @@ interface Batch {
 
 /**
  * The embedded audit log: append-only segment files under `<store>/audit`, one UTC day (or
- * `segmentEvents` events) each. Memory holds only each block's id and time range and a Bloom
- * filter of its filter values, so a search reads just the blocks that may match, newest first.
+ * `segmentEvents` events, or 1 GiB) each. Memory holds each block's id and time range and, per
+ * sealed segment, a Bloom filter and the bucket table of its posting file; the open segment's
+ * posting lists stay in memory until it is sealed. A search reads only the lines that may match.
  * Appends are grouped into one write per turn of the event loop; ids and occurredAt are assigned
  * when `append` is called, so they never go backwards, however many writes are in flight.
  */
 export class AuditSegmentLog implements AuditLog {
   private readonly batches: Batch[] = [];
+  private readonly files = new HandlePool(64);
   private flushing?: Promise<void>;
   private activeDay?: string;
   private activeCount: number;
+  private activeBytes: number;
 
   private constructor(
     private readonly dir: string,
@@ -48,6 +55,7 @@ export class AuditSegmentLog implements AuditLog {
   ) {
     this.activeDay = writing.segment.day;
     this.activeCount = writing.segment.events;
+    this.activeBytes = writing.segment.size;
   }
 
   static async open(dir: string, clock: Clock, onRepair: (repair: StoreRepair) => void, options: SegmentLogOptions = {}): Promise<AuditSegmentLog> {
@@ -55,7 +63,13 @@ export class AuditSegmentLog implements AuditLog {
     const segmentEvents = options.segmentEvents ?? 131_072;
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const names = await readdir(dir);
-    for (const name of names) if (name.endsWith('.idx.tmp')) await unlink(join(dir, name));
+    for (const name of names) if (name.endsWith('.tmp')) await unlink(join(dir, name));
+    // A crash while pruning can leave a segment's companions behind it.
+    const present = new Set(names);
+    for (const name of names) {
+      const companion = /^(.*\.jsonl)\.(idx|post)$/.exec(name);
+      if (companion && !present.has(companion[1])) await unlink(join(dir, name));
+    }
     const segments = names
       .map((name) => ({ name, id: Segment.idOfFileName(name) }))
       .filter((n): n is { name: string; id: number } => n.id !== undefined)
@@ -63,16 +77,14 @@ export class AuditSegmentLog implements AuditLog {
       .map((n) => new Segment(join(dir, n.name), n.id));
     for (const [i, segment] of segments.entries()) {
       const last = i === segments.length - 1;
-      if (!last && (await segment.readIndex((await stat(segment.file)).size))) continue;
+      if (!last && (await segment.load((await stat(segment.file)).size))) continue;
       const cut = await cutTornTail(segment.file);
       if (cut > 0) onRepair({ file: segment.file, dropped: `a half-written last event (${cut} bytes)` });
       const unreadable = await segment.scan(blockLines);
       // One damaged event must not keep the Controller from starting; the operator learns which lines it skipped.
       if (unreadable.length > 0) onRepair({ file: segment.file, dropped: `${unreadable.length} unreadable event line(s): ${unreadable.slice(0, 10).join(', ')}${unreadable.length > 10 ? ', …' : ''}` });
-      if (!last) {
-        segment.seal();
-        await segment.writeIndex();
-      }
+      // Sealed without its posting file or index (a crash in between, or an earlier version): rebuilt now.
+      if (!last) await segment.seal();
     }
     const nextId = segments.reduce((n, s) => Math.max(n, s.lastId + 1, s.firstId), 1);
     if (segments.length === 0) segments.push(new Segment(join(dir, Segment.fileName(nextId)), nextId));
@@ -100,14 +112,18 @@ export class AuditSegmentLog implements AuditLog {
     this.nextId = event.id + 1;
     this.lastTime = event.occurredAt;
     const day = event.occurredAt.slice(0, 10);
+    const line = JSON.stringify(event) + '\n';
+    const bytes = Buffer.byteLength(line);
     let segment = this.segments.at(-1)!;
-    if (this.activeCount >= this.segmentEvents || (this.activeDay !== undefined && this.activeDay !== day)) {
+    if (this.activeCount >= this.segmentEvents || this.activeBytes + bytes > segmentBytes || (this.activeDay !== undefined && this.activeDay !== day)) {
       segment = new Segment(join(this.dir, Segment.fileName(event.id)), event.id);
       this.segments.push(segment);
       this.activeCount = 0;
+      this.activeBytes = 0;
     }
     this.activeDay = day;
     this.activeCount += 1;
+    this.activeBytes += bytes;
     let batch = this.batches.at(-1);
     if (!batch || batch.writing || batch.segment !== segment) {
       let settle!: Batch['settle'];
@@ -115,7 +131,7 @@ export class AuditSegmentLog implements AuditLog {
       batch = { segment, lines: [], events: [], writing: false, settle, done };
       this.batches.push(batch);
     }
-    batch.lines.push(JSON.stringify(event) + '\n');
+    batch.lines.push(line);
     batch.events.push(event);
     this.flushing ??= this.flush();
     return batch.done;
@@ -143,14 +159,13 @@ export class AuditSegmentLog implements AuditLog {
     this.flushing = undefined;
   }
 
-  /** Seals the segment written so far (its index saved beside it) and starts appending to the next. */
+  /** Seals the segment written so far (its postings and index saved beside it) and starts appending to the next. */
   private async switchTo(segment: Segment): Promise<void> {
     const previous = this.writing;
     const handle = await open(segment.file, 'a', 0o600);
     this.writing = { segment, handle };
     await previous.handle.close();
-    previous.segment.seal();
-    await previous.segment.writeIndex();
+    await previous.segment.seal();
   }
 
   async search(query: AuditQuery): Promise<AuditEventRecord[]> {
@@ -161,7 +176,7 @@ export class AuditSegmentLog implements AuditLog {
       for (let i = events.length - 1; i >= 0 && found.length < query.limit; i--) if (matches(events[i], query)) found.push(events[i]);
     }
     if (found.length >= query.limit) return found;
-    return found.concat(await searchSegments(this.segments, query, queryKeys(query), query.limit - found.length));
+    return found.concat(await searchSegments(this.segments, this.files, query, queryKeys(query), query.limit - found.length));
   }
 
   /**
@@ -175,6 +190,7 @@ export class AuditSegmentLog implements AuditLog {
       const next = new Segment(join(this.dir, Segment.fileName(this.nextId)), this.nextId);
       this.segments.push(next);
       this.activeCount = 0;
+      this.activeBytes = 0;
       this.activeDay = undefined;
       await this.switchTo(next);
     }
@@ -183,8 +199,10 @@ export class AuditSegmentLog implements AuditLog {
       if (segment.maxTime >= before || segment === this.writing.segment || this.batches.some((b) => b.segment === segment)) continue;
       this.segments.splice(this.segments.indexOf(segment), 1);
       removed += segment.events;
+      // The segment first: companions left by a crash here are deleted at the next start.
       await unlink(segment.file).catch(ignoreMissing);
-      await unlink(`${segment.file}.idx`).catch(ignoreMissing);
+      for (const companion of Segment.companions(segment.file)) await unlink(companion).catch(ignoreMissing);
+      for (const file of [segment.file, ...Segment.companions(segment.file)]) this.files.forget(file);
     }
     return removed;
   }
@@ -192,6 +210,7 @@ export class AuditSegmentLog implements AuditLog {
   async close(): Promise<void> {
     while (this.flushing) await this.flushing;
     await this.writing.handle.close();
+    await this.files.closeAll();
   }
 }
 
