@@ -9,12 +9,13 @@
  * BENCH_FLEET_SERVERS (100000), BENCH_FLEET_PROCS (4), BENCH_FLEET_WINDOW_SECONDS (20),
  * BENCH_FLEET_CHANGES_PER_SECOND (20), BENCH_FLEET_CHANGE_SECONDS (30), BENCH_FLEET_CPU_PROF (a
  * directory: the Controller writes its --cpu-prof there), BENCH_FLEET_ONLY=rehydrate (stop after
- * rehydration). Run with `npm run bench fleet`.
+ * rehydration), BENCH_FLEET_SEED_DIR (keep the seed there and reuse it). Run with `npm run bench fleet`.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { loadavg } from 'node:os';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient } from '../test/support/http.js';
@@ -43,20 +44,21 @@ async function main(): Promise<void> {
   let controller: ChildProcess | undefined;
   try {
     const perNode = Math.ceil(serverCount / agentCount);
-    const seed = await seedFleet(dataDir, agentCount, perNode, (line) => console.log(line));
+    const seed = await seeded(dataDir, perNode);
     console.log(`load average before rehydration: ${load()}`);
 
     const spawned = performance.now();
     const started = await startControllerProcess(dataDir, cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : []);
     const listeningMs = performance.now() - spawned;
     controller = started.child;
+    const startCpuMs = await cpuMs(controller.pid!);
     const base = `http://127.0.0.1:${started.httpPort}`;
     while ((await fetch(`${base}/readyz`)).status !== 200) await sleep(10);
     const readyMs = performance.now() - spawned;
     const metrics = async () => (await fetch(`${base}/metrics`)).text();
     const rehydrated = await metrics();
     console.log(`servers, Nodes:              ${seed.serverIds.length} servers on ${seed.nodes.length} Nodes (${perNode} per Node, desired STOPPED)`);
-    console.log(`rehydration:                 listening ${(listeningMs / 1000).toFixed(2)} s, /readyz 200 ${(readyMs / 1000).toFixed(2)} s after spawn (target < 5 s)`);
+    console.log(`rehydration:                 listening ${(listeningMs / 1000).toFixed(2)} s, /readyz 200 ${(readyMs / 1000).toFixed(2)} s after spawn (target < 5 s); Controller CPU until listening ${(startCpuMs / 1000).toFixed(2)} s`);
     console.log(`heap after rehydration:      ${mib(metric(rehydrated, 'cairn_controller_nodejs_heap_size_used_bytes'))} used (not after a GC: an upper bound; target < 1 GiB), RSS ${mib(metric(rehydrated, 'cairn_controller_process_resident_memory_bytes'))}`);
     console.log(`load average:                ${load()} (2 cores, shared)`);
     if (onlyRehydrate) return;
@@ -116,6 +118,25 @@ async function main(): Promise<void> {
     }
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A fresh seed, or with BENCH_FLEET_SEED_DIR a copy of the one kept there (made and kept on the
+ * first run): rehydration can be measured again without seeding again. Its tokens last an hour.
+ */
+async function seeded(dataDir: string, perNode: number): Promise<FleetSeed> {
+  const keep = process.env.BENCH_FLEET_SEED_DIR;
+  if (keep && existsSync(join(keep, 'seed.json'))) {
+    await cp(join(keep, 'controller'), dataDir, { recursive: true });
+    console.log(`seed: copied from ${keep}`);
+    return JSON.parse(await readFile(join(keep, 'seed.json'), 'utf8')) as FleetSeed;
+  }
+  const seed = await seedFleet(dataDir, agentCount, perNode, (line) => console.log(line));
+  if (keep) {
+    await cp(dataDir, join(keep, 'controller'), { recursive: true });
+    await writeFile(join(keep, 'seed.json'), JSON.stringify(seed));
+  }
+  return seed;
 }
 
 /** The Controller's CPU, heartbeats, heap and RSS over the steady window. */

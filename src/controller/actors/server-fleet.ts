@@ -5,7 +5,12 @@ import type { Phase, ServerDesired } from '../domain/server-spec.js';
 
 export type ServerActor = Actor<typeof serverMachine>;
 
-/** One standalone root actor per server, kept in a Map (children of one parent scale badly). */
+/**
+ * One standalone root actor per server, kept in a Map (children of one parent scale badly). A
+ * server's actor is made when it is first sent an event (`restore` from its stored snapshot), not
+ * at start: it has no timers and no children, so until then its snapshot is all of it, and 100,000
+ * actors made at start cost seconds and hundreds of MiB.
+ */
 export class ServerFleet {
   private readonly actors = new Map<string, ServerActor>();
 

@@ -83,18 +83,14 @@ export class ServerService {
   ) {
     this.portRefusals = new PortRefusals(deps.clock);
     this.room = new ServerRoom(deps.repos, nodes, placements, this.portRefusals);
-    // A Node heard again or lost changes its servers' convergence: tell the watchers.
+    // A Node heard again or lost changes its servers' convergence: tell the watchers. A Node just
+    // added (created, or rehydrated before anyone can watch) changes no server's.
     nodeStates.subscribe((state, previous) => {
-      if (previous && previous.connectionState === state.connectionState) return;
+      if (!previous || previous.connectionState === state.connectionState) return;
       this.deps.repos.servers.find({ nodeId: state.nodeId })
         .then((docs) => docs.forEach((doc) => this.changed(doc)))
         .catch((err: unknown) => this.deps.logger.error({ err, nodeId: state.nodeId }, 'telling watchers of a Node change failed'));
     });
-  }
-
-  /** Rehydrates every server actor from the store. */
-  async init(): Promise<void> {
-    for (const doc of await this.deps.repos.servers.find({})) this.fleet.restore(doc);
   }
 
   /** Stops every server actor (Controller shutdown); their state is in the store already. */

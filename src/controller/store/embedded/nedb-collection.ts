@@ -3,6 +3,7 @@ import NedbCursor from '@seald-io/nedb/lib/cursor.js';
 import nedbModel from '@seald-io/nedb/lib/model.js';
 import { DuplicateKeyError, type Collection, type Filter, type FindOptions, type IndexSpec, type Shared, type Sort } from '../collection.js';
 import { assertDefinedFilter, undefinedFieldsOf, withoutUndefined } from '../document-rules.js';
+import { loadQuickly } from './quick-load.js';
 import { cutTornTail, type StoreRepair } from './torn-tail.js';
 
 // nedb is CommonJS whose typings claim an ES default export.
@@ -53,7 +54,7 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
     const cut = await cutTornTail(filename);
     if (cut > 0) onRepair({ file: filename, dropped: `a half-written last record (${cut} bytes)` });
     const db = new Datastore({ filename, autoload: false, timestampData: false });
-    await db.loadDatabaseAsync();
+    await loadQuickly(db);
     // nedb keeps index definitions in the file: drop those no longer declared or declared differently.
     const loaded = (db as unknown as { indexes: Record<string, { unique: boolean; sparse: boolean }> }).indexes;
     for (const [field, index] of Object.entries(loaded)) {
