@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import nedbModel from '@seald-io/nedb/lib/model.js';
 
-interface RawIndex { fieldName: string; unique?: boolean; sparse?: boolean }
+interface RawIndex { fieldName?: string | null; unique?: boolean; sparse?: boolean }
 interface Treated { data: Record<string, unknown>[]; indexes: Record<string, RawIndex> }
 
 /** The parts of nedb's Persistence that loading goes through (its typings leave them out). */
