@@ -6,7 +6,8 @@
  * every Node is HEALTHY, the Controller's CPU per heartbeat, heap and RSS; then PATCHes random
  * servers' reservations (~20/s for 30 s, a new generation each) while the Agents heartbeat and
  * measures change → the owning Agent has it. Knobs: BENCH_FLEET_AGENTS (5000),
- * BENCH_FLEET_SERVERS (100000), BENCH_FLEET_PROCS (4), BENCH_FLEET_WINDOW_SECONDS (20),
+ * BENCH_FLEET_SERVERS (100000), BENCH_FLEET_PROCS (4), BENCH_FLEET_ENROLL_BATCH (100 enrolling at
+ * once, shared by the processes), BENCH_FLEET_WINDOW_SECONDS (20),
  * BENCH_FLEET_CHANGES_PER_SECOND (20), BENCH_FLEET_CHANGE_SECONDS (30), BENCH_FLEET_CPU_PROF (a
  * directory: the Controller writes its --cpu-prof there), BENCH_FLEET_ONLY=rehydrate (stop after
  * rehydration), BENCH_FLEET_SEED_DIR (keep the seed there and reuse it). Run with `npm run bench fleet`.
@@ -20,13 +21,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient } from '../test/support/http.js';
 import { startControllerProcess } from './support/controller-process.js';
-import type { AgentsReport, AgentsStart } from './support/fleet-agents.js';
+import type { AgentsReport, AgentsRetry, AgentsStart } from './support/fleet-agents.js';
 import { cpuMs, metric, percentile, sleep } from './support/fleet-measure.js';
 import { seedFleet, type FleetSeed } from './support/fleet-seed.js';
 
 const agentCount = Number(process.env.BENCH_FLEET_AGENTS ?? 5000);
 const serverCount = Number(process.env.BENCH_FLEET_SERVERS ?? 100_000);
 const procCount = Number(process.env.BENCH_FLEET_PROCS ?? 4);
+const enrollBatch = Number(process.env.BENCH_FLEET_ENROLL_BATCH ?? 100);
 const windowSeconds = Number(process.env.BENCH_FLEET_WINDOW_SECONDS ?? 20);
 const changesPerSecond = Number(process.env.BENCH_FLEET_CHANGES_PER_SECOND ?? 20);
 const changeSeconds = Number(process.env.BENCH_FLEET_CHANGE_SECONDS ?? 30);
@@ -67,21 +69,30 @@ async function main(): Promise<void> {
     const arrivals = new Map<string, number>();
     const connectedAt = performance.now();
     let enrolled = 0;
+    let refused = 0;
     const share = Math.ceil(seed.nodes.length / procCount);
     for (let p = 0; p < procCount; p++) {
       const child = fork(join(import.meta.dirname, 'support', 'fleet-agents.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       children.push(child);
       const counts = { enrolled: 0 };
+      const nodes = seed.nodes.slice(p * share, (p + 1) * share);
       child.on('message', (report: AgentsReport) => {
         if (report.kind === 'enrolled') {
           enrolled += report.count - counts.enrolled;
           counts.enrolled = report.count;
+        } else if (report.kind === 'refused') {
+          refused += 1;
+          void admin.post<{ enrollmentToken: string }>(`/nodes/${nodes[report.index].id}/enrollment-token`).then((res) => {
+            if (res.status !== 201) throw new Error(`re-issuing a token answered ${res.status}: ${res.text}`);
+            child.send({ kind: 'retry', index: report.index, token: res.body.enrollmentToken } satisfies AgentsRetry);
+          });
         } else {
           for (const [serverId, generation, at] of report.arrivals) arrivals.set(`${serverId} ${generation}`, at);
         }
       });
-      const tokens = seed.nodes.slice(p * share, (p + 1) * share).map((n) => n.token);
-      child.send({ kind: 'start', controller: `127.0.0.1:${started.grpcPort}`, dataDir: join(dir, `agents-${p}`), tokens } satisfies AgentsStart);
+      const tokens = nodes.map((n) => n.token);
+      const batch = Math.ceil(enrollBatch / procCount);
+      child.send({ kind: 'start', controller: `127.0.0.1:${started.grpcPort}`, dataDir: join(dir, `agents-${p}`), tokens, batch } satisfies AgentsStart);
     }
     let enrolledMs = 0;
     for (;;) {
@@ -91,7 +102,7 @@ async function main(): Promise<void> {
       await sleep(enrolledMs ? 250 : 1000);
     }
     const healthyMs = performance.now() - connectedAt;
-    console.log(`Agents:                      ${seed.nodes.length} real Agents in ${procCount} processes, enrolled 100 at a time per process`);
+    console.log(`Agents:                      ${seed.nodes.length} real Agents in ${procCount} processes, ${enrollBatch} enrolling at a time; ${refused} tokens refused after a lost answer and issued again`);
     console.log(`all enrolled:                ${(enrolledMs / 1000).toFixed(1)} s; all HEALTHY ${(healthyMs / 1000).toFixed(1)} s after the first Agent started`);
 
     const window = await steadyWindow(controller.pid!, metrics);

@@ -1,7 +1,7 @@
 /**
  * Servers benchmark.
  * 1. 10,000 servers, store and actors, no Agent: the records are written straight to the embedded
- *    store (each with a real actor snapshot, READY), then a fresh process opens the store and
+ *    store (each with its actor's state, READY), then a fresh process opens the store and
  *    restores every server's actor (a Controller makes each on its server's first event): time and heap per actor.
  * 2. 1,000 desired-state changes on loopback: the built Controller in another process, one Node
  *    whose Agent is the real link client in this process (reporting like a reconciler would);
@@ -36,7 +36,7 @@ const heapUsed = () => {
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const ms = (n: number) => `${n.toFixed(2)} ms`;
 
-/** Writes `count` READY servers with real actor snapshots, as ServerService.create and INSTALLED would leave them. */
+/** Writes `count` READY servers with their actors' state, as ServerService.create and INSTALLED would leave them. */
 async function seed(dataDir: string, count: number): Promise<number> {
   const repos = await openStore({ dataDir, clock: systemClock });
   const fleet = new ServerFleet();
@@ -54,7 +54,7 @@ async function seed(dataDir: string, count: number): Promise<number> {
     const { phase, context } = machineState(actor);
     const doc: ServerDoc = {
       _id: id, name: `server-${i}`, teamId, nodeId, kind: 'GAME_SERVER', gamePort: 25565 + (i % 1000), phase,
-      generation: context.generation, desired: context.desired, snapshot: actor.getPersistedSnapshot(),
+      generation: context.generation, desired: context.desired,
       observed: { ...emptyObserved(), installed: true, observedGeneration: 1, runtimeState: 'STOPPED' }, createdAt: at, updatedAt: at,
     };
     await repos.servers.insert(doc);

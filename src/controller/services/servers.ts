@@ -353,10 +353,10 @@ export class ServerService {
     return this.fleet.get(doc._id) ?? this.fleet.restore(doc);
   }
 
-  private fromActor(actor: ServerActor): Pick<ServerDoc, 'phase' | 'generation' | 'desired' | 'workflow' | 'failure' | 'workflowFailure' | 'snapshot'> {
+  private fromActor(actor: ServerActor): Pick<ServerDoc, 'phase' | 'generation' | 'desired' | 'workflow' | 'failure' | 'workflowFailure'> {
     const { phase, context } = machineState(actor);
     return {
-      phase, generation: context.generation, desired: context.desired, snapshot: actor.getPersistedSnapshot(),
+      phase, generation: context.generation, desired: context.desired,
       ...(context.workflow ? { workflow: context.workflow } : {}),
       ...(context.failure ? { failure: context.failure } : {}),
       ...(context.workflowFailure ? { workflowFailure: context.workflowFailure } : {}),
@@ -375,7 +375,8 @@ export class ServerService {
       this.changes.publish({ doc: before, deleted: true });
       return before;
     }
-    const { workflow: _w, failure: _f, workflowFailure: _wf, ...rest } = before;
+    // A record written before the machine's state was rebuilt from its fields sheds the copy it kept (`snapshot`).
+    const { workflow: _w, failure: _f, workflowFailure: _wf, snapshot: _s, ...rest } = before as ServerDoc & { snapshot?: unknown };
     const next: ServerDoc = { ...rest, ...this.fromActor(actor), observed, updatedAt: nowIso(this.deps) };
     try {
       await this.deps.repos.servers.replace({ _id: before._id }, next);
