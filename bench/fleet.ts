@@ -82,10 +82,7 @@ async function main(): Promise<void> {
           counts.enrolled = report.count;
         } else if (report.kind === 'refused') {
           refused += 1;
-          void admin.post<{ enrollmentToken: string }>(`/nodes/${nodes[report.index].id}/enrollment-token`).then((res) => {
-            if (res.status !== 201) throw new Error(`re-issuing a token answered ${res.status}: ${res.text}`);
-            child.send({ kind: 'retry', index: report.index, token: res.body.enrollmentToken } satisfies AgentsRetry);
-          });
+          void reissue(admin, nodes[report.index].id).then((token) => child.send({ kind: 'retry', index: report.index, token } satisfies AgentsRetry));
         } else {
           for (const [serverId, generation, at] of report.arrivals) arrivals.set(`${serverId} ${generation}`, at);
         }
@@ -148,6 +145,20 @@ async function seeded(dataDir: string, perNode: number): Promise<FleetSeed> {
     await writeFile(join(keep, 'seed.json'), JSON.stringify(seed));
   }
   return seed;
+}
+
+/** A new enrollment token for a Node, asked again while the loaded Controller drops the connection. */
+async function reissue(admin: ApiClient, nodeId: string): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const res = await admin.post<{ enrollmentToken: string }>(`/nodes/${nodeId}/enrollment-token`);
+      if (res.status !== 201) throw new Error(`re-issuing a token answered ${res.status}: ${res.text}`);
+      return res.body.enrollmentToken;
+    } catch (err) {
+      if (attempt === 5) throw err;
+      await sleep(1000);
+    }
+  }
 }
 
 /** The Controller's CPU, heartbeats, heap and RSS over the steady window. */

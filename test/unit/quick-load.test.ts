@@ -60,3 +60,30 @@ describe('loading an embedded store file', () => {
     expect(await (await open(mostlyFine)).count({})).to.equal(20);
   });
 });
+
+describe('writes under a crowded index key', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'cairn-index-removal-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('updates, replaces and deletes keep the index right, many documents under one key or the last one', async () => {
+    const collection = await NedbCollection.open<Doc>(join(dir, 'servers.db'), [{ field: 'nodeId' }], () => undefined);
+    for (let i = 0; i < 500; i++) await collection.insert({ _id: `s${String(i).padStart(3, '0')}`, name: `n${i}`, nodeId: 'crowded' });
+    await collection.insert({ _id: 'lonely', name: 'alone', nodeId: 'quiet' });
+    await collection.update({ _id: 's000' }, { name: 'renamed' });
+    await collection.replace({ _id: 's001' }, { _id: 's001', name: 'moved', nodeId: 'quiet' });
+    await collection.delete({ _id: 's002' });
+    await collection.update({ _id: 'lonely' }, { nodeId: 'elsewhere' });
+    const crowded = await collection.find({ nodeId: 'crowded' });
+    expect(crowded).to.have.length(498);
+    expect(crowded.find((d) => d._id === 's000')?.name).to.equal('renamed');
+    expect(crowded.map((d) => d._id)).to.not.include.members(['s001', 's002']);
+    expect((await collection.find({ nodeId: 'quiet' })).map((d) => d._id)).to.deep.equal(['s001']);
+    expect((await collection.find({ nodeId: 'elsewhere' })).map((d) => d._id)).to.deep.equal(['lonely']);
+    expect(await collection.count({ nodeId: 'crowded' })).to.equal(498);
+  });
+});

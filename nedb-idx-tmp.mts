@@ -1,0 +1,10 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NedbCollection } from './src/controller/store/embedded/nedb-collection.js';
+const dir = await mkdtemp(join(tmpdir(), 'idx-'));
+const c = await NedbCollection.open<{ _id: string; teamId: string; n: number }>(join(dir, 'x.db'), [{ field: 'teamId' }], () => undefined);
+await Promise.all(Array.from({ length: 100000 }, (_, i) => c.insert({ _id: 'id' + i, teamId: 't', n: i })));
+const t = performance.now();
+for (let i = 0; i < 1000; i++) await c.update({ _id: 'id' + i }, { n: -i });
+console.log('update, 100k under one key, ms each:', ((performance.now() - t) / 1000).toFixed(3));
