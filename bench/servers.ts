@@ -1,8 +1,8 @@
 /**
  * Servers benchmark.
  * 1. 10,000 servers, store and actors, no Agent: the records are written straight to the embedded
- *    store (each with a real actor snapshot, READY), then a fresh process opens the store and
- *    runs `ServerService.init()`: rehydration time and heap per actor.
+ *    store (each with its actor's state, READY), then a fresh process opens the store and
+ *    restores every server's actor (a Controller makes each on its server's first event): time and heap per actor.
  * 2. 1,000 desired-state changes on loopback: the built Controller in another process, one Node
  *    whose Agent is the real link client in this process (reporting like a reconciler would);
  *    each POST /servers/{id}/start|stop is timed until the Agent holds its generation (a change, or a full state).
@@ -16,12 +16,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ServerFleet, machineState } from '../src/controller/actors/server-fleet.js';
 import { defaultRestartPolicy, emptyObserved } from '../src/controller/domain/server-spec.js';
-import { createServices } from '../src/controller/services/index.js';
 import { openStore } from '../src/controller/store/open-store.js';
 import type { ServerDoc } from '../src/controller/store/records.js';
-import { TemplateCatalog } from '../src/controller/templates/template-catalog.js';
 import { systemClock, uuidV7Ids } from '../src/shared/clock.js';
-import { silentLogger } from '../src/shared/logger.js';
 import { FakeAgent } from '../test/support/fake-agent.js';
 import type { Node, ServerDetail, Team } from '../test/support/api-types.js';
 import { ApiClient, sessionCookieFrom } from '../test/support/http.js';
@@ -39,7 +36,7 @@ const heapUsed = () => {
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const ms = (n: number) => `${n.toFixed(2)} ms`;
 
-/** Writes `count` READY servers with real actor snapshots, as ServerService.create and INSTALLED would leave them. */
+/** Writes `count` READY servers with their actors' state, as ServerService.create and INSTALLED would leave them. */
 async function seed(dataDir: string, count: number): Promise<number> {
   const repos = await openStore({ dataDir, clock: systemClock });
   const fleet = new ServerFleet();
@@ -57,7 +54,7 @@ async function seed(dataDir: string, count: number): Promise<number> {
     const { phase, context } = machineState(actor);
     const doc: ServerDoc = {
       _id: id, name: `server-${i}`, teamId, nodeId, kind: 'GAME_SERVER', gamePort: 25565 + (i % 1000), phase,
-      generation: context.generation, desired: context.desired, snapshot: actor.getPersistedSnapshot(),
+      generation: context.generation, desired: context.desired,
       observed: { ...emptyObserved(), installed: true, observedGeneration: 1, runtimeState: 'STOPPED' }, createdAt: at, updatedAt: at,
     };
     await repos.servers.insert(doc);
@@ -68,16 +65,17 @@ async function seed(dataDir: string, count: number): Promise<number> {
   return elapsed;
 }
 
-/** In a fresh process: open the store and rehydrate every actor, as a Controller start does. */
+/** In a fresh process: open the store, then restore every server's actor (what each costs when first used). */
 async function rehydrate(dataDir: string): Promise<void> {
   const heapBefore = heapUsed();
   const opened = performance.now();
   const repos = await openStore({ dataDir, clock: systemClock });
   const storeMs = performance.now() - opened;
-  const services = createServices({ repos, clock: systemClock, ids: uuidV7Ids, logger: silentLogger, dataDir, templates: await TemplateCatalog.load() });
   const heapLoaded = heapUsed();
   const started = performance.now();
-  await services.servers.init();
+  // A Controller makes each actor when its server is first sent an event; this makes them all.
+  const fleet = new ServerFleet();
+  for (const doc of await repos.servers.find({})) fleet.restore(doc);
   const initMs = performance.now() - started;
   const heapAfter = heapUsed();
   await repos.close();
@@ -94,7 +92,7 @@ async function actorsPart(): Promise<void> {
     console.log(`servers:                     ${serverCount} (store and actors, no Agent)`);
     console.log(`seeding (insert + snapshot): ${(seedMs / 1000).toFixed(2)} s`);
     console.log(`store open after restart:    ${ms(r.storeMs)} (records in memory: ${(r.storeHeap / 2 ** 20).toFixed(1)} MiB heap)`);
-    console.log(`rehydration (init()):        ${ms(r.initMs)} = ${((r.initMs * 1000) / serverCount).toFixed(1)} µs per actor`);
+    console.log(`every actor restored:        ${ms(r.initMs)} = ${((r.initMs * 1000) / serverCount).toFixed(1)} µs per actor`);
     console.log(`heap per actor:              ${(r.actorHeap / serverCount / 1024).toFixed(2)} KiB (${(r.actorHeap / 2 ** 20).toFixed(1)} MiB for ${serverCount})`);
   } finally {
     await rm(dataDir, { recursive: true, force: true });

@@ -77,7 +77,6 @@ export async function startController(options: ControllerOptions): Promise<Runni
   await services.roles.seedBuiltins();
   await services.setup.prepare();
   await services.nodes.start();
-  await services.servers.init();
   await services.migrations.resume();
   await services.catalog.start();
   services.auditRetention.start();

@@ -4,7 +4,7 @@ import { ReconcileTimer } from '../../src/controller/services/reconcile-timer.js
 import type { ServerDoc } from '../../src/controller/store/records.js';
 
 const doc = (id: string, generation: number, observedGeneration: number, nodeId = 'node-1'): ServerDoc => ({
-  _id: id, name: id, teamId: 'team-1', nodeId, kind: 'GAME_SERVER', generation, phase: 'READY', observed: { ...emptyObserved(), observedGeneration }, snapshot: undefined,
+  _id: id, name: id, teamId: 'team-1', nodeId, kind: 'GAME_SERVER', generation, phase: 'READY', observed: { ...emptyObserved(), observedGeneration },
   desired: {
     state: 'RUNNING', software: { template: 'simcraft', version: '1.21.4' }, resources: { cpuMillis: 100, memoryBytes: 1024 }, inNetwork: false,
     restartPolicy: defaultRestartPolicy, acknowledgedConditions: [], restartNonce: 0,

@@ -16,7 +16,7 @@ import { silentLogger } from '../../src/shared/logger.js';
 import { waitFor } from '../support/wait-for.js';
 
 const server = (id: string, teamId: string, state: 'STOPPED' | 'RUNNING' = 'STOPPED'): ServerDoc => ({
-  _id: id, name: id, teamId, nodeId: 'node-1', kind: 'GAME_SERVER', generation: 1, phase: 'READY', observed: { ...emptyObserved(), observedGeneration: 1 }, snapshot: undefined,
+  _id: id, name: id, teamId, nodeId: 'node-1', kind: 'GAME_SERVER', generation: 1, phase: 'READY', observed: { ...emptyObserved(), observedGeneration: 1 },
   desired: {
     state, software: { template: 'simcraft', version: '1.21.4' }, resources: { cpuMillis: 100, memoryBytes: 1024 }, inNetwork: false,
     restartPolicy: defaultRestartPolicy, acknowledgedConditions: [], restartNonce: 0,

@@ -33,7 +33,7 @@ interface Entry {
   actor: Actor<typeof nodeMachine>;
   status: NodeStatusDoc;
   address: string;
-  /** The last state told to listeners; changes are detected against it. */
+  /** The last state told to listeners (or found at rehydration); changes are detected against it. */
   last?: NodeState;
   changeKey: string;
 }
@@ -52,6 +52,10 @@ export const initialStatus = (): NodeStatusDoc => ({
   connectionState: 'AWAITING_ENROLLMENT', agentVersion: '', hostname: '', os: '', arch: '', runtimeName: '', runtimeVersion: '',
   allocatable: emptyResources(), usage: emptyResources(),
 });
+
+/** What listeners are told of when it changes. */
+const changeKeyOf = (adminState: string, connectionState: string, conditions: StatusCondition[], address: string, observedAddress: string | undefined) =>
+  JSON.stringify([adminState, connectionState, conditions, address, observedAddress]);
 
 /**
  * The Node actors: one standalone root actor per Node in a Map (one parent with thousands of
@@ -83,7 +87,8 @@ export class NodeFleet {
         lastHeartbeatAt: doc.status.lastHeartbeatAt,
       },
     });
-    const entry: Entry = { actor, status: { ...doc.status }, address: doc.address, changeKey: '' };
+    // What the record holds already is no change: rehydrating 5,000 Nodes then writes none of them back.
+    const entry: Entry = { actor, status: { ...doc.status }, address: doc.address, changeKey: changeKeyOf(doc.adminState, doc.status.connectionState, doc.conditions, doc.address, doc.status.observedAddress) };
     this.entries.set(doc._id, entry);
     actor.subscribe({
       next: (snapshot) => this.changed(doc._id, entry, snapshot),
@@ -202,8 +207,11 @@ export class NodeFleet {
   private changed(nodeId: string, entry: Entry, snapshot: NodeSnapshot): void {
     if (this.stopped || this.entries.get(nodeId) !== entry) return;
     const state = this.stateOf(nodeId, entry, snapshot);
-    const key = JSON.stringify([state.adminState, state.connectionState, state.conditions, state.address, state.status.observedAddress]);
-    if (key === entry.changeKey) return;
+    const key = changeKeyOf(state.adminState, state.connectionState, state.conditions, state.address, state.status.observedAddress);
+    if (key === entry.changeKey) {
+      entry.last ??= state;
+      return;
+    }
     const previous = entry.last;
     entry.changeKey = key;
     entry.last = state;

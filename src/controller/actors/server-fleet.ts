@@ -5,7 +5,12 @@ import type { Phase, ServerDesired } from '../domain/server-spec.js';
 
 export type ServerActor = Actor<typeof serverMachine>;
 
-/** One standalone root actor per server, kept in a Map (children of one parent scale badly). */
+/**
+ * One standalone root actor per server, kept in a Map (children of one parent scale badly). A
+ * server's actor is made when it is first sent an event (`restore` from its stored snapshot), not
+ * at start: it has no timers and no children, so until then its snapshot is all of it, and 100,000
+ * actors made at start cost seconds and hundreds of MiB.
+ */
 export class ServerFleet {
   private readonly actors = new Map<string, ServerActor>();
 
@@ -15,10 +20,10 @@ export class ServerFleet {
     return actor;
   }
 
-  /** Rehydrates an actor from its stored snapshot. */
+  /** Rehydrates an actor from its record, which holds the machine's whole state (see `persistedSnapshotOf`). */
   restore(doc: ServerDoc): ServerActor {
     const actor = createActor(serverMachine, {
-      snapshot: doc.snapshot as never,
+      snapshot: persistedSnapshotOf(doc) as never,
       input: { desired: doc.desired, at: doc.createdAt },
     }).start();
     this.actors.set(doc._id, actor);
@@ -42,6 +47,21 @@ export class ServerFleet {
     for (const actor of this.actors.values()) actor.stop();
     this.actors.clear();
   }
+}
+
+/**
+ * The machine's persisted snapshot, rebuilt from the record: its state is the phase (DELETED is
+ * never stored: the record goes), its context the generation, desired spec, workflow and failures
+ * the record keeps beside it. Storing xstate's own snapshot too made every record a third bigger.
+ */
+export function persistedSnapshotOf(doc: Pick<ServerDoc, 'phase' | 'generation' | 'desired' | 'workflow' | 'failure' | 'workflowFailure'>): unknown {
+  const context: ServerPhaseContext = {
+    generation: doc.generation, desired: doc.desired,
+    ...(doc.workflow ? { workflow: doc.workflow } : {}),
+    ...(doc.failure ? { failure: doc.failure } : {}),
+    ...(doc.workflowFailure ? { workflowFailure: doc.workflowFailure } : {}),
+  };
+  return { status: 'active', value: doc.phase, historyValue: {}, context, children: {} };
 }
 
 /** Would the actor accept this event? (A refused event would leave the snapshot silently unchanged.) */

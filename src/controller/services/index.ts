@@ -116,7 +116,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const serverReports = new ServerReports(deps, servers, new ServerPortMoves(deps, servers, audit));
   const reportFeed = new ServerReportFeed();
   // What the metrics read: servers counted by state when scraped, and each desired change timed until its Agent reports it.
-  const serverCensus = new ServerCensus(deps.repos, servers);
+  const serverCensus = new ServerCensus(deps.repos, (nodeId) => gateway.isConnected(nodeId));
   const reconcileTimer = new ReconcileTimer();
   serverWatch.subscribe((change) => reconcileTimer.changed(change));
   reportFeed.subscribe((nodeId, report) => reconcileTimer.reported(nodeId, report));

@@ -1,6 +1,6 @@
+import { deriveConvergence } from '../domain/convergence.js';
 import type { Convergence, Phase, ServerRuntimeState } from '../domain/server-spec.js';
 import type { Repositories } from '../store/repositories.js';
-import type { ServerService } from './servers.js';
 
 /** How many servers share one phase, runtime state and convergence. */
 export interface ServerTally {
@@ -12,22 +12,28 @@ export interface ServerTally {
 }
 
 /**
- * Counts the fleet's servers by state, as the API shows each one (`cairn_servers`). It is taken
+ * Counts the fleet's servers by state, as the API shows each one (`cairn_servers`: the list item's
+ * phase, runtime state and convergence). It is taken
  * from the records when asked, not kept up to date by events, so it cannot drift from them: the
  * runtime state and observed generation live in the records only, and convergence also depends
  * on whether each Node is heard right now.
  */
 export class ServerCensus {
-  constructor(private readonly repos: Pick<Repositories, 'servers'>, private readonly servers: Pick<ServerService, 'listItem'>) {}
+  constructor(private readonly repos: Pick<Repositories, 'servers'>, private readonly isConnected: (nodeId: string) => boolean) {}
 
   async tally(): Promise<ServerTally[]> {
     const tallies = new Map<string, ServerTally>();
-    // Every record, read only: shared with the store rather than copied (a scrape with 100,000 servers).
+    // Each Node's connection once per scrape, not once per server (100,000 servers, 5,000 Nodes).
+    const connected = new Map<string, boolean>();
+    const nodeConnected = (nodeId: string) => connected.get(nodeId) ?? connected.set(nodeId, this.isConnected(nodeId)).get(nodeId)!;
+    // Every record, read only: shared with the store rather than copied.
     for (const doc of await this.repos.servers.findShared({})) {
-      const item = this.servers.listItem(doc);
-      const runtimeState = item.runtimeState ?? 'NONE';
-      const key = `${item.phase}/${runtimeState}/${item.convergence}`;
-      const tally = tallies.get(key) ?? { phase: item.phase, runtimeState, convergence: item.convergence, count: 0 };
+      const runtimeState = doc.observed.runtimeState || 'NONE';
+      const convergence = deriveConvergence({
+        nodeConnected: doc.nodeId ? nodeConnected(doc.nodeId) : false, phase: doc.phase, generation: doc.generation, desiredState: doc.desired.state, observed: doc.observed,
+      });
+      const key = `${doc.phase}/${runtimeState}/${convergence}`;
+      const tally = tallies.get(key) ?? { phase: doc.phase, runtimeState, convergence, count: 0 };
       tally.count += 1;
       tallies.set(key, tally);
     }

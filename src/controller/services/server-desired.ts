@@ -16,8 +16,10 @@ export interface DesiredServerEntry {
  * the servers a migration has it remove (shown DELETED until the Node reports them removed).
  */
 export async function desiredStateOf(repos: Repositories, nodeId: string): Promise<DesiredServerEntry[]> {
-  const servers = await repos.servers.find({ $or: [{ nodeId }, { 'workflow.removeOnNodeId': nodeId }] }, { sort: { _id: 1 } });
-  return servers.map((s) => entryOf(s, nodeId));
+  // Two indexed reads: an $or is a scan of every server in the embedded store, at every Agent's connect.
+  const [placed, leaving] = await Promise.all([repos.servers.find({ nodeId }), repos.servers.find({ 'workflow.removeOnNodeId': nodeId })]);
+  const servers = new Map([...placed, ...leaving].map((s) => [s._id, s]));
+  return [...servers.values()].sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0)).map((s) => entryOf(s, nodeId));
 }
 
 /** One server as the Node must run it; null when the server is not the Node's (any more). */

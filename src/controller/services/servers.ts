@@ -83,18 +83,14 @@ export class ServerService {
   ) {
     this.portRefusals = new PortRefusals(deps.clock);
     this.room = new ServerRoom(deps.repos, nodes, placements, this.portRefusals);
-    // A Node heard again or lost changes its servers' convergence: tell the watchers.
+    // A Node heard again or lost changes its servers' convergence: tell the watchers. A Node just
+    // added (created, or rehydrated before anyone can watch) changes no server's.
     nodeStates.subscribe((state, previous) => {
-      if (previous && previous.connectionState === state.connectionState) return;
+      if (!previous || previous.connectionState === state.connectionState) return;
       this.deps.repos.servers.find({ nodeId: state.nodeId })
         .then((docs) => docs.forEach((doc) => this.changed(doc)))
         .catch((err: unknown) => this.deps.logger.error({ err, nodeId: state.nodeId }, 'telling watchers of a Node change failed'));
     });
-  }
-
-  /** Rehydrates every server actor from the store. */
-  async init(): Promise<void> {
-    for (const doc of await this.deps.repos.servers.find({})) this.fleet.restore(doc);
   }
 
   /** Stops every server actor (Controller shutdown); their state is in the store already. */
@@ -357,10 +353,10 @@ export class ServerService {
     return this.fleet.get(doc._id) ?? this.fleet.restore(doc);
   }
 
-  private fromActor(actor: ServerActor): Pick<ServerDoc, 'phase' | 'generation' | 'desired' | 'workflow' | 'failure' | 'workflowFailure' | 'snapshot'> {
+  private fromActor(actor: ServerActor): Pick<ServerDoc, 'phase' | 'generation' | 'desired' | 'workflow' | 'failure' | 'workflowFailure'> {
     const { phase, context } = machineState(actor);
     return {
-      phase, generation: context.generation, desired: context.desired, snapshot: actor.getPersistedSnapshot(),
+      phase, generation: context.generation, desired: context.desired,
       ...(context.workflow ? { workflow: context.workflow } : {}),
       ...(context.failure ? { failure: context.failure } : {}),
       ...(context.workflowFailure ? { workflowFailure: context.workflowFailure } : {}),
@@ -379,7 +375,8 @@ export class ServerService {
       this.changes.publish({ doc: before, deleted: true });
       return before;
     }
-    const { workflow: _w, failure: _f, workflowFailure: _wf, ...rest } = before;
+    // A record written before the machine's state was rebuilt from its fields sheds the copy it kept (`snapshot`).
+    const { workflow: _w, failure: _f, workflowFailure: _wf, snapshot: _s, ...rest } = before as ServerDoc & { snapshot?: unknown };
     const next: ServerDoc = { ...rest, ...this.fromActor(actor), observed, updatedAt: nowIso(this.deps) };
     try {
       await this.deps.repos.servers.replace({ _id: before._id }, next);

@@ -212,8 +212,6 @@ export interface ServerDoc {
   workflowFailure?: import('../domain/server-spec.js').WorkflowFailure;
   gamePort?: number;
   observed: import('../domain/server-spec.js').ServerObserved;
-  /** The server actor's persisted snapshot, restored at start. */
-  snapshot: unknown;
   createdAt: string;
   updatedAt: string;
 }

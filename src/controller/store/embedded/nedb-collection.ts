@@ -3,6 +3,8 @@ import NedbCursor from '@seald-io/nedb/lib/cursor.js';
 import nedbModel from '@seald-io/nedb/lib/model.js';
 import { DuplicateKeyError, type Collection, type Filter, type FindOptions, type IndexSpec, type Shared, type Sort } from '../collection.js';
 import { assertDefinedFilter, undefinedFieldsOf, withoutUndefined } from '../document-rules.js';
+import { removeInPlace } from './index-removal.js';
+import { loadQuickly } from './quick-load.js';
 import { cutTornTail, type StoreRepair } from './torn-tail.js';
 
 // nedb is CommonJS whose typings claim an ES default export.
@@ -53,7 +55,7 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
     const cut = await cutTornTail(filename);
     if (cut > 0) onRepair({ file: filename, dropped: `a half-written last record (${cut} bytes)` });
     const db = new Datastore({ filename, autoload: false, timestampData: false });
-    await db.loadDatabaseAsync();
+    await loadQuickly(db);
     // nedb keeps index definitions in the file: drop those no longer declared or declared differently.
     const loaded = (db as unknown as { indexes: Record<string, { unique: boolean; sparse: boolean }> }).indexes;
     for (const [field, index] of Object.entries(loaded)) {
@@ -64,6 +66,7 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
     for (const index of indexes) {
       await db.ensureIndexAsync({ fieldName: index.field, unique: index.unique ?? false, sparse: index.sparse ?? false });
     }
+    removeInPlace((db as unknown as { indexes: Record<string, unknown> }).indexes);
     // nedb appends every write; compacting hourly keeps the file (and the next load) small.
     db.setAutocompactionInterval(60 * 60 * 1000);
     return new NedbCollection<T>(db, indexes.filter((i) => i.unique).map((i) => i.field));

@@ -1,0 +1,205 @@
+/**
+ * Fleet benchmark: one Controller with 5,000 Nodes and 100,000 servers (20 per Node, desired
+ * STOPPED, so nothing spawns). Seeds the store as the API would (see support/fleet-seed.ts), then
+ * starts the built Controller on it and measures rehydration (spawn to listening and to /readyz,
+ * heap, RSS); starts the real Agents in BENCH_FLEET_PROCS processes and measures the time until
+ * every Node is HEALTHY, the Controller's CPU per heartbeat, heap and RSS; then PATCHes random
+ * servers' reservations (~20/s for 30 s, a new generation each) while the Agents heartbeat and
+ * measures change → the owning Agent has it. Knobs: BENCH_FLEET_AGENTS (5000),
+ * BENCH_FLEET_SERVERS (100000), BENCH_FLEET_PROCS (4), BENCH_FLEET_ENROLL_BATCH (100 enrolling at
+ * once, shared by the processes), BENCH_FLEET_WINDOW_SECONDS (20),
+ * BENCH_FLEET_CHANGES_PER_SECOND (20), BENCH_FLEET_CHANGE_SECONDS (30), BENCH_FLEET_CPU_PROF (a
+ * directory: the Controller writes its --cpu-prof there), BENCH_FLEET_ONLY=rehydrate (stop after
+ * rehydration), BENCH_FLEET_SEED_DIR (keep the seed there and reuse it). Run with `npm run bench fleet`.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { loadavg } from 'node:os';
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApiClient } from '../test/support/http.js';
+import { startControllerProcess } from './support/controller-process.js';
+import type { AgentsReport, AgentsRetry, AgentsStart } from './support/fleet-agents.js';
+import { cpuMs, metric, percentile, sleep } from './support/fleet-measure.js';
+import { seedFleet, type FleetSeed } from './support/fleet-seed.js';
+
+const agentCount = Number(process.env.BENCH_FLEET_AGENTS ?? 5000);
+const serverCount = Number(process.env.BENCH_FLEET_SERVERS ?? 100_000);
+const procCount = Number(process.env.BENCH_FLEET_PROCS ?? 4);
+const enrollBatch = Number(process.env.BENCH_FLEET_ENROLL_BATCH ?? 100);
+const windowSeconds = Number(process.env.BENCH_FLEET_WINDOW_SECONDS ?? 20);
+const changesPerSecond = Number(process.env.BENCH_FLEET_CHANGES_PER_SECOND ?? 20);
+const changeSeconds = Number(process.env.BENCH_FLEET_CHANGE_SECONDS ?? 30);
+const cpuProfDir = process.env.BENCH_FLEET_CPU_PROF;
+const onlyRehydrate = process.env.BENCH_FLEET_ONLY === 'rehydrate';
+const healthy = 'cairn_nodes{admin_state="ENABLED",connection_state="HEALTHY"}';
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const wallNow = () => performance.timeOrigin + performance.now();
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'cairn-bench-fleet-'));
+  const dataDir = join(dir, 'controller');
+  const children: ChildProcess[] = [];
+  let controller: ChildProcess | undefined;
+  try {
+    const perNode = Math.ceil(serverCount / agentCount);
+    const seed = await seeded(dataDir, perNode);
+    console.log(`load average before rehydration: ${load()}`);
+
+    const spawned = performance.now();
+    const started = await startControllerProcess(dataDir, cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : []);
+    const listeningMs = performance.now() - spawned;
+    controller = started.child;
+    const startCpuMs = await cpuMs(controller.pid!);
+    const base = `http://127.0.0.1:${started.httpPort}`;
+    while ((await fetch(`${base}/readyz`)).status !== 200) await sleep(10);
+    const readyMs = performance.now() - spawned;
+    const metrics = async () => (await fetch(`${base}/metrics`)).text();
+    const rehydrated = await metrics();
+    console.log(`servers, Nodes:              ${seed.serverIds.length} servers on ${seed.nodes.length} Nodes (${perNode} per Node, desired STOPPED)`);
+    console.log(`rehydration:                 listening ${(listeningMs / 1000).toFixed(2)} s, /readyz 200 ${(readyMs / 1000).toFixed(2)} s after spawn (target < 5 s); Controller CPU until listening ${(startCpuMs / 1000).toFixed(2)} s`);
+    console.log(`heap after rehydration:      ${mib(metric(rehydrated, 'cairn_controller_nodejs_heap_size_used_bytes'))} used (not after a GC: an upper bound; target < 1 GiB), RSS ${mib(metric(rehydrated, 'cairn_controller_process_resident_memory_bytes'))}`);
+    console.log(`load average:                ${load()} (2 cores, shared)`);
+    if (onlyRehydrate) return;
+
+    const admin = new ApiClient(base).withCookie(seed.cookie);
+    const arrivals = new Map<string, number>();
+    const connectedAt = performance.now();
+    let enrolled = 0;
+    let refused = 0;
+    const share = Math.ceil(seed.nodes.length / procCount);
+    for (let p = 0; p < procCount; p++) {
+      const child = fork(join(import.meta.dirname, 'support', 'fleet-agents.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      children.push(child);
+      const counts = { enrolled: 0 };
+      const nodes = seed.nodes.slice(p * share, (p + 1) * share);
+      child.on('message', (report: AgentsReport) => {
+        if (report.kind === 'enrolled') {
+          enrolled += report.count - counts.enrolled;
+          counts.enrolled = report.count;
+        } else if (report.kind === 'refused') {
+          refused += 1;
+          void reissue(admin, nodes[report.index].id).then((token) => child.send({ kind: 'retry', index: report.index, token } satisfies AgentsRetry));
+        } else {
+          for (const [serverId, generation, at] of report.arrivals) arrivals.set(`${serverId} ${generation}`, at);
+        }
+      });
+      const tokens = nodes.map((n) => n.token);
+      const batch = Math.ceil(enrollBatch / procCount);
+      child.send({ kind: 'start', controller: `127.0.0.1:${started.grpcPort}`, dataDir: join(dir, `agents-${p}`), tokens, batch } satisfies AgentsStart);
+    }
+    let enrolledMs = 0;
+    for (;;) {
+      if (!enrolledMs && enrolled >= seed.nodes.length) enrolledMs = performance.now() - connectedAt;
+      if (enrolledMs && metric(await metrics(), healthy) >= seed.nodes.length) break;
+      if (performance.now() - connectedAt > 600_000) throw new Error(`${enrolled} enrolled, ${metric(await metrics(), healthy)} HEALTHY after 600 s`);
+      // Each scrape counts every server (cairn_servers): seldom, so the bench does not load what it measures.
+      await sleep(2000);
+    }
+    const healthyMs = performance.now() - connectedAt;
+    console.log(`Agents:                      ${seed.nodes.length} real Agents in ${procCount} processes, ${enrollBatch} enrolling at a time; ${refused} tokens refused after a lost answer and issued again`);
+    console.log(`all enrolled:                ${(enrolledMs / 1000).toFixed(1)} s; all HEALTHY ${(healthyMs / 1000).toFixed(1)} s after the first Agent started`);
+
+    const window = await steadyWindow(controller.pid!, metrics);
+    console.log(`steady state (${windowSeconds} s):        ${window.beats} heartbeats (${(window.beats / windowSeconds).toFixed(0)}/s); Controller CPU ${((window.cpu / windowSeconds) / 10).toFixed(1)}% of one core`);
+    console.log(`Controller CPU per heartbeat: ${window.beats > 0 ? ((window.cpu * 1000) / window.beats).toFixed(0) : 'n/a'} µs (all of the Controller's work in the window, per heartbeat)`);
+    console.log(`Controller heap, RSS:        ${mib(window.heap)} used, RSS ${mib(window.rss)}; load average ${load()}`);
+
+    const latencies = await changes(admin, seed, arrivals);
+    const text = await metrics();
+    console.log(`changes:                     ${latencies.sent} PATCH /servers/{id} (memory reservation toggled: a new generation) at ${changesPerSecond}/s for ${changeSeconds} s, while heartbeating`);
+    console.log(`change → owning Agent has it: p50 ${percentile(latencies.ms, 0.5).toFixed(1)} ms, p99 ${percentile(latencies.ms, 0.99).toFixed(1)} ms, max ${percentile(latencies.ms, 1).toFixed(1)} ms; ${latencies.lost} not received in 5 s (target p99 < 50 ms)`);
+    console.log(`still HEALTHY at the end:    ${metric(text, healthy)}; heap ${mib(metric(text, 'cairn_controller_nodejs_heap_size_used_bytes'))}, RSS ${mib(metric(text, 'cairn_controller_process_resident_memory_bytes'))}; load average ${load()}`);
+  } finally {
+    await Promise.all(children.map(async (child) => {
+      if (child.exitCode !== null) return;
+      child.send({ kind: 'stop' });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      await once(child, 'exit');
+      clearTimeout(timer);
+    }));
+    if (controller && controller.exitCode === null) {
+      controller.kill('SIGTERM');
+      await once(controller, 'exit');
+    }
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A fresh seed, or with BENCH_FLEET_SEED_DIR a copy of the one kept there (made and kept on the
+ * first run): rehydration can be measured again without seeding again. Its tokens last an hour.
+ */
+async function seeded(dataDir: string, perNode: number): Promise<FleetSeed> {
+  const keep = process.env.BENCH_FLEET_SEED_DIR;
+  if (keep && existsSync(join(keep, 'seed.json'))) {
+    await cp(join(keep, 'controller'), dataDir, { recursive: true });
+    console.log(`seed: copied from ${keep}`);
+    return JSON.parse(await readFile(join(keep, 'seed.json'), 'utf8')) as FleetSeed;
+  }
+  const seed = await seedFleet(dataDir, agentCount, perNode, (line) => console.log(line));
+  if (keep) {
+    await cp(dataDir, join(keep, 'controller'), { recursive: true });
+    await writeFile(join(keep, 'seed.json'), JSON.stringify(seed));
+  }
+  return seed;
+}
+
+/** A new enrollment token for a Node, asked again while the loaded Controller drops the connection. */
+async function reissue(admin: ApiClient, nodeId: string): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const res = await admin.post<{ enrollmentToken: string }>(`/nodes/${nodeId}/enrollment-token`);
+      if (res.status !== 201) throw new Error(`re-issuing a token answered ${res.status}: ${res.text}`);
+      return res.body.enrollmentToken;
+    } catch (err) {
+      if (attempt === 5) throw err;
+      await sleep(1000);
+    }
+  }
+}
+
+/** The Controller's CPU, heartbeats, heap and RSS over the steady window. */
+async function steadyWindow(pid: number, metrics: () => Promise<string>) {
+  const before = { cpu: await cpuMs(pid), beats: metric(await metrics(), 'cairn_agent_heartbeats_total') };
+  await sleep(windowSeconds * 1000);
+  const text = await metrics();
+  return {
+    cpu: (await cpuMs(pid)) - before.cpu,
+    beats: metric(text, 'cairn_agent_heartbeats_total') - before.beats,
+    heap: metric(text, 'cairn_controller_nodejs_heap_size_used_bytes'),
+    rss: metric(text, 'cairn_controller_process_resident_memory_bytes'),
+  };
+}
+
+/** PATCHes random servers at the set rate; each latency runs from just before the request to the Agent's receipt. */
+async function changes(admin: ApiClient, seed: FleetSeed, arrivals: Map<string, number>) {
+  const memory = new Map<string, number>();
+  const sent: { key: string; at: number }[] = [];
+  const requests: Promise<void>[] = [];
+  const total = changesPerSecond * changeSeconds;
+  const begin = performance.now();
+  for (let i = 0; i < total; i++) {
+    await sleep(Math.max(0, begin + (i * 1000) / changesPerSecond - performance.now()));
+    const id = seed.serverIds[Math.floor(Math.random() * seed.serverIds.length)];
+    const memoryBytes = (memory.get(id) ?? seed.memoryBytes) === seed.memoryBytes ? seed.memoryBytes + 2 ** 20 : seed.memoryBytes;
+    memory.set(id, memoryBytes);
+    const at = wallNow();
+    requests.push(admin.patch<{ generation: number }>(`/servers/${id}`, { resources: { cpuMillis: 10, memoryBytes } }).then((res) => {
+      if (res.status !== 200) throw new Error(`PATCH answered ${res.status}: ${res.text}`);
+      sent.push({ key: `${id} ${res.body.generation}`, at });
+    }));
+  }
+  await Promise.all(requests);
+  await sleep(5000);
+  const ms = sent.flatMap(({ key, at }) => (arrivals.has(key) ? [arrivals.get(key)! - at] : []));
+  return { sent: sent.length, ms, lost: sent.length - ms.length };
+}
+
+main().then(() => process.exit(0), (error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

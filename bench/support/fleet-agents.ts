@@ -1,0 +1,71 @@
+/**
+ * One of the fleet bench's Agent processes: real Agents (src/agent/agent.ts), one per Node token the
+ * parent sends, enrolled `batch` at a time. Over IPC it reports how many are up, every token the
+ * Controller refused (a lost Enroll answer, retried, finds its token used: the parent issues
+ * another), and every desired change an Agent receives (server, generation, wall-clock time in
+ * ms: same machine, same clock as the parent's).
+ */
+import { join } from 'node:path';
+import { runAgent, type RunningAgent } from '../../src/agent/agent.js';
+import { EnrollmentRefused } from '../../src/agent/enroll.js';
+import { silentLogger } from '../../src/shared/logger.js';
+import { fleetGamePorts } from './fleet-seed.js';
+
+export interface AgentsStart { kind: 'start'; controller: string; dataDir: string; tokens: string[]; batch: number }
+export interface AgentsRetry { kind: 'retry'; index: number; token: string }
+export type AgentsReport =
+  | { kind: 'enrolled'; count: number }
+  | { kind: 'refused'; index: number }
+  | { kind: 'arrivals'; arrivals: [serverId: string, generation: number, atMs: number][] };
+
+const agents: RunningAgent[] = [];
+let settings: Omit<AgentsStart, 'kind' | 'tokens'>;
+let arrivals: [string, number, number][] = [];
+const send = (report: AgentsReport) => process.send!(report);
+const wallNow = () => performance.timeOrigin + performance.now();
+
+// Batched per 20 ms, so IPC stays small next to the Agents' own work.
+setInterval(() => {
+  if (arrivals.length === 0) return;
+  send({ kind: 'arrivals', arrivals });
+  arrivals = [];
+}, 20).unref();
+
+/** One Agent up, its desired changes reported; a refused token is reported rather than fatal. */
+async function startAgent(index: number, token: string): Promise<void> {
+  let agent: RunningAgent;
+  try {
+    agent = await runAgent({
+      controller: settings.controller, dataDir: join(settings.dataDir, `agent-${index}`), enrollmentToken: token,
+      cpuMillis: 4000, memoryBytes: 8 * 2 ** 30, diskBytes: 50 * 2 ** 30, java: 'java', bindAddress: '127.0.0.1', restartBackoffMs: 1000,
+      gamePorts: fleetGamePorts,
+    }, silentLogger);
+  } catch (err) {
+    if (!(err instanceof EnrollmentRefused)) throw err;
+    send({ kind: 'refused', index });
+    return;
+  }
+  agent.link.onDesiredChange((serverId, server) => {
+    if (server) arrivals.push([serverId, server.generation, wallNow()]);
+  });
+  agents.push(agent);
+  send({ kind: 'enrolled', count: agents.length });
+}
+
+async function start({ tokens, ...given }: AgentsStart): Promise<void> {
+  settings = given;
+  for (let i = 0; i < tokens.length; i += settings.batch) {
+    await Promise.all(tokens.slice(i, i + settings.batch).map((token, j) => startAgent(i + j, token)));
+  }
+}
+
+const fail = (err: unknown) => {
+  console.error(err);
+  process.exit(1);
+};
+
+process.on('message', (message: AgentsStart | AgentsRetry | { kind: 'stop' }) => {
+  if (message.kind === 'start') start(message).catch(fail);
+  else if (message.kind === 'retry') startAgent(message.index, message.token).catch(fail);
+  else void Promise.all(agents.map((agent) => agent.stop())).finally(() => process.exit(0));
+});

@@ -1,0 +1,89 @@
+import { expect } from 'chai';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NedbCollection } from '../../src/controller/store/embedded/nedb-collection.js';
+
+interface Doc { _id: string; name: string; nodeId?: string; at?: unknown }
+
+describe('loading an embedded store file', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'cairn-quick-load-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const open = (file: string) => NedbCollection.open<Doc>(file, [{ field: 'nodeId' }], () => undefined);
+
+  it('keeps nedb\'s rules: the last line of an id wins, $$deleted removes, $$date lines revive, declared indexes answer', async () => {
+    const file = join(dir, 'servers.db');
+    const lines = [
+      { _id: 'a', name: 'first', nodeId: 'n1' },
+      { _id: 'b', name: 'gone', nodeId: 'n1' },
+      { $$indexCreated: { fieldName: 'nodeId', unique: false, sparse: false } },
+      { _id: 'a', name: 'second', nodeId: 'n2' },
+      { _id: 'b', $$deleted: true },
+      { _id: 'c', name: 'dated', at: { $$date: 0 } },
+    ];
+    await writeFile(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const collection = await open(file);
+    expect((await collection.find({}, { sort: { _id: 1 } })).map((d) => d.name)).to.deep.equal(['second', 'dated']);
+    expect((await collection.find({ nodeId: 'n2' })).map((d) => d._id)).to.deep.equal(['a']);
+    expect((await collection.findById('c'))!.at).to.be.instanceOf(Date);
+    expect(await collection.find({ nodeId: 'n1' })).to.deep.equal([]);
+  });
+
+  it('leaves the file as it was (compactions rewrite it), and writes after a load append to it', async () => {
+    const file = join(dir, 'servers.db');
+    const text = [{ _id: 'a', name: 'one' }, { _id: 'a', name: 'two' }].map((l) => JSON.stringify(l)).join('\n') + '\n';
+    await writeFile(file, text);
+    const collection = await open(file);
+    expect((await readFile(file, 'utf8')).startsWith(text)).to.equal(true);
+    await collection.insert({ _id: 'b', name: 'three' });
+    await collection.compact();
+    const reopened = await open(file);
+    expect((await reopened.find({}, { sort: { _id: 1 } })).map((d) => d.name)).to.deep.equal(['two', 'three']);
+    expect((await readFile(file, 'utf8')).split('\n').filter((l) => l.includes('"_id"'))).to.have.length(2);
+  });
+
+  it('refuses a file with more corrupt lines than nedb tolerates, and skips a few', async () => {
+    const corrupt = join(dir, 'corrupt.db');
+    await writeFile(corrupt, ['{"_id":"a","name":"ok"}', 'not json', '{broken'].join('\n') + '\n');
+    const refused = await open(corrupt).then(() => undefined, (e: unknown) => e as Error);
+    expect(refused?.message).to.match(/of the data file is corrupt/);
+
+    const mostlyFine = join(dir, 'fine.db');
+    const good = Array.from({ length: 20 }, (_, i) => JSON.stringify({ _id: `s${i}`, name: `n${i}` }));
+    await writeFile(mostlyFine, [...good, 'not json'].join('\n') + '\n');
+    expect(await (await open(mostlyFine)).count({})).to.equal(20);
+  });
+});
+
+describe('writes under a crowded index key', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'cairn-index-removal-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('updates, replaces and deletes keep the index right, many documents under one key or the last one', async () => {
+    const collection = await NedbCollection.open<Doc>(join(dir, 'servers.db'), [{ field: 'nodeId' }], () => undefined);
+    for (let i = 0; i < 500; i++) await collection.insert({ _id: `s${String(i).padStart(3, '0')}`, name: `n${i}`, nodeId: 'crowded' });
+    await collection.insert({ _id: 'lonely', name: 'alone', nodeId: 'quiet' });
+    await collection.update({ _id: 's000' }, { name: 'renamed' });
+    await collection.replace({ _id: 's001' }, { _id: 's001', name: 'moved', nodeId: 'quiet' });
+    await collection.delete({ _id: 's002' });
+    await collection.update({ _id: 'lonely' }, { nodeId: 'elsewhere' });
+    const crowded = await collection.find({ nodeId: 'crowded' });
+    expect(crowded).to.have.length(498);
+    expect(crowded.find((d) => d._id === 's000')?.name).to.equal('renamed');
+    expect(crowded.map((d) => d._id)).to.not.include.members(['s001', 's002']);
+    expect((await collection.find({ nodeId: 'quiet' })).map((d) => d._id)).to.deep.equal(['s001']);
+    expect((await collection.find({ nodeId: 'elsewhere' })).map((d) => d._id)).to.deep.equal(['lonely']);
+    expect(await collection.count({ nodeId: 'crowded' })).to.equal(498);
+  });
+});
