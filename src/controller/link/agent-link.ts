@@ -53,7 +53,15 @@ const helloTimeoutMs = 10_000;
  */
 export const silentConnectionMs = 5_000;
 
+/**
+ * Enrolls handled at once. More answer UNAVAILABLE before any work, and the Agent retries after a
+ * backoff with jitter: a fleet enrolling at once then queues neither store writes nor answers
+ * that would miss their deadline in front of the heartbeats of Nodes already connected.
+ */
+export const maxEnrollsInFlight = 32;
+
 export class AgentLinkServer {
+  private enrollsInFlight = 0;
   /** Session ids prefix request ids, so an answer meant for a replaced stream never matches. */
   private sessionCounter = 0;
   private readonly server = new grpc.Server({
@@ -122,6 +130,12 @@ export class AgentLinkServer {
   }
 
   private async enroll(request: EnrollRequest, callback: grpc.sendUnaryData<EnrollResponse>): Promise<void> {
+    if (this.enrollsInFlight >= maxEnrollsInFlight) {
+      this.deps.metrics.refused('enroll_busy');
+      callback({ code: grpc.status.UNAVAILABLE, details: 'The Controller is enrolling many Agents at once; retry after a backoff.' });
+      return;
+    }
+    this.enrollsInFlight++;
     try {
       callback(null, await this.deps.gate.enroll(request));
     } catch (e) {
@@ -132,6 +146,8 @@ export class AgentLinkServer {
       }
       this.deps.logger.error({ err: e }, 'enrollment failed');
       callback({ code: grpc.status.INTERNAL, details: 'Enrollment failed on the Controller.' });
+    } finally {
+      this.enrollsInFlight--;
     }
   }
 
