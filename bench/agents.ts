@@ -3,6 +3,8 @@
  * sampling, heartbeats; each with its own data dir and its own TCP connection) in this process,
  * against the built Controller in another process. Prints the time until every Node is HEALTHY,
  * the Controller's CPU per heartbeat, and its heap. Run with `npm run bench agents`.
+ * Knobs: BENCH_AGENTS (1000), BENCH_WINDOW_SECONDS (20), BENCH_CPU_PROF_DIR (a V8 CPU profile of
+ * the Controller, written when it exits).
  */
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -15,6 +17,7 @@ import { startControllerProcess } from './support/controller-process.js';
 
 const agentCount = Number(process.env.BENCH_AGENTS ?? 1000);
 const windowSeconds = Number(process.env.BENCH_WINDOW_SECONDS ?? 20);
+const profileDir = process.env.BENCH_CPU_PROF_DIR;
 const ticksPerSecond = 100;
 
 /** The Controller process's user+system CPU in ms, from /proc. */
@@ -30,7 +33,7 @@ function metric(text: string, name: string): number {
 
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cairn-bench-agents-'));
-  const { child, httpPort, grpcPort } = await startControllerProcess(join(dataDir, 'controller'));
+  const { child, httpPort, grpcPort } = await startControllerProcess(join(dataDir, 'controller'), profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []);
   const base = `http://127.0.0.1:${httpPort}`;
   const agents: RunningAgent[] = [];
   try {
