@@ -69,10 +69,13 @@ async function main(): Promise<void> {
     }
     const healthyMs = performance.now() - started;
 
-    const before = { cpu: await cpuMs(child.pid!), beats: metric(await metrics(), 'cairn_agent_heartbeats_total') };
+    // A scrape costs the Controller milliseconds (every Node's state): both stay outside the CPU window.
+    const beatsBefore = metric(await metrics(), 'cairn_agent_heartbeats_total');
+    const before = { cpu: await cpuMs(child.pid!), beats: beatsBefore };
     await new Promise((resolve) => setTimeout(resolve, windowSeconds * 1000));
+    const cpuAfter = await cpuMs(child.pid!);
     const text = await metrics();
-    const after = { cpu: await cpuMs(child.pid!), beats: metric(text, 'cairn_agent_heartbeats_total') };
+    const after = { cpu: cpuAfter, beats: metric(text, 'cairn_agent_heartbeats_total') };
     const beats = after.beats - before.beats;
     const cpu = after.cpu - before.cpu;
     const heap = metric(text, 'cairn_controller_nodejs_heap_size_used_bytes');

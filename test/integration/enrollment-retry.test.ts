@@ -3,7 +3,7 @@ import * as grpc from '@grpc/grpc-js';
 import { enroll, EnrollmentRefused } from '../../src/agent/enroll.js';
 import { newEnrollmentAttemptId } from '../../src/agent/enrollment-attempt.js';
 import { AgentLinkClient } from '../../src/agent/link-client.js';
-import { maxEnrollsInFlight } from '../../src/controller/link/agent-link.js';
+import { enrollLimits } from '../../src/controller/link/agent-link.js';
 import type { EnrollInput } from '../../src/controller/services/node-enrollment.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { setupAdmin, startTestController, type TestController } from '../support/controller.js';
@@ -128,24 +128,27 @@ describe('Enrollment retries after a lost answer (real gRPC)', function () {
     expect(denied.body.items[0].details.reason).to.equal('unknown_token');
   });
 
-  it(`more than ${maxEnrollsInFlight} Enrolls at once: the excess answers UNAVAILABLE before any work, and is retried`, async () => {
-    const nodes = await Promise.all(Array.from({ length: maxEnrollsInFlight + 1 }, (_, i) => createNode(`busy-${i}`)));
+  it(`Enrolls beyond ${enrollLimits.running} at once wait their turn; one whose client gave up while waiting does no work`, async () => {
+    const nodes = await Promise.all(Array.from({ length: enrollLimits.running + 2 }, (_, i) => createNode(`queued-${i}`)));
+    const late = nodes.pop()!;
     const held = holdAnswers();
-    const attemptIds = nodes.map(() => newEnrollmentAttemptId());
-    const calls = nodes.map((n, i) => refusal(call(n.enrollmentToken, attemptIds[i])));
     let outcomes: unknown[];
     try {
-      await waitFor(() => held.committed() === maxEnrollsInFlight || undefined, { what: 'the first Enrolls committed' });
-      const busy = await Promise.race(calls);
-      expect((busy as grpc.ServiceError).code).to.equal(grpc.status.UNAVAILABLE);
+      const calls = nodes.map((n) => refusal(call(n.enrollmentToken, newEnrollmentAttemptId())));
+      await waitFor(() => held.committed() === enrollLimits.running || undefined, { what: 'the first Enrolls committed' });
+      const gaveUp = await refusal(call(late.enrollmentToken, newEnrollmentAttemptId(), 300));
+      expect((gaveUp as grpc.ServiceError).code).to.equal(grpc.status.DEADLINE_EXCEEDED);
+      // The Controller counts the deadline from when the call reached it, a moment after the client did.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      held.release();
+      outcomes = await Promise.all(calls);
     } finally {
       held.release();
       held.restore();
-      outcomes = await Promise.all(calls);
     }
-    const index = outcomes.findIndex((o) => (o as grpc.ServiceError | undefined)?.code === grpc.status.UNAVAILABLE);
-    expect(outcomes.filter((o) => o !== undefined)).to.have.length(1);
-    expect(held.committed()).to.equal(maxEnrollsInFlight);
-    expect((await call(nodes[index].enrollmentToken, attemptIds[index])).nodeId).to.equal(nodes[index].node.id);
+    expect(outcomes.filter((o) => o !== undefined)).to.deep.equal([]);
+    expect(held.committed()).to.equal(enrollLimits.running + 1);
+    expect(await auditOf(late.node.id)).to.deep.equal([]);
+    expect((await call(late.enrollmentToken, newEnrollmentAttemptId())).nodeId).to.equal(late.node.id);
   });
 });

@@ -8,6 +8,7 @@ import type { Logger } from '../../shared/logger.js';
 import { emptyResources, type NodeFleet } from '../actors/fleet.js';
 import type { NodeTimings } from '../actors/node-machine.js';
 import { serveArtifact, type ArtifactProvider } from './artifact-rpc.js';
+import { EnrollSlots } from './enroll-slots.js';
 import { ConnectRefusedError, EnrollmentRefusedError } from './errors.js';
 import type { LinkMetrics } from './link-metrics.js';
 import { NodeSession, type AgentStream } from './node-session.js';
@@ -54,14 +55,13 @@ const helloTimeoutMs = 10_000;
 export const silentConnectionMs = 5_000;
 
 /**
- * Enrolls handled at once. More answer UNAVAILABLE before any work, and the Agent retries after a
- * backoff with jitter: a fleet enrolling at once then queues neither store writes nor answers
- * that would miss their deadline in front of the heartbeats of Nodes already connected.
+ * Enrolls worked on at once, and how many more may wait their turn. Beyond that an Enroll answers
+ * UNAVAILABLE before any work, and the Agent retries after a backoff with jitter.
  */
-export const maxEnrollsInFlight = 32;
+export const enrollLimits = { running: 16, waiting: 2_000 };
 
 export class AgentLinkServer {
-  private enrollsInFlight = 0;
+  private readonly enrollSlots = new EnrollSlots(enrollLimits.running, enrollLimits.waiting);
   /** Session ids prefix request ids, so an answer meant for a replaced stream never matches. */
   private sessionCounter = 0;
   private readonly server = new grpc.Server({
@@ -73,7 +73,7 @@ export class AgentLinkServer {
 
   constructor(private readonly deps: AgentLinkDeps) {
     const handlers: AgentLinkHandlers = {
-      Enroll: (call, callback) => void this.enroll(call.request, callback),
+      Enroll: (call, callback) => void this.enroll(call, callback),
       Connect: (call) => void this.connect(call),
       FetchArtifact: (call) => void serveArtifact(call, bearer(call.metadata), this.deps),
     };
@@ -129,15 +129,19 @@ export class AgentLinkServer {
     });
   }
 
-  private async enroll(request: EnrollRequest, callback: grpc.sendUnaryData<EnrollResponse>): Promise<void> {
-    if (this.enrollsInFlight >= maxEnrollsInFlight) {
+  private async enroll(call: grpc.ServerUnaryCall<EnrollRequest, EnrollResponse>, callback: grpc.sendUnaryData<EnrollResponse>): Promise<void> {
+    if (!(await this.enrollSlots.acquire())) {
       this.deps.metrics.refused('enroll_busy');
       callback({ code: grpc.status.UNAVAILABLE, details: 'The Controller is enrolling many Agents at once; retry after a backoff.' });
       return;
     }
-    this.enrollsInFlight++;
     try {
-      callback(null, await this.deps.gate.enroll(request));
+      // A client that gave up while waiting its turn retries (with the same attempt id): no work for nobody.
+      if (call.cancelled || Number(call.getDeadline()) <= Date.now()) {
+        callback({ code: grpc.status.DEADLINE_EXCEEDED, details: 'The Enroll waited its turn past its deadline; retry.' });
+        return;
+      }
+      callback(null, await this.deps.gate.enroll(call.request));
     } catch (e) {
       if (e instanceof EnrollmentRefusedError) {
         this.deps.metrics.refused(e.reason);
@@ -147,7 +151,7 @@ export class AgentLinkServer {
       this.deps.logger.error({ err: e }, 'enrollment failed');
       callback({ code: grpc.status.INTERNAL, details: 'Enrollment failed on the Controller.' });
     } finally {
-      this.enrollsInFlight--;
+      this.enrollSlots.release();
     }
   }
 
