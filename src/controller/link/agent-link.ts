@@ -61,7 +61,7 @@ export const silentConnectionMs = 5_000;
  * Enrolls worked on at once, and how many more may wait their turn. Beyond that an Enroll answers
  * UNAVAILABLE before any work, and the Agent retries after a backoff with jitter.
  */
-export const enrollLimits = { running: 16, waiting: 2_000 };
+export const enrollLimits = { running: 64, waiting: 5_000 };
 
 export class AgentLinkServer {
   private readonly enrollSlots = new EnrollSlots(enrollLimits.running, enrollLimits.waiting);
