@@ -14,6 +14,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { enroll } from '../src/agent/enroll.js';
+import { newEnrollmentAttemptId } from '../src/agent/enrollment-attempt.js';
 import type { ControllerMessage } from '../src/shared/link/messages.js';
 import { agentLinkClientConstructor, agentLinkService, credentialMetadataKey } from '../src/shared/link/proto.js';
 import { FakeAgent } from '../test/support/fake-agent.js';
@@ -128,7 +129,7 @@ async function main(): Promise<void> {
 /** One raw Agent stream writing heartbeats back to back; the Controller's CPU while it takes them. */
 async function heartbeats(address: string, admin: ApiClient, pid: number, metricsUrl: string): Promise<void> {
   const created = await admin.post<{ enrollmentToken: string; id: string }>('/nodes', { name: 'beats' });
-  const { credential } = await enroll(address, insecure, { enrollmentToken: created.body.enrollmentToken, hostname: 'beats', agentVersion: 'bench' });
+  const { credential } = await enroll(address, insecure, { enrollmentToken: created.body.enrollmentToken, hostname: 'beats', agentVersion: 'bench', enrollmentAttemptId: newEnrollmentAttemptId() });
   const Client = agentLinkClientConstructor();
   const client = new Client(address, insecure);
   const metadata = new grpc.Metadata();

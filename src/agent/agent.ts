@@ -7,6 +7,7 @@ import { backoffDelay, defaultBackoff, type BackoffPolicy } from '../shared/back
 import type { AgentConfig } from './config.js';
 import { CredentialStore, type StoredCredential } from '../shared/credential-store.js';
 import { enroll, EnrollmentRefused } from './enroll.js';
+import { EnrollmentAttemptStore } from './enrollment-attempt.js';
 import { allocatable, hostFacts } from './host-facts.js';
 import { AgentLinkClient } from './link-client.js';
 import { linkCredentials, tlsProblem } from './link-credentials.js';
@@ -42,7 +43,11 @@ export interface RunningAgent {
   stop(): Promise<void>;
 }
 
-/** Enrolls once (retrying while the Controller is unreachable), then keeps the credential for every later start. */
+/**
+ * Enrolls once, then keeps the credential for every later start. While the Controller is
+ * unreachable or busy (or an answer is lost) it retries with backoff and jitter, presenting the
+ * same enrollment attempt id, so a retry after a lost answer is answered rather than refused.
+ */
 async function credentialFor(config: AgentConfig, credentials: grpc.ChannelCredentials, logger: Logger, backoff: BackoffPolicy): Promise<StoredCredential> {
   const store = new CredentialStore(config.dataDir);
   const stored = await store.load();
@@ -51,12 +56,17 @@ async function credentialFor(config: AgentConfig, credentials: grpc.ChannelCrede
     return stored;
   }
   if (!config.enrollmentToken) throw new NotEnrolledError(store.path);
+  const attempts = new EnrollmentAttemptStore(config.dataDir);
+  const enrollmentAttemptId = await attempts.idFor(config.enrollmentToken);
   for (let attempt = 0; ; attempt++) {
     try {
       const facts = hostFacts();
-      const response = await enroll(config.controller, credentials, { enrollmentToken: config.enrollmentToken, hostname: facts.hostname, agentVersion: cairnVersion });
+      const response = await enroll(config.controller, credentials, {
+        enrollmentToken: config.enrollmentToken, hostname: facts.hostname, agentVersion: cairnVersion, enrollmentAttemptId,
+      });
       const value = { nodeId: response.nodeId, credential: response.credential };
       await store.save(value);
+      await attempts.forget();
       logger.info({ event: 'enrolled', nodeId: value.nodeId }, 'enrolled; credential stored');
       return value;
     } catch (err) {
@@ -64,7 +74,7 @@ async function credentialFor(config: AgentConfig, credentials: grpc.ChannelCrede
       const delay = backoffDelay(attempt, backoff);
       const explained = tlsProblem((err as Partial<grpc.ServiceError>).details ?? (err as Error).message, config);
       if (explained) logger.error({ event: 'tls_refused', err: (err as Error).message }, explained);
-      logger.warn({ event: 'enroll_retry', err: (err as Error).message, inMs: delay }, 'cannot reach the Controller to enroll; retrying');
+      logger.warn({ event: 'enroll_retry', err: (err as Error).message, inMs: delay }, 'enrollment did not complete (Controller unreachable, busy or slow); retrying');
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }

@@ -41,9 +41,13 @@ export interface LinkClientOptions {
   explainError?(details: string): string | undefined;
 }
 
-/** Channel options shared by Connect and Enroll: keepalive notices a dead Controller; a private subchannel per client keeps each Agent's connection its own. */
+/**
+ * Channel options shared by Connect and Enroll: keepalive notices a Controller gone without a word
+ * (a crash of its host, a partition) within 35 s, and costs the Controller what a heartbeat does,
+ * so not more often; a private subchannel per client keeps each Agent's connection its own.
+ */
 export const agentChannelOptions: grpc.ChannelOptions = {
-  'grpc.keepalive_time_ms': 10_000,
+  'grpc.keepalive_time_ms': 30_000,
   'grpc.keepalive_timeout_ms': 5_000,
   'grpc.keepalive_permit_without_calls': 1,
   'grpc.use_local_subchannel_pool': 1,

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import * as grpc from '@grpc/grpc-js';
 import { enroll, EnrollmentRefused } from '../../src/agent/enroll.js';
+import { newEnrollmentAttemptId } from '../../src/agent/enrollment-attempt.js';
 import { AgentError } from '../../src/agent/errors.js';
 import { AgentLinkClient } from '../../src/agent/link-client.js';
 import { AgentRequestError, NodeUnavailableError } from '../../src/controller/link/errors.js';
@@ -36,7 +37,7 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
   const createNode = async (name: string) => (await admin.post<EnrollmentIssued>('/nodes', { name })).body;
   const enrollNode = async (name: string) => {
     const { node, enrollmentToken } = await createNode(name);
-    const { credential } = await enroll(address(), insecure, { enrollmentToken, hostname: `${name}.test`, agentVersion: '9.9.9' });
+    const { credential } = await enroll(address(), insecure, { enrollmentToken, hostname: `${name}.test`, agentVersion: '9.9.9', enrollmentAttemptId: newEnrollmentAttemptId() });
     return { nodeId: node.id, credential };
   };
   const nodeOf = async (id: string) => (await admin.get<Node>(`/nodes/${id}`)).body;
@@ -75,11 +76,11 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
   describe('enrollment', () => {
     it('a token works once; reusing it is refused (UNAUTHENTICATED) and audited', async () => {
       const { node, enrollmentToken } = await createNode('once');
-      const first = await enroll(address(), insecure, { enrollmentToken, hostname: 'h', agentVersion: '1' });
+      const first = await enroll(address(), insecure, { enrollmentToken, hostname: 'h', agentVersion: '1', enrollmentAttemptId: '' });
       expect(first.nodeId).to.equal(node.id);
       expect(first.credential.split('.')).to.have.length(3);
       try {
-        await enroll(address(), insecure, { enrollmentToken, hostname: 'h', agentVersion: '1' });
+        await enroll(address(), insecure, { enrollmentToken, hostname: 'h', agentVersion: '1', enrollmentAttemptId: '' });
         expect.fail('reuse was accepted');
       } catch (e) {
         expect(e).to.be.instanceOf(EnrollmentRefused);
@@ -94,14 +95,14 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
       const { enrollmentToken } = await createNode('late');
       t.clock.advance(60 * 60 * 1000 + 1);
       try {
-        await enroll(address(), insecure, { enrollmentToken, hostname: 'h', agentVersion: '1' }).then(() => expect.fail('accepted'));
+        await enroll(address(), insecure, { enrollmentToken, hostname: 'h', agentVersion: '1', enrollmentAttemptId: '' }).then(() => expect.fail('accepted'));
       } catch (e) {
         expect(e).to.be.instanceOf(EnrollmentRefused);
       }
     });
 
     it('an unknown token, and the token of a revoked Node, are refused', async () => {
-      const refused = (token: string) => enroll(address(), insecure, { enrollmentToken: token, hostname: 'h', agentVersion: '1' }).then(() => false, (e: unknown) => e instanceof EnrollmentRefused);
+      const refused = (token: string) => enroll(address(), insecure, { enrollmentToken: token, hostname: 'h', agentVersion: '1', enrollmentAttemptId: '' }).then(() => false, (e: unknown) => e instanceof EnrollmentRefused);
       expect(await refused('cairn_enr_nonsense')).to.equal(true);
       const { node, enrollmentToken } = await createNode('revoked-early');
       await admin.post(`/nodes/${node.id}/revoke`);
@@ -113,9 +114,9 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
       const issued = await admin.post<EnrollmentIssued>(`/nodes/${nodeId}/enrollment-token`);
       expect(issued.status).to.equal(201);
       const second = await admin.post<EnrollmentIssued>(`/nodes/${nodeId}/enrollment-token`);
-      const stale = await enroll(address(), insecure, { enrollmentToken: issued.body.enrollmentToken, hostname: 'h', agentVersion: '1' }).catch((e: unknown) => e);
+      const stale = await enroll(address(), insecure, { enrollmentToken: issued.body.enrollmentToken, hostname: 'h', agentVersion: '1', enrollmentAttemptId: '' }).catch((e: unknown) => e);
       expect(stale).to.be.instanceOf(EnrollmentRefused);
-      const fresh = await enroll(address(), insecure, { enrollmentToken: second.body.enrollmentToken, hostname: 'h', agentVersion: '1' });
+      const fresh = await enroll(address(), insecure, { enrollmentToken: second.body.enrollmentToken, hostname: 'h', agentVersion: '1', enrollmentAttemptId: '' });
       expect(fresh.nodeId).to.equal(nodeId);
       const old = connect(credential);
       await waitFor(() => t.controller.services.agents.isConnected(nodeId) === false && old.connected === false || undefined);

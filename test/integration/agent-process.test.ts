@@ -1,7 +1,10 @@
 import { expect } from 'chai';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import * as grpc from '@grpc/grpc-js';
+import { access, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { enroll } from '../../src/agent/enroll.js';
+import { attemptFile, EnrollmentAttemptStore } from '../../src/agent/enrollment-attempt.js';
 import { credentialFile } from '../../src/shared/credential-store.js';
 import { AgentPool } from '../support/agent-process.js';
 import { setupAdmin, startTestController, type TestController } from '../support/controller.js';
@@ -113,6 +116,20 @@ describe('cairn-agent end to end (real Agent processes)', function () {
     const lost = await waitForState(node.id, 'UNREACHABLE', 3_000);
     expect(lost.acceptsPlacements).to.equal(false);
     expect(lost.conditions.map((c: { reason: string }) => c.reason)).to.deep.equal(['NODE_UNREACHABLE']);
+  });
+
+  it('an Agent restarted after its Enroll answer was lost enrolls with the same attempt id; the attempt file goes once the credential is kept', async () => {
+    const { node, enrollmentToken } = await createNode('golf');
+    const dataDir = join(agentDirs, 'golf');
+    await mkdir(dataDir, { recursive: true });
+    // The first run drew its attempt id, and the Controller answered a call the Agent never saw.
+    const attemptId = await new EnrollmentAttemptStore(dataDir).idFor(enrollmentToken);
+    await enroll(`127.0.0.1:${t.controller.grpcPort}`, grpc.credentials.createInsecure(), { enrollmentToken, hostname: 'golf', agentVersion: '1', enrollmentAttemptId: attemptId });
+    const agent = await agents.start({ grpcPort: t.controller.grpcPort, dataDir, enrollmentToken });
+    await waitForState(node.id, 'HEALTHY');
+    await access(join(dataDir, credentialFile));
+    expect(await access(join(dataDir, attemptFile)).then(() => 'kept', () => 'gone')).to.equal('gone');
+    expect(agent.stderr + agent.stdout).not.to.include(attemptId);
   });
 
   it('two Agents at once are two HEALTHY Nodes; a reused token is refused and that Agent exits', async () => {

@@ -1,5 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { enroll } from '../../src/agent/enroll.js';
+import { newEnrollmentAttemptId } from '../../src/agent/enrollment-attempt.js';
 import { AgentLinkClient } from '../../src/agent/link-client.js';
 import type { DesiredServer, DesiredState, PortRange, ServerStatus } from '../../src/shared/link/messages.js';
 import { silentLogger } from '../../src/shared/logger.js';
@@ -46,7 +47,7 @@ export class FakeAgent {
   ): Promise<FakeAgent> {
     const hostname = host.hostname ?? name;
     const gamePorts = host.gamePorts ?? (await privateGamePorts());
-    const { nodeId, credential } = await enroll(address, insecure, { enrollmentToken, hostname, agentVersion: 'fake' });
+    const { nodeId, credential } = await enroll(address, insecure, { enrollmentToken, hostname, agentVersion: 'fake', enrollmentAttemptId: newEnrollmentAttemptId() });
     const client = new AgentLinkClient({
       address, channelCredentials: insecure, credential, logger: silentLogger, backoff: { initialMs: 50, maxMs: 200, factor: 2 },
       // Unless told otherwise each fake Node is its own host, so Nodes do not share game ports.

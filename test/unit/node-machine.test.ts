@@ -60,7 +60,7 @@ describe('node machine', () => {
     expect(actor.getSnapshot().context.lastHeartbeatAt).to.equal(iso(3_000));
   });
 
-  it('stays HEALTHY while heartbeats arrive within 15 s, each one restarting the timer', () => {
+  it('heartbeats keep it HEALTHY and move the last heartbeat', () => {
     start();
     send({ type: 'CONNECTED', at: at() });
     for (let i = 0; i < 5; i++) {
@@ -71,14 +71,14 @@ describe('node machine', () => {
     expect(actor.getSnapshot().context.lastHeartbeatAt).to.equal(iso(70_000));
   });
 
-  it('is DEGRADED 15 s after the last heartbeat, with a CONTROLLER condition dated then', () => {
+  it('is DEGRADED when the fleet says STALE, with a CONTROLLER condition dated 15 s after the last sign of life', () => {
     start();
     send({ type: 'CONNECTED', at: at() });
     advance(5_000);
     heartbeat();
-    advance(14_999);
+    advance(60_000);
     expect(state().connection).to.equal('HEALTHY');
-    advance(1);
+    send({ type: 'STALE', lastSeenAt: iso(5_000) });
     expect(state()).to.deep.include({ connection: 'DEGRADED', accepts: false });
     expect(state().conditions).to.deep.equal([{
       id: 'controller.heartbeat-missed', source: 'CONTROLLER', reason: 'HEARTBEAT_MISSED',
@@ -86,15 +86,19 @@ describe('node machine', () => {
     }]);
   });
 
-  it('is UNREACHABLE 45 s after the last heartbeat, and a heartbeat in between heals it', () => {
+  it('is UNREACHABLE 30 s after turning stale (45 s after the last sign of life), and a heartbeat in between heals it', () => {
     start();
     send({ type: 'CONNECTED', at: at() });
-    advance(20_000);
+    advance(15_000);
+    send({ type: 'STALE', lastSeenAt: iso(0) });
     expect(state().connection).to.equal('DEGRADED');
+    advance(5_000);
     heartbeat();
     expect(state().connection).to.equal('HEALTHY');
     expect(state().conditions).to.deep.equal([]);
-    advance(44_999);
+    advance(15_000);
+    send({ type: 'STALE', lastSeenAt: iso(20_000) });
+    advance(29_999);
     expect(state().connection).to.equal('DEGRADED');
     advance(1);
     expect(state().connection).to.equal('UNREACHABLE');
@@ -146,22 +150,33 @@ describe('node machine', () => {
     start();
     send({ type: 'CONNECTED', at: at() });
     advance(16_000);
+    send({ type: 'STALE', lastSeenAt: iso(0) });
     expect(state().connection).to.equal('DEGRADED');
     send({ type: 'CONNECTED', at: at() });
     expect(state()).to.deep.include({ connection: 'HEALTHY', conditions: [] });
-    advance(14_000);
+    advance(40_000);
     expect(state().connection).to.equal('HEALTHY');
   });
 
   it('a frozen stream that was timed out comes back with its next heartbeat', () => {
     start();
     send({ type: 'CONNECTED', at: at() });
-    advance(45_000);
+    advance(15_000);
+    send({ type: 'STALE', lastSeenAt: iso(0) });
+    advance(30_000);
     expect(state().connection).to.equal('UNREACHABLE');
     heartbeat();
     expect(state()).to.deep.include({ connection: 'HEALTHY', conditions: [] });
-    advance(15_000);
+    send({ type: 'STALE', lastSeenAt: iso(45_000) });
     expect(state().connection).to.equal('DEGRADED');
+  });
+
+  it('STALE means nothing unless online and not yet stale', () => {
+    start();
+    expect(actor.getSnapshot().can({ type: 'STALE', lastSeenAt: iso(0) })).to.equal(false);
+    send({ type: 'CONNECTED', at: at() });
+    send({ type: 'STALE', lastSeenAt: iso(0) });
+    expect(actor.getSnapshot().can({ type: 'STALE', lastSeenAt: iso(0) })).to.equal(false);
   });
 
   it('heartbeats before any connection are ignored', () => {
@@ -250,8 +265,12 @@ describe('node machine', () => {
       start({ timings: { heartbeatIntervalMs: 100, degradedAfterMs: 300, unreachableAfterMs: 900 } });
       send({ type: 'CONNECTED', at: at() });
       advance(300);
+      send({ type: 'STALE', lastSeenAt: iso(0) });
       expect(state().connection).to.equal('DEGRADED');
-      advance(600);
+      expect(state().conditions[0]).to.include({ since: iso(300) });
+      advance(599);
+      expect(state().connection).to.equal('DEGRADED');
+      advance(1);
       expect(state().connection).to.equal('UNREACHABLE');
     });
   });

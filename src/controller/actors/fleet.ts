@@ -4,7 +4,7 @@ import type { Logger } from '../../shared/logger.js';
 import type { ResourceAmounts, StatusCondition } from '../domain/status.js';
 import type { NodeDoc, NodeStatusDoc } from '../store/records.js';
 import {
-  acceptsPlacementsOf, adminChange, adminStateOf, conditionsOf, connectionStateOf, nodeMachine,
+  acceptsPlacementsOf, adminChange, adminStateOf, conditionsOf, connectionStateOf, isLive, isQuietlyHealthy, nodeMachine,
   type AdminEvent, type AdminState, type ConnectionState, type NodeSnapshot, type NodeTimings,
 } from './node-machine.js';
 import type { ReportedCondition } from './node-conditions.js';
@@ -30,12 +30,17 @@ export type AgentFacts = Pick<NodeStatusDoc, 'agentVersion' | 'hostname' | 'os' 
 export type NodeStateListener = (state: NodeState, previous: NodeState | undefined) => void;
 
 interface Entry {
+  nodeId: string;
   actor: Actor<typeof nodeMachine>;
   status: NodeStatusDoc;
   address: string;
   /** The last state told to listeners (or found at rehydration); changes are detected against it. */
   last?: NodeState;
   changeKey: string;
+  /** The sweep tick of the last sign of life (connect or heartbeat). */
+  seenTick: number;
+  /** HEALTHY without Agent conditions: a heartbeat without conditions skips the machine. */
+  quiet: boolean;
 }
 
 export interface FleetDeps {
@@ -56,6 +61,8 @@ export const initialStatus = (): NodeStatusDoc => ({
 /** What listeners are told of when it changes. */
 const changeKeyOf = (adminState: string, connectionState: string, conditions: StatusCondition[], address: string, observedAddress: string | undefined) =>
   JSON.stringify([adminState, connectionState, conditions, address, observedAddress]);
+/** Sweep ticks per `degradedAfterMs`: a missed heartbeat is noticed at most an eighth late (and at most 1 s). */
+const ticksPerStaleWindow = 8;
 
 /**
  * The Node actors: one standalone root actor per Node in a Map (one parent with thousands of
@@ -63,13 +70,28 @@ const changeKeyOf = (adminState: string, connectionState: string, conditions: St
  * Agent's last report beside each actor, and tells listeners what changed; it does no I/O (the
  * Node service persists). Heartbeats change only memory unless a state or condition changes, so
  * 1,000 Agents do not mean 200 store writes a second.
+ *
+ * Liveness is the fleet's: a heartbeat marks the Node seen, and one sweep timer for all Nodes
+ * tells a live Node's machine STALE once no sign of life came for more than `degradedAfterMs`
+ * (counted in ticks, so a Controller too busy to run its timers never declares Nodes stale early).
+ * A heartbeat of a HEALTHY Node that reports no condition therefore costs no machine event and
+ * no timer: most of a fleet's heartbeats.
  */
 export class NodeFleet {
   private readonly entries = new Map<string, Entry>();
   private readonly listeners = new Set<NodeStateListener>();
   private stopped = false;
+  /** Live Nodes (online, not stale): the ones the sweep checks. */
+  private readonly live = new Set<Entry>();
+  private tick = 0;
+  private sweepTimer: unknown;
+  private readonly tickMs: number;
+  private readonly timers: TimerClock;
 
-  constructor(private readonly deps: FleetDeps) {}
+  constructor(private readonly deps: FleetDeps) {
+    this.tickMs = Math.max(1, Math.min(1000, Math.floor(deps.timings.degradedAfterMs / ticksPerStaleWindow)));
+    this.timers = deps.timerClock ?? { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (id) => clearTimeout(id as NodeJS.Timeout) };
+  }
 
   get timings(): NodeTimings {
     return this.deps.timings;
@@ -88,7 +110,10 @@ export class NodeFleet {
       },
     });
     // What the record holds already is no change: rehydrating 5,000 Nodes then writes none of them back.
-    const entry: Entry = { actor, status: { ...doc.status }, address: doc.address, changeKey: changeKeyOf(doc.adminState, doc.status.connectionState, doc.conditions, doc.address, doc.status.observedAddress) };
+    const entry: Entry = {
+      nodeId: doc._id, actor, status: { ...doc.status }, address: doc.address, changeKey: changeKeyOf(doc.adminState, doc.status.connectionState, doc.conditions, doc.address, doc.status.observedAddress),
+      seenTick: 0, quiet: false,
+    };
     this.entries.set(doc._id, entry);
     actor.subscribe({
       next: (snapshot) => this.changed(doc._id, entry, snapshot),
@@ -102,6 +127,7 @@ export class NodeFleet {
     const entry = this.entries.get(nodeId);
     if (!entry) return;
     this.entries.delete(nodeId);
+    this.live.delete(entry);
     entry.actor.stop();
   }
 
@@ -160,7 +186,8 @@ export class NodeFleet {
     if (!entry) return false;
     const at = this.now();
     if (!entry.actor.getSnapshot().can({ type: 'CONNECTED', at })) return false;
-    entry.status = { ...entry.status, ...facts, observedAddress };
+    entry.status = { ...entry.status, ...facts, observedAddress, lastHeartbeatAt: at };
+    entry.seenTick = this.tick;
     entry.changeKey = '';
     entry.actor.send({ type: 'CONNECTED', at });
     return true;
@@ -170,7 +197,10 @@ export class NodeFleet {
     const entry = this.entries.get(nodeId);
     if (!entry) return;
     const at = this.now();
-    entry.status = { ...entry.status, usage, lastHeartbeatAt: at };
+    entry.status.usage = usage;
+    entry.status.lastHeartbeatAt = at;
+    entry.seenTick = this.tick;
+    if (entry.quiet && conditions.length === 0) return;
     entry.actor.send({ type: 'HEARTBEAT', at, conditions });
   }
 
@@ -181,6 +211,8 @@ export class NodeFleet {
   /** Stops every actor; answers each Node's last state (usage and heartbeat time included) for the final write. */
   stop(): NodeState[] {
     this.stopped = true;
+    if (this.sweepTimer !== undefined) this.timers.clearTimeout(this.sweepTimer);
+    this.live.clear();
     const last = this.states();
     for (const entry of this.entries.values()) entry.actor.stop();
     this.entries.clear();
@@ -199,13 +231,42 @@ export class NodeFleet {
       connectionState,
       acceptsPlacements: acceptsPlacementsOf(snapshot),
       conditions: conditionsOf(snapshot),
-      status: { ...entry.status, connectionState, lastHeartbeatAt: snapshot.context.lastHeartbeatAt ?? entry.status.lastHeartbeatAt },
+      status: { ...entry.status, connectionState },
       address: entry.address,
     };
   }
 
+  /** Tells each live Node not seen for more than `degradedAfterMs` (in whole ticks) that it is stale. */
+  private sweep(): void {
+    this.sweepTimer = undefined;
+    this.tick++;
+    const staleTicks = Math.ceil(this.deps.timings.degradedAfterMs / this.tickMs);
+    for (const entry of this.live) {
+      if (this.tick - entry.seenTick > staleTicks) entry.actor.send({ type: 'STALE', lastSeenAt: entry.status.lastHeartbeatAt ?? this.now() });
+    }
+    this.armSweep();
+  }
+
+  private armSweep(): void {
+    if (this.stopped || this.sweepTimer !== undefined || this.live.size === 0) return;
+    this.sweepTimer = this.timers.setTimeout(() => this.sweep(), this.tickMs);
+  }
+
+  private watch(entry: Entry, snapshot: NodeSnapshot): void {
+    entry.quiet = isQuietlyHealthy(snapshot);
+    if (!isLive(snapshot)) {
+      this.live.delete(entry);
+      return;
+    }
+    if (this.live.has(entry)) return;
+    entry.seenTick = this.tick;
+    this.live.add(entry);
+    this.armSweep();
+  }
+
   private changed(nodeId: string, entry: Entry, snapshot: NodeSnapshot): void {
     if (this.stopped || this.entries.get(nodeId) !== entry) return;
+    this.watch(entry, snapshot);
     const state = this.stateOf(nodeId, entry, snapshot);
     const key = changeKeyOf(state.adminState, state.connectionState, state.conditions, state.address, state.status.observedAddress);
     if (key === entry.changeKey) {

@@ -24,6 +24,8 @@ export type NodeEvent =
   | { type: 'ENROLLED'; at: string }
   | { type: 'CONNECTED'; at: string }
   | { type: 'HEARTBEAT'; at: string; conditions: ReportedCondition[] }
+  /** From the fleet's liveness sweep: no sign of life since `lastSeenAt`, at least `degradedAfterMs` ago. */
+  | { type: 'STALE'; lastSeenAt: string }
   | { type: 'DISCONNECTED'; at: string }
   | { type: 'ENABLE' }
   | { type: 'DISABLE' }
@@ -65,8 +67,10 @@ const heartbeatMissedCondition = (since: string, afterMs: number): StatusConditi
 
 /**
  * One Node: two parallel regions. `admin` is what administrators want (REVOKED is final);
- * `connection` is what the Controller observes, driven by the link's events and by the
- * heartbeat timers that live here (delays read the timings from context, so tests shorten them).
+ * `connection` is what the Controller observes, driven by the link's events. Missed heartbeats
+ * arrive as STALE from the fleet's liveness sweep (one timer for every Node, so a heartbeat of a
+ * HEALTHY Node need not reach the machine at all); from stale, the timer to UNREACHABLE lives
+ * here (its delay reads the timings from context, so tests shorten them).
  */
 export const nodeMachine = setup({
   types: {
@@ -75,7 +79,6 @@ export const nodeMachine = setup({
     input: {} as NodeInput,
   },
   delays: {
-    staleAfter: ({ context }) => context.timings.degradedAfterMs,
     lostAfterStale: ({ context }) => Math.max(0, context.timings.unreachableAfterMs - context.timings.degradedAfterMs),
   },
   guards: {
@@ -105,12 +108,16 @@ export const nodeMachine = setup({
         controllerConditions: withoutCondition(context.controllerConditions, controllerConditions.heartbeatMissed.id),
       };
     }),
-    markStale: assign(({ context }) => ({
-      controllerConditions: withCondition(
-        context.controllerConditions,
-        heartbeatMissedCondition(isoPlus(context.lastSeenAt, context.timings.degradedAfterMs), context.timings.degradedAfterMs),
-      ),
-    })),
+    markStale: assign(({ context, event }) => {
+      const lastSeenAt = event.type === 'STALE' ? event.lastSeenAt : context.lastSeenAt;
+      return {
+        lastSeenAt,
+        controllerConditions: withCondition(
+          context.controllerConditions,
+          heartbeatMissedCondition(isoPlus(lastSeenAt, context.timings.degradedAfterMs), context.timings.degradedAfterMs),
+        ),
+      };
+    }),
     /** Closed stream or revocation: the time is the event's. */
     markUnreachableNow: assign(({ context, event }) => ({
       agentConditions: [],
@@ -190,19 +197,18 @@ export const nodeMachine = setup({
           on: {
             // A new stream replacing the old one starts fresh.
             CONNECTED: { target: '.healthy', reenter: true, actions: 'markConnected' },
-            // Re-entering restarts the heartbeat timers of the fresh states.
             HEARTBEAT: [
-              { guard: 'reportsPressure', target: '.pressured', reenter: true, actions: 'recordHeartbeat' },
-              { target: '.healthy', reenter: true, actions: 'recordHeartbeat' },
+              { guard: 'reportsPressure', target: '.pressured', actions: 'recordHeartbeat' },
+              { target: '.healthy', actions: 'recordHeartbeat' },
             ],
             DISCONNECTED: { target: '#unreachable', actions: 'markUnreachableNow' },
             // Revocation closes the stream at once.
             REVOKE: { target: '#unreachable', actions: 'markUnreachableNow' },
           },
           states: {
-            healthy: { after: { staleAfter: { target: 'stale', actions: 'markStale' } } },
+            healthy: { on: { STALE: { target: 'stale', actions: 'markStale' } } },
             /** Heartbeats arrive but the Agent reports pressure (DISK_PRESSURE, ...). */
-            pressured: { after: { staleAfter: { target: 'stale', actions: 'markStale' } } },
+            pressured: { on: { STALE: { target: 'stale', actions: 'markStale' } } },
             /** Heartbeats stopped; the stream may be frozen rather than closed. */
             stale: { after: { lostAfterStale: { target: '#unreachable', actions: 'markUnreachableByTimer' } } },
           },
@@ -213,6 +219,12 @@ export const nodeMachine = setup({
 });
 
 export type NodeSnapshot = SnapshotFrom<typeof nodeMachine>;
+
+/** Online and not yet stale: the states the liveness sweep watches for missed heartbeats. */
+export const isLive = (s: NodeSnapshot) => s.matches({ connection: { online: 'healthy' } }) || s.matches({ connection: { online: 'pressured' } });
+
+/** HEALTHY with no Agent condition: a heartbeat without conditions would change nothing in the machine. */
+export const isQuietlyHealthy = (s: NodeSnapshot) => s.context.agentConditions.length === 0 && s.matches({ connection: { online: 'healthy' } });
 
 export function adminStateOf(s: NodeSnapshot): AdminState {
   if (s.matches({ admin: 'revoked' })) return 'REVOKED';

@@ -8,6 +8,7 @@ import type { Logger } from '../../shared/logger.js';
 import { emptyResources, type NodeFleet } from '../actors/fleet.js';
 import type { NodeTimings } from '../actors/node-machine.js';
 import { serveArtifact, type ArtifactProvider } from './artifact-rpc.js';
+import { EnrollSlots } from './enroll-slots.js';
 import { ConnectRefusedError, EnrollmentRefusedError } from './errors.js';
 import type { LinkMetrics } from './link-metrics.js';
 import { NodeSession, type AgentStream } from './node-session.js';
@@ -45,7 +46,10 @@ const helloTimeoutMs = 10_000;
 /**
  * The gRPC server of `cairn.agent.v1.AgentLink`. It authenticates streams, keeps one session per
  * Node in AgentSessions, and turns Agent messages into fleet events and session answers.
- * Keepalive pings let it notice a frozen (not closed) Agent well before the heartbeat timers.
+ * Keepalive pings (every 60 s, 5 s to answer) close the stream of a frozen (not closed) Agent and
+ * free its socket; the fleet notices the missed heartbeats sooner (DEGRADED at 15 s, UNREACHABLE at
+ * 45 s). They are rare on purpose: a ping costs the Controller about what a heartbeat does, and at
+ * 10 s the server's and the Agents' pings were half of its CPU for a connected fleet.
  */
 /**
  * A connection that has sent nothing this long after it opened (a scanner, a half-open client,
@@ -53,11 +57,18 @@ const helloTimeoutMs = 10_000;
  */
 export const silentConnectionMs = 5_000;
 
+/**
+ * Enrolls worked on at once, and how many more may wait their turn. Beyond that an Enroll answers
+ * UNAVAILABLE before any work, and the Agent retries after a backoff with jitter.
+ */
+export const enrollLimits = { running: 64, waiting: 5_000 };
+
 export class AgentLinkServer {
+  private readonly enrollSlots = new EnrollSlots(enrollLimits.running, enrollLimits.waiting);
   /** Session ids prefix request ids, so an answer meant for a replaced stream never matches. */
   private sessionCounter = 0;
   private readonly server = new grpc.Server({
-    'grpc.keepalive_time_ms': 10_000,
+    'grpc.keepalive_time_ms': 60_000,
     'grpc.keepalive_timeout_ms': 5_000,
     'grpc.max_receive_message_length': 4 * 1024 * 1024,
   });
@@ -65,7 +76,7 @@ export class AgentLinkServer {
 
   constructor(private readonly deps: AgentLinkDeps) {
     const handlers: AgentLinkHandlers = {
-      Enroll: (call, callback) => void this.enroll(call.request, callback),
+      Enroll: (call, callback) => void this.enroll(call, callback),
       Connect: (call) => void this.connect(call),
       FetchArtifact: (call) => void serveArtifact(call, bearer(call.metadata), this.deps),
     };
@@ -121,9 +132,19 @@ export class AgentLinkServer {
     });
   }
 
-  private async enroll(request: EnrollRequest, callback: grpc.sendUnaryData<EnrollResponse>): Promise<void> {
+  private async enroll(call: grpc.ServerUnaryCall<EnrollRequest, EnrollResponse>, callback: grpc.sendUnaryData<EnrollResponse>): Promise<void> {
+    if (!(await this.enrollSlots.acquire())) {
+      this.deps.metrics.refused('enroll_busy');
+      callback({ code: grpc.status.UNAVAILABLE, details: 'The Controller is enrolling many Agents at once; retry after a backoff.' });
+      return;
+    }
     try {
-      callback(null, await this.deps.gate.enroll(request));
+      // A client that gave up while waiting its turn retries (with the same attempt id): no work for nobody.
+      if (call.cancelled || Number(call.getDeadline()) <= Date.now()) {
+        callback({ code: grpc.status.DEADLINE_EXCEEDED, details: 'The Enroll waited its turn past its deadline; retry.' });
+        return;
+      }
+      callback(null, await this.deps.gate.enroll(call.request));
     } catch (e) {
       if (e instanceof EnrollmentRefusedError) {
         this.deps.metrics.refused(e.reason);
@@ -132,6 +153,8 @@ export class AgentLinkServer {
       }
       this.deps.logger.error({ err: e }, 'enrollment failed');
       callback({ code: grpc.status.INTERNAL, details: 'Enrollment failed on the Controller.' });
+    } finally {
+      this.enrollSlots.release();
     }
   }
 

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { NodeFleet } from '../actors/fleet.js';
 import { ConnectRefusedError, EnrollmentRefusedError } from '../link/errors.js';
 import { InvalidCredentialError, NodeCredentials } from '../link/node-credentials.js';
-import { randomBase62, sha256 } from '../security/secrets.js';
+import type { EnrollmentTokenDoc, NodeDoc } from '../store/records.js';
+import { randomBase62, sameHash, sha256 } from '../security/secrets.js';
 import type { AuditService } from './audit.js';
 import { loadLinkSigningKey } from './link-signing-key.js';
 import { nowIso, type ServiceDeps } from './deps.js';
@@ -10,6 +11,25 @@ import { nowIso, type ServiceDeps } from './deps.js';
 export const enrollmentTokenPrefix = 'cairn_enr_';
 /** The contract: an enrollment token expires after one hour by default. */
 export const defaultEnrollmentTtlMs = 60 * 60 * 1000;
+/**
+ * How long after its use a token still answers a retry of the same attempt (a lost answer): long
+ * enough for an Agent's backoff to come round a few times, short enough that a stolen data dir
+ * is worth no more than its credential file.
+ */
+export const enrollmentReplayWindowMs = 15 * 60 * 1000;
+/** Shorter attempt ids are not random enough to stand for the Agent that drew them. */
+const minAttemptIdLength = 16;
+const isAttemptId = (id: string) => id.length >= minAttemptIdLength;
+
+export interface EnrollInput {
+  enrollmentToken: string;
+  hostname: string;
+  agentVersion: string;
+  /** Absent or empty from Agents older than the field: their retries are refused as before. */
+  enrollmentAttemptId?: string;
+}
+
+type Redeemed = { nodeId: string; credential: string; retry: boolean };
 
 /**
  * Enrollment tokens and Node credentials: issues one-time tokens (stored as SHA-256), turns a
@@ -47,13 +67,18 @@ export class NodeEnrollment {
     await this.deps.repos.enrollmentTokens.delete({ nodeId });
   }
 
-  /** Redeems a token; refusals and successes are audited with actorKind AGENT (never the token). */
-  async enroll(input: { enrollmentToken: string; hostname: string; agentVersion: string }): Promise<{ nodeId: string; credential: string }> {
+  /**
+   * Redeems a token; refusals and successes are audited with actorKind AGENT (never the token nor
+   * the attempt id). A retry of the same attempt is audited as a success with `retry: true`.
+   */
+  async enroll(input: EnrollInput): Promise<{ nodeId: string; credential: string }> {
     const details = { hostname: input.hostname.slice(0, 253), agentVersion: input.agentVersion.slice(0, 64) };
     try {
-      const result = await this.redeem(input.enrollmentToken);
-      await this.audit.recordSystem({ actorKind: 'AGENT', action: 'node.enroll', targetKind: 'node', targetId: result.nodeId, outcome: 'SUCCESS', details });
-      this.deps.logger.info({ event: 'node_enrolled', nodeId: result.nodeId, hostname: details.hostname }, 'Node enrolled');
+      const { retry, ...result } = await this.redeem(input.enrollmentToken, input.enrollmentAttemptId ?? '');
+      await this.audit.recordSystem({
+        actorKind: 'AGENT', action: 'node.enroll', targetKind: 'node', targetId: result.nodeId, outcome: 'SUCCESS', details: retry ? { ...details, retry } : details,
+      });
+      this.deps.logger.info({ event: 'node_enrolled', nodeId: result.nodeId, hostname: details.hostname, retry }, 'Node enrolled');
       return result;
     } catch (e) {
       if (!(e instanceof EnrollmentRefusedError)) throw e;
@@ -65,23 +90,59 @@ export class NodeEnrollment {
     }
   }
 
-  private async redeem(token: string): Promise<{ nodeId: string; credential: string }> {
+  private async redeem(token: string, attemptId: string): Promise<Redeemed> {
     const record = await this.deps.repos.enrollmentTokens.findOne({ hash: sha256(token) });
     if (!record) throw new EnrollmentRefusedError('unknown_token');
-    if (record.usedAt) throw new EnrollmentRefusedError('used_token', record.nodeId);
+    if (record.usedAt) return this.retry(record, attemptId);
     if (record.expiresAt <= nowIso(this.deps)) throw new EnrollmentRefusedError('expired_token', record.nodeId);
     const node = await this.deps.repos.nodes.findById(record.nodeId);
     if (!node) throw new EnrollmentRefusedError('unknown_token');
     if (node.adminState === 'REVOKED') throw new EnrollmentRefusedError('node_revoked', node._id);
-    // Compare-and-set: of two concurrent redemptions exactly one marks the token used.
+    // Compare-and-set: of two concurrent redemptions exactly one marks the token used; the other is
+    // answered as a retry (the same attempt) or refused (any other).
     const now = nowIso(this.deps);
-    const won = await this.deps.repos.enrollmentTokens.update({ _id: record._id, usedAt: { $exists: false } }, { usedAt: now });
-    if (won !== 1) throw new EnrollmentRefusedError('used_token', node._id);
     const credentialId = randomBytes(16).toString('base64url');
-    const credential = await this.requireCredentials().issue({ nodeId: node._id, credentialId }, this.deps.clock.now());
+    const use: Partial<EnrollmentTokenDoc> = { usedAt: now, credentialId, ...(isAttemptId(attemptId) ? { attemptHash: sha256(attemptId) } : {}) };
+    const won = await this.deps.repos.enrollmentTokens.update({ _id: record._id, usedAt: { $exists: false } }, use);
+    if (won !== 1) {
+      const used = await this.deps.repos.enrollmentTokens.findById(record._id);
+      if (!used?.usedAt) throw new EnrollmentRefusedError('unknown_token');
+      return this.retry(used, attemptId);
+    }
+    return { nodeId: node._id, credential: await this.complete(node, credentialId, now), retry: false };
+  }
+
+  /**
+   * A used token presented again. The attempt that used it (same attempt id, within the replay
+   * window and the token's lifetime) gets a credential with the same credential id, so whichever
+   * answer reaches the Agent is valid; anyone else is refused as before.
+   */
+  private async retry(record: EnrollmentTokenDoc, attemptId: string): Promise<Redeemed> {
+    const sameAttempt = isAttemptId(attemptId) && record.attemptHash !== undefined && sameHash(sha256(attemptId), record.attemptHash);
+    const now = this.deps.clock.now();
+    const open = Date.parse(record.usedAt!) + enrollmentReplayWindowMs > now.getTime() && record.expiresAt > now.toISOString();
+    if (!sameAttempt || !open || !record.credentialId) throw new EnrollmentRefusedError('used_token', record.nodeId);
+    const node = await this.deps.repos.nodes.findById(record.nodeId);
+    if (!node) throw new EnrollmentRefusedError('unknown_token');
+    if (node.adminState === 'REVOKED') throw new EnrollmentRefusedError('node_revoked', node._id);
+    // While this token exists no later token can have enrolled the Node, so a Node whose credential
+    // id differs is one whose first redemption has not (or never) finished: finish it the same way.
+    if (node.credentialId !== record.credentialId) {
+      return { nodeId: node._id, credential: await this.complete(node, record.credentialId, now.toISOString()), retry: true };
+    }
+    return { nodeId: node._id, credential: await this.sign(node._id, record.credentialId), retry: true };
+  }
+
+  /** Makes `credentialId` the Node's one valid credential and tells its actor. */
+  private async complete(node: NodeDoc, credentialId: string, now: string): Promise<string> {
+    const credential = await this.sign(node._id, credentialId);
     await this.deps.repos.nodes.update({ _id: node._id }, { credentialId, enrolledAt: now, updatedAt: now });
     this.fleet.enrolled(node._id);
-    return { nodeId: node._id, credential };
+    return credential;
+  }
+
+  private sign(nodeId: string, credentialId: string): Promise<string> {
+    return this.requireCredentials().issue({ nodeId, credentialId }, this.deps.clock.now());
   }
 
   /** The Node a credential belongs to, if it is still that Node's current credential and the Node is not revoked. */

@@ -78,6 +78,10 @@ export interface PasswordResetDoc {
   createdAt: string;
   expiresAt: string;
   usedAt?: string;
+  /** SHA-256 of the enrollment attempt id that used the token: the same attempt may get its credential again. */
+  attemptHash?: string;
+  /** The credential id the use issued, so a retried attempt gets a credential equal in force. */
+  credentialId?: string;
 }
 
 export interface NetworkDoc {
@@ -155,6 +159,10 @@ export interface EnrollmentTokenDoc {
   createdAt: string;
   expiresAt: string;
   usedAt?: string;
+  /** SHA-256 of the enrollment attempt id that used the token: the same attempt may get its credential again. */
+  attemptHash?: string;
+  /** The credential id the use issued, so a retried attempt gets a credential equal in force. */
+  credentialId?: string;
 }
 
 export type ActorKind = 'USER' | 'API_TOKEN' | 'AGENT' | 'SYSTEM';

@@ -25,7 +25,9 @@ export interface AgentLinkClient extends grpc.Client {
   
   /**
    * Turns a one-time enrollment token into a Node credential. A used, expired or unknown token,
-   * or one of a revoked Node, fails with UNAUTHENTICATED.
+   * or one of a revoked Node, fails with UNAUTHENTICATED; a retry of the same enrollment (same
+   * token and enrollment_attempt_id) answers the same credential again. UNAVAILABLE when the
+   * Controller has too many Enrolls waiting: retry after a backoff with jitter.
    */
   Enroll(argument: _cairn_agent_v1_EnrollRequestInput, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cairn_agent_v1_EnrollResponse>): grpc.ClientUnaryCall;
   Enroll(argument: _cairn_agent_v1_EnrollRequestInput, metadata: grpc.Metadata, callback: grpc.requestCallback<_cairn_agent_v1_EnrollResponse>): grpc.ClientUnaryCall;
@@ -33,7 +35,9 @@ export interface AgentLinkClient extends grpc.Client {
   Enroll(argument: _cairn_agent_v1_EnrollRequestInput, callback: grpc.requestCallback<_cairn_agent_v1_EnrollResponse>): grpc.ClientUnaryCall;
   /**
    * Turns a one-time enrollment token into a Node credential. A used, expired or unknown token,
-   * or one of a revoked Node, fails with UNAUTHENTICATED.
+   * or one of a revoked Node, fails with UNAUTHENTICATED; a retry of the same enrollment (same
+   * token and enrollment_attempt_id) answers the same credential again. UNAVAILABLE when the
+   * Controller has too many Enrolls waiting: retry after a backoff with jitter.
    */
   enroll(argument: _cairn_agent_v1_EnrollRequestInput, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cairn_agent_v1_EnrollResponse>): grpc.ClientUnaryCall;
   enroll(argument: _cairn_agent_v1_EnrollRequestInput, metadata: grpc.Metadata, callback: grpc.requestCallback<_cairn_agent_v1_EnrollResponse>): grpc.ClientUnaryCall;
@@ -68,7 +72,9 @@ export interface AgentLinkHandlers extends grpc.UntypedServiceImplementation {
   
   /**
    * Turns a one-time enrollment token into a Node credential. A used, expired or unknown token,
-   * or one of a revoked Node, fails with UNAUTHENTICATED.
+   * or one of a revoked Node, fails with UNAUTHENTICATED; a retry of the same enrollment (same
+   * token and enrollment_attempt_id) answers the same credential again. UNAVAILABLE when the
+   * Controller has too many Enrolls waiting: retry after a backoff with jitter.
    */
   Enroll: grpc.handleUnaryCall<_cairn_agent_v1_EnrollRequest, _cairn_agent_v1_EnrollResponseInput>;
   
