@@ -19,7 +19,8 @@ import type { ControllerMessage } from '../src/shared/link/messages.js';
 import { agentLinkClientConstructor, agentLinkService, credentialMetadataKey } from '../src/shared/link/proto.js';
 import { FakeAgent } from '../test/support/fake-agent.js';
 import type { Node, ServerDetail, Team } from '../test/support/api-types.js';
-import { ApiClient, sessionCookieFrom } from '../test/support/http.js';
+import type { ApiClient } from '../test/support/http.js';
+import { adminClient } from './support/admin-session.js';
 import { startControllerProcess } from './support/controller-process.js';
 
 const bigNode = Number(process.env.BENCH_LINK_SERVERS ?? 500);
@@ -49,13 +50,7 @@ async function main(): Promise<void> {
   const { child, httpPort, grpcPort } = await startControllerProcess(dataDir);
   const agents: FakeAgent[] = [];
   try {
-    const anonymous = new ApiClient(`http://127.0.0.1:${httpPort}`);
-    const setupCode = (await readFile(join(dataDir, 'setup-code'), 'utf8')).trim();
-    const setup = await anonymous.post('/setup', {
-      setupCode, username: 'bench', email: 'bench@example.com', displayName: 'Bench', password: 'bench-password-1',
-      network: { name: 'b', description: '', address: 'localhost', port: 25565 },
-    });
-    const admin = anonymous.withCookie(sessionCookieFrom(setup));
+    const { admin } = await adminClient(httpPort, dataDir);
     const teamId = (await admin.post<Team>('/teams', { name: 'bench' })).body.id;
 
     const run = async ({ servers, changes }: Case, index: number): Promise<Result> => {

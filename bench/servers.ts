@@ -10,7 +10,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +21,7 @@ import type { ServerDoc } from '../src/controller/store/records.js';
 import { systemClock, uuidV7Ids } from '../src/shared/clock.js';
 import { FakeAgent } from '../test/support/fake-agent.js';
 import type { Node, ServerDetail, Team } from '../test/support/api-types.js';
-import { ApiClient, sessionCookieFrom } from '../test/support/http.js';
+import { adminClient } from './support/admin-session.js';
 import { startControllerProcess } from './support/controller-process.js';
 
 const serverCount = Number(process.env.BENCH_SERVERS ?? 10_000);
@@ -104,13 +104,7 @@ async function changesPart(): Promise<void> {
   const { child, httpPort, grpcPort } = await startControllerProcess(dataDir);
   let agent: FakeAgent | undefined;
   try {
-    const anonymous = new ApiClient(`http://127.0.0.1:${httpPort}`);
-    const setupCode = (await readFile(join(dataDir, 'setup-code'), 'utf8')).trim();
-    const setup = await anonymous.post('/setup', {
-      setupCode, username: 'bench', email: 'bench@example.com', displayName: 'Bench', password: 'bench-password-1',
-      network: { name: 'b', description: '', address: 'localhost', port: 25565 },
-    });
-    const admin = anonymous.withCookie(sessionCookieFrom(setup));
+    const { admin } = await adminClient(httpPort, dataDir);
     const teamId = (await admin.post<Team>('/teams', { name: 'bench' })).body.id;
     agent = await FakeAgent.connect(admin, grpcPort, 'bench-node');
     const nodeId = agent.nodeId;

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
+import { ApiClient, sessionCookieFrom } from '../../test/support/http.js';
 
 export type ApiCall = <T = unknown>(method: string, path: string, body?: unknown) => Promise<T>;
 
@@ -27,4 +28,16 @@ export async function adminSession(stdout: Readable, dataDir: string): Promise<{
     return (text ? JSON.parse(text) : undefined) as T;
   };
   return { httpPort, grpcPort, api, cookie, call };
+}
+
+/** First-run setup through the test support's API client: the administrator's client and its session cookie. */
+export async function adminClient(httpPort: number, dataDir: string): Promise<{ admin: ApiClient; cookie: string }> {
+  const anonymous = new ApiClient(`http://127.0.0.1:${httpPort}`);
+  const setupCode = (await readFile(join(dataDir, 'setup-code'), 'utf8')).trim();
+  const setup = await anonymous.post('/setup', {
+    setupCode, username: 'bench', email: 'bench@example.com', displayName: 'Bench', password: 'bench-password-1',
+    network: { name: 'b', description: '', address: 'localhost', port: 25565 },
+  });
+  const cookie = sessionCookieFrom(setup);
+  return { admin: anonymous.withCookie(cookie), cookie };
 }

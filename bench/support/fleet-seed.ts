@@ -1,12 +1,11 @@
 import { once } from 'node:events';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { systemClock, uuidV7Ids } from '../../src/shared/clock.js';
 import { openStore } from '../../src/controller/store/open-store.js';
 import type { ServerDoc } from '../../src/controller/store/records.js';
 import { FakeAgent } from '../../test/support/fake-agent.js';
 import type { Node, ServerDetail, Team } from '../../test/support/api-types.js';
-import { ApiClient, sessionCookieFrom } from '../../test/support/http.js';
+import type { ApiClient } from '../../test/support/http.js';
+import { adminClient } from './admin-session.js';
 import { startControllerProcess } from './controller-process.js';
 
 /** The game ports the bench's Agents offer (private, so no real server's port is named). */
@@ -37,14 +36,8 @@ export async function seedFleet(dataDir: string, nodeCount: number, perNode: num
   const nodes: FleetSeed['nodes'] = [];
   let cookie: string;
   try {
-    const anonymous = new ApiClient(`http://127.0.0.1:${httpPort}`);
-    const setupCode = (await readFile(join(dataDir, 'setup-code'), 'utf8')).trim();
-    const setup = await anonymous.post('/setup', {
-      setupCode, username: 'bench', email: 'bench@example.com', displayName: 'Bench', password: 'bench-password-1',
-      network: { name: 'b', description: '', address: 'localhost', port: 25565 },
-    });
-    cookie = sessionCookieFrom(setup);
-    const admin = anonymous.withCookie(cookie);
+    let admin: ApiClient;
+    ({ admin, cookie } = await adminClient(httpPort, dataDir));
     const teamId = (await admin.post<Team>('/teams', { name: 'fleet' })).body.id;
     const started = performance.now();
     for (let i = 0; i < nodeCount; i += 25) {
