@@ -32,7 +32,7 @@ describe('Agent link rules', () => {
 
   it('Node addresses are host names or IPs without a port; reachAddress falls back to the observed one', () => {
     for (const ok of ['', 'node-1.example.com', '10.0.0.1', '2001:db8::1']) expect(isNodeAddress(ok), ok).to.equal(true);
-    for (const bad of ['10.0.0.1:25565', 'host:1', 'bad host', '-x.example', 'a'.repeat(254)]) expect(isNodeAddress(bad), bad).to.equal(false);
+    for (const bad of ['10.0.0.1:30565', 'host:1', 'bad host', '-x.example', 'a'.repeat(254)]) expect(isNodeAddress(bad), bad).to.equal(false);
     expect(reachAddressOf('', '10.0.0.9')).to.equal('10.0.0.9');
     expect(reachAddressOf('n.example', '10.0.0.9')).to.equal('n.example');
     expect(reachAddressOf('', undefined)).to.equal('');

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { networkRoutes, restartPending, routable, type NetworkFacts } from '../../src/controller/domain/network.js';
 
 const member = (serverId: string, name: string, over: Partial<NetworkFacts> = {}): NetworkFacts => ({
-  serverId, name, kind: 'GAME_SERVER', nodeId: 'n1', gamePort: 25566, desiredState: 'RUNNING', desiredInNetwork: true,
+  serverId, name, kind: 'GAME_SERVER', nodeId: 'n1', gamePort: 30566, desiredState: 'RUNNING', desiredInNetwork: true,
   runtimeState: 'RUNNING', startedInNetwork: true, ...over,
 });
 const addresses: Record<string, string> = { n1: '10.0.0.1', n2: 'node-2.example', n3: '' };

@@ -7,7 +7,7 @@ const sample = [
   '',
   'motd=A Minecraft Server',
   '! bang comment',
-  'server-port = 25565',
+  'server-port = 30565',
   'level-name: world',
   'spaced\\ key=spaced value',
   'multi=first \\',
@@ -23,7 +23,7 @@ describe('properties file', () => {
   it('reads values as java.util.Properties does', () => {
     const values = PropertiesFile.parse(sample).values();
     expect(values).to.deep.include({
-      'server-port': '25565', 'level-name': 'world', 'spaced key': 'spaced value', multi: 'first second',
+      'server-port': '30565', 'level-name': 'world', 'spaced key': 'spaced value', multi: 'first second',
       unicode: 'café', trailing: 'value   ', empty: '', motd: 'Duplicate wins', 'no-newline-at-end': 'yes',
     });
   });
@@ -40,7 +40,7 @@ describe('properties file', () => {
     file.remove('empty');
     file.set('difficulty', 'hard');
     const out = file.toString();
-    expect(out).to.contain('#Minecraft server properties\n#Mon Nov 23 09:00:00 UTC 2026\n\nmotd=A Minecraft Server\n! bang comment\nserver-port = 25565\nlevel-name=survival\n');
+    expect(out).to.contain('#Minecraft server properties\n#Mon Nov 23 09:00:00 UTC 2026\n\nmotd=A Minecraft Server\n! bang comment\nserver-port = 30565\nlevel-name=survival\n');
     expect(out).to.contain('multi=first \\\n    second\n');
     expect(out).not.to.contain('empty=');
     expect(out.endsWith('no-newline-at-end=yes\ndifficulty=hard\n')).to.equal(true);
