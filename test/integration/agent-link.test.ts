@@ -8,10 +8,9 @@ import { AgentRequestError, NodeUnavailableError } from '../../src/controller/li
 import { defaultGamePorts } from '../../src/shared/game-ports.js';
 import type { Condition, DesiredServer, DesiredState, Heartbeat, PortRange } from '../../src/shared/link/messages.js';
 import { silentLogger } from '../../src/shared/logger.js';
-import { setupAdmin, startTestController, type TestController } from '../support/controller.js';
+import { linkHarness } from '../support/link-harness.js';
 import type { AuditEventPage, EnrollmentIssued, Node, ServerDetail, Team } from '../support/api-types.js';
 import { privateGamePorts } from '../support/game-ports.js';
-import type { ApiClient } from '../support/http.js';
 import { waitFor } from '../support/wait-for.js';
 
 const nodeTimings = { heartbeatIntervalMs: 100, degradedAfterMs: 400, unreachableAfterMs: 1_000 };
@@ -20,35 +19,22 @@ const fastBackoff = { initialMs: 50, maxMs: 200, factor: 2 };
 
 describe('Agent link (in-process Agent client over real gRPC)', function () {
   this.timeout(15_000);
-  let t: TestController;
-  let admin: ApiClient;
-  const clients: AgentLinkClient[] = [];
-  const address = () => `127.0.0.1:${t.controller.grpcPort}`;
-
-  before(async () => {
-    t = await startTestController({ nodeTimings });
-    ({ admin } = await setupAdmin(t));
-  });
-  afterEach(() => {
-    for (const c of clients.splice(0)) c.stop();
-  });
-  after(async () => t.dispose());
-
-  const createNode = async (name: string) => (await admin.post<EnrollmentIssued>('/nodes', { name })).body;
+  const h = linkHarness(nodeTimings);
+  const { clients, address, createNode } = h;
   const enrollNode = async (name: string) => {
     const { node, enrollmentToken } = await createNode(name);
     const { credential } = await enroll(address(), insecure, { enrollmentToken, hostname: `${name}.test`, agentVersion: '9.9.9', enrollmentAttemptId: newEnrollmentAttemptId() });
     return { nodeId: node.id, credential };
   };
-  const nodeOf = async (id: string) => (await admin.get<Node>(`/nodes/${id}`)).body;
+  const nodeOf = async (id: string) => (await h.admin.get<Node>(`/nodes/${id}`)).body;
   /** A small simcraft server placed on the Node (it fits the 2000 millis and 4096 bytes the test Agents offer). */
   const createServer = async (name: string, nodeId: string) => {
-    const teamId = (await admin.post<Team>('/teams', { name })).body.id;
-    const res = await admin.post<ServerDetail>('/servers', { name, teamId, nodeId, software: { template: 'simcraft', version: '1.21.4' }, resources: { cpuMillis: 500, memoryBytes: 1024 } });
+    const teamId = (await h.admin.post<Team>('/teams', { name })).body.id;
+    const res = await h.admin.post<ServerDetail>('/servers', { name, teamId, nodeId, software: { template: 'simcraft', version: '1.21.4' }, resources: { cpuMillis: 500, memoryBytes: 1024 } });
     expect(res.status, res.text).to.equal(201);
     return res.body;
   };
-  const stateOf = (id: string) => t.controller.services.fleet.state(id);
+  const stateOf = (id: string) => h.t.controller.services.fleet.state(id);
 
   /** `gamePorts`: the range the hello offers (a private one unless given; null is an Agent older than the field). */
   function connect(credential: string, options: { heartbeat?: () => Promise<Heartbeat>; conditions?: () => Condition[]; gamePorts?: PortRange | null } = {}) {
@@ -85,7 +71,7 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
       } catch (e) {
         expect(e).to.be.instanceOf(EnrollmentRefused);
       }
-      const audit = await admin.get<AuditEventPage>(`/audit-events?action=node.enroll&targetId=${node.id}`);
+      const audit = await h.admin.get<AuditEventPage>(`/audit-events?action=node.enroll&targetId=${node.id}`);
       expect(audit.body.items.map((e) => [e.actorKind, e.outcome, e.details.reason]))
         .to.deep.equal([['AGENT', 'DENIED', 'used_token'], ['AGENT', 'SUCCESS', undefined]]);
       expect((await nodeOf(node.id)).status.connectionState).to.equal('UNREACHABLE');
@@ -93,7 +79,7 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
 
     it('an expired token is refused', async () => {
       const { enrollmentToken } = await createNode('late');
-      t.clock.advance(60 * 60 * 1000 + 1);
+      h.t.clock.advance(60 * 60 * 1000 + 1);
       try {
         await enroll(address(), insecure, { enrollmentToken, hostname: 'h', agentVersion: '1', enrollmentAttemptId: '' }).then(() => expect.fail('accepted'));
       } catch (e) {
@@ -105,21 +91,21 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
       const refused = (token: string) => enroll(address(), insecure, { enrollmentToken: token, hostname: 'h', agentVersion: '1', enrollmentAttemptId: '' }).then(() => false, (e: unknown) => e instanceof EnrollmentRefused);
       expect(await refused('cairn_enr_nonsense')).to.equal(true);
       const { node, enrollmentToken } = await createNode('revoked-early');
-      await admin.post(`/nodes/${node.id}/revoke`);
+      await h.admin.post(`/nodes/${node.id}/revoke`);
       expect(await refused(enrollmentToken)).to.equal(true);
     });
 
     it('a re-issued token replaces the unused one, and enrolling with it replaces the credential', async () => {
       const { nodeId, credential } = await enrollNode('reenroll');
-      const issued = await admin.post<EnrollmentIssued>(`/nodes/${nodeId}/enrollment-token`);
+      const issued = await h.admin.post<EnrollmentIssued>(`/nodes/${nodeId}/enrollment-token`);
       expect(issued.status).to.equal(201);
-      const second = await admin.post<EnrollmentIssued>(`/nodes/${nodeId}/enrollment-token`);
+      const second = await h.admin.post<EnrollmentIssued>(`/nodes/${nodeId}/enrollment-token`);
       const stale = await enroll(address(), insecure, { enrollmentToken: issued.body.enrollmentToken, hostname: 'h', agentVersion: '1', enrollmentAttemptId: '' }).catch((e: unknown) => e);
       expect(stale).to.be.instanceOf(EnrollmentRefused);
       const fresh = await enroll(address(), insecure, { enrollmentToken: second.body.enrollmentToken, hostname: 'h', agentVersion: '1', enrollmentAttemptId: '' });
       expect(fresh.nodeId).to.equal(nodeId);
       const old = connect(credential);
-      await waitFor(() => t.controller.services.agents.isConnected(nodeId) === false && old.connected === false || undefined);
+      await waitFor(() => h.t.controller.services.agents.isConnected(nodeId) === false && old.connected === false || undefined);
       connect(fresh.credential);
       await waitConnection(nodeId, 'HEALTHY');
     });
@@ -153,9 +139,9 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
       const { nodeId, credential } = await enrollNode('twice');
       const first = connect(credential);
       await waitFor(() => first.connected || undefined);
-      const firstSession = t.controller.services.agents.get(nodeId);
+      const firstSession = h.t.controller.services.agents.get(nodeId);
       const second = connect(credential);
-      await waitFor(() => (second.connected && t.controller.services.agents.get(nodeId) !== firstSession) || undefined);
+      await waitFor(() => (second.connected && h.t.controller.services.agents.get(nodeId) !== firstSession) || undefined);
       expect(firstSession!.closed).to.equal(true);
       expect(stateOf(nodeId)!.connectionState).to.equal('HEALTHY');
       first.stop();
@@ -200,7 +186,7 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
       const { nodeId, credential } = await enrollNode('revoked-live');
       const client = connect(credential);
       await waitConnection(nodeId, 'HEALTHY');
-      await admin.post(`/nodes/${nodeId}/revoke`);
+      await h.admin.post(`/nodes/${nodeId}/revoke`);
       await waitFor(() => !client.connected || undefined, { timeoutMs: 1_000 });
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(client.connected).to.equal(false);
@@ -237,7 +223,7 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
       again.onDesiredState((s) => resent.push(s));
       await waitFor(() => resent.length === 1 || undefined);
       expect(resent[0].servers).to.deep.equal(seen[1].servers);
-      expect(t.controller.services.agents.sendDesiredState(nodeId, [server])).to.equal(true);
+      expect(h.t.controller.services.agents.sendDesiredState(nodeId, [server])).to.equal(true);
       await waitFor(() => resent.length === 2 || undefined);
       expect(resent[1].servers).to.deep.equal([server]);
     });
@@ -255,7 +241,7 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
       });
       client.handle('consoleCommand', (_req, ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve({}))));
       await waitConnection(nodeId, 'HEALTHY');
-      const agents = t.controller.services.agents;
+      const agents = h.t.controller.services.agents;
 
       const [one, two] = await Promise.all([
         agents.request(nodeId, { body: 'fileList', fileList: { serverId: 's', path: 'one' } }),
@@ -289,14 +275,14 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
       await waitConnection(nodeId, 'HEALTHY');
       const created = await createServer('reported', nodeId);
       const lines: string[] = [];
-      const offLines = t.controller.services.agents.onConsoleLine((id, l) => id === nodeId && lines.push(l.text));
+      const offLines = h.t.controller.services.agents.onConsoleLine((id, l) => id === nodeId && lines.push(l.text));
       client.sendServerStatus({
         serverId: created.id, observedGeneration: 1, runtimeState: 'RUNTIME_STATE_STOPPED', installed: true, usage: { cpuMillis: 7, memoryBytes: 512, diskBytes: 2048 },
         conditions: [], ports: [], startedAt: '', removed: false, restarting: false, startedInNetwork: false, installError: '', lastCrash: null, portInUse: 0,
       });
       client.sendConsoleLine({ serverId: created.id, text: 'Done (1.0s)!', atUnixMs: Date.now(), truncated: false, seq: 0 });
       const reported = await waitFor(async () => {
-        const s = (await admin.get<ServerDetail>(`/servers/${created.id}`)).body;
+        const s = (await h.admin.get<ServerDetail>(`/servers/${created.id}`)).body;
         return s.phase === 'READY' ? s : undefined;
       }, { what: 'the report applied' });
       expect(reported).to.deep.include({ observedGeneration: 1, convergence: 'CONVERGED' });
@@ -314,14 +300,14 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
     await waitConnection(nodeId, 'HEALTHY');
     // The hello sets lastHeartbeatAt already: the first heartbeat shows in the counter.
     const text = await waitFor(async () => {
-      const metrics = (await t.api.get('/metrics')).text;
+      const metrics = (await h.t.api.get('/metrics')).text;
       return /^cairn_agent_heartbeats_total [1-9]/m.test(metrics) ? metrics : undefined;
     }, { what: 'the first heartbeat' });
     expect(text).to.match(/^cairn_agents_connected [1-9]/m);
     expect(text).to.match(/^cairn_nodes\{admin_state="ENABLED",connection_state="HEALTHY"\} [1-9]/m);
     expect(text).to.match(/^cairn_agent_heartbeats_total [1-9]/m);
     expect(text).to.match(/^cairn_agent_heartbeat_lag_seconds_count [1-9]/m);
-    await waitFor(async () => /^cairn_agent_connections_refused_total\{reason="invalid_credential"\} [1-9]/m.test((await t.api.get('/metrics')).text) || undefined);
+    await waitFor(async () => /^cairn_agent_connections_refused_total\{reason="invalid_credential"\} [1-9]/m.test((await h.t.api.get('/metrics')).text) || undefined);
     expect(refused.connected).to.equal(false);
   });
 });

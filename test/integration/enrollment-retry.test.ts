@@ -6,10 +6,9 @@ import { AgentLinkClient } from '../../src/agent/link-client.js';
 import { enrollLimits } from '../../src/controller/link/agent-link.js';
 import type { EnrollInput } from '../../src/controller/services/node-enrollment.js';
 import { silentLogger } from '../../src/shared/logger.js';
-import { setupAdmin, startTestController, type TestController } from '../support/controller.js';
-import type { AuditEventPage, EnrollmentIssued } from '../support/api-types.js';
+import { linkHarness } from '../support/link-harness.js';
+import type { AuditEventPage } from '../support/api-types.js';
 import { privateGamePorts } from '../support/game-ports.js';
-import type { ApiClient } from '../support/http.js';
 import { waitFor } from '../support/wait-for.js';
 
 const nodeTimings = { heartbeatIntervalMs: 100, degradedAfterMs: 400, unreachableAfterMs: 1_000 };
@@ -17,26 +16,13 @@ const insecure = grpc.credentials.createInsecure();
 
 describe('Enrollment retries after a lost answer (real gRPC)', function () {
   this.timeout(20_000);
-  let t: TestController;
-  let admin: ApiClient;
-  const clients: AgentLinkClient[] = [];
-  const address = () => `127.0.0.1:${t.controller.grpcPort}`;
-
-  before(async () => {
-    t = await startTestController({ nodeTimings });
-    ({ admin } = await setupAdmin(t));
-  });
-  afterEach(() => {
-    for (const c of clients.splice(0)) c.stop();
-  });
-  after(async () => t.dispose());
-
-  const createNode = async (name: string) => (await admin.post<EnrollmentIssued>('/nodes', { name })).body;
+  const h = linkHarness(nodeTimings);
+  const { clients, address, createNode } = h;
   const call = (enrollmentToken: string, enrollmentAttemptId: string, timeoutMs?: number) =>
     enroll(address(), insecure, { enrollmentToken, hostname: 'h', agentVersion: '1', enrollmentAttemptId }, timeoutMs);
   const refusal = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
   const auditOf = async (nodeId: string) =>
-    (await admin.get<AuditEventPage>(`/audit-events?action=node.enroll&targetId=${nodeId}`)).body.items.map((e) => [e.outcome, e.details.reason ?? null, e.details.retry ?? false]);
+    (await h.admin.get<AuditEventPage>(`/audit-events?action=node.enroll&targetId=${nodeId}`)).body.items.map((e) => [e.outcome, e.details.reason ?? null, e.details.retry ?? false]);
   /** Connects as an Agent would with the credential and waits for HEALTHY. */
   async function connectHealthy(nodeId: string, credential: string) {
     const gamePorts = await privateGamePorts();
@@ -51,11 +37,11 @@ describe('Enrollment retries after a lost answer (real gRPC)', function () {
     });
     clients.push(client);
     client.start();
-    await waitFor(() => t.controller.services.fleet.state(nodeId)?.connectionState === 'HEALTHY' || undefined, { what: `${nodeId} HEALTHY` });
+    await waitFor(() => h.t.controller.services.fleet.state(nodeId)?.connectionState === 'HEALTHY' || undefined, { what: `${nodeId} HEALTHY` });
   }
   /** Makes the Controller answer Enroll only after `release()`, having done all its work. */
   function holdAnswers() {
-    const gate = t.controller.services.enrollment;
+    const gate = h.t.controller.services.enrollment;
     const original = gate.enroll.bind(gate);
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
@@ -87,7 +73,7 @@ describe('Enrollment retries after a lost answer (real gRPC)', function () {
     expect(retried.nodeId).to.equal(node.id);
     await connectHealthy(node.id, retried.credential);
     expect(await auditOf(node.id)).to.deep.equal([['SUCCESS', null, true], ['DENIED', 'used_token', false], ['DENIED', 'used_token', false], ['SUCCESS', null, false]]);
-    const page = await admin.get<AuditEventPage>(`/audit-events?action=node.enroll&targetId=${node.id}`);
+    const page = await h.admin.get<AuditEventPage>(`/audit-events?action=node.enroll&targetId=${node.id}`);
     expect(JSON.stringify(page.body)).not.to.include(attemptId).and.not.to.include(enrollmentToken);
   });
 
@@ -97,10 +83,10 @@ describe('Enrollment retries after a lost answer (real gRPC)', function () {
     const [first, second] = await Promise.all([call(enrollmentToken, attemptId), call(enrollmentToken, attemptId)]);
     const claims = (credential: string) => JSON.parse(Buffer.from(credential.split('.')[1], 'base64url').toString()) as { sub: string; jti: string };
     expect(claims(first.credential).jti).to.equal(claims(second.credential).jti);
-    expect(await t.controller.services.enrollment.authenticate(first.credential)).to.equal(node.id);
-    expect(await t.controller.services.enrollment.authenticate(second.credential)).to.equal(node.id);
+    expect(await h.t.controller.services.enrollment.authenticate(first.credential)).to.equal(node.id);
+    expect(await h.t.controller.services.enrollment.authenticate(second.credential)).to.equal(node.id);
     await connectHealthy(node.id, first.credential);
-    t.clock.advance(15 * 60 * 1000);
+    h.t.clock.advance(15 * 60 * 1000);
     expect(await refusal(call(enrollmentToken, attemptId))).to.be.instanceOf(EnrollmentRefused);
   });
 
@@ -108,7 +94,7 @@ describe('Enrollment retries after a lost answer (real gRPC)', function () {
     const { node, enrollmentToken } = await createNode('reissued');
     const attemptId = newEnrollmentAttemptId();
     await call(enrollmentToken, attemptId);
-    await admin.post(`/nodes/${node.id}/enrollment-token`);
+    await h.admin.post(`/nodes/${node.id}/enrollment-token`);
     expect(await refusal(call(enrollmentToken, attemptId))).to.be.instanceOf(EnrollmentRefused);
 
     const old = await createNode('old-agent');
@@ -120,9 +106,9 @@ describe('Enrollment retries after a lost answer (real gRPC)', function () {
     const { node, enrollmentToken } = await createNode('revoked-retry');
     const attemptId = newEnrollmentAttemptId();
     await call(enrollmentToken, attemptId);
-    await admin.post(`/nodes/${node.id}/revoke`);
+    await h.admin.post(`/nodes/${node.id}/revoke`);
     expect(await refusal(call(enrollmentToken, attemptId))).to.be.instanceOf(EnrollmentRefused);
-    const denied = await admin.get<AuditEventPage>('/audit-events?action=node.enroll&outcome=DENIED');
+    const denied = await h.admin.get<AuditEventPage>('/audit-events?action=node.enroll&outcome=DENIED');
     // Revoking forgets the Node's tokens, so the retry finds none.
     expect(denied.body.items[0]).to.deep.include({ actorKind: 'AGENT', targetId: '' });
     expect(denied.body.items[0].details.reason).to.equal('unknown_token');
