@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { SimproxyConfigSpec } from '../../src/shared/simproxy-config.js';
 import type { AuditEventPage, Network, NetworkRoutes, ServerDetail } from '../support/api-types.js';
+import { greetingOn } from '../support/game-processes.js';
 import { GiB, startFleet, waitForServer, type ExtraNode, type Fleet } from '../support/fleet.js';
 import { expectProblem } from '../support/problems.js';
 import { freePort } from '../support/sim-process.js';
@@ -13,23 +13,6 @@ const simcraft = { template: 'simcraft', version: '1.21.4' };
 const simproxy = { template: 'simproxy', version: '3.4.0' };
 const small = { cpuMillis: 200, memoryBytes: GiB / 8 };
 const running = (s: ServerDetail) => s.status.runtimeState === 'RUNNING' && s.convergence === 'CONVERGED';
-
-/** Connects through the network's port and reads the first line the server it lands on says (null: closed without one). */
-function greetingVia(port: number): Promise<string | null> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    let text = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      text += chunk;
-      if (!text.includes('\n')) return;
-      socket.destroy();
-      resolve(text.slice(0, text.indexOf('\n')));
-    });
-    socket.once('close', () => resolve(null));
-    socket.once('error', () => resolve(null));
-  });
-}
 
 describe('network end to end: two Agents, simproxy and two simcraft members', function () {
   this.timeout(120_000);
@@ -81,7 +64,7 @@ describe('network end to end: two Agents, simproxy and two simcraft members', fu
     expect((await f.admin.get<Network>('/network')).body.proxyServerId).to.equal(proxy.id);
     await waitForServer(f.admin, proxy.id, (s) => s.phase === 'READY', 'proxy READY');
     await startAndWait(proxy);
-    expect(await greetingVia(networkPort)).to.equal(null);
+    expect(await greetingOn(networkPort)).to.equal(null);
   });
 
   it('refuses a second proxy, and the proxy joining the network', async () => {
@@ -103,7 +86,7 @@ describe('network end to end: two Agents, simproxy and two simcraft members', fu
     await waitFor(async () => (await routeNames()).join() === 'arena,lobby' || undefined, { what: 'both routes' });
     const items = await routes();
     expect(items[0]).to.deep.equal({ serverId: arena.id, name: 'arena', address: '127.0.0.1', port: arena.gamePort });
-    await waitFor(async () => greets(arena)(await greetingVia(networkPort)) || undefined, { what: 'a client through the proxy reaching arena' });
+    await waitFor(async () => greets(arena)(await greetingOn(networkPort)) || undefined, { what: 'a client through the proxy reaching arena' });
   });
 
   it('the lobby goes first: a client through the network port reads the lobby\'s greeting', async () => {
@@ -114,11 +97,11 @@ describe('network end to end: two Agents, simproxy and two simcraft members', fu
     await waitFor(async () => (await proxyConfig()).lobbyServerId === lobby.id || undefined, { timeoutMs: 1000, what: 'the proxy told of the lobby' });
     // simproxy re-reads its file a moment after it changes; from then on every client lands in the lobby.
     const greeting = await waitFor(async () => {
-      const line = await greetingVia(networkPort);
+      const line = await greetingOn(networkPort);
       return greets(lobby)(line) ? line : undefined;
     }, { timeoutMs: 1000, what: 'a client through the proxy reaching the lobby' });
     expect(greeting).to.equal(`Simcraft 1.21.4 on port ${lobby.gamePort}: A Minecraft Server`);
-    expect(greets(lobby)(await greetingVia(networkPort))).to.equal(true);
+    expect(greets(lobby)(await greetingOn(networkPort))).to.equal(true);
   });
 
   it('PATCH /network refuses a lobby that is not a member', async () => {
@@ -130,7 +113,7 @@ describe('network end to end: two Agents, simproxy and two simcraft members', fu
     await f.admin.post(`/servers/${lobby.id}/stop`);
     expect(await routeNames()).to.deep.equal(['arena']);
     await waitForServer(f.admin, lobby.id, (s) => s.status.runtimeState === 'STOPPED', 'lobby STOPPED');
-    expect(greets(arena)(await greetingVia(networkPort))).to.equal(true);
+    expect(greets(arena)(await greetingOn(networkPort))).to.equal(true);
     await startAndWait(lobby);
     await waitFor(async () => (await routeNames()).join() === 'lobby,arena' || undefined, { what: 'the lobby routed again' });
   });
