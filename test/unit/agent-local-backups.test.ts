@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentError } from '../../src/agent/errors.js';
 import type { BackupHost } from '../../src/agent/operations/backup-host.js';
 import { HashCaches } from '../../src/agent/operations/hash-caches.js';
 import { LocalBackups } from '../../src/agent/operations/local-backups.js';
@@ -13,18 +12,9 @@ import type { ServerOnNode } from '../../src/agent/reconciler/reconciler.js';
 import { FsBlobStore } from '../../src/shared/backup/fs-blob-store.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import type { Template } from '../../src/shared/templates.js';
+import { failureOf } from '../support/agent-failure.js';
 
 const serverId = '0190a5c4-0000-7000-8000-000000000001';
-
-const failureOf = async (work: Promise<unknown>): Promise<AgentError> => {
-  try {
-    await work;
-  } catch (e) {
-    expect(e).to.be.instanceOf(AgentError);
-    return e as AgentError;
-  }
-  throw new Error('it did not fail');
-};
 
 describe('agent: backups kept on the Node', () => {
   let dataDir: string;

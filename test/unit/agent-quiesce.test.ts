@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { AgentError } from '../../src/agent/errors.js';
 import { Quiescer, type ConsoleAccess } from '../../src/agent/operations/quiesce.js';
 import type { AttachOptions, OutputLine } from '../../src/agent/runtime/runtime-types.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import type { TemplateBackupSpec } from '../../src/shared/templates.js';
+import { failureOf } from '../support/agent-failure.js';
 
 const spec: TemplateBackupSpec = { quiesce: ['save-off', 'save-all flush'], waitFor: 'Saved the game$', resume: ['save-on'], timeoutSeconds: 1 };
 
@@ -35,16 +35,6 @@ class FakeConsole implements ConsoleAccess {
     for (const reader of this.readers) reader({ seq: ++this.seq, stream: 'stdout', text, truncated: false });
   }
 }
-
-const failureOf = async (work: Promise<unknown>): Promise<AgentError> => {
-  try {
-    await work;
-  } catch (e) {
-    expect(e).to.be.instanceOf(AgentError);
-    return e as AgentError;
-  }
-  throw new Error('it did not fail');
-};
 
 describe('agent: quiescing a server for a consistent copy', () => {
   it('types the quiesce commands, waits for the save line, and resumes exactly once', async () => {

@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentError } from '../../src/agent/errors.js';
 import type { BackupHost } from '../../src/agent/operations/backup-host.js';
 import { HashCaches } from '../../src/agent/operations/hash-caches.js';
 import { Leases } from '../../src/agent/operations/leases.js';
@@ -16,6 +15,7 @@ import type { FileChunk, ResponsePayload } from '../../src/shared/link/messages.
 import { silentLogger } from '../../src/shared/logger.js';
 import type { Template } from '../../src/shared/templates.js';
 import { waitFor } from '../support/wait-for.js';
+import { failureOf } from '../support/agent-failure.js';
 
 const serverId = '0190a5c4-0000-7000-8000-000000000001';
 const backup = { quiesce: ['save-off', 'save-all flush'], waitFor: 'Saved the game', resume: ['save-on'], timeoutSeconds: 1 };
@@ -34,16 +34,6 @@ function savingConsole(typed: string[]): ConsoleAccess {
     },
   };
 }
-
-const failureOf = async (work: Promise<unknown>): Promise<AgentError> => {
-  try {
-    await work;
-  } catch (e) {
-    expect(e).to.be.instanceOf(AgentError);
-    return e as AgentError;
-  }
-  throw new Error('it did not fail');
-};
 
 describe('agent: leases of snapshots and stages', () => {
   it('ends a thing once: when asked, or when its lease runs out after the last use', async () => {

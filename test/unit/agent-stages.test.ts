@@ -15,21 +15,12 @@ import type { ManifestEntry } from '../../src/shared/backup/manifest.js';
 import type { ResponsePayload } from '../../src/shared/link/messages.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { waitFor } from '../support/wait-for.js';
+import { failureOf } from '../support/agent-failure.js';
 
 const serverId = '0190a5c4-0000-7000-8000-000000000001';
 // Read at load: a module with top-level await loads as ESM, where the launcher's import.meta.resolve works.
 const templateJson = await readFile(join(defaultTemplatesDir(), 'simcraft.json'), 'utf8');
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
-
-const failureOf = async (work: Promise<unknown>): Promise<AgentError> => {
-  try {
-    await work;
-  } catch (e) {
-    expect(e).to.be.instanceOf(AgentError);
-    return e as AgentError;
-  }
-  throw new Error('it did not fail');
-};
 
 describe('agent: stages', () => {
   let dataDir: string;
