@@ -39,22 +39,16 @@ interface Entry {
 const compareHashes = (a: KeyHash, b: KeyHash) => a[0] - b[0] || a[1] - b[1];
 const bucketOf = (h1: number, bits: number) => (bits === 0 ? 0 : h1 >>> (32 - bits));
 
-/** The bytes of a posting file for one segment's lists (key → ascending line offsets). */
-export function encodePostings(lists: Iterable<[string, ArrayLike<number>]>, segmentSize: number, events: number): Buffer {
+/** The bytes of a posting file for one segment's lists (distinct key hashes → ascending line offsets). */
+export function encodePostings(lists: Iterable<[KeyHash, ArrayLike<number>]>, segmentSize: number, events: number): Buffer {
   const entries: Entry[] = [];
-  for (const [key, offsets] of lists) entries.push({ hash: hashKey(key), offsets });
+  for (const [hash, offsets] of lists) entries.push({ hash, offsets });
   entries.sort((a, b) => compareHashes(a.hash, b.hash));
-  const merged: Entry[] = [];
-  for (const entry of entries) {
-    const last = merged.at(-1);
-    if (last && compareHashes(last.hash, entry.hash) === 0) last.offsets = [...new Set([...Array.from(last.offsets), ...Array.from(entry.offsets)])].sort((x, y) => x - y);
-    else merged.push(entry);
-  }
-  const keys = merged.length;
+  const keys = entries.length;
   const bits = keys <= bucketKeys ? 0 : Math.ceil(Math.log2(keys / bucketKeys));
   const buckets = 2 ** bits;
   const bloomBytes = Bloom.bytesFor(keys);
-  const postings = merged.reduce((n, e) => n + (e.offsets.length > 1 ? e.offsets.length : 0), 0);
+  const postings = entries.reduce((n, e) => n + (e.offsets.length > 1 ? e.offsets.length : 0), 0);
   const tableAt = headerBytes + bloomBytes;
   const entriesAt = tableAt + (buckets + 1) * 4;
   const postingsAt = entriesAt + keys * entryBytes;
@@ -66,10 +60,10 @@ export function encodePostings(lists: Iterable<[string, ArrayLike<number>]>, seg
   out.writeUInt32LE(bits, 24);
   out.writeUInt32LE(bloomBytes, 28);
   out.writeUInt32LE(postings, 32);
-  Bloom.fill(out.subarray(headerBytes, tableAt), merged.map((e) => e.hash));
+  Bloom.fill(out.subarray(headerBytes, tableAt), entries.map((e) => e.hash));
   let bucket = 0;
   let posting = 0;
-  merged.forEach((entry, i) => {
+  entries.forEach((entry, i) => {
     for (const b = bucketOf(entry.hash[0], bits); bucket <= b; bucket++) out.writeUInt32LE(i, tableAt + bucket * 4);
     const at = entriesAt + i * entryBytes;
     out.writeUInt32LE(entry.hash[0], at);
