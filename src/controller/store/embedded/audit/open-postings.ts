@@ -5,9 +5,10 @@ import { intersect, worthReading, type Postings } from './postings.js';
  * The open segment's posting lists, keyed as its posting file will be: by the key's two 32-bit
  * hashes, so a key costs no string, no Map entry and no array on the JS heap, only a slot of an
  * open-addressing table and, past its first offset, room in a shared pool of chunks (both typed
- * arrays, growing by doubling). A day where every event names a new target then costs 24 bytes a
- * value off the heap instead of ≈ 150 on it. Two keys with equal hashes share a list, as in the
- * posting file: a search reads a few more lines and drops them, never a wrong event.
+ * arrays, growing by doubling). A day where every event names a new target then costs a 24-byte
+ * slot a value (the table at most half full) off the heap instead of ≈ 150 bytes on it. Two keys
+ * with equal hashes share a list, as in the posting file: a search reads a few more lines and
+ * drops them, never a wrong event.
  *
  *   slot (6 words): h1, h2 (0 when free: h2 is always odd), count, first offset, first chunk, last chunk
  *   chunk (8 words): next chunk, then up to 7 more offsets of the same key
