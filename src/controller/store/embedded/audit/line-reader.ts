@@ -1,4 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
+import { readAt } from './handle-pool.js';
 
 /** Offsets closer than this are read in one go: reading the bytes between costs less than another read. */
 const gapBytes = 16 * 1024;
@@ -32,9 +33,7 @@ export async function readLinesAt(handle: FileHandle, offsets: readonly number[]
 }
 
 async function readRange(handle: FileHandle, from: number, to: number): Promise<Buffer> {
-  const buffer = Buffer.allocUnsafe(Math.max(0, to - from));
-  const { bytesRead } = await handle.read(buffer, 0, buffer.length, from);
-  return buffer.subarray(0, bytesRead);
+  return readAt(handle, Buffer.allocUnsafe(Math.max(0, to - from)), from);
 }
 
 async function readLongLine(handle: FileHandle, offset: number, end: number): Promise<string> {

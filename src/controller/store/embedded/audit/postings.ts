@@ -15,65 +15,6 @@ export interface Postings {
  */
 export const narrowingRatio = 16;
 
-/** A list longer than this moves from a JS array (8 bytes an entry) to a growing Uint32Array (4, off the JS heap). */
-const shortList = 16;
-
-/** A long posting list of the open segment: its capacity doubles as it grows. */
-class LongList {
-  private values: Uint32Array;
-  private length: number;
-
-  constructor(start: readonly number[]) {
-    this.values = new Uint32Array(start.length * 4);
-    this.values.set(start);
-    this.length = start.length;
-  }
-
-  push(offset: number): void {
-    if (this.length === this.values.length) {
-      const grown = new Uint32Array(this.values.length * 2);
-      grown.set(this.values);
-      this.values = grown;
-    }
-    this.values[this.length++] = offset;
-  }
-
-  /** The offsets so far: a view, so offsets pushed later are not in it. */
-  view(): Uint32Array {
-    return this.values.subarray(0, this.length);
-  }
-}
-
-/** The postings of the segment being appended to, in memory: at most one segment's events. */
-export class OpenPostings implements Postings {
-  private readonly lists = new Map<string, number[] | LongList>();
-
-  add(offset: number, keys: readonly string[]): void {
-    for (const key of keys) {
-      const list = this.lists.get(key);
-      if (list === undefined) this.lists.set(key, [offset]);
-      else if (!Array.isArray(list)) list.push(offset);
-      else if (list.length < shortList) list.push(offset);
-      else this.lists.set(key, new LongList([...list, offset]));
-    }
-  }
-
-  /** Every key with its offsets, for the posting file. */
-  *entries(): Generator<[string, ArrayLike<number>]> {
-    for (const [key, list] of this.lists) yield [key, Array.isArray(list) ? list : list.view()];
-  }
-
-  lookup(keys: readonly string[]): Promise<ArrayLike<number>> {
-    const lists: ArrayLike<number>[] = [];
-    for (const key of keys) {
-      const list = this.lists.get(key);
-      if (!list) return Promise.resolve([]);
-      lists.push(Array.isArray(list) ? list : list.view());
-    }
-    return Promise.resolve(intersect(worthReading(lists, (l) => l.length)));
-  }
-}
-
 /** The lists worth intersecting: the shortest and those at most `narrowingRatio` times longer. */
 export function worthReading<T>(items: readonly T[], count: (item: T) => number): T[] {
   const shortest = Math.min(...items.map(count));

@@ -37,7 +37,7 @@ interface Batch {
  */
 export class AuditSegmentLog implements AuditLog {
   private readonly batches: Batch[] = [];
-  private readonly files = new HandlePool(64);
+  private readonly files = new HandlePool(1024);
   private flushing?: Promise<void>;
   private activeDay?: string;
   private activeCount: number;

@@ -1,6 +1,6 @@
 import type { AuditEventRecord, AuditQuery } from '../../records.js';
 import { matches } from './block.js';
-import type { HandlePool } from './handle-pool.js';
+import { readAt, type HandlePool } from './handle-pool.js';
 import { readLinesAt } from './line-reader.js';
 import type { Postings } from './postings.js';
 import { parseLine, type Segment } from './segment.js';
@@ -17,7 +17,7 @@ interface View {
   postings: Postings;
 }
 
-/** Segments searched at once at most, when the newest ones hold too few matches. */
+/** Segments read ahead at most, when the newest ones hold too few matches. */
 const maxParallelSegments = 32;
 
 /**
@@ -34,32 +34,35 @@ export async function searchSegments(segments: readonly Segment[], files: Handle
   return found;
 }
 
+interface FirstPage {
+  view: View;
+  range: [number, number];
+  pages: Generator<number[], undefined>;
+  lines: string[];
+}
+
 /**
- * A few segments at a time (twice as many each round), each one's posting lookup and newest page
- * of lines read at once, then taken in order; a segment with more candidates than a page reads
- * its next pages only when the found events still fall short.
+ * A window of segments read ahead, newest first (it doubles with each segment taken, to
+ * `maxParallelSegments`): each one's posting lookup and then newest page of lines, started as soon
+ * as a segment leaves the window, so a rare value's days are read concurrently rather than one by
+ * one and no day waits for a slower one. They are taken in order; a segment with more candidates
+ * than a page reads its next pages only when the found events still fall short, and reads ahead
+ * are dropped once the page is full.
  */
 async function followPostings(views: View[], files: HandlePool, query: AuditQuery, keys: string[], limit: number, found: AuditEventRecord[]): Promise<void> {
-  let parallel = 1;
-  let s = views.length - 1;
-  while (s >= 0 && found.length < limit) {
-    const batch: { view: View; range: [number, number] }[] = [];
-    for (; s >= 0 && batch.length < parallel; s--) {
-      const view = views[s];
-      if (query.beforeId !== undefined && view.segment.firstId >= query.beforeId) continue;
-      // Times never go back, so once a segment ends before `since`, every older one does too.
-      if (query.since !== undefined && view.segment.events > 0 && view.segment.maxTime < query.since) s = 0;
-      const range = byteRange(view, query);
-      if (range) batch.push({ view, range });
-    }
-    const page = Math.max(8, limit - found.length);
-    const read = await Promise.all(
-      batch.map(async ({ view, range }) => {
-        const pages = pagesNewestFirst(await view.postings.lookup(keys, files), range, page);
-        return { view, range, pages, lines: await readLines(files, view.segment.file, pages.next().value ?? [], range[1]) };
-      }),
-    );
-    for (const { view, range, pages, lines } of read) {
+  const firstPage = async (view: View, range: [number, number]): Promise<FirstPage> => {
+    const pages = pagesNewestFirst(await view.postings.lookup(keys, files), range, Math.max(8, limit - found.length));
+    return { view, range, pages, lines: await readLines(files, view.segment.file, pages.next().value ?? [], range[1]) };
+  };
+  const candidates = candidatesNewestFirst(views, query);
+  const ahead: Promise<FirstPage>[] = [];
+  let window = 1;
+  const refill = () => {
+    for (let next; ahead.length < window && !(next = candidates.next()).done; ) ahead.push(firstPage(next.value.view, next.value.range));
+  };
+  try {
+    for (refill(); ahead.length > 0; refill()) {
+      const { view, range, pages, lines } = await ahead.shift()!;
       for (let next = lines; next.length > 0; next = await readLines(files, view.segment.file, pages.next().value ?? [], range[1])) {
         for (const line of next) {
           const event = parseLine(line);
@@ -67,8 +70,23 @@ async function followPostings(views: View[], files: HandlePool, query: AuditQuer
           if (found.length >= limit) return;
         }
       }
+      window = Math.min(window * 2, maxParallelSegments);
     }
-    parallel = Math.min(parallel * 2, maxParallelSegments);
+  } finally {
+    // Read ahead but not needed (or the search failed): their answers, or failures, are dropped.
+    for (const read of ahead) read.catch(() => undefined);
+  }
+}
+
+/** The segments, newest first, whose blocks admit the query's ids and times, with those blocks' bytes. */
+function* candidatesNewestFirst(views: View[], query: AuditQuery): Generator<{ view: View; range: [number, number] }> {
+  for (let s = views.length - 1; s >= 0; s--) {
+    const view = views[s];
+    if (query.beforeId !== undefined && view.segment.firstId >= query.beforeId) continue;
+    const range = byteRange(view, query);
+    if (range) yield { view, range };
+    // Times never go back, so once a segment ends before `since`, every older one does too.
+    if (query.since !== undefined && view.segment.events > 0 && view.segment.maxTime < query.since) return;
   }
 }
 
@@ -114,11 +132,7 @@ function byteRange(view: View, query: AuditQuery): [number, number] | undefined 
 
 async function scanBlocks(views: View[], files: HandlePool, query: AuditQuery, limit: number, found: AuditEventRecord[]): Promise<void> {
   for (const { view, offset, length } of blocksNewestFirst(views, query)) {
-    const buffer = await files.use(view.segment.file, async (handle) => {
-      const bytes = Buffer.allocUnsafe(length);
-      const { bytesRead } = await handle.read(bytes, 0, length, offset);
-      return bytes.subarray(0, bytesRead);
-    });
+    const buffer = await files.use(view.segment.file, (handle) => readAt(handle, Buffer.allocUnsafe(length), offset));
     if (!buffer) continue;
     for (const [start, end] of linesNewestFirst(buffer)) {
       const event = end > start ? parseLine(buffer.toString('utf8', start, end)) : undefined;

@@ -3,7 +3,8 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import type { AuditEventRecord } from '../../records.js';
 import { Block, eventKeys } from './block.js';
 import { encodePostings, SealedPostings } from './posting-file.js';
-import { OpenPostings, type Postings } from './postings.js';
+import { OpenPostings } from './open-postings.js';
+import type { Postings } from './postings.js';
 
 /**
  * One append-only file of audit events, one JSON line each, named by the id it starts at
