@@ -92,7 +92,10 @@ export function mountRoute(router: Router, route: AnyRoute, deps: MountDeps): vo
           const mismatch = checkResponse(route.response, result);
           if (mismatch) throw new Error(`${route.method} ${route.path}: ${mismatch}`);
         }
-        ctx.body = result;
+        if (route.serialize) {
+          ctx.type = 'json';
+          ctx.body = route.serialize(result);
+        } else ctx.body = result;
       }
       ctx.status = route.status;
       if (audit) await deps.audit.record(audit, caller, 'SUCCESS');
