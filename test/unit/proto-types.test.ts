@@ -29,7 +29,7 @@ describe('generated proto types', () => {
 
   // The loader cuts enum names (RUNNING, STOPPED...) out of the file's text: one character outside
   // ASCII makes them all two-byte strings, and with them every JSON answer holding one (a page of
-  // servers serialized and measured at about half the speed).
+  // servers then costs several times more to measure and write).
   it('the proto file is ASCII, so the names decoded from it are one-byte strings', async () => {
     const lines = (await readFile(agentProtoPath(), 'utf8')).split('\n');
     expect(lines.filter((line) => /[^\t -~]/.test(line)), 'agent.proto lines with characters outside ASCII').to.deep.equal([]);
