@@ -50,6 +50,22 @@ describe('ByIdCache: findById from memory, forgotten at every write', () => {
     expect(store.reads).to.equal(1);
   });
 
+  it('lends its own copy at once (cachedById) once read, the same object until a write, then nothing until read again', async () => {
+    const store = fakeStore(doc);
+    const cache = new ByIdCache(store as unknown as Collection<Doc>);
+    expect(cache.cachedById('u1')).to.equal(undefined);
+    await cache.findById('u1');
+    const lent = cache.cachedById('u1');
+    expect(lent).to.deep.equal(doc);
+    expect(cache.cachedById('u1')).to.equal(lent);
+    await cache.update({ _id: 'u1' }, { name: 'Grace' });
+    expect(cache.cachedById('u1')).to.equal(undefined);
+    await cache.findById('u1');
+    expect(cache.cachedById('u1')?.name).to.equal('Grace');
+    expect(lent?.name, 'the lent copy is never changed').to.equal('Ada');
+    expect(store.reads).to.equal(2);
+  });
+
   it('answers the written document at the next read after an update or a delete', async () => {
     const store = fakeStore(doc);
     const cache = new ByIdCache(store as unknown as Collection<Doc>);

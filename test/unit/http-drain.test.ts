@@ -3,10 +3,13 @@ import { request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { HttpDrain } from '../../src/controller/http/drain.js';
+import { frontMiddleware } from '../../src/controller/http/front.js';
+import { createMetrics } from '../../src/controller/http/metrics.js';
 import { openEventStream } from '../../src/controller/http/sse.js';
 import { openSse } from '../support/sse.js';
+import { silentLogger } from '../../src/shared/logger.js';
 
-/** A Koa app with the drain in front: `/stream` is an event stream, `/slow` answers when `release` is called. */
+/** A Koa app with the Controller's front middleware (and so the drain): `/stream` is an event stream, `/slow` answers when `release` is called. */
 async function startApp(): Promise<{ app: Koa; server: Server; drain: HttpDrain; url: string; release: () => void; slowStarted: Promise<void>; handlerEnded: Promise<void> }> {
   const drain = new HttpDrain();
   const app = new Koa();
@@ -16,7 +19,7 @@ async function startApp(): Promise<{ app: Koa; server: Server; drain: HttpDrain;
   const started = new Promise<void>((resolve) => (slowStarted = resolve));
   let handlerEnded!: () => void;
   const ended = new Promise<void>((resolve) => (handlerEnded = resolve));
-  app.use(drain.middleware);
+  app.use(frontMiddleware({ drain, metrics: createMetrics('test'), logger: silentLogger }));
   app.use(async (ctx) => {
     if (ctx.path === '/stream') {
       openEventStream(ctx);

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { agentProtoPath } from '../../src/shared/link/proto.js';
 import { generatedDir, generateProtoTypes } from '../../scripts/gen-proto.js';
 
 /** Every TypeScript file under `dir` (relative path → text). */
@@ -24,5 +25,13 @@ describe('generated proto types', () => {
     const stale = [...expected].filter(([path, text]) => checkedIn.get(path) !== text).map(([path]) => path);
     expect(stale, 'stale generated files').to.deep.equal([]);
     expect(expected.size).to.be.greaterThan(40);
+  });
+
+  // The loader cuts enum names (RUNNING, STOPPED...) out of the file's text: one character outside
+  // ASCII makes them all two-byte strings, and with them every JSON answer holding one (a page of
+  // servers then costs several times more to measure and write).
+  it('the proto file is ASCII, so the names decoded from it are one-byte strings', async () => {
+    const lines = (await readFile(agentProtoPath(), 'utf8')).split('\n');
+    expect(lines.filter((line) => /[^\t -~]/.test(line)), 'agent.proto lines with characters outside ASCII').to.deep.equal([]);
   });
 });

@@ -29,7 +29,7 @@ export const builtinRoleDefinitions: { name: string; description: string; permis
 
 export interface PermissionSubject {
   globalAdmin: boolean;
-  globalPermissions: string[];
+  globalPermissions: readonly string[];
 }
 
 /** The permissions a user holds in one team: the union of its roles' permissions there. */

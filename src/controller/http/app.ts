@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import Koa, { type Context } from 'koa';
+import Koa from 'koa';
 import type { Logger } from '../../shared/logger.js';
 import type { Services } from '../services/index.js';
 import { Authenticator } from './authenticate.js';
@@ -9,8 +9,7 @@ import { mountRoute } from './mount.js';
 import { RouteTable } from './route-table.js';
 import type { HttpDrain } from './drain.js';
 import { buildOpenApi } from './openapi.js';
-import { DomainError } from '../core/errors.js';
-import { problemBody, statusOf, toDomainError } from './problem.js';
+import { frontMiddleware, jsonLimitBytes } from './front.js';
 import type { AnyRoute } from './route.js';
 import { UploadGate } from './upload-gate.js';
 import { webUi } from './web-ui.js';
@@ -45,38 +44,11 @@ export interface UploadSettings {
  */
 export const defaultUploadSettings: UploadSettings = { slots: 8, waitMs: 120_000, silenceMs: 30_000 };
 
-/** JSON bodies above this are refused with 413; file and jar uploads stream with their own limits. */
-export const jsonLimitBytes = 1024 * 1024;
-
-function sendProblem(ctx: Context, error: DomainError): void {
-  ctx.status = statusOf(error);
-  ctx.set(error.headers);
-  // A refusal before the body was read (no credentials, no permission) must not cost reading it:
-  // the connection closes after the answer instead of Node draining what the client still sends.
-  if (!ctx.req.complete) ctx.set('Connection', 'close');
-  ctx.type = 'application/problem+json';
-  ctx.body = problemBody(error);
-}
-
 export function createHttpApp(options: HttpAppOptions): Koa {
   const app = new Koa();
   const { services, logger } = options;
 
-  app.use(options.drain.middleware);
-  app.use(options.metrics.middleware);
-  app.use(async (ctx, next) => {
-    try {
-      await next();
-      if (ctx.status === 405 && ctx.body == null) throw new DomainError('method_not_allowed', `${ctx.method} is not allowed here; see the Allow header.`);
-      if (ctx.status === 404 && ctx.body == null) throw new DomainError('not_found', `No such path: ${ctx.path}`);
-      if (ctx.status === 501 && ctx.body == null) throw new DomainError('method_not_allowed', `${ctx.method} is not supported.`);
-    } catch (error) {
-      const problem = toDomainError(error, jsonLimitBytes);
-      if (problem) return sendProblem(ctx, problem);
-      logger.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');
-      sendProblem(ctx, new DomainError('internal'));
-    }
-  });
+  app.use(frontMiddleware({ drain: options.drain, metrics: options.metrics, logger }));
 
   const ops = new Router();
   ops.get('/healthz', (ctx) => {

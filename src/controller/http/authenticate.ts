@@ -9,18 +9,19 @@ import { forbidden } from '../core/errors.js';
 export class Authenticator {
   constructor(private readonly sessions: SessionService, private readonly tokens: TokenService) {}
 
-  async resolve(ctx: Context): Promise<Caller | undefined> {
+  /** At once (no promise) for a session the store holds in memory: see `SessionService.resolve`. */
+  resolve(ctx: Context): Caller | undefined | Promise<Caller | undefined> {
     const authorization = ctx.get('authorization');
-    if (authorization) {
-      const match = /^Bearer\s+(\S+)$/i.exec(authorization);
-      if (!match) return undefined;
-      const found = await this.tokens.resolve(match[1]);
-      return found ? { kind: 'API_TOKEN', user: found.user, tokenId: found.tokenId } : undefined;
-    }
+    if (authorization) return this.bearer(authorization);
     const sessionId = readSessionCookie(ctx.get('cookie'));
-    if (!sessionId) return undefined;
-    const found = await this.sessions.resolve(sessionId);
-    return found ? { kind: 'USER', user: found.user, sessionHash: found.sessionHash } : undefined;
+    return sessionId ? this.sessions.resolve(sessionId) : undefined;
+  }
+
+  private async bearer(authorization: string): Promise<Caller | undefined> {
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization);
+    if (!match) return undefined;
+    const found = await this.tokens.resolve(match[1]);
+    return found ? { kind: 'API_TOKEN', user: found.user, tokenId: found.tokenId } : undefined;
   }
 }
 

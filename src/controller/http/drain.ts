@@ -14,13 +14,12 @@ export interface DrainReport {
   deadlineHit: boolean;
 }
 
-
 /**
- * The HTTP side of a graceful shutdown. Its middleware (the app's first) follows every request
- * from arrival until both its handler has returned and its response is over; `drain` then stops
- * accepting connections, ends the event streams, lets the rest finish, and destroys what is left
- * at the deadline. Answers sent while draining carry `Connection: close`, so keep-alive clients
- * leave instead of sending more.
+ * The HTTP side of a graceful shutdown. The app's first middleware (`front.ts`) tells it of every
+ * request from arrival until both its handler has returned and its response is over; `drain` then
+ * stops accepting connections, ends the event streams, lets the rest finish, and destroys what is
+ * left at the deadline. Answers sent while draining carry `Connection: close`, so keep-alive
+ * clients leave instead of sending more.
  */
 export class HttpDrain {
   /** Each request's response, with what is left of its two ends: the handler's return and the response's end (sent or its connection gone). */
@@ -29,18 +28,17 @@ export class HttpDrain {
   private server?: Server;
   private onIdle?: () => void;
 
-  // Two counts and one listener shared by all responses, rather than promises and closures: this runs on every request.
-  readonly middleware: Koa.Middleware = async (ctx, next) => {
-    const res = ctx.res;
+  /** A request arrived. Two counts and one listener shared by all responses, rather than promises and closures: this runs on every request. */
+  begin(res: ServerResponse): void {
     this.inFlight.set(res, 2);
     res.on('close', this.closed);
-    try {
-      await next();
-    } finally {
-      if (this.draining && !res.headersSent) ctx.set('Connection', 'close');
-      this.ended(res);
-    }
-  };
+  }
+
+  /** The request's handlers have returned (its response may still be going out). */
+  handled(ctx: Koa.Context): void {
+    if (this.draining && !ctx.res.headersSent) ctx.set('Connection', 'close');
+    this.ended(ctx.res);
+  }
 
   /** The response's `close` listener: `this` is the response. */
   private readonly closed = ((drain: HttpDrain) => function (this: ServerResponse) {

@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Context } from 'koa';
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { HttpRequestMetrics } from './request-metrics.js';
 
@@ -24,18 +24,13 @@ export function createMetrics(version: string) {
   }).set({ version }, 1);
   const http = new HttpRequestMetrics(registry, [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]);
 
-  /** Labels use the matched route template, never the raw path, so ids do not explode the series. */
-  const middleware: Middleware = async (ctx, next) => {
-    const started = performance.now();
-    try {
-      await next();
-    } finally {
-      const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
-      http.observe(ctx.method, route, ctx.status, (performance.now() - started) / 1000);
-    }
+  /** Counts a request once its status is final; labels use the matched route template, never the raw path, so ids do not explode the series. */
+  const observe = (ctx: Context, started: number): void => {
+    const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
+    http.observe(ctx.method, route, ctx.status, (performance.now() - started) / 1000);
   };
 
-  return { registry, middleware };
+  return { registry, observe };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

@@ -5,6 +5,7 @@ import { koaBody } from 'koa-body';
 import type { Logger } from '../../shared/logger.js';
 import type { AuditService } from '../services/audit.js';
 import { refuseCrossOrigin, type Authenticator } from './authenticate.js';
+import type { AuditScope } from '../core/audit-scope.js';
 import type { Caller } from '../core/caller.js';
 import { DomainError, invalidRequest, isDomainError } from '../core/errors.js';
 import { statusOf, toDomainError } from './problem.js';
@@ -46,6 +47,24 @@ async function readJson(ctx: Context, parse: ReturnType<typeof jsonBody>, limitB
   return ctx.request.body;
 }
 
+/** What a handler gets; a class, so that making one a request is cheap (an object literal with a getter is not). */
+class HandlerInput {
+  constructor(
+    readonly body: unknown,
+    readonly query: Record<string, unknown> | undefined,
+    readonly params: unknown,
+    readonly caller: Caller | undefined,
+    readonly audit: AuditScope,
+    readonly ctx: Context,
+    readonly upload: Readable,
+  ) {}
+
+  /** Read only by the few handlers that record it (sign-in, setup): not worked out for every read. */
+  get clientAddress(): string {
+    return this.ctx.request.ip;
+  }
+}
+
 /**
  * Mounts one route: authenticate, enforce the password-change rule and CSRF, validate params,
  * query and body against the route's schemas, call the handler, check the answer against the
@@ -60,7 +79,8 @@ export function mountRoute(router: Router, route: AnyRoute, deps: MountDeps): vo
     let leaveGate: (() => void) | undefined;
     let upload: Readable = ctx.req;
     try {
-      caller = await deps.authenticator.resolve(ctx);
+      const resolved = deps.authenticator.resolve(ctx);
+      caller = resolved instanceof Promise ? await resolved : resolved;
       const auth = route.auth ?? 'user';
       if (auth !== 'public') {
         if (!caller) throw new DomainError('unauthenticated');
@@ -79,20 +99,17 @@ export function mountRoute(router: Router, route: AnyRoute, deps: MountDeps): vo
         leaveGate = await deps.uploads.gate.enter();
         upload = guardBody(ctx.req, deps.uploads.silenceMs);
       }
-      const result = await route.handler({
-        body, query, params, caller, audit: audit!, ctx, upload,
-        // Read only by the few handlers that record it (sign-in, setup): not worked out for every read.
-        get clientAddress() {
-          return ctx.request.ip;
-        },
-      });
+      const result = await route.handler(new HandlerInput(body, query, params, caller, audit!, ctx, upload));
       if (route.stream || ctx.respond === false) return;
       if (route.response) {
         if (deps.checkResponses) {
           const mismatch = checkResponse(route.response, result);
           if (mismatch) throw new Error(`${route.method} ${route.path}: ${mismatch}`);
         }
-        ctx.body = result;
+        if (route.serialize) {
+          ctx.type = 'json';
+          ctx.body = route.serialize(result);
+        } else ctx.body = result;
       }
       ctx.status = route.status;
       if (audit) await deps.audit.record(audit, caller, 'SUCCESS');

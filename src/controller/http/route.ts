@@ -54,6 +54,11 @@ export interface RouteDef<B, Q, P, R, A extends AuthMode> {
   status: number;
   /** Absent for bodiless answers (204) and for streams, which set `stream`. */
   response?: R;
+  /**
+   * Writes the answer's JSON itself, byte for byte as `JSON.stringify` would (see page-json.ts),
+   * for answers that can do it for less.
+   */
+  serialize?(result: StaticOf<R>): string;
   /** Media type of a non-JSON success body, documented in OpenAPI (e.g. `text/event-stream`). */
   stream?: string;
   /** Raw request body (e.g. octet-stream); the handler streams `upload` itself. */

@@ -1,6 +1,7 @@
 import type { Caller } from '../core/caller.js';
 import { forbidden, DomainError } from '../core/errors.js';
 import { mayGlobally, mayInTeam, teamPermissions, type GlobalPermission, type Permission } from '../domain/permissions.js';
+import type { Shared } from '../store/collection.js';
 import type { Repositories } from '../store/repositories.js';
 import type { UserDoc } from '../store/records.js';
 
@@ -15,7 +16,7 @@ export const hidden = (what: string) => new DomainError('not_found', `No such ${
 export class Access {
   constructor(private readonly repos: Repositories) {}
 
-  async permissionsIn(user: UserDoc, teamId: string): Promise<Set<Permission>> {
+  async permissionsIn(user: Shared<UserDoc>, teamId: string): Promise<Set<Permission>> {
     const membership = await this.repos.memberships.findById(`${teamId}:${user._id}`);
     if (!membership || membership.roleIds.length === 0) return new Set();
     const roles = await this.repos.roles.find({ _id: { $in: membership.roleIds } });
@@ -23,11 +24,11 @@ export class Access {
   }
 
   /** Whether the user holds `permission` in the team (global administrators always do). */
-  async may(user: UserDoc, teamId: string, permission: Permission): Promise<boolean> {
+  async may(user: Shared<UserDoc>, teamId: string, permission: Permission): Promise<boolean> {
     return user.globalAdmin || (await this.permissionsIn(user, teamId)).has(permission);
   }
 
-  async isMember(user: UserDoc, teamId: string): Promise<boolean> {
+  async isMember(user: Shared<UserDoc>, teamId: string): Promise<boolean> {
     return (await this.repos.memberships.findById(`${teamId}:${user._id}`)) !== null;
   }
 
@@ -40,7 +41,7 @@ export class Access {
   }
 
   /** Team ids in which the caller holds `permission` (undefined: all teams, for global administrators). */
-  async teamsWith(user: UserDoc, permission: Permission): Promise<string[] | undefined> {
+  async teamsWith(user: Shared<UserDoc>, permission: Permission): Promise<string[] | undefined> {
     if (user.globalAdmin) return undefined;
     const memberships = await this.repos.memberships.find({ userId: user._id });
     const roleIds = [...new Set(memberships.flatMap((m) => m.roleIds))];

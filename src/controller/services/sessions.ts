@@ -1,5 +1,7 @@
 import { newSessionId, sha256 } from '../security/secrets.js';
-import type { SessionDoc, UserDoc } from '../store/records.js';
+import type { Caller } from '../core/caller.js';
+import type { Shared } from '../store/collection.js';
+import type { SessionDoc } from '../store/records.js';
 import type { AccessEvents } from './access-events.js';
 import { nowIso, type ServiceDeps } from './deps.js';
 
@@ -17,6 +19,9 @@ const touchEverySeconds = 60;
 
 /** Server-side sessions: the random id lives only in the cookie; the store keeps its SHA-256. */
 export class SessionService {
+  /** Per cached session document: its caller and the times that end its quiet use (see `remember`). */
+  private readonly known = new WeakMap<Shared<SessionDoc>, { caller: Caller; expiresAtMs: number; lastSeenAtMs: number }>();
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly access: AccessEvents,
@@ -37,9 +42,24 @@ export class SessionService {
     return { sessionId, session };
   }
 
-  /** The session's user, or undefined when it is unknown, expired or idle too long (then it is deleted). */
-  async resolve(sessionId: string): Promise<{ user: UserDoc; sessionHash: string } | undefined> {
+  /**
+   * The caller holding the session, or undefined when it is unknown, expired or idle too long (then
+   * it is deleted). Answered at once, without a promise, when the session and its user are in the
+   * store's memory and there is nothing to write: what nearly every signed-in request finds.
+   */
+  resolve(sessionId: string): Caller | undefined | Promise<Caller | undefined> {
     const hash = sha256(sessionId);
+    const session = this.deps.repos.sessions.cachedById?.(hash);
+    const user = session && this.deps.repos.users.cachedById?.(session.userId);
+    if (session && user) {
+      const known = this.known.get(session);
+      const now = this.deps.clock.now().getTime();
+      if (known?.caller.user === user && now < known.expiresAtMs && now < known.lastSeenAtMs + touchEverySeconds * 1000) return known.caller;
+    }
+    return this.read(hash);
+  }
+
+  private async read(hash: string): Promise<Caller | undefined> {
     const session = await this.deps.repos.sessions.findById(hash);
     if (!session) return undefined;
     const now = this.deps.clock.now().getTime();
@@ -51,8 +71,25 @@ export class SessionService {
     if (!user) return undefined;
     if (now - Date.parse(session.lastSeenAt) >= touchEverySeconds * 1000) {
       await this.deps.repos.sessions.update({ _id: hash }, { lastSeenAt: nowIso(this.deps) });
+      return { kind: 'USER', user, sessionHash: hash };
     }
-    return { user, sessionHash: hash };
+    const caller: Caller = { kind: 'USER', user, sessionHash: hash };
+    this.remember(hash, caller);
+    return caller;
+  }
+
+  /**
+   * Keeps the caller for the session and user the store now holds in memory, with the times that
+   * end its quiet use: its expiry (absolute or idle) and the next activity to write. The cached
+   * documents are new objects after any write, so a changed session or user is never matched.
+   */
+  private remember(hash: string, caller: Caller): void {
+    const session = this.deps.repos.sessions.cachedById?.(hash);
+    const user = session && this.deps.repos.users.cachedById?.(session.userId);
+    if (!session || !user) return;
+    const lastSeenAtMs = Date.parse(session.lastSeenAt);
+    const expiresAtMs = Math.min(Date.parse(session.expiresAt), lastSeenAtMs + this.policy.idleSeconds * 1000);
+    this.known.set(session, { caller: { ...caller, user }, expiresAtMs, lastSeenAtMs });
   }
 
   /** Whether the session still lets its holder in; a read only (no activity recorded): what open streams re-check. */

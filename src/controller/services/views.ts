@@ -1,13 +1,14 @@
+import type { Shared } from '../store/collection.js';
 import type { RoleDoc, TeamDoc, UserDoc } from '../store/records.js';
 
 /** Records as the API shows them: ids renamed, secrets and lookup keys left out. */
-export const userView = (u: UserDoc) => ({
+export const userView = (u: Shared<UserDoc>) => ({
   id: u._id,
   username: u.username,
   email: u.email,
   displayName: u.displayName,
   globalAdmin: u.globalAdmin,
-  globalPermissions: u.globalPermissions,
+  globalPermissions: [...u.globalPermissions],
   passwordChangeRequired: u.passwordChangeRequired,
   createdAt: u.createdAt,
 });

@@ -36,6 +36,11 @@ export class ByIdCache<T extends { _id: string }> implements Collection<T> {
     return doc;
   }
 
+  /** The cache's own copy, lent read-only: a write replaces it rather than change it. */
+  cachedById(id: string): Shared<T> | undefined {
+    return this.docs.get(id) as Shared<T> | undefined;
+  }
+
   findOne(filter: Filter): Promise<T | null> {
     return this.inner.findOne(filter);
   }

@@ -34,6 +34,11 @@ export interface Collection<T extends { _id: string }> {
    * documents instead of deep copies, which were most of a page's cost.
    */
   findShared(filter: Filter, options?: FindOptions): Promise<Shared<T>[]>;
+  /**
+   * The document with that id, lent as `findShared` lends them, when the collection holds it in
+   * memory (the embedded store's session and user caches); undefined when finding it takes a read.
+   */
+  cachedById?(id: string): Shared<T> | undefined;
   count(filter: Filter): Promise<number>;
   /** $set (and optional $unset) on every match; returns how many matched. */
   update(filter: Filter, set: Partial<T>, unset?: (keyof T & string)[]): Promise<number>;

@@ -4,6 +4,7 @@ import { ConditionParams, CreateServer, ServerDetail, ServerListItem, ServerList
 import type { Services } from '../../services/index.js';
 import { watchRingLimits } from '../../services/server-watch-feed.js';
 import { endEventStream, maxLagBytes, openEventStream } from '../sse.js';
+import { pageJson } from '../page-json.js';
 import { route } from '../route.js';
 
 const powerRoute = (s: Services, verb: 'start' | 'stop' | 'restart') =>
@@ -51,7 +52,7 @@ export const serverRoutes = (s: Services) => [
   route({
     method: 'GET', path: '/servers', tag: 'servers', status: 200,
     summary: 'Servers you can read, in creation order; filters: teamId, nodeId, convergence, kind, inNetwork.',
-    query: ServerListQuery, response: Paged(ServerListItem),
+    query: ServerListQuery, response: Paged(ServerListItem), serialize: pageJson,
     handler: async ({ caller, query }) => s.servers.list(caller, query),
   }),
   route({
