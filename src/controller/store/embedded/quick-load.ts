@@ -1,9 +1,11 @@
 import type { Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import nedbModel from '@seald-io/nedb/lib/model.js';
+import { fillIndex } from './bulk-index.js';
 
 interface RawIndex { fieldName?: string | null; unique?: boolean; sparse?: boolean }
 interface Treated { data: Record<string, unknown>[]; indexes: Record<string, RawIndex> }
+type FilledIndex = Parameters<typeof fillIndex>[0];
 
 /** The parts of nedb's Persistence that loading goes through (its typings leave them out). */
 interface LoadingPersistence {
@@ -22,14 +24,23 @@ interface LoadingPersistence {
  */
 export async function loadQuickly(db: { persistence: unknown; loadDatabaseAsync(): Promise<void> }): Promise<void> {
   const persistence = db.persistence as LoadingPersistence;
+  const indexed = db as unknown as { indexes: Record<string, FilledIndex>; _resetIndexes?(docs?: Record<string, unknown>[]): void };
   persistence.treatRawStreamAsync = (stream) => treatLines(stream, persistence.corruptAlertThreshold);
   persistence.persistCachedDatabaseAsync = async () => undefined;
+  // The loaded documents go into each index in one pass (see fillIndex); emptying them stays nedb's.
+  indexed._resetIndexes = (docs) => {
+    for (const index of Object.values(indexed.indexes)) {
+      if (docs) fillIndex(index, docs);
+      else index.reset();
+    }
+  };
   try {
     await db.loadDatabaseAsync();
   } finally {
     // Back to nedb's own methods (on its prototype) for compactions.
     delete (persistence as Partial<LoadingPersistence>).treatRawStreamAsync;
     delete (persistence as Partial<LoadingPersistence>).persistCachedDatabaseAsync;
+    delete indexed._resetIndexes;
   }
 }
 
