@@ -1,7 +1,7 @@
 /**
  * Fleet benchmark: one Controller with 5,000 Nodes and 100,000 servers (20 per Node, desired
  * STOPPED, so nothing spawns). Seeds the store as the API would (see support/fleet-seed.ts), then
- * starts the built Controller on it and measures rehydration (spawn to listening and to /readyz,
+ * starts the built Controller on it and measures rehydration (spawn to listening and to /readyz, the CPU until each,
  * heap, RSS); starts the real Agents in BENCH_FLEET_PROCS processes and measures the time until
  * every Node is HEALTHY, the Controller's CPU per heartbeat, heap and RSS; then PATCHes random
  * servers' reservations (~20/s for 30 s, a new generation each) while the Agents heartbeat and

@@ -5,7 +5,7 @@ import { fillIndex } from '../../src/controller/store/embedded/bulk-index.js';
 // nedb's Index class is internal (no typings): the reference the one-pass fill is compared with.
 const NedbIndex = createRequire(import.meta.url)('@seald-io/nedb/lib/indexes.js') as new (options: { fieldName: string; unique?: boolean; sparse?: boolean }) => Filled;
 
-interface TreeNode { key?: unknown; data: unknown[]; left: TreeNode | null; right: TreeNode | null; parent: TreeNode | null; height?: number }
+interface TreeNode { key?: unknown; data: unknown[]; left: TreeNode | null; right: TreeNode | null; parent: TreeNode | null; height?: number; createSimilar(options: { parent: TreeNode }): TreeNode }
 interface Filled {
   unique: boolean;
   sparse: boolean;
