@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import { createInterface } from 'node:readline';
 import nedbModel from '@seald-io/nedb/lib/model.js';
 import { fillIndex } from './bulk-index.js';
 
@@ -47,13 +46,35 @@ export async function loadQuickly(db: { persistence: unknown; loadDatabaseAsync(
 const parse = (line: string): Record<string, unknown> =>
   (line.includes('"$$date"') ? nedbModel.deserialize(line) : JSON.parse(line)) as Record<string, unknown>;
 
+/**
+ * Calls `each` with every line of a text stream, in order: split here per chunk rather than through
+ * readline, whose promise per line cost ≈ 0.1 s on 100,000 lines. A `\r` before a `\n` is dropped.
+ */
+async function eachLine(stream: Readable, each: (line: string) => void): Promise<void> {
+  let rest = '';
+  const take = (line: string) => each(line.endsWith('\r') ? line.slice(0, -1) : line);
+  // Decoded by the stream, so a character split between two chunks arrives whole.
+  stream.setEncoding('utf8');
+  for await (const chunk of stream as AsyncIterable<string>) {
+    const text = rest + chunk;
+    let start = 0;
+    // `rest` holds no newline: a line longer than a chunk is not scanned again at every chunk.
+    for (let end = text.indexOf('\n', rest.length); end >= 0; end = text.indexOf('\n', start)) {
+      take(text.slice(start, end));
+      start = end + 1;
+    }
+    rest = text.slice(start);
+  }
+  take(rest);
+}
+
 async function treatLines(stream: Readable, corruptAlertThreshold: number): Promise<Treated> {
   const byId = new Map<string, Record<string, unknown>>();
   const indexes: Record<string, RawIndex> = {};
   let lines = 0;
   let corrupt = 0;
-  for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
-    if (line === '') continue;
+  await eachLine(stream, (line) => {
+    if (line === '') return;
     lines += 1;
     let doc: Record<string, unknown> | null;
     try {
@@ -63,7 +84,7 @@ async function treatLines(stream: Readable, corruptAlertThreshold: number): Prom
     }
     if (doc === null || typeof doc !== 'object') {
       corrupt += 1;
-      continue;
+      return;
     }
     const created = doc.$$indexCreated as RawIndex | undefined;
     if (doc._id) {
@@ -71,7 +92,7 @@ async function treatLines(stream: Readable, corruptAlertThreshold: number): Prom
       else byId.set(doc._id as string, doc);
     } else if (created && created.fieldName != null) indexes[created.fieldName] = created;
     else if (typeof doc.$$indexRemoved === 'string') delete indexes[doc.$$indexRemoved];
-  }
+  });
   if (lines > 0 && corrupt / lines > corruptAlertThreshold) {
     throw new Error(`${Math.floor((100 * corrupt) / lines)}% of the data file is corrupt, more than given corruptAlertThreshold (${Math.floor(100 * corruptAlertThreshold)}%). Cautiously refusing to start NeDB to prevent dataloss.`);
   }
