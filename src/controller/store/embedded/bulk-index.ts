@@ -32,21 +32,28 @@ export function fillIndex(index: FillableIndex, docs: Record<string, unknown>[])
   if (index._fields.length !== 1 || !fillSorted(index, docs)) index.reset(docs);
 }
 
+/** nedb's order between two strings (`compareThings` ends in this for them), without its type checks. */
+const compareStrings = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 function fillSorted(index: FillableIndex, docs: Record<string, unknown>[]): boolean {
-  const [field] = index._fields;
+  // Split once: nedb's getDotValue splits a dotted name again for every document.
+  const path = index._fields[0].split('.');
   const filed: { key: unknown; doc: unknown }[] = [];
+  let allStrings = true;
   for (const doc of docs) {
-    const key = nedbModel.getDotValue(doc, field);
+    const key = nedbModel.getDotValue(doc, path);
     if (Array.isArray(key)) return false;
     // nedb's sparse rule: no value, or an object whose values are all undefined.
     if (index.sparse && (key === undefined || (typeof key === 'object' && key !== null && Object.values(key).every((v) => v === undefined)))) continue;
+    if (typeof key !== 'string') allStrings = false;
     filed.push({ key, doc });
   }
-  filed.sort((a, b) => nedbModel.compareThings(a.key, b.key));
+  const compare = allStrings ? (a: unknown, b: unknown) => compareStrings(a as string, b as string) : (a: unknown, b: unknown) => nedbModel.compareThings(a, b);
+  filed.sort((a, b) => compare(a.key, b.key));
   const keys: unknown[] = [];
   const data: unknown[][] = [];
   for (const { key, doc } of filed) {
-    if (keys.length > 0 && nedbModel.compareThings(keys[keys.length - 1], key) === 0) {
+    if (keys.length > 0 && compare(keys[keys.length - 1], key) === 0) {
       if (index.unique) return false;
       data[data.length - 1].push(doc);
     } else {
