@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parseDocument } from 'yaml';
+import { createRequire } from 'node:module';
 import { ProgramArgsError, type FlagSpec } from './program-args.js';
 
 /** Settings read from a `--config` file, by long flag name; a value is a string or, for an on/off flag, a boolean. */
@@ -17,6 +17,8 @@ export function readConfigFile(path: string, specs: Record<string, FlagSpec>, ow
   } catch (e) {
     throw new ProgramArgsError(`cannot read the config file ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
+  // Loaded here, when a --config is given (synchronously: this runs while the command line is read), not by every start.
+  const { parseDocument } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) throw new ProgramArgsError(`the config file ${path} is not valid YAML: ${doc.errors[0].message}`);
   const content: unknown = doc.toJS();

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createActor, SimulatedClock, type Actor } from 'xstate';
 import {
-  acceptsPlacementsOf, adminChange, adminStateOf, conditionsOf, connectionStateOf, defaultNodeTimings, nodeMachine, type NodeEvent, type NodeInput,
+  acceptsPlacementsOf, adminChange, adminStateOf, conditionsOf, connectionStateOf, defaultNodeTimings, nodeMachine, rehydratedNode, type NodeEvent, type NodeInput,
 } from '../../src/controller/actors/node-machine.js';
 
 const base = Date.parse('2030-01-01T00:00:00.000Z');
@@ -259,6 +259,35 @@ describe('node machine', () => {
       start({ adminState: 'REVOKED', enrolled: true });
       expect(state()).to.deep.include({ admin: 'REVOKED', connection: 'UNREACHABLE' });
       expect(actor.getSnapshot().can({ type: 'CONNECTED', at: at() })).to.equal(false);
+    });
+
+    it('rehydratedNode answers what the started machine holds, for every admin state, enrollment and persisted condition', () => {
+      const persisted = [
+        undefined,
+        [],
+        [{ id: 'controller.unreachable', source: 'CONTROLLER' as const, reason: 'NODE_UNREACHABLE', message: 'x', since: iso(90_000) }],
+        [
+          { id: 'controller.heartbeat-missed', source: 'CONTROLLER' as const, reason: 'HEARTBEAT_MISSED', message: 'y', since: iso(80_000) },
+          { id: 'agent.disk', source: 'AGENT' as const, reason: 'DISK_PRESSURE', message: 'z', since: iso(70_000) },
+        ],
+      ];
+      let compared = 0;
+      for (const adminState of ['ENABLED', 'DISABLED', 'REVOKED'] as const) {
+        for (const enrolled of [false, true]) {
+          for (const conditions of persisted) {
+            for (const lastHeartbeatAt of [undefined, iso(100_000)]) {
+              const input: NodeInput = { adminState, enrolled, timings: defaultNodeTimings, at: iso(500_000), conditions, lastHeartbeatAt };
+              start(input);
+              const started = state();
+              actor.stop();
+              expect(rehydratedNode(input), JSON.stringify(input)).to.deep.equal({ adminState: started.admin, connectionState: started.connection, conditions: started.conditions });
+              expect(started.accepts).to.equal(false);
+              compared++;
+            }
+          }
+        }
+      }
+      expect(compared).to.equal(48);
     });
 
     it('durations come from the input', () => {

@@ -48,6 +48,15 @@ describe('loading an embedded store file', () => {
     expect((await readFile(file, 'utf8')).split('\n').filter((l) => l.includes('"_id"'))).to.have.length(2);
   });
 
+  it('reads CRLF lines, lines longer than a read and characters split between reads', async () => {
+    const file = join(dir, 'servers.db');
+    const long = { _id: 'long', name: 'é'.repeat(200_000), nodeId: 'n1' };
+    await writeFile(file, [JSON.stringify({ _id: 'a', name: 'crlf', nodeId: 'n1' }), JSON.stringify(long), JSON.stringify({ _id: 'z', name: '日本', nodeId: 'n2' })].join('\r\n') + '\r\n');
+    const collection = await open(file);
+    expect((await collection.find({}, { sort: { _id: 1 } })).map((d) => d.name)).to.deep.equal(['crlf', long.name, '日本']);
+    expect((await collection.find({ nodeId: 'n1' })).map((d) => d._id).sort()).to.deep.equal(['a', 'long']);
+  });
+
   it('refuses a file with more corrupt lines than nedb tolerates, and skips a few', async () => {
     const corrupt = join(dir, 'corrupt.db');
     await writeFile(corrupt, ['{"_id":"a","name":"ok"}', 'not json', '{broken'].join('\n') + '\n');

@@ -4,8 +4,8 @@ import type { Logger } from '../../shared/logger.js';
 import type { ResourceAmounts, StatusCondition } from '../domain/status.js';
 import type { NodeDoc, NodeStatusDoc } from '../store/records.js';
 import {
-  acceptsPlacementsOf, adminChange, adminStateOf, conditionsOf, connectionStateOf, isLive, isQuietlyHealthy, nodeMachine,
-  type AdminEvent, type AdminState, type ConnectionState, type NodeSnapshot, type NodeTimings,
+  acceptsPlacementsOf, adminChange, adminStateOf, conditionsOf, connectionStateOf, isLive, isQuietlyHealthy, nodeMachine, rehydratedNode,
+  type AdminEvent, type AdminState, type ConnectionState, type NodeEvent, type NodeInput, type NodeSnapshot, type NodeTimings, type RehydratedNode,
 } from './node-machine.js';
 import type { ReportedCondition } from './node-conditions.js';
 
@@ -31,7 +31,11 @@ export type NodeStateListener = (state: NodeState, previous: NodeState | undefin
 
 interface Entry {
   nodeId: string;
-  actor: Actor<typeof nodeMachine>;
+  /** Made on the Node's first event; until then the Node is in the state its record rehydrates to, `rehydrated`. */
+  actor?: Actor<typeof nodeMachine>;
+  /** What the actor will be made from: the record as it was read at rehydration. */
+  input: NodeInput;
+  rehydrated: RehydratedNode;
   status: NodeStatusDoc;
   address: string;
   /** The last state told to listeners (or found at rehydration); changes are detected against it. */
@@ -97,30 +101,30 @@ export class NodeFleet {
     return this.deps.timings;
   }
 
+  /**
+   * Rehydrates a Node without making its actor (a start with 5,000 Nodes makes none): it answers
+   * from the state the machine starts in, and the actor is made from the same input on the
+   * Node's first event. A record that differs from that state is told to listeners, as the
+   * started machine would.
+   */
   add(doc: NodeDoc): NodeState {
-    const actor = createActor(nodeMachine, {
-      ...(this.deps.timerClock ? { clock: this.deps.timerClock } : {}),
-      input: {
-        adminState: doc.adminState,
-        enrolled: doc.enrolledAt !== undefined,
-        timings: this.deps.timings,
-        at: this.now(),
-        conditions: doc.conditions,
-        lastHeartbeatAt: doc.status.lastHeartbeatAt,
-      },
-    });
+    const input: NodeInput = {
+      adminState: doc.adminState,
+      enrolled: doc.enrolledAt !== undefined,
+      timings: this.deps.timings,
+      at: this.now(),
+      conditions: doc.conditions,
+      lastHeartbeatAt: doc.status.lastHeartbeatAt,
+    };
     // What the record holds already is no change: rehydrating 5,000 Nodes then writes none of them back.
     const entry: Entry = {
-      nodeId: doc._id, actor, status: { ...doc.status }, address: doc.address, changeKey: changeKeyOf(doc.adminState, doc.status.connectionState, doc.conditions, doc.address, doc.status.observedAddress),
+      nodeId: doc._id, input, rehydrated: rehydratedNode(input), status: { ...doc.status }, address: doc.address,
+      changeKey: changeKeyOf(doc.adminState, doc.status.connectionState, doc.conditions, doc.address, doc.status.observedAddress),
       seenTick: 0, quiet: false,
     };
     this.entries.set(doc._id, entry);
-    actor.subscribe({
-      next: (snapshot) => this.changed(doc._id, entry, snapshot),
-      error: (err) => this.deps.logger.error({ err, nodeId: doc._id }, 'node actor failed'),
-    });
-    actor.start();
-    return this.state(doc._id)!;
+    this.publish(entry, this.currentState(entry));
+    return this.currentState(entry);
   }
 
   remove(nodeId: string): void {
@@ -128,7 +132,7 @@ export class NodeFleet {
     if (!entry) return;
     this.entries.delete(nodeId);
     this.live.delete(entry);
-    entry.actor.stop();
+    entry.actor?.stop();
   }
 
   has(nodeId: string): boolean {
@@ -138,13 +142,14 @@ export class NodeFleet {
   /** The live state of a Node, or undefined for an unknown one. */
   state(nodeId: string): NodeState | undefined {
     const entry = this.entries.get(nodeId);
-    return entry ? this.stateOf(nodeId, entry, entry.actor.getSnapshot()) : undefined;
+    return entry ? this.currentState(entry) : undefined;
   }
 
   /** Only the connection state of a Node (read per server in lists: the whole state costs several matches more). */
   connectionState(nodeId: string): ConnectionState | undefined {
     const entry = this.entries.get(nodeId);
-    return entry ? connectionStateOf(entry.actor.getSnapshot()) : undefined;
+    if (!entry) return undefined;
+    return entry.actor ? connectionStateOf(entry.actor.getSnapshot()) : entry.rehydrated.connectionState;
   }
 
     /** Every Node's live state (metrics, placement). */
@@ -160,12 +165,12 @@ export class NodeFleet {
 
   checkAdmin(nodeId: string, event: AdminEvent): 'allowed' | 'unchanged' | 'refused' | 'unknown' {
     const entry = this.entries.get(nodeId);
-    return entry ? adminChange(entry.actor.getSnapshot(), event) : 'unknown';
+    return entry ? adminChange(this.actorOf(entry).getSnapshot(), event) : 'unknown';
   }
 
   /** Applies an administrator's change the caller has persisted and checked with `checkAdmin`. */
   applyAdmin(nodeId: string, event: AdminEvent): void {
-    this.entries.get(nodeId)?.actor.send(event);
+    this.send(nodeId, event);
   }
 
   /** Applies an address the caller has persisted (the network's routes follow it). */
@@ -173,11 +178,11 @@ export class NodeFleet {
     const entry = this.entries.get(nodeId);
     if (!entry || entry.address === address) return;
     entry.address = address;
-    this.changed(nodeId, entry, entry.actor.getSnapshot());
+    this.publish(entry, this.currentState(entry));
   }
 
   enrolled(nodeId: string): void {
-    this.entries.get(nodeId)?.actor.send({ type: 'ENROLLED', at: this.now() });
+    this.send(nodeId, { type: 'ENROLLED', at: this.now() });
   }
 
   /** A stream has said hello: record the facts (persisted once per connection) and go online. */
@@ -185,11 +190,12 @@ export class NodeFleet {
     const entry = this.entries.get(nodeId);
     if (!entry) return false;
     const at = this.now();
-    if (!entry.actor.getSnapshot().can({ type: 'CONNECTED', at })) return false;
+    const actor = this.actorOf(entry);
+    if (!actor.getSnapshot().can({ type: 'CONNECTED', at })) return false;
     entry.status = { ...entry.status, ...facts, observedAddress, lastHeartbeatAt: at };
     entry.seenTick = this.tick;
     entry.changeKey = '';
-    entry.actor.send({ type: 'CONNECTED', at });
+    actor.send({ type: 'CONNECTED', at });
     return true;
   }
 
@@ -201,11 +207,11 @@ export class NodeFleet {
     entry.status.lastHeartbeatAt = at;
     entry.seenTick = this.tick;
     if (entry.quiet && conditions.length === 0) return;
-    entry.actor.send({ type: 'HEARTBEAT', at, conditions });
+    this.actorOf(entry).send({ type: 'HEARTBEAT', at, conditions });
   }
 
   disconnected(nodeId: string): void {
-    this.entries.get(nodeId)?.actor.send({ type: 'DISCONNECTED', at: this.now() });
+    this.send(nodeId, { type: 'DISCONNECTED', at: this.now() });
   }
 
   /** Stops every actor; answers each Node's last state (usage and heartbeat time included) for the final write. */
@@ -214,13 +220,40 @@ export class NodeFleet {
     if (this.sweepTimer !== undefined) this.timers.clearTimeout(this.sweepTimer);
     this.live.clear();
     const last = this.states();
-    for (const entry of this.entries.values()) entry.actor.stop();
+    for (const entry of this.entries.values()) entry.actor?.stop();
     this.entries.clear();
     return last;
   }
 
   private now(): string {
     return this.deps.clock.now().toISOString();
+  }
+
+  private send(nodeId: string, event: NodeEvent): void {
+    const entry = this.entries.get(nodeId);
+    if (entry) this.actorOf(entry).send(event);
+  }
+
+  /** The Node's actor, made and started from its rehydration input the first time it is needed. */
+  private actorOf(entry: Entry): Actor<typeof nodeMachine> {
+    if (entry.actor) return entry.actor;
+    const actor = createActor(nodeMachine, { ...(this.deps.timerClock ? { clock: this.deps.timerClock } : {}), input: entry.input });
+    entry.actor = actor;
+    actor.subscribe({
+      next: (snapshot) => this.changed(entry.nodeId, entry, snapshot),
+      error: (err) => this.deps.logger.error({ err, nodeId: entry.nodeId }, 'node actor failed'),
+    });
+    actor.start();
+    return actor;
+  }
+
+  private currentState(entry: Entry): NodeState {
+    if (entry.actor) return this.stateOf(entry.nodeId, entry, entry.actor.getSnapshot());
+    const { adminState, connectionState, conditions } = entry.rehydrated;
+    return {
+      nodeId: entry.nodeId, adminState, connectionState, acceptsPlacements: false, conditions: [...conditions],
+      status: { ...entry.status, connectionState }, address: entry.address,
+    };
   }
 
   private stateOf(nodeId: string, entry: Entry, snapshot: NodeSnapshot): NodeState {
@@ -242,7 +275,8 @@ export class NodeFleet {
     this.tick++;
     const staleTicks = Math.ceil(this.deps.timings.degradedAfterMs / this.tickMs);
     for (const entry of this.live) {
-      if (this.tick - entry.seenTick > staleTicks) entry.actor.send({ type: 'STALE', lastSeenAt: entry.status.lastHeartbeatAt ?? this.now() });
+      // Only a Node whose actor runs is ever live.
+      if (this.tick - entry.seenTick > staleTicks) entry.actor?.send({ type: 'STALE', lastSeenAt: entry.status.lastHeartbeatAt ?? this.now() });
     }
     this.armSweep();
   }
@@ -267,7 +301,13 @@ export class NodeFleet {
   private changed(nodeId: string, entry: Entry, snapshot: NodeSnapshot): void {
     if (this.stopped || this.entries.get(nodeId) !== entry) return;
     this.watch(entry, snapshot);
-    const state = this.stateOf(nodeId, entry, snapshot);
+    this.publish(entry, this.stateOf(nodeId, entry, snapshot));
+  }
+
+  /** Tells listeners of `state` when it differs from the last one told (or found in the record). */
+  private publish(entry: Entry, state: NodeState): void {
+    if (this.stopped) return;
+    const { nodeId } = entry;
     const key = changeKeyOf(state.adminState, state.connectionState, state.conditions, state.address, state.status.observedAddress);
     if (key === entry.changeKey) {
       entry.last ??= state;

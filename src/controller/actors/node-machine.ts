@@ -220,6 +220,28 @@ export const nodeMachine = setup({
 
 export type NodeSnapshot = SnapshotFrom<typeof nodeMachine>;
 
+/** The states and conditions a Node's machine starts in from `input`. */
+export interface RehydratedNode {
+  adminState: AdminState;
+  connectionState: ConnectionState;
+  conditions: StatusCondition[];
+}
+
+/**
+ * What `nodeMachine` holds once started from `input`, computed without making the actor (making
+ * and starting one costs ≈ 0.1 ms, 0.5 s for 5,000 Nodes at every start): the fleet answers from
+ * this until the Node's first event. The boot states' rules, the same as the machine's (a unit
+ * test compares the two): admin as persisted; an enrolled Node UNREACHABLE since its last
+ * heartbeat (or rehydration), any other awaiting enrollment; of the persisted conditions only
+ * the Controller's unreachable one is kept.
+ */
+export function rehydratedNode(input: NodeInput): RehydratedNode {
+  const persisted = (input.conditions ?? []).filter((c) => c.source === 'CONTROLLER' && c.id === controllerConditions.unreachable.id);
+  if (!input.enrolled) return { adminState: input.adminState, connectionState: 'AWAITING_ENROLLMENT', conditions: persisted };
+  const conditions = withCondition(withoutCondition(persisted, controllerConditions.heartbeatMissed.id), unreachableCondition(input.lastHeartbeatAt ?? input.at));
+  return { adminState: input.adminState, connectionState: 'UNREACHABLE', conditions };
+}
+
 /** Online and not yet stale: the states the liveness sweep watches for missed heartbeats. */
 export const isLive = (s: NodeSnapshot) => s.matches({ connection: { online: 'healthy' } }) || s.matches({ connection: { online: 'pressured' } });
 

@@ -1,11 +1,14 @@
-import { hash, verify } from '@node-rs/argon2';
-
 /** argon2id, 19 MiB, two passes: OWASP's baseline, ~20 ms a hash on these machines. */
 const options = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
-export const hashPassword = (password: string) => hash(password, options);
+// The native addon is loaded by the first hash or check (≈ 25 ms of CPU), not at start.
+let argon2: Promise<typeof import('@node-rs/argon2')> | undefined;
+const loadArgon2 = () => (argon2 ??= import('@node-rs/argon2'));
+
+export const hashPassword = async (password: string) => (await loadArgon2()).hash(password, options);
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  const { verify } = await loadArgon2();
   try {
     return await verify(passwordHash, password);
   } catch {

@@ -11,7 +11,6 @@ import {
   chooseVersion, orphanedDependencies, planInstall, planRemoval, PluginResolutionError, resolveDependencies, type PlannedPlugin,
 } from '../domain/plugin-deps.js';
 import { ArtifactUnavailableError, type ArtifactStore } from '../plugins/artifact-store.js';
-import { inspectJar, JarRejectedError } from '../plugins/jar-inspector.js';
 import { receiveBody } from '../plugins/upload-receiver.js';
 import type { PluginInstallationDoc, ServerDoc } from '../store/records.js';
 import type { TemplateCatalog } from '../templates/template-catalog.js';
@@ -212,6 +211,8 @@ export class PluginService {
       audit.detail({ sizeBytes: received.size, sha256: received.sha256 });
       if (received.size === 0) throw invalidRequest('body: the jar is empty.');
       const platform = this.templates.get(server.desired.software.template)?.platform ?? 'paper';
+      // The jar reader and the YAML parser are loaded by the first upload, not at start.
+      const { inspectJar, JarRejectedError } = await import('../plugins/jar-inspector.js');
       let declared;
       try {
         declared = await inspectJar(temp, platform);

@@ -10,7 +10,7 @@ declare module '@seald-io/nedb/lib/cursor.js' {
 
 declare module '@seald-io/nedb/lib/model.js' {
   const model: {
-    getDotValue(doc: unknown, field: string): unknown;
+    getDotValue(doc: unknown, field: string | string[]): unknown;
     compareThings(a: unknown, b: unknown): number;
     deserialize(line: string): unknown;
     getDotValues(doc: unknown, fields: string[]): unknown;
