@@ -6,7 +6,7 @@
  * every Node is HEALTHY, the Controller's CPU per heartbeat, heap and RSS; then PATCHes random
  * servers' reservations (~20/s for 30 s, a new generation each) while the Agents heartbeat and
  * measures change → the owning Agent has it. Knobs: BENCH_FLEET_AGENTS (5000),
- * BENCH_FLEET_SERVERS (100000), BENCH_FLEET_PROCS (4), BENCH_FLEET_ENROLL_BATCH (100 enrolling at
+ * BENCH_FLEET_SERVERS (100000), BENCH_FLEET_PROCS (4; their CPU is printed beside the Controller's), BENCH_FLEET_ENROLL_BATCH (100 enrolling at
  * once, shared by the processes), BENCH_FLEET_WINDOW_SECONDS (20),
  * BENCH_FLEET_CHANGES_PER_SECOND (20), BENCH_FLEET_CHANGE_SECONDS (30), BENCH_FLEET_CPU_PROF (a
  * directory: the Controller writes its --cpu-prof there), BENCH_FLEET_ONLY=rehydrate (stop after
@@ -69,6 +69,7 @@ async function main(): Promise<void> {
     const admin = new ApiClient(base).withCookie(seed.cookie);
     const arrivals = new Map<string, number>();
     const connectedAt = performance.now();
+    const cpuAtConnect = await cpuMs(controller.pid!);
     let enrolled = 0;
     let refused = 0;
     const share = Math.ceil(seed.nodes.length / procCount);
@@ -101,17 +102,21 @@ async function main(): Promise<void> {
       await sleep(2000);
     }
     const healthyMs = performance.now() - connectedAt;
+    const phaseCpu = { controller: (await cpuMs(controller.pid!)) - cpuAtConnect, agents: await agentCpuMs(children) };
     console.log(`Agents:                      ${seed.nodes.length} real Agents in ${procCount} processes, ${enrollBatch} enrolling at a time; ${refused} tokens refused after a lost answer and issued again`);
     console.log(`all enrolled:                ${(enrolledMs / 1000).toFixed(1)} s; all HEALTHY ${(healthyMs / 1000).toFixed(1)} s after the first Agent started`);
+    const ofCore = (ms: number) => `${((ms / healthyMs) * 100).toFixed(0)}%`;
+    console.log(`CPU until all HEALTHY:       Controller ${(phaseCpu.controller / 1000).toFixed(1)} s (${ofCore(phaseCpu.controller)} of one core); Agent processes ${phaseCpu.agents.map((ms) => `${(ms / 1000).toFixed(1)} s (${ofCore(ms)})`).join(', ')}`);
 
-    const window = await steadyWindow(controller.pid!, metrics);
-    console.log(`steady state (${windowSeconds} s):        ${window.beats} heartbeats (${(window.beats / windowSeconds).toFixed(0)}/s); Controller CPU ${((window.cpu / windowSeconds) / 10).toFixed(1)}% of one core`);
+    const window = await steadyWindow(controller.pid!, metrics, children);
+    console.log(`steady state (${windowSeconds} s):        ${window.beats} heartbeats (${(window.beats / windowSeconds).toFixed(0)}/s); Controller CPU ${((window.cpu / windowSeconds) / 10).toFixed(1)}% of one core; Agent processes ${window.agentsCpu.map((ms) => `${((ms / windowSeconds) / 10).toFixed(0)}%`).join(', ')}`);
     console.log(`Controller CPU per heartbeat: ${window.beats > 0 ? ((window.cpu * 1000) / window.beats).toFixed(0) : 'n/a'} µs (all of the Controller's work in the window, per heartbeat)`);
     console.log(`Controller heap, RSS:        ${mib(window.heap)} used, RSS ${mib(window.rss)}; load average ${load()}`);
 
     const latencies = await changes(admin, seed, arrivals);
     const text = await metrics();
     console.log(`changes:                     ${latencies.sent} PATCH /servers/{id} (memory reservation toggled: a new generation) at ${changesPerSecond}/s for ${changeSeconds} s, while heartbeating`);
+    console.log(`PATCH answered:              p50 ${percentile(latencies.answered, 0.5).toFixed(1)} ms, p99 ${percentile(latencies.answered, 0.99).toFixed(1)} ms (request to answer: the change is stored, its send to the Agent queued)`);
     console.log(`change → owning Agent has it: p50 ${percentile(latencies.ms, 0.5).toFixed(1)} ms, p99 ${percentile(latencies.ms, 0.99).toFixed(1)} ms, max ${percentile(latencies.ms, 1).toFixed(1)} ms; ${latencies.lost} not received in 5 s (target p99 < 50 ms)`);
     console.log(`still HEALTHY at the end:    ${metric(text, healthy)}; heap ${mib(metric(text, 'cairn_controller_nodejs_heap_size_used_bytes'))}, RSS ${mib(metric(text, 'cairn_controller_process_resident_memory_bytes'))}; load average ${load()}`);
   } finally {
@@ -149,7 +154,10 @@ async function seeded(dataDir: string, perNode: number): Promise<FleetSeed> {
   return seed;
 }
 
-/** A new enrollment token for a Node, asked again while the loaded Controller drops the connection. */
+/**
+ * A new enrollment token for a Node whose token was refused. A fallback: Enroll retries carry the
+ * attempt id and a lost answer is given again, so runs since then refuse none.
+ */
 async function reissue(admin: ApiClient, nodeId: string): Promise<string> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -163,13 +171,18 @@ async function reissue(admin: ApiClient, nodeId: string): Promise<string> {
   }
 }
 
-/** The Controller's CPU, heartbeats, heap and RSS over the steady window. */
-async function steadyWindow(pid: number, metrics: () => Promise<string>) {
-  const before = { cpu: await cpuMs(pid), beats: metric(await metrics(), 'cairn_agent_heartbeats_total') };
+/** Each Agent process's CPU so far: the bench's own clients must not be what limits the Controller. */
+const agentCpuMs = (children: ChildProcess[]) => Promise.all(children.map((child) => cpuMs(child.pid!)));
+
+/** The Controller's CPU, heartbeats, heap and RSS over the steady window, and the Agent processes' CPU. */
+async function steadyWindow(pid: number, metrics: () => Promise<string>, children: ChildProcess[]) {
+  const before = { cpu: await cpuMs(pid), beats: metric(await metrics(), 'cairn_agent_heartbeats_total'), agentsCpu: await agentCpuMs(children) };
   await sleep(windowSeconds * 1000);
   const text = await metrics();
+  const agentsCpu = await agentCpuMs(children);
   return {
     cpu: (await cpuMs(pid)) - before.cpu,
+    agentsCpu: agentsCpu.map((ms, i) => ms - before.agentsCpu[i]),
     beats: metric(text, 'cairn_agent_heartbeats_total') - before.beats,
     heap: metric(text, 'cairn_controller_nodejs_heap_size_used_bytes'),
     rss: metric(text, 'cairn_controller_process_resident_memory_bytes'),
@@ -180,6 +193,7 @@ async function steadyWindow(pid: number, metrics: () => Promise<string>) {
 async function changes(admin: ApiClient, seed: FleetSeed, arrivals: Map<string, number>) {
   const memory = new Map<string, number>();
   const sent: { key: string; at: number }[] = [];
+  const answered: number[] = [];
   const requests: Promise<void>[] = [];
   const total = changesPerSecond * changeSeconds;
   const begin = performance.now();
@@ -192,12 +206,13 @@ async function changes(admin: ApiClient, seed: FleetSeed, arrivals: Map<string, 
     requests.push(admin.patch<{ generation: number }>(`/servers/${id}`, { resources: { cpuMillis: 10, memoryBytes } }).then((res) => {
       if (res.status !== 200) throw new Error(`PATCH answered ${res.status}: ${res.text}`);
       sent.push({ key: `${id} ${res.body.generation}`, at });
+      answered.push(wallNow() - at);
     }));
   }
   await Promise.all(requests);
   await sleep(5000);
   const ms = sent.flatMap(({ key, at }) => (arrivals.has(key) ? [arrivals.get(key)! - at] : []));
-  return { sent: sent.length, ms, lost: sent.length - ms.length };
+  return { sent: sent.length, ms, lost: sent.length - ms.length, answered };
 }
 
 main().then(() => process.exit(0), (error: unknown) => {

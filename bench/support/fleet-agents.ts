@@ -1,9 +1,10 @@
 /**
  * One of the fleet bench's Agent processes: real Agents (src/agent/agent.ts), one per Node token the
  * parent sends, enrolled `batch` at a time. Over IPC it reports how many are up, every token the
- * Controller refused (a lost Enroll answer, retried, finds its token used: the parent issues
- * another), and every desired change an Agent receives (server, generation, wall-clock time in
- * ms: same machine, same clock as the parent's).
+ * Controller refused (a fallback: a retry after a lost Enroll answer carries its attempt id and is
+ * answered again, so none should be; the parent would issue another), and every desired change
+ * an Agent receives (server, generation, wall-clock time in ms: same machine, same clock as the
+ * parent's).
  */
 import { join } from 'node:path';
 import { runAgent, type RunningAgent } from '../../src/agent/agent.js';

@@ -95,4 +95,19 @@ describe('writes under a crowded index key', () => {
     expect((await collection.find({ nodeId: 'elsewhere' })).map((d) => d._id)).to.deep.equal(['lonely']);
     expect(await collection.count({ nodeId: 'crowded' })).to.equal(498);
   });
+
+  it('a write that keeps the key swaps the document in place, and one a unique index refuses leaves the index as it was', async () => {
+    const collection = await NedbCollection.open<Doc & { tag?: string }>(join(dir, 'servers.db'), [{ field: 'nodeId' }, { field: 'tag', unique: true, sparse: true }], () => undefined);
+    for (let i = 0; i < 50; i++) await collection.insert({ _id: `s${i}`, name: `n${i}`, nodeId: 'crowded' });
+    await collection.insert({ _id: 'tagged', name: 'tagged', nodeId: 'crowded', tag: 'taken' });
+    await collection.replace({ _id: 's7' }, { _id: 's7', name: 'seven', nodeId: 'crowded' });
+    let refused: unknown;
+    await collection.replace({ _id: 's8' }, { _id: 's8', name: 'clash', nodeId: 'crowded', tag: 'taken' }).catch((e: unknown) => (refused = e));
+    expect(refused).to.be.instanceOf(Error);
+    const crowded = await collection.find({ nodeId: 'crowded' });
+    expect(crowded).to.have.length(51);
+    expect(new Set(crowded.map((d) => d._id)).size).to.equal(51);
+    expect(crowded.find((d) => d._id === 's7')?.name).to.equal('seven');
+    expect(crowded.find((d) => d._id === 's8')?.name).to.equal('n8');
+  });
 });

@@ -22,6 +22,8 @@ function routeKey(doc: ServerDoc): string {
  */
 export class NetworkRoutePush {
   private readonly keys = new Map<string, string>();
+  /** The proxy's id as server changes tell it ('' for none); undefined until read from the store once. */
+  private proxyId?: string;
   private lastSent?: string;
   private dirty = false;
   private draining = false;
@@ -47,7 +49,10 @@ export class NetworkRoutePush {
 
   private serverChanged(doc: ServerDoc, deleted: boolean): void {
     // The proxy's own changes travel with its desired state; a new proxy is told everything at once.
-    if (doc.kind === 'PROXY') return;
+    if (doc.kind === 'PROXY') {
+      this.proxyId = deleted ? '' : doc._id;
+      return;
+    }
     const key = deleted ? '' : routeKey(doc);
     if ((this.keys.get(doc._id) ?? '') === key) return;
     if (key) this.keys.set(doc._id, key);
@@ -67,8 +72,20 @@ export class NetworkRoutePush {
     this.draining = false;
   }
 
+  /**
+   * Found by id once known: found by kind it is a read of every server on the embedded store, and
+   * every Node's change of state asks (5,000 Agents connecting: a scan of 100,000 servers each).
+   */
+  private async proxy(): Promise<ServerDoc | null> {
+    if (this.proxyId !== undefined) return this.proxyId ? this.state.proxyWithId(this.proxyId) : null;
+    const found = await this.state.proxy();
+    // A create or delete heard during the read is newer than what it found.
+    this.proxyId ??= found?._id ?? '';
+    return found;
+  }
+
   private async check(): Promise<void> {
-    const proxy = await this.state.proxy();
+    const proxy = await this.proxy();
     if (!proxy?.nodeId) return;
     const key = JSON.stringify([proxy._id, proxy.nodeId, await this.state.routeSet()]);
     if (key === this.lastSent) return;

@@ -48,6 +48,11 @@ export class NetworkState {
     return this.repos.servers.findOne({ kind: 'PROXY' });
   }
 
+  async proxyWithId(serverId: string): Promise<ServerDoc | null> {
+    const doc = await this.repos.servers.findById(serverId);
+    return doc?.kind === 'PROXY' ? doc : null;
+  }
+
   reachAddress = (nodeId: string): string => {
     const state = this.nodes.state(nodeId);
     return state ? reachAddressOf(state.address, state.status.observedAddress) : '';

@@ -22,6 +22,10 @@ const info = (s: NodeState): NodeInfo => ({
   gamePorts: s.status.gamePorts ?? defaultGamePorts,
 });
 
+/** Each template's JSON, made once: every server of every connecting Node carries it (100,000 copies made per fleet start). */
+const templateJsons = new WeakMap<object, string>();
+const templateJsonOf = (template: object): string => templateJsons.get(template) ?? templateJsons.set(template, JSON.stringify(template)).get(template)!;
+
 /** A server's desired spec as the link carries it, with its template so the Node needs no copy. */
 export function toLinkDesired(entry: DesiredServerEntry, templates: TemplateCatalog, plugins: DesiredPlugin[] = [], network: ServerNetwork | null = null): DesiredServer {
   const { desired } = entry;
@@ -37,7 +41,7 @@ export function toLinkDesired(entry: DesiredServerEntry, templates: TemplateCata
     acknowledgedConditionIds: desired.acknowledgedConditions,
     inNetwork: desired.inNetwork,
     restartNonce: desired.restartNonce,
-    templateJson: template ? JSON.stringify(template) : '',
+    templateJson: template ? templateJsonOf(template) : '',
     plugins,
     network,
   };

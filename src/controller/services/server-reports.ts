@@ -1,8 +1,8 @@
 import type { LastCrash } from '../domain/last-crash.js';
-import type { ServerObserved, ServerRuntimeState } from '../domain/server-spec.js';
+import type { Phase, ServerObserved, ServerRuntimeState } from '../domain/server-spec.js';
 import type { ResourceAmounts, StatusCondition } from '../domain/status.js';
-import type { ServerDoc } from '../store/records.js';
 import { nowIso, type ServiceDeps } from './deps.js';
+import { worthWriting } from './observed-memo.js';
 import type { ServerPortMoves } from './server-port-moves.js';
 import type { ServerService } from './servers.js';
 
@@ -27,11 +27,6 @@ export interface ServerReport {
   portInUse?: number;
 }
 
-/** Usage changes on every report; it is written at most this often unless something else changed. */
-const usageWriteEverySeconds = 30;
-
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
 /**
  * Applies Agent reports: the only writer of a server's observed status. Reports also drive the
  * workflows that wait on the Node: PROVISIONING ends when the software is installed, DELETING
@@ -51,35 +46,36 @@ export class ServerReports {
   }
 
   private observe(nodeId: string, report: ServerReport): Promise<void> {
-    return this.servers.observe(report.serverId, (doc) => {
-      if (doc.nodeId !== nodeId) return undefined;
-      const at = nowIso(this.deps);
-      const observed: ServerObserved = {
-        observedGeneration: report.observedGeneration,
-        ...(report.runtimeState ? { runtimeState: report.runtimeState } : {}),
-        installed: report.installed,
-        restarting: report.restarting,
-        startedInNetwork: report.startedInNetwork,
-        usage: report.usage,
-        conditions: report.conditions,
-        ...(report.startedAt ? { startedAt: report.startedAt } : {}),
-        reportedAt: at,
-      };
-      const event =
-        report.removed && doc.phase === 'DELETING' ? ({ type: 'REMOVED', at } as const)
-          : report.installError && doc.phase === 'PROVISIONING' ? ({ type: 'INSTALL_FAILED', at, message: report.installError } as const)
-            : report.installed && doc.phase === 'PROVISIONING' ? ({ type: 'INSTALLED', at } as const)
-              : undefined;
-      if (event) return { event, observed };
-      return this.worthWriting(doc, observed) ? { observed } : undefined;
+    return this.servers.observe(report.serverId, {
+      // A report from another Node is never applied; one in a phase a report can end is always decided on the record.
+      unchanged: (known) => known.nodeId !== nodeId || (!endedByReports.has(known.phase) && !worthWriting(known.observed, observedOf(report, nowIso(this.deps)))),
+      decide: (doc) => {
+        if (doc.nodeId !== nodeId) return undefined;
+        const at = nowIso(this.deps);
+        const observed = observedOf(report, at);
+        const event =
+          report.removed && doc.phase === 'DELETING' ? ({ type: 'REMOVED', at } as const)
+            : report.installError && doc.phase === 'PROVISIONING' ? ({ type: 'INSTALL_FAILED', at, message: report.installError } as const)
+              : report.installed && doc.phase === 'PROVISIONING' ? ({ type: 'INSTALLED', at } as const)
+                : undefined;
+        if (event) return { event, observed };
+        return worthWriting(doc.observed, observed) ? { observed } : undefined;
+      },
     });
   }
-
-  private worthWriting(doc: ServerDoc, observed: ServerObserved): boolean {
-    const { usage: a, reportedAt: _a, ...restNew } = observed;
-    const { usage: b, reportedAt: lastAt, ...restOld } = doc.observed;
-    if (!same(restNew, restOld)) return true;
-    if (same(a, b)) return false;
-    return !lastAt || Date.parse(observed.reportedAt!) - Date.parse(lastAt) >= usageWriteEverySeconds * 1000;
-  }
 }
+
+/** The phases whose workflow waits on the Node: a report can end them (installed, removed, install failed). */
+const endedByReports = new Set<Phase>(['PROVISIONING', 'DELETING']);
+
+const observedOf = (report: ServerReport, at: string): ServerObserved => ({
+  observedGeneration: report.observedGeneration,
+  ...(report.runtimeState ? { runtimeState: report.runtimeState } : {}),
+  installed: report.installed,
+  restarting: report.restarting,
+  startedInNetwork: report.startedInNetwork,
+  usage: report.usage,
+  conditions: report.conditions,
+  ...(report.startedAt ? { startedAt: report.startedAt } : {}),
+  reportedAt: at,
+});

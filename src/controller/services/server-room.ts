@@ -52,7 +52,9 @@ export class ServerRoom {
    */
   async portsInUse(nodeId: string, exceptServerId?: string): Promise<Set<number>> {
     const host = await this.hostOf(nodeId);
-    const servers = await this.repos.servers.find({ $or: [{ nodeId: { $in: host } }, { 'workflow.targetNodeId': { $in: host } }] });
+    // Two indexed reads: an $or is a scan of every server on the embedded store.
+    const found = await Promise.all([this.repos.servers.findShared({ nodeId: { $in: host } }), this.repos.servers.findShared({ 'workflow.targetNodeId': { $in: host } })]);
+    const servers = [...new Map(found.flat().map((s) => [s._id, s])).values()];
     return new Set(servers.filter((s) => s._id !== exceptServerId).flatMap((s) => [
       ...(s.gamePort && s.nodeId && host.includes(s.nodeId) ? [s.gamePort] : []),
       ...(s.workflow?.targetGamePort && s.workflow.targetNodeId && host.includes(s.workflow.targetNodeId) ? [s.workflow.targetGamePort] : []),

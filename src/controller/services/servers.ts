@@ -8,12 +8,12 @@ import { conflict, invalidRequest, DomainError } from '../core/errors.js';
 import { paginate } from '../domain/cursor.js';
 import type { Permission } from '../domain/permissions.js';
 import { fits, freeOf } from '../domain/placement.js';
-import {
-  defaultRestartPolicy, emptyObserved, type Reservation, type ServerDesired, type ServerKind, type ServerObserved, type ServerRestartPolicy, type ServerSoftware,
-} from '../domain/server-spec.js';
+import { defaultRestartPolicy, emptyObserved, type Reservation, type ServerDesired, type ServerKind, type ServerObserved } from '../domain/server-spec.js';
 import type { Shared } from '../store/collection.js';
 import type { ServerDoc } from '../store/records.js';
 import { networkId } from './network-state.js';
+import { ObservedMemo, type ObservedReport } from './observed-memo.js';
+import type { CreateProxyInput, CreateServerInput, ServerListQuery } from './server-inputs.js';
 import type { TemplateCatalog } from '../templates/template-catalog.js';
 import { hidden, type Access } from './access.js';
 import { nowIso, type ServiceDeps } from './deps.js';
@@ -25,35 +25,7 @@ import { ServerRoom } from './server-room.js';
 import type { ServerWatchHub } from './server-watch.js';
 import { pageItemsOf, serverDetail, serverListItem, type ServerListItemView } from './server-views.js';
 
-export interface CreateServerInput {
-  name: string;
-  teamId: string;
-  software: ServerSoftware;
-  resources: Reservation;
-  nodeId?: string;
-  inNetwork?: boolean;
-  restartPolicy?: ServerRestartPolicy;
-}
-
-/** The network's proxy, as POST /network/proxy creates it (the network service checks who may). */
-export interface CreateProxyInput {
-  name: string;
-  /** The proxy's team, resolved once it is placed (a team made for it is not made for a refused proxy). */
-  team: () => Promise<string>;
-  software: CreateServerInput['software'];
-  resources: Reservation;
-  nodeId?: string;
-}
-
-export interface ServerListQuery {
-  limit: number;
-  cursor?: string;
-  teamId?: string;
-  nodeId?: string;
-  convergence?: string;
-  kind?: ServerKind;
-  inNetwork?: boolean;
-}
+export type { CreateProxyInput, CreateServerInput, ServerListQuery } from './server-inputs.js';
 
 /** Hears every change of a Node's states (the Node actors' fleet). */
 type NodeStateFeed = Pick<NodeFleet, 'subscribe'>;
@@ -68,6 +40,8 @@ export class ServerService {
   private readonly room: ServerRoom;
   /** Each server's last crash as its Agent reported it (console lines: memory only, never in the record). */
   readonly crashes = new ServerCrashes();
+  /** What reports need of each record, kept as this service writes it (memory only). */
+  private readonly observedMemo = new ObservedMemo();
   /** Game ports other programs hold, as Agents found them (memory only). */
   readonly portRefusals: PortRefusals;
 
@@ -176,6 +150,7 @@ export class ServerService {
         this.fleet.remove(id);
         throw e;
       }
+      this.observedMemo.saw(doc);
       audit.target(id).detail({ nodeId, gamePort });
       this.nodes.desiredStateChanged(nodeId, [id]);
       this.changed(doc);
@@ -325,20 +300,29 @@ export class ServerService {
   }
 
   /**
-   * Applies an Agent report under the server's lock, on the record as it is now: `decide` says
-   * what to write (an event for the actor and the observed status), or nothing. Reports are
-   * handled in arrival order and never interleave with a command's read and write.
+   * Applies an Agent report under the server's lock (in arrival order, never interleaved with a
+   * command's read and write): settled unread when what is known of the record says it changes
+   * nothing, else decided on the record as it is now. Without an event it needs no actor.
    */
-  async observe(serverId: string, decide: (current: ServerDoc) => { event?: ServerEvent; observed: ServerObserved } | undefined): Promise<void> {
+  async observe(serverId: string, report: ObservedReport): Promise<void> {
     await this.locks.run(serverId, async () => {
+      const known = this.observedMemo.get(serverId);
+      if (known && report.unchanged(known)) return;
       const current = await this.deps.repos.servers.findById(serverId);
-      const outcome = current ? decide(current) : undefined;
-      if (!current || !outcome) return;
-      const actor = this.actorOf(current);
-      if (outcome.event) {
-        if (!accepts(actor, outcome.event)) return;
-        actor.send(outcome.event);
+      if (!current) {
+        this.observedMemo.forget(serverId);
+        return;
       }
+      this.observedMemo.saw(current);
+      const outcome = report.decide(current);
+      if (!outcome) return;
+      if (!outcome.event) {
+        await this.persistObserved(current, outcome.observed);
+        return;
+      }
+      const actor = this.actorOf(current);
+      if (!accepts(actor, outcome.event)) return;
+      actor.send(outcome.event);
       await this.persist(current, actor, outcome.observed);
     });
   }
@@ -371,6 +355,7 @@ export class ServerService {
   async persist(before: ServerDoc, actor: ServerActor, observed = before.observed): Promise<ServerDoc> {
     if (machineState(actor).done) {
       await this.deps.repos.servers.delete({ _id: before._id });
+      this.observedMemo.forget(before._id);
       this.fleet.remove(before._id);
       this.changes.publish({ doc: before, deleted: true });
       return before;
@@ -381,14 +366,30 @@ export class ServerService {
     try {
       await this.deps.repos.servers.replace({ _id: before._id }, next);
     } catch (e) {
+      this.observedMemo.forget(before._id);
       this.fleet.remove(before._id);
       this.fleet.restore(before);
       throw e;
     }
+    this.observedMemo.saw(next);
     // A hold begun or lifted changes what the Node is told as much as a new generation does.
     if ((next.generation !== before.generation || Boolean(next.workflow?.hold) !== Boolean(before.workflow?.hold)) && next.nodeId) this.nodes.desiredStateChanged(next.nodeId, [next._id]);
     this.changed(next);
     return next;
+  }
+
+  /** A new observed status alone: the machine's fields stay the record's, and so does what the Node is told. */
+  private async persistObserved(current: ServerDoc, observed: ServerObserved): Promise<void> {
+    const { snapshot: _s, ...rest } = current as ServerDoc & { snapshot?: unknown };
+    const next: ServerDoc = { ...rest, observed, updatedAt: nowIso(this.deps) };
+    try {
+      await this.deps.repos.servers.replace({ _id: current._id }, next);
+    } catch (e) {
+      this.observedMemo.forget(current._id);
+      throw e;
+    }
+    this.observedMemo.saw(next);
+    this.changed(next);
   }
 
   changed(doc: ServerDoc): void {

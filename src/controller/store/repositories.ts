@@ -61,7 +61,10 @@ export const collectionIndexes: Record<Exclude<keyof Repositories, 'kind' | 'aud
   settings: [],
   nodes: [{ field: 'nameKey', unique: true }],
   enrollmentTokens: [{ field: 'hash', unique: true }, { field: 'nodeId' }],
-  servers: [{ field: 'teamId' }, { field: 'nodeId' }, { field: 'workflow.removeOnNodeId', sparse: true }],
+  servers: [
+    { field: 'teamId' }, { field: 'nodeId' },
+    { field: 'workflow.removeOnNodeId', sparse: true }, { field: 'workflow.targetNodeId', sparse: true }, { field: 'workflow.sourceNodeId', sparse: true },
+  ],
   pluginInstallations: [{ field: 'serverId' }, { field: 'key', unique: true }, { field: 'sha256' }],
   catalogPlugins: [],
   backupDestinations: [{ field: 'nameKey', unique: true }],

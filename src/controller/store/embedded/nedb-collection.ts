@@ -3,6 +3,7 @@ import NedbCursor from '@seald-io/nedb/lib/cursor.js';
 import nedbModel from '@seald-io/nedb/lib/model.js';
 import { DuplicateKeyError, type Collection, type Filter, type FindOptions, type IndexSpec, type Shared, type Sort } from '../collection.js';
 import { assertDefinedFilter, undefinedFieldsOf, withoutUndefined } from '../document-rules.js';
+import { BatchedAppend, type NedbWriting } from './batched-append.js';
 import { removeInPlace } from './index-removal.js';
 import { loadQuickly } from './quick-load.js';
 import { cutTornTail, type StoreRepair } from './torn-tail.js';
@@ -10,6 +11,13 @@ import { cutTornTail, type StoreRepair } from './torn-tail.js';
 // nedb is CommonJS whose typings claim an ES default export.
 const Datastore = ((NedbModule as unknown as { default?: unknown }).default ?? NedbModule) as typeof NedbModule.default;
 type Datastore = InstanceType<typeof Datastore>;
+
+/** nedb's own write steps, which its public methods queue (BatchedAppend queues them itself). */
+interface NedbSteps {
+  _insertAsync(doc: unknown): Promise<unknown>;
+  _updateAsync(query: unknown, update: unknown, options: { multi: boolean }): Promise<{ numAffected: number }>;
+  _removeAsync(query: unknown, options: { multi: boolean }): Promise<number>;
+}
 
 const isUniqueViolation = (e: unknown) => (e as { errorType?: string } | null)?.errorType === 'uniqueViolated';
 
@@ -31,10 +39,15 @@ function sortLikeNedb<T>(docs: T[], sort: Sort): T[] {
 const plain = <T>(doc: unknown): T => doc as T;
 
 export class NedbCollection<T extends { _id: string }> implements Collection<T> {
+  private readonly steps: NedbSteps;
+
   private constructor(
     private readonly db: Datastore,
     private readonly uniqueFields: string[],
-  ) {}
+    private readonly appends: BatchedAppend,
+  ) {
+    this.steps = db as unknown as NedbSteps;
+  }
 
   /**
    * nedb's error does not say which index refused; find the field whose value another document
@@ -56,6 +69,7 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
     if (cut > 0) onRepair({ file: filename, dropped: `a half-written last record (${cut} bytes)` });
     const db = new Datastore({ filename, autoload: false, timestampData: false });
     await loadQuickly(db);
+    const appends = BatchedAppend.install(db as unknown as NedbWriting);
     // nedb keeps index definitions in the file: drop those no longer declared or declared differently.
     const loaded = (db as unknown as { indexes: Record<string, { unique: boolean; sparse: boolean }> }).indexes;
     for (const [field, index] of Object.entries(loaded)) {
@@ -66,15 +80,16 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
     for (const index of indexes) {
       await db.ensureIndexAsync({ fieldName: index.field, unique: index.unique ?? false, sparse: index.sparse ?? false });
     }
+    await appends.drain();
     removeInPlace((db as unknown as { indexes: Record<string, unknown> }).indexes);
     // nedb appends every write; compacting hourly keeps the file (and the next load) small.
     db.setAutocompactionInterval(60 * 60 * 1000);
-    return new NedbCollection<T>(db, indexes.filter((i) => i.unique).map((i) => i.field));
+    return new NedbCollection<T>(db, indexes.filter((i) => i.unique).map((i) => i.field), appends);
   }
 
   async insert(doc: T): Promise<void> {
     try {
-      await this.db.insertAsync(withoutUndefined(doc) as never);
+      await this.appends.write(() => this.steps._insertAsync(withoutUndefined(doc)));
     } catch (e) {
       if (isUniqueViolation(e)) throw await this.duplicateOf(doc);
       throw e;
@@ -125,7 +140,7 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
     if (removed.length > 0) update.$unset = Object.fromEntries(removed.map((k) => [k, true]));
     if (Object.keys(update).length === 0) return this.count(filter);
     try {
-      const { numAffected } = await this.db.updateAsync(filter, update, { multi: true });
+      const { numAffected } = await this.appends.write(() => this.steps._updateAsync(filter, update, { multi: true }));
       return numAffected;
     } catch (e) {
       if (isUniqueViolation(e)) throw await this.duplicateOf(set, filter);
@@ -136,7 +151,7 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
   async replace(filter: Filter, doc: T): Promise<boolean> {
     assertDefinedFilter(filter);
     try {
-      const { numAffected } = await this.db.updateAsync(filter, withoutUndefined(doc), { multi: false });
+      const { numAffected } = await this.appends.write(() => this.steps._updateAsync(filter, withoutUndefined(doc), { multi: false }));
       return numAffected > 0;
     } catch (e) {
       if (isUniqueViolation(e)) throw await this.duplicateOf(doc, filter);
@@ -146,7 +161,7 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
 
   async delete(filter: Filter): Promise<number> {
     assertDefinedFilter(filter);
-    return await this.db.removeAsync(filter, { multi: true });
+    return await this.appends.write(() => this.steps._removeAsync(filter, { multi: true }));
   }
 
   async compact(): Promise<void> {

@@ -1,0 +1,100 @@
+import { expect } from 'chai';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ServerFleet } from '../../src/controller/actors/server-fleet.js';
+import { defaultRestartPolicy, emptyObserved } from '../../src/controller/domain/server-spec.js';
+import { Access } from '../../src/controller/services/access.js';
+import type { AuditService } from '../../src/controller/services/audit.js';
+import type { NodeGateway } from '../../src/controller/services/node-gateway.js';
+import { ServerPlacements } from '../../src/controller/services/server-placements.js';
+import { ServerPortMoves } from '../../src/controller/services/server-port-moves.js';
+import { ServerReports, type ServerReport } from '../../src/controller/services/server-reports.js';
+import { ServerWatchHub } from '../../src/controller/services/server-watch.js';
+import { ServerService } from '../../src/controller/services/servers.js';
+import { openStore } from '../../src/controller/store/open-store.js';
+import type { ServerDoc } from '../../src/controller/store/records.js';
+import type { Repositories } from '../../src/controller/store/repositories.js';
+import type { TemplateCatalog } from '../../src/controller/templates/template-catalog.js';
+import { uuidV7Ids } from '../../src/shared/clock.js';
+import { silentLogger } from '../../src/shared/logger.js';
+import { TestClock } from '../support/clock.js';
+
+const at = '2026-11-24T12:00:00.000Z';
+const record = (id: string, phase: ServerDoc['phase']): ServerDoc => ({
+  _id: id, name: id, teamId: 't1', nodeId: 'n1', kind: 'GAME_SERVER', generation: 1, phase, gamePort: 40000,
+  desired: { state: 'STOPPED', software: { template: 'simcraft', version: '1.21.4' }, resources: { cpuMillis: 10, memoryBytes: 2 ** 26 }, inNetwork: false, restartPolicy: defaultRestartPolicy, acknowledgedConditions: [], restartNonce: 0 },
+  ...(phase === 'PROVISIONING' ? { workflow: { kind: 'PROVISION', step: 'INSTALLING', startedAt: at } } : {}),
+  observed: emptyObserved(), createdAt: at, updatedAt: at,
+});
+const report = (serverId: string, changes: Partial<ServerReport> = {}): ServerReport => ({
+  serverId, observedGeneration: 1, runtimeState: 'STOPPED', installed: true, removed: false, restarting: false, startedInNetwork: false,
+  usage: { cpuMillis: 0, memoryBytes: 0, diskBytes: 0 }, conditions: [], ...changes,
+});
+
+describe('server reports that change nothing', () => {
+  let dir: string;
+  let repos: Repositories;
+  let clock: TestClock;
+  let reports: ServerReports;
+  let fleet: ServerFleet;
+  let reads: number;
+  let writes: ServerDoc[];
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'cairn-report-skip-'));
+    clock = new TestClock();
+    repos = await openStore({ dataDir: dir, clock });
+    const deps = { repos, clock, ids: uuidV7Ids, logger: silentLogger, dataDir: dir };
+    const nodes = { isConnected: () => true, desiredStateChanged: () => undefined } as unknown as NodeGateway;
+    const watch = new ServerWatchHub();
+    writes = [];
+    watch.subscribe((change) => writes.push(change.doc));
+    fleet = new ServerFleet();
+    const servers = new ServerService(deps, new Access(repos), fleet, {} as TemplateCatalog, nodes, watch, new ServerPlacements(repos), { subscribe: () => () => undefined });
+    reports = new ServerReports(deps, servers, new ServerPortMoves(deps, servers, {} as AuditService));
+    reads = 0;
+    const findById = repos.servers.findById.bind(repos.servers);
+    repos.servers.findById = (id) => {
+      reads += 1;
+      return findById(id);
+    };
+  });
+  afterEach(async () => {
+    await repos.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a repeated report costs no read of the record and no write, and makes no actor; a change is read and written', async () => {
+    await repos.servers.insert(record('s1', 'READY'));
+    await reports.apply('n1', report('s1'));
+    expect([reads, writes.length]).to.deep.equal([1, 1]);
+    for (let i = 0; i < 5; i++) await reports.apply('n1', report('s1'));
+    expect([reads, writes.length]).to.deep.equal([1, 1]);
+    await reports.apply('n1', report('s1', { runtimeState: 'RUNNING' }));
+    expect([reads, writes.length]).to.deep.equal([2, 2]);
+    expect((await repos.servers.findById('s1'))!.observed.runtimeState).to.equal('RUNNING');
+    expect(fleet.size).to.equal(0);
+  });
+
+  it('usage alone is written at most every 30 s, and a report from another Node is never read', async () => {
+    await repos.servers.insert(record('s1', 'READY'));
+    await reports.apply('n1', report('s1'));
+    await reports.apply('n1', report('s1', { usage: { cpuMillis: 5, memoryBytes: 1, diskBytes: 0 } }));
+    expect([reads, writes.length]).to.deep.equal([1, 1]);
+    clock.advance(30_000);
+    await reports.apply('n1', report('s1', { usage: { cpuMillis: 6, memoryBytes: 1, diskBytes: 0 } }));
+    expect([reads, writes.length]).to.deep.equal([2, 2]);
+    await reports.apply('n2', report('s1', { runtimeState: 'RUNNING' }));
+    expect([reads, writes.length]).to.deep.equal([2, 2]);
+  });
+
+  it('while a report can end the phase (PROVISIONING), each report is decided on the record', async () => {
+    await repos.servers.insert(record('s2', 'PROVISIONING'));
+    await reports.apply('n1', report('s2', { installed: false, runtimeState: undefined }));
+    await reports.apply('n1', report('s2', { installed: false, runtimeState: undefined }));
+    expect(reads).to.equal(2);
+    await reports.apply('n1', report('s2'));
+    expect((await repos.servers.findById('s2'))!.phase).to.equal('READY');
+  });
+});
