@@ -3,8 +3,9 @@ import { request, type ClientRequest } from 'node:http';
 import { setupAdmin, startTestController, type TestController } from '../support/controller.js';
 import { FakeAgent } from '../support/fake-agent.js';
 import { GiB } from '../support/fleet.js';
-import type { Problem, ServerDetail, Team } from '../support/api-types.js';
+import type { Node, Problem, ServerDetail, Team } from '../support/api-types.js';
 import type { ApiClient } from '../support/http.js';
+import { waitFor } from '../support/wait-for.js';
 
 interface OpenUpload {
   req: ClientRequest;
@@ -50,6 +51,7 @@ describe('upload limits: silent bodies, refusals that do not read, slots', funct
     ({ admin } = await setupAdmin(t));
     agent = await FakeAgent.connect(admin, t.controller.grpcPort, 'uploads');
     const team = (await admin.post<Team>('/teams', { name: 'uploaders' })).body;
+    await waitFor(async () => (await admin.get<Node>(`/nodes/${agent.nodeId}`)).body.acceptsPlacements, { what: 'the Node to accept placements' });
     const server = await admin.post<ServerDetail>('/servers', {
       name: 'jarred', teamId: team.id, software: { template: 'simcraft', version: '1.21.4' },
       resources: { cpuMillis: 100, memoryBytes: GiB / 16 }, nodeId: agent.nodeId,

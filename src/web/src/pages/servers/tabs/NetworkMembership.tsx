@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { api } from '../../../api/client';
 import { queryKeys } from '../../../api/query-keys';
 import { useTemplates } from '../../../api/reference-data';
@@ -14,12 +15,16 @@ export function NetworkMembership({ server }: { server: ServerDetail }) {
   const templates = useTemplates();
   const template = templates.data?.find((t) => t.id === server.software.template);
   const capable = template?.networkMember ?? true;
+  // Set in the click itself: the mutation's pending state arrives a tick later, and until then React
+  // would put the controlled box back as it was (a flicker, and a click that seems not to take).
+  const [asked, setAsked] = useState<boolean>();
   const update = useMutation({
     mutationFn: (inNetwork: boolean) => api.servers.update(server.id, { inNetwork }),
     onSuccess: (detail) => {
       rememberServer(client, detail);
       void client.invalidateQueries({ queryKey: queryKeys.servers.lists });
     },
+    onSettled: () => setAsked(undefined),
   });
   const hint = capable
     ? 'Members are routed by the network\'s proxy while they run as members.'
@@ -28,7 +33,11 @@ export function NetworkMembership({ server }: { server: ServerDetail }) {
     <section className="card" aria-labelledby="network-heading">
       <h2 id="network-heading">Network</h2>
       <CheckboxField label="Network member" field="inNetwork" error={update.error} hint={hint}
-        checked={update.isPending ? update.variables : server.inNetwork} disabled={!capable || update.isPending} onChange={(v) => update.mutate(v)} />
+        checked={asked ?? server.inNetwork} disabled={!capable || asked !== undefined}
+        onChange={(v) => {
+          setAsked(v);
+          update.mutate(v);
+        }} />
       <ProblemAlert error={update.error} fields={['inNetwork']} />
       {server.markers.includes('RESTART_PENDING') ? <p role="status"><span className="marker">RESTART_PENDING</span>: the change applies at the next start</p> : null}
     </section>
