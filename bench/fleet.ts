@@ -6,7 +6,7 @@
  * every Node is HEALTHY, the Controller's CPU per heartbeat, heap and RSS; then PATCHes random
  * servers' reservations (~20/s for 30 s, a new generation each) while the Agents heartbeat and
  * measures change → the owning Agent has it. Knobs: BENCH_FLEET_AGENTS (5000),
- * BENCH_FLEET_SERVERS (100000), BENCH_FLEET_PROCS (4; their CPU is printed beside the Controller's), BENCH_FLEET_ENROLL_BATCH (100 enrolling at
+ * BENCH_FLEET_SERVERS (100000), BENCH_FLEET_PROCS (8: with 1,250 Agents in one process its own pauses reached 2.2 s; their CPU and event-loop delay are printed beside the Controller's), BENCH_FLEET_ENROLL_BATCH (100 enrolling at
  * once, shared by the processes), BENCH_FLEET_WINDOW_SECONDS (20),
  * BENCH_FLEET_CHANGES_PER_SECOND (20), BENCH_FLEET_CHANGE_SECONDS (30), BENCH_FLEET_CPU_PROF (a
  * directory: the Controller writes its --cpu-prof there), BENCH_FLEET_ONLY=rehydrate (stop after
@@ -21,13 +21,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient } from '../test/support/http.js';
 import { startControllerProcess } from './support/controller-process.js';
-import type { AgentsReport, AgentsRetry, AgentsStart } from './support/fleet-agents.js';
+import type { AgentsLag, AgentsReport, AgentsRetry, AgentsStart } from './support/fleet-agents.js';
 import { cpuMs, metric, percentile, sleep } from './support/fleet-measure.js';
 import { seedFleet, type FleetSeed } from './support/fleet-seed.js';
 
 const agentCount = Number(process.env.BENCH_FLEET_AGENTS ?? 5000);
 const serverCount = Number(process.env.BENCH_FLEET_SERVERS ?? 100_000);
-const procCount = Number(process.env.BENCH_FLEET_PROCS ?? 4);
+const procCount = Number(process.env.BENCH_FLEET_PROCS ?? 8);
 const enrollBatch = Number(process.env.BENCH_FLEET_ENROLL_BATCH ?? 100);
 const windowSeconds = Number(process.env.BENCH_FLEET_WINDOW_SECONDS ?? 20);
 const changesPerSecond = Number(process.env.BENCH_FLEET_CHANGES_PER_SECOND ?? 20);
@@ -67,12 +67,13 @@ async function main(): Promise<void> {
     if (onlyRehydrate) return;
 
     const admin = new ApiClient(base).withCookie(seed.cookie);
-    const arrivals = new Map<string, number>();
+    const arrivals = new Map<string, { at: number; proc: number }>();
     const connectedAt = performance.now();
     const cpuAtConnect = await cpuMs(controller.pid!);
     let enrolled = 0;
     let refused = 0;
     const share = Math.ceil(seed.nodes.length / procCount);
+    const lagAnswers: ((lag: { p99Ms: number; maxMs: number; gcMaxMs: number }) => void)[] = [];
     for (let p = 0; p < procCount; p++) {
       const child = fork(join(import.meta.dirname, 'support', 'fleet-agents.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       children.push(child);
@@ -85,8 +86,10 @@ async function main(): Promise<void> {
         } else if (report.kind === 'refused') {
           refused += 1;
           void reissue(admin, nodes[report.index].id).then((token) => child.send({ kind: 'retry', index: report.index, token } satisfies AgentsRetry));
+        } else if (report.kind === 'lag') {
+          lagAnswers[p]?.(report);
         } else {
-          for (const [serverId, generation, at] of report.arrivals) arrivals.set(`${serverId} ${generation}`, at);
+          for (const [serverId, generation, at] of report.arrivals) arrivals.set(`${serverId} ${generation}`, { at, proc: p });
         }
       });
       const tokens = nodes.map((n) => n.token);
@@ -113,11 +116,22 @@ async function main(): Promise<void> {
     console.log(`Controller CPU per heartbeat: ${window.beats > 0 ? ((window.cpu * 1000) / window.beats).toFixed(0) : 'n/a'} µs (all of the Controller's work in the window, per heartbeat)`);
     console.log(`Controller heap, RSS:        ${mib(window.heap)} used, RSS ${mib(window.rss)}; load average ${load()}`);
 
+    const agentLags = () => Promise.all(children.map((child, p) => new Promise<{ p99Ms: number; maxMs: number; gcMaxMs: number }>((resolve) => {
+      lagAnswers[p] = resolve;
+      child.send({ kind: 'lag' } satisfies AgentsLag);
+    })));
+    await agentLags();
+    const gcBefore = gcSeconds(await metrics());
     const latencies = await changes(admin, seed, arrivals);
     const text = await metrics();
+    const lags = await agentLags();
     console.log(`changes:                     ${latencies.sent} PATCH /servers/{id} (memory reservation toggled: a new generation) at ${changesPerSecond}/s for ${changeSeconds} s, while heartbeating`);
     console.log(`PATCH answered:              p50 ${percentile(latencies.answered, 0.5).toFixed(1)} ms, p99 ${percentile(latencies.answered, 0.99).toFixed(1)} ms (request to answer: the change is stored, its send to the Agent queued)`);
     console.log(`change → owning Agent has it: p50 ${percentile(latencies.ms, 0.5).toFixed(1)} ms, p99 ${percentile(latencies.ms, 0.99).toFixed(1)} ms, max ${percentile(latencies.ms, 1).toFixed(1)} ms; ${latencies.lost} not received in 5 s (target p99 < 50 ms)`);
+    const gc = gcSeconds(text);
+    console.log(`change phase, Controller:    event-loop delay p99 ${(metric(text, 'cairn_controller_nodejs_eventloop_lag_p99_seconds') * 1000).toFixed(1)} ms, max ${(metric(text, 'cairn_controller_nodejs_eventloop_lag_max_seconds') * 1000).toFixed(1)} ms; GC ${((gc.major - gcBefore.major) * 1000).toFixed(0)} ms major (${gc.majorCount - gcBefore.majorCount}), ${((gc.all - gcBefore.all) * 1000).toFixed(0)} ms in all`);
+    console.log(`the same, per Agent process: p99 ${latencies.byProc.map((list) => percentile(list, 0.99).toFixed(1)).join(', ')} ms`);
+    console.log(`change phase, Agent procs:   event-loop delay p99 / max (longest GC pause) ${lags.map((l) => `${l.p99Ms.toFixed(1)} / ${l.maxMs.toFixed(1)} ms (${l.gcMaxMs.toFixed(0)} ms)`).join(', ')} (their own lateness adds to the arrivals they report)`);
     console.log(`still HEALTHY at the end:    ${metric(text, healthy)}; heap ${mib(metric(text, 'cairn_controller_nodejs_heap_size_used_bytes'))}, RSS ${mib(metric(text, 'cairn_controller_process_resident_memory_bytes'))}; load average ${load()}`);
   } finally {
     await Promise.all(children.map(async (child) => {
@@ -171,6 +185,13 @@ async function reissue(admin: ApiClient, nodeId: string): Promise<string> {
   }
 }
 
+/** The Controller's GC time so far (prom-client's histogram): major collections and all kinds. */
+function gcSeconds(text: string) {
+  const sum = (kind: string) => metric(text, `cairn_controller_nodejs_gc_duration_seconds_sum{kind="${kind}"}`);
+  const all = ['major', 'minor', 'incremental', 'weakcb'].reduce((total, kind) => total + sum(kind), 0);
+  return { major: sum('major'), majorCount: metric(text, 'cairn_controller_nodejs_gc_duration_seconds_count{kind="major"}'), all };
+}
+
 /** Each Agent process's CPU so far: the bench's own clients must not be what limits the Controller. */
 const agentCpuMs = (children: ChildProcess[]) => Promise.all(children.map((child) => cpuMs(child.pid!)));
 
@@ -190,7 +211,7 @@ async function steadyWindow(pid: number, metrics: () => Promise<string>, childre
 }
 
 /** PATCHes random servers at the set rate; each latency runs from just before the request to the Agent's receipt. */
-async function changes(admin: ApiClient, seed: FleetSeed, arrivals: Map<string, number>) {
+async function changes(admin: ApiClient, seed: FleetSeed, arrivals: Map<string, { at: number; proc: number }>) {
   const memory = new Map<string, number>();
   const sent: { key: string; at: number }[] = [];
   const answered: number[] = [];
@@ -211,8 +232,13 @@ async function changes(admin: ApiClient, seed: FleetSeed, arrivals: Map<string, 
   }
   await Promise.all(requests);
   await sleep(5000);
-  const ms = sent.flatMap(({ key, at }) => (arrivals.has(key) ? [arrivals.get(key)! - at] : []));
-  return { sent: sent.length, ms, lost: sent.length - ms.length, answered };
+  const byProc: number[][] = Array.from({ length: procCount }, () => []);
+  for (const { key, at } of sent) {
+    const arrival = arrivals.get(key);
+    if (arrival) byProc[arrival.proc].push(arrival.at - at);
+  }
+  const ms = byProc.flat();
+  return { sent: sent.length, ms, byProc, lost: sent.length - ms.length, answered };
 }
 
 main().then(() => process.exit(0), (error: unknown) => {

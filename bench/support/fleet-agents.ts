@@ -7,6 +7,7 @@
  * parent's).
  */
 import { join } from 'node:path';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { runAgent, type RunningAgent } from '../../src/agent/agent.js';
 import { EnrollmentRefused } from '../../src/agent/enroll.js';
 import { silentLogger } from '../../src/shared/logger.js';
@@ -14,16 +15,26 @@ import { fleetGamePorts } from './fleet-seed.js';
 
 export interface AgentsStart { kind: 'start'; controller: string; dataDir: string; tokens: string[]; batch: number }
 export interface AgentsRetry { kind: 'retry'; index: number; token: string }
+/** Asks for the event-loop delay since the last ask (the process's own lateness adds to every arrival it reports). */
+export interface AgentsLag { kind: 'lag' }
 export type AgentsReport =
   | { kind: 'enrolled'; count: number }
   | { kind: 'refused'; index: number }
-  | { kind: 'arrivals'; arrivals: [serverId: string, generation: number, atMs: number][] };
+  | { kind: 'arrivals'; arrivals: [serverId: string, generation: number, atMs: number][] }
+  | { kind: 'lag'; p99Ms: number; maxMs: number; gcMaxMs: number };
 
 const agents: RunningAgent[] = [];
 let settings: Omit<AgentsStart, 'kind' | 'tokens'>;
 let arrivals: [string, number, number][] = [];
 const send = (report: AgentsReport) => process.send!(report);
 const wallNow = () => performance.timeOrigin + performance.now();
+
+const delay = monitorEventLoopDelay({ resolution: 10 });
+delay.enable();
+let gcMaxMs = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcMaxMs = Math.max(gcMaxMs, entry.duration);
+}).observe({ entryTypes: ['gc'] });
 
 // Batched per 20 ms, so IPC stays small next to the Agents' own work.
 setInterval(() => {
@@ -65,8 +76,13 @@ const fail = (err: unknown) => {
   process.exit(1);
 };
 
-process.on('message', (message: AgentsStart | AgentsRetry | { kind: 'stop' }) => {
+process.on('message', (message: AgentsStart | AgentsRetry | AgentsLag | { kind: 'stop' }) => {
   if (message.kind === 'start') start(message).catch(fail);
+  else if (message.kind === 'lag') {
+    send({ kind: 'lag', p99Ms: delay.percentile(99) / 1e6, maxMs: delay.max / 1e6, gcMaxMs });
+    delay.reset();
+    gcMaxMs = 0;
+  }
   else if (message.kind === 'retry') startAgent(message.index, message.token).catch(fail);
   else void Promise.all(agents.map((agent) => agent.stop())).finally(() => process.exit(0));
 });
