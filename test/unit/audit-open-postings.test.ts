@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { eventKeys, queryKeys } from '../../src/controller/store/embedded/audit/block.js';
 import { HandlePool } from '../../src/controller/store/embedded/audit/handle-pool.js';
 import { OpenPostings } from '../../src/controller/store/embedded/audit/open-postings.js';
 import { encodePostings, SealedPostings } from '../../src/controller/store/embedded/audit/posting-file.js';
+import type { AuditEventRecord } from '../../src/controller/store/records.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -81,5 +83,17 @@ describe('OpenPostings: the open audit segment keys its posting lists by hash, o
     const grown = heapAfterGc() - before;
     expect(postings.size).to.equal(200_001);
     expect(grown).to.be.below(2 * 1024 * 1024);
+  });
+
+  it('names a target by kind and id in one list: an id shared by two kinds reads only the asked kind\'s lines', async () => {
+    const postings = new OpenPostings();
+    const event = (i: number, targetKind: string, targetId: string) => ({ id: i + 1, occurredAt: '2030-01-01T00:00:00.000Z', actorKind: 'SYSTEM', action: 'x.y', outcome: 'SUCCESS', targetKind, targetId }) as AuditEventRecord;
+    for (let i = 0; i < 30; i++) postings.add(i * 100, eventKeys(event(i, i % 3 === 0 ? 'node' : 'server', 'shared-id')));
+    // Many other Nodes: the kind's list is too long to be worth intersecting with the id's.
+    for (let i = 30; i < 1030; i++) postings.add(i * 100, eventKeys(event(i, 'node', `node-${i}`)));
+    const keys = queryKeys({ targetKind: 'node', targetId: 'shared-id', limit: 10 });
+    expect(keys.withTargetPairs).to.have.length(1);
+    expect(Array.from(await postings.lookup(keys.withTargetPairs))).to.deep.equal(Array.from({ length: 10 }, (_, k) => k * 300));
+    expect((await postings.lookup(keys.withoutTargetPairs)).length, 'without the pair: every line of the id, to be checked one by one').to.equal(30);
   });
 });

@@ -2,6 +2,9 @@ import { expect } from 'chai';
 import { appendFile, mkdtemp, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventKeys, queryKeys } from '../../src/controller/store/embedded/audit/block.js';
+import { OpenPostings } from '../../src/controller/store/embedded/audit/open-postings.js';
+import { encodePostings } from '../../src/controller/store/embedded/audit/posting-file.js';
 import { importLegacyAuditFile } from '../../src/controller/store/embedded/audit/legacy-import.js';
 import { AuditSegmentLog, type SegmentLogOptions } from '../../src/controller/store/embedded/audit/segment-log.js';
 import type { StoreRepair } from '../../src/controller/store/embedded/torn-tail.js';
@@ -27,6 +30,25 @@ function sample(i: number, occurredAt?: string): NewAuditEvent {
     details: { i, note: 'with "quotes" and target-3 inside', other: `target-${(i + 1) % 11}`, who: actors[(i + 1) % 3] },
     ...(occurredAt ? { occurredAt } : {}),
   };
+}
+
+/** A segment's posting file as versions before target pairs wrote it: the fields' keys only, under the old magic. */
+async function postingsWithoutTargetPairs(segmentFile: string): Promise<Buffer> {
+  const bytes = await readFile(segmentFile);
+  const postings = new OpenPostings();
+  let events = 0;
+  for (let start = 0; start < bytes.length; ) {
+    const end = bytes.indexOf(0x0a, start);
+    const event = JSON.parse(bytes.toString('utf8', start, end)) as AuditEventRecord;
+    // With only the kind and id given, the query's one key is the event's target pair.
+    const [pair] = queryKeys({ targetKind: event.targetKind, targetId: event.targetId, limit: 1 }).withTargetPairs;
+    postings.add(start, eventKeys(event).filter((key) => key !== pair));
+    events += 1;
+    start = end + 1;
+  }
+  const file = encodePostings(postings.entries(), bytes.length, events);
+  file.write('CAIRNPL1', 0, 'latin1');
+  return file;
 }
 
 describe('AuditSegmentLog: the embedded audit log on disk', () => {
@@ -183,6 +205,27 @@ describe('AuditSegmentLog: the embedded audit log on disk', () => {
     await log.close();
     const again = await openLog();
     expect((await again.search({ limit: 1000 })).map((e) => e.id)).to.deep.equal(written.map((e) => e.id).reverse());
+    await again.close();
+  });
+
+  it('answers a target by kind and id from posting files written before target pairs were kept (CAIRNPL1) as from new ones', async () => {
+    const log = await openLog();
+    const events = await fill(log, 300);
+    await log.close();
+    const queries: AuditQuery[] = [
+      { targetKind: 'team', targetId: 'target-3', limit: 1000 },
+      { targetKind: 'server', targetId: 'target-3', outcome: 'DENIED', limit: 1000 },
+      { targetKind: 'server', targetId: 'target-5', actorUserId: actors[1], limit: 4 },
+    ];
+    const sealed = (await segmentFiles()).slice(0, -1);
+    for (const name of sealed) {
+      const post = join(dir, `${name}.post`);
+      expect((await readFile(post)).subarray(0, 8).toString()).to.equal('CAIRNPL2');
+      await writeFile(post, await postingsWithoutTargetPairs(join(dir, name)));
+    }
+    const again = await openLog();
+    for (const q of queries) expect((await again.search(q)).map((e) => e.id), JSON.stringify(q)).to.deep.equal(expectedAuditIds(events, q));
+    expect(repairs).to.deep.equal([]);
     await again.close();
   });
 

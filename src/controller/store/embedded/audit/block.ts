@@ -4,6 +4,8 @@ import type { AuditEventRecord, AuditQuery } from '../../records.js';
 export const filterFields = ['actorUserId', 'targetKind', 'targetId', 'action', 'outcome'] as const;
 
 const keyOf = (field: number, value: string) => `${field}\u0000${value}`;
+/** The key naming a target by kind and id together: an id alone can be shared by several kinds' targets. */
+const targetPairKey = (kind: string, id: string) => keyOf(2 * filterFields.length, `${kind}\u0000${id}`);
 
 /**
  * The posting keys of a set of filter values: one per field, and for a refusal or failure one more
@@ -22,8 +24,26 @@ function keysOf(values: Partial<Record<(typeof filterFields)[number], string>>):
   return keys;
 }
 
-export const eventKeys = (event: AuditEventRecord): string[] => keysOf(event);
-export const queryKeys = (query: AuditQuery): string[] => keysOf(query);
+/** An event's keys: its fields', and its target's kind and id as one more. */
+export const eventKeys = (event: AuditEventRecord): string[] => [...keysOf(event), targetPairKey(event.targetKind, event.targetId)];
+
+/**
+ * A query's keys for posting lists that hold target pairs (the open segment's, and files written
+ * since they were added) and for those written before, which hold the fields' keys only.
+ */
+export interface SearchKeys {
+  withTargetPairs: string[];
+  withoutTargetPairs: string[];
+}
+
+export function queryKeys(query: AuditQuery): SearchKeys {
+  const withoutTargetPairs = keysOf(query);
+  if (query.targetKind === undefined || query.targetId === undefined) return { withTargetPairs: withoutTargetPairs, withoutTargetPairs };
+  // The pair implies both of its values: their own keys would only cost lookups, and the id's
+  // list also names the events of other kinds' targets with that id.
+  const implied = new Set([keyOf(filterFields.indexOf('targetKind'), query.targetKind), keyOf(filterFields.indexOf('targetId'), query.targetId)]);
+  return { withTargetPairs: [...withoutTargetPairs.filter((k) => !implied.has(k)), targetPairKey(query.targetKind, query.targetId)], withoutTargetPairs };
+}
 
 export function matches(event: AuditEventRecord, query: AuditQuery): boolean {
   if (query.beforeId !== undefined && event.id >= query.beforeId) return false;

@@ -21,6 +21,8 @@ const shortList = 16;
 
 /** The postings of the segment being appended to, in memory: at most one segment's events. */
 export class OpenPostings implements Postings {
+  /** Built from the lines themselves (at start, by a scan), so always with the keys of this version. */
+  readonly indexesTargetPairs = true;
   private slots = new Uint32Array(slotWords * 1024);
   private keys = 0;
   private chunks = new Uint32Array(chunkWords * 256);

@@ -8,7 +8,7 @@ import { intersect, worthReading, type Postings } from './postings.js';
  * Little-endian; a key is named by its two 32-bit hashes (a collision only merges two lists, and
  * every event read is checked against the query anyway):
  *
- *   0   "CAIRNPL1"
+ *   0   "CAIRNPL2" ("CAIRNPL1": written before a target's kind and id were also one key; read as they are)
  *   8   f64  size in bytes of the segment file it describes (stale when they differ)
  *   16  u32  events in the segment
  *   20  u32  K keys
@@ -29,7 +29,8 @@ import { intersect, worthReading, type Postings } from './postings.js';
  * posting, its list. So a search by target and kind reads the target's bucket and line only, and
  * one by actor and action reads both lists straight away.
  */
-const magic = Buffer.from('CAIRNPL1');
+const magic = Buffer.from('CAIRNPL2');
+const magicWithoutTargetPairs = Buffer.from('CAIRNPL1');
 const headerBytes = 40;
 const entryBytes = 16;
 /** Keys per bucket on average: a lookup reads about this many entries. */
@@ -98,6 +99,7 @@ interface Found {
 /** A sealed segment's posting file: its Bloom filter and bucket table in memory, the rest read per lookup. */
 export class SealedPostings implements Postings {
   private constructor(
+    readonly indexesTargetPairs: boolean,
     private readonly file: string,
     private readonly bloom: Bloom,
     private readonly table: Buffer,
@@ -118,7 +120,9 @@ export class SealedPostings implements Postings {
     try {
       const header = Buffer.alloc(headerBytes);
       const { size } = await handle.stat();
-      if ((await handle.read(header, 0, headerBytes, 0)).bytesRead < headerBytes || !header.subarray(0, 8).equals(magic)) return undefined;
+      if ((await handle.read(header, 0, headerBytes, 0)).bytesRead < headerBytes) return undefined;
+      const version = header.subarray(0, 8);
+      if (!version.equals(magic) && !version.equals(magicWithoutTargetPairs)) return undefined;
       if (header.readDoubleLE(8) !== segmentSize) return undefined;
       const [keys, bits, bloomBytes, postings, frequent] = [20, 24, 28, 32, 36].map((at) => header.readUInt32LE(at));
       if (bits > 24 || frequent > keys) return undefined;
@@ -129,7 +133,7 @@ export class SealedPostings implements Postings {
       const head = Buffer.alloc(entriesAt - headerBytes);
       await handle.read(head, 0, head.length, headerBytes);
       const [bloom, table, frequentEntries] = [head.subarray(0, bloomBytes), head.subarray(bloomBytes, bloomBytes + tableBytes), head.subarray(bloomBytes + tableBytes)];
-      return new SealedPostings(file, Bloom.fromBytes(bloom), table, frequentEntries, bits, entriesAt, postingsAt);
+      return new SealedPostings(version.equals(magic), file, Bloom.fromBytes(bloom), table, frequentEntries, bits, entriesAt, postingsAt);
     } finally {
       await handle.close();
     }

@@ -2,6 +2,8 @@ import type { HandlePool } from './handle-pool.js';
 
 /** Where a segment's events holding given filter keys are: the byte offsets of their lines. */
 export interface Postings {
+  /** Whether its lists include each target's kind and id as one key (files written before do not). */
+  readonly indexesTargetPairs: boolean;
   /**
    * Ascending offsets of the lines that may hold every key (a superset: the caller checks each
    * event); empty when the segment certainly holds none.

@@ -1,5 +1,5 @@
 import type { AuditEventRecord, AuditQuery } from '../../records.js';
-import { matches } from './block.js';
+import { matches, type SearchKeys } from './block.js';
 import { readAt, type HandlePool } from './handle-pool.js';
 import { readLinesAt } from './line-reader.js';
 import type { Postings } from './postings.js';
@@ -26,10 +26,10 @@ const maxParallelSegments = 32;
  * it holds none); without, its blocks are read whole, newest first, those outside the query's
  * ids and times skipped.
  */
-export async function searchSegments(segments: readonly Segment[], files: HandlePool, query: AuditQuery, keys: string[], limit: number): Promise<AuditEventRecord[]> {
+export async function searchSegments(segments: readonly Segment[], files: HandlePool, query: AuditQuery, keys: SearchKeys, limit: number): Promise<AuditEventRecord[]> {
   const views = segments.map((segment) => ({ segment, blocks: segment.blocks.length, size: segment.size, postings: segment.postings }));
   const found: AuditEventRecord[] = [];
-  if (keys.length === 0) await scanBlocks(views, files, query, limit, found);
+  if (keys.withoutTargetPairs.length === 0) await scanBlocks(views, files, query, limit, found);
   else await followPostings(views, files, query, keys, limit, found);
   return found;
 }
@@ -49,9 +49,10 @@ interface FirstPage {
  * than a page reads its next pages only when the found events still fall short, and reads ahead
  * are dropped once the page is full.
  */
-async function followPostings(views: View[], files: HandlePool, query: AuditQuery, keys: string[], limit: number, found: AuditEventRecord[]): Promise<void> {
+async function followPostings(views: View[], files: HandlePool, query: AuditQuery, keys: SearchKeys, limit: number, found: AuditEventRecord[]): Promise<void> {
   const firstPage = async (view: View, range: [number, number]): Promise<FirstPage> => {
-    const pages = pagesNewestFirst(await view.postings.lookup(keys, files), range, Math.max(8, limit - found.length));
+    const own = view.postings.indexesTargetPairs ? keys.withTargetPairs : keys.withoutTargetPairs;
+    const pages = pagesNewestFirst(await view.postings.lookup(own, files), range, Math.max(8, limit - found.length));
     return { view, range, pages, lines: await readLines(files, view.segment.file, pages.next().value ?? [], range[1]) };
   };
   const candidates = candidatesNewestFirst(views, query);
