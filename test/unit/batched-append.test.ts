@@ -1,10 +1,10 @@
 import NedbModule from '@seald-io/nedb';
 import { expect } from 'chai';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BatchedAppend, type AppendSink, type NedbWriting } from '../../src/controller/store/embedded/batched-append.js';
 import { NedbCollection } from '../../src/controller/store/embedded/nedb-collection.js';
+import { tempDirPerTest } from '../support/temp-dir.js';
 
 const Datastore = ((NedbModule as unknown as { default?: unknown }).default ?? NedbModule) as typeof NedbModule.default;
 
@@ -32,16 +32,10 @@ class HeldSink implements AppendSink {
 }
 
 describe('embedded store: batched appends', () => {
-  let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'cairn-batched-append-'));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const dir = tempDirPerTest('cairn-batched-append-');
 
   it('writes queued while the disk is busy go out as one append, and each is answered only once its lines are on disk', async () => {
-    const db = new Datastore({ filename: join(dir, 'servers.db') });
+    const db = new Datastore({ filename: join(dir(), 'servers.db') });
     await db.loadDatabaseAsync();
     const sink = new HeldSink();
     const appends = BatchedAppend.install(db as unknown as NedbWriting, sink);
@@ -63,7 +57,7 @@ describe('embedded store: batched appends', () => {
   });
 
   it('a compaction waits for queued appends and lets go of the file, so writes after it land in the new file', async () => {
-    const file = join(dir, 'servers.db');
+    const file = join(dir(), 'servers.db');
     const collection = await NedbCollection.open<Doc>(file, [], () => undefined);
     await Promise.all(Array.from({ length: 20 }, (_, i) => collection.insert({ _id: `s${i}`, n: i })));
     const compacting = collection.compact();

@@ -1,24 +1,18 @@
 import { expect } from 'chai';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { NedbCollection } from '../../src/controller/store/embedded/nedb-collection.js';
+import { tempDirPerTest } from '../support/temp-dir.js';
 
 interface Doc { _id: string; name: string; nodeId?: string; at?: unknown }
 
 describe('loading an embedded store file', () => {
-  let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'cairn-quick-load-'));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const dir = tempDirPerTest('cairn-quick-load-');
 
   const open = (file: string) => NedbCollection.open<Doc>(file, [{ field: 'nodeId' }], () => undefined);
 
   it('keeps nedb\'s rules: the last line of an id wins, $$deleted removes, $$date lines revive, declared indexes answer', async () => {
-    const file = join(dir, 'servers.db');
+    const file = join(dir(), 'servers.db');
     const lines = [
       { _id: 'a', name: 'first', nodeId: 'n1' },
       { _id: 'b', name: 'gone', nodeId: 'n1' },
@@ -36,7 +30,7 @@ describe('loading an embedded store file', () => {
   });
 
   it('leaves the file as it was (compactions rewrite it), and writes after a load append to it', async () => {
-    const file = join(dir, 'servers.db');
+    const file = join(dir(), 'servers.db');
     const text = [{ _id: 'a', name: 'one' }, { _id: 'a', name: 'two' }].map((l) => JSON.stringify(l)).join('\n') + '\n';
     await writeFile(file, text);
     const collection = await open(file);
@@ -49,7 +43,7 @@ describe('loading an embedded store file', () => {
   });
 
   it('reads CRLF lines, lines longer than a read and characters split between reads', async () => {
-    const file = join(dir, 'servers.db');
+    const file = join(dir(), 'servers.db');
     const long = { _id: 'long', name: 'é'.repeat(200_000), nodeId: 'n1' };
     await writeFile(file, [JSON.stringify({ _id: 'a', name: 'crlf', nodeId: 'n1' }), JSON.stringify(long), JSON.stringify({ _id: 'z', name: '日本', nodeId: 'n2' })].join('\r\n') + '\r\n');
     const collection = await open(file);
@@ -58,12 +52,12 @@ describe('loading an embedded store file', () => {
   });
 
   it('refuses a file with more corrupt lines than nedb tolerates, and skips a few', async () => {
-    const corrupt = join(dir, 'corrupt.db');
+    const corrupt = join(dir(), 'corrupt.db');
     await writeFile(corrupt, ['{"_id":"a","name":"ok"}', 'not json', '{broken'].join('\n') + '\n');
     const refused = await open(corrupt).then(() => undefined, (e: unknown) => e as Error);
     expect(refused?.message).to.match(/of the data file is corrupt/);
 
-    const mostlyFine = join(dir, 'fine.db');
+    const mostlyFine = join(dir(), 'fine.db');
     const good = Array.from({ length: 20 }, (_, i) => JSON.stringify({ _id: `s${i}`, name: `n${i}` }));
     await writeFile(mostlyFine, [...good, 'not json'].join('\n') + '\n');
     expect(await (await open(mostlyFine)).count({})).to.equal(20);
@@ -71,16 +65,10 @@ describe('loading an embedded store file', () => {
 });
 
 describe('writes under a crowded index key', () => {
-  let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'cairn-index-removal-'));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const dir = tempDirPerTest('cairn-index-removal-');
 
   it('updates, replaces and deletes keep the index right, many documents under one key or the last one', async () => {
-    const collection = await NedbCollection.open<Doc>(join(dir, 'servers.db'), [{ field: 'nodeId' }], () => undefined);
+    const collection = await NedbCollection.open<Doc>(join(dir(), 'servers.db'), [{ field: 'nodeId' }], () => undefined);
     for (let i = 0; i < 500; i++) await collection.insert({ _id: `s${String(i).padStart(3, '0')}`, name: `n${i}`, nodeId: 'crowded' });
     await collection.insert({ _id: 'lonely', name: 'alone', nodeId: 'quiet' });
     await collection.update({ _id: 's000' }, { name: 'renamed' });
@@ -97,7 +85,7 @@ describe('writes under a crowded index key', () => {
   });
 
   it('a write that keeps the key swaps the document in place, and one a unique index refuses leaves the index as it was', async () => {
-    const collection = await NedbCollection.open<Doc & { tag?: string }>(join(dir, 'servers.db'), [{ field: 'nodeId' }, { field: 'tag', unique: true, sparse: true }], () => undefined);
+    const collection = await NedbCollection.open<Doc & { tag?: string }>(join(dir(), 'servers.db'), [{ field: 'nodeId' }, { field: 'tag', unique: true, sparse: true }], () => undefined);
     for (let i = 0; i < 50; i++) await collection.insert({ _id: `s${i}`, name: `n${i}`, nodeId: 'crowded' });
     await collection.insert({ _id: 'tagged', name: 'tagged', nodeId: 'crowded', tag: 'taken' });
     await collection.replace({ _id: 's7' }, { _id: 's7', name: 'seven', nodeId: 'crowded' });
