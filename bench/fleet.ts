@@ -113,7 +113,7 @@ async function main(): Promise<void> {
 
     const window = await steadyWindow(controller.pid!, metrics, children);
     console.log(`steady state (${windowSeconds} s):        ${window.beats} heartbeats (${(window.beats / windowSeconds).toFixed(0)}/s); Controller CPU ${((window.cpu / windowSeconds) / 10).toFixed(1)}% of one core; Agent processes ${window.agentsCpu.map((ms) => `${((ms / windowSeconds) / 10).toFixed(0)}%`).join(', ')}`);
-    console.log(`Controller CPU per heartbeat: ${window.beats > 0 ? ((window.cpu * 1000) / window.beats).toFixed(0) : 'n/a'} µs (all of the Controller's work in the window, per heartbeat)`);
+    console.log(`Controller CPU per heartbeat: ${window.beats > 0 ? ((window.cpu * 1000) / window.beats).toFixed(0) : 'n/a'} µs (all of the Controller's work in the window but the bench's two scrapes, per heartbeat; one scrape of /metrics took ${window.scrapeCpu} ms of CPU)`);
     console.log(`Controller heap, RSS:        ${mib(window.heap)} used, RSS ${mib(window.rss)}; load average ${load()}`);
 
     const agentLags = () => Promise.all(children.map((child, p) => new Promise<{ p99Ms: number; maxMs: number; gcMaxMs: number }>((resolve) => {
@@ -197,14 +197,19 @@ const agentCpuMs = (children: ChildProcess[]) => Promise.all(children.map((child
 
 /** The Controller's CPU, heartbeats, heap and RSS over the steady window, and the Agent processes' CPU. */
 async function steadyWindow(pid: number, metrics: () => Promise<string>, children: ChildProcess[]) {
-  const before = { cpu: await cpuMs(pid), beats: metric(await metrics(), 'cairn_agent_heartbeats_total'), agentsCpu: await agentCpuMs(children) };
+  // The CPU is read between the two scrapes, not around them: each scrape counts all the servers
+  // (`cairn_servers`), the bench's own load, which is not the heartbeats'.
+  const beatsBefore = metric(await metrics(), 'cairn_agent_heartbeats_total');
+  const before = { cpu: await cpuMs(pid), agentsCpu: await agentCpuMs(children) };
   await sleep(windowSeconds * 1000);
-  const text = await metrics();
+  const cpuEnd = await cpuMs(pid);
   const agentsCpu = await agentCpuMs(children);
+  const text = await metrics();
   return {
-    cpu: (await cpuMs(pid)) - before.cpu,
+    cpu: cpuEnd - before.cpu,
+    scrapeCpu: (await cpuMs(pid)) - cpuEnd,
     agentsCpu: agentsCpu.map((ms, i) => ms - before.agentsCpu[i]),
-    beats: metric(text, 'cairn_agent_heartbeats_total') - before.beats,
+    beats: metric(text, 'cairn_agent_heartbeats_total') - beatsBefore,
     heap: metric(text, 'cairn_controller_nodejs_heap_size_used_bytes'),
     rss: metric(text, 'cairn_controller_process_resident_memory_bytes'),
   };
