@@ -11,6 +11,9 @@ export interface ServerTally {
   count: number;
 }
 
+/** Servers counted between two turns of the event loop. */
+const sliceServers = 5_000;
+
 /**
  * Counts the fleet's servers by state, as the API shows each one (`cairn_servers`: the list item's
  * phase, runtime state and convergence). It is taken
@@ -27,7 +30,11 @@ export class ServerCensus {
     const connected = new Map<string, boolean>();
     const nodeConnected = (nodeId: string) => connected.get(nodeId) ?? connected.set(nodeId, this.isConnected(nodeId)).get(nodeId)!;
     // Every record, read only: shared with the store rather than copied.
-    for (const doc of await this.repos.servers.findShared({})) {
+    const docs = await this.repos.servers.findShared({});
+    for (let i = 0; i < docs.length; i++) {
+      // 100,000 servers take ≈ 0.2 s to count: in slices, so a scrape never holds up the link or the API that long.
+      if (i > 0 && i % sliceServers === 0) await new Promise((resolve) => setImmediate(resolve));
+      const doc = docs[i];
       const runtimeState = doc.observed.runtimeState || 'NONE';
       const convergence = deriveConvergence({
         nodeConnected: doc.nodeId ? nodeConnected(doc.nodeId) : false, phase: doc.phase, generation: doc.generation, desiredState: doc.desired.state, observed: doc.observed,
