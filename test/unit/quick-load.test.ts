@@ -98,4 +98,24 @@ describe('writes under a crowded index key', () => {
     expect(crowded.find((d) => d._id === 's7')?.name).to.equal('seven');
     expect(crowded.find((d) => d._id === 's8')?.name).to.equal('n8');
   });
+
+  it('documents loaded under a crowded key keep the index right through writes, also once a removal shifted the positions remembered', async () => {
+    const file = join(dir(), 'servers.db');
+    const first = await NedbCollection.open<Doc>(file, [{ field: 'nodeId' }], () => undefined);
+    for (let i = 0; i < 300; i++) await first.insert({ _id: `s${String(i).padStart(3, '0')}`, name: `n${i}`, nodeId: 'crowded' });
+    first.stopCompaction();
+    const collection = await NedbCollection.open<Doc>(file, [{ field: 'nodeId' }], () => undefined);
+    await collection.update({ _id: 's010' }, { name: 'ten' });
+    // Every document after s005 moves one place down: their remembered positions are stale now.
+    await collection.delete({ _id: 's005' });
+    for (const id of ['s006', 's200', 's299', 's010']) await collection.update({ _id: id }, { name: `renamed ${id}` });
+    await collection.replace({ _id: 's100' }, { _id: 's100', name: 'moved', nodeId: 'quiet' });
+    const crowded = await collection.find({ nodeId: 'crowded' });
+    expect(crowded).to.have.length(298);
+    expect(new Set(crowded.map((d) => d._id)).size).to.equal(298);
+    expect(crowded.map((d) => d._id)).to.not.include.members(['s005', 's100']);
+    expect(crowded.filter((d) => d.name.startsWith('renamed')).map((d) => d._id).sort()).to.deep.equal(['s006', 's010', 's200', 's299']);
+    expect((await collection.find({ nodeId: 'quiet' })).map((d) => d._id)).to.deep.equal(['s100']);
+    collection.stopCompaction();
+  });
 });
