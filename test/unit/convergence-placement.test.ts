@@ -49,7 +49,7 @@ describe('placement', () => {
     expect(bestFit([node('b', 1000, GiB), node('a', 1000, GiB)], { cpuMillis: 500, memoryBytes: GiB / 2 })).to.equal('a');
   });
   it('picks the lowest free port of the range, none when exhausted', () => {
-    expect(pickPort({ first: 25565, last: 25567 }, new Set([25565]))).to.equal(25566);
-    expect(pickPort({ first: 25565, last: 25566 }, new Set([25565, 25566]))).to.equal(undefined);
+    expect(pickPort({ first: 41565, last: 41567 }, new Set([41565]))).to.equal(41566);
+    expect(pickPort({ first: 41565, last: 41566 }, new Set([41565, 41566]))).to.equal(undefined);
   });
 });
