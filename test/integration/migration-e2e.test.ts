@@ -7,8 +7,9 @@ import { buildPluginJar } from '../../src/controller/catalog/plugin-jar.js';
 import { AgentPool, type AgentProcess } from '../support/agent-process.js';
 import { adminCredentials, networkInput } from '../support/controller.js';
 import { ControllerProcess } from '../support/controller-process.js';
+import { EventStreamReader } from '../support/event-stream.js';
 import { GiB, killGames, startFleet, tcpAccepts, waitForServer, type ExtraNode, type Fleet } from '../support/fleet.js';
-import type { DrainStarted, EnrollmentIssued, Node, PluginInstallation, PluginInstallationPage, ServerDetail, ServerPage, Team, User } from '../support/api-types.js';
+import type { DrainStarted, EnrollmentIssued, Node, PluginInstallation, PluginInstallationPage, ServerDetail, ServerPage, ServerWatchEvent, Team, User } from '../support/api-types.js';
 import { ApiClient, sessionCookieFrom } from '../support/http.js';
 import { waitFor } from '../support/wait-for.js';
 import { writeWorld } from '../support/world-files.js';
@@ -77,8 +78,16 @@ describe('migration end to end: real Agents, real simcraft', function () {
     const server = await create('frozen-target');
     await writeWorld(join(homeOn(f.agentDir, server.id), 'root'), 192 * MiB);
     await start(server.id);
-    expect((await f.admin.post(`/servers/${server.id}/migrate`, { nodeId: second.nodeId })).status).to.equal(202);
-    await waitForServer(f.admin, server.id, (s) => s.workflow?.step === 'stopping' || s.workflow?.step === 'syncing', 'the server held on its source', 60_000);
+    // The watch delivers every change as it is stored: polling could miss the short time between
+    // the source's stop and the switch on an idle machine, and the migration would then succeed.
+    const watch = await EventStreamReader.open<ServerWatchEvent>(f.admin, '/servers/watch');
+    try {
+      await watch.next((e) => e.event === 'synced', 'the watch snapshot');
+      expect((await f.admin.post(`/servers/${server.id}/migrate`, { nodeId: second.nodeId })).status).to.equal(202);
+      await watch.next((e) => e.event === 'server' && e.data.id === server.id && e.data.phase === 'MIGRATING' && e.data.runtimeState !== undefined && e.data.runtimeState !== 'RUNNING', 'the server held on its source', 60_000);
+    } finally {
+      watch.close();
+    }
     second.agent.child.kill('SIGSTOP');
     try {
       const back = await waitForServer(f.admin, server.id, (s) => s.phase === 'READY', 'the rollback', 30_000);
