@@ -18,11 +18,12 @@ import { advertisedAgentLink } from './link/advertised-link.js';
 import { AgentLinkServer } from './link/agent-link.js';
 import { createLinkMetrics } from './link/link-metrics.js';
 import { isLoopbackHost } from './link/loopback.js';
+import { registerDesiredSendMetrics } from './services/agent-link/send-metrics.js';
 import { registerBackupMetrics } from './services/backups/backup-metrics.js';
 import type { ScheduleTimers } from './services/backups/scheduler.js';
 import { createServices, type Services } from './services/index.js';
-import type { MigrationTimings } from './services/migration-steps.js';
-import type { SessionPolicy } from './services/sessions.js';
+import type { MigrationTimings } from './services/migration/migration-steps.js';
+import type { SessionPolicy } from './services/identity/sessions.js';
 import { openStore } from './store/open-store.js';
 import type { Repositories } from './store/repositories.js';
 import { TemplateCatalog } from './templates/template-catalog.js';
@@ -85,6 +86,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   createWorkflowMetrics(metrics.registry, services.workflowOutcomes);
   registerServerMetrics(metrics.registry, { census: services.serverCensus, reconcile: services.reconcileTimer, console: services.consoleHub }, logger);
   registerBackupMetrics(metrics.registry, services.backups.runner);
+  registerDesiredSendMetrics(metrics.registry, services.gateway);
   await services.backups.start();
   const link = new AgentLinkServer({
     gate: services.enrollment, fleet: services.fleet, agents: services.agents, logger, clock, timings: services.fleet.timings,

@@ -9,9 +9,9 @@ import type { PortRange } from '../shared/link/messages.js';
 import type { Logger } from '../shared/logger.js';
 import { programCommand, type ProgramCommand } from '../shared/programs.js';
 import { ConnectRefusedError } from './link/errors.js';
-import type { AuditService } from './services/audit.js';
-import type { NodeEnrollment } from './services/node-enrollment.js';
-import type { NodeService } from './services/nodes.js';
+import type { AuditService } from './services/audit/audit.js';
+import type { NodeEnrollment } from './services/nodes/enrollment.js';
+import type { NodeService } from './services/nodes/nodes.js';
 
 /** The name of the Node the local Agent runs as; it is created on the first `--local-agent` start. */
 export const localNodeName = 'local';

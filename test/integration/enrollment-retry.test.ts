@@ -4,7 +4,7 @@ import { enroll, EnrollmentRefused } from '../../src/agent/enroll.js';
 import { newEnrollmentAttemptId } from '../../src/agent/enrollment-attempt.js';
 import { AgentLinkClient } from '../../src/agent/link-client.js';
 import { enrollLimits } from '../../src/controller/link/agent-link.js';
-import type { EnrollInput } from '../../src/controller/services/node-enrollment.js';
+import type { EnrollInput } from '../../src/controller/services/nodes/enrollment.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { linkHarness } from '../support/link-harness.js';
 import type { AuditEventPage } from '../support/api-types.js';

@@ -8,7 +8,7 @@ import { ConfigError, parseControllerConfig } from '../../src/controller/config.
 import { mergeAgentConditions } from '../../src/controller/actors/node-conditions.js';
 import { isNodeAddress, reachAddressOf } from '../../src/shared/node-address.js';
 import { InvalidCredentialError, NodeCredentials } from '../../src/controller/link/node-credentials.js';
-import { loadLinkSigningKey } from '../../src/controller/services/link-signing-key.js';
+import { loadLinkSigningKey } from '../../src/controller/services/nodes/link-signing-key.js';
 import type { Collection } from '../../src/controller/store/collection.js';
 import { EmbeddedAdapter } from '../../src/controller/store/embedded/embedded-adapter.js';
 import type { SettingDoc } from '../../src/controller/store/records.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { initialStatus, type NodeState } from '../../src/controller/actors/fleet.js';
-import { NodeStatusWriter } from '../../src/controller/services/node-status-writer.js';
+import { NodeStatusWriter } from '../../src/controller/services/nodes/status-writer.js';
 import type { Repositories } from '../../src/controller/store/repositories.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { waitFor } from '../support/wait-for.js';

@@ -8,7 +8,7 @@ import { agentServerMachine, runtimeStateOf, type AgentServerState, type ProbeRe
 import type { ServerTarget } from '../../src/agent/reconciler/server-target.js';
 import { freeGamePort } from '../../src/controller/domain/placement.js';
 import { explainPortInUse } from '../../src/controller/domain/port-in-use.js';
-import { foreignPortMemoryMs, PortRefusals } from '../../src/controller/services/port-refusals.js';
+import { foreignPortMemoryMs, PortRefusals } from '../../src/controller/services/servers/port-refusals.js';
 import type { Clock } from '../../src/shared/clock.js';
 
 /** Time that moves only when told: the millisecond edges below must not depend on how busy the machine is. */

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { DomainError, errorCodes, invalidRequest, tooManyAttempts } from '../../src/controller/core/errors.js';
 import { problemBody, problemCatalog, statusOf, toDomainError } from '../../src/controller/http/problem.js';
-import { hidden } from '../../src/controller/services/access.js';
+import { hidden } from '../../src/controller/services/identity/access.js';
 
 describe('domain errors as problems', () => {
   it('the catalogue has exactly one entry per error code, in the code list\'s order', () => {

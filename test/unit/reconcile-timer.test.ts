@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { defaultRestartPolicy, emptyObserved } from '../../src/controller/domain/server-spec.js';
-import { ReconcileTimer } from '../../src/controller/services/reconcile-timer.js';
+import { ReconcileTimer } from '../../src/controller/services/servers/reconcile-timer.js';
 import type { ServerDoc } from '../../src/controller/store/records.js';
 
 const doc = (id: string, generation: number, observedGeneration: number, nodeId = 'node-1'): ServerDoc => ({

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { ServerDoc } from '../../src/controller/store/records.js';
-import { ServerCensus } from '../../src/controller/services/server-census.js';
+import { ServerCensus } from '../../src/controller/services/servers/census.js';
 import type { Repositories } from '../../src/controller/store/repositories.js';
 
 /** Server i: READY, desired RUNNING; every third one's process is reported RUNNING, the rest never reported. */

@@ -1,15 +1,15 @@
 import { expect } from 'chai';
 import type { Caller } from '../../src/controller/core/caller.js';
 import { defaultRestartPolicy, emptyObserved } from '../../src/controller/domain/server-spec.js';
-import type { Access } from '../../src/controller/services/access.js';
-import { AccessEvents } from '../../src/controller/services/access-events.js';
+import type { Access } from '../../src/controller/services/identity/access.js';
+import { AccessEvents } from '../../src/controller/services/identity/access-events.js';
 import type { ServiceDeps } from '../../src/controller/services/deps.js';
-import { ServerWatchFeed } from '../../src/controller/services/server-watch-feed.js';
-import { ServerWatchHub } from '../../src/controller/services/server-watch.js';
-import { serverListItem } from '../../src/controller/services/server-views.js';
-import { ServerWatcher, type JournalEntry, type StreamedWatchEvent } from '../../src/controller/services/server-watcher.js';
-import type { StreamGuards } from '../../src/controller/services/stream-guard.js';
-import type { RingEntry } from '../../src/controller/services/watch-ring.js';
+import { ServerWatchStream } from '../../src/controller/services/servers/watch-stream.js';
+import { ServerChangeHub } from '../../src/controller/services/servers/change-hub.js';
+import { serverListItem } from '../../src/controller/services/servers/views.js';
+import { ServerWatcher, type JournalEntry, type StreamedWatchEvent } from '../../src/controller/services/servers/watch-client.js';
+import type { StreamGuards } from '../../src/controller/services/identity/stream-guard.js';
+import type { RingEntry } from '../../src/controller/services/servers/watch-ring.js';
 import type { ServerWatchEnd } from '../../src/controller/schemas/watch-events.js';
 import type { ServerDoc, UserDoc } from '../../src/controller/store/records.js';
 import { silentLogger } from '../../src/shared/logger.js';
@@ -124,12 +124,12 @@ describe('server watch', () => {
     });
   });
 
-  describe('ServerWatchFeed', () => {
+  describe('ServerWatchStream', () => {
     const docs = [server('s1', 'readable'), server('s2', 'other'), server('s3', 'readable')];
     const user = { _id: 'u1' } as UserDoc;
     const caller = { kind: 'USER', user } as Caller;
-    let hub: ServerWatchHub;
-    let feed: ServerWatchFeed;
+    let hub: ServerChangeHub;
+    let feed: ServerWatchStream;
     let read: ReturnType<typeof deferred<void>> | undefined;
     let accessEvents: AccessEvents;
 
@@ -138,7 +138,7 @@ describe('server watch', () => {
       // Re-checks are the integration tests' (stream-revocation); here the caller keeps its access.
       const guards = { watch: () => () => undefined, current: async (c: Caller) => c } as unknown as StreamGuards;
       read = undefined;
-      hub = new ServerWatchHub();
+      hub = new ServerChangeHub();
       const access = {
         teamsWith: async () => ['readable'],
         may: async (_user: UserDoc, teamId: string) => teamId === 'readable',
@@ -155,7 +155,7 @@ describe('server watch', () => {
           },
         },
       } as unknown as ServiceDeps;
-      feed = new ServerWatchFeed(hub, (doc) => serverListItem(doc, true), access, deps, guards, accessEvents);
+      feed = new ServerWatchStream(hub, (doc) => serverListItem(doc, true), access, deps, guards, accessEvents);
     });
 
     const open = async (lastEventId?: string) => {

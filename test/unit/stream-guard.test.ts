@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import type { Caller } from '../../src/controller/core/caller.js';
-import { AccessEvents } from '../../src/controller/services/access-events.js';
-import type { SessionService } from '../../src/controller/services/sessions.js';
-import { StreamGuards, streamRecheckMs, type HoldingStream } from '../../src/controller/services/stream-guard.js';
-import type { TokenService } from '../../src/controller/services/tokens.js';
+import { AccessEvents } from '../../src/controller/services/identity/access-events.js';
+import type { SessionService } from '../../src/controller/services/identity/sessions.js';
+import { StreamGuards, streamRecheckMs, type HoldingStream } from '../../src/controller/services/identity/stream-guard.js';
+import type { TokenService } from '../../src/controller/services/identity/tokens.js';
 import type { Repositories } from '../../src/controller/store/repositories.js';
 import type { UserDoc } from '../../src/controller/store/records.js';
 import { silentLogger } from '../../src/shared/logger.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { WatchRing } from '../../src/controller/services/watch-ring.js';
+import { WatchRing } from '../../src/controller/services/servers/watch-ring.js';
 
 describe('WatchRing: the bounded past a watch resumes from', () => {
   let now = 0;

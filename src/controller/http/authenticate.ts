@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
-import type { SessionService } from '../services/sessions.js';
-import type { TokenService } from '../services/tokens.js';
+import type { SessionService } from '../services/identity/sessions.js';
+import type { TokenService } from '../services/identity/tokens.js';
 import type { Caller } from '../core/caller.js';
 import { readSessionCookie } from './cookies.js';
 import { forbidden } from '../core/errors.js';

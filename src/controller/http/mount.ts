@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from '../../shared/logger.js';
-import type { AuditService } from '../services/audit.js';
+import type { AuditService } from '../services/audit/audit.js';
 import { refuseCrossOrigin, type Authenticator } from './authenticate.js';
 import type { AuditScope } from '../core/audit-scope.js';
 import type { Caller } from '../core/caller.js';

@@ -1,9 +1,9 @@
 import { Gauge, Histogram, type Registry } from 'prom-client';
 import { withDeadline } from '../../shared/deadline.js';
 import type { Logger } from '../../shared/logger.js';
-import type { ConsoleHub } from '../services/console-hub.js';
-import type { ReconcileTimer } from '../services/reconcile-timer.js';
-import type { ServerCensus } from '../services/server-census.js';
+import type { ConsoleHub } from '../services/console/console-hub.js';
+import type { ReconcileTimer } from '../services/servers/reconcile-timer.js';
+import type { ServerCensus } from '../services/servers/census.js';
 
 /** A scrape waits this long for the server records; past it `cairn_servers` is left out of that scrape. */
 const censusDeadlineMs = 5000;

@@ -1,7 +1,7 @@
 import Type from 'typebox';
-import { consoleTail } from '../services/console.js';
+import { consoleTail } from '../services/console/console.js';
 import { maxCommandBytes } from '../../shared/console-limits.js';
-import { maxPropertyKeyLength } from '../services/properties.js';
+import { maxPropertyKeyLength } from '../services/files/properties.js';
 import { DateTime, Defaulted } from './common.js';
 
 /** Schemas of what an operator does on a server: console, files, server.properties. */

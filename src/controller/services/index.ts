@@ -5,49 +5,50 @@ import { defaultNodeTimings, type NodeTimings } from '../actors/node-machine.js'
 import { AgentSessions } from '../link/session-registry.js';
 import { ArtifactStore } from '../plugins/artifact-store.js';
 import type { TemplateCatalog } from '../templates/template-catalog.js';
-import { Access } from './access.js';
-import { AccessEvents } from './access-events.js';
-import { AuditService } from './audit.js';
-import { AuditRetention } from './audit-retention.js';
-import { AuthService } from './auth.js';
+import { Access } from './identity/access.js';
+import { AccessEvents } from './identity/access-events.js';
+import { AuditService } from './audit/audit.js';
+import { AuditRetention } from './audit/audit-retention.js';
+import { AuthService } from './identity/auth.js';
 import { createBackupServices } from './backups/index.js';
 import { processTimers, type ScheduleTimers } from './backups/scheduler.js';
-import { ConsoleHub } from './console-hub.js';
-import { ConsoleService } from './console.js';
-import { NodeDrain } from './drain.js';
-import { FileService } from './files.js';
-import { defaultMigrationTimings, type MigrationTimings } from './migration-steps.js';
-import { MigrationService } from './migrations.js';
-import { NodeCalls } from './node-calls.js';
-import { PropertiesService } from './properties.js';
-import { ReconcileTimer } from './reconcile-timer.js';
-import { CatalogService, type CatalogOptions } from './catalog.js';
+import { ConsoleHub } from './console/console-hub.js';
+import { ConsoleService } from './console/console.js';
+import { NodeDrain } from './nodes/drain.js';
+import { FileService } from './files/files.js';
+import { defaultMigrationTimings, type MigrationTimings } from './migration/migration-steps.js';
+import { MigrationService } from './migration/migrations.js';
+import { NodeCalls } from './agent-link/node-calls.js';
+import { PropertiesService } from './files/properties.js';
+import { ReconcileTimer } from './servers/reconcile-timer.js';
+import { CatalogService, type CatalogOptions } from './plugins/catalog.js';
 import type { ServiceDeps } from './deps.js';
-import { NetworkRoutePush } from './network-routes.js';
-import { ForwardingSecret } from './network-secret.js';
-import { NetworkState } from './network-state.js';
-import { NetworkService } from './network.js';
-import { NodeEnrollment } from './node-enrollment.js';
-import { NodeService } from './nodes.js';
-import { PluginService } from './plugins.js';
-import { RoleService } from './roles.js';
-import { FleetNodeGateway, fromLinkStatus } from './server-link.js';
-import { ServerCensus } from './server-census.js';
-import { ServerPlacements } from './server-placements.js';
-import { ServerPortMoves } from './server-port-moves.js';
-import { ServerReportFeed } from './server-report-feed.js';
-import { ServerReports } from './server-reports.js';
-import { ServerWatchHub } from './server-watch.js';
-import { ServerWatchFeed } from './server-watch-feed.js';
-import { ServerService } from './servers.js';
-import { SessionService, defaultSessionPolicy, type SessionPolicy } from './sessions.js';
-import { SetupService } from './setup.js';
-import { StreamGuards } from './stream-guard.js';
-import { TeamService } from './teams.js';
-import { TemplateService } from './templates.js';
-import { TokenService } from './tokens.js';
-import { UserService } from './users.js';
-import { WorkflowOutcomes } from './workflow-outcomes.js';
+import { NetworkRoutePush } from './network/route-push.js';
+import { ForwardingSecret } from './network/forwarding-secret.js';
+import { NetworkState } from './network/network-state.js';
+import { NetworkService } from './network/network.js';
+import { NodeEnrollment } from './nodes/enrollment.js';
+import { NodeService } from './nodes/nodes.js';
+import { PluginService } from './plugins/plugins.js';
+import { RoleService } from './identity/roles.js';
+import { FleetNodeGateway } from './agent-link/desired-sender.js';
+import { AgentInbound } from './agent-link/inbound.js';
+import { ServerCensus } from './servers/census.js';
+import { ServerPlacements } from './servers/placements.js';
+import { ServerPortMoves } from './servers/port-moves.js';
+import { ServerReportFeed } from './servers/report-feed.js';
+import { ServerReports } from './servers/status-reports.js';
+import { ServerChangeHub } from './servers/change-hub.js';
+import { ServerWatchStream } from './servers/watch-stream.js';
+import { ServerService } from './servers/servers.js';
+import { SessionService, defaultSessionPolicy, type SessionPolicy } from './identity/sessions.js';
+import { SetupService } from './identity/setup.js';
+import { StreamGuards } from './identity/stream-guard.js';
+import { TeamService } from './identity/teams.js';
+import { TemplateService } from './servers/templates.js';
+import { TokenService } from './identity/tokens.js';
+import { UserService } from './identity/users.js';
+import { WorkflowOutcomes } from './migration/workflow-outcomes.js';
 
 /** Node heartbeat timings and the timer clock of the Node actors; tests shorten or simulate them. */
 export interface NodeRuntimeDeps {
@@ -91,30 +92,24 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const placements = new ServerPlacements(deps.repos);
   // Nodes: the actors, the Controller's handle on connected Agents, and the enrollment gate.
   const fleet = new NodeFleet({ ...deps, timings: deps.nodeTimings ?? defaultNodeTimings, timerClock: deps.nodeTimerClock });
-  // The link is a loop (desired state out to the Agents, their reports back to the servers): its
-  // hooks reach the gateway and the reports built below, which exist before any Agent connects.
-  const agents: AgentSessions = new AgentSessions(deps.logger, {
-    desiredStateFor: (nodeId) => gateway.desiredFor(nodeId),
-    sendFullState: (nodeId) => gateway.sendFull(nodeId),
-    serverStatus: (nodeId, status) => {
-      const report = fromLinkStatus(status);
-      reportFeed.publish(nodeId, report);
-      serverReports.apply(nodeId, report).catch((err: unknown) => deps.logger.error({ err, nodeId }, 'server report failed'));
-    },
-  });
+  // The link is a loop (desired state out to the Agents, their reports back to the servers):
+  // `inbound` is what the Agents' messages become, bound to the services once they exist below.
+  const inbound = new AgentInbound(deps.logger);
+  const agents = new AgentSessions(deps.logger, inbound);
   const enrollment = new NodeEnrollment(deps, fleet, audit);
   const nodes = new NodeService(deps, access, fleet, agents, enrollment, placements);
   const teams = new TeamService(deps, access, roles, placements, accessEvents);
   // Servers: one actor each, placed on Nodes, told to Agents, watched by SRE tooling.
-  const serverWatch = new ServerWatchHub();
+  const serverWatch = new ServerChangeHub();
   const networkState = new NetworkState(deps.repos, fleet, new ForwardingSecret(deps));
-  const gateway: FleetNodeGateway = new FleetNodeGateway(fleet, agents, deps.repos, deps.templates, (serverIds) => deps.repos.pluginInstallations.find({ serverId: { $in: serverIds } }), networkState);
+  const gateway = new FleetNodeGateway(fleet, agents, deps.repos, deps.templates, (serverIds) => deps.repos.pluginInstallations.find({ serverId: { $in: serverIds } }), networkState, deps.logger);
   const servers = new ServerService(deps, access, new ServerFleet(), deps.templates, gateway, serverWatch, placements, fleet);
-  const serverWatchFeed = new ServerWatchFeed(serverWatch, servers.listItem, access, deps, streamGuards, accessEvents);
+  const serverWatchFeed = new ServerWatchStream(serverWatch, servers.listItem, access, deps, streamGuards, accessEvents);
   // The network: its proxy's routes follow every server and Node change that shapes them.
   const routePush = new NetworkRoutePush(networkState, gateway, serverWatch, fleet, deps.logger);
   const serverReports = new ServerReports(deps, servers, new ServerPortMoves(deps, servers, audit));
   const reportFeed = new ServerReportFeed();
+  inbound.bind({ gateway, reportFeed, serverReports });
   // What the metrics read: servers counted by state when scraped, and each desired change timed until its Agent reports it.
   const serverCensus = new ServerCensus(deps.repos, (nodeId) => gateway.isConnected(nodeId));
   const reconcileTimer = new ReconcileTimer();
@@ -148,6 +143,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     auditRetention: new AuditRetention(deps, deps.auditRetentionDays ?? 365, deps.scheduleTimers ?? processTimers),
     fleet,
     agents,
+    gateway,
     enrollment,
     nodes,
     servers,

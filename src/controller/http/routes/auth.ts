@@ -2,7 +2,7 @@ import { ChangePassword, Login, RedeemPasswordReset } from '../../schemas/auth.j
 import { Setup, SetupStatus } from '../../schemas/setup.js';
 import { User } from '../../schemas/users.js';
 import type { Services } from '../../services/index.js';
-import { userView } from '../../services/views.js';
+import { userView } from '../../services/identity/views.js';
 import { clearedSessionCookie, sessionCookie } from '../cookies.js';
 import { route } from '../route.js';
 

@@ -1,7 +1,7 @@
 import { CommandSent, ConsoleCommand, ConsoleQuery } from '../../schemas/operations.js';
 import { ServerParams } from '../../schemas/servers.js';
-import { consoleTail } from '../../services/console.js';
-import { consoleRetryAfterSeconds, maxConsoleWatchers } from '../../services/console-hub.js';
+import { consoleTail } from '../../services/console/console.js';
+import { consoleRetryAfterSeconds, maxConsoleWatchers } from '../../services/console/console-hub.js';
 import type { Services } from '../../services/index.js';
 import { route } from '../route.js';
 import { endEventStream, maxLagBytes, openEventStream } from '../sse.js';

@@ -1,6 +1,6 @@
 import { FileList, FilePathQuery } from '../../schemas/operations.js';
 import { ServerParams } from '../../schemas/servers.js';
-import { maxFileBytes } from '../../services/file-transfer.js';
+import { maxFileBytes } from '../../services/files/file-transfer.js';
 import type { Services } from '../../services/index.js';
 import { invalidRequest } from '../../core/errors.js';
 import { route } from '../route.js';

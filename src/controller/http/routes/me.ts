@@ -2,7 +2,7 @@ import { ApiToken, CreateApiToken, CreatedApiToken } from '../../schemas/auth.js
 import { IdParams, PageQuery, Paged } from '../../schemas/common.js';
 import { User } from '../../schemas/users.js';
 import type { Services } from '../../services/index.js';
-import { userView } from '../../services/views.js';
+import { userView } from '../../services/identity/views.js';
 import { route } from '../route.js';
 
 export const meRoutes = (s: Services) => [

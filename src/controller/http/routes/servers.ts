@@ -2,7 +2,7 @@
 import { Paged } from '../../schemas/common.js';
 import { ConditionParams, CreateServer, ServerDetail, ServerListItem, ServerListQuery, ServerParams, UpdateServer } from '../../schemas/servers.js';
 import type { Services } from '../../services/index.js';
-import { watchRingLimits } from '../../services/server-watch-feed.js';
+import { watchRingLimits } from '../../services/servers/watch-stream.js';
 import { endEventStream, maxLagBytes, openEventStream } from '../sse.js';
 import { pageJson } from '../page-json.js';
 import { route } from '../route.js';

@@ -1,7 +1,7 @@
 import { collectGarbage, type BlobStore } from '../../../shared/backup/blob-store.js';
 import { checkManifestPath, totalBytes } from '../../../shared/backup/manifest.js';
 import type { BackupDestinationDoc, BackupDoc, ServerDoc } from '../../store/records.js';
-import type { NodeCalls } from '../node-calls.js';
+import type { NodeCalls } from '../agent-link/node-calls.js';
 import { SnapshotSource } from '../transfers/snapshot-source.js';
 import type { BackupKind, BackupOutcome } from './backup-runner.js';
 import type { DestinationLocks } from './destination-locks.js';

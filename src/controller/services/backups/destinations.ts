@@ -6,7 +6,7 @@ import { conflict, invalidRequest, notFound } from '../../core/errors.js';
 import { paginate } from '../../domain/cursor.js';
 import { isDuplicateKey } from '../../store/collection.js';
 import type { BackupDestinationDoc } from '../../store/records.js';
-import type { Access } from '../access.js';
+import type { Access } from '../identity/access.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import { destinationView } from './backup-views.js';
 

@@ -1,10 +1,10 @@
 import type { TemplateCatalog } from '../../templates/template-catalog.js';
-import type { Access } from '../access.js';
-import type { AuditService } from '../audit.js';
+import type { Access } from '../identity/access.js';
+import type { AuditService } from '../audit/audit.js';
 import type { ServiceDeps } from '../deps.js';
-import type { NodeGateway } from '../node-gateway.js';
-import type { ServerWatchHub } from '../server-watch.js';
-import type { ServerService } from '../servers.js';
+import type { NodeGateway } from '../nodes/node-gateway.js';
+import type { ServerChangeHub } from '../servers/change-hub.js';
+import type { ServerService } from '../servers/servers.js';
 import type { NodeFleet } from '../../actors/fleet.js';
 import type { AgentSessions } from '../../link/session-registry.js';
 import { backupDeadlines } from './backup-deadlines.js';
@@ -30,7 +30,7 @@ export interface BackupDeps {
   fleet: NodeFleet;
   gateway: NodeGateway;
   templates: TemplateCatalog;
-  serverChanges: ServerWatchHub;
+  serverChanges: ServerChangeHub;
   /** What schedules' timers run on (tests pass a clock they move). */
   timers?: ScheduleTimers;
 }

@@ -6,12 +6,12 @@ import { conflict, invalidRequest } from '../../core/errors.js';
 import type { ServerSoftware, WorkflowFacts } from '../../domain/server-spec.js';
 import type { BackupDestinationDoc, BackupDoc, PluginInstallationDoc, ServerDoc } from '../../store/records.js';
 import type { TemplateCatalog } from '../../templates/template-catalog.js';
-import type { Access } from '../access.js';
+import type { Access } from '../identity/access.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
-import { nodeUnavailable, type NodeCalls } from '../node-calls.js';
-import type { NodeGateway } from '../node-gateway.js';
-import type { ServerWatchHub } from '../server-watch.js';
-import type { ServerService } from '../servers.js';
+import { nodeUnavailable, type NodeCalls } from '../agent-link/node-calls.js';
+import type { NodeGateway } from '../nodes/node-gateway.js';
+import type { ServerChangeHub } from '../servers/change-hub.js';
+import type { ServerService } from '../servers/servers.js';
 import { StageSink } from '../transfers/stage-sink.js';
 import { backupDeadlines } from './backup-deadlines.js';
 import { failureText } from './backup-failure.js';
@@ -51,7 +51,7 @@ export class RestoreWorkflow {
     private readonly calls: NodeCalls,
     private readonly templates: TemplateCatalog,
     private readonly nodes: NodeGateway,
-    private readonly serverChanges: ServerWatchHub,
+    private readonly serverChanges: ServerChangeHub,
   ) {}
 
   async restore(caller: Caller, backupId: string, input: { serverId?: string }, audit: AuditScope) {

@@ -4,11 +4,11 @@ import type { Caller } from '../../core/caller.js';
 import { invalidRequest, notFound } from '../../core/errors.js';
 import { paginate } from '../../domain/cursor.js';
 import type { BackupDoc, BackupScheduleDoc } from '../../store/records.js';
-import type { Access } from '../access.js';
-import type { AuditService } from '../audit.js';
+import type { Access } from '../identity/access.js';
+import type { AuditService } from '../audit/audit.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
-import type { ServerWatchHub } from '../server-watch.js';
-import type { ServerService } from '../servers.js';
+import type { ServerChangeHub } from '../servers/change-hub.js';
+import type { ServerService } from '../servers/servers.js';
 import type { BackupRemoval } from './backup-removal.js';
 import type { BackupRunner } from './backup-runner.js';
 import { scheduleView } from './backup-views.js';
@@ -41,7 +41,7 @@ export class BackupSchedules {
     private readonly backups: BackupService,
     private readonly removal: BackupRemoval,
     private readonly runner: BackupRunner,
-    serverChanges: ServerWatchHub,
+    serverChanges: ServerChangeHub,
   ) {
     this.runner.onFinished((backup) => {
       if (backup.trigger !== 'SCHEDULED' || backup.state !== 'SUCCEEDED' || !backup.scheduleId) return;

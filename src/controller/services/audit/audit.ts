@@ -1,0 +1,58 @@
+import type { AuditScope } from '../../core/audit-scope.js';
+import type { Caller } from '../../core/caller.js';
+import { paginate } from '../../domain/cursor.js';
+import type { ActorKind, AuditEventRecord, AuditOutcome, AuditQuery } from '../../store/records.js';
+import type { Access } from '../identity/access.js';
+import type { ServiceDeps } from '../deps.js';
+
+export interface AuditSearch extends Omit<AuditQuery, 'beforeId' | 'limit'> {
+  limit: number;
+  cursor?: string;
+}
+
+/** Writes and searches the audit log. Writes never fail a request: a failed write is logged loudly. */
+export class AuditService {
+  constructor(private readonly deps: ServiceDeps, private readonly access: Access) {}
+
+  async record(scope: AuditScope, caller: Caller | undefined, outcome: AuditOutcome): Promise<void> {
+    const actorKind: ActorKind = caller?.kind ?? 'USER';
+    const actorUserId = caller?.user._id ?? scope.actorUserId;
+    await this.write({
+      actorKind,
+      ...(actorUserId ? { actorUserId } : {}),
+      action: scope.action,
+      targetKind: scope.targetKind,
+      targetId: scope.targetId,
+      outcome: scope.outcome ?? outcome,
+      details: scope.details,
+    });
+  }
+
+  /** For events that no HTTP request caused: Agents (AGENT) and the Controller itself (SYSTEM). */
+  async recordSystem(event: { actorKind: 'AGENT' | 'SYSTEM'; action: string; targetKind: string; targetId: string; outcome: AuditOutcome; details?: Record<string, unknown> }): Promise<void> {
+    await this.write({ ...event, details: event.details ?? {} });
+  }
+
+  private async write(event: Parameters<ServiceDeps['repos']['audit']['append']>[0]): Promise<void> {
+    try {
+      await this.deps.repos.audit.append(event);
+    } catch (e) {
+      this.deps.logger.error({ err: e, action: event.action }, 'audit write failed');
+    }
+  }
+
+  async search(caller: Caller, query: AuditSearch) {
+    this.access.requireGlobalAdmin(caller);
+    const { cursor, limit, ...filters } = query;
+    const since = filters.since === undefined ? undefined : new Date(filters.since).toISOString();
+    const until = filters.until === undefined ? undefined : new Date(filters.until).toISOString();
+    // Newest first: the cursor's key is the id the next page ends before.
+    const page = await paginate<AuditEventRecord, number>(
+      { limit, cursor },
+      (beforeId, n) => this.deps.repos.audit.search({ ...filters, since, until, beforeId, limit: n }),
+      (e) => e.id,
+      (key): key is number => typeof key === 'number',
+    );
+    return page;
+  }
+}

@@ -1,0 +1,53 @@
+import type { ConsoleHub, ConsoleWatch } from './console-hub.js';
+import { agentDeadlines, type NodeCalls } from '../agent-link/node-calls.js';
+import type { Access } from '../identity/access.js';
+import type { ServerService } from '../servers/servers.js';
+import type { StreamGuards } from '../identity/stream-guard.js';
+import type { AuditScope } from '../../core/audit-scope.js';
+import type { Caller } from '../../core/caller.js';
+import { invalidRequest } from '../../core/errors.js';
+import { commandTooLong, maxCommandBytes } from '../../../shared/console-limits.js';
+
+/** Bounds and default of the console stream's `tail`. */
+export const consoleTail = { min: 0, max: 1000, default: 100 } as const;
+
+/** One line of printable text: no line breaks or other control characters, not blank, no leading slash. */
+export function checkCommand(command: string): void {
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(command)) throw invalidRequest('body.command: one line without line breaks or control characters.');
+  if (command.trim() === '') throw invalidRequest('body.command: must not be empty.');
+  if (commandTooLong(command)) throw invalidRequest(`body.command: at most ${maxCommandBytes} bytes of UTF-8.`);
+  if (command.startsWith('/')) throw invalidRequest('body.command: leave out the leading slash.');
+}
+
+/** The server console: commands typed as an operator would, and the live stream. */
+export class ConsoleService {
+  constructor(
+    private readonly servers: ServerService,
+    private readonly calls: NodeCalls,
+    private readonly hub: ConsoleHub,
+    private readonly access: Access,
+    private readonly guards: StreamGuards,
+  ) {}
+
+  async command(caller: Caller, serverId: string, command: string, audit: AuditScope): Promise<void> {
+    audit.target(serverId).detail({ command });
+    checkCommand(command);
+    const doc = await this.servers.load(caller, serverId, 'servers.command');
+    await this.calls.ask(doc, { body: 'consoleCommand', consoleCommand: { serverId, command } }, { timeoutMs: agentDeadlines.quick });
+  }
+
+  async watch(caller: Caller, serverId: string, tail: number): Promise<ConsoleWatch> {
+    const doc = await this.servers.load(caller, serverId, 'servers.console');
+    const watch = await this.hub.watch(doc, tail);
+    // The stream lasts as long as its caller may read this console: re-checked on every access change.
+    const unguard = this.guards.keep(caller, watch, (current) => this.access.may(current.user, doc.teamId, 'servers.console'));
+    return {
+      start: (sink) => watch.start(sink),
+      close: () => {
+        unguard();
+        watch.close();
+      },
+    };
+  }
+}

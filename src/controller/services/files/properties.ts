@@ -1,0 +1,53 @@
+import { isManagedProperty } from '../../../shared/properties-file.js';
+import { agentDeadlines, type NodeCalls } from '../agent-link/node-calls.js';
+import type { ServerService } from '../servers/servers.js';
+import type { AuditScope } from '../../core/audit-scope.js';
+import type { Caller } from '../../core/caller.js';
+import { invalidRequest, DomainError } from '../../core/errors.js';
+import type { ServerDoc } from '../../store/records.js';
+import type { TemplateCatalog } from '../../templates/template-catalog.js';
+
+/** Longest property key, in characters. */
+export const maxPropertyKeyLength = 256;
+
+const valuesOf = (response: Awaited<ReturnType<NodeCalls['ask']>>): Record<string, string> =>
+  response.payload === 'properties' ? { ...response.properties.values } : {};
+
+/** server.properties of a server, read and changed by its Agent on the Node's disk. */
+export class PropertiesService {
+  constructor(private readonly servers: ServerService, private readonly calls: NodeCalls, private readonly templates: TemplateCatalog) {}
+
+  /** Keys Cairn writes at a member's every start (e.g. online-mode): the operator's only outside the network. */
+  private memberKeys(doc: ServerDoc): string[] {
+    return doc.desired.inNetwork ? Object.keys(this.templates.get(doc.desired.software.template)?.network?.memberConfig ?? {}) : [];
+  }
+
+  async get(caller: Caller, serverId: string): Promise<{ properties: Record<string, string> }> {
+    const doc = await this.servers.load(caller, serverId, 'servers.read');
+    return { properties: valuesOf(await this.calls.ask(doc, { body: 'propertiesGet', propertiesGet: { serverId } }, { timeoutMs: agentDeadlines.quick })) };
+  }
+
+  async patch(caller: Caller, serverId: string, change: Record<string, string | null>, audit: AuditScope) {
+    const keys = Object.keys(change);
+    audit.target(serverId).detail({ keys });
+    for (const key of keys) {
+      // eslint-disable-next-line no-control-regex
+      if (key.length === 0 || key.length > maxPropertyKeyLength || /[\u0000-\u001f\u007f]/.test(key)) {
+        throw invalidRequest(`body: keys are 1 to ${maxPropertyKeyLength} characters without control characters.`);
+      }
+    }
+    const managed = keys.filter(isManagedProperty);
+    if (managed.length > 0) throw new DomainError('managed_property', `Cairn manages ${managed.join(', ')}; they cannot be changed.`);
+    const doc = await this.servers.load(caller, serverId, 'servers.update');
+    const memberKeys = keys.filter((k) => this.memberKeys(doc).includes(k));
+    if (memberKeys.length > 0) throw new DomainError('managed_property', `Cairn manages ${memberKeys.join(', ')} while the server is a network member.`);
+    const set: Record<string, string> = {};
+    const remove: string[] = [];
+    for (const [key, value] of Object.entries(change)) {
+      if (value === null) remove.push(key);
+      else set[key] = value;
+    }
+    const response = await this.calls.ask(doc, { body: 'propertiesPatch', propertiesPatch: { serverId, set, remove } }, { timeoutMs: agentDeadlines.quick });
+    return { properties: valuesOf(response), appliesAtNextStart: true as const };
+  }
+}

@@ -1,0 +1,61 @@
+import type { Caller } from '../../core/caller.js';
+import { forbidden, DomainError } from '../../core/errors.js';
+import { mayGlobally, mayInTeam, teamPermissions, type GlobalPermission, type Permission } from '../../domain/permissions.js';
+import type { Shared } from '../../store/collection.js';
+import type { Repositories } from '../../store/repositories.js';
+import type { UserDoc } from '../../store/records.js';
+
+/** Not found, recorded as DENIED: the caller may not see it, and must not learn that it exists. */
+export const hidden = (what: string) => new DomainError('not_found', `No such ${what}.`, { denied: true });
+
+/**
+ * The one permission module every route goes through: "may user U do P in team T".
+ * A caller who holds nothing at all in a team cannot see its resources (not found);
+ * one who can see them but lacks the permission is refused (forbidden).
+ */
+export class Access {
+  constructor(private readonly repos: Repositories) {}
+
+  async permissionsIn(user: Shared<UserDoc>, teamId: string): Promise<Set<Permission>> {
+    const membership = await this.repos.memberships.findById(`${teamId}:${user._id}`);
+    if (!membership || membership.roleIds.length === 0) return new Set();
+    const roles = await this.repos.roles.find({ _id: { $in: membership.roleIds } });
+    return teamPermissions(roles);
+  }
+
+  /** Whether the user holds `permission` in the team (global administrators always do). */
+  async may(user: Shared<UserDoc>, teamId: string, permission: Permission): Promise<boolean> {
+    return user.globalAdmin || (await this.permissionsIn(user, teamId)).has(permission);
+  }
+
+  async isMember(user: Shared<UserDoc>, teamId: string): Promise<boolean> {
+    return (await this.repos.memberships.findById(`${teamId}:${user._id}`)) !== null;
+  }
+
+  /** Throws not_found when the caller may not see the team's `what`, forbidden when it may see but not act. */
+  async require(caller: Caller, teamId: string, permission: Permission, what: string, readPermission: Permission): Promise<void> {
+    if (caller.user.globalAdmin) return;
+    const held = await this.permissionsIn(caller.user, teamId);
+    if (!mayInTeam(caller.user, held, readPermission)) throw hidden(what);
+    if (!mayInTeam(caller.user, held, permission)) throw forbidden(`You need ${permission} in this team.`);
+  }
+
+  /** Team ids in which the caller holds `permission` (undefined: all teams, for global administrators). */
+  async teamsWith(user: Shared<UserDoc>, permission: Permission): Promise<string[] | undefined> {
+    if (user.globalAdmin) return undefined;
+    const memberships = await this.repos.memberships.find({ userId: user._id });
+    const roleIds = [...new Set(memberships.flatMap((m) => m.roleIds))];
+    const roles = new Map((await this.repos.roles.find({ _id: { $in: roleIds } })).map((r) => [r._id, r]));
+    return memberships
+      .filter((m) => m.roleIds.some((id) => roles.get(id)?.permissions.includes(permission)))
+      .map((m) => m.teamId);
+  }
+
+  requireGlobalAdmin(caller: Caller): void {
+    if (!caller.user.globalAdmin) throw forbidden('Only global administrators may do this.');
+  }
+
+  requireGlobal(caller: Caller, permission: GlobalPermission): void {
+    if (!mayGlobally(caller.user, permission)) throw forbidden(`You need the global permission ${permission}.`);
+  }
+}

@@ -1,0 +1,122 @@
+import type { AuditScope } from '../../core/audit-scope.js';
+import type { Caller } from '../../core/caller.js';
+import { invalidRequest, DomainError } from '../../core/errors.js';
+import { AttemptLimiter } from '../../security/attempt-limiter.js';
+import { decoyPasswordHash, hashPassword, verifyPassword } from '../../security/passwords.js';
+import { newResetToken, sameHash, sha256 } from '../../security/secrets.js';
+import type { PasswordResetDoc, UserDoc } from '../../store/records.js';
+import { nowIso, type ServiceDeps } from '../deps.js';
+import type { SessionService } from './sessions.js';
+import type { TokenService } from './tokens.js';
+import { hidden, type Access } from './access.js';
+
+const resetValidSeconds = 24 * 3600;
+
+/** Sign-in, sign-out, password change and reset. */
+export class AuthService {
+  /** Five wrong passwords per account, twenty per client address, in fifteen minutes. */
+  private readonly perUsername = new AttemptLimiter(5, 15 * 60);
+  private readonly perAddress = new AttemptLimiter(20, 15 * 60);
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly sessions: SessionService,
+    private readonly tokens: TokenService,
+    private readonly access: Access,
+  ) {}
+
+  async login(input: { username: string; password: string }, clientAddress: string, audit: AuditScope) {
+    const key = input.username.toLowerCase();
+    audit.detail({ username: input.username });
+    await this.perAddress.check(clientAddress);
+    await this.perUsername.check(key);
+    const user = await this.deps.repos.users.findOne(key.includes('@') ? { emailKey: key } : { usernameKey: key });
+    const ok = await verifyPassword(user?.passwordHash ?? (await decoyPasswordHash()), input.password);
+    if (!user || !ok) {
+      await this.perAddress.fail(clientAddress);
+      await this.perUsername.fail(key);
+      if (user) audit.actorUserId = user._id;
+      throw new DomainError('invalid_credentials');
+    }
+    await this.perUsername.reset(key);
+    audit.actorUserId = user._id;
+    audit.target(user._id);
+    const { sessionId } = await this.sessions.create(user._id);
+    return { user, sessionId };
+  }
+
+  async logout(caller: Caller, audit: AuditScope): Promise<void> {
+    audit.target(caller.user._id);
+    if (caller.sessionHash) await this.sessions.end(caller.sessionHash, caller.user._id);
+    // Signing out with a token is how a script gives its credential back.
+    if (caller.tokenId) {
+      await this.tokens.end(caller.user._id, caller.tokenId);
+      audit.detail({ tokenId: caller.tokenId });
+    }
+  }
+
+  async changePassword(caller: Caller, input: { currentPassword: string; newPassword: string }, audit: AuditScope) {
+    audit.target(caller.user._id);
+    const key = caller.user.usernameKey;
+    await this.perUsername.check(key);
+    if (!(await verifyPassword(caller.user.passwordHash, input.currentPassword))) {
+      await this.perUsername.fail(key);
+      throw invalidRequest('body.currentPassword: does not match the current password.');
+    }
+    if (input.currentPassword === input.newPassword) throw invalidRequest('body.newPassword: must differ from the current password.');
+    await this.deps.repos.users.update(
+      { _id: caller.user._id },
+      { passwordHash: await hashPassword(input.newPassword), passwordChangeRequired: false, updatedAt: nowIso(this.deps) },
+    );
+    await this.sessions.endAllFor(caller.user._id, caller.sessionHash);
+  }
+
+  /** Issues a one-time reset secret for a user (global administrators); only its hash is kept. */
+  async issueReset(caller: Caller, userId: string, audit: AuditScope) {
+    this.access.requireGlobalAdmin(caller);
+    audit.target(userId);
+    const user = await this.deps.repos.users.findById(userId);
+    if (!user) throw hidden('user');
+    const token = newResetToken();
+    const now = this.deps.clock.now();
+    const doc: PasswordResetDoc = {
+      _id: this.deps.ids.next(),
+      userId,
+      hash: sha256(token),
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + resetValidSeconds * 1000).toISOString(),
+    };
+    await this.deps.repos.passwordResets.insert(doc);
+    audit.detail({ resetId: doc._id, expiresAt: doc.expiresAt });
+    return { token, expiresAt: doc.expiresAt };
+  }
+
+  /**
+   * Redeems a reset secret once: sets the password, clears the change requirement, ends every
+   * session and every API token (a reset means the account may be in other hands).
+   */
+  async redeemReset(input: { token: string; newPassword: string }, clientAddress: string, audit: AuditScope): Promise<UserDoc> {
+    await this.perAddress.check(clientAddress);
+    const hash = sha256(input.token);
+    const doc = await this.deps.repos.passwordResets.findOne({ hash });
+    const now = nowIso(this.deps);
+    if (!doc || !sameHash(doc.hash, hash) || doc.usedAt || now >= doc.expiresAt) {
+      await this.perAddress.fail(clientAddress);
+      throw new DomainError('invalid_token');
+    }
+    // Claim first, so two concurrent redemptions cannot both succeed.
+    const claimed = await this.deps.repos.passwordResets.update({ _id: doc._id, usedAt: { $exists: false } }, { usedAt: now });
+    if (claimed === 0) throw new DomainError('invalid_token');
+    audit.actorUserId = doc.userId;
+    audit.target(doc.userId);
+    await this.deps.repos.users.update(
+      { _id: doc.userId },
+      { passwordHash: await hashPassword(input.newPassword), passwordChangeRequired: false, updatedAt: now },
+    );
+    await this.sessions.endAllFor(doc.userId);
+    await this.tokens.endAllFor(doc.userId);
+    const user = await this.deps.repos.users.findById(doc.userId);
+    if (!user) throw new DomainError('invalid_token');
+    return user;
+  }
+}

@@ -1,0 +1,41 @@
+import type { RequestBody, Response } from '../../../shared/link/messages.js';
+import { isAgentRequestError, isNodeUnavailable } from '../../link/errors.js';
+import type { AgentSessions } from '../../link/session-registry.js';
+import { NodeCalls, type CallOptions } from '../agent-link/node-calls.js';
+
+/** A step of a workflow that could not be done; its message goes into the MIGRATION_FAILED condition. */
+export class StepFailure extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StepFailure';
+  }
+}
+
+/**
+ * Node calls for a migration: the same requests as the API's, but a failure says which Node
+ * failed and how (the Agent's own code, e.g. CHECKSUM_MISMATCH), since it is shown to the
+ * operator as the reason of a rollback rather than answered as an HTTP problem.
+ */
+export class MigrationCalls extends NodeCalls {
+  constructor(private readonly sessions: AgentSessions, private readonly nameOf: (nodeId: string) => string) {
+    super(sessions);
+  }
+
+  override async askNode(nodeId: string | undefined, body: RequestBody, options: CallOptions): Promise<Response> {
+    if (!nodeId) throw new StepFailure('the server is not placed on a Node');
+    try {
+      return await this.sessions.request(nodeId, body, options);
+    } catch (e) {
+      throw new StepFailure(this.describe(nodeId, body.body, e));
+    }
+  }
+
+  private describe(nodeId: string, request: string, e: unknown): string {
+    const node = this.nameOf(nodeId);
+    if (isNodeUnavailable(e)) {
+      return e.reason === 'deadline' ? `Node ${node} did not answer ${request} in time` : `Node ${node} is not connected`;
+    }
+    if (isAgentRequestError(e)) return `Node ${node} refused: ${e.code} (${e.message})`;
+    return `Node ${node}: ${e instanceof Error ? e.message : String(e)}`;
+  }
+}

@@ -1,0 +1,107 @@
+import type { AuditScope } from '../../core/audit-scope.js';
+import type { Caller } from '../../core/caller.js';
+import { conflict, invalidRequest, notFound } from '../../core/errors.js';
+import type { Reservation as Resources, ServerSoftware as Software } from '../../domain/server-spec.js';
+import type { NetworkDoc, ServerDoc } from '../../store/records.js';
+import type { Access } from '../identity/access.js';
+import { nowIso, type ServiceDeps } from '../deps.js';
+import type { NetworkRoutePush } from './route-push.js';
+import { networkId, type NetworkState } from './network-state.js';
+import type { ServerService } from '../servers/servers.js';
+import type { TeamService } from '../identity/teams.js';
+
+/** The team the proxy joins when POST /network/proxy names none. */
+export const proxyTeamName = 'network';
+
+export interface NetworkUpdate {
+  name?: string;
+  description?: string;
+  address?: string;
+  port?: number;
+  /** A member's id sets the lobby; null clears it. */
+  lobbyServerId?: string | null;
+}
+
+export interface ProxyInput {
+  software: Software;
+  resources: Resources;
+  nodeId?: string;
+  name?: string;
+  teamId?: string;
+}
+
+const networkView = ({ _id, ...rest }: NetworkDoc, proxy: ServerDoc | null) => ({ ...rest, ...(proxy ? { proxyServerId: proxy._id } : {}) });
+
+/**
+ * The one network created at setup: where players connect, its lobby, its proxy and the routes
+ * the proxy is told. Changing it is for global administrators; reading it for anyone signed in
+ * (the routes only as far as the caller can read the members).
+ */
+export class NetworkService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly access: Access,
+    private readonly state: NetworkState,
+    private readonly servers: ServerService,
+    private readonly teams: TeamService,
+    private readonly routePush: NetworkRoutePush,
+  ) {}
+
+  private async record(): Promise<NetworkDoc> {
+    const network = await this.state.record();
+    if (!network) throw notFound('network');
+    return network;
+  }
+
+  async get() {
+    return networkView(await this.record(), await this.state.proxy());
+  }
+
+  async update(caller: Caller, input: NetworkUpdate, audit: AuditScope) {
+    audit.target(networkId).detail({ ...input });
+    this.access.requireGlobalAdmin(caller);
+    const network = await this.record();
+    if (input.lobbyServerId) await this.checkLobby(input.lobbyServerId);
+    const proxy = await this.state.proxy();
+    if (input.port !== undefined && proxy) await this.servers.moveProxyPort(proxy, input.port);
+    const { lobbyServerId, ...fields } = input;
+    const { lobbyServerId: previousLobby, ...rest } = network;
+    const lobby = lobbyServerId === undefined ? previousLobby : lobbyServerId ?? undefined;
+    const updated: NetworkDoc = { ...rest, ...fields, ...(lobby ? { lobbyServerId: lobby } : {}), updatedAt: nowIso(this.deps) };
+    await this.deps.repos.network.replace({ _id: networkId }, updated);
+    this.routePush.routesMayHaveChanged();
+    return networkView(updated, await this.state.proxy());
+  }
+
+  /** The lobby is a member: a game server whose desired state says it is in the network. */
+  private async checkLobby(serverId: string): Promise<void> {
+    const server = await this.deps.repos.servers.findById(serverId);
+    if (!server || server.desired.state === 'DELETED') throw invalidRequest(`body.lobbyServerId: no server ${serverId}.`);
+    if (!server.desired.inNetwork) throw conflict(`${server.name} is not a network member; PATCH /servers/${serverId} {"inNetwork": true} first.`);
+  }
+
+  async createProxy(caller: Caller, input: ProxyInput, audit: AuditScope) {
+    audit.detail({ software: input.software, resources: input.resources, ...(input.nodeId ? { nodeId: input.nodeId } : {}) });
+    this.access.requireGlobalAdmin(caller);
+    const network = await this.record();
+    const name = input.name ?? 'proxy';
+    audit.detail({ name, ...(input.teamId ? { teamId: input.teamId } : {}) });
+    if (input.teamId !== undefined && !(await this.deps.repos.teams.findById(input.teamId))) throw invalidRequest(`body.teamId: no team ${input.teamId}.`);
+    const team = async () => {
+      if (input.teamId !== undefined) return input.teamId;
+      const { team: made, created } = await this.teams.ensure(proxyTeamName);
+      audit.detail({ teamId: made._id, ...(created ? { teamCreated: true } : {}) });
+      return made._id;
+    };
+    return this.servers.createProxy({ name, team, software: input.software, resources: input.resources, ...(input.nodeId ? { nodeId: input.nodeId } : {}) }, network.port, audit);
+  }
+
+  /** What the proxy is told, lobby first; a caller who is not a global administrator sees the members it can read. */
+  async routes(caller: Caller) {
+    const { routes } = await this.state.routeSet();
+    const teams = await this.access.teamsWith(caller.user, 'servers.read');
+    if (!teams) return { items: routes };
+    const readable = new Set((await this.deps.repos.servers.find({ _id: { $in: routes.map((r) => r.serverId) }, teamId: { $in: teams } })).map((s) => s._id));
+    return { items: routes.filter((r) => readable.has(r.serverId)) };
+  }
+}

@@ -1,0 +1,61 @@
+import type { Clock } from '../../../shared/clock.js';
+import { isSafeTiming, mayDrive, type LeaseTiming } from '../../domain/lease-timing.js';
+import type { Lease, LeaseStore } from '../../store/lease-store.js';
+
+/**
+ * One Controller's leases: it claims resources, renews what it holds on every tick, and answers
+ * the term to drive a resource under only while its own clock says the lease is safely alive.
+ * A lease that fails to renew is dropped at once: its resource is someone else's now.
+ */
+export class LeaseKeeper {
+  private readonly held = new Map<string, Lease>();
+
+  constructor(
+    private readonly store: LeaseStore,
+    readonly holder: string,
+    private readonly address: string,
+    private readonly clock: Clock,
+    private readonly timing: LeaseTiming,
+  ) {
+    if (!isSafeTiming(timing)) throw new RangeError(`lease timing ${JSON.stringify(timing)} leaves no room for two renewals before the margin`);
+  }
+
+  /** Tries to take (or keep) the resource; answers whether this Controller holds it now. */
+  async claim(resource: string): Promise<boolean> {
+    const lease = await this.store.acquire(resource, this.holder, this.address, this.clock.now().getTime(), this.timing.ttlMs);
+    if (lease) this.held.set(resource, lease);
+    else this.held.delete(resource);
+    return lease !== undefined;
+  }
+
+  /** Renews every held lease; answers the resources lost. */
+  async renewAll(): Promise<string[]> {
+    const lost: string[] = [];
+    for (const lease of [...this.held.values()]) {
+      const renewed = await this.store.renew(lease, this.clock.now().getTime(), this.timing.ttlMs);
+      if (renewed) {
+        this.held.set(lease.resource, renewed);
+      } else {
+        this.held.delete(lease.resource);
+        lost.push(lease.resource);
+      }
+    }
+    return lost;
+  }
+
+  /** The term to act on the resource under, or undefined when this Controller must not act on it. */
+  termFor(resource: string): number | undefined {
+    const lease = this.held.get(resource);
+    return lease && mayDrive(lease.expiresAt, this.clock.now().getTime(), this.timing) ? lease.term : undefined;
+  }
+
+  holds(): string[] {
+    return [...this.held.keys()];
+  }
+
+  /** Hands every lease back, for a clean shutdown: successors need not wait for expiry. */
+  async releaseAll(): Promise<void> {
+    for (const lease of this.held.values()) await this.store.release(lease);
+    this.held.clear();
+  }
+}

@@ -1,0 +1,39 @@
+import type { NodeState } from '../../actors/fleet.js';
+import { reachAddressOf } from '../../../shared/node-address.js';
+import type { Reservation } from '../../domain/server-spec.js';
+import type { NodeDoc } from '../../store/records.js';
+
+/** What the servers placed on a Node reserve of it: nothing yet. */
+export const noReservation = (): Reservation => ({ cpuMillis: 0, memoryBytes: 0 });
+
+/**
+ * A Node as the API shows it: the stored record (name, address, createdAt), the fleet's live
+ * state and the reservation sums. `free` is allocatable minus reserved, never below zero.
+ */
+export function nodeView(doc: NodeDoc, live: NodeState | undefined, reserved: Reservation) {
+  const status = live?.status ?? doc.status;
+  const { observedAddress, lastHeartbeatAt, ...facts } = status;
+  return {
+    id: doc._id,
+    name: doc.name,
+    adminState: live?.adminState ?? doc.adminState,
+    acceptsPlacements: live?.acceptsPlacements ?? false,
+    address: doc.address,
+    reachAddress: reachAddressOf(doc.address, observedAddress),
+    createdAt: doc.createdAt,
+    status: {
+      ...(observedAddress ? { observedAddress } : {}),
+      ...facts,
+      connectionState: live?.connectionState ?? status.connectionState,
+      ...(lastHeartbeatAt ? { lastHeartbeatAt } : {}),
+    },
+    conditions: live?.conditions ?? doc.conditions,
+    reserved,
+    free: {
+      cpuMillis: Math.max(0, status.allocatable.cpuMillis - reserved.cpuMillis),
+      memoryBytes: Math.max(0, status.allocatable.memoryBytes - reserved.memoryBytes),
+    },
+  };
+}
+
+export type NodeView = ReturnType<typeof nodeView>;

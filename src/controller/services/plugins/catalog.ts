@@ -1,0 +1,196 @@
+import { createHash } from 'node:crypto';
+import { CatalogIndex, type CatalogPosition, type CatalogSearch } from '../../catalog/catalog-index.js';
+import { CatalogFeedError, parseFeed, type CatalogFeed, type DenyEntry, type FeedPlugin } from '../../catalog/feed.js';
+import { feedLocation, readFeedText, type FeedLocation } from '../../catalog/feed-source.js';
+import { writeSampleCatalog } from '../../catalog/sample-catalog.js';
+import type { AuditScope } from '../../core/audit-scope.js';
+import type { Caller } from '../../core/caller.js';
+import { invalidRequest, notFound, DomainError } from '../../core/errors.js';
+import { paginate } from '../../domain/cursor.js';
+import { denialOf, newestFirst } from '../../domain/plugin-compat.js';
+import type { Access } from '../identity/access.js';
+import { nowIso, type ServiceDeps } from '../deps.js';
+
+export interface CatalogOptions {
+  /** `--catalog-source`: a feed file or an http(s) URL; without it the sample feed is built and used. */
+  source?: string;
+  /** Milliseconds between periodic syncs; 0 turns them off. */
+  syncIntervalMs: number;
+}
+
+export interface SyncResult {
+  source: string;
+  syncedAt: string;
+  pluginCount: number;
+  denylistCount: number;
+  /** False when the feed was the same as the catalog already held. */
+  changed: boolean;
+}
+
+interface CatalogSetting extends Record<string, unknown> {
+  source: string;
+  syncedAt: string;
+  /** SHA-256 of the feed text; empty while a sync is being written. */
+  feedSha256: string;
+  denylist: DenyEntry[];
+}
+
+const settingId = 'catalog';
+
+/** `<downloads>:<id>` of the last item shown: the catalog list's cursor key. */
+const positionKey = (p: FeedPlugin) => `${p.downloads}:${p.id}`;
+const isPositionKey = (key: string | number): key is string => typeof key === 'string' && /^\d{1,16}:\S+$/.test(key);
+const parsePosition = (key: string): CatalogPosition => {
+  const colon = key.indexOf(':');
+  return { downloads: Number(key.slice(0, colon)), id: key.slice(colon + 1) };
+};
+
+export const catalogListItem = (p: FeedPlugin) => ({
+  id: p.id, source: p.source, slug: p.slug, name: p.name, summary: p.summary, license: p.license, downloads: p.downloads, url: p.url, updated: p.updated,
+});
+
+/**
+ * The synced plugin catalog. The last good feed is kept in the store and served from memory; a
+ * sync (at start, every interval, or on request) replaces it only when the new feed is readable
+ * and valid, so a source that is down or broken never empties the catalog.
+ */
+export class CatalogService {
+  private index = CatalogIndex.empty();
+  private lastSync?: SyncResult;
+  private timer?: NodeJS.Timeout;
+  private location?: FeedLocation;
+  private syncing?: Promise<SyncResult>;
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly access: Access,
+    private readonly options: CatalogOptions,
+  ) {}
+
+  /** The catalog in use now (immutable; a sync swaps in a new one). */
+  get current(): CatalogIndex {
+    return this.index;
+  }
+
+  /** Loads the last good catalog, syncs once, then every interval. A failed first sync is logged, not fatal. */
+  async start(): Promise<void> {
+    await this.loadStored();
+    this.location = feedLocation(this.options.source ?? (await writeSampleCatalog(this.deps.dataDir)));
+    await this.syncNow('startup').catch(() => undefined);
+    if (this.options.syncIntervalMs > 0) {
+      this.timer = setInterval(() => void this.syncNow('periodic').catch(() => undefined), this.options.syncIntervalMs);
+      this.timer.unref();
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private async loadStored(): Promise<void> {
+    const setting = await this.deps.repos.settings.findById(settingId);
+    if (!setting) return;
+    const value = setting.value as CatalogSetting;
+    const plugins = (await this.deps.repos.catalogPlugins.find({})).map((d) => d.plugin);
+    this.index = new CatalogIndex({ plugins, denylist: value.denylist });
+    this.lastSync = { source: value.source, syncedAt: value.syncedAt, pluginCount: plugins.length, denylistCount: value.denylist.length, changed: false };
+  }
+
+  /** One sync at a time: a request during a sync shares its outcome. */
+  syncNow(trigger: 'startup' | 'periodic' | 'request'): Promise<SyncResult> {
+    this.syncing ??= this.runSync(trigger).finally(() => {
+      this.syncing = undefined;
+    });
+    return this.syncing;
+  }
+
+  private async runSync(trigger: string): Promise<SyncResult> {
+    const location = this.location!;
+    const source = location.kind === 'url' ? location.url : location.path;
+    try {
+      const text = await readFeedText(location);
+      const feed = parseFeed(text);
+      // Local jar URLs are for feeds on this machine (the sample, an offline mirror); a remote feed may not point into the Controller's disk.
+      if (location.kind === 'url') refuseFileUrls(feed);
+      const feedSha256 = createHash('sha256').update(text).digest('hex');
+      const stored = (await this.deps.repos.settings.findById(settingId))?.value as CatalogSetting | undefined;
+      const changed = stored?.feedSha256 !== feedSha256;
+      const syncedAt = nowIso(this.deps);
+      if (changed) await this.store(feed, { source, syncedAt, feedSha256, denylist: feed.denylist });
+      else await this.deps.repos.settings.update({ _id: settingId }, { value: { ...stored, source, syncedAt }, updatedAt: syncedAt });
+      this.index = new CatalogIndex(feed);
+      this.lastSync = { source, syncedAt, pluginCount: feed.plugins.length, denylistCount: feed.denylist.length, changed };
+      this.deps.logger.info({ event: 'catalog_synced', trigger, source, plugins: feed.plugins.length, denylist: feed.denylist.length, changed }, 'catalog synced');
+      return this.lastSync;
+    } catch (error) {
+      const message = error instanceof CatalogFeedError ? error.message : `storing the catalog failed (${(error as Error).message})`;
+      this.deps.logger.warn({ event: 'catalog_sync_failed', trigger, source, reason: message, keptPlugins: this.index.size }, 'catalog sync failed; the last good catalog stays in use');
+      throw new CatalogFeedError(message);
+    }
+  }
+
+  /** Writes the new catalog: marked unfinished first, so a crash half way is visible and the next sync rewrites it. */
+  private async store(feed: CatalogFeed, setting: CatalogSetting): Promise<void> {
+    const { settings, catalogPlugins } = this.deps.repos;
+    const existing = await settings.findById(settingId);
+    const unfinished = { ...setting, feedSha256: '' };
+    if (existing) await settings.update({ _id: settingId }, { value: unfinished, updatedAt: setting.syncedAt });
+    else await settings.insert({ _id: settingId, value: unfinished, updatedAt: setting.syncedAt });
+    for (const plugin of feed.plugins) {
+      if (!(await catalogPlugins.replace({ _id: plugin.id }, { _id: plugin.id, plugin }))) await catalogPlugins.insert({ _id: plugin.id, plugin });
+    }
+    await catalogPlugins.delete({ _id: { $nin: feed.plugins.map((p) => p.id) } });
+    await settings.update({ _id: settingId }, { value: setting, updatedAt: setting.syncedAt });
+  }
+
+  async sync(caller: Caller, audit: AuditScope): Promise<SyncResult> {
+    audit.target(settingId);
+    this.access.requireGlobalAdmin(caller);
+    try {
+      const result = await this.syncNow('request');
+      audit.detail({ source: result.source, pluginCount: result.pluginCount, denylistCount: result.denylistCount, changed: result.changed });
+      return result;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new DomainError('catalog_sync_failed', `${reason}. The last good catalog (${this.index.size} plugins) stays in use.`);
+    }
+  }
+
+  status() {
+    return this.lastSync;
+  }
+
+  async list(query: CatalogSearch & { limit: number; cursor?: string }) {
+    const index = this.index;
+    const page = await paginate<FeedPlugin, string>(
+      query,
+      async (after, limit) => index.search(query, after === undefined ? undefined : parsePosition(after), limit),
+      positionKey,
+      isPositionKey,
+    );
+    return { ...page, items: page.items.map(catalogListItem) };
+  }
+
+  get(pluginId: string) {
+    if (!/^[^:\s]+:\S+$/.test(pluginId)) throw invalidRequest('path.pluginId: must look like <source>:<id>.');
+    const plugin = this.index.plugin(pluginId);
+    if (!plugin) throw notFound('catalog plugin');
+    return {
+      ...catalogListItem(plugin),
+      versions: newestFirst(plugin.versions).map((v) => {
+        const denial = denialOf(this.index.denylist, plugin.id, v);
+        return {
+          versionId: v.versionId, version: v.version, platforms: v.platforms, gameVersions: v.gameVersions, dependencies: v.dependencies, publishedAt: v.publishedAt,
+          ...(denial ? { denied: { reason: denial.reason, ...(denial.link ? { link: denial.link } : {}) } } : {}),
+        };
+      }),
+    };
+  }
+}
+
+function refuseFileUrls(feed: CatalogFeed): void {
+  for (const plugin of feed.plugins) {
+    const local = plugin.versions.find((v) => v.download.url.startsWith('file:'));
+    if (local) throw new CatalogFeedError(`feed: ${plugin.id} ${local.version} has a file: download URL, which only a feed read from a file may use`);
+  }
+}

@@ -1,0 +1,31 @@
+import type { Reservation, ServerKind, ServerRestartPolicy, ServerSoftware } from '../../domain/server-spec.js';
+
+export interface CreateServerInput {
+  name: string;
+  teamId: string;
+  software: ServerSoftware;
+  resources: Reservation;
+  nodeId?: string;
+  inNetwork?: boolean;
+  restartPolicy?: ServerRestartPolicy;
+}
+
+/** The network's proxy, as POST /network/proxy creates it (the network service checks who may). */
+export interface CreateProxyInput {
+  name: string;
+  /** The proxy's team, resolved once it is placed (a team made for it is not made for a refused proxy). */
+  team: () => Promise<string>;
+  software: CreateServerInput['software'];
+  resources: Reservation;
+  nodeId?: string;
+}
+
+export interface ServerListQuery {
+  limit: number;
+  cursor?: string;
+  teamId?: string;
+  nodeId?: string;
+  convergence?: string;
+  kind?: ServerKind;
+  inNetwork?: boolean;
+}

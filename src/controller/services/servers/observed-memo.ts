@@ -1,0 +1,65 @@
+import type { ServerEvent } from '../../actors/server-machine.js';
+import type { Phase, ServerObserved } from '../../domain/server-spec.js';
+import type { ServerDoc } from '../../store/records.js';
+
+/** Usage changes on every report; it is written at most this often unless something else changed. */
+export const usageWriteEverySeconds = 30;
+
+/** What a server's record held when it was last read or written: its Node, its phase and its observed status. */
+export interface KnownObserved {
+  nodeId?: string;
+  phase: Phase;
+  observed: ServerObserved;
+}
+
+/** An Agent's report as `observe` applies it. */
+export interface ObservedReport {
+  /** True when the report would leave a record holding what is known of it as it is. */
+  unchanged(known: KnownObserved): boolean;
+  /** What to write on the record as it is now (an event for the actor and the observed status), or nothing. */
+  decide(current: ServerDoc): { event?: ServerEvent; observed: ServerObserved } | undefined;
+}
+
+/** The fields a report sets; a stored status with any other is rewritten. */
+const reportedFields = new Set(['observedGeneration', 'runtimeState', 'installed', 'restarting', 'startedInNetwork', 'usage', 'conditions', 'startedAt', 'reportedAt']);
+
+/** Field by field: reports arrive by the hundred thousand, and a JSON copy of each to compare was a tenth of the Controller's work. */
+function sameApartFromUsage(a: ServerObserved, b: ServerObserved): boolean {
+  if (a.observedGeneration !== b.observedGeneration || a.runtimeState !== b.runtimeState || a.installed !== b.installed || a.restarting !== b.restarting
+    || a.startedInNetwork !== b.startedInNetwork || a.startedAt !== b.startedAt) return false;
+  if (a.conditions.length !== b.conditions.length || (a.conditions.length > 0 && JSON.stringify(a.conditions) !== JSON.stringify(b.conditions))) return false;
+  return Object.keys(a).every((field) => reportedFields.has(field));
+}
+
+const sameUsage = (a: ServerObserved['usage'], b: ServerObserved['usage']) => a.cpuMillis === b.cpuMillis && a.memoryBytes === b.memoryBytes && a.diskBytes === b.diskBytes;
+
+/** Is a newly reported status worth writing over the one stored? Usage alone is written at most every 30 s. */
+export function worthWriting(stored: ServerObserved, observed: ServerObserved): boolean {
+  if (!sameApartFromUsage(stored, observed)) return true;
+  if (sameUsage(stored.usage, observed.usage)) return false;
+  return !stored.reportedAt || Date.parse(observed.reportedAt!) - Date.parse(stored.reportedAt) >= usageWriteEverySeconds * 1000;
+}
+
+/**
+ * Each server's record as far as reports need it, kept beside the store by the one service that
+ * writes server records. An Agent reports every server again whenever it connects and at each
+ * step of its work, and most reports change nothing: checked against this, they cost no read of
+ * the record, which on the embedded store waited in the servers collection's one queue.
+ */
+export class ObservedMemo {
+  private readonly known = new Map<string, KnownObserved>();
+
+  /** The record as just read or written. */
+  saw(doc: Pick<ServerDoc, '_id' | 'nodeId' | 'phase' | 'observed'>): void {
+    // The record's own copy (read from the store, or the one just written): nobody changes it afterwards.
+    this.known.set(doc._id, { nodeId: doc.nodeId, phase: doc.phase, observed: doc.observed });
+  }
+
+  forget(serverId: string): void {
+    this.known.delete(serverId);
+  }
+
+  get(serverId: string): KnownObserved | undefined {
+    return this.known.get(serverId);
+  }
+}

@@ -1,0 +1,21 @@
+import type { ServerReport } from './status-reports.js';
+
+export type ReportListener = (nodeId: string, report: ServerReport) => void;
+
+/**
+ * Every server report as it arrives, from whichever Node sent it. The records take reports only
+ * from a server's own Node; workflows also hear the others (a migration's source removing the
+ * copy it left behind).
+ */
+export class ServerReportFeed {
+  private readonly listeners = new Set<ReportListener>();
+
+  publish(nodeId: string, report: ServerReport): void {
+    for (const listener of this.listeners) listener(nodeId, report);
+  }
+
+  subscribe(listener: ReportListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

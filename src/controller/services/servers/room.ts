@@ -1,0 +1,90 @@
+import { conflict, DomainError, invalidRequest } from '../../core/errors.js';
+import { bestFit, fits, freeGamePort, freeOf } from '../../domain/placement.js';
+import type { Reservation } from '../../domain/server-spec.js';
+import type { PortRange } from '../../../shared/link/messages.js';
+import type { Repositories } from '../../store/repositories.js';
+import { networkId } from '../network/network-state.js';
+import type { NodeGateway } from '../nodes/node-gateway.js';
+import type { PortRefusals } from './port-refusals.js';
+import type { ServerPlacements } from './placements.js';
+
+/**
+ * Room on the fleet for a server: which Node has space for a reservation, and which game ports a
+ * host has free. Reads only; the caller holds the placement lock around a read and what it decides.
+ */
+export class ServerRoom {
+  constructor(
+    private readonly repos: Repositories,
+    private readonly nodes: NodeGateway,
+    private readonly placements: ServerPlacements,
+    private readonly refusals: PortRefusals,
+  ) {}
+
+  /** A Node with room for the reservation (and with `port` free on its host, when a fixed port is needed). */
+  async place(request: Reservation, nodeId: string | undefined, port: number | undefined): Promise<string> {
+    if (nodeId !== undefined) {
+      const node = await this.nodes.get(nodeId);
+      if (!node) throw invalidRequest(`body.nodeId: no Node ${nodeId}.`);
+      if (!node.acceptsPlacements) throw new DomainError('insufficient_capacity', 'That Node does not accept placements (disabled or not healthy).');
+      if (!fits(freeOf({ allocatable: node.allocatable, reserved: await this.placements.reservedOn(nodeId) }), request)) {
+        throw new DomainError('insufficient_capacity', 'The reservation does not fit on that Node.');
+      }
+      if (port !== undefined && (await this.portsInUse(nodeId)).has(port)) throw conflict(`Port ${port} is taken on that Node's host.`);
+      return nodeId;
+    }
+    const candidates = await Promise.all(
+      (await this.nodes.list()).map(async (n) => ({
+        ...n,
+        acceptsPlacements: n.acceptsPlacements && (port === undefined || !(await this.portsInUse(n.nodeId)).has(port)),
+        reserved: await this.placements.reservedOn(n.nodeId),
+      })),
+    );
+    const chosen = bestFit(candidates, request);
+    if (!chosen) {
+      throw new DomainError('insufficient_capacity', `No Node that accepts placements has room for this reservation${port === undefined ? '' : ` and port ${port} free`}.`);
+    }
+    return chosen;
+  }
+
+  /**
+   * Nodes on one host share its ports, so a port is free only if no server on any of them holds
+   * it, nor a migration to one of them holds it for the server it brings.
+   */
+  async portsInUse(nodeId: string, exceptServerId?: string): Promise<Set<number>> {
+    const host = await this.hostOf(nodeId);
+    // Two indexed reads: an $or is a scan of every server on the embedded store.
+    const found = await Promise.all([this.repos.servers.findShared({ nodeId: { $in: host } }), this.repos.servers.findShared({ 'workflow.targetNodeId': { $in: host } })]);
+    const servers = [...new Map(found.flat().map((s) => [s._id, s])).values()];
+    return new Set(servers.filter((s) => s._id !== exceptServerId).flatMap((s) => [
+      ...(s.gamePort && s.nodeId && host.includes(s.nodeId) ? [s.gamePort] : []),
+      ...(s.workflow?.targetGamePort && s.workflow.targetNodeId && host.includes(s.workflow.targetNodeId) ? [s.workflow.targetGamePort] : []),
+    ]));
+  }
+
+  /** The Nodes on the same host as `nodeId` (itself included): they share its ports. */
+  private async hostOf(nodeId: string): Promise<string[]> {
+    const node = await this.nodes.get(nodeId);
+    if (!node) throw new DomainError('insufficient_capacity', 'That Node is gone.');
+    return (await this.nodes.list()).filter((n) => n.nodeId === nodeId || (node.hostname && n.hostname === node.hostname)).map((n) => n.nodeId);
+  }
+
+  /**
+   * The lowest port of the Node's range that no server on its host holds (`exceptServerId` aside),
+   * that no other program is known to hold there, and that is not the network's: the network's
+   * port is kept free on every host, so the proxy can always be placed or moved there.
+   */
+  async freePort(nodeId: string, exceptServerId?: string): Promise<{ port?: number; range: PortRange }> {
+    const servers = await this.portsInUse(nodeId, exceptServerId);
+    const foreign = this.refusals.foreignOn(await this.hostOf(nodeId));
+    const network = (await this.repos.network.findById(networkId))?.port;
+    const node = await this.nodes.get(nodeId);
+    if (!node) throw new DomainError('insufficient_capacity', 'That Node is gone.');
+    return { port: freeGamePort(node.gamePorts, { servers, foreign, network }), range: node.gamePorts };
+  }
+
+  async allocatePort(nodeId: string): Promise<number> {
+    const { port } = await this.freePort(nodeId);
+    if (port === undefined) throw new DomainError('insufficient_capacity', 'The Node has no free game port left.');
+    return port;
+  }
+}

@@ -1,0 +1,81 @@
+import type { LastCrash } from '../../domain/last-crash.js';
+import type { Phase, ServerObserved, ServerRuntimeState } from '../../domain/server-spec.js';
+import type { ResourceAmounts, StatusCondition } from '../../domain/status.js';
+import { nowIso, type ServiceDeps } from '../deps.js';
+import { worthWriting } from './observed-memo.js';
+import type { ServerPortMoves } from './port-moves.js';
+import type { ServerService } from './servers.js';
+
+/** One server's status as an Agent reports it (the link turns its messages into this). */
+export interface ServerReport {
+  serverId: string;
+  observedGeneration: number;
+  runtimeState?: ServerRuntimeState;
+  installed: boolean;
+  /** Installing failed for good (e.g. a checksum mismatch): the server goes FAILED. */
+  installError?: string;
+  removed: boolean;
+  restarting: boolean;
+  /** The membership the process was started with, while it starts or runs. */
+  startedInNetwork: boolean;
+  usage: ResourceAmounts;
+  conditions: StatusCondition[];
+  startedAt?: string;
+  /** Kept in memory only (ServerCrashes), never in the observed status the store holds. */
+  lastCrash?: LastCrash;
+  /** The game port another program holds, which the Agent refused to start the game on (PORT_IN_USE). */
+  portInUse?: number;
+}
+
+/**
+ * Applies Agent reports: the only writer of a server's observed status. Reports also drive the
+ * workflows that wait on the Node: PROVISIONING ends when the software is installed, DELETING
+ * when the Node has removed the server.
+ */
+export class ServerReports {
+  constructor(private readonly deps: ServiceDeps, private readonly servers: ServerService, private readonly portMoves: ServerPortMoves) {}
+
+  /**
+   * Queues the report on the server's lock at once (before any await), so reports keep their
+   * arrival order; a held game port is moved off once the report is applied.
+   */
+  async apply(nodeId: string, report: ServerReport): Promise<void> {
+    this.servers.crashes.report(nodeId, report.serverId, report.lastCrash, report.removed);
+    await this.observe(nodeId, report);
+    await this.portMoves.reported(nodeId, report);
+  }
+
+  private observe(nodeId: string, report: ServerReport): Promise<void> {
+    return this.servers.observe(report.serverId, {
+      // A report from another Node is never applied; one in a phase a report can end is always decided on the record.
+      unchanged: (known) => known.nodeId !== nodeId || (!endedByReports.has(known.phase) && !worthWriting(known.observed, observedOf(report, nowIso(this.deps)))),
+      decide: (doc) => {
+        if (doc.nodeId !== nodeId) return undefined;
+        const at = nowIso(this.deps);
+        const observed = observedOf(report, at);
+        const event =
+          report.removed && doc.phase === 'DELETING' ? ({ type: 'REMOVED', at } as const)
+            : report.installError && doc.phase === 'PROVISIONING' ? ({ type: 'INSTALL_FAILED', at, message: report.installError } as const)
+              : report.installed && doc.phase === 'PROVISIONING' ? ({ type: 'INSTALLED', at } as const)
+                : undefined;
+        if (event) return { event, observed };
+        return worthWriting(doc.observed, observed) ? { observed } : undefined;
+      },
+    });
+  }
+}
+
+/** The phases whose workflow waits on the Node: a report can end them (installed, removed, install failed). */
+const endedByReports = new Set<Phase>(['PROVISIONING', 'DELETING']);
+
+const observedOf = (report: ServerReport, at: string): ServerObserved => ({
+  observedGeneration: report.observedGeneration,
+  ...(report.runtimeState ? { runtimeState: report.runtimeState } : {}),
+  installed: report.installed,
+  restarting: report.restarting,
+  startedInNetwork: report.startedInNetwork,
+  usage: report.usage,
+  conditions: report.conditions,
+  ...(report.startedAt ? { startedAt: report.startedAt } : {}),
+  reportedAt: at,
+});

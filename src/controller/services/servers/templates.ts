@@ -1,0 +1,20 @@
+import { paginate } from '../../domain/cursor.js';
+import type { TemplateCatalog } from '../../templates/template-catalog.js';
+
+/** The templates offered to every signed-in user; only what a client needs to choose one. */
+export class TemplateService {
+  constructor(readonly catalog: TemplateCatalog) {}
+
+  async list(page: { limit: number; cursor?: string }) {
+    const all = this.catalog.list();
+    const result = await paginate<(typeof all)[number], string>(
+      page,
+      async (after, limit) => all.filter((t) => after === undefined || t.id > after).slice(0, limit),
+      (t) => t.id,
+    );
+    return {
+      ...result,
+      items: result.items.map(({ id, kind, networkMember, platform, versions }) => ({ id, kind, networkMember, platform, versions })),
+    };
+  }
+}

@@ -1,0 +1,131 @@
+import { randomBytes } from 'node:crypto';
+import type { Caller } from '../../core/caller.js';
+import type { ServerDoc } from '../../store/records.js';
+import type { Access } from '../identity/access.js';
+import type { AccessEvents } from '../identity/access-events.js';
+import type { ServiceDeps } from '../deps.js';
+import type { ServerChangeHub } from './change-hub.js';
+import type { ServerListItemView } from './views.js';
+import { ServerWatcher, type JournalEntry, type ServerWatch } from './watch-client.js';
+import type { StreamGuards } from '../identity/stream-guard.js';
+import { WatchRing, type RingLimits } from './watch-ring.js';
+
+/** How far back a reconnecting watch can resume: the last 10,000 changes of the last 5 minutes. */
+export const watchRingLimits: RingLimits = { maxEntries: 10_000, maxAgeMs: 5 * 60_000 };
+
+/**
+ * GET /servers/watch: every server change, numbered and kept in a bounded ring, fanned out to
+ * the clients that may read it. Event ids are `<epoch>-<seq>`: the epoch is this Controller
+ * process's, `seq` grows with every change. A client opens with a snapshot of the servers it may
+ * read (ids `<epoch>-<seq>.<n>`, then `synced`); one that reconnects with `Last-Event-ID` gets the
+ * changes it missed, or a fresh snapshot when the ring no longer holds them, or the id is from
+ * another process, malformed, or a snapshot item's.
+ *
+ * Each client re-checks its caller's access on every change of it and every minute: one whose
+ * credential or user is gone gets `end {reason: "access_revoked"}`; one that may no longer read some
+ * servers is told they are gone. A client resuming from before such a change gets a fresh snapshot,
+ * so it forgets what it may no longer read.
+ */
+export class ServerWatchStream {
+  readonly epoch = randomBytes(4).toString('hex');
+  private readonly ring: WatchRing<JournalEntry>;
+  private readonly watchers = new Set<ServerWatcher>();
+  /** Per user, the last change number before its access last changed. */
+  private readonly accessChangedAt = new Map<string, number>();
+
+  constructor(
+    hub: ServerChangeHub,
+    private readonly view: (doc: ServerDoc) => ServerListItemView,
+    private readonly access: Access,
+    private readonly deps: ServiceDeps,
+    private readonly guards: StreamGuards,
+    accessEvents: AccessEvents,
+    limits = watchRingLimits,
+  ) {
+    this.ring = new WatchRing(limits, () => deps.clock.now().getTime());
+    accessEvents.subscribeAll(({ userId }) => this.accessChangedAt.set(userId, this.ring.head));
+    hub.subscribe(({ doc, deleted }) => {
+      const entry = this.ring.append({
+        teamId: doc.teamId, serverId: doc._id,
+        // The state as it is now: later clients resuming get what this moment looked like.
+        change: deleted ? { event: 'server-deleted', data: { id: doc._id } } : { event: 'server', data: this.view(doc) },
+      });
+      for (const watcher of this.watchers) watcher.change(entry);
+    });
+  }
+
+  /** Opens one client's watch; reads (and may fail) before anything is sent. */
+  async open(caller: Caller, lastEventId?: string): Promise<ServerWatch> {
+    const resumeFrom = this.seqOf(lastEventId);
+    const stale = resumeFrom === undefined || resumeFrom <= (this.accessChangedAt.get(caller.user._id) ?? -1);
+    const missed = stale ? undefined : this.ring.after(resumeFrom);
+    if (!missed) return this.snapshot(caller);
+    const { watcher, current } = this.watcher(caller);
+    // One check per team for the whole replay, however many changes it holds.
+    const checked = new Map<string, Promise<boolean>>();
+    const visible = (teamId: string) => checked.get(teamId) ?? checked.set(teamId, this.may(current.caller, teamId)).get(teamId)!;
+    for (const entry of missed) watcher.change(entry, visible);
+    watcher.synced(false, this.ring.reserve());
+    return this.watch(watcher, current);
+  }
+
+  private async snapshot(caller: Caller): Promise<ServerWatch> {
+    const before = this.ring.head;
+    const teams = await this.access.teamsWith(caller.user, 'servers.read');
+    const docs = await this.deps.repos.servers.find(teams ? { teamId: { $in: teams } } : {});
+    // From here nothing awaits: the snapshot, its `synced` and the subscription are one moment.
+    const readable = teams ? new Set(teams) : undefined;
+    const latest = new Map<string, JournalEntry>();
+    // A change during the read may or may not be in what was read: its journal entry is the newer truth.
+    for (const { value } of this.ring.after(before) ?? []) if (!readable || readable.has(value.teamId)) latest.set(value.serverId, value);
+    const items = new Map<string, ServerListItemView>();
+    for (const doc of docs) if (!latest.has(doc._id)) items.set(doc._id, this.view(doc));
+    for (const [id, entry] of latest) if (entry.change.event === 'server') items.set(id, entry.change.data);
+    const at = this.ring.head;
+    const { watcher, current } = this.watcher(caller);
+    // Ids are time-ordered: this is creation order, as GET /servers lists them.
+    [...items.values()].sort((a, b) => (a.id < b.id ? -1 : 1)).forEach((data, i) => watcher.ready({ event: 'server', data, id: `${this.epoch}-${at}.${i + 1}` }));
+    watcher.synced(true, this.ring.reserve());
+    return this.watch(watcher, current);
+  }
+
+  /** A client's watcher, and its caller as last re-checked (whose rights decide every change). */
+  private watcher(caller: Caller): { watcher: ServerWatcher; current: { caller: Caller; unguard?: () => void } } {
+    const current: { caller: Caller; unguard?: () => void } = { caller };
+    const watcher = new ServerWatcher(
+      (seq) => `${this.epoch}-${seq}`,
+      (teamId) => this.may(current.caller, teamId),
+      (w) => {
+        this.watchers.delete(w);
+        current.unguard?.();
+      },
+      (err) => this.deps.logger.error({ err }, 'server watch delivery failed; the client resumes'),
+    );
+    return { watcher, current };
+  }
+
+  /** Starts the client's changes and its access re-checks (after its opening events, so they cover them too). */
+  private watch(watcher: ServerWatcher, current: { caller: Caller; unguard?: () => void }): ServerWatcher {
+    this.watchers.add(watcher);
+    const { caller } = current;
+    const recheck = async () => {
+      const now = await this.guards.current(caller);
+      if (!now) return undefined;
+      current.caller = now;
+      const teams = await this.access.teamsWith(now.user, 'servers.read');
+      return teams ? (teamId: string) => teams.includes(teamId) : () => true;
+    };
+    current.unguard = this.guards.watch(caller, () => watcher.recheck(recheck, () => `${this.epoch}-${this.ring.reserve()}`));
+    return watcher;
+  }
+
+  private may(caller: Caller, teamId: string): Promise<boolean> {
+    return this.access.may(caller.user, teamId, 'servers.read');
+  }
+
+  /** The change number a `Last-Event-ID` names, if it is one of this process's and not a snapshot item's. */
+  private seqOf(lastEventId: string | undefined): number | undefined {
+    const match = /^([0-9a-f]+)-(\d{1,15})$/.exec(lastEventId?.trim() ?? '');
+    return match && match[1] === this.epoch ? Number(match[2]) : undefined;
+  }
+}
