@@ -16,10 +16,10 @@ export default {
   forbidden: [
     {
       name: 'no-circular',
-      comment: 'No import cycles of values; a cycle closed only by type imports is erased by the compiler (a domain type derived from its schema, a handler naming its gate).',
+      comment: 'No import cycles, type-only imports included: a cycle closed by `import type` still ties two modules into one unit that cannot be read, tested or moved apart. Break it by moving the shared type or constant into a lower module both import.',
       severity: 'error',
       from: { path: '^src/' },
-      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+      to: { circular: true },
     },
     {
       name: 'not-to-unresolvable',
@@ -121,10 +121,10 @@ export default {
     },
     {
       name: 'domain-types-from-schemas',
-      comment: 'Domain may name the API\'s and the feed\'s shapes (types derived from their schemas, erased at compile time), nothing else.',
+      comment: 'Domain may name the API\'s and the catalog feed\'s shapes (types derived from their schemas in schemas/, erased at compile time), nothing else.',
       severity: 'error',
       from: { path: `${controller}domain/` },
-      to: { path: '^src/', pathNot: `^src/(controller/(domain|core|schemas)|controller/catalog/feed\\.ts$|shared)`, dependencyTypes: ['type-only'] },
+      to: { path: '^src/', pathNot: `^src/(controller/(domain|core|schemas)|shared)/`, dependencyTypes: ['type-only'] },
     },
     {
       name: 'domain-no-packages',
@@ -139,6 +139,41 @@ export default {
       severity: 'error',
       from: { path: `${controller}domain/` },
       to: { path: ioCoreModules, reachable: true },
+    },
+    {
+      name: 'schemas-at-the-bottom',
+      comment: 'Schemas (the API\'s and the feed\'s shapes) sit below everything that uses them: the domain names their types, services and routes their values. They import nothing from domain/, services/, http/, catalog/, actors/, store/ or link/, not even a type; a value both sides need (a bound, a list of states) lives in the schema or in core/, and the service imports it from there.',
+      severity: 'error',
+      from: { path: `${controller}schemas/` },
+      to: { path: `${controller}(domain|services|http|catalog|actors|store|link)/` },
+    },
+    {
+      name: 'catalog-below-services',
+      comment: 'The plugin catalog (feed, index, adapters) sits below the services: services and routes use it, it never imports services/ or http/.',
+      severity: 'error',
+      from: { path: `${controller}catalog/` },
+      to: { path: `${controller}(services|http)/` },
+    },
+    {
+      name: 'domain-not-catalog',
+      comment: 'The catalog builds on the domain\'s plugin rules (catalog → domain), never the reverse: domain imports nothing from catalog/, not even a type; the feed\'s shapes it names are in schemas/catalog-feed.ts.',
+      severity: 'error',
+      from: { path: `${controller}domain/` },
+      to: { path: `${controller}catalog/` },
+    },
+    {
+      name: 'web-pages-not-router',
+      comment: 'The router imports the pages, so pages never import the router; what pages and the router share (the session) is in its own module, src/web/src/app/session.ts.',
+      severity: 'error',
+      from: { path: '^src/web/src/pages/' },
+      to: { path: '^src/web/src/app/router[.]tsx?$' },
+    },
+    {
+      name: 'web-session-not-router-pages',
+      comment: 'The session is below the pages and the router, which both use it: it imports neither.',
+      severity: 'error',
+      from: { path: '^src/web/src/app/session[.]tsx?$' },
+      to: { path: '^src/web/src/(app/router[.]tsx?$|pages/)' },
     },
     {
       name: 'machines-no-io',

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CatalogFeed, FeedPlugin } from '../../src/controller/catalog/feed.js';
+import type { CatalogFeed, FeedPlugin } from '../../src/controller/schemas/catalog-feed.js';
 import { createReadyUser, setupAdmin, startTestController, type TestController } from '../support/controller.js';
 import type { AuditEventPage, CatalogPluginDetail, CatalogPluginPage, CatalogSyncResult, TeamPage } from '../support/api-types.js';
 import type { ApiClient } from '../support/http.js';

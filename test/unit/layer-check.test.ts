@@ -17,12 +17,20 @@ describe('layer check (dependency-cruiser with .dependency-cruiser.js)', () => {
   it('flags each wrong import in the fixture tree and nothing else', async () => {
     expect(await fixtureViolations()).to.deep.equal([
       'agent-only-shared: src/agent/leaks.ts → src/controller/wiring.ts',
+      'catalog-below-services: src/controller/catalog/feed.ts → src/controller/services/refuses.ts',
       'domain-no-io: src/controller/domain/rule.ts → fs',
       'domain-no-io: src/controller/domain/typed-rule.ts → fs',
+      'domain-not-catalog: src/controller/domain/feed-rule.ts → src/controller/catalog/feed.ts',
+      'domain-types-from-schemas: src/controller/domain/feed-rule.ts → src/controller/catalog/feed.ts',
       'machines-not-io-layers: src/controller/actors/lamp-machine.ts → src/controller/store/lamps.ts',
       'no-circular: src/shared/cycle-a.ts → src/shared/cycle-b.ts',
+      // closed by `import type` alone: a circle all the same
+      'no-circular: src/shared/shape-a.ts → src/shared/shape-b.ts',
+      'schemas-at-the-bottom: src/controller/schemas/dimmer.ts → src/controller/domain/brightness.ts',
       'services-not-http: src/controller/services/refuses.ts → src/controller/http/problem.ts',
       'web-only-web: src/web/runtime-leak.ts → src/controller/schemas/lamp.ts',
+      'web-pages-not-router: src/web/src/pages/lamp-page.ts → src/web/src/app/router.ts',
+      'web-session-not-router-pages: src/web/src/app/session.ts → src/web/src/pages/lamp-page.ts',
     ]);
   });
 });

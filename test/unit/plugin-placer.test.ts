@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PluginPlacer, PluginPlacementError } from '../../src/agent/plugins/plugin-placer.js';
 import { CatalogIndex } from '../../src/controller/catalog/catalog-index.js';
-import type { FeedPlugin } from '../../src/controller/catalog/feed.js';
+import type { FeedPlugin } from '../../src/controller/schemas/catalog-feed.js';
 import { installationView } from '../../src/controller/services/plugins/plugin-views.js';
 import type { PluginInstallationDoc } from '../../src/controller/store/records.js';
 import type { DesiredPlugin } from '../../src/shared/link/messages.js';

@@ -9,7 +9,8 @@ import type { AuditService } from '../../src/controller/services/audit/audit.js'
 import type { NodeGateway } from '../../src/controller/services/nodes/node-gateway.js';
 import { ServerPlacements } from '../../src/controller/services/servers/placements.js';
 import { ServerPortMoves } from '../../src/controller/services/servers/port-moves.js';
-import { ServerReports, type ServerReport } from '../../src/controller/services/servers/status-reports.js';
+import type { ServerReport } from '../../src/controller/services/servers/server-report.js';
+import { ServerReports } from '../../src/controller/services/servers/status-reports.js';
 import { ServerChangeHub } from '../../src/controller/services/servers/change-hub.js';
 import { ServerService } from '../../src/controller/services/servers/servers.js';
 import { openStore } from '../../src/controller/store/open-store.js';

@@ -4,12 +4,6 @@ import { ShimConnection } from './shim-connection.js';
 import { parseGameExit, type GameExit, type OutputLine } from './shim-protocol.js';
 import { readJsonFile, stateFiles } from './state-dir.js';
 
-/** What the Agent keeps of a run once its game exited: the exit and the end of its console. */
-export interface LastRun {
-  exit: GameExit;
-  lines: readonly OutputLine[];
-}
-
 /** As many lines as one console replay may ask for. */
 export const keptLines = 1000;
 /** …but never more text than this per server, whatever the lines' length. */

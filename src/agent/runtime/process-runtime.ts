@@ -6,7 +6,7 @@ import { silentLogger, type Logger } from '../../shared/logger.js';
 import { programCommand, type ProgramCommand } from '../../shared/programs.js';
 import { isRuntimeError, RuntimeError } from './errors.js';
 import { parseLaunchSpec, parseShimConfig, type LaunchSpec, type ShimConfig } from './launch-spec.js';
-import { exitAlreadyReported, readEndOfConsole, type LastRun } from './last-run.js';
+import { exitAlreadyReported, readEndOfConsole } from './last-run.js';
 import { settleWithoutShim } from './lost-shim.js';
 import { readProcessUsage, type ProcessUsage } from './process-usage.js';
 import { readConsole } from './console-reader.js';
@@ -16,6 +16,7 @@ import type {
   OutputLine,
   ExitListener,
   GameExit,
+  LastRun,
   RuntimeStatus,
   ServerRuntime,
 } from './runtime-types.js';

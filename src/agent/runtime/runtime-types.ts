@@ -1,9 +1,14 @@
-import type { LastRun } from './last-run.js';
 import type { LaunchSpec } from './launch-spec.js';
 import type { ProcessUsage } from './process-usage.js';
 import type { OutputLine, GameExit } from './shim-protocol.js';
 
-export type { OutputLine, GameExit, LastRun, LaunchSpec, ProcessUsage };
+export type { OutputLine, GameExit, LaunchSpec, ProcessUsage };
+
+/** What the Agent keeps of a run once its game exited: the exit and the end of its console. */
+export interface LastRun {
+  exit: GameExit;
+  lines: readonly OutputLine[];
+}
 
 /** What the runtime knows about one server's game process. */
 export type RuntimeStatus =

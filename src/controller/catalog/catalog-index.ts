@@ -1,6 +1,6 @@
 import type { CatalogLookup } from '../domain/plugin-deps.js';
 import { runsOnGameVersion, runsOnPlatform } from '../domain/plugin-compat.js';
-import type { CatalogFeed, DenyEntry, FeedPlugin, FeedVersion } from './feed.js';
+import type { CatalogFeed, DenyEntry, FeedPlugin, FeedVersion } from '../schemas/catalog-feed.js';
 
 export interface CatalogSearch {
   search?: string;

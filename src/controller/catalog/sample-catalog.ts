@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CatalogFeed, DenyEntry, FeedPlugin } from './feed.js';
+import type { CatalogFeed, DenyEntry, FeedPlugin } from '../schemas/catalog-feed.js';
 import { buildPluginJar } from './plugin-jar.js';
 
 interface SampleVersion {

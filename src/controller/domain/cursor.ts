@@ -1,7 +1,7 @@
+import { maxCursorLength } from '../core/cursor-limit.js';
 import { invalidRequest } from '../core/errors.js';
 
 /** Opaque cursor: the sort key of the last item of the previous page, base64url-wrapped and versioned. */
-export const maxCursorLength = 200;
 
 export function encodeCursor(key: string | number): string {
   return Buffer.from(JSON.stringify({ v: 1, k: key })).toString('base64url');

@@ -1,4 +1,4 @@
-import type { DenyEntry, FeedPlugin, FeedVersion } from '../catalog/feed.js';
+import type { DenyEntry, FeedPlugin, FeedVersion } from '../schemas/catalog-feed.js';
 
 /** What a plugin version must suit: the server template's platform and the server's game version. */
 export interface PluginTarget {

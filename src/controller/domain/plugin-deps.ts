@@ -1,4 +1,4 @@
-import type { DenyEntry, FeedPlugin, FeedVersion } from '../catalog/feed.js';
+import type { DenyEntry, FeedPlugin, FeedVersion } from '../schemas/catalog-feed.js';
 import { denialOf, isCompatible, newestFirst, type PluginTarget } from './plugin-compat.js';
 
 /** What dependency resolution reads of the catalog. */

@@ -1,22 +1,20 @@
 import type { Static } from 'typebox';
-import type { ResourcesSchema, RestartPolicySchema, SoftwareSchema } from '../schemas/servers.js';
+import type {
+  convergenceValues, desiredStates, phases, ResourcesSchema, RestartPolicySchema, runtimeStates, SoftwareSchema,
+} from '../schemas/servers.js';
 import type { ResourceAmounts, StatusCondition } from './status.js';
 
 /**
- * The server vocabulary shared by the machine, the services and the store. Shapes the API shows
- * are the schemas' types; names differ from the link's (`Resources`, `DesiredState`,
- * `RuntimeState`, ...), whose shapes differ.
+ * The server vocabulary shared by the machine, the services and the store. Shapes and values the
+ * API shows are the schemas' (named here as types); names differ from the link's (`Resources`,
+ * `DesiredState`, `RuntimeState`, ...), whose shapes differ.
  */
-export const desiredStates = ['RUNNING', 'STOPPED', 'DELETED'] as const;
 export type ServerDesiredState = (typeof desiredStates)[number];
 
-export const phases = ['PROVISIONING', 'READY', 'MIGRATING', 'RESTORING', 'UPDATING', 'DELETING', 'FAILED'] as const;
 export type Phase = (typeof phases)[number];
 
-export const runtimeStates = ['STOPPED', 'STARTING', 'RUNNING', 'STOPPING', 'CRASHED'] as const;
 export type ServerRuntimeState = (typeof runtimeStates)[number];
 
-export const convergenceValues = ['CONVERGED', 'IN_PROGRESS', 'DISCREPANCY', 'UNKNOWN'] as const;
 export type Convergence = (typeof convergenceValues)[number];
 
 export type ServerKind = 'GAME_SERVER' | 'PROXY';

@@ -7,6 +7,7 @@ import type { AgentMessage, EnrollRequest, EnrollResponse, Hello, PortRange, Req
 import type { Logger } from '../../shared/logger.js';
 import { emptyResources, type NodeFleet } from '../actors/fleet.js';
 import type { NodeTimings } from '../actors/node-machine.js';
+import type { AgentGate } from './agent-gate.js';
 import { serveArtifact, type ArtifactProvider } from './artifact-rpc.js';
 import { EnrollSlots } from './enroll-slots.js';
 import { ConnectRefusedError, EnrollmentRefusedError } from './errors.js';
@@ -14,13 +15,6 @@ import type { LinkMetrics } from './link-metrics.js';
 import { NodeSession, type AgentStream } from './node-session.js';
 import { peerAddress } from './peer-address.js';
 import type { AgentSessions } from './session-registry.js';
-
-/** What the link asks of the Controller's services: redeem tokens and check credentials. */
-export interface AgentGate {
-  enroll(input: EnrollRequest): Promise<EnrollResponse>;
-  /** The Node id of a valid, current credential; throws ConnectRefusedError otherwise. */
-  authenticate(credential: string): Promise<string>;
-}
 
 export interface AgentLinkDeps {
   gate: AgentGate;

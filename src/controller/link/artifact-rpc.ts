@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import * as grpc from '@grpc/grpc-js';
 import type { AgentLinkHandlers } from '../../shared/link/proto.js';
 import type { Logger } from '../../shared/logger.js';
-import type { AgentGate } from './agent-link.js';
+import type { AgentGate } from './agent-gate.js';
 import { ConnectRefusedError } from './errors.js';
 
 /** Finds the jar a Node asks for: a path when one of the Node's servers has it installed. */

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { DateTime, Defaulted } from './common.js';
-import { maxCursorLength } from '../domain/cursor.js';
+import { maxCursorLength } from '../core/cursor-limit.js';
 
 /** A catalog plugin id, `<source>:<id>` (URL-encode the colon or not: both arrive the same). */
 export const CatalogPluginId = Type.String({ minLength: 3, maxLength: 161, pattern: '^[^:\\s]+:\\S+$', description: 'A catalog plugin id, `<source>:<id>`.' });

@@ -1,5 +1,5 @@
 import Type, { type TOptional, type TSchema } from 'typebox';
-import { maxCursorLength } from '../domain/cursor.js';
+import { maxCursorLength } from '../core/cursor-limit.js';
 
 /**
  * A query field the client may leave out because validation fills in its `default`: optional in

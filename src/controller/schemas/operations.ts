@@ -1,10 +1,14 @@
 import Type from 'typebox';
-import { consoleTail } from '../services/console/console.js';
 import { maxCommandBytes } from '../../shared/console-limits.js';
-import { maxPropertyKeyLength } from '../services/files/properties.js';
 import { DateTime, Defaulted } from './common.js';
 
 /** Schemas of what an operator does on a server: console, files, server.properties. */
+
+/** Bounds and default of the console stream's `tail`. */
+export const consoleTail = { min: 0, max: 1000, default: 100 } as const;
+
+/** Longest property key, in characters (the properties service checks it too). */
+export const maxPropertyKeyLength = 256;
 
 export const ConsoleCommand = Type.Object({
   command: Type.String({

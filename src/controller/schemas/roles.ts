@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { permissionValues } from '../domain/permissions.js';
+import { permissionValues } from '../core/permission-names.js';
 import { DateTime, Uuid, PrintableName } from './common.js';
 
 export const PermissionValue = Type.Enum(permissionValues);

@@ -1,7 +1,14 @@
 import Type from 'typebox';
-import { convergenceValues, desiredStates, phases, runtimeStates } from '../domain/server-spec.js';
 import { ConditionSchema, DateTime, ResourceAmountsSchema, Uuid, pageQueryFields, PrintableName } from './common.js';
 
+/**
+ * The values of a server's state fields. domain/server-spec.ts names their types (Phase,
+ * ServerDesiredState, ...), which the machine, the services and the store share.
+ */
+export const desiredStates = ['RUNNING', 'STOPPED', 'DELETED'] as const;
+export const phases = ['PROVISIONING', 'READY', 'MIGRATING', 'RESTORING', 'UPDATING', 'DELETING', 'FAILED'] as const;
+export const runtimeStates = ['STOPPED', 'STARTING', 'RUNNING', 'STOPPING', 'CRASHED'] as const;
+export const convergenceValues = ['CONVERGED', 'IN_PROGRESS', 'DISCREPANCY', 'UNKNOWN'] as const;
 
 export const SoftwareSchema = Type.Object({
   template: Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9-]*$' }),

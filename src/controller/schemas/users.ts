@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { globalPermissionValues } from '../domain/permissions.js';
+import { globalPermissionValues } from '../core/permission-names.js';
 import { DateTime, Uuid, PrintableName } from './common.js';
 
 export const Username = Type.String({

@@ -253,7 +253,7 @@ export interface PluginInstallationDoc {
 /** One plugin of the last good catalog; the denylist and sync facts live in the `catalog` setting. */
 export interface CatalogPluginDoc {
   _id: string;
-  plugin: import('../catalog/feed.js').FeedPlugin;
+  plugin: import('../schemas/catalog-feed.js').FeedPlugin;
 }
 
 /** Where backups are kept: a directory on the Node that takes them, or the Controller's own store. */

@@ -1,4 +1,4 @@
-import type { FeedPlugin, FeedVersion } from '../feed.js';
+import type { FeedPlugin, FeedVersion } from '../../schemas/catalog-feed.js';
 
 /**
  * Hangar API v1 → catalog feed. Input per project: `GET /api/v1/projects/{slug}` and the

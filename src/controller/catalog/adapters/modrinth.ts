@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FeedPlugin, FeedVersion } from '../feed.js';
+import type { FeedPlugin, FeedVersion } from '../../schemas/catalog-feed.js';
 
 /**
  * Modrinth API v2 → catalog feed. Input: the projects (`GET /v2/projects?ids=[...]`) and each

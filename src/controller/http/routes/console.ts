@@ -1,6 +1,5 @@
-import { CommandSent, ConsoleCommand, ConsoleQuery } from '../../schemas/operations.js';
+import { CommandSent, ConsoleCommand, ConsoleQuery, consoleTail } from '../../schemas/operations.js';
 import { ServerParams } from '../../schemas/servers.js';
-import { consoleTail } from '../../services/console/console.js';
 import { consoleRetryAfterSeconds, maxConsoleWatchers } from '../../services/console/console-hub.js';
 import type { Services } from '../../services/index.js';
 import { route } from '../route.js';

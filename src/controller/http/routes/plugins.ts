@@ -1,4 +1,4 @@
-import { maxJarBytes } from '../../catalog/feed.js';
+import { maxJarBytes } from '../../schemas/catalog-feed.js';
 import { Paged } from '../../schemas/common.js';
 import { InstallationParams, InstallPlugin, PluginInstallation, PluginListQuery, UpdatePlugin, UploadQuery } from '../../schemas/plugins.js';
 import { ServerParams } from '../../schemas/servers.js';

@@ -2,7 +2,7 @@ import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
 import { conflict, DomainError, notFound } from '../../core/errors.js';
 import { paginate } from '../../domain/cursor.js';
-import type { Permission } from '../../domain/permissions.js';
+import type { Permission } from '../../core/permission-names.js';
 import type { BackupDoc, BackupState, ServerDoc } from '../../store/records.js';
 import { hidden, type Access } from '../identity/access.js';
 import type { ServiceDeps } from '../deps.js';

@@ -8,9 +8,6 @@ import type { Caller } from '../../core/caller.js';
 import { invalidRequest } from '../../core/errors.js';
 import { commandTooLong, maxCommandBytes } from '../../../shared/console-limits.js';
 
-/** Bounds and default of the console stream's `tail`. */
-export const consoleTail = { min: 0, max: 1000, default: 100 } as const;
-
 /** One line of printable text: no line breaks or other control characters, not blank, no leading slash. */
 export function checkCommand(command: string): void {
   // eslint-disable-next-line no-control-regex

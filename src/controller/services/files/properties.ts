@@ -4,11 +4,9 @@ import type { ServerService } from '../servers/servers.js';
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
 import { invalidRequest, DomainError } from '../../core/errors.js';
+import { maxPropertyKeyLength } from '../../schemas/operations.js';
 import type { ServerDoc } from '../../store/records.js';
 import type { TemplateCatalog } from '../../templates/template-catalog.js';
-
-/** Longest property key, in characters. */
-export const maxPropertyKeyLength = 256;
 
 const valuesOf = (response: Awaited<ReturnType<NodeCalls['ask']>>): Record<string, string> =>
   response.payload === 'properties' ? { ...response.properties.values } : {};

@@ -1,6 +1,7 @@
 import type { Caller } from '../../core/caller.js';
 import { forbidden, DomainError } from '../../core/errors.js';
-import { mayGlobally, mayInTeam, teamPermissions, type GlobalPermission, type Permission } from '../../domain/permissions.js';
+import type { GlobalPermission, Permission } from '../../core/permission-names.js';
+import { mayGlobally, mayInTeam, teamPermissions } from '../../domain/permissions.js';
 import type { Shared } from '../../store/collection.js';
 import type { Repositories } from '../../store/repositories.js';
 import type { UserDoc } from '../../store/records.js';

@@ -8,7 +8,7 @@ import { nowIso, type ServiceDeps } from '../deps.js';
 import { MigrationCalls, StepFailure } from './migration-calls.js';
 import { awaitReport, unlessAborted } from './migration-waits.js';
 import type { NodeGateway } from '../nodes/node-gateway.js';
-import type { ServerReport } from '../servers/status-reports.js';
+import type { ServerReport } from '../servers/server-report.js';
 import type { ServerReportFeed } from '../servers/report-feed.js';
 import type { ServerService } from '../servers/servers.js';
 import { copyEntries } from '../transfers/copy.js';

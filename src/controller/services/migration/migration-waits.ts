@@ -1,4 +1,4 @@
-import type { ServerReport } from '../servers/status-reports.js';
+import type { ServerReport } from '../servers/server-report.js';
 import type { ServerReportFeed } from '../servers/report-feed.js';
 import { StepFailure } from './migration-calls.js';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CatalogIndex, type CatalogPosition, type CatalogSearch } from '../../catalog/catalog-index.js';
-import { CatalogFeedError, parseFeed, type CatalogFeed, type DenyEntry, type FeedPlugin } from '../../catalog/feed.js';
+import { CatalogFeedError, parseFeed } from '../../catalog/feed.js';
 import { feedLocation, readFeedText, type FeedLocation } from '../../catalog/feed-source.js';
 import { writeSampleCatalog } from '../../catalog/sample-catalog.js';
 import type { AuditScope } from '../../core/audit-scope.js';
@@ -8,6 +8,7 @@ import type { Caller } from '../../core/caller.js';
 import { invalidRequest, notFound, DomainError } from '../../core/errors.js';
 import { paginate } from '../../domain/cursor.js';
 import { denialOf, newestFirst } from '../../domain/plugin-compat.js';
+import type { CatalogFeed, DenyEntry, FeedPlugin } from '../../schemas/catalog-feed.js';
 import type { Access } from '../identity/access.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { rm } from 'node:fs/promises';
 import { KeyedMutex } from '../../../shared/keyed-mutex.js';
-import { maxJarBytes } from '../../catalog/feed.js';
+import { maxJarBytes } from '../../schemas/catalog-feed.js';
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
 import { conflict, invalidRequest, notFound, DomainError } from '../../core/errors.js';

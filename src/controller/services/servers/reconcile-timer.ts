@@ -1,4 +1,4 @@
-import type { ServerReport } from './status-reports.js';
+import type { ServerReport } from './server-report.js';
 import type { ServerChange } from './change-hub.js';
 
 export type ReconciledListener = (seconds: number) => void;

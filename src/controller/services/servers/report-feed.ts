@@ -1,4 +1,4 @@
-import type { ServerReport } from './status-reports.js';
+import type { ServerReport } from './server-report.js';
 
 export type ReportListener = (nodeId: string, report: ServerReport) => void;
 

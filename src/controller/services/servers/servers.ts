@@ -6,7 +6,7 @@ import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
 import { conflict, invalidRequest, DomainError } from '../../core/errors.js';
 import { paginate } from '../../domain/cursor.js';
-import type { Permission } from '../../domain/permissions.js';
+import type { Permission } from '../../core/permission-names.js';
 import { fits, freeOf } from '../../domain/placement.js';
 import { defaultRestartPolicy, emptyObserved, type Reservation, type ServerDesired, type ServerKind, type ServerObserved } from '../../domain/server-spec.js';
 import type { Shared } from '../../store/collection.js';

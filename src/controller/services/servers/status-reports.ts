@@ -1,31 +1,9 @@
-import type { LastCrash } from '../../domain/last-crash.js';
-import type { Phase, ServerObserved, ServerRuntimeState } from '../../domain/server-spec.js';
-import type { ResourceAmounts, StatusCondition } from '../../domain/status.js';
+import type { Phase, ServerObserved } from '../../domain/server-spec.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import { worthWriting } from './observed-memo.js';
 import type { ServerPortMoves } from './port-moves.js';
+import type { ServerReport } from './server-report.js';
 import type { ServerService } from './servers.js';
-
-/** One server's status as an Agent reports it (the link turns its messages into this). */
-export interface ServerReport {
-  serverId: string;
-  observedGeneration: number;
-  runtimeState?: ServerRuntimeState;
-  installed: boolean;
-  /** Installing failed for good (e.g. a checksum mismatch): the server goes FAILED. */
-  installError?: string;
-  removed: boolean;
-  restarting: boolean;
-  /** The membership the process was started with, while it starts or runs. */
-  startedInNetwork: boolean;
-  usage: ResourceAmounts;
-  conditions: StatusCondition[];
-  startedAt?: string;
-  /** Kept in memory only (ServerCrashes), never in the observed status the store holds. */
-  lastCrash?: LastCrash;
-  /** The game port another program holds, which the Agent refused to start the game on (PORT_IN_USE). */
-  portInUse?: number;
-}
 
 /**
  * Applies Agent reports: the only writer of a server's observed status. Reports also drive the
