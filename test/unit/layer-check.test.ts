@@ -17,6 +17,8 @@ describe('layer check (dependency-cruiser with .dependency-cruiser.js)', () => {
   it('flags each wrong import in the fixture tree and nothing else', async () => {
     expect(await fixtureViolations()).to.deep.equal([
       'agent-only-shared: src/agent/leaks.ts → src/controller/wiring.ts',
+      'cli-only-api-types: src/cli/type-leak.ts → src/controller/wiring.ts',
+      'cli-only-shared: src/cli/runtime-leak.ts → src/controller/schemas/lamp.ts',
       'domain-no-io: src/controller/domain/rule.ts → fs',
       'domain-no-io: src/controller/domain/typed-rule.ts → fs',
       'machines-not-io-layers: src/controller/actors/lamp-machine.ts → src/controller/store/lamps.ts',
