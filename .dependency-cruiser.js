@@ -2,7 +2,7 @@
  * The layer check (`npm run lint:layers`): the arrows of README "How it is built" as rules, so a
  * wrong import fails CI. Rules name only `src/` as their origin: tests and benches may import
  * anything. Type-only imports count (tsPreCompilationDeps), because a type import still couples
- * the layers; the one exception is spelled out in `web-only-api-types`.
+ * the layers; the exceptions are spelled out in `web-only-api-types` and `cli-only-api-types`.
  */
 
 /** Node built-ins that reach outside the process (files, sockets, processes, the host). */
@@ -58,10 +58,17 @@ export default {
     },
     {
       name: 'cli-only-shared',
-      comment: 'The CLI speaks only the public HTTP API: it imports src/shared and nothing else from src/.',
+      comment: 'The CLI speaks only the public HTTP API: at run time it imports src/shared and nothing else from src/.',
       severity: 'error',
       from: { path: '^src/cli/' },
-      to: { path: '^src/', pathNot: '^src/(cli|shared)/' },
+      to: { path: '^src/', pathNot: '^src/(cli|shared)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'cli-only-api-types',
+      comment: 'The CLI may take API types (type-only) from the Controller schemas, nothing else.',
+      severity: 'error',
+      from: { path: '^src/cli/' },
+      to: { path: '^src/', pathNot: '^src/(cli|shared|controller/schemas)/', dependencyTypes: ['type-only'] },
     },
     {
       name: 'web-only-web',

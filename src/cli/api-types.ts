@@ -1,189 +1,49 @@
 /**
- * The parts of the public API's answers the CLI reads (the OpenAPI document at /api/v1/openapi.json
- * is the full shape). Declared here because the CLI speaks only HTTP and may not import the
- * Controller's schemas; `-o json` and `-o yaml` print what the API sent, not these types.
+ * The API's types the CLI reads, taken from the Controller's typebox schemas (the same ones that
+ * validate requests, check answers and generate the OpenAPI document). Type imports only, erased
+ * at compile time: the built CLI loads nothing of the Controller (`cli-only-shared`).
+ * `-o json` and `-o yaml` print what the API sent, not these types.
  */
+import type { Static, TUnsafe } from 'typebox';
+import type * as agentLink from '../controller/schemas/agent-link.js';
+import type * as audit from '../controller/schemas/audit.js';
+import type * as auth from '../controller/schemas/auth.js';
+import type * as backups from '../controller/schemas/backups.js';
+import type * as catalog from '../controller/schemas/catalog.js';
+import type * as common from '../controller/schemas/common.js';
+import type * as migrations from '../controller/schemas/migrations.js';
+import type * as nodes from '../controller/schemas/nodes.js';
+import type * as operations from '../controller/schemas/operations.js';
+import type * as plugins from '../controller/schemas/plugins.js';
+import type * as roles from '../controller/schemas/roles.js';
+import type * as servers from '../controller/schemas/servers.js';
+import type * as teams from '../controller/schemas/teams.js';
+import type * as templates from '../controller/schemas/templates.js';
+import type * as users from '../controller/schemas/users.js';
+import type { ConsoleEndEvent, ConsoleLineEvent } from '../controller/schemas/console-events.js';
+import type { ServerWatchSynced } from '../controller/schemas/watch-events.js';
 
-export interface Page<T> {
-  items: T[];
-  nextCursor?: string;
-}
+/** A list endpoint's answer with items of type `T`. */
+export type Page<T> = Static<ReturnType<typeof common.Paged<TUnsafe<T>>>>;
+export type Problem = Static<typeof common.Problem>;
+export type Condition = Static<typeof common.ConditionSchema>;
 
-export interface Condition {
-  id: string;
-  source: string;
-  reason: string;
-  message: string;
-  since: string;
-}
-
-export interface Resources {
-  cpuMillis: number;
-  memoryBytes: number;
-}
-
-export interface Software {
-  template: string;
-  version: string;
-  build?: string;
-}
-
-export interface ServerItem {
-  id: string;
-  name: string;
-  teamId: string;
-  nodeId?: string;
-  kind: string;
-  inNetwork: boolean;
-  desiredState: string;
-  generation: number;
-  phase: string;
-  runtimeState?: string;
-  convergence: string;
-  software: Software;
-  resources: Resources;
-  gamePort?: number;
-  conditionCount: number;
-}
-
-export interface ServerDetail extends ServerItem {
-  observedGeneration: number;
-  ports: { name: string; protocol: string; hostPort: number }[];
-  restartPolicy: { maxRestarts: number; windowSeconds: number };
-  conditions: Condition[];
-  acknowledgedConditions: string[];
-  markers: string[];
-  status: { runtimeState?: string; usage: Resources & { diskBytes: number }; conditions: Condition[]; startedAt?: string };
-  workflow?: { kind: string; startedAt: string; step: string; targetNodeId?: string };
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface NodeInfo {
-  id: string;
-  name: string;
-  adminState: string;
-  acceptsPlacements: boolean;
-  address?: string;
-  reachAddress?: string;
-  createdAt: string;
-  status: {
-    connectionState: string;
-    agentVersion: string;
-    hostname: string;
-    os: string;
-    arch: string;
-    runtimeName: string;
-    runtimeVersion: string;
-    observedAddress?: string;
-    allocatable: Resources & { diskBytes: number };
-    usage: Resources & { diskBytes: number };
-    gamePorts?: { first: number; last: number };
-    lastHeartbeatAt?: string;
-  };
-  conditions: Condition[];
-  reserved: Resources;
-  free: Resources;
-}
-
-export interface EnrollmentIssued {
-  node: NodeInfo;
-  enrollmentToken: string;
-  enrollmentExpiresAt: string;
-}
-
-export interface AgentLink {
-  host?: string;
-  port: number;
-  tls: boolean;
-}
-
-export interface Team {
-  id: string;
-  name: string;
-}
-
-export interface Membership {
-  userId: string;
-  teamId: string;
-  roleIds: string[];
-}
-
-export interface User {
-  id: string;
-  username: string;
-  email: string;
-  displayName: string;
-  globalAdmin: boolean;
-  globalPermissions: string[];
-}
-
-export interface Role {
-  id: string;
-  name: string;
-  description: string;
-  builtin: boolean;
-  permissions: string[];
-}
-
-export interface Template {
-  id: string;
-  kind: string;
-  networkMember: boolean;
-  platform: string;
-  versions: string[];
-}
-
-export interface Backup {
-  id: string;
-  serverId: string;
-  destinationId: string;
-  nodeId: string;
-  trigger: string;
-  state: string;
-  sizeBytes: number;
-  storedBytes: number;
-  fileCount: number;
-  error?: string;
-  startedAt: string;
-  finishedAt?: string;
-}
-
-export interface BackupDestination {
-  id: string;
-  name: string;
-  kind: string;
-}
-
-export interface AuditEvent {
-  id: number;
-  occurredAt: string;
-  actorKind: string;
-  actorUserId?: string;
-  action: string;
-  outcome: string;
-  details: Record<string, unknown>;
-}
-
-export interface FileItem {
-  name: string;
-  path: string;
-  type: 'FILE' | 'DIRECTORY';
-}
-
-export interface PluginInstallation {
-  id: string;
-  pluginId: string;
-  version: string;
-  catalogVersionId?: string;
-}
-
-export interface CatalogPlugin {
-  id: string;
-  versions: { versionId: string; version: string }[];
-}
-
-export interface ConsoleLine {
-  text: string;
-  replay: boolean;
-}
+export type ServerItem = Static<typeof servers.ServerListItem>;
+export type ServerDetail = Static<typeof servers.ServerDetail>;
+export type NodeInfo = Static<typeof nodes.Node>;
+export type EnrollmentIssued = Static<typeof nodes.EnrollmentIssued>;
+export type DrainStarted = Static<typeof migrations.DrainStarted>;
+export type AgentLink = Static<typeof agentLink.AgentLink>;
+export type Team = Static<typeof teams.Team>;
+export type Membership = Static<typeof teams.Membership>;
+export type User = Static<typeof users.User>;
+export type CreatedApiToken = Static<typeof auth.CreatedApiToken>;
+export type Role = Static<typeof roles.Role>;
+export type Template = Static<typeof templates.TemplateSummary>;
+export type Backup = Static<typeof backups.Backup>;
+export type BackupDestination = Static<typeof backups.BackupDestination>;
+export type AuditEvent = Static<typeof audit.AuditEvent>;
+export type PropertiesView = Static<typeof operations.PropertiesView>;
+export type PluginInstallation = Static<typeof plugins.PluginInstallation>;
+export type CatalogPluginDetail = Static<typeof catalog.CatalogPluginDetail>;
+export type { ConsoleEndEvent, ConsoleLineEvent, ServerWatchSynced };

@@ -1,6 +1,6 @@
 import { Agent, type Dispatcher } from 'undici';
 import { ApiError, CliError } from './errors.js';
-import type { Page } from './api-types.js';
+import type { Page, Problem } from './api-types.js';
 
 export interface Auth {
   token?: string;
@@ -70,7 +70,7 @@ export class CliClient {
 async function problemOf(res: Response): Promise<ApiError> {
   const text = await res.text();
   try {
-    const problem = JSON.parse(text) as { code?: string; detail?: string; title?: string };
+    const problem = JSON.parse(text) as Partial<Problem>;
     return new ApiError(res.status, problem.code ?? String(res.status), problem.detail ?? problem.title ?? res.statusText);
   } catch {
     return new ApiError(res.status, String(res.status), text || res.statusText);

@@ -11,7 +11,10 @@ export interface Names {
   role(id: string): string;
 }
 
-export const serverView = (names: Names): View<ServerItem> => ({
+/** A server as `get servers` shows it; `--watch` shows a deleted one once more, as phase DELETED. */
+export type ServerRow = Omit<ServerItem, 'phase'> & { phase: ServerItem['phase'] | 'DELETED' };
+
+export const serverView = (names: Names): View<ServerRow> => ({
   kind: 'server',
   plural: 'servers',
   name: (s) => s.name,

@@ -1,10 +1,11 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { ServerItem } from './api-types.js';
+import type { ServerItem, ServerWatchSynced } from './api-types.js';
 import type { CliClient } from './client.js';
 import { print } from './context.js';
 import { ApiError, CliError } from './errors.js';
 import { rows, table, type Format, type View } from './output.js';
 import { readEvents, type StreamEvent } from './sse.js';
+import type { ServerRow } from './views.js';
 import YAML from 'yaml';
 
 export interface WatchFilter {
@@ -25,9 +26,9 @@ export class ServerPrinter {
   private readonly last = new Map<string, string>();
   private header = true;
 
-  constructor(private readonly view: View<ServerItem>, private readonly format: Format) {}
+  constructor(private readonly view: View<ServerRow>, private readonly format: Format) {}
 
-  show(items: ServerItem[]): void {
+  show(items: ServerRow[]): void {
     const fresh = items.filter((s) => this.last.get(s.id) !== JSON.stringify(s));
     for (const s of fresh) this.last.set(s.id, JSON.stringify(s));
     if (fresh.length > 0) print(this.render(fresh));
@@ -42,7 +43,7 @@ export class ServerPrinter {
     const last = this.last.get(id);
     if (last === undefined) return;
     this.last.delete(id);
-    const gone = { ...(JSON.parse(last) as ServerItem), phase: 'DELETED' };
+    const gone: ServerRow = { ...(JSON.parse(last) as ServerItem), phase: 'DELETED' };
     print(this.format === 'json' || this.format === 'yaml' ? this.document({ id, name: gone.name, deleted: true }) : this.render([gone]));
   }
 
@@ -50,7 +51,7 @@ export class ServerPrinter {
     return this.format === 'json' ? JSON.stringify(value) + '\n' : `---\n${YAML.stringify(value)}`;
   }
 
-  private render(items: ServerItem[]): string {
+  private render(items: ServerRow[]): string {
     if (this.format === 'json' || this.format === 'yaml') return items.map((s) => this.document(s)).join('');
     if (this.format === 'name') return items.map((s) => `server/${s.name}\n`).join('');
     const out = table(rows(this.view, items, this.format === 'wide', this.header));
@@ -77,7 +78,7 @@ const final = (e: unknown) => e instanceof ApiError && e.status < 500 && e.statu
  * snapshot, after which servers it no longer names are shown as deleted); it gives up, exit 1,
  * when no connection is whole again (`synced`) within `timeoutMs` of the drop.
  */
-export async function watchServers(client: CliClient, view: View<ServerItem>, format: Format, filter: WatchFilter, timeoutMs = reconnectTimeoutMs): Promise<void> {
+export async function watchServers(client: CliClient, view: View<ServerRow>, format: Format, filter: WatchFilter, timeoutMs = reconnectTimeoutMs): Promise<void> {
   const printer = new ServerPrinter(view, format);
   let lastEventId: string | undefined;
   let lost: { since: number; attempts: number } | undefined;
@@ -94,7 +95,7 @@ export async function watchServers(client: CliClient, view: View<ServerItem>, fo
         if (e.id !== undefined) lastEventId = e.id;
         if (opening === undefined) return apply(e);
         if (e.event !== 'synced') return void opening.push(e);
-        if ((e.data as { snapshot: boolean }).snapshot) {
+        if ((e.data as ServerWatchSynced).snapshot) {
           const items = opening.flatMap((o) => (o.event === 'server' ? [o.data as ServerItem] : [])).filter((s) => matches(s, filter));
           printer.show(items);
           printer.forgetAllBut(new Set(items.map((s) => s.id)));

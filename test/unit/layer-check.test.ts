@@ -18,6 +18,8 @@ describe('layer check (dependency-cruiser with .dependency-cruiser.js)', () => {
     expect(await fixtureViolations()).to.deep.equal([
       'agent-only-shared: src/agent/leaks.ts → src/controller/wiring.ts',
       'catalog-below-services: src/controller/catalog/feed.ts → src/controller/services/refuses.ts',
+      'cli-only-api-types: src/cli/type-leak.ts → src/controller/wiring.ts',
+      'cli-only-shared: src/cli/runtime-leak.ts → src/controller/schemas/lamp.ts',
       'domain-no-io: src/controller/domain/rule.ts → fs',
       'domain-no-io: src/controller/domain/typed-rule.ts → fs',
       'domain-not-catalog: src/controller/domain/feed-rule.ts → src/controller/catalog/feed.ts',

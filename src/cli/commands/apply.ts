@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { text as readAll } from 'node:stream/consumers';
 import type { Command } from 'commander';
-import type { CatalogPlugin, PluginInstallation, ServerDetail, ServerItem } from '../api-types.js';
+import type { CatalogPluginDetail, PluginInstallation, PropertiesView, ServerDetail, ServerItem } from '../api-types.js';
 import { diffLines, planServer, type Current, type Plan } from '../apply-plan.js';
 import type { CliClient } from '../client.js';
 import { connect, print, withGlobals } from '../context.js';
@@ -18,14 +18,14 @@ async function currentOf(client: CliClient, desired: DesiredServer, teamId: stri
   if (named.length === 0) return undefined;
   const server = named[0];
   const current: Current = { server };
-  if (desired.properties) current.properties = (await client.get<{ properties: Record<string, string> }>(`/servers/${server.id}/properties`)).properties;
+  if (desired.properties) current.properties = (await client.get<PropertiesView>(`/servers/${server.id}/properties`)).properties;
   if (desired.plugins) current.plugins = await client.all<PluginInstallation>(`/servers/${server.id}/plugins`);
   return current;
 }
 
 /** A plugin version as the file names it (a version or a catalog version id) to its catalog version id. */
 async function versionId(client: CliClient, pluginId: string, version: string): Promise<string> {
-  const plugin = await client.get<CatalogPlugin>(`/catalog/plugins/${encodeURIComponent(pluginId)}`);
+  const plugin = await client.get<CatalogPluginDetail>(`/catalog/plugins/${encodeURIComponent(pluginId)}`);
   const found = plugin.versions.find((v) => v.versionId === version) ?? plugin.versions.find((v) => v.version === version);
   if (!found) throw new CliError(`plugin ${pluginId} has no version "${version}" in the catalog`);
   return found.versionId;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ConsoleLine } from '../api-types.js';
+import type { ConsoleEndEvent, ConsoleLineEvent } from '../api-types.js';
 import { connect, withGlobals } from '../context.js';
 import { parseDuration } from '../duration.js';
 import { UsageError } from '../errors.js';
@@ -10,10 +10,10 @@ import { readEvents, type StreamEvent } from '../sse.js';
 /** `exec` prints output for at most this long in all. */
 const execLimitMs = 10_000;
 
-const line = (e: StreamEvent) => process.stdout.write(`${(e.data as ConsoleLine).text}\n`);
+const line = (e: StreamEvent) => process.stdout.write(`${(e.data as ConsoleLineEvent).text}\n`);
 
 function ended(e: StreamEvent): void {
-  const end = e.data as { reason: string; exitCode?: number; signal?: string };
+  const end = e.data as ConsoleEndEvent;
   const how = end.exitCode !== undefined ? `, exit code ${end.exitCode}` : end.signal ? `, signal ${end.signal}` : '';
   process.stderr.write(`(console ended: ${end.reason}${how})\n`);
 }

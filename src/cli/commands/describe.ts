@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { AuditEvent, Condition, NodeInfo, ServerDetail, ServerItem } from '../api-types.js';
+import type { AuditEvent, Condition, NodeInfo, Page, ServerDetail, ServerItem } from '../api-types.js';
 import type { CliClient } from '../client.js';
 import { connect, print, withGlobals } from '../context.js';
 import { ApiError, UsageError } from '../errors.js';
@@ -27,7 +27,7 @@ const indent = (text: string) => text.replace(/^(?=.)/gm, '  ');
 async function events(client: CliClient, targetId: string): Promise<string> {
   let items: AuditEvent[];
   try {
-    items = (await client.get<{ items: AuditEvent[] }>(`/audit-events?targetId=${encodeURIComponent(targetId)}&limit=${auditShown}`)).items;
+    items = (await client.get<Page<AuditEvent>>(`/audit-events?targetId=${encodeURIComponent(targetId)}&limit=${auditShown}`)).items;
   } catch (e) {
     if (e instanceof ApiError && e.status === 403) return 'Events: <the audit log is for global administrators>\n';
     throw e;

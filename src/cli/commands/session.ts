@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
-import type { User } from '../api-types.js';
+import type { CreatedApiToken, User } from '../api-types.js';
 import { CliClient } from '../client.js';
 import { caPathOf, connect, globalsOf, print, readCa, withGlobals } from '../context.js';
 import { forgetCredentials, loadCredentials, saveCredentials } from '../credentials.js';
@@ -28,7 +28,7 @@ export function registerSession(program: Command): void {
       const login = await new CliClient(url, {}, ca).call<User>('POST', '/auth/login', { username: opts.username, password });
       const cookie = /(__Host-cairn_session=[^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
       const session = new CliClient(url, { cookie }, ca);
-      const token = await session.post<{ id: string; token: string }>('/me/tokens', { name: `cli@${hostname()}` });
+      const token = await session.post<CreatedApiToken>('/me/tokens', { name: `cli@${hostname()}` });
       await session.post('/auth/logout');
       await saveCredentials({ url, token: token.token, tokenId: token.id, username: login.body.username, ...(caPath ? { ca: caPath } : {}) });
       process.stderr.write(`Logged in to ${url} as ${login.body.username}.\n`);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Backup, BackupDestination, NodeInfo, ServerDetail } from '../api-types.js';
+import type { Backup, BackupDestination, DrainStarted, ServerDetail } from '../api-types.js';
 import type { CliClient } from '../client.js';
 import { connect, print, withGlobals } from '../context.js';
 import { formatDone } from '../output.js';
@@ -58,7 +58,7 @@ export function registerWorkflows(program: Command): void {
     .action(async (name: string, _opts: unknown, cmd: Command) => {
       const { client, format } = await connect(cmd);
       const node = await resolve(client, kinds.node, name);
-      const answer = await client.post<{ node: NodeInfo; serverIds: string[] }>(`/nodes/${node.id}/drain`);
+      const answer = await client.post<DrainStarted>(`/nodes/${node.id}/drain`);
       print(formatDone('node', node.name, `draining (${answer.serverIds.length} server${answer.serverIds.length === 1 ? '' : 's'} moving)`, answer, format));
     });
 }

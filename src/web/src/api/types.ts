@@ -7,6 +7,7 @@ import type { Static, TSchema } from 'typebox';
 import type * as agentLink from '../../../controller/schemas/agent-link.js';
 import type * as audit from '../../../controller/schemas/audit.js';
 import type * as auth from '../../../controller/schemas/auth.js';
+import type * as backups from '../../../controller/schemas/backups.js';
 import type * as catalog from '../../../controller/schemas/catalog.js';
 import type * as common from '../../../controller/schemas/common.js';
 import type * as migrations from '../../../controller/schemas/migrations.js';
@@ -107,93 +108,21 @@ export type CatalogPage = Page<typeof catalog.CatalogPluginItem>;
 export type CatalogQuery = Static<typeof catalog.CatalogListQuery>;
 export type CatalogPluginDetail = Static<typeof catalog.CatalogPluginDetail>;
 
-/**
- * Backups, restore and migration (docs/backups.md, "The API at a glance"), declared by hand from
- * that table while their schemas are being written: the same names and shapes.
- */
-export interface Paged<T> {
-  items: T[];
-  nextCursor?: string;
-}
-
-export type BackupTrigger = 'MANUAL' | 'SCHEDULED' | 'PRE_RESTORE' | 'PRE_MIGRATE';
-export type BackupState = 'PENDING' | 'RUNNING' | 'SUCCEEDED' | 'FAILED';
-export type BackupDestinationKind = 'NODE_DIRECTORY' | 'CONTROLLER';
-
-export interface BackupDestination {
-  id: string;
-  name: string;
-  kind: BackupDestinationKind;
-  /** Absolute, on the Node that takes the backup; only and always for NODE_DIRECTORY. */
-  path?: string;
-  createdAt: string;
-}
-export type BackupDestinationPage = Paged<BackupDestination>;
-export interface CreateBackupDestination {
-  name: string;
-  kind: BackupDestinationKind;
-  path?: string;
-}
-
-export interface BackupPlugin {
-  pluginId: string;
-  name: string;
-  version: string;
-  catalogVersionId?: string;
-}
-
-export interface Backup {
-  id: string;
-  serverId: string;
-  destinationId: string;
-  /** The Node that took it; a NODE_DIRECTORY backup is stored there. */
-  nodeId: string;
-  scheduleId?: string;
-  trigger: BackupTrigger;
-  state: BackupState;
-  /** The total size of the backup's files. */
-  sizeBytes: number;
-  /** What the backup added to its destination: its incremental cost. */
-  storedBytes: number;
-  fileCount: number;
-  software: { template: string; version: string; build?: string };
-  plugins: BackupPlugin[];
-  error?: string;
-  startedAt: string;
-  finishedAt?: string;
-}
-export type BackupPage = Paged<Backup>;
-/** Without a destination the Controller's default (`controller`) is used. */
-export interface CreateBackup {
-  destinationId?: string;
-}
-export interface BackupListQuery extends PageQuery {
-  serverId?: string;
-  state?: BackupState;
-}
-/** `serverId` names another existing server of the same template; without it, the backup's own server. */
-export interface RestoreBackup {
-  serverId?: string;
-}
-
-export interface BackupSchedule {
-  id: string;
-  serverId: string;
-  /** Five fields, UTC. */
-  cron: string;
-  destinationId: string;
-  /** How many SCHEDULED backups of this schedule are kept (1 to 100). */
-  retain: number;
-  nextRunAt: string;
-  lastRunAt?: string;
-  createdAt: string;
-}
-export type BackupSchedulePage = Paged<BackupSchedule>;
-export interface CreateBackupSchedule {
-  cron: string;
-  destinationId?: string;
-  retain: number;
-}
+export type BackupDestination = Static<typeof backups.BackupDestination>;
+export type BackupDestinationKind = BackupDestination['kind'];
+export type BackupDestinationPage = Page<typeof backups.BackupDestination>;
+export type CreateBackupDestination = Static<typeof backups.CreateDestination>;
+export type Backup = Static<typeof backups.Backup>;
+export type BackupTrigger = Backup['trigger'];
+export type BackupState = Backup['state'];
+export type BackupPlugin = Static<typeof backups.BackupPlugin>;
+export type BackupPage = Page<typeof backups.Backup>;
+export type CreateBackup = Static<typeof backups.TakeBackup>;
+export type BackupListQuery = Static<typeof backups.BackupListQuery>;
+export type RestoreBackup = Static<typeof backups.RestoreBackup>;
+export type BackupSchedule = Static<typeof backups.BackupSchedule>;
+export type BackupSchedulePage = Page<typeof backups.BackupSchedule>;
+export type CreateBackupSchedule = Static<typeof backups.CreateSchedule>;
 
 export type MigrateServer = Static<typeof migrations.MigrateServer>;
 /** The drained Node and the servers being moved off it. */

@@ -1,13 +1,10 @@
-import type { Permission } from '../../api/admin';
+import type { CreateRole } from '../../api/types';
 import { TextField } from '../../components/Field';
 import { CheckboxGroup } from '../admin-components/Choices';
 import { permissionChoices } from '../admin-components/permissions';
 
-export interface RoleFields {
-  name: string;
-  description: string;
-  permissions: Permission[];
-}
+/** The form's value: the request's fields, the optional description empty until typed. */
+export type RoleFields = Required<CreateRole>;
 
 export const emptyRole: RoleFields = { name: '', description: '', permissions: [] };
 export const roleFields = ['name', 'description', 'permissions'];

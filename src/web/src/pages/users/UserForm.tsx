@@ -1,16 +1,10 @@
-import type { GlobalPermission } from '../../api/admin';
+import type { CreateUser } from '../../api/types';
 import { TextField } from '../../components/Field';
 import { CheckboxField, CheckboxGroup } from '../admin-components/Choices';
 import { globalPermissionChoices } from '../admin-components/permissions';
 
-export interface UserFields {
-  username: string;
-  email: string;
-  displayName: string;
-  password: string;
-  globalAdmin: boolean;
-  globalPermissions: GlobalPermission[];
-}
+/** The form's value: the create request's fields, all present (editing sends the ones changed). */
+export type UserFields = Required<CreateUser>;
 
 export const emptyUser: UserFields = { username: '', email: '', displayName: '', password: '', globalAdmin: false, globalPermissions: [] };
 
