@@ -1,15 +1,16 @@
+import { installCrashHandlers } from './crash-handlers.js';
 import type { Logger } from './logger.js';
 import { ProgramArgsError, versionLine } from './program-args.js';
 import { ProgramConfigError, type CommandLine } from './program-config.js';
 
 /**
- * The start-up `cairn-controller` and `cairn-agent` share: the command line, the
+ * The start-up `cairn-controller` and `cairn-agent` share: crash handlers, the command line, the
  * start, and a graceful stop on SIGTERM and SIGINT. What each program starts, and how long its stop
  * may take, stays in its own main.ts.
  */
 
 export interface ProgramMain<C> {
-  /** `cairn-agent`: the prefix of a usage error. */
+  /** `cairn-agent`: the prefix of a usage error, and the `program` of a crash's log line. */
   name: string;
   logger: Logger;
   /** The `--help` text. */
@@ -22,12 +23,13 @@ export interface ProgramMain<C> {
 }
 
 /**
- * Reads the command line (a usage error is one line on stderr and
+ * Installs the crash handlers, reads the command line (a usage error is one line on stderr and
  * exit 2; `--help` and `--version` print to stdout and return), then starts the program. A start
  * that fails is logged `fatal` and exits 1.
  */
 export function runProgram<C>(program: ProgramMain<C>): void {
   const { logger } = program;
+  installCrashHandlers(program.name, { logger });
   const main = async () => {
     const config = configOrExit(program);
     if (config !== undefined) await program.start(config);
