@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { defaultGamePorts, gamePortsRule, parseGamePorts } from '../shared/game-ports.js';
 import type { PortRange } from '../shared/link/messages.js';
-import { parseProgramArgs, programHelp, type FlagSpec } from '../shared/program-args.js';
-import { programSettings } from '../shared/settings.js';
+import type { FlagSpec } from '../shared/program-args.js';
+import { programConfig, ProgramConfigError, wholeNumber, type ProgramSettings } from '../shared/program-config.js';
 
 export interface AgentConfig {
   /** HOST:PORT of the Controller's Agent link. */
@@ -27,7 +27,7 @@ export interface AgentConfig {
   gamePorts: PortRange;
 }
 
-export class AgentConfigError extends Error {}
+export class AgentConfigError extends ProgramConfigError {}
 
 const flags = {
   config: { value: 'FILE', env: 'CAIRN_AGENT_CONFIG', help: 'a YAML file of settings whose keys are these long flags (data-dir: /var/lib/cairn-agent); flags and variables win over it' },
@@ -45,58 +45,44 @@ const flags = {
   'game-ports': { value: 'FIRST-LAST', env: 'CAIRN_GAME_PORTS', help: 'the host ports this Node offers game servers (default 25565-26564)' },
 } as const satisfies Record<string, FlagSpec>;
 
-export const agentHelp = programHelp('cairn-agent --controller HOST:PORT --data-dir DIR [options]', 'The Cairn Agent: runs the game servers of one Node for its Controller. Flags win over environment variables, which win over --config.', flags);
-
-/** `--help`, `--version`, or the configuration to run with. */
-export function parseAgentCommandLine(argv: string[], env: NodeJS.ProcessEnv = process.env): { action: 'help' | 'version' } | { action: 'run'; config: AgentConfig } {
-  const args = parseProgramArgs(argv, flags);
-  return args.action === 'run' ? { action: 'run', config: configFrom(args.values, env) } : args;
-}
-
-function amount(name: string, raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < 0) throw new AgentConfigError(`--${name} must be a whole number of at least 0, got ${JSON.stringify(raw)}`);
-  return n;
-}
-
-function gamePorts(raw: string | undefined): PortRange {
-  if (raw === undefined) return defaultGamePorts;
-  const range = parseGamePorts(raw);
-  if (!range) throw new AgentConfigError(`--game-ports must be ${gamePortsRule}, got ${JSON.stringify(raw)}`);
-  return range;
-}
+/** Whole numbers of at least 0 (the allocatable amounts, the restart backoff). */
+const amountRule = 'a whole number of at least 0';
+const amount = wholeNumber(0);
 
 /**
- * The configuration of a command line that runs the Agent. Flags win over environment variables
- * (the token may come from CAIRN_ENROLLMENT_TOKEN so it stays out of the process list).
+ * Flags win over environment variables (the token may come from CAIRN_ENROLLMENT_TOKEN so it stays
+ * out of the process list), which win over the --config file.
  */
-export function parseAgentConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): AgentConfig {
-  const args = parseAgentCommandLine(argv, env);
-  if (args.action !== 'run') throw new AgentConfigError(`--${args.action} prints and exits; it does not run the Agent`);
-  return args.config;
-}
-
-function configFrom(values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv): AgentConfig {
-  const settings = programSettings(values, env, flags, 'config');
-  const get = (name: keyof typeof flags) => settings.get(name);
+function configFrom(settings: ProgramSettings<keyof typeof flags>): AgentConfig {
+  const { get, parsed } = settings;
   const controller = get('controller');
   if (!controller || !/^.+:\d{1,5}$/.test(controller)) throw new AgentConfigError('--controller HOST:PORT is required');
   const dataDir = get('data-dir');
   if (!dataDir) throw new AgentConfigError('--data-dir DIR is required');
-  if (get('controller-tls-name') !== undefined && get('controller-ca') === undefined) throw new AgentConfigError('--controller-tls-name goes with --controller-ca');
+  const controllerCa = get('controller-ca');
+  if (get('controller-tls-name') !== undefined && controllerCa === undefined) throw new AgentConfigError('--controller-tls-name goes with --controller-ca');
   return {
     controller,
     dataDir: resolve(dataDir),
     enrollmentToken: get('enrollment-token'),
-    controllerCa: get('controller-ca') === undefined ? undefined : resolve(get('controller-ca')!),
+    controllerCa: controllerCa === undefined ? undefined : resolve(controllerCa),
     controllerTlsName: get('controller-tls-name'),
-    cpuMillis: amount('cpu-millis', get('cpu-millis')),
-    memoryBytes: amount('memory-bytes', get('memory-bytes')),
-    diskBytes: amount('disk-bytes', get('disk-bytes')),
+    cpuMillis: parsed('cpu-millis', amountRule, amount),
+    memoryBytes: parsed('memory-bytes', amountRule, amount),
+    diskBytes: parsed('disk-bytes', amountRule, amount),
     java: get('java') ?? 'java',
     bindAddress: get('bind-address') ?? '0.0.0.0',
-    restartBackoffMs: amount('restart-backoff-ms', get('restart-backoff-ms')) ?? 1000,
-    gamePorts: gamePorts(get('game-ports')),
+    restartBackoffMs: parsed('restart-backoff-ms', amountRule, amount) ?? 1000,
+    gamePorts: parsed('game-ports', gamePortsRule, parseGamePorts) ?? defaultGamePorts,
   };
 }
+
+/** `agentHelp`: the --help text; `parseAgentCommandLine`: --help, --version or the configuration to run with; `parseAgentConfig`: the configuration of a command line that runs the Agent. */
+export const { help: agentHelp, commandLine: parseAgentCommandLine, config: parseAgentConfig } = programConfig({
+  usage: 'cairn-agent --controller HOST:PORT --data-dir DIR [options]',
+  summary: 'The Cairn Agent: runs the game servers of one Node for its Controller. Flags win over environment variables, which win over --config.',
+  flags,
+  runs: 'the Agent',
+  error: AgentConfigError,
+  build: configFrom,
+});

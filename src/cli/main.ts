@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { CommanderError } from 'commander';
+import { installCrashHandlers } from '../shared/crash-handlers.js';
 import { ApiError, CliError, UsageError } from './errors.js';
 import { buildProgram } from './program.js';
 import { DurationError } from './duration.js';
@@ -22,6 +23,9 @@ function exitCodeOf(error: unknown): number {
   process.stderr.write(`error: ${error instanceof CliError ? error.message : String((error as Error).stack ?? error)}\n`);
   return 1;
 }
+
+// An error nothing caught (a bug): one `error: …` line and exit 1, not a stack trace for the user.
+installCrashHandlers('cairn', { forUsers: true });
 
 // A reader that goes away (`cairn get servers | head`) ends the output, not the command with a stack trace.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { gamePortsRule, parseGamePorts } from '../shared/game-ports.js';
 import type { PortRange } from '../shared/link/messages.js';
-import { parseProgramArgs, programHelp, type FlagSpec } from '../shared/program-args.js';
-import { programSettings } from '../shared/settings.js';
+import type { FlagSpec } from '../shared/program-args.js';
+import { programConfig, ProgramConfigError, wholeNumber, type ProgramSettings } from '../shared/program-config.js';
 import { defaultWebDir } from './http/web-ui.js';
 
 export interface ControllerConfig {
@@ -30,7 +30,7 @@ export interface ControllerConfig {
   auditRetentionDays: number;
 }
 
-export class ConfigError extends Error {}
+export class ConfigError extends ProgramConfigError {}
 
 const flags = {
   config: { value: 'FILE', env: 'CAIRN_CONTROLLER_CONFIG', help: 'a YAML file of settings whose keys are these long flags (data-dir: /var/lib/cairn); flags and variables win over it' },
@@ -49,84 +49,51 @@ const flags = {
   'game-ports': { value: 'FIRST-LAST', env: 'CAIRN_GAME_PORTS', help: 'the game port range the local Agent offers' },
   'audit-retention-days': { value: 'DAYS', env: 'CAIRN_AUDIT_RETENTION_DAYS', help: 'delete audit events older than this, hourly and at start; 0 keeps them forever (default 365)' },
   'shutdown-timeout': { value: 'SECONDS', env: 'CAIRN_SHUTDOWN_TIMEOUT', help: 'on SIGTERM, how long requests get to finish before their connections are cut (default 10)' },
+  'local-agent': { env: 'CAIRN_LOCAL_AGENT=1', help: 'also run an Agent on this machine, enrolled automatically' },
 } as const satisfies Record<string, FlagSpec>;
 
-const allFlags: Record<string, FlagSpec> = {
-  ...flags,
-  'local-agent': { env: 'CAIRN_LOCAL_AGENT=1', help: 'also run an Agent on this machine, enrolled automatically' },
-};
+const port = wholeNumber(0, 65535);
 
-export const controllerHelp = programHelp('cairn-controller [options]', 'The Cairn Controller: the HTTP API, the web UI and the Agent link. Flags win over environment variables, which win over --config.', allFlags);
-
-/** `--help`, `--version`, or the configuration to run with. */
-export function parseControllerCommandLine(argv: string[], env: NodeJS.ProcessEnv = process.env): { action: 'help' | 'version' } | { action: 'run'; config: ControllerConfig } {
-  const args = parseProgramArgs(argv, allFlags);
-  return args.action === 'run' ? { action: 'run', config: configFrom(args.values, env) } : args;
-}
-
-function port(name: string, raw: string): number {
+/** Seconds with a fraction, 0..3600, as milliseconds. */
+function shutdownTimeoutMs(raw: string): number | undefined {
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`--${name} must be a port number 0..65535, got ${JSON.stringify(raw)}`);
-  return n;
-}
-
-function syncMinutes(raw: string): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 10_080) throw new ConfigError(`--catalog-sync-minutes must be a whole number 0..10080, got ${JSON.stringify(raw)}`);
-  return n;
-}
-
-function shutdownTimeoutMs(raw: string): number {
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0 || n > 3600) throw new ConfigError(`--shutdown-timeout must be seconds 0..3600, got ${JSON.stringify(raw)}`);
-  return Math.round(n * 1000);
-}
-
-function retentionDays(raw: string): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 36_500) throw new ConfigError(`--audit-retention-days must be a whole number of days 0..36500, got ${JSON.stringify(raw)}`);
-  return n;
-}
-
-function gamePorts(raw: string | undefined): PortRange | undefined {
-  if (raw === undefined) return undefined;
-  const range = parseGamePorts(raw);
-  if (!range) throw new ConfigError(`--game-ports must be ${gamePortsRule}, got ${JSON.stringify(raw)}`);
-  return range;
+  return Number.isFinite(n) && n >= 0 && n <= 3600 ? Math.round(n * 1000) : undefined;
 }
 
 const optionalPath = (raw: string | undefined) => (raw === undefined ? undefined : resolve(raw));
 
-/** The configuration of a command line that runs the Controller (tests build theirs this way). */
-export function parseControllerConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): ControllerConfig {
-  const args = parseControllerCommandLine(argv, env);
-  if (args.action !== 'run') throw new ConfigError(`--${args.action} prints and exits; it does not run the Controller`);
-  return args.config;
-}
-
 /** Flags win over environment variables, which win over the config file, which wins over defaults. */
-function configFrom(values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv): ControllerConfig {
-  const settings = programSettings(values, env, allFlags, 'config');
-  const get = (name: keyof typeof flags) => settings.get(name);
+function configFrom(settings: ProgramSettings<keyof typeof flags>): ControllerConfig {
+  const { get, on, parsed } = settings;
   const config: ControllerConfig = {
     dataDir: resolve(get('data-dir') ?? './data'),
-    httpPort: port('http-port', get('http-port') ?? '8080'),
-    grpcPort: port('grpc-port', get('grpc-port') ?? '8443'),
+    httpPort: parsed('http-port', 'a port number 0..65535', port) ?? 8080,
+    grpcPort: parsed('grpc-port', 'a port number 0..65535', port) ?? 8443,
     host: get('host') ?? '127.0.0.1',
     mongodbUri: get('mongodb-uri'),
     catalogSource: get('catalog-source'),
-    catalogSyncMinutes: syncMinutes(get('catalog-sync-minutes') ?? '60'),
+    catalogSyncMinutes: parsed('catalog-sync-minutes', 'a whole number 0..10080', wholeNumber(0, 10_080)) ?? 60,
     templatesDir: optionalPath(get('templates-dir')),
     webDir: resolve(get('web-dir') ?? defaultWebDir()),
     tlsCert: optionalPath(get('tls-cert')),
     tlsKey: optionalPath(get('tls-key')),
     tlsCa: optionalPath(get('tls-ca')),
-    localAgent: settings.on('local-agent'),
-    localAgentGamePorts: gamePorts(get('game-ports')),
-    shutdownTimeoutMs: shutdownTimeoutMs(get('shutdown-timeout') ?? '10'),
-    auditRetentionDays: retentionDays(get('audit-retention-days') ?? '365'),
+    localAgent: on('local-agent'),
+    localAgentGamePorts: parsed('game-ports', gamePortsRule, parseGamePorts),
+    shutdownTimeoutMs: parsed('shutdown-timeout', 'seconds 0..3600', shutdownTimeoutMs) ?? 10_000,
+    auditRetentionDays: parsed('audit-retention-days', 'a whole number of days 0..36500', wholeNumber(0, 36_500)) ?? 365,
   };
   if ((config.tlsCert === undefined) !== (config.tlsKey === undefined)) throw new ConfigError('--tls-cert and --tls-key go together');
   if (config.tlsCa !== undefined && config.tlsCert === undefined) throw new ConfigError('--tls-ca goes with --tls-cert and --tls-key');
   return config;
 }
+
+/** `controllerHelp`: the --help text; `parseControllerCommandLine`: --help, --version or the configuration to run with; `parseControllerConfig`: the configuration of a command line that runs the Controller. */
+export const { help: controllerHelp, commandLine: parseControllerCommandLine, config: parseControllerConfig } = programConfig({
+  usage: 'cairn-controller [options]',
+  summary: 'The Cairn Controller: the HTTP API, the web UI and the Agent link. Flags win over environment variables, which win over --config.',
+  flags,
+  runs: 'the Controller',
+  error: ConfigError,
+  build: configFrom,
+});

@@ -29,8 +29,12 @@ import { stdoutLog } from './console-log.js';
 import { PlayerListener } from './player-listener.js';
 import { loadPlugins } from './plugin-loader.js';
 import type { PluginDescriptor } from './plugin-descriptor.js';
+import { installCrashHandlers } from '../shared/crash-handlers.js';
 import { PropertiesFile } from '../shared/properties-file.js';
 import { World } from './world.js';
+
+// An error nothing caught: one JSON line on stderr (the console, to the Agent), then exit 1, a crash.
+installCrashHandlers('simcraft');
 
 const log = stdoutLog();
 

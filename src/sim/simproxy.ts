@@ -15,12 +15,16 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { installCrashHandlers } from '../shared/crash-handlers.js';
 import { simproxyConfigFileName, type SimproxyConfigSpec } from '../shared/simproxy-config.js';
 import { readCommands } from './command-input.js';
 import { stdoutLog } from './console-log.js';
 import { watchConfigFile } from './file-watch.js';
 import { readProxyConfig, routeOrder } from './proxy-config.js';
 import { TcpForwarder } from './tcp-forwarder.js';
+
+// An error nothing caught: one JSON line on stderr (the console, to the Agent), then exit 1, a crash.
+installCrashHandlers('simproxy');
 
 const log = stdoutLog();
 const { values: args } = parseArgs({ options: { config: { type: 'string' }, version: { type: 'string' } }, strict: true });

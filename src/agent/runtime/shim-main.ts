@@ -1,5 +1,9 @@
+import { installCrashHandlers } from '../../shared/crash-handlers.js';
 import { SHIM_BUSY_EXIT_CODE } from './shim-protocol.js';
 import { runShim, ShimAlreadyRunningError } from './shim.js';
+
+// An error nothing caught: one JSON line in shim.log (its stderr), then exit 1.
+installCrashHandlers('shim');
 
 /**
  * Entry of the per-server shim: `shim-main <state-dir>`. The Agent starts it detached in a new
