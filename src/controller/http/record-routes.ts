@@ -18,7 +18,8 @@ type Page<I extends TSchema> = Static<ReturnType<typeof Paged<I>>>;
 
 /**
  * The usual endpoints of one kind of record, each declared with `route()` as one call that names
- * the service answering it. The shape fixes the rest:
+ * the service answering it (`() => s.teams`: looked up when a request comes, as a handler would,
+ * so routes are declared without touching a service). The shape fixes the rest:
  *
  * | call | endpoint | success | audit action | service call |
  * |---|---|---|---|---|
@@ -40,48 +41,48 @@ export function recordRoutes<Id extends string>({ tag, kind, path, id }: { tag: 
   const declare = (def: object) => route(def as Parameters<typeof route>[0]);
   return {
     create: <B extends TSchema, R extends TSchema>(
-      service: { create(caller: Caller, body: Static<B>, audit: AuditScope): Promise<Static<R>> },
+      service: () => { create(caller: Caller, body: Static<B>, audit: AuditScope): Promise<Static<R>> },
       def: Doc & { body: B; response: R },
     ): AnyRoute => declare({
       method: 'POST', path, tag, status: 201, ...def, audit: audit('create'),
-      handler: async (input: { caller: Caller; body: Static<B>; audit: AuditScope }) => service.create(input.caller, input.body, input.audit),
+      handler: async (input: { caller: Caller; body: Static<B>; audit: AuditScope }) => service().create(input.caller, input.body, input.audit),
     }),
     list: <I extends TSchema, Q extends TSchema = typeof PageQuery>(
-      service: { list(caller: Caller, query: QueryOf<Q>): Promise<Page<I>> },
+      service: () => { list(caller: Caller, query: QueryOf<Q>): Promise<Page<I>> },
       { item, query, ...def }: Doc & { item: I; query?: Q },
     ): AnyRoute => declare({
       method: 'GET', path, tag, status: 200, ...def, query: query ?? PageQuery, response: Paged(item),
-      handler: async (input: { caller: Caller; query: QueryOf<Q> }) => service.list(input.caller, input.query),
+      handler: async (input: { caller: Caller; query: QueryOf<Q> }) => service().list(input.caller, input.query),
     }),
     listForServer: <I extends TSchema, Q extends TSchema = typeof PageQuery>(
-      service: { listForServer(caller: Caller, serverId: string, query: QueryOf<Q>): Promise<Page<I>> },
+      service: () => { listForServer(caller: Caller, serverId: string, query: QueryOf<Q>): Promise<Page<I>> },
       { item, query, ...def }: Doc & { item: I; query?: Q },
     ): AnyRoute => declare({
       method: 'GET', path: `/servers/{serverId}${path}`, tag, status: 200, ...def, params: ServerParams, query: query ?? PageQuery, response: Paged(item),
       handler: async (input: { caller: Caller; params: { serverId: string }; query: QueryOf<Q> }) =>
-        service.listForServer(input.caller, input.params.serverId, input.query),
+        service().listForServer(input.caller, input.params.serverId, input.query),
     }),
     get: <R extends TSchema>(
-      service: { get(caller: Caller, id: string): Promise<Static<R>> },
+      service: () => { get(caller: Caller, id: string): Promise<Static<R>> },
       def: Doc & { response: R },
     ): AnyRoute => declare({
       method: 'GET', path: one, tag, status: 200, ...def, params,
-      handler: async (input: { caller: Caller; params: Record<Id, string> }) => service.get(input.caller, input.params[id]),
+      handler: async (input: { caller: Caller; params: Record<Id, string> }) => service().get(input.caller, input.params[id]),
     }),
     update: <B extends TSchema, R extends TSchema>(
-      service: { update(caller: Caller, id: string, body: Static<B>, audit: AuditScope): Promise<Static<R>> },
+      service: () => { update(caller: Caller, id: string, body: Static<B>, audit: AuditScope): Promise<Static<R>> },
       def: Doc & { body: B; response: R },
     ): AnyRoute => declare({
       method: 'PATCH', path: one, tag, status: 200, ...def, params, audit: audit('update'),
       handler: async (input: { caller: Caller; params: Record<Id, string>; body: Static<B>; audit: AuditScope }) =>
-        service.update(input.caller, input.params[id], input.body, input.audit),
+        service().update(input.caller, input.params[id], input.body, input.audit),
     }),
     delete: (
-      service: { delete(caller: Caller, id: string, audit: AuditScope): Promise<void> },
+      service: () => { delete(caller: Caller, id: string, audit: AuditScope): Promise<void> },
       def: Doc,
     ): AnyRoute => declare({
       method: 'DELETE', path: one, tag, status: 204, ...def, params, audit: audit('delete'),
-      handler: async (input: { caller: Caller; params: Record<Id, string>; audit: AuditScope }) => service.delete(input.caller, input.params[id], input.audit),
+      handler: async (input: { caller: Caller; params: Record<Id, string>; audit: AuditScope }) => service().delete(input.caller, input.params[id], input.audit),
     }),
   };
 }

@@ -16,16 +16,16 @@ const schedule = recordRoutes({ tag: 'backups', kind: 'backup-schedule', path: '
 export const backupRoutes = (s: Services) => {
   const b = s.backups;
   return [
-    destination.list(b.destinations, {
+    destination.list(() => b.destinations, {
       summary: 'Backup destinations (global administrators), in creation order; `controller` (kind CONTROLLER) exists from the first start.',
       item: BackupDestination,
     }),
-    destination.create(b.destinations, {
+    destination.create(() => b.destinations, {
       summary: 'Add a backup destination (global administrators).',
       description: '`NODE_DIRECTORY`: backups are kept under `path` (absolute, at most 1,024 characters) on the Node that takes each one, and can be restored onto servers on that Node only. `CONTROLLER` (no `path`): kept by the Controller (its data dir, or GridFS on MongoDB), restorable on any Node. Names are unique regardless of case.',
       body: CreateDestination, response: BackupDestination, errors: ['conflict'],
     }),
-    destination.delete(b.destinations, {
+    destination.delete(() => b.destinations, {
       summary: 'Remove a backup destination (global administrators); `conflict` while backups or schedules use it, and for the built-in one.',
       errors: ['conflict'],
     }),
@@ -37,13 +37,13 @@ export const backupRoutes = (s: Services) => {
       audit: { action: 'backup.create', targetKind: 'backup' },
       handler: async ({ caller, params, body, audit }) => b.backups.take(caller, params.serverId, body, audit),
     }),
-    backup.listForServer(b.backups, { summary: 'The server\'s backups, newest first (`backups.read`).', query: ServerBackupListQuery, item: Backup }),
-    backup.list(b.backups, {
+    backup.listForServer(() => b.backups, { summary: 'The server\'s backups, newest first (`backups.read`).', query: ServerBackupListQuery, item: Backup }),
+    backup.list(() => b.backups, {
       summary: 'Every backup you may read (`backups.read` in the server\'s team), newest first; filters: serverId, state.',
       description: deletedServers, query: BackupListQuery, item: Backup,
     }),
-    backup.get(b.backups, { summary: 'One backup (`backups.read`).', description: deletedServers, response: Backup }),
-    backup.delete(b.backups, {
+    backup.get(() => b.backups, { summary: 'One backup (`backups.read`).', description: deletedServers, response: Backup }),
+    backup.delete(() => b.backups, {
       summary: 'Delete a finished backup (`backups.create`): its manifest, then the content no other backup shares.',
       description: `\`conflict\` while it is PENDING or RUNNING or being restored; \`node_unavailable\` when its Node (NODE_DIRECTORY) cannot be reached. ${deletedServers}`,
       errors: ['conflict', 'node_unavailable'],
@@ -64,9 +64,9 @@ export const backupRoutes = (s: Services) => {
       audit: { action: 'backup-schedule.create', targetKind: 'backup-schedule' },
       handler: async ({ caller, params, body, audit }) => b.schedules.create(caller, params.serverId, body, audit),
     }),
-    schedule.listForServer(b.schedules, { summary: 'The server\'s backup schedules (`backups.read`).', item: BackupSchedule }),
-    schedule.list(b.schedules, { summary: 'Every backup schedule you may read (`backups.read` in the server\'s team).', item: BackupSchedule }),
-    schedule.get(b.schedules, { summary: 'One backup schedule (`backups.read`).', response: BackupSchedule }),
-    schedule.delete(b.schedules, { summary: 'Remove a backup schedule (`backups.create`); the backups it took stay.' }),
+    schedule.listForServer(() => b.schedules, { summary: 'The server\'s backup schedules (`backups.read`).', item: BackupSchedule }),
+    schedule.list(() => b.schedules, { summary: 'Every backup schedule you may read (`backups.read` in the server\'s team).', item: BackupSchedule }),
+    schedule.get(() => b.schedules, { summary: 'One backup schedule (`backups.read`).', response: BackupSchedule }),
+    schedule.delete(() => b.schedules, { summary: 'Remove a backup schedule (`backups.create`); the backups it took stay.' }),
   ];
 };

@@ -19,18 +19,18 @@ const adminRoute = (s: Services, verb: 'enable' | 'disable' | 'revoke', summary:
   });
 
 export const nodeRoutes = (s: Services, agentLink: AgentLink) => [
-  node.create(s.nodes, {
+  node.create(() => s.nodes, {
     summary: 'Create a Node; answers a one-time enrollment token (valid one hour) for `cairn-agent --enrollment-token`.',
     description: `${manage} The Node is AWAITING_ENROLLMENT until its Agent enrolls and connects.`,
     body: CreateNode, response: EnrollmentIssued, errors: ['conflict'],
   }),
-  node.list(s.nodes, {
+  node.list(() => s.nodes, {
     summary: 'Nodes in creation order.',
     description: 'Holders of nodes.manage see every Node; others see the Nodes their teams\' servers run on, where they hold nodes.read.',
     item: Node,
   }),
-  node.get(s.nodes, { summary: 'One Node with its live status, conditions, reservations and free capacity.', response: Node }),
-  node.update(s.nodes, {
+  node.get(() => s.nodes, { summary: 'One Node with its live status, conditions, reservations and free capacity.', response: Node }),
+  node.update(() => s.nodes, {
     summary: 'Change where other Nodes reach this Node; empty means the observed address. The proxy\'s routes follow at once.',
     description: manage, body: UpdateNode, response: Node,
   }),
@@ -51,5 +51,5 @@ export const nodeRoutes = (s: Services, agentLink: AgentLink) => [
     description: manage, response: AgentLink,
     handler: async ({ caller }) => s.nodes.agentLink(caller, agentLink),
   }),
-  node.delete(s.nodes, { summary: 'Delete a Node; refused (conflict) while servers are placed on it. Its Agent is disconnected.', description: manage, errors: ['conflict'] }),
+  node.delete(() => s.nodes, { summary: 'Delete a Node; refused (conflict) while servers are placed on it. Its Agent is disconnected.', description: manage, errors: ['conflict'] }),
 ];

@@ -18,10 +18,10 @@ export const roleRoutes = (s: Services) => [
     summary: 'One role.', params: RoleParams, response: Role,
     handler: async ({ params }) => s.roles.get(params.roleId),
   }),
-  role.create(s.roles, { summary: 'Create a custom role (global administrators).', body: CreateRole, response: Role, errors: ['conflict'] }),
-  role.update(s.roles, {
+  role.create(() => s.roles, { summary: 'Create a custom role (global administrators).', body: CreateRole, response: Role, errors: ['conflict'] }),
+  role.update(() => s.roles, {
     summary: 'Change a custom role; `permissions`, when given, replaces the whole set.',
     body: UpdateRole, response: Role, errors: ['builtin_role', 'conflict'],
   }),
-  role.delete(s.roles, { summary: 'Delete a custom role; refused while a membership uses it.', errors: ['builtin_role', 'conflict'] }),
+  role.delete(() => s.roles, { summary: 'Delete a custom role; refused while a membership uses it.', errors: ['builtin_role', 'conflict'] }),
 ];

@@ -85,13 +85,13 @@ export const serverRoutes = (s: Services) => [
       }
     },
   }),
-  server.get(s.servers, {
+  server.get(() => s.servers, {
     summary: 'One server: desired spec, observed status (with its last crash: exit code or signal and last console lines), conditions.', response: ServerDetail,
   }),
   powerRoute(s, 'start'),
   powerRoute(s, 'stop'),
   powerRoute(s, 'restart'),
-  server.update(s.servers, {
+  server.update(() => s.servers, {
     summary: 'Change resources or network membership; a running server restarts gracefully to apply new resources.',
     description: 'Only while READY (`phase_busy`); the new reservation must fit the Node with the current one excluded (`insufficient_capacity`). A membership change applies at the next start (`RESTART_PENDING` until then).',
     body: UpdateServer, response: ServerDetail, errors: ['phase_busy', 'insufficient_capacity', 'not_network_capable'],

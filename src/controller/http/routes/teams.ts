@@ -8,16 +8,16 @@ const TeamParams = IdParams('teamId');
 const team = recordRoutes({ tag: 'teams', kind: 'team', path: '/teams', id: 'teamId' });
 
 export const teamRoutes = (s: Services) => [
-  team.create(s.teams, { summary: 'Create a team (global administrators).', body: CreateTeam, response: Team, errors: ['conflict'] }),
-  team.list(s.teams, { summary: 'Teams you belong to (all teams for global administrators), in creation order.', item: Team }),
-  team.get(s.teams, { summary: 'One team (members and global administrators).', response: TeamDetail }),
+  team.create(() => s.teams, { summary: 'Create a team (global administrators).', body: CreateTeam, response: Team, errors: ['conflict'] }),
+  team.list(() => s.teams, { summary: 'Teams you belong to (all teams for global administrators), in creation order.', item: Team }),
+  team.get(() => s.teams, { summary: 'One team (members and global administrators).', response: TeamDetail }),
   route({
     method: 'PATCH', path: '/teams/{teamId}', tag: 'teams', status: 200,
     summary: 'Rename a team (global administrators).', params: TeamParams, body: UpdateTeam, response: TeamDetail, errors: ['conflict'],
     audit: { action: 'team.update', targetKind: 'team' },
     handler: async ({ caller, params, body, audit }) => s.teams.rename(caller, params.teamId, body, audit),
   }),
-  team.delete(s.teams, { summary: 'Delete a team and its memberships (global administrators); refused while it has servers.', errors: ['conflict'] }),
+  team.delete(() => s.teams, { summary: 'Delete a team and its memberships (global administrators); refused while it has servers.', errors: ['conflict'] }),
   route({
     method: 'PUT', path: '/teams/{teamId}/members/{userId}', tag: 'teams', status: 200,
     summary: 'Make a user a member of the team with exactly these roles (global administrators).',
