@@ -21,7 +21,7 @@ type StaticOf<S> = S extends TSchema ? Static<S> : undefined;
 
 type DefaultedKeys<S> = S extends TObject<infer P> ? { [K in keyof P]: P[K] extends TDefaulted ? K : never }[keyof P] : never;
 /** A validated query: fields with a default are always there, since validation fills them in. */
-type QueryOf<Q> = Q extends TSchema ? Static<Q> & Required<Pick<Static<Q>, Extract<DefaultedKeys<Q>, keyof Static<Q>>>> : undefined;
+export type QueryOf<Q> = Q extends TSchema ? Static<Q> & Required<Pick<Static<Q>, Extract<DefaultedKeys<Q>, keyof Static<Q>>>> : undefined;
 
 export interface RouteInput<B, Q, P, A extends AuthMode> {
   body: StaticOf<B>;

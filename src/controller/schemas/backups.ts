@@ -7,8 +7,6 @@ export const backupStates = ['PENDING', 'RUNNING', 'SUCCEEDED', 'FAILED'] as con
 export const destinationKinds = ['NODE_DIRECTORY', 'CONTROLLER'] as const;
 
 export const BackupParams = Type.Object({ backupId: Uuid }, { additionalProperties: false });
-export const DestinationParams = Type.Object({ destinationId: Uuid }, { additionalProperties: false });
-export const ScheduleParams = Type.Object({ scheduleId: Uuid }, { additionalProperties: false });
 
 export const BackupDestination = Type.Object({
   id: Uuid,

@@ -1,37 +1,33 @@
 import {
-  Backup, BackupDestination, BackupListQuery, BackupParams, BackupSchedule, CreateDestination, CreateSchedule, DestinationParams, RestoreBackup,
-  ScheduleParams, ServerBackupListQuery, TakeBackup,
+  Backup, BackupDestination, BackupListQuery, BackupParams, BackupSchedule, CreateDestination, CreateSchedule, RestoreBackup,
+  ServerBackupListQuery, TakeBackup,
 } from '../../schemas/backups.js';
-import { PageQuery, Paged } from '../../schemas/common.js';
 import { ServerDetail, ServerParams } from '../../schemas/servers.js';
 import type { Services } from '../../services/index.js';
+import { recordRoutes } from '../record-routes.js';
 import { route } from '../route.js';
 
 const deletedServers = 'Once the server is deleted, its backups are for global administrators only.';
 
+const destination = recordRoutes({ tag: 'backups', kind: 'backup-destination', path: '/backup-destinations', id: 'destinationId' });
+const backup = recordRoutes({ tag: 'backups', kind: 'backup', path: '/backups', id: 'backupId' });
+const schedule = recordRoutes({ tag: 'backups', kind: 'backup-schedule', path: '/backup-schedules', id: 'scheduleId' });
+
 export const backupRoutes = (s: Services) => {
   const b = s.backups;
   return [
-    route({
-      method: 'GET', path: '/backup-destinations', tag: 'backups', status: 200,
+    destination.list(() => b.destinations, {
       summary: 'Backup destinations (global administrators), in creation order; `controller` (kind CONTROLLER) exists from the first start.',
-      query: PageQuery, response: Paged(BackupDestination),
-      handler: async ({ caller, query }) => b.destinations.list(caller, query),
+      item: BackupDestination,
     }),
-    route({
-      method: 'POST', path: '/backup-destinations', tag: 'backups', status: 201,
+    destination.create(() => b.destinations, {
       summary: 'Add a backup destination (global administrators).',
       description: '`NODE_DIRECTORY`: backups are kept under `path` (absolute, at most 1,024 characters) on the Node that takes each one, and can be restored onto servers on that Node only. `CONTROLLER` (no `path`): kept by the Controller (its data dir, or GridFS on MongoDB), restorable on any Node. Names are unique regardless of case.',
       body: CreateDestination, response: BackupDestination, errors: ['conflict'],
-      audit: { action: 'backup-destination.create', targetKind: 'backup-destination' },
-      handler: async ({ caller, body, audit }) => b.destinations.create(caller, body, audit),
     }),
-    route({
-      method: 'DELETE', path: '/backup-destinations/{destinationId}', tag: 'backups', status: 204,
+    destination.delete(() => b.destinations, {
       summary: 'Remove a backup destination (global administrators); `conflict` while backups or schedules use it, and for the built-in one.',
-      params: DestinationParams, errors: ['conflict'],
-      audit: { action: 'backup-destination.delete', targetKind: 'backup-destination' },
-      handler: async ({ caller, params, audit }) => b.destinations.delete(caller, params.destinationId, audit),
+      errors: ['conflict'],
     }),
     route({
       method: 'POST', path: '/servers/{serverId}/backups', tag: 'backups', status: 202,
@@ -41,32 +37,16 @@ export const backupRoutes = (s: Services) => {
       audit: { action: 'backup.create', targetKind: 'backup' },
       handler: async ({ caller, params, body, audit }) => b.backups.take(caller, params.serverId, body, audit),
     }),
-    route({
-      method: 'GET', path: '/servers/{serverId}/backups', tag: 'backups', status: 200,
-      summary: 'The server\'s backups, newest first (`backups.read`).',
-      params: ServerParams, query: ServerBackupListQuery, response: Paged(Backup),
-      handler: async ({ caller, params, query }) => b.backups.listForServer(caller, params.serverId, query),
-    }),
-    route({
-      method: 'GET', path: '/backups', tag: 'backups', status: 200,
+    backup.listForServer(() => b.backups, { summary: 'The server\'s backups, newest first (`backups.read`).', query: ServerBackupListQuery, item: Backup }),
+    backup.list(() => b.backups, {
       summary: 'Every backup you may read (`backups.read` in the server\'s team), newest first; filters: serverId, state.',
-      description: deletedServers,
-      query: BackupListQuery, response: Paged(Backup),
-      handler: async ({ caller, query }) => b.backups.list(caller, query),
+      description: deletedServers, query: BackupListQuery, item: Backup,
     }),
-    route({
-      method: 'GET', path: '/backups/{backupId}', tag: 'backups', status: 200,
-      summary: 'One backup (`backups.read`).', description: deletedServers,
-      params: BackupParams, response: Backup,
-      handler: async ({ caller, params }) => b.backups.get(caller, params.backupId),
-    }),
-    route({
-      method: 'DELETE', path: '/backups/{backupId}', tag: 'backups', status: 204,
+    backup.get(() => b.backups, { summary: 'One backup (`backups.read`).', description: deletedServers, response: Backup }),
+    backup.delete(() => b.backups, {
       summary: 'Delete a finished backup (`backups.create`): its manifest, then the content no other backup shares.',
       description: `\`conflict\` while it is PENDING or RUNNING or being restored; \`node_unavailable\` when its Node (NODE_DIRECTORY) cannot be reached. ${deletedServers}`,
-      params: BackupParams, errors: ['conflict', 'node_unavailable'],
-      audit: { action: 'backup.delete', targetKind: 'backup' },
-      handler: async ({ caller, params, audit }) => b.backups.delete(caller, params.backupId, audit),
+      errors: ['conflict', 'node_unavailable'],
     }),
     route({
       method: 'POST', path: '/backups/{backupId}/restore', tag: 'backups', status: 202,
@@ -84,30 +64,9 @@ export const backupRoutes = (s: Services) => {
       audit: { action: 'backup-schedule.create', targetKind: 'backup-schedule' },
       handler: async ({ caller, params, body, audit }) => b.schedules.create(caller, params.serverId, body, audit),
     }),
-    route({
-      method: 'GET', path: '/servers/{serverId}/backup-schedules', tag: 'backups', status: 200,
-      summary: 'The server\'s backup schedules (`backups.read`).',
-      params: ServerParams, query: PageQuery, response: Paged(BackupSchedule),
-      handler: async ({ caller, params, query }) => b.schedules.listForServer(caller, params.serverId, query),
-    }),
-    route({
-      method: 'GET', path: '/backup-schedules', tag: 'backups', status: 200,
-      summary: 'Every backup schedule you may read (`backups.read` in the server\'s team).',
-      query: PageQuery, response: Paged(BackupSchedule),
-      handler: async ({ caller, query }) => b.schedules.list(caller, query),
-    }),
-    route({
-      method: 'GET', path: '/backup-schedules/{scheduleId}', tag: 'backups', status: 200,
-      summary: 'One backup schedule (`backups.read`).',
-      params: ScheduleParams, response: BackupSchedule,
-      handler: async ({ caller, params }) => b.schedules.get(caller, params.scheduleId),
-    }),
-    route({
-      method: 'DELETE', path: '/backup-schedules/{scheduleId}', tag: 'backups', status: 204,
-      summary: 'Remove a backup schedule (`backups.create`); the backups it took stay.',
-      params: ScheduleParams,
-      audit: { action: 'backup-schedule.delete', targetKind: 'backup-schedule' },
-      handler: async ({ caller, params, audit }) => b.schedules.delete(caller, params.scheduleId, audit),
-    }),
+    schedule.listForServer(() => b.schedules, { summary: 'The server\'s backup schedules (`backups.read`).', item: BackupSchedule }),
+    schedule.list(() => b.schedules, { summary: 'Every backup schedule you may read (`backups.read` in the server\'s team).', item: BackupSchedule }),
+    schedule.get(() => b.schedules, { summary: 'One backup schedule (`backups.read`).', response: BackupSchedule }),
+    schedule.delete(() => b.schedules, { summary: 'Remove a backup schedule (`backups.create`); the backups it took stay.' }),
   ];
 };

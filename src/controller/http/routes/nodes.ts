@@ -1,10 +1,12 @@
 import { AgentLink } from '../../schemas/agent-link.js';
-import { IdParams, PageQuery, Paged } from '../../schemas/common.js';
+import { IdParams } from '../../schemas/common.js';
 import { CreateNode, EnrollmentIssued, Node, UpdateNode } from '../../schemas/nodes.js';
 import type { Services } from '../../services/index.js';
+import { recordRoutes } from '../record-routes.js';
 import { route } from '../route.js';
 
 const NodeParams = IdParams('nodeId');
+const node = recordRoutes({ tag: 'nodes', kind: 'node', path: '/nodes', id: 'nodeId' });
 const manage = 'Needs the global permission nodes.manage (or a global administrator).';
 
 /** enable, disable and revoke: one admin-state change each, refused on a REVOKED Node. */
@@ -17,32 +19,20 @@ const adminRoute = (s: Services, verb: 'enable' | 'disable' | 'revoke', summary:
   });
 
 export const nodeRoutes = (s: Services, agentLink: AgentLink) => [
-  route({
-    method: 'POST', path: '/nodes', tag: 'nodes', status: 201,
+  node.create(() => s.nodes, {
     summary: 'Create a Node; answers a one-time enrollment token (valid one hour) for `cairn-agent --enrollment-token`.',
     description: `${manage} The Node is AWAITING_ENROLLMENT until its Agent enrolls and connects.`,
     body: CreateNode, response: EnrollmentIssued, errors: ['conflict'],
-    audit: { action: 'node.create', targetKind: 'node' },
-    handler: async ({ caller, body, audit }) => s.nodes.create(caller, body, audit),
   }),
-  route({
-    method: 'GET', path: '/nodes', tag: 'nodes', status: 200,
+  node.list(() => s.nodes, {
     summary: 'Nodes in creation order.',
     description: 'Holders of nodes.manage see every Node; others see the Nodes their teams\' servers run on, where they hold nodes.read.',
-    query: PageQuery, response: Paged(Node),
-    handler: async ({ caller, query }) => s.nodes.list(caller, query),
+    item: Node,
   }),
-  route({
-    method: 'GET', path: '/nodes/{nodeId}', tag: 'nodes', status: 200,
-    summary: 'One Node with its live status, conditions, reservations and free capacity.', params: NodeParams, response: Node,
-    handler: async ({ caller, params }) => s.nodes.get(caller, params.nodeId),
-  }),
-  route({
-    method: 'PATCH', path: '/nodes/{nodeId}', tag: 'nodes', status: 200,
+  node.get(() => s.nodes, { summary: 'One Node with its live status, conditions, reservations and free capacity.', response: Node }),
+  node.update(() => s.nodes, {
     summary: 'Change where other Nodes reach this Node; empty means the observed address. The proxy\'s routes follow at once.',
-    description: manage, params: NodeParams, body: UpdateNode, response: Node,
-    audit: { action: 'node.update', targetKind: 'node' },
-    handler: async ({ caller, params, body, audit }) => s.nodes.update(caller, params.nodeId, body, audit),
+    description: manage, body: UpdateNode, response: Node,
   }),
   adminRoute(s, 'enable', 'Allow new placements again (acceptsPlacements also needs HEALTHY). A REVOKED Node answers invalid_transition.'),
   adminRoute(s, 'disable', 'Stop new placements; servers already on the Node keep running.'),
@@ -61,11 +51,5 @@ export const nodeRoutes = (s: Services, agentLink: AgentLink) => [
     description: manage, response: AgentLink,
     handler: async ({ caller }) => s.nodes.agentLink(caller, agentLink),
   }),
-  route({
-    method: 'DELETE', path: '/nodes/{nodeId}', tag: 'nodes', status: 204,
-    summary: 'Delete a Node; refused (conflict) while servers are placed on it. Its Agent is disconnected.',
-    description: manage, params: NodeParams, errors: ['conflict'],
-    audit: { action: 'node.delete', targetKind: 'node' },
-    handler: async ({ caller, params, audit }) => s.nodes.delete(caller, params.nodeId, audit),
-  }),
+  node.delete(() => s.nodes, { summary: 'Delete a Node; refused (conflict) while servers are placed on it. Its Agent is disconnected.', description: manage, errors: ['conflict'] }),
 ];

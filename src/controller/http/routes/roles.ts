@@ -1,9 +1,11 @@
 import { IdParams, PageQuery, Paged } from '../../schemas/common.js';
 import { CreateRole, Role, UpdateRole } from '../../schemas/roles.js';
 import type { Services } from '../../services/index.js';
+import { recordRoutes } from '../record-routes.js';
 import { route } from '../route.js';
 
 const RoleParams = IdParams('roleId');
+const role = recordRoutes({ tag: 'roles', kind: 'role', path: '/roles', id: 'roleId' });
 
 export const roleRoutes = (s: Services) => [
   route({
@@ -16,23 +18,10 @@ export const roleRoutes = (s: Services) => [
     summary: 'One role.', params: RoleParams, response: Role,
     handler: async ({ params }) => s.roles.get(params.roleId),
   }),
-  route({
-    method: 'POST', path: '/roles', tag: 'roles', status: 201,
-    summary: 'Create a custom role (global administrators).', body: CreateRole, response: Role, errors: ['conflict'],
-    audit: { action: 'role.create', targetKind: 'role' },
-    handler: async ({ caller, body, audit }) => s.roles.create(caller, body, audit),
-  }),
-  route({
-    method: 'PATCH', path: '/roles/{roleId}', tag: 'roles', status: 200,
+  role.create(() => s.roles, { summary: 'Create a custom role (global administrators).', body: CreateRole, response: Role, errors: ['conflict'] }),
+  role.update(() => s.roles, {
     summary: 'Change a custom role; `permissions`, when given, replaces the whole set.',
-    params: RoleParams, body: UpdateRole, response: Role, errors: ['builtin_role', 'conflict'],
-    audit: { action: 'role.update', targetKind: 'role' },
-    handler: async ({ caller, params, body, audit }) => s.roles.update(caller, params.roleId, body, audit),
+    body: UpdateRole, response: Role, errors: ['builtin_role', 'conflict'],
   }),
-  route({
-    method: 'DELETE', path: '/roles/{roleId}', tag: 'roles', status: 204,
-    summary: 'Delete a custom role; refused while a membership uses it.', params: RoleParams, errors: ['builtin_role', 'conflict'],
-    audit: { action: 'role.delete', targetKind: 'role' },
-    handler: async ({ caller, params, audit }) => s.roles.delete(caller, params.roleId, audit),
-  }),
+  role.delete(() => s.roles, { summary: 'Delete a custom role; refused while a membership uses it.', errors: ['builtin_role', 'conflict'] }),
 ];

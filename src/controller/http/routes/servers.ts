@@ -5,7 +5,10 @@ import type { Services } from '../../services/index.js';
 import { watchRingLimits } from '../../services/servers/watch-stream.js';
 import { endEventStream, maxLagBytes, openEventStream } from '../sse.js';
 import { pageJson } from '../page-json.js';
+import { recordRoutes } from '../record-routes.js';
 import { route } from '../route.js';
+
+const server = recordRoutes({ tag: 'servers', kind: 'server', path: '/servers', id: 'serverId' });
 
 const powerRoute = (s: Services, verb: 'start' | 'stop' | 'restart') =>
   route({
@@ -82,21 +85,16 @@ export const serverRoutes = (s: Services) => [
       }
     },
   }),
-  route({
-    method: 'GET', path: '/servers/{serverId}', tag: 'servers', status: 200,
-    summary: 'One server: desired spec, observed status (with its last crash: exit code or signal and last console lines), conditions.', params: ServerParams, response: ServerDetail,
-    handler: async ({ caller, params }) => s.servers.get(caller, params.serverId),
+  server.get(() => s.servers, {
+    summary: 'One server: desired spec, observed status (with its last crash: exit code or signal and last console lines), conditions.', response: ServerDetail,
   }),
   powerRoute(s, 'start'),
   powerRoute(s, 'stop'),
   powerRoute(s, 'restart'),
-  route({
-    method: 'PATCH', path: '/servers/{serverId}', tag: 'servers', status: 200,
+  server.update(() => s.servers, {
     summary: 'Change resources or network membership; a running server restarts gracefully to apply new resources.',
     description: 'Only while READY (`phase_busy`); the new reservation must fit the Node with the current one excluded (`insufficient_capacity`). A membership change applies at the next start (`RESTART_PENDING` until then).',
-    params: ServerParams, body: UpdateServer, response: ServerDetail, errors: ['phase_busy', 'insufficient_capacity', 'not_network_capable'],
-    audit: { action: 'server.update', targetKind: 'server' },
-    handler: async ({ caller, params, body, audit }) => s.servers.update(caller, params.serverId, body, audit),
+    body: UpdateServer, response: ServerDetail, errors: ['phase_busy', 'insufficient_capacity', 'not_network_capable'],
   }),
   route({
     method: 'DELETE', path: '/servers/{serverId}', tag: 'servers', status: 202,

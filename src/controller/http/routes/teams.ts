@@ -1,41 +1,23 @@
 import { IdParams, PageQuery, Paged } from '../../schemas/common.js';
 import { CreateTeam, MemberParams, Membership, SetMembership, Team, TeamDetail, UpdateTeam } from '../../schemas/teams.js';
 import type { Services } from '../../services/index.js';
+import { recordRoutes } from '../record-routes.js';
 import { route } from '../route.js';
 
 const TeamParams = IdParams('teamId');
+const team = recordRoutes({ tag: 'teams', kind: 'team', path: '/teams', id: 'teamId' });
 
 export const teamRoutes = (s: Services) => [
-  route({
-    method: 'POST', path: '/teams', tag: 'teams', status: 201,
-    summary: 'Create a team (global administrators).', body: CreateTeam, response: Team, errors: ['conflict'],
-    audit: { action: 'team.create', targetKind: 'team' },
-    handler: async ({ caller, body, audit }) => s.teams.create(caller, body, audit),
-  }),
-  route({
-    method: 'GET', path: '/teams', tag: 'teams', status: 200,
-    summary: 'Teams you belong to (all teams for global administrators), in creation order.',
-    query: PageQuery, response: Paged(Team),
-    handler: async ({ caller, query }) => s.teams.list(caller, query),
-  }),
-  route({
-    method: 'GET', path: '/teams/{teamId}', tag: 'teams', status: 200,
-    summary: 'One team (members and global administrators).', params: TeamParams, response: TeamDetail,
-    handler: async ({ caller, params }) => s.teams.get(caller, params.teamId),
-  }),
+  team.create(() => s.teams, { summary: 'Create a team (global administrators).', body: CreateTeam, response: Team, errors: ['conflict'] }),
+  team.list(() => s.teams, { summary: 'Teams you belong to (all teams for global administrators), in creation order.', item: Team }),
+  team.get(() => s.teams, { summary: 'One team (members and global administrators).', response: TeamDetail }),
   route({
     method: 'PATCH', path: '/teams/{teamId}', tag: 'teams', status: 200,
     summary: 'Rename a team (global administrators).', params: TeamParams, body: UpdateTeam, response: TeamDetail, errors: ['conflict'],
     audit: { action: 'team.update', targetKind: 'team' },
     handler: async ({ caller, params, body, audit }) => s.teams.rename(caller, params.teamId, body, audit),
   }),
-  route({
-    method: 'DELETE', path: '/teams/{teamId}', tag: 'teams', status: 204,
-    summary: 'Delete a team and its memberships (global administrators); refused while it has servers.',
-    params: TeamParams, errors: ['conflict'],
-    audit: { action: 'team.delete', targetKind: 'team' },
-    handler: async ({ caller, params, audit }) => s.teams.delete(caller, params.teamId, audit),
-  }),
+  team.delete(() => s.teams, { summary: 'Delete a team and its memberships (global administrators); refused while it has servers.', errors: ['conflict'] }),
   route({
     method: 'PUT', path: '/teams/{teamId}/members/{userId}', tag: 'teams', status: 200,
     summary: 'Make a user a member of the team with exactly these roles (global administrators).',

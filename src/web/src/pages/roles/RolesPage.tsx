@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type SubmitEvent } from 'react';
+import { useState } from 'react';
 import type { Permission } from '../../api/admin';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
@@ -10,6 +10,7 @@ import { Loading } from '../../components/Loading';
 import { Pager, useCursorPager } from '../../components/Pager';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { ConfirmButton } from '../admin-components/ConfirmButton';
+import { CreateForm } from '../admin-components/CreateForm';
 import { FormDialog } from '../admin-components/FormDialog';
 import { FormProblem } from '../admin-components/FormProblem';
 import '../admin.css';
@@ -55,28 +56,14 @@ export function RolesPage() {
 }
 
 function NewRoleForm({ onCreated }: { onCreated: () => void }) {
-  const [value, setValue] = useState<RoleFields>(emptyRole);
-  const create = useMutation({
-    mutationFn: api.roles.create,
-    onSuccess: () => {
-      setValue(emptyRole);
-      onCreated();
-    },
-  });
-  const submit = (e: SubmitEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    create.mutate({ name: value.name.trim(), description: value.description, permissions: value.permissions });
-  };
   return (
-    <form className="card admin-form" onSubmit={submit} noValidate aria-labelledby="new-role-heading">
-      <h2 id="new-role-heading">New role</h2>
-      <RoleFormFields value={value} onChange={setValue} error={create.error} />
-      <FormProblem error={create.error} fields={roleFields} />
-      {create.isSuccess ? <p role="status" className="success">Role {create.data.name} created.</p> : null}
-      <div className="actions">
-        <button type="submit" className="primary" disabled={create.isPending}>{create.isPending ? 'Creating role…' : 'Create role'}</button>
-      </div>
-    </form>
+    <CreateForm
+      noun="role" empty={emptyRole} create={api.roles.create} onCreated={onCreated} fields={roleFields}
+      body={(value) => ({ name: value.name.trim(), description: value.description, permissions: value.permissions })}
+      done={(role) => <>Role {role.name} created.</>}
+    >
+      {(value, onChange, error) => <RoleFormFields value={value} onChange={onChange} error={error} />}
+    </CreateForm>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type SubmitEvent } from 'react';
+import { useState } from 'react';
 import type { GlobalPermission } from '../../api/admin';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
@@ -11,6 +11,7 @@ import { ProblemAlert } from '../../components/ProblemAlert';
 import { formatTime } from '../../format/units';
 import { ConfirmButton } from '../admin-components/ConfirmButton';
 import { CopyField } from '../admin-components/CopyField';
+import { CreateForm } from '../admin-components/CreateForm';
 import { FormDialog } from '../admin-components/FormDialog';
 import { FormProblem } from '../admin-components/FormProblem';
 import { ShownOnce } from '../admin-components/ShownOnce';
@@ -79,28 +80,14 @@ export function UsersPage() {
 }
 
 function NewUserForm({ onCreated }: { onCreated: () => void }) {
-  const [value, setValue] = useState<UserFields>(emptyUser);
-  const create = useMutation({
-    mutationFn: api.users.create,
-    onSuccess: () => {
-      setValue(emptyUser);
-      onCreated();
-    },
-  });
-  const submit = (e: SubmitEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    create.mutate({ ...value, username: value.username.trim(), email: value.email.trim() });
-  };
   return (
-    <form className="card admin-form" onSubmit={submit} noValidate aria-labelledby="new-user-heading">
-      <h2 id="new-user-heading">New user</h2>
-      <UserFormFields value={value} onChange={setValue} error={create.error} creating />
-      <FormProblem error={create.error} fields={userFields} />
-      {create.isSuccess ? <p role="status" className="success">User {create.data.username} created; they must change the password at the first sign-in.</p> : null}
-      <div className="actions">
-        <button type="submit" className="primary" disabled={create.isPending}>{create.isPending ? 'Creating user…' : 'Create user'}</button>
-      </div>
-    </form>
+    <CreateForm
+      noun="user" empty={emptyUser} create={api.users.create} onCreated={onCreated} fields={userFields}
+      body={(value) => ({ ...value, username: value.username.trim(), email: value.email.trim() })}
+      done={(user) => <>User {user.username} created; they must change the password at the first sign-in.</>}
+    >
+      {(value, onChange, error) => <UserFormFields value={value} onChange={onChange} error={error} creating />}
+    </CreateForm>
   );
 }
 
