@@ -85,6 +85,13 @@ export default {
       to: { path: '^src/', pathNot: '^src/(web|controller/schemas)/', dependencyTypes: ['type-only'] },
     },
     {
+      name: 'services-in-capability-folders',
+      comment: 'Services live in a folder per capability (servers/, nodes/, identity/, ...); only the composition (index.ts) and the deps every service takes (deps.ts) stand at the top. Every service imports something, so each edge of a file left at the top is flagged.',
+      severity: 'error',
+      from: { path: `${controller}services/[^/]+[.]ts$`, pathNot: `${controller}services/(index|deps)[.]ts$` },
+      to: {},
+    },
+    {
       name: 'services-not-http',
       comment: 'Services decide; HTTP is translated by routes. Services must not know http/.',
       severity: 'error',

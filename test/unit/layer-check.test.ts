@@ -29,6 +29,7 @@ describe('layer check (dependency-cruiser with .dependency-cruiser.js)', () => {
       // closed by `import type` alone: a circle all the same
       'no-circular: src/shared/shape-a.ts → src/shared/shape-b.ts',
       'schemas-at-the-bottom: src/controller/schemas/dimmer.ts → src/controller/domain/brightness.ts',
+      'services-in-capability-folders: src/controller/services/refuses.ts → src/controller/http/problem.ts',
       'services-not-http: src/controller/services/refuses.ts → src/controller/http/problem.ts',
       'web-only-web: src/web/runtime-leak.ts → src/controller/schemas/lamp.ts',
       'web-pages-not-router: src/web/src/pages/lamp-page.ts → src/web/src/app/router.ts',

@@ -21,12 +21,12 @@ export const api = {
   me: {
     get: () => get<T.User>('/me'),
     changePassword: (body: T.ChangePasswordInput) => post<void>('/me/password', body),
-    tokens: (query: T.PageQuery = {}) => get<T.ApiTokenPage>('/me/tokens', query),
+    tokens: (query: T.PageQuery = {}) => get<T.Page<T.ApiToken>>('/me/tokens', query),
     createToken: (body: T.CreateApiToken) => post<T.CreatedApiToken>('/me/tokens', body),
     revokeToken: (id: string) => del(`/me/tokens/${enc(id)}`),
   },
   users: {
-    list: (query: T.PageQuery = {}) => get<T.UserPage>('/users', query),
+    list: (query: T.PageQuery = {}) => get<T.Page<T.User>>('/users', query),
     get: (id: string) => get<T.User>(`/users/${enc(id)}`),
     create: (body: T.CreateUser) => post<T.User>('/users', body),
     update: (id: string, body: T.UpdateUser) => patch<T.User>(`/users/${enc(id)}`, body),
@@ -34,23 +34,23 @@ export const api = {
     issueReset: (id: string) => post<T.PasswordResetIssued>(`/users/${enc(id)}/password-reset`),
   },
   teams: {
-    list: (query: T.PageQuery = {}) => get<T.TeamPage>('/teams', query),
+    list: (query: T.PageQuery = {}) => get<T.Page<T.Team>>('/teams', query),
     get: (id: string) => get<T.TeamDetail>(`/teams/${enc(id)}`),
     create: (body: T.CreateTeam) => post<T.Team>('/teams', body),
     rename: (id: string, body: T.CreateTeam) => patch<T.TeamDetail>(`/teams/${enc(id)}`, body),
     delete: (id: string) => del(`/teams/${enc(id)}`),
-    members: (id: string, query: T.PageQuery = {}) => get<T.MembershipPage>(`/teams/${enc(id)}/members`, query),
+    members: (id: string, query: T.PageQuery = {}) => get<T.Page<T.Membership>>(`/teams/${enc(id)}/members`, query),
     setMember: (id: string, userId: string, body: T.SetMembership) => request<T.Membership>('PUT', `/teams/${enc(id)}/members/${enc(userId)}`, { json: body }),
     removeMember: (id: string, userId: string) => del(`/teams/${enc(id)}/members/${enc(userId)}`),
   },
   roles: {
-    list: (query: T.PageQuery = {}) => get<T.RolePage>('/roles', query),
+    list: (query: T.PageQuery = {}) => get<T.Page<T.Role>>('/roles', query),
     create: (body: T.CreateRole) => post<T.Role>('/roles', body),
     update: (id: string, body: T.UpdateRole) => patch<T.Role>(`/roles/${enc(id)}`, body),
     delete: (id: string) => del(`/roles/${enc(id)}`),
   },
   audit: {
-    search: (query: T.AuditQuery = {}) => get<T.AuditPage>('/audit-events', query),
+    search: (query: T.AuditQuery = {}) => get<T.Page<T.AuditEvent>>('/audit-events', query),
   },
   network: {
     get: () => get<T.Network>('/network'),
@@ -59,7 +59,7 @@ export const api = {
     routes: () => get<T.NetworkRoutes>('/network/routes'),
   },
   nodes: {
-    list: (query: T.PageQuery = {}) => get<T.NodePage>('/nodes', query),
+    list: (query: T.PageQuery = {}) => get<T.Page<T.Node>>('/nodes', query),
     get: (id: string) => get<T.Node>(`/nodes/${enc(id)}`),
     create: (body: T.CreateNode) => post<T.EnrollmentIssued>('/nodes', body),
     update: (id: string, body: T.UpdateNode) => patch<T.Node>(`/nodes/${enc(id)}`, body),
@@ -70,10 +70,10 @@ export const api = {
     delete: (id: string) => del(`/nodes/${enc(id)}`),
   },
   templates: {
-    list: (query: T.PageQuery = {}) => get<T.TemplatePage>('/templates', query),
+    list: (query: T.PageQuery = {}) => get<T.Page<T.TemplateSummary>>('/templates', query),
   },
   servers: {
-    list: (query: T.ServerListQuery = {}) => get<T.ServerPage>('/servers', query),
+    list: (query: T.ServerListQuery = {}) => get<T.Page<T.ServerListItem>>('/servers', query),
     get: (id: string) => get<T.ServerDetail>(server(id)),
     create: (body: T.CreateServer) => post<T.ServerDetail>('/servers', body),
     power: (id: string, verb: 'start' | 'stop' | 'restart') => post<T.ServerDetail>(`${server(id)}/${verb}`),
@@ -102,7 +102,7 @@ export const api = {
     patch: (id: string, body: T.PropertiesChange) => patch<T.PropertiesChanged>(`${server(id)}/properties`, body),
   },
   plugins: {
-    list: (id: string, query: T.PageQuery = {}) => get<T.PluginPage>(`${server(id)}/plugins`, query),
+    list: (id: string, query: T.PageQuery = {}) => get<T.Page<T.PluginInstallation>>(`${server(id)}/plugins`, query),
     install: (id: string, body: T.InstallPlugin) => post<T.PluginInstallation>(`${server(id)}/plugins`, body),
     update: (id: string, installationId: string, body: T.UpdatePlugin = {}) => post<T.PluginInstallation>(`${server(id)}/plugins/${enc(installationId)}/update`, body),
     remove: (id: string, installationId: string) => del(`${server(id)}/plugins/${enc(installationId)}`),
@@ -110,8 +110,8 @@ export const api = {
   },
   backups: {
     /** Every backup the caller may read (global administrators: deleted servers' too), newest first. */
-    list: (query: T.BackupListQuery = {}) => get<T.BackupPage>('/backups', query),
-    ofServer: (serverId: string, query: T.PageQuery = {}) => get<T.BackupPage>(`${server(serverId)}/backups`, query),
+    list: (query: T.BackupListQuery = {}) => get<T.Page<T.Backup>>('/backups', query),
+    ofServer: (serverId: string, query: T.PageQuery = {}) => get<T.Page<T.Backup>>(`${server(serverId)}/backups`, query),
     get: (id: string) => get<T.Backup>(`/backups/${enc(id)}`),
     create: (serverId: string, body: T.CreateBackup = {}) => post<T.Backup>(`${server(serverId)}/backups`, body),
     delete: (id: string) => del(`/backups/${enc(id)}`),
@@ -120,19 +120,19 @@ export const api = {
   },
   backupSchedules: {
     /** Every schedule of the servers the caller may read backups of. */
-    list: (query: T.PageQuery = {}) => get<T.BackupSchedulePage>('/backup-schedules', query),
-    ofServer: (serverId: string, query: T.PageQuery = {}) => get<T.BackupSchedulePage>(`${server(serverId)}/backup-schedules`, query),
+    list: (query: T.PageQuery = {}) => get<T.Page<T.BackupSchedule>>('/backup-schedules', query),
+    ofServer: (serverId: string, query: T.PageQuery = {}) => get<T.Page<T.BackupSchedule>>(`${server(serverId)}/backup-schedules`, query),
     get: (id: string) => get<T.BackupSchedule>(`/backup-schedules/${enc(id)}`),
     create: (serverId: string, body: T.CreateBackupSchedule) => post<T.BackupSchedule>(`${server(serverId)}/backup-schedules`, body),
     delete: (id: string) => del(`/backup-schedules/${enc(id)}`),
   },
   backupDestinations: {
-    list: (query: T.PageQuery = {}) => get<T.BackupDestinationPage>('/backup-destinations', query),
+    list: (query: T.PageQuery = {}) => get<T.Page<T.BackupDestination>>('/backup-destinations', query),
     create: (body: T.CreateBackupDestination) => post<T.BackupDestination>('/backup-destinations', body),
     delete: (id: string) => del(`/backup-destinations/${enc(id)}`),
   },
   catalog: {
-    list: (query: T.CatalogQuery = {}) => get<T.CatalogPage>('/catalog/plugins', query),
+    list: (query: T.CatalogQuery = {}) => get<T.Page<T.CatalogPlugin>>('/catalog/plugins', query),
     get: (pluginId: string) => get<T.CatalogPluginDetail>(`/catalog/plugins/${enc(pluginId)}`),
   },
 };

@@ -3,7 +3,7 @@
  * requests and generate the OpenAPI document). Type imports only: nothing of the server is
  * bundled. This is the one file of the web UI that reaches outside src/web.
  */
-import type { Static, TSchema } from 'typebox';
+import type { Static, TUnsafe } from 'typebox';
 import type * as agentLink from '../../../controller/schemas/agent-link.js';
 import type * as audit from '../../../controller/schemas/audit.js';
 import type * as auth from '../../../controller/schemas/auth.js';
@@ -23,7 +23,8 @@ import type * as templates from '../../../controller/schemas/templates.js';
 import type * as users from '../../../controller/schemas/users.js';
 import type { ConsoleEndEvent, ConsoleLineEvent } from '../../../controller/schemas/console-events.js';
 
-export type Page<T extends TSchema> = Static<ReturnType<typeof common.Paged<T>>>;
+/** A page of any list the API answers: `Page<User>`, `Page<Backup>`. */
+export type Page<T> = Static<ReturnType<typeof common.Paged<TUnsafe<T>>>>;
 export type PageQuery = Static<typeof common.PageQuery>;
 export type ProblemBody = Static<typeof common.Problem>;
 
@@ -36,7 +37,6 @@ export type GlobalPermission = Static<typeof users.GlobalPermissions>[number];
 export type SetupStatus = Static<typeof setup.SetupStatus>;
 export type SetupInput = Static<typeof setup.Setup>;
 export type User = Static<typeof users.User>;
-export type UserPage = Page<typeof users.User>;
 export type CreateUser = Static<typeof users.CreateUser>;
 export type UpdateUser = Static<typeof users.UpdateUser>;
 export type PasswordResetIssued = Static<typeof users.PasswordResetIssued>;
@@ -44,25 +44,20 @@ export type LoginInput = Static<typeof auth.Login>;
 export type ChangePasswordInput = Static<typeof auth.ChangePassword>;
 export type RedeemPasswordResetInput = Static<typeof auth.RedeemPasswordReset>;
 export type ApiToken = Static<typeof auth.ApiToken>;
-export type ApiTokenPage = Page<typeof auth.ApiToken>;
 export type CreateApiToken = Static<typeof auth.CreateApiToken>;
 export type CreatedApiToken = Static<typeof auth.CreatedApiToken>;
 
 export type Team = Static<typeof teams.Team>;
-export type TeamPage = Page<typeof teams.Team>;
 export type TeamDetail = Static<typeof teams.TeamDetail>;
 export type CreateTeam = Static<typeof teams.CreateTeam>;
 export type Membership = Static<typeof teams.Membership>;
-export type MembershipPage = Page<typeof teams.Membership>;
 export type SetMembership = Static<typeof teams.SetMembership>;
 
 export type Role = Static<typeof roles.Role>;
-export type RolePage = Page<typeof roles.Role>;
 export type CreateRole = Static<typeof roles.CreateRole>;
 export type UpdateRole = Static<typeof roles.UpdateRole>;
 
 export type AuditEvent = Static<typeof audit.AuditEvent>;
-export type AuditPage = Page<typeof audit.AuditEvent>;
 export type AuditQuery = Static<typeof audit.AuditQuery>;
 
 export type Network = Static<typeof network.Network>;
@@ -72,16 +67,13 @@ export type NetworkRoute = Static<typeof network.NetworkRoute>;
 export type NetworkRoutes = Static<typeof network.NetworkRoutes>;
 
 export type Node = Static<typeof nodes.Node>;
-export type NodePage = Page<typeof nodes.Node>;
 export type CreateNode = Static<typeof nodes.CreateNode>;
 export type UpdateNode = Static<typeof nodes.UpdateNode>;
 export type EnrollmentIssued = Static<typeof nodes.EnrollmentIssued>;
 
 export type TemplateSummary = Static<typeof templates.TemplateSummary>;
-export type TemplatePage = Page<typeof templates.TemplateSummary>;
 
 export type ServerListItem = Static<typeof servers.ServerListItem>;
-export type ServerPage = Page<typeof servers.ServerListItem>;
 export type ServerListQuery = Static<typeof servers.ServerListQuery>;
 export type ServerDetail = Static<typeof servers.ServerDetail>;
 export type CreateServer = Static<typeof servers.CreateServer>;
@@ -100,28 +92,21 @@ export type CommandSent = Static<typeof operations.CommandSent>;
 export type { ConsoleEndEvent, ConsoleLineEvent };
 
 export type PluginInstallation = Static<typeof plugins.PluginInstallation>;
-export type PluginPage = Page<typeof plugins.PluginInstallation>;
 export type InstallPlugin = Static<typeof plugins.InstallPlugin>;
 export type UpdatePlugin = Static<typeof plugins.UpdatePlugin>;
 export type CatalogPlugin = Static<typeof catalog.CatalogPluginItem>;
-export type CatalogPage = Page<typeof catalog.CatalogPluginItem>;
 export type CatalogQuery = Static<typeof catalog.CatalogListQuery>;
 export type CatalogPluginDetail = Static<typeof catalog.CatalogPluginDetail>;
 
 export type BackupDestination = Static<typeof backups.BackupDestination>;
 export type BackupDestinationKind = BackupDestination['kind'];
-export type BackupDestinationPage = Page<typeof backups.BackupDestination>;
 export type CreateBackupDestination = Static<typeof backups.CreateDestination>;
 export type Backup = Static<typeof backups.Backup>;
-export type BackupTrigger = Backup['trigger'];
 export type BackupState = Backup['state'];
-export type BackupPlugin = Static<typeof backups.BackupPlugin>;
-export type BackupPage = Page<typeof backups.Backup>;
 export type CreateBackup = Static<typeof backups.TakeBackup>;
 export type BackupListQuery = Static<typeof backups.BackupListQuery>;
 export type RestoreBackup = Static<typeof backups.RestoreBackup>;
 export type BackupSchedule = Static<typeof backups.BackupSchedule>;
-export type BackupSchedulePage = Page<typeof backups.BackupSchedule>;
 export type CreateBackupSchedule = Static<typeof backups.CreateSchedule>;
 
 export type MigrateServer = Static<typeof migrations.MigrateServer>;

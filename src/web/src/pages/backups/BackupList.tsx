@@ -1,5 +1,5 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import type { BackupDestination, BackupPage, PageQuery, ServerListItem } from '../../api/types';
+import type { Backup, BackupDestination, Page, PageQuery, ServerListItem } from '../../api/types';
 import { Loading } from '../../components/Loading';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { backupPollInterval } from './backup-format';
@@ -10,7 +10,7 @@ const pageSize = 25;
 interface BackupListProps {
   caption: string;
   queryKey: readonly unknown[];
-  fetchPage: (query: PageQuery) => Promise<BackupPage>;
+  fetchPage: (query: PageQuery) => Promise<Page<Backup>>;
   serverName: (serverId: string) => string;
   showServer?: boolean;
   servers?: ServerListItem[];

@@ -3,7 +3,7 @@ import { useCallback, useRef } from 'react';
 import { api } from '../../api/client';
 import type { StreamEvent } from '../../api/event-stream';
 import { queryKeys } from '../../api/query-keys';
-import type { ServerDetail, ServerListItem, ServerListQuery, ServerPage } from '../../api/types';
+import type { Page, ServerDetail, ServerListItem, ServerListQuery } from '../../api/types';
 import { useEventStream } from '../../api/use-event-stream';
 
 const matches = (filters: ServerListQuery, s: ServerListItem) =>
@@ -13,7 +13,7 @@ const matches = (filters: ServerListQuery, s: ServerListItem) =>
 /** Writes one `server` event into every cached list and the server's detail. */
 function applyServer(client: QueryClient, item: ServerListItem): void {
   let unseen = false;
-  for (const [key, page] of client.getQueriesData<ServerPage>({ queryKey: queryKeys.servers.lists })) {
+  for (const [key, page] of client.getQueriesData<Page<ServerListItem>>({ queryKey: queryKeys.servers.lists })) {
     // A list still on its first fetch may answer from before this event: it is fetched again.
     if (!page) { unseen = true; continue; }
     const filters = (key[2] ?? {}) as ServerListQuery;
