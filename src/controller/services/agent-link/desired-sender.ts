@@ -11,6 +11,7 @@ import type { NetworkState } from '../network/network-state.js';
 import type { NodeGateway, NodeInfo } from '../nodes/node-gateway.js';
 import { desiredEntryFor, desiredStateOf, type DesiredServerEntry } from './desired-state.js';
 import { toLinkDesired, toLinkPlugins } from './wire.js';
+import { Listeners } from '../../../shared/listeners.js';
 
 const info = (s: NodeState): NodeInfo => ({
   nodeId: s.nodeId,
@@ -36,7 +37,7 @@ export type SendFailureListener = (nodeId: string, err: unknown) => void;
  */
 export class FleetNodeGateway implements NodeGateway {
   private readonly sends = new KeyedMutex();
-  private readonly failureListeners = new Set<SendFailureListener>();
+  private readonly failureListeners = new Listeners<Parameters<SendFailureListener>>();
 
   constructor(
     private readonly fleet: NodeFleet,
@@ -80,18 +81,17 @@ export class FleetNodeGateway implements NodeGateway {
       }
     }).catch((err: unknown) => {
       this.logger.error({ err, nodeId, serverIds: servers?.map((s) => s._id) }, 'a desired-state change could not be sent; sending the Node its full state instead');
-      for (const listener of this.failureListeners) listener(nodeId, err);
+      this.failureListeners.emit(nodeId, err);
       // Nothing went out, so the Agent sees no gap to ask about: the full state is what keeps it from missing the change.
       this.sendFull(nodeId).catch((fullErr: unknown) => {
         this.logger.error({ err: fullErr, nodeId }, 'the full desired state could not be sent either; the Node gets it when it next connects or asks');
-        for (const listener of this.failureListeners) listener(nodeId, fullErr);
+        this.failureListeners.emit(nodeId, fullErr);
       });
     });
   }
 
   onSendFailed(listener: SendFailureListener): () => void {
-    this.failureListeners.add(listener);
-    return () => this.failureListeners.delete(listener);
+    return this.failureListeners.add(listener);
   }
 
   private async toLink(entries: DesiredServerEntry[]): Promise<DesiredServer[]> {

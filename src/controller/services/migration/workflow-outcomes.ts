@@ -1,3 +1,5 @@
+import { Listeners } from '../../../shared/listeners.js';
+
 /**
  * The workflows whose end is recorded; `record` takes no other kind, so a workflow that starts
  * reporting is added here (and its counters start at zero from the first scrape).
@@ -13,14 +15,13 @@ export type OutcomeListener = (kind: RecordedWorkflowKind, result: WorkflowResul
 
 /** Every workflow's end, for the metrics (`cairn_workflows_total`). */
 export class WorkflowOutcomes {
-  private readonly listeners = new Set<OutcomeListener>();
+  private readonly listeners = new Listeners<Parameters<OutcomeListener>>();
 
   record(kind: RecordedWorkflowKind, result: WorkflowResult): void {
-    for (const listener of this.listeners) listener(kind, result);
+    this.listeners.emit(kind, result);
   }
 
   subscribe(listener: OutcomeListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 }

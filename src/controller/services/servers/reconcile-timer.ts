@@ -1,5 +1,6 @@
 import type { ServerReport } from './server-report.js';
 import type { ServerChange } from './change-hub.js';
+import { Listeners } from '../../../shared/listeners.js';
 
 export type ReconciledListener = (seconds: number) => void;
 
@@ -21,7 +22,7 @@ export const maxTimedServers = 10_000;
  */
 export class ReconcileTimer {
   private readonly pending = new Map<string, Pending>();
-  private readonly listeners = new Set<ReconciledListener>();
+  private readonly listeners = new Listeners<Parameters<ReconciledListener>>();
 
   constructor(private readonly now: () => number = () => performance.now(), private readonly capacity = maxTimedServers) {}
 
@@ -49,7 +50,7 @@ export class ReconcileTimer {
     if (!timed || timed.nodeId !== nodeId || report.observedGeneration < timed.generation) return;
     this.pending.delete(report.serverId);
     const seconds = Math.max(0, this.now() - timed.since) / 1000;
-    for (const listener of this.listeners) listener(seconds);
+    this.listeners.emit(seconds);
   }
 
   /** Servers whose latest generation the Agent has not reported yet. */
@@ -58,7 +59,6 @@ export class ReconcileTimer {
   }
 
   onReconciled(listener: ReconciledListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 }

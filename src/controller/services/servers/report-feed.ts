@@ -1,4 +1,5 @@
 import type { ServerReport } from './server-report.js';
+import { Listeners } from '../../../shared/listeners.js';
 
 export type ReportListener = (nodeId: string, report: ServerReport) => void;
 
@@ -8,14 +9,13 @@ export type ReportListener = (nodeId: string, report: ServerReport) => void;
  * copy it left behind).
  */
 export class ServerReportFeed {
-  private readonly listeners = new Set<ReportListener>();
+  private readonly listeners = new Listeners<Parameters<ReportListener>>();
 
   publish(nodeId: string, report: ServerReport): void {
-    for (const listener of this.listeners) listener(nodeId, report);
+    this.listeners.emit(nodeId, report);
   }
 
   subscribe(listener: ReportListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 }
