@@ -11,6 +11,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runAgent, type RunningAgent } from '../src/agent/agent.js';
+import { defaultGameUids } from '../src/agent/isolation/game-uids.js';
 import { defaultGamePorts } from '../src/shared/game-ports.js';
 import { silentLogger } from '../src/shared/logger.js';
 import { startControllerProcess } from './support/controller-process.js';
@@ -57,7 +58,7 @@ async function main(): Promise<void> {
     const starting = tokens.map((token, i) => runAgent({
       controller: `127.0.0.1:${grpcPort}`, dataDir: join(dataDir, `agent-${i}`), enrollmentToken: token,
       cpuMillis: 4000, memoryBytes: 8 * 2 ** 30, diskBytes: 50 * 2 ** 30, java: 'java', bindAddress: '127.0.0.1', restartBackoffMs: 1000,
-      gamePorts: defaultGamePorts,
+      gamePorts: defaultGamePorts, isolation: 'off', gameUids: defaultGameUids,
     }, silentLogger));
     agents.push(...(await Promise.all(starting)));
     const enrolledMs = performance.now() - started;

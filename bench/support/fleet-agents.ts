@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { runAgent, type RunningAgent } from '../../src/agent/agent.js';
 import { EnrollmentRefused } from '../../src/agent/enroll.js';
+import { defaultGameUids } from '../../src/agent/isolation/game-uids.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { fleetGamePorts } from './fleet-seed.js';
 
@@ -50,7 +51,7 @@ async function startAgent(index: number, token: string): Promise<void> {
     agent = await runAgent({
       controller: settings.controller, dataDir: join(settings.dataDir, `agent-${index}`), enrollmentToken: token,
       cpuMillis: 4000, memoryBytes: 8 * 2 ** 30, diskBytes: 50 * 2 ** 30, java: 'java', bindAddress: '127.0.0.1', restartBackoffMs: 1000,
-      gamePorts: fleetGamePorts,
+      gamePorts: fleetGamePorts, isolation: 'off', gameUids: defaultGameUids,
     }, silentLogger);
   } catch (err) {
     if (!(err instanceof EnrollmentRefused)) throw err;

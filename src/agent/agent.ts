@@ -13,6 +13,7 @@ import { AgentLinkClient } from './link-client.js';
 import { linkCredentials, tlsProblem } from './link-credentials.js';
 import { ArtifactFetcher } from './plugins/artifact-fetcher.js';
 import { PluginPlacer } from './plugins/plugin-placer.js';
+import { boxesForAgent } from './isolation/boxes-for-agent.js';
 import { Installer } from './reconciler/installer.js';
 import { Reconciler } from './reconciler/reconciler.js';
 import { downloadCache, pluginCache } from './reconciler/server-paths.js';
@@ -92,11 +93,14 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
   // Installed plugin jars come from the Controller over the link (never the internet), cached by sha256.
   const plugins = new PluginPlacer(pluginCache(config.dataDir), new ArtifactFetcher({ address: config.controller, channelCredentials: credentials, credential }), logger);
   const installer = new Installer(downloadCache(config.dataDir));
+  const boxes = await boxesForAgent(config, logger);
+  const isolationSince = new Date().toISOString();
   // Exits are routed to the reconciler from its construction on, so none found while adopting is lost.
   const reconciler = new Reconciler({
     dataDir: config.dataDir,
     runtime,
     installer,
+    boxes,
     host: { java: config.java, bindAddress: config.bindAddress },
     logger,
     restartBackoffMs: config.restartBackoffMs,
@@ -118,8 +122,13 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
       knownServerIds: reconciler.serverIds(),
       gamePorts: config.gamePorts,
       acceptsDesiredChanges: true,
+      isolation: boxes.plan.support,
     }),
-    heartbeat: async () => ({ ...(await sampler.sample()), sentAtUnixMs: Date.now() }),
+    heartbeat: async () => {
+      const sample = await sampler.sample();
+      const isolation = boxes.nodeCondition(isolationSince);
+      return { ...sample, conditions: isolation ? [...sample.conditions, isolation] : sample.conditions, sentAtUnixMs: Date.now() };
+    },
   });
   reconciler.attach(link);
   const { uploads } = registerOperations({ dataDir: config.dataDir, link, reconciler, runtime });

@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
 import { defaultGamePorts, gamePortsRule, parseGamePorts } from '../shared/game-ports.js';
+import { defaultGameUids, gameUidsRule, parseGameUids, type UidRange } from './isolation/game-uids.js';
+import { isolationModes, type IsolationMode } from './isolation/isolation-mode.js';
 import type { PortRange } from '../shared/link/messages.js';
 import type { FlagSpec } from '../shared/program-args.js';
 import { programConfig, ProgramConfigError, wholeNumber, type ProgramSettings } from '../shared/program-config.js';
@@ -25,6 +27,10 @@ export interface AgentConfig {
   restartBackoffMs: number;
   /** The host ports the Controller may give this Node's game servers. */
   gamePorts: PortRange;
+  /** How far games are boxed (contract: "Containment"). */
+  isolation: IsolationMode;
+  /** The uids (and gids) games get, one per server. */
+  gameUids: UidRange;
 }
 
 export class AgentConfigError extends ProgramConfigError {}
@@ -43,6 +49,8 @@ const flags = {
   'bind-address': { value: 'ADDR', env: 'CAIRN_BIND_ADDRESS', help: 'the address game servers bind their ports to (default 0.0.0.0)' },
   'restart-backoff-ms': { value: 'N', env: 'CAIRN_RESTART_BACKOFF_MS', help: 'first delay before restarting a crashed server; doubles per crash (default 1000)' },
   'game-ports': { value: 'FIRST-LAST', env: 'CAIRN_GAME_PORTS', help: 'the host ports this Node offers game servers (default 25565-26564)' },
+  isolation: { value: 'MODE', env: 'CAIRN_ISOLATION', help: 'auto (box games as far as the host allows), required (start no game unboxed) or off (default auto)' },
+  'game-uids': { value: 'FIRST-LAST', env: 'CAIRN_GAME_UIDS', help: 'the uids and gids games run as, one per server (default 200000-299999)' },
 } as const satisfies Record<string, FlagSpec>;
 
 /** Whole numbers of at least 0 (the allocatable amounts, the restart backoff). */
@@ -74,6 +82,8 @@ function configFrom(settings: ProgramSettings<keyof typeof flags>): AgentConfig 
     bindAddress: get('bind-address') ?? '0.0.0.0',
     restartBackoffMs: parsed('restart-backoff-ms', amountRule, amount) ?? 1000,
     gamePorts: parsed('game-ports', gamePortsRule, parseGamePorts) ?? defaultGamePorts,
+    isolation: parsed('isolation', isolationModes.join(', '), (raw) => isolationModes.find((m) => m === raw)) ?? 'auto',
+    gameUids: parsed('game-uids', gameUidsRule, parseGameUids) ?? defaultGameUids,
   };
 }
 

@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { extname } from 'node:path';
+import { dirname, extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BuiltinProgram } from './templates.js';
 
@@ -58,4 +59,22 @@ export function builtinLauncherSource(program: BuiltinProgram): string {
     return `${header}import { register } from ${JSON.stringify(tsxApi)};\nregister();\nawait import(${JSON.stringify(moduleUrl)});\n`;
   }
   return `${header}await import(${JSON.stringify(moduleUrl)});\n`;
+}
+
+/** The directory holding this installation's package.json. */
+function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
+/**
+ * What a boxed game needs of this installation to run a `builtin` program: the code (dist/ or,
+ * from source, src/), the packages it imports, and package.json (it makes the code ES modules).
+ * Nothing else of the checkout, where a Controller's data dir may live.
+ */
+export function installationPaths(): string[] {
+  const root = packageRoot();
+  const code = fromSource ? join(root, 'src') : join(root, 'dist');
+  return [code, join(root, 'node_modules'), join(root, 'package.json')];
 }

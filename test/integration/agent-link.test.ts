@@ -47,6 +47,7 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
         gamePorts: options.gamePorts === undefined ? await privateGamePorts() : options.gamePorts,
         // As an Agent older than desired-state changes: every change comes as the full state.
         acceptsDesiredChanges: false,
+        isolation: null,
       }),
       heartbeat: options.heartbeat ?? (async () => ({
         usage: { cpuMillis: 100, memoryBytes: 1024, diskBytes: 2048 }, conditions: options.conditions?.() ?? [], sentAtUnixMs: Date.now(),
@@ -278,7 +279,7 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
       const offLines = h.t.controller.services.agents.onConsoleLine((id, l) => id === nodeId && lines.push(l.text));
       client.sendServerStatus({
         serverId: created.id, observedGeneration: 1, runtimeState: 'RUNTIME_STATE_STOPPED', installed: true, usage: { cpuMillis: 7, memoryBytes: 512, diskBytes: 2048 },
-        conditions: [], ports: [], startedAt: '', removed: false, restarting: false, startedInNetwork: false, installError: '', lastCrash: null, portInUse: 0,
+        conditions: [], ports: [], startedAt: '', removed: false, restarting: false, startedInNetwork: false, installError: '', lastCrash: null, portInUse: 0, pid: 0,
       });
       client.sendConsoleLine({ serverId: created.id, text: 'Done (1.0s)!', atUnixMs: Date.now(), truncated: false, seq: 0 });
       const reported = await waitFor(async () => {

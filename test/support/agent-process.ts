@@ -23,7 +23,9 @@ export class AgentProcess {
     const argv = ['--controller', `127.0.0.1:${args.grpcPort}`, '--data-dir', args.dataDir, ...gamePortsArgs(args.gamePorts), ...(args.extra ?? [])];
     if (args.enrollmentToken) argv.push('--enrollment-token', args.enrollmentToken);
     return new AgentProcess(spawn(process.execPath, ['--import', tsxImport, agentMain, ...argv], {
-      env: { ...process.env, CAIRN_LOG_LEVEL: 'debug' },
+      // Test servers reserve little (64 MiB, 100m) and run from source; a box would hold them to it.
+      // containment.test.ts runs boxes on purpose (`--isolation` on the command line wins).
+      env: { ...process.env, CAIRN_LOG_LEVEL: 'debug', CAIRN_ISOLATION: process.env.CAIRN_ISOLATION ?? 'off' },
       stdio: ['ignore', 'pipe', 'pipe'],
     }));
   }

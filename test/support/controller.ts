@@ -55,6 +55,10 @@ export interface TestControllerOptions {
 export const testStoreIsMongo = process.env.CAIRN_TEST_MONGODB === '1' && Boolean(process.env.MONGODB_URI);
 const testDatabases = new Map<string, { uri: string; drop(): Promise<void> }>();
 
+// A `--local-agent` of a test Controller inherits this: test servers reserve little (64 MiB, 100m),
+// which a box would hold them to. containment.test.ts boxes games on purpose.
+process.env.CAIRN_ISOLATION ??= 'off';
+
 function testDatabaseFor(dataDir: string): string | undefined {
   if (!testStoreIsMongo) return undefined;
   let db = testDatabases.get(dataDir);

@@ -57,6 +57,7 @@ export class FakeAgent {
         allocatable: { ...allocatable, diskBytes: 2 ** 40 },
         gamePorts,
         acceptsDesiredChanges: host.acceptsDesiredChanges ?? true,
+        isolation: null,
       }),
       heartbeat: async () => ({ usage: { cpuMillis: 0, memoryBytes: 0, diskBytes: 0 }, conditions: [], sentAtUnixMs: Date.now() }),
     });
@@ -112,6 +113,6 @@ function statusFor(desired: Pick<DesiredServer, 'serverId' | 'generation' | 'des
     serverId: desired.serverId, observedGeneration: desired.generation,
     runtimeState: state === 'RUNNING' ? 'RUNTIME_STATE_RUNNING' : 'RUNTIME_STATE_STOPPED',
     installed: true, usage: null, conditions: [], ports: [], startedAt: '', removed: state === 'DELETED',
-    restarting: false, installError: '', startedInNetwork: state === 'RUNNING' && desired.inNetwork === true, lastCrash: null, portInUse: 0,
+    restarting: false, installError: '', startedInNetwork: state === 'RUNNING' && desired.inNetwork === true, lastCrash: null, portInUse: 0, pid: 0,
   };
 }

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GameBoxes } from '../../src/agent/isolation/game-boxes.js';
 import { Installer } from '../../src/agent/reconciler/installer.js';
 import { Reconciler } from '../../src/agent/reconciler/reconciler.js';
 import { ProcessRuntime } from '../../src/agent/runtime/process-runtime.js';
@@ -23,7 +24,7 @@ describe('reconciler: templates arriving over the link', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'cairn-reconciler-'));
     reconciler = new Reconciler({
       dataDir, runtime: new ProcessRuntime({ dataDir }), installer: new Installer(join(dataDir, 'cache')),
-      host: { java: 'java', bindAddress: '127.0.0.1' }, logger: silentLogger, restartBackoffMs: 100, usageEveryMs: 60_000,
+      boxes: GameBoxes.off(silentLogger), host: { java: 'java', bindAddress: '127.0.0.1' }, logger: silentLogger, restartBackoffMs: 100, usageEveryMs: 60_000,
     });
     statuses.length = 0;
     reconciler.attach({ onDesiredState: () => () => true, onDesiredChange: () => () => true, onConnected: () => () => true, sendServerStatus: (status) => statuses.push(status) > 0 });

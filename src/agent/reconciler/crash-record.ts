@@ -10,7 +10,20 @@ export interface CrashRecord {
   code: number | null;
   signal: string | null;
   lastLines: readonly CrashLine[];
+  /** Set when the kernel ended the game for its memory limit (the limit, in bytes, it had). */
+  oomKilledAt?: number;
 }
+
+/** The reason of a crash the memory limit caused, on the crash and as the server's condition. */
+export const oomKilledReason = 'OOM_KILLED';
+
+const mib = (bytes: number) => {
+  const value = bytes / (1024 * 1024);
+  return Number.isInteger(value) ? `${value} MiB` : `${value.toFixed(1)} MiB`;
+};
+
+/** The OOM_KILLED condition's words: the limit the game hit. */
+export const oomKilledMessage = (limitBytes: number) => `killed: out of memory at its ${mib(limitBytes)} limit`;
 
 /** Lines kept with each crash: enough to show the stack trace's head, little enough to relay on every status. */
 export const crashLinesKept = 20;
@@ -25,7 +38,8 @@ export function keptCrashLines(lines: readonly CrashLine[]): CrashLine[] {
 export const isCrash = (code: number | null, signal: string | null) => !(code === 0 && signal === null);
 
 /** How a game ended, in words: "exit code 1", "signal SIGKILL", or "no exit status" (it never ran). */
-export function endedWith(crash: Pick<CrashRecord, 'code' | 'signal'>): string {
+export function endedWith(crash: Pick<CrashRecord, 'code' | 'signal' | 'oomKilledAt'>): string {
+  if (crash.oomKilledAt !== undefined) return `out of memory at its ${mib(crash.oomKilledAt)} limit`;
   if (crash.signal) return `signal ${crash.signal}`;
   if (crash.code !== null) return `exit code ${crash.code}`;
   return 'no exit status';

@@ -5,6 +5,7 @@ import type { Logger } from '../../shared/logger.js';
 import { InvalidTemplateError, parseTemplateJson } from '../../shared/template-check.js';
 import type { Template } from '../../shared/templates.js';
 import { AgentError } from '../errors.js';
+import type { GameBoxes } from '../isolation/game-boxes.js';
 import type { AgentLinkClient } from '../link-client.js';
 import type { ProcessRuntime } from '../runtime/process-runtime.js';
 import type { ServerTarget } from './server-target.js';
@@ -18,6 +19,7 @@ export interface ReconcilerDeps {
   dataDir: string;
   runtime: ProcessRuntime;
   installer: Installer;
+  boxes: GameBoxes;
   host: HostSettings;
   logger: Logger;
   /** First automatic-restart delay after a crash. */
@@ -191,7 +193,7 @@ export class Reconciler {
 function absentStatus(desired: ServerTarget): ServerStatus {
   return {
     serverId: desired.serverId, observedGeneration: desired.generation, runtimeState: 'RUNTIME_STATE_UNSPECIFIED', installed: false,
-    usage: null, conditions: [], ports: [], startedAt: '', removed: false, restarting: false, installError: '', startedInNetwork: false, lastCrash: null, portInUse: 0,
+    usage: null, conditions: [], ports: [], startedAt: '', removed: false, restarting: false, installError: '', startedInNetwork: false, lastCrash: null, portInUse: 0, pid: 0,
   };
 }
 

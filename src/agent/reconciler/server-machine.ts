@@ -1,5 +1,5 @@
 import { assign, fromCallback, fromPromise, setup, type EventObject } from 'xstate';
-import { crashLoopMessage, isCrash, keptCrashLines, type CrashLine, type CrashRecord } from './crash-record.js';
+import { crashLoopMessage, isCrash, keptCrashLines, oomKilledMessage, oomKilledReason, type CrashLine, type CrashRecord } from './crash-record.js';
 import { clearPortInUse, notePortInUse, portRecheckMs, type PortCheckResult } from './port-in-use.js';
 import { appliedFrom, needsRestart, type AppliedSpec, type ServerTarget } from './server-target.js';
 
@@ -21,6 +21,8 @@ export interface ProbeResult {
 
 export interface ServerMachineInput {
   desired: ServerTarget;
+  /** Why this Node starts no game (`--isolation required` without the whole box); the server then stays stopped. */
+  startRefusal?: AgentCondition;
   /** First automatic-restart delay; doubles per crash in the window, capped at 30 s. */
   backoffBaseMs: number;
 }
@@ -41,22 +43,34 @@ export interface ServerMachineContext {
   portInUse?: number;
   installError?: string;
   backoffBaseMs: number;
+  startRefusal?: AgentCondition;
 }
 
 export type ServerMachineEvent =
   | { type: 'DESIRED'; desired: ServerTarget; at: number }
   | { type: 'READY_LINE' }
-  | { type: 'EXITED'; code: number | null; signal: string | null; at: number; lastLines: readonly CrashLine[] }
+  | { type: 'EXITED'; code: number | null; signal: string | null; at: number; lastLines: readonly CrashLine[]; oomKilled?: boolean }
   /** The server's files were replaced and its software installed (a restore committed here). */
   | { type: 'FILES_REPLACED' };
 
 const crashLoopId = (serverId: string) => `${serverId}:crash-loop`;
+const oomKilledId = (serverId: string) => `${serverId}:oom-killed`;
+
+/**
+ * OOM_KILLED stands while the last crash is one the memory limit caused: it explains that crash
+ * (and a crash loop it leads to) until a crash of another kind replaces it.
+ */
+function withOomCondition(conditions: AgentCondition[], serverId: string, crash: CrashRecord): AgentCondition[] {
+  const others = conditions.filter((c) => c.reason !== oomKilledReason);
+  if (crash.oomKilledAt === undefined) return others;
+  return [...others, { id: oomKilledId(serverId), reason: oomKilledReason, message: oomKilledMessage(crash.oomKilledAt), since: new Date(crash.at).toISOString() }];
+}
 const maxBackoffMs = 30_000;
 /** A stop that failed is tried again after this long, until the game is gone. */
 const stopRetryMs = 1000;
 
-const crashAt = (at: number, code: number | null, signal: string | null, lastLines: readonly CrashLine[] = []): CrashRecord =>
-  ({ at, code, signal, lastLines: keptCrashLines(lastLines) });
+const crashAt = (at: number, code: number | null, signal: string | null, lastLines: readonly CrashLine[] = [], oomKilledAt?: number): CrashRecord =>
+  ({ at, code, signal, lastLines: keptCrashLines(lastLines), ...(oomKilledAt === undefined ? {} : { oomKilledAt }) });
 
 /**
  * One server on this Node, reconciled towards its desired spec. Every state is a runtime state the
@@ -104,6 +118,7 @@ export const agentServerMachine = setup({
   guards: {
     wantsDeleted: ({ context }) => context.desired.state === 'DELETED',
     wantsRunning: ({ context }) => context.desired.state === 'RUNNING',
+    startRefused: ({ context }) => context.startRefusal !== undefined,
     safetyStopped: ({ context }) => context.conditions.some((c) => c.reason === 'CRASH_LOOP'),
     restartAllowed: ({ context }) => context.desired.restartPolicy.maxRestarts > 0
       && context.crashes.length <= context.desired.restartPolicy.maxRestarts,
@@ -125,11 +140,14 @@ export const agentServerMachine = setup({
       if (event.type !== 'EXITED') return {};
       const crashed = isCrash(event.code, event.signal);
       const windowStart = event.at - context.desired.restartPolicy.windowSeconds * 1000;
+      const limit = event.oomKilled ? (context.applied ?? context.desired).resources.memoryBytes : undefined;
+      const crash = crashed ? crashAt(event.at, event.code, event.signal, event.lastLines, limit) : undefined;
       return {
         applied: undefined,
         lastExitCrashed: crashed,
         crashes: crashed ? [...context.crashes.filter((t) => t >= windowStart), event.at] : context.crashes,
-        lastCrash: crashed ? crashAt(event.at, event.code, event.signal, event.lastLines) : context.lastCrash,
+        lastCrash: crash ?? context.lastCrash,
+        conditions: crash ? withOomCondition(context.conditions, context.desired.serverId, crash) : context.conditions,
       };
     }),
     markRunEnded: assign({ runEnded: true }),
@@ -171,8 +189,9 @@ export const agentServerMachine = setup({
     crashes: [],
     lastExitCrashed: false,
     runEnded: false,
-    conditions: [],
+    conditions: input.startRefusal ? [input.startRefusal] : [],
     backoffBaseMs: input.backoffBaseMs,
+    startRefusal: input.startRefusal,
   }),
   initial: 'probing',
   states: {
@@ -220,6 +239,8 @@ export const agentServerMachine = setup({
       always: [
         { guard: 'wantsDeleted', target: 'removing' },
         { guard: 'safetyStopped', target: 'crashLoop' },
+        // Not a crash and no retry: the Node cannot start games until its Agent runs with the box.
+        { guard: 'startRefused', target: 'stopped' },
         { guard: 'wantsRunning', target: 'checkingPort' },
         { target: 'stopped' },
       ],

@@ -4,6 +4,8 @@ import { KeyedMutex } from '../../shared/keyed-mutex.js';
 import type { ServerNetwork, ServerStatus } from '../../shared/link/messages.js';
 import type { Logger } from '../../shared/logger.js';
 import type { Template } from '../../shared/templates.js';
+import type { GameBoxes } from '../isolation/game-boxes.js';
+import { isolationUnavailableReason } from '../isolation/isolation-mode.js';
 import type { ProcessRuntime } from '../runtime/process-runtime.js';
 import { isRuntimeError } from '../runtime/errors.js';
 import type { GameExit, OutputLine } from '../runtime/runtime-types.js';
@@ -23,6 +25,8 @@ export interface RunnerDeps {
   dataDir: string;
   runtime: ProcessRuntime;
   installer: Installer;
+  /** Puts each start in the server's box, as far as this Node enforces one. */
+  boxes: GameBoxes;
   host: HostSettings;
   logger: Logger;
   backoffBaseMs: number;
@@ -44,6 +48,8 @@ export class ServerRunner {
   private template: Template;
   private usage = { cpuMillis: 0, memoryBytes: 0, diskBytes: 0 };
   private startedAt = '';
+  /** The game's process id while it runs (inside its box when boxed); 0 otherwise. */
+  private pid = 0;
   /** Config writes at a start and live route changes, one at a time. */
   private readonly configLock = new KeyedMutex();
   /** The route set last written into a proxy's config. */
@@ -66,7 +72,10 @@ export class ServerRunner {
         remove: fromPromise<void, { desired: ServerTarget }>(() => this.remove()),
       },
     });
-    this.actor = createActor(machine, { input: { desired, backoffBaseMs: deps.backoffBaseMs } });
+    const refusal = deps.boxes.refusal;
+    const startRefusal = refusal === null ? undefined
+      : { id: `${desired.serverId}:isolation-unavailable`, reason: isolationUnavailableReason, message: refusal, since: new Date().toISOString() };
+    this.actor = createActor(machine, { input: { desired, backoffBaseMs: deps.backoffBaseMs, startRefusal } });
     this.actor.subscribe({
       next: () => this.sendStatus(),
       error: (err) => deps.logger.error({ err, serverId: desired.serverId }, 'server reconciler failed'),
@@ -129,12 +138,13 @@ export class ServerRunner {
 
   exited(exit: GameExit, lastLines: readonly OutputLine[]): void {
     this.startedAt = '';
+    this.pid = 0;
     const state = this.state;
     if (isCrash(exit.code, exit.signal) && state !== 'stopping' && state !== 'removing') {
       this.deps.logger.warn({ serverId: this.serverId, exitCode: exit.code, signal: exit.signal, cause: exit.cause, state }, `the game crashed (${endedWith(exit)})`);
     }
     const lines = lastLines.map((line) => ({ text: line.text, at: line.at ?? Date.now() }));
-    this.actor.send({ type: 'EXITED', code: exit.code, signal: exit.signal, at: Date.now(), lastLines: lines });
+    this.actor.send({ type: 'EXITED', code: exit.code, signal: exit.signal, at: Date.now(), lastLines: lines, oomKilled: exit.oomKilled === true });
   }
 
   async sampleUsage(): Promise<void> {
@@ -167,6 +177,7 @@ export class ServerRunner {
       startedInNetwork: live && context.applied?.inNetwork === true,
       lastCrash: lastCrashOf(context.desired.serverId, context.lastCrash),
       portInUse: context.portInUse ?? 0,
+      pid: live ? this.pid : 0,
     });
   }
 
@@ -176,6 +187,7 @@ export class ServerRunner {
     const status = await this.deps.runtime.status(this.serverId);
     if (status.state === 'running' || status.state === 'stopping') {
       this.startedAt = status.startedAt;
+      this.pid = status.pid;
       return { installed: true, running: true, applied: await this.readApplied() };
     }
     if (status.state === 'exited') return { installed: isInstalled, running: false, missedExit: { code: status.exit.code, signal: status.exit.signal } };
@@ -222,15 +234,17 @@ export class ServerRunner {
     const file = appliedFile(this.deps.dataDir, this.serverId);
     await writeFile(`${file}.tmp`, JSON.stringify(applied));
     await rename(`${file}.tmp`, file);
+    const boxed = await this.deps.boxes.box(this.serverId, this.root, desired.resources, launchSpec(this.template, values, this.root));
     let status;
     try {
-      status = await this.deps.runtime.start(this.serverId, launchSpec(this.template, values, this.root));
+      status = await this.deps.runtime.start(this.serverId, boxed.launch, boxed.box);
     } catch (e) {
       if (!isRuntimeError(e, 'already_running')) throw e;
       this.deps.logger.warn({ serverId: this.serverId }, 'a game of the server was running already; adopted it');
       status = await this.deps.runtime.status(this.serverId);
     }
     this.startedAt = status.state === 'running' ? status.startedAt : new Date().toISOString();
+    this.pid = status.state === 'running' || status.state === 'stopping' ? status.pid : 0;
   }
 
   /**
@@ -282,6 +296,7 @@ export class ServerRunner {
   private async remove(): Promise<void> {
     await this.stop();
     await rm(serverHome(this.deps.dataDir, this.serverId), { recursive: true, force: true });
+    await this.deps.boxes.forget(this.serverId);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { LastCrash } from '../../shared/link/messages.js';
-import type { CrashRecord } from './crash-record.js';
+import { oomKilledReason, type CrashRecord } from './crash-record.js';
 
 /** A kept crash as the server's status carries it to the Controller (lines numbered oldest first). */
 export function lastCrashOf(serverId: string, crash: CrashRecord | undefined): LastCrash | null {
@@ -10,5 +10,6 @@ export function lastCrashOf(serverId: string, crash: CrashRecord | undefined): L
     hasExitCode: crash.code !== null,
     signal: crash.signal ?? '',
     lastLines: crash.lastLines.map((line, seq) => ({ serverId, text: line.text, atUnixMs: line.at, truncated: false, seq })),
+    reason: crash.oomKilledAt === undefined ? '' : oomKilledReason,
   };
 }

@@ -2,7 +2,8 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
 import type { Clock } from '../../shared/clock.js';
-import type { LaunchSpec } from './launch-spec.js';
+import { findBoxedGame, signalOfBoxExit } from './boxed-game.js';
+import type { LaunchSpec, ShimBox } from './launch-spec.js';
 import { LineSplitter, MAX_LINE_BYTES } from './line-splitter.js';
 import { signalGroup } from './process-control.js';
 import type { ConsoleStream, GameExit, StopStep } from './shim-protocol.js';
@@ -32,13 +33,20 @@ export class GameProcess {
   readonly exited: Promise<GameExit>;
   private settle!: (exit: GameExit) => void;
 
+  /** In a box: the group the game's processes share (led by the box's first process), signalled for stops. */
+  private boxGroup: number | null = null;
+  /** In a box: the game's own pid on the host; otherwise the spawned process is the game. */
+  private gamePid: number;
+
   private constructor(
     private readonly child: GameChild,
     readonly pid: number,
     private readonly spec: LaunchSpec,
     private readonly clock: Clock,
+    private readonly boxed: boolean,
   ) {
     this.exited = new Promise((resolve) => (this.settle = resolve));
+    this.gamePid = pid;
   }
 
   /** Spawns the game; a game that cannot be spawned comes back already exited (`spawn_failed`). */
@@ -46,16 +54,32 @@ export class GameProcess {
     spec: LaunchSpec,
     clock: Clock,
     onLine: (stream: ConsoleStream, text: string, truncated: boolean) => void,
+    box?: ShimBox,
   ): Promise<GameProcess | GameExit> {
+    const viewed = box?.view === true;
     // A session of its own makes the game the leader of a process group the shim can signal whole.
-    const child = spawn(spec.command, spec.args, { cwd: spec.cwd, env: spec.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const child = spawn(spec.command, spec.args, {
+      cwd: spec.cwd, env: spec.env, stdio: viewed ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'], detached: true,
+    }) as GameChild;
     if (child.pid === undefined) {
       const [error] = (await once(child, 'error')) as [Error];
       return { code: null, signal: null, at: clock.now().toISOString(), cause: 'spawn_failed', error: error.message };
     }
-    const game = new GameProcess(child, child.pid, spec, clock);
+    const game = new GameProcess(child, child.pid, spec, clock, viewed);
     game.wire(onLine);
+    if (viewed) {
+      const found = await findBoxedGame(child.stdio[3] as Readable, game.exited);
+      if (found) {
+        game.boxGroup = found.group;
+        game.gamePid = found.gamePid;
+      }
+    }
     return game;
+  }
+
+  /** The game's own process id (inside a box, not the box's monitor). */
+  get innerPid(): number {
+    return this.gamePid;
   }
 
   get phase(): GamePhase {
@@ -85,9 +109,18 @@ export class GameProcess {
   kill(): Promise<GameExit> {
     if (!this.exitObserved) {
       this.killRequested = true;
-      signalGroup(this.pid, 'SIGKILL');
+      this.signal('SIGKILL');
     }
     return this.exited;
+  }
+
+  /**
+   * A box's monitor takes a signal's default action and its death kills the box at once, so a
+   * stop signal goes to the game's group inside only; SIGKILL goes to both.
+   */
+  private signal(signal: NodeJS.Signals): void {
+    if (this.boxGroup !== null) signalGroup(this.boxGroup, signal);
+    if (this.boxGroup === null || signal === 'SIGKILL') signalGroup(this.pid, signal);
   }
 
   private tryWrite(line: string): boolean {
@@ -103,11 +136,11 @@ export class GameProcess {
   private escalateToTerm(): void {
     if (this.exitObserved) return;
     this.current = { state: 'stopping', step: 'sigterm' };
-    signalGroup(this.pid, 'SIGTERM');
+    this.signal('SIGTERM');
     this.after(this.spec.termTimeoutMs, () => {
       if (this.exitObserved) return;
       this.current = { state: 'stopping', step: 'sigkill' };
-      signalGroup(this.pid, 'SIGKILL');
+      this.signal('SIGKILL');
     });
   }
 
@@ -147,8 +180,10 @@ export class GameProcess {
     this.settle(exit);
   }
 
-  private describeExit(code: number | null, signal: NodeJS.Signals | null, at: string): GameExit {
-    const base = { code, signal, at };
+  private describeExit(exitCode: number | null, exitSignal: NodeJS.Signals | null, at: string): GameExit {
+    // bubblewrap passes a game's death by signal on as the shell's 128 + signal number.
+    const boxSignal = this.boxed && exitSignal === null ? signalOfBoxExit(exitCode) : null;
+    const base = boxSignal ? { code: null, signal: boxSignal, at } : { code: exitCode, signal: exitSignal, at };
     if (this.killRequested) return { ...base, cause: 'killed' };
     if (this.current.state === 'stopping') return { ...base, cause: 'stopped', stoppedBy: this.current.step };
     return { ...base, cause: 'exited' };

@@ -17,10 +17,22 @@ export interface LaunchSpec {
   termTimeoutMs: number;
 }
 
+/** What the shim must know of a boxed game (its command already holds the box): how to find it, and its cgroup. */
+export interface ShimBox {
+  /** The command runs bubblewrap, which names the box's first process on fd 3. */
+  view: boolean;
+  /** Where the kernel counts the group's OOM kills; null without a memory limit. */
+  oomFile: string | null;
+  /** The group's directories, removed after the game's exit. */
+  cgroupDirs: string[];
+}
+
 /** What the shim reads from `launch.json`: the game plus the shim's own limits. */
 export interface ShimConfig {
   serverId: string;
   launch: LaunchSpec;
+  /** Absent for a game run unboxed. */
+  box?: ShimBox;
   /** Console lines kept for replay. */
   consoleLines: number;
   /** How long the shim waits, after the game exits, for the Agent to collect the exit before leaving. */
@@ -48,9 +60,18 @@ export function parseLaunchSpec(value: unknown): LaunchSpec {
 
 export function parseShimConfig(value: unknown): ShimConfig {
   if (!isObject(value)) throw new LaunchSpecError('shim config must be an object');
-  const { serverId, launch, consoleLines, lingerMs } = value;
+  const { serverId, launch, consoleLines, lingerMs, box } = value;
   if (typeof serverId !== 'string' || serverId.length === 0) throw new LaunchSpecError('serverId must be a non-empty string');
   if (!isPositiveInt(consoleLines)) throw new LaunchSpecError('consoleLines must be a positive integer');
   if (!isPositiveInt(lingerMs)) throw new LaunchSpecError('lingerMs must be a positive integer');
-  return { serverId, launch: parseLaunchSpec(launch), consoleLines, lingerMs };
+  return { serverId, launch: parseLaunchSpec(launch), consoleLines, lingerMs, ...(box === undefined ? {} : { box: parseShimBox(box) }) };
+}
+
+function parseShimBox(value: unknown): ShimBox {
+  if (!isObject(value)) throw new LaunchSpecError('box must be an object');
+  const { view, oomFile, cgroupDirs } = value;
+  if (typeof view !== 'boolean') throw new LaunchSpecError('box.view must be a boolean');
+  if (!isNullableString(oomFile)) throw new LaunchSpecError('box.oomFile must be a path or null');
+  if (!isStringArray(cgroupDirs)) throw new LaunchSpecError('box.cgroupDirs must be paths');
+  return { view, oomFile, cgroupDirs };
 }

@@ -5,7 +5,7 @@ import { KeyedMutex } from '../../shared/keyed-mutex.js';
 import { silentLogger, type Logger } from '../../shared/logger.js';
 import { programCommand, type ProgramCommand } from '../../shared/programs.js';
 import { isRuntimeError, RuntimeError } from './errors.js';
-import { parseLaunchSpec, parseShimConfig, type LaunchSpec, type ShimConfig } from './launch-spec.js';
+import { parseLaunchSpec, parseShimConfig, type LaunchSpec, type ShimBox, type ShimConfig } from './launch-spec.js';
 import { exitAlreadyReported, readEndOfConsole } from './last-run.js';
 import { settleWithoutShim } from './lost-shim.js';
 import { readProcessUsage, type ProcessUsage } from './process-usage.js';
@@ -61,6 +61,8 @@ interface LiveShim {
   launch: LaunchSpec;
   shimPid: number;
   gamePid: number | null;
+  /** The game itself when it runs in a box (gamePid is then the box's monitor). */
+  innerPid: number | null;
   /** Set once an exit is being reported, so the exit event and a status poll report it once. */
   exitHandling: Promise<void> | null;
   closed: Promise<void>;
@@ -96,7 +98,7 @@ export class ProcessRuntime implements ServerRuntime {
     this.shimCommand = options.shimCommand ?? programCommand('shim');
   }
 
-  start(serverId: string, spec: LaunchSpec): Promise<RuntimeStatus> {
+  start(serverId: string, spec: LaunchSpec, box?: ShimBox): Promise<RuntimeStatus> {
     const stateDir = this.stateDir(serverId);
     const launch = parseLaunchSpec(spec);
     return this.locks.run(serverId, async () => {
@@ -106,7 +108,7 @@ export class ProcessRuntime implements ServerRuntime {
       }
       await mkdir(stateDir, { recursive: true, mode: 0o700 });
       await removeFiles(stateDir, perRunFiles);
-      const config: ShimConfig = { serverId, launch, consoleLines: this.consoleLines, lingerMs: this.lingerMs };
+      const config: ShimConfig = { serverId, launch, consoleLines: this.consoleLines, lingerMs: this.lingerMs, ...(box ? { box } : {}) };
       await writeFileAtomic(join(stateDir, stateFiles.config), JSON.stringify(config));
       const conn = await this.startShimOrAdopt(serverId, stateDir);
       this.lastRuns.delete(serverId);
@@ -198,7 +200,8 @@ export class ProcessRuntime implements ServerRuntime {
 
   async usage(serverId: string): Promise<ProcessUsage | null> {
     const live = this.live.get(serverId);
-    return live?.gamePid ? readProcessUsage(live.gamePid) : null;
+    const pid = live?.innerPid ?? live?.gamePid;
+    return pid ? readProcessUsage(pid) : null;
   }
 
   lastRun(serverId: string): LastRun | undefined {
@@ -261,6 +264,7 @@ export class ProcessRuntime implements ServerRuntime {
       launch,
       shimPid: 0,
       gamePid: null,
+      innerPid: null,
       exitHandling: null,
       closed: new Promise((resolve) => (markClosed = resolve)),
     };
@@ -281,11 +285,14 @@ export class ProcessRuntime implements ServerRuntime {
     }
     live.shimPid = status.shimPid;
     live.gamePid = status.gamePid;
+    live.innerPid = status.innerPid ?? null;
     return this.fromShimStatus(serverId, live, status);
   }
 
   private async fromShimStatus(serverId: string, live: LiveShim, status: ShimStatus): Promise<RuntimeStatus> {
-    if (status.state !== 'exited') return { state: status.state, shimPid: status.shimPid, gamePid: status.gamePid, startedAt: status.startedAt };
+    if (status.state !== 'exited') {
+      return { state: status.state, shimPid: status.shimPid, gamePid: status.gamePid, pid: status.innerPid ?? status.gamePid, startedAt: status.startedAt };
+    }
     await this.handleExit(serverId, live, status.exit);
     return { state: 'exited', exit: status.exit, startedAt: status.startedAt };
   }

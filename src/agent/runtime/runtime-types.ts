@@ -1,4 +1,4 @@
-import type { LaunchSpec } from './launch-spec.js';
+import type { LaunchSpec, ShimBox } from './launch-spec.js';
 import type { ProcessUsage } from './process-usage.js';
 import type { OutputLine, GameExit } from './shim-protocol.js';
 
@@ -13,7 +13,8 @@ export interface LastRun {
 /** What the runtime knows about one server's game process. */
 export type RuntimeStatus =
   | { state: 'absent' }
-  | { state: 'running' | 'stopping'; shimPid: number; gamePid: number; startedAt: string }
+  /** `pid` is the game's own process (inside its box when boxed); `gamePid` is what the shim spawned. */
+  | { state: 'running' | 'stopping'; shimPid: number; gamePid: number; pid: number; startedAt: string }
   | { state: 'exited'; exit: GameExit; startedAt: string | null };
 
 /** Why an attached console stream ended: the game exited, or the shim went away. */
@@ -39,7 +40,7 @@ export type ExitListener = (serverId: string, exit: GameExit, lastLines: readonl
  * when the shim is gone; an exit already reported (to this Agent or an earlier one) is not again.
  */
 export interface ServerRuntime {
-  start(serverId: string, spec: LaunchSpec): Promise<RuntimeStatus>;
+  start(serverId: string, spec: LaunchSpec, box?: ShimBox): Promise<RuntimeStatus>;
   adopt(serverId: string): Promise<RuntimeStatus>;
   adoptAll(): Promise<Map<string, AdoptOutcome>>;
   stop(serverId: string, options?: { timeoutMs?: number }): Promise<GameExit>;

@@ -20,6 +20,8 @@ interface ExitBase {
   signal: string | null;
   /** ISO-8601 time the exit was observed. */
   at: string;
+  /** The kernel killed the game for going past its memory limit (boxed games only). */
+  oomKilled?: boolean;
 }
 
 /** Why the game is gone: `exited` on its own (a crash unless it was code 0), or at someone's request. */
@@ -51,8 +53,11 @@ interface StatusBase {
   startedAt: string;
 }
 
-/** A game that could not be spawned has exited without ever having a pid. */
-export type ShimStatus = StatusBase &
+/**
+ * A game that could not be spawned has exited without ever having a pid. `gamePid` is the process
+ * the shim spawned; in a box that is the box's monitor, and `innerPid` the game itself.
+ */
+export type ShimStatus = StatusBase & { innerPid?: number } &
   ({ state: 'running' | 'stopping'; gamePid: number } | { state: 'exited'; gamePid: number | null; exit: GameExit });
 
 export type ShimRequest =
@@ -153,7 +158,8 @@ export function parseGameExit(value: unknown): GameExit {
   if (!isNullableInt(code) || !isNullableString(signal) || typeof at !== 'string') {
     throw new ProtocolError('malformed', 'exit needs code, signal and at');
   }
-  const base = { code, signal, at };
+  if (value.oomKilled !== undefined && typeof value.oomKilled !== 'boolean') throw new ProtocolError('malformed', 'oomKilled must be a boolean');
+  const base = { code, signal, at, ...(value.oomKilled ? { oomKilled: true } : {}) };
   switch (cause) {
     case 'exited':
     case 'killed':
@@ -178,7 +184,8 @@ function parseStatus(value: unknown): ShimStatus {
   if (typeof serverId !== 'string' || !isPositiveInt(shimPid) || !isNullableInt(gamePid) || typeof startedAt !== 'string') {
     throw new ProtocolError('malformed', 'status fields are wrong');
   }
-  const base = { serverId, shimPid, startedAt };
+  if (value.innerPid !== undefined && !isPositiveInt(value.innerPid)) throw new ProtocolError('malformed', 'innerPid must be a pid');
+  const base = { serverId, shimPid, startedAt, ...(value.innerPid === undefined ? {} : { innerPid: value.innerPid }) };
   switch (state) {
     case 'running':
     case 'stopping':

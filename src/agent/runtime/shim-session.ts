@@ -39,6 +39,8 @@ export class ShimSession {
   /** Connections that arrived before the game was spawned, served once it is. */
   private waiting: Socket[] = [];
   private slot: GameSlot | null = null;
+  /** The game's own pid inside its box, when it runs in one. */
+  private innerPid: number | undefined;
   private exit: GameExit | null = null;
   private readonly announced: Promise<GameExit>;
   private resolveAnnounced!: (exit: GameExit) => void;
@@ -54,6 +56,10 @@ export class ShimSession {
     if (slot.kind === 'never-ran') this.exit = slot.exit;
     for (const socket of this.waiting) this.serve(socket);
     this.waiting = [];
+  }
+
+  setInnerPid(pid: number): void {
+    this.innerPid = pid;
   }
 
   addLine(stream: OutputLine['stream'], text: string, truncated: boolean): void {
@@ -100,7 +106,10 @@ export class ShimSession {
   }
 
   status(): ShimStatus {
-    const base = { serverId: this.options.serverId, shimPid: this.options.shimPid, startedAt: this.options.startedAt };
+    const base = {
+      serverId: this.options.serverId, shimPid: this.options.shimPid, startedAt: this.options.startedAt,
+      ...(this.innerPid === undefined ? {} : { innerPid: this.innerPid }),
+    };
     const game = this.slot?.kind === 'process' ? this.slot.game : null;
     if (this.exit) return { ...base, state: 'exited', gamePid: game?.pid ?? null, exit: this.exit };
     if (!game) throw new Error('status was asked before the game was spawned');

@@ -1,6 +1,7 @@
 import { connect, createServer, type Server } from 'node:net';
 import { rm } from 'node:fs/promises';
 import type { Clock } from '../../shared/clock.js';
+import { readOomKills, removeGroup } from './cgroup-files.js';
 import { GameProcess } from './game-process.js';
 import { parseShimConfig, type ShimConfig } from './launch-spec.js';
 import { readProcStat } from './process-usage.js';
@@ -87,9 +88,10 @@ export async function runShim(stateDir: string, clock: Clock = wallClock): Promi
   server.on('connection', (socket) => session.serve(socket));
   await writeFileAtomic(stateFiles.shimPid, `${process.pid}\n`, 0o644);
 
-  const spawned = await GameProcess.spawn(config.launch, clock, (stream, text, truncated) => session.addLine(stream, text, truncated));
+  const spawned = await GameProcess.spawn(config.launch, clock, (stream, text, truncated) => session.addLine(stream, text, truncated), config.box);
   let stopRequestedBySignal = false;
-  const onExit = async (exit: GameExit) => {
+  const onExit = async (ended: GameExit) => {
+    const exit = await withBoxOutcome(ended, config);
     log('game_exit', { ...exit });
     try {
       await writeFileAtomic(stateFiles.exit, `${JSON.stringify(exit)}\n`);
@@ -118,6 +120,7 @@ export async function runShim(stateDir: string, clock: Clock = wallClock): Promi
     });
   }
   await writeFileAtomic(stateFiles.gamePid, `${game.pid}\n`, 0o644);
+  if (game.innerPid !== game.pid) session.setInnerPid(game.innerPid);
   const run: RunRecord = {
     serverId: config.serverId,
     shimPid: process.pid,
@@ -129,7 +132,20 @@ export async function runShim(stateDir: string, clock: Clock = wallClock): Promi
   await writeFileAtomic(stateFiles.run, `${JSON.stringify(run)}\n`, 0o644);
   // Only now may the Agent hear of the game: whatever happens next, the state dir knows its pid.
   session.setGame({ kind: 'process', game });
-  log('game_started', { pid: game.pid });
+  log('game_started', { pid: game.pid, innerPid: game.innerPid });
 
   void game.exited.then(onExit);
+}
+
+/**
+ * A boxed game's exit with what its cgroup saw: the kernel's OOM kill, told apart from any other
+ * SIGKILL by the group's own count. The group goes with the game.
+ */
+async function withBoxOutcome(exit: GameExit, config: ShimConfig): Promise<GameExit> {
+  if (!config.box) return exit;
+  const oomKilled = config.box.oomFile !== null && (await readOomKills(config.box.oomFile)) > 0;
+  for (const dir of config.box.cgroupDirs) {
+    await removeGroup(dir).catch((error: unknown) => log('cgroup_remove_failed', { dir, message: error instanceof Error ? error.message : String(error) }));
+  }
+  return oomKilled ? { ...exit, oomKilled: true } : exit;
 }

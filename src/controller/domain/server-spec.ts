@@ -57,6 +57,8 @@ export interface ServerObserved {
   usage: ResourceAmounts;
   conditions: StatusCondition[];
   startedAt?: string;
+  /** The game's process id on its Node while it starts or runs. */
+  pid?: number;
   reportedAt?: string;
 }
 

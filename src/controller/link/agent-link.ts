@@ -212,6 +212,7 @@ export class AgentLinkServer {
       runtimeVersion: hello.host?.runtimeVersion ?? '',
       allocatable: hello.allocatable ?? emptyResources(),
       gamePorts: this.gamePortsOf(nodeId, hello),
+      ...(hello.isolation ? { isolation: { users: hello.isolation.users, filesystem: hello.isolation.filesystem, memory: hello.isolation.memory, cpu: hello.isolation.cpu } } : {}),
     }, session.observedAddress);
     if (!connected) {
       // Revoked or deleted between the credential check and the hello.

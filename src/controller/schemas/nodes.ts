@@ -16,6 +16,13 @@ export const GamePorts = Type.Object({
   last: Type.Integer({ minimum: 1024, maximum: 65535 }),
 }, { description: 'The host ports (inclusive) the Agent offers for game servers (`cairn-agent --game-ports`, default 25565-26564); each server gets the lowest one no server on the same host holds. Absent until the Agent first connects.' });
 
+export const NodeIsolation = Type.Object({
+  users: Type.Boolean({ description: 'Each game runs as its own uid and gid.' }),
+  filesystem: Type.Boolean({ description: 'Each game sees only its own directory, its runtime and the system\'s libraries.' }),
+  memory: Type.Boolean({ description: 'Each game\'s memory is capped at its resources.memoryBytes.' }),
+  cpu: Type.Boolean({ description: 'Each game\'s CPU is capped at its resources.cpuMillis.' }),
+}, { description: 'What this Node enforces on its games (`cairn-agent --isolation`). A part missing under `auto` shows as the condition ISOLATION_UNAVAILABLE. Absent until the Agent first connects.' });
+
 export const NodeStatus = Type.Object({
   observedAddress: Type.Optional(Type.String({ description: 'IP address the Agent last connected from.' })),
   connectionState: ConnectionState,
@@ -28,6 +35,7 @@ export const NodeStatus = Type.Object({
   allocatable: ResourceAmountsSchema,
   usage: ResourceAmountsSchema,
   gamePorts: Type.Optional(GamePorts),
+  isolation: Type.Optional(NodeIsolation),
   lastHeartbeatAt: Type.Optional(DateTime),
 });
 

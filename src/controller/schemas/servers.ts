@@ -69,6 +69,7 @@ export const LastCrashSchema = Type.Object({
   at: DateTime,
   exitCode: Type.Optional(Type.Integer({ description: 'The exit code; absent when a signal ended the process or it never ran.' })),
   signal: Type.Optional(Type.String({ description: 'The signal that ended the process, e.g. SIGSEGV.' })),
+  reason: Type.Optional(Type.String({ description: 'Why, when the Agent knows more than the exit: OOM_KILLED (the kernel ended the game at its memory limit, `resources.memoryBytes`).' })),
   lastLines: Type.Array(Type.String(), { maxItems: 20, description: 'The last console lines before the crash (at most 20, each cut at 1,000 characters), oldest first.' }),
 }, {
   description: 'The server\'s last crash since its Agent started: how the process ended and what it printed last. '
@@ -88,6 +89,7 @@ export const ServerDetail = Type.Object({
     usage: ResourceAmountsSchema,
     conditions: Type.Array(ConditionSchema),
     startedAt: Type.Optional(DateTime),
+    pid: Type.Optional(Type.Integer({ minimum: 1, description: 'The game\'s process id on its Node while it starts or runs (inside its box: the game itself); absent otherwise.' })),
     lastCrash: Type.Optional(LastCrashSchema),
   }),
   workflow: Type.Optional(Type.Object({

@@ -131,6 +131,8 @@ export interface NodeStatusDoc {
   usage: ResourceAmounts;
   /** The host ports the Agent offers for game servers; absent until it first connects. */
   gamePorts?: import('../../shared/link/messages.js').PortRange;
+  /** What the Node enforces on its games; absent until an Agent that reports it connects. */
+  isolation?: { users: boolean; filesystem: boolean; memory: boolean; cpu: boolean };
   lastHeartbeatAt?: string;
 }
 

@@ -56,6 +56,7 @@ export function fromLinkStatus(status: ServerStatus): ServerReport {
     },
     conditions: status.conditions.map((c) => ({ id: c.id, source: 'AGENT' as const, reason: c.reason, message: c.message, since: c.since })),
     ...(status.startedAt ? { startedAt: status.startedAt } : {}),
+    ...(status.pid ? { pid: status.pid } : {}),
     ...(status.lastCrash ? { lastCrash: lastCrashOf(status.lastCrash) } : {}),
     ...(status.portInUse ? { portInUse: status.portInUse } : {}),
   };
@@ -65,5 +66,6 @@ const lastCrashOf = (crash: LastCrashMessage): LastCrash => ({
   at: crash.at,
   ...(crash.hasExitCode ? { exitCode: crash.exitCode } : {}),
   ...(crash.signal ? { signal: crash.signal } : {}),
+  ...(crash.reason ? { reason: crash.reason } : {}),
   lastLines: crash.lastLines.slice(-20).map((line) => line.text),
 });

@@ -17,6 +17,8 @@ export interface ServerReport {
   usage: ResourceAmounts;
   conditions: StatusCondition[];
   startedAt?: string;
+  /** The game's process id while it starts or runs. */
+  pid?: number;
   /** Kept in memory only (ServerCrashes), never in the observed status the store holds. */
   lastCrash?: LastCrash;
   /** The game port another program holds, which the Agent refused to start the game on (PORT_IN_USE). */

@@ -55,5 +55,6 @@ const observedOf = (report: ServerReport, at: string): ServerObserved => ({
   usage: report.usage,
   conditions: report.conditions,
   ...(report.startedAt ? { startedAt: report.startedAt } : {}),
+  ...(report.pid ? { pid: report.pid } : {}),
   reportedAt: at,
 });

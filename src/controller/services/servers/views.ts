@@ -85,6 +85,7 @@ export function serverDetail(doc: ServerDoc, nodeConnected: boolean, lastCrash?:
       usage: doc.observed.usage,
       conditions,
       ...(doc.observed.startedAt ? { startedAt: doc.observed.startedAt } : {}),
+      ...(doc.observed.pid ? { pid: doc.observed.pid } : {}),
       ...(lastCrash ? { lastCrash } : {}),
     },
     ...(doc.workflow ? { workflow: workflowView(doc.workflow) } : {}),

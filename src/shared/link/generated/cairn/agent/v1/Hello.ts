@@ -3,6 +3,7 @@
 import type { HostFactsInput as _cairn_agent_v1_HostFactsInput, HostFacts as _cairn_agent_v1_HostFacts } from '../../../cairn/agent/v1/HostFacts.js';
 import type { ResourcesInput as _cairn_agent_v1_ResourcesInput, Resources as _cairn_agent_v1_Resources } from '../../../cairn/agent/v1/Resources.js';
 import type { PortRangeInput as _cairn_agent_v1_PortRangeInput, PortRange as _cairn_agent_v1_PortRange } from '../../../cairn/agent/v1/PortRange.js';
+import type { IsolationInput as _cairn_agent_v1_IsolationInput, Isolation as _cairn_agent_v1_Isolation } from '../../../cairn/agent/v1/Isolation.js';
 
 export interface HelloInput {
   /**
@@ -36,6 +37,11 @@ export interface HelloInput {
    * DesiredState on every change instead.
    */
   'acceptsDesiredChanges'?: (boolean);
+  /**
+   * What this Node enforces on its games (`cairn-agent --isolation`); unset from an Agent older than
+   * this field, which boxes nothing.
+   */
+  'isolation'?: (_cairn_agent_v1_IsolationInput | null);
 }
 
 export interface Hello {
@@ -70,4 +76,9 @@ export interface Hello {
    * DesiredState on every change instead.
    */
   'acceptsDesiredChanges': (boolean);
+  /**
+   * What this Node enforces on its games (`cairn-agent --isolation`); unset from an Agent older than
+   * this field, which boxes nothing.
+   */
+  'isolation': (_cairn_agent_v1_Isolation | null);
 }

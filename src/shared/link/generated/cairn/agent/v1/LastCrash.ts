@@ -27,6 +27,11 @@ export interface LastCrashInput {
    * The last console lines before the end (at most 20), oldest first, each with the time it was printed.
    */
   'lastLines'?: (_cairn_agent_v1_ConsoleLineInput)[];
+  /**
+   * Why, when the Agent knows more than the exit: "OOM_KILLED" (the kernel ended the game at its
+   * memory limit). Empty otherwise.
+   */
+  'reason'?: (string);
 }
 
 /**
@@ -54,4 +59,9 @@ export interface LastCrash {
    * The last console lines before the end (at most 20), oldest first, each with the time it was printed.
    */
   'lastLines': (_cairn_agent_v1_ConsoleLine)[];
+  /**
+   * Why, when the Agent knows more than the exit: "OOM_KILLED" (the kernel ended the game at its
+   * memory limit). Empty otherwise.
+   */
+  'reason': (string);
 }

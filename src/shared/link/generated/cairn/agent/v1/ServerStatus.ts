@@ -68,6 +68,11 @@ export interface ServerStatusInput {
    * then moves the server to a free port of the Node's range.
    */
   'portInUse'?: (number);
+  /**
+   * The game's process id on the Node while it starts or runs (inside its box: the game itself, not
+   * the box); 0 otherwise.
+   */
+  'pid'?: (number);
 }
 
 export interface ServerStatus {
@@ -131,4 +136,9 @@ export interface ServerStatus {
    * then moves the server to a free port of the Node's range.
    */
   'portInUse': (number);
+  /**
+   * The game's process id on the Node while it starts or runs (inside its box: the game itself, not
+   * the box); 0 otherwise.
+   */
+  'pid': (number);
 }

@@ -1,0 +1,44 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from '../../shared/logger.js';
+import { installationPaths } from '../../shared/programs.js';
+import { isValidServerId } from '../runtime/state-dir.js';
+import type { ViewEntry } from './box-command.js';
+import { GameBoxes } from './game-boxes.js';
+import { GameIdentities } from './game-identities.js';
+import type { UidRange } from './game-uids.js';
+import type { IsolationMode } from './isolation-mode.js';
+import { probeIsolation } from './isolation-probe.js';
+import { extraEntries, installationOf, systemViewEntries } from './view-paths.js';
+
+export interface BoxSettings {
+  dataDir: string;
+  isolation: IsolationMode;
+  gameUids: UidRange;
+  /** The Java the real templates run with: its installation joins every view. */
+  java: string;
+}
+
+/** The part of every view that is not the system: this Node.js, the Java, and this installation's code. */
+async function viewBase(java: string): Promise<ViewEntry[]> {
+  const system = await systemViewEntries();
+  const runtimes = [await installationOf(process.execPath), await installationOf(java)].filter((p): p is string => p !== null);
+  return [...system, ...(await extraEntries(system, [...runtimes, ...installationPaths()]))];
+}
+
+/**
+ * The Agent's boxes: the probe of what this host can enforce, the uids kept in the data dir, and
+ * the view's fixed part. Servers already on disk get their uid now (an upgrade in place); their
+ * files become theirs at their next start.
+ */
+export async function boxesForAgent(settings: BoxSettings, logger: Logger): Promise<GameBoxes> {
+  const plan = await probeIsolation(settings.isolation);
+  const identities = plan.support.users ? await GameIdentities.load(settings.dataDir, settings.gameUids) : null;
+  const boxes = new GameBoxes(plan, identities, plan.support.filesystem ? await viewBase(settings.java) : [], logger);
+  const fields = { event: 'isolation', mode: plan.mode, ...plan.support, ...(plan.cgroups ? { cgroup: `v${plan.cgroups.version}` } : {}) };
+  if (plan.mode !== 'off' && plan.missing.length > 0) logger.warn({ ...fields, missing: plan.missing }, boxes.nodeCondition('')?.message ?? 'isolation is incomplete');
+  else logger.info(fields, plan.mode === 'off' ? 'games run unboxed (--isolation off)' : 'games run in their own box');
+  const servers = await readdir(join(settings.dataDir, 'servers')).catch(() => [] as string[]);
+  for (const serverId of servers.filter(isValidServerId)) await boxes.adopt(serverId);
+  return boxes;
+}

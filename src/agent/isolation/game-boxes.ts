@@ -1,0 +1,93 @@
+import type { Logger } from '../../shared/logger.js';
+import type { LaunchSpec, ShimBox } from '../runtime/launch-spec.js';
+import { removeGroup } from '../runtime/cgroup-files.js';
+import { boxedCommand, type ViewEntry } from './box-command.js';
+import { prepareServerGroup, serverGroupDirs, type CgroupLimits } from './cgroups.js';
+import type { GameIdentities } from './game-identities.js';
+import type { GameIdentity } from './game-identity.js';
+import { isolationUnavailableMessage, isolationUnavailableReason, noIsolation } from './isolation-mode.js';
+import type { IsolationPlan } from './isolation-probe.js';
+import { ownTree } from './own-tree.js';
+import { extraEntries, installationOf } from './view-paths.js';
+
+/** A launch as the box turns it: the command that enters the box, and what the shim must know of it. */
+export interface BoxedLaunch {
+  launch: LaunchSpec;
+  box?: ShimBox;
+}
+
+/**
+ * Puts each game in its box (contract: "Containment"): its uid, its view and its cgroup, as far
+ * as the probe found this host able to. With nothing to enforce, launches pass through untouched.
+ */
+export class GameBoxes {
+  constructor(
+    readonly plan: IsolationPlan,
+    /** Null when games run as the Agent's user (`--isolation off`, or a host that cannot switch users). */
+    private readonly identities: GameIdentities | null,
+    /** The system and runtime part of every view (the server's own directory is added per start). */
+    private readonly viewBase: readonly ViewEntry[],
+    private readonly logger: Logger,
+  ) {}
+
+  /** Boxes that box nothing: `--isolation off`. */
+  static off(logger: Logger): GameBoxes {
+    return new GameBoxes({ mode: 'off', support: noIsolation, missing: [], bwrap: null, setpriv: null, cgroups: null }, null, [], logger);
+  }
+
+  /** Why games are not started at all here (`--isolation required` without the whole box); null when they may be. */
+  get refusal(): string | null {
+    return this.plan.mode === 'required' && this.plan.missing.length > 0 ? isolationUnavailableMessage('required', this.plan.missing) : null;
+  }
+
+  /** The Node's ISOLATION_UNAVAILABLE condition, while part of the box is missing. */
+  nodeCondition(since: string): { id: string; reason: string; message: string; since: string } | null {
+    if (this.plan.mode === 'off' || this.plan.missing.length === 0) return null;
+    return { id: 'isolation-unavailable', reason: isolationUnavailableReason, message: isolationUnavailableMessage(this.plan.mode, this.plan.missing), since };
+  }
+
+  /** The server's identity, when games here run as their own. */
+  identityOf(serverId: string): GameIdentity | null {
+    return this.identities?.get(serverId) ?? null;
+  }
+
+  /** Gives the server an identity now (existing servers at the first start with isolation). */
+  async adopt(serverId: string): Promise<void> {
+    await this.identities?.ensure(serverId);
+  }
+
+  /**
+   * The boxed form of a launch. The server's directory becomes its identity's first, so what the
+   * Agent wrote since the last run is the game's; the cgroup is made fresh with the server's limits.
+   */
+  async box(serverId: string, serverDir: string, limits: CgroupLimits, launch: LaunchSpec): Promise<BoxedLaunch> {
+    const { support, cgroups } = this.plan;
+    if (!support.users && !support.memory && !support.cpu) return { launch };
+    const identity = this.identities ? await this.identities.ensure(serverId) : null;
+    if (identity) {
+      const changed = await ownTree(serverDir, identity);
+      if (changed > 0) this.logger.debug({ serverId, changed, uid: identity.uid }, 'gave the server\'s files to its identity');
+    }
+    const group = cgroups && (support.memory || support.cpu) ? await prepareServerGroup(cgroups, serverId, limits) : null;
+    const view = support.filesystem && this.plan.bwrap
+      ? { bwrap: this.plan.bwrap, entries: [...this.viewBase, ...(await this.commandEntries(launch.command))], serverDir }
+      : null;
+    const command = boxedCommand({ identity, setpriv: this.plan.setpriv, view, procsFiles: group?.procsFiles ?? [] }, launch.command, launch.args);
+    return {
+      launch: { ...launch, ...command, env: identity ? { ...launch.env, HOME: serverDir } : launch.env },
+      box: { view: view !== null, oomFile: group?.oomFile ?? null, cgroupDirs: group?.dirs ?? [] },
+    };
+  }
+
+  /** The server is gone from this Node: its uid is free again and its cgroup goes. */
+  async forget(serverId: string): Promise<void> {
+    await this.identities?.release(serverId);
+    if (this.plan.cgroups) for (const dir of serverGroupDirs(this.plan.cgroups, serverId)) await removeGroup(dir);
+  }
+
+  /** A program the template runs from outside the system's directories (a JDK under /opt) is bound too. */
+  private async commandEntries(command: string): Promise<ViewEntry[]> {
+    const home = await installationOf(command);
+    return home ? extraEntries(this.viewBase, [home]) : [];
+  }
+}

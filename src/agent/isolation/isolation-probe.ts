@@ -1,0 +1,124 @@
+import { execFile } from 'node:child_process';
+import { access, constants, mkdir, readFile } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
+import { promisify } from 'node:util';
+import { cgroupLayoutOf, parseMountInfo, type CgroupLayout } from './cgroup-layout.js';
+import { cgroupParent } from './cgroups.js';
+import { noIsolation, type IsolationMode, type IsolationSupport } from './isolation-mode.js';
+
+const run = promisify(execFile);
+
+/** What the Agent found at start: what it enforces, with what, and in words what is missing. */
+export interface IsolationPlan {
+  mode: IsolationMode;
+  support: IsolationSupport;
+  missing: string[];
+  bwrap: string | null;
+  setpriv: string | null;
+  cgroups: CgroupLayout | null;
+}
+
+/** Capability numbers (linux/capability.h) the box needs: chown, kill, setgid, setuid, sys_admin. */
+const neededCaps = { CAP_CHOWN: 0, CAP_DAC_OVERRIDE: 1, CAP_KILL: 5, CAP_SETGID: 6, CAP_SETUID: 7, CAP_SYS_ADMIN: 21 } as const;
+
+/** The capabilities the box needs that an effective set (`CapEff` hex of /proc/self/status) lacks. */
+export function missingCapabilities(capEffHex: string): string[] {
+  const caps = BigInt(`0x${capEffHex.trim() || '0'}`);
+  return Object.entries(neededCaps).filter(([, bit]) => (caps & (1n << BigInt(bit))) === 0n).map(([name]) => name);
+}
+
+async function effectiveCapabilities(): Promise<string> {
+  const status = await readFile('/proc/self/status', 'utf8');
+  return /^CapEff:\s*([0-9a-f]+)$/m.exec(status)?.[1] ?? '0';
+}
+
+/** The first executable called `name` on PATH (or the standard system dirs). */
+export async function findExecutable(name: string): Promise<string | null> {
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/bin', '/bin', '/usr/sbin', '/sbin'].filter(Boolean);
+  for (const dir of dirs) {
+    const path = join(dir, name);
+    try {
+      await access(path, constants.X_OK);
+      return path;
+    } catch {
+      // Not in this directory.
+    }
+  }
+  return null;
+}
+
+/** Runs a throwaway box, so a kernel that refuses mount namespaces shows here, not at a game's start. */
+async function bwrapWorks(bwrap: string): Promise<string | null> {
+  try {
+    await run(bwrap, ['--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--unshare-pid', '--', 'true'], { timeout: 10_000 });
+    return null;
+  } catch (e) {
+    const error = e as { stderr?: string; message: string };
+    return (error.stderr?.trim() || error.message).split('\n')[0];
+  }
+}
+
+async function canCreateGroup(mount: string | null): Promise<boolean> {
+  if (!mount) return false;
+  try {
+    await mkdir(join(mount, cgroupParent), { recursive: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function detectCgroups(): Promise<CgroupLayout | null> {
+  let mountInfo: string;
+  try {
+    mountInfo = await readFile('/proc/self/mountinfo', 'utf8');
+  } catch {
+    return null;
+  }
+  const controllers = new Map<string, string | null>();
+  for (const mount of parseMountInfo(mountInfo).filter((m) => m.fsType === 'cgroup2')) {
+    controllers.set(mount.mountPoint, await readFile(join(mount.mountPoint, 'cgroup.controllers'), 'utf8').catch(() => null));
+  }
+  return cgroupLayoutOf(parseMountInfo(mountInfo), (mountPoint) => controllers.get(mountPoint) ?? null);
+}
+
+/**
+ * Finds out what the box can hold on this host. `off` looks at nothing. Each part is independent:
+ * a host without bubblewrap still gets users and cgroups, one without cgroups users and views.
+ */
+export async function probeIsolation(mode: IsolationMode): Promise<IsolationPlan> {
+  if (mode === 'off') return { mode, support: noIsolation, missing: [], bwrap: null, setpriv: null, cgroups: null };
+  const missing: string[] = [];
+  const lacking = missingCapabilities(await effectiveCapabilities());
+  const privileged = lacking.length === 0;
+  if (!privileged) missing.push(`the Agent is not root (it lacks ${lacking.join(', ')})`);
+
+  const setpriv = privileged ? await findExecutable('setpriv') : null;
+  if (privileged && !setpriv) missing.push('setpriv (util-linux) is not installed');
+
+  let bwrap = privileged ? await findExecutable('bwrap') : null;
+  if (privileged && !bwrap) missing.push('bubblewrap (bwrap) is not installed');
+  if (bwrap) {
+    const refused = await bwrapWorks(bwrap);
+    if (refused) {
+      missing.push(`bubblewrap cannot build a view here (${refused})`);
+      bwrap = null;
+    }
+  }
+
+  let cgroups = privileged ? await detectCgroups() : null;
+  let memory = false;
+  let cpu = false;
+  if (cgroups?.version === 2) {
+    memory = cpu = await canCreateGroup(cgroups.root);
+  } else if (cgroups) {
+    memory = await canCreateGroup(cgroups.memory);
+    cpu = await canCreateGroup(cgroups.cpu);
+  }
+  if (privileged && !memory) missing.push('no usable memory cgroup controller');
+  if (privileged && !cpu) missing.push('no usable cpu cgroup controller');
+  if (!memory && !cpu) cgroups = null;
+
+  const users = setpriv !== null;
+  return { mode, support: { users, filesystem: users && bwrap !== null, memory, cpu }, missing, bwrap: users ? bwrap : null, setpriv, cgroups };
+}

@@ -1,0 +1,146 @@
+import { expect } from 'chai';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ConsoleStreamEvent, Node, ServerDetail, Team } from '../support/api-types.js';
+import { GiB, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
+import { openSse, type SseStream } from '../support/sse.js';
+import { waitFor } from '../support/wait-for.js';
+
+const simcraft = { template: 'simcraft', version: '1.21.4' };
+const MiB = 2 ** 20;
+
+/** The first field of a /proc/<pid>/status line such as `Uid:  200000  200000 ...`. */
+async function procStatusField(pid: number, field: string): Promise<string> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return new RegExp(`^${field}:\\s*(.*)$`, 'm').exec(status)?.[1].trim() ?? '';
+}
+
+// The box needs root (CI and these machines run as root); elsewhere there is nothing to test here.
+const asRoot = process.getuid?.() === 0;
+
+(asRoot ? describe : describe.skip)('containment: every game in its own box (real Agent as root, cgroup v1 here)', function () {
+  this.timeout(180_000);
+  let f: Fleet;
+  let otherTeam: string;
+  const rootOf = (id: string) => join(f.agentDir, 'servers', id, 'root');
+  const streams: SseStream<ConsoleStreamEvent>[] = [];
+
+  async function create(name: string, teamId: string, resources = { cpuMillis: 500, memoryBytes: 256 * MiB }): Promise<ServerDetail> {
+    const res = await f.admin.post<ServerDetail>('/servers', { name, teamId, software: simcraft, resources, restartPolicy: { maxRestarts: 0, windowSeconds: 60 } });
+    expect(res.status, res.text).to.equal(201);
+    return waitForServer(f.admin, res.body.id, (s) => s.phase === 'READY' && s.convergence === 'CONVERGED', `${name} READY`);
+  }
+
+  async function start(id: string): Promise<ServerDetail> {
+    expect((await f.admin.post(`/servers/${id}/start`)).status).to.equal(202);
+    return waitForServer(f.admin, id, (s) => s.status.runtimeState === 'RUNNING' && s.status.pid !== undefined, 'RUNNING with a pid', 60_000);
+  }
+
+  /** Types a command and waits for the console line it answers with. */
+  async function ask(id: string, command: string, answer: RegExp, timeoutMs = 20_000): Promise<string> {
+    const stream = await openSse<ConsoleStreamEvent>(`${f.t.baseUrl}/api/v1/servers/${id}/console?tail=0`, { cookie: f.admin.auth.cookie! });
+    streams.push(stream);
+    expect(stream.status).to.equal(200);
+    const sent = await f.admin.post(`/servers/${id}/console/commands`, { command });
+    expect(sent.status, sent.text).to.equal(202);
+    const line = await stream.next((e) => e.event === 'line' && answer.test((e.data as { text: string }).text), timeoutMs);
+    stream.close();
+    return (line.data as { text: string }).text;
+  }
+
+  before(async () => {
+    f = await startFleet({ agentArgs: ['--isolation', 'auto'] });
+    otherTeam = (await f.admin.post<Team>('/teams', { name: 'Other' })).body.id;
+  });
+  after(async () => {
+    for (const s of streams) s.close();
+    await f?.dispose();
+  });
+
+  it('the Node says what it enforces: users, filesystem, memory and cpu, and no ISOLATION_UNAVAILABLE', async () => {
+    const node = await waitFor(async () => {
+      const n = (await f.admin.get<Node>(`/nodes/${f.nodeId}`)).body;
+      return n.status.isolation ? n : undefined;
+    }, { what: 'the Node\'s isolation' });
+    expect(node.status.isolation).to.deep.equal({ users: true, filesystem: true, memory: true, cpu: true });
+    expect(node.conditions.map((c) => c.reason)).to.not.include('ISOLATION_UNAVAILABLE');
+  });
+
+  describe('two servers of two teams on one Node', () => {
+    let a: ServerDetail;
+    let b: ServerDetail;
+    before(async () => {
+      [a, b] = await Promise.all([create('box-a', f.teamId), create('box-b', otherTeam)]);
+      [a, b] = await Promise.all([start(a.id), start(b.id)]);
+    });
+
+    it('run as different non-root uids with no supplementary groups and no new privileges', async () => {
+      const [whoA, whoB] = await Promise.all([ask(a.id, 'whoami', /uid=\d+ gid=\d+/), ask(b.id, 'whoami', /uid=\d+ gid=\d+/)]);
+      const uidA = Number(/uid=(\d+)/.exec(whoA)![1]);
+      const uidB = Number(/uid=(\d+)/.exec(whoB)![1]);
+      expect(uidA).to.be.within(200_000, 299_999);
+      expect(uidB).to.be.within(200_000, 299_999);
+      expect(uidA).to.not.equal(uidB);
+      expect(whoA).to.include(`gid=${uidA}`);
+      for (const [server, uid] of [[a, uidA], [b, uidB]] as const) {
+        expect((await procStatusField(server.status.pid!, 'Uid')).split(/\s+/)).to.deep.equal([String(uid), String(uid), String(uid), String(uid)]);
+        expect(await procStatusField(server.status.pid!, 'Groups')).to.equal('');
+        expect(await procStatusField(server.status.pid!, 'NoNewPrivs')).to.equal('1');
+        expect(await procStatusField(server.status.pid!, 'CapEff')).to.equal('0000000000000000');
+        expect((await stat(rootOf(server.id))).uid).to.equal(uid);
+      }
+    });
+
+    it('each reads its own files and nothing of the other server, the Agent or the Controller', async () => {
+      await writeFile(join(rootOf(b.id), 'secret.txt'), 'team b only');
+      await ask(a.id, 'save-all', /Saved the game/);
+      expect(await ask(a.id, `readfile ${join(rootOf(a.id), 'server.properties')}`, /readfile .*: (ok|error)/)).to.match(/: ok \d+ bytes$/);
+      expect(await ask(a.id, 'readfile server.properties', /readfile .*: (ok|error)/)).to.match(/: ok \d+ bytes$/);
+      const forbidden = [
+        join(rootOf(b.id), 'secret.txt'),
+        join(f.agentDir, 'credential.json'),
+        join(f.agentDir, 'game-uids.json'),
+        join(f.t.dataDir, 'store', 'settings.db'),
+        '/etc/shadow',
+      ];
+      for (const path of forbidden) {
+        expect(await ask(a.id, `readfile ${path}`, /readfile .*: (ok|error)/), path).to.match(/: error E[A-Z]+$/);
+      }
+    });
+
+    it('lists only its own processes (a pid namespace of its own)', async () => {
+      expect(await ask(a.id, `readfile /proc/${process.pid}/cmdline`, /readfile .*: (ok|error)/)).to.match(/: error ENOENT$/);
+    });
+
+    it('each game sits in a cgroup of its own with its memory, CPU and task limits', async () => {
+      const cgroups = await readFile(`/proc/${a.status.pid}/cgroup`, 'utf8');
+      expect(cgroups).to.include(`/cairn/${a.id}`);
+      const memory = await readFile(`/sys/fs/cgroup/memory/cairn/${a.id}/memory.limit_in_bytes`, 'utf8');
+      expect(Number(memory)).to.equal(256 * MiB);
+      expect(Number(await readFile(`/sys/fs/cgroup/cpu/cairn/${a.id}/cpu.cfs_quota_us`, 'utf8'))).to.equal(50_000);
+      expect(Number(await readFile(`/sys/fs/cgroup/pids/cairn/${a.id}/pids.max`, 'utf8'))).to.equal(4096);
+    });
+
+    it('spin stays within the CPU quota (500m: half a core)', async () => {
+      const usage = `/sys/fs/cgroup/cpuacct/cairn/${a.id}/cpuacct.usage`;
+      const before = Number(await readFile(usage, 'utf8'));
+      const started = process.hrtime.bigint();
+      await ask(a.id, 'spin 3 2', /spin done/, 30_000);
+      const wallNs = Number(process.hrtime.bigint() - started);
+      const cpuNs = Number(await readFile(usage, 'utf8')) - before;
+      const cores = cpuNs / wallNs;
+      // Two busy threads would take two cores; the quota holds them to half of one (within 50%).
+      expect(cores).to.be.below(0.75);
+      expect(cores).to.be.above(0.25);
+    });
+  });
+
+  it('alloc past the memory limit ends in OOM_KILLED, naming the limit', async () => {
+    const hog = await start((await create('hog', f.teamId, { cpuMillis: 500, memoryBytes: 192 * MiB })).id);
+    void f.admin.post(`/servers/${hog.id}/console/commands`, { command: 'alloc 512' });
+    const crashed = await waitForServer(f.admin, hog.id, (s) => s.status.lastCrash !== undefined && s.conditions.some((c) => c.reason === 'OOM_KILLED'), 'OOM_KILLED', 60_000);
+    expect(crashed.status.lastCrash).to.include({ reason: 'OOM_KILLED', signal: 'SIGKILL' });
+    expect(crashed.conditions.find((c) => c.reason === 'OOM_KILLED')?.message).to.equal('killed: out of memory at its 192 MiB limit');
+    expect(crashed.status.pid).to.equal(undefined);
+  });
+});
