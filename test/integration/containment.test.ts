@@ -1,8 +1,11 @@
 import { expect } from 'chai';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { chown, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ConsoleStreamEvent, Node, ServerDetail, Team } from '../support/api-types.js';
-import { GiB, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
+import { AgentProcess } from '../support/agent-process.js';
+import type { ConsoleStreamEvent, EnrollmentIssued, Node, ServerDetail, Team } from '../support/api-types.js';
+import { GiB, killGames, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
+import { privateGamePorts } from '../support/game-ports.js';
 import { openSse, type SseStream } from '../support/sse.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -54,7 +57,7 @@ const asRoot = process.getuid?.() === 0;
   });
   after(async () => {
     for (const s of streams) s.close();
-    await f?.dispose();
+    await f.dispose();
   });
 
   it('the Node says what it enforces: users, filesystem, memory and cpu, and no ISOLATION_UNAVAILABLE', async () => {
@@ -142,5 +145,75 @@ const asRoot = process.getuid?.() === 0;
     expect(crashed.status.lastCrash).to.include({ reason: 'OOM_KILLED', signal: 'SIGKILL' });
     expect(crashed.conditions.find((c) => c.reason === 'OOM_KILLED')?.message).to.equal('killed: out of memory at its 192 MiB limit');
     expect(crashed.status.pid).to.equal(undefined);
+  });
+
+  describe('an Agent that cannot box: run as an unprivileged user (setpriv)', () => {
+    const nobody = 65534;
+    async function unprivilegedNode(name: string, isolation: 'auto' | 'required') {
+      const created = await f.admin.post<EnrollmentIssued>('/nodes', { name });
+      const dir = await mkdtemp(join(tmpdir(), 'cairn-agent-nobody-'));
+      await chown(dir, nobody, nobody);
+      const agent = AgentProcess.start({
+        grpcPort: f.t.controller.grpcPort, dataDir: dir, gamePorts: await privateGamePorts(), enrollmentToken: created.body.enrollmentToken, asUser: nobody,
+        extra: ['--isolation', isolation, '--cpu-millis', '4000', '--memory-bytes', String(4 * GiB), '--bind-address', '127.0.0.1'],
+      });
+      unprivileged.push({ agent, dir });
+      const nodeId = created.body.node.id;
+      const node = await waitFor(async () => {
+        const n = (await f.admin.get<Node>(`/nodes/${nodeId}`)).body;
+        return n.status.connectionState === 'HEALTHY' && n.status.isolation ? n : undefined;
+      }, { what: `${name} HEALTHY`, timeoutMs: 30_000 });
+      return node;
+    }
+    const unprivileged: { agent: AgentProcess; dir: string }[] = [];
+    after(async () => {
+      for (const { agent, dir } of unprivileged) {
+        await agent.kill();
+        await killGames(dir);
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('auto: the Node reports ISOLATION_UNAVAILABLE naming what is missing, and games still run (as the Agent\'s user)', async () => {
+      const node = await unprivilegedNode('nobody-auto', 'auto');
+      expect(node.status.isolation).to.deep.equal({ users: false, filesystem: false, memory: false, cpu: false });
+      const condition = node.conditions.find((c) => c.reason === 'ISOLATION_UNAVAILABLE');
+      expect(condition?.source).to.equal('AGENT');
+      expect(condition?.message).to.match(/^Games run without full isolation: the Agent is not root \(it lacks CAP_/);
+      expect(node.status.connectionState).to.equal('HEALTHY');
+      const res = await f.admin.post<ServerDetail>('/servers', { name: 'unboxed', teamId: f.teamId, nodeId: node.id, software: simcraft, resources: { cpuMillis: 500, memoryBytes: 256 * MiB } });
+      expect(res.status, res.text).to.equal(201);
+      await waitForServer(f.admin, res.body.id, (s) => s.phase === 'READY', 'READY');
+      const running = await start(res.body.id);
+      expect(await ask(running.id, 'whoami', /uid=\d+/)).to.include(`uid=${nobody} gid=${nobody}`);
+    });
+
+    it('required: the Node refuses to start games; each server gets ISOLATION_UNAVAILABLE and stays STOPPED (no crash loop)', async () => {
+      const node = await unprivilegedNode('nobody-required', 'required');
+      expect(node.conditions.find((c) => c.reason === 'ISOLATION_UNAVAILABLE')?.message).to.match(/^Games are not started: --isolation required, and the Agent is not root/);
+      const res = await f.admin.post<ServerDetail>('/servers', { name: 'refused', teamId: f.teamId, nodeId: node.id, software: simcraft, resources: { cpuMillis: 500, memoryBytes: 256 * MiB } });
+      expect(res.status, res.text).to.equal(201);
+      await waitForServer(f.admin, res.body.id, (s) => s.phase === 'READY', 'READY');
+      expect((await f.admin.post(`/servers/${res.body.id}/start`)).status).to.equal(202);
+      const refused = await waitForServer(f.admin, res.body.id, (s) => s.status.conditions.some((c) => c.reason === 'ISOLATION_UNAVAILABLE') && s.observedGeneration === s.generation, 'ISOLATION_UNAVAILABLE');
+      expect(refused.status.runtimeState).to.equal('STOPPED');
+      expect(refused.status.pid).to.equal(undefined);
+      expect(refused.conditions.map((c) => c.reason)).to.not.include('CRASH_LOOP');
+      expect(refused.status.lastCrash).to.equal(undefined);
+    });
+  });
+
+  it('an Agent restart re-adopts a boxed game: same pid, same cgroup and limits, still its uid', async () => {
+    const server = await start((await create('adopted', f.teamId)).id);
+    const pid = server.status.pid!;
+    const uid = (await procStatusField(pid, 'Uid')).split(/\s+/)[0];
+    await f.agent.kill();
+    await f.startAgent();
+    const again = await waitForServer(f.admin, server.id, (s) => s.status.runtimeState === 'RUNNING' && s.status.pid === pid && s.observedGeneration === s.generation, 'adopted', 30_000);
+    expect(again.status.pid).to.equal(pid);
+    expect((await procStatusField(pid, 'Uid')).split(/\s+/)[0]).to.equal(uid);
+    expect(await readFile(`/proc/${pid}/cgroup`, 'utf8')).to.include(`/cairn/${server.id}`);
+    expect(Number(await readFile(`/sys/fs/cgroup/memory/cairn/${server.id}/memory.limit_in_bytes`, 'utf8'))).to.equal(256 * MiB);
+    expect(await ask(server.id, 'whoami', /uid=\d+/)).to.include(`uid=${uid}`);
   });
 });
