@@ -108,8 +108,10 @@ describe('containment: the box command', () => {
 describe('containment: what the Agent needs and what it says when something is missing', () => {
   it('names the capabilities an effective set lacks', () => {
     expect(missingCapabilities('000001ffffffffff')).to.deep.equal([]);
-    expect(missingCapabilities('0000000000000000')).to.deep.equal(['CAP_CHOWN', 'CAP_DAC_OVERRIDE', 'CAP_KILL', 'CAP_SETGID', 'CAP_SETUID', 'CAP_SYS_ADMIN']);
-    expect(missingCapabilities('00000000000000c0')).to.deep.equal(['CAP_CHOWN', 'CAP_DAC_OVERRIDE', 'CAP_KILL', 'CAP_SYS_ADMIN']);
+    expect(missingCapabilities('0000000000000000')).to.deep.equal(['CAP_CHOWN', 'CAP_DAC_OVERRIDE', 'CAP_KILL', 'CAP_SETGID', 'CAP_SETUID', 'CAP_SETPCAP', 'CAP_SYS_CHROOT', 'CAP_SYS_ADMIN']);
+    // The bounding set of deploy/cairn-agent.service: exactly enough.
+    expect(missingCapabilities((0b1 | 0b10 | 0b100000 | 0b1000000 | 0b10000000 | 0b100000000 | (1 << 18) | (1 << 21)).toString(16))).to.deep.equal([]);
+    expect(missingCapabilities('00000000000000c0')).to.deep.equal(['CAP_CHOWN', 'CAP_DAC_OVERRIDE', 'CAP_KILL', 'CAP_SETPCAP', 'CAP_SYS_CHROOT', 'CAP_SYS_ADMIN']);
   });
 
   it('words ISOLATION_UNAVAILABLE for auto and for required', () => {

@@ -74,7 +74,7 @@ export class GameBoxes {
       : null;
     const command = boxedCommand({ identity, setpriv: this.plan.setpriv, view, procsFiles: group?.procsFiles ?? [] }, launch.command, launch.args);
     return {
-      launch: { ...launch, ...command, env: identity ? { ...launch.env, HOME: serverDir } : launch.env },
+      launch: { ...launch, ...command, env: view || identity ? boxedEnv(launch.env, serverDir) : launch.env },
       box: { view: view !== null, oomFile: group?.oomFile ?? null, cgroupDirs: group?.dirs ?? [] },
     };
   }
@@ -90,4 +90,13 @@ export class GameBoxes {
     const home = await installationOf(command);
     return home ? extraEntries(this.viewBase, [home]) : [];
   }
+}
+
+/** The system's own search path: the Agent's may name directories (its user's home) a box does not hold. */
+const systemPath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+/** What the template set, with HOME the server's root and, unless the template chose one, the system's PATH. */
+function boxedEnv(env: Record<string, string>, serverDir: string): Record<string, string> {
+  const path = env.PATH === undefined || env.PATH === process.env.PATH ? systemPath : env.PATH;
+  return { ...env, PATH: path, HOME: serverDir };
 }

@@ -18,8 +18,12 @@ export interface IsolationPlan {
   cgroups: CgroupLayout | null;
 }
 
-/** Capability numbers (linux/capability.h) the box needs: chown, kill, setgid, setuid, sys_admin. */
-const neededCaps = { CAP_CHOWN: 0, CAP_DAC_OVERRIDE: 1, CAP_KILL: 5, CAP_SETGID: 6, CAP_SETUID: 7, CAP_SYS_ADMIN: 21 } as const;
+/**
+ * Capability numbers (linux/capability.h) the box needs: CHOWN (a server's files), DAC_OVERRIDE
+ * (reading what a game made private), KILL (games of other uids), SETGID/SETUID (the game's
+ * identity), SETPCAP (emptying its bounding set), SYS_CHROOT and SYS_ADMIN (bubblewrap's view).
+ */
+const neededCaps = { CAP_CHOWN: 0, CAP_DAC_OVERRIDE: 1, CAP_KILL: 5, CAP_SETGID: 6, CAP_SETUID: 7, CAP_SETPCAP: 8, CAP_SYS_CHROOT: 18, CAP_SYS_ADMIN: 21 } as const;
 
 /** The capabilities the box needs that an effective set (`CapEff` hex of /proc/self/status) lacks. */
 export function missingCapabilities(capEffHex: string): string[] {
