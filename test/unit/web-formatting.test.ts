@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { problemField, withoutField } from '../../src/web/src/api/problem-field.js';
 import { crumbs, directoriesFor, isReadOnly, joinPath, parentOf } from '../../src/web/src/pages/servers/tabs/file-paths.js';
 import { bytesToMiB, formatBytes, formatCpu, MiB, parseWholeNumber } from '../../src/web/src/format/units.js';
+import { formatIsolation } from '../../src/web/src/pages/nodes/node-format.js';
 
 describe('web UI: the pure helpers behind its forms and tables', () => {
   it('finds the request field an API detail names, and the sentence after it', () => {
@@ -47,5 +48,12 @@ describe('web UI: the pure helpers behind its forms and tables', () => {
     expect(isReadOnly('.cairn')).to.equal(true);
     expect(isReadOnly('.cairn/simcraft.mjs')).to.equal(true);
     expect(isReadOnly('.cairnish')).to.equal(false);
+  });
+
+  it('says in words how a Node boxes its games', () => {
+    expect(formatIsolation(undefined)).to.equal('Not reported yet');
+    expect(formatIsolation({ users: true, filesystem: true, memory: true, cpu: true })).to.equal('Every game in its own box: own users, own filesystem view, memory limits, CPU limits');
+    expect(formatIsolation({ users: true, filesystem: false, memory: true, cpu: false })).to.equal('Partial: own users, memory limits');
+    expect(formatIsolation({ users: false, filesystem: false, memory: false, cpu: false })).to.equal('None: games run as the Agent\'s user');
   });
 });

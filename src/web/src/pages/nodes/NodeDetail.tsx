@@ -13,7 +13,7 @@ import { ConfirmButton } from '../admin-components/ConfirmButton';
 import { FormDialog } from '../admin-components/FormDialog';
 import { FormProblem } from '../admin-components/FormProblem';
 import { DrainButton, DrainProgress } from './DrainNode';
-import { adminStateClass, connectionStateClass, formatCores } from './node-format';
+import { adminStateClass, connectionStateClass, formatCores, formatIsolation } from './node-format';
 
 interface NodeDetailProps {
   nodeId: string;
@@ -62,6 +62,7 @@ export function NodeDetail({ nodeId, manage, onEnrollment, onClose }: NodeDetail
         <dt>Observed address</dt><dd>{n.status.observedAddress ? <code>{n.status.observedAddress}</code> : '—'}</dd>
         <dt>Host</dt><dd>{n.status.hostname ? `${n.status.hostname} (${n.status.os} ${n.status.arch})` : '—'}</dd>
         <dt>Agent</dt><dd>{n.status.agentVersion ? `${n.status.agentVersion}, ${n.status.runtimeName} ${n.status.runtimeVersion}` : '—'}</dd>
+        <dt>Isolation</dt><dd>{formatIsolation(n.status.isolation)}</dd>
         <dt>Last heartbeat</dt><dd>{formatTime(n.status.lastHeartbeatAt)}</dd>
         <dt>Created</dt><dd>{formatTime(n.createdAt)}</dd>
         <dt>ID</dt><dd><code>{n.id}</code></dd>
