@@ -1,4 +1,4 @@
-import type { Node } from '../../api/types';
+import type { Node } from '../../api/types.js';
 
 /** 1500 → "1.5 CPU": the capacity bars' unit (the API counts thousandths of a core). */
 export const formatCores = (cpuMillis: number) => `${Number((cpuMillis / 1000).toFixed(3))} CPU`;
