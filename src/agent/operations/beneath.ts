@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
-import { mkdir, open, readdir, readlink, rename, rmdir, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readlink, rename, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import { AgentError } from '../errors.js';
 import type { GameIdentity } from '../isolation/game-identity.js';
 import { pathSegments, protectedDir, type PathAccess } from './sandbox.js';
@@ -56,6 +56,11 @@ async function linkTarget(dir: FileHandle, name: string): Promise<string | undef
     if (errnoOf(e) === 'EINVAL' || errnoOf(e) === 'ENOENT') return undefined;
     throw e;
   }
+}
+
+async function isNeitherDirectoryNorLink(dir: FileHandle, name: string): Promise<boolean> {
+  const info = await lstat(at(dir, name)).catch(() => undefined);
+  return !!info && !info.isDirectory() && !info.isSymbolicLink();
 }
 
 async function closeAll(steps: readonly Step[]): Promise<void> {
@@ -134,10 +139,10 @@ async function walk(root: string, segments: readonly string[], rel: string, foll
         const target = await linkTarget(top, name);
         if (target !== undefined) {
           await follow(target);
-        } else if (code === 'ENOTDIR') {
+        } else if (await isNeitherDirectoryNorLink(top, name)) {
           throw new AgentError('NOT_A_DIRECTORY', `path: a part of ${rel} is not a directory.`);
         } else {
-          // It stopped being a symlink in between: look again (counted, so a flapping name ends).
+          // It is being swapped between a directory and a symlink: look again (counted, so a flapping name ends).
           if (++hops > maxSymlinkHops) throw invalid(`path: ${rel} has a symlink loop.`);
           queue.unshift(name);
         }

@@ -1,12 +1,11 @@
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import type { ServerNetwork } from '../../shared/link/messages.js';
 import { PropertiesFile } from '../../shared/properties-file.js';
 import type { SimproxyConfigSpec } from '../../shared/simproxy-config.js';
 import { resolveManagedConfig, type PlaceholderValues, type Template } from '../../shared/templates.js';
-import { AgentError } from '../errors.js';
 import type { GameIdentity } from '../isolation/game-identity.js';
 import { renderVelocityToml } from '../network/velocity-toml.js';
-import { openRegularFile, replaceFileIn, withPlace } from '../operations/beneath.js';
+import { errnoOf, fileReadFlags, replaceFileIn, withPlace } from '../operations/beneath.js';
 
 export async function readText(path: string): Promise<string> {
   try {
@@ -17,19 +16,24 @@ export async function readText(path: string): Promise<string> {
   }
 }
 
-/** A file of a server's root, reached by the files API's walk (symlinks followed only inside the root); empty when there is none. */
+/**
+ * The current content of a file of a server's root, reached by the files API's walk; empty when
+ * there is none. A symlink at the file itself is not read through (it may lead out of the root):
+ * the write replaces it with the file.
+ */
 async function readInRoot(serverDir: string, file: string): Promise<string> {
-  try {
-    const handle = await withPlace(serverDir, file, 'read', openRegularFile);
+  return withPlace(serverDir, file, 'write', async (place) => {
+    const handle = await open(place.path, fileReadFlags).catch((e: unknown) => {
+      if (errnoOf(e) === 'ENOENT' || errnoOf(e) === 'ELOOP') return undefined;
+      throw e;
+    });
+    if (!handle) return '';
     try {
-      return await handle.readFile('utf8');
+      return (await handle.stat()).isFile() ? await handle.readFile('utf8') : '';
     } finally {
       await handle.close();
     }
-  } catch (e) {
-    if (e instanceof AgentError && e.code === 'NOT_FOUND') return '';
-    throw e;
-  }
+  });
 }
 
 /**
