@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { constants, createReadStream } from 'node:fs';
+import { constants } from 'node:fs';
 import type { BigIntStats } from 'node:fs';
 import { lstat, open, readdir, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -41,12 +41,6 @@ export const hashKeyOf = (st: BigIntStats) => `${st.dev}:${st.ino}:${st.size}:${
 /** Records the sha256 of a file just written (its content was checked as it was written). */
 export async function rememberHash(cache: HashCache, path: string, sha256: string): Promise<void> {
   cache.set(path, hashKeyOf(await lstat(path, { bigint: true })), sha256);
-}
-
-export async function sha256OfFile(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  await pipeline(createReadStream(path), hash);
-  return hash.digest('hex');
 }
 
 /*
