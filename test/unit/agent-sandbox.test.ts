@@ -4,8 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentError } from '../../src/agent/errors.js';
 import { deletePath, listDirectory, makeDirectory, readFileRange } from '../../src/agent/operations/files.js';
-import { pathSegments, resolveInRoot } from '../../src/agent/operations/sandbox.js';
+import { withPlace } from '../../src/agent/operations/beneath.js';
+import { pathSegments, type PathAccess } from '../../src/agent/operations/sandbox.js';
 import { Uploads } from '../../src/agent/operations/uploads.js';
+
+/** Walks to a path and lets go of it: what the files API's operations do first. */
+const resolveInRoot = (root: string, path: string, access: PathAccess) => withPlace(root, path, access, async () => undefined);
 
 const codeOf = async (work: () => Promise<unknown>) => {
   try {

@@ -1,3 +1,4 @@
+import type { IdentityOf } from '../isolation/game-identity.js';
 import type { AgentLinkClient } from '../link-client.js';
 import { AgentError } from '../errors.js';
 import type { Reconciler } from '../reconciler/reconciler.js';
@@ -16,6 +17,8 @@ export interface OperationDeps {
   link: AgentLinkClient;
   reconciler: Reconciler;
   runtime: ServerRuntime;
+  /** Each server's identity when games run as their own users: what the files API creates becomes theirs. */
+  identityOf?: IdentityOf;
 }
 
 
@@ -34,6 +37,7 @@ export function registerOperations(deps: OperationDeps): { relay: ConsoleRelay; 
 
   /** The server's reconciler state; undefined when this Node has no such server (yet). */
   const stateOf = (serverId: string): AgentServerState | undefined => reconciler.runner(serverId)?.actor.getSnapshot().value;
+  const ownerOf = (serverId: string) => deps.identityOf?.(serverId) ?? null;
   const rootOf = (serverId: string) => {
     if (!stateOf(serverId)) throw new AgentError('NOT_FOUND', 'This Node does not run that server.');
     return serverRoot(deps.dataDir, serverId);
@@ -91,7 +95,7 @@ export function registerOperations(deps: OperationDeps): { relay: ConsoleRelay; 
 
   link.handle('fileWriteChunk', async ({ serverId, path, uploadId, offset, data, last, abort }) => {
     if (abort) await uploads.discard(uploadId);
-    else await uploads.chunk({ root: rootOf(serverId), path, uploadId, offset, data, last });
+    else await uploads.chunk({ root: rootOf(serverId), path, uploadId, offset, data, last, owner: ownerOf(serverId) });
     return {};
   });
 
@@ -101,7 +105,7 @@ export function registerOperations(deps: OperationDeps): { relay: ConsoleRelay; 
   });
 
   link.handle('fileMkdir', async ({ serverId, path }) => {
-    await makeDirectory(rootOf(serverId), path);
+    await makeDirectory(rootOf(serverId), path, ownerOf(serverId));
     return {};
   });
 
@@ -110,7 +114,7 @@ export function registerOperations(deps: OperationDeps): { relay: ConsoleRelay; 
   }));
 
   link.handle('propertiesPatch', async ({ serverId, set, remove }) => ({
-    payload: 'properties', properties: { values: await properties.patch(serverId, rootOf(serverId), set, remove) },
+    payload: 'properties', properties: { values: await properties.patch(serverId, rootOf(serverId), set, remove, ownerOf(serverId)) },
   }));
 
   return { relay, uploads };

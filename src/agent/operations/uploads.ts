@@ -1,16 +1,15 @@
 import { constants } from 'node:fs';
-import { lstat, open, rename, rm, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { maxChunkBytes } from '../../shared/link/messages.js';
 import { AgentError } from '../errors.js';
-import { resolveInRoot } from './sandbox.js';
+import type { GameIdentity } from '../isolation/game-identity.js';
+import { at, chownHandle, errnoOf, locate, tempPrefix, type Place } from './beneath.js';
 
 /** The files API's upload limit (the spec's 64 MiB); the Agent enforces it too. */
 export const maxUploadBytes = 64 * 1024 * 1024;
 /** An upload that hears nothing for this long is given up and its temporary file removed. */
 export const uploadIdleMs = 60_000;
 
-const tempPrefix = '.cairn-upload-';
 /** Temporary upload files are hidden from listings. */
 export const isUploadTemp = (name: string) => name.startsWith(tempPrefix);
 
@@ -21,12 +20,16 @@ export interface ChunkInput {
   offset: number;
   data: Buffer;
   last: boolean;
+  /** The server's identity when games run as their own user: the file is theirs. */
+  owner?: GameIdentity | null;
 }
 
 interface Upload {
   path: string;
-  tempPath: string;
-  finalPath: string;
+  /** The target's directory, held open from the first chunk to the last: the file lands where the path led then. */
+  place?: Place;
+  /** The temporary file's name in that directory, once created. */
+  temp: string;
   handle?: FileHandle;
   written: number;
   /** Chunks are applied one after another in arrival order. */
@@ -34,8 +37,6 @@ interface Upload {
   timer?: NodeJS.Timeout;
   done: boolean;
 }
-
-const errnoOf = (e: unknown) => (e as NodeJS.ErrnoException | undefined)?.code;
 
 /**
  * Uploads in progress. Each is written to a temporary file in the target's directory and renamed
@@ -58,7 +59,7 @@ export class Uploads {
     let upload = this.open.get(input.uploadId);
     if (!upload) {
       if (input.offset !== 0) return Promise.reject(new AgentError('NOT_FOUND', 'No such upload (it was given up or never began).'));
-      const created: Upload = { path: input.path, tempPath: '', finalPath: '', written: 0, chain: Promise.resolve(), done: false };
+      const created: Upload = { path: input.path, temp: '', written: 0, chain: Promise.resolve(), done: false };
       upload = created;
       this.open.set(input.uploadId, created);
       created.chain = this.begin(input, created);
@@ -94,30 +95,33 @@ export class Uploads {
   private async remove(upload: Upload): Promise<void> {
     await upload.chain;
     await upload.handle?.close().catch(() => undefined);
-    if (upload.tempPath) await rm(upload.tempPath, { force: true });
+    if (upload.place && upload.temp) await unlink(at(upload.place.dir, upload.temp)).catch(() => undefined);
+    await upload.place?.close().catch(() => undefined);
+    upload.place = undefined;
   }
 
   private async begin(input: ChunkInput, upload: Upload): Promise<void> {
-    const target = await resolveInRoot(input.root, input.path, 'write');
+    const target = await locate(input.root, input.path, 'write');
+    upload.place = target;
     if (target.isRoot) throw new AgentError('INVALID_PATH', 'path: names the server\'s root, not a file.');
-    const existing = await lstat(target.absolute).catch((e: unknown) => {
+    const existing = await lstat(target.path).catch((e: unknown) => {
       if (errnoOf(e) === 'ENOENT') return undefined;
       throw e;
     });
     if (existing?.isDirectory()) throw new AgentError('NOT_A_FILE', `path: ${target.relative} is a directory.`);
-    upload.finalPath = target.absolute;
-    const tempPath = join(target.parent, `${tempPrefix}${input.uploadId}`);
+    const temp = `${tempPrefix}${input.uploadId}`;
     // O_EXCL with O_NOFOLLOW: the temporary name is ours alone, never something planted there.
-    upload.handle = await open(tempPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644).catch((e: unknown) => {
+    upload.handle = await open(at(target.dir, temp), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644).catch((e: unknown) => {
       if (errnoOf(e) === 'ENOENT') throw new AgentError('NOT_FOUND', `path: the directory of ${target.relative} does not exist.`);
       if (errnoOf(e) === 'ENOTDIR') throw new AgentError('NOT_A_DIRECTORY', `path: the directory of ${target.relative} is not a directory.`);
       throw e;
     });
-    upload.tempPath = tempPath;
+    upload.temp = temp;
+    await chownHandle(upload.handle, input.owner);
   }
 
   private async apply(input: ChunkInput, upload: Upload): Promise<void> {
-    if (upload.done || !upload.handle) throw new AgentError('NOT_FOUND', 'No such upload (it was given up).');
+    if (upload.done || !upload.handle || !upload.place) throw new AgentError('NOT_FOUND', 'No such upload (it was given up).');
     if (input.offset !== upload.written) throw new AgentError('INVALID_REQUEST', `Chunk at offset ${input.offset}; expected ${upload.written}.`);
     if (upload.written + input.data.length > maxUploadBytes) throw new AgentError('TOO_LARGE', `A file holds at most ${maxUploadBytes} bytes.`);
     if (input.data.length > 0) await upload.handle.write(input.data, 0, input.data.length, input.offset);
@@ -125,14 +129,17 @@ export class Uploads {
     if (!input.last) return;
     await upload.handle.close();
     upload.handle = undefined;
-    const existing = await lstat(upload.finalPath).catch(() => undefined);
+    const { dir, name } = upload.place;
+    const existing = await lstat(at(dir, name)).catch(() => undefined);
     if (existing?.isDirectory()) throw new AgentError('NOT_A_FILE', `path: ${input.path} became a directory during the upload.`);
     // rename replaces a final symlink itself, never the file it points to.
-    await rename(upload.tempPath, upload.finalPath);
-    upload.tempPath = '';
+    await rename(at(dir, upload.temp), at(dir, name));
+    upload.temp = '';
     upload.done = true;
     clearTimeout(upload.timer);
     this.open.delete(input.uploadId);
+    await upload.place.close();
+    upload.place = undefined;
   }
 
   private touch(uploadId: string, upload: Upload): void {

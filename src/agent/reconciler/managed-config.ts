@@ -1,11 +1,11 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { open, readFile } from 'node:fs/promises';
 import type { ServerNetwork } from '../../shared/link/messages.js';
 import { PropertiesFile } from '../../shared/properties-file.js';
 import type { SimproxyConfigSpec } from '../../shared/simproxy-config.js';
 import { resolveManagedConfig, type PlaceholderValues, type Template } from '../../shared/templates.js';
+import type { GameIdentity } from '../isolation/game-identity.js';
 import { renderVelocityToml } from '../network/velocity-toml.js';
-import { writeFileAtomic } from '../runtime/state-dir.js';
+import { errnoOf, fileReadFlags, replaceFileIn, withPlace } from '../operations/beneath.js';
 
 export async function readText(path: string): Promise<string> {
   try {
@@ -16,6 +16,36 @@ export async function readText(path: string): Promise<string> {
   }
 }
 
+/**
+ * The current content of a file of a server's root, reached by the files API's walk; empty when
+ * there is none. A symlink at the file itself is not read through (it may lead out of the root):
+ * the write replaces it with the file.
+ */
+async function readInRoot(serverDir: string, file: string): Promise<string> {
+  return withPlace(serverDir, file, 'write', async (place) => {
+    const handle = await open(place.path, fileReadFlags).catch((e: unknown) => {
+      if (errnoOf(e) === 'ENOENT' || errnoOf(e) === 'ELOOP') return undefined;
+      throw e;
+    });
+    if (!handle) return '';
+    try {
+      return (await handle.stat()).isFile() ? await handle.readFile('utf8') : '';
+    } finally {
+      await handle.close();
+    }
+  });
+}
+
+/**
+ * Replaces a file of a server's root, owned by `owner`. Its directory is reached by the walk: a
+ * directory the game swapped for a symlink leading out (`config` -> /etc) is refused, never
+ * written through, since the root Agent could otherwise be made to write anywhere on the host.
+ * A symlink at the file itself is replaced by the file.
+ */
+async function writeInRoot(serverDir: string, file: string, content: string, owner: GameIdentity | null | undefined): Promise<void> {
+  await withPlace(serverDir, file, 'write', (place) => replaceFileIn(place.dir, place.name, 0o644, owner, (handle) => handle.writeFile(content)));
+}
+
 /** Where a proxy sends players; none for a proxy that has not been told yet. */
 const routesOf = (network: ServerNetwork | null | undefined) => network?.routes ?? [];
 
@@ -23,21 +53,23 @@ const routesOf = (network: ServerNetwork | null | undefined) => network?.routes 
  * Writes the keys Cairn manages into the template's config file, so the process always binds
  * the port the Controller assigned and a proxy knows its routes. `extra` adds entries for this
  * start (a member's network settings). Everything else in the file is the operator's and stays.
- * The file is replaced atomically: a proxy re-reading it never sees half of it.
+ * The file is replaced atomically: a proxy re-reading it never sees half of it. What is written
+ * is owned by `owner` when games run as their own user.
  */
 export async function writeManagedConfig(
   template: Template, values: PlaceholderValues, serverDir: string, network: ServerNetwork | null | undefined, extra: Record<string, string> = {},
+  owner?: GameIdentity | null,
 ): Promise<void> {
   const managed = resolveManagedConfig(template, values);
   // The template names the keys it manages: `bind` and `port` may be absent.
   const optional: Partial<Record<string, string>> = managed;
-  const path = join(serverDir, template.config.file);
-  const current = await readText(path);
+  const file = template.config.file;
+  const current = await readInRoot(serverDir, file);
   switch (template.config.format) {
     case 'properties': {
-      const file = PropertiesFile.parse(current);
-      for (const [key, value] of Object.entries({ ...managed, ...extra })) file.set(key, value);
-      await writeFileAtomic(path, file.toString(), 0o644);
+      const properties = PropertiesFile.parse(current);
+      for (const [key, value] of Object.entries({ ...managed, ...extra })) properties.set(key, value);
+      await writeInRoot(serverDir, file, properties.toString(), owner);
       return;
     }
     case 'simproxy-json': {
@@ -45,12 +77,12 @@ export async function writeManagedConfig(
       const config: SimproxyConfigSpec = {
         bind: optional.bind ?? values.bindAddress, port: Number(optional.port ?? values.port), routes: routesOf(network), ...(lobby ? { lobbyServerId: lobby } : {}),
       };
-      await writeFileAtomic(path, JSON.stringify(config, null, 2) + '\n', 0o644);
+      await writeInRoot(serverDir, file, JSON.stringify(config, null, 2) + '\n', owner);
       return;
     }
     case 'velocity-toml': {
       const forwardingSecretFile = template.network?.forwardingSecret?.file ?? 'forwarding.secret';
-      await writeFileAtomic(path, renderVelocityToml(current, { bind: optional.bind ?? `${values.bindAddress}:${values.port}`, routes: routesOf(network), forwardingSecretFile }), 0o644);
+      await writeInRoot(serverDir, file, renderVelocityToml(current, { bind: optional.bind ?? `${values.bindAddress}:${values.port}`, routes: routesOf(network), forwardingSecretFile }), owner);
       return;
     }
   }

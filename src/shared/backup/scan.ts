@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { constants } from 'node:fs';
 import type { BigIntStats } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
+import { lstat, open, readdir, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { softwareDir, type ManifestEntry } from './manifest.js';
@@ -43,41 +43,102 @@ export async function rememberHash(cache: HashCache, path: string, sha256: strin
   cache.set(path, hashKeyOf(await lstat(path, { bigint: true })), sha256);
 }
 
-export async function sha256OfFile(path: string): Promise<string> {
+/*
+ * A world being scanned belongs to a game that may swap a directory for a symlink at any moment.
+ * So the scan never opens a path by name from the root: each directory is held open and what it
+ * holds is reached as `/proc/self/fd/<fd>/<name>` with O_NOFOLLOW, which the kernel resolves to
+ * that very directory. A symlink, wherever it turns up, is never followed.
+ */
+const dirFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+/** O_NONBLOCK: a FIFO must not hang the scan; regular files ignore it. */
+const fileFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+const inDir = (dir: FileHandle, name = '') => (name ? `/proc/self/fd/${dir.fd}/${name}` : `/proc/self/fd/${dir.fd}`);
+const errnoOf = (e: unknown) => (e as NodeJS.ErrnoException | undefined)?.code;
+
+/** Opens `name` in `dir` as a directory or regular file; undefined when it is something else (it became a symlink, say). */
+async function openIn(dir: FileHandle, name: string, directory: boolean): Promise<FileHandle | undefined> {
+  try {
+    const handle = await open(inDir(dir, name), directory ? dirFlags : fileFlags);
+    if (directory || (await handle.stat()).isFile()) return handle;
+    await handle.close();
+    return undefined;
+  } catch (e) {
+    if (errnoOf(e) === 'ELOOP' || errnoOf(e) === 'ENOTDIR') return undefined;
+    throw e;
+  }
+}
+
+/**
+ * Opens the regular file at `path` (a manifest path) under `root`, walking it by held directory
+ * fds: a symlink anywhere on the way fails it (ENOENT), so a file outside the root is never read.
+ */
+export async function openTreeFile(root: string, path: string): Promise<FileHandle> {
+  const names = path.split('/');
+  let dir = await open(root, constants.O_RDONLY | constants.O_DIRECTORY);
+  for (const [i, name] of names.entries()) {
+    const last = i === names.length - 1;
+    let next: FileHandle | undefined;
+    try {
+      next = await openIn(dir, name, !last);
+    } finally {
+      await dir.close();
+    }
+    if (!next) break;
+    if (last) return next;
+    dir = next;
+  }
+  throw Object.assign(new Error(`${path}: not a regular file inside the tree (a symlink or special file is on its way)`), { code: 'ENOENT' });
+}
+
+async function sha256OfHandle(handle: FileHandle): Promise<string> {
   const hash = createHash('sha256');
-  await pipeline(createReadStream(path), hash);
+  await pipeline(handle.createReadStream({ autoClose: false, start: 0 }), hash);
   return hash.digest('hex');
 }
 
 /**
  * Lists a server's files as a manifest, in path order with every directory before what it holds,
  * hashing each file. `.cairn` (the installed software) is left out; symbolic links and special
- * files are skipped: a backup holds regular files and directories only.
+ * files are skipped (also one a directory or file turned into during the scan): a backup holds
+ * regular files and directories only.
  */
 export async function scanTree(root: string, cache?: HashCache): Promise<ManifestEntry[]> {
   const entries: ManifestEntry[] = [];
-  async function walk(dir: string, prefix: string): Promise<void> {
-    const names = (await readdir(dir)).sort();
+  async function walk(dir: FileHandle, dirPath: string, prefix: string): Promise<void> {
+    const names = (await readdir(inDir(dir))).sort();
     for (const name of names) {
       if (prefix === '' && name === softwareDir) continue;
       const path = prefix ? `${prefix}/${name}` : name;
-      const full = join(dir, name);
-      const st = await lstat(full, { bigint: true });
-      const mode = Number(st.mode & 0o7777n);
-      if (st.isDirectory()) {
-        entries.push({ path, type: 'DIRECTORY', size: 0, mode, sha256: '' });
-        await walk(full, path);
-      } else if (st.isFile()) {
-        const key = hashKeyOf(st);
-        let sha256 = cache?.get(full, key);
-        if (!sha256) {
-          sha256 = await sha256OfFile(full);
-          cache?.set(full, key, sha256);
+      const full = join(dirPath, name);
+      const st = await lstat(inDir(dir, name), { bigint: true });
+      if (!st.isDirectory() && !st.isFile()) continue;
+      const handle = await openIn(dir, name, st.isDirectory());
+      if (!handle) continue;
+      try {
+        const opened = await handle.stat({ bigint: true });
+        const mode = Number(opened.mode & 0o7777n);
+        if (opened.isDirectory()) {
+          entries.push({ path, type: 'DIRECTORY', size: 0, mode, sha256: '' });
+          await walk(handle, full, path);
+        } else {
+          const key = hashKeyOf(opened);
+          let sha256 = cache?.get(full, key);
+          if (!sha256) {
+            sha256 = await sha256OfHandle(handle);
+            cache?.set(full, key, sha256);
+          }
+          entries.push({ path, type: 'FILE', size: Number(opened.size), mode, sha256 });
         }
-        entries.push({ path, type: 'FILE', size: Number(st.size), mode, sha256 });
+      } finally {
+        await handle.close();
       }
     }
   }
-  await walk(root, '');
+  const rootHandle = await open(root, constants.O_RDONLY | constants.O_DIRECTORY);
+  try {
+    await walk(rootHandle, root, '');
+  } finally {
+    await rootHandle.close();
+  }
   return entries;
 }

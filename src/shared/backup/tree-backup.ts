@@ -1,8 +1,6 @@
-import { createReadStream } from 'node:fs';
-import { join } from 'node:path';
 import type { BlobStore } from './blob-store.js';
 import { totalBytes, type BackupManifest } from './manifest.js';
-import { scanTree, type HashCache } from './scan.js';
+import { openTreeFile, scanTree, type HashCache } from './scan.js';
 
 export interface TreeBackupResult {
   manifest: BackupManifest;
@@ -24,7 +22,13 @@ export async function backupTree(root: string, store: BlobStore, backupId: strin
   for (const e of entries) {
     signal?.throwIfAborted();
     if (e.type !== 'FILE' || (await store.hasBlob(e.sha256))) continue;
-    storedBytes += await store.putBlob(e.sha256, createReadStream(join(root, ...e.path.split('/'))));
+    // Opened by held directory fds: a directory the game swapped for a symlink since the scan fails the backup, never reads outside the root.
+    const file = await openTreeFile(root, e.path);
+    try {
+      storedBytes += await store.putBlob(e.sha256, file.createReadStream());
+    } finally {
+      await file.close();
+    }
   }
   const manifest: BackupManifest = { formatVersion: 1, backupId, createdAt: at, entries };
   signal?.throwIfAborted();
