@@ -105,7 +105,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
     logger,
     restartBackoffMs: config.restartBackoffMs,
     usageEveryMs: options.usageEveryMs ?? 5000,
-    beforeStart: (desired, serverDir) => plugins.place(desired.plugins ?? [], serverDir),
+    beforeStart: (desired, serverDir) => plugins.place(desired.plugins ?? [], serverDir, boxes.identityOf(desired.serverId)),
   });
   const link = new AgentLinkClient({
     address: config.controller,
@@ -131,7 +131,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
     },
   });
   reconciler.attach(link);
-  const { uploads } = registerOperations({ dataDir: config.dataDir, link, reconciler, runtime });
+  const { uploads } = registerOperations({ dataDir: config.dataDir, link, reconciler, runtime, identityOf: (serverId) => boxes.identityOf(serverId) });
   const backups = await registerBackupOperations({ dataDir: config.dataDir, link, reconciler, runtime, installer, logger });
   link.start();
   return {

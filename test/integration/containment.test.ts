@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { chown, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { chown, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentProcess } from '../support/agent-process.js';
@@ -45,7 +46,7 @@ const asRoot = process.getuid?.() === 0;
     streams.push(stream);
     expect(stream.status).to.equal(200);
     const sent = await f.admin.post(`/servers/${id}/console/commands`, { command });
-    expect(sent.status, sent.text).to.equal(202);
+    expect(sent.status, sent.text).to.equal(200);
     const line = await stream.next((e) => e.event === 'line' && answer.test((e.data as { text: string }).text), timeoutMs);
     stream.close();
     return (line.data as { text: string }).text;
@@ -215,5 +216,76 @@ const asRoot = process.getuid?.() === 0;
     expect(await readFile(`/proc/${pid}/cgroup`, 'utf8')).to.include(`/cairn/${server.id}`);
     expect(Number(await readFile(`/sys/fs/cgroup/memory/cairn/${server.id}/memory.limit_in_bytes`, 'utf8'))).to.equal(256 * MiB);
     expect(await ask(server.id, 'whoami', /uid=\d+/)).to.include(`uid=${uid}`);
+  });
+
+  it('the files API never leaves the root while the game swaps a directory for a symlink (renameat2 RENAME_EXCHANGE, 400 tries each)', async function () {
+    const server = await create('racer', f.teamId);
+    const root = rootOf(server.id);
+    const outside = await mkdtemp(join(tmpdir(), 'cairn-outside-'));
+    await writeFile(join(outside, 'f'), 'CANARY outside the root');
+    await writeFile(join(outside, 'outside-only'), 'CANARY');
+    await mkdir(join(root, 'd'));
+    await writeFile(join(root, 'd', 'f'), 'inside');
+    await symlink(outside, join(root, 'd-link'));
+    // What the issue measured: a game exchanging `d` and a link to outside, as fast as it can.
+    const racer = spawn('python3', ['-c', [
+      'import ctypes, sys',
+      'libc = ctypes.CDLL(None, use_errno=True)',
+      'a, b = sys.argv[1].encode(), sys.argv[2].encode()',
+      'while True: libc.renameat2(-100, a, -100, b, 2)',
+    ].join('\n'), join(root, 'd'), join(root, 'd-link')], { stdio: 'ignore' });
+    try {
+      const q = (path: string) => `?path=${encodeURIComponent(path)}`;
+      const outcomes = { read: 0, refused: 0, escaped: 0 };
+      for (let i = 0; i < 400; i++) {
+        const res = await f.admin.request('GET', `/servers/${server.id}/files/content${q('d/f')}`);
+        if (res.text.includes('CANARY')) outcomes.escaped += 1;
+        else if (res.status === 200) outcomes.read += 1;
+        else outcomes.refused += 1;
+        const listed = await f.admin.request('GET', `/servers/${server.id}/files${q('d')}`);
+        if (listed.text.includes('outside-only')) outcomes.escaped += 1;
+        const wrote = await f.admin.request('PUT', `/servers/${server.id}/files/content${q(`d/new-${i}`)}`, { rawBody: 'x' });
+        expect([201, 200, 204, 400, 404, 409].includes(wrote.status), wrote.text).to.equal(true);
+      }
+      console.log(`      rename race: ${JSON.stringify(outcomes)}`);
+      expect(outcomes.escaped).to.equal(0);
+      expect(outcomes.read, 'the race let some reads through the real directory').to.be.greaterThan(0);
+      expect(outcomes.refused, 'the race was really on: some reads met the link').to.be.greaterThan(0);
+      expect((await readdir(outside)).sort()).to.deep.equal(['f', 'outside-only']);
+    } finally {
+      racer.kill('SIGKILL');
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('upgrades in place: a game started unboxed keeps running across the switch, and moves into its box at its next start', async () => {
+    const created = await f.admin.post<EnrollmentIssued>('/nodes', { name: 'upgraded' });
+    const dir = await mkdtemp(join(tmpdir(), 'cairn-agent-upgrade-'));
+    const gamePorts = await privateGamePorts();
+    const args = ['--cpu-millis', '4000', '--memory-bytes', String(4 * GiB), '--bind-address', '127.0.0.1'];
+    let agent = AgentProcess.start({ grpcPort: f.t.controller.grpcPort, dataDir: dir, gamePorts, enrollmentToken: created.body.enrollmentToken, extra: [...args, '--isolation', 'off'] });
+    try {
+      const nodeId = created.body.node.id;
+      await waitFor(async () => (await f.admin.get<Node>(`/nodes/${nodeId}`)).body.status.connectionState === 'HEALTHY' || undefined, { what: 'HEALTHY' });
+      const res = await f.admin.post<ServerDetail>('/servers', { name: 'old', teamId: f.teamId, nodeId, software: simcraft, resources: { cpuMillis: 500, memoryBytes: 256 * MiB } });
+      await waitForServer(f.admin, res.body.id, (s) => s.phase === 'READY', 'READY');
+      const before = await start(res.body.id);
+      expect(await ask(before.id, 'whoami', /uid=\d+/)).to.include('uid=0 gid=0');
+      await agent.kill();
+      agent = AgentProcess.start({ grpcPort: f.t.controller.grpcPort, dataDir: dir, gamePorts, extra: [...args, '--isolation', 'auto'] });
+      const adopted = await waitForServer(f.admin, before.id, (s) => s.status.runtimeState === 'RUNNING' && s.status.pid === before.status.pid, 'adopted', 30_000);
+      expect(await ask(adopted.id, 'whoami', /uid=\d+/)).to.include('uid=0 gid=0');
+      const uid = JSON.parse(await readFile(join(dir, 'game-uids.json'), 'utf8'))[before.id] as number;
+      expect(uid).to.be.within(200_000, 299_999);
+      expect((await f.admin.post(`/servers/${before.id}/restart`)).status).to.equal(202);
+      const boxed = await waitForServer(f.admin, before.id, (s) => s.status.runtimeState === 'RUNNING' && s.status.pid !== undefined && s.status.pid !== before.status.pid, 'restarted', 60_000);
+      expect(await ask(boxed.id, 'whoami', /uid=\d+/)).to.include(`uid=${uid} gid=${uid}`);
+      expect((await stat(join(dir, 'servers', before.id, 'root', 'server.properties'))).uid).to.equal(uid);
+      expect((await stat(join(dir, 'servers', before.id, 'root', '.cairn'))).uid).to.equal(0);
+    } finally {
+      await agent.kill();
+      await killGames(dir);
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,25 +1,37 @@
-import { access, mkdir, rm, writeFile } from 'node:fs/promises';
+import { access, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { Template } from '../../shared/templates.js';
+import type { GameIdentity } from '../isolation/game-identity.js';
+import { openDirectory, removeEntry, withPlace } from '../operations/beneath.js';
+import { readInRoot, writeInRoot } from '../operations/root-files.js';
 import { cairnDirName } from '../reconciler/installer.js';
-import { readText } from '../reconciler/managed-config.js';
 import type { ServerTarget } from '../reconciler/server-target.js';
-import { writeFileAtomic } from '../runtime/state-dir.js';
 
-/** Present while the server's last start was as a network member: what a start after leaving undoes. */
-const memberMarker = (serverDir: string) => join(serverDir, cairnDirName, 'network-member');
+/**
+ * Present while the server's last start was as a network member: what a start after leaving
+ * undoes. It sits beside the server's root, where its game cannot reach it (a marker in the
+ * root could be swapped for a link, and the root Agent made to write through it).
+ */
+const memberMarker = (serverDir: string) => join(dirname(serverDir), 'network-member');
+/** Where earlier versions kept the marker: inside the root's `.cairn`. */
+const oldMemberMarker = 'network-member';
 
 const exists = (path: string) => access(path).then(() => true, () => false);
 
 /** Paper's `proxies.velocity` section: on with the network's secret, or off again. */
-async function setPaperForwarding(path: string, secret: string | undefined): Promise<void> {
-  const doc = parseDocument(await readText(path));
+async function setPaperForwarding(serverDir: string, file: string, secret: string | undefined, owner: GameIdentity | null | undefined): Promise<void> {
+  const doc = parseDocument(await readInRoot(serverDir, file));
   doc.setIn(['proxies', 'velocity', 'enabled'], secret !== undefined);
   doc.setIn(['proxies', 'velocity', 'online-mode'], true);
   doc.setIn(['proxies', 'velocity', 'secret'], secret ?? '');
-  await mkdir(dirname(path), { recursive: true });
-  await writeFileAtomic(path, doc.toString(), 0o600);
+  await writeInRoot(serverDir, file, doc.toString(), { mode: 0o600, owner });
+}
+
+/** Whether the last start was as a member (the marker beside the root, or one an earlier version left in `.cairn`). */
+async function wasMember(serverDir: string): Promise<boolean> {
+  if (await exists(memberMarker(serverDir))) return true;
+  return withPlace(serverDir, cairnDirName, 'read', async (place) => exists(join(place.path, oldMemberMarker))).catch(() => false);
 }
 
 /**
@@ -28,23 +40,24 @@ async function setPaperForwarding(path: string, secret: string | undefined): Pro
  * template's `memberConfig` (Paper: `online-mode=false`, the proxy authenticates players) and the
  * secret where its software reads it (Paper: `config/paper-global.yml`); the first start after it
  * left the network switches forwarding off and writes `standaloneConfig`, so a server players
- * reach directly authenticates them again. The secret goes into those files only, never a log.
+ * reach directly authenticates them again. The secret goes into those files only, never a log;
+ * they are written by the walk of the files API and owned by the server's identity.
  */
-export async function networkSettingsForStart(template: Template, target: ServerTarget, serverDir: string): Promise<Record<string, string>> {
+export async function networkSettingsForStart(template: Template, target: ServerTarget, serverDir: string, owner?: GameIdentity | null): Promise<Record<string, string>> {
   const spec = template.network;
   const secret = target.network?.forwardingSecret || undefined;
   if (!spec) return {};
   if (template.kind === 'PROXY') {
-    if (spec.forwardingSecret && secret) await writeFileAtomic(join(serverDir, spec.forwardingSecret.file), secret, 0o600);
+    if (spec.forwardingSecret && secret) await writeInRoot(serverDir, spec.forwardingSecret.file, secret, { mode: 0o600, owner });
     return {};
   }
-  const forwarding = spec.forwardingSecret?.format === 'paper-global-yaml' ? join(serverDir, spec.forwardingSecret.file) : undefined;
+  const forwarding = spec.forwardingSecret?.format === 'paper-global-yaml' ? spec.forwardingSecret.file : undefined;
   if (target.inNetwork && secret) {
-    if (forwarding) await setPaperForwarding(forwarding, secret);
+    if (forwarding) await setPaperForwarding(serverDir, forwarding, secret, owner);
     return spec.memberConfig ?? {};
   }
-  if (!(await exists(memberMarker(serverDir)))) return {};
-  if (forwarding) await setPaperForwarding(forwarding, undefined);
+  if (!(await wasMember(serverDir))) return {};
+  if (forwarding) await setPaperForwarding(serverDir, forwarding, undefined, owner);
   return spec.standaloneConfig ?? {};
 }
 
@@ -52,4 +65,13 @@ export async function networkSettingsForStart(template: Template, target: Server
 export async function recordMembership(serverDir: string, target: ServerTarget): Promise<void> {
   if (target.inNetwork && target.network?.forwardingSecret) await writeFile(memberMarker(serverDir), '');
   else await rm(memberMarker(serverDir), { force: true });
+  // The marker of an earlier version goes through the held `.cairn`, never through a link in its place.
+  await withPlace(serverDir, cairnDirName, 'read', async (place) => {
+    const dir = await openDirectory(place);
+    try {
+      await removeEntry(dir, oldMemberMarker);
+    } finally {
+      await dir.close();
+    }
+  }).catch(() => undefined);
 }

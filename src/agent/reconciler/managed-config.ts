@@ -1,50 +1,10 @@
-import { open, readFile } from 'node:fs/promises';
 import type { ServerNetwork } from '../../shared/link/messages.js';
 import { PropertiesFile } from '../../shared/properties-file.js';
 import type { SimproxyConfigSpec } from '../../shared/simproxy-config.js';
 import { resolveManagedConfig, type PlaceholderValues, type Template } from '../../shared/templates.js';
 import type { GameIdentity } from '../isolation/game-identity.js';
 import { renderVelocityToml } from '../network/velocity-toml.js';
-import { errnoOf, fileReadFlags, replaceFileIn, withPlace } from '../operations/beneath.js';
-
-export async function readText(path: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return '';
-    throw e;
-  }
-}
-
-/**
- * The current content of a file of a server's root, reached by the files API's walk; empty when
- * there is none. A symlink at the file itself is not read through (it may lead out of the root):
- * the write replaces it with the file.
- */
-async function readInRoot(serverDir: string, file: string): Promise<string> {
-  return withPlace(serverDir, file, 'write', async (place) => {
-    const handle = await open(place.path, fileReadFlags).catch((e: unknown) => {
-      if (errnoOf(e) === 'ENOENT' || errnoOf(e) === 'ELOOP') return undefined;
-      throw e;
-    });
-    if (!handle) return '';
-    try {
-      return (await handle.stat()).isFile() ? await handle.readFile('utf8') : '';
-    } finally {
-      await handle.close();
-    }
-  });
-}
-
-/**
- * Replaces a file of a server's root, owned by `owner`. Its directory is reached by the walk: a
- * directory the game swapped for a symlink leading out (`config` -> /etc) is refused, never
- * written through, since the root Agent could otherwise be made to write anywhere on the host.
- * A symlink at the file itself is replaced by the file.
- */
-async function writeInRoot(serverDir: string, file: string, content: string, owner: GameIdentity | null | undefined): Promise<void> {
-  await withPlace(serverDir, file, 'write', (place) => replaceFileIn(place.dir, place.name, 0o644, owner, (handle) => handle.writeFile(content)));
-}
+import { readInRoot, writeInRoot } from '../operations/root-files.js';
 
 /** Where a proxy sends players; none for a proxy that has not been told yet. */
 const routesOf = (network: ServerNetwork | null | undefined) => network?.routes ?? [];
@@ -69,7 +29,7 @@ export async function writeManagedConfig(
     case 'properties': {
       const properties = PropertiesFile.parse(current);
       for (const [key, value] of Object.entries({ ...managed, ...extra })) properties.set(key, value);
-      await writeInRoot(serverDir, file, properties.toString(), owner);
+      await writeInRoot(serverDir, file, properties.toString(), { owner });
       return;
     }
     case 'simproxy-json': {
@@ -77,12 +37,12 @@ export async function writeManagedConfig(
       const config: SimproxyConfigSpec = {
         bind: optional.bind ?? values.bindAddress, port: Number(optional.port ?? values.port), routes: routesOf(network), ...(lobby ? { lobbyServerId: lobby } : {}),
       };
-      await writeInRoot(serverDir, file, JSON.stringify(config, null, 2) + '\n', owner);
+      await writeInRoot(serverDir, file, JSON.stringify(config, null, 2) + '\n', { owner });
       return;
     }
     case 'velocity-toml': {
       const forwardingSecretFile = template.network?.forwardingSecret?.file ?? 'forwarding.secret';
-      await writeInRoot(serverDir, file, renderVelocityToml(current, { bind: optional.bind ?? `${values.bindAddress}:${values.port}`, routes: routesOf(network), forwardingSecretFile }), owner);
+      await writeInRoot(serverDir, file, renderVelocityToml(current, { bind: optional.bind ?? `${values.bindAddress}:${values.port}`, routes: routesOf(network), forwardingSecretFile }), { owner });
       return;
     }
   }

@@ -129,7 +129,7 @@ export class ServerRunner {
       const state = snapshot.value;
       const target = snapshot.context.desired;
       if ((state !== 'running' && state !== 'starting' && state !== 'launching') || routesKey(target.network) === this.routesWritten) return;
-      await writeManagedConfig(this.template, placeholderValues(this.template, target, this.root, this.deps.host), this.root, target.network);
+      await writeManagedConfig(this.template, placeholderValues(this.template, target, this.root, this.deps.host), this.root, target.network, {}, this.deps.boxes.identityOf(this.serverId));
       this.routesWritten = routesKey(target.network);
       const reload = this.template.network?.reloadCommand;
       if (reload && state === 'running') await this.deps.runtime.sendCommand(this.serverId, reload);
@@ -225,7 +225,8 @@ export class ServerRunner {
     await this.configLock.run('config', async () => {
       // Routes may have changed since this start began: the newest ones go in.
       const network = this.actor.getSnapshot().context.desired.network;
-      await writeManagedConfig(this.template, values, this.root, network, await networkSettingsForStart(this.template, desired, this.root));
+      const owner = this.deps.boxes.identityOf(this.serverId);
+      await writeManagedConfig(this.template, values, this.root, network, await networkSettingsForStart(this.template, desired, this.root, owner), owner);
       if (this.template.kind === 'GAME_SERVER') await recordMembership(this.root, desired);
       this.routesWritten = routesKey(network);
     });
