@@ -1,7 +1,7 @@
-import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { systemClock, uuidV7Ids, type Clock, type IdGenerator } from '../shared/clock.js';
 import { createLogger, type Logger } from '../shared/logger.js';
+import { ensurePrivateDir } from '../shared/private-dir.js';
 import { cairnVersion } from '../shared/version.js';
 import type { NodeTimings } from './actors/node-machine.js';
 import type { ControllerConfig } from './config.js';
@@ -69,7 +69,11 @@ export async function startController(options: ControllerOptions): Promise<Runni
   // Templates first: a bad template file stops the start before anything is opened.
   const templates = await TemplateCatalog.load(config.templatesDir);
   const tls = await loadControllerTls(config);
-  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  const looseMode = await ensurePrivateDir(config.dataDir);
+  if (looseMode !== undefined) {
+    const was = looseMode.toString(8).padStart(4, '0');
+    logger.warn({ event: 'data_dir_tightened', dataDir: config.dataDir, mode: was }, `the data dir ${config.dataDir} was mode ${was}; narrowed it to 0700 so no other user can read the store`);
+  }
   const repos = await openStore({
     dataDir: config.dataDir, mongodbUri: config.mongodbUri, clock,
     onRepair: (repair) => logger.warn({ event: 'store_repaired', ...repair }, `Store file ${repair.file} repaired at load: dropped ${repair.dropped}`),

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { isIPv6 } from 'node:net';
-import { join } from 'node:path';
 import { backoffDelay, defaultBackoff, type BackoffPolicy } from '../shared/backoff.js';
 import { CredentialStore } from '../shared/credential-store.js';
 import { formatGamePorts } from '../shared/game-ports.js';
@@ -9,14 +8,15 @@ import type { PortRange } from '../shared/link/messages.js';
 import type { Logger } from '../shared/logger.js';
 import { programCommand, type ProgramCommand } from '../shared/programs.js';
 import { ConnectRefusedError } from './link/errors.js';
+import { localAgentDir, moveFormerLocalAgentDir } from './local-agent-dir.js';
+import { localAgentEnvironment } from './local-agent-env.js';
 import type { AuditService } from './services/audit/audit.js';
 import type { NodeEnrollment } from './services/nodes/enrollment.js';
 import type { NodeService } from './services/nodes/nodes.js';
 
 /** The name of the Node the local Agent runs as; it is created on the first `--local-agent` start. */
 export const localNodeName = 'local';
-/** The local Agent's data dir, under the Controller's. */
-export const localAgentDir = (controllerDataDir: string) => join(controllerDataDir, 'local-agent');
+export { localAgentDir } from './local-agent-dir.js';
 
 /** A child that ran this long is considered healthy: its next crash restarts quickly again. */
 const stableAfterMs = 60_000;
@@ -33,7 +33,7 @@ export function dialAddress(host: string, port: number): string {
 }
 
 export interface LocalAgentDeps {
-  /** The Controller's data dir; the Agent's is `<data-dir>/local-agent`. */
+  /** The Controller's data dir; the Agent's is beside it, `<data-dir>-local-agent`. */
   dataDir: string;
   /** HOST:PORT of the Controller's Agent link, as the child dials it. */
   controllerAddress: string;
@@ -55,7 +55,8 @@ export interface LocalAgentDeps {
  * Agent keeps in its data dir; only when it is missing or no longer accepted is a one-time
  * token issued, and it travels in the environment, never in argv (the process list is public).
  * A child that dies is started again with backoff. Game servers are not the Agent's children
- * (they belong to their supervisors), so stopping the Agent leaves them running.
+ * (they belong to their supervisors), so stopping the Agent leaves them running. The child gets
+ * an allowlisted environment (local-agent-env.ts), never the Controller's own.
  */
 export class LocalAgent {
   private child?: ChildProcess;
@@ -63,6 +64,7 @@ export class LocalAgent {
   private stopping = false;
   private attempt = 0;
   private restartTimer?: NodeJS.Timeout;
+  private dirMoved = false;
 
   constructor(private readonly deps: LocalAgentDeps) {}
 
@@ -76,6 +78,10 @@ export class LocalAgent {
   }
 
   async start(): Promise<void> {
+    if (!this.dirMoved) {
+      await moveFormerLocalAgentDir(this.deps.dataDir, this.deps.logger);
+      this.dirMoved = true;
+    }
     const token = await this.enrollmentToken();
     if (token === null || this.stopping) return;
     this.spawn(token);
@@ -140,9 +146,7 @@ export class LocalAgent {
     if (this.deps.tls) argv.push('--controller-ca', this.deps.tls.caFile);
     if (this.deps.tls?.name) argv.push('--controller-tls-name', this.deps.tls.name);
     if (this.deps.gamePorts) argv.push('--game-ports', formatGamePorts(this.deps.gamePorts));
-    const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_LOG_LEVEL: this.deps.logger.level };
-    delete env.CAIRN_ENROLLMENT_TOKEN;
-    if (token) env.CAIRN_ENROLLMENT_TOKEN = token;
+    const env = localAgentEnvironment(process.env, { CAIRN_LOG_LEVEL: this.deps.logger.level, CAIRN_ENROLLMENT_TOKEN: token });
     const startedAt = Date.now();
     // The child's output goes to our stderr (stdout carries only the listening line); the IPC
     // channel lets the Agent notice when this Controller is gone, however it ended.

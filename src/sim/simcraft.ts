@@ -13,6 +13,12 @@
  * prints `Saved the game`). Its world is `world/` (see world.ts). SIGTERM and SIGINT stop it like
  * `stop`. A port it cannot bind makes it exit 1.
  *
+ * Test hooks for containment (see debug-hooks.ts), each answering with `[Debug] ...` lines:
+ * `whoami` (`uid=<uid> gid=<gid>`), `readfile <path>` (`readfile <path>: ok <size> bytes` or
+ * `: error <CODE>`), `alloc <MiB>` (allocates and keeps that much memory, printing
+ * `allocated <N> MiB` every 64 MiB and at the end) and `spin <seconds> [threads]` (keeps that many
+ * threads busy, printing `spinning <threads> thread(s) for <seconds> s`, then `spin done`).
+ *
  * Test knobs, in milliseconds. Each is read from the environment, or from server.properties (which
  * wins, so a test can set it per server through the files API):
  *   SIMCRAFT_STARTUP_DELAY_MS / simcraft-startup-delay-ms  time spent preparing the level before Done
@@ -26,6 +32,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { readCommands } from './command-input.js';
 import { stdoutLog } from './console-log.js';
+import { debugCommand, debugHelp } from './debug-hooks.js';
 import { PlayerListener } from './player-listener.js';
 import { loadPlugins } from './plugin-loader.js';
 import type { PluginDescriptor } from './plugin-descriptor.js';
@@ -109,6 +116,7 @@ function command(line: string, maxPlayers: number): void {
         '/save-on: Turns automatic saving on',
         '/say <message>: Broadcasts a message',
         '/stop: Saves and stops the server',
+        ...debugHelp,
       ]) log.info(l);
       return;
     case 'save-off':
@@ -127,7 +135,7 @@ function command(line: string, maxPlayers: number): void {
     case 'crash':
       return process.exit(1);
     default:
-      log.info('Unknown command. Type "help" for help.');
+      if (!debugCommand(verb.toLowerCase(), rest, log)) log.info('Unknown command. Type "help" for help.');
   }
 }
 

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { localAgentDir } from '../../src/controller/local-agent.js';
 import type { PortRange } from '../../src/shared/link/messages.js';
@@ -20,6 +20,8 @@ const small = { cpuMillis: 100, memoryBytes: 64 * 2 ** 20 };
 const running = (s: ServerDetail) => s.status.runtimeState === 'RUNNING' && s.convergence === 'CONVERGED';
 /** What the kernel shows of a process: its argv and its environment, NUL-separated. */
 const procText = (pid: number, file: 'cmdline' | 'environ') => readFile(`/proc/${pid}/${file}`, 'utf8');
+/** A variable of the Controller's own environment that its Agent must never see. */
+const canary = { name: 'CAIRN_CANARY_SECRET', value: 'canary-3f9a1c' };
 
 describe('cairn-controller --local-agent: a Controller with its own enrolled Agent', function () {
   this.timeout(60_000);
@@ -41,10 +43,16 @@ describe('cairn-controller --local-agent: a Controller with its own enrolled Age
 
   before(async () => {
     gamePorts = await privateGamePorts();
-    t = await startTestController({ extraArgs: ['--local-agent', ...gamePortsArgs(gamePorts)] });
+    // A data dir as an earlier version left it, the local Agent's inside it.
+    const dataDir = await mkdtemp(join(tmpdir(), 'cairn-test-'));
+    await mkdir(join(dataDir, 'local-agent'), { mode: 0o700 });
+    await writeFile(join(dataDir, 'local-agent', 'left-by-an-earlier-version'), 'kept');
+    process.env[canary.name] = canary.value;
+    t = await startTestController({ dataDir, extraArgs: ['--local-agent', ...gamePortsArgs(gamePorts)] });
     ({ admin } = await setupAdmin(t));
   });
   after(async () => {
+    delete process.env[canary.name];
     await t.stop();
     await killGames(agentDir());
     await t.dispose();
@@ -61,6 +69,22 @@ describe('cairn-controller --local-agent: a Controller with its own enrolled Age
     expect(await procText(pid, 'environ')).to.match(/(^|\0)CAIRN_ENROLLMENT_TOKEN=cairn_enr_/);
     const audit = await admin.get<AuditEventPage>(`/audit-events?action=node.create&targetId=${nodeId}`);
     expect(audit.body.items.map((e) => [e.actorKind, e.outcome])).to.deep.equal([['SYSTEM', 'SUCCESS']]);
+  });
+
+  it('the Agent gets an allowlisted environment: PATH, but no secret of the Controller\'s', async () => {
+    const environ = (await procText(agentPid()!, 'environ')).split('\0');
+    expect(process.env[canary.name]).to.equal(canary.value);
+    expect(environ.filter((v) => v.startsWith(`${canary.name}=`))).to.deep.equal([]);
+    expect(environ.filter((v) => v.startsWith('PATH='))).to.deep.equal([`PATH=${process.env.PATH}`]);
+  });
+
+  it('its data dir is beside the Controller\'s, the one an earlier version kept inside moved there; the Controller\'s is 0700', async () => {
+    expect(agentDir()).to.equal(`${t.dataDir}-local-agent`);
+    expect(dirname(agentDir())).to.equal(dirname(t.dataDir));
+    expect(await readFile(join(agentDir(), 'left-by-an-earlier-version'), 'utf8')).to.equal('kept');
+    await stat(join(agentDir(), 'node-credential.json'));
+    await stat(join(t.dataDir, 'local-agent')).then(() => expect.fail('the old local Agent dir is still there'), () => undefined);
+    expect((await stat(t.dataDir)).mode & 0o777).to.equal(0o700);
   });
 
   it('a simcraft server can be created and started on it, and reaches RUNNING and CONVERGED', async () => {

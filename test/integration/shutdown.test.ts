@@ -55,6 +55,7 @@ describe('cairn-controller on SIGTERM: a graceful stop with a console stream and
     await controller?.kill();
     await killGames(agentDir());
     await rm(dataDir, { recursive: true, force: true });
+    await rm(agentDir(), { recursive: true, force: true });
   });
 
   it('ends the streams with `end {reason: shutdown}`, finishes the upload the client completes, leaves nothing of the one it abandons, exits 0; the game runs on and the store reopens whole', async () => {

@@ -109,6 +109,42 @@ describe('simcraft: the simulated Minecraft server', () => {
     });
   });
 
+  describe('containment test hooks', () => {
+    let dir: string;
+    let sim: SimProcess;
+    const debugLine = (text: string) => new RegExp(`^\\[\\d\\d:\\d\\d:\\d\\d INFO\\]: \\[Debug\\] ${text}$`);
+
+    before(async () => {
+      dir = await newDir(await freePort());
+      await writeFile(join(dir, 'eight.txt'), '12345678');
+      sim = start(dir);
+      await sim.waitForLine(ready);
+    });
+    after(() => sim.kill());
+
+    it('whoami prints the uid and gid the game runs as', async () => {
+      expect(await sim.command('whoami', /\[Debug\] uid=/)).to.match(debugLine(`uid=${process.getuid!()} gid=${process.getgid!()}`));
+    });
+
+    it('readfile prints the size of a readable file, relative or absolute, and the error code of a missing one', async () => {
+      expect(await sim.command('readfile eight.txt', /\[Debug\] readfile/)).to.match(debugLine('readfile eight\\.txt: ok 8 bytes'));
+      expect(await sim.command(`readfile ${join(dir, 'eight.txt')}`, /\[Debug\] readfile/)).to.match(/: ok 8 bytes$/);
+      expect(await sim.command('readfile no/such/file', /\[Debug\] readfile/)).to.match(debugLine('readfile no/such/file: error ENOENT'));
+    });
+
+    it('alloc 64 allocates and reports 64 MiB, and the console still answers', async () => {
+      expect(await sim.command('alloc 64', /\[Debug\] allocated/)).to.match(debugLine('allocated 64 MiB'));
+      expect(await sim.command('say still here', /\[Server\]/)).to.match(/\[Server\] still here$/);
+    });
+
+    it('spin 1 2 keeps two threads busy for a second, answering the console meanwhile', async () => {
+      const from = sim.lines.length;
+      expect(await sim.command('spin 1 2', /\[Debug\] spinning/)).to.match(debugLine('spinning 2 thread\\(s\\) for 1 s'));
+      expect(await sim.command('say busy', /\[Server\]/)).to.match(/\[Server\] busy$/);
+      await sim.waitForLine(/\[Debug\] spin done$/, 8000, from);
+    });
+  });
+
   describe('saving the world', () => {
     let dir: string;
     let sim: SimProcess;

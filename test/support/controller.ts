@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseControllerConfig } from '../../src/controller/config.js';
 import { startController, type RunningController } from '../../src/controller/controller.js';
+import { localAgentDir } from '../../src/controller/local-agent-dir.js';
 import type { SessionPolicy } from '../../src/controller/services/identity/sessions.js';
 import type { NodeTimings } from '../../src/controller/actors/node-machine.js';
 import type { MigrationTimings } from '../../src/controller/services/migration/migration-steps.js';
@@ -25,7 +26,7 @@ export interface TestController {
   stop(): Promise<void>;
   /** Starts a new Controller on the same data dir (and clock). */
   restart(): Promise<TestController>;
-  /** Stops and removes the data dir. */
+  /** Stops and removes the data dir and the local Agent's beside it. */
   dispose(): Promise<void>;
 }
 
@@ -96,6 +97,7 @@ export async function startTestController(options: TestControllerOptions = {}): 
       await testDatabases.get(dataDir)?.drop();
       testDatabases.delete(dataDir);
       await rm(dataDir, { recursive: true, force: true });
+      await rm(localAgentDir(dataDir), { recursive: true, force: true });
     },
   };
 }
