@@ -16,7 +16,7 @@ const MiB = 2 ** 20;
 /** The first field of a /proc/<pid>/status line such as `Uid:  200000  200000 ...`. */
 async function procStatusField(pid: number, field: string): Promise<string> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return new RegExp(`^${field}:\\s*(.*)$`, 'm').exec(status)?.[1].trim() ?? '';
+  return new RegExp(`^${field}:[ \\t]*(.*)$`, 'm').exec(status)?.[1].trim() ?? '';
 }
 
 // The box needs root (CI and these machines run as root); elsewhere there is nothing to test here.
@@ -42,15 +42,24 @@ const asRoot = process.getuid?.() === 0;
 
   /** Types a command and waits for the console line it answers with. */
   async function ask(id: string, command: string, answer: RegExp, timeoutMs = 20_000): Promise<string> {
-    const stream = await openSse<ConsoleStreamEvent>(`${f.t.baseUrl}/api/v1/servers/${id}/console?tail=0`, { cookie: f.admin.auth.cookie! });
+    // Right after an Agent restart the server may still be reported as the new Agent adopts it (409 until RUNNING again).
+    const stream = await waitFor(async () => {
+      const opened = await openSse<ConsoleStreamEvent>(`${f.t.baseUrl}/api/v1/servers/${id}/console?tail=0`, { cookie: f.admin.auth.cookie! });
+      if (opened.status === 200) return opened;
+      expect(opened.status, JSON.stringify(opened.problem)).to.equal(409);
+      return undefined;
+    }, { what: `the console of ${id}` });
     streams.push(stream);
-    expect(stream.status).to.equal(200);
     const sent = await f.admin.post(`/servers/${id}/console/commands`, { command });
     expect(sent.status, sent.text).to.equal(200);
     const line = await stream.next((e) => e.event === 'line' && answer.test((e.data as { text: string }).text), timeoutMs);
     stream.close();
     return (line.data as { text: string }).text;
   }
+
+  /** After an Agent restart: the Node is HEALTHY again, so its servers' reports and streams are live. */
+  const healthy = (nodeId: string) =>
+    waitFor(async () => (await f.admin.get<Node>(`/nodes/${nodeId}`)).body.status.connectionState === 'HEALTHY' || undefined, { what: `${nodeId} HEALTHY`, timeoutMs: 30_000 });
 
   before(async () => {
     f = await startFleet({ agentArgs: ['--isolation', 'auto'] });
@@ -209,7 +218,9 @@ const asRoot = process.getuid?.() === 0;
     const pid = server.status.pid!;
     const uid = (await procStatusField(pid, 'Uid')).split(/\s+/)[0];
     await f.agent.kill();
+    await waitFor(async () => (await f.admin.get<Node>(`/nodes/${f.nodeId}`)).body.status.connectionState !== 'HEALTHY' || undefined, { what: 'the Node to miss its Agent', timeoutMs: 60_000 });
     await f.startAgent();
+    await healthy(f.nodeId);
     const again = await waitForServer(f.admin, server.id, (s) => s.status.runtimeState === 'RUNNING' && s.status.pid === pid && s.observedGeneration === s.generation, 'adopted', 30_000);
     expect(again.status.pid).to.equal(pid);
     expect((await procStatusField(pid, 'Uid')).split(/\s+/)[0]).to.equal(uid);
@@ -272,7 +283,9 @@ const asRoot = process.getuid?.() === 0;
       const before = await start(res.body.id);
       expect(await ask(before.id, 'whoami', /uid=\d+/)).to.include('uid=0 gid=0');
       await agent.kill();
+      await waitFor(async () => (await f.admin.get<Node>(`/nodes/${nodeId}`)).body.status.connectionState !== 'HEALTHY' || undefined, { what: 'the Node to miss its Agent', timeoutMs: 60_000 });
       agent = AgentProcess.start({ grpcPort: f.t.controller.grpcPort, dataDir: dir, gamePorts, extra: [...args, '--isolation', 'auto'] });
+      await healthy(nodeId);
       const adopted = await waitForServer(f.admin, before.id, (s) => s.status.runtimeState === 'RUNNING' && s.status.pid === before.status.pid, 'adopted', 30_000);
       expect(await ask(adopted.id, 'whoami', /uid=\d+/)).to.include('uid=0 gid=0');
       const uid = JSON.parse(await readFile(join(dir, 'game-uids.json'), 'utf8'))[before.id] as number;
