@@ -288,7 +288,7 @@ const asRoot = process.getuid?.() === 0;
       await healthy(nodeId);
       const adopted = await waitForServer(f.admin, before.id, (s) => s.status.runtimeState === 'RUNNING' && s.status.pid === before.status.pid, 'adopted', 30_000);
       expect(await ask(adopted.id, 'whoami', /uid=\d+/)).to.include('uid=0 gid=0');
-      const uid = JSON.parse(await readFile(join(dir, 'game-uids.json'), 'utf8'))[before.id] as number;
+      const uid = (JSON.parse(await readFile(join(dir, 'game-uids.json'), 'utf8')) as Record<string, number>)[before.id];
       expect(uid).to.be.within(200_000, 299_999);
       expect((await f.admin.post(`/servers/${before.id}/restart`)).status).to.equal(202);
       const boxed = await waitForServer(f.admin, before.id, (s) => s.status.runtimeState === 'RUNNING' && s.status.pid !== undefined && s.status.pid !== before.status.pid, 'restarted', 60_000);

@@ -96,7 +96,7 @@ export class GameBoxes {
 const systemPath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /** What the template set, with HOME the server's root and, unless the template chose one, the system's PATH. */
-function boxedEnv(env: Record<string, string>, serverDir: string): Record<string, string> {
+function boxedEnv(env: Partial<Record<string, string>>, serverDir: string): Record<string, string> {
   const path = env.PATH === undefined || env.PATH === process.env.PATH ? systemPath : env.PATH;
   return { ...env, PATH: path, HOME: serverDir };
 }
