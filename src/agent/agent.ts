@@ -1,6 +1,6 @@
-import { mkdir } from 'node:fs/promises';
 import * as grpc from '@grpc/grpc-js';
 import { protocolVersion } from '../shared/link/proto.js';
+import { ensurePrivateDir } from '../shared/private-dir.js';
 import type { Logger } from '../shared/logger.js';
 import { cairnVersion } from '../shared/version.js';
 import { backoffDelay, defaultBackoff, type BackoffPolicy } from '../shared/backoff.js';
@@ -84,7 +84,9 @@ async function credentialFor(config: AgentConfig, credentials: grpc.ChannelCrede
 /** The Agent: enroll if needed, then keep the link open with hello and heartbeats. */
 export async function runAgent(config: AgentConfig, logger: Logger, options: AgentOptions = {}): Promise<RunningAgent> {
   const backoff = options.backoff ?? defaultBackoff;
-  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  // The credential and every server's files live here: this uid alone may walk in (games run as others).
+  const looseMode = await ensurePrivateDir(config.dataDir);
+  if (looseMode !== undefined) logger.warn({ event: 'data_dir_tightened', dataDir: config.dataDir, was: looseMode.toString(8) }, 'the data dir was open to other users; it is now 0700');
   const credentials = await linkCredentials(config);
   const { nodeId, credential } = await credentialFor(config, credentials, logger, backoff);
   const sampler = new UsageSampler(config.dataDir);
