@@ -7,19 +7,11 @@ import { deletePath, listDirectory, makeDirectory, readFileRange } from '../../s
 import { withPlace } from '../../src/agent/operations/beneath.js';
 import { pathSegments, type PathAccess } from '../../src/agent/operations/sandbox.js';
 import { Uploads } from '../../src/agent/operations/uploads.js';
+import { codeOf } from '../support/agent-error-code.js';
 
 /** Walks to a path and lets go of it: what the files API's operations do first. */
 const resolveInRoot = (root: string, path: string, access: PathAccess) => withPlace(root, path, access, async () => undefined);
 
-const codeOf = async (work: () => Promise<unknown>) => {
-  try {
-    await work();
-    return 'OK';
-  } catch (e) {
-    if (e instanceof AgentError) return e.code;
-    throw e;
-  }
-};
 
 /** Paths refused before the disk is looked at. */
 const refusedText = [

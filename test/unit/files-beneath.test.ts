@@ -14,16 +14,8 @@ import { writeManagedConfig } from '../../src/agent/reconciler/managed-config.js
 import type { DesiredPlugin } from '../../src/shared/link/messages.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import type { PlaceholderValues, Template } from '../../src/shared/templates.js';
+import { codeOf } from '../support/agent-error-code.js';
 
-const codeOf = async (work: () => Promise<unknown>) => {
-  try {
-    await work();
-    return 'OK';
-  } catch (e) {
-    if (e instanceof AgentError) return e.code;
-    throw e;
-  }
-};
 const never = new AbortController().signal;
 const readText = async (root: string, path: string) =>
   (await readFileRange(root, path, { offset: 0, length: 0, chunkBytes: 1024 }, () => undefined, never)).data.toString();
