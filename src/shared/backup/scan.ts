@@ -35,8 +35,12 @@ export class HashCache {
   }
 }
 
-/** What a cached hash is valid for: the file's identity, size and modification time. */
-export const hashKeyOf = (st: BigIntStats) => `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`;
+/**
+ * What a cached hash is valid for: the file's identity, size, modification time and change time.
+ * The change time is the kernel's own: a write that puts the modification time back (`touch -r`)
+ * still moves it, so such a file is hashed again.
+ */
+export const hashKeyOf = (st: BigIntStats) => `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
 
 /** Records the sha256 of a file just written (its content was checked as it was written). */
 export async function rememberHash(cache: HashCache, path: string, sha256: string): Promise<void> {
