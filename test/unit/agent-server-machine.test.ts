@@ -300,3 +300,33 @@ describe('agent server machine', () => {
     });
   });
 });
+
+describe('agent server machine: no desired change is dropped', () => {
+  it('a delete that arrives while the server is being probed removes it', async () => {
+    const { calls, machine } = harness();
+    const held = machine.provide({
+      actors: { probe: fromPromise<ProbeResult, { desired: ServerTarget }>(async () => { await probing.promise; return { installed: false, running: false }; }) },
+    });
+    const probing = deferred();
+    const actor = start(held, desired());
+    expect(actor.getSnapshot().value).to.equal('probing');
+    actor.send({ type: 'DESIRED', desired: desired({ state: 'DELETED', generation: 2 }), at: next() });
+    probing.resolve();
+    const s = await waitFor(actor, inState('removed'));
+    expect(s.context.observedGeneration).to.equal(2);
+    expect(calls).to.deep.equal(['remove']);
+  });
+
+  it('a stop that arrives while a running game is being adopted stops it', async () => {
+    const probing = deferred();
+    const { calls, machine } = harness();
+    const held = machine.provide({
+      actors: { probe: fromPromise<ProbeResult, { desired: ServerTarget }>(async () => { await probing.promise; return { installed: true, running: true, applied: undefined }; }) },
+    });
+    const actor = start(held, desired({ state: 'RUNNING' }));
+    actor.send({ type: 'DESIRED', desired: desired({ state: 'STOPPED', generation: 2 }), at: next() });
+    probing.resolve();
+    await waitFor(actor, inState('stopped'));
+    expect(calls).to.deep.equal(['stop']);
+  });
+});

@@ -196,11 +196,14 @@ export const agentServerMachine = setup({
   initial: 'probing',
   states: {
     probing: {
+      // Taken while the probe runs and acted on when it ends: a delete right after a create lands here.
+      on: { DESIRED: { actions: 'takeDesired' } },
       invoke: {
         src: 'probe',
         input: ({ context }) => ({ desired: context.desired }),
         onDone: [
           { guard: ({ event }) => event.output.running, target: 'running', actions: assign(({ event }) => ({ applied: event.output.applied })) },
+          { guard: 'wantsDeleted', target: 'removing' },
           {
             guard: ({ event }) => event.output.installed && event.output.missedExit !== undefined
               && isCrash(event.output.missedExit.code, event.output.missedExit.signal),
@@ -302,6 +305,8 @@ export const agentServerMachine = setup({
     },
     running: {
       entry: 'clearPortInUse',
+      // A game adopted at the probe may be wanted stopped, deleted or restarted by a change taken meanwhile.
+      always: { guard: 'outdatedAfterLaunch', target: 'stopping' },
       on: {
         EXITED: { target: 'crashed', actions: 'recordExit' },
         DESIRED: [
