@@ -12,6 +12,8 @@ class FakeConsole implements ConsoleAccess {
   readonly typed: string[] = [];
   readonly readers = new Set<(line: OutputLine) => void>();
   hang = false;
+  /** Fails its save as a game on a full disk does: the error, and never the save line. */
+  diskFull = false;
   /** Says `Saved the game` while save-off is typed, as an automatic save finishing just then would. */
   earlySave = false;
   private seq = 0;
@@ -25,6 +27,10 @@ class FakeConsole implements ConsoleAccess {
     this.typed.push(line);
     if (this.hang) return;
     if (line === 'save-off' && this.earlySave) this.print('[12:00:00 INFO]: Saved the game');
+    if (line === 'save-all flush' && this.diskFull) {
+      setTimeout(() => this.print('[12:00:00 ERROR]: Failed to save the game: ENOSPC: no space left on device, write'), 5);
+      return;
+    }
     if (line === 'save-all flush') {
       setTimeout(() => this.print('[12:00:00 INFO]: Saving the game (this may take a moment!)'), 5);
       setTimeout(() => this.print('[12:00:00 INFO]: Saved the game'), 20);
@@ -104,5 +110,17 @@ describe('agent: quiescing a server for a consistent copy', () => {
     expect(error.code).to.equal('QUIESCE_FAILED');
     expect(error.message).to.include('not running');
     expect(console.typed).to.deep.equal(['save-off', 'save-on']);
+  });
+
+  it('fails with NO_SPACE at once when the game says its save found the disk full, and resumes', async () => {
+    const console = new FakeConsole();
+    console.diskFull = true;
+    const quiescer = new Quiescer(console, silentLogger);
+    const started = Date.now();
+    const error = await failureOf(quiescer.hold('s1', { ...spec, timeoutSeconds: 30 }));
+    expect(error.code).to.equal('NO_SPACE');
+    expect(Date.now() - started).to.be.below(2000);
+    expect(console.typed).to.deep.equal(['save-off', 'save-all flush', 'save-on']);
+    expect(console.readers.size).to.equal(0);
   });
 });
