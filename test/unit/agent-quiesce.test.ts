@@ -1,5 +1,11 @@
 import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { holdIfAsked } from '../../src/agent/operations/backup-host.js';
 import { Quiescer, type ConsoleAccess } from '../../src/agent/operations/quiesce.js';
+import type { ServerOnNode } from '../../src/agent/reconciler/reconciler.js';
 import type { AttachOptions, OutputLine } from '../../src/agent/runtime/runtime-types.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import type { TemplateBackupSpec } from '../../src/shared/templates.js';
@@ -122,5 +128,21 @@ describe('agent: quiescing a server for a consistent copy', () => {
     expect(Date.now() - started).to.be.below(2000);
     expect(console.typed).to.deep.equal(['save-off', 'save-all flush', 'save-on']);
     expect(console.readers.size).to.equal(0);
+  });
+
+  it('does not quiesce a server whose disk has no block left: NO_SPACE before any command', async function () {
+    if (process.getuid?.() !== 0) this.skip(); // a full disk is a tiny tmpfs, and mounting one takes root
+    const root = await mkdtemp(join(tmpdir(), 'cairn-full-'));
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', root]);
+    try {
+      await writeFile(join(root, 'fill'), Buffer.alloc(128 * 1024)).catch(() => undefined);
+      const console = new FakeConsole();
+      const server = { root, running: true, template: { backup: spec } } as unknown as ServerOnNode;
+      expect((await failureOf(holdIfAsked(new Quiescer(console, silentLogger), 's1', server, true))).code).to.equal('NO_SPACE');
+      expect(console.typed).to.deep.equal([]);
+    } finally {
+      execFileSync('umount', [root]);
+      await rm(root, { recursive: true });
+    }
   });
 });
