@@ -20,6 +20,7 @@ import { downloadCache, pluginCache } from './reconciler/server-paths.js';
 import { ProcessRuntime } from './runtime/process-runtime.js';
 import { UsageSampler } from './usage.js';
 import { registerOperations } from './operations/register.js';
+import { sweepAllUploadTemps } from './operations/upload-sweep.js';
 import { registerBackupOperations } from './operations/register-backups.js';
 
 /** No credential in the data dir and no token to get one. */
@@ -133,6 +134,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
     },
   });
   reconciler.attach(link);
+  await sweepAllUploadTemps(config.dataDir, logger);
   const { uploads } = registerOperations({ dataDir: config.dataDir, link, reconciler, runtime, identityOf: (serverId) => boxes.identityOf(serverId) });
   const backups = await registerBackupOperations({ dataDir: config.dataDir, link, reconciler, runtime, installer, logger });
   link.start();

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -108,6 +109,26 @@ describe('Agent snapshots, local backups and stages through the Controller\'s li
     expect(second.fileCount).to.equal(first.fileCount);
     // level.dat changed (the quiesce saved the world again); everything else is already stored.
     expect(second.storedBytes).to.be.within(1, 4096);
+  });
+
+  it('a snapshot of a running simcraft whose world\'s disk is full fails with NO_SPACE at once, and saves resume', async function () {
+    if (process.getuid?.() !== 0) this.skip(); // a full disk is a tiny tmpfs, and mounting one takes root
+    const world = join(rootOf(f.agentDir), 'world');
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,mode=0777', 'tmpfs', world]);
+    const lines: string[] = [];
+    const off = f.t.controller.services.agents.onConsoleLine((nodeId, line) => nodeId === f.nodeId && line.serverId === id && lines.push(line.text));
+    try {
+      await writeFile(join(world, 'fill'), Buffer.alloc(128 * 1024)).catch(() => undefined);
+      await ask(f.nodeId, { body: 'consoleSubscribe', consoleSubscribe: { serverId: id, tail: 0 } });
+      const started = Date.now();
+      expect(await refusal(f.nodeId, { body: 'snapshotOpen', snapshotOpen: { serverId: id, snapshotId: 'snap-full', quiesce: true, leaseMs: 60_000 } })).to.equal('NO_SPACE');
+      expect(Date.now() - started, 'not after the quiesce timeout').to.be.below(2000);
+      await waitFor(() => lines.some((l) => l.endsWith('Automatic saving is now enabled')), { what: 'save-on after the refusal' });
+    } finally {
+      off();
+      await ask(f.nodeId, { body: 'consoleUnsubscribe', consoleUnsubscribe: { serverId: id } });
+      execFileSync('umount', [world]);
+    }
   });
 
   it('a stage refuses a file whose sha256 is not what arrived', async () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -160,7 +160,7 @@ describe('cairn-controller on SIGTERM: a graceful stop with a console stream and
   });
 });
 
-describe('cairn-agent on SIGTERM', function () {
+describe('cairn-agent on SIGTERM and SIGKILL', function () {
   this.timeout(60_000);
   let f: Fleet;
 
@@ -193,5 +193,25 @@ describe('cairn-agent on SIGTERM', function () {
     await f.startAgent();
     await waitForServer(f.admin, id, running, 'RUNNING under the new Agent');
     expect(await gamePidIn(f.agentDir, id)).to.equal(game);
+  });
+
+  it('killed mid-upload, leaves a temporary file that the next Agent removes before it connects', async () => {
+    const created = await f.admin.post<ServerDetail>('/servers', { name: 'creative', teamId: f.teamId, software: simcraft, resources: small });
+    const id = created.body.id;
+    await waitForServer(f.admin, id, (s) => s.phase === 'READY', 'READY');
+    const dir = join(f.agentDir, 'servers', id, 'root', 'uploads', 'deep');
+    await mkdir(dir, { recursive: true });
+    const upload = slowUpload(`${f.t.baseUrl}/api/v1/servers/${id}/files/content?path=uploads/deep/half.bin`, { cookie: f.admin.auth.cookie! });
+    await upload.write(randomBytes(1.5 * MiB));
+    await waitFor(async () => (await uploadTemps(dir)).length === 1, { what: 'the upload under way on the Node' });
+
+    await f.agent.kill('SIGKILL');
+    expect(await uploadTemps(dir), 'nothing removed it').to.have.length(1);
+    upload.end();
+    await upload.outcome;
+
+    await f.startAgent();
+    await waitFor(async () => (await f.admin.get<Node>(`/nodes/${f.nodeId}`)).body.status.connectionState === 'HEALTHY', { timeoutMs: 20_000, what: 'the Agent back' });
+    expect(await uploadTemps(dir)).to.deep.equal([]);
   });
 });

@@ -1,5 +1,11 @@
 import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { holdIfAsked } from '../../src/agent/operations/backup-host.js';
 import { Quiescer, type ConsoleAccess } from '../../src/agent/operations/quiesce.js';
+import type { ServerOnNode } from '../../src/agent/reconciler/reconciler.js';
 import type { AttachOptions, OutputLine } from '../../src/agent/runtime/runtime-types.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import type { TemplateBackupSpec } from '../../src/shared/templates.js';
@@ -12,6 +18,8 @@ class FakeConsole implements ConsoleAccess {
   readonly typed: string[] = [];
   readonly readers = new Set<(line: OutputLine) => void>();
   hang = false;
+  /** Fails its save as a game on a full disk does: the error, and never the save line. */
+  diskFull = false;
   /** Says `Saved the game` while save-off is typed, as an automatic save finishing just then would. */
   earlySave = false;
   private seq = 0;
@@ -25,6 +33,10 @@ class FakeConsole implements ConsoleAccess {
     this.typed.push(line);
     if (this.hang) return;
     if (line === 'save-off' && this.earlySave) this.print('[12:00:00 INFO]: Saved the game');
+    if (line === 'save-all flush' && this.diskFull) {
+      setTimeout(() => this.print('[12:00:00 ERROR]: Failed to save the game: ENOSPC: no space left on device, write'), 5);
+      return;
+    }
     if (line === 'save-all flush') {
       setTimeout(() => this.print('[12:00:00 INFO]: Saving the game (this may take a moment!)'), 5);
       setTimeout(() => this.print('[12:00:00 INFO]: Saved the game'), 20);
@@ -104,5 +116,33 @@ describe('agent: quiescing a server for a consistent copy', () => {
     expect(error.code).to.equal('QUIESCE_FAILED');
     expect(error.message).to.include('not running');
     expect(console.typed).to.deep.equal(['save-off', 'save-on']);
+  });
+
+  it('fails with NO_SPACE at once when the game says its save found the disk full, and resumes', async () => {
+    const console = new FakeConsole();
+    console.diskFull = true;
+    const quiescer = new Quiescer(console, silentLogger);
+    const started = Date.now();
+    const error = await failureOf(quiescer.hold('s1', { ...spec, timeoutSeconds: 30 }));
+    expect(error.code).to.equal('NO_SPACE');
+    expect(Date.now() - started).to.be.below(2000);
+    expect(console.typed).to.deep.equal(['save-off', 'save-all flush', 'save-on']);
+    expect(console.readers.size).to.equal(0);
+  });
+
+  it('does not quiesce a server whose disk has no block left: NO_SPACE before any command', async function () {
+    if (process.getuid?.() !== 0) this.skip(); // a full disk is a tiny tmpfs, and mounting one takes root
+    const root = await mkdtemp(join(tmpdir(), 'cairn-full-'));
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', root]);
+    try {
+      await writeFile(join(root, 'fill'), Buffer.alloc(128 * 1024)).catch(() => undefined);
+      const console = new FakeConsole();
+      const server = { root, running: true, template: { backup: spec } } as unknown as ServerOnNode;
+      expect((await failureOf(holdIfAsked(new Quiescer(console, silentLogger), 's1', server, true))).code).to.equal('NO_SPACE');
+      expect(console.typed).to.deep.equal([]);
+    } finally {
+      execFileSync('umount', [root]);
+      await rm(root, { recursive: true });
+    }
   });
 });

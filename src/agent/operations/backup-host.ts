@@ -3,6 +3,7 @@ import type { ManifestEntry } from '../../shared/backup/manifest.js';
 import { AgentError } from '../errors.js';
 import type { Reconciler, ServerOnNode } from '../reconciler/reconciler.js';
 import { isValidServerId } from '../runtime/state-dir.js';
+import { isDiskFull, noSpaceError } from './no-space.js';
 import type { Quiescer, Release } from './quiesce.js';
 
 /** What snapshots, local backups and stages need of the servers this Node has. */
@@ -20,10 +21,14 @@ export function serverOf(host: BackupHost, serverId: string): ServerOnNode {
   return server;
 }
 
-/** Holds the server still when asked, it runs and its template says how; otherwise it is copied as it is. */
+/**
+ * Holds the server still when asked, it runs and its template says how; otherwise it is copied as
+ * it is. On a full disk the game could not save, so it is not asked to: NO_SPACE at once.
+ */
 export async function holdIfAsked(quiescer: Quiescer, serverId: string, server: ServerOnNode, quiesce: boolean): Promise<Release | undefined> {
   const spec = server.template.backup;
   if (!quiesce || !server.running || !spec) return undefined;
+  if (await isDiskFull(server.root)) throw noSpaceError();
   return quiescer.hold(serverId, spec);
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir, readlink, rename, rmdir, unlink, type FileHandle } from 'node:fs/promises';
+import { uploadTempPrefix } from '../../shared/backup/manifest.js';
 import { AgentError } from '../errors.js';
 import type { GameIdentity } from '../isolation/game-identity.js';
 import { pathSegments, protectedDir, type PathAccess } from './sandbox.js';
@@ -241,8 +242,8 @@ export async function makeDirectoryIn(dir: FileHandle, name: string, owner: Game
   }
 }
 
-/** Temporary files of the Agent's writes; listings hide them. */
-export const tempPrefix = '.cairn-upload-';
+/** Temporary files of the Agent's writes; listings and backups leave them out. */
+export const tempPrefix = uploadTempPrefix;
 
 /**
  * Replaces `name` in `dir` with a new file that `fill` writes: a temporary file is created beside

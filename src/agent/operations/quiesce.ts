@@ -2,6 +2,7 @@ import type { Logger } from '../../shared/logger.js';
 import type { TemplateBackupSpec } from '../../shared/templates.js';
 import { AgentError } from '../errors.js';
 import type { ServerRuntime } from '../runtime/runtime-types.js';
+import { noSpaceError, saysNoSpace } from './no-space.js';
 
 /** What quiescing needs of the runtime: typing into a server's console and reading it. */
 export type ConsoleAccess = Pick<ServerRuntime, 'attach' | 'sendCommand'>;
@@ -20,7 +21,8 @@ interface Hold {
  * server types the quiesce commands and waits for the line that says the save finished; the last
  * release types the resume commands. Holds of one server share one quiesce, so two copies at
  * once never resume the server under each other. A quiesce that fails (no line before the
- * deadline, the server gone) resumes at once and fails every hold waiting for it.
+ * deadline, the server gone) resumes at once and fails every hold waiting for it. A game that says
+ * its save failed for want of space will never print the line: that fails it at once, as NO_SPACE.
  */
 export class Quiescer {
   private readonly held = new Map<string, Hold>();
@@ -79,6 +81,7 @@ export class Quiescer {
     const steps = async () => {
       const close = await this.console.attach(serverId, { tail: 0, onEnd: () => finish(new Error('the server stopped')) }, (line) => {
         if (armed && pattern.test(line.text)) finish();
+        else if (saysNoSpace(line.text)) finish(noSpaceError());
       });
       if (over) close();
       else detach = close;
@@ -97,6 +100,7 @@ export class Quiescer {
       clearTimeout(timer);
       detach?.();
       await this.resume(serverId, spec);
+      if (e instanceof AgentError && e.code === 'NO_SPACE') throw e;
       throw new AgentError('QUIESCE_FAILED', `The server did not get ready for a consistent copy: ${(e as Error).message}.`);
     }
     over = true;

@@ -29,12 +29,39 @@ export interface BlobStore {
   readManifest(backupId: string): Promise<BackupManifest | undefined>;
   deleteManifest(backupId: string): Promise<void>;
   listManifests(): AsyncIterable<string>;
+  /**
+   * Removes temporary files of writes that never finished (a process killed mid-backup) not
+   * touched for `idleMs`; answers how many went. Stores whose writes leave nothing behind lack it.
+   */
+  removePartials?(idleMs: number): Promise<number>;
 }
 
-/** Removes every blob no manifest references; answers how many went. */
-export async function collectGarbage(store: BlobStore): Promise<number> {
+/**
+ * A temporary file this old belongs to no write still under way: a blob streams on without pause,
+ * so even a huge one touches its file far more often than this.
+ */
+export const partialIdleMs = 60 * 60_000;
+
+export interface CollectOptions {
+  /** How long a temporary file must have been left alone to go; 0 when no backup can be writing (at start). */
+  partialsIdleMs?: number;
+  /** Whether a backup's manifest is dead weight (its backup FAILED): it is removed and keeps no blob. */
+  isDiscarded?: (backupId: string) => Promise<boolean>;
+}
+
+/**
+ * Removes every blob no manifest references, with the leftovers of interrupted backups: their
+ * temporary files and the manifests of backups that failed after writing one. Answers how many
+ * blobs went. The caller holds the store alone (no backup writing into it).
+ */
+export async function collectGarbage(store: BlobStore, options: CollectOptions = {}): Promise<number> {
+  await store.removePartials?.(options.partialsIdleMs ?? partialIdleMs);
   const referenced = new Set<string>();
   for await (const id of store.listManifests()) {
+    if (await options.isDiscarded?.(id)) {
+      await store.deleteManifest(id);
+      continue;
+    }
     const manifest = await store.readManifest(id);
     for (const e of manifest?.entries ?? []) if (e.type === 'FILE') referenced.add(e.sha256);
   }

@@ -23,7 +23,8 @@ function checkId(backupId: string): string {
 /**
  * A content-addressed store in a directory: `blobs/<ab>/<sha256>.blob` (BlobEncoder: gzip only where
  * it pays) and `manifests/<backupId>.json`. Every write goes to a
- * temporary file renamed into place, so a crash never leaves a half blob under a real name.
+ * temporary file (`*.partial`) renamed into place, so a crash never leaves a half blob under a real
+ * name; what a crash does leave, garbage collection removes.
  */
 export class FsBlobStore implements BlobStore {
   constructor(readonly root: string) {}
@@ -100,6 +101,23 @@ export class FsBlobStore implements BlobStore {
 
   async deleteManifest(backupId: string): Promise<void> {
     await rm(this.manifestPath(backupId), { force: true });
+  }
+
+  async removePartials(idleMs: number): Promise<number> {
+    const before = Date.now() - idleMs;
+    const dirs = [join(this.root, 'manifests')];
+    for (const prefix of await readdir(join(this.root, 'blobs')).catch(() => [] as string[])) dirs.push(join(this.root, 'blobs', prefix));
+    let removed = 0;
+    for (const dir of dirs) {
+      for (const name of await readdir(dir).catch(() => [] as string[])) {
+        if (!name.endsWith('.partial')) continue;
+        const info = await stat(join(dir, name)).catch(() => undefined);
+        if (!info || info.mtimeMs > before) continue;
+        await rm(join(dir, name), { force: true });
+        removed++;
+      }
+    }
+    return removed;
   }
 
   async *listManifests(): AsyncIterable<string> {

@@ -16,6 +16,9 @@ export class InvalidManifestPathError extends Error {}
 /** The installed software is never part of a backup: a restore installs it again from the template. */
 export const softwareDir = '.cairn';
 
+/** The Agent's temporary files of writes in progress: half an upload is never part of a backup. */
+export const uploadTempPrefix = '.cairn-upload-';
+
 /**
  * A manifest path is relative, "/"-separated and stays inside the server's root; anything else
  * (from a damaged store or a hostile peer) is refused before it reaches the filesystem.

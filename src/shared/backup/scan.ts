@@ -4,7 +4,7 @@ import type { BigIntStats } from 'node:fs';
 import { lstat, open, readdir, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { softwareDir, type ManifestEntry } from './manifest.js';
+import { softwareDir, uploadTempPrefix, type ManifestEntry } from './manifest.js';
 
 /**
  * Remembers each file's sha256 by identity, size and modification time, so a second scan of a
@@ -102,7 +102,7 @@ async function sha256OfHandle(handle: FileHandle): Promise<string> {
 
 /**
  * Lists a server's files as a manifest, in path order with every directory before what it holds,
- * hashing each file. `.cairn` (the installed software) is left out; symbolic links and special
+ * hashing each file. `.cairn` (the installed software) and the Agent's upload temporaries are left out; symbolic links and special
  * files are skipped (also one a directory or file turned into during the scan): a backup holds
  * regular files and directories only.
  */
@@ -111,7 +111,7 @@ export async function scanTree(root: string, cache?: HashCache): Promise<Manifes
   async function walk(dir: FileHandle, dirPath: string, prefix: string): Promise<void> {
     const names = (await readdir(inDir(dir))).sort();
     for (const name of names) {
-      if (prefix === '' && name === softwareDir) continue;
+      if ((prefix === '' && name === softwareDir) || name.startsWith(uploadTempPrefix)) continue;
       const path = prefix ? `${prefix}/${name}` : name;
       const full = join(dirPath, name);
       const st = await lstat(inDir(dir, name), { bigint: true });

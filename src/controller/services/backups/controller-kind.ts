@@ -17,6 +17,8 @@ export class ControllerKind implements BackupKind {
     private readonly calls: NodeCalls,
     private readonly stores: { storeOf(destination: BackupDestinationDoc): BlobStore },
     private readonly locks: DestinationLocks,
+    /** The state of a backup's record; undefined when there is none. */
+    private readonly stateOf: (backupId: string) => Promise<BackupDoc['state'] | undefined>,
   ) {}
 
   async take(backup: BackupDoc, server: ServerDoc, destination: BackupDestinationDoc, quiesce: boolean): Promise<BackupOutcome> {
@@ -43,6 +45,17 @@ export class ControllerKind implements BackupKind {
   async prune(destination: BackupDestinationDoc, backupIds: string[]): Promise<void> {
     const store = this.stores.storeOf(destination);
     for (const id of backupIds) await store.deleteManifest(id);
-    await this.locks.exclusive(destination._id, () => collectGarbage(store));
+    await this.collect(destination);
+  }
+
+  /**
+   * Collects the destination's garbage with it held alone. A FAILED backup is never restored, so a
+   * manifest it wrote before failing (the Controller killed just after) keeps no blob alive.
+   * `partialsIdleMs` is 0 only at start, when nothing can be writing yet.
+   */
+  async collect(destination: BackupDestinationDoc, partialsIdleMs?: number): Promise<number> {
+    const store = this.stores.storeOf(destination);
+    const isDiscarded = async (backupId: string) => (await this.stateOf(backupId)) === 'FAILED';
+    return this.locks.exclusive(destination._id, () => collectGarbage(store, { partialsIdleMs, isDiscarded }));
   }
 }

@@ -41,7 +41,7 @@ export function createBackupServices(d: BackupDeps) {
   const locks = new DestinationLocks();
   const destinations = new BackupDestinations(d.deps, d.access);
   const nodeDirectory = new NodeDirectoryKind(calls, locks);
-  const controller = new ControllerKind(calls, destinations, locks);
+  const controller = new ControllerKind(calls, destinations, locks, async (id) => (await d.deps.repos.backups.findById(id))?.state);
   const runner = new BackupRunner(d.deps, destinations, { NODE_DIRECTORY: nodeDirectory, CONTROLLER: controller }, (nodeId) => nodeReady(d.fleet, nodeId, backupDeadlines.nodeReadyMs));
   const removal = new BackupRemoval(d.deps, destinations, nodeDirectory, controller);
   const backups = new BackupService(d.deps, d.access, d.servers, destinations, runner, removal);
@@ -51,11 +51,15 @@ export function createBackupServices(d: BackupDeps) {
   const restore = new RestoreWorkflow(d.deps, d.access, d.servers, backups, destinations, runner, calls, d.templates, d.gateway, d.serverChanges);
   return {
     destinations, runner, backups, schedules, restore,
-    /** The built-in destination, interrupted work settled, queued backups resumed, missed schedules run. */
+    /**
+     * The built-in destination, interrupted work settled (the leftovers of backups cut off
+     * collected), queued backups resumed, missed schedules run.
+     */
     async start(): Promise<void> {
       await destinations.ensureBuiltin();
       await restore.recover();
       await runner.recover();
+      for (const destination of await d.deps.repos.backupDestinations.find({ kind: 'CONTROLLER' })) await controller.collect(destination, 0);
       await scheduler.start();
     },
     stop(): void {
