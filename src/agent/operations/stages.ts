@@ -18,7 +18,8 @@ import { checkId, leaseMsOf, Leases } from './leases.js';
 import type { LocalStores } from './local-stores.js';
 import { answerManifest } from './manifest-parts.js';
 import { StageFiles, stagePath, type StageChunk } from './stage-files.js';
-import { swapIn } from './stage-swap.js';
+import { finishInterruptedCommits, recordCommitted, wasCommitted } from './stage-commits.js';
+import { swapIn, swapPathsOf } from './stage-swap.js';
 
 interface Stage {
   serverId: string;
@@ -60,8 +61,12 @@ export class Stages {
     this.leases = new Leases('stage', (stage) => this.removeStage(stage), (err, id) => deps.logger.error({ err, stageId: id }, 'removing an expired stage failed'));
   }
 
-  /** Stages of an earlier Agent process belong to requests nobody waits for any more: they go. */
+  /**
+   * Stages of an earlier Agent process belong to requests nobody waits for any more: they go,
+   * once any commit among them a crash cut off is finished.
+   */
   static async open(deps: StageDeps): Promise<Stages> {
+    await finishInterruptedCommits(deps.dataDir, stagesDir(deps.dataDir), deps.logger);
     await rm(stagesDir(deps.dataDir), { recursive: true, force: true });
     return new Stages(deps);
   }
@@ -127,11 +132,16 @@ export class Stages {
       if (!template.versions.includes(software.version)) throw new AgentError('INVALID_REQUEST', `software.version: ${template.id} has no version ${software.version}.`);
       await this.deps.host.replaceFiles(stage.serverId, async (root) => {
         await stage.files.settleModes();
-        await swapIn(stage.files.dir, root, join(stage.dir, 'replaced'));
+        await swapIn({ serverId: stage.serverId, paths: swapPathsOf(stage.dir, root), committed: () => recordCommitted(this.deps.dataDir, input.stageId, stage.serverId) });
         await this.deps.installer.install(root, template, software.version);
       });
     });
     await this.leases.release(input.stageId);
+  }
+
+  /** Whether the stage's commit completed here (in this process or finished at a start). */
+  committed(stageId: string): Promise<boolean> {
+    return wasCommitted(this.deps.dataDir, checkId('stage_id', stageId));
   }
 
   abort(stageId: string): Promise<void> {
