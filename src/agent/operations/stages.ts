@@ -56,6 +56,8 @@ export class Stages {
   private readonly leases: Leases<Stage>;
   /** The chunks of one file of one stage, one at a time. */
   private readonly writeLocks = new KeyedMutex();
+  /** Commits under way, so a question about one is answered when it has ended. */
+  private readonly committing = new Map<string, Promise<void>>();
 
   private constructor(private readonly deps: StageDeps) {
     this.leases = new Leases('stage', (stage) => this.removeStage(stage), (err, id) => deps.logger.error({ err, stageId: id }, 'removing an expired stage failed'));
@@ -123,6 +125,16 @@ export class Stages {
    * Refused (SERVER_RUNNING) while the server's process runs here; the stage is kept then.
    */
   async commit(input: StageCommit): Promise<void> {
+    const done = this.commitStage(input);
+    this.committing.set(input.stageId, done.catch(() => undefined));
+    try {
+      await done;
+    } finally {
+      this.committing.delete(input.stageId);
+    }
+  }
+
+  private async commitStage(input: StageCommit): Promise<void> {
     await this.leases.use(input.stageId, async (stage) => {
       if (checkServerId(input.serverId) !== stage.serverId) throw new AgentError('INVALID_REQUEST', 'server_id: the stage was begun for another server.');
       if (stage.files.writing > 0) throw new AgentError('INVALID_REQUEST', 'Files are still being written into the stage.');
@@ -139,18 +151,23 @@ export class Stages {
     await this.leases.release(input.stageId);
   }
 
-  /** Whether the stage's commit completed here (in this process or finished at a start). */
-  committed(stageId: string): Promise<boolean> {
-    return wasCommitted(this.deps.dataDir, checkId('stage_id', stageId));
+  /** Whether the stage's commit completed here (in this process or finished at a start); one under way is waited for. */
+  async committed(stageId: string): Promise<boolean> {
+    const id = checkId('stage_id', stageId);
+    await this.committing.get(id);
+    return wasCommitted(this.deps.dataDir, id);
   }
 
-  abort(stageId: string): Promise<void> {
-    return this.leases.release(stageId);
+  /** A commit under way ends first: removing its stage midway would remove what it moved aside. */
+  async abort(stageId: string): Promise<void> {
+    await this.committing.get(stageId);
+    await this.leases.release(stageId);
   }
 
-  /** Removes every stage (the Agent stops). */
-  abortAll(): Promise<void> {
-    return this.leases.releaseAll();
+  /** Removes every stage (the Agent stops), once the commits under way have ended. */
+  async abortAll(): Promise<void> {
+    await Promise.all(this.committing.values());
+    await this.leases.releaseAll();
   }
 
   private async removeStage(stage: Stage): Promise<void> {
