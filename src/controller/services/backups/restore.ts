@@ -124,11 +124,14 @@ export class RestoreWorkflow {
         await stage?.abort();
         const step = current.workflow?.step ?? 'restoring';
         // The commit's answer may be what was lost (a timeout, the link dropped): the Node knows.
-        if (step === restoreSteps.committing && await this.committedOnNode(current).catch(() => false)) {
+        // Unknown (undefined) when it cannot be asked; before the commit, nothing was replaced.
+        const onNode = step === restoreSteps.committing ? await this.committedOnNode(current).catch(() => undefined) : false;
+        if (this.isStopping()) return;
+        if (onNode) {
           await this.committed(current, backup);
           return;
         }
-        const files = step === restoreSteps.committing
+        const files = onNode === undefined
           ? 'The server\'s files may be replaced only in part: restore again, or restore its PRE_RESTORE backup.'
           : 'The server\'s files are as they were.';
         await this.abort(current._id, `Restoring backup ${backup._id} failed while ${step}: ${failureText(e)}. ${files}`);
@@ -213,6 +216,11 @@ export class RestoreWorkflow {
   /** The Controller is stopping: work cut off now is settled by the next start, not rolled back by this process. */
   stop(): void {
     this.stopping = true;
+  }
+
+  /** Read again after a wait: `stop` may have been called meanwhile. */
+  private isStopping(): boolean {
+    return this.stopping;
   }
 
   /**
