@@ -150,6 +150,18 @@ describe('backups API — manual backups, permissions, restore workflow', functi
       expect(s.conditions.find((c) => c.reason === 'RESTORE_FAILED')!.message).to.include('restarted');
     });
 
+    it('a commit whose answer is lost is asked about: the Node committed, so the restore finishes READY without RESTORE_FAILED', async () => {
+      await rig.connected(rig.agent);
+      expect((await rig.admin.post(`/servers/${rig.serverId}/conditions/RESTORE_FAILED/acknowledge`)).status).to.equal(200);
+      const backup = (await backupsOf(rig.serverId)).find((b) => b.trigger === 'MANUAL' && b.state === 'SUCCEEDED')!;
+      const commitsBefore = rig.fake.commitRequests.length;
+      rig.fake.loseCommitAnswer = true;
+      expect((await rig.admin.post(`/backups/${backup.id}/restore`, {})).status).to.equal(202);
+      await waitFor(async () => rig.fake.commitRequests.length > commitsBefore, { what: 'the commit request' });
+      const s = await waitForServer(rig.admin, rig.serverId, (d) => d.phase === 'READY', 'READY after the restore');
+      expect(s.conditions.map((c) => c.reason)).to.not.include('RESTORE_FAILED');
+    });
+
     /** Starts a restore whose commit the Node completes but never answers, then restarts the Controller. */
     const restartAtCommit = async (forgetCommit: boolean) => {
       await rig.connected(rig.agent);

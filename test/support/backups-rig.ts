@@ -28,6 +28,8 @@ export class FakeBackups {
   hangStage = false;
   /** A commit that completes on the Node but whose answer never goes out (a Controller restart at the commit). */
   hangCommit = false;
+  /** The next commit completes on the Node, then its answer fails (e.g. the link dropped as it was sent). */
+  loseCommitAnswer = false;
   /** Stage ids the Node committed, as StageCommitted answers; set `committedStages` to answer otherwise. */
   committedStages = new Set<string>();
   /** The stage ids of commit requests, in order. */
@@ -65,6 +67,9 @@ export class FakeBackups {
       this.committed.push({ serverId: p.serverId, software: `${p.software?.template} ${p.software?.version}` });
       this.committedStages.add(p.stageId);
       if (this.hangCommit) await new Promise(() => undefined);
+      const lost = this.loseCommitAnswer;
+      this.loseCommitAnswer = false;
+      if (lost) throw new AgentError('INTERNAL', 'the answer was lost');
       return {};
     });
     agent.client.handle('stageCommitted', async (p) => ({ payload: 'stageCommitState', stageCommitState: { committed: this.committedStages.has(p.stageId) } }));
