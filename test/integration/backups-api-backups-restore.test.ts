@@ -149,6 +149,52 @@ describe('backups API — manual backups, permissions, restore workflow', functi
       const s = await waitForServer(rig.admin, rig.serverId, (d) => d.phase === 'READY' && d.conditions.some((c) => c.reason === 'RESTORE_FAILED'), 'rolled back');
       expect(s.conditions.find((c) => c.reason === 'RESTORE_FAILED')!.message).to.include('restarted');
     });
+
+    it('a commit whose answer is lost is asked about: the Node committed, so the restore finishes READY without RESTORE_FAILED', async () => {
+      await rig.connected(rig.agent);
+      expect((await rig.admin.post(`/servers/${rig.serverId}/conditions/RESTORE_FAILED/acknowledge`)).status).to.equal(200);
+      const backup = (await backupsOf(rig.serverId)).find((b) => b.trigger === 'MANUAL' && b.state === 'SUCCEEDED')!;
+      const commitsBefore = rig.fake.commitRequests.length;
+      rig.fake.loseCommitAnswer = true;
+      expect((await rig.admin.post(`/backups/${backup.id}/restore`, {})).status).to.equal(202);
+      await waitFor(async () => rig.fake.commitRequests.length > commitsBefore, { what: 'the commit request' });
+      const s = await waitForServer(rig.admin, rig.serverId, (d) => d.phase === 'READY', 'READY after the restore');
+      expect(s.conditions.map((c) => c.reason)).to.not.include('RESTORE_FAILED');
+    });
+
+    /** Starts a restore whose commit the Node completes but never answers, then restarts the Controller. */
+    const restartAtCommit = async (forgetCommit: boolean) => {
+      await rig.connected(rig.agent);
+      const before = await rig.admin.get<ServerDetail>(`/servers/${rig.serverId}`);
+      if (before.body.conditions.some((c) => c.reason === 'RESTORE_FAILED')) {
+        expect((await rig.admin.post(`/servers/${rig.serverId}/conditions/RESTORE_FAILED/acknowledge`)).status).to.equal(200);
+      }
+      const backup = (await backupsOf(rig.serverId)).find((b) => b.trigger === 'MANUAL' && b.state === 'SUCCEEDED')!;
+      rig.fake.hangCommit = true;
+      const commitsBefore = rig.fake.commitRequests.length;
+      expect((await rig.admin.post(`/backups/${backup.id}/restore`, {})).status).to.equal(202);
+      await waitFor(async () => rig.fake.commitRequests.length > commitsBefore, { what: 'the commit request' });
+      if (forgetCommit) rig.fake.committedStages.delete(rig.fake.commitRequests.at(-1)!);
+      await rig.t.stop();
+      rig.fake.hangCommit = false;
+      rig.t = await rig.t.restart();
+      rig.reattach();
+      return backup;
+    };
+
+    it('a Controller restart right after the Node committed asks the Node and finishes the restore: READY, no RESTORE_FAILED', async () => {
+      const backup = await restartAtCommit(false);
+      const s = await waitForServer(rig.admin, rig.serverId, (d) => d.phase === 'READY', 'READY after the restart');
+      expect(s.conditions.map((c) => c.reason)).to.not.include('RESTORE_FAILED');
+      expect(s.workflow).to.equal(undefined);
+      expect(s.software).to.include({ template: backup.software.template, version: backup.software.version });
+    });
+
+    it('a Controller restart at a commit the Node never made rolls back with RESTORE_FAILED: the files are as they were', async () => {
+      await restartAtCommit(true);
+      const s = await waitForServer(rig.admin, rig.serverId, (d) => d.phase === 'READY' && d.conditions.some((c) => c.reason === 'RESTORE_FAILED'), 'rolled back');
+      expect(s.conditions.find((c) => c.reason === 'RESTORE_FAILED')!.message).to.include('had not committed').and.include('as they were');
+    });
   });
 
   describe('a deleted server\'s backups', () => {

@@ -26,6 +26,14 @@ export class FakeBackups {
   failCommit?: AgentError;
   /** A stage from a local backup that never answers (a Controller restart mid-restore). */
   hangStage = false;
+  /** A commit that completes on the Node but whose answer never goes out (a Controller restart at the commit). */
+  hangCommit = false;
+  /** The next commit completes on the Node, then its answer fails (e.g. the link dropped as it was sent). */
+  loseCommitAnswer = false;
+  /** Stage ids the Node committed, as StageCommitted answers; set `committedStages` to answer otherwise. */
+  committedStages = new Set<string>();
+  /** The stage ids of commit requests, in order. */
+  commitRequests: string[] = [];
 
   constructor(agent: FakeAgent) {
     agent.client.handle('localBackup', async (p) => {
@@ -55,9 +63,16 @@ export class FakeBackups {
       const failure = this.failCommit;
       this.failCommit = undefined;
       if (failure) throw failure;
+      this.commitRequests.push(p.stageId);
       this.committed.push({ serverId: p.serverId, software: `${p.software?.template} ${p.software?.version}` });
+      this.committedStages.add(p.stageId);
+      if (this.hangCommit) await new Promise(() => undefined);
+      const lost = this.loseCommitAnswer;
+      this.loseCommitAnswer = false;
+      if (lost) throw new AgentError('INTERNAL', 'the answer was lost');
       return {};
     });
+    agent.client.handle('stageCommitted', async (p) => ({ payload: 'stageCommitState', stageCommitState: { committed: this.committedStages.has(p.stageId) } }));
     agent.client.handle('stageAbort', async (p) => {
       this.aborted.push(p.stageId);
       return {};

@@ -76,6 +76,7 @@ export async function registerBackupOperations(deps: BackupOperationDeps): Promi
     await stages.commit(input);
     return {};
   });
+  link.handle('stageCommitted', async ({ stageId }) => ({ payload: 'stageCommitState', stageCommitState: { committed: await stages.committed(stageId) } }));
   link.handle('stageAbort', async ({ stageId }) => {
     await stages.abort(stageId);
     return {};

@@ -18,7 +18,8 @@ import { checkId, leaseMsOf, Leases } from './leases.js';
 import type { LocalStores } from './local-stores.js';
 import { answerManifest } from './manifest-parts.js';
 import { StageFiles, stagePath, type StageChunk } from './stage-files.js';
-import { swapIn } from './stage-swap.js';
+import { finishInterruptedCommits, recordCommitted, wasCommitted } from './stage-commits.js';
+import { swapIn, swapPathsOf } from './stage-swap.js';
 
 interface Stage {
   serverId: string;
@@ -55,13 +56,19 @@ export class Stages {
   private readonly leases: Leases<Stage>;
   /** The chunks of one file of one stage, one at a time. */
   private readonly writeLocks = new KeyedMutex();
+  /** Commits under way, so a question about one is answered when it has ended. */
+  private readonly committing = new Map<string, Promise<void>>();
 
   private constructor(private readonly deps: StageDeps) {
     this.leases = new Leases('stage', (stage) => this.removeStage(stage), (err, id) => deps.logger.error({ err, stageId: id }, 'removing an expired stage failed'));
   }
 
-  /** Stages of an earlier Agent process belong to requests nobody waits for any more: they go. */
+  /**
+   * Stages of an earlier Agent process belong to requests nobody waits for any more: they go,
+   * once any commit among them a crash cut off is finished.
+   */
   static async open(deps: StageDeps): Promise<Stages> {
+    await finishInterruptedCommits(deps.dataDir, stagesDir(deps.dataDir), deps.logger);
     await rm(stagesDir(deps.dataDir), { recursive: true, force: true });
     return new Stages(deps);
   }
@@ -118,6 +125,16 @@ export class Stages {
    * Refused (SERVER_RUNNING) while the server's process runs here; the stage is kept then.
    */
   async commit(input: StageCommit): Promise<void> {
+    const done = this.commitStage(input);
+    this.committing.set(input.stageId, done.catch(() => undefined));
+    try {
+      await done;
+    } finally {
+      this.committing.delete(input.stageId);
+    }
+  }
+
+  private async commitStage(input: StageCommit): Promise<void> {
     await this.leases.use(input.stageId, async (stage) => {
       if (checkServerId(input.serverId) !== stage.serverId) throw new AgentError('INVALID_REQUEST', 'server_id: the stage was begun for another server.');
       if (stage.files.writing > 0) throw new AgentError('INVALID_REQUEST', 'Files are still being written into the stage.');
@@ -127,20 +144,30 @@ export class Stages {
       if (!template.versions.includes(software.version)) throw new AgentError('INVALID_REQUEST', `software.version: ${template.id} has no version ${software.version}.`);
       await this.deps.host.replaceFiles(stage.serverId, async (root) => {
         await stage.files.settleModes();
-        await swapIn(stage.files.dir, root, join(stage.dir, 'replaced'));
+        await swapIn({ serverId: stage.serverId, paths: swapPathsOf(stage.dir, root), committed: () => recordCommitted(this.deps.dataDir, input.stageId, stage.serverId) });
         await this.deps.installer.install(root, template, software.version);
       });
     });
     await this.leases.release(input.stageId);
   }
 
-  abort(stageId: string): Promise<void> {
-    return this.leases.release(stageId);
+  /** Whether the stage's commit completed here (in this process or finished at a start); one under way is waited for. */
+  async committed(stageId: string): Promise<boolean> {
+    const id = checkId('stage_id', stageId);
+    await this.committing.get(id);
+    return wasCommitted(this.deps.dataDir, id);
   }
 
-  /** Removes every stage (the Agent stops). */
-  abortAll(): Promise<void> {
-    return this.leases.releaseAll();
+  /** A commit under way ends first: removing its stage midway would remove what it moved aside. */
+  async abort(stageId: string): Promise<void> {
+    await this.committing.get(stageId);
+    await this.leases.release(stageId);
+  }
+
+  /** Removes every stage (the Agent stops), once the commits under way have ended. */
+  async abortAll(): Promise<void> {
+    await Promise.all(this.committing.values());
+    await this.leases.releaseAll();
   }
 
   private async removeStage(stage: Stage): Promise<void> {

@@ -95,6 +95,8 @@ export interface Workflow {
   /** RESTORE: the backup being restored, and the PRE_RESTORE backup taken first. */
   backupId?: string;
   preRestoreBackupId?: string;
+  /** RESTORE: the stage being committed, so a Controller that lost the commit's answer can ask the Node. */
+  stageId?: string;
 }
 
 /** The workflow facts a step may change (kind and start are fixed when it begins). */

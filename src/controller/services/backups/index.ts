@@ -48,7 +48,7 @@ export function createBackupServices(d: BackupDeps) {
   const schedules = new BackupSchedules(d.deps, d.access, d.audit, d.servers, destinations, backups, removal, runner, d.serverChanges);
   const scheduler = new BackupScheduler(d.deps.repos, d.deps.clock, d.timers ?? processTimers, d.deps.logger, (s) => schedules.fire(s));
   schedules.attach(scheduler);
-  const restore = new RestoreWorkflow(d.deps, d.access, d.servers, backups, destinations, runner, calls, d.templates, d.gateway, d.serverChanges);
+  const restore = new RestoreWorkflow(d.deps, d.access, d.servers, backups, destinations, runner, calls, d.templates, d.gateway, d.serverChanges, (nodeId) => nodeReady(d.fleet, nodeId, backupDeadlines.nodeReadyMs));
   return {
     destinations, runner, backups, schedules, restore,
     /**

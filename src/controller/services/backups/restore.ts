@@ -52,6 +52,8 @@ export class RestoreWorkflow {
     private readonly templates: TemplateCatalog,
     private readonly nodes: NodeGateway,
     private readonly serverChanges: ServerChangeHub,
+    /** Resolves once the Node's Agent is connected, or gives up (the question that follows then fails). */
+    private readonly nodeReady: (nodeId: string) => Promise<void>,
   ) {}
 
   async restore(caller: Caller, backupId: string, input: { serverId?: string }, audit: AuditScope) {
@@ -112,22 +114,43 @@ export class RestoreWorkflow {
           ? await StageSink.fromLocal(this.calls, current.nodeId!, current._id, destination.path ?? '', backup._id)
           : await StageSink.begin(this.calls, current.nodeId!, current._id);
         if (destination.kind === 'CONTROLLER') await this.fill(stage, backup, destination);
-        current = await this.step(current, restoreSteps.committing);
+        current = await this.step(current, restoreSteps.committing, { stageId: stage.id });
         await stage.commit(JSON.stringify(this.templates.get(backup.software.template)), backup.software);
         stage = undefined;
-        current = await this.step(current, restoreSteps.committed, undefined, backup.software);
-        await this.finish(current, backup);
+        await this.committed(current, backup);
       } catch (e) {
         // A Controller shutting down leaves the workflow as persisted: its next start settles it.
         if (this.stopping) return;
         await stage?.abort();
         const step = current.workflow?.step ?? 'restoring';
-        const files = step === restoreSteps.committing
+        // The commit's answer may be what was lost (a timeout, the link dropped): the Node knows.
+        // Unknown (undefined) when it cannot be asked; before the commit, nothing was replaced.
+        const onNode = step === restoreSteps.committing ? await this.committedOnNode(current).catch(() => undefined) : false;
+        if (this.isStopping()) return;
+        if (onNode) {
+          await this.committed(current, backup);
+          return;
+        }
+        const files = onNode === undefined
           ? 'The server\'s files may be replaced only in part: restore again, or restore its PRE_RESTORE backup.'
           : 'The server\'s files are as they were.';
         await this.abort(current._id, `Restoring backup ${backup._id} failed while ${step}: ${failureText(e)}. ${files}`);
       }
     });
+  }
+
+  /** The stage is the server's files: the backup's software and plugins become the server's. */
+  private async committed(server: ServerDoc, backup: BackupDoc | null): Promise<void> {
+    const current = await this.step(server, restoreSteps.committed, undefined, backup?.software);
+    await this.finish(current, backup);
+  }
+
+  /** Asks the server's Node whether the stage of the workflow was committed; false when none was recorded. */
+  private async committedOnNode(server: ServerDoc): Promise<boolean> {
+    const stageId = server.workflow?.stageId;
+    if (!stageId || !server.nodeId) return false;
+    await this.nodeReady(server.nodeId);
+    return StageSink.committed(this.calls, server.nodeId, stageId);
   }
 
   /** Writes every file of a CONTROLLER backup into the stage, each checked against its sha256 on both sides. */
@@ -195,9 +218,16 @@ export class RestoreWorkflow {
     this.stopping = true;
   }
 
+  /** Read again after a wait: `stop` may have been called meanwhile. */
+  private isStopping(): boolean {
+    return this.stopping;
+  }
+
   /**
    * At start: a restore the Controller was running when it stopped is finished if its commit had
-   * completed, and rolled back otherwise (the Agent drops the stage when its lease runs out).
+   * completed, and rolled back otherwise (the Agent drops the stage when its lease runs out). One
+   * cut off while committing is settled by asking its Node, once its Agent is back, in the
+   * background: the Controller's start does not wait for Agents.
    */
   async recover(): Promise<void> {
     for (const server of await this.deps.repos.servers.find({ phase: 'RESTORING' })) {
@@ -205,12 +235,35 @@ export class RestoreWorkflow {
       const backupId = server.workflow?.backupId;
       if (step === restoreSteps.committed) {
         await this.finish(server, backupId ? await this.deps.repos.backups.findById(backupId) : null);
-        continue;
+      } else if (step === restoreSteps.committing && server.workflow?.stageId) {
+        this.settleCommit(server).catch((err: unknown) => this.deps.logger.error({ err, serverId: server._id, backupId }, 'a restore cut off while committing could not be settled'));
+      } else {
+        const files = step === restoreSteps.committing
+          ? 'The server\'s files may be replaced only in part: restore again, or restore its PRE_RESTORE backup.'
+          : 'The server\'s files are as they were.';
+        await this.abort(server._id, `The Controller restarted while restoring backup ${backupId ?? ''} (${step}). ${files}`);
       }
-      const files = step === restoreSteps.committing
-        ? 'The server\'s files may be replaced only in part: restore again, or restore its PRE_RESTORE backup.'
-        : 'The server\'s files are as they were.';
-      await this.abort(server._id, `The Controller restarted while restoring backup ${backupId ?? ''} (${step}). ${files}`);
     }
+  }
+
+  /**
+   * Finishes the restore when the Node says its commit completed; otherwise it never began there
+   * (an Agent finishes a commit cut off by its own crash before it reconnects), so the files are as
+   * they were. A Node that cannot be asked leaves the answer unknown.
+   */
+  private async settleCommit(server: ServerDoc): Promise<void> {
+    const backupId = server.workflow?.backupId;
+    let committed: boolean | undefined;
+    try {
+      committed = await this.committedOnNode(server);
+    } catch (e) {
+      const message = `The Controller restarted while restoring backup ${backupId ?? ''} (${restoreSteps.committing}) and could not ask the Node whether the commit completed: ${failureText(e)}. The server's files may be replaced only in part: restore again, or restore its PRE_RESTORE backup.`;
+      await this.abort(server._id, message);
+      return;
+    }
+    const current = await this.deps.repos.servers.findById(server._id);
+    if (current?.phase !== 'RESTORING') return;
+    if (committed) await this.committed(current, backupId ? await this.deps.repos.backups.findById(backupId) : null);
+    else await this.abort(server._id, `The Controller restarted while restoring backup ${backupId ?? ''} (${restoreSteps.committing}); the Node had not committed the stage. The server's files are as they were.`);
   }
 }

@@ -91,6 +91,13 @@ export class StageSink {
     }, transferDeadlines.commitMs);
   }
 
+  /** Whether the Node completed the stage's commit (waiting for one under way there to end). */
+  static async committed(calls: NodeCalls, nodeId: string, stageId: string): Promise<boolean> {
+    const answer = await calls.askNode(nodeId, { body: 'stageCommitted', stageCommitted: { stageId } }, { timeoutMs: transferDeadlines.commitMs });
+    if (answer.payload !== 'stageCommitState') throw new Error('the Agent answered StageCommitted without its state');
+    return answer.stageCommitState.committed;
+  }
+
   /** Best effort: an Agent that cannot be told drops the stage when its lease runs out. */
   async abort(): Promise<void> {
     await this.ask({ body: 'stageAbort', stageAbort: { stageId: this.id } }, agentDeadlines.quick).catch(() => undefined);

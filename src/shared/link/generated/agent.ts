@@ -59,6 +59,8 @@ import type { SoftwareInput as _cairn_agent_v1_SoftwareInput, Software as _cairn
 import type { StageAbortInput as _cairn_agent_v1_StageAbortInput, StageAbort as _cairn_agent_v1_StageAbort } from './cairn/agent/v1/StageAbort.js';
 import type { StageBeginInput as _cairn_agent_v1_StageBeginInput, StageBegin as _cairn_agent_v1_StageBegin } from './cairn/agent/v1/StageBegin.js';
 import type { StageCommitInput as _cairn_agent_v1_StageCommitInput, StageCommit as _cairn_agent_v1_StageCommit } from './cairn/agent/v1/StageCommit.js';
+import type { StageCommitStateInput as _cairn_agent_v1_StageCommitStateInput, StageCommitState as _cairn_agent_v1_StageCommitState } from './cairn/agent/v1/StageCommitState.js';
+import type { StageCommittedInput as _cairn_agent_v1_StageCommittedInput, StageCommitted as _cairn_agent_v1_StageCommitted } from './cairn/agent/v1/StageCommitted.js';
 import type { StageFromLocalInput as _cairn_agent_v1_StageFromLocalInput, StageFromLocal as _cairn_agent_v1_StageFromLocal } from './cairn/agent/v1/StageFromLocal.js';
 import type { StageRemoveInput as _cairn_agent_v1_StageRemoveInput, StageRemove as _cairn_agent_v1_StageRemove } from './cairn/agent/v1/StageRemove.js';
 import type { StageScanInput as _cairn_agent_v1_StageScanInput, StageScan as _cairn_agent_v1_StageScan } from './cairn/agent/v1/StageScan.js';
@@ -133,6 +135,8 @@ export interface ProtoGrpcType {
         StageAbort: MessageTypeDefinition<_cairn_agent_v1_StageAbortInput, _cairn_agent_v1_StageAbort>
         StageBegin: MessageTypeDefinition<_cairn_agent_v1_StageBeginInput, _cairn_agent_v1_StageBegin>
         StageCommit: MessageTypeDefinition<_cairn_agent_v1_StageCommitInput, _cairn_agent_v1_StageCommit>
+        StageCommitState: MessageTypeDefinition<_cairn_agent_v1_StageCommitStateInput, _cairn_agent_v1_StageCommitState>
+        StageCommitted: MessageTypeDefinition<_cairn_agent_v1_StageCommittedInput, _cairn_agent_v1_StageCommitted>
         StageFromLocal: MessageTypeDefinition<_cairn_agent_v1_StageFromLocalInput, _cairn_agent_v1_StageFromLocal>
         StageRemove: MessageTypeDefinition<_cairn_agent_v1_StageRemoveInput, _cairn_agent_v1_StageRemove>
         StageScan: MessageTypeDefinition<_cairn_agent_v1_StageScanInput, _cairn_agent_v1_StageScan>

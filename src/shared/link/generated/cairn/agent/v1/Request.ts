@@ -22,6 +22,7 @@ import type { StageFromLocalInput as _cairn_agent_v1_StageFromLocalInput, StageF
 import type { StageScanInput as _cairn_agent_v1_StageScanInput, StageScan as _cairn_agent_v1_StageScan } from '../../../cairn/agent/v1/StageScan.js';
 import type { StageCommitInput as _cairn_agent_v1_StageCommitInput, StageCommit as _cairn_agent_v1_StageCommit } from '../../../cairn/agent/v1/StageCommit.js';
 import type { StageAbortInput as _cairn_agent_v1_StageAbortInput, StageAbort as _cairn_agent_v1_StageAbort } from '../../../cairn/agent/v1/StageAbort.js';
+import type { StageCommittedInput as _cairn_agent_v1_StageCommittedInput, StageCommitted as _cairn_agent_v1_StageCommitted } from '../../../cairn/agent/v1/StageCommitted.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface RequestInput {
@@ -59,7 +60,8 @@ export interface RequestInput {
   'stageScan'?: (_cairn_agent_v1_StageScanInput | null);
   'stageCommit'?: (_cairn_agent_v1_StageCommitInput | null);
   'stageAbort'?: (_cairn_agent_v1_StageAbortInput | null);
-  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort";
+  'stageCommitted'?: (_cairn_agent_v1_StageCommittedInput | null);
+  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted";
 }
 
 export interface Request {
@@ -97,5 +99,6 @@ export interface Request {
   'stageScan'?: (_cairn_agent_v1_StageScan | null);
   'stageCommit'?: (_cairn_agent_v1_StageCommit | null);
   'stageAbort'?: (_cairn_agent_v1_StageAbort | null);
-  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort";
+  'stageCommitted'?: (_cairn_agent_v1_StageCommitted | null);
+  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted";
 }

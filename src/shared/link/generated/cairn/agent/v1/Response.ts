@@ -7,6 +7,7 @@ import type { PropertiesInput as _cairn_agent_v1_PropertiesInput, Properties as 
 import type { BackupResultInput as _cairn_agent_v1_BackupResultInput, BackupResult as _cairn_agent_v1_BackupResult } from '../../../cairn/agent/v1/BackupResult.js';
 import type { ConsoleReplayInput as _cairn_agent_v1_ConsoleReplayInput, ConsoleReplay as _cairn_agent_v1_ConsoleReplay } from '../../../cairn/agent/v1/ConsoleReplay.js';
 import type { SnapshotManifestInput as _cairn_agent_v1_SnapshotManifestInput, SnapshotManifest as _cairn_agent_v1_SnapshotManifest } from '../../../cairn/agent/v1/SnapshotManifest.js';
+import type { StageCommitStateInput as _cairn_agent_v1_StageCommitStateInput, StageCommitState as _cairn_agent_v1_StageCommitState } from '../../../cairn/agent/v1/StageCommitState.js';
 
 export interface ResponseInput {
   /**
@@ -31,7 +32,8 @@ export interface ResponseInput {
   'backupResult'?: (_cairn_agent_v1_BackupResultInput | null);
   'consoleReplay'?: (_cairn_agent_v1_ConsoleReplayInput | null);
   'snapshotManifest'?: (_cairn_agent_v1_SnapshotManifestInput | null);
-  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay";
+  'stageCommitState'?: (_cairn_agent_v1_StageCommitStateInput | null);
+  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay"|"stageCommitState";
 }
 
 export interface Response {
@@ -57,5 +59,6 @@ export interface Response {
   'backupResult'?: (_cairn_agent_v1_BackupResult | null);
   'consoleReplay'?: (_cairn_agent_v1_ConsoleReplay | null);
   'snapshotManifest'?: (_cairn_agent_v1_SnapshotManifest | null);
-  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay";
+  'stageCommitState'?: (_cairn_agent_v1_StageCommitState | null);
+  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay"|"stageCommitState";
 }
