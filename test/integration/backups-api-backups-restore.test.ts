@@ -48,8 +48,11 @@ describe('backups API — manual backups, permissions, restore workflow', functi
       const done = await finished((await take(rig.serverId)).id);
       expect(done.state).to.equal('FAILED');
       expect(done.error).to.include('QUIESCE_FAILED').and.include('did not save');
-      const metrics = await (await fetch(`${rig.t.baseUrl}/metrics`)).text();
-      expect(metrics).to.match(/cairn_backups_total\{trigger="MANUAL",result="FAILED"\} 1\b/);
+      // The record turns FAILED a moment before the backup's end is counted: read until it is.
+      const metrics = await waitFor(async () => {
+        const text = await (await fetch(`${rig.t.baseUrl}/metrics`)).text();
+        return /cairn_backups_total\{trigger="MANUAL",result="FAILED"\} 1\b/.test(text) ? text : undefined;
+      }, { what: 'the FAILED backup counted' });
       expect(metrics).to.match(/cairn_backups_total\{trigger="MANUAL",result="SUCCEEDED"\} [3-9]\b/);
     });
 
