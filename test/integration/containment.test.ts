@@ -171,8 +171,9 @@ const asRoot = process.getuid?.() === 0;
       const nodeId = created.body.node.id;
       const node = await waitFor(async () => {
         const n = (await f.admin.get<Node>(`/nodes/${nodeId}`)).body;
-        return n.status.connectionState === 'HEALTHY' && n.status.isolation ? n : undefined;
-      }, { what: `${name} HEALTHY`, timeoutMs: 30_000 });
+        // The hello says what the Node enforces; the first heartbeat brings the condition.
+        return n.status.connectionState === 'HEALTHY' && n.status.isolation && n.conditions.some((c) => c.reason === 'ISOLATION_UNAVAILABLE') ? n : undefined;
+      }, { what: `${name} HEALTHY with ISOLATION_UNAVAILABLE`, timeoutMs: 30_000 });
       return node;
     }
     const unprivileged: { agent: AgentProcess; dir: string }[] = [];
