@@ -196,6 +196,25 @@ describe('embedded store: batched appends', () => {
     });
   });
 
+  it('an append that fails while a compaction waits for it is undone at once, and the compaction writes what was kept', async () => {
+    const file = join(dir(), 'teams.db');
+    const collection = await NedbCollection.open<Doc>(file, [], () => undefined);
+    await collection.insert({ _id: 't1', n: 1 });
+    const internal = collection as unknown as { appends: { sink: AppendSink } };
+    const real = internal.appends.sink;
+    const failers: (() => void)[] = [];
+    internal.appends.sink = { append: () => new Promise((_, reject) => failers.push(() => reject(noSpace()))), release: () => real.release() };
+    const refused = collection.insert({ _id: 't2', n: 2 }).then(() => undefined, (e: unknown) => e);
+    while (failers.length === 0) await tick();
+    const compacted = collection.compact();
+    await tick();
+    failers[0]();
+    expect(await refused).to.be.instanceOf(StoreFullError);
+    await compacted;
+    collection.stopCompaction();
+    expect(await readFile(file, 'utf8')).to.equal('{"_id":"t1","n":1}\n');
+  });
+
   it('a half-written last line is cut at load and the file opens on every complete line', async () => {
     const file = join(dir(), 'teams.db');
     await writeFile(file, '{"_id":"t1","n":1}\n{"_id":"t2","n":2}\n{"_id":"t3","n"');

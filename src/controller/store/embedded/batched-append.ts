@@ -69,6 +69,8 @@ export class BatchedAppend {
   /** Set from a failed append until memory is undone: writes made meanwhile are refused with it. */
   private failure?: { error: unknown; entries: Entry[] };
   private unowned: Promise<void>[] = [];
+  /** A compaction holds the queue while it waits for the appends (no write step can be running). */
+  private compacting = false;
 
   private constructor(private readonly db: NedbWriting, private readonly sink: AppendSink, private readonly onOutcome: (outcome: AppendOutcome) => void) {}
 
@@ -97,7 +99,12 @@ export class BatchedAppend {
     };
     // Compacting replaces the file: what is queued goes first, and the open handle must not outlive the old file.
     persistence.persistCachedDatabaseAsync = async () => {
-      await appends.drain();
+      appends.compacting = true;
+      try {
+        await appends.drain();
+      } finally {
+        appends.compacting = false;
+      }
       await sink.release();
       await compact();
     };
@@ -195,16 +202,20 @@ export class BatchedAppend {
   /**
    * Undoes in memory every write not on disk, in the datastore's queue so no write step runs
    * between the undo and the refusal; writes that reach the queue before the undo join the refused.
+   * While a compaction holds the queue, no step can run, and the undo is done at once.
    */
   private async refuse(batch: Entry[], error: unknown): Promise<void> {
     const failure = { error, entries: [...batch, ...this.queued] };
     this.queued = [];
     this.failure = failure;
     this.onOutcome({ ok: false, error });
-    await this.db.executor.pushAsync(async () => {
+    const undo = () => {
       this.failure = undefined;
-      for (const entry of [...failure.entries].reverse()) for (const undo of [...entry.undo].reverse()) undo();
-    }, true);
+      for (const entry of [...failure.entries].reverse()) for (const step of [...entry.undo].reverse()) step();
+    };
+    // A compaction waiting in the queue for this flush would never let a queued undo run.
+    if (this.compacting) undo();
+    else await this.db.executor.pushAsync(async () => undo(), true);
     for (const entry of failure.entries) entry.reject(error);
   }
 }

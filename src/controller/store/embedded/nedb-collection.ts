@@ -45,6 +45,7 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
     private readonly db: Datastore,
     private readonly uniqueFields: string[],
     private readonly appends: BatchedAppend,
+    private readonly compaction: NodeJS.Timeout,
   ) {
     this.steps = db as unknown as NedbSteps;
   }
@@ -89,9 +90,11 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
     }
     await appends.settle();
     removeInPlace((db as unknown as { indexes: Record<string, unknown> }).indexes);
-    // nedb appends every write; compacting hourly keeps the file (and the next load) small.
-    db.setAutocompactionInterval(60 * 60 * 1000);
-    return new NedbCollection<T>(db, indexes.filter((i) => i.unique).map((i) => i.field), appends);
+    // nedb appends every write; compacting hourly keeps the file (and the next load) small. Not
+    // nedb's own timer: it drops the compaction's promise, so a full disk would end the process
+    // (an unhandled rejection); a failed compaction leaves the file as it was.
+    const compaction = setInterval(() => void db.compactDatafileAsync().catch(() => undefined), 60 * 60 * 1000);
+    return new NedbCollection<T>(db, indexes.filter((i) => i.unique).map((i) => i.field), appends, compaction);
   }
 
   async insert(doc: T): Promise<void> {
@@ -176,6 +179,6 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
   }
 
   stopCompaction(): void {
-    this.db.stopAutocompaction();
+    clearInterval(this.compaction);
   }
 }
