@@ -72,7 +72,7 @@ describe('HTTP core', () => {
     expect(health.body).to.deep.equal({ status: 'ok' });
     const ready = await t.api.get('/readyz');
     expect(ready.status).to.equal(200);
-    expect(ready.body).to.deep.equal({ status: 'ready', store: { ok: true }, agentLink: { listening: true, agentsConnected: 0 } });
+    expect(ready.body).to.deep.equal({ status: 'ready', store: { ok: true, writable: true }, agentLink: { listening: true, agentsConnected: 0 } });
   });
 
   it('GET /metrics counts requests by route template, method and status (Prometheus text)', async () => {

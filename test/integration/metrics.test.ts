@@ -148,7 +148,7 @@ describe('metrics and readiness with a real Agent: the contract names, promtool,
   it('GET /readyz: ready with the Agent link reported beside the store', async () => {
     const res = await f.t.api.get('/readyz');
     expect(res.status).to.equal(200);
-    expect(res.body).to.deep.equal({ status: 'ready', store: { ok: true }, agentLink: { listening: true, agentsConnected: 1 } });
+    expect(res.body).to.deep.equal({ status: 'ready', store: { ok: true, writable: true }, agentLink: { listening: true, agentsConnected: 1 } });
   });
 
   it('GET /readyz: 503 within about a second when the store does not answer a ping', async () => {
@@ -161,7 +161,7 @@ describe('metrics and readiness with a real Agent: the contract names, promtool,
       expect(performance.now() - started).to.be.below(1_800);
       expect(res.status).to.equal(503);
       expect(res.body).to.deep.equal({
-        status: 'unready', store: { ok: false, detail: 'no answer to a ping within 1000 ms' }, agentLink: { listening: true, agentsConnected: 1 },
+        status: 'unready', store: { ok: false, writable: false, detail: 'no answer to a ping within 1000 ms' }, agentLink: { listening: true, agentsConnected: 1 },
       });
     } finally {
       repos.ping = ping;

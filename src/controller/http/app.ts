@@ -61,7 +61,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
     const ready = report.status === 'ready';
     if (ready !== wasReady) {
       if (ready) logger.info({ event: 'ready' }, 'ready again: the store answers');
-      else logger.warn({ event: 'unready', err: cause, detail: report.store.detail }, 'not ready: the store does not answer');
+      else logger.warn({ event: 'unready', err: cause, detail: report.store.detail }, 'not ready: the store does not answer, or cannot write');
       wasReady = ready;
     }
     ctx.status = ready ? 200 : 503;

@@ -6,7 +6,7 @@ import type { AuditService } from '../services/audit/audit.js';
 import { refuseCrossOrigin, type Authenticator } from './authenticate.js';
 import type { AuditScope } from '../core/audit-scope.js';
 import type { Caller } from '../core/caller.js';
-import { DomainError, invalidRequest, isDomainError } from '../core/errors.js';
+import { DomainError, invalidRequest } from '../core/errors.js';
 import { statusOf, toDomainError } from './problem.js';
 import { koaPath, newAuditScope, type AnyRoute } from './route.js';
 import { checkResponse, validateBody, validateText } from './schema-registry.js';
@@ -86,6 +86,7 @@ export function mountRoute(router: Router, route: AnyRoute, deps: MountDeps): vo
     let caller: Caller | undefined;
     let leaveGate: (() => void) | undefined;
     let upload: Readable = ctx.req;
+    let answered = false;
     try {
       const resolved = deps.authenticator.resolve(ctx);
       caller = resolved instanceof Promise ? await resolved : resolved;
@@ -120,13 +121,16 @@ export function mountRoute(router: Router, route: AnyRoute, deps: MountDeps): vo
         } else ctx.body = result;
       }
       ctx.status = route.status;
-      if (audit) await deps.audit.record(audit, caller, 'SUCCESS');
+      answered = true;
+      if (audit) await deps.audit.record(audit, caller, 'SUCCESS', true);
     } catch (error) {
-      if (audit) {
-        const status = isDomainError(error) ? statusOf(error) : 500;
+      // A change answered but not audited already has its event's failure logged: no FAILED event for it.
+      if (audit && !answered) {
+        const known = toDomainError(error, deps.jsonLimitBytes);
+        const status = known ? statusOf(known) : 500;
         // Refusals (no credentials, not allowed, rate limited, hidden) are DENIED; everything else that went wrong is FAILED.
-        const denied = status === 401 || status === 403 || status === 429 || (isDomainError(error) && error.denied);
-        if (isDomainError(error)) audit.detail({ error: error.code });
+        const denied = status === 401 || status === 403 || status === 429 || Boolean(known?.denied);
+        if (known) audit.detail({ error: known.code });
         await deps.audit.record(audit, caller, denied ? 'DENIED' : 'FAILED');
       }
       throw error;

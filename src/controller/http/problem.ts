@@ -1,4 +1,5 @@
 import { DomainError, isDomainError, type ErrorCode } from '../core/errors.js';
+import { StoreFullError } from '../core/store-full.js';
 import { StoreUnavailableError } from '../core/store-unavailable.js';
 
 /**
@@ -34,7 +35,7 @@ export const problemCatalog = {
   headers_too_large: { status: 431, title: 'The request line and headers are too large.' },
   too_many_attempts: { status: 429, title: 'Too many attempts; retry later.' },
   internal: { status: 500, title: 'An internal error occurred.' },
-  insufficient_storage: { status: 507, title: 'The Node has no room left for this write.' },
+  insufficient_storage: { status: 507, title: 'There is no room left on disk for this write.' },
   catalog_sync_failed: { status: 502, title: 'The catalog source could not be read or is not a valid feed; the last good catalog stays in use.' },
   node_unavailable: { status: 503, title: 'The server\'s Node is not connected or did not answer in time.' },
   not_ready: { status: 503, title: 'The Controller cannot reach its store.' },
@@ -63,9 +64,12 @@ export function problemBody(error: DomainError): ProblemBody {
   return body;
 }
 
+export const storeFullDetail = "The Controller's disk is full: nothing was stored.";
+
 /** Errors thrown by body parsing (raw-body, koa-body) carry an HTTP status but are not domain errors yet. */
 export function toDomainError(error: unknown, bodyLimitBytes: number): DomainError | undefined {
   if (isDomainError(error)) return error;
+  if (error instanceof StoreFullError) return new DomainError('insufficient_storage', storeFullDetail);
   if (error instanceof StoreUnavailableError) return new DomainError('not_ready', 'The store does not answer; retry shortly.', { headers: { 'Retry-After': '5' } });
   const e = error as { status?: number; type?: string; message?: string; expose?: boolean } | null | undefined;
   if (e?.status === 413 || e?.type === 'entity.too.large') return new DomainError('too_large', `The body is larger than ${bodyLimitBytes} bytes.`);

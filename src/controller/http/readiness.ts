@@ -1,4 +1,5 @@
 import { DeadlineError, withDeadline } from '../../shared/deadline.js';
+import { StoreFullError } from '../core/store-full.js';
 
 /** What `/readyz` asks: the store's ping, and the Agent link's state (reported, never failing readiness). */
 export interface ReadinessProbes {
@@ -8,7 +9,8 @@ export interface ReadinessProbes {
 
 export interface ReadinessReport {
   status: 'ready' | 'unready';
-  store: { ok: boolean; detail?: string };
+  /** `writable` is false while writes are refused (a full disk), or the store does not answer. */
+  store: { ok: boolean; writable: boolean; detail?: string };
   agentLink: { listening: boolean; agentsConnected: number };
 }
 
@@ -25,10 +27,13 @@ export async function checkReadiness(probes: ReadinessProbes, deadlineMs = store
   const agentLink = probes.agentLink();
   try {
     await withDeadline(probes.pingStore(), deadlineMs, 'store ping');
-    return { report: { status: 'ready', store: { ok: true }, agentLink } };
+    return { report: { status: 'ready', store: { ok: true, writable: true }, agentLink } };
   } catch (cause) {
-    const detail = cause instanceof DeadlineError ? `no answer to a ping within ${deadlineMs} ms` : `ping failed (${failureKind(cause)})`;
-    return { report: { status: 'unready', store: { ok: false, detail }, agentLink }, cause };
+    const detail =
+      cause instanceof DeadlineError ? `no answer to a ping within ${deadlineMs} ms`
+      : cause instanceof StoreFullError ? `not writable: the disk is full (${failureKind(cause.cause)}); writes are refused until space is freed`
+      : `ping failed (${failureKind(cause)})`;
+    return { report: { status: 'unready', store: { ok: false, writable: false, detail }, agentLink }, cause };
   }
 }
 

@@ -1,4 +1,6 @@
 import type { AuditScope } from '../../core/audit-scope.js';
+import { DomainError } from '../../core/errors.js';
+import { StoreFullError } from '../../core/store-full.js';
 import type { Caller } from '../../core/caller.js';
 import { paginate } from '../../domain/cursor.js';
 import type { ActorKind, AuditEventRecord, AuditOutcome, AuditQuery } from '../../store/records.js';
@@ -10,11 +12,15 @@ export interface AuditSearch extends Omit<AuditQuery, 'beforeId' | 'limit'> {
   cursor?: string;
 }
 
-/** Writes and searches the audit log. Writes never fail a request: a failed write is logged loudly. */
+/**
+ * Writes and searches the audit log. A failed write is logged loudly; it fails the request only
+ * when `required` (a change the request made and is about to acknowledge), so no change is answered
+ * as a success without its event.
+ */
 export class AuditService {
   constructor(private readonly deps: ServiceDeps, private readonly access: Access) {}
 
-  async record(scope: AuditScope, caller: Caller | undefined, outcome: AuditOutcome): Promise<void> {
+  async record(scope: AuditScope, caller: Caller | undefined, outcome: AuditOutcome, required = false): Promise<void> {
     const actorKind: ActorKind = caller?.kind ?? 'USER';
     const actorUserId = caller?.user._id ?? scope.actorUserId;
     await this.write({
@@ -25,7 +31,7 @@ export class AuditService {
       targetId: scope.targetId,
       outcome: scope.outcome ?? outcome,
       details: scope.details,
-    });
+    }, required);
   }
 
   /** For events that no HTTP request caused: Agents (AGENT) and the Controller itself (SYSTEM). */
@@ -33,11 +39,15 @@ export class AuditService {
     await this.write({ ...event, details: event.details ?? {} });
   }
 
-  private async write(event: Parameters<ServiceDeps['repos']['audit']['append']>[0]): Promise<void> {
+  private async write(event: Parameters<ServiceDeps['repos']['audit']['append']>[0], required = false): Promise<void> {
     try {
       await this.deps.repos.audit.append(event);
     } catch (e) {
-      this.deps.logger.error({ err: e, action: event.action }, 'audit write failed');
+      this.deps.logger.error({ err: e, action: event.action, targetId: event.targetId }, 'audit write failed');
+      if (!required) return;
+      // The change itself is stored: the caller must learn that it was made, and that its event is missing.
+      if (e instanceof StoreFullError) throw new DomainError('insufficient_storage', `The change was made, but the Controller's disk is full: its audit event (${event.action}) could not be stored.`);
+      throw e;
     }
   }
 

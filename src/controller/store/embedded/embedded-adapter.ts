@@ -10,6 +10,7 @@ import { importLegacyAuditFile } from './audit/legacy-import.js';
 import { AuditSegmentLog } from './audit/segment-log.js';
 import { NedbCollection } from './nedb-collection.js';
 import type { StoreRepair } from './torn-tail.js';
+import { WriteHealth } from './write-health.js';
 
 /**
  * The default store: one nedb file per collection under `<data-dir>/store`, the audit log's segments in `<data-dir>/store/audit`;
@@ -19,8 +20,11 @@ export class EmbeddedAdapter implements StoreAdapter {
   readonly kind = 'embedded' as const;
   private readonly collections: NedbCollection<{ _id: string }>[] = [];
   private log?: Promise<AuditLog>;
+  private readonly health: WriteHealth;
 
-  private constructor(private readonly dataDir: string, private readonly dir: string, private readonly clock: Clock, private readonly onRepair: (repair: StoreRepair) => void) {}
+  private constructor(private readonly dataDir: string, private readonly dir: string, private readonly clock: Clock, private readonly onRepair: (repair: StoreRepair) => void) {
+    this.health = new WriteHealth(dir);
+  }
 
   /** `onRepair` hears of every file cut back or line skipped at load, so the operator is told what was lost. */
   static async open(dataDir: string, clock: Clock, onRepair: (repair: StoreRepair) => void = () => undefined): Promise<EmbeddedAdapter> {
@@ -30,7 +34,7 @@ export class EmbeddedAdapter implements StoreAdapter {
   }
 
   async openCollection<T extends { _id: string }>(name: string, indexes: IndexSpec[]): Promise<Collection<T>> {
-    const collection = await NedbCollection.open<T>(join(this.dir, `${name}.db`), indexes, this.onRepair);
+    const collection = await NedbCollection.open<T>(join(this.dir, `${name}.db`), indexes, this.onRepair, this.health.note);
     this.collections.push(collection);
     return collection;
   }
@@ -38,7 +42,7 @@ export class EmbeddedAdapter implements StoreAdapter {
   /** One log per adapter: its ids are assigned in memory, so a second writer on the same files would repeat them. */
   openAuditLog(): Promise<AuditLog> {
     this.log ??= (async () => {
-      const log = await AuditSegmentLog.open(join(this.dir, 'audit'), this.clock, this.onRepair);
+      const log = await AuditSegmentLog.open(join(this.dir, 'audit'), this.clock, this.onRepair, { onOutcome: this.health.note });
       await importLegacyAuditFile(join(this.dir, 'audit-events.jsonl'), log, this.onRepair);
       return log;
     })();
@@ -55,9 +59,10 @@ export class EmbeddedAdapter implements StoreAdapter {
     return undefined;
   }
 
+  /** Files on local disk: reachable as long as the directory is, writable unless the last append failed (and no probe since succeeded). */
   async ping(): Promise<void> {
-    // Files on local disk: reachable as long as the directory is.
     await mkdir(this.dir, { recursive: true });
+    await this.health.check();
   }
 
   async close(): Promise<void> {

@@ -3,7 +3,7 @@ import NedbCursor from '@seald-io/nedb/lib/cursor.js';
 import nedbModel from '@seald-io/nedb/lib/model.js';
 import { DuplicateKeyError, type Collection, type Filter, type FindOptions, type IndexSpec, type Shared, type Sort } from '../collection.js';
 import { assertDefinedFilter, undefinedFieldsOf, withoutUndefined } from '../document-rules.js';
-import { BatchedAppend, type NedbWriting } from './batched-append.js';
+import { BatchedAppend, fileSink, type AppendOutcome, type NedbWriting } from './batched-append.js';
 import { removeInPlace } from './index-removal.js';
 import { loadQuickly } from './quick-load.js';
 import { cutTornTail, type StoreRepair } from './torn-tail.js';
@@ -45,6 +45,7 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
     private readonly db: Datastore,
     private readonly uniqueFields: string[],
     private readonly appends: BatchedAppend,
+    private readonly compaction: NodeJS.Timeout,
   ) {
     this.steps = db as unknown as NedbSteps;
   }
@@ -64,12 +65,19 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
     return new DuplicateKeyError(this.uniqueFields[0] ?? '_id');
   }
 
-  static async open<T extends { _id: string }>(filename: string, indexes: IndexSpec[], onRepair: (repair: StoreRepair) => void): Promise<NedbCollection<T>> {
+  /** `onOutcome` hears whether each append got to disk (the store's writability). */
+  static async open<T extends { _id: string }>(
+    filename: string,
+    indexes: IndexSpec[],
+    onRepair: (repair: StoreRepair) => void,
+    onOutcome: (outcome: AppendOutcome) => void = () => undefined,
+  ): Promise<NedbCollection<T>> {
     const cut = await cutTornTail(filename);
     if (cut > 0) onRepair({ file: filename, dropped: `a half-written last record (${cut} bytes)` });
     const db = new Datastore({ filename, autoload: false, timestampData: false });
     await loadQuickly(db);
-    const appends = BatchedAppend.install(db as unknown as NedbWriting);
+    const writing = db as unknown as NedbWriting;
+    const appends = BatchedAppend.install(writing, fileSink(filename, writing.persistence.modes.fileMode), onOutcome);
     // nedb keeps index definitions in the file: drop those no longer declared or declared differently.
     const loaded = (db as unknown as { indexes: Record<string, { unique: boolean; sparse: boolean }> }).indexes;
     for (const [field, index] of Object.entries(loaded)) {
@@ -80,11 +88,13 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
     for (const index of indexes) {
       await db.ensureIndexAsync({ fieldName: index.field, unique: index.unique ?? false, sparse: index.sparse ?? false });
     }
-    await appends.drain();
+    await appends.settle();
     removeInPlace((db as unknown as { indexes: Record<string, unknown> }).indexes);
-    // nedb appends every write; compacting hourly keeps the file (and the next load) small.
-    db.setAutocompactionInterval(60 * 60 * 1000);
-    return new NedbCollection<T>(db, indexes.filter((i) => i.unique).map((i) => i.field), appends);
+    // nedb appends every write; compacting hourly keeps the file (and the next load) small. Not
+    // nedb's own timer: it drops the compaction's promise, so a full disk would end the process
+    // (an unhandled rejection); a failed compaction leaves the file as it was.
+    const compaction = setInterval(() => void db.compactDatafileAsync().catch(() => undefined), 60 * 60 * 1000);
+    return new NedbCollection<T>(db, indexes.filter((i) => i.unique).map((i) => i.field), appends, compaction);
   }
 
   async insert(doc: T): Promise<void> {
@@ -169,6 +179,6 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
   }
 
   stopCompaction(): void {
-    this.db.stopAutocompaction();
+    clearInterval(this.compaction);
   }
 }

@@ -2,6 +2,8 @@ import { mkdir, open, readdir, stat, unlink, type FileHandle } from 'node:fs/pro
 import { join } from 'node:path';
 import type { Clock } from '../../../../shared/clock.js';
 import type { AuditEventRecord, AuditLog, AuditQuery, NewAuditEvent } from '../../records.js';
+import { asStoreError } from '../../../core/store-full.js';
+import { syncDirectory, type AppendOutcome } from '../batched-append.js';
 import { cutTornTail, type StoreRepair } from '../torn-tail.js';
 import { queryKeys, matches } from './block.js';
 import { HandlePool } from './handle-pool.js';
@@ -13,6 +15,8 @@ export interface SegmentLogOptions {
   blockLines?: number;
   /** Events per segment file at most (default 131,072); a new file also starts each UTC day. */
   segmentEvents?: number;
+  /** Hears whether each append got to disk (the store's writability). */
+  onOutcome?: (outcome: AppendOutcome) => void;
 }
 
 /** Bytes per segment file at most: posting lists name lines by 32-bit offsets. */
@@ -52,6 +56,7 @@ export class AuditSegmentLog implements AuditLog {
     private lastTime: string,
     private readonly blockLines: number,
     private readonly segmentEvents: number,
+    private readonly onOutcome: (outcome: AppendOutcome) => void,
   ) {
     this.activeDay = writing.segment.day;
     this.activeCount = writing.segment.events;
@@ -90,8 +95,9 @@ export class AuditSegmentLog implements AuditLog {
     if (segments.length === 0) segments.push(new Segment(join(dir, Segment.fileName(nextId)), nextId));
     const active = segments.at(-1)!;
     const handle = await open(active.file, 'a', 0o600);
+    await syncDirectory(dir);
     const lastTime = segments.reduce((t, s) => (s.maxTime > t ? s.maxTime : t), '');
-    return new AuditSegmentLog(dir, clock, segments, { segment: active, handle }, nextId, lastTime, blockLines, segmentEvents);
+    return new AuditSegmentLog(dir, clock, segments, { segment: active, handle }, nextId, lastTime, blockLines, segmentEvents, options.onOutcome ?? (() => undefined));
   }
 
   async append(input: NewAuditEvent): Promise<AuditEventRecord> {
@@ -146,12 +152,16 @@ export class AuditSegmentLog implements AuditLog {
       try {
         if (batch.segment !== this.writing.segment) await this.switchTo(batch.segment);
         await this.writing.handle.write(batch.lines.join(''));
+        // An event is answered as written only once it would survive a power cut.
+        await this.writing.handle.datasync();
         batch.lines.forEach((line, i) => batch.segment.addLine(Buffer.byteLength(line), batch.events[i], this.blockLines));
         this.batches.shift();
         batch.settle.resolve();
+        this.onOutcome({ ok: true });
       } catch (e) {
         this.batches.shift();
-        batch.settle.reject(e);
+        batch.settle.reject(asStoreError(e));
+        this.onOutcome({ ok: false, error: e });
         // A partial write would shift every later offset: cut the file back to what the index knows.
         await this.writing.handle.truncate(this.writing.segment.size).catch(() => undefined);
       }
@@ -164,6 +174,8 @@ export class AuditSegmentLog implements AuditLog {
     const previous = this.writing;
     const handle = await open(segment.file, 'a', 0o600);
     this.writing = { segment, handle };
+    // The new file's name is durable only once its directory is synced.
+    await syncDirectory(this.dir);
     await previous.handle.close();
     await previous.segment.seal();
   }
