@@ -22,7 +22,11 @@ const VersionString = Type.String({ minLength: 1, maxLength: 64 });
 /** A plain file name inside `.cairn`: no directories, nothing hidden. */
 const CairnFileName = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$' });
 /** A relative path inside the server's directory. */
-const ServerRelativePath = Type.String({ pattern: '^(?!\\.cairn(/|$))[A-Za-z0-9_-][A-Za-z0-9._/-]{0,199}$' });
+/**
+ * A path inside the server's directory, `/`-separated: no `..` or `.` segment (no segment starts
+ * with a dot), no empty segment, nothing absolute, nothing in `.cairn`.
+ */
+const ServerRelativePath = Type.String({ maxLength: 200, pattern: '^[A-Za-z0-9_-][A-Za-z0-9._-]*(/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$' });
 
 export const BuiltinInstall = Type.Object({
   source: Type.Literal('builtin'),

@@ -34,6 +34,17 @@ describe('template check (a template arriving as JSON)', () => {
     expect(refusal(JSON.stringify({ ...simcraft, extra: 1 })).problem).to.equal('extra: unknown field');
   });
 
+  it('refuses template paths that could leave the server\'s directory: `..`, absolute, empty segments, hidden, .cairn, NUL', () => {
+    const config = simcraft.config as Record<string, unknown>;
+    for (const bad of ['config/../../../../etc/x', '../x', '/etc/x', 'config//x', 'config/', '.cairn/x', 'config/.hidden', 'a\u0000b', 'config/./x']) {
+      expect(refusal(JSON.stringify({ ...simcraft, config: { ...config, file: bad } })).problem, bad).to.match(/^config\.file: /);
+      expect(refusal(JSON.stringify({ ...simcraft, seedFiles: [{ path: bad, content: 'x' }] })).problem, bad).to.match(/^seedFiles\.0\.path: /);
+    }
+    for (const good of ['server.properties', 'config/paper-global.yml', 'plugins/x-1.0.jar']) {
+      expect(parseTemplateJson(JSON.stringify({ ...simcraft, seedFiles: [{ path: good, content: 'x' }] })).seedFiles?.[0].path).to.equal(good);
+    }
+  });
+
   it('refuses a rule across fields', () => {
     const run = { command: '{node}', args: ['{secret}'] };
     expect(refusal(JSON.stringify({ ...simcraft, run })).problem).to.match(/^run\.args\.0: unknown placeholder \{secret\}/);

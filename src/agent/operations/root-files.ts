@@ -1,7 +1,8 @@
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { AgentError } from '../errors.js';
 import type { GameIdentity } from '../isolation/game-identity.js';
-import { at, errnoOf, fileReadFlags, makeDirectoryIn, replaceFileIn, withPlace } from './beneath.js';
+import { at, chownHandle, errnoOf, fileReadFlags, makeDirectoryIn, replaceFileIn, withPlace } from './beneath.js';
 import { pathSegments } from './sandbox.js';
 
 /**
@@ -46,6 +47,24 @@ async function makeParents(serverDir: string, file: string, owner: GameIdentity 
 export async function writeInRoot(serverDir: string, file: string, content: string, options: { mode?: number; owner?: GameIdentity | null } = {}): Promise<void> {
   await makeParents(serverDir, file, options.owner);
   await withPlace(serverDir, file, 'write', (place) => replaceFileIn(place.dir, place.name, options.mode ?? 0o644, options.owner, (handle) => handle.writeFile(content)));
+}
+
+/** Writes `file` only when there is none (nor a link by its name): a template's seed, never overwriting the game's. */
+export async function createInRoot(serverDir: string, file: string, content: string, owner?: GameIdentity | null): Promise<void> {
+  await makeParents(serverDir, file, owner);
+  await withPlace(serverDir, file, 'write', async (place) => {
+    const handle = await open(at(place.dir, place.name), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644).catch((e: unknown) => {
+      if (errnoOf(e) === 'EEXIST') return undefined;
+      throw e;
+    });
+    if (!handle) return;
+    try {
+      await handle.writeFile(content);
+      await chownHandle(handle, owner);
+    } finally {
+      await handle.close();
+    }
+  });
 }
 
 /** Whether the root holds `file` as a regular file (a symlink at it does not count). */

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createInRoot } from '../operations/root-files.js';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { DownloadArtifactSpec, Template } from '../../shared/templates.js';
@@ -46,12 +47,21 @@ async function verify(path: string, artifact: DownloadArtifactSpec): Promise<voi
  * copied in; a built-in program gets its launcher. The marker file is removed first and written
  * last, so a server whose install was cut off is installed again.
  */
+/** `<serverDir>/.cairn` as a directory of its own. The root is the game's: a `.cairn` it replaced with a link (to /etc, say) goes, never written through. */
+export async function prepareCairnDir(serverDir: string): Promise<string> {
+  const cairnDir = join(serverDir, cairnDirName);
+  await mkdir(serverDir, { recursive: true });
+  const existing = await lstat(cairnDir).catch(() => undefined);
+  if (existing && !existing.isDirectory()) await rm(cairnDir, { force: true });
+  await mkdir(cairnDir, { recursive: true });
+  return cairnDir;
+}
+
 export class Installer {
   constructor(private readonly cacheDir: string) {}
 
   async install(serverDir: string, template: Template, version: string): Promise<InstalledMarker> {
-    const cairnDir = join(serverDir, cairnDirName);
-    await mkdir(cairnDir, { recursive: true });
+    const cairnDir = await prepareCairnDir(serverDir);
     // A reinstall cut off midway must not look like the software installed before it.
     await rm(join(cairnDir, markerName), { force: true });
     let build: string | undefined;
@@ -65,13 +75,8 @@ export class Installer {
       await copyFile(await this.cached(artifact), join(cairnDir, template.install.file));
       build = artifact.build;
     }
-    for (const seed of template.seedFiles ?? []) {
-      const path = join(serverDir, seed.path);
-      await mkdir(join(path, '..'), { recursive: true });
-      await writeFile(path, seed.content, { flag: 'wx' }).catch((e: unknown) => {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      });
-    }
+    // Through the files API's walk: a directory of the game's swapped for a link never leads a seed outside.
+    for (const seed of template.seedFiles ?? []) await createInRoot(serverDir, seed.path, seed.content);
     const marker: InstalledMarker = { template: template.id, version, ...(build ? { build } : {}), installedAt: new Date().toISOString() };
     await writeFile(join(cairnDir, markerName), JSON.stringify(marker, null, 2) + '\n');
     return marker;
