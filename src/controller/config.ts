@@ -28,6 +28,8 @@ export interface ControllerConfig {
   shutdownTimeoutMs: number;
   /** Audit events older than this many days are deleted (hourly and at start); 0 keeps them forever. */
   auditRetentionDays: number;
+  /** `/metrics` answers only this bearer token when set. */
+  metricsToken?: string;
 }
 
 export class ConfigError extends ProgramConfigError {}
@@ -47,6 +49,7 @@ const flags = {
   'tls-key': { value: 'FILE', env: 'CAIRN_TLS_KEY', help: 'TLS private key (PEM); with --tls-cert' },
   'tls-ca': { value: 'FILE', env: 'CAIRN_TLS_CA', help: 'the CA (PEM) that signed --tls-cert, for the local Agent to verify the link (default: --tls-cert, for a self-signed one)' },
   'game-ports': { value: 'FIRST-LAST', env: 'CAIRN_GAME_PORTS', help: 'the game port range the local Agent offers' },
+  'metrics-token': { value: 'TOKEN', env: 'CAIRN_METRICS_TOKEN', help: '/metrics then needs Authorization: Bearer TOKEN (default: open, like /healthz)' },
   'audit-retention-days': { value: 'DAYS', env: 'CAIRN_AUDIT_RETENTION_DAYS', help: 'delete audit events older than this, hourly and at start; 0 keeps them forever (default 365)' },
   'shutdown-timeout': { value: 'SECONDS', env: 'CAIRN_SHUTDOWN_TIMEOUT', help: 'on SIGTERM, how long requests get to finish before their connections are cut (default 10)' },
   'local-agent': { env: 'CAIRN_LOCAL_AGENT=1', help: 'also run an Agent on this machine, enrolled automatically' },
@@ -81,6 +84,7 @@ function configFrom(settings: ProgramSettings<keyof typeof flags>): ControllerCo
     localAgent: on('local-agent'),
     localAgentGamePorts: parsed('game-ports', gamePortsRule, parseGamePorts),
     shutdownTimeoutMs: parsed('shutdown-timeout', 'seconds 0..3600', shutdownTimeoutMs) ?? 10_000,
+    metricsToken: get('metrics-token') || undefined,
     auditRetentionDays: parsed('audit-retention-days', 'a whole number of days 0..36500', wholeNumber(0, 36_500)) ?? 365,
   };
   if ((config.tlsCert === undefined) !== (config.tlsKey === undefined)) throw new ConfigError('--tls-cert and --tls-key go together');

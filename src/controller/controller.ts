@@ -106,7 +106,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const drain = new HttpDrain();
   const app = createHttpApp({
     drain, services, routes: allRoutes(services, advertisedAgentLink(config.host, grpcPort, tls !== undefined)), metrics, logger, version: cairnVersion,
-    checkResponses: options.checkResponses ?? false, webDir: config.webDir, uploads: options.uploads,
+    checkResponses: options.checkResponses ?? false, webDir: config.webDir, uploads: options.uploads, metricsToken: config.metricsToken, https: tls !== undefined,
     readiness: { pingStore: () => repos.ping(), agentLink: () => ({ listening: link.listening, agentsConnected: services.agents.connectedCount }) },
   });
   const http = await listenHttp(app, { host: config.host, port: config.httpPort, tls });

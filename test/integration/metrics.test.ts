@@ -4,6 +4,7 @@ import { getMetricsFromIterator, type PromMetric } from 'prom2javascript';
 import { cairnVersion } from '../../src/shared/version.js';
 import type { ConsoleStreamEvent, ServerDetail } from '../support/api-types.js';
 import { GiB, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
+import { startTestController } from '../support/controller.js';
 import { openSse } from '../support/sse.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -167,5 +168,24 @@ describe('metrics and readiness with a real Agent: the contract names, promtool,
       repos.ping = ping;
     }
     expect((await f.t.api.get('/readyz')).status).to.equal(200);
+  });
+});
+
+describe('/metrics behind --metrics-token', () => {
+  it('answers 401 with WWW-Authenticate without the token or with another, and the metrics with it; no HSTS over plain HTTP', async () => {
+    const t = await startTestController({ extraArgs: ['--metrics-token', 'scrape-secret-1'] });
+    try {
+      const none = await fetch(`${t.baseUrl}/metrics`);
+      expect(none.status).to.equal(401);
+      expect(none.headers.get('www-authenticate')).to.match(/^Bearer/);
+      expect(((await none.json()) as { code: string }).code).to.equal('unauthenticated');
+      expect((await fetch(`${t.baseUrl}/metrics`, { headers: { authorization: 'Bearer scrape-secret-2' } })).status).to.equal(401);
+      const scraped = await fetch(`${t.baseUrl}/metrics`, { headers: { authorization: 'Bearer scrape-secret-1' } });
+      expect(scraped.status).to.equal(200);
+      expect(await scraped.text()).to.include('cairn_build_info');
+      expect(scraped.headers.get('strict-transport-security')).to.equal(null);
+    } finally {
+      await t.dispose();
+    }
   });
 });

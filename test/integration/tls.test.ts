@@ -50,6 +50,7 @@ describe('TLS: HTTPS and the Agent link with a CA of our own', function () {
     expect(f.t.baseUrl).to.match(/^https:/);
     const ready = await f.t.api.get('/readyz');
     expect(ready.status, ready.text).to.equal(200);
+    expect(ready.headers.get('strict-transport-security')).to.equal('max-age=31536000');
     const untrusted = await fetch(`${f.t.baseUrl}/healthz`).then(() => undefined, (e: unknown) => (e as { cause?: { code?: string } }).cause?.code);
     expect(untrusted).to.match(/UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED|UNABLE_TO_GET_ISSUER/);
     const plain = await fetch(`http://127.0.0.1:${f.t.controller.httpPort}/healthz`).then((r) => r.status, () => 'refused');

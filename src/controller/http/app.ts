@@ -13,6 +13,7 @@ import { frontMiddleware, jsonLimitBytes } from './front.js';
 import type { AnyRoute } from './route.js';
 import { UploadGate } from './upload-gate.js';
 import { webUi } from './web-ui.js';
+import { metricsGuard, strictTransportSecurity } from './metrics-guard.js';
 
 export interface HttpAppOptions {
   services: Services;
@@ -28,6 +29,10 @@ export interface HttpAppOptions {
   uploads?: Partial<UploadSettings>;
   /** Follows every request so a shutdown can let them finish. */
   drain: HttpDrain;
+  /** `--metrics-token`: `/metrics` then needs it as a bearer token. */
+  metricsToken?: string;
+  /** Served over TLS: every answer carries Strict-Transport-Security. */
+  https?: boolean;
 }
 
 /** Bodies streamed at once, how long one waits for a slot, and how long a client may go quiet mid-body. */
@@ -49,6 +54,13 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   const { services, logger } = options;
 
   app.use(frontMiddleware({ drain: options.drain, metrics: options.metrics, logger }));
+  if (options.https) {
+    app.use(async (ctx, next) => {
+      ctx.set('Strict-Transport-Security', strictTransportSecurity);
+      await next();
+    });
+  }
+  const metricsAllowed = metricsGuard(options.metricsToken);
 
   const ops = new Router();
   ops.get('/healthz', (ctx) => {
@@ -69,6 +81,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
     ctx.body = report;
   });
   ops.get('/metrics', async (ctx) => {
+    if (!metricsAllowed(ctx)) return;
     ctx.type = options.metrics.registry.contentType;
     // An event-loop gauge before its first sample is NaN, which prom-client writes as `Nan` (no
     // parser reads that); a sample with no value yet is left out, as if not yet scraped.
