@@ -11,6 +11,9 @@ const stopDeadlineMs = 10_000;
 
 /** Starts the Agent; one that is not enrolled (or whose enrollment is refused) exits 3. */
 async function startAgent(config: AgentConfig): Promise<RunningAgent> {
+  // A server's files are for its game to read (`.cairn`, the config the Agent writes), whatever umask
+  // the Agent inherited (a `--local-agent` inherits the Controller's 077); its data dir's top is 0700.
+  process.umask(0o022);
   try {
     return await runAgent(config, logger);
   } catch (e) {

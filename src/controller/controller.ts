@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { systemClock, uuidV7Ids, type Clock, type IdGenerator } from '../shared/clock.js';
 import { createLogger, type Logger } from '../shared/logger.js';
-import { ensurePrivateDir } from '../shared/private-dir.js';
+import { join } from 'node:path';
+import { ensurePrivateDir, tightenTree } from '../shared/private-dir.js';
 import { cairnVersion } from '../shared/version.js';
 import type { NodeTimings } from './actors/node-machine.js';
 import type { ControllerConfig } from './config.js';
@@ -74,6 +75,9 @@ export async function startController(options: ControllerOptions): Promise<Runni
     const was = looseMode.toString(8).padStart(4, '0');
     logger.warn({ event: 'data_dir_tightened', dataDir: config.dataDir, mode: was }, `the data dir ${config.dataDir} was mode ${was}; narrowed it to 0700 so no other user can read the store`);
   }
+  // The store's files of an earlier version were 0644; a data dir that was open has everything in it narrowed.
+  const narrowed = await tightenTree(looseMode === undefined ? join(config.dataDir, 'store') : config.dataDir);
+  if (narrowed > 0) logger.warn({ event: 'data_files_tightened', dataDir: config.dataDir, entries: narrowed }, `narrowed ${narrowed} files and directories of the data dir to 0600/0700`);
   const repos = await openStore({
     dataDir: config.dataDir, mongodbUri: config.mongodbUri, clock,
     onRepair: (repair) => logger.warn({ event: 'store_repaired', ...repair }, `Store file ${repair.file} repaired at load: dropped ${repair.dropped}`),

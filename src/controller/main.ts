@@ -16,6 +16,8 @@ runProgram({
   commandLine: parseControllerCommandLine,
   startFailed: 'controller failed to start',
   start: async (config) => {
+    // What the Controller writes (store, keys, setup code, backups) is this uid's alone: 0600 files, 0700 directories.
+    process.umask(0o077);
     const controller = await startController({ config, logger });
     process.stdout.write(JSON.stringify({ event: 'listening', httpPort: controller.httpPort, grpcPort: controller.grpcPort }) + '\n');
     // A second signal, or a stop that outlives its deadlines, exits at once with 1.

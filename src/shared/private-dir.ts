@@ -1,4 +1,5 @@
-import { chmod, mkdir, stat } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 
 /**
  * Creates `dir` mode 0700, or narrows an existing one to 0700 when group or others have any bit
@@ -12,4 +13,27 @@ export async function ensurePrivateDir(dir: string): Promise<number | undefined>
   if ((mode & 0o077) === 0) return undefined;
   await chmod(dir, 0o700);
   return mode;
+}
+
+/**
+ * Narrows everything under `dir` to 0600 files and 0700 directories, never following a link:
+ * what an earlier version wrote under its umask (the store's files were 0644). Returns how many
+ * entries it changed.
+ */
+export async function tightenTree(dir: string): Promise<number> {
+  let changed = 0;
+  const visit = async (path: string): Promise<void> => {
+    const info = await lstat(path).catch(() => undefined);
+    if (!info || info.isSymbolicLink()) return;
+    const mode = info.mode & 0o777;
+    const wanted = info.isDirectory() ? mode & 0o700 : mode & 0o600;
+    if (mode !== wanted) {
+      await chmod(path, wanted);
+      changed += 1;
+    }
+    if (!info.isDirectory()) return;
+    for (const name of await readdir(path).catch(() => [] as string[])) await visit(join(path, name));
+  };
+  await visit(dir);
+  return changed;
 }
