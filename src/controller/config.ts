@@ -22,6 +22,8 @@ export interface ControllerConfig {
   /** The CA the local Agent verifies the link with (default: the certificate itself, right when it is self-signed). */
   tlsCa?: string;
   localAgent: boolean;
+  /** Accept a plaintext Agent link beyond loopback (a private network); refused without it. */
+  insecureLink: boolean;
   /** The game port range the local Agent offers (passed on as its `--game-ports`); its default when absent. */
   localAgentGamePorts?: PortRange;
   /** How long a shutdown lets requests and uploads finish before it destroys their connections. */
@@ -53,6 +55,7 @@ const flags = {
   'audit-retention-days': { value: 'DAYS', env: 'CAIRN_AUDIT_RETENTION_DAYS', help: 'delete audit events older than this, hourly and at start; 0 keeps them forever (default 365)' },
   'shutdown-timeout': { value: 'SECONDS', env: 'CAIRN_SHUTDOWN_TIMEOUT', help: 'on SIGTERM, how long requests get to finish before their connections are cut (default 10)' },
   'local-agent': { env: 'CAIRN_LOCAL_AGENT=1', help: 'also run an Agent on this machine, enrolled automatically' },
+  'insecure-link': { env: 'CAIRN_INSECURE_LINK=1', help: 'let the Agent link listen beyond loopback without TLS (refused otherwise; a warning at every start)' },
 } as const satisfies Record<string, FlagSpec>;
 
 const port = wholeNumber(0, 65535);
@@ -82,6 +85,7 @@ function configFrom(settings: ProgramSettings<keyof typeof flags>): ControllerCo
     tlsKey: optionalPath(get('tls-key')),
     tlsCa: optionalPath(get('tls-ca')),
     localAgent: on('local-agent'),
+    insecureLink: on('insecure-link'),
     localAgentGamePorts: parsed('game-ports', gamePortsRule, parseGamePorts),
     shutdownTimeoutMs: parsed('shutdown-timeout', 'seconds 0..3600', shutdownTimeoutMs) ?? 10_000,
     metricsToken: get('metrics-token') || undefined,

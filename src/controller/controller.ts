@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ensurePrivateDir, tightenTree } from '../shared/private-dir.js';
 import { cairnVersion } from '../shared/version.js';
 import type { NodeTimings } from './actors/node-machine.js';
-import type { ControllerConfig } from './config.js';
+import { ConfigError, type ControllerConfig } from './config.js';
 import { dialAddress, dialHost, LocalAgent } from './local-agent.js';
 import { createHttpApp, type UploadSettings } from './http/app.js';
 import { listenHttp } from './http/listen.js';
@@ -70,6 +70,10 @@ export async function startController(options: ControllerOptions): Promise<Runni
   // Templates first: a bad template file stops the start before anything is opened.
   const templates = await TemplateCatalog.load(config.templatesDir);
   const tls = await loadControllerTls(config);
+  // An Agent runs what its templates say: a link anyone on the network can answer or read is refused unless asked for.
+  if (!tls && !isLoopbackHost(config.host) && !config.insecureLink) {
+    throw new ConfigError(`--host ${config.host} reaches beyond this machine: the Agent link and the API need TLS there (--tls-cert and --tls-key), or --insecure-link to accept plaintext on a private network`);
+  }
   const looseMode = await ensurePrivateDir(config.dataDir);
   if (looseMode !== undefined) {
     const was = looseMode.toString(8).padStart(4, '0');
@@ -103,7 +107,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   });
   const grpcPort = await link.listen({ host: config.host, port: config.grpcPort, tls });
   if (!tls && !isLoopbackHost(config.host)) {
-    logger.warn({ event: 'agent_link_plaintext', host: config.host }, 'The HTTP API and the Agent link listen beyond loopback without TLS; give --tls-cert and --tls-key');
+    logger.warn({ event: 'agent_link_plaintext', host: config.host }, 'The HTTP API and the Agent link listen beyond loopback without TLS (--insecure-link); give --tls-cert and --tls-key');
   }
   if (tls) logger.info({ event: 'tls', names: tls.names, validTo: tls.validTo }, 'HTTPS and the Agent link use TLS');
   logger.info({ event: 'grpc_listening', host: config.host, port: grpcPort, tls: tls !== undefined }, 'Agent link listening');

@@ -30,7 +30,7 @@ describe('GET /agent-link (where Agents dial the Controller)', () => {
   });
 
   it('leaves the host out when the link listens on every interface', async () => {
-    const wide = await startTestController({ extraArgs: ['--host', '0.0.0.0'] });
+    const wide = await startTestController({ extraArgs: ['--host', '0.0.0.0', '--insecure-link'] });
     try {
       const { admin: wideAdmin } = await setupAdmin(wide);
       const res = await wideAdmin.get('/agent-link');

@@ -183,11 +183,21 @@ describe('TLS: the Controller says when it listens beyond loopback in plaintext'
     return logs;
   }
 
-  it('warns without --tls-cert, and not with it (then it logs the certificate\'s names and end of validity)', async () => {
+  it('refuses to listen beyond loopback without TLS unless --insecure-link, naming both ways out', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cairn-tls-refuse-'));
+    try {
+      const refused = await logsOfStart(dir, []).then(() => 'started', (e: unknown) => (e as Error).message);
+      expect(refused).to.match(/^--host 0\.0\.0\.0 reaches beyond this machine: .*--tls-cert and --tls-key.*--insecure-link/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('warns with --insecure-link, and not with --tls-cert (then it logs the certificate\'s names and end of validity)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cairn-tls-warn-'));
     try {
-      const plain = await logsOfStart(dir, []);
-      expect(plain).to.match(/"event":"agent_link_plaintext".*"msg":"The HTTP API and the Agent link listen beyond loopback without TLS; give --tls-cert and --tls-key"/);
+      const plain = await logsOfStart(dir, ['--insecure-link']);
+      expect(plain).to.match(/"event":"agent_link_plaintext".*"msg":"The HTTP API and the Agent link listen beyond loopback without TLS \(--insecure-link\); give --tls-cert and --tls-key"/);
       const ca = await makeCa(dir, 'warn-ca');
       const cert = await makeServerCert(dir, ca, 'controller', ['DNS:localhost', 'IP:127.0.0.1']);
       const secure = await logsOfStart(dir, ['--tls-cert', cert.certFile, '--tls-key', cert.keyFile]);
