@@ -159,3 +159,29 @@ describe('password reset', () => {
     for (const secret of [issued.token, 'reset-pass-123', 'reset-pass-789', 'reset-pass-000']) expect(all.text).not.to.include(secret);
   });
 });
+
+describe('changing a password: other sessions end always, API tokens when asked (revokeTokens)', () => {
+  let t: TestController;
+  let admin: ApiClient;
+  before(async () => {
+    t = await startTestController();
+    ({ admin } = await setupAdmin(t));
+  });
+  after(async () => t.dispose());
+
+  it('without revokeTokens the tokens keep working; with revokeTokens: true they end, this session stays, and the audit says so', async () => {
+    const gina = await createReadyUser(t, admin, 'gina');
+    const token = (await gina.client.post<CreatedApiToken>('/me/tokens', { name: 'ci' })).body.token;
+    const other = t.api.withCookie(sessionCookieFrom(await t.api.post('/auth/login', { username: 'gina', password: 'second-password-2' })));
+    expect((await gina.client.post('/me/password', { currentPassword: 'second-password-2', newPassword: 'third-password-3' })).status).to.equal(204);
+    expectProblem(await other.get('/me'), 401, 'unauthenticated');
+    expect((await t.api.withToken(token).get('/me')).status).to.equal(200);
+    const res = await gina.client.post('/me/password', { currentPassword: 'third-password-3', newPassword: 'fourth-password-4', revokeTokens: true });
+    expect(res.status, res.text).to.equal(204);
+    expectProblem(await t.api.withToken(token).get('/me'), 401, 'unauthenticated');
+    expect((await gina.client.get('/me')).status).to.equal(200);
+    const events = (await admin.get<AuditEventPage>(`/audit-events?action=user.password_change&targetId=${gina.userId}`)).body.items;
+    expect(events.some((e) => e.details.tokensRevoked === true)).to.equal(true);
+    expectProblem(await gina.client.post('/me/password', { currentPassword: 'fourth-password-4', newPassword: 'fifth-password-5', revokeTokens: 'yes' }), 400, 'invalid_request', 'revokeTokens');
+  });
+});

@@ -10,6 +10,7 @@ export const Login = Type.Object({
 export const ChangePassword = Type.Object({
   currentPassword: Type.String({ minLength: 1, maxLength: 256 }),
   newPassword: Password,
+  revokeTokens: Type.Optional(Type.Boolean({ description: 'Also end every API token of the user (the other sessions end always). Default false.' })),
 }, { additionalProperties: false });
 
 export const RedeemPasswordReset = Type.Object({

@@ -55,7 +55,7 @@ export class AuthService {
     }
   }
 
-  async changePassword(caller: Caller, input: { currentPassword: string; newPassword: string }, audit: AuditScope) {
+  async changePassword(caller: Caller, input: { currentPassword: string; newPassword: string; revokeTokens?: boolean }, audit: AuditScope) {
     audit.target(caller.user._id);
     const key = caller.user.usernameKey;
     await this.perUsername.check(key);
@@ -69,6 +69,11 @@ export class AuthService {
       { passwordHash: await hashPassword(input.newPassword), passwordChangeRequired: false, updatedAt: nowIso(this.deps) },
     );
     await this.sessions.endAllFor(caller.user._id, caller.sessionHash);
+    // A password changed because it leaked: the tokens made with it may have leaked too.
+    if (input.revokeTokens) {
+      await this.tokens.endAllFor(caller.user._id);
+      audit.detail({ tokensRevoked: true });
+    }
   }
 
   /** Issues a one-time reset secret for a user (global administrators); only its hash is kept. */
