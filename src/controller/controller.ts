@@ -144,6 +144,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
       services.catalog.stop();
       services.backups.stop();
       await services.auditRetention.stop();
+      await services.loginFailures.stop();
       // Its games run under their own supervisors and keep running.
       await localAgent?.stop();
       await link.close();

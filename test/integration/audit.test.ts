@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { Agent } from 'undici';
 import { join } from 'node:path';
-import { adminCredentials, createReadyUser, networkInput, startTestController, type TestController } from '../support/controller.js';
-import { sessionCookieFrom, type ApiClient } from '../support/http.js';
+import { adminCredentials, createReadyUser, networkInput, setupAdmin, startTestController, type TestController } from '../support/controller.js';
+import { ApiClient, sessionCookieFrom } from '../support/http.js';
 import { allPages, expectProblem } from '../support/problems.js';
 import type { AuditEventPage, CreatedApiToken, PasswordResetIssued, Role, Team, User } from '../support/api-types.js';
 
@@ -86,13 +87,13 @@ describe('audit', () => {
     expect(created?.details).to.include({ name: 'audited' });
   });
 
-  it('records who acted: USER for the cookie, API_TOKEN for a bearer token; anonymous refusals are DENIED', async () => {
+  it('records who acted: USER for the cookie, API_TOKEN for a bearer token; refusals are DENIED, but not a request without credentials', async () => {
     const byToken = (await search(`action=team.update&targetId=${team.id}`)).body.items[0];
     expect(byToken).to.include({ actorKind: 'API_TOKEN', actorUserId: adminId, outcome: 'SUCCESS' });
     const denied = (await search('action=team.create&outcome=DENIED')).body.items;
-    expect(denied.map((e) => e.actorUserId)).to.include.members([nora.userId, undefined]);
-    const anonymous = denied.find((e) => e.actorUserId === undefined);
-    expect(anonymous?.details).to.include({ error: 'unauthenticated' });
+    expect(denied.map((e) => e.actorUserId)).to.include.members([nora.userId]);
+    // A 401 is counted in cairn_auth_failures_total, not audited one by one (a flood must not grow the log).
+    expect(denied.find((e) => e.actorUserId === undefined)).to.equal(undefined);
     const failed = (await search('action=team.create&outcome=FAILED')).body.items[0];
     expect(failed.details).to.include({ error: 'conflict' });
   });
@@ -181,3 +182,75 @@ describe('audit', () => {
     expectProblem(await search('colour=red'), 400, 'invalid_request', 'query.colour');
   });
 });
+
+describe('audit: refused sign-ins cannot flood the log', () => {
+  let t: TestController;
+  let admin: ApiClient;
+  const failures = async (reason: string) => {
+    const text = (await t.api.get('/metrics')).text;
+    const match = new RegExp(`^cairn_auth_failures_total\\{reason="${reason}"\\} (\\d+)$`, 'm').exec(text);
+    return Number(match?.[1] ?? NaN);
+  };
+  const loginFailures = async () => (await allPages((c) => admin.get<AuditEventPage>(`/audit-events?action=auth.login&limit=200${c ? `&cursor=${c}` : ''}`)));
+  before(async () => {
+    t = await startTestController();
+    ({ admin } = await setupAdmin(t));
+  });
+  after(async () => t.dispose());
+
+  it('500 wrong sign-ins from one address: one aggregated auth.login event per account and address per minute, all counted in the metric', async () => {
+    const flood = new ApiClient(t.baseUrl, {}, new Agent({ localAddress: '127.0.0.7' }));
+    const sizeBefore = await auditBytes(t);
+    const statuses = new Map<number, number>();
+    for (let i = 0; i < 500; i++) {
+      const username = i % 2 === 0 ? 'admin' : 'nobody';
+      const res = await flood.post('/auth/login', { username, password: `wrong-${i}` });
+      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+    }
+    expect(statuses.get(429)).to.be.greaterThan(400);
+    // The owner signs in from elsewhere, the log grew by at most a few events.
+    const owner = await t.api.post('/auth/login', { username: 'admin', password: adminCredentials.password });
+    expect(owner.status).to.equal(200);
+    let events = await loginFailures();
+    expect(events).to.have.length(2);
+    for (const e of events) expect(e).to.deep.include({ outcome: 'DENIED', targetKind: 'user' });
+    expect(events.map((e) => e.details.count)).to.deep.equal([1, 1]);
+    expect(events.find((e) => e.details.username === 'admin')?.details).to.include({ clientAddress: '127.0.0.7' });
+    expect(await auditBytes(t) - sizeBefore).to.be.lessThan(20_000);
+    expect((await failures('bad_password')) + (await failures('unknown_user')) + (await failures('throttled'))).to.equal(500);
+    expect(await failures('throttled')).to.equal(statuses.get(429));
+
+    // A minute on, the next failure writes the count since the last event.
+    t.clock.advance(61_000);
+    await flood.post('/auth/login', { username: 'admin', password: 'wrong-again' });
+    await flood.post('/auth/login', { username: 'nobody', password: 'wrong-again' });
+    events = await loginFailures();
+    expect(events).to.have.length(4);
+    expect(events.reduce((sum, e) => sum + Number(e.details.count), 0)).to.equal(502);
+  });
+
+  it('requests without valid credentials are counted, not audited', async () => {
+    const before = (await allPages((c) => admin.get<AuditEventPage>(`/audit-events?limit=200${c ? `&cursor=${c}` : ''}`))).length;
+    const missing = await failures('missing_credentials');
+    const invalid = await failures('invalid_token');
+    for (let i = 0; i < 100; i++) expectProblem(await t.api.post('/teams', { name: `t${i}` }), 401, 'unauthenticated');
+    for (let i = 0; i < 50; i++) expectProblem(await t.api.withToken('cairn_not-a-token').post('/teams', { name: `t${i}` }), 401, 'unauthenticated');
+    const after = (await allPages((c) => admin.get<AuditEventPage>(`/audit-events?limit=200${c ? `&cursor=${c}` : ''}`))).length;
+    expect(after).to.equal(before);
+    expect(await failures('missing_credentials')).to.equal(missing + 100);
+    expect(await failures('invalid_token')).to.equal(invalid + 50);
+  });
+});
+
+async function auditBytes(t: TestController): Promise<number> {
+  const dir = join(t.dataDir, 'store', 'audit');
+  let total = 0;
+  for (const name of await readdir(dir, { recursive: true })) {
+    try {
+      total += (await stat(join(dir, String(name)))).size;
+    } catch {
+      // a directory or a file gone meanwhile
+    }
+  }
+  return total;
+}

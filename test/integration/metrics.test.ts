@@ -20,6 +20,7 @@ const contract: Record<string, { type: string; labels: string[] }> = {
   cairn_workflows_total: { type: 'counter', labels: ['kind', 'result'] },
   cairn_backups_total: { type: 'counter', labels: ['result', 'trigger'] },
   cairn_console_streams: { type: 'gauge', labels: [] },
+  cairn_auth_failures_total: { type: 'counter', labels: ['reason'] },
 };
 
 const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;

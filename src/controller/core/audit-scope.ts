@@ -11,6 +11,8 @@ export class AuditScope {
   outcome?: AuditOutcome;
   /** Set for requests made before a caller is known (setup, login) once the user is identified. */
   actorUserId?: string;
+  /** Why a sign-in was refused (`cairn_auth_failures_total`'s reason), set by the service that knows. */
+  authFailure?: string;
 
   constructor(public action: string, public targetKind: string) {}
 

@@ -97,7 +97,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   const settings = { ...defaultUploadSettings, ...options.uploads };
   const uploads = { gate: new UploadGate(settings.slots, settings.waitMs), silenceMs: settings.silenceMs };
   for (const route of options.routes) {
-    mountRoute(api.routerFor(route.path), route, { authenticator, audit: services.audit, logger, checkResponses: options.checkResponses, jsonLimitBytes, uploads });
+    mountRoute(api.routerFor(route.path), route, { authenticator, audit: services.audit, logger, checkResponses: options.checkResponses, jsonLimitBytes, uploads, countAuthFailure: options.metrics.countAuthFailure });
   }
 
   app.use(api.middleware(ops));

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { HttpRequestMetrics } from './request-metrics.js';
 
 const defaultPrefix = 'cairn_controller_';
@@ -10,6 +10,9 @@ const defaultPrefix = 'cairn_controller_';
  * (by handle, request or resource type), so nothing is lost: `sum(cairn_controller_nodejs_active_handles)`.
  */
 const gaugesNamedLikeCounters = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+
+export const authFailureReasons = ['bad_password', 'unknown_user', 'throttled', 'missing_credentials', 'invalid_token', 'bad_setup_code'] as const;
+export type AuthFailureReason = typeof authFailureReasons[number];
 
 /** One registry per Controller (so several can live in one test process). */
 export function createMetrics(version: string) {
@@ -30,7 +33,18 @@ export function createMetrics(version: string) {
     http.observe(ctx.method, route, ctx.status, (performance.now() - started) / 1000);
   };
 
-  return { registry, observe };
+  const authFailures = new Counter({
+    name: 'cairn_auth_failures_total',
+    help: 'Requests refused for want of valid credentials (401, and 429 on sign-in), by reason: bad_password (sign-in, known account), '
+      + 'unknown_user (sign-in, no such account), throttled (sign-in refused by its rate limits, 429), missing_credentials (no cookie or '
+      + 'bearer token), invalid_token (a session cookie or bearer token that is unknown, expired or malformed), bad_setup_code (first-run setup).',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+  for (const reason of authFailureReasons) authFailures.inc({ reason }, 0);
+  const countAuthFailure = (reason: AuthFailureReason) => authFailures.inc({ reason });
+
+  return { registry, observe, countAuthFailure };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

@@ -4,6 +4,7 @@ import type { Context, Middleware } from 'koa';
 import type { Logger } from '../../shared/logger.js';
 import type { AuditService } from '../services/audit/audit.js';
 import { refuseCrossOrigin, type Authenticator } from './authenticate.js';
+import { readSessionCookie } from './cookies.js';
 import type { AuditScope } from '../core/audit-scope.js';
 import type { Caller } from '../core/caller.js';
 import { DomainError, invalidRequest } from '../core/errors.js';
@@ -12,6 +13,7 @@ import { koaPath, newAuditScope, type AnyRoute } from './route.js';
 import { checkResponse, validateBody, validateText } from './schema-registry.js';
 import { guardBody } from './body-guard.js';
 import type { UploadGate } from './upload-gate.js';
+import { authFailureReasons, type AuthFailureReason } from './metrics.js';
 
 export interface MountDeps {
   authenticator: Authenticator;
@@ -21,6 +23,8 @@ export interface MountDeps {
   checkResponses: boolean;
   jsonLimitBytes: number;
   uploads: UploadLimits;
+  /** Counts a request refused for want of valid credentials (`cairn_auth_failures_total`). */
+  countAuthFailure: (reason: AuthFailureReason) => void;
 }
 
 /** How raw bodies are let in: the slots shared by all uploads, and how long a client may go quiet. */
@@ -71,6 +75,14 @@ class HandlerInput {
   get clientAddress(): string {
     return this.ctx.request.ip;
   }
+}
+
+function authFailureReason(ctx: Context, code: string | undefined, known: string | undefined): AuthFailureReason {
+  if (known && (authFailureReasons as readonly string[]).includes(known)) return known as AuthFailureReason;
+  if (code === 'too_many_attempts') return 'throttled';
+  if (code === 'invalid_setup_code') return 'bad_setup_code';
+  if (code === 'invalid_credentials') return 'bad_password';
+  return ctx.get('authorization') || readSessionCookie(ctx.get('cookie')) ? 'invalid_token' : 'missing_credentials';
 }
 
 /**
@@ -124,10 +136,16 @@ export function mountRoute(router: Router, route: AnyRoute, deps: MountDeps): vo
       answered = true;
       if (audit) await deps.audit.record(audit, caller, 'SUCCESS', true);
     } catch (error) {
+      const known = toDomainError(error, deps.jsonLimitBytes);
+      const status = known ? statusOf(known) : 500;
+      // A refusal for want of valid credentials is counted, not audited one by one (a flood must not
+      // grow the log): sign-in refusals reach the log aggregated (LoginFailureLog), others not at all.
+      if (!caller && (status === 401 || (status === 429 && known?.code === 'too_many_attempts' && route.auth === 'public'))) {
+        deps.countAuthFailure(authFailureReason(ctx, known?.code, audit?.authFailure));
+        throw error;
+      }
       // A change answered but not audited already has its event's failure logged: no FAILED event for it.
       if (audit && !answered) {
-        const known = toDomainError(error, deps.jsonLimitBytes);
-        const status = known ? statusOf(known) : 500;
         // Refusals (no credentials, not allowed, rate limited, hidden) are DENIED; everything else that went wrong is FAILED.
         const denied = status === 401 || status === 403 || status === 429 || Boolean(known?.denied);
         if (known) audit.detail({ error: known.code });

@@ -64,7 +64,7 @@ export function buildOpenApi(routes: AnyRoute[], version: string): Json {
         ...Object.entries(problemCatalog).map(([code, p]) => `- \`${code}\` (${p.status}, type \`${problemTypeBase}${code}\`): ${p.title}`),
         '',
         'Lists are `{items, nextCursor?}`: pass `nextCursor` back as `cursor` (at most 200 characters); `limit` is 1 to 200, default 50.',
-        'Rate limits: POST /setup allows 5 wrong codes per client address in 15 minutes; POST /auth/login allows 5 failures per account and 20 per client address in 15 minutes. Past that: 429 `too_many_attempts` with `Retry-After` in seconds.',
+        'Rate limits: POST /setup allows 5 wrong codes per client address in 15 minutes; POST /auth/login allows, in 15 minutes, 5 failures per account and client address together, 20 per client address, and 100 per account from all addresses. Past that: 429 `too_many_attempts` with `Retry-After` in seconds.',
         'Sessions last at most 7 days and end after 12 hours without a request.',
       ].join('\n'),
     },

@@ -8,6 +8,7 @@ import type { TemplateCatalog } from '../templates/template-catalog.js';
 import { Access } from './identity/access.js';
 import { AccessEvents } from './identity/access-events.js';
 import { AuditService } from './audit/audit.js';
+import { LoginFailureLog } from './audit/login-failures.js';
 import { AuditRetention } from './audit/audit-retention.js';
 import { AuthService } from './identity/auth.js';
 import { createBackupServices } from './backups/index.js';
@@ -89,6 +90,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const streamGuards = new StreamGuards(accessEvents, sessions, tokens, deps.repos, deps.scheduleTimers ?? processTimers, deps.logger);
   const roles = new RoleService(deps, access, accessEvents);
   const audit = new AuditService(deps, access);
+  const loginFailures = new LoginFailureLog(deps, audit);
   const placements = new ServerPlacements(deps.repos);
   // Nodes: the actors, the Controller's handle on connected Agents, and the enrollment gate.
   const fleet = new NodeFleet({ ...deps, timings: deps.nodeTimings ?? defaultNodeTimings, timerClock: deps.nodeTimerClock });
@@ -134,7 +136,8 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     access,
     sessions,
     tokens,
-    auth: new AuthService(deps, sessions, tokens, access),
+    auth: new AuthService(deps, sessions, tokens, access, loginFailures),
+    loginFailures,
     setup: new SetupService(deps, sessions),
     users: new UserService(deps, access, accessEvents),
     roles,

@@ -39,6 +39,11 @@ export class AuditService {
     await this.write({ ...event, details: event.details ?? {} });
   }
 
+  /** An event the service assembled itself (aggregated sign-in refusals); never fails the caller. */
+  async recordEvent(event: Parameters<ServiceDeps['repos']['audit']['append']>[0]): Promise<void> {
+    await this.write(event);
+  }
+
   private async write(event: Parameters<ServiceDeps['repos']['audit']['append']>[0], required = false): Promise<void> {
     try {
       await this.deps.repos.audit.append(event);

@@ -1,4 +1,5 @@
 import type { AuditScope } from '../../core/audit-scope.js';
+import type { LoginFailureLog } from '../audit/login-failures.js';
 import type { Caller } from '../../core/caller.js';
 import { invalidRequest, DomainError } from '../../core/errors.js';
 import { AttemptLimiter } from '../../security/attempt-limiter.js';
@@ -14,31 +15,52 @@ const resetValidSeconds = 24 * 3600;
 
 /** Sign-in, sign-out, password change and reset. */
 export class AuthService {
-  /** Five wrong passwords per account, twenty per client address, in fifteen minutes. */
-  private readonly perUsername = new AttemptLimiter(5, 15 * 60);
+  /**
+   * Sign-in throttling, all over fifteen minutes: 5 failures per account and client address
+   * together, 20 per client address, and a slow ceiling of 100 per account that only a distributed
+   * attack reaches, so a flood from one address never locks the owner out from another.
+   */
+  private readonly perAccountAddress = new AttemptLimiter(5, 15 * 60);
   private readonly perAddress = new AttemptLimiter(20, 15 * 60);
+  private readonly perAccount = new AttemptLimiter(100, 15 * 60);
+  /** Wrong current passwords in a password change: five per account (a signed-in caller only). */
+  private readonly perChange = new AttemptLimiter(5, 15 * 60);
 
   constructor(
     private readonly deps: ServiceDeps,
     private readonly sessions: SessionService,
     private readonly tokens: TokenService,
     private readonly access: Access,
+    private readonly loginFailures: LoginFailureLog,
   ) {}
 
   async login(input: { username: string; password: string }, clientAddress: string, audit: AuditScope) {
     const key = input.username.toLowerCase();
     audit.detail({ username: input.username });
-    await this.perAddress.check(clientAddress);
-    await this.perUsername.check(key);
     const user = await this.deps.repos.users.findOne(key.includes('@') ? { emailKey: key } : { usernameKey: key });
+    // Keyed by the account (its username or email alike), or by the name as typed when none matches.
+    const account = user?._id ?? key;
+    const pairKey = `${account}\n${clientAddress}`;
+    try {
+      await this.perAddress.check(clientAddress);
+      await this.perAccountAddress.check(pairKey);
+      await this.perAccount.check(account);
+    } catch (e) {
+      audit.authFailure = 'throttled';
+      await this.loginFailures.failed({ userId: user?._id, username: input.username, clientAddress, error: 'too_many_attempts' });
+      throw e;
+    }
     const ok = await verifyPassword(user?.passwordHash ?? (await decoyPasswordHash()), input.password);
     if (!user || !ok) {
       await this.perAddress.fail(clientAddress);
-      await this.perUsername.fail(key);
+      await this.perAccountAddress.fail(pairKey);
+      await this.perAccount.fail(account);
       if (user) audit.actorUserId = user._id;
+      audit.authFailure = user ? 'bad_password' : 'unknown_user';
+      await this.loginFailures.failed({ userId: user?._id, username: input.username, clientAddress, error: 'invalid_credentials' });
       throw new DomainError('invalid_credentials');
     }
-    await this.perUsername.reset(key);
+    await this.perAccountAddress.reset(pairKey);
     audit.actorUserId = user._id;
     audit.target(user._id);
     const { sessionId } = await this.sessions.create(user._id);
@@ -58,9 +80,9 @@ export class AuthService {
   async changePassword(caller: Caller, input: { currentPassword: string; newPassword: string; revokeTokens?: boolean }, audit: AuditScope) {
     audit.target(caller.user._id);
     const key = caller.user.usernameKey;
-    await this.perUsername.check(key);
+    await this.perChange.check(key);
     if (!(await verifyPassword(caller.user.passwordHash, input.currentPassword))) {
-      await this.perUsername.fail(key);
+      await this.perChange.fail(key);
       throw invalidRequest('body.currentPassword: does not match the current password.');
     }
     if (input.currentPassword === input.newPassword) throw invalidRequest('body.newPassword: must differ from the current password.');
