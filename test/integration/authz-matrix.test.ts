@@ -12,6 +12,7 @@ import { waitFor } from '../support/wait-for.js';
  * Who may do what, for every operation of the API, from one table. Columns are the callers of
  * test/support/authz-identities.ts; a cell is what that caller must get:
  *   2 = any 2xx · 401 = unauthenticated · cred = 401 invalid_credentials · pcr = 403 password_change_required · 403 = forbidden
+ *   ro = 403 read_only (the network's forwarding-secret file, refused to everyone)
  *   404 = not_found (may not see it) · 400, 409 = refused for what the request says, after the
  *   caller was let through · a|b = either.
  * Derived from the spec's Authentication section and contract.md: team permissions in the world's
@@ -70,6 +71,8 @@ const installed = async (c: Ctx, pluginId: string) => {
   const list = await admin(c).get<PluginInstallationPage>(`/servers/${c.w.serverId}/plugins?limit=200`);
   return list.body.items.find((i) => i.pluginId === pluginId)!.id;
 };
+const admitTeam = (c: Ctx, teamIds: string[]) => ok(admin(c).patch('/network', { teamIds }), 'admit teams');
+const leaveNetwork = (c: Ctx) => ok(admin(c).patch(`/servers/${c.f.spareId}`, { inNetwork: false }), 'leave the network');
 const put = (c: Ctx, path: string) => admin(c).request('PUT', `/servers/${c.w.serverId}/files/content?path=${path}`, { rawBody: Buffer.from('hello'), contentType: 'application/octet-stream' });
 
 //                                                                     anon  pwc   view  oper  tadm  out   node  admin token
@@ -124,6 +127,7 @@ const table: Row[] = [
   row('GET /audit-events',                                            '401   pcr   403   403   403   403   403   2     2'),
   row('GET /network',                                                 '401   pcr   2     2     2     2     2     2     2'),
   row('PATCH /network',                                               '401   pcr   403   403   403   403   403   2     2', () => ({ body: { description: 'changed' } })),
+  row('PATCH /network (admit teams)',                                 '401   pcr   403   403   403   403   403   2     2', (c) => ({ body: { teamIds: [c.w.teamId] } }), (c) => admitTeam(c, [])),
   row('POST /network/proxy',                                          '401   pcr   403   403   403   403   403   2|409 2|409', (c) => ({
     body: { software: { template: 'simproxy', version: '3.4.0' }, resources: smallResources, nodeId: c.w.nodeId },
   })),
@@ -142,6 +146,24 @@ const table: Row[] = [
   row('POST /servers',                                                '401   pcr   403   403   2     404   404   2     2', (c) => ({
     body: { name: c.unique('new'), teamId: c.w.teamId, software: simcraft, resources: smallResources, nodeId: c.w.nodeId },
   })),
+  // Joining the network trusts the team with the secret every member shares: a global administrator admits the team first.
+  row('POST /servers (inNetwork, team not admitted)',                 '401   pcr   403   403   403   404   404   2     2', (c) => ({
+    body: { name: c.unique('member'), teamId: c.w.teamId, software: simcraft, resources: smallResources, nodeId: c.w.nodeId, inNetwork: true },
+  })),
+  row('POST /servers (inNetwork, team admitted)',                     '401   pcr   403   403   2     404   404   2     2', async (c) => {
+    await admitTeam(c, [c.w.teamId]);
+    return { body: { name: c.unique('member'), teamId: c.w.teamId, software: simcraft, resources: smallResources, nodeId: c.w.nodeId, inNetwork: true } };
+  }, (c) => admitTeam(c, [])),
+  row('PATCH /servers/{serverId} (inNetwork, team not admitted)',     '401   pcr   403   403   403   404   404   2     2', (c) => ({
+    path: `/servers/${c.f.spareId}`, body: { inNetwork: true },
+  }), leaveNetwork),
+  row('PATCH /servers/{serverId} (inNetwork, team admitted)',         '401   pcr   403   403   2     404   404   2     2', async (c) => {
+    await admitTeam(c, [c.w.teamId]);
+    return { path: `/servers/${c.f.spareId}`, body: { inNetwork: true } };
+  }, async (c) => {
+    await admitTeam(c, []);
+    await leaveNetwork(c);
+  }),
   row('GET /servers',                                                 '401   pcr   2     2     2     2     2     2     2'),
   row('GET /servers/watch',                                           '401   pcr   2     2     2     2     2     2     2'),
   row('GET /servers/{serverId}',                                      '401   pcr   2     2     2     404   404   2     2'),
@@ -159,6 +181,10 @@ const table: Row[] = [
   row('POST /servers/{serverId}/console/commands',                    '401   pcr   403   2     2     404   404   2     2', () => ({ body: { command: 'say hello' } })),
   row('GET /servers/{serverId}/console',                              '401   pcr   403   2     2     404   404   2     2'),
   row('GET /servers/{serverId}/files',                                '401   pcr   2     2     2     404   404   2     2', (c) => ({ path: `/servers/${c.w.serverId}/files?path=.` })),
+  row('GET /servers/{serverId}/files/content (forwarding secret)',    '401   pcr   ro    ro    ro    404   404   ro    ro', (c) => ({ path: `/servers/${c.w.serverId}/files/content?path=config/paper-global.yml` })),
+  row('PUT /servers/{serverId}/files/content (forwarding secret)',    '401   pcr   403   ro    ro    404   404   ro    ro', (c) => ({
+    path: `/servers/${c.w.serverId}/files/content?path=./config//paper-global.yml`, raw: { data: Buffer.from('bytes'), type: 'application/octet-stream' },
+  })),
   row('DELETE /servers/{serverId}/files',                             '401   pcr   403   2     2     404   404   2     2', async (c) => {
     const name = c.unique('doomed');
     await ok(put(c, name), 'file');
@@ -228,6 +254,7 @@ function matches(cell: string, status: number, code: string | undefined): boolea
       case 'cred': return status === 401 && code === 'invalid_credentials';
       case 'pcr': return status === 403 && code === 'password_change_required';
       case '403': return status === 403 && code === 'forbidden';
+      case 'ro': return status === 403 && code === 'read_only';
       case '404': return status === 404 && code === 'not_found';
       default: return status === Number(want);
     }

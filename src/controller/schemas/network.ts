@@ -10,6 +10,7 @@ export const Network = Type.Object({
   port: Type.Integer({ description: 'The port players connect to; the proxy listens on it on its Node.' }),
   lobbyServerId: Type.Optional(Uuid),
   proxyServerId: Type.Optional(Type.String({ format: 'uuid', description: 'The network\'s proxy (kind PROXY), once created with POST /network/proxy.' })),
+  teamIds: Type.Array(Uuid, { description: 'The teams admitted to the network: only their servers may join it, unless a global administrator sets `inNetwork`. None at first.' }),
   createdAt: DateTime,
   updatedAt: DateTime,
 });
@@ -21,6 +22,11 @@ export const UpdateNetwork = Type.Object({
   port: Type.Optional(NetworkPort),
   lobbyServerId: Type.Optional(Type.Union([Uuid, Type.Null()], {
     description: 'A member (a server with inNetwork true) that players are sent to first; null clears the lobby. A server that leaves the network or is deleted stops being the lobby.',
+  })),
+  teamIds: Type.Optional(Type.Array(Uuid, {
+    maxItems: 1000,
+    description: 'The teams admitted to the network, replacing the list: members share the forwarding secret, so the network is one trust domain. '
+      + 'Team administrators of an admitted team may set `inNetwork` on its servers; `[]` admits none. A deleted team drops out.',
   })),
 }, { additionalProperties: false, minProperties: 1 });
 

@@ -161,7 +161,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     templates: new TemplateService(deps.templates),
     consoleHub,
     console: new ConsoleService(servers, nodeCalls, consoleHub, access, streamGuards),
-    files: new FileService(servers, nodeCalls),
+    files: new FileService(servers, nodeCalls, deps.templates),
     properties: new PropertiesService(servers, nodeCalls, deps.templates),
     catalog,
     plugins,

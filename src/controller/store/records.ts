@@ -91,6 +91,8 @@ export interface NetworkDoc {
   address: string;
   port: number;
   lobbyServerId?: string;
+  /** Teams a global administrator admitted to the network: only their servers may join it (absent: none). */
+  teamIds?: string[];
   createdAt: string;
   updatedAt: string;
 }

@@ -5,21 +5,22 @@ import type { Services } from '../../services/index.js';
 import { invalidRequest } from '../../core/errors.js';
 import { route } from '../route.js';
 
-const pathRules = 'Paths are relative to the server\'s root; `..`, absolute paths, NUL or control characters, backslashes and symlinks leading outside are refused with `invalid_request`.';
+const pathRules = 'Paths are relative to the server\'s root; `..`, absolute paths, NUL or control characters, backslashes and symlinks leading outside are refused with `invalid_request`. '
+  + 'The file holding the network\'s forwarding secret (the template\'s `network.forwardingSecret.file`, e.g. `config/paper-global.yml`) is never read, listed or written: `read_only`, for global administrators too.';
 
 export const fileRoutes = (s: Services) => [
   route({
     method: 'GET', path: '/servers/{serverId}/files', tag: 'files', status: 200,
     summary: 'List a directory of the server (`path=.` is its root), sorted by name.',
     description: `${pathRules} Symlinks show as what they point to when that is inside the root, and are left out otherwise. At most 10,000 entries.`,
-    params: ServerParams, query: FilePathQuery, response: FileList, errors: ['node_unavailable'],
+    params: ServerParams, query: FilePathQuery, response: FileList, errors: ['read_only', 'node_unavailable'],
     handler: async ({ caller, params, query }) => s.files.list(caller, params.serverId, query.path),
   }),
   route({
     method: 'GET', path: '/servers/{serverId}/files/content', tag: 'files', status: 200, stream: 'application/octet-stream',
     summary: 'Download a file: its bytes as `application/octet-stream` with Content-Length.',
     description: `${pathRules} The file is streamed from the Agent as the client reads it.`,
-    params: ServerParams, query: FilePathQuery, errors: ['node_unavailable'],
+    params: ServerParams, query: FilePathQuery, errors: ['read_only', 'node_unavailable'],
     handler: async ({ caller, params, query, ctx }) => {
       const { body, sizeBytes } = await s.files.read(caller, params.serverId, query.path);
       const name = query.path.split('/').filter(Boolean).pop() ?? 'file';

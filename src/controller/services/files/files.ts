@@ -5,22 +5,50 @@ import { agentDeadlines, type NodeCalls } from '../agent-link/node-calls.js';
 import type { ServerService } from '../servers/servers.js';
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
+import { DomainError } from '../../core/errors.js';
+import type { ServerDoc } from '../../store/records.js';
+import type { TemplateCatalog } from '../../templates/template-catalog.js';
+
+/** A path as the Agent resolves it inside the root: `/`-separated, without empty or `.` segments. */
+export const normalPath = (path: string): string => path.split('/').filter((p) => p !== '' && p !== '.').join('/');
 
 /**
  * The files of a server, inside its root on its Node. The Agent resolves every path and refuses
- * what leaves the root or changes `.cairn`; the Controller only relays, bytes included.
+ * what leaves the root or changes `.cairn`; the Controller only relays, bytes included. The one
+ * refusal decided here: the file holding the network's forwarding secret (the template's
+ * `network.forwardingSecret.file`) is never read, listed or written, for anyone, global
+ * administrators included; every member of every admitted team trusts that secret.
  */
 export class FileService {
-  constructor(private readonly servers: ServerService, private readonly calls: NodeCalls) {}
+  constructor(private readonly servers: ServerService, private readonly calls: NodeCalls, private readonly templates: Pick<TemplateCatalog, 'get'>) {}
+
+  /** The normalised path of the server's forwarding-secret file, if its template has one. */
+  private secretFile(doc: ServerDoc): string | undefined {
+    const file = this.templates.get(doc.desired.software.template)?.network?.forwardingSecret?.file;
+    return file ? normalPath(file) : undefined;
+  }
+
+  private refuseSecret(doc: ServerDoc, path: string): void {
+    const secret = this.secretFile(doc);
+    if (secret && normalPath(path) === secret) {
+      throw new DomainError('read_only', `${secret} holds the network's forwarding secret; the files API never reads or writes it.`);
+    }
+  }
 
   async list(caller: Caller, serverId: string, path: string): Promise<{ items: FileEntry[] }> {
     const doc = await this.servers.load(caller, serverId, 'files.read');
+    this.refuseSecret(doc, path);
     const response = await this.calls.ask(doc, { body: 'fileList', fileList: { serverId, path } }, { timeoutMs: agentDeadlines.disk });
-    return { items: response.payload === 'fileEntries' ? response.fileEntries.entries : [] };
+    const items = response.payload === 'fileEntries' ? response.fileEntries.entries : [];
+    const secret = this.secretFile(doc);
+    if (!secret) return { items };
+    const dir = normalPath(path);
+    return { items: items.filter((e) => normalPath(dir ? `${dir}/${e.name}` : e.name) !== secret) };
   }
 
   async read(caller: Caller, serverId: string, path: string): Promise<{ body: PassThrough; sizeBytes: number }> {
     const doc = await this.servers.load(caller, serverId, 'files.read');
+    this.refuseSecret(doc, path);
     return downloadStream(this.calls, doc, path);
   }
 
@@ -28,6 +56,7 @@ export class FileService {
   async write(caller: Caller, serverId: string, path: string, body: Readable, declaredBytes: number | undefined, audit: AuditScope): Promise<void> {
     audit.target(serverId).detail({ path, ...(declaredBytes !== undefined ? { sizeBytes: declaredBytes } : {}) });
     const doc = await this.servers.load(caller, serverId, 'files.write');
+    this.refuseSecret(doc, path);
     if (declaredBytes !== undefined && declaredBytes > maxFileBytes) throw tooLarge();
     const sizeBytes = await uploadBody(this.calls, doc, path, body);
     audit.detail({ sizeBytes });
@@ -36,12 +65,14 @@ export class FileService {
   async delete(caller: Caller, serverId: string, path: string, audit: AuditScope): Promise<void> {
     audit.target(serverId).detail({ path });
     const doc = await this.servers.load(caller, serverId, 'files.delete');
+    this.refuseSecret(doc, path);
     await this.calls.ask(doc, { body: 'fileDelete', fileDelete: { serverId, path } }, { timeoutMs: agentDeadlines.disk });
   }
 
   async mkdir(caller: Caller, serverId: string, path: string, audit: AuditScope): Promise<void> {
     audit.target(serverId).detail({ path });
     const doc = await this.servers.load(caller, serverId, 'files.write');
+    this.refuseSecret(doc, path);
     await this.calls.ask(doc, { body: 'fileMkdir', fileMkdir: { serverId, path } }, { timeoutMs: agentDeadlines.quick });
   }
 }

@@ -20,6 +20,8 @@ export interface NetworkUpdate {
   port?: number;
   /** A member's id sets the lobby; null clears it. */
   lobbyServerId?: string | null;
+  /** The teams admitted to the network, replacing the list. */
+  teamIds?: string[];
 }
 
 export interface ProxyInput {
@@ -30,7 +32,11 @@ export interface ProxyInput {
   teamId?: string;
 }
 
-const networkView = ({ _id, ...rest }: NetworkDoc, proxy: ServerDoc | null) => ({ ...rest, ...(proxy ? { proxyServerId: proxy._id } : {}) });
+const networkView = ({ _id, teamIds, ...rest }: NetworkDoc, proxy: ServerDoc | null, liveTeams: ReadonlySet<string>) => ({
+  ...rest,
+  ...(proxy ? { proxyServerId: proxy._id } : {}),
+  teamIds: (teamIds ?? []).filter((id) => liveTeams.has(id)),
+});
 
 /**
  * The one network created at setup: where players connect, its lobby, its proxy and the routes
@@ -53,8 +59,16 @@ export class NetworkService {
     return network;
   }
 
+  /** The admitted teams that still exist: a deleted team drops out. */
+  private async liveTeams(network: NetworkDoc): Promise<Set<string>> {
+    const ids = network.teamIds ?? [];
+    if (ids.length === 0) return new Set();
+    return new Set((await this.deps.repos.teams.find({ _id: { $in: ids } })).map((t) => t._id));
+  }
+
   async get() {
-    return networkView(await this.record(), await this.state.proxy());
+    const network = await this.record();
+    return networkView(network, await this.state.proxy(), await this.liveTeams(network));
   }
 
   async update(caller: Caller, input: NetworkUpdate, audit: AuditScope) {
@@ -62,15 +76,21 @@ export class NetworkService {
     this.access.requireGlobalAdmin(caller);
     const network = await this.record();
     if (input.lobbyServerId) await this.checkLobby(input.lobbyServerId);
+    const teamIds = input.teamIds === undefined ? undefined : [...new Set(input.teamIds)];
+    if (teamIds?.length) {
+      const found = new Set((await this.deps.repos.teams.find({ _id: { $in: teamIds } })).map((t) => t._id));
+      const missing = teamIds.find((id) => !found.has(id));
+      if (missing) throw invalidRequest(`body.teamIds: no team ${missing}.`);
+    }
     const proxy = await this.state.proxy();
     if (input.port !== undefined && proxy) await this.servers.moveProxyPort(proxy, input.port);
-    const { lobbyServerId, ...fields } = input;
+    const { lobbyServerId, teamIds: _teamIds, ...fields } = input;
     const { lobbyServerId: previousLobby, ...rest } = network;
     const lobby = lobbyServerId === undefined ? previousLobby : lobbyServerId ?? undefined;
-    const updated: NetworkDoc = { ...rest, ...fields, ...(lobby ? { lobbyServerId: lobby } : {}), updatedAt: nowIso(this.deps) };
+    const updated: NetworkDoc = { ...rest, ...fields, ...(lobby ? { lobbyServerId: lobby } : {}), ...(teamIds ? { teamIds } : {}), updatedAt: nowIso(this.deps) };
     await this.deps.repos.network.replace({ _id: networkId }, updated);
     this.routePush.routesMayHaveChanged();
-    return networkView(updated, await this.state.proxy());
+    return networkView(updated, await this.state.proxy(), await this.liveTeams(updated));
   }
 
   /** The lobby is a member: a game server whose desired state says it is in the network. */
