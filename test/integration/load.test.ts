@@ -13,7 +13,7 @@ import { sessionCookieFrom, type ApiClient } from '../support/http.js';
 import { openSse, type SseStream } from '../support/sse.js';
 import { waitFor } from '../support/wait-for.js';
 
-/** The API allows 4 console streams per server: 20 games make the 80 streams. */
+/** The API allows 4 console streams per server (2 per user: two users open them): 20 games make the 80 streams. */
 const games = 20;
 const streamsPerGame = 4;
 const loadSeconds = 30;
@@ -48,6 +48,8 @@ describe('load: 80 console streams and steady HTTP reads for 30 s (real processe
   let agent: AgentProcess | undefined;
   let admin: ApiClient;
   let cookie: string;
+  /** A second user's session: one user may hold only 2 of a server's 4 console streams. */
+  let secondCookie: string;
   const servers: ServerDetail[] = [];
   const streams: SseStream<ConsoleStreamEvent>[] = [];
   const allServers = (predicate: (s: ServerListItem) => boolean, what: string) =>
@@ -66,6 +68,12 @@ describe('load: 80 console streams and steady HTTP reads for 30 s (real processe
     expect(setup.status, setup.text).to.equal(201);
     cookie = sessionCookieFrom(setup);
     admin = controller.api.withCookie(cookie);
+    const second = { username: 'second-watcher', password: 'first-password-1' };
+    const made = await admin.post<User>('/users', { ...second, email: 'second@example.com', displayName: 'Second', globalAdmin: true });
+    expect(made.status, made.text).to.equal(201);
+    secondCookie = sessionCookieFrom(await controller.api.post('/auth/login', second));
+    const changed = await controller.api.withCookie(secondCookie).post('/me/password', { currentPassword: second.password, newPassword: 'second-password-2' });
+    expect(changed.status, changed.text).to.equal(204);
     const teamId = (await admin.post<Team>('/teams', { name: 'Ops' })).body.id;
     const node = (await admin.post<EnrollmentIssued>('/nodes', { name: 'node-1' })).body;
     agent = AgentProcess.start({
@@ -94,7 +102,9 @@ describe('load: 80 console streams and steady HTTP reads for 30 s (real processe
   it('serves every request 2xx with no error and keeps all 80 streams delivering lines', async () => {
     const base = `http://127.0.0.1:${controller.httpPort}/api/v1`;
     for (const s of servers) {
-      for (let i = 0; i < streamsPerGame; i++) streams.push(await openSse<ConsoleStreamEvent>(`${base}/servers/${s.id}/console?tail=0`, { cookie }));
+      for (let i = 0; i < streamsPerGame; i++) {
+        streams.push(await openSse<ConsoleStreamEvent>(`${base}/servers/${s.id}/console?tail=0`, { cookie: i % 2 === 0 ? cookie : secondCookie }));
+      }
     }
     expect(streams.map((s) => s.status), 'every stream opened').to.deep.equal(streams.map(() => 200));
     await Promise.all(streams.map((s) => s.next((e) => e.event === 'line', 20_000)));

@@ -6,8 +6,10 @@ import { join } from 'node:path';
 import yazl from 'yazl';
 import type { AuditEventPage, ConsoleStreamEvent, FileList, Problem, PropertiesChanged, PropertiesView } from '../support/api-types.js';
 import { waitForServer, type Fleet } from '../support/fleet.js';
+import { createReadyUser } from '../support/controller.js';
 import { expectProblem } from '../support/problems.js';
 import { running, serverOpsRig } from '../support/server-ops-rig.js';
+import { openSse, type SseStream } from '../support/sse.js';
 import { waitFor } from '../support/wait-for.js';
 
 const MiB = 1024 * 1024;
@@ -95,23 +97,51 @@ describe('operating a server: console, files, server.properties (real Agent and 
       }
     });
 
-    it('allows four streams per server: the fifth gets 429 with Retry-After; a closed stream frees its slot at once', async () => {
+    it('allows two streams per user and four per server (429 with Retry-After past either); the global administrator opens one beyond four; a closed stream frees its slot', async () => {
       await waitFor(async () => (f.t.controller.services.consoleHub.watching(id) === 0), { what: 'earlier streams to be gone' });
-      const four = await Promise.all([0, 0, 0, 0].map((tail) => watch(tail)));
-      four.forEach((s) => expect(s.status).to.equal(200));
-      const fifth = await watch(0);
-      expect(fifth.status).to.equal(429);
-      expect(fifth.problem?.code).to.equal('too_many_attempts');
-      expect(Number(fifth.headers.get('retry-after'))).to.be.greaterThan(0);
-      four[0].close();
-      const again = await waitFor(async () => {
-        const s = await watch(0);
-        return s.status === 200 ? s : undefined;
-      }, { what: 'a freed slot', timeoutMs: 3000 });
-      // Every watcher still gets the lines.
-      await command('say shared');
-      await Promise.all([...four.slice(1), again].map((s) => s.next((e) => e.event === 'line' && e.data.text.endsWith('[Server] shared'))));
-      [...four, again].forEach((s) => s.close());
+      const role = await f.admin.post<{ id: string }>('/roles', { name: 'console-watcher', permissions: ['servers.read', 'servers.console'] });
+      expect(role.status, role.text).to.equal(201);
+      const users = await Promise.all(['watcher-one', 'watcher-two'].map(async (name) => {
+        const { client, userId } = await createReadyUser(f.t, f.admin, name);
+        expect((await f.admin.put(`/teams/${f.teamId}/members/${userId}`, { roleIds: [role.body.id] })).status).to.equal(200);
+        return client;
+      }));
+      const mine: SseStream<ConsoleStreamEvent>[] = [];
+      const watchAs = async (cookie: string) => {
+        const stream = await openSse<ConsoleStreamEvent>(`${f.t.baseUrl}/api/v1/servers/${id}/console?tail=0`, { cookie });
+        mine.push(stream);
+        return stream;
+      };
+      const refused = (s: SseStream<ConsoleStreamEvent>) => {
+        expect(s.status).to.equal(429);
+        expect(s.problem?.code).to.equal('too_many_attempts');
+        expect(Number(s.headers.get('retry-after'))).to.be.greaterThan(0);
+      };
+      try {
+        const [one, two] = users.map((u) => u.auth.cookie!);
+        const ones = [await watchAs(one), await watchAs(one)];
+        ones.forEach((s) => expect(s.status).to.equal(200));
+        // One user's third stream of the server: refused, though the server has room.
+        refused(await watchAs(one));
+        const twos = [await watchAs(two), await watchAs(two)];
+        twos.forEach((s) => expect(s.status).to.equal(200));
+        // Four on the server from two users: the global administrator still gets one, but only one.
+        const adminStream = await watch(0);
+        expect(adminStream.status).to.equal(200);
+        refused(await watch(0));
+        refused(await watchAs(two));
+        ones[0].close();
+        adminStream.close();
+        const again = await waitFor(async () => {
+          const s = await watchAs(one);
+          return s.status === 200 ? s : undefined;
+        }, { what: 'a freed slot', timeoutMs: 3000 });
+        // Every watcher still gets the lines.
+        await command('say shared');
+        await Promise.all([ones[1], ...twos, again].map((s) => s.next((e) => e.event === 'line' && e.data.text.endsWith('[Server] shared'))));
+      } finally {
+        mine.forEach((s) => s.close());
+      }
       await waitFor(() => f.t.controller.services.consoleHub.watching(id) === 0, { what: 'every slot freed' });
     });
   });

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import { createReadyUser, setupAdmin, startTestController, type TestController } from '../support/controller.js';
 import { EventStreamReader } from '../support/event-stream.js';
+import { openSse } from '../support/sse.js';
 import { FakeAgent } from '../support/fake-agent.js';
 import { GiB, waitForServer } from '../support/fleet.js';
 import type { RolePage, ServerDetail, ServerListItem, ServerPage, ServerWatchEvent, Team } from '../support/api-types.js';
@@ -96,6 +97,24 @@ describe('GET /servers/watch: snapshot, event ids and resume with Last-Event-ID'
       expect(increasing(events.map((e) => e.id)), events.map((e) => e.id).join(' ')).to.equal(true);
     }
     expect(new Set([...opening(adminStream), ...opening(viewerStream)].map((e) => /^[0-9a-f]+/.exec(e.id)![0])).size, 'one epoch').to.equal(1);
+  });
+
+  it('allows 8 streams per user: the 9th gets 429 with Retry-After, another user still gets 200; a closed stream frees its slot', async () => {
+    const eight = await Promise.all([0, 1, 2, 3, 4, 5, 6, 7].map(() => open(admin)));
+    await Promise.all(eight.map((s, i) => synced(s, `stream ${i + 1}`)));
+    const ninth = await openSse(`${t.baseUrl}/api/v1/servers/watch`, { cookie: admin.auth.cookie! });
+    ninth.close();
+    expect(ninth.status).to.equal(429);
+    expect(ninth.problem?.code).to.equal('too_many_attempts');
+    expect(Number(ninth.headers.get('retry-after'))).to.be.greaterThan(0);
+    await synced(await open(viewer), 'another user');
+    eight[0].close();
+    const again = await waitFor(async () => {
+      const s = await EventStreamReader.open<ServerWatchEvent>(admin, '/servers/watch');
+      streams.push(s);
+      return s.status === 200 ? s : undefined;
+    }, { what: 'a freed slot', timeoutMs: 3_000 });
+    await synced(again, 'after a close');
   });
 
   it('a client resuming with Last-Event-ID gets exactly the changes it missed that it may read, then `synced`, and nothing twice', async () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { request, type ClientRequest } from 'node:http';
-import { setupAdmin, startTestController, type TestController } from '../support/controller.js';
+import { createReadyUser, setupAdmin, startTestController, type TestController } from '../support/controller.js';
 import { FakeAgent } from '../support/fake-agent.js';
 import { GiB } from '../support/fleet.js';
 import type { Node, Problem, ServerDetail, Team } from '../support/api-types.js';
@@ -47,7 +47,7 @@ describe('upload limits: silent bodies, refusals that do not read, slots', funct
   const cookie = () => admin.auth.cookie ?? '';
 
   before(async () => {
-    t = await startTestController({ uploads: { slots: 2, waitMs: 700, silenceMs: 1_000 } });
+    t = await startTestController({ uploads: { slots: 2, perUser: 3, waitMs: 700, silenceMs: 1_000 } });
     ({ admin } = await setupAdmin(t));
     agent = await FakeAgent.connect(admin, t.controller.grpcPort, 'uploads');
     const team = (await admin.post<Team>('/teams', { name: 'uploaders' })).body;
@@ -119,6 +119,95 @@ describe('upload limits: silent bodies, refusals that do not read, slots', funct
     // Quiet now: both end in 408 and give their slots back, so the next upload is read (and refused as no jar).
     for (const upload of feeding) expect((await upload.answer).status).to.equal(408);
     const next = await admin.post(uploadPath, undefined, { rawBody: Buffer.from('not a jar') });
+    expect(next.status, next.text).to.equal(400);
+  });
+});
+
+describe('upload limits: one user holds at most two of the shared slots', function () {
+  this.timeout(30_000);
+  let t: TestController;
+  let admin: ApiClient;
+  let other: ApiClient;
+  let agent: FakeAgent;
+  const open: OpenUpload[] = [];
+  const timers: NodeJS.Timeout[] = [];
+
+  /** A server of a new team on the fake Agent; its plugin upload path. */
+  async function serverOf(teamName: string): Promise<{ teamId: string; path: string }> {
+    const team = (await admin.post<Team>('/teams', { name: teamName })).body;
+    const server = await admin.post<ServerDetail>('/servers', {
+      name: `${teamName}-server`, teamId: team.id, software: { template: 'simcraft', version: '1.21.4' },
+      resources: { cpuMillis: 100, memoryBytes: GiB / 16 }, nodeId: agent.nodeId,
+    });
+    expect(server.status, server.text).to.equal(201);
+    return { teamId: team.id, path: `/servers/${server.body.id}/plugins/upload?fileName=slow.jar` };
+  }
+
+  before(async () => {
+    // The default 8 slots and 2 per user; a short wait, so a starved upload shows as 429 rather than a test timeout.
+    t = await startTestController({ uploads: { waitMs: 5_000, silenceMs: 3_000 } });
+    ({ admin } = await setupAdmin(t));
+    agent = await FakeAgent.connect(admin, t.controller.grpcPort, 'uploads');
+    await waitFor(async () => (await admin.get<Node>(`/nodes/${agent.nodeId}`)).body.acceptsPlacements, { what: 'the Node to accept placements' });
+  });
+  afterEach(() => {
+    for (const timer of timers.splice(0)) clearInterval(timer);
+    for (const upload of open.splice(0)) upload.req.destroy();
+  });
+  after(async () => {
+    agent.stop();
+    await t.dispose();
+  });
+
+  it('refuses a user\'s third upload in flight with 429 and Retry-After; another team\'s upload goes through while they trickle', async () => {
+    const mine = await serverOf('tricklers');
+    const theirs = await serverOf('others');
+    const role = (await admin.post<{ id: string }>('/roles', { name: 'uploader', permissions: ['servers.read', 'plugins.install'] })).body;
+    const { client, userId } = await createReadyUser(t, admin, 'other-team-user');
+    other = client;
+    expect((await admin.put(`/teams/${theirs.teamId}/members/${userId}`, { roleIds: [role.id] })).status).to.equal(200);
+
+    // Eight trickled uploads of one user: before, they took all eight slots and the other team waited.
+    const answered: number[] = [];
+    for (let i = 0; i < 8; i += 1) {
+      const upload = openUpload(t.baseUrl, mine.path, 1024 * 1024, { cookie: admin.auth.cookie ?? '' });
+      upload.req.write(Buffer.alloc(1024));
+      timers.push(setInterval(() => upload.req.write(Buffer.alloc(1024)), 200));
+      void upload.answer.then((a) => answered.push(a.status), () => undefined);
+      open.push(upload);
+    }
+    const refused = await Promise.all(open.slice(2).map((u) => u.answer));
+    for (const answer of refused) {
+      expect(answer.status).to.equal(429);
+      expect(answer.problem.code).to.equal('too_many_attempts');
+      expect(answer.headers['retry-after']).to.equal('5');
+    }
+
+    const started = Date.now();
+    const theirsUpload = await other.post<Problem>(theirs.path, undefined, { rawBody: Buffer.from('hello') });
+    // Read at once (and refused as no jar), not queued behind the trickles.
+    expect(theirsUpload.status, theirsUpload.text).to.equal(400);
+    expect(Date.now() - started).to.be.below(2_000);
+    // The first two were still trickling all along: neither had an answer yet.
+    expect(answered.filter((s) => s !== 429)).to.deep.equal([]);
+  });
+
+  it('gives a user\'s slots back when their uploads end, also when the client aborts', async () => {
+    const mine = await serverOf('aborters');
+    for (let i = 0; i < 2; i += 1) {
+      const upload = openUpload(t.baseUrl, mine.path, 1024 * 1024, { cookie: admin.auth.cookie ?? '' });
+      upload.req.write(Buffer.alloc(1024));
+      open.push(upload);
+    }
+    const third = openUpload(t.baseUrl, mine.path, 1024, { cookie: admin.auth.cookie ?? '' });
+    third.req.end(Buffer.alloc(1024));
+    expect((await third.answer).status).to.equal(429);
+    // The two clients go away mid-body: their slots come free.
+    for (const upload of open.splice(0)) upload.req.destroy();
+    const next = await waitFor(async () => {
+      const r = await admin.post(mine.path, undefined, { rawBody: Buffer.from('not a jar') });
+      return r.status === 429 ? undefined : r;
+    }, { what: 'the user\'s slots to come free', timeoutMs: 5_000 });
     expect(next.status, next.text).to.equal(400);
   });
 });

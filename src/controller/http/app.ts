@@ -38,6 +38,8 @@ export interface HttpAppOptions {
 /** Bodies streamed at once, how long one waits for a slot, and how long a client may go quiet mid-body. */
 export interface UploadSettings {
   slots: number;
+  /** Of those, how many one user may hold or wait for at once (so one user cannot starve the others). */
+  perUser: number;
   waitMs: number;
   silenceMs: number;
 }
@@ -45,9 +47,10 @@ export interface UploadSettings {
 /**
  * Eight uploads in flight hold about 32 MiB (a 1 MiB chunk on its way, one being gathered, and
  * buffers); a queued upload waits up to two minutes (fifty 8 MiB files at once get through on a
- * busy host); 30 s of silence is far beyond any live client's pause.
+ * busy host); 30 s of silence is far beyond any live client's pause. One user holds at most two
+ * of the eight: a third upload of theirs gets 429 at once, so other teams' uploads still find a slot.
  */
-export const defaultUploadSettings: UploadSettings = { slots: 8, waitMs: 120_000, silenceMs: 30_000 };
+export const defaultUploadSettings: UploadSettings = { slots: 8, perUser: 2, waitMs: 120_000, silenceMs: 30_000 };
 
 export function createHttpApp(options: HttpAppOptions): Koa {
   const app = new Koa();
@@ -95,7 +98,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
 
   const authenticator = new Authenticator(services.sessions, services.tokens);
   const settings = { ...defaultUploadSettings, ...options.uploads };
-  const uploads = { gate: new UploadGate(settings.slots, settings.waitMs), silenceMs: settings.silenceMs };
+  const uploads = { gate: new UploadGate(settings.slots, settings.waitMs, settings.perUser), silenceMs: settings.silenceMs };
   for (const route of options.routes) {
     mountRoute(api.routerFor(route.path), route, { authenticator, audit: services.audit, logger, checkResponses: options.checkResponses, jsonLimitBytes, uploads, countAuthFailure: options.metrics.countAuthFailure });
   }

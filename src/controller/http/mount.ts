@@ -117,7 +117,7 @@ export function mountRoute(router: Router, route: AnyRoute, deps: MountDeps): vo
         body = validateBody(route.body, raw === undefined ? {} : raw);
       }
       if (route.rawBody) {
-        leaveGate = await deps.uploads.gate.enter();
+        leaveGate = await deps.uploads.gate.enter(caller?.user._id);
         upload = guardBody(ctx.req, deps.uploads.silenceMs);
       }
       const result = await route.handler(new HandlerInput(body, query, params, caller, audit!, ctx, upload));

@@ -2,7 +2,7 @@
 import { Paged } from '../../schemas/common.js';
 import { ConditionParams, CreateServer, ServerDetail, ServerListItem, ServerListQuery, ServerParams, UpdateServer } from '../../schemas/servers.js';
 import type { Services } from '../../services/index.js';
-import { watchRingLimits } from '../../services/servers/watch-stream.js';
+import { maxWatchStreamsPerUser, watchRetryAfterSeconds, watchRingLimits } from '../../services/servers/watch-stream.js';
 import { endEventStream, maxLagBytes, openEventStream } from '../sse.js';
 import { pageJson } from '../page-json.js';
 import { recordRoutes } from '../record-routes.js';
@@ -41,6 +41,9 @@ const watchDescription = [
   '`{"reason": "access_revoked"}` and the stream closes (reconnecting needs a valid credential). One that keeps its credential but may no longer',
   'read some servers gets `server-deleted` for each (they are gone from its view) and nothing more of them; resuming from before that change',
   'gets a fresh snapshot. When the Controller stops, the stream ends with `end` `{"reason": "shutdown"}`.',
+  '',
+  `At most ${maxWatchStreamsPerUser} streams per user at once (all its sessions and API tokens together); more get 429 \`too_many_attempts\``,
+  `with \`Retry-After: ${watchRetryAfterSeconds}\`. A closed stream frees its slot at once.`,
 ].join('\n');
 
 export const serverRoutes = (s: Services) => [
@@ -61,7 +64,7 @@ export const serverRoutes = (s: Services) => [
   route({
     method: 'GET', path: '/servers/watch', tag: 'servers', status: 200, stream: 'text/event-stream',
     summary: 'Server-Sent Events: the current state of every server you can read, then each change as it happens; resumable with `Last-Event-ID`.',
-    description: watchDescription,
+    description: watchDescription, errors: ['too_many_attempts'],
     handler: async ({ caller, ctx }) => {
       const watch = await s.serverWatch.open(caller, ctx.get('last-event-id') || undefined);
       try {

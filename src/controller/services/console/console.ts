@@ -36,7 +36,7 @@ export class ConsoleService {
 
   async watch(caller: Caller, serverId: string, tail: number): Promise<ConsoleWatch> {
     const doc = await this.servers.load(caller, serverId, 'servers.console');
-    const watch = await this.hub.watch(doc, tail);
+    const watch = await this.hub.watch(doc, tail, { userId: caller.user._id, globalAdmin: caller.user.globalAdmin });
     // The stream lasts as long as its caller may read this console: re-checked on every access change.
     const unguard = this.guards.keep(caller, watch, (current) => this.access.may(current.user, doc.teamId, 'servers.console'));
     return {

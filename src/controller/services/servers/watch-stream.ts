@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { tooManyAttempts } from '../../core/errors.js';
 import type { Caller } from '../../core/caller.js';
 import type { ServerDoc } from '../../store/records.js';
 import type { Access } from '../identity/access.js';
@@ -9,6 +10,11 @@ import type { ServerListItemView } from './views.js';
 import { ServerWatcher, type JournalEntry, type ServerWatch } from './watch-client.js';
 import type { StreamGuards } from '../identity/stream-guard.js';
 import { WatchRing, type RingLimits } from './watch-ring.js';
+
+/** Watch streams one user may hold open at once (every credential of the user together). */
+export const maxWatchStreamsPerUser = 8;
+/** Seconds a refused watch is told to wait. */
+export const watchRetryAfterSeconds = 5;
 
 /** How far back a reconnecting watch can resume: the last 10,000 changes of the last 5 minutes. */
 export const watchRingLimits: RingLimits = { maxEntries: 10_000, maxAgeMs: 5 * 60_000 };
@@ -32,6 +38,8 @@ export class ServerWatchStream {
   private readonly watchers = new Set<ServerWatcher>();
   /** Per user, the last change number before its access last changed. */
   private readonly accessChangedAt = new Map<string, number>();
+  /** Per user, the streams open or opening (taken before the first await, so a burst cannot overshoot). */
+  private readonly openPerUser = new Map<string, number>();
 
   constructor(
     hub: ServerChangeHub,
@@ -54,13 +62,43 @@ export class ServerWatchStream {
     });
   }
 
-  /** Opens one client's watch; reads (and may fail) before anything is sent. */
+  /** Opens one client's watch; reads (and may fail) before anything is sent. Past the user's cap: 429. */
   async open(caller: Caller, lastEventId?: string): Promise<ServerWatch> {
+    const release = this.takeSlot(caller.user._id);
+    try {
+      return await this.openHolding(caller, release, lastEventId);
+    } catch (e) {
+      release();
+      throw e;
+    }
+  }
+
+  /** Streams of the user open now (or opening). */
+  openStreams(userId: string): number {
+    return this.openPerUser.get(userId) ?? 0;
+  }
+
+  /** Takes one of the user's stream slots; the function gives it back (once, however often called). */
+  private takeSlot(userId: string): () => void {
+    const held = this.openPerUser.get(userId) ?? 0;
+    if (held >= maxWatchStreamsPerUser) throw tooManyAttempts(watchRetryAfterSeconds);
+    this.openPerUser.set(userId, held + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const now = (this.openPerUser.get(userId) ?? 1) - 1;
+      if (now > 0) this.openPerUser.set(userId, now);
+      else this.openPerUser.delete(userId);
+    };
+  }
+
+  private async openHolding(caller: Caller, release: () => void, lastEventId?: string): Promise<ServerWatch> {
     const resumeFrom = this.seqOf(lastEventId);
     const stale = resumeFrom === undefined || resumeFrom <= (this.accessChangedAt.get(caller.user._id) ?? -1);
     const missed = stale ? undefined : this.ring.after(resumeFrom);
-    if (!missed) return this.snapshot(caller);
-    const { watcher, current } = this.watcher(caller);
+    if (!missed) return this.snapshot(caller, release);
+    const { watcher, current } = this.watcher(caller, release);
     // One check per team for the whole replay, however many changes it holds.
     const checked = new Map<string, Promise<boolean>>();
     const visible = (teamId: string) => checked.get(teamId) ?? checked.set(teamId, this.may(current.caller, teamId)).get(teamId)!;
@@ -69,7 +107,7 @@ export class ServerWatchStream {
     return this.watch(watcher, current);
   }
 
-  private async snapshot(caller: Caller): Promise<ServerWatch> {
+  private async snapshot(caller: Caller, release: () => void): Promise<ServerWatch> {
     const before = this.ring.head;
     const teams = await this.access.teamsWith(caller.user, 'servers.read');
     const docs = await this.deps.repos.servers.find(teams ? { teamId: { $in: teams } } : {});
@@ -82,7 +120,7 @@ export class ServerWatchStream {
     for (const doc of docs) if (!latest.has(doc._id)) items.set(doc._id, this.view(doc));
     for (const [id, entry] of latest) if (entry.change.event === 'server') items.set(id, entry.change.data);
     const at = this.ring.head;
-    const { watcher, current } = this.watcher(caller);
+    const { watcher, current } = this.watcher(caller, release);
     // Ids are time-ordered: this is creation order, as GET /servers lists them.
     [...items.values()].sort((a, b) => (a.id < b.id ? -1 : 1)).forEach((data, i) => watcher.ready({ event: 'server', data, id: `${this.epoch}-${at}.${i + 1}` }));
     watcher.synced(true, this.ring.reserve());
@@ -90,7 +128,7 @@ export class ServerWatchStream {
   }
 
   /** A client's watcher, and its caller as last re-checked (whose rights decide every change). */
-  private watcher(caller: Caller): { watcher: ServerWatcher; current: { caller: Caller; unguard?: () => void } } {
+  private watcher(caller: Caller, release: () => void): { watcher: ServerWatcher; current: { caller: Caller; unguard?: () => void } } {
     const current: { caller: Caller; unguard?: () => void } = { caller };
     const watcher = new ServerWatcher(
       (seq) => `${this.epoch}-${seq}`,
@@ -98,6 +136,7 @@ export class ServerWatchStream {
       (w) => {
         this.watchers.delete(w);
         current.unguard?.();
+        release();
       },
       (err) => this.deps.logger.error({ err }, 'server watch delivery failed; the client resumes'),
     );
