@@ -142,7 +142,8 @@ export function mountRoute(router: Router, route: AnyRoute, deps: MountDeps): vo
       // grow the log): sign-in refusals reach the log aggregated (LoginFailureLog), others not at all.
       if (!caller && (status === 401 || (status === 429 && known?.code === 'too_many_attempts' && route.auth === 'public'))) {
         deps.countAuthFailure(authFailureReason(ctx, known?.code, audit?.authFailure));
-        throw error;
+        // A wrong setup code stays audited as well: setup happens once and is rate limited, so it cannot flood the log.
+        if (known?.code !== 'invalid_setup_code') throw error;
       }
       // A change answered but not audited already has its event's failure logged: no FAILED event for it.
       if (audit && !answered) {
