@@ -203,7 +203,7 @@ describe('Agent file operations walk by held directory fds (containment)', () =>
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const plugin: DesiredPlugin = { installationId: 'i', fileName: 'p.jar', sha256, sizeBytes: bytes.length, pluginId: 't:p' };
     const placer = () => new PluginPlacer(join(base, 'cache'), { fetch: async (_s: string, _n: number, dest: string) => writeFile(dest, bytes) }, silentLogger);
-    const template = { config: { file: 'config/server.properties', format: 'properties', managed: { 'server-port': '25565' } } } as unknown as Template;
+    const template = { config: { file: 'config/server.properties', format: 'properties', managed: { 'server-port': '40123' } } } as unknown as Template;
 
     it('plugins/ swapped for a symlink out: the start is refused and nothing is written outside', async () => {
       await symlink(outside, join(root, 'plugins'));
@@ -236,7 +236,7 @@ describe('Agent file operations walk by held directory fds (containment)', () =>
       await mkdir(join(root, 'config'));
       await symlink(join(outside, 'f'), join(root, 'config', 'server.properties'));
       await writeManagedConfig(template, {} as PlaceholderValues, root, null, {}, isRoot ? game : null);
-      expect(await readFile(join(root, 'config', 'server.properties'), 'utf8')).to.contain('server-port=25565');
+      expect(await readFile(join(root, 'config', 'server.properties'), 'utf8')).to.contain('server-port=40123');
       expect(await readFile(join(outside, 'f'), 'utf8')).to.equal('canary');
       if (isRoot) expect((await lstat(join(root, 'config', 'server.properties'))).uid).to.equal(game.uid);
     });

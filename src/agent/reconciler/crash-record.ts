@@ -1,3 +1,5 @@
+import type { Condition } from '../../shared/link/messages.js';
+
 /** One console line kept with a crash: its text and when the game printed it (ms since the epoch). */
 export interface CrashLine {
   text: string;
@@ -48,4 +50,20 @@ export function endedWith(crash: Pick<CrashRecord, 'code' | 'signal' | 'oomKille
 export function crashLoopMessage(crashes: number, windowSeconds: number, last: CrashRecord | undefined): string {
   const lastEnd = last ? ` The last one ended with ${endedWith(last)}.` : '';
   return `Crashed ${crashes} times within ${windowSeconds} s; automatic restarts stopped until acknowledged.${lastEnd}`;
+}
+
+/** A crash as kept: its lines cut to what a status carries, and the memory limit when the kernel killed it for that. */
+export const crashAt = (at: number, code: number | null, signal: string | null, lastLines: readonly CrashLine[] = [], oomKilledAt?: number): CrashRecord =>
+  ({ at, code, signal, lastLines: keptCrashLines(lastLines), ...(oomKilledAt === undefined ? {} : { oomKilledAt }) });
+
+const oomKilledId = (serverId: string) => `${serverId}:oom-killed`;
+
+/**
+ * OOM_KILLED stands while the last crash is one the memory limit caused: it explains that crash
+ * (and a crash loop it leads to) until a crash of another kind replaces it.
+ */
+export function withOomCondition(conditions: Condition[], serverId: string, crash: CrashRecord): Condition[] {
+  const others = conditions.filter((c) => c.reason !== oomKilledReason);
+  if (crash.oomKilledAt === undefined) return others;
+  return [...others, { id: oomKilledId(serverId), reason: oomKilledReason, message: oomKilledMessage(crash.oomKilledAt), since: new Date(crash.at).toISOString() }];
 }

@@ -1,5 +1,5 @@
 import { assign, fromCallback, fromPromise, setup, type EventObject } from 'xstate';
-import { crashLoopMessage, isCrash, keptCrashLines, oomKilledMessage, oomKilledReason, type CrashLine, type CrashRecord } from './crash-record.js';
+import { crashAt, crashLoopMessage, isCrash, withOomCondition, type CrashLine, type CrashRecord } from './crash-record.js';
 import { clearPortInUse, notePortInUse, portRecheckMs, type PortCheckResult } from './port-in-use.js';
 import { appliedFrom, needsRestart, type AppliedSpec, type ServerTarget } from './server-target.js';
 
@@ -54,23 +54,10 @@ export type ServerMachineEvent =
   | { type: 'FILES_REPLACED' };
 
 const crashLoopId = (serverId: string) => `${serverId}:crash-loop`;
-const oomKilledId = (serverId: string) => `${serverId}:oom-killed`;
-
-/**
- * OOM_KILLED stands while the last crash is one the memory limit caused: it explains that crash
- * (and a crash loop it leads to) until a crash of another kind replaces it.
- */
-function withOomCondition(conditions: AgentCondition[], serverId: string, crash: CrashRecord): AgentCondition[] {
-  const others = conditions.filter((c) => c.reason !== oomKilledReason);
-  if (crash.oomKilledAt === undefined) return others;
-  return [...others, { id: oomKilledId(serverId), reason: oomKilledReason, message: oomKilledMessage(crash.oomKilledAt), since: new Date(crash.at).toISOString() }];
-}
 const maxBackoffMs = 30_000;
 /** A stop that failed is tried again after this long, until the game is gone. */
 const stopRetryMs = 1000;
 
-const crashAt = (at: number, code: number | null, signal: string | null, lastLines: readonly CrashLine[] = [], oomKilledAt?: number): CrashRecord =>
-  ({ at, code, signal, lastLines: keptCrashLines(lastLines), ...(oomKilledAt === undefined ? {} : { oomKilledAt }) });
 
 /**
  * One server on this Node, reconciled towards its desired spec. Every state is a runtime state the

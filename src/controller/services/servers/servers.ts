@@ -4,7 +4,7 @@ import { accepts, machineState, type ServerActor, type ServerFleet } from '../..
 import type { ServerEvent } from '../../actors/server-machine.js';
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
-import { conflict, forbidden, invalidRequest, DomainError } from '../../core/errors.js';
+import { conflict, invalidRequest, DomainError } from '../../core/errors.js';
 import { paginate } from '../../domain/cursor.js';
 import type { Permission } from '../../core/permission-names.js';
 import { fits, freeOf } from '../../domain/placement.js';
@@ -12,6 +12,7 @@ import { defaultRestartPolicy, emptyObserved, type Reservation, type ServerDesir
 import type { Shared } from '../../store/collection.js';
 import type { ServerDoc } from '../../store/records.js';
 import { networkId } from '../network/network-state.js';
+import { requireMayJoinNetwork } from './network-admission.js';
 import { ObservedMemo, type ObservedReport } from './observed-memo.js';
 import type { CreateProxyInput, CreateServerInput, ServerListQuery } from './inputs.js';
 import type { TemplateCatalog } from '../../templates/template-catalog.js';
@@ -92,14 +93,11 @@ export class ServerService {
     const template = this.checkSoftware(input.software);
     if (template.kind !== 'GAME_SERVER') throw invalidRequest('body.software.template: a proxy is created with POST /network/proxy.');
     if (input.inNetwork && !template.networkMember) throw new DomainError('not_network_capable', `${template.id} servers cannot join the network.`);
-    if (input.inNetwork) await this.requireMayJoin(caller, input.teamId);
+    if (input.inNetwork) await requireMayJoinNetwork(this.deps, this.access, caller, input.teamId);
     return this.insertPlaced('GAME_SERVER', { ...input, inNetwork: input.inNetwork ?? false }, async () => input.teamId, undefined, audit);
   }
 
-  /**
-   * The network's proxy: placed, installed, started and stopped like any server, on a Node whose
-   * host has the network's port free (its game port is the network port). Never a member.
-   */
+  /** The network's proxy: placed, run and stopped like any server, on a Node with the network's port free (its game port). Never a member. */
   async createProxy(input: CreateProxyInput, port: number, audit: AuditScope) {
     const template = this.checkSoftware(input.software);
     if (template.kind !== 'PROXY') throw invalidRequest('body.software.template: not a proxy template; game servers are created with POST /servers.');
@@ -241,7 +239,7 @@ export class ServerService {
       const template = this.templates.get(doc.desired.software.template);
       if (doc.kind === 'PROXY') throw new DomainError('not_network_capable', 'The proxy cannot join the network it serves.');
       if (!template?.networkMember) throw new DomainError('not_network_capable', 'This server\'s template cannot join the network.');
-      await this.requireMayJoin(caller, doc.teamId);
+      await requireMayJoinNetwork(this.deps, this.access, caller, doc.teamId);
     }
     return this.locks.run('placement', async () => {
       const current = (await this.deps.repos.servers.findById(serverId)) ?? doc;
@@ -260,19 +258,6 @@ export class ServerService {
       if (input.inNetwork === false) await this.leaveLobby(serverId);
       return this.detail(updated);
     });
-  }
-
-  /**
-   * Joining the network trusts the team with the forwarding secret every member shares: it needs
-   * servers.update and, unless the caller is a global administrator, the team admitted by one.
-   */
-  private async requireMayJoin(caller: Caller, teamId: string): Promise<void> {
-    if (caller.user.globalAdmin) return;
-    if (!(await this.access.may(caller.user, teamId, 'servers.update'))) throw forbidden('inNetwork: joining the network needs servers.update in this team.');
-    const network = await this.deps.repos.network.findById(networkId);
-    if (!network?.teamIds?.includes(teamId)) {
-      throw forbidden(`inNetwork: the team ${teamId} is not admitted to the network; a global administrator admits teams with PATCH /network {teamIds}.`);
-    }
   }
 
   /** A server that leaves the network, or goes, is no longer its lobby. */
