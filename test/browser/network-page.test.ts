@@ -138,4 +138,16 @@ describe('web UI: the network page and the Network member switch', function () {
     await bravo.getByText('lobby', { exact: true }).waitFor();
     await capture('page');
   });
+
+  it('admits a team through the Admitted teams form', async () => {
+    await openSection(page, 'Network', 'Network');
+    const form = page.getByRole('form', { name: 'Admitted teams' });
+    const blue = form.getByRole('checkbox', { name: 'blue' });
+    expect(await blue.isChecked()).to.equal(false);
+    await blue.check();
+    await form.getByRole('button', { name: 'Save admitted teams' }).click();
+    await form.getByText('Saved.').waitFor();
+    const teams = (await admin.get<{ items: Team[] }>('/teams')).body;
+    expect((await admin.get<Network>('/network')).body.teamIds).to.deep.equal(teams.items.filter((x) => x.name === 'blue').map((x) => x.id));
+  });
 });

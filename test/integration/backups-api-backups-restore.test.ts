@@ -12,14 +12,14 @@ describe('backups API — manual backups, permissions, restore workflow', functi
   const { createServer, take, finished, backupsOf, connected } = rig;
 
   describe('manual backups', () => {
-    it('answers 202 PENDING, then SUCCEEDED with the sizes, software and plugins; the Node was asked with the path', async () => {
+    it('answers 202 PENDING, then SUCCEEDED with the sizes, software and plugins; the Node was asked with the team area of the path', async () => {
       const pending = await take(rig.serverId);
       expect(pending).to.include({ serverId: rig.serverId, destinationId: rig.nodeDir.id, nodeId: rig.agent.nodeId, trigger: 'MANUAL' });
       expect(pending.state).to.be.oneOf(['PENDING', 'RUNNING', 'SUCCEEDED']);
       const done = await finished(pending.id);
       expect(done).to.deep.include({ state: 'SUCCEEDED', sizeBytes: 1000, storedBytes: 100, fileCount: 3, software: simcraft, plugins: [] });
       expect(done.finishedAt).to.be.a('string');
-      expect(rig.fake.localBackups.find((b) => b.backupId === pending.id)).to.deep.equal({ serverId: rig.serverId, backupId: pending.id, destinationPath: '/var/backups/cairn', quiesce: false });
+      expect(rig.fake.localBackups.find((b) => b.backupId === pending.id)).to.deep.equal({ serverId: rig.serverId, backupId: pending.id, destinationPath: `/var/backups/cairn/teams/${rig.teamId}`, quiesce: false });
       const audit = await rig.admin.get<AuditEventPage>(`/audit-events?action=backup.create&targetId=${pending.id}`);
       expect(audit.body.items[0]).to.deep.include({ actorKind: 'USER', outcome: 'SUCCESS', targetKind: 'backup' });
       expect(audit.body.items[0].details).to.include({ serverId: rig.serverId, destinationId: rig.nodeDir.id });

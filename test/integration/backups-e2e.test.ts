@@ -19,8 +19,8 @@ describe('backups end to end: real Agent, files back byte for byte, plugins inst
   const rootOf = (id: string) => join(f.agentDir, 'servers', id, 'root');
   const onDisk = async (id: string, path: string) => readFile(join(rootOf(id), ...path.split('/')));
 
-  const createServer = async (name: string) => {
-    const res = await f.admin.post<ServerDetail>('/servers', { name, teamId: f.teamId, software: simcraft, resources: { cpuMillis: 500, memoryBytes: GiB } });
+  const createServer = async (name: string, teamId = f.teamId) => {
+    const res = await f.admin.post<ServerDetail>('/servers', { name, teamId, software: simcraft, resources: { cpuMillis: 500, memoryBytes: GiB } });
     expect(res.status, res.text).to.equal(201);
     await waitForServer(f.admin, res.body.id, (s) => s.phase === 'READY', 'READY');
     return res.body.id;
@@ -116,6 +116,17 @@ describe('backups end to end: real Agent, files back byte for byte, plugins inst
     expect(second.storedBytes).to.be.greaterThan(0).and.lessThan(second.sizeBytes * 0.05);
   });
 
+  it('CONTROLLER: content is deduplicated within a team only, so storedBytes never tells one team what another holds', async () => {
+    const other = await f.admin.post<{ id: string }>('/teams', { name: 'dedup-other' });
+    expect(other.status, other.text).to.equal(201);
+    const content = randomBytes(256 * 1024);
+    const [mine, sibling, theirs] = [await createServer('dedup-a'), await createServer('dedup-b'), await createServer('dedup-c', other.body.id)];
+    for (const id of [mine, sibling, theirs]) await put(id, 'guess.bin', content);
+    expect((await backup(mine)).storedBytes).to.be.greaterThan(200 * 1024);
+    expect((await backup(sibling)).storedBytes, 'the same team shares content').to.be.lessThan(16 * 1024);
+    expect((await backup(theirs)).storedBytes, 'another team stores its own copy').to.be.greaterThan(200 * 1024);
+  });
+
   it('NODE_DIRECTORY: kept on the Node, a deleted file restored byte for byte; deleting the backup prunes the store', async () => {
     const destination = await f.admin.post<BackupDestination>('/backup-destinations', { name: 'node-disk', kind: 'NODE_DIRECTORY', path: nodeDirectoryPath });
     expect(destination.status, destination.text).to.equal(201);
@@ -130,8 +141,9 @@ describe('backups end to end: real Agent, files back byte for byte, plugins inst
     await restore(taken.id, id);
     expect(sha256(await onDisk(id, 'world/data.bin'))).to.equal(sha256(data));
     const all = (await f.admin.get<{ items: Backup[] }>(`/servers/${id}/backups`)).body.items;
+    const teamArea = join(nodeDirectoryPath, 'teams', f.teamId, 'manifests');
+    expect(await readdir(teamArea)).to.have.length(all.length);
     for (const b of all) expect((await f.admin.delete(`/backups/${b.id}`)).status).to.equal(204);
-    const manifests = await readdir(join(nodeDirectoryPath, 'manifests')).catch(() => [] as string[]);
-    expect(manifests).to.deep.equal([]);
+    expect(await readdir(teamArea)).to.deep.equal([]);
   });
 });

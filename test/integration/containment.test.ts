@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { AgentProcess } from '../support/agent-process.js';
 import type { ConsoleStreamEvent, EnrollmentIssued, Node, ServerDetail, Team } from '../support/api-types.js';
 import { GiB, killGames, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
+import { removeGameCgroups } from '../support/game-cgroups.js';
 import { privateGamePorts } from '../support/game-ports.js';
 import { openSse, type SseStream } from '../support/sse.js';
 import { waitFor } from '../support/wait-for.js';
@@ -67,7 +68,9 @@ const asRoot = process.getuid?.() === 0;
   });
   after(async () => {
     for (const s of streams) s.close();
+    const servers = (await f.admin.get<{ items: { id: string }[] }>('/servers?limit=200')).body.items.map((s) => s.id);
     await f.dispose();
+    await removeGameCgroups(servers);
   });
 
   it('the Node says what it enforces: users, filesystem, memory and cpu, and no ISOLATION_UNAVAILABLE', async () => {

@@ -73,9 +73,33 @@ describe('backup garbage left by a process killed mid-backup', () => {
       await store.putManifest({ formatVersion: 1, backupId: id, createdAt: at, entries: [fileEntry(text), fileEntry('kept')] });
     }
     const destination = { _id: 'd1', kind: 'CONTROLLER' } as BackupDestinationDoc;
-    const kind = new ControllerKind({} as NodeCalls, { storeOf: () => store }, new DestinationLocks(), async (id) => states[id]);
+    const kind = new ControllerKind({} as NodeCalls, { storeOf: () => store }, new DestinationLocks(), async (id) => states[id], async () => []);
     expect(await kind.collect(destination)).to.equal(1);
     expect(await manifests()).to.deep.equal(['good', 'running', 'unknown']);
     expect(await blobs()).to.deep.equal([sha('kept'), sha('only-running'), sha('only-unknown')].sort());
+  });
+
+  it('a backup older than team areas is pruned from the root, a newer one from its team\'s area; each area keeps its own blobs', async () => {
+    const areas = new Map<string, FsBlobStore>();
+    const storeOf = (_d: BackupDestinationDoc, teamId: string | undefined) => {
+      const key = teamId ?? 'root';
+      if (!areas.has(key)) areas.set(key, new FsBlobStore(join(base, 'areas', key)));
+      return areas.get(key)!;
+    };
+    const write = async (teamId: string | undefined, backupId: string, text: string) => {
+      const area = storeOf({} as BackupDestinationDoc, teamId);
+      await area.putBlob(sha(text), Readable.from([Buffer.from(text)]));
+      await area.putManifest({ formatVersion: 1, backupId, createdAt: at, entries: [fileEntry(text)] });
+    };
+    await write(undefined, 'legacy', 'shared');
+    await write('t1', 'new-1', 'shared');
+    await write('t2', 'new-2', 'shared');
+    const kind = new ControllerKind({} as NodeCalls, { storeOf }, new DestinationLocks(), async () => 'SUCCEEDED', async () => ['t1', 't2']);
+    const destination = { _id: 'd1', kind: 'CONTROLLER' } as BackupDestinationDoc;
+    await kind.prune(destination, [{ _id: 'legacy', teamId: 't1' }, { _id: 'new-1', teamId: 't1', teamArea: true }] as BackupDoc[]);
+    const listed = async (teamId: string | undefined) => { const all: string[] = []; for await (const b of storeOf(destination, teamId).listBlobs()) all.push(b); return all; };
+    expect(await listed(undefined)).to.deep.equal([]);
+    expect(await listed('t1')).to.deep.equal([]);
+    expect(await listed('t2'), 'another team\'s copy stays').to.deep.equal([sha('shared')]);
   });
 });

@@ -288,6 +288,8 @@ export interface BackupDoc {
   destinationId: string;
   /** The Node that took it (a NODE_DIRECTORY backup lives there). */
   nodeId: string;
+  /** Its content lives in its team's area of the destination (every backup since per-team deduplication; see backup-area.ts). */
+  teamArea?: true;
   scheduleId?: string;
   trigger: BackupTrigger;
   state: BackupState;

@@ -13,7 +13,7 @@ export interface StoreAdapter {
   openCollection<T extends { _id: string }>(name: string, indexes: IndexSpec[]): Promise<Collection<T>>;
   openAuditLog(): Promise<AuditLog>;
   /** The content-addressed store of one CONTROLLER backup destination (files or GridFS). */
-  openBlobStore(destinationId: string): BlobStore;
+  openBlobStore(destinationId: string, teamId?: string): BlobStore;
   /** Where uploaded jars live when the data dir is not shared between Controllers; undefined when it is the store. */
   openSharedArtifacts(): BlobStore | undefined;
   /** Throws when the store cannot be reached (readiness). */
@@ -43,7 +43,8 @@ export interface Repositories {
   backupSchedules: Collection<BackupScheduleDoc>;
   leases: Collection<LeaseDoc>;
   audit: AuditLog;
-  blobStore(destinationId: string): BlobStore;
+  /** A destination's content-addressed store: its root area, or a team's area when `teamId` is given. */
+  blobStore(destinationId: string, teamId?: string): BlobStore;
   sharedArtifacts(): BlobStore | undefined;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -99,7 +100,7 @@ export async function openRepositories(adapter: StoreAdapter): Promise<Repositor
     backupSchedules: await open<BackupScheduleDoc>('backupSchedules'),
     leases: await open<LeaseDoc>('leases'),
     audit: await adapter.openAuditLog(),
-    blobStore: (destinationId) => adapter.openBlobStore(destinationId),
+    blobStore: (destinationId, teamId) => adapter.openBlobStore(destinationId, teamId),
     sharedArtifacts: () => adapter.openSharedArtifacts(),
     ping: () => adapter.ping(),
     close: () => adapter.close(),

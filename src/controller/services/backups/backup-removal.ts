@@ -24,8 +24,8 @@ export class BackupRemoval {
       const { destinationId, nodeId } = group[0];
       const ids = group.map((b) => b._id);
       const destination = await this.destinations.get(destinationId);
-      if (destination?.kind === 'CONTROLLER') await this.controller.prune(destination, ids);
-      else if (destination?.kind === 'NODE_DIRECTORY' && (await this.deps.repos.nodes.findById(nodeId))) await this.nodeDirectory.prune(nodeId, destination, ids);
+      if (destination?.kind === 'CONTROLLER') await this.controller.prune(destination, group);
+      else if (destination?.kind === 'NODE_DIRECTORY' && (await this.deps.repos.nodes.findById(nodeId))) await this.nodeDirectory.prune(nodeId, destination, group);
       await this.deps.repos.backups.delete({ _id: { $in: ids } });
     }
   }

@@ -52,7 +52,7 @@ export class BackupRunner {
   /** A new PENDING backup record of the server (not yet queued). */
   async create(server: ServerDoc, destination: BackupDestinationDoc, trigger: BackupTrigger, scheduleId?: string): Promise<BackupDoc> {
     const doc: BackupDoc = {
-      _id: this.deps.ids.next(), serverId: server._id, teamId: server.teamId, destinationId: destination._id, nodeId: server.nodeId ?? '',
+      _id: this.deps.ids.next(), serverId: server._id, teamId: server.teamId, destinationId: destination._id, nodeId: server.nodeId ?? '', teamArea: true,
       ...(scheduleId ? { scheduleId } : {}), trigger, state: 'PENDING', sizeBytes: 0, storedBytes: 0, fileCount: 0,
       software: server.desired.software, plugins: [], startedAt: nowIso(this.deps),
     };

@@ -3,26 +3,29 @@ import { checkManifestPath, totalBytes } from '../../../shared/backup/manifest.j
 import type { BackupDestinationDoc, BackupDoc, ServerDoc } from '../../store/records.js';
 import type { NodeCalls } from '../agent-link/node-calls.js';
 import { SnapshotSource } from '../transfers/snapshot-source.js';
+import { areaTeamOf } from './backup-area.js';
 import type { BackupKind, BackupOutcome } from './backup-runner.js';
 import type { DestinationLocks } from './destination-locks.js';
 
 /**
  * CONTROLLER: a snapshot of the server on its Node, of which the Controller reads only the files
- * whose content the destination lacks, each streamed into a blob (checked against its sha256 on
- * the way), then the manifest (last: a backup cut off midway has none, and its blobs are garbage).
- * The snapshot is closed whatever happens, so a quiesced server always resumes.
+ * whose content the team's area of the destination lacks, each streamed into a blob (checked
+ * against its sha256 on the way), then the manifest (last: a backup cut off midway has none, and
+ * its blobs are garbage). The snapshot is closed whatever happens, so a quiesced server always resumes.
  */
 export class ControllerKind implements BackupKind {
   constructor(
     private readonly calls: NodeCalls,
-    private readonly stores: { storeOf(destination: BackupDestinationDoc): BlobStore },
+    private readonly stores: { storeOf(destination: BackupDestinationDoc, teamId: string | undefined): BlobStore },
     private readonly locks: DestinationLocks,
     /** The state of a backup's record; undefined when there is none. */
     private readonly stateOf: (backupId: string) => Promise<BackupDoc['state'] | undefined>,
+    /** The teams with backups in the destination (whose areas may hold garbage). */
+    private readonly teamsIn: (destinationId: string) => Promise<Iterable<string>>,
   ) {}
 
   async take(backup: BackupDoc, server: ServerDoc, destination: BackupDestinationDoc, quiesce: boolean): Promise<BackupOutcome> {
-    const store = this.stores.storeOf(destination);
+    const store = this.stores.storeOf(destination, areaTeamOf(backup));
     return this.locks.shared(destination._id, async () => {
       const snapshot = await SnapshotSource.open(this.calls, backup.nodeId, server._id, { quiesce });
       try {
@@ -41,20 +44,33 @@ export class ControllerKind implements BackupKind {
     });
   }
 
-  /** Removes backups' manifests, then every blob no remaining manifest references. */
-  async prune(destination: BackupDestinationDoc, backupIds: string[]): Promise<void> {
-    const store = this.stores.storeOf(destination);
-    for (const id of backupIds) await store.deleteManifest(id);
-    await this.collect(destination);
+  /** Removes backups' manifests, then every blob no remaining manifest of their areas references. */
+  async prune(destination: BackupDestinationDoc, backups: BackupDoc[]): Promise<void> {
+    const areas = new Map<string | undefined, string[]>();
+    for (const b of backups) areas.set(areaTeamOf(b), [...(areas.get(areaTeamOf(b)) ?? []), b._id]);
+    for (const [teamId, ids] of areas) {
+      const store = this.stores.storeOf(destination, teamId);
+      for (const id of ids) await store.deleteManifest(id);
+      await this.collectArea(destination, teamId);
+    }
   }
 
   /**
-   * Collects the destination's garbage with it held alone. A FAILED backup is never restored, so a
-   * manifest it wrote before failing (the Controller killed just after) keeps no blob alive.
-   * `partialsIdleMs` is 0 only at start, when nothing can be writing yet.
+   * Collects the garbage of every area of the destination (the root and each team's with backups
+   * there). `partialsIdleMs` is 0 only at start, when nothing can be writing yet.
    */
   async collect(destination: BackupDestinationDoc, partialsIdleMs?: number): Promise<number> {
-    const store = this.stores.storeOf(destination);
+    let removed = await this.collectArea(destination, undefined, partialsIdleMs);
+    for (const teamId of await this.teamsIn(destination._id)) removed += await this.collectArea(destination, teamId, partialsIdleMs);
+    return removed;
+  }
+
+  /**
+   * Collects one area with the destination held alone. A FAILED backup is never restored, so a
+   * manifest it wrote before failing (the Controller killed just after) keeps no blob alive.
+   */
+  private collectArea(destination: BackupDestinationDoc, teamId: string | undefined, partialsIdleMs?: number): Promise<number> {
+    const store = this.stores.storeOf(destination, teamId);
     const isDiscarded = async (backupId: string) => (await this.stateOf(backupId)) === 'FAILED';
     return this.locks.exclusive(destination._id, () => collectGarbage(store, { partialsIdleMs, isDiscarded }));
   }

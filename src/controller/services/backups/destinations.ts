@@ -66,10 +66,11 @@ export class BackupDestinations {
     return this.deps.repos.backupDestinations.findById(destinationId);
   }
 
-  /** The content-addressed store of a CONTROLLER destination. */
-  storeOf(destination: BackupDestinationDoc): BlobStore {
-    let store = this.stores.get(destination._id);
-    if (!store) this.stores.set(destination._id, (store = this.deps.repos.blobStore(destination._id)));
+  /** The content-addressed store of a CONTROLLER destination: a team's area of it, or its root (backups older than areas). */
+  storeOf(destination: BackupDestinationDoc, teamId: string | undefined): BlobStore {
+    const key = `${destination._id}/${teamId ?? ''}`;
+    let store = this.stores.get(key);
+    if (!store) this.stores.set(key, (store = this.deps.repos.blobStore(destination._id, teamId)));
     return store;
   }
 

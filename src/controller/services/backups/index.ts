@@ -41,7 +41,8 @@ export function createBackupServices(d: BackupDeps) {
   const locks = new DestinationLocks();
   const destinations = new BackupDestinations(d.deps, d.access);
   const nodeDirectory = new NodeDirectoryKind(calls, locks);
-  const controller = new ControllerKind(calls, destinations, locks, async (id) => (await d.deps.repos.backups.findById(id))?.state);
+  const teamsIn = async (destinationId: string) => new Set((await d.deps.repos.backups.find({ destinationId, teamArea: true })).map((b) => b.teamId));
+  const controller = new ControllerKind(calls, destinations, locks, async (id) => (await d.deps.repos.backups.findById(id))?.state, teamsIn);
   const runner = new BackupRunner(d.deps, destinations, { NODE_DIRECTORY: nodeDirectory, CONTROLLER: controller }, (nodeId) => nodeReady(d.fleet, nodeId, backupDeadlines.nodeReadyMs));
   const removal = new BackupRemoval(d.deps, destinations, nodeDirectory, controller);
   const backups = new BackupService(d.deps, d.access, d.servers, destinations, runner, removal);

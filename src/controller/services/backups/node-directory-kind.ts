@@ -1,6 +1,7 @@
 import type { BackupDestinationDoc, BackupDoc, ServerDoc } from '../../store/records.js';
 import type { NodeCalls } from '../agent-link/node-calls.js';
 import { backupDeadlines } from './backup-deadlines.js';
+import { areaTeamOf, nodeAreaPath } from './backup-area.js';
 import type { BackupKind, BackupOutcome } from './backup-runner.js';
 import type { DestinationLocks } from './destination-locks.js';
 
@@ -13,16 +14,23 @@ export class NodeDirectoryKind implements BackupKind {
 
   async take(backup: BackupDoc, server: ServerDoc, destination: BackupDestinationDoc, quiesce: boolean): Promise<BackupOutcome> {
     const answer = await this.locks.shared(storeKey(backup.nodeId, destination._id), () => this.calls.askNode(backup.nodeId, {
-      body: 'localBackup', localBackup: { serverId: server._id, backupId: backup._id, destinationPath: destination.path ?? '', quiesce },
+      body: 'localBackup', localBackup: { serverId: server._id, backupId: backup._id, destinationPath: nodeAreaPath(destination.path ?? '', areaTeamOf(backup)), quiesce },
     }, { timeoutMs: backupDeadlines.localBackupMs }));
     if (answer.payload !== 'backupResult') throw new Error('the Agent answered the backup without its result');
     return { sizeBytes: Number(answer.backupResult.sizeBytes), storedBytes: Number(answer.backupResult.storedBytes), fileCount: answer.backupResult.fileCount };
   }
 
-  /** Removes backups from the store on their Node, and the blobs nothing references any more. */
-  async prune(nodeId: string, destination: BackupDestinationDoc, backupIds: string[]): Promise<void> {
-    await this.locks.exclusive(storeKey(nodeId, destination._id), () => this.calls.askNode(nodeId, {
-      body: 'localBackupPrune', localBackupPrune: { destinationPath: destination.path ?? '', backupIds },
-    }, { timeoutMs: backupDeadlines.pruneMs }));
+  /** Removes backups from the areas of the store on their Node, and the blobs nothing there references any more. */
+  async prune(nodeId: string, destination: BackupDestinationDoc, backups: BackupDoc[]): Promise<void> {
+    const areas = new Map<string, string[]>();
+    for (const b of backups) {
+      const path = nodeAreaPath(destination.path ?? '', areaTeamOf(b));
+      areas.set(path, [...(areas.get(path) ?? []), b._id]);
+    }
+    for (const [destinationPath, backupIds] of areas) {
+      await this.locks.exclusive(storeKey(nodeId, destination._id), () => this.calls.askNode(nodeId, {
+        body: 'localBackupPrune', localBackupPrune: { destinationPath, backupIds },
+      }, { timeoutMs: backupDeadlines.pruneMs }));
+    }
   }
 }

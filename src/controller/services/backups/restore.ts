@@ -15,6 +15,7 @@ import type { ServerService } from '../servers/servers.js';
 import { StageSink } from '../transfers/stage-sink.js';
 import { backupDeadlines } from './backup-deadlines.js';
 import { failureText } from './backup-failure.js';
+import { areaTeamOf, nodeAreaPath } from './backup-area.js';
 import type { BackupRunner } from './backup-runner.js';
 import type { BackupService } from './backups.js';
 import type { BackupDestinations } from './destinations.js';
@@ -111,7 +112,7 @@ export class RestoreWorkflow {
         await this.stopped(current._id);
         current = await this.step(current, restoreSteps.staging);
         stage = destination.kind === 'NODE_DIRECTORY'
-          ? await StageSink.fromLocal(this.calls, current.nodeId!, current._id, destination.path ?? '', backup._id)
+          ? await StageSink.fromLocal(this.calls, current.nodeId!, current._id, nodeAreaPath(destination.path ?? '', areaTeamOf(backup)), backup._id)
           : await StageSink.begin(this.calls, current.nodeId!, current._id);
         if (destination.kind === 'CONTROLLER') await this.fill(stage, backup, destination);
         current = await this.step(current, restoreSteps.committing, { stageId: stage.id });
@@ -155,7 +156,7 @@ export class RestoreWorkflow {
 
   /** Writes every file of a CONTROLLER backup into the stage, each checked against its sha256 on both sides. */
   private async fill(stage: StageSink, backup: BackupDoc, destination: BackupDestinationDoc): Promise<void> {
-    const store = this.destinations.storeOf(destination);
+    const store = this.destinations.storeOf(destination, areaTeamOf(backup));
     const manifest = await store.readManifest(backup._id);
     if (!manifest) throw new RestoreFailure('the backup\'s manifest is missing from its destination');
     // A directory that holds something is made by its contents' writes; only empty ones are sent (one request each).

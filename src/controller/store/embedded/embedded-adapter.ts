@@ -49,9 +49,10 @@ export class EmbeddedAdapter implements StoreAdapter {
     return this.log;
   }
 
-  openBlobStore(destinationId: string): BlobStore {
-    if (!/^[A-Za-z0-9-]{1,100}$/.test(destinationId)) throw new Error(`not a destination id: ${destinationId.slice(0, 80)}`);
-    return new FsBlobStore(join(this.dataDir, 'backups', destinationId));
+  openBlobStore(destinationId: string, teamId?: string): BlobStore {
+    for (const id of [destinationId, teamId ?? 'root']) if (!/^[A-Za-z0-9-]{1,100}$/.test(id)) throw new Error(`not an id: ${id.slice(0, 80)}`);
+    const root = join(this.dataDir, 'backups', destinationId);
+    return new FsBlobStore(teamId ? join(root, 'teams', teamId) : root);
   }
 
   /** The data dir is the store: jars kept there need no second copy. */

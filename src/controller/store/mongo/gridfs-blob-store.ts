@@ -29,18 +29,22 @@ function counting(): Transform & { bytes: number } {
 
 /**
  * One CONTROLLER destination's content-addressed store in GridFS (bucket `backups`), for the
- * Controller on MongoDB: blobs are files named `<destinationId>/blobs/<sha256>` (BlobEncoder: gzip only where it pays)
- * and manifests `<destinationId>/manifests/<backupId>` (gzip JSON). GridFS writes a file's
+ * Controller on MongoDB: blobs are files named `<area>/blobs/<sha256>` (BlobEncoder: gzip only where it pays)
+ * and manifests `<area>/manifests/<backupId>` (gzip JSON). GridFS writes a file's
  * document only after its last chunk, so a cut-off upload never shows under its name (GridFS's
  * own filename index serves the lookups); blobs stream in GridFS chunks, never held whole.
  */
 export class GridFsBlobStore implements BlobStore {
-  constructor(private readonly bucket: GridFSBucket, private readonly destinationId: string) {
+  /** Where the files' names start: the destination, or a team's area in it (`<destinationId>/teams/<teamId>`). */
+  private readonly area: string;
+
+  constructor(private readonly bucket: GridFSBucket, private readonly destinationId: string, teamId?: string) {
     checked(destinationId, idPattern, 'destination id');
+    this.area = teamId ? `${destinationId}/teams/${checked(teamId, idPattern, 'team id')}` : destinationId;
   }
 
-  private blobName = (sha256: string) => `${this.destinationId}/blobs/${checked(sha256, shaPattern, 'sha256')}`;
-  private manifestName = (backupId: string) => `${this.destinationId}/manifests/${checked(backupId, idPattern, 'backup id')}`;
+  private blobName = (sha256: string) => `${this.area}/blobs/${checked(sha256, shaPattern, 'sha256')}`;
+  private manifestName = (backupId: string) => `${this.area}/manifests/${checked(backupId, idPattern, 'backup id')}`;
 
   private async idsOf(filename: string) {
     return (await this.bucket.find({ filename }, { projection: { _id: 1 } }).toArray()).map((f) => f._id);
@@ -79,7 +83,7 @@ export class GridFsBlobStore implements BlobStore {
   }
 
   private async *namesUnder(kind: 'blobs' | 'manifests'): AsyncIterable<string> {
-    const prefix = `${this.destinationId}/${kind}/`;
+    const prefix = `${this.area}/${kind}/`;
     const seen = new Set<string>();
     const cursor = this.bucket.find({ filename: { $regex: `^${escapeRegex(prefix)}` } }, { projection: { filename: 1 }, sort: { filename: 1 } });
     for await (const file of cursor) {

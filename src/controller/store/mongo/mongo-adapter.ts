@@ -43,9 +43,9 @@ export class MongoAdapter implements StoreAdapter {
     return MongoAuditLog.open(this.db, this.clock);
   }
 
-  openBlobStore(destinationId: string): BlobStore {
+  openBlobStore(destinationId: string, teamId?: string): BlobStore {
     this.bucket ??= new GridFSBucket(this.db, { bucketName: 'backups' });
-    return new GridFsBlobStore(this.bucket, destinationId);
+    return new GridFsBlobStore(this.bucket, destinationId, teamId);
   }
 
   /** Uploaded plugin jars, in GridFS so every Controller on the database finds them (bucket `artifacts`). */

@@ -5,6 +5,7 @@ import { useMe } from '../../app/session';
 import { Loading } from '../../components/Loading';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { useServerWatch } from '../servers/use-server-watch';
+import { AdmittedTeams } from './AdmittedTeams';
 import { NetworkMembers } from './NetworkMembers';
 import { NetworkSettingsForm } from './NetworkSettingsForm';
 import { NewProxyForm } from './NewProxyForm';
@@ -31,6 +32,7 @@ export function NetworkPage() {
             <h2 id="proxy-heading">Proxy</h2>
             {n.proxyServerId ? <ProxyStatus proxyId={n.proxyServerId} /> : admin ? <NewProxyForm /> : <p>The network has no proxy yet; a global administrator creates it.</p>}
           </section>
+          <AdmittedTeams network={n} admin={admin} />
           <NetworkMembers network={n} admin={admin} />
         </>
       )}
