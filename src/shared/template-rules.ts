@@ -1,4 +1,4 @@
-import { placeholdersIn, templatePlaceholders, type Template } from './templates.js';
+import { fixedVersions, placeholdersIn, templatePlaceholders, type Template } from './templates.js';
 
 /** Rules across fields that a JSON schema cannot say; the first broken one, or undefined. */
 export function checkTemplateRules(t: Template): string | undefined {
@@ -44,11 +44,14 @@ function checkPlaceholders(t: Template): string | undefined {
 }
 
 function checkArtifacts(t: Template): string | undefined {
+  const versions = fixedVersions(t);
+  if (t.install.source === 'upstream') return versions ? 'install: "upstream" needs versions from an upstream ({"source": …})' : undefined;
+  if (!versions) return 'versions: an upstream\'s versions need install.source "upstream"';
   if (t.install.source !== 'download') return undefined;
   const { artifacts } = t.install;
-  const missing = t.versions.find((v) => !(v in artifacts));
+  const missing = versions.find((v) => !(v in artifacts));
   if (missing) return `install.artifacts: no artifact for version "${missing}"`;
-  const extra = Object.keys(artifacts).find((v) => !t.versions.includes(v));
+  const extra = Object.keys(artifacts).find((v) => !versions.includes(v));
   if (extra) return `install.artifacts.${extra}: not one of versions`;
   const unchecked = Object.entries(artifacts).find(([, a]) => a.sha256 === undefined && a.sha1 === undefined);
   if (unchecked) return `install.artifacts.${unchecked[0]}: needs sha256 or sha1`;

@@ -37,7 +37,12 @@ export const BuiltinInstall = Type.Object({
 }, { additionalProperties: false });
 
 export const DownloadArtifact = Type.Object({
-  url: Type.String({ pattern: '^https://', maxLength: 2048 }),
+  /**
+   * Where the Controller fetches it (once, into its artifact store). Agents never download: they
+   * fetch every artifact from the Controller over the link, by checksum. Absent in the templates
+   * the Controller sends, and in those it resolves from an upstream's listing.
+   */
+  url: Type.Optional(Type.String({ pattern: '^https://', maxLength: 2048 })),
   /** At least one checksum: the vendor's sha256 where it publishes one, else its sha1 (Mojang). */
   sha256: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })),
   sha1: Type.Optional(Type.String({ pattern: '^[0-9a-f]{40}$' })),
@@ -55,12 +60,22 @@ export const DownloadInstall = Type.Object({
   artifacts: Type.Record(Type.String(), DownloadArtifact),
 }, { additionalProperties: false });
 
+/**
+ * The artifact comes from the upstream that lists the template's versions (`versions.source`); the
+ * Controller resolves version and build to the download the upstream lists and sends the Agent a
+ * `download` install with that one artifact.
+ */
+export const UpstreamInstall = Type.Object({
+  source: Type.Literal('upstream'),
+  file: CairnFileName,
+}, { additionalProperties: false });
+
 export const SeedFile = Type.Object({
   path: ServerRelativePath,
   content: Type.String({ maxLength: 4096 }),
 }, { additionalProperties: false });
 
-export const TemplateInstall = Type.Union([BuiltinInstall, DownloadInstall]);
+export const TemplateInstall = Type.Union([BuiltinInstall, DownloadInstall, UpstreamInstall]);
 
 export const TemplateRun = Type.Object({
   command: Type.String({ minLength: 1 }),
@@ -128,6 +143,21 @@ export const TemplateBackup = Type.Object({
   timeoutSeconds: Type.Integer({ minimum: 1, maximum: 600 }),
 }, { additionalProperties: false });
 
+export const versionSources = ['papermc', 'mojang'] as const;
+export type VersionSource = (typeof versionSources)[number];
+
+/** Versions listed by an upstream, synced by the Controller: PaperMC's Fill v3 (a project) or Mojang's manifest (releases). */
+export const UpstreamVersions = Type.Object({
+  source: Type.Enum(versionSources),
+  /** The PaperMC project (`paper`, `folia`, `velocity`); none for `mojang`. */
+  project: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: templateIdPattern })),
+}, { additionalProperties: false });
+
+/** The Java a version needs: the lowest feature release (major) it runs on. */
+export const TemplateJava = Type.Object({
+  minimum: Type.Integer({ minimum: 8, maximum: 99 }),
+}, { additionalProperties: false });
+
 export const TemplateFile = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 64, pattern: templateIdPattern }),
   name: Type.String({ minLength: 1, maxLength: 100 }),
@@ -135,8 +165,13 @@ export const TemplateFile = Type.Object({
   kind: Type.Union([Type.Literal('GAME_SERVER'), Type.Literal('PROXY')]),
   networkMember: Type.Boolean(),
   platform: Type.String({ minLength: 1, maxLength: 64, pattern: templateIdPattern }),
-  /** Newest first; the first is the default. */
-  versions: Type.Array(VersionString, { minItems: 1, uniqueItems: true }),
+  /** A fixed list, newest first (the first is the default), or the upstream that lists them. */
+  versions: Type.Union([Type.Array(VersionString, { minItems: 1, uniqueItems: true }), UpstreamVersions]),
+  /**
+   * The Java `{java}` must be at least; an upstream's listing overrides it per version (the
+   * Controller writes the version's into the template it sends). Absent: any Java.
+   */
+  java: Type.Optional(TemplateJava),
   install: TemplateInstall,
   /** Files written into the server's directory at install when absent (never overwritten). */
   seedFiles: Type.Optional(Type.Array(SeedFile)),
@@ -159,6 +194,12 @@ export type TemplateBackupSpec = NonNullable<Template['backup']>;
 export type BuiltinInstallSpec = Static<typeof BuiltinInstall>;
 export type DownloadInstallSpec = Static<typeof DownloadInstall>;
 export type DownloadArtifactSpec = Static<typeof DownloadArtifact>;
+export type UpstreamVersionsSpec = Static<typeof UpstreamVersions>;
+
+/** The template's own list of versions (newest first); undefined when an upstream lists them. */
+export function fixedVersions(template: Template): string[] | undefined {
+  return Array.isArray(template.versions) ? template.versions : undefined;
+}
 
 const placeholderRe = /\{([A-Za-z]+)\}/g;
 

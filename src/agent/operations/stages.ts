@@ -9,7 +9,7 @@ import type { StageFromLocal } from '../../shared/link/generated/cairn/agent/v1/
 import type { ResponsePayload } from '../../shared/link/messages.js';
 import type { Logger } from '../../shared/logger.js';
 import { InvalidTemplateError, parseTemplateJson } from '../../shared/template-check.js';
-import type { Template } from '../../shared/templates.js';
+import { fixedVersions, type Template } from '../../shared/templates.js';
 import { AgentError } from '../errors.js';
 import type { RequestContext } from '../link-client.js';
 import type { Installer } from '../reconciler/installer.js';
@@ -141,7 +141,7 @@ export class Stages {
       const template = templateOf(input.templateJson);
       const software = input.software;
       if (software?.template !== template.id) throw new AgentError('INVALID_REQUEST', 'software.template: not the template given.');
-      if (!template.versions.includes(software.version)) throw new AgentError('INVALID_REQUEST', `software.version: ${template.id} has no version ${software.version}.`);
+      if (!fixedVersions(template)?.includes(software.version)) throw new AgentError('INVALID_REQUEST', `software.version: ${template.id} has no version ${software.version}.`);
       await this.deps.host.replaceFiles(stage.serverId, async (root) => {
         await stage.files.settleModes();
         await swapIn({ serverId: stage.serverId, paths: swapPathsOf(stage.dir, root), committed: () => recordCommitted(this.deps.dataDir, input.stageId, stage.serverId) });

@@ -65,7 +65,9 @@ export class Installer {
     // A reinstall cut off midway must not look like the software installed before it.
     await rm(join(cairnDir, markerName), { force: true });
     let build: string | undefined;
-    if (template.install.source === 'builtin') {
+    if (template.install.source === 'upstream') {
+      throw new InstallError(`${template.id}: the Controller sends an upstream's template with its artifact resolved`);
+    } else if (template.install.source === 'builtin') {
       await writeFile(join(cairnDir, template.install.file), builtinLauncherSource(template.install.program));
     } else {
       // Any version may be asked for; the template has artifacts only for its own.
@@ -94,6 +96,7 @@ export class Installer {
       // Not cached yet, or a damaged copy: download again.
     }
     const partial = `${path}.partial`;
+    if (!artifact.url) throw new InstallError(`no download URL for ${key}`);
     const res = await fetch(artifact.url);
     if (!res.ok || !res.body) throw new InstallError(`download of ${artifact.url} failed: HTTP ${res.status}`);
     await pipeline(Readable.fromWeb(res.body as never), createWriteStream(partial));

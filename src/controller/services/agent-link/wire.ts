@@ -14,7 +14,8 @@ const templateJsonOf = (template: object): string => templateJsons.get(template)
 /** A server's desired spec as the link carries it, with its template so the Node needs no copy. */
 export function toLinkDesired(entry: DesiredServerEntry, templates: TemplateCatalog, plugins: DesiredPlugin[] = [], network: ServerNetwork | null = null): DesiredServer {
   const { desired } = entry;
-  const template = templates.get(desired.software.template);
+  const resolved = templates.resolve(desired.software);
+  const template = 'problem' in resolved ? undefined : resolved.template;
   return {
     serverId: entry.serverId,
     generation: entry.generation,

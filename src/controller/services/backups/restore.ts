@@ -68,7 +68,8 @@ export class RestoreWorkflow {
     if (destination.kind === 'NODE_DIRECTORY' && target.nodeId !== backup.nodeId) {
       throw conflict(`The backup is kept on Node ${backup.nodeId} (a NODE_DIRECTORY destination); the server is on ${target.nodeId ?? 'no Node'}, where it cannot be restored.`);
     }
-    if (!this.templates.get(backup.software.template)) throw conflict(`The backup's template ${backup.software.template} is no longer offered.`);
+    const resolved = this.templates.resolve(backup.software);
+    if ('problem' in resolved) throw conflict(`The backup's software is no longer offered: ${resolved.problem}.`);
     if (!target.nodeId || !this.nodes.isConnected(target.nodeId)) throw nodeUnavailable();
     const begun = await this.servers.apply(target, { type: 'WORKFLOW_BEGIN', at: nowIso(this.deps), kind: 'RESTORE', step: restoreSteps.preRestore, facts: { backupId } });
     this.run(begun, backup, destination).catch((err: unknown) => this.deps.logger.error({ err, serverId: target._id, backupId }, 'a restore could not be rolled back'));
@@ -116,7 +117,9 @@ export class RestoreWorkflow {
           : await StageSink.begin(this.calls, current.nodeId!, current._id);
         if (destination.kind === 'CONTROLLER') await this.fill(stage, backup, destination);
         current = await this.step(current, restoreSteps.committing, { stageId: stage.id });
-        await stage.commit(JSON.stringify(this.templates.get(backup.software.template)), backup.software);
+        const software = this.templates.resolve(backup.software);
+        if ('problem' in software) throw new RestoreFailure(`the backup's software is no longer offered (${software.problem})`);
+        await stage.commit(JSON.stringify(software.template), backup.software);
         stage = undefined;
         await this.committed(current, backup);
       } catch (e) {

@@ -120,8 +120,9 @@ export class MigrationRun {
     for (const nodeId of [source, target]) {
       if (!this.ctx.gateway.isConnected(nodeId)) throw new StepFailure(`Node ${this.name(nodeId)} is not connected`);
     }
-    const template = this.ctx.templates.get(this.doc.desired.software.template);
-    if (!template) throw new StepFailure(`the template ${this.doc.desired.software.template} is no longer offered`);
+    const resolved = this.ctx.templates.resolve(this.doc.desired.software);
+    if ('problem' in resolved) throw new StepFailure(`the software is no longer offered (${resolved.problem})`);
+    const template = resolved.template;
 
     await this.step('copying');
     const sink = await unlessAborted(StageSink.begin(this.calls, target, this.doc._id), this.guard);

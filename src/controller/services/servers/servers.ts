@@ -112,8 +112,11 @@ export class ServerService {
   private checkSoftware(software: CreateServerInput['software']) {
     const template = this.templates.get(software.template);
     if (!template) throw invalidRequest(`body.software.template: no template ${software.template}.`);
-    if (!template.versions.includes(software.version)) {
-      throw invalidRequest(`body.software.version: ${template.id} offers ${template.versions.join(', ')}.`);
+    const resolved = this.templates.resolve(software);
+    if ('problem' in resolved) {
+      const offered = this.templates.versionsOf(template.id).slice(0, 5).map((v) => v.version);
+      const which = software.build !== undefined && this.templates.supports(template.id, software.version) ? 'build' : 'version';
+      throw invalidRequest(`body.software.${which}: ${resolved.problem}${offered.length ? ` (newest: ${offered.join(', ')}; all in GET /templates/${template.id}/versions)` : ''}.`);
     }
     return template;
   }

@@ -14,7 +14,7 @@ export class TemplateService {
     );
     return {
       ...result,
-      items: result.items.map(({ id, kind, networkMember, platform, versions }) => ({ id, kind, networkMember, platform, versions })),
+      items: result.items.map(({ id, kind, networkMember, platform }) => ({ id, kind, networkMember, platform, versions: this.catalog.versionsOf(id).map((v) => v.version) })),
     };
   }
 }

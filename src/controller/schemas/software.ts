@@ -1,0 +1,65 @@
+import Type, { type Static } from 'typebox';
+import { DateTime } from './common.js';
+
+const JavaNeed = Type.Object({
+  minimum: Type.Integer({ minimum: 8, maximum: 99, description: 'The lowest Java feature release (major) the version runs on.' }),
+});
+
+export const VersionBuild = Type.Object({
+  id: Type.String({ description: 'The upstream\'s build number, as `software.build`.' }),
+  channel: Type.String({ description: 'The upstream\'s channel: `STABLE`, `BETA`, `ALPHA` (PaperMC).' }),
+  sha256: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })),
+  size: Type.Optional(Type.Integer({ minimum: 0 })),
+});
+
+export const TemplateVersion = Type.Object({
+  version: Type.String(),
+  type: Type.Optional(Type.String({ description: 'Mojang\'s version type (`release`).' })),
+  java: Type.Optional(JavaNeed),
+  latestBuild: Type.Optional(Type.String({ description: 'The newest build (PaperMC): what a server gets when it names no build.' })),
+  builds: Type.Optional(Type.Array(VersionBuild, { description: 'Newest first.' })),
+});
+
+export const TemplateVersionsQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+});
+
+export const SoftwareSyncResult = Type.Object({
+  sources: Type.Array(Type.Object({
+    source: Type.String({ description: '`papermc:<project>` or `mojang`.' }),
+    ok: Type.Boolean(),
+    versionCount: Type.Integer({ minimum: 0 }),
+    syncedAt: Type.Optional(DateTime),
+    error: Type.Optional(Type.String({ description: 'Why the sync failed; the last good list stays in use.' })),
+  })),
+});
+
+/** Where the Controller fetches one artifact: the download the upstream lists, with its checksums. */
+export const ArtifactDownload = Type.Object({
+  url: Type.String(),
+  sha256: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })),
+  sha1: Type.Optional(Type.String({ pattern: '^[0-9a-f]{40}$' })),
+  size: Type.Optional(Type.Integer({ minimum: 0 })),
+});
+
+/** A build as synced: what the API shows and where its artifact is. */
+export const ListedBuild = Type.Intersect([VersionBuild, Type.Object({ download: ArtifactDownload })]);
+
+/**
+ * A version as the Controller keeps it after a sync: what `GET /templates/{id}/versions` shows,
+ * and the downloads behind it (a build's for PaperMC, the version's own for Mojang).
+ */
+export const ListedVersion = Type.Object({
+  version: Type.String(),
+  type: Type.Optional(Type.String()),
+  java: Type.Optional(JavaNeed),
+  latestBuild: Type.Optional(Type.String()),
+  builds: Type.Optional(Type.Array(ListedBuild)),
+  download: Type.Optional(ArtifactDownload),
+});
+
+export type TemplateVersionView = Static<typeof TemplateVersion>;
+export type ListedVersionRecord = Static<typeof ListedVersion>;
+export type ArtifactDownloadSpec = Static<typeof ArtifactDownload>;
+export type SoftwareSyncResultView = Static<typeof SoftwareSyncResult>;
