@@ -94,8 +94,9 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
   const overrides = { cpuMillis: config.cpuMillis, memoryBytes: config.memoryBytes, diskBytes: config.diskBytes };
   const runtime = new ProcessRuntime({ dataDir: config.dataDir, logger });
   // Installed plugin jars come from the Controller over the link (never the internet), cached by sha256.
-  const plugins = new PluginPlacer(pluginCache(config.dataDir), new ArtifactFetcher({ address: config.controller, channelCredentials: credentials, credential }), logger);
-  const installer = new Installer(downloadCache(config.dataDir));
+  const fetcher = new ArtifactFetcher({ address: config.controller, channelCredentials: credentials, credential });
+  const plugins = new PluginPlacer(pluginCache(config.dataDir), fetcher, logger);
+  const installer = new Installer(downloadCache(config.dataDir), fetcher);
   const boxes = await boxesForAgent(config, logger);
   const isolationSince = new Date().toISOString();
   // Exits are routed to the reconciler from its construction on, so none found while adopting is lost.

@@ -4,6 +4,7 @@ import type { PortRange } from '../shared/link/messages.js';
 import type { FlagSpec } from '../shared/program-args.js';
 import { programConfig, ProgramConfigError, wholeNumber, type ProgramSettings } from '../shared/program-config.js';
 import { defaultWebDir } from './http/web-ui.js';
+import { parseUpstreamBases, type UpstreamBases } from './software/upstream-sources.js';
 
 export interface ControllerConfig {
   dataDir: string;
@@ -15,6 +16,8 @@ export interface ControllerConfig {
   /** Minutes between catalog syncs; 0 syncs only at start and on POST /catalog/sync. */
   catalogSyncMinutes: number;
   templatesDir?: string;
+  /** Where upstreams answer (`--software-source papermc=URL`, `mojang=URL`); the vendors' addresses by default. */
+  softwareSources: UpstreamBases;
   /** The built web UI (default: `dist/web` of this installation). */
   webDir: string;
   tlsCert?: string;
@@ -45,6 +48,7 @@ const flags = {
   'mongodb-uri': { value: 'URI', env: 'MONGODB_URI', help: 'keep the store in MongoDB instead of the embedded store' },
   'catalog-source': { value: 'PATH_OR_URL', env: 'CAIRN_CATALOG_SOURCE', help: 'the plugin catalog feed (default: the sample feed shipped)' },
   'catalog-sync-minutes': { value: 'N', env: 'CAIRN_CATALOG_SYNC_MINUTES', help: 'minutes between catalog syncs; 0 syncs at start only (default 60)' },
+  'software-source': { value: 'NAME=URL', env: 'CAIRN_SOFTWARE_SOURCES', multiple: true, help: 'where versions come from: papermc=<Fill v3 root>, mojang=<version manifest URL>; repeatable (env: comma-separated; default: the vendors\' addresses)' },
   'templates-dir': { value: 'DIR', env: 'CAIRN_TEMPLATES_DIR', help: 'service templates (default: the ones shipped)' },
   'web-dir': { value: 'DIR', env: 'CAIRN_WEB_DIR', help: 'the built web UI (default dist/web)' },
   'tls-cert': { value: 'FILE', env: 'CAIRN_TLS_CERT', help: 'TLS certificate (PEM) for HTTP and the Agent link; with --tls-key' },
@@ -68,6 +72,12 @@ function shutdownTimeoutMs(raw: string): number | undefined {
 
 const optionalPath = (raw: string | undefined) => (raw === undefined ? undefined : resolve(raw));
 
+function upstreamBases(raw: string | undefined): UpstreamBases {
+  const parsed = parseUpstreamBases(raw ? raw.split(',').filter((e) => e.trim() !== '') : []);
+  if ('problem' in parsed) throw new ConfigError(`--software-source ${parsed.problem}`);
+  return parsed.bases;
+}
+
 /** Flags win over environment variables, which win over the config file, which wins over defaults. */
 function configFrom(settings: ProgramSettings<keyof typeof flags>): ControllerConfig {
   const { get, on, parsed } = settings;
@@ -80,6 +90,7 @@ function configFrom(settings: ProgramSettings<keyof typeof flags>): ControllerCo
     catalogSource: get('catalog-source'),
     catalogSyncMinutes: parsed('catalog-sync-minutes', 'a whole number 0..10080', wholeNumber(0, 10_080)) ?? 60,
     templatesDir: optionalPath(get('templates-dir')),
+    softwareSources: upstreamBases(get('software-source')),
     webDir: resolve(get('web-dir') ?? defaultWebDir()),
     tlsCert: optionalPath(get('tls-cert')),
     tlsKey: optionalPath(get('tls-key')),

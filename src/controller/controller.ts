@@ -86,12 +86,13 @@ export async function startController(options: ControllerOptions): Promise<Runni
     dataDir: config.dataDir, mongodbUri: config.mongodbUri, clock,
     onRepair: (repair) => logger.warn({ event: 'store_repaired', ...repair }, `Store file ${repair.file} repaired at load: dropped ${repair.dropped}`),
   });
-  const services = createServices({ repos, clock, ids: options.ids ?? uuidV7Ids, logger, dataDir: config.dataDir, templates, nodeTimings: options.nodeTimings, migrationTimings: options.migrationTimings, scheduleTimers: options.scheduleTimers, auditRetentionDays: config.auditRetentionDays, catalog: { source: config.catalogSource, syncIntervalMs: config.catalogSyncMinutes * 60_000 } }, options.sessionPolicy);
+  const services = createServices({ repos, clock, ids: options.ids ?? uuidV7Ids, logger, dataDir: config.dataDir, templates, nodeTimings: options.nodeTimings, migrationTimings: options.migrationTimings, scheduleTimers: options.scheduleTimers, auditRetentionDays: config.auditRetentionDays, catalog: { source: config.catalogSource, syncIntervalMs: config.catalogSyncMinutes * 60_000 }, software: { bases: config.softwareSources } }, options.sessionPolicy);
   await services.roles.seedBuiltins();
   await services.setup.prepare();
   await services.nodes.start();
   await services.migrations.resume();
   await services.catalog.start();
+  await services.software.start();
   services.auditRetention.start();
 
   const metrics = createMetrics(cairnVersion);
@@ -103,7 +104,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const link = new AgentLinkServer({
     gate: services.enrollment, fleet: services.fleet, agents: services.agents, logger, clock, timings: services.fleet.timings,
     metrics: createLinkMetrics(metrics.registry, services.fleet, services.agents, () => clock.now().getTime()),
-    artifacts: services.plugins,
+    artifacts: services.artifacts,
   });
   const grpcPort = await link.listen({ host: config.host, port: config.grpcPort, tls });
   if (!tls && !isLoopbackHost(config.host)) {
@@ -142,6 +143,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
       // Migrations stop where they are before the link goes: its closing must not look like a failure to roll back.
       await services.migrations.stop();
       services.catalog.stop();
+      services.software.stop();
       services.backups.stop();
       await services.auditRetention.stop();
       await services.loginFailures.stop();

@@ -5,6 +5,7 @@ interface PackageJson {
   name?: string;
   version?: string;
   license?: string;
+  homepage?: string;
 }
 
 /** This installation's package.json, read once (two levels up from src/ or dist/src/). */
@@ -24,3 +25,5 @@ const cairnPackage = readPackage();
 export const cairnVersion = cairnPackage.version ?? '0.0.0';
 /** The package's license (an SPDX expression, or `UNLICENSED`). */
 export const cairnLicense = cairnPackage.license ?? 'UNLICENSED';
+/** Where the project lives, named in the User-Agent of requests to upstreams. */
+export const cairnHomepage = cairnPackage.homepage ?? 'https://github.com/cairn-hosting/cairn';

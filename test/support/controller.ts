@@ -59,6 +59,9 @@ const testDatabases = new Map<string, { uri: string; drop(): Promise<void> }>();
 // A `--local-agent` of a test Controller inherits this: test servers reserve little (64 MiB, 100m),
 // which a box would hold them to. containment.test.ts boxes games on purpose.
 process.env.CAIRN_ISOLATION ??= 'off';
+// No test reaches the internet: upstreams answer on a closed local port (the shipped snapshot stays in
+// use) unless a test serves its own (test/support/fake-upstream.ts).
+process.env.CAIRN_SOFTWARE_SOURCES ??= 'papermc=http://127.0.0.1:2/v3,mojang=http://127.0.0.1:2/mc/version_manifest_v2.json';
 
 function testDatabaseFor(dataDir: string): string | undefined {
   if (!testStoreIsMongo) return undefined;
@@ -77,6 +80,7 @@ export async function startTestController(options: TestControllerOptions = {}): 
   const tlsArgs = options.tls ? ['--tls-cert', options.tls.cert.certFile, '--tls-key', options.tls.cert.keyFile] : [];
   const config = parseControllerConfig(['--data-dir', dataDir, '--http-port', '0', '--grpc-port', String(options.grpcPort ?? 0), ...tlsArgs, ...(options.extraArgs ?? [])], {
     MONGODB_URI: options.mongodbUri ?? testDatabaseFor(dataDir),
+    CAIRN_SOFTWARE_SOURCES: process.env.CAIRN_SOFTWARE_SOURCES,
   });
   const controller = await startController({ config, clock, logger: silentLogger, checkResponses: true, sessionPolicy: options.sessionPolicy, nodeTimings: options.nodeTimings, migrationTimings: options.migrationTimings, scheduleTimers: clock, uploads: options.uploads });
   const baseUrl = `${options.tls ? 'https' : 'http'}://127.0.0.1:${controller.httpPort}`;

@@ -56,7 +56,7 @@ describe('agent: stages', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'cairn-stages-'));
     root = join(dataDir, 'servers', serverId, 'root');
     running = false;
-    stages = await Stages.open({ dataDir, host, installer: new Installer(join(dataDir, 'cache')), stores: new LocalStores(dataDir), logger: silentLogger });
+    stages = await Stages.open({ dataDir, host, installer: new Installer(join(dataDir, 'cache'), { fetch: () => Promise.reject(new Error('this test installs built-in programs only')) }), stores: new LocalStores(dataDir), logger: silentLogger });
   });
 
   afterEach(async () => {
@@ -192,7 +192,7 @@ describe('agent: stages', () => {
     await waitFor(async () => !(await stat(join(stagesDir(dataDir), 'st-11')).then(() => true, () => false)), { what: 'the expired stage to go' });
     expect((await failureOf(put('st-11', 'b.txt', 'b'))).code).to.equal('NOT_FOUND');
     await stages.begin({ stageId: 'st-12', serverId, leaseMs: 60_000 });
-    const next = await Stages.open({ dataDir, host, installer: new Installer(join(dataDir, 'cache')), stores: new LocalStores(dataDir), logger: silentLogger });
+    const next = await Stages.open({ dataDir, host, installer: new Installer(join(dataDir, 'cache'), { fetch: () => Promise.reject(new Error('this test installs built-in programs only')) }), stores: new LocalStores(dataDir), logger: silentLogger });
     expect(await stat(stagesDir(dataDir)).then(() => true, () => false)).to.equal(false);
     await next.abortAll();
   });

@@ -202,7 +202,7 @@ describe('Agent file operations walk by held directory fds (containment)', () =>
     const bytes = Buffer.from('a jar');
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const plugin: DesiredPlugin = { installationId: 'i', fileName: 'p.jar', sha256, sizeBytes: bytes.length, pluginId: 't:p' };
-    const placer = () => new PluginPlacer(join(base, 'cache'), { fetch: async (_s: string, _n: number, dest: string) => writeFile(dest, bytes) }, silentLogger);
+    const placer = () => new PluginPlacer(join(base, 'cache'), { fetch: async (_want: unknown, dest: string) => writeFile(dest, bytes) }, silentLogger);
     const template = { config: { file: 'config/server.properties', format: 'properties', managed: { 'server-port': '40123' } } } as unknown as Template;
 
     it('plugins/ swapped for a symlink out: the start is refused and nothing is written outside', async () => {

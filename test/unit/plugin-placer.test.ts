@@ -19,9 +19,9 @@ describe('Agent plugin placement: checksums, a manifest, operator jars left alon
   let fetched: string[] = [];
   /** Serves the registered bytes; `lie` serves other bytes for a sha256, as a corrupt source would. */
   const fetcher = (lie = false) => ({
-    async fetch(sha256: string, _size: number, dest: string) {
-      fetched.push(sha256);
-      await writeFile(dest, lie ? Buffer.from('tampered') : blobs.get(sha256)!);
+    async fetch(want: { sha256?: string }, dest: string) {
+      fetched.push(want.sha256!);
+      await writeFile(dest, lie ? Buffer.from('tampered') : blobs.get(want.sha256!)!);
     },
   });
   const jar = (text: string): DesiredPlugin => {

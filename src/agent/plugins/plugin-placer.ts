@@ -105,7 +105,7 @@ export class PluginPlacer {
         await rm(path, { force: true });
       }
       await mkdir(this.cacheDir, { recursive: true });
-      await this.fetcher.fetch(plugin.sha256, plugin.sizeBytes, path);
+      await this.fetcher.fetch({ sha256: plugin.sha256, size: plugin.sizeBytes }, path);
       if ((await sha256Of(path)) !== plugin.sha256) {
         await rm(path, { force: true });
         throw new PluginPlacementError(`${plugin.pluginId}: the fetched jar does not match sha256 ${plugin.sha256}`);

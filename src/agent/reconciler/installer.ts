@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { copyFile, lstat, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInRoot } from '../operations/root-files.js';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { ArtifactFetcher } from '../plugins/artifact-fetcher.js';
+import { createInRoot } from '../operations/root-files.js';
 import type { DownloadArtifactSpec, Template } from '../../shared/templates.js';
 import { builtinLauncherSource } from '../../shared/programs.js';
 
@@ -35,18 +35,14 @@ async function hashFile(path: string, algorithm: 'sha256' | 'sha1'): Promise<str
   return hash.digest('hex');
 }
 
+const nameOf = (artifact: DownloadArtifactSpec) => artifact.sha256 ?? artifact.sha1 ?? 'an artifact';
+
 async function verify(path: string, artifact: DownloadArtifactSpec): Promise<void> {
-  if (artifact.size !== undefined && (await stat(path)).size !== artifact.size) throw new InstallError(`size mismatch for ${artifact.url}`);
-  if (artifact.sha256 && (await hashFile(path, 'sha256')) !== artifact.sha256) throw new InstallError(`sha256 mismatch for ${artifact.url}`);
-  if (artifact.sha1 && (await hashFile(path, 'sha1')) !== artifact.sha1) throw new InstallError(`sha1 mismatch for ${artifact.url}`);
+  if (artifact.size !== undefined && (await stat(path)).size !== artifact.size) throw new InstallError(`size mismatch for ${nameOf(artifact)}`);
+  if (artifact.sha256 && (await hashFile(path, 'sha256')) !== artifact.sha256) throw new InstallError(`sha256 mismatch for ${nameOf(artifact)}`);
+  if (artifact.sha1 && (await hashFile(path, 'sha1')) !== artifact.sha1) throw new InstallError(`sha1 mismatch for ${nameOf(artifact)}`);
 }
 
-/**
- * Installs a template's software into `<serverDir>/.cairn`. Vendor artifacts are downloaded once
- * per Node into a cache keyed by checksum, verified before use (size, then sha256 or sha1), and
- * copied in; a built-in program gets its launcher. The marker file is removed first and written
- * last, so a server whose install was cut off is installed again.
- */
 /** `<serverDir>/.cairn` as a directory of its own. The root is the game's: a `.cairn` it replaced with a link (to /etc, say) goes, never written through. */
 export async function prepareCairnDir(serverDir: string): Promise<string> {
   const cairnDir = join(serverDir, cairnDirName);
@@ -57,8 +53,15 @@ export async function prepareCairnDir(serverDir: string): Promise<string> {
   return cairnDir;
 }
 
+/**
+ * Installs a template's software into `<serverDir>/.cairn`. Vendor artifacts come from the
+ * Controller over the link (the Node needs no internet), once per Node into a cache keyed by
+ * checksum, verified before use (size, then sha256 or sha1), and copied in; a built-in program
+ * gets its launcher. The marker file is removed first and written last, so a server whose install
+ * was cut off is installed again.
+ */
 export class Installer {
-  constructor(private readonly cacheDir: string) {}
+  constructor(private readonly cacheDir: string, private readonly fetcher: Pick<ArtifactFetcher, 'fetch'>) {}
 
   async install(serverDir: string, template: Template, version: string): Promise<InstalledMarker> {
     const cairnDir = await prepareCairnDir(serverDir);
@@ -96,15 +99,12 @@ export class Installer {
       // Not cached yet, or a damaged copy: download again.
     }
     const partial = `${path}.partial`;
-    if (!artifact.url) throw new InstallError(`no download URL for ${key}`);
-    const res = await fetch(artifact.url);
-    if (!res.ok || !res.body) throw new InstallError(`download of ${artifact.url} failed: HTTP ${res.status}`);
-    await pipeline(Readable.fromWeb(res.body as never), createWriteStream(partial));
     try {
+      await this.fetcher.fetch(artifact, partial);
       await verify(partial, artifact);
     } catch (e) {
       await rm(partial, { force: true });
-      throw e;
+      throw e instanceof InstallError ? e : new InstallError((e as Error).message);
     }
     await rename(partial, path);
     return path;

@@ -7,9 +7,15 @@ import type { Logger } from '../../shared/logger.js';
 import type { AgentGate } from './agent-gate.js';
 import { ConnectRefusedError } from './errors.js';
 
-/** Finds the jar a Node asks for: a path when one of the Node's servers has it installed. */
+/** An artifact as a Node asks for it: by sha256, or by sha1 alone (Mojang's server jars). */
+export interface ArtifactKey {
+  sha256?: string;
+  sha1?: string;
+}
+
+/** Finds the file a Node asks for: a path when one of its servers needs it (a plugin jar, the server's software). */
 export interface ArtifactProvider {
-  artifactFor(nodeId: string, sha256: string): Promise<string | undefined>;
+  artifactFor(nodeId: string, key: ArtifactKey): Promise<string | undefined>;
 }
 
 export const artifactChunkBytes = 256 * 1024;
@@ -31,16 +37,20 @@ export async function serveArtifact(call: ArtifactCall, credential: string, deps
     if (!(e instanceof ConnectRefusedError)) deps.logger.error({ err: e }, 'authenticating an artifact fetch failed');
     return void fail(call, grpc.status.UNAUTHENTICATED, `fetch refused: ${e instanceof ConnectRefusedError ? e.reason : 'internal'}`);
   }
-  const sha256 = call.request.sha256;
-  if (!/^[0-9a-f]{64}$/.test(sha256)) return void fail(call, grpc.status.INVALID_ARGUMENT, 'sha256 must be 64 lower-case hex digits');
+  const { sha256, sha1 } = call.request;
+  if (sha256 ? !/^[0-9a-f]{64}$/.test(sha256) : !/^[0-9a-f]{40}$/.test(sha1)) {
+    return void fail(call, grpc.status.INVALID_ARGUMENT, 'give sha256 as 64 lower-case hex digits, or sha1 as 40');
+  }
+  const key = sha256 ? { sha256 } : { sha1 };
+  const name = sha256 || sha1;
   let path: string | undefined;
   try {
-    path = await deps.artifacts?.artifactFor(nodeId, sha256);
+    path = await deps.artifacts?.artifactFor(nodeId, key);
   } catch (e) {
-    deps.logger.warn({ event: 'artifact_unavailable', nodeId, sha256, reason: (e as Error).message }, 'an artifact a Node asked for is unavailable');
-    return void fail(call, grpc.status.UNAVAILABLE, `artifact ${sha256} is unavailable: ${(e as Error).message}`);
+    deps.logger.warn({ event: 'artifact_unavailable', nodeId, artifact: name, reason: (e as Error).message }, 'an artifact a Node asked for is unavailable');
+    return void fail(call, grpc.status.UNAVAILABLE, `artifact ${name} is unavailable: ${(e as Error).message}`);
   }
-  if (!path) return void fail(call, grpc.status.NOT_FOUND, `no server of this Node has artifact ${sha256}`);
+  if (!path) return void fail(call, grpc.status.NOT_FOUND, `no server of this Node needs artifact ${name}`);
   try {
     const { size } = await stat(path);
     for await (const data of createReadStream(path, { highWaterMark: artifactChunkBytes }) as AsyncIterable<Buffer>) {
@@ -49,7 +59,7 @@ export async function serveArtifact(call: ArtifactCall, credential: string, deps
     }
     call.end();
   } catch (e) {
-    deps.logger.error({ err: e, nodeId, sha256 }, 'streaming an artifact failed');
-    fail(call, grpc.status.UNAVAILABLE, `reading artifact ${sha256} failed`);
+    deps.logger.error({ err: e, nodeId, artifact: name }, 'streaming an artifact failed');
+    fail(call, grpc.status.UNAVAILABLE, `reading artifact ${name} failed`);
   }
 }

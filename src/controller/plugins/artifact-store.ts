@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { KeyedMutex } from '../../shared/keyed-mutex.js';
 import type { BlobStore } from '../../shared/backup/blob-store.js';
 import type { Logger } from '../../shared/logger.js';
+import type { ArtifactDownloadSpec } from '../schemas/software.js';
+import { describeFetchFailure, upstreamUserAgent } from '../software/upstream-http.js';
 
 /** The bytes at a download URL are not the artifact the catalog describes, or cannot be fetched. */
 export class ArtifactUnavailableError extends Error {
@@ -22,6 +24,8 @@ export interface ArtifactSource {
 }
 
 const downloadTimeoutMs = 120_000;
+/** A server jar whose upstream lists no size is refused past this (the largest are ~60 MB). */
+const maxUnsizedBytes = 1024 * 2 ** 20;
 
 /**
  * Jars by sha256 under `<data-dir>/artifacts/`: uploads are stored as they arrive, catalog jars
@@ -92,6 +96,34 @@ export class ArtifactStore {
     }
   }
 
+  /**
+   * A game server's artifact (an upstream's download): fetched once, checked against every
+   * checksum the upstream lists (sha256 for PaperMC, sha1 for Mojang) and its size when listed,
+   * kept by that checksum. Answers its path.
+   */
+  async ensureDownload(download: ArtifactDownloadSpec): Promise<string> {
+    const key = download.sha256 ?? (download.sha1 ? `sha1-${download.sha1}` : undefined);
+    if (!key || !/^(sha1-[0-9a-f]{40}|[0-9a-f]{64})$/.test(key)) throw new ArtifactUnavailableError(`${download.url} has no checksum to verify it with`);
+    const target = join(this.dir, `${key}.jar`);
+    if (await access(target).then(() => true, () => false)) return target;
+    return this.fetching.run(key, async () => {
+      if (await access(target).then(() => true, () => false)) return target;
+      const temp = await this.tempPath();
+      try {
+        const got = await this.download(download.url, temp, download.size ?? maxUnsizedBytes);
+        const wrong = (download.size !== undefined && got.size !== download.size && `${got.size} bytes, not ${download.size}`)
+          || (download.sha256 && got.sha256 !== download.sha256 && `sha256 ${got.sha256}, not ${download.sha256}`)
+          || (download.sha1 && got.sha1 !== download.sha1 && `sha1 ${got.sha1}, not ${download.sha1}`);
+        if (wrong) throw new ArtifactUnavailableError(`checksum mismatch: ${download.url} gave ${wrong} as listed; nothing unverified is kept or run`);
+        await rename(temp, target);
+        this.logger.info({ event: 'artifact_fetched', key, url: download.url }, 'server software fetched and verified');
+        return target;
+      } finally {
+        await rm(temp, { force: true });
+      }
+    });
+  }
+
   /** Streams a stored artifact; `size` is its length. */
   async open(sha256: string): Promise<{ stream: Readable; size: number }> {
     const path = this.path(sha256);
@@ -99,18 +131,19 @@ export class ArtifactStore {
     return { stream: createReadStream(path, { highWaterMark: 256 * 1024 }), size };
   }
 
-  private async download(url: string, temp: string, expectedBytes: number): Promise<{ sha256: string; size: number }> {
+  private async download(url: string, temp: string, expectedBytes: number): Promise<{ sha256: string; sha1: string; size: number }> {
     let body: Readable;
     if (url.startsWith('file:')) {
       body = createReadStream(fileURLToPath(url));
     } else {
-      const res = await fetch(url, { signal: AbortSignal.timeout(downloadTimeoutMs), redirect: 'follow' }).catch((e: unknown) => {
-        throw new ArtifactUnavailableError(`cannot fetch ${url} (${(e as Error).message})`);
+      const res = await fetch(url, { signal: AbortSignal.timeout(downloadTimeoutMs), redirect: 'follow', headers: { 'user-agent': upstreamUserAgent } }).catch((e: unknown) => {
+        throw new ArtifactUnavailableError(describeFetchFailure(url, e));
       });
-      if (!res.ok || !res.body) throw new ArtifactUnavailableError(`${url} answered ${res.status}`);
+      if (!res.ok || !res.body) throw new ArtifactUnavailableError(`HTTP ${res.status} from ${url}`);
       body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>);
     }
     const hash = createHash('sha256');
+    const sha1 = createHash('sha1');
     let size = 0;
     // Never store more than the catalog promised: a wrong or hostile URL cannot fill the disk.
     const counter = new Transform({
@@ -118,6 +151,7 @@ export class ArtifactStore {
         size += chunk.length;
         if (size > expectedBytes) return done(new ArtifactUnavailableError(`${url} is larger than the ${expectedBytes} bytes the catalog says`));
         hash.update(chunk);
+        sha1.update(chunk);
         done(null, chunk);
       },
     });
@@ -125,8 +159,8 @@ export class ArtifactStore {
       await pipeline(body, counter, createWriteStream(temp, { mode: 0o600 }));
     } catch (e) {
       if (e instanceof ArtifactUnavailableError) throw e;
-      throw new ArtifactUnavailableError(`cannot fetch ${url} (${(e as Error).message})`);
+      throw new ArtifactUnavailableError(describeFetchFailure(url, e));
     }
-    return { sha256: hash.digest('hex'), size };
+    return { sha256: hash.digest('hex'), sha1: sha1.digest('hex'), size };
   }
 }

@@ -1,4 +1,5 @@
 import Type, { type Static } from 'typebox';
+import { templateIdPattern } from '../../shared/templates.js';
 import { DateTime } from './common.js';
 
 const JavaNeed = Type.Object({
@@ -20,10 +21,7 @@ export const TemplateVersion = Type.Object({
   builds: Type.Optional(Type.Array(VersionBuild, { description: 'Newest first.' })),
 });
 
-export const TemplateVersionsQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
-  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
-});
+export const TemplateParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, pattern: templateIdPattern }) }, { additionalProperties: false });
 
 export const SoftwareSyncResult = Type.Object({
   sources: Type.Array(Type.Object({

@@ -23,6 +23,9 @@ import { NodeCalls } from './agent-link/node-calls.js';
 import { PropertiesService } from './files/properties.js';
 import { ReconcileTimer } from './servers/reconcile-timer.js';
 import { CatalogService, type CatalogOptions } from './plugins/catalog.js';
+import { SoftwareArtifacts } from './software/software-artifacts.js';
+import { SoftwareService, type SoftwareOptions } from './software/software.js';
+import { defaultUpstreamBases } from '../software/upstream-sources.js';
 import type { ServiceDeps } from './deps.js';
 import { NetworkRoutePush } from './network/route-push.js';
 import { ForwardingSecret } from './network/forwarding-secret.js';
@@ -77,11 +80,16 @@ export interface CatalogDeps {
   catalog?: Partial<CatalogOptions>;
 }
 
+/** Where upstream versions come from (default: the vendors) and how often they sync (default: every 6 hours). */
+export interface SoftwareDeps {
+  software?: Partial<SoftwareOptions>;
+}
+
 /**
  * Every service of the Controller, built once from shared deps. Each gets what it uses through
  * its constructor, so this function is the whole graph.
  */
-export function createServices(deps: ServiceDeps & { templates: TemplateCatalog } & NodeRuntimeDeps & CatalogDeps & MigrationDeps & BackupRuntimeDeps & AuditRetentionDeps, sessionPolicy: SessionPolicy = defaultSessionPolicy) {
+export function createServices(deps: ServiceDeps & { templates: TemplateCatalog } & NodeRuntimeDeps & CatalogDeps & SoftwareDeps & MigrationDeps & BackupRuntimeDeps & AuditRetentionDeps, sessionPolicy: SessionPolicy = defaultSessionPolicy) {
   const access = new Access(deps.repos);
   // Who may still see what: services that end or narrow a caller's access say so; open streams re-check.
   const accessEvents = new AccessEvents();
@@ -159,12 +167,15 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     drain: new NodeDrain(deps, nodes, migrations),
     network: new NetworkService(deps, access, networkState, servers, teams, routePush),
     templates: new TemplateService(deps.templates),
+    software: new SoftwareService(deps, access, deps.templates, { bases: deps.software?.bases ?? defaultUpstreamBases, syncIntervalMs: deps.software?.syncIntervalMs ?? 6 * 60 * 60 * 1000 }),
     consoleHub,
     console: new ConsoleService(servers, nodeCalls, consoleHub, access, streamGuards),
     files: new FileService(servers, nodeCalls, deps.templates),
     properties: new PropertiesService(servers, nodeCalls, deps.templates),
     catalog,
     plugins,
+    /** What Nodes may fetch over the link: plugin jars, then server software. */
+    artifacts: new SoftwareArtifacts(deps, deps.templates, plugins.artifacts, plugins),
     backups,
   };
 }

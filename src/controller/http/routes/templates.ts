@@ -1,4 +1,5 @@
 import { PageQuery, Paged } from '../../schemas/common.js';
+import { SoftwareSyncResult, TemplateParams, TemplateVersion } from '../../schemas/software.js';
 import { TemplateSummary } from '../../schemas/templates.js';
 import type { Services } from '../../services/index.js';
 import { route } from '../route.js';
@@ -8,5 +9,20 @@ export const templateRoutes = (s: Services) => [
     method: 'GET', path: '/templates', tag: 'templates', status: 200,
     summary: 'Service templates a server can run, ordered by id (any signed-in user).', query: PageQuery, response: Paged(TemplateSummary),
     handler: async ({ query }) => s.templates.list(query),
+  }),
+  route({
+    method: 'GET', path: '/templates/{id}/versions', tag: 'templates', status: 200,
+    summary: 'The versions a server of the template can run, newest first (any signed-in user).',
+    description: 'Fixed for built-in templates; for `papermc` and `mojang` templates, as last synced from the upstream (or the snapshot shipped with Cairn until a sync succeeds).',
+    params: TemplateParams, query: PageQuery, response: Paged(TemplateVersion),
+    handler: async ({ params, query }) => s.software.versions(params.id, query),
+  }),
+  route({
+    method: 'POST', path: '/software/sync', tag: 'templates', status: 200,
+    summary: 'Sync the versions of every upstream now (global administrators).',
+    description: 'Each source answers on its own: one that cannot be read keeps its last good list and says why in `error`. Versions also sync at start and every 6 hours.',
+    response: SoftwareSyncResult,
+    audit: { action: 'software.sync', targetKind: 'software' },
+    handler: async ({ caller, audit }) => s.software.sync(caller, audit),
   }),
 ];

@@ -11,6 +11,7 @@ import {
   chooseVersion, orphanedDependencies, planInstall, planRemoval, PluginResolutionError, resolveDependencies, type PlannedPlugin,
 } from '../../domain/plugin-deps.js';
 import { ArtifactUnavailableError, type ArtifactStore } from '../../plugins/artifact-store.js';
+import type { ArtifactKey } from '../../link/artifact-rpc.js';
 import { receiveBody } from '../../plugins/upload-receiver.js';
 import type { PluginInstallationDoc, ServerDoc } from '../../store/records.js';
 import type { TemplateCatalog } from '../../templates/template-catalog.js';
@@ -253,7 +254,8 @@ export class PluginService {
    * The jar of `sha256` for a Node, if one of its servers has it installed: the Agent may fetch
    * only what it runs. Catalog jars are fetched and checked on first use.
    */
-  async artifactFor(nodeId: string, sha256: string): Promise<string | undefined> {
+  async artifactFor(nodeId: string, { sha256 }: ArtifactKey): Promise<string | undefined> {
+    if (!sha256) return undefined;
     const holders = await this.deps.repos.pluginInstallations.find({ sha256 });
     for (const doc of holders) {
       const server = await this.deps.repos.servers.findById(doc.serverId);

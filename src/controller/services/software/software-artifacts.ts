@@ -1,0 +1,36 @@
+import type { ArtifactKey, ArtifactProvider } from '../../link/artifact-rpc.js';
+import type { ArtifactStore } from '../../plugins/artifact-store.js';
+import type { ServiceDeps } from '../deps.js';
+import type { TemplateCatalog } from '../../templates/template-catalog.js';
+
+/**
+ * Server software for Nodes: a checksum a Node asks for is served when some server of the fleet
+ * runs (or is being given) software whose listed download has it, so a Node can make the
+ * Controller fetch only software in use, and only from where the upstream lists it. Plugins are
+ * asked first (`plugins`), then this.
+ */
+export class SoftwareArtifacts implements ArtifactProvider {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly templates: TemplateCatalog,
+    private readonly store: ArtifactStore,
+    private readonly plugins: ArtifactProvider,
+  ) {}
+
+  async artifactFor(nodeId: string, key: ArtifactKey): Promise<string | undefined> {
+    const plugin = await this.plugins.artifactFor(nodeId, key);
+    if (plugin) return plugin;
+    const seen = new Set<string>();
+    for (const server of await this.deps.repos.servers.findShared({})) {
+      const { software } = server.desired;
+      const id = `${software.template} ${software.version} ${software.build ?? ''}`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const resolved = this.templates.resolve(software);
+      const download = 'problem' in resolved ? undefined : resolved.download;
+      if (!download) continue;
+      if ((key.sha256 && download.sha256 === key.sha256) || (!key.sha256 && key.sha1 && download.sha1 === key.sha1)) return this.store.ensureDownload(download);
+    }
+    return undefined;
+  }
+}

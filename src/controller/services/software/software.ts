@@ -1,0 +1,144 @@
+import type { AuditScope } from '../../core/audit-scope.js';
+import type { Caller } from '../../core/caller.js';
+import { notFound } from '../../core/errors.js';
+import { paginate } from '../../domain/cursor.js';
+import type { ListedVersionRecord, SoftwareSyncResultView, TemplateVersionView } from '../../schemas/software.js';
+import { listMojangReleases } from '../../software/mojang-listing.js';
+import { listPaperProject } from '../../software/papermc-listing.js';
+import type { TemplateCatalog, UpstreamListings } from '../../templates/template-catalog.js';
+import { fixedVersions, type UpstreamVersionsSpec } from '../../../shared/templates.js';
+import type { Access } from '../identity/access.js';
+import { nowIso, type ServiceDeps } from '../deps.js';
+import { readShippedSnapshot } from './software-snapshot.js';
+import { listingKey, type UpstreamBases } from '../../software/upstream-sources.js';
+
+export interface SoftwareOptions {
+  bases: UpstreamBases;
+  /** Milliseconds between syncs; 0 syncs only at start and on request. */
+  syncIntervalMs: number;
+}
+
+interface Listing {
+  spec: UpstreamVersionsSpec;
+  versions: ListedVersionRecord[];
+  syncedAt?: string;
+  error?: string;
+}
+
+const settingId = (key: string) => `software:${key}`;
+
+/**
+ * The versions upstreams list for the templates that name one: loaded from the store (or the
+ * shipped snapshot) at start, synced then and every interval, one sync at a time. A failed sync
+ * keeps the last good list; a listing is replaced as a whole (a new array), which is how the
+ * template catalog notices a change.
+ */
+export class SoftwareService implements UpstreamListings {
+  private readonly listings = new Map<string, Listing>();
+  private timer?: NodeJS.Timeout;
+  private syncing?: Promise<SoftwareSyncResultView>;
+  private readonly abort = new AbortController();
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly access: Access,
+    private readonly templates: TemplateCatalog,
+    private readonly options: SoftwareOptions,
+  ) {}
+
+  listed(spec: UpstreamVersionsSpec): readonly ListedVersionRecord[] {
+    return this.listings.get(listingKey(spec))?.versions ?? [];
+  }
+
+  /** Stored listings (else the snapshot's) in use at once; the first sync runs in the background, so an offline Controller starts as fast. */
+  async start(): Promise<void> {
+    const snapshot = await readShippedSnapshot();
+    for (const template of this.templates.list()) {
+      if (fixedVersions(template)) continue;
+      const spec = template.versions as UpstreamVersionsSpec;
+      const key = listingKey(spec);
+      if (this.listings.has(key)) continue;
+      const stored = (await this.deps.repos.settings.findById(settingId(key)))?.value as { versions: ListedVersionRecord[]; syncedAt: string } | undefined;
+      this.listings.set(key, { spec, versions: stored?.versions ?? snapshot.get(key) ?? [], ...(stored ? { syncedAt: stored.syncedAt } : {}) });
+    }
+    this.templates.useListings(this);
+    void this.syncNow('startup');
+    if (this.options.syncIntervalMs > 0) {
+      this.timer = setInterval(() => void this.syncNow('periodic'), this.options.syncIntervalMs);
+      this.timer.unref();
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.abort.abort();
+  }
+
+  /** `POST /software/sync`: every upstream now; each source's outcome, the last good list kept where one failed. */
+  async sync(caller: Caller, audit: AuditScope): Promise<SoftwareSyncResultView> {
+    audit.target('software');
+    this.access.requireGlobalAdmin(caller);
+    const result = await this.syncNow('request');
+    audit.detail({ sources: result.sources.map((s) => `${s.source}:${s.ok ? s.versionCount : 'failed'}`).join(' ') });
+    return result;
+  }
+
+  /** `GET /templates/{id}/versions`, newest first, paged by version. */
+  async versions(templateId: string, page: { limit: number; cursor?: string }) {
+    if (!this.templates.get(templateId)) throw notFound(`No template ${templateId}.`);
+    const all = this.templates.versionsOf(templateId);
+    const index = new Map(all.map((v, i) => [v.version, i]));
+    return paginate<ListedVersionRecord, string>(
+      page,
+      async (after, limit) => all.slice(after === undefined ? 0 : (index.get(after) ?? all.length) + 1).slice(0, limit),
+      (v) => v.version,
+    ).then((result) => ({ ...result, items: result.items.map(versionView) }));
+  }
+
+  private syncNow(trigger: string): Promise<SoftwareSyncResultView> {
+    this.syncing ??= this.runSync(trigger).finally(() => {
+      this.syncing = undefined;
+    });
+    return this.syncing;
+  }
+
+  private async runSync(trigger: string): Promise<SoftwareSyncResultView> {
+    const sources: SoftwareSyncResultView['sources'] = [];
+    for (const [key, listing] of this.listings) {
+      const started = process.cpuUsage();
+      try {
+        const versions = listing.spec.source === 'papermc'
+          ? await listPaperProject(this.options.bases.papermc, listing.spec.project ?? 'paper', listing.versions, this.abort.signal)
+          : await listMojangReleases(this.options.bases.mojang, listing.versions, this.abort.signal);
+        const syncedAt = nowIso(this.deps);
+        const changed = JSON.stringify(versions) !== JSON.stringify(listing.versions);
+        if (changed) listing.versions = versions;
+        listing.syncedAt = syncedAt;
+        delete listing.error;
+        await this.store(key, listing);
+        const cpu = process.cpuUsage(started);
+        this.deps.logger.info({ event: 'software_synced', trigger, source: key, versions: versions.length, changed, cpuMs: Math.round((cpu.user + cpu.system) / 1000) }, 'software versions synced');
+        sources.push({ source: key, ok: true, versionCount: versions.length, syncedAt });
+      } catch (error) {
+        listing.error = (error as Error).message;
+        this.deps.logger.warn({ event: 'software_sync_failed', trigger, source: key, reason: listing.error, keptVersions: listing.versions.length }, 'software sync failed; the last good list stays in use');
+        sources.push({ source: key, ok: false, versionCount: listing.versions.length, ...(listing.syncedAt ? { syncedAt: listing.syncedAt } : {}), error: listing.error });
+      }
+    }
+    return { sources };
+  }
+
+  private async store(key: string, listing: Listing): Promise<void> {
+    const value = { versions: listing.versions, syncedAt: listing.syncedAt! };
+    const updated = await this.deps.repos.settings.update({ _id: settingId(key) }, { value, updatedAt: value.syncedAt });
+    if (updated === 0) await this.deps.repos.settings.insert({ _id: settingId(key), value, updatedAt: value.syncedAt });
+  }
+}
+
+const versionView = (v: ListedVersionRecord): TemplateVersionView => ({
+  version: v.version,
+  ...(v.type ? { type: v.type } : {}),
+  ...(v.java ? { java: v.java } : {}),
+  ...(v.latestBuild ? { latestBuild: v.latestBuild } : {}),
+  ...(v.builds ? { builds: v.builds.map(({ id, channel, sha256, size }) => ({ id, channel, ...(sha256 ? { sha256 } : {}), ...(size !== undefined ? { size } : {}) })) } : {}),
+});

@@ -1,0 +1,141 @@
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeBuild {
+  id: number;
+  channel: 'STABLE' | 'BETA' | 'ALPHA';
+  bytes: Buffer;
+  /** Listed instead of the bytes' own sha256: a build whose download does not match its listing. */
+  listedSha256?: string;
+}
+
+export interface FakePaperVersion {
+  id: string;
+  java: number;
+  /** Newest first, as Fill lists them. */
+  builds: FakeBuild[];
+}
+
+export interface FakeMojangVersion {
+  id: string;
+  type: 'release' | 'snapshot' | 'old_beta';
+  java?: number;
+  /** No server download when absent (the oldest releases). */
+  bytes?: Buffer;
+}
+
+const sha = (algorithm: 'sha256' | 'sha1', b: Buffer) => createHash(algorithm).update(b).digest('hex');
+
+/**
+ * A local stand-in for PaperMC's Fill v3 and Mojang's piston-meta, serving the documented shapes
+ * (`/v3/projects/{p}`, `/versions`, `/versions/{v}`, `/versions/{v}/builds`, `builds/latest`,
+ * `downloads["server:default"]` with `checksums.sha256`; `version_manifest_v2.json` and each
+ * version's JSON with `downloads.server.sha1` and `javaVersion.majorVersion`) and the jars. It
+ * records every request with its User-Agent, so tests see what reached the upstream.
+ */
+export class FakeUpstream {
+  readonly paper = new Map<string, FakePaperVersion[]>();
+  mojang: FakeMojangVersion[] = [];
+  readonly requests: { path: string; userAgent: string }[] = [];
+  /** Answer every request with this status instead (an upstream that is down). */
+  failWith?: number;
+
+  private constructor(private readonly server: Server, readonly base: string) {}
+
+  static async start(): Promise<FakeUpstream> {
+    let upstream!: FakeUpstream;
+    const server = createServer((req, res) => upstream.handle(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    upstream = new FakeUpstream(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    return upstream;
+  }
+
+  get papermcBase(): string {
+    return `${this.base}/v3`;
+  }
+
+  get mojangManifest(): string {
+    return `${this.base}/mc/version_manifest_v2.json`;
+  }
+
+  /** `--software-source` flags pointing the Controller here. */
+  get controllerArgs(): string[] {
+    return ['--software-source', `papermc=${this.papermcBase}`, '--software-source', `mojang=${this.mojangManifest}`];
+  }
+
+  /** How many requests asked for a path matching `pattern`. */
+  count(pattern: RegExp): number {
+    return this.requests.filter((r) => pattern.test(r.path)).length;
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    const path = new URL(req.url ?? '/', this.base).pathname;
+    this.requests.push({ path, userAgent: req.headers['user-agent'] ?? '' });
+    if (this.failWith) return void res.writeHead(this.failWith).end();
+    const answer = this.answer(path.split('/').filter(Boolean).map(decodeURIComponent));
+    if (answer === undefined) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+    if (Buffer.isBuffer(answer)) return void res.writeHead(200, { 'content-type': 'application/java-archive', 'content-length': answer.length }).end(answer);
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+  }
+
+  private answer(parts: string[]): unknown {
+    if (parts[0] === 'v3' && parts[1] === 'projects') return this.fill(parts.slice(2));
+    if (parts[0] === 'objects') return this.jar(parts[1]);
+    if (parts[0] === 'mc') return this.pistonMeta(parts.slice(1));
+    return undefined;
+  }
+
+  private fill([project, section, version, sub, which]: string[]): unknown {
+    const versions = this.paper.get(project);
+    if (!versions) return undefined;
+    const versionJson = (v: FakePaperVersion) => ({
+      version: { id: v.id, support: { status: 'SUPPORTED' }, java: { version: { minimum: v.java }, flags: { recommended: ['-XX:+UseG1GC'] } } },
+      builds: v.builds.map((b) => b.id),
+    });
+    if (section === undefined) return { project: { id: project, name: project }, versions: { [versions[0]?.id.split('.').slice(0, 2).join('.') ?? '1']: versions.map((v) => v.id) } };
+    if (section !== 'versions') return undefined;
+    if (version === undefined) return { versions: versions.map(versionJson) };
+    const v = versions.find((x) => x.id === version);
+    if (!v) return undefined;
+    if (sub === undefined) return versionJson(v);
+    if (sub !== 'builds') return undefined;
+    const buildJson = (b: FakeBuild) => ({
+      id: b.id, time: '2026-11-01T00:00:00Z', channel: b.channel, commits: [],
+      downloads: { 'server:default': { name: `${project}-${v.id}-${b.id}.jar`, checksums: { sha256: b.listedSha256 ?? sha('sha256', b.bytes) }, size: b.bytes.length, url: `${this.base}/objects/${sha('sha256', b.bytes)}` } },
+    });
+    if (which === 'latest') return v.builds[0] ? buildJson(v.builds[0]) : undefined;
+    return which === undefined ? v.builds.map(buildJson) : undefined;
+  }
+
+  private pistonMeta([first, id]: string[]): unknown {
+    if (first === 'version_manifest_v2.json') {
+      const latest = this.mojang.find((v) => v.type === 'release')?.id;
+      return {
+        latest: { release: latest, snapshot: this.mojang[0]?.id },
+        versions: this.mojang.map((v) => ({ id: v.id, type: v.type, url: `${this.base}/mc/v/${v.id}.json`, time: '2026-11-01T00:00:00+00:00', releaseTime: '2026-11-01T00:00:00+00:00', sha1: '0'.repeat(40), complianceLevel: 1 })),
+      };
+    }
+    if (first !== 'v' || !id?.endsWith('.json')) return undefined;
+    const v = this.mojang.find((x) => `${x.id}.json` === id);
+    if (!v) return undefined;
+    return {
+      id: v.id, type: v.type,
+      downloads: {
+        client: { sha1: '1'.repeat(40), size: 1, url: `${this.base}/objects/none` },
+        ...(v.bytes ? { server: { sha1: sha('sha1', v.bytes), size: v.bytes.length, url: `${this.base}/objects/${sha('sha256', v.bytes)}` } } : {}),
+      },
+      ...(v.java ? { javaVersion: { component: 'java-runtime-delta', majorVersion: v.java } } : {}),
+    };
+  }
+
+  private jar(sha256: string | undefined): Buffer | undefined {
+    for (const versions of this.paper.values()) for (const v of versions) for (const b of v.builds) if (sha('sha256', b.bytes) === sha256) return b.bytes;
+    return this.mojang.find((v) => v.bytes && sha('sha256', v.bytes) === sha256)?.bytes;
+  }
+}
