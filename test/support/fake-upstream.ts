@@ -44,11 +44,11 @@ export class FakeUpstream {
   private constructor(private readonly server: Server, readonly base: string) {}
 
   static async start(): Promise<FakeUpstream> {
-    let upstream!: FakeUpstream;
-    const server = createServer((req, res) => upstream.handle(req, res));
+    const handler: { upstream?: FakeUpstream } = {};
+    const server = createServer((req, res) => handler.upstream?.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    upstream = new FakeUpstream(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-    return upstream;
+    handler.upstream = new FakeUpstream(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    return handler.upstream;
   }
 
   get papermcBase(): string {
@@ -84,15 +84,15 @@ export class FakeUpstream {
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
   }
 
-  private answer(parts: string[]): unknown {
+  private answer(parts: (string | undefined)[]): unknown {
     if (parts[0] === 'v3' && parts[1] === 'projects') return this.fill(parts.slice(2));
     if (parts[0] === 'objects') return this.jar(parts[1]);
     if (parts[0] === 'mc') return this.pistonMeta(parts.slice(1));
     return undefined;
   }
 
-  private fill([project, section, version, sub, which]: string[]): unknown {
-    const versions = this.paper.get(project);
+  private fill([project, section, version, sub, which]: (string | undefined)[]): unknown {
+    const versions = project === undefined ? undefined : this.paper.get(project);
     if (!versions) return undefined;
     const versionJson = (v: FakePaperVersion) => ({
       version: { id: v.id, support: { status: 'SUPPORTED' }, java: { version: { minimum: v.java }, flags: { recommended: ['-XX:+UseG1GC'] } } },
@@ -113,7 +113,7 @@ export class FakeUpstream {
     return which === undefined ? v.builds.map(buildJson) : undefined;
   }
 
-  private pistonMeta([first, id]: string[]): unknown {
+  private pistonMeta([first, id]: (string | undefined)[]): unknown {
     if (first === 'version_manifest_v2.json') {
       const latest = this.mojang.find((v) => v.type === 'release')?.id;
       return {

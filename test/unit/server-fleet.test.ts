@@ -20,6 +20,7 @@ function recordAfter(...events: ServerEvent[]) {
     _id: 's1', name: 's1', teamId: 't', nodeId: 'n', kind: 'GAME_SERVER', phase, generation: context.generation, desired: context.desired,
     ...(context.workflow ? { workflow: context.workflow } : {}),
     ...(context.failure ? { failure: context.failure } : {}),
+    ...(context.failureReason ? { failureReason: context.failureReason } : {}),
     ...(context.workflowFailure ? { workflowFailure: context.workflowFailure } : {}),
     observed: emptyObserved(), createdAt: at, updatedAt: at,
   };

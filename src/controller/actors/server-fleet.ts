@@ -54,11 +54,12 @@ export class ServerFleet {
  * never stored: the record goes), its context the generation, desired spec, workflow and failures
  * the record keeps beside it. Storing xstate's own snapshot too made every record a third bigger.
  */
-export function persistedSnapshotOf(doc: Pick<ServerDoc, 'phase' | 'generation' | 'desired' | 'workflow' | 'failure' | 'workflowFailure'>): unknown {
+export function persistedSnapshotOf(doc: Pick<ServerDoc, 'phase' | 'generation' | 'desired' | 'workflow' | 'failure' | 'failureReason' | 'workflowFailure'>): unknown {
   const context: ServerPhaseContext = {
     generation: doc.generation, desired: doc.desired,
     ...(doc.workflow ? { workflow: doc.workflow } : {}),
     ...(doc.failure ? { failure: doc.failure } : {}),
+    ...(doc.failureReason ? { failureReason: doc.failureReason } : {}),
     ...(doc.workflowFailure ? { workflowFailure: doc.workflowFailure } : {}),
   };
   return { status: 'active', value: doc.phase, historyValue: {}, context, children: {} };

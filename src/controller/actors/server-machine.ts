@@ -6,6 +6,8 @@ export interface ServerPhaseContext {
   desired: ServerDesired;
   workflow?: Workflow;
   failure?: string;
+  /** The condition the failure shows as: INSTALL_FAILED when the software could not be installed. */
+  failureReason?: 'INSTALL_FAILED' | 'WORKFLOW_FAILED';
   /** The last rolled-back workflow, until acknowledged or a later workflow succeeds. */
   workflowFailure?: WorkflowFailure;
 }
@@ -83,8 +85,8 @@ export const serverMachine = setup({
       const workflow = { ...context.workflow, ...event.facts, step: event.step };
       return event.software ? { ...change(context, { software: event.software }), workflow } : { workflow };
     }),
-    endWorkflow: assign({ workflow: undefined, failure: undefined }),
-    succeedWorkflow: assign({ workflow: undefined, failure: undefined, workflowFailure: undefined }),
+    endWorkflow: assign({ workflow: undefined, failure: undefined, failureReason: undefined }),
+    succeedWorkflow: assign({ workflow: undefined, failure: undefined, failureReason: undefined, workflowFailure: undefined }),
     abortWorkflow: assign(({ context, event }) => {
       if (event.type !== 'WORKFLOW_ABORTED') return {};
       const kind = (context.workflow?.kind ?? 'workflow').toLowerCase();
@@ -93,6 +95,7 @@ export const serverMachine = setup({
     fail: assign(({ event }) => ({
       workflow: undefined,
       failure: event.type === 'INSTALL_FAILED' || event.type === 'WORKFLOW_FAILED' ? event.message : 'failed',
+      failureReason: event.type === 'INSTALL_FAILED' ? 'INSTALL_FAILED' as const : 'WORKFLOW_FAILED' as const,
     })),
   },
 }).createMachine({

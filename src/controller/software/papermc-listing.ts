@@ -38,7 +38,7 @@ export async function listPaperProject(base: string, project: string, previous: 
 async function fetchBuilds(url: string, signal?: AbortSignal): Promise<ListedBuilds> {
   const builds: FillBuildsAnswer = checkedAnswer(FillBuilds, await fetchUpstreamJson(url, signal), url);
   return builds
-    .filter((b) => b.downloads[serverDownload] !== undefined)
+    .filter((b) => serverDownload in b.downloads)
     .sort((a, b) => b.id - a.id)
     .slice(0, buildsKept)
     .map((b) => {

@@ -221,6 +221,7 @@ export interface ServerDoc {
   phase: import('../domain/server-spec.js').Phase;
   workflow?: import('../domain/server-spec.js').Workflow;
   failure?: string;
+  failureReason?: 'INSTALL_FAILED' | 'WORKFLOW_FAILED';
   workflowFailure?: import('../domain/server-spec.js').WorkflowFailure;
   gamePort?: number;
   observed: import('../domain/server-spec.js').ServerObserved;

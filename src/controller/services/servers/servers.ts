@@ -1,3 +1,4 @@
+import { chooseSoftware } from './software-choice.js';
 import { KeyedMutex } from '../../../shared/keyed-mutex.js';
 import type { NodeFleet } from '../../actors/fleet.js';
 import { accepts, machineState, type ServerActor, type ServerFleet } from '../../actors/server-fleet.js';
@@ -90,35 +91,23 @@ export class ServerService {
     const team = await this.deps.repos.teams.findById(input.teamId);
     if (!team) throw hidden('team');
     await this.access.require(caller, input.teamId, 'servers.create', 'team', 'servers.read');
-    const template = this.checkSoftware(input.software);
+    const { template, software } = chooseSoftware(this.templates, input.software);
     if (template.kind !== 'GAME_SERVER') throw invalidRequest('body.software.template: a proxy is created with POST /network/proxy.');
     if (input.inNetwork && !template.networkMember) throw new DomainError('not_network_capable', `${template.id} servers cannot join the network.`);
     if (input.inNetwork) await requireMayJoinNetwork(this.deps, this.access, caller, input.teamId);
-    return this.insertPlaced('GAME_SERVER', { ...input, inNetwork: input.inNetwork ?? false }, async () => input.teamId, undefined, audit);
+    return this.insertPlaced('GAME_SERVER', { ...input, software, inNetwork: input.inNetwork ?? false }, async () => input.teamId, undefined, audit);
   }
 
   /** The network's proxy: placed, run and stopped like any server, on a Node with the network's port free (its game port). Never a member. */
   async createProxy(input: CreateProxyInput, port: number, audit: AuditScope) {
-    const template = this.checkSoftware(input.software);
+    const { template, software } = chooseSoftware(this.templates, input.software);
     if (template.kind !== 'PROXY') throw invalidRequest('body.software.template: not a proxy template; game servers are created with POST /servers.');
     // One proxy per network: the check and the insert are one step, so two creates cannot both pass.
     return this.locks.run('proxy', async () => {
       const existing = await this.deps.repos.servers.findOne({ kind: 'PROXY' });
       if (existing) throw conflict(`The network has its proxy already (${existing.name}, ${existing._id}).`);
-      return this.insertPlaced('PROXY', { ...input, inNetwork: false }, input.team, port, audit);
+      return this.insertPlaced('PROXY', { ...input, software, inNetwork: false }, input.team, port, audit);
     });
-  }
-
-  private checkSoftware(software: CreateServerInput['software']) {
-    const template = this.templates.get(software.template);
-    if (!template) throw invalidRequest(`body.software.template: no template ${software.template}.`);
-    const resolved = this.templates.resolve(software);
-    if ('problem' in resolved) {
-      const offered = this.templates.versionsOf(template.id).slice(0, 5).map((v) => v.version);
-      const which = software.build !== undefined && this.templates.supports(template.id, software.version) ? 'build' : 'version';
-      throw invalidRequest(`body.software.${which}: ${resolved.problem}${offered.length ? ` (newest: ${offered.join(', ')}; all in GET /templates/${template.id}/versions)` : ''}.`);
-    }
-    return template;
   }
 
   /** Places a new server (on `port` when given, else on a free game port), stores it and tells its Node. */
@@ -340,12 +329,13 @@ export class ServerService {
     return this.fleet.get(doc._id) ?? this.fleet.restore(doc);
   }
 
-  private fromActor(actor: ServerActor): Pick<ServerDoc, 'phase' | 'generation' | 'desired' | 'workflow' | 'failure' | 'workflowFailure'> {
+  private fromActor(actor: ServerActor): Pick<ServerDoc, 'phase' | 'generation' | 'desired' | 'workflow' | 'failure' | 'failureReason' | 'workflowFailure'> {
     const { phase, context } = machineState(actor);
     return {
       phase, generation: context.generation, desired: context.desired,
       ...(context.workflow ? { workflow: context.workflow } : {}),
       ...(context.failure ? { failure: context.failure } : {}),
+      ...(context.failureReason ? { failureReason: context.failureReason } : {}),
       ...(context.workflowFailure ? { workflowFailure: context.workflowFailure } : {}),
     };
   }
@@ -364,7 +354,7 @@ export class ServerService {
       return before;
     }
     // A record written before the machine's state was rebuilt from its fields sheds the copy it kept (`snapshot`).
-    const { workflow: _w, failure: _f, workflowFailure: _wf, snapshot: _s, ...rest } = before as ServerDoc & { snapshot?: unknown };
+    const { workflow: _w, failure: _f, failureReason: _fr, workflowFailure: _wf, snapshot: _s, ...rest } = before as ServerDoc & { snapshot?: unknown };
     const next: ServerDoc = { ...rest, ...this.fromActor(actor), observed, updatedAt: nowIso(this.deps) };
     try {
       await this.deps.repos.servers.replace({ _id: before._id }, next);

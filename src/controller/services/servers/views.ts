@@ -11,7 +11,7 @@ import type { ServerDoc } from '../../store/records.js';
 function controllerConditions(doc: Shared<ServerDoc>, nodeConnected: boolean): StatusCondition[] {
   const conditions: StatusCondition[] = [];
   if (doc.phase === 'FAILED') {
-    conditions.push({ id: `${doc._id}:workflow-failed`, source: 'CONTROLLER', reason: 'WORKFLOW_FAILED', message: doc.failure ?? 'The last workflow failed.', since: doc.updatedAt });
+    conditions.push({ id: `${doc._id}:workflow-failed`, source: 'CONTROLLER', reason: doc.failureReason ?? 'WORKFLOW_FAILED', message: doc.failure ?? 'The last workflow failed.', since: doc.updatedAt });
   }
   if (doc.workflowFailure) {
     const f = doc.workflowFailure;

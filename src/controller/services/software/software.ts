@@ -21,6 +21,11 @@ export interface SoftwareOptions {
 interface Listing {
   spec: UpstreamVersionsSpec;
   versions: ListedVersionRecord[];
+  /**
+   * The upstream address the versions were synced from; none for the snapshot. A sync reuses
+   * builds it already holds only when they came from the same address.
+   */
+  from?: string;
   syncedAt?: string;
   error?: string;
 }
@@ -58,8 +63,8 @@ export class SoftwareService implements UpstreamListings {
       const spec = template.versions as UpstreamVersionsSpec;
       const key = listingKey(spec);
       if (this.listings.has(key)) continue;
-      const stored = (await this.deps.repos.settings.findById(settingId(key)))?.value as { versions: ListedVersionRecord[]; syncedAt: string } | undefined;
-      this.listings.set(key, { spec, versions: stored?.versions ?? snapshot.get(key) ?? [], ...(stored ? { syncedAt: stored.syncedAt } : {}) });
+      const stored = (await this.deps.repos.settings.findById(settingId(key)))?.value as { versions: ListedVersionRecord[]; syncedAt: string; from?: string } | undefined;
+      this.listings.set(key, stored ? { spec, versions: stored.versions, syncedAt: stored.syncedAt, ...(stored.from ? { from: stored.from } : {}) } : { spec, versions: snapshot.get(key) ?? [] });
     }
     this.templates.useListings(this);
     void this.syncNow('startup');
@@ -106,13 +111,16 @@ export class SoftwareService implements UpstreamListings {
     const sources: SoftwareSyncResultView['sources'] = [];
     for (const [key, listing] of this.listings) {
       const started = process.cpuUsage();
+      const from = this.options.bases[listing.spec.source];
+      const held = listing.from === from ? listing.versions : [];
       try {
         const versions = listing.spec.source === 'papermc'
-          ? await listPaperProject(this.options.bases.papermc, listing.spec.project ?? 'paper', listing.versions, this.abort.signal)
-          : await listMojangReleases(this.options.bases.mojang, listing.versions, this.abort.signal);
+          ? await listPaperProject(from, listing.spec.project ?? 'paper', held, this.abort.signal)
+          : await listMojangReleases(from, held, this.abort.signal);
         const syncedAt = nowIso(this.deps);
         const changed = JSON.stringify(versions) !== JSON.stringify(listing.versions);
         if (changed) listing.versions = versions;
+        listing.from = from;
         listing.syncedAt = syncedAt;
         delete listing.error;
         await this.store(key, listing);
@@ -129,7 +137,7 @@ export class SoftwareService implements UpstreamListings {
   }
 
   private async store(key: string, listing: Listing): Promise<void> {
-    const value = { versions: listing.versions, syncedAt: listing.syncedAt! };
+    const value = { versions: listing.versions, syncedAt: listing.syncedAt!, from: listing.from };
     const updated = await this.deps.repos.settings.update({ _id: settingId(key) }, { value, updatedAt: value.syncedAt });
     if (updated === 0) await this.deps.repos.settings.insert({ _id: settingId(key), value, updatedAt: value.syncedAt });
   }
