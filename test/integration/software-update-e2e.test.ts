@@ -53,9 +53,9 @@ describe('software updates end to end: real Agent, real simcraft', function () {
     // The game port's longest closed stretch while the update runs: the downtime a player sees.
     let closedSince: number | undefined;
     let longestClosedMs = 0;
-    let polling = true;
+    const polling = { on: true };
     const poller = (async () => {
-      while (polling) {
+      while (polling.on) {
         const open = await tcpAccepts(port);
         const now = performance.now();
         if (!open && closedSince === undefined) closedSince = now;
@@ -77,7 +77,7 @@ describe('software updates end to end: real Agent, real simcraft', function () {
     expect(done.software).to.deep.equal({ template: 'simcraft', version: '1.21.4' });
     expect(done.generation).to.be.greaterThan(before.generation);
     await waitForServer(f.admin, id, isRunning, 'RUNNING on 1.21.4', 30_000);
-    polling = false;
+    polling.on = false;
     await poller;
     console.log(`      (game port closed for ${Math.round(longestClosedMs)} ms during the update)`);
     expect(await worldVersion(f.agentDir, id)).to.equal('1.21.4');
