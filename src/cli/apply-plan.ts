@@ -102,7 +102,7 @@ export function planServer(desired: DesiredServer, current?: Current): Plan {
     action: changes.length === 0 ? 'unchanged' : 'configured',
     changes,
     patch: Object.keys(patch).length > 0 ? patch : undefined,
-    software: update,
+    ...(update ? { software: update } : {}),
     properties: Object.keys(properties).length > 0 ? properties : undefined,
     install: plugins.install,
     update: plugins.update,
