@@ -21,6 +21,8 @@ export interface Plan {
   action: 'created' | 'configured' | 'unchanged';
   changes: Change[];
   patch?: { resources?: DesiredServer['resources']; inNetwork?: boolean };
+  /** Another version of the same template: the update workflow (POST /servers/{id}/software), run first. */
+  software?: { version: string };
   properties?: Record<string, string>;
   install: { pluginId: string; version?: string }[];
   update: { installationId: string; pluginId: string; version: string }[];
@@ -47,8 +49,9 @@ function pluginPlan(desired: DesiredServer['plugins'], installed: PluginInstalla
 
 /**
  * How to bring `current` (absent: the server does not exist) to `desired`. Only what the file
- * names is compared: properties and plugins it leaves out stay as they are. The API cannot change
- * a server's software, so a different one is refused rather than silently ignored.
+ * names is compared: properties and plugins it leaves out stay as they are. Another version of
+ * the same template is an update; another template is refused (no API changes it) rather than
+ * silently ignored.
  */
 export function planServer(desired: DesiredServer, current?: Current): Plan {
   if (!current) {
@@ -68,10 +71,12 @@ export function planServer(desired: DesiredServer, current?: Current): Plan {
     };
   }
   const s = current.server;
-  if (s.software.template !== desired.software.template || s.software.version !== desired.software.version) {
+  if (s.software.template !== desired.software.template) {
     throw new CliError(`server/${s.name}: the software is ${software(s.software)}; the API cannot change it to ${software(desired.software)}`);
   }
   const changes: Change[] = [];
+  const update = s.software.version !== desired.software.version ? { version: desired.software.version } : undefined;
+  if (update) changes.push({ field: 'software.version', from: s.software.version, to: desired.software.version });
   const patch: NonNullable<Plan['patch']> = {};
   if (s.resources.cpuMillis !== desired.resources.cpuMillis || s.resources.memoryBytes !== desired.resources.memoryBytes) {
     patch.resources = desired.resources;
@@ -97,6 +102,7 @@ export function planServer(desired: DesiredServer, current?: Current): Plan {
     action: changes.length === 0 ? 'unchanged' : 'configured',
     changes,
     patch: Object.keys(patch).length > 0 ? patch : undefined,
+    ...(update ? { software: update } : {}),
     properties: Object.keys(properties).length > 0 ? properties : undefined,
     install: plugins.install,
     update: plugins.update,

@@ -101,6 +101,8 @@ export async function startController(options: ControllerOptions): Promise<Runni
   registerBackupMetrics(metrics.registry, services.backups.runner);
   registerDesiredSendMetrics(metrics.registry, services.gateway);
   await services.backups.start();
+  // After the backups' own recovery: an update cut off during its PRE_UPDATE backup finds that backup settled.
+  await services.updates.recover();
   const link = new AgentLinkServer({
     gate: services.enrollment, fleet: services.fleet, agents: services.agents, logger, clock, timings: services.fleet.timings,
     metrics: createLinkMetrics(metrics.registry, services.fleet, services.agents, () => clock.now().getTime()),
@@ -142,6 +144,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
       const report = await drain.drain(app, http, config.shutdownTimeoutMs);
       // Migrations stop where they are before the link goes: its closing must not look like a failure to roll back.
       await services.migrations.stop();
+      await services.updates.stop();
       services.catalog.stop();
       services.software.stop();
       services.backups.stop();

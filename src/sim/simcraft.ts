@@ -10,8 +10,10 @@
  * `say <text>`, `list`, `help`, `stop` (saves, frees the port, exits 0), `crash` (exits 1 at once),
  * and Minecraft's save commands: `save-off` and `save-on` (automatic saves stop and resume),
  * `save-all [flush]` (prints `Saving the game (this may take a moment!)`, writes the world, then
- * prints `Saved the game`). Its world is `world/` (see world.ts). SIGTERM and SIGINT stop it like
- * `stop`. A port it cannot bind makes it exit 1.
+ * prints `Saved the game`). Its world is `world/` (see world.ts); `world/version.txt` names the
+ * version that last ran it, and an older version refuses it (`Failed to load world: saved by newer
+ * version <v>`, exit 1). A version ending `-crash` (`1.21.4-crash`) exits 1 before `Done`, a test
+ * version for failed updates. SIGTERM and SIGINT stop it like `stop`. A port it cannot bind makes it exit 1.
  *
  * Test hooks for containment (see debug-hooks.ts), each answering with `[Debug] ...` lines:
  * `whoami` (`uid=<uid> gid=<gid>`), `readfile <path>` (`readfile <path>: ok <size> bytes` or
@@ -39,6 +41,7 @@ import type { PluginDescriptor } from './plugin-descriptor.js';
 import { installCrashHandlers } from '../shared/crash-handlers.js';
 import { PropertiesFile } from '../shared/properties-file.js';
 import { World } from './world.js';
+import { WorldTooNewError } from './world-version.js';
 
 // An error nothing caught: one JSON line on stderr (the console, to the Agent), then exit 1, a crash.
 installCrashHandlers('simcraft');
@@ -165,8 +168,16 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   log.info('Preparing level "world"');
+  // A test version for failed updates: it dies before Done and before it touches the world.
+  if (version.endsWith('-crash')) crash(`simcraft ${version} always fails to start`);
   const levelStart = performance.now();
-  await world.prepare();
+  try {
+    await world.prepare();
+  } catch (error) {
+    if (!(error instanceof WorldTooNewError)) throw error;
+    log.error(error.message);
+    process.exit(1);
+  }
   await delay(startupDelayMs);
   log.info('Preparing start region for dimension minecraft:overworld');
   log.info(`Time elapsed: ${Math.round(performance.now() - levelStart)} ms`);

@@ -1,5 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { claimWorld } from './world-version.js';
 
 /** What simcraft keeps of its world in `level.dat` (JSON here, NBT in a real server). */
 export interface LevelData {
@@ -26,9 +27,13 @@ export class World {
 
   constructor(private readonly version: string, private readonly dir = 'world') {}
 
-  /** Creates the world if it is new and carries on the save count of one that exists. */
+  /**
+   * Creates the world if it is new and carries on the save count of one that exists; refuses one
+   * a newer version saved (WorldTooNewError), and marks it as this version's otherwise.
+   */
   async prepare(): Promise<void> {
     await mkdir(join(this.dir, 'region'), { recursive: true });
+    await claimWorld(this.dir, this.version);
     const region = join(this.dir, 'region', 'r.0.0.mca');
     const bytes = Buffer.alloc(regionBytes);
     for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31 + 7) % 251;

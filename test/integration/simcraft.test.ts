@@ -232,4 +232,44 @@ describe('simcraft: the simulated Minecraft server', () => {
     sim.send('stop');
     expect(await sim.exited).to.equal(0);
   });
+
+  describe('its world format', () => {
+    const run = async (dir: string, version: string) => start(dir, simSource('simcraft'), ['--version', version]);
+
+    it('writes world/version.txt with the version it ran, and a newer version takes the world over', async () => {
+      const port = await freePort();
+      const dir = await newDir(port);
+      const old = await run(dir, '1.21.1');
+      await old.waitForLine(ready);
+      expect(await readFile(join(dir, 'world', 'version.txt'), 'utf8')).to.equal('1.21.1\n');
+      old.send('stop');
+      expect(await old.exited).to.equal(0);
+      const next = await run(dir, '1.21.4');
+      await next.waitForLine(ready);
+      expect(await readFile(join(dir, 'world', 'version.txt'), 'utf8')).to.equal('1.21.4\n');
+      next.send('stop');
+      expect(await next.exited).to.equal(0);
+    });
+
+    it('refuses a world a newer version saved, and leaves it as it was', async () => {
+      const port = await freePort();
+      const dir = await newDir(port);
+      await mkdir(join(dir, 'world'), { recursive: true });
+      await writeFile(join(dir, 'world', 'version.txt'), '1.21.4\n');
+      const sim = await run(dir, '1.20.6');
+      expect(await sim.exited).to.equal(1);
+      expect(sim.lines.some((l) => /Failed to load world: saved by newer version 1\.21\.4$/.test(l))).to.equal(true);
+      expect(sim.lines.some((l) => ready.test(l))).to.equal(false);
+      expect(await readFile(join(dir, 'world', 'version.txt'), 'utf8')).to.equal('1.21.4\n');
+    });
+
+    it('1.21.4-crash exits 1 before Done, without touching the world', async () => {
+      const port = await freePort();
+      const dir = await newDir(port);
+      const sim = await run(dir, '1.21.4-crash');
+      expect(await sim.exited).to.equal(1);
+      expect(sim.lines.some((l) => ready.test(l))).to.equal(false);
+      expect(await stat(join(dir, 'world', 'version.txt')).then(() => true, () => false)).to.equal(false);
+    });
+  });
 });

@@ -18,7 +18,7 @@ describe('GET /api/v1/templates', () => {
     expect(res.body.nextCursor).to.equal(undefined);
     expect(res.body.items.map((i) => i.id)).to.deep.equal(['folia', 'paper', 'simcraft', 'simproxy', 'vanilla', 'velocity']);
     expect(res.body.items[2]).to.deep.equal({
-      id: 'simcraft', kind: 'GAME_SERVER', networkMember: true, platform: 'paper', versions: ['1.21.4', '1.21.1', '1.20.6'],
+      id: 'simcraft', kind: 'GAME_SERVER', networkMember: true, platform: 'paper', versions: ['1.21.4', '1.21.1', '1.20.6', '1.21.4-crash'],
     });
   });
 

@@ -96,8 +96,15 @@ describe('cairn CLI: apply files and their diff', () => {
     expect(planServer(desired({ plugins: [{ pluginId: 'p' }] }), current).action).to.equal('unchanged');
   });
 
-  it('refuses another software: the API cannot change it', () => {
-    expect(() => planServer(desired({ software: { template: 'simcraft', version: '1.20' } }), { server: existing() }))
-      .to.throw(/server\/lobby: the software is simcraft 1\.21\.4; the API cannot change it to simcraft 1\.20/);
+  it('plans another version of the same template as an update', () => {
+    const plan = planServer(desired({ software: { template: 'simcraft', version: '1.21.1' } }), { server: existing() });
+    expect(plan.action).to.equal('configured');
+    expect(plan.software).to.deep.equal({ version: '1.21.1' });
+    expect(diffLines(plan.changes)).to.deep.equal(['  ~ software.version: 1.21.4 -> 1.21.1']);
+  });
+
+  it('refuses another template: the API cannot change it', () => {
+    expect(() => planServer(desired({ software: { template: 'paper', version: '1.21.4' } }), { server: existing() }))
+      .to.throw(/server\/lobby: the software is simcraft 1\.21\.4; the API cannot change it to paper 1\.21\.4/);
   });
 });

@@ -10,6 +10,7 @@ import { ApiError, CliError } from '../errors.js';
 import { parseManifest, type DesiredServer } from '../manifest.js';
 import { document, type Format } from '../output.js';
 import { ambiguity, kinds, resolve } from '../resolve.js';
+import { upgradeServer } from '../upgrade.js';
 import { waitFor } from './wait.js';
 
 async function currentOf(client: CliClient, desired: DesiredServer, teamId: string): Promise<Current | undefined> {
@@ -43,6 +44,11 @@ async function carryOut(client: CliClient, desired: DesiredServer, teamId: strin
       if (!met) throw new CliError(`server/${desired.name} was created but not installed within the timeout; apply again to finish`);
     }
   }
+  // First: the server is UPDATING until it ends, and refuses other changes meanwhile.
+  if (plan.software) {
+    // An older version is refused (downgrade_refused) as the API refuses it: cairn upgrade --allow-downgrade says it is meant.
+    await upgradeServer(client, id, plan.software, timeoutMs, (step) => process.stderr.write(`server/${desired.name}: ${step}\n`));
+  }
   if (plan.patch) await client.patch(`/servers/${id}`, plan.patch);
   if (plan.properties) await client.patch(`/servers/${id}/properties`, plan.properties);
   for (const p of plan.install) {
@@ -72,7 +78,7 @@ The file holds servers (a list, {items: [...]}, or YAML documents), matched by n
   - kind: Server
     name: lobby
     team: Survival
-    software: {template: paper, version: "1.21.4"}
+    software: {template: paper, version: "1.21.4"}   # another version runs the update workflow
     resources: {cpu: 500m, memory: 2Gi}
     desiredState: RUNNING          # optional: RUNNING or STOPPED
     inNetwork: true                # optional
@@ -86,7 +92,7 @@ export function registerApply(program: Command): void {
     .addHelpText('after', applyHelp)
     .requiredOption('-f, --filename <file>', 'the file, or - for stdin')
     .option('--dry-run', 'show what would change, and change nothing')
-    .option('--timeout <duration>', 'how long a new server may take to install before its properties and plugins are set', '5m')
+    .option('--timeout <duration>', 'how long a new server may take to install, or a software update to end, before its properties and plugins are set', '5m')
     .action(async (opts: { filename: string; dryRun?: boolean; timeout: string }, cmd: Command) => {
       const timeoutMs = parseDuration(opts.timeout);
       const servers = parseManifest(opts.filename === '-' ? await readAll(process.stdin) : await readFile(opts.filename, 'utf8'));

@@ -3,6 +3,8 @@ import type { Backup, BackupDestination, DrainStarted, ServerDetail } from '../a
 import type { CliClient } from '../client.js';
 import { connect, print, withGlobals } from '../context.js';
 import { formatDone } from '../output.js';
+import { parseDuration } from '../duration.js';
+import { upgradeServer } from '../upgrade.js';
 import { isId, kinds, resolve, resolveServer, type Kind } from '../resolve.js';
 
 const destinationKind: Kind<BackupDestination> = {
@@ -50,6 +52,28 @@ export function registerWorkflows(program: Command): void {
       const node = await resolve(client, kinds.node, opts.to);
       const detail = await client.post<ServerDetail>(`/servers/${server.id}/migrate`, { nodeId: node.id });
       print(formatDone('server', detail.name, `migrating to node/${node.name}`, detail, format));
+    });
+
+  withGlobals(program.command('upgrade'))
+    .description('update a server to another version of its software; follows the update until it ends')
+    .argument('<name>', 'a server name or id')
+    .requiredOption('--version <version>', 'the version to go to (`GET /templates/{id}/versions`)')
+    .option('--build <build>', 'a build of that version (default: the newest)')
+    .option('--allow-downgrade', 'go to an older game version (its world may not open; a failed start rolls back)')
+    .option('--force', 'update although installed catalog plugins have no version for the target')
+    .option('--timeout <duration>', 'how long to follow the update', '15m')
+    .option('--team <team>', 'narrows a server name shared across teams')
+    .action(async (name: string, opts: { version: string; build?: string; allowDowngrade?: boolean; force?: boolean; timeout: string; team?: string }, cmd: Command) => {
+      const timeoutMs = parseDuration(opts.timeout);
+      const { client, format } = await connect(cmd);
+      const server = await resolveServer(client, name, opts.team);
+      const request = { version: opts.version, ...(opts.build ? { build: opts.build } : {}), ...(opts.allowDowngrade ? { allowDowngrade: true } : {}), ...(opts.force ? { force: true } : {}) };
+      const progress = (step: string) => {
+        if (format !== 'json' && format !== 'yaml' && format !== 'name') process.stderr.write(`server/${server.name}: ${step}\n`);
+      };
+      const done = await upgradeServer(client, server.id, request, timeoutMs, progress);
+      const software = `${done.software.template} ${done.software.version}${done.software.build ? ` build ${done.software.build}` : ''}`;
+      print(formatDone('server', done.name, `updated to ${software}`, done, format));
     });
 
   withGlobals(program.command('drain'))

@@ -95,8 +95,16 @@ export interface Workflow {
   /** RESTORE: the backup being restored, and the PRE_RESTORE backup taken first. */
   backupId?: string;
   preRestoreBackupId?: string;
-  /** RESTORE: the stage being committed, so a Controller that lost the commit's answer can ask the Node. */
+  /** RESTORE, UPDATE: the stage being committed, so a Controller that lost the commit's answer can ask the Node. */
   stageId?: string;
+  /** UPDATE: the software the server ran and the software it goes to. */
+  fromSoftware?: ServerSoftware;
+  toSoftware?: ServerSoftware;
+  /** UPDATE: where the PRE_UPDATE backup goes, and the backup once taken (the rollback's source). */
+  backupDestinationId?: string;
+  preUpdateBackupId?: string;
+  /** UPDATE: the PRE_UPDATE backup is only the rollback copy (no destination was asked for): removed when the workflow ends. */
+  rollbackCopy?: boolean;
 }
 
 /** The workflow facts a step may change (kind and start are fixed when it begins). */
@@ -104,12 +112,12 @@ export type WorkflowFacts = Omit<Workflow, 'kind' | 'startedAt' | 'step'>;
 
 /**
  * A workflow that could not finish and was rolled back (the server is READY again): shown as a
- * Controller condition (reason MIGRATION_FAILED or RESTORE_FAILED) until acknowledged or the next
+ * Controller condition (reason MIGRATION_FAILED, RESTORE_FAILED or UPDATE_FAILED) until acknowledged or the next
  * workflow of the server succeeds.
  */
 export interface WorkflowFailure {
   id: string;
-  reason: 'MIGRATION_FAILED' | 'RESTORE_FAILED';
+  reason: 'MIGRATION_FAILED' | 'RESTORE_FAILED' | 'UPDATE_FAILED';
   message: string;
   at: string;
 }

@@ -27,6 +27,7 @@ export const problemCatalog = {
   insufficient_capacity: { status: 409, title: 'The reservation does not fit on any eligible Node.' },
   server_not_running: { status: 409, title: 'The server is not running.' },
   incompatible_plugin: { status: 409, title: 'The plugin is not compatible with the server.' },
+  downgrade_refused: { status: 409, title: 'That is an older game version than the server runs; worlds a newer version saved cannot be opened by an older one.' },
   plugin_denied: { status: 409, title: 'That plugin version is on the denylist.' },
   plugin_required: { status: 409, title: 'Another installed plugin requires this one.' },
   not_network_capable: { status: 409, title: 'This server cannot be a network member.' },

@@ -2,7 +2,7 @@ import Type from 'typebox';
 import { DateTime, Uuid, pageQueryFields, PrintableName } from './common.js';
 import { SoftwareSchema } from './servers.js';
 
-export const backupTriggers = ['MANUAL', 'SCHEDULED', 'PRE_RESTORE', 'PRE_MIGRATE'] as const;
+export const backupTriggers = ['MANUAL', 'SCHEDULED', 'PRE_RESTORE', 'PRE_MIGRATE', 'PRE_UPDATE'] as const;
 export const backupStates = ['PENDING', 'RUNNING', 'SUCCEEDED', 'FAILED'] as const;
 export const destinationKinds = ['NODE_DIRECTORY', 'CONTROLLER'] as const;
 

@@ -53,6 +53,11 @@ import { TemplateService } from './servers/templates.js';
 import { TokenService } from './identity/tokens.js';
 import { UserService } from './identity/users.js';
 import { WorkflowOutcomes } from './migration/workflow-outcomes.js';
+import { backupDeadlines } from './backups/backup-deadlines.js';
+import { nodeReady } from './backups/node-ready.js';
+import { RawNodeCalls } from './backups/raw-node-calls.js';
+import { defaultUpdateTimings, type UpdateTimings } from './updates/update-run.js';
+import { UpdateService } from './updates/updates.js';
 
 /** Node heartbeat timings and the timer clock of the Node actors; tests shorten or simulate them. */
 export interface NodeRuntimeDeps {
@@ -63,6 +68,7 @@ export interface NodeRuntimeDeps {
 /** How long migrations wait on Nodes (tests shorten it). */
 export interface MigrationDeps {
   migrationTimings?: MigrationTimings;
+  updateTimings?: UpdateTimings;
 }
 
 /** What backup schedules' timers and streams' periodic access re-checks run on; tests pass a clock they move. */
@@ -138,6 +144,12 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const plugins = new PluginService(deps, servers, catalog, deps.templates, gateway, new ArtifactStore(join(deps.dataDir, 'artifacts'), deps.logger, deps.repos.sharedArtifacts()), serverWatch);
   // Backups: destinations, manual and scheduled backups, restore workflows.
   const backups = createBackupServices({ deps, access, audit, servers, agents, fleet, gateway, templates: deps.templates, serverChanges: serverWatch, timers: deps.scheduleTimers });
+  // Software updates: held, backed up, installed from the backup's stage, started, or rolled back.
+  const updates = new UpdateService({
+    deps, servers, templates: deps.templates, runner: backups.runner, destinations: backups.destinations, removal: backups.removal,
+    calls: new RawNodeCalls(agents), changes: serverWatch, nodeReady: (nodeId) => nodeReady(fleet, nodeId, backupDeadlines.nodeReadyMs),
+    timings: deps.updateTimings ?? defaultUpdateTimings,
+  }, gateway, catalog, workflowOutcomes);
   return {
     deps,
     sessionPolicy,
@@ -177,6 +189,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     /** What Nodes may fetch over the link: plugin jars, then server software. */
     artifacts: new SoftwareArtifacts(deps, deps.templates, plugins.artifacts, plugins),
     backups,
+    updates,
   };
 }
 

@@ -275,7 +275,7 @@ export interface BackupDestinationDoc {
   createdAt: string;
 }
 
-export type BackupTrigger = 'MANUAL' | 'SCHEDULED' | 'PRE_RESTORE' | 'PRE_MIGRATE';
+export type BackupTrigger = 'MANUAL' | 'SCHEDULED' | 'PRE_RESTORE' | 'PRE_MIGRATE' | 'PRE_UPDATE';
 export type BackupState = 'PENDING' | 'RUNNING' | 'SUCCEEDED' | 'FAILED';
 
 /** A plugin installation as a backup recorded it: what a restore installs again. */

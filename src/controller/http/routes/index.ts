@@ -15,6 +15,7 @@ import { nodeRoutes } from './nodes.js';
 import { pluginRoutes } from './plugins.js';
 import { roleRoutes } from './roles.js';
 import { serverRoutes } from './servers.js';
+import { softwareUpdateRoutes } from './software-update.js';
 import { teamRoutes } from './teams.js';
 import { templateRoutes } from './templates.js';
 import { userRoutes } from './users.js';
@@ -31,6 +32,7 @@ export const allRoutes = (s: Services, agentLink: AgentLink): AnyRoute[] => [
   ...nodeRoutes(s, agentLink),
   ...serverRoutes(s),
   ...migrationRoutes(s),
+  ...softwareUpdateRoutes(s),
   ...consoleRoutes(s),
   ...fileRoutes(s),
   ...propertyRoutes(s),

@@ -51,7 +51,7 @@ export function createBackupServices(d: BackupDeps) {
   schedules.attach(scheduler);
   const restore = new RestoreWorkflow(d.deps, d.access, d.servers, backups, destinations, runner, calls, d.templates, d.gateway, d.serverChanges, (nodeId) => nodeReady(d.fleet, nodeId, backupDeadlines.nodeReadyMs));
   return {
-    destinations, runner, backups, schedules, restore,
+    destinations, runner, removal, backups, schedules, restore,
     /**
      * The built-in destination, interrupted work settled (the leftovers of backups cut off
      * collected), queued backups resumed, missed schedules run.

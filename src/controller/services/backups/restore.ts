@@ -1,4 +1,3 @@
-import { checkManifestPath } from '../../../shared/backup/manifest.js';
 import type { ServerEvent } from '../../actors/server-machine.js';
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
@@ -15,7 +14,7 @@ import type { ServerService } from '../servers/servers.js';
 import { StageSink } from '../transfers/stage-sink.js';
 import { backupDeadlines } from './backup-deadlines.js';
 import { failureText } from './backup-failure.js';
-import { areaTeamOf, nodeAreaPath } from './backup-area.js';
+import { stageBackup } from './backup-stage.js';
 import type { BackupRunner } from './backup-runner.js';
 import type { BackupService } from './backups.js';
 import type { BackupDestinations } from './destinations.js';
@@ -112,10 +111,7 @@ export class RestoreWorkflow {
         current = await this.step(current, restoreSteps.stopping, { hold: true });
         await this.stopped(current._id);
         current = await this.step(current, restoreSteps.staging);
-        stage = destination.kind === 'NODE_DIRECTORY'
-          ? await StageSink.fromLocal(this.calls, current.nodeId!, current._id, nodeAreaPath(destination.path ?? '', areaTeamOf(backup)), backup._id)
-          : await StageSink.begin(this.calls, current.nodeId!, current._id);
-        if (destination.kind === 'CONTROLLER') await this.fill(stage, backup, destination);
+        stage = await stageBackup(this.calls, this.destinations, current.nodeId!, current._id, backup, destination);
         current = await this.step(current, restoreSteps.committing, { stageId: stage.id });
         const software = this.templates.resolve(backup.software);
         if ('problem' in software) throw new RestoreFailure(`the backup's software is no longer offered (${software.problem})`);
@@ -155,20 +151,6 @@ export class RestoreWorkflow {
     if (!stageId || !server.nodeId) return false;
     await this.nodeReady(server.nodeId);
     return StageSink.committed(this.calls, server.nodeId, stageId);
-  }
-
-  /** Writes every file of a CONTROLLER backup into the stage, each checked against its sha256 on both sides. */
-  private async fill(stage: StageSink, backup: BackupDoc, destination: BackupDestinationDoc): Promise<void> {
-    const store = this.destinations.storeOf(destination, areaTeamOf(backup));
-    const manifest = await store.readManifest(backup._id);
-    if (!manifest) throw new RestoreFailure('the backup\'s manifest is missing from its destination');
-    // A directory that holds something is made by its contents' writes; only empty ones are sent (one request each).
-    const holding = new Set(manifest.entries.map((e) => e.path.slice(0, Math.max(0, e.path.lastIndexOf('/')))));
-    for (const entry of manifest.entries) {
-      checkManifestPath(entry.path);
-      if (entry.type === 'FILE') await stage.writeFile(entry, store.readBlob(entry.sha256), true);
-      else if (!holding.has(entry.path)) await stage.directory(entry);
-    }
   }
 
   /** The recorded plugin installations replace the server's, then the hold lifts (READY, back to its desired runtime state). */
