@@ -43,6 +43,7 @@ describe('server software through the Controller: fetched from the upstream once
   before(async () => {
     upstream = await FakeUpstream.start();
     upstream.paper.set('paper', [
+      { id: '1.21.5', java: 21, builds: [{ id: 5, channel: 'STABLE', bytes: jsServer('5') }] },
       { id: '1.21.4', java: 21, builds: [{ id: 232, channel: 'STABLE', bytes: good }] },
       { id: '1.21.3', java: 21, builds: [{ id: 80, channel: 'STABLE', bytes: jsServer('80'), listedSha256: sha256(Buffer.from('what the listing promised')) }] },
     ]);
@@ -71,6 +72,17 @@ describe('server software through the Controller: fetched from the upstream once
     expect(await readFile(join(second.agentDir, 'servers', other, 'root', '.cairn', 'server.jar'))).to.deep.equal(good);
     expect((await f.admin.post(`/servers/${other}/start`)).status).to.equal(202);
     await waitForServer(f.admin, other, (s) => s.status.runtimeState === 'RUNNING', 'two RUNNING', 30_000);
+  });
+
+  it('an update fetches the new build through the Controller and ends READY on it', async () => {
+    const id = await create('updated', { template: 'jspaper', version: '1.21.4' }, f.nodeId);
+    await waitForServer(f.admin, id, (s) => s.phase === 'READY', 'READY', 30_000);
+    const res = await f.admin.post<ServerDetail>(`/servers/${id}/software`, { version: '1.21.5' });
+    expect(res.status, res.text).to.equal(202);
+    const done = await waitForServer(f.admin, id, (s) => s.phase === 'READY' && !s.workflow, 'READY after the update', 60_000);
+    expect(done.conditions.map((c) => c.reason)).to.not.include('UPDATE_FAILED');
+    expect(done.software).to.deep.equal({ template: 'jspaper', version: '1.21.5', build: '5' });
+    expect(await readFile(join(f.agentDir, 'servers', id, 'root', '.cairn', 'server.jar'), 'utf8')).to.contain('build 5');
   });
 
   it('a download that does not match its listed sha256 is never installed or run: INSTALL_FAILED says so', async () => {

@@ -5,7 +5,7 @@ import type { TemplateCatalog } from '../../templates/template-catalog.js';
 
 /**
  * Server software for Nodes: a checksum a Node asks for is served when some server of the fleet
- * runs (or is being given) software whose listed download has it, so a Node can make the
+ * runs software (or an update is installing software) whose listed download has it, so a Node can make the
  * Controller fetch only software in use, and only from where the upstream lists it. Plugins are
  * asked first (`plugins`), then this.
  */
@@ -21,8 +21,9 @@ export class SoftwareArtifacts implements ArtifactProvider {
     const plugin = await this.plugins.artifactFor(nodeId, key);
     if (plugin) return plugin;
     const seen = new Set<string>();
-    for (const server of await this.deps.repos.servers.findShared({})) {
-      const { software } = server.desired;
+    const servers = await this.deps.repos.servers.findShared({});
+    // What servers run, and what an update is installing.
+    for (const software of servers.flatMap((s) => [s.desired.software, ...(s.workflow?.toSoftware ? [s.workflow.toSoftware] : [])])) {
       const id = `${software.template} ${software.version} ${software.build ?? ''}`;
       if (seen.has(id)) continue;
       seen.add(id);

@@ -62,7 +62,7 @@ export class UpdateService {
     return this.ctx.servers.detail(begun);
   }
 
-  /** The software asked for, as the catalog offers it; `body.version` or `body.build` named when it does not. */
+  /** The software asked for, as the catalog offers it, its build pinned; `body.version` or `body.build` named when it is not offered. */
   private target(from: ServerSoftware, input: UpdateSoftwareInput): ServerSoftware {
     const to: ServerSoftware = { template: from.template, version: input.version, ...(input.build !== undefined ? { build: input.build } : {}) };
     const resolved = this.ctx.templates.resolve(to);
@@ -70,7 +70,8 @@ export class UpdateService {
       const field = input.build !== undefined && this.ctx.templates.supports(from.template, input.version) ? 'build' : 'version';
       throw invalidRequest(`body.${field}: ${resolved.problem} (all in GET /templates/${from.template}/versions).`);
     }
-    return to;
+    // Without a build named, the newest listed one, written down as at creation.
+    return resolved.build ? { ...to, build: resolved.build } : to;
   }
 
   private async requireSuitedPlugins(doc: ServerDoc, to: ServerSoftware): Promise<void> {
