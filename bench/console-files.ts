@@ -7,7 +7,7 @@
  *   p50/p99/max of (received − written) over every line every client got;
  * - a 64 MiB upload Controller → Agent: MB/s and the Controller's peak RSS while it runs (sampled
  *   from /proc every 10 ms), and the download back for comparison;
- * - 50 uploads of 8 MiB at once, BENCH_UPLOAD_BURSTS times (default 3) after a warm-up: the
+ * - 50 uploads of 8 MiB at once (25 users, 2 each), BENCH_UPLOAD_BURSTS times (default 3) after a warm-up: the
  *   Controller's peak RSS over its RSS at rest (after a full GC, asked for with SIGUSR2), read from
  *   the kernel's high-water mark so no short peak is missed.
  * Run with `npm run bench console-files`.
@@ -146,6 +146,23 @@ async function consoleClient(url: string, cookie: string, latencies: number[], r
   return got;
 }
 
+/** Session cookies of `count` new users, each an operator of the team (signed in, first password changed). */
+async function operatorCookies(api: string, call: <T>(method: string, path: string, body?: unknown) => Promise<T>, teamId: string, count: number): Promise<string[]> {
+  const roles = await call<{ items: { id: string; name: string; builtin: boolean }[] }>('GET', '/roles?limit=200');
+  const operator = roles.items.find((r) => r.builtin && r.name === 'operator')!.id;
+  const cookies: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const username = `uploader${i}`;
+    const user = await call<{ id: string }>('POST', '/users', { username, email: `${username}@example.com`, displayName: username, password: 'first-password-1' });
+    await call('PUT', `/teams/${teamId}/members/${user.id}`, { roleIds: [operator] });
+    const login = await fetch(`${api}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: 'first-password-1' }) });
+    const cookie = /(__Host-cairn_session=[^;]+)/.exec(login.headers.get('set-cookie') ?? '')![1];
+    await fetch(`${api}/me/password`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ currentPassword: 'first-password-1', newPassword: 'second-password-2' }) });
+    cookies.push(cookie);
+  }
+  return cookies;
+}
+
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'cairn-bench-console-'));
   const templatesDir = join(dir, 'templates');
@@ -204,11 +221,13 @@ async function main(): Promise<void> {
     process.stdout.write(`download 64 MiB Agent → client: ${(mb / (downloadMs / 1000)).toFixed(1)} MB/s (${downloadMs.toFixed(0)} ms), checksum ${same ? 'matches' : 'DIFFERS'}\n`);
     if (!same) process.exitCode = 1;
 
-    // 50 uploads of 8 MiB at once: the upload slots (8) and back-pressure bound the Controller's memory.
-    // A first smaller burst warms the path up (buffers, JIT), so the baseline is the Controller at rest after uploads.
+    // 50 uploads of 8 MiB at once from 25 operators (a user has at most 2 in flight): the upload slots (8) and
+    // back-pressure bound the Controller's memory. A first smaller burst warms the path up (buffers, JIT), so the
+    // baseline is the Controller at rest after uploads.
+    const uploaders = await operatorCookies(api, call, team.id, 25);
     const eight = randomBytes(8 * MiB);
     const burst = (count: number, prefix: string) => Promise.all(Array.from({ length: count }, (_, i) =>
-      fetch(`${api}/servers/${server.id}/files/content?path=${prefix}-${i}.bin`, { method: 'PUT', headers: { cookie, 'content-type': 'application/octet-stream' }, body: eight })
+      fetch(`${api}/servers/${server.id}/files/content?path=${prefix}-${i}.bin`, { method: 'PUT', headers: { cookie: uploaders[i % uploaders.length], 'content-type': 'application/octet-stream' }, body: eight })
         .then((r) => String(r.status), (e: unknown) => `error ${errorCode(e)}`)));
     const cold = await settledRss(controller.pid!);
     const warmup = await burst(8, 'warmup');

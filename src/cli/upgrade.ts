@@ -1,13 +1,6 @@
-import type { ServerDetail } from './api-types.js';
+import type { ServerDetail, UpgradeRequest } from './api-types.js';
 import type { CliClient } from './client.js';
 import { CliError } from './errors.js';
-
-export interface UpgradeRequest {
-  version: string;
-  build?: string;
-  allowDowngrade?: boolean;
-  force?: boolean;
-}
 
 /** How often the server is read while it updates: the watch stream's list items carry no workflow step to show. */
 const pollMs = 500;
