@@ -177,6 +177,8 @@ const table: Row[] = [
     await waitForServer(admin(c), c.f.spareId, (d) => d.conditions.some((x) => x.reason === 'MATRIX'), 'the condition reported');
     return { path: `/servers/${c.f.spareId}/conditions/MATRIX/acknowledge` };
   }),
+  // The spare's own version: allowed callers get the refusal that follows the permission check (no update runs).
+  row('POST /servers/{serverId}/software',                            '401   pcr   403   403   400   404   404   400   400', (c) => ({ path: `/servers/${c.f.spareId}/software`, body: { version: simcraft.version } })),
   row('POST /servers/{serverId}/migrate',                             '401   pcr   403   403   403   404   404   400   400', (c) => ({ path: `/servers/${c.f.spareId}/migrate`, body: { nodeId: c.w.nodeId } })),
   row('POST /servers/{serverId}/console/commands',                    '401   pcr   403   2     2     404   404   2     2', () => ({ body: { command: 'say hello' } })),
   row('GET /servers/{serverId}/console',                              '401   pcr   403   2     2     404   404   2     2'),
@@ -201,6 +203,8 @@ const table: Row[] = [
   row('GET /servers/{serverId}/properties',                           '401   pcr   2     2     2     404   404   2     2'),
   row('PATCH /servers/{serverId}/properties',                         '401   pcr   403   403   2     404   404   2     2', () => ({ body: { motd: 'hello' } })),
   row('GET /templates',                                               '401   pcr   2     2     2     2     2     2     2'),
+  row('GET /templates/{id}/versions',                                 '401   pcr   2     2     2     2     2     2     2', () => ({ path: '/templates/simcraft/versions' })),
+  row('POST /software/sync',                                          '401   pcr   403   403   403   403   403   2     2'),
   row('GET /servers/{serverId}/plugins',                              '401   pcr   2     2     2     404   404   2     2'),
   row('POST /servers/{serverId}/plugins',                             '401   pcr   403   2|409 2|409 404   404   2|409 2|409', () => ({ body: { pluginId: 'sample:luckperms' } })),
   row('POST /servers/{serverId}/plugins/upload',                      '401   pcr   403   2     2     404   404   2     2', (c) => ({
