@@ -7,6 +7,8 @@ export interface FlagSpec {
   value?: string;
   env?: string;
   help: string;
+  /** The flag may be given more than once; its values arrive joined by commas, as its variable takes them. */
+  multiple?: boolean;
 }
 
 /** A command line the program cannot run with (exit status 2). */
@@ -25,7 +27,7 @@ export function parseProgramArgs(argv: string[], specs: Record<string, FlagSpec>
       args: argv,
       strict: true,
       options: {
-        ...Object.fromEntries(Object.entries(specs).map(([name, spec]) => [name, { type: spec.value === undefined ? ('boolean' as const) : ('string' as const) }])),
+        ...Object.fromEntries(Object.entries(specs).map(([name, spec]) => [name, { type: spec.value === undefined ? ('boolean' as const) : ('string' as const), multiple: spec.multiple === true }])),
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'V' },
       },
@@ -38,7 +40,8 @@ export function parseProgramArgs(argv: string[], specs: Record<string, FlagSpec>
     if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw new ProgramArgsError(`unexpected argument '${named}' (see --help)`);
     throw new ProgramArgsError(`${(e as Error).message.split('.')[0]} (see --help)`);
   }
-  const { help, version, ...values } = parsed.values as Record<string, string | boolean | undefined>;
+  const { help, version, ...given } = parsed.values as Record<string, string | boolean | string[] | undefined>;
+  const values = Object.fromEntries(Object.entries(given).map(([name, v]) => [name, Array.isArray(v) ? v.join(',') : v]));
   if (help) return { action: 'help' };
   if (version) return { action: 'version' };
   return { action: 'run', values };
