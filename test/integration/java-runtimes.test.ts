@@ -46,7 +46,7 @@ describe('Java runtimes: a real Agent reports its Javas and chooses one per star
     f = await startFleet({ extraArgs: ['--templates-dir', await templatesDir()], agentArgs: ['--java', java41, '--java', join(javas, 'jdk43')] });
   });
   after(async () => {
-    await f?.dispose();
+    await f.dispose();
     await rm(javas, { recursive: true, force: true });
   });
 
