@@ -78,7 +78,7 @@ function configFrom(settings: ProgramSettings<keyof typeof flags>): AgentConfig 
     cpuMillis: parsed('cpu-millis', amountRule, amount),
     memoryBytes: parsed('memory-bytes', amountRule, amount),
     diskBytes: parsed('disk-bytes', amountRule, amount),
-    javas: (get('java') ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '').map((p) => resolve(p)),
+    javas: (get('java') ?? '').split(',').map((p) => p.trim()).filter((p) => p !== ''),
     bindAddress: get('bind-address') ?? '0.0.0.0',
     restartBackoffMs: parsed('restart-backoff-ms', amountRule, amount) ?? 1000,
     gamePorts: parsed('game-ports', gamePortsRule, parseGamePorts) ?? defaultGamePorts,

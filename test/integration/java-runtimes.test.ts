@@ -3,8 +3,11 @@ import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultTemplatesDir } from '../../src/controller/templates/template-catalog.js';
-import type { Node, ServerDetail } from '../support/api-types.js';
-import { startFleet, waitForServer, type Fleet } from '../support/fleet.js';
+import type { Node, ServerDetail, Team } from '../support/api-types.js';
+import { setupAdmin, startTestController, type TestController } from '../support/controller.js';
+import { FakeAgent } from '../support/fake-agent.js';
+import { GiB, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
+import type { ApiClient } from '../support/http.js';
 import { waitFor } from '../support/wait-for.js';
 
 const MiB = 2 ** 20;
@@ -94,5 +97,45 @@ describe('Java runtimes: a real Agent reports its Javas and chooses one per star
     const environ = (await readFile(`/proc/${running.status.pid}/environ`, 'utf8')).split('\0');
     expect(environ).to.include(`JAVA_USED=${java43}`);
     expect(running.conditions.map((c) => c.reason)).to.not.include('RUNTIME_MISSING');
+  });
+});
+
+describe('Java runtimes: automatic placement prefers a Node with the Java a version needs', () => {
+  let t: TestController;
+  let admin: ApiClient;
+  let teamId: string;
+  const agents: FakeAgent[] = [];
+  const java = (major: number) => ({ name: 'java', version: `${major}.0.1`, major, path: `/usr/lib/jvm/jdk-${major}/bin/java` });
+
+  before(async () => {
+    t = await startTestController({ extraArgs: ['--templates-dir', await templatesDir()] });
+    ({ admin } = await setupAdmin(t));
+    teamId = (await admin.post<Team>('/teams', { name: 'Ops' })).body.id;
+  });
+  after(async () => {
+    for (const agent of agents) agent.stop();
+    await t.dispose();
+  });
+
+  async function node(name: string, memoryBytes: number, majors: number[]): Promise<string> {
+    const agent = await FakeAgent.connect(admin, t.controller.grpcPort, name, { cpuMillis: 8000, memoryBytes }, { runtimes: majors.map(java) });
+    agents.push(agent);
+    await waitFor(async () => (await admin.get<Node>(`/nodes/${agent.nodeId}`)).body.status.connectionState === 'HEALTHY', { what: `${name} HEALTHY` });
+    return agent.nodeId;
+  }
+  const place = async (name: string, template: string) => {
+    const res = await admin.post<ServerDetail>('/servers', { name, teamId, software: { template, version: '1.21.4' }, resources: { cpuMillis: 100, memoryBytes: GiB / 4 } });
+    expect(res.status, res.text).to.equal(201);
+    return res.body.nodeId;
+  };
+
+  it('a Node with Java 43 wins over a tighter fit with 41 only; a version needing 99 takes the best fit of all', async () => {
+    const tight = await node('tight-41', GiB, [41]);
+    const roomy = await node('roomy-43', 64 * GiB, [17, 43]);
+    expect((await admin.get<Node>(`/nodes/${roomy}`)).body.status.runtimes?.map((r) => r.major)).to.deep.equal([17, 43]);
+    // simcraft needs no Java: best fit alone decides.
+    expect(await place('plain', 'simcraft')).to.equal(tight);
+    expect(await place('needs-42', 'java-named')).to.equal(roomy);
+    expect(await place('needs-99', 'java-only')).to.equal(tight);
   });
 });

@@ -1,5 +1,5 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { Logger } from '../../shared/logger.js';
 import { findExecutable } from '../isolation/isolation-probe.js';
 import { javaProbeDeadlineMs, probeJava } from './java-probe.js';
@@ -23,8 +23,9 @@ interface Candidate {
   named: boolean;
 }
 
-/** A directory stands for the installation it is the home of. */
+/** A directory stands for the installation it is the home of; a bare name (`java`, `java21`) is looked up on PATH. */
 async function launcherOf(path: string): Promise<string> {
+  if (!path.includes(sep)) return (await findExecutable(path)) ?? path;
   const info = await stat(path).catch(() => null);
   return info?.isDirectory() ? join(path, 'bin', 'java') : path;
 }
