@@ -57,7 +57,7 @@ async function main(): Promise<void> {
     const started = performance.now();
     const starting = tokens.map((token, i) => runAgent({
       controller: `127.0.0.1:${grpcPort}`, dataDir: join(dataDir, `agent-${i}`), enrollmentToken: token,
-      cpuMillis: 4000, memoryBytes: 8 * 2 ** 30, diskBytes: 50 * 2 ** 30, java: 'java', bindAddress: '127.0.0.1', restartBackoffMs: 1000,
+      cpuMillis: 4000, memoryBytes: 8 * 2 ** 30, diskBytes: 50 * 2 ** 30, javas: [], bindAddress: '127.0.0.1', restartBackoffMs: 1000,
       gamePorts: defaultGamePorts, isolation: 'off', gameUids: defaultGameUids,
     }, silentLogger));
     agents.push(...(await Promise.all(starting)));

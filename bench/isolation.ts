@@ -24,7 +24,7 @@ const limits = { cpuMillis: 1000, memoryBytes: 256 * 2 ** 20 };
 
 const dataDir = await mkdtemp(join(tmpdir(), 'cairn-bench-isolation-'));
 const runtime = new ProcessRuntime({ dataDir });
-const boxed = await boxesForAgent({ dataDir, isolation: 'auto', gameUids: defaultGameUids, java: 'java' }, silentLogger);
+const boxed = await boxesForAgent({ dataDir, isolation: 'auto', gameUids: defaultGameUids, javas: [] }, silentLogger);
 const plain = GameBoxes.off(silentLogger);
 if (boxed.plan.missing.length > 0) console.log(`this host boxes only part: ${boxed.plan.missing.join('; ')}`);
 console.log(`box here: ${JSON.stringify(boxed.plan.support)}${boxed.plan.cgroups ? `, cgroup v${boxed.plan.cgroups.version}` : ''}`);

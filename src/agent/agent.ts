@@ -14,6 +14,7 @@ import { linkCredentials, tlsProblem } from './link-credentials.js';
 import { ArtifactFetcher } from './plugins/artifact-fetcher.js';
 import { PluginPlacer } from './plugins/plugin-placer.js';
 import { boxesForAgent } from './isolation/boxes-for-agent.js';
+import { discoverJava } from './runtimes/java-discovery.js';
 import { Installer } from './reconciler/installer.js';
 import { Reconciler } from './reconciler/reconciler.js';
 import { downloadCache, pluginCache } from './reconciler/server-paths.js';
@@ -97,7 +98,8 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
   const fetcher = new ArtifactFetcher({ address: config.controller, channelCredentials: credentials, credential });
   const plugins = new PluginPlacer(pluginCache(config.dataDir), fetcher, logger);
   const installer = new Installer(downloadCache(config.dataDir), fetcher);
-  const boxes = await boxesForAgent(config, logger);
+  const javas = await discoverJava({ given: config.javas, javaHome: process.env.JAVA_HOME }, logger);
+  const boxes = await boxesForAgent({ ...config, javas: javas.map((j) => j.path) }, logger);
   const isolationSince = new Date().toISOString();
   // Exits are routed to the reconciler from its construction on, so none found while adopting is lost.
   const reconciler = new Reconciler({
@@ -105,7 +107,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
     runtime,
     installer,
     boxes,
-    host: { java: config.java, bindAddress: config.bindAddress },
+    host: { javas, bindAddress: config.bindAddress },
     logger,
     restartBackoffMs: config.restartBackoffMs,
     usageEveryMs: options.usageEveryMs ?? 5000,
@@ -127,6 +129,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
       gamePorts: config.gamePorts,
       acceptsDesiredChanges: true,
       isolation: boxes.plan.support,
+      runtimes: javas,
     }),
     heartbeat: async () => {
       const sample = await sampler.sample();

@@ -19,8 +19,8 @@ export interface AgentConfig {
   cpuMillis?: number;
   memoryBytes?: number;
   diskBytes?: number;
-  /** The Java the real templates (paper, velocity, vanilla) run with. */
-  java: string;
+  /** `--java` paths in the order given (launchers or JAVA_HOME directories); more are found on the host. */
+  javas: string[];
   /** The address game servers bind their ports to. */
   bindAddress: string;
   /** First delay before an automatic restart after a crash; doubles per crash, capped at 30 s. */
@@ -45,7 +45,7 @@ const flags = {
   'cpu-millis': { value: 'N', env: 'CAIRN_AGENT_CPU_MILLIS', help: 'allocatable CPU in millicores (default: what the host has)' },
   'memory-bytes': { value: 'N', env: 'CAIRN_AGENT_MEMORY_BYTES', help: 'allocatable memory in bytes (default: what the host has)' },
   'disk-bytes': { value: 'N', env: 'CAIRN_AGENT_DISK_BYTES', help: 'allocatable disk in bytes (default: what the data dir\'s disk has)' },
-  java: { value: 'PATH', env: 'CAIRN_JAVA', help: 'the Java that runs paper, velocity and vanilla (default java)' },
+  java: { value: 'PATH', env: 'CAIRN_JAVA', multiple: true, help: 'a Java for paper, velocity and vanilla: a java launcher or a JAVA_HOME directory; repeatable (env: comma-separated); JAVA_HOME, /usr/lib/jvm/* and java on PATH are found too' },
   'bind-address': { value: 'ADDR', env: 'CAIRN_BIND_ADDRESS', help: 'the address game servers bind their ports to (default 0.0.0.0)' },
   'restart-backoff-ms': { value: 'N', env: 'CAIRN_RESTART_BACKOFF_MS', help: 'first delay before restarting a crashed server; doubles per crash (default 1000)' },
   'game-ports': { value: 'FIRST-LAST', env: 'CAIRN_GAME_PORTS', help: 'the host ports this Node offers game servers (default 25565-26564)' },
@@ -78,7 +78,7 @@ function configFrom(settings: ProgramSettings<keyof typeof flags>): AgentConfig 
     cpuMillis: parsed('cpu-millis', amountRule, amount),
     memoryBytes: parsed('memory-bytes', amountRule, amount),
     diskBytes: parsed('disk-bytes', amountRule, amount),
-    java: get('java') ?? 'java',
+    javas: (get('java') ?? '').split(',').map((p) => p.trim()).filter((p) => p !== ''),
     bindAddress: get('bind-address') ?? '0.0.0.0',
     restartBackoffMs: parsed('restart-backoff-ms', amountRule, amount) ?? 1000,
     gamePorts: parsed('game-ports', gamePortsRule, parseGamePorts) ?? defaultGamePorts,

@@ -48,6 +48,7 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
         // As an Agent older than desired-state changes: every change comes as the full state.
         acceptsDesiredChanges: false,
         isolation: null,
+        runtimes: [],
       }),
       heartbeat: options.heartbeat ?? (async () => ({
         usage: { cpuMillis: 100, memoryBytes: 1024, diskBytes: 2048 }, conditions: options.conditions?.() ?? [], sentAtUnixMs: Date.now(),

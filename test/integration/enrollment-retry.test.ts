@@ -29,7 +29,7 @@ describe('Enrollment retries after a lost answer (real gRPC)', function () {
     const client = new AgentLinkClient({
       address: address(), channelCredentials: insecure, credential, logger: silentLogger, backoff: { initialMs: 50, maxMs: 200, factor: 2 },
       hello: async () => ({
-        agentVersion: '1', protocolVersion: 1, knownServerIds: [], gamePorts, acceptsDesiredChanges: true, isolation: null,
+        agentVersion: '1', protocolVersion: 1, knownServerIds: [], gamePorts, acceptsDesiredChanges: true, isolation: null, runtimes: [],
         host: { hostname: 'h', os: 'linux', arch: 'x64', runtimeName: 'process', runtimeVersion: 'v20' },
         allocatable: { cpuMillis: 2000, memoryBytes: 4096, diskBytes: 8192 },
       }),

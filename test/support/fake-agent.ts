@@ -2,11 +2,19 @@ import * as grpc from '@grpc/grpc-js';
 import { enroll } from '../../src/agent/enroll.js';
 import { newEnrollmentAttemptId } from '../../src/agent/enrollment-attempt.js';
 import { AgentLinkClient } from '../../src/agent/link-client.js';
-import type { DesiredServer, DesiredState, PortRange, ServerStatus } from '../../src/shared/link/messages.js';
+import type { DesiredServer, DesiredState, PortRange, Runtime, ServerStatus } from '../../src/shared/link/messages.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import type { EnrollmentIssued } from './api-types.js';
 import { privateGamePorts } from './game-ports.js';
 import type { ApiClient } from './http.js';
+
+/** What a fake Node says of its host in its hello. */
+interface FakeHost {
+  hostname?: string;
+  gamePorts?: PortRange;
+  acceptsDesiredChanges?: boolean;
+  runtimes?: Runtime[];
+}
 
 const insecure = grpc.credentials.createInsecure();
 
@@ -29,11 +37,12 @@ export class FakeAgent {
 
   /**
    * `host`: the host name (the Node's name unless given), the game port range (a private one unless
-   * given) it says hello with, and whether it takes one server's change at a time (unless false).
+   * given) it says hello with, whether it takes one server's change at a time (unless false), and
+   * the runtimes it reports (none unless given).
    */
   static async connect(
     admin: ApiClient, grpcPort: number, name: string, allocatable = { cpuMillis: 8000, memoryBytes: 8 * 2 ** 30 },
-    host: { hostname?: string; gamePorts?: PortRange; acceptsDesiredChanges?: boolean } = {},
+    host: FakeHost = {},
   ): Promise<FakeAgent> {
     const created = await admin.post<EnrollmentIssued>('/nodes', { name });
     if (created.status !== 201) throw new Error(`node create failed: ${created.status} ${created.text}`);
@@ -43,7 +52,7 @@ export class FakeAgent {
   /** Enrolls with a token already issued for a Node (as `cairn-agent --controller ADDRESS --enrollment-token TOKEN` does) and connects. */
   static async enroll(
     address: string, enrollmentToken: string, name: string, allocatable = { cpuMillis: 8000, memoryBytes: 8 * 2 ** 30 },
-    host: { hostname?: string; gamePorts?: PortRange; acceptsDesiredChanges?: boolean } = {},
+    host: FakeHost = {},
   ): Promise<FakeAgent> {
     const hostname = host.hostname ?? name;
     const gamePorts = host.gamePorts ?? (await privateGamePorts());
@@ -58,6 +67,7 @@ export class FakeAgent {
         gamePorts,
         acceptsDesiredChanges: host.acceptsDesiredChanges ?? true,
         isolation: null,
+        runtimes: host.runtimes ?? [],
       }),
       heartbeat: async () => ({ usage: { cpuMillis: 0, memoryBytes: 0, diskBytes: 0 }, conditions: [], sentAtUnixMs: Date.now() }),
     });

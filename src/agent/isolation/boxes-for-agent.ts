@@ -15,14 +15,14 @@ export interface BoxSettings {
   dataDir: string;
   isolation: IsolationMode;
   gameUids: UidRange;
-  /** The Java the real templates run with: its installation joins every view. */
-  java: string;
+  /** The launchers of the Java installations found: each installation joins every view. */
+  javas: readonly string[];
 }
 
-/** The part of every view that is not the system: this Node.js, the Java, and this installation's code. */
-async function viewBase(java: string): Promise<ViewEntry[]> {
+/** The part of every view that is not the system: this Node.js, the Javas, and this installation's code. */
+async function viewBase(javas: readonly string[]): Promise<ViewEntry[]> {
   const system = await systemViewEntries();
-  const runtimes = [await installationOf(process.execPath), await installationOf(java)].filter((p): p is string => p !== null);
+  const runtimes = (await Promise.all([process.execPath, ...javas].map(installationOf))).filter((p): p is string => p !== null);
   return [...system, ...(await extraEntries(system, [...runtimes, ...installationPaths()]))];
 }
 
@@ -34,7 +34,7 @@ async function viewBase(java: string): Promise<ViewEntry[]> {
 export async function boxesForAgent(settings: BoxSettings, logger: Logger): Promise<GameBoxes> {
   const plan = await probeIsolation(settings.isolation);
   const identities = plan.support.users ? await GameIdentities.load(settings.dataDir, settings.gameUids) : null;
-  const boxes = new GameBoxes(plan, identities, plan.support.filesystem ? await viewBase(settings.java) : [], logger);
+  const boxes = new GameBoxes(plan, identities, plan.support.filesystem ? await viewBase(settings.javas) : [], logger);
   const fields = { event: 'isolation', mode: plan.mode, ...plan.support, ...(plan.cgroups ? { cgroup: `v${plan.cgroups.version}` } : {}) };
   if (plan.mode !== 'off' && plan.missing.length > 0) logger.warn({ ...fields, missing: plan.missing }, boxes.nodeCondition('')?.message ?? 'isolation is incomplete');
   else logger.info(fields, plan.mode === 'off' ? 'games run unboxed (--isolation off)' : 'games run in their own box');

@@ -1,12 +1,14 @@
 import { join } from 'node:path';
 import { heapMb, resolveRunCommand, type PlaceholderValues, type Template } from '../../shared/templates.js';
 import type { LaunchSpec } from '../runtime/launch-spec.js';
+import { chooseJava } from '../runtimes/java-choice.js';
+import type { JavaRuntime } from '../runtimes/java-version.js';
 import type { ServerTarget } from './server-target.js';
 import { cairnDirName } from './installer.js';
 
 export interface HostSettings {
-  /** The Java the real templates run with. */
-  java: string;
+  /** The Java installations found on this host; `{java}` is the one that fits the template's minimum. */
+  javas: readonly JavaRuntime[];
   /** The address game servers bind to. */
   bindAddress: string;
 }
@@ -14,7 +16,8 @@ export interface HostSettings {
 export function placeholderValues(template: Template, desired: ServerTarget, serverDir: string, host: HostSettings): PlaceholderValues {
   const memoryMb = Math.max(1, Math.floor(desired.resources.memoryBytes / (1024 * 1024)));
   return {
-    java: host.java,
+    // Empty only for a template that does not run `{java}`: one that does is refused a start without it.
+    java: chooseJava(host.javas, template.java?.minimum)?.path ?? '',
     node: process.execPath,
     serverDir,
     cairnDir: join(serverDir, cairnDirName),

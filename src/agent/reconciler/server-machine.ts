@@ -2,13 +2,7 @@ import { assign, fromCallback, fromPromise, setup, type EventObject } from 'xsta
 import { crashAt, crashLoopMessage, isCrash, withOomCondition, type CrashLine, type CrashRecord } from './crash-record.js';
 import { clearPortInUse, notePortInUse, portRecheckMs, type PortCheckResult } from './port-in-use.js';
 import { appliedFrom, needsRestart, type AppliedSpec, type ServerTarget } from './server-target.js';
-
-export interface AgentCondition {
-  id: string;
-  reason: string;
-  message: string;
-  since: string;
-}
+import { withRuntimeRefusal, type AgentCondition } from './start-refusal.js';
 
 /** What the Agent found for a server when it (re)started: installed software, a live process, an exit it missed. */
 export interface ProbeResult {
@@ -23,6 +17,8 @@ export interface ServerMachineInput {
   desired: ServerTarget;
   /** Why this Node starts no game (`--isolation required` without the whole box); the server then stays stopped. */
   startRefusal?: AgentCondition;
+  /** Why this server's software cannot start here (RUNTIME_MISSING: no fitting Java); each desired state brings its own. */
+  runtimeRefusal?: AgentCondition;
   /** First automatic-restart delay; doubles per crash in the window, capped at 30 s. */
   backoffBaseMs: number;
 }
@@ -44,10 +40,11 @@ export interface ServerMachineContext {
   installError?: string;
   backoffBaseMs: number;
   startRefusal?: AgentCondition;
+  runtimeRefusal?: AgentCondition;
 }
 
 export type ServerMachineEvent =
-  | { type: 'DESIRED'; desired: ServerTarget; at: number }
+  | { type: 'DESIRED'; desired: ServerTarget; at: number; runtimeRefusal?: AgentCondition }
   | { type: 'READY_LINE' }
   | { type: 'EXITED'; code: number | null; signal: string | null; at: number; lastLines: readonly CrashLine[]; oomKilled?: boolean }
   /** The server's files were replaced and its software installed (a restore committed here). */
@@ -57,7 +54,6 @@ const crashLoopId = (serverId: string) => `${serverId}:crash-loop`;
 const maxBackoffMs = 30_000;
 /** A stop that failed is tried again after this long, until the game is gone. */
 const stopRetryMs = 1000;
-
 
 /**
  * One server on this Node, reconciled towards its desired spec. Every state is a runtime state the
@@ -105,7 +101,7 @@ export const agentServerMachine = setup({
   guards: {
     wantsDeleted: ({ context }) => context.desired.state === 'DELETED',
     wantsRunning: ({ context }) => context.desired.state === 'RUNNING',
-    startRefused: ({ context }) => context.startRefusal !== undefined,
+    startRefused: ({ context }) => context.startRefusal !== undefined || context.runtimeRefusal !== undefined,
     safetyStopped: ({ context }) => context.conditions.some((c) => c.reason === 'CRASH_LOOP'),
     restartAllowed: ({ context }) => context.desired.restartPolicy.maxRestarts > 0
       && context.crashes.length <= context.desired.restartPolicy.maxRestarts,
@@ -120,7 +116,8 @@ export const agentServerMachine = setup({
       && event.desired.acknowledgedConditions.includes(crashLoopId(context.desired.serverId)),
   },
   actions: {
-    takeDesired: assign(({ event }) => (event.type === 'DESIRED' ? { desired: event.desired, observedGeneration: event.desired.generation } : {})),
+    takeDesired: assign(({ context, event }) => (event.type === 'DESIRED'
+      ? { desired: event.desired, observedGeneration: event.desired.generation, ...withRuntimeRefusal(context, event.runtimeRefusal) } : {})),
     markApplied: assign(({ context }) => ({ applied: appliedFrom(context.desired), lastExitCrashed: false, runEnded: false })),
     clearApplied: assign({ applied: undefined }),
     recordExit: assign(({ context, event }) => {
@@ -176,9 +173,10 @@ export const agentServerMachine = setup({
     crashes: [],
     lastExitCrashed: false,
     runEnded: false,
-    conditions: input.startRefusal ? [input.startRefusal] : [],
+    conditions: [input.startRefusal, input.runtimeRefusal].filter((c) => c !== undefined),
     backoffBaseMs: input.backoffBaseMs,
     startRefusal: input.startRefusal,
+    runtimeRefusal: input.runtimeRefusal,
   }),
   initial: 'probing',
   states: {
@@ -229,7 +227,7 @@ export const agentServerMachine = setup({
       always: [
         { guard: 'wantsDeleted', target: 'removing' },
         { guard: 'safetyStopped', target: 'crashLoop' },
-        // Not a crash and no retry: the Node cannot start games until its Agent runs with the box.
+        // Not a crash and no retry: the Node cannot start the game until its Agent runs with the box, or has its Java.
         { guard: 'startRefused', target: 'stopped' },
         { guard: 'wantsRunning', target: 'checkingPort' },
         { target: 'stopped' },

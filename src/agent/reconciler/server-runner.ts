@@ -6,6 +6,7 @@ import type { Logger } from '../../shared/logger.js';
 import type { Template } from '../../shared/templates.js';
 import type { GameBoxes } from '../isolation/game-boxes.js';
 import { isolationUnavailableReason } from '../isolation/isolation-mode.js';
+import { runtimeRefusal } from '../runtimes/java-choice.js';
 import type { ProcessRuntime } from '../runtime/process-runtime.js';
 import { isRuntimeError } from '../runtime/errors.js';
 import type { GameExit, OutputLine } from '../runtime/runtime-types.js';
@@ -75,7 +76,9 @@ export class ServerRunner {
     const refusal = deps.boxes.refusal;
     const startRefusal = refusal === null ? undefined
       : { id: `${desired.serverId}:isolation-unavailable`, reason: isolationUnavailableReason, message: refusal, since: new Date().toISOString() };
-    this.actor = createActor(machine, { input: { desired, backoffBaseMs: deps.backoffBaseMs, startRefusal } });
+    this.actor = createActor(machine, {
+      input: { desired, backoffBaseMs: deps.backoffBaseMs, startRefusal, runtimeRefusal: runtimeRefusal(desired.serverId, template, deps.host.javas) },
+    });
     this.actor.subscribe({
       next: () => this.sendStatus(),
       error: (err) => deps.logger.error({ err, serverId: desired.serverId }, 'server reconciler failed'),
@@ -112,7 +115,8 @@ export class ServerRunner {
   /** A new desired state; `template` replaces the one in use when the Controller sent a valid one. */
   desired(desired: ServerTarget, template?: Template): void {
     if (template) this.template = template;
-    this.actor.send({ type: 'DESIRED', desired, at: Date.now() });
+    const refused = runtimeRefusal(desired.serverId, this.template, this.deps.host.javas, this.actor.getSnapshot().context.runtimeRefusal);
+    this.actor.send({ type: 'DESIRED', desired, at: Date.now(), runtimeRefusal: refused });
     if (this.template.kind === 'PROXY') {
       this.applyRoutes().catch((err: unknown) => this.deps.logger.error({ err, serverId: desired.serverId }, 'applying new routes failed'));
     }

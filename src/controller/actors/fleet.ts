@@ -25,7 +25,7 @@ export interface NodeState {
 }
 
 /** Host facts from the Agent's hello. */
-export type AgentFacts = Pick<NodeStatusDoc, 'agentVersion' | 'hostname' | 'os' | 'arch' | 'runtimeName' | 'runtimeVersion' | 'allocatable' | 'gamePorts' | 'isolation'>;
+export type AgentFacts = Pick<NodeStatusDoc, 'agentVersion' | 'hostname' | 'os' | 'arch' | 'runtimeName' | 'runtimeVersion' | 'allocatable' | 'gamePorts' | 'isolation' | 'runtimes'>;
 
 export type NodeStateListener = (state: NodeState, previous: NodeState | undefined) => void;
 

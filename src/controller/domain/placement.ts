@@ -5,6 +5,8 @@ export interface PlacementCandidate {
   acceptsPlacements: boolean;
   allocatable: Reservation;
   reserved: Reservation;
+  /** The majors of the Java installations the Node's Agent found. */
+  javaMajors?: readonly number[];
 }
 
 export const fits = (free: Reservation, request: Reservation) =>
@@ -21,7 +23,7 @@ export const freeOf = (c: Pick<PlacementCandidate, 'allocatable' | 'reserved'>):
  * its two remaining fractions, so small servers fill up Nodes before large ones need them.
  * Ties go to the lower Node id, so placement is deterministic.
  */
-export function bestFit(candidates: PlacementCandidate[], request: Reservation): string | undefined {
+function bestFitOf(candidates: readonly PlacementCandidate[], request: Reservation): string | undefined {
   let best: { nodeId: string; score: number } | undefined;
   for (const c of candidates) {
     if (!c.acceptsPlacements) continue;
@@ -34,6 +36,21 @@ export function bestFit(candidates: PlacementCandidate[], request: Reservation):
     if (!best || score < best.score || (score === best.score && c.nodeId < best.nodeId)) best = { nodeId: c.nodeId, score };
   }
   return best?.nodeId;
+}
+
+export const hasJava = (c: Pick<PlacementCandidate, 'javaMajors'>, minimum: number) => (c.javaMajors ?? []).some((major) => major >= minimum);
+
+/**
+ * The best fit (above) among the Nodes that have a Java of at least `javaMinimum`, when any of
+ * those can take the server; else among all. A preference, not a filter: a Node without the Java
+ * refuses the start (RUNTIME_MISSING) until one is installed there, which beats no placement at all.
+ */
+export function bestFit(candidates: readonly PlacementCandidate[], request: Reservation, javaMinimum?: number): string | undefined {
+  if (javaMinimum !== undefined) {
+    const withJava = bestFitOf(candidates.filter((c) => hasJava(c, javaMinimum)), request);
+    if (withJava !== undefined) return withJava;
+  }
+  return bestFitOf(candidates, request);
 }
 
 /** The lowest port of the range not in use; undefined when the range is exhausted. */

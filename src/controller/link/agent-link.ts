@@ -213,6 +213,7 @@ export class AgentLinkServer {
       allocatable: hello.allocatable ?? emptyResources(),
       gamePorts: this.gamePortsOf(nodeId, hello),
       ...(hello.isolation ? { isolation: { users: hello.isolation.users, filesystem: hello.isolation.filesystem, memory: hello.isolation.memory, cpu: hello.isolation.cpu } } : {}),
+      runtimes: hello.runtimes.map((r) => ({ name: r.name, version: r.version, major: r.major, path: r.path })),
     }, session.observedAddress);
     if (!connected) {
       // Revoked or deleted between the credential check and the hello.

@@ -23,6 +23,13 @@ export const NodeIsolation = Type.Object({
   cpu: Type.Boolean({ description: 'Each game\'s CPU is capped at its resources.cpuMillis.' }),
 }, { description: 'What this Node enforces on its games (`cairn-agent --isolation`). A part missing under `auto` shows as the condition ISOLATION_UNAVAILABLE. Absent until the Agent first connects.' });
 
+export const NodeRuntime = Type.Object({
+  name: Type.String({ description: 'What it is: `java`.' }),
+  version: Type.String({ description: 'As the installation prints it: `17.0.15`, `1.8.0_392`, `25`.' }),
+  major: Type.Integer({ minimum: 1, description: 'The feature release: 8 for `1.8.0_392`, 17 for `17.0.15`.' }),
+  path: Type.String({ description: 'The launcher\'s real path on the Node.' }),
+}, { description: 'A Java installation the Agent found (`cairn-agent --java`, JAVA_HOME, /usr/lib/jvm, java on PATH). A server needing Java N starts on the lowest major ≥ N here; with none it gets the condition RUNTIME_MISSING.' });
+
 export const NodeStatus = Type.Object({
   observedAddress: Type.Optional(Type.String({ description: 'IP address the Agent last connected from.' })),
   connectionState: ConnectionState,
@@ -36,6 +43,7 @@ export const NodeStatus = Type.Object({
   usage: ResourceAmountsSchema,
   gamePorts: Type.Optional(GamePorts),
   isolation: Type.Optional(NodeIsolation),
+  runtimes: Type.Optional(Type.Array(NodeRuntime, { description: 'The runtimes games can run on here; absent until the Agent first connects.' })),
   lastHeartbeatAt: Type.Optional(DateTime),
 });
 

@@ -119,6 +119,14 @@ export interface LeaseDoc {
   expiresAt: number;
 }
 
+/** A runtime installation on a Node, as its Agent reported it. */
+export interface NodeRuntimeDoc {
+  name: string;
+  version: string;
+  major: number;
+  path: string;
+}
+
 /** What the Controller last observed of a Node (kept so a restart shows the last known facts). */
 export interface NodeStatusDoc {
   observedAddress?: string;
@@ -135,6 +143,8 @@ export interface NodeStatusDoc {
   gamePorts?: import('../../shared/link/messages.js').PortRange;
   /** What the Node enforces on its games; absent until an Agent that reports it connects. */
   isolation?: { users: boolean; filesystem: boolean; memory: boolean; cpu: boolean };
+  /** The Java installations the Agent found; absent until an Agent connects. */
+  runtimes?: NodeRuntimeDoc[];
   lastHeartbeatAt?: string;
 }
 

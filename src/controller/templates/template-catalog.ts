@@ -129,6 +129,11 @@ export class TemplateCatalog {
     return this.versionsOf(id).find((v) => v.version === version);
   }
 
+  /** The Java major a version of the template needs, if any (placement prefers Nodes that have it). */
+  javaMinimum(software: { template: string; version: string }): number | undefined {
+    return this.findVersion(software.template, software.version)?.java?.minimum;
+  }
+
   supports(id: string, version: string): boolean {
     return this.findVersion(id, version) !== undefined;
   }

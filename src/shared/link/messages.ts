@@ -37,6 +37,7 @@ export type { NetworkRoute } from './generated/cairn/agent/v1/NetworkRoute.js';
 export type { PortRange } from './generated/cairn/agent/v1/PortRange.js';
 export type { RequestFullState } from './generated/cairn/agent/v1/RequestFullState.js';
 export type { Resources } from './generated/cairn/agent/v1/Resources.js';
+export type { Runtime } from './generated/cairn/agent/v1/Runtime.js';
 export type { ServerNetwork } from './generated/cairn/agent/v1/ServerNetwork.js';
 export type { ServerStatus } from './generated/cairn/agent/v1/ServerStatus.js';
 export type { Welcome } from './generated/cairn/agent/v1/Welcome.js';

@@ -19,6 +19,7 @@ const info = (s: NodeState): NodeInfo => ({
   allocatable: { cpuMillis: s.status.allocatable.cpuMillis, memoryBytes: s.status.allocatable.memoryBytes },
   hostname: s.status.hostname,
   gamePorts: s.status.gamePorts ?? defaultGamePorts,
+  javaMajors: (s.status.runtimes ?? []).filter((r) => r.name === 'java').map((r) => r.major),
 });
 
 /** The plugin jars installed on the given servers (the plugins capability's records). */

@@ -11,6 +11,8 @@ export interface NodeInfo {
   hostname: string;
   /** The host ports the Node's Agent offers for game servers. */
   gamePorts: PortRange;
+  /** The majors of the Java installations its Agent found (placement prefers a Node with the one a server needs). */
+  javaMajors: number[];
 }
 
 export interface NodeGateway {

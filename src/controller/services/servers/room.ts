@@ -20,8 +20,11 @@ export class ServerRoom {
     private readonly refusals: PortRefusals,
   ) {}
 
-  /** A Node with room for the reservation (and with `port` free on its host, when a fixed port is needed). */
-  async place(request: Reservation, nodeId: string | undefined, port: number | undefined): Promise<string> {
+  /**
+   * A Node with room for the reservation (and with `port` free on its host, when a fixed port is
+   * needed); chosen automatically, preferably one with a Java of at least `javaMinimum`.
+   */
+  async place(request: Reservation, nodeId: string | undefined, port: number | undefined, javaMinimum?: number): Promise<string> {
     if (nodeId !== undefined) {
       const node = await this.nodes.get(nodeId);
       if (!node) throw invalidRequest(`body.nodeId: no Node ${nodeId}.`);
@@ -39,7 +42,7 @@ export class ServerRoom {
         reserved: await this.placements.reservedOn(n.nodeId),
       })),
     );
-    const chosen = bestFit(candidates, request);
+    const chosen = bestFit(candidates, request, javaMinimum);
     if (!chosen) {
       throw new DomainError('insufficient_capacity', `No Node that accepts placements has room for this reservation${port === undefined ? '' : ` and port ${port} free`}.`);
     }

@@ -116,7 +116,7 @@ export class ServerService {
   ) {
     // Placement and port choice read every reservation: one at a time, so two creates cannot both take the last room.
     return this.locks.run('placement', async () => {
-      const nodeId = await this.room.place(input.resources, input.nodeId, port);
+      const nodeId = await this.room.place(input.resources, input.nodeId, port, this.templates.javaMinimum(input.software));
       const gamePort = port ?? (await this.room.allocatePort(nodeId));
       const teamId = await team();
       const at = nowIso(this.deps);
@@ -157,7 +157,7 @@ export class ServerService {
   async reserveMove<T>(doc: ServerDoc, nodeId: string | undefined, hold: (target: { nodeId: string; gamePort: number }) => Promise<T>): Promise<T> {
     return this.locks.run('placement', async () => {
       const fixedPort = doc.kind === 'PROXY' ? (await this.deps.repos.network.findById(networkId))?.port : undefined;
-      const target = await this.room.place(doc.desired.resources, nodeId, fixedPort);
+      const target = await this.room.place(doc.desired.resources, nodeId, fixedPort, this.templates.javaMinimum(doc.desired.software));
       return hold({ nodeId: target, gamePort: fixedPort ?? (await this.room.allocatePort(target)) });
     });
   }

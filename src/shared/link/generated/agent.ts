@@ -48,6 +48,7 @@ import type { ResourcesInput as _cairn_agent_v1_ResourcesInput, Resources as _ca
 import type { ResponseInput as _cairn_agent_v1_ResponseInput, Response as _cairn_agent_v1_Response } from './cairn/agent/v1/Response.js';
 import type { ResponseErrorInput as _cairn_agent_v1_ResponseErrorInput, ResponseError as _cairn_agent_v1_ResponseError } from './cairn/agent/v1/ResponseError.js';
 import type { RestartPolicyInput as _cairn_agent_v1_RestartPolicyInput, RestartPolicy as _cairn_agent_v1_RestartPolicy } from './cairn/agent/v1/RestartPolicy.js';
+import type { RuntimeInput as _cairn_agent_v1_RuntimeInput, Runtime as _cairn_agent_v1_Runtime } from './cairn/agent/v1/Runtime.js';
 import type { ServerNetworkInput as _cairn_agent_v1_ServerNetworkInput, ServerNetwork as _cairn_agent_v1_ServerNetwork } from './cairn/agent/v1/ServerNetwork.js';
 import type { ServerResourcesInput as _cairn_agent_v1_ServerResourcesInput, ServerResources as _cairn_agent_v1_ServerResources } from './cairn/agent/v1/ServerResources.js';
 import type { ServerStatusInput as _cairn_agent_v1_ServerStatusInput, ServerStatus as _cairn_agent_v1_ServerStatus } from './cairn/agent/v1/ServerStatus.js';
@@ -123,6 +124,7 @@ export interface ProtoGrpcType {
         Response: MessageTypeDefinition<_cairn_agent_v1_ResponseInput, _cairn_agent_v1_Response>
         ResponseError: MessageTypeDefinition<_cairn_agent_v1_ResponseErrorInput, _cairn_agent_v1_ResponseError>
         RestartPolicy: MessageTypeDefinition<_cairn_agent_v1_RestartPolicyInput, _cairn_agent_v1_RestartPolicy>
+        Runtime: MessageTypeDefinition<_cairn_agent_v1_RuntimeInput, _cairn_agent_v1_Runtime>
         RuntimeState: EnumTypeDefinition
         ServerNetwork: MessageTypeDefinition<_cairn_agent_v1_ServerNetworkInput, _cairn_agent_v1_ServerNetwork>
         ServerResources: MessageTypeDefinition<_cairn_agent_v1_ServerResourcesInput, _cairn_agent_v1_ServerResources>

@@ -4,6 +4,7 @@ import type { HostFactsInput as _cairn_agent_v1_HostFactsInput, HostFacts as _ca
 import type { ResourcesInput as _cairn_agent_v1_ResourcesInput, Resources as _cairn_agent_v1_Resources } from '../../../cairn/agent/v1/Resources.js';
 import type { PortRangeInput as _cairn_agent_v1_PortRangeInput, PortRange as _cairn_agent_v1_PortRange } from '../../../cairn/agent/v1/PortRange.js';
 import type { IsolationInput as _cairn_agent_v1_IsolationInput, Isolation as _cairn_agent_v1_Isolation } from '../../../cairn/agent/v1/Isolation.js';
+import type { RuntimeInput as _cairn_agent_v1_RuntimeInput, Runtime as _cairn_agent_v1_Runtime } from '../../../cairn/agent/v1/Runtime.js';
 
 export interface HelloInput {
   /**
@@ -42,6 +43,11 @@ export interface HelloInput {
    * this field, which boxes nothing.
    */
   'isolation'?: (_cairn_agent_v1_IsolationInput | null);
+  /**
+   * The runtimes games can run on here (the Java installations the Agent found, contract:
+   * "Runtimes"); empty from an Agent older than this field.
+   */
+  'runtimes'?: (_cairn_agent_v1_RuntimeInput)[];
 }
 
 export interface Hello {
@@ -81,4 +87,9 @@ export interface Hello {
    * this field, which boxes nothing.
    */
   'isolation': (_cairn_agent_v1_Isolation | null);
+  /**
+   * The runtimes games can run on here (the Java installations the Agent found, contract:
+   * "Runtimes"); empty from an Agent older than this field.
+   */
+  'runtimes': (_cairn_agent_v1_Runtime)[];
 }
