@@ -4,9 +4,13 @@ import type { Reservation } from '../../domain/server-spec.js';
 import type { PortRange } from '../../../shared/link/messages.js';
 import type { Repositories } from '../../store/repositories.js';
 import { networkId } from '../network/network-state.js';
-import type { NodeGateway } from '../nodes/node-gateway.js';
+import type { NodeGateway, NodeInfo } from '../nodes/node-gateway.js';
 import type { PortRefusals } from './port-refusals.js';
 import type { ServerPlacements } from './placements.js';
+
+const gib = 2 ** 30;
+/** `1500m CPU, 2.5 GiB memory`: the units the web UI and the CLI show. */
+const amounts = (r: Reservation) => `${r.cpuMillis}m CPU, ${r.memoryBytes >= gib ? `${(r.memoryBytes / gib).toFixed(1)} GiB` : `${Math.round(r.memoryBytes / 2 ** 20)} MiB`} memory`;
 
 /**
  * Room on the fleet for a server: which Node has space for a reservation, and which game ports a
@@ -29,8 +33,9 @@ export class ServerRoom {
       const node = await this.nodes.get(nodeId);
       if (!node) throw invalidRequest(`body.nodeId: no Node ${nodeId}.`);
       if (!node.acceptsPlacements) throw new DomainError('insufficient_capacity', 'That Node does not accept placements (disabled or not healthy).');
-      if (!fits(freeOf({ allocatable: node.allocatable, reserved: await this.placements.reservedOn(nodeId) }), request)) {
-        throw new DomainError('insufficient_capacity', 'The reservation does not fit on that Node.');
+      const free = freeOf({ allocatable: node.allocatable, reserved: await this.placements.reservedOn(nodeId) });
+      if (!fits(free, request)) {
+        throw new DomainError('insufficient_capacity', `The reservation (${amounts(request)}) does not fit on that Node: it has ${amounts(free)} free.`);
       }
       if (port !== undefined && (await this.portsInUse(nodeId)).has(port)) throw conflict(`Port ${port} is taken on that Node's host.`);
       return nodeId;
@@ -44,9 +49,19 @@ export class ServerRoom {
     );
     const chosen = bestFit(candidates, request, javaMinimum);
     if (!chosen) {
-      throw new DomainError('insufficient_capacity', `No Node that accepts placements has room for this reservation${port === undefined ? '' : ` and port ${port} free`}.`);
+      throw new DomainError('insufficient_capacity', `No Node that accepts placements has room for this reservation (${amounts(request)})${port === undefined ? '' : ` and port ${port} free`}. ${await this.freeOnEligible(candidates)}`);
     }
     return chosen;
+  }
+
+  /** What each Node that accepts placements has free, by name, most memory first: what to shrink the reservation to, or where room is missing. */
+  private async freeOnEligible(candidates: readonly (NodeInfo & { reserved: Reservation })[]): Promise<string> {
+    const eligible = candidates.filter((c) => c.acceptsPlacements).map((c) => ({ nodeId: c.nodeId, free: freeOf(c) }));
+    if (eligible.length === 0) return 'No Node accepts placements now (each is disabled, draining or not connected).';
+    const names = new Map((await this.repos.nodes.find({ _id: { $in: eligible.map((e) => e.nodeId) } })).map((n) => [n._id, n.name]));
+    const shown = eligible.sort((a, b) => b.free.memoryBytes - a.free.memoryBytes).slice(0, 5);
+    const more = eligible.length > shown.length ? ` (and ${eligible.length - shown.length} more)` : '';
+    return `Free: ${shown.map((e) => `${names.get(e.nodeId) ?? e.nodeId} ${amounts(e.free)}`).join('; ')}${more}.`;
   }
 
   /**
