@@ -203,7 +203,7 @@ const table: Row[] = [
   row('GET /servers/{serverId}/properties',                           '401   pcr   2     2     2     404   404   2     2'),
   row('PATCH /servers/{serverId}/properties',                         '401   pcr   403   403   2     404   404   2     2', () => ({ body: { motd: 'hello' } })),
   row('GET /templates',                                               '401   pcr   2     2     2     2     2     2     2'),
-  row('GET /templates/{id}/versions',                                 '401   pcr   2     2     2     2     2     2     2', () => ({ path: '/templates/simcraft/versions' })),
+  row('GET /templates/{templateId}/versions',                         '401   pcr   2     2     2     2     2     2     2', () => ({ path: '/templates/simcraft/versions' })),
   row('POST /software/sync',                                          '401   pcr   403   403   403   403   403   2     2'),
   row('GET /servers/{serverId}/plugins',                              '401   pcr   2     2     2     404   404   2     2'),
   row('POST /servers/{serverId}/plugins',                             '401   pcr   403   2|409 2|409 404   404   2|409 2|409', () => ({ body: { pluginId: 'sample:luckperms' } })),

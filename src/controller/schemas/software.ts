@@ -21,7 +21,7 @@ export const TemplateVersion = Type.Object({
   builds: Type.Optional(Type.Array(VersionBuild, { description: 'Newest first.' })),
 });
 
-export const TemplateParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, pattern: templateIdPattern }) }, { additionalProperties: false });
+export const TemplateParams = Type.Object({ templateId: Type.String({ minLength: 1, maxLength: 64, pattern: templateIdPattern }) }, { additionalProperties: false });
 
 export const SoftwareSyncResult = Type.Object({
   sources: Type.Array(Type.Object({

@@ -11,11 +11,11 @@ export const templateRoutes = (s: Services) => [
     handler: async ({ query }) => s.templates.list(query),
   }),
   route({
-    method: 'GET', path: '/templates/{id}/versions', tag: 'templates', status: 200,
+    method: 'GET', path: '/templates/{templateId}/versions', tag: 'templates', status: 200,
     summary: 'The versions a server of the template can run, newest first (any signed-in user).',
     description: 'Fixed for built-in templates; for `papermc` and `mojang` templates, as last synced from the upstream (or the snapshot shipped with Cairn until a sync succeeds).',
     params: TemplateParams, query: PageQuery, response: Paged(TemplateVersion),
-    handler: async ({ params, query }) => s.software.versions(params.id, query),
+    handler: async ({ params, query }) => s.software.versions(params.templateId, query),
   }),
   route({
     method: 'POST', path: '/software/sync', tag: 'templates', status: 200,

@@ -90,7 +90,7 @@ export class SoftwareService implements UpstreamListings {
 
   /** `GET /templates/{id}/versions`, newest first, paged by version. */
   async versions(templateId: string, page: { limit: number; cursor?: string }) {
-    if (!this.templates.get(templateId)) throw notFound(`No template ${templateId}.`);
+    if (!this.templates.get(templateId)) throw notFound('template');
     const all = this.templates.versionsOf(templateId);
     const index = new Map(all.map((v, i) => [v.version, i]));
     return paginate<ListedVersionRecord, string>(
