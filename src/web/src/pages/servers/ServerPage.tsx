@@ -77,7 +77,6 @@ export function ServerPage() {
         ) : null}
         <dt>Team</dt><dd>{nameOf(teams.data, s.teamId)}</dd>
         <dt>Node</dt><dd>{nameOf(nodes.data, s.nodeId)}</dd>
-        <dt>Software</dt><dd>{s.software.template} {s.software.version}{s.software.build ? ` (build ${s.software.build})` : ''}</dd>
         <dt>Resources</dt><dd>{formatCpu(s.resources.cpuMillis)}, {formatBytes(s.resources.memoryBytes)}</dd>
         <dt>Game port</dt><dd>{s.gamePort ?? '—'}</dd>
       </dl>
