@@ -8,7 +8,7 @@ const versions = [
   { version: '1.16.5', java: { minimum: 8 } },
 ];
 
-const condition = (id: string, message: string) => ({ id, reason: 'UPDATE_FAILED', message, source: 'CONTROLLER', since: '2026-01-01T00:00:00Z' });
+const condition = (id: string, message: string) => ({ id, reason: 'UPDATE_FAILED', message, source: 'CONTROLLER' as const, since: '2026-01-01T00:00:00Z' });
 
 /** A READY server's fields updateOutcome reads. */
 const server = (version: string, generation: number, failures: ReturnType<typeof condition>[] = []) => ({

@@ -29,17 +29,20 @@ export interface UpdateStarted {
   failuresBefore: string[];
 }
 
-const updateFailures = (server: Pick<ServerDetail, 'conditions' | 'status'>) =>
+/** The parts of a server's detail that hold its conditions (the Controller's and the Agent's). */
+type WithConditions = Pick<ServerDetail, 'conditions'> & { status: Pick<ServerDetail['status'], 'conditions'> };
+
+const updateFailures = (server: WithConditions) =>
   [...server.conditions, ...server.status.conditions].filter((c) => c.reason === 'UPDATE_FAILED');
 
-export const startedUpdate = (server: Pick<ServerDetail, 'conditions' | 'status' | 'generation'>, version: string): UpdateStarted =>
+export const startedUpdate = (server: WithConditions & Pick<ServerDetail, 'generation'>, version: string): UpdateStarted =>
   ({ version, generation: server.generation, failuresBefore: updateFailures(server).map((c) => c.id) });
 
 /**
  * How an update this page started ended: undefined while it runs (or before it began), else
  * `Updated to <version>` or the UPDATE_FAILED condition's message, which names the failed step.
  */
-export function updateOutcome(server: Pick<ServerDetail, 'phase' | 'conditions' | 'status' | 'generation' | 'software'>, started: UpdateStarted): { ok: boolean; text: string } | undefined {
+export function updateOutcome(server: WithConditions & Pick<ServerDetail, 'phase' | 'generation' | 'software'>, started: UpdateStarted): { ok: boolean; text: string } | undefined {
   if (server.phase !== 'READY') return undefined;
   const failure = updateFailures(server).find((c) => !started.failuresBefore.includes(c.id));
   if (failure) return { ok: false, text: `The update failed: ${failure.message}` };
