@@ -11,6 +11,7 @@ import { registerGet } from './commands/get.js';
 import { registerMembers } from './commands/members.js';
 import { registerPower } from './commands/power.js';
 import { registerSession } from './commands/session.js';
+import { registerSync } from './commands/sync.js';
 import { registerWait } from './commands/wait.js';
 import { registerWorkflows } from './commands/workflows.js';
 import { withGlobals } from './context.js';
@@ -29,7 +30,7 @@ export function buildProgram(): Command {
   withGlobals(program);
   for (const register of [
     registerSession, registerGet, registerDescribe, registerCreate, registerMembers, registerPower, registerDelete, registerConsole,
-    registerCopy, registerWait, registerApply, registerWorkflows, registerCompletion,
+    registerCopy, registerWait, registerApply, registerWorkflows, registerSync, registerCompletion,
   ]) register(program);
   return program;
 }

@@ -1,6 +1,9 @@
-import type { ServerDetail, UpgradeRequest } from './api-types.js';
+import type { ServerDetail, UpdateSoftware } from './api-types.js';
 import type { CliClient } from './client.js';
 import { CliError } from './errors.js';
+
+/** What `cairn upgrade` and `cairn apply` send: the CLI names no backup destination. */
+export type UpgradeRequest = Omit<UpdateSoftware, 'backupDestinationId'>;
 
 /** How often the server is read while it updates: the watch stream's list items carry no workflow step to show. */
 const pollMs = 500;

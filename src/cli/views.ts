@@ -1,4 +1,4 @@
-import type { Backup, Membership, NodeInfo, Role, ServerItem, Team, Template, User } from './api-types.js';
+import type { Backup, Membership, NodeInfo, Role, ServerItem, SoftwareSyncResult, Team, Template, TemplateVersion, User } from './api-types.js';
 import type { View } from './output.js';
 import { formatCpu, formatMemory, humanBytes } from './quantity.js';
 
@@ -101,6 +101,34 @@ export const templateView: View<Template> = {
     { header: 'NETWORK-MEMBER', value: (t) => (t.networkMember ? 'yes' : 'no') },
     { header: 'LATEST', value: (t) => t.versions[0] },
     { header: 'VERSIONS', value: (t) => t.versions.join(','), wide: true },
+  ],
+};
+
+/** `cairn get versions TEMPLATE`: newest first, as the API lists them. */
+export const versionView: View<TemplateVersion> = {
+  kind: 'version',
+  plural: 'versions',
+  name: (v) => v.version,
+  columns: [
+    { header: 'VERSION', value: (v) => v.version },
+    { header: 'JAVA', value: (v) => v.java?.minimum },
+    { header: 'LATEST BUILD', value: (v) => v.latestBuild },
+    { header: 'TYPE', value: (v) => v.type, wide: true },
+    { header: 'BUILDS', value: (v) => v.builds?.map((b) => b.id).join(','), wide: true },
+  ],
+};
+
+/** `cairn sync software`: one row per upstream. */
+export const syncSourceView: View<SoftwareSyncResult['sources'][number]> = {
+  kind: 'source',
+  plural: 'sources',
+  name: (s) => s.source,
+  columns: [
+    { header: 'SOURCE', value: (s) => s.source },
+    { header: 'OK', value: (s) => (s.ok ? 'yes' : 'no') },
+    { header: 'VERSIONS', value: (s) => s.versionCount },
+    { header: 'SYNCED', value: (s) => s.syncedAt },
+    { header: 'ERROR', value: (s) => s.error },
   ],
 };
 

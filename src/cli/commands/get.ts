@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Backup, Membership, ServerItem, Template } from '../api-types.js';
+import type { Backup, Membership, ServerItem, Template, TemplateVersion } from '../api-types.js';
 import type { CliClient } from '../client.js';
 import { connect, print, withGlobals } from '../context.js';
 import { parseDuration } from '../duration.js';
@@ -7,7 +7,7 @@ import { notFound, UsageError } from '../errors.js';
 import { teamOf } from './members.js';
 import { formatList, formatOne, type View } from '../output.js';
 import { kinds, loadNames, resolve, resolveServer, type Kind } from '../resolve.js';
-import { backupView, memberView, nodeView, roleView, serverView, teamView, templateView, userView, type Names } from '../views.js';
+import { backupView, memberView, nodeView, roleView, serverView, teamView, templateView, userView, versionView, type Names } from '../views.js';
 import { watchServers } from '../watch-servers.js';
 
 interface GetOptions {
@@ -24,6 +24,8 @@ interface Getter {
   one(client: CliClient, ref: string, opts: GetOptions): Promise<unknown>;
   view(names: Names): View<unknown>;
   names?: Parameters<typeof loadNames>[1];
+  /** A kind listed within another (a template's versions): NAME names that owner and is required. */
+  within?: { word: string; list(client: CliClient, owner: string): Promise<unknown[]> };
 }
 
 /** Lists and details of a kind whose detail lives at its item path. */
@@ -55,6 +57,12 @@ const getters: Record<string, Getter> = {
     },
     view: () => templateView as View<unknown>,
   },
+  versions: {
+    list: () => Promise.reject(new UsageError('name the template: cairn get versions TEMPLATE')),
+    one: () => Promise.reject(new UsageError('name the template: cairn get versions TEMPLATE')),
+    view: () => versionView as View<unknown>,
+    within: { word: 'TEMPLATE', list: (client, template) => client.all<TemplateVersion>(`/templates/${encodeURIComponent(template)}/versions`) },
+  },
   backups: {
     list: async (client, opts) => client.all<Backup>('/backups', { serverId: opts.server === undefined ? undefined : (await resolveServer(client, opts.server, opts.team)).id }),
     one: (client, ref) => client.get<Backup>(`/backups/${encodeURIComponent(ref)}`),
@@ -85,7 +93,7 @@ export function registerGet(program: Command): void {
   withGlobals(program.command('get'))
     .description(`list things, or show one: ${Object.keys(getters).join('|')}`)
     .argument('<type>', Object.keys(getters).join('|'))
-    .argument('[name]', 'a name or id')
+    .argument('[name]', 'a name or id; for versions, the template')
     .option('--team <team>', 'servers of this team only, members of this team (name or id); narrows a server name')
     .option('--node <node>', 'servers on this Node only (name or id)')
     .option('--server <server>', 'backups of this server only (name or id)')
@@ -97,6 +105,13 @@ export function registerGet(program: Command): void {
       const { client, format } = await connect(cmd);
       const names = getter.names ? await loadNames(client, getter.names) : await loadNames(client, {});
       const view = getter.view(names);
+      if (getter.within) {
+        if (name === undefined) throw new UsageError(`cairn get ${type} ${getter.within.word}: name the ${getter.within.word.toLowerCase()}`);
+        const items = await getter.within.list(client, name);
+        if (items.length === 0 && (format === 'table' || format === 'wide')) process.stderr.write(`No ${view.plural} found.\n`);
+        print(formatList(view, items, format));
+        return;
+      }
       if (name !== undefined && !opts.watch) {
         print(formatOne(view, await getter.one(client, name, opts), format));
         return;

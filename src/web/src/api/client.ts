@@ -71,6 +71,12 @@ export const api = {
   },
   templates: {
     list: (query: T.PageQuery = {}) => get<T.Page<T.TemplateSummary>>('/templates', query),
+    /** The versions a server of the template can run, newest first. */
+    versions: (id: string, query: T.PageQuery = {}) => get<T.Page<T.TemplateVersion>>(`/templates/${enc(id)}/versions`, query),
+  },
+  software: {
+    /** Reads every upstream's versions now (global administrators); each source answers on its own. */
+    sync: () => post<T.SoftwareSyncResult>('/software/sync'),
   },
   servers: {
     list: (query: T.ServerListQuery = {}) => get<T.Page<T.ServerListItem>>('/servers', query),
@@ -81,6 +87,8 @@ export const api = {
     delete: (id: string) => del<T.ServerDetail>(server(id)),
     acknowledge: (id: string, condition: string) => post<T.ServerDetail>(`${server(id)}/conditions/${enc(condition)}/acknowledge`),
     migrate: (id: string, body: T.MigrateServer) => post<T.ServerDetail>(`${server(id)}/migrate`, body),
+    /** Answers the server's detail in phase UPDATING; the UPDATE workflow's steps follow in its detail. */
+    updateSoftware: (id: string, body: T.UpdateSoftware) => post<T.ServerDetail>(`${server(id)}/software`, body),
     /** The SSE stream of `server` and `server-deleted` events (see useEventStream). */
     watchPath: '/servers/watch',
   },

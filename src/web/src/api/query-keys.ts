@@ -33,6 +33,8 @@ export const queryKeys = {
     everything: ['nodes', 'everything'] as const,
   },
   templates: ['templates'] as const,
+  /** Under `templates`, so a sync that invalidates `templates` refreshes every version list too. */
+  templateVersions: (id: string) => ['templates', id, 'versions'] as const,
   servers: {
     all: ['servers'] as const,
     lists: ['servers', 'list'] as const,

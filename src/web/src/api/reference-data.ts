@@ -29,6 +29,13 @@ export const useAllServers = () =>
 
 export const useTemplates = () => useQuery({ queryKey: queryKeys.templates, queryFn: () => allPages(api.templates.list), staleTime: 5 * 60_000 });
 
+/** Every version of a template, newest first; nothing is asked until a template is chosen. */
+export const useTemplateVersions = (templateId: string | undefined) =>
+  useQuery({
+    queryKey: queryKeys.templateVersions(templateId ?? ''), queryFn: () => allPages((query) => api.templates.versions(templateId ?? '', query)),
+    enabled: !!templateId, staleTime: 5 * 60_000,
+  });
+
 /** `id → name` for a table cell, falling back to a short id while unknown. */
 export function nameOf(list: { id: string; name: string }[] | undefined, id: string | undefined): string {
   if (!id) return '—';

@@ -18,6 +18,8 @@ import type * as plugins from '../../../controller/schemas/plugins.js';
 import type * as roles from '../../../controller/schemas/roles.js';
 import type * as servers from '../../../controller/schemas/servers.js';
 import type * as setup from '../../../controller/schemas/setup.js';
+import type * as software from '../../../controller/schemas/software.js';
+import type * as softwareUpdate from '../../../controller/schemas/software-update.js';
 import type * as teams from '../../../controller/schemas/teams.js';
 import type * as templates from '../../../controller/schemas/templates.js';
 import type * as users from '../../../controller/schemas/users.js';
@@ -72,6 +74,9 @@ export type UpdateNode = Static<typeof nodes.UpdateNode>;
 export type EnrollmentIssued = Static<typeof nodes.EnrollmentIssued>;
 
 export type TemplateSummary = Static<typeof templates.TemplateSummary>;
+export type TemplateVersion = Static<typeof software.TemplateVersion>;
+export type SoftwareSyncResult = Static<typeof software.SoftwareSyncResult>;
+export type UpdateSoftware = Static<typeof softwareUpdate.UpdateSoftware>;
 
 export type ServerListItem = Static<typeof servers.ServerListItem>;
 export type ServerListQuery = Static<typeof servers.ServerListQuery>;

@@ -66,7 +66,7 @@ export function checkSchedule(cron: string, retain: string): ScheduleCheck {
   };
 }
 
-const workflowVerbs: Record<string, string> = { MIGRATE: 'Migrating', RESTORE: 'Restoring' };
+const workflowVerbs: Record<string, string> = { MIGRATE: 'Migrating', RESTORE: 'Restoring', UPDATE: 'Updating' };
 
 /** A server's running workflow as one line: `Migrating: copying`. */
 export function workflowText(workflow: Pick<NonNullable<ServerDetail['workflow']>, 'kind' | 'step'>): string {

@@ -26,7 +26,7 @@ export function NewProxyForm() {
   return (
     <form onSubmit={submit} noValidate aria-label="New proxy">
       <p>The network has no proxy yet: players cannot connect until one runs.</p>
-      <ProblemAlert error={spec.templates.error} />
+      <ProblemAlert error={spec.templates.error ?? spec.versionList.error} />
       <ServerSpecFields spec={spec} error={create.error} nodeHint="Optional: without one the best-fitting Node whose host has the network's port free is chosen." />
       <ProblemAlert error={create.error} fields={serverSpecFields} />
       <button type="submit" className="primary" disabled={create.isPending}>{create.isPending ? 'Creating proxy…' : 'Create proxy'}</button>

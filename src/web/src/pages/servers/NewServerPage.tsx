@@ -8,6 +8,7 @@ import { SelectField, TextField } from '../../components/Field';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { rememberServer } from '../../api/server-cache';
 import { ServerSpecFields, serverSpecFields, useServerSpec } from './ServerSpecFields';
+import { SyncVersions } from './software/SyncVersions';
 
 const fields = ['name', 'teamId', ...serverSpecFields];
 
@@ -37,7 +38,7 @@ export function NewServerPage() {
   return (
     <section>
       <h1>New server</h1>
-      <ProblemAlert error={teams.error ?? spec.templates.error} />
+      <ProblemAlert error={teams.error ?? spec.templates.error ?? spec.versionList.error} />
       <form className="card" onSubmit={submit} noValidate>
         <TextField label="Name" field="name" error={err} value={form.name} onChange={set('name')} required maxLength={64} />
         <SelectField label="Team" field="teamId" error={err} value={teamId} onChange={set('teamId')} required>
@@ -48,6 +49,7 @@ export function NewServerPage() {
         <ProblemAlert error={err} fields={fields} />
         <button type="submit" className="primary" disabled={create.isPending}>{create.isPending ? 'Creating server…' : 'Create server'}</button>
       </form>
+      <SyncVersions />
     </section>
   );
 }

@@ -10,6 +10,7 @@ import { formatBytes, formatCpu, formatTime } from '../../format/units';
 import { Conditions } from './Conditions';
 import { powerAllowed, StateText, type PowerVerb } from './server-state';
 import { ServerTabs } from './ServerTabs';
+import { SoftwareCard } from './software/SoftwareCard';
 import { useServerWatch } from './use-server-watch';
 import { rememberServer } from '../../api/server-cache';
 
@@ -42,7 +43,7 @@ function PowerButtons({ server }: { server: ServerDetail }) {
 /** One server: its states as the API names them, power, conditions, and a tab per kind of work. */
 export function ServerPage() {
   const { serverId = '' } = useParams();
-  // A workflow's steps (restore, migration) are read again as they go, whether or not the watch stream reports them.
+  // A workflow's steps (restore, migration, update) are read again as they go, whether or not the watch stream reports them.
   const server = useQuery({
     queryKey: queryKeys.servers.detail(serverId), queryFn: () => api.servers.get(serverId),
     refetchInterval: (query) => (query.state.data?.workflow ? workflowPollMs : false),
@@ -76,11 +77,11 @@ export function ServerPage() {
         ) : null}
         <dt>Team</dt><dd>{nameOf(teams.data, s.teamId)}</dd>
         <dt>Node</dt><dd>{nameOf(nodes.data, s.nodeId)}</dd>
-        <dt>Software</dt><dd>{s.software.template} {s.software.version}{s.software.build ? ` (build ${s.software.build})` : ''}</dd>
         <dt>Resources</dt><dd>{formatCpu(s.resources.cpuMillis)}, {formatBytes(s.resources.memoryBytes)}</dd>
         <dt>Game port</dt><dd>{s.gamePort ?? '—'}</dd>
       </dl>
       <Conditions server={s} />
+      <SoftwareCard server={s} />
       <ServerTabs server={s} />
     </section>
   );

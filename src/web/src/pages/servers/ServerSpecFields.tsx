@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { useAllNodes, useTemplates } from '../../api/reference-data';
-import type { CreateServer, TemplateSummary } from '../../api/types';
+import { useAllNodes, useTemplateVersions, useTemplates } from '../../api/reference-data';
+import type { CreateServer, TemplateSummary, TemplateVersion } from '../../api/types';
 import { SelectField, TextField } from '../../components/Field';
 import { formatBytes, formatCpu, MiB, parseWholeNumber } from '../../format/units';
+import { versionLabel } from './software/software-format';
 
 /** The request fields ServerSpecFields shows problems for, to leave out of the form's ProblemAlert. */
 export const serverSpecFields = ['software.template', 'software.version', 'resources.cpuMillis', 'resources.memoryBytes', 'nodeId'];
@@ -12,8 +13,8 @@ export type ServerSpecBody = Pick<CreateServer, 'software' | 'resources' | 'node
 
 /**
  * The software and resources of a new server as typed into ServerSpecFields: a template of
- * `kind` (the first one until another is chosen) and its version, CPU, memory and an optional
- * Node. `body()` checks the numbers when the form is sent: it answers what to send, or undefined
+ * `kind` (the first one until another is chosen) and its version (the newest until another is
+ * chosen), CPU, memory and an optional Node. `body()` checks the numbers when the form is sent: it answers what to send, or undefined
  * and shows why under the field.
  */
 export function useServerSpec(kind: TemplateSummary['kind'], initial: { cpu: string; memory: string }) {
@@ -23,7 +24,10 @@ export function useServerSpec(kind: TemplateSummary['kind'], initial: { cpu: str
   const [form, setForm] = useState({ template: '', version: '', cpu: initial.cpu, memory: initial.memory, nodeId: '' });
   const [local, setLocal] = useState<{ cpu?: string; memory?: string }>({});
   const template = choices.find((t) => t.id === (form.template || choices[0]?.id));
-  const version = form.version || template?.versions[0] || '';
+  const versionList = useTemplateVersions(template?.id);
+  // Until the template's versions (with their Java need) arrive, the names in its summary are offered.
+  const versions: Pick<TemplateVersion, 'version' | 'java'>[] = versionList.data ?? template?.versions.map((v) => ({ version: v })) ?? [];
+  const version = form.version || versions[0]?.version || '';
   const cpu = parseWholeNumber(form.cpu);
   const memory = parseWholeNumber(form.memory);
   const set = (key: keyof typeof form) => (e: { target: { value: string } }) =>
@@ -33,21 +37,21 @@ export function useServerSpec(kind: TemplateSummary['kind'], initial: { cpu: str
     if (!cpu || !memory || !template) return undefined;
     return { software: { template: template.id, version }, resources: { cpuMillis: cpu, memoryBytes: memory * MiB }, ...(form.nodeId ? { nodeId: form.nodeId } : {}) };
   };
-  return { templates, nodes, choices, form, local, template, version, cpu, memory, set, body };
+  return { templates, nodes, choices, form, local, template, versions, versionList, version, cpu, memory, set, body };
 }
 
 export type ServerSpec = ReturnType<typeof useServerSpec>;
 
 /** Template, Version, CPU, Memory and Node controls, with the API's problem about each under it. */
 export function ServerSpecFields({ spec, error, nodeHint }: { spec: ServerSpec; error: unknown; nodeHint: string }) {
-  const { choices, form, local, template, version, cpu, memory, set } = spec;
+  const { choices, form, local, template, versions, version, cpu, memory, set } = spec;
   return (
     <>
       <SelectField label="Template" field="software.template" error={error} value={template?.id ?? ''} onChange={set('template')} required>
         {choices.map((t) => <option key={t.id} value={t.id}>{t.id} ({t.platform})</option>)}
       </SelectField>
       <SelectField label="Version" field="software.version" error={error} value={version} onChange={set('version')} required>
-        {template?.versions.map((v) => <option key={v} value={v}>{v}</option>)}
+        {versions.map((v) => <option key={v.version} value={v.version}>{versionLabel(v)}</option>)}
       </SelectField>
       <TextField label="CPU (millicores)" field="resources.cpuMillis" error={error} localError={local.cpu} inputMode="numeric" value={form.cpu} onChange={set('cpu')}
         hint={cpu ? `Reserves ${formatCpu(cpu)}.` : '1000 millicores are one CPU core.'} required />
