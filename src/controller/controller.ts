@@ -88,7 +88,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   });
   const services = createServices({ repos, clock, ids: options.ids ?? uuidV7Ids, logger, dataDir: config.dataDir, templates, nodeTimings: options.nodeTimings, migrationTimings: options.migrationTimings, scheduleTimers: options.scheduleTimers, auditRetentionDays: config.auditRetentionDays, catalog: { source: config.catalogSource, syncIntervalMs: config.catalogSyncMinutes * 60_000 }, software: { bases: config.softwareSources } }, options.sessionPolicy);
   await services.roles.seedBuiltins();
-  await services.setup.prepare();
+  const setupCodeFile = await services.setup.prepare();
   await services.nodes.start();
   await services.migrations.resume();
   await services.catalog.start();
@@ -125,6 +125,9 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const httpPort = (http.address() as AddressInfo).port;
   const webUrl = `${tls ? 'https' : 'http'}://${dialAddress(config.host, httpPort)}/`;
   logger.info({ event: 'http_listening', host: config.host, port: httpPort, store: repos.kind, webUrl }, `HTTP API listening; web UI at ${webUrl}`);
+  if (setupCodeFile) {
+    logger.info({ event: 'setup_pending', setupCodeFile, webUrl }, `Setup pending: open ${webUrl} and enter the one-time setup code from ${setupCodeFile} (or send it with POST /api/v1/setup)`);
+  }
   const localAgent = config.localAgent
     ? new LocalAgent({
       dataDir: config.dataDir, controllerAddress: dialAddress(config.host, grpcPort), gamePorts: config.localAgentGamePorts,

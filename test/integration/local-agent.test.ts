@@ -228,7 +228,7 @@ describe('npm start (the built cairn-controller --local-agent as a program)', fu
 
     const setup = await waitFor(() => logs().find((l) => l.event === 'setup_pending'), { what: 'the setup_pending log line' });
     expect(setup.setupCodeFile).to.equal(join(dir, 'data', 'setup-code'));
-    expect(String(setup.msg)).to.include(join(dir, 'data', 'setup-code'));
+    expect(String(setup.msg)).to.equal(`Setup pending: open http://127.0.0.1:${httpPort}/ and enter the one-time setup code from ${join(dir, 'data', 'setup-code')} (or send it with POST /api/v1/setup)`);
     expect((await stat(join(dir, 'data', 'setup-code'))).mode & 0o777).to.equal(0o600);
     const started = await waitFor(() => logs().find((l) => l.event === 'local_agent_started'), { what: 'the local Agent to start' });
     agentPid = started.pid as number;

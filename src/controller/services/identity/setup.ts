@@ -32,15 +32,18 @@ export class SetupService {
     return join(this.deps.dataDir, 'setup-code');
   }
 
-  /** Called at start: a fresh code each start while setup is pending, so an old leaked code is dead. */
-  async prepare(): Promise<void> {
-    if ((await this.deps.repos.users.count({})) > 0) return;
+  /**
+   * Called at start: a fresh code each start while setup is pending, so an old leaked code is
+   * dead. Answers the file holding it (undefined once setup is done), for the start to say where.
+   */
+  async prepare(): Promise<string | undefined> {
+    if ((await this.deps.repos.users.count({})) > 0) return undefined;
     const code = newSetupCode();
     await writeFile(this.codePath, code + '\n', { mode: 0o600 });
     await chmod(this.codePath, 0o600);
     const setting = { _id: setupSetting, value: { codeHash: sha256(code), done: false }, updatedAt: nowIso(this.deps) };
     if (!(await this.deps.repos.settings.replace({ _id: setupSetting }, setting))) await this.deps.repos.settings.insert(setting);
-    this.deps.logger.info({ event: 'setup_pending', setupCodeFile: this.codePath }, `setup pending: the one-time setup code is in ${this.codePath}; send it with POST /api/v1/setup`);
+    return this.codePath;
   }
 
   /** Whether setup has been done: a user exists. Public, so the web UI knows to ask for the code. */
