@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { logFormats, type LogFormat } from '../shared/logger.js';
 import { defaultGamePorts, gamePortsRule, parseGamePorts } from '../shared/game-ports.js';
 import { defaultGameUids, gameUidsRule, parseGameUids, type UidRange } from './isolation/game-uids.js';
 import { isolationModes, type IsolationMode } from './isolation/isolation-mode.js';
@@ -35,7 +36,10 @@ export interface AgentConfig {
 
 export class AgentConfigError extends ProgramConfigError {}
 
+const logFormatValue = (raw: string): LogFormat | undefined => (logFormats as readonly string[]).includes(raw) ? (raw as LogFormat) : undefined;
+
 const flags = {
+  'log-format': { value: 'text|json', env: 'CAIRN_LOG_FORMAT', help: 'logs on stderr as text (the default at a terminal) or JSON lines (otherwise)' },
   config: { value: 'FILE', env: 'CAIRN_AGENT_CONFIG', help: 'a YAML file of settings whose keys are these long flags (data-dir: /var/lib/cairn-agent); flags and variables win over it' },
   controller: { value: 'HOST:PORT', env: 'CAIRN_CONTROLLER', help: 'the Controller\'s Agent link (required)' },
   'data-dir': { value: 'DIR', env: 'CAIRN_AGENT_DATA_DIR', help: 'the Agent\'s credential, servers and caches (required)' },
@@ -63,6 +67,8 @@ const amount = wholeNumber(0);
  */
 function configFrom(settings: ProgramSettings<keyof typeof flags>): AgentConfig {
   const { get, parsed } = settings;
+  // The logger took --log-format before the rest of the command line (shared/logger.ts); a wrong value is refused here.
+  parsed('log-format', 'text or json', logFormatValue);
   const controller = get('controller');
   if (!controller || !/^.+:\d{1,5}$/.test(controller)) throw new AgentConfigError('--controller HOST:PORT is required');
   const dataDir = get('data-dir');

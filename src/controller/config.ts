@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { logFormats, type LogFormat } from '../shared/logger.js';
 import { gamePortsRule, parseGamePorts } from '../shared/game-ports.js';
 import type { PortRange } from '../shared/link/messages.js';
 import type { FlagSpec } from '../shared/program-args.js';
@@ -39,7 +40,10 @@ export interface ControllerConfig {
 
 export class ConfigError extends ProgramConfigError {}
 
+const logFormatValue = (raw: string): LogFormat | undefined => (logFormats as readonly string[]).includes(raw) ? (raw as LogFormat) : undefined;
+
 const flags = {
+  'log-format': { value: 'text|json', env: 'CAIRN_LOG_FORMAT', help: 'logs on stderr as text (the default at a terminal) or JSON lines (otherwise)' },
   config: { value: 'FILE', env: 'CAIRN_CONTROLLER_CONFIG', help: 'a YAML file of settings whose keys are these long flags (data-dir: /var/lib/cairn); flags and variables win over it' },
   'data-dir': { value: 'DIR', env: 'CAIRN_DATA_DIR', help: 'where the embedded store, the setup code and backups live (default ./data)' },
   'http-port': { value: 'N', env: 'CAIRN_HTTP_PORT', help: 'HTTP API and web UI port; 0 picks a free one (default 8080)' },
@@ -81,6 +85,8 @@ function upstreamBases(raw: string | undefined): UpstreamBases {
 /** Flags win over environment variables, which win over the config file, which wins over defaults. */
 function configFrom(settings: ProgramSettings<keyof typeof flags>): ControllerConfig {
   const { get, on, parsed } = settings;
+  // The logger took --log-format before the rest of the command line (shared/logger.ts); a wrong value is refused here.
+  parsed('log-format', 'text or json', logFormatValue);
   const config: ControllerConfig = {
     dataDir: resolve(get('data-dir') ?? './data'),
     httpPort: parsed('http-port', 'a port number 0..65535', port) ?? 8080,
