@@ -134,7 +134,7 @@ describe('web UI: forms that say what to do, live status lines, names instead of
     await page.setViewportSize(desktop);
   });
 
-  it('Audit log: targets are named and linked, on one line', async () => {
+  it('Audit log: targets are named and linked, on one line; ids in the details are named too', async () => {
     await page.goto(`${t.baseUrl}/audit?action=server.create`);
     await heading(page, 'Audit log').waitFor();
     const table = page.getByRole('table', { name: 'Audit events' });
@@ -144,12 +144,17 @@ describe('web UI: forms that say what to do, live status lines, names instead of
     const target = table.locator('.audit-target').filter({ has: page.getByRole('link', { name: 'vault', exact: true }) });
     expect(await target.getAttribute('title')).to.equal(`server ${serverId}`);
     expect(await table.textContent()).not.to.include(serverId);
+    await page.goto(`${t.baseUrl}/audit?action=backup.create`);
+    const serverDetail = table.getByRole('definition').filter({ hasText: /^vault$/ }).first();
+    await serverDetail.waitFor();
+    expect(await serverDetail.getAttribute('title')).to.equal(serverId);
     await page.goto(`${t.baseUrl}/audit?action=team.create`);
     await table.getByRole('link', { name: 'Blue', exact: true }).waitFor();
     // Every event, with ids of all kinds: each target takes one line.
     await page.goto(`${t.baseUrl}/audit`);
     await table.getByRole('link', { name: 'vault', exact: true }).first().waitFor();
-    const heights = await table.locator('.audit-target').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().height));
+    const targets = await table.locator('.audit-target').all();
+    const heights = await Promise.all(targets.map(async (target) => (await target.boundingBox())?.height ?? 0));
     const lineHeight = Math.min(...heights);
     expect(heights.every((h) => h < lineHeight * 1.5), `one line each: ${heights.join(', ')}`).to.equal(true);
     await screenshot(page, 'audit-targets');

@@ -12,8 +12,9 @@ import { formatTime } from '../../format/units';
 import { FormProblem } from '../admin-components/FormProblem';
 import '../admin.css';
 import { AuditFilterForm } from './AuditFilterForm';
+import { AuditDetails } from './AuditDetails';
 import { AuditTarget, useTargetNames } from './AuditTarget';
-import { detailPairs, filterNames, filtersFrom, paramsOf, queryOf, type AuditFilters } from './audit-filters';
+import { filterNames, filtersFrom, paramsOf, queryOf, type AuditFilters } from './audit-filters';
 
 const outcomeClass = { SUCCESS: 'state good', DENIED: 'state bad', FAILED: 'state busy' } as const;
 
@@ -45,12 +46,7 @@ export function AuditPage() {
     { header: 'Action', essential: true, cell: (e) => <code>{e.action}</code> },
     { header: 'Target', cell: (e) => <AuditTarget event={e} name={targetName(e.targetKind, e.targetId)} /> },
     { header: 'Outcome', essential: true, cell: (e) => <span className={outcomeClass[e.outcome]}>{e.outcome}</span> },
-    {
-      header: 'Details', cell: (e) => {
-        const pairs = detailPairs(e.details);
-        return pairs.length === 0 ? '—' : <dl className="audit-details">{pairs.map(([k, v]) => <div key={k}><dt>{k}</dt><dd>{v}</dd></div>)}</dl>;
-      },
-    },
+    { header: 'Details', cell: (e) => <AuditDetails details={e.details} name={targetName} /> },
   ];
 
   return (
