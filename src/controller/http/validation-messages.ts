@@ -9,9 +9,9 @@ import type { ErrorObject } from 'ajv';
 
 /** What a `…Id` field names, for "give the id of a team (a UUID)". */
 const idNouns: Record<string, string> = {
-  teamId: 'a team', nodeId: 'a Node', serverId: 'a server', userId: 'a user', roleId: 'a role',
-  destinationId: 'a backup destination', scheduleId: 'a backup schedule', backupId: 'a backup',
-  proxyServerId: 'the proxy server', tokenId: 'an API token', membershipId: 'a team membership',
+  teamId: 'a team', nodeId: 'a Node', targetNodeId: 'a Node', serverId: 'a server', lobbyServerId: 'a server', userId: 'a user',
+  actorUserId: 'a user', roleId: 'a role', destinationId: 'a backup destination', scheduleId: 'a backup schedule', backupId: 'a backup',
+  tokenId: 'an API token', installationId: 'a plugin installation',
 };
 
 /** The schemas' patterns in words; a raw regular expression tells a person nothing. */
