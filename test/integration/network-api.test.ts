@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createReadyUser, setupAdmin, startTestController, type TestController } from '../support/controller.js';
 import { FakeAgent } from '../support/fake-agent.js';
 import { GiB, waitForServer } from '../support/fleet.js';
-import type { AuditEventPage, Network, NetworkRoutes, Node, RolePage, ServerDetail, ServerPage, Team, TeamDetail } from '../support/api-types.js';
+import type { AuditEventPage, Network, NetworkRoutes, Node, RolePage, ServerDetail, ServerPage, Team, TeamDetail, TeamPage } from '../support/api-types.js';
 import type { ApiClient } from '../support/http.js';
 import { expectProblem } from '../support/problems.js';
 import { waitFor } from '../support/wait-for.js';
@@ -78,7 +78,10 @@ describe('network API: the network record, the proxy, members and routes (fake A
     expect(res.body).to.include({ kind: 'PROXY', nodeId: little.nodeId, gamePort: network.port, inNetwork: false });
     expect(network.proxyServerId).to.equal(proxyId);
     const team = (await admin.get<TeamDetail>(`/teams/${res.body.teamId}`)).body;
-    expect(team.name).to.equal('network');
+    expect(team).to.include({ name: 'network', internal: true });
+    // Only the team Cairn made is marked: the teams administrators make are not.
+    const teams = (await admin.get<TeamPage>('/teams')).body.items;
+    expect(teams.filter((t) => t.internal).map((t) => t.id)).to.deep.equal([team.id]);
     const audit = (await admin.get<AuditEventPage>(`/audit-events?action=network.proxy.create&targetId=${proxyId}`)).body.items;
     expect(audit[0]).to.deep.include({ outcome: 'SUCCESS', targetKind: 'server' });
     expect(audit[0].details).to.include({ teamCreated: true, nodeId: little.nodeId, gamePort: network.port });

@@ -3,6 +3,9 @@ import { setupAdmin, startTestController, type TestController } from '../support
 import type { TemplatePage } from '../support/api-types.js';
 import type { ApiClient } from '../support/http.js';
 
+const simcraftDescription = 'A small program shipped with Cairn that behaves like a Paper server: server.properties, a TCP game port, console commands and plugins/*.jar. '
+  + 'Runs offline; meant for tests and trying Cairn out.';
+
 describe('GET /api/v1/templates', () => {
   let t: TestController;
   let admin: ApiClient;
@@ -12,13 +15,13 @@ describe('GET /api/v1/templates', () => {
   });
   after(async () => t.dispose());
 
-  it('lists the six shipped templates with only their public fields', async () => {
+  it('lists the six shipped templates with only their public fields, named for people', async () => {
     const res = await admin.get<TemplatePage>('/templates');
     expect(res.status).to.equal(200);
     expect(res.body.nextCursor).to.equal(undefined);
     expect(res.body.items.map((i) => i.id)).to.deep.equal(['folia', 'paper', 'simcraft', 'simproxy', 'vanilla', 'velocity']);
     expect(res.body.items[2]).to.deep.equal({
-      id: 'simcraft', kind: 'GAME_SERVER', networkMember: true, platform: 'paper', versions: ['1.21.4', '1.21.1', '1.20.6', '1.21.4-crash'],
+      id: 'simcraft', name: 'Simcraft (simulated Minecraft server)', description: simcraftDescription, kind: 'GAME_SERVER', networkMember: true, platform: 'paper', versions: ['1.21.4', '1.21.1', '1.20.6', '1.21.4-crash'],
     });
   });
 

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
+import { formatTime } from '../../src/web/src/format/units.js';
 import {
-  backupPollInterval, backupStateClass, checkSchedule, defaultDestinationId, describeDestination, formatSoftware, isUnfinished, livePollMs,
-  migrationTargets, workflowText,
+  backupPollInterval, backupStateClass, backupStatusText, checkSchedule, defaultDestinationId, describeDestination, formatSoftware, isUnfinished, livePollMs,
+  migrationTargets, restoreStatusText, workflowText,
 } from '../../src/web/src/pages/backups/backup-format.js';
 
 describe('web UI: the pure helpers behind the backups, restore and migration views', () => {
@@ -66,5 +67,24 @@ describe('web UI: the pure helpers behind the backups, restore and migration vie
     ];
     expect(migrationTargets(nodes, { nodeId: 'own' }).map((n) => n.id)).to.deep.equal(['other', 'off']);
     expect(migrationTargets(undefined, { nodeId: 'own' })).to.deep.equal([]);
+  });
+
+  it('words a started backup and a restore from their current state, so the line moves with them', () => {
+    expect(backupStatusText({ state: 'PENDING' })).to.equal('Backup started: PENDING, waiting for its turn.');
+    expect(backupStatusText({ state: 'RUNNING' })).to.equal('Backing up: RUNNING.');
+    expect(backupStatusText({ state: 'SUCCEEDED' })).to.equal('Backup done: SUCCEEDED.');
+    expect(backupStatusText({ state: 'FAILED', error: 'the Node went away' })).to.equal('Backup FAILED: the Node went away.');
+    const server = { name: 'lobby', conditions: [] };
+    expect(restoreStatusText({ ...server, phase: 'RESTORING', workflow: { kind: 'RESTORE', step: 'staging' } as never })).to.equal('Restoring lobby: staging.');
+    expect(restoreStatusText({ ...server, phase: 'READY' })).to.equal('lobby is restored: its phase is READY.');
+    const failed = { id: 'c', source: 'CONTROLLER' as const, reason: 'RESTORE_FAILED', message: 'a file did not match its sha256.', since: '2026-01-01T00:00:00Z' };
+    expect(restoreStatusText({ ...server, phase: 'READY', conditions: [failed] })).to.equal('Restoring lobby failed: a file did not match its sha256.');
+  });
+
+  it('tells apart backups started within the same minute: their times show seconds', () => {
+    const preRestore = formatTime('2026-11-27T19:15:03Z', { seconds: true });
+    const manual = formatTime('2026-11-27T19:15:41Z', { seconds: true });
+    expect(preRestore).to.not.equal(manual);
+    expect(preRestore).to.match(/:03\b/);
   });
 });

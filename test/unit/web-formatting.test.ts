@@ -3,6 +3,7 @@ import { problemField, withoutField } from '../../src/web/src/api/problem-field.
 import { crumbs, directoriesFor, isReadOnly, joinPath, parentOf } from '../../src/web/src/pages/servers/tabs/file-paths.js';
 import { bytesToMiB, formatBytes, formatCpu, MiB, parseWholeNumber } from '../../src/web/src/format/units.js';
 import { formatIsolation } from '../../src/web/src/pages/nodes/node-format.js';
+import { detailIdKind } from '../../src/web/src/pages/audit/audit-filters.js';
 
 describe('web UI: the pure helpers behind its forms and tables', () => {
   it('finds the request field an API detail names, and the sentence after it', () => {
@@ -55,5 +56,10 @@ describe('web UI: the pure helpers behind its forms and tables', () => {
     expect(formatIsolation({ users: true, filesystem: true, memory: true, cpu: true })).to.equal('Every game in its own box: own users, own filesystem view, memory limits, CPU limits');
     expect(formatIsolation({ users: true, filesystem: false, memory: true, cpu: false })).to.equal('Partial: own users, memory limits');
     expect(formatIsolation({ users: false, filesystem: false, memory: false, cpu: false })).to.equal('None: games run as the Agent\'s user');
+  });
+
+  it('knows which audit details hold the id of something the UI can name', () => {
+    expect(['serverId', 'sourceServerId', 'teamId', 'targetNodeId', 'userId', 'destinationId', 'name', 'serverIds'].map(detailIdKind))
+      .to.deep.equal(['server', 'server', 'team', 'node', 'user', undefined, undefined, undefined]);
   });
 });

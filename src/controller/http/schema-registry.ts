@@ -1,7 +1,8 @@
-import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type { Ajv, ValidateFunction } from 'ajv';
 import type { TSchema } from 'typebox';
 import { invalidRequest } from '../core/errors.js';
 import { jsonAjv, textAjv } from '../schemas/validators.js';
+import { describeError } from './validation-messages.js';
 
 const cache = new WeakMap<object, Map<Ajv, ValidateFunction>>();
 
@@ -13,36 +14,21 @@ function compiled(ajv: Ajv, schema: TSchema): ValidateFunction {
   return fn;
 }
 
-/** A field-naming sentence from ajv's first error, e.g. `body.name: must NOT have more than 100 characters`. */
-export function describeError(where: string, error: ErrorObject | undefined): string {
-  if (!error) return `${where}: invalid.`;
-  const path = error.instancePath.replace(/^\//, '').replaceAll('/', '.');
-  if (error.keyword === 'additionalProperties') {
-    const extra = (error.params as { additionalProperty: string }).additionalProperty;
-    return `${where}${path ? '.' + path : ''}.${extra}: unknown field.`;
-  }
-  if (error.keyword === 'required') {
-    const missing = (error.params as { missingProperty: string }).missingProperty;
-    return `${where}${path ? '.' + path : ''}.${missing}: is required.`;
-  }
-  return `${where}${path ? '.' + path : ''}: ${error.message ?? 'is invalid'}.`;
-}
-
 export function validateBody<T>(schema: TSchema, value: unknown, where = 'body'): T {
   const fn = compiled(jsonAjv, schema);
-  if (!fn(value)) throw invalidRequest(describeError(where, fn.errors?.[0]));
+  if (!fn(value)) throw invalidRequest(describeError(where, fn.errors));
   return value as T;
 }
 
 /** Coerces text to the schema's types and fills in defaults, in place (query/params), then validates. */
 export function validateText<T>(schema: TSchema, value: Record<string, unknown>, where: string): T {
   const fn = compiled(textAjv, schema);
-  if (!fn(value)) throw invalidRequest(describeError(where, fn.errors?.[0]));
+  if (!fn(value)) throw invalidRequest(describeError(where, fn.errors));
   return value as T;
 }
 
 /** Responses are checked too: a shape drift is our bug, caught as a 500 in tests rather than shipped. */
 export function checkResponse(schema: TSchema, value: unknown): string | undefined {
   const fn = compiled(jsonAjv, schema);
-  return fn(value) ? undefined : describeError('response', fn.errors?.[0]);
+  return fn(value) ? undefined : describeError('response', fn.errors);
 }

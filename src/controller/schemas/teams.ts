@@ -2,8 +2,12 @@ import Type from 'typebox';
 import { DateTime, Uuid, PrintableName } from './common.js';
 
 export const TeamName = PrintableName(100);
-export const Team = Type.Object({ id: Uuid, name: Type.String() });
-export const TeamDetail = Type.Object({ id: Uuid, name: Type.String(), createdAt: DateTime });
+const internal = Type.Optional(Type.Literal(true, {
+  description: 'Present on a team Cairn made for itself, not for people: the team `network` the proxy joins when POST /network/proxy names none. '
+    + 'Clients leave it out of the teams they offer for new servers. Read-only.',
+}));
+export const Team = Type.Object({ id: Uuid, name: Type.String(), internal });
+export const TeamDetail = Type.Object({ id: Uuid, name: Type.String(), internal, createdAt: DateTime });
 export const CreateTeam = Type.Object({ name: TeamName }, { additionalProperties: false });
 export const UpdateTeam = Type.Object({ name: TeamName }, { additionalProperties: false });
 

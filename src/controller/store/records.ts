@@ -41,6 +41,8 @@ export interface TeamDoc {
   _id: string;
   name: string;
   nameKey: string;
+  /** Made by Cairn for itself (the network's proxy team), not by an administrator. */
+  internal?: true;
   createdAt: string;
   updatedAt: string;
 }

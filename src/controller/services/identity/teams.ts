@@ -48,13 +48,17 @@ export class TeamService {
     return teamView(doc);
   }
 
-  /** The team named `name`, made when missing (where the network's proxy goes unless told otherwise). */
+  /**
+   * The team named `name`, made when missing (where the network's proxy goes unless told otherwise).
+   * A team made here is `internal`: Cairn made it, so clients need not offer it for new servers; a
+   * team of that name an administrator made first stays theirs, unmarked.
+   */
   async ensure(name: string): Promise<{ team: TeamDoc; created: boolean }> {
     const nameKey = name.toLowerCase();
     const found = await this.deps.repos.teams.findOne({ nameKey });
     if (found) return { team: found, created: false };
     const now = nowIso(this.deps);
-    const team: TeamDoc = { _id: this.deps.ids.next(), name, nameKey, createdAt: now, updatedAt: now };
+    const team: TeamDoc = { _id: this.deps.ids.next(), name, nameKey, internal: true, createdAt: now, updatedAt: now };
     try {
       await this.deps.repos.teams.insert(team);
       return { team, created: true };

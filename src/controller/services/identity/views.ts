@@ -13,7 +13,7 @@ export const userView = (u: Shared<UserDoc>) => ({
   createdAt: u.createdAt,
 });
 
-export const teamView = (t: TeamDoc) => ({ id: t._id, name: t.name });
+export const teamView = (t: TeamDoc) => ({ id: t._id, name: t.name, ...(t.internal ? { internal: true as const } : {}) });
 
 export const roleView = (r: RoleDoc) => ({
   id: r._id,

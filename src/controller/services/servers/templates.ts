@@ -14,7 +14,9 @@ export class TemplateService {
     );
     return {
       ...result,
-      items: result.items.map(({ id, kind, networkMember, platform }) => ({ id, kind, networkMember, platform, versions: this.catalog.versionsOf(id).map((v) => v.version) })),
+      items: result.items.map(({ id, name, description, kind, networkMember, platform }) => ({
+        id, name, ...(description ? { description } : {}), kind, networkMember, platform, versions: this.catalog.versionsOf(id).map((v) => v.version),
+      })),
     };
   }
 }

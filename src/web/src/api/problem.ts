@@ -30,9 +30,12 @@ export class ApiProblem extends Error {
   }
 }
 
-/** The sentence after the field, for showing next to the field itself. */
+/** The sentence after the field, for showing next to the field itself: `Enter at least 1 character.` */
 export function problemMessage(problem: ApiProblem): string {
-  return problem.detail && problem.field ? withoutField(problem.detail) : problem.text;
+  if (!problem.detail || !problem.field) return problem.text;
+  const sentence = withoutField(problem.detail);
+  // The API writes the advice after `body.name: `, in lower case; under the field it starts a sentence.
+  return sentence.charAt(0).toUpperCase() + sentence.slice(1);
 }
 
 export const isProblem = (e: unknown): e is ApiProblem => e instanceof ApiProblem;

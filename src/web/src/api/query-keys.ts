@@ -52,6 +52,7 @@ export const queryKeys = {
     all: ['backups'] as const,
     ofServer: (serverId: string) => ['backups', 'server', serverId] as const,
     list: (filters: object) => ['backups', 'list', filters] as const,
+    one: (id: string) => ['backups', 'one', id] as const,
   },
   backupSchedules: {
     all: ['backup-schedules'] as const,

@@ -29,7 +29,7 @@ export function Layout() {
           </ul>
         </nav>
         <div className="account">
-          <span className="who">{me.data?.displayName}</span>
+          <NavLink to="/change-password" className="who" title="Your account: change your password">{me.data?.displayName}</NavLink>
           <NavLink to="/tokens">API tokens</NavLink>
           <button type="button" onClick={() => signOut.mutate()} disabled={signOut.isPending}>Sign out</button>
         </div>

@@ -32,9 +32,12 @@ export function parseWholeNumber(text: string): number | undefined {
   return Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
-/** "2026-11-23T20:31:57.629Z" → a short local date and time. */
-export function formatTime(iso: string | undefined): string {
+/**
+ * "2026-11-23T20:31:57.629Z" → a short local date and time; with `seconds`, to the second, where
+ * events a minute apart must be told apart (a PRE_RESTORE backup and the one restored from).
+ */
+export function formatTime(iso: string | undefined, { seconds = false } = {}): string {
   if (!iso) return '—';
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: seconds ? 'medium' : 'short' });
 }

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { adminApi, adminKeys } from '../../api/admin';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
@@ -12,19 +12,11 @@ import { formatTime } from '../../format/units';
 import { FormProblem } from '../admin-components/FormProblem';
 import '../admin.css';
 import { AuditFilterForm } from './AuditFilterForm';
-import { detailPairs, filterNames, filtersFrom, paramsOf, queryOf, type AuditFilters } from './audit-filters';
+import { AuditDetails } from './AuditDetails';
+import { AuditTarget, useTargetNames } from './AuditTarget';
+import { filterNames, filtersFrom, paramsOf, queryOf, type AuditFilters } from './audit-filters';
 
 const outcomeClass = { SUCCESS: 'state good', DENIED: 'state bad', FAILED: 'state busy' } as const;
-
-/** Where a target has a page of its own. */
-function targetLink(e: AuditEvent): string | undefined {
-  const id = encodeURIComponent(e.targetId);
-  if (!e.targetId) return undefined;
-  if (e.targetKind === 'node') return `/nodes?node=${id}`;
-  if (e.targetKind === 'server') return `/servers/${id}`;
-  if (e.targetKind === 'team') return `/teams?team=${id}`;
-  return undefined;
-}
 
 function actor(e: AuditEvent, users: Map<string, User>): string {
   const name = e.actorUserId ? (users.get(e.actorUserId)?.username ?? e.actorUserId) : 'Unknown user';
@@ -42,32 +34,23 @@ export function AuditPage() {
   // Names for actor ids and the actor picker; without it the picker is a user-id field.
   const users = useQuery({ queryKey: adminKeys.allUsers, queryFn: adminApi.allUsers });
   const usersById = useMemo(() => new Map((users.data ?? []).map((u) => [u.id, u])), [users.data]);
+  const targetName = useTargetNames(users.data);
   const apply = (filters: AuditFilters) => {
     pager.reset();
     setParams(paramsOf(filters));
   };
 
   const columns: Column<AuditEvent>[] = [
-    { header: 'Time', essential: true, cell: (e) => <time dateTime={e.occurredAt}>{formatTime(e.occurredAt)}</time> },
+    { header: 'Time', essential: true, cell: (e) => <time dateTime={e.occurredAt} className="nowrap">{formatTime(e.occurredAt)}</time> },
     { header: 'Actor', cell: (e) => actor(e, usersById) },
     { header: 'Action', essential: true, cell: (e) => <code>{e.action}</code> },
-    {
-      header: 'Target', cell: (e) => {
-        const link = targetLink(e);
-        return <>{e.targetKind} {link ? <Link to={link} className="mono">{e.targetId}</Link> : <code>{e.targetId || '—'}</code>}</>;
-      },
-    },
+    { header: 'Target', cell: (e) => <AuditTarget event={e} name={targetName(e.targetKind, e.targetId)} /> },
     { header: 'Outcome', essential: true, cell: (e) => <span className={outcomeClass[e.outcome]}>{e.outcome}</span> },
-    {
-      header: 'Details', cell: (e) => {
-        const pairs = detailPairs(e.details);
-        return pairs.length === 0 ? '—' : <dl className="audit-details">{pairs.map(([k, v]) => <div key={k}><dt>{k}</dt><dd>{v}</dd></div>)}</dl>;
-      },
-    },
+    { header: 'Details', cell: (e) => <AuditDetails details={e.details} name={targetName} /> },
   ];
 
   return (
-    <section>
+    <section className="audit-page">
       <h1>Audit log</h1>
       <p className="lede">Every state-changing request, allowed or refused, newest first.</p>
       <AuditFilterForm key={params.toString()} initial={applied} onApply={apply} error={events.error} users={users.data} />

@@ -1,4 +1,5 @@
-import type { AuditQuery } from '../../api/types';
+// With its extension: the unit tests type-check this file under Node's module resolution.
+import type { AuditQuery } from '../../api/types.js';
 
 /** The filters of GET /audit-events as the form holds them (and the page's address keeps them). */
 export interface AuditFilters {
@@ -53,4 +54,10 @@ export function detailPairs(details: Record<string, unknown>): [string, string][
     const text = typeof value === 'string' ? value : JSON.stringify(value);
     return [key, text.length > 120 ? `${text.slice(0, 119)}…` : text];
   });
+}
+
+/** The kind of record a detail's key holds the id of (`sourceServerId` → `server`), to show its name instead. */
+export function detailIdKind(key: string): 'server' | 'team' | 'node' | 'user' | undefined {
+  const match = /(Server|server|Team|team|Node|node|User|user)Id$/.exec(key);
+  return match ? (match[1].toLowerCase() as 'server' | 'team' | 'node' | 'user') : undefined;
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type SubmitEvent } from 'react';
-import { Navigate, useNavigate } from 'react-router';
+import { Link, Navigate, useNavigate } from 'react-router';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { useMe, useSignOut } from '../../app/session';
@@ -8,7 +8,10 @@ import { TextField } from '../../components/Field';
 import { Loading } from '../../components/Loading';
 import { ProblemAlert } from '../../components/ProblemAlert';
 
-/** Changing the password; required before anything else while `passwordChangeRequired`. */
+/**
+ * The account page, reached from the name in the header: changing the password. Required before
+ * anything else while `passwordChangeRequired`; otherwise one can go back without changing it.
+ */
 export function ChangePasswordPage() {
   const me = useMe();
   const client = useQueryClient();
@@ -36,6 +39,7 @@ export function ChangePasswordPage() {
     <main className="centered">
       <form className="card narrow" onSubmit={submit} noValidate>
         <h1>Change password</h1>
+        <p>Signed in as {me.data.displayName} ({me.data.username}).</p>
         {me.data.passwordChangeRequired ? <p className="notice">You must choose a new password before going on.</p> : null}
         <TextField label="Current password" field="currentPassword" type="password" error={change.error} value={currentPassword} onChange={(e) => setCurrent(e.target.value)} autoComplete="current-password" required />
         <TextField label="New password" field="newPassword" type="password" error={change.error} value={newPassword} onChange={(e) => setNew(e.target.value)} autoComplete="new-password" hint="8 to 256 characters." required />
@@ -43,7 +47,7 @@ export function ChangePasswordPage() {
         <ProblemAlert error={change.error} fields={['currentPassword', 'newPassword']} />
         <div className="actions">
           <button type="submit" className="primary" disabled={change.isPending}>{change.isPending ? 'Changing password…' : 'Change password'}</button>
-          {me.data.passwordChangeRequired ? <button type="button" onClick={() => signOut.mutate()}>Sign out</button> : null}
+          {me.data.passwordChangeRequired ? <button type="button" onClick={() => signOut.mutate()}>Sign out</button> : <Link to="/servers">Cancel</Link>}
         </div>
       </form>
     </main>

@@ -6,6 +6,7 @@ import type { BackupDestination, ServerDetail } from '../../api/types';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { defaultDestinationId } from './backup-format';
 import { DestinationSelect } from './DestinationSelect';
+import { StartedBackupStatus } from './StartedBackupStatus';
 
 interface BackUpNowProps {
   server: ServerDetail;
@@ -13,7 +14,7 @@ interface BackUpNowProps {
   destinations?: BackupDestination[];
 }
 
-/** POST /servers/{id}/backups: the backup starts PENDING and the list below follows it. */
+/** POST /servers/{id}/backups: the backup starts PENDING; the list below and the status line follow it. */
 export function BackUpNow({ server, destinations }: BackUpNowProps) {
   const client = useQueryClient();
   const [chosen, setChosen] = useState('');
@@ -31,7 +32,7 @@ export function BackUpNow({ server, destinations }: BackUpNowProps) {
       {destinations ? <DestinationSelect destinations={destinations} value={destinationId} onChange={setChosen} error={backup.error} /> : null}
       <div className="actions">
         <button type="submit" className="primary" disabled={backup.isPending}>{backup.isPending ? 'Backing up…' : 'Back up now'}</button>
-        {backup.isSuccess ? <span role="status" className="success">Backup started: {backup.data.state}.</span> : null}
+        {backup.isSuccess ? <StartedBackupStatus key={backup.data.id} started={backup.data} /> : null}
       </div>
       <p className="hint">A running server keeps running: it saves its world and pauses saving while its files are read.</p>
       <ProblemAlert error={backup.error} fields={['destinationId']} />

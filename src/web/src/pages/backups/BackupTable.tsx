@@ -7,6 +7,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DataTable, type Column } from '../../components/DataTable';
 import { formatBytes, formatTime } from '../../format/units';
 import { backupStateClass, formatSoftware, isUnfinished } from './backup-format';
+import { RestoreStatus } from './RestoreStatus';
 import { ServerLink } from './ServerLink';
 import { rememberServer } from '../../api/server-cache';
 
@@ -47,12 +48,13 @@ export function BackupTable({ caption, backups, serverName, showServer, servers,
       void client.invalidateQueries({ queryKey: queryKeys.backups.all });
     },
   });
-  const when = (b: Backup) => formatTime(b.startedAt);
+  // To the second: a PRE_RESTORE backup and the backup restored from are often a minute apart or less.
+  const when = (b: Backup) => formatTime(b.startedAt, { seconds: true });
 
   const columns: Column<Backup>[] = [
     { header: 'Started', essential: true, cell: (b) => when(b) },
     ...(showServer ? [{ header: 'Server', essential: true, cell: (b: Backup) => <ServerLink id={b.serverId} servers={servers} /> }] : []),
-    { header: 'Trigger', cell: (b) => <span className="state">{b.trigger}</span> },
+    { header: 'Trigger', essential: true, cell: (b) => <span className="state">{b.trigger}</span> },
     {
       header: 'State', essential: true, cell: (b) => (
         <>
@@ -61,7 +63,7 @@ export function BackupTable({ caption, backups, serverName, showServer, servers,
         </>
       ),
     },
-    { header: 'Size', cell: (b) => (isUnfinished(b) ? '—' : formatBytes(b.sizeBytes)) },
+    { header: 'Size', essential: true, cell: (b) => (isUnfinished(b) ? '—' : formatBytes(b.sizeBytes)) },
     { header: 'Stored', cell: (b) => (isUnfinished(b) ? '—' : formatBytes(b.storedBytes)) },
     { header: 'Files', cell: (b) => (isUnfinished(b) ? '—' : b.fileCount) },
     { header: 'Software', cell: (b) => formatSoftware(b.software) },
@@ -82,7 +84,7 @@ export function BackupTable({ caption, backups, serverName, showServer, servers,
 
   return (
     <>
-      {restored ? <p role="status" className="success">Restoring {restored.name}: its phase is {restored.phase}.</p> : null}
+      {restored ? <RestoreStatus restored={restored} /> : null}
       <DataTable caption={caption} columns={columns} rows={backups} rowKey={(b) => b.id} empty="No backups yet." />
       <ConfirmDialog open={restoring !== undefined} title={`Restore ${restoring ? serverName(restoring.serverId) : ''}?`} confirmLabel="Restore"
         onConfirm={() => restoring && restore.mutate(restoring)} onCancel={() => setRestoring(undefined)} pending={restore.isPending} error={restore.error}>

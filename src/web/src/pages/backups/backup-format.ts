@@ -66,6 +66,25 @@ export function checkSchedule(cron: string, retain: string): ScheduleCheck {
   };
 }
 
+/**
+ * The line Back up now shows about the backup it started, from the backup's current state: it
+ * follows the backup to its end rather than keep the state the request answered.
+ */
+export function backupStatusText(backup: Pick<Backup, 'state' | 'error'>): string {
+  if (backup.state === 'PENDING') return 'Backup started: PENDING, waiting for its turn.';
+  if (backup.state === 'RUNNING') return 'Backing up: RUNNING.';
+  if (backup.state === 'SUCCEEDED') return 'Backup done: SUCCEEDED.';
+  return `Backup FAILED: ${backup.error ?? 'no reason given'}.`;
+}
+
+/** The line about a restore, from the server's current detail: in progress, failed (its RESTORE_FAILED condition), or done. */
+export function restoreStatusText(server: Pick<ServerDetail, 'name' | 'phase' | 'workflow' | 'conditions'>): string {
+  if (server.phase === 'RESTORING') return `Restoring ${server.name}: ${server.workflow?.step ?? 'starting'}.`;
+  const failed = server.conditions.find((c) => c.reason === 'RESTORE_FAILED');
+  if (failed) return `Restoring ${server.name} failed: ${failed.message}`;
+  return `${server.name} is restored: its phase is ${server.phase}.`;
+}
+
 const workflowVerbs: Record<string, string> = { MIGRATE: 'Migrating', RESTORE: 'Restoring', UPDATE: 'Updating' };
 
 /** A server's running workflow as one line: `Migrating: copying`. */

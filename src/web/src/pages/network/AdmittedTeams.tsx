@@ -35,7 +35,7 @@ export function AdmittedTeams({ network, admin }: { network: Network; admin: boo
     <form className="card" onSubmit={submit} noValidate aria-labelledby="admitted-heading">
       <h2 id="admitted-heading">Admitted teams</h2>
       <CheckboxGroup legend="Teams whose servers may join the network" hint={trustHint} field="teamIds" error={update.error}
-        choices={(teams.data ?? []).map((t) => ({ value: t.id, label: t.name }))} selected={selected} onChange={setSelected} />
+        choices={(teams.data ?? []).filter((t) => !t.internal).map((t) => ({ value: t.id, label: t.name }))} selected={selected} onChange={setSelected} />
       <ProblemAlert error={update.error} fields={['teamIds']} />
       <div className="actions">
         <button type="submit" className="primary" disabled={update.isPending}>{update.isPending ? 'Saving admitted teams…' : 'Save admitted teams'}</button>

@@ -4,11 +4,13 @@ import { useNavigate } from 'react-router';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { useAllTeams } from '../../api/reference-data';
-import { SelectField, TextField } from '../../components/Field';
+import { useMe } from '../../app/session';
+import { TextField } from '../../components/Field';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { rememberServer } from '../../api/server-cache';
 import { ServerSpecFields, serverSpecFields, useServerSpec } from './ServerSpecFields';
 import { SyncVersions } from './software/SyncVersions';
+import { TeamSelect, teamsForServers } from './TeamSelect';
 
 const fields = ['name', 'teamId', ...serverSpecFields];
 
@@ -16,10 +18,13 @@ const fields = ['name', 'teamId', ...serverSpecFields];
 export function NewServerPage() {
   const navigate = useNavigate();
   const client = useQueryClient();
-  const teams = useAllTeams(true);
+  const me = useMe();
+  const allTeams = useAllTeams(true);
+  const teams = teamsForServers(allTeams.data);
   const spec = useServerSpec('GAME_SERVER', { cpu: '1000', memory: '1024' });
   const [form, setForm] = useState({ name: '', teamId: '' });
-  const teamId = form.teamId || teams.data?.[0]?.id || '';
+  const [teamError, setTeamError] = useState<string>();
+  const teamId = form.teamId || teams?.[0]?.id || '';
   const create = useMutation({
     mutationFn: api.servers.create,
     onSuccess: (server) => {
@@ -31,20 +36,20 @@ export function NewServerPage() {
   const set = (key: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [key]: e.target.value });
   const submit = (e: SubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
+    // Without a team the API could only refuse the id; say it here, where the team is chosen.
+    setTeamError(teamId ? undefined : 'Choose a team.');
     const body = spec.body();
-    if (body) create.mutate({ name: form.name.trim(), teamId, ...body });
+    if (body && teamId) create.mutate({ name: form.name.trim(), teamId, ...body });
   };
   const err = create.error;
   return (
     <section>
       <h1>New server</h1>
-      <ProblemAlert error={teams.error ?? spec.templates.error ?? spec.versionList.error} />
+      <ProblemAlert error={allTeams.error ?? spec.templates.error ?? spec.versionList.error} />
       <form className="card" onSubmit={submit} noValidate>
         <TextField label="Name" field="name" error={err} value={form.name} onChange={set('name')} required maxLength={64} />
-        <SelectField label="Team" field="teamId" error={err} value={teamId} onChange={set('teamId')} required>
-          {teams.data?.length === 0 ? <option value="">No team: a global administrator creates teams</option> : null}
-          {teams.data?.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
-        </SelectField>
+        <TeamSelect teams={teams} value={teamId} onChange={(id) => setForm({ ...form, teamId: id })} error={err} localError={teamError}
+          mayCreateTeams={me.data?.globalAdmin === true} />
         <ServerSpecFields spec={spec} error={err} nodeHint="Optional: without one the best-fitting Node that accepts placements is chosen." />
         <ProblemAlert error={err} fields={fields} />
         <button type="submit" className="primary" disabled={create.isPending}>{create.isPending ? 'Creating server…' : 'Create server'}</button>

@@ -47,8 +47,8 @@ export function ServerSpecFields({ spec, error, nodeHint }: { spec: ServerSpec; 
   const { choices, form, local, template, versions, version, cpu, memory, set } = spec;
   return (
     <>
-      <SelectField label="Template" field="software.template" error={error} value={template?.id ?? ''} onChange={set('template')} required>
-        {choices.map((t) => <option key={t.id} value={t.id}>{t.id} ({t.platform})</option>)}
+      <SelectField label="Template" field="software.template" error={error} value={template?.id ?? ''} onChange={set('template')} hint={template?.description} required>
+        {choices.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
       </SelectField>
       <SelectField label="Version" field="software.version" error={error} value={version} onChange={set('version')} required>
         {versions.map((v) => <option key={v.version} value={v.version}>{versionLabel(v)}</option>)}
