@@ -46,6 +46,7 @@ export type BackupDestination = Static<typeof backups.BackupDestination>;
 export type AuditEvent = Static<typeof audit.AuditEvent>;
 export type PropertiesView = Static<typeof operations.PropertiesView>;
 export type PluginInstallation = Static<typeof plugins.PluginInstallation>;
+export type CatalogPluginItem = Static<typeof catalog.CatalogPluginItem>;
 export type CatalogPluginDetail = Static<typeof catalog.CatalogPluginDetail>;
 export type UpgradeRequest = Static<typeof softwareUpdate.UpdateSoftware>;
 export type { ConsoleEndEvent, ConsoleLineEvent, ServerWatchSynced };
