@@ -29,40 +29,50 @@ const describeState = (s: ServerItem | undefined) =>
 const reconnectMs = 500;
 
 /**
- * Follows GET /servers/watch until the server meets the condition or the deadline passes. The
- * stream is opened first and the server read once it is open, so no change falls between.
+ * Follows GET /servers/watch until `met` holds for the server (undefined: gone) or `deadline`
+ * aborts. The stream is opened first and the server read once it is open, so no change falls
+ * between; `live` is false for that first read and the watch's opening snapshot, true for changes
+ * after it (`synced`).
  */
-export async function waitFor(client: CliClient, id: string, condition: WaitCondition, timeoutMs: number): Promise<{ met: boolean; last: ServerItem | undefined }> {
-  const deadline = AbortSignal.timeout(timeoutMs);
+export async function watchUntil(
+  client: CliClient, id: string, met: (s: ServerItem | undefined, live: boolean) => boolean, deadline?: AbortSignal,
+): Promise<{ met: boolean; last: ServerItem | undefined }> {
   const state: { met: boolean; last?: ServerItem; failure?: Error } = { met: false };
-  const going = () => !state.met && !deadline.aborted && state.failure === undefined;
+  const going = () => !state.met && deadline?.aborted !== true && state.failure === undefined;
   while (going()) {
     const abort = new AbortController();
-    const check = (s: ServerItem | undefined) => {
+    let live = false;
+    const check = (s: ServerItem | undefined, changed: boolean) => {
       state.last = s;
-      state.met = conditionMet(condition, s);
+      state.met = met(s, changed);
       if (state.met) abort.abort();
     };
     const onDeadline = () => abort.abort();
-    deadline.addEventListener('abort', onDeadline);
+    deadline?.addEventListener('abort', onDeadline);
     await readEvents(client, '/servers/watch', (e) => {
-      if (e.event === 'server' && (e.data as ServerItem).id === id) check(e.data as ServerItem);
-      if (e.event === 'server-deleted' && (e.data as { id: string }).id === id) check(undefined);
+      if (e.event === 'synced') live = true;
+      if (e.event === 'server' && (e.data as ServerItem).id === id) check(e.data as ServerItem, live);
+      if (e.event === 'server-deleted' && (e.data as { id: string }).id === id) check(undefined, live);
     }, {
       signal: abort.signal,
-      onOpen: () => void client.get<ServerItem>(`/servers/${id}`).then(check, (e: unknown) => {
-        if (e instanceof ApiError && e.status === 404) return check(undefined);
+      onOpen: () => void client.get<ServerItem>(`/servers/${id}`).then((s) => check(s, false), (e: unknown) => {
+        if (e instanceof ApiError && e.status === 404) return check(undefined, false);
         state.failure = e as Error;
         abort.abort();
       }),
     }).catch((e: unknown) => {
       // An unreachable Controller (restarting) is waited out like a closed stream; anything else ends the wait.
       if (!(e instanceof CliError)) state.failure = e as Error;
-    }).finally(() => deadline.removeEventListener('abort', onDeadline));
-    if (going()) await delay(reconnectMs, undefined, { signal: deadline }).catch(() => undefined);
+    }).finally(() => deadline?.removeEventListener('abort', onDeadline));
+    if (going()) await delay(reconnectMs, undefined, deadline ? { signal: deadline } : {}).catch(() => undefined);
   }
   if (state.failure) throw state.failure;
   return { met: state.met, last: state.last };
+}
+
+/** Follows the watch until the server meets `condition` or `timeoutMs` passes. */
+export function waitFor(client: CliClient, id: string, condition: WaitCondition, timeoutMs: number): Promise<{ met: boolean; last: ServerItem | undefined }> {
+  return watchUntil(client, id, (s) => conditionMet(condition, s), AbortSignal.timeout(timeoutMs));
 }
 
 export function registerWait(program: Command): void {
