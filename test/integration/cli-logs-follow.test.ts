@@ -49,7 +49,7 @@ describe('cairn logs -f: follows across restarts, ends at a stop or a delete', f
     await f?.dispose();
   });
 
-  it('keeps following across a restart, marking it and printing the new run from its start; a stop ends it, saying so', async () => {
+  it('keeps following across a restart and a crash, marking each and printing the new run from its start; a stop ends it, saying so', async () => {
     const logs = follow();
     await sayUntilFollowed(logs, 'before');
     expect((await f.admin.post(`/servers/${serverId}/restart`)).status).to.equal(202);
@@ -62,6 +62,11 @@ describe('cairn logs -f: follows across restarts, ends at a stop or a delete', f
     expect(runs[0]).to.include('[Server] before').and.include('Stopping the server');
     expect(runs[1].match(/Done \([\d.]+s\)! For help, type "help"/g)).to.have.length(1);
     expect(runs[1]).to.match(/^\n[^\n]*Starting minecraft server version/).and.not.include('[Server] before');
+
+    // A crash the Agent restarts from is followed too, with the game's exit code.
+    await runBuilt('cli', ['exec', 'lobby', '--wait', '100ms', '--', 'crash'], { env: env() });
+    await sayUntilFollowed(logs, 'after-crash');
+    expect(logs.stdout).to.match(/^--- server restarted \(exit code 1\) ---\n(?:.*\n)*.*\[Server\] after-crash$/m);
 
     expect((await f.admin.post(`/servers/${serverId}/stop`)).status).to.equal(202);
     expect(await logs.exited).to.equal(0);
