@@ -4,15 +4,15 @@ import type { CliClient } from './client.js';
 import { ApiError, CliError } from './errors.js';
 import type { DesiredServer } from './manifest.js';
 import { upgradeServer } from './upgrade.js';
-import { waitFor } from './commands/wait.js';
+import { waitFor } from './wait-server.js';
 
 /**
  * A step of an apply failed after earlier ones changed the server: `done` says what did happen
- * (`created`, `resources changed`, …), `failed` what was being done, so the report is exact.
+ * (`created`, `resources changed`, …), `failed` what did not, so the report is exact.
  */
 export class PartlyApplied extends CliError {
   constructor(readonly done: string[], readonly failed: string, readonly reason: ApiError | CliError) {
-    super(`${done.join(', ')}, but ${failed} failed: ${reason.message}`);
+    super(`${done.join(', ')}, but ${failed}: ${reason.message}`);
   }
 }
 
@@ -25,25 +25,26 @@ export async function carryOut(
   client: CliClient, desired: DesiredServer, teamId: string, plan: Plan, currentId: string | undefined, timeoutMs: number, timeout: string,
 ): Promise<void> {
   const done: string[] = [];
-  const step = async (doing: string, finished: string | undefined, call: () => Promise<unknown>) => {
+  /** `failed` completes "created, but …" when `call` fails; `finished` is added to what was done when it succeeds. */
+  const step = async (failed: string, finished: string | undefined, call: () => Promise<unknown>) => {
     try {
       await call();
     } catch (e) {
       if (done.length === 0 || !(e instanceof ApiError || e instanceof CliError)) throw e;
-      throw new PartlyApplied(done, doing, e);
+      throw new PartlyApplied(done, failed, e);
     }
     if (finished) done.push(finished);
   };
   let id = currentId;
   if (!id) {
     const { software, resources } = desired;
-    await step('creating it', 'created', async () => {
+    await step('creating it failed', 'created', async () => {
       id = (await client.post<ServerDetail>('/servers', {
         name: desired.name, teamId, software, resources, ...(desired.inNetwork === undefined ? {} : { inNetwork: desired.inNetwork }),
       })).id;
     });
     if (plan.properties || plan.install.length > 0) {
-      await step('installing it', undefined, async () => {
+      await step('its properties and plugins were not set', undefined, async () => {
         const { met } = await waitFor(client, id!, 'ready', timeoutMs);
         if (!met) throw new CliError(`it was not installed within ${timeout}; apply again to finish`);
       });
@@ -54,17 +55,17 @@ export async function carryOut(
   if (plan.software) {
     const { version } = plan.software;
     // An older version is refused (downgrade_refused) as the API refuses it: cairn upgrade --allow-downgrade says it is meant.
-    await step(`updating the software to ${version}`, `software updated to ${version}`,
+    await step(`updating the software to ${version} failed`, `software updated to ${version}`,
       () => upgradeServer(client, id!, plan.software!, timeoutMs, (s) => process.stderr.write(`server/${desired.name}: ${s}\n`)));
   }
   if (plan.patch) {
     const what = Object.keys(plan.patch).join(' and ');
-    await step(`changing ${what}`, `${what} changed`, () => client.patch(path, plan.patch));
+    await step(`changing ${what} failed`, `${what} changed`, () => client.patch(path, plan.patch));
   }
-  if (plan.properties) await step('setting properties', 'properties set', () => client.patch(`${path}/properties`, plan.properties));
-  for (const p of plan.install) await step(`installing plugin ${p.pluginId}`, `plugin ${p.pluginId} installed`, () => client.post(`${path}/plugins`, p));
+  if (plan.properties) await step('setting properties failed', 'properties set', () => client.patch(`${path}/properties`, plan.properties));
+  for (const p of plan.install) await step(`installing plugin ${p.pluginId} failed`, `plugin ${p.pluginId} installed`, () => client.post(`${path}/plugins`, p));
   for (const p of plan.update) {
-    await step(`updating plugin ${p.pluginId}`, `plugin ${p.pluginId} updated`, () => client.post(`${path}/plugins/${p.installationId}/update`, { versionId: p.versionId }));
+    await step(`updating plugin ${p.pluginId} failed`, `plugin ${p.pluginId} updated`, () => client.post(`${path}/plugins/${p.installationId}/update`, { versionId: p.versionId }));
   }
-  if (plan.power) await step(plan.power === 'start' ? 'starting it' : 'stopping it', undefined, () => client.post(`${path}/${plan.power!}`));
+  if (plan.power) await step(plan.power === 'start' ? 'starting it failed' : 'stopping it failed', undefined, () => client.post(`${path}/${plan.power!}`));
 }

@@ -1,6 +1,6 @@
 import type { ConsoleEndEvent, ConsoleLineEvent, ServerItem } from './api-types.js';
 import type { CliClient } from './client.js';
-import { watchUntil } from './commands/wait.js';
+import { watchUntil } from './wait-server.js';
 import { ApiError, CliError } from './errors.js';
 import { readEvents } from './sse.js';
 

@@ -85,7 +85,7 @@ describe('cairn apply: slugs, partial files, all-or-nothing, restarts said', fun
     const partly = await apply(file, '--timeout', '1ms');
     expect(partly.code).to.equal(1);
     expect(partly.stdout).to.equal('');
-    expect(partly.stderr).to.include('server/arena: created, but installing it failed: it was not installed within 1ms; apply again to finish')
+    expect(partly.stderr).to.include('server/arena: created, but its properties and plugins were not set: it was not installed within 1ms; apply again to finish')
       .and.include('1 of 1 servers not applied (1 of them partly)');
     const arena = await serverNamed('arena');
     expect(arena).to.not.equal(undefined);
