@@ -17,11 +17,19 @@ const gone = (s: ServerItem | undefined) => s === undefined || s.desiredState ==
 /** Stopped for good: asked to stop and no longer running (a crash or a restart leaves it desired RUNNING). */
 const stoppedForGood = (s: ServerItem) => s.desiredState === 'STOPPED' && !running(s) && s.runtimeState !== 'STOPPING';
 
-function how(end: ConsoleEndEvent | undefined): string {
-  if (end?.exitCode !== undefined) return `exit code ${end.exitCode}`;
-  if (end?.signal) return `signal ${end.signal}`;
-  return end?.reason ?? 'stream closed';
+/** Ends of a stream while the game may still run (contract: the console stream's `end` reasons): reconnected, not a restart. */
+const streamEnds = new Set(['lagging', 'shutdown', 'node_unavailable']);
+const gameEnded = (end: ConsoleEndEvent | undefined): boolean => end !== undefined && !streamEnds.has(end.reason);
+
+function how(end: ConsoleEndEvent): string {
+  if (end.exitCode !== undefined) return `exit code ${end.exitCode}`;
+  if (end.signal) return `signal ${end.signal}`;
+  return end.reason;
 }
+
+/** The line between two streams: a new run of the game, or the same console read again after the stream (not the game) ended. */
+const between = (end: ConsoleEndEvent | undefined) =>
+  gameEnded(end) ? `--- server restarted (${how(end!)}) ---\n` : `--- console reconnected (after ${end?.reason ?? 'the stream closed'}) ---\n`;
 
 /** What one console connection showed: whether it carried a run not printed before, and how it ended. */
 interface Connection {
@@ -33,7 +41,8 @@ interface Connection {
  * `cairn logs -f`: prints the console and keeps following it across restarts, as `kubectl logs -f`
  * follows a restarted container. Each run's stream ends with the game; the server's state then
  * says what comes next: running again (a restart, a crash it restarts from, an update) is
- * followed after a `--- server restarted (…) ---` line; stopped on request or deleted ends it,
+ * followed after a `--- server restarted (…) ---` line (`--- console reconnected (…) ---` when
+ * the stream ended but not the game: lagging, a Controller restart); stopped on request or deleted ends it,
  * saying why on stderr. A reconnection replays the Agent's last lines; those at or before the
  * newest line already seen belong to a run already printed and are skipped.
  */
@@ -64,7 +73,7 @@ export async function followLogs(client: CliClient, server: ServerItem, tail: nu
       }
       if (!seen.fresh) {
         seen.fresh = true;
-        out(`--- server restarted (${how(lastEnd)}) ---\n`);
+        out(between(lastEnd));
       }
       out(`${line.text}\n`);
     });
@@ -78,7 +87,7 @@ export async function followLogs(client: CliClient, server: ServerItem, tail: nu
     const { met, last } = await watchUntil(client, server.id, (s, live) => gone(s) || stoppedForGood(s!) || (running(s!) && (connection.fresh || live)),
       connection.fresh ? undefined : AbortSignal.timeout(staleRetryMs));
     if (met && gone(last)) return void process.stderr.write('(logs ended: the server was deleted)\n');
-    if (met && stoppedForGood(last!)) return void process.stderr.write(`(logs ended: the server stopped, ${how(lastEnd)})\n`);
+    if (met && stoppedForGood(last!)) return void process.stderr.write(`(logs ended: the server stopped${gameEnded(lastEnd) ? `, ${how(lastEnd!)}` : ''})\n`);
     try {
       connection = await connect(false);
     } catch (e) {
