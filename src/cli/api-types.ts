@@ -50,5 +50,6 @@ export type BackupDestination = Static<typeof backups.BackupDestination>;
 export type AuditEvent = Static<typeof audit.AuditEvent>;
 export type PropertiesView = Static<typeof operations.PropertiesView>;
 export type PluginInstallation = Static<typeof plugins.PluginInstallation>;
+export type CatalogPluginItem = Static<typeof catalog.CatalogPluginItem>;
 export type CatalogPluginDetail = Static<typeof catalog.CatalogPluginDetail>;
 export type { ConsoleEndEvent, ConsoleLineEvent, ServerWatchSynced };

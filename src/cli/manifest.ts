@@ -2,16 +2,22 @@ import YAML from 'yaml';
 import { UsageError } from './errors.js';
 import { parseCpu, parseMemory } from './quantity.js';
 
-/** One server as `cairn apply` wants it. Fields left out are left as they are. */
+/**
+ * One server as `cairn apply` wants it. Fields left out are left as they are on an existing
+ * server; creating one needs software and both resources (`creationGaps`).
+ */
 export interface DesiredServer {
   name: string;
   team: string;
-  software: { template: string; version: string };
-  resources: { cpuMillis: number; memoryBytes: number };
+  software?: { template: string; version: string };
+  resources?: { cpuMillis?: number; memoryBytes?: number };
   desiredState?: 'RUNNING' | 'STOPPED';
   inNetwork?: boolean;
   properties?: Record<string, string>;
-  /** Catalog plugins; `version` is a version or a catalog version id, absent for the newest compatible one. */
+  /**
+   * Catalog plugins as the file names them: a plugin id or a catalog slug (`luckperms` for
+   * `sample:luckperms`); `version` is a version or a catalog version id, absent for the newest compatible one.
+   */
   plugins?: { pluginId: string; version?: string }[];
 }
 
@@ -32,16 +38,21 @@ function text(item: Raw, key: string, where: string): string {
 }
 
 function resources(raw: unknown, where: string): DesiredServer['resources'] {
-  if (!isObject(raw)) throw new UsageError(`${where}.resources: required, e.g. {cpu: 500m, memory: 512Mi}`);
+  if (raw === undefined) return undefined;
+  if (!isObject(raw)) throw new UsageError(`${where}.resources: a map such as {cpu: 500m, memory: 512Mi}`);
   const amount = (quantity: string, exact: string, parse: (t: string) => number) => {
     if (raw[exact] !== undefined) {
       if (!Number.isSafeInteger(raw[exact]) || (raw[exact] as number) < 1) throw new UsageError(`${where}.resources.${exact}: a whole number of at least 1`);
       return raw[exact] as number;
     }
-    if (raw[quantity] === undefined) throw new UsageError(`${where}.resources.${quantity}: required`);
-    return parse(scalar(raw[quantity], `${where}.resources.${quantity}`));
+    return raw[quantity] === undefined ? undefined : parse(scalar(raw[quantity], `${where}.resources.${quantity}`));
   };
-  return { cpuMillis: amount('cpu', 'cpuMillis', parseCpu), memoryBytes: amount('memory', 'memoryBytes', parseMemory) };
+  const result: NonNullable<DesiredServer['resources']> = {};
+  const cpuMillis = amount('cpu', 'cpuMillis', parseCpu);
+  const memoryBytes = amount('memory', 'memoryBytes', parseMemory);
+  if (cpuMillis !== undefined) result.cpuMillis = cpuMillis;
+  if (memoryBytes !== undefined) result.memoryBytes = memoryBytes;
+  return result;
 }
 
 function plugins(raw: unknown, where: string): DesiredServer['plugins'] {
@@ -68,7 +79,7 @@ function server(item: unknown, where: string): DesiredServer {
   if (!isObject(item)) throw new UsageError(`${where}: an object with kind: Server`);
   if (item.kind !== 'Server') throw new UsageError(`${where}.kind: must be Server, got ${JSON.stringify(item.kind)}`);
   const software = item.software;
-  if (!isObject(software)) throw new UsageError(`${where}.software: required, e.g. {template: paper, version: "1.21.4"}`);
+  if (software !== undefined && !isObject(software)) throw new UsageError(`${where}.software: a map such as {template: paper, version: "1.21.4"}`);
   const desiredState = item.desiredState === undefined ? undefined : scalar(item.desiredState, `${where}.desiredState`).toUpperCase();
   if (desiredState !== undefined && desiredState !== 'RUNNING' && desiredState !== 'STOPPED') throw new UsageError(`${where}.desiredState: RUNNING or STOPPED`);
   if (item.inNetwork !== undefined && typeof item.inNetwork !== 'boolean') throw new UsageError(`${where}.inNetwork: true or false`);
@@ -78,9 +89,10 @@ function server(item: unknown, where: string): DesiredServer {
   const result: DesiredServer = {
     name: text(item, 'name', where),
     team: text(item, 'team', where),
-    software: { template: text(software, 'template', `${where}.software`), version: text(software, 'version', `${where}.software`) },
-    resources: resources(item.resources, where),
   };
+  if (software !== undefined) result.software = { template: text(software, 'template', `${where}.software`), version: text(software, 'version', `${where}.software`) };
+  const res = resources(item.resources, where);
+  if (res !== undefined) result.resources = res;
   if (desiredState !== undefined) result.desiredState = desiredState;
   if (item.inNetwork !== undefined) result.inNetwork = item.inNetwork;
   const props = properties(item.properties, where);
@@ -88,6 +100,15 @@ function server(item: unknown, where: string): DesiredServer {
   const plugs = plugins(item.plugins, where);
   if (plugs !== undefined) result.plugins = plugs;
   return result;
+}
+
+/** What POST /servers needs that the file leaves out, as the file would name it: empty for a server that can be created. */
+export function creationGaps(s: DesiredServer): string[] {
+  return [
+    ...(s.software ? [] : ['software (template and version)']),
+    ...(s.resources?.cpuMillis === undefined ? ['resources.cpu'] : []),
+    ...(s.resources?.memoryBytes === undefined ? ['resources.memory'] : []),
+  ];
 }
 
 /** The servers of an apply file: YAML or JSON; a list, `{items: [...]}`, one object, or several YAML documents. */

@@ -62,7 +62,8 @@ describe('cairn upgrade: the built binary follows a software update to its end',
     await writeFile(file, 'kind: Server\nname: hub\nteam: Ops\nsoftware: {template: simcraft, version: "1.21.4"}\nresources: {cpu: 500m, memory: 1Gi}\n');
     const applied = await cairn(['apply', '-f', file]);
     expect(applied.code, applied.stderr).to.equal(0);
-    expect(applied.stdout).to.equal('server/hub configured\n');
+    // hub runs (the rolled-back update started it again): the update's stop and start is said.
+    expect(applied.stdout).to.equal('server/hub configured\n  ~ software.version: 1.21.1 -> 1.21.4 (will restart the running server)\n');
     expect((await f.admin.get<{ items: ServerDetail[] }>('/servers')).body.items.find((x) => x.name === 'hub')!.software.version).to.equal('1.21.4');
     expect((await cairn(['apply', '-f', file])).stdout).to.equal('server/hub unchanged\n');
   });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { PluginInstallation, ServerItem } from '../../src/cli/api-types.js';
 import { diffLines, planServer } from '../../src/cli/apply-plan.js';
-import { parseManifest, type DesiredServer } from '../../src/cli/manifest.js';
+import { creationGaps, parseManifest, type DesiredServer } from '../../src/cli/manifest.js';
 
 const Mi = 2 ** 20;
 
@@ -44,7 +44,7 @@ describe('cairn CLI: apply files and their diff', () => {
 
   it('refuses what it cannot apply, naming the field', () => {
     const base = 'kind: Server\nname: a\nteam: t\nsoftware: {template: simcraft, version: "1"}\n';
-    expect(() => parseManifest(`${base}resources: {cpu: 1}`)).to.throw(/item 1\.resources\.memory: required/);
+    expect(() => parseManifest(`${base}resources: 1`)).to.throw(/item 1\.resources: a map/);
     expect(() => parseManifest(`${base}resources: {cpu: lots, memory: 1Gi}`)).to.throw(/cpu "lots" is not a quantity/);
     expect(() => parseManifest('kind: Pod\nname: a')).to.throw(/item 1\.kind: must be Server/);
     expect(() => parseManifest(`${base}resources: {cpu: 1, memory: 1Gi}\ndesiredState: PAUSED`)).to.throw(/desiredState: RUNNING or STOPPED/);
@@ -55,45 +55,70 @@ describe('cairn CLI: apply files and their diff', () => {
     expect(() => parseManifest('')).to.throw(/names no server/);
   });
 
+  it('software and resources may be left out, or only one resource named: what creating a server needs is said by name', () => {
+    const [partial] = parseManifest('kind: Server\nname: a\nteam: t\nresources: {memory: 1Gi}\n');
+    expect(partial).to.deep.equal({ name: 'a', team: 't', resources: { memoryBytes: 2 ** 30 } });
+    expect(creationGaps(partial)).to.deep.equal(['software (template and version)', 'resources.cpu']);
+    expect(creationGaps(desired())).to.deep.equal([]);
+  });
+
   it('a new server: created, with every field it sets shown as added, started last when RUNNING', () => {
-    const plan = planServer(desired({ desiredState: 'RUNNING', properties: { motd: 'Hi' }, plugins: [{ pluginId: 'luckperms' }] }));
+    const plan = planServer(desired({ desiredState: 'RUNNING', properties: { motd: 'Hi' } }), undefined, [{ pluginId: 'sample:luckperms' }]);
     expect(plan.action).to.equal('created');
     expect(plan.power).to.equal('start');
-    expect(plan.install).to.deep.equal([{ pluginId: 'luckperms' }]);
+    expect(plan.install).to.deep.equal([{ pluginId: 'sample:luckperms' }]);
     expect(diffLines(plan.changes)).to.deep.equal([
-      '  + software: simcraft 1.21.4', '  + resources: cpu 500m, memory 512Mi', '  + properties.motd: Hi', '  + plugins.luckperms: newest compatible', '  + desiredState: RUNNING',
+      '  + software: simcraft 1.21.4', '  + resources: cpu 500m, memory 512Mi', '  + properties.motd: Hi', '  + plugins.sample:luckperms: newest compatible', '  + desiredState: RUNNING',
     ]);
   });
 
   it('the same server again: unchanged, no calls', () => {
-    const plan = planServer(desired({ desiredState: 'STOPPED', properties: { motd: 'Hi' }, plugins: [{ pluginId: 'luckperms', version: '5.4' }] }), {
+    const plan = planServer(desired({ desiredState: 'STOPPED', properties: { motd: 'Hi' } }), {
       server: existing(), properties: { motd: 'Hi', 'max-players': '20' },
       plugins: [{ id: 'i1', pluginId: 'luckperms', version: '5.4', catalogVersionId: 'v54' }] as PluginInstallation[],
-    });
+    }, [{ pluginId: 'luckperms', version: { id: 'v54', label: '5.4' } }]);
     expect(plan).to.deep.equal({ action: 'unchanged', changes: [], patch: undefined, properties: undefined, install: [], update: [], power: undefined });
   });
 
   it('changes: only what differs, each shown old -> new; what the file leaves out stays', () => {
-    const plan = planServer(desired({ resources: { cpuMillis: 1000, memoryBytes: 512 * Mi }, inNetwork: true, desiredState: 'RUNNING', properties: { motd: 'New', pvp: 'true' }, plugins: [{ pluginId: 'luckperms', version: 'v55' }] }), {
+    const plan = planServer(desired({ resources: { cpuMillis: 1000, memoryBytes: 512 * Mi }, inNetwork: true, desiredState: 'RUNNING', properties: { motd: 'New', pvp: 'true' } }), {
       server: existing(), properties: { motd: 'Old', 'max-players': '20' },
       plugins: [{ id: 'i1', pluginId: 'luckperms', version: '5.4', catalogVersionId: 'v54' }] as PluginInstallation[],
-    });
+    }, [{ pluginId: 'luckperms', version: { id: 'v55', label: '5.5' } }]);
     expect(plan.action).to.equal('configured');
     expect(plan.patch).to.deep.equal({ resources: { cpuMillis: 1000, memoryBytes: 512 * Mi }, inNetwork: true });
     expect(plan.properties).to.deep.equal({ motd: 'New', pvp: 'true' });
-    expect(plan.update).to.deep.equal([{ installationId: 'i1', pluginId: 'luckperms', version: 'v55' }]);
+    expect(plan.update).to.deep.equal([{ installationId: 'i1', pluginId: 'luckperms', versionId: 'v55' }]);
     expect(plan.power).to.equal('start');
     expect(diffLines(plan.changes)).to.deep.equal([
       '  ~ resources.cpu: 500m -> 1', '  ~ inNetwork: false -> true', '  ~ properties.motd: Old -> New', '  + properties.pvp: true',
-      '  ~ plugins.luckperms: 5.4 -> v55', '  ~ desiredState: STOPPED -> RUNNING',
+      '  ~ plugins.luckperms: 5.4 -> 5.5', '  ~ desiredState: STOPPED -> RUNNING',
     ]);
   });
 
-  it('a plugin version matches by version or by catalog version id', () => {
+  it('on a running server: resources and software say they restart it, the rest that it applies at the next start', () => {
+    const running = existing({ desiredState: 'RUNNING', runtimeState: 'RUNNING' });
+    const plan = planServer(desired({ software: { template: 'simcraft', version: '1.21.1' }, resources: { memoryBytes: Mi * 1024 }, inNetwork: true, properties: { motd: 'New' } }),
+      { server: running, properties: {}, plugins: [] }, [{ pluginId: 'p' }]);
+    expect(plan.patch).to.deep.equal({ resources: { cpuMillis: 500, memoryBytes: 1024 * Mi }, inNetwork: true });
+    expect(diffLines(plan.changes)).to.deep.equal([
+      '  ~ software.version: 1.21.4 -> 1.21.1 (will restart the running server)', '  ~ resources.memory: 512Mi -> 1Gi (will restart the running server)',
+      '  ~ inNetwork: false -> true (applies at its next start)', '  + properties.motd: New (applies at its next start)', '  + plugins.p: newest compatible (applies at its next start)',
+    ]);
+  });
+
+  it('fields the file leaves out are not compared: no software, no resources, only cpu', () => {
+    expect(planServer({ name: 'lobby', team: 'Survival', properties: { motd: 'Hi' } }, { server: existing(), properties: { motd: 'Hi' } }).action).to.equal('unchanged');
+    const plan = planServer({ name: 'lobby', team: 'Survival', resources: { cpuMillis: 250 } }, { server: existing() });
+    expect(plan.patch).to.deep.equal({ resources: { cpuMillis: 250, memoryBytes: 512 * Mi } });
+    expect(diffLines(plan.changes)).to.deep.equal(['  ~ resources.cpu: 500m -> 250m']);
+  });
+
+  it('a plugin matches by its catalog version; without a version, any installed one matches', () => {
     const current = { server: existing(), plugins: [{ id: 'i1', pluginId: 'p', version: '2.0', catalogVersionId: 'abc' }] as PluginInstallation[] };
-    expect(planServer(desired({ plugins: [{ pluginId: 'p', version: 'abc' }] }), current).action).to.equal('unchanged');
-    expect(planServer(desired({ plugins: [{ pluginId: 'p', version: '2.0' }] }), current).action).to.equal('unchanged');
-    expect(planServer(desired({ plugins: [{ pluginId: 'p' }] }), current).action).to.equal('unchanged');
+    expect(planServer(desired(), current, [{ pluginId: 'p', version: { id: 'abc', label: '2.0' } }]).action).to.equal('unchanged');
+    expect(planServer(desired(), current, [{ pluginId: 'p' }]).action).to.equal('unchanged');
+    expect(planServer(desired(), current, [{ pluginId: 'p', version: { id: 'def', label: '2.1' } }]).update).to.deep.equal([{ installationId: 'i1', pluginId: 'p', versionId: 'def' }]);
   });
 
   it('plans another version of the same template as an update', () => {
@@ -105,6 +130,6 @@ describe('cairn CLI: apply files and their diff', () => {
 
   it('refuses another template: the API cannot change it', () => {
     expect(() => planServer(desired({ software: { template: 'paper', version: '1.21.4' } }), { server: existing() }))
-      .to.throw(/server\/lobby: the software is simcraft 1\.21\.4; the API cannot change it to paper 1\.21\.4/);
+        .to.throw(/the software is simcraft 1\.21\.4; the API cannot change it to paper 1\.21\.4/);
   });
 });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { AgentLink, ServerItem } from '../../src/cli/api-types.js';
 import { remoteOf } from '../../src/cli/commands/copy.js';
 import { agentCommand } from '../../src/cli/commands/create.js';
-import { conditionMet } from '../../src/cli/commands/wait.js';
+import { conditionMet } from '../../src/cli/wait-server.js';
 import { ambiguity, isId, kinds, matchesByName } from '../../src/cli/resolve.js';
 import { shellQuote } from '../../src/cli/shell-quote.js';
 

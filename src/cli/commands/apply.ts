@@ -1,17 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { text as readAll } from 'node:stream/consumers';
 import type { Command } from 'commander';
-import type { CatalogPluginDetail, PluginInstallation, PropertiesView, ServerDetail, ServerItem } from '../api-types.js';
-import { diffLines, planServer, type Current, type Plan } from '../apply-plan.js';
+import type { PluginInstallation, PropertiesView, ServerItem } from '../api-types.js';
+import { diffLines, planServer, type Change, type Current, type Plan } from '../apply-plan.js';
+import { carryOut, PartlyApplied } from '../apply-run.js';
+import { resolvePlugins } from '../catalog-plugins.js';
 import type { CliClient } from '../client.js';
 import { connect, print, withGlobals } from '../context.js';
 import { parseDuration } from '../duration.js';
 import { ApiError, CliError } from '../errors.js';
-import { parseManifest, type DesiredServer } from '../manifest.js';
+import { creationGaps, parseManifest, type DesiredServer } from '../manifest.js';
 import { document, type Format } from '../output.js';
 import { ambiguity, kinds, resolve } from '../resolve.js';
-import { upgradeServer } from '../upgrade.js';
-import { waitFor } from './wait.js';
 
 async function currentOf(client: CliClient, desired: DesiredServer, teamId: string): Promise<Current | undefined> {
   const named = (await client.all<ServerItem>('/servers', { teamId })).filter((s) => s.name === desired.name);
@@ -24,53 +24,43 @@ async function currentOf(client: CliClient, desired: DesiredServer, teamId: stri
   return current;
 }
 
-/** A plugin version as the file names it (a version or a catalog version id) to its catalog version id. */
-async function versionId(client: CliClient, pluginId: string, version: string): Promise<string> {
-  const plugin = await client.get<CatalogPluginDetail>(`/catalog/plugins/${encodeURIComponent(pluginId)}`);
-  const found = plugin.versions.find((v) => v.versionId === version) ?? plugin.versions.find((v) => v.version === version);
-  if (!found) throw new CliError(`plugin ${pluginId} has no version "${version}" in the catalog`);
-  return found.versionId;
+/**
+ * Everything that can be checked without changing anything (the team, the server, what creating
+ * it needs, the catalog's plugins and versions), so that a file the API would refuse halfway
+ * changes nothing.
+ */
+async function prepare(client: CliClient, desired: DesiredServer): Promise<{ teamId: string; current?: Current; plan: Plan }> {
+  const teamId = (await resolve(client, kinds.team, desired.team)).id;
+  const current = await currentOf(client, desired, teamId);
+  const gaps = current ? [] : creationGaps(desired);
+  if (gaps.length > 0) throw new CliError(`the server does not exist, and creating it needs ${gaps.join(' and ')}`);
+  const plugins = await resolvePlugins(client, desired.plugins ?? []);
+  return { teamId, current, plan: planServer(desired, current, plugins) };
 }
 
-/** Makes the calls of `plan`; a new server is installed (READY) before its properties and plugins are set. */
-async function carryOut(client: CliClient, desired: DesiredServer, teamId: string, plan: Plan, current: Current | undefined, timeoutMs: number): Promise<void> {
-  let id = current?.server.id;
-  if (!id) {
-    id = (await client.post<ServerDetail>('/servers', {
-      name: desired.name, teamId, software: desired.software, resources: desired.resources, ...(desired.inNetwork === undefined ? {} : { inNetwork: desired.inNetwork }),
-    })).id;
-    if (plan.properties || plan.install.length > 0) {
-      const { met } = await waitFor(client, id, 'ready', timeoutMs);
-      if (!met) throw new CliError(`server/${desired.name} was created but not installed within the timeout; apply again to finish`);
-    }
-  }
-  // First: the server is UPDATING until it ends, and refuses other changes meanwhile.
-  if (plan.software) {
-    // An older version is refused (downgrade_refused) as the API refuses it: cairn upgrade --allow-downgrade says it is meant.
-    await upgradeServer(client, id, plan.software, timeoutMs, (step) => process.stderr.write(`server/${desired.name}: ${step}\n`));
-  }
-  if (plan.patch) await client.patch(`/servers/${id}`, plan.patch);
-  if (plan.properties) await client.patch(`/servers/${id}/properties`, plan.properties);
-  for (const p of plan.install) {
-    await client.post(`/servers/${id}/plugins`, { pluginId: p.pluginId, ...(p.version ? { versionId: await versionId(client, p.pluginId, p.version) } : {}) });
-  }
-  for (const p of plan.update) await client.post(`/servers/${id}/plugins/${p.installationId}/update`, { versionId: await versionId(client, p.pluginId, p.version) });
-  if (plan.power) await client.post(`/servers/${id}/${plan.power}`);
-}
-
+/** What happened to one server; `done` lists what did change when a later step failed. */
 interface Outcome {
   kind: 'Server';
   name: string;
   team: string;
-  result: Plan['action'];
-  changes: Plan['changes'];
+  result: Plan['action'] | 'failed';
+  changes: Change[];
+  done?: string[];
+  error?: string;
 }
 
 function report(outcome: Outcome, dryRun: boolean, format: Format): void {
+  if (outcome.result === 'failed') {
+    const what = outcome.done && outcome.done.length > 0 ? '' : 'not applied: ';
+    process.stderr.write(`server/${outcome.name}: ${what}${outcome.error ?? ''}\n`);
+    return;
+  }
   if (format === 'name') return print(`server/${outcome.name}\n`);
   if (format === 'json' || format === 'yaml') return;
   print(`server/${outcome.name} ${outcome.result}${dryRun ? ' (dry run)' : ''}\n`);
-  if (dryRun) print(diffLines(outcome.changes).map((l) => `${l}\n`).join(''));
+  // A real run shows only what restarts a running game: that is what an operator did not see coming.
+  const shown = dryRun ? outcome.changes : outcome.changes.filter((c) => c.effect === 'restart');
+  print(diffLines(shown).map((l) => `${l}\n`).join(''));
 }
 
 const applyHelp = `
@@ -83,8 +73,12 @@ The file holds servers (a list, {items: [...]}, or YAML documents), matched by n
     desiredState: RUNNING          # optional: RUNNING or STOPPED
     inNetwork: true                # optional
     properties: {motd: Welcome}    # optional: only these keys are compared
-    plugins: [luckperms, {id: worldedit, version: "7.3.0"}]   # optional: installed if missing
-Each prints server/<name> created, configured or unchanged; a second apply changes nothing.`;
+    plugins: [luckperms, {id: sample:worldedit, version: "7.3.8"}]   # optional: a catalog slug or id; installed if missing
+For an existing server only the fields the file names are compared (software and resources may be
+left out, or only cpu or memory named); creating one needs software and both resources.
+Each prints server/<name> created, configured or unchanged; a change that restarts a running
+server says "will restart" (with --dry-run too). Everything is checked before the first change;
+a step that fails after one prints what was done ("created, but ..."). A second apply changes nothing.`;
 
 export function registerApply(program: Command): void {
   withGlobals(program.command('apply'))
@@ -98,24 +92,27 @@ export function registerApply(program: Command): void {
       const servers = parseManifest(opts.filename === '-' ? await readAll(process.stdin) : await readFile(opts.filename, 'utf8'));
       const { client, format } = await connect(cmd);
       const outcomes: Outcome[] = [];
-      let failed: unknown;
       for (const desired of servers) {
+        const outcome: Outcome = { kind: 'Server', name: desired.name, team: desired.team, result: 'failed', changes: [] };
         try {
-          const teamId = (await resolve(client, kinds.team, desired.team)).id;
-          const current = await currentOf(client, desired, teamId);
-          const plan = planServer(desired, current);
-          if (!opts.dryRun && plan.action !== 'unchanged') await carryOut(client, desired, teamId, plan, current, timeoutMs);
-          const outcome: Outcome = { kind: 'Server', name: desired.name, team: desired.team, result: plan.action, changes: plan.changes };
-          outcomes.push(outcome);
-          report(outcome, opts.dryRun === true, format);
+          const { teamId, current, plan } = await prepare(client, desired);
+          outcome.changes = plan.changes;
+          if (!opts.dryRun && plan.action !== 'unchanged') await carryOut(client, desired, teamId, plan, current?.server.id, timeoutMs, opts.timeout);
+          outcome.result = plan.action;
         } catch (e) {
           // One server's refusal does not stop the others; the exit status still says something failed.
           if (!(e instanceof ApiError || e instanceof CliError)) throw e;
-          process.stderr.write(`server/${desired.name}: ${e instanceof ApiError ? e.message : `error: ${e.message}`}\n`);
-          failed ??= e;
+          outcome.error = e.message;
+          if (e instanceof PartlyApplied) outcome.done = e.done;
         }
+        outcomes.push(outcome);
+        report(outcome, opts.dryRun === true, format);
       }
       if (format === 'json' || format === 'yaml') print(document({ items: outcomes }, format));
-      if (failed) throw new CliError(`${servers.length - outcomes.length} of ${servers.length} servers not applied`);
+      const failed = outcomes.filter((o) => o.result === 'failed');
+      if (failed.length > 0) {
+        const partly = failed.filter((o) => o.done && o.done.length > 0).length;
+        throw new CliError(`${failed.length} of ${servers.length} servers not applied${partly > 0 ? ` (${partly} of them partly)` : ''}`);
+      }
     });
 }

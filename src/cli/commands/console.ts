@@ -3,6 +3,7 @@ import type { ConsoleEndEvent, ConsoleLineEvent } from '../api-types.js';
 import { connect, withGlobals } from '../context.js';
 import { parseDuration } from '../duration.js';
 import { UsageError } from '../errors.js';
+import { followLogs } from '../follow-logs.js';
 import { QuietTimer } from '../quiet-timer.js';
 import { resolveServer } from '../resolve.js';
 import { readEvents, type StreamEvent } from '../sse.js';
@@ -23,20 +24,21 @@ export function registerConsole(program: Command): void {
     .description('print a running server\'s console; -f follows it')
     .argument('<name>', 'a server name or id')
     .option('--tail <n>', 'how many of the last lines (0 to 1000; default 100)')
-    .option('-f, --follow', 'keep printing new lines until the server stops or Ctrl-C')
+    .option('-f, --follow', 'keep printing new lines, across restarts, until the server is stopped or deleted, or Ctrl-C')
     .option('--team <team>', 'narrows a server name shared across teams')
     .action(async (name: string, opts: { tail?: string; follow?: boolean; team?: string }, cmd: Command) => {
       if (opts.tail !== undefined && !/^\d+$/.test(opts.tail)) throw new UsageError(`--tail must be a whole number, got "${opts.tail}"`);
       const { client } = await connect(cmd);
       const server = await resolveServer(client, name, opts.team);
+      if (opts.follow) return followLogs(client, server, opts.tail === undefined ? undefined : Number(opts.tail), (text) => process.stdout.write(text));
       const query = opts.tail === undefined ? '' : `?tail=${opts.tail}`;
       await readEvents(client, `/servers/${server.id}/console${query}`, (e) => {
         if (e.event === 'end') {
           ended(e);
           return 'stop';
         }
-        // The Controller marks the end of the replayed tail: without -f, that is the end.
-        if (e.event === 'replayed' && !opts.follow) return 'stop';
+        // The Controller marks the end of the replayed tail: that is the end of what is printed.
+        if (e.event === 'replayed') return 'stop';
         if (e.event === 'line') line(e);
       });
     });

@@ -1,69 +1,13 @@
 import type { Command } from 'commander';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { ServerItem } from '../api-types.js';
-import type { CliClient } from '../client.js';
 import { connect, print, withGlobals } from '../context.js';
 import { parseDuration } from '../duration.js';
 import { ApiError, CliError, UsageError } from '../errors.js';
 import { resolveServer } from '../resolve.js';
-import { readEvents } from '../sse.js';
-
-export const waitConditions = ['converged', 'running', 'stopped', 'ready', 'deleted'] as const;
-export type WaitCondition = (typeof waitConditions)[number];
-
-/** Whether `server` (undefined: gone) is what `--for` asks for. */
-export function conditionMet(condition: WaitCondition, server: ServerItem | undefined): boolean {
-  if (condition === 'deleted' || server === undefined) return condition === 'deleted' && server === undefined;
-  switch (condition) {
-    case 'converged': return server.convergence === 'CONVERGED';
-    case 'running': return server.runtimeState === 'RUNNING';
-    case 'stopped': return server.runtimeState === 'STOPPED' || (server.runtimeState === undefined && server.phase === 'READY' && server.desiredState === 'STOPPED');
-    case 'ready': return server.phase === 'READY';
-  }
-}
+import { waitConditions, waitFor, type WaitCondition } from '../wait-server.js';
 
 const describeState = (s: ServerItem | undefined) =>
   s === undefined ? 'gone' : `desired ${s.desiredState}, phase ${s.phase}, runtime ${s.runtimeState ?? '<none>'}, convergence ${s.convergence}`;
-
-/** Pause between watch connections when the Controller ends one (a restart), within the deadline. */
-const reconnectMs = 500;
-
-/**
- * Follows GET /servers/watch until the server meets the condition or the deadline passes. The
- * stream is opened first and the server read once it is open, so no change falls between.
- */
-export async function waitFor(client: CliClient, id: string, condition: WaitCondition, timeoutMs: number): Promise<{ met: boolean; last: ServerItem | undefined }> {
-  const deadline = AbortSignal.timeout(timeoutMs);
-  const state: { met: boolean; last?: ServerItem; failure?: Error } = { met: false };
-  const going = () => !state.met && !deadline.aborted && state.failure === undefined;
-  while (going()) {
-    const abort = new AbortController();
-    const check = (s: ServerItem | undefined) => {
-      state.last = s;
-      state.met = conditionMet(condition, s);
-      if (state.met) abort.abort();
-    };
-    const onDeadline = () => abort.abort();
-    deadline.addEventListener('abort', onDeadline);
-    await readEvents(client, '/servers/watch', (e) => {
-      if (e.event === 'server' && (e.data as ServerItem).id === id) check(e.data as ServerItem);
-      if (e.event === 'server-deleted' && (e.data as { id: string }).id === id) check(undefined);
-    }, {
-      signal: abort.signal,
-      onOpen: () => void client.get<ServerItem>(`/servers/${id}`).then(check, (e: unknown) => {
-        if (e instanceof ApiError && e.status === 404) return check(undefined);
-        state.failure = e as Error;
-        abort.abort();
-      }),
-    }).catch((e: unknown) => {
-      // An unreachable Controller (restarting) is waited out like a closed stream; anything else ends the wait.
-      if (!(e instanceof CliError)) state.failure = e as Error;
-    }).finally(() => deadline.removeEventListener('abort', onDeadline));
-    if (going()) await delay(reconnectMs, undefined, { signal: deadline }).catch(() => undefined);
-  }
-  if (state.failure) throw state.failure;
-  return { met: state.met, last: state.last };
-}
 
 export function registerWait(program: Command): void {
   withGlobals(program.command('wait'))
