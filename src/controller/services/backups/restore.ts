@@ -14,6 +14,7 @@ import type { ServerService } from '../servers/servers.js';
 import { StageSink } from '../transfers/stage-sink.js';
 import { backupDeadlines } from './backup-deadlines.js';
 import { failureText } from './backup-failure.js';
+import { awaitServer, isStopped } from '../servers/server-waits.js';
 import { stageBackup } from './backup-stage.js';
 import type { BackupRunner } from './backup-runner.js';
 import type { BackupService } from './backups.js';
@@ -174,29 +175,12 @@ export class RestoreWorkflow {
   }
 
   /** Resolves once the held server is reported not running; fails past the deadline. */
-  private stopped(serverId: string): Promise<void> {
-    const isStopped = (doc: ServerDoc) => !['RUNNING', 'STARTING', 'STOPPING'].includes(doc.observed.runtimeState ?? 'STOPPED');
-    return new Promise<void>((resolve, reject) => {
-      let settled = false;
-      const settle = (error?: Error) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        unsubscribe();
-        if (error) reject(error);
-        else resolve();
-      };
-      const timer = setTimeout(() => settle(new RestoreFailure(`the server did not stop within ${backupDeadlines.stopMs / 1000} s`)), backupDeadlines.stopMs).unref();
-      const unsubscribe = this.serverChanges.subscribe(({ doc, deleted }) => {
-        if (doc._id !== serverId) return;
-        if (deleted) settle(new RestoreFailure('the server was deleted'));
-        else if (isStopped(doc)) settle();
-      });
-      this.deps.repos.servers.findById(serverId).then((doc) => {
-        if (!doc) settle(new RestoreFailure('the server was deleted'));
-        else if (isStopped(doc)) settle();
-      }, (err: unknown) => settle(err as Error));
-    });
+  private async stopped(serverId: string): Promise<void> {
+    try {
+      await awaitServer(this.deps, this.serverChanges, serverId, isStopped, backupDeadlines.stopMs, 'stop');
+    } catch (e) {
+      throw new RestoreFailure((e as Error).message);
+    }
   }
 
   /** The Controller is stopping: work cut off now is settled by the next start, not rolled back by this process. */

@@ -14,7 +14,7 @@ import type { WorkflowResult } from '../migration/workflow-outcomes.js';
 import type { ServerChangeHub } from '../servers/change-hub.js';
 import type { ServerService } from '../servers/servers.js';
 import type { StageSink } from '../transfers/stage-sink.js';
-import { awaitServer, isStopped, startedAt } from './update-waits.js';
+import { awaitServer, isStopped, startedAt } from '../servers/server-waits.js';
 
 /** The steps of an UPDATE workflow, as the server's `workflow.step` shows them. */
 export const updateSteps = {

@@ -1,6 +1,6 @@
 import type { ServerDoc } from '../../store/records.js';
 import type { ServiceDeps } from '../deps.js';
-import type { ServerChangeHub } from '../servers/change-hub.js';
+import type { ServerChangeHub } from './change-hub.js';
 
 /** What a wait makes of the server as stored: done, failed (why), or not yet (undefined). */
 export type Verdict = { done: true } | { failed: string } | undefined;
@@ -16,10 +16,11 @@ export class WaitFailure extends Error {
  * Settles on the first version of the server's record `judge` decides on: it listens from the
  * call on, then reads the record (so a change made before the call is not missed either). Fails
  * past `timeoutMs`, when the server is deleted, or when `signal` aborts (the Controller stopping).
+ * The workflows' waits (restore, update) are this.
  */
 export function awaitServer(
   deps: Pick<ServiceDeps, 'repos'>, changes: ServerChangeHub, serverId: string,
-  judge: (doc: ServerDoc) => Verdict, timeoutMs: number, what: string, signal: AbortSignal,
+  judge: (doc: ServerDoc) => Verdict, timeoutMs: number, what: string, signal: AbortSignal = new AbortController().signal,
 ): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     let settled = false;
