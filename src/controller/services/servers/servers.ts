@@ -266,6 +266,22 @@ export class ServerService {
     return this.detail(await this.apply(doc, { type: 'ACKNOWLEDGE', at: nowIso(this.deps), conditionId: found.id }));
   }
 
+  /**
+   * Installs the software again after a failed install: only a FAILED server with nothing
+   * installed (a failed workflow's files are not reinstalled over); a busy one is `phase_busy`.
+   */
+  async reinstall(caller: Caller, serverId: string, audit: AuditScope) {
+    audit.target(serverId);
+    const doc = await this.load(caller, serverId, 'servers.update');
+    audit.detail({ failure: doc.failure, failureReason: doc.failureReason });
+    if (doc.phase !== 'FAILED') {
+      if (doc.phase === 'READY') throw new DomainError('invalid_transition', 'The server is READY: only a failed install is retried.');
+      throw this.busy(this.actorOf(doc));
+    }
+    if (doc.observed.installed) throw new DomainError('invalid_transition', 'The server\'s software is installed: only a failed install is retried.');
+    return this.detail(await this.apply(doc, { type: 'REINSTALL', at: nowIso(this.deps) }));
+  }
+
   async delete(caller: Caller, serverId: string, audit: AuditScope) {
     audit.target(serverId);
     const doc = await this.load(caller, serverId, 'servers.delete');

@@ -1,44 +1,19 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { nameOf, useAllNodes, useAllTeams } from '../../api/reference-data';
-import type { ServerDetail } from '../../api/types';
 import { Loading } from '../../components/Loading';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { formatBytes, formatCpu, formatTime } from '../../format/units';
 import { Conditions } from './Conditions';
-import { powerAllowed, StateText, type PowerVerb } from './server-state';
+import { PowerButtons } from './PowerButtons';
+import { StateText } from './server-state';
 import { ServerTabs } from './ServerTabs';
 import { SoftwareCard } from './software/SoftwareCard';
 import { useServerWatch } from './use-server-watch';
-import { rememberServer } from '../../api/server-cache';
 
 const workflowPollMs = 2_000;
-
-const verbs: [PowerVerb, string][] = [['start', 'Start'], ['stop', 'Stop'], ['restart', 'Restart']];
-
-function PowerButtons({ server }: { server: ServerDetail }) {
-  const client = useQueryClient();
-  const power = useMutation({
-    mutationFn: (verb: PowerVerb) => api.servers.power(server.id, verb),
-    onSuccess: (detail) => rememberServer(client, detail),
-  });
-  const state = { ...server, runtimeState: server.status.runtimeState };
-  return (
-    <div>
-      <div className="actions" role="group" aria-label="Power">
-        {verbs.map(([verb, label]) => (
-          <button key={verb} type="button" className={verb === 'start' ? 'primary' : undefined}
-            disabled={power.isPending || !powerAllowed(state, verb)} onClick={() => power.mutate(verb)}>
-            {power.isPending && power.variables === verb ? `${label}…` : label}
-          </button>
-        ))}
-      </div>
-      <ProblemAlert error={power.error} />
-    </div>
-  );
-}
 
 /** One server: its states as the API names them, power, conditions, and a tab per kind of work. */
 export function ServerPage() {
