@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
@@ -14,6 +15,11 @@ import { SoftwareCard } from './software/SoftwareCard';
 import { useServerWatch } from './use-server-watch';
 
 const workflowPollMs = 2_000;
+
+/** One term and its description, kept together as one cell of the facts grid. */
+function Fact({ term, wide, children }: { term: string; wide?: boolean; children: ReactNode }) {
+  return <div className={wide ? 'fact wide' : 'fact'}><dt>{term}</dt><dd>{children}</dd></div>;
+}
 
 /** One server: its states as the API names them, power, conditions, and a tab per kind of work. */
 export function ServerPage() {
@@ -36,27 +42,30 @@ export function ServerPage() {
         <h1>{s.name}</h1>
         <PowerButtons server={s} />
       </div>
-      <dl className="facts">
-        <dt>Phase</dt><dd><StateText value={s.phase} /></dd>
-        <dt>Runtime state</dt><dd><StateText value={s.status.runtimeState} /></dd>
-        <dt>Convergence</dt><dd><StateText value={s.convergence} /></dd>
-        <dt>Desired state</dt><dd><span className="state">{s.desiredState}</span></dd>
-        <dt>Generation</dt>
-        <dd>generation {s.generation}, observed {s.observedGeneration}{converging ? ' (the Node is applying the latest change)' : ''}</dd>
-        {s.markers.length > 0 ? <><dt>Markers</dt><dd>{s.markers.map((m) => <span key={m} className="marker" title="Takes a network change at its next start">{m}</span>)}</dd></> : null}
-        {s.workflow ? (
-          <>
-            <dt>Workflow</dt>
-            <dd role="status"><progress aria-label={`${s.workflow.kind} in progress`} /> {s.workflow.kind}: {s.workflow.step} (since {formatTime(s.workflow.startedAt)})</dd>
-          </>
-        ) : null}
-        <dt>Team</dt><dd>{nameOf(teams.data, s.teamId)}</dd>
-        <dt>Node</dt><dd>{nameOf(nodes.data, s.nodeId)}</dd>
-        <dt>Resources</dt><dd>{formatCpu(s.resources.cpuMillis)}, {formatBytes(s.resources.memoryBytes)}</dd>
-        <dt>Game port</dt><dd>{s.gamePort ?? '—'}</dd>
-      </dl>
+      {/* Pairs in a grid of columns beside the Software card: the head takes a few lines, so the tabs and the console stay in view. */}
+      <div className="server-overview">
+        <dl className="facts compact">
+          <Fact term="Phase"><StateText value={s.phase} /></Fact>
+          <Fact term="Runtime state"><StateText value={s.status.runtimeState} /></Fact>
+          <Fact term="Convergence"><StateText value={s.convergence} /></Fact>
+          <Fact term="Desired state"><span className="state">{s.desiredState}</span></Fact>
+          <Fact term="Generation">
+            generation {s.generation}, observed {s.observedGeneration}{converging ? ' (the Node is applying the latest change)' : ''}
+          </Fact>
+          {s.markers.length > 0 ? <Fact term="Markers">{s.markers.map((m) => <span key={m} className="marker" title="Takes a network change at its next start">{m}</span>)}</Fact> : null}
+          <Fact term="Team">{nameOf(teams.data, s.teamId)}</Fact>
+          <Fact term="Node">{nameOf(nodes.data, s.nodeId)}</Fact>
+          <Fact term="Resources">{formatCpu(s.resources.cpuMillis)}, {formatBytes(s.resources.memoryBytes)}</Fact>
+          <Fact term="Game port">{s.gamePort ?? '—'}</Fact>
+          {s.workflow ? (
+            <Fact term="Workflow" wide>
+              <span role="status"><progress aria-label={`${s.workflow.kind} in progress`} /> {s.workflow.kind}: {s.workflow.step} (since {formatTime(s.workflow.startedAt)})</span>
+            </Fact>
+          ) : null}
+        </dl>
+        <SoftwareCard server={s} />
+      </div>
       <Conditions server={s} />
-      <SoftwareCard server={s} />
       <ServerTabs server={s} />
     </section>
   );
