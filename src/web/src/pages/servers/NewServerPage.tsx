@@ -7,10 +7,12 @@ import { useAllTeams } from '../../api/reference-data';
 import { SelectField, TextField } from '../../components/Field';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { rememberServer } from '../../api/server-cache';
+import { CheckboxField } from '../admin-components/Choices';
+import '../admin.css';
 import { ServerSpecFields, serverSpecFields, useServerSpec } from './ServerSpecFields';
 import { SyncVersions } from './software/SyncVersions';
 
-const fields = ['name', 'teamId', ...serverSpecFields];
+const fields = ['name', 'teamId', ...serverSpecFields, 'inNetwork'];
 
 /** Creates a game server; the proxy is made from the network page. */
 export function NewServerPage() {
@@ -19,6 +21,9 @@ export function NewServerPage() {
   const teams = useAllTeams(true);
   const spec = useServerSpec('GAME_SERVER', { cpu: '1000', memory: '1024' });
   const [form, setForm] = useState({ name: '', teamId: '' });
+  // Offered only for templates whose servers can join the network; sent only when ticked.
+  const [inNetwork, setInNetwork] = useState(false);
+  const member = inNetwork && spec.template?.networkMember === true;
   const teamId = form.teamId || teams.data?.[0]?.id || '';
   const create = useMutation({
     mutationFn: api.servers.create,
@@ -32,7 +37,7 @@ export function NewServerPage() {
   const submit = (e: SubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
     const body = spec.body();
-    if (body) create.mutate({ name: form.name.trim(), teamId, ...body });
+    if (body) create.mutate({ name: form.name.trim(), teamId, ...body, ...(member ? { inNetwork: true } : {}) });
   };
   const err = create.error;
   return (
@@ -46,6 +51,10 @@ export function NewServerPage() {
           {teams.data?.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
         </SelectField>
         <ServerSpecFields spec={spec} error={err} nodeHint="Optional: without one the best-fitting Node that accepts placements is chosen." />
+        {spec.template?.networkMember ? (
+          <CheckboxField label="Network member" field="inNetwork" error={err} checked={inNetwork} onChange={setInNetwork}
+            hint="The network's proxy routes players to it while it runs; its team must be admitted to the network." />
+        ) : null}
         <ProblemAlert error={err} fields={fields} />
         <button type="submit" className="primary" disabled={create.isPending}>{create.isPending ? 'Creating server…' : 'Create server'}</button>
       </form>
