@@ -62,7 +62,7 @@ export function PropertiesTab({ server }: { server: ServerDetail }) {
           <thead><tr><th scope="col">Key</th><th scope="col">Value</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
           <tbody>
             {keys.map((k) => (
-              <PropertyRow key={k} name={k} value={k in edits ? edits[k] : current[k] ?? propertyDefaults[k] ?? ''}
+              <PropertyRow key={k} name={k} value={k in edits ? edits[k] : k in current ? current[k] : k in propertyDefaults ? propertyDefaults[k] : ''}
                 isDefault={!(k in current) && !(k in edits)} lockedBecause={managed[k]} inFile={k in current}
                 onEdit={(v) => edit(k, v)} onKeep={() => edit(k, current[k] ?? null)} />
             ))}
