@@ -52,4 +52,16 @@ describe('retrying a failed install', function () {
     expect(again.status).to.equal(409);
     expect((again.body as { code: string }).code).to.equal('invalid_transition');
   });
+
+  it('a failed install that the Node installs after all (an acknowledgement\'s new generation) becomes READY, not stuck FAILED', async () => {
+    agent.hold();
+    const created = await admin.post<ServerDetail>('/servers', { name: 'acknowledged', teamId, software: { template: 'simcraft', version: '1.21.4' }, resources: { cpuMillis: 100, memoryBytes: GiB / 16 }, nodeId: agent.nodeId });
+    const id = created.body.id;
+    agent.send({ serverId: id, observedGeneration: 1, installed: false, installError: 'download failed' });
+    const failed = await waitForServer(admin, id, (s) => s.phase === 'FAILED', 'the install FAILED');
+    const condition = failed.conditions.find((c) => c.reason === 'INSTALL_FAILED')!;
+    expect((await admin.post(`/servers/${id}/conditions/${condition.id}/acknowledge`)).status).to.equal(200);
+    agent.release();
+    await waitForServer(admin, id, (s) => s.phase === 'READY', 'READY once the Node installed it');
+  });
 });

@@ -46,6 +46,16 @@ describe('server machine', () => {
     expect(actorIn({ type: 'INSTALLED', at }).getSnapshot().can({ type: 'REINSTALL', at })).to.equal(false);
   });
 
+  it('a failed install that the Node installs after all (on an acknowledgement\'s new generation) is READY; a failed workflow is not', () => {
+    const failed = actorIn({ type: 'INSTALL_FAILED', at, message: 'checksum mismatch' });
+    failed.send({ type: 'ACKNOWLEDGE', at, conditionId: 's:workflow-failed' });
+    failed.send({ type: 'INSTALLED', at });
+    expect(failed.getSnapshot().value).to.equal('READY');
+    const workflow = actorIn({ type: 'INSTALLED', at }, { type: 'WORKFLOW_BEGIN', at, kind: 'MIGRATE', step: 'copy' }, { type: 'WORKFLOW_FAILED', at, message: 'gone' });
+    expect(workflow.getSnapshot().value).to.equal('FAILED');
+    expect(workflow.getSnapshot().can({ type: 'INSTALLED', at })).to.equal(false);
+  });
+
   it('bumps the generation on every desired-spec change in READY', () => {
     const actor = actorIn({ type: 'INSTALLED', at });
     actor.send({ type: 'START', at });

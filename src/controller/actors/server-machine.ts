@@ -152,6 +152,8 @@ export const serverMachine = setup({
         ACKNOWLEDGE: { actions: 'acknowledge' },
         // Only a failed install is retried this way: a failed workflow left installed files the service refuses to reinstall over.
         REINSTALL: { target: 'PROVISIONING', actions: 'reinstall' },
+        // Any new generation (an acknowledgement too) has the Agent install again: when that works, the server is READY.
+        INSTALLED: { guard: ({ context }) => context.failureReason === 'INSTALL_FAILED', target: 'READY', actions: 'endWorkflow' },
         DELETE: { target: 'DELETING', actions: 'markDeleted' },
       },
     },
