@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startBlockedReason } from '../../src/web/src/pages/servers/power-rules.js';
+import { installFailed, startBlockedReason } from '../../src/web/src/pages/servers/power-rules.js';
 
 const failed = (reason: string, message: string) => ({
   phase: 'FAILED' as const, desiredState: 'STOPPED' as const, runtimeState: undefined, workflow: undefined,
@@ -21,5 +21,11 @@ describe('web: why Start is disabled', () => {
     expect(startBlockedReason(provisioning)).to.equal('The software is being installed (installing); the server can start once it is READY.');
     expect(startBlockedReason({ ...provisioning, phase: 'MIGRATING', workflow: { ...provisioning.workflow, kind: 'MIGRATE', step: 'copying' } })).to.equal('The server is MIGRATING (copying); it can start once it is READY.');
     expect(startBlockedReason({ phase: 'READY', desiredState: 'RUNNING', runtimeState: 'RUNNING', conditions: [], workflow: undefined })).to.equal('The server is running already.');
+  });
+
+  it('offers Retry install for a failed install only', () => {
+    expect(installFailed(failed('INSTALL_FAILED', 'download failed'))).to.equal(true);
+    expect(installFailed(failed('WORKFLOW_FAILED', 'disk gone'))).to.equal(false);
+    expect(installFailed({ phase: 'READY', conditions: [] })).to.equal(false);
   });
 });

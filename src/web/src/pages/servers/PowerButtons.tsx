@@ -3,11 +3,11 @@ import { api } from '../../api/client';
 import { rememberServer } from '../../api/server-cache';
 import type { ServerDetail } from '../../api/types';
 import { ProblemAlert } from '../../components/ProblemAlert';
-import { powerAllowed, startBlockedReason, type PowerVerb } from './power-rules';
+import { installFailed, powerAllowed, startBlockedReason, type PowerVerb } from './power-rules';
 
 const verbs: [PowerVerb, string][] = [['start', 'Start'], ['stop', 'Stop'], ['restart', 'Restart']];
 
-/** Retry install: offered while FAILED; the API refuses it (and says why) when something is installed. */
+/** Retry install: offered for a failed install; the API refuses it (and says why) when something is installed. */
 function RetryInstall({ server }: { server: ServerDetail }) {
   const client = useQueryClient();
   const retry = useMutation({ mutationFn: () => api.servers.reinstall(server.id), onSuccess: (detail) => rememberServer(client, detail) });
@@ -40,7 +40,7 @@ export function PowerButtons({ server }: { server: ServerDetail }) {
             {power.isPending && power.variables === verb ? `${label}…` : label}
           </button>
         ))}
-        {server.phase === 'FAILED' ? <RetryInstall server={server} /> : null}
+        {installFailed(server) ? <RetryInstall server={server} /> : null}
       </div>
       {blocked ? <p className="hint" id="start-blocked">{blocked}</p> : null}
       <ProblemAlert error={power.error} />

@@ -19,6 +19,10 @@ export function powerAllowed(server: Pick<ServerDetail, 'phase' | 'desiredState'
 const failureOf = (server: Pick<ServerDetail, 'conditions'>) =>
   server.conditions.find((c) => c.reason === 'INSTALL_FAILED' || c.reason === 'WORKFLOW_FAILED');
 
+/** A failed install, which Retry install (POST /servers/{id}/reinstall) takes back to PROVISIONING; a failed workflow is not retried. */
+export const installFailed = (server: Pick<ServerDetail, 'phase' | 'conditions'>) =>
+  server.phase === 'FAILED' && failureOf(server)?.reason !== 'WORKFLOW_FAILED';
+
 /**
  * Why Start is disabled, in words, so a disabled button never leaves the operator guessing;
  * undefined when Start is allowed.
