@@ -22,6 +22,7 @@ import { nowIso, type ServiceDeps } from '../deps.js';
 import type { NodeGateway } from '../nodes/node-gateway.js';
 import type { ServerPlacements } from './placements.js';
 import { PortRefusals } from './port-refusals.js';
+import { requireReinstallable } from './reinstall-rule.js';
 import { ServerCrashes } from './crashes.js';
 import { ServerRoom } from './room.js';
 import type { ServerChangeHub } from './change-hub.js';
@@ -266,19 +267,11 @@ export class ServerService {
     return this.detail(await this.apply(doc, { type: 'ACKNOWLEDGE', at: nowIso(this.deps), conditionId: found.id }));
   }
 
-  /**
-   * Installs the software again after a failed install: only a FAILED server with nothing
-   * installed (a failed workflow's files are not reinstalled over); a busy one is `phase_busy`.
-   */
   async reinstall(caller: Caller, serverId: string, audit: AuditScope) {
     audit.target(serverId);
     const doc = await this.load(caller, serverId, 'servers.update');
     audit.detail({ failure: doc.failure, failureReason: doc.failureReason });
-    if (doc.phase !== 'FAILED') {
-      if (doc.phase === 'READY') throw new DomainError('invalid_transition', 'The server is READY: only a failed install is retried.');
-      throw this.busy(this.actorOf(doc));
-    }
-    if (doc.observed.installed) throw new DomainError('invalid_transition', 'The server\'s software is installed: only a failed install is retried.');
+    requireReinstallable(doc, () => this.busy(this.actorOf(doc)));
     return this.detail(await this.apply(doc, { type: 'REINSTALL', at: nowIso(this.deps) }));
   }
 
