@@ -110,7 +110,12 @@ describe('web UI: the network page and the Network member switch', function () {
     await page.goto(`${t.baseUrl}/servers/${servers.alpha}/settings`);
     const member = page.getByRole('checkbox', { name: 'Network member' });
     expect(await member.isChecked()).to.equal(false);
-    await member.check();
+    await member.click();
+    // Nothing is applied until the dialog, which says what happens to a running server, is confirmed.
+    const confirm = page.getByRole('dialog', { name: 'Join the network?' });
+    await confirm.getByText('alpha is running: it keeps running as it is, marked RESTART_PENDING, and joins the network when it restarts.').waitFor();
+    expect((await admin.get<ServerDetail>(`/servers/${servers.alpha}`)).body.inNetwork).to.equal(false);
+    await confirm.getByRole('button', { name: 'Join the network' }).click();
     await page.getByText('RESTART_PENDING: the change applies at the next start').waitFor();
     const alpha = (await admin.get<ServerDetail>(`/servers/${servers.alpha}`)).body;
     expect(alpha).to.deep.include({ inNetwork: true, markers: ['RESTART_PENDING'] });
@@ -139,6 +144,25 @@ describe('web UI: the network page and the Network member switch', function () {
     await capture('page');
   });
 
+  it('a member that is not running is not shown as routed; a crashed proxy says why in its card', async () => {
+    await openSection(page, 'Network', 'Network');
+    const bravo = page.getByRole('region', { name: 'Members' }).getByRole('row', { name: /^bravo/ });
+    await bravo.getByText('routed to').waitFor();
+    // The fake Agent is held since the switch test: this report is the only word on bravo.
+    agent.send({ serverId: servers.bravo, runtimeState: 'RUNTIME_STATE_CRASHED', startedInNetwork: true });
+    await bravo.getByText('CRASHED', { exact: true }).waitFor();
+    expect(await bravo.getByText('routed to').count(), 'routed while CRASHED').to.equal(0);
+    await bravo.getByText('not routed (CRASHED)').waitFor();
+
+    const proxyId = (await admin.get<Network>('/network')).body.proxyServerId!;
+    agent.send({
+      serverId: proxyId, runtimeState: 'RUNTIME_STATE_CRASHED',
+      conditions: [{ id: `${proxyId}:crash-loop`, reason: 'CRASH_LOOP', message: 'Crashed 3 times within 300 s; last exit code 1.', since: new Date().toISOString() }],
+    });
+    await page.getByRole('region', { name: 'Proxy' }).getByRole('alert').filter({ hasText: 'CRASH_LOOP: Crashed 3 times within 300 s; last exit code 1.' }).waitFor();
+    await capture('failures');
+  });
+
   it('admits a team through the Admitted teams form', async () => {
     await openSection(page, 'Network', 'Network');
     const form = page.getByRole('form', { name: 'Admitted teams' });
@@ -149,5 +173,22 @@ describe('web UI: the network page and the Network member switch', function () {
     await form.getByText('Saved.').waitFor();
     const teams = (await admin.get<{ items: Team[] }>('/teams')).body;
     expect((await admin.get<Network>('/network')).body.teamIds).to.deep.equal(teams.items.filter((x) => x.name === 'blue').map((x) => x.id));
+  });
+
+  it('the new-server form offers Network member for a member template and sends inNetwork', async () => {
+    await page.goto(`${t.baseUrl}/servers/new`);
+    await page.getByRole('heading', { level: 1, name: 'New server' }).waitFor();
+    await page.getByLabel('Template').selectOption('vanilla');
+    expect(await page.getByRole('checkbox', { name: 'Network member' }).count(), 'vanilla cannot join').to.equal(0);
+    await page.getByLabel('Template').selectOption('simcraft');
+    await page.getByLabel('Name').fill('charlie');
+    await page.getByLabel('CPU (millicores)').fill('100');
+    await page.getByLabel('Memory (MiB)').fill('64');
+    await page.getByLabel('Node').selectOption({ label: 'edge' });
+    await page.getByRole('checkbox', { name: 'Network member' }).check();
+    await page.getByRole('button', { name: 'Create server' }).click();
+    await page.getByRole('heading', { level: 1, name: 'charlie' }).waitFor();
+    const created = (await admin.get<{ items: ServerDetail[] }>('/servers?limit=200')).body.items.find((x) => x.name === 'charlie');
+    expect(created?.inNetwork).to.equal(true);
   });
 });

@@ -172,6 +172,8 @@ const table: Row[] = [
   row('POST /servers/{serverId}/start',                               '401   pcr   403   2     2     404   404   2     2', (c) => ({ path: `/servers/${c.f.spareId}/start` })),
   row('POST /servers/{serverId}/stop',                                '401   pcr   403   2     2     404   404   2     2', (c) => ({ path: `/servers/${c.f.spareId}/stop` })),
   row('POST /servers/{serverId}/restart',                             '401   pcr   403   2     2     404   404   2     2', (c) => ({ path: `/servers/${c.f.spareId}/restart` })),
+  // The spare server is READY, so whoever may update it is let through and refused for its phase.
+  row('POST /servers/{serverId}/reinstall',                           '401   pcr   403   403   409   404   404   409   409', (c) => ({ path: `/servers/${c.f.spareId}/reinstall` })),
   row('POST /servers/{serverId}/conditions/{condition}/acknowledge',  '401   pcr   403   2     2     404   404   2     2', async (c) => {
     c.w.agent.send({ serverId: c.f.spareId, conditions: [{ id: 'MATRIX', reason: 'MATRIX', message: 'A condition to acknowledge.', since: new Date().toISOString() }] });
     await waitForServer(admin(c), c.f.spareId, (d) => d.conditions.some((x) => x.reason === 'MATRIX'), 'the condition reported');

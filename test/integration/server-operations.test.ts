@@ -234,6 +234,7 @@ describe('operating a server: console, files, server.properties (real Agent and 
       expect((await put('server.properties', original)).status).to.equal(204);
       const got = await f.admin.get<PropertiesView>(`/servers/${id}/properties`);
       expect(got.status, got.text).to.equal(200);
+      expect(got.body.managed).to.have.keys(['server-port']);
       expect(got.body.properties).to.deep.include({
         motd: 'A été server: with \\ backslash', 'spaced key': 'value with trailing ', multi: 'first second', difficulty: 'easy', keep: 'me',
       });

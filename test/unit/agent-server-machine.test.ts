@@ -82,6 +82,19 @@ describe('agent server machine', () => {
     expect(s.context.installError).to.equal(undefined);
   });
 
+  it('installs again when a failed install gets a new generation (a retry), not on the same one', async () => {
+    let attempts = 0;
+    const { machine } = harness();
+    const flaky = machine.provide({ actors: { install: fromPromise<void, { desired: ServerTarget }>(async () => { if (++attempts === 1) throw new Error('download failed'); }) } });
+    const actor = start(flaky, desired());
+    await waitFor(actor, inState('installFailed'));
+    actor.send({ type: 'DESIRED', desired: desired(), at: next() });
+    expect(actor.getSnapshot().value).to.equal('installFailed');
+    actor.send({ type: 'DESIRED', desired: desired({ generation: 2 }), at: next() });
+    await waitFor(actor, inState('stopped'));
+    expect(attempts).to.equal(2);
+  });
+
   it('starts on RUNNING, is RUNNING once the ready line appears, and stops on STOPPED', async () => {
     const { calls, machine } = harness({ installed: true, running: false });
     const actor = start(machine, desired());

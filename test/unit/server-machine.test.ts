@@ -35,6 +35,27 @@ describe('server machine', () => {
     expect(failed.context.failure).to.equal('checksum mismatch');
   });
 
+  it('takes a failed install back to PROVISIONING with a new generation on REINSTALL, and refuses it elsewhere', () => {
+    const actor = actorIn({ type: 'INSTALL_FAILED', at, message: 'checksum mismatch' });
+    actor.send({ type: 'REINSTALL', at });
+    const s = actor.getSnapshot();
+    expect(s.value).to.equal('PROVISIONING');
+    expect(s.context).to.deep.include({ generation: 2, failure: undefined, failureReason: undefined });
+    expect(s.context.workflow?.kind).to.equal('PROVISION');
+    expect(s.can({ type: 'REINSTALL', at })).to.equal(false);
+    expect(actorIn({ type: 'INSTALLED', at }).getSnapshot().can({ type: 'REINSTALL', at })).to.equal(false);
+  });
+
+  it('a failed install that the Node installs after all (on an acknowledgement\'s new generation) is READY; a failed workflow is not', () => {
+    const failed = actorIn({ type: 'INSTALL_FAILED', at, message: 'checksum mismatch' });
+    failed.send({ type: 'ACKNOWLEDGE', at, conditionId: 's:workflow-failed' });
+    failed.send({ type: 'INSTALLED', at });
+    expect(failed.getSnapshot().value).to.equal('READY');
+    const workflow = actorIn({ type: 'INSTALLED', at }, { type: 'WORKFLOW_BEGIN', at, kind: 'MIGRATE', step: 'copy' }, { type: 'WORKFLOW_FAILED', at, message: 'gone' });
+    expect(workflow.getSnapshot().value).to.equal('FAILED');
+    expect(workflow.getSnapshot().can({ type: 'INSTALLED', at })).to.equal(false);
+  });
+
   it('bumps the generation on every desired-spec change in READY', () => {
     const actor = actorIn({ type: 'INSTALLED', at });
     actor.send({ type: 'START', at });

@@ -219,6 +219,8 @@ export const agentServerMachine = setup({
         FILES_REPLACED: { target: 'deciding', actions: assign({ installError: undefined }) },
         DESIRED: [
           { guard: ({ event }) => event.desired.state === 'DELETED', target: 'removing', actions: 'takeDesired' },
+          // A new generation is the Controller's retry (POST /servers/{id}/reinstall): install again.
+          { guard: ({ context, event }) => event.desired.generation > context.desired.generation, target: 'installing', actions: 'takeDesired' },
           { actions: 'takeDesired' },
         ],
       },

@@ -20,6 +20,8 @@ export type ServerEvent =
   | { type: 'UPDATE'; at: string; resources?: Reservation; inNetwork?: boolean }
   | { type: 'ACKNOWLEDGE'; at: string; conditionId: string }
   | { type: 'DELETE'; at: string }
+  /** Install again after a failed install: back to PROVISIONING with a new generation, which the Agent installs. */
+  | { type: 'REINSTALL'; at: string }
   | { type: 'INSTALLED'; at: string }
   | { type: 'INSTALL_FAILED'; at: string; message: string }
   | { type: 'REMOVED'; at: string }
@@ -92,6 +94,12 @@ export const serverMachine = setup({
       const kind = (context.workflow?.kind ?? 'workflow').toLowerCase();
       return { workflow: undefined, workflowFailure: { id: `${kind}:${event.at}`, reason: event.reason, message: event.message, at: event.at } };
     }),
+    reinstall: assign(({ context, event }) => ({
+      ...change(context, {}),
+      workflow: { kind: 'PROVISION' as const, startedAt: event.at, step: 'installing the software on the Node' },
+      failure: undefined,
+      failureReason: undefined,
+    })),
     fail: assign(({ event }) => ({
       workflow: undefined,
       failure: event.type === 'INSTALL_FAILED' || event.type === 'WORKFLOW_FAILED' ? event.message : 'failed',
@@ -142,6 +150,10 @@ export const serverMachine = setup({
     FAILED: {
       on: {
         ACKNOWLEDGE: { actions: 'acknowledge' },
+        // Only a failed install is retried this way: a failed workflow left installed files the service refuses to reinstall over.
+        REINSTALL: { target: 'PROVISIONING', actions: 'reinstall' },
+        // Any new generation (an acknowledgement too) has the Agent install again: when that works, the server is READY.
+        INSTALLED: { guard: ({ context }) => context.failureReason === 'INSTALL_FAILED', target: 'READY', actions: 'endWorkflow' },
         DELETE: { target: 'DELETING', actions: 'markDeleted' },
       },
     },

@@ -49,6 +49,9 @@ export const PropertiesChange = Type.Record(
 
 export const PropertiesView = Type.Object({
   properties: Type.Record(Type.String(), Type.String()),
+  managed: Type.Record(Type.String(), Type.String(), {
+    description: 'The keys Cairn manages (refused with managed_property), each with why: those in the file, and a network member\'s member settings whether in the file or not.',
+  }),
 });
 
 export const PropertiesChanged = Type.Object({

@@ -107,6 +107,14 @@ export const serverRoutes = (s: Services) => [
     handler: async ({ caller, params, audit }) => s.servers.delete(caller, params.serverId, audit),
   }),
   route({
+    method: 'POST', path: '/servers/{serverId}/reinstall', tag: 'servers', status: 202,
+    summary: 'Retry a failed install: the server goes back to `PROVISIONING` with a new generation, and its Node installs the software again.',
+    description: 'Only in phase `FAILED` with nothing installed (`invalid_transition` otherwise; `phase_busy` while another workflow runs).',
+    params: ServerParams, response: ServerDetail, errors: ['phase_busy', 'invalid_transition'],
+    audit: { action: 'server.reinstall', targetKind: 'server' },
+    handler: async ({ caller, params, audit }) => s.servers.reinstall(caller, params.serverId, audit),
+  }),
+  route({
     method: 'POST', path: '/servers/{serverId}/conditions/{condition}/acknowledge', tag: 'servers', status: 200,
     summary: 'Acknowledge a condition (by id or reason); the acknowledgement becomes part of the desired spec.',
     description: 'A server stopped by a safety stop (e.g. `CRASH_LOOP`) can start again once the condition clears.',

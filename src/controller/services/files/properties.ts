@@ -20,9 +20,18 @@ export class PropertiesService {
     return doc.desired.inNetwork ? Object.keys(this.templates.get(doc.desired.software.template)?.network?.memberConfig ?? {}) : [];
   }
 
-  async get(caller: Caller, serverId: string): Promise<{ properties: Record<string, string> }> {
+  async get(caller: Caller, serverId: string): Promise<{ properties: Record<string, string>; managed: Record<string, string> }> {
     const doc = await this.servers.load(caller, serverId, 'servers.read');
-    return { properties: valuesOf(await this.calls.ask(doc, { body: 'propertiesGet', propertiesGet: { serverId } }, { timeoutMs: agentDeadlines.quick })) };
+    const properties = valuesOf(await this.calls.ask(doc, { body: 'propertiesGet', propertiesGet: { serverId } }, { timeoutMs: agentDeadlines.quick }));
+    return { properties, managed: this.managedOf(doc, Object.keys(properties)) };
+  }
+
+  /** Why each managed key is locked: clients show it rather than repeat the rules. */
+  private managedOf(doc: ServerDoc, keys: string[]): Record<string, string> {
+    const managed: Record<string, string> = {};
+    for (const key of keys.filter(isManagedProperty)) managed[key] = 'Cairn sets the ports, RCON and query at every start.';
+    for (const key of this.memberKeys(doc)) managed[key] = 'Cairn sets it at every start while the server is a network member.';
+    return managed;
   }
 
   async patch(caller: Caller, serverId: string, change: Record<string, string | null>, audit: AuditScope) {

@@ -22,6 +22,7 @@ import { nowIso, type ServiceDeps } from '../deps.js';
 import type { NodeGateway } from '../nodes/node-gateway.js';
 import type { ServerPlacements } from './placements.js';
 import { PortRefusals } from './port-refusals.js';
+import { requireReinstallable } from './reinstall-rule.js';
 import { ServerCrashes } from './crashes.js';
 import { ServerRoom } from './room.js';
 import type { ServerChangeHub } from './change-hub.js';
@@ -264,6 +265,14 @@ export class ServerService {
     if (!found) throw new DomainError('not_found', `The server has no condition ${condition}.`);
     audit.detail({ conditionId: found.id, reason: found.reason });
     return this.detail(await this.apply(doc, { type: 'ACKNOWLEDGE', at: nowIso(this.deps), conditionId: found.id }));
+  }
+
+  async reinstall(caller: Caller, serverId: string, audit: AuditScope) {
+    audit.target(serverId);
+    const doc = await this.load(caller, serverId, 'servers.update');
+    audit.detail({ failure: doc.failure, failureReason: doc.failureReason });
+    requireReinstallable(doc, () => this.busy(this.actorOf(doc)));
+    return this.detail(await this.apply(doc, { type: 'REINSTALL', at: nowIso(this.deps) }));
   }
 
   async delete(caller: Caller, serverId: string, audit: AuditScope) {

@@ -34,7 +34,7 @@ export class ServerReports {
         const event =
           report.removed && doc.phase === 'DELETING' ? ({ type: 'REMOVED', at } as const)
             : report.installError && doc.phase === 'PROVISIONING' ? ({ type: 'INSTALL_FAILED', at, message: report.installError } as const)
-              : report.installed && doc.phase === 'PROVISIONING' ? ({ type: 'INSTALLED', at } as const)
+              : report.installed && (doc.phase === 'PROVISIONING' || (doc.phase === 'FAILED' && doc.failureReason === 'INSTALL_FAILED')) ? ({ type: 'INSTALLED', at } as const)
                 : undefined;
         if (event) return { event, observed };
         return worthWriting(doc.observed, observed) ? { observed } : undefined;
@@ -43,8 +43,8 @@ export class ServerReports {
   }
 }
 
-/** The phases whose workflow waits on the Node: a report can end them (installed, removed, install failed). */
-const endedByReports = new Set<Phase>(['PROVISIONING', 'DELETING']);
+/** The phases a report can end (installed, removed, install failed; a failed install installed after all). */
+const endedByReports = new Set<Phase>(['PROVISIONING', 'DELETING', 'FAILED']);
 
 const observedOf = (report: ServerReport, at: string): ServerObserved => ({
   observedGeneration: report.observedGeneration,

@@ -86,6 +86,8 @@ export const api = {
     update: (id: string, body: T.UpdateServer) => patch<T.ServerDetail>(server(id), body),
     delete: (id: string) => del<T.ServerDetail>(server(id)),
     acknowledge: (id: string, condition: string) => post<T.ServerDetail>(`${server(id)}/conditions/${enc(condition)}/acknowledge`),
+    /** Retries a failed install: the server goes back to PROVISIONING. */
+    reinstall: (id: string) => post<T.ServerDetail>(`${server(id)}/reinstall`),
     migrate: (id: string, body: T.MigrateServer) => post<T.ServerDetail>(`${server(id)}/migrate`, body),
     /** Answers the server's detail in phase UPDATING; the UPDATE workflow's steps follow in its detail. */
     updateSoftware: (id: string, body: T.UpdateSoftware) => post<T.ServerDetail>(`${server(id)}/software`, body),

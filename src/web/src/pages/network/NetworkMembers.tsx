@@ -19,10 +19,20 @@ interface MemberRow {
   lobby: boolean;
 }
 
+/**
+ * Routed only while the member runs: the routes are polled, the runtime state is live, so a
+ * member that stopped or crashed since the last poll is not shown as routed.
+ */
+function RouteText({ row }: { row: MemberRow }) {
+  const running = row.server.runtimeState === 'RUNNING';
+  if (row.route && running) return <>routed to <code>{row.route.address}:{row.route.port}</code></>;
+  return <>not routed{running ? '' : ` (${row.server.runtimeState ?? 'not running'})`}</>;
+}
+
 const columns: Column<MemberRow>[] = [
   { header: 'Name', essential: true, cell: (r) => <Link to={`/servers/${r.server.id}`}>{r.server.name}</Link> },
   { header: 'Runtime state', cell: (r) => <StateText value={r.server.runtimeState} /> },
-  { header: 'Route', essential: true, cell: (r) => (r.route ? <>routed to <code>{r.route.address}:{r.route.port}</code></> : 'not routed') },
+  { header: 'Route', essential: true, cell: (r) => <RouteText row={r} /> },
   { header: 'Markers', essential: true, cell: (r) => (r.restartPending ? <span className="marker" title="Takes its network change at its next start">RESTART_PENDING</span> : '—') },
   { header: 'Lobby', cell: (r) => (r.lobby ? 'lobby' : '') },
 ];

@@ -1,43 +1,24 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { nameOf, useAllNodes, useAllTeams } from '../../api/reference-data';
-import type { ServerDetail } from '../../api/types';
 import { Loading } from '../../components/Loading';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { formatBytes, formatCpu, formatTime } from '../../format/units';
 import { Conditions } from './Conditions';
-import { powerAllowed, StateText, type PowerVerb } from './server-state';
+import { PowerButtons } from './PowerButtons';
+import { StateText } from './server-state';
 import { ServerTabs } from './ServerTabs';
 import { SoftwareCard } from './software/SoftwareCard';
 import { useServerWatch } from './use-server-watch';
-import { rememberServer } from '../../api/server-cache';
 
 const workflowPollMs = 2_000;
 
-const verbs: [PowerVerb, string][] = [['start', 'Start'], ['stop', 'Stop'], ['restart', 'Restart']];
-
-function PowerButtons({ server }: { server: ServerDetail }) {
-  const client = useQueryClient();
-  const power = useMutation({
-    mutationFn: (verb: PowerVerb) => api.servers.power(server.id, verb),
-    onSuccess: (detail) => rememberServer(client, detail),
-  });
-  const state = { ...server, runtimeState: server.status.runtimeState };
-  return (
-    <div>
-      <div className="actions" role="group" aria-label="Power">
-        {verbs.map(([verb, label]) => (
-          <button key={verb} type="button" className={verb === 'start' ? 'primary' : undefined}
-            disabled={power.isPending || !powerAllowed(state, verb)} onClick={() => power.mutate(verb)}>
-            {power.isPending && power.variables === verb ? `${label}…` : label}
-          </button>
-        ))}
-      </div>
-      <ProblemAlert error={power.error} />
-    </div>
-  );
+/** One term and its description, kept together as one cell of the facts grid. */
+function Fact({ term, wide, children }: { term: string; wide?: boolean; children: ReactNode }) {
+  return <div className={wide ? 'fact wide' : 'fact'}><dt>{term}</dt><dd>{children}</dd></div>;
 }
 
 /** One server: its states as the API names them, power, conditions, and a tab per kind of work. */
@@ -61,27 +42,30 @@ export function ServerPage() {
         <h1>{s.name}</h1>
         <PowerButtons server={s} />
       </div>
-      <dl className="facts">
-        <dt>Phase</dt><dd><StateText value={s.phase} /></dd>
-        <dt>Runtime state</dt><dd><StateText value={s.status.runtimeState} /></dd>
-        <dt>Convergence</dt><dd><StateText value={s.convergence} /></dd>
-        <dt>Desired state</dt><dd><span className="state">{s.desiredState}</span></dd>
-        <dt>Generation</dt>
-        <dd>generation {s.generation}, observed {s.observedGeneration}{converging ? ' (the Node is applying the latest change)' : ''}</dd>
-        {s.markers.length > 0 ? <><dt>Markers</dt><dd>{s.markers.map((m) => <span key={m} className="marker" title="Takes a network change at its next start">{m}</span>)}</dd></> : null}
-        {s.workflow ? (
-          <>
-            <dt>Workflow</dt>
-            <dd role="status"><progress aria-label={`${s.workflow.kind} in progress`} /> {s.workflow.kind}: {s.workflow.step} (since {formatTime(s.workflow.startedAt)})</dd>
-          </>
-        ) : null}
-        <dt>Team</dt><dd>{nameOf(teams.data, s.teamId)}</dd>
-        <dt>Node</dt><dd>{nameOf(nodes.data, s.nodeId)}</dd>
-        <dt>Resources</dt><dd>{formatCpu(s.resources.cpuMillis)}, {formatBytes(s.resources.memoryBytes)}</dd>
-        <dt>Game port</dt><dd>{s.gamePort ?? '—'}</dd>
-      </dl>
+      {/* Pairs in a grid of columns beside the Software card: the head takes a few lines, so the tabs and the console stay in view. */}
+      <div className="server-overview">
+        <dl className="facts compact">
+          <Fact term="Phase"><StateText value={s.phase} /></Fact>
+          <Fact term="Runtime state"><StateText value={s.status.runtimeState} /></Fact>
+          <Fact term="Convergence"><StateText value={s.convergence} /></Fact>
+          <Fact term="Desired state"><span className="state">{s.desiredState}</span></Fact>
+          <Fact term="Generation">
+            generation {s.generation}, observed {s.observedGeneration}{converging ? ' (the Node is applying the latest change)' : ''}
+          </Fact>
+          {s.markers.length > 0 ? <Fact term="Markers">{s.markers.map((m) => <span key={m} className="marker" title="Takes a network change at its next start">{m}</span>)}</Fact> : null}
+          <Fact term="Team">{nameOf(teams.data, s.teamId)}</Fact>
+          <Fact term="Node">{nameOf(nodes.data, s.nodeId)}</Fact>
+          <Fact term="Resources">{formatCpu(s.resources.cpuMillis)}, {formatBytes(s.resources.memoryBytes)}</Fact>
+          <Fact term="Game port">{s.gamePort ?? '—'}</Fact>
+          {s.workflow ? (
+            <Fact term="Workflow" wide>
+              <span role="status"><progress aria-label={`${s.workflow.kind} in progress`} /> {s.workflow.kind}: {s.workflow.step} (since {formatTime(s.workflow.startedAt)})</span>
+            </Fact>
+          ) : null}
+        </dl>
+        <SoftwareCard server={s} />
+      </div>
       <Conditions server={s} />
-      <SoftwareCard server={s} />
       <ServerTabs server={s} />
     </section>
   );

@@ -1,5 +1,6 @@
 import { useRef, type KeyboardEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { useTemplates } from '../../api/reference-data';
 import type { ServerDetail } from '../../api/types';
 import { BackupsTab } from './tabs/BackupsTab';
 import { ConsoleTab } from './tabs/ConsoleTab';
@@ -8,7 +9,7 @@ import { PluginsTab } from './tabs/PluginsTab';
 import { PropertiesTab } from './tabs/PropertiesTab';
 import { SettingsTab } from './tabs/SettingsTab';
 
-const tabs = [
+const allTabs = [
   ['console', 'Console', ConsoleTab],
   ['files', 'Files', FilesTab],
   ['properties', 'Properties', PropertiesTab],
@@ -16,6 +17,9 @@ const tabs = [
   ['backups', 'Backups', BackupsTab],
   ['settings', 'Settings', SettingsTab],
 ] as const;
+
+/** Mojang's own server (platform `vanilla`) loads no plugins: its servers get no Plugins tab. */
+const platformsWithoutPlugins = new Set(['vanilla']);
 
 /**
  * The server's tabs, one address each (`/servers/<id>/files`), with the ARIA tabs pattern:
@@ -25,6 +29,8 @@ export function ServerTabs({ server }: { server: ServerDetail }) {
   const { tab = 'console' } = useParams();
   const navigate = useNavigate();
   const refs = useRef<(HTMLAnchorElement | null)[]>([]);
+  const platform = useTemplates().data?.find((t) => t.id === server.software.template)?.platform;
+  const tabs = allTabs.filter(([tabId]) => tabId !== 'plugins' || platform === undefined || !platformsWithoutPlugins.has(platform));
   const current = Math.max(0, tabs.findIndex(([id]) => id === tab));
   const [id, , Panel] = tabs[current];
   const onKeyDown = (e: KeyboardEvent) => {

@@ -1,4 +1,4 @@
-import type { Convergence, Phase, ServerRuntimeState, ServerDetail } from '../../api/types';
+import type { Convergence, Phase, ServerRuntimeState } from '../../api/types';
 
 type Tone = 'good' | 'busy' | 'bad' | undefined;
 
@@ -13,18 +13,4 @@ const tones: Record<string, Tone> = {
 export function StateText({ value }: { value: Phase | ServerRuntimeState | Convergence | undefined }) {
   if (!value) return <span className="state">—</span>;
   return <span className={`state ${tones[value] ?? ''}`}>{value}</span>;
-}
-
-export type PowerVerb = 'start' | 'stop' | 'restart';
-
-/**
- * The API takes power actions only while the phase is READY (`phase_busy` otherwise); within
- * that, Start is for a server meant to be stopped or not running, Stop and Restart for one
- * meant to run.
- */
-export function powerAllowed(server: Pick<ServerDetail, 'phase' | 'desiredState'> & { runtimeState?: ServerRuntimeState }, verb: PowerVerb): boolean {
-  if (server.phase !== 'READY') return false;
-  const running = server.runtimeState === 'RUNNING' || server.runtimeState === 'STARTING';
-  if (verb === 'start') return server.desiredState !== 'RUNNING' || !running;
-  return server.desiredState === 'RUNNING';
 }

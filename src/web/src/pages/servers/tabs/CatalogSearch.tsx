@@ -24,6 +24,9 @@ export function CatalogSearch({ server }: { server: ServerDetail }) {
     cursor: pager.cursor, limit: 20,
   };
   const catalog = useQuery({ queryKey: queryKeys.catalog(query), queryFn: () => api.catalog.list(query), enabled: templates.isSuccess, placeholderData: keepPreviousData });
+  // The same query as the Installed plugins table (one cache entry): a plugin there, a dependency too, is not offered again.
+  const installed = useQuery({ queryKey: queryKeys.servers.plugins(server.id), queryFn: () => api.plugins.list(server.id, { limit: 200 }) });
+  const installedVersion = new Map(installed.data?.items.map((i) => [i.pluginId, i.version]));
   const install = useMutation({
     mutationFn: (p: CatalogPlugin) => api.plugins.install(server.id, { pluginId: p.id }),
     onSuccess: () => void client.invalidateQueries({ queryKey: queryKeys.servers.plugins(server.id) }),
@@ -41,11 +44,15 @@ export function CatalogSearch({ server }: { server: ServerDetail }) {
     { header: 'License', cell: (p) => p.license || '—' },
     {
       header: 'Actions', essential: true,
-      cell: (p) => (
-        <button type="button" onClick={() => install.mutate(p)} disabled={install.isPending} aria-label={`Install ${p.name}`}>
-          {install.isPending && install.variables.id === p.id ? 'Installing…' : 'Install'}
-        </button>
-      ),
+      cell: (p) => {
+        const version = installedVersion.get(p.id);
+        if (version !== undefined) return <span className="state good">Installed ({version})</span>;
+        return (
+          <button type="button" onClick={() => install.mutate(p)} disabled={install.isPending || !installed.isSuccess} aria-label={`Install ${p.name}`}>
+            {install.isPending && install.variables.id === p.id ? 'Installing…' : 'Install'}
+          </button>
+        );
+      },
     },
   ];
 

@@ -18,6 +18,7 @@ interface FileEditorProps {
 export function FileEditor({ serverId, path, onClose }: FileEditorProps) {
   const client = useQueryClient();
   const host = useRef<HTMLDivElement>(null);
+  const section = useRef<HTMLElement>(null);
   const view = useRef<EditorView | null>(null);
   const [saved, setSaved] = useState(false);
   const readOnly = isReadOnly(path);
@@ -52,8 +53,14 @@ export function FileEditor({ serverId, path, onClose }: FileEditorProps) {
     };
   }, [text, path, readOnly]);
 
+  // The editor opens below the file list: bring it into view once it has its text, or the click seems to do nothing.
+  const loaded = text !== undefined;
+  useEffect(() => {
+    if (loaded) section.current?.scrollIntoView({ block: 'start' });
+  }, [loaded, path]);
+
   return (
-    <section aria-labelledby="editor-heading" className="file-editor">
+    <section ref={section} aria-labelledby="editor-heading" className="file-editor">
       <h2 id="editor-heading">{readOnly ? 'Viewing' : 'Editing'} {path}</h2>
       <ProblemAlert error={content.error} />
       {content.isPending ? <Loading what={path} /> : <div ref={host} className="editor" />}

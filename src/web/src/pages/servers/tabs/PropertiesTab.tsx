@@ -2,16 +2,17 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type SubmitEvent } from 'react';
 import { api } from '../../../api/client';
 import { queryKeys } from '../../../api/query-keys';
-import type { PropertiesChange, ServerDetail } from '../../../api/types';
+import type { PropertiesChange, PropertiesView, ServerDetail } from '../../../api/types';
 import { TextField } from '../../../components/Field';
 import { Loading } from '../../../components/Loading';
 import { ProblemAlert } from '../../../components/ProblemAlert';
+import { propertyDefaults } from './property-defaults';
+import { PropertyRow } from './PropertyRow';
 
-/** Keys Cairn sets itself at every start (the API refuses them with managed_property). */
-const isManaged = (key: string) =>
-  ['server-port', 'server-ip', 'enable-rcon', 'enable-query', 'query.port'].includes(key) || key.startsWith('rcon.');
-
-/** server.properties as a key/value editor; only changed keys are sent, null removes one. */
+/**
+ * server.properties as a key/value editor, with the game's defaults for common keys the file
+ * lacks; only changed keys are sent, null removes one. Keys Cairn manages are locked, with why.
+ */
 export function PropertiesTab({ server }: { server: ServerDetail }) {
   const client = useQueryClient();
   const key = queryKeys.servers.properties(server.id);
@@ -23,20 +24,23 @@ export function PropertiesTab({ server }: { server: ServerDetail }) {
   const save = useMutation({
     mutationFn: (change: PropertiesChange) => api.properties.patch(server.id, change),
     onSuccess: (answer) => {
-      client.setQueryData(key, { properties: answer.properties });
+      // The saved keys change which are in the file, so which managed keys the view lists: read it again.
+      client.setQueryData(key, (view?: PropertiesView) => ({ managed: view?.managed ?? {}, properties: answer.properties }));
+      void client.invalidateQueries({ queryKey: key });
       setEdits({});
       setSaved(true);
     },
   });
   if (properties.error) return <ProblemAlert error={properties.error} />;
   if (!properties.data) return <Loading what="server.properties" />;
-  const current = properties.data.properties;
-  const keys = [...new Set([...Object.keys(current), ...Object.keys(edits)])].sort();
+  const { properties: current, managed } = properties.data;
+  const keys = [...new Set([...Object.keys(current), ...Object.keys(propertyDefaults), ...Object.keys(managed), ...Object.keys(edits)])].sort();
   const edit = (k: string, v: string | null) => {
     setSaved(false);
     setEdits((e) => {
       const next = { ...e };
-      if (v === current[k] || (v === null && !(k in current))) delete next[k];
+      // Back to what the file says (or, for a key it lacks, to the game's default): nothing to send.
+      if (v === (current[k] ?? propertyDefaults[k]) || (v === null && !(k in current))) delete next[k];
       else next[k] = v;
       return next;
     });
@@ -51,32 +55,17 @@ export function PropertiesTab({ server }: { server: ServerDetail }) {
   const changed = Object.keys(edits).length;
   return (
     <div>
-      <p className="notice">Changes are written to <code>server.properties</code> now and apply at the server's next start. Keys Cairn manages (ports, RCON, query) are locked.</p>
+      <p className="notice">Changes are written to <code>server.properties</code> now and apply at the server's next start. Keys the file lacks show the game's default; keys Cairn manages are locked.</p>
       <div className="table-wrap">
         <table>
           <caption className="visually-hidden">server.properties</caption>
           <thead><tr><th scope="col">Key</th><th scope="col">Value</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
           <tbody>
-            {keys.map((k) => {
-              const managed = isManaged(k);
-              const value = k in edits ? edits[k] : current[k];
-              return (
-                <tr key={k}>
-                  <th scope="row" className="mono">{k}</th>
-                  <td>
-                    {value === null ? <span className="hint">removed at save</span> : (
-                      <input aria-label={`Value of ${k}`} value={value} readOnly={managed} aria-readonly={managed || undefined}
-                        onChange={(e) => edit(k, e.target.value)} title={managed ? 'Managed by Cairn' : undefined} />
-                    )}
-                  </td>
-                  <td>
-                    {managed ? <span className="hint">managed by Cairn</span>
-                      : value === null ? <button type="button" onClick={() => edit(k, current[k] ?? null)}>Keep</button>
-                        : <button type="button" onClick={() => edit(k, null)} aria-label={`Remove ${k}`}>Remove</button>}
-                  </td>
-                </tr>
-              );
-            })}
+            {keys.map((k) => (
+              <PropertyRow key={k} name={k} value={k in edits ? edits[k] : k in current ? current[k] : k in propertyDefaults ? propertyDefaults[k] : ''}
+                isDefault={!(k in current) && !(k in edits)} lockedBecause={managed[k]} inFile={k in current}
+                onEdit={(v) => edit(k, v)} onKeep={() => edit(k, current[k] ?? null)} />
+            ))}
           </tbody>
         </table>
       </div>
