@@ -1,8 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { ApiClient } from './http.js';
+import type { User } from './api-types.js';
+import { adminCredentials, networkInput } from './controller.js';
+import { ApiClient, sessionCookieFrom } from './http.js';
 
 const controllerMain = fileURLToPath(new URL('../../src/controller/main.ts', import.meta.url));
 const tsxImport = import.meta.resolve('tsx');
@@ -54,4 +58,13 @@ export class ControllerProcess {
     this.child.kill(signal);
     await this.exited;
   }
+}
+
+/** First-run setup of a fresh Controller process with the test administrator: its signed-in client and session cookie. */
+export async function setUpAdminOf(controller: ControllerProcess, dataDir: string): Promise<{ admin: ApiClient; cookie: string }> {
+  const setupCode = (await readFile(join(dataDir, 'setup-code'), 'utf8')).trim();
+  const setup = await controller.api.post<User>('/setup', { setupCode, ...adminCredentials, network: networkInput });
+  if (setup.status !== 201) throw new Error(`setup failed: ${setup.status} ${setup.text}`);
+  const cookie = sessionCookieFrom(setup);
+  return { admin: controller.api.withCookie(cookie), cookie };
 }
