@@ -103,6 +103,13 @@ function command(line: string, maxPlayers: number): void {
       if (text === '') log.info('Usage: /say <message>');
       else log.info(`[Server] ${text}`);
       return;
+    case 'fakeplayers': {
+      // A test hook: the Server List Ping reports this many players online (any whole number), `fakeplayers off` the connections again.
+      const n = Number(text);
+      players.fakeOnline = text === 'off' ? undefined : Number.isInteger(n) && n >= 0 ? n : players.fakeOnline;
+      log.info(text === 'off' || (Number.isInteger(n) && n >= 0) ? `Players online reported: ${players.fakeOnline ?? 'the connected players'}` : 'Usage: /fakeplayers <n>|off');
+      return;
+    }
     case 'list': {
       const names = players.names();
       log.info(`There are ${names.length} of a max of ${maxPlayers} players online: ${names.join(', ')}`);
@@ -112,6 +119,7 @@ function command(line: string, maxPlayers: number): void {
       for (const l of [
         '--------- Help: Index ---------------------------',
         '/crash: Exits at once with status 1 (a test hook)',
+        '/fakeplayers <n>|off: The players online the Server List Ping reports (a test hook)',
         '/help: Shows this list',
         '/list: Lists the players online',
         '/save-all [flush]: Saves the world now',
@@ -160,7 +168,9 @@ async function main(): Promise<void> {
   log.info('Generating keypair');
   log.info(`Starting Minecraft server on ${host ?? '*'}:${port}`);
   try {
-    await players.listen(port, host, `Simcraft ${version} on port ${port}: ${props.get('motd') ?? 'A Minecraft Server'}`);
+    const motd = props.get('motd') ?? 'A Minecraft Server';
+    // 769 is the protocol number of Minecraft 1.21.4; clients show it only to say whether they can join.
+    await players.listen(port, host, `Simcraft ${version} on port ${port}: ${motd}`, (online) => ({ version: `Simcraft ${version}`, protocol: 769, max: maxPlayers, online, motd }));
   } catch (error) {
     log.warn('**** FAILED TO BIND TO PORT!');
     log.warn(`The exception was: ${(error as Error).message}`);
