@@ -6,7 +6,7 @@ const root = '/sys/fs/cgroup';
 
 /**
  * Removes the cgroups the Agent made for these servers (`<hierarchy>/cairn/<id>` on v1, `cairn/<id>`
- * on v2). A test that kills its games with SIGKILL takes their shims too, which would have removed
+ * on v2), and the `cairn` parent when nothing else is under it. A test that kills its games with SIGKILL takes their shims too, which would have removed
  * them; the group of a process just killed stays busy for a moment, so each removal is retried.
  */
 export async function removeGameCgroups(serverIds: string[]): Promise<void> {
@@ -26,5 +26,7 @@ export async function removeGameCgroups(serverIds: string[]): Promise<void> {
         }
       }, { what: `${dir} removed`, timeoutMs: 10_000 });
     }
+    // The Agent's parent group goes too once empty; one still holding another Agent's groups stays.
+    await rmdir(join(hierarchy, 'cairn')).catch(() => undefined);
   }
 }
