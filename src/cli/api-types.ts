@@ -22,6 +22,7 @@ import type * as softwareUpdate from '../controller/schemas/software-update.js';
 import type * as teams from '../controller/schemas/teams.js';
 import type * as templates from '../controller/schemas/templates.js';
 import type * as users from '../controller/schemas/users.js';
+import type * as usage from '../controller/schemas/usage.js';
 import type { ConsoleEndEvent, ConsoleLineEvent } from '../controller/schemas/console-events.js';
 import type { ServerWatchSynced } from '../controller/schemas/watch-events.js';
 
@@ -32,6 +33,9 @@ export type Condition = Static<typeof common.ConditionSchema>;
 
 export type ServerItem = Static<typeof servers.ServerListItem>;
 export type ServerDetail = Static<typeof servers.ServerDetail>;
+export type ServerUsage = Static<typeof usage.ServerUsage>;
+export type UsageSample = Static<typeof usage.UsageSampleSchema>;
+export type UsageWindow = Static<typeof usage.UsageQuery>['window'] & string;
 export type NodeInfo = Static<typeof nodes.Node>;
 export type EnrollmentIssued = Static<typeof nodes.EnrollmentIssued>;
 export type DrainStarted = Static<typeof migrations.DrainStarted>;

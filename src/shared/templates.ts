@@ -153,6 +153,11 @@ export const UpstreamVersions = Type.Object({
   project: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: templateIdPattern })),
 }, { additionalProperties: false });
 
+/** `minecraft-slp`: the Server List Ping on the game port (Paper, Velocity, vanilla and the sims answer it). */
+export const TemplateStatus = Type.Object({
+  protocol: Type.Literal('minecraft-slp'),
+}, { additionalProperties: false });
+
 /** The Java a version needs: the lowest feature release (major) it runs on. */
 export const TemplateJava = Type.Object({
   minimum: Type.Integer({ minimum: 8, maximum: 99 }),
@@ -185,6 +190,8 @@ export const TemplateFile = Type.Object({
   network: Type.Optional(TemplateNetwork),
   /** Without it a running server is copied as it is (e.g. a proxy, which keeps no world). */
   backup: Type.Optional(TemplateBackup),
+  /** How the Agent asks a running server for its players; absent: it does not ask. */
+  status: Type.Optional(TemplateStatus),
 }, { additionalProperties: false });
 
 export type Template = Static<typeof TemplateFile>;

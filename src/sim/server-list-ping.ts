@@ -5,6 +5,8 @@
  * the protocol: simcraft is no game, and its plain greeting serves every other client.
  */
 
+import { packet, readVarInt, writeVarInt } from '../shared/minecraft-varint.js';
+
 /** What a status answer says: the version, the player counts and the motd. */
 export interface ServerStatusInfo {
   version: string;
@@ -16,35 +18,6 @@ export interface ServerStatusInfo {
 
 /** The longest packet accepted: a status exchange is a few dozen bytes. */
 const maxPacket = 1024;
-
-/** A VarInt at `at`: its value and where it ends; undefined while incomplete. */
-export function readVarInt(buf: Buffer, at: number): { value: number; end: number } | undefined {
-  let value = 0;
-  for (let i = 0; i < 5; i++) {
-    if (at + i >= buf.length) return undefined;
-    const byte = buf[at + i];
-    value |= (byte & 0x7f) << (7 * i);
-    if ((byte & 0x80) === 0) return { value, end: at + i + 1 };
-  }
-  throw new Error('VarInt longer than 5 bytes');
-}
-
-export function writeVarInt(value: number): Buffer {
-  const bytes: number[] = [];
-  let v = value >>> 0;
-  do {
-    let byte = v & 0x7f;
-    v >>>= 7;
-    if (v !== 0) byte |= 0x80;
-    bytes.push(byte);
-  } while (v !== 0);
-  return Buffer.from(bytes);
-}
-
-const packet = (id: number, data: Buffer) => {
-  const body = Buffer.concat([writeVarInt(id), data]);
-  return Buffer.concat([writeVarInt(body.length), body]);
-};
 
 /** Whether the first bytes a client sent begin a handshake (a plain client sends nothing first). */
 export function startsHandshake(buf: Buffer): boolean {

@@ -280,7 +280,7 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
       const offLines = h.t.controller.services.agents.onConsoleLine((id, l) => id === nodeId && lines.push(l.text));
       client.sendServerStatus({
         serverId: created.id, observedGeneration: 1, runtimeState: 'RUNTIME_STATE_STOPPED', installed: true, usage: { cpuMillis: 7, memoryBytes: 512, diskBytes: 2048 },
-        conditions: [], ports: [], startedAt: '', removed: false, restarting: false, startedInNetwork: false, installError: '', lastCrash: null, portInUse: 0, pid: 0,
+        conditions: [], ports: [], startedAt: '', removed: false, restarting: false, startedInNetwork: false, installError: '', lastCrash: null, portInUse: 0, pid: 0, players: { online: 3, max: 20 },
       });
       client.sendConsoleLine({ serverId: created.id, text: 'Done (1.0s)!', atUnixMs: Date.now(), truncated: false, seq: 0 });
       const reported = await waitFor(async () => {
@@ -288,7 +288,8 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
         return s.phase === 'READY' ? s : undefined;
       }, { what: 'the report applied' });
       expect(reported).to.deep.include({ observedGeneration: 1, convergence: 'CONVERGED' });
-      expect(reported.status).to.deep.include({ runtimeState: 'STOPPED', usage: { cpuMillis: 7, memoryBytes: 512, diskBytes: 2048 } });
+      expect(reported.status).to.deep.include({ runtimeState: 'STOPPED', usage: { cpuMillis: 7, memoryBytes: 512, diskBytes: 2048 }, players: { online: 3, max: 20 } });
+      expect(reported.playersOnline).to.equal(3);
       await waitFor(() => lines.length === 1 || undefined);
       expect(lines).to.deep.equal(['Done (1.0s)!']);
       offLines();

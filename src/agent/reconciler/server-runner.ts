@@ -182,6 +182,7 @@ export class ServerRunner {
       lastCrash: lastCrashOf(context.desired.serverId, context.lastCrash),
       portInUse: context.portInUse ?? 0,
       pid: live ? this.pid : 0,
+      players: null,
     });
   }
 

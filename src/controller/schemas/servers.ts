@@ -61,6 +61,7 @@ const listItemFields = {
   resources: ResourcesSchema,
   gamePort: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
   conditionCount: Type.Integer({ minimum: 0 }),
+  playersOnline: Type.Optional(Type.Integer({ minimum: 0, description: 'Players online as the server\'s last Server List Ping answered; absent when unknown.' })),
 };
 
 export const ServerListItem = Type.Object(listItemFields);
@@ -74,6 +75,14 @@ export const LastCrashSchema = Type.Object({
 }, {
   description: 'The server\'s last crash since its Agent started: how the process ended and what it printed last. '
     + 'Relayed by the Agent and held in the Controller\'s memory only (console output is never stored): absent after a Controller restart until the Agent reports again, and after an Agent restart.',
+});
+
+export const PlayersSchema = Type.Object({
+  online: Type.Integer({ minimum: 0 }),
+  max: Type.Integer({ minimum: 0 }),
+}, {
+  description: 'What the server answered its Agent\'s last Server List Ping (every 10 s, templates with `status: {protocol: "minecraft-slp"}`): '
+    + 'players online and the most it takes. Absent when it is not running or did not answer.',
 });
 
 export const ServerDetail = Type.Object({
@@ -91,6 +100,7 @@ export const ServerDetail = Type.Object({
     startedAt: Type.Optional(DateTime),
     pid: Type.Optional(Type.Integer({ minimum: 1, description: 'The game\'s process id on its Node while it starts or runs (inside its box: the game itself); absent otherwise.' })),
     lastCrash: Type.Optional(LastCrashSchema),
+    players: Type.Optional(PlayersSchema),
   }),
   workflow: Type.Optional(Type.Object({
     kind: Type.String(), startedAt: DateTime, step: Type.String(),

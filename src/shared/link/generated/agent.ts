@@ -37,6 +37,7 @@ import type { LocalBackupInput as _cairn_agent_v1_LocalBackupInput, LocalBackup 
 import type { LocalBackupPruneInput as _cairn_agent_v1_LocalBackupPruneInput, LocalBackupPrune as _cairn_agent_v1_LocalBackupPrune } from './cairn/agent/v1/LocalBackupPrune.js';
 import type { ManifestEntryInput as _cairn_agent_v1_ManifestEntryInput, ManifestEntry as _cairn_agent_v1_ManifestEntry } from './cairn/agent/v1/ManifestEntry.js';
 import type { NetworkRouteInput as _cairn_agent_v1_NetworkRouteInput, NetworkRoute as _cairn_agent_v1_NetworkRoute } from './cairn/agent/v1/NetworkRoute.js';
+import type { PlayersInput as _cairn_agent_v1_PlayersInput, Players as _cairn_agent_v1_Players } from './cairn/agent/v1/Players.js';
 import type { PortBindingInput as _cairn_agent_v1_PortBindingInput, PortBinding as _cairn_agent_v1_PortBinding } from './cairn/agent/v1/PortBinding.js';
 import type { PortRangeInput as _cairn_agent_v1_PortRangeInput, PortRange as _cairn_agent_v1_PortRange } from './cairn/agent/v1/PortRange.js';
 import type { PropertiesInput as _cairn_agent_v1_PropertiesInput, Properties as _cairn_agent_v1_Properties } from './cairn/agent/v1/Properties.js';
@@ -66,6 +67,9 @@ import type { StageFromLocalInput as _cairn_agent_v1_StageFromLocalInput, StageF
 import type { StageRemoveInput as _cairn_agent_v1_StageRemoveInput, StageRemove as _cairn_agent_v1_StageRemove } from './cairn/agent/v1/StageRemove.js';
 import type { StageScanInput as _cairn_agent_v1_StageScanInput, StageScan as _cairn_agent_v1_StageScan } from './cairn/agent/v1/StageScan.js';
 import type { StageWriteInput as _cairn_agent_v1_StageWriteInput, StageWrite as _cairn_agent_v1_StageWrite } from './cairn/agent/v1/StageWrite.js';
+import type { UsageHistoryInput as _cairn_agent_v1_UsageHistoryInput, UsageHistory as _cairn_agent_v1_UsageHistory } from './cairn/agent/v1/UsageHistory.js';
+import type { UsageSampleInput as _cairn_agent_v1_UsageSampleInput, UsageSample as _cairn_agent_v1_UsageSample } from './cairn/agent/v1/UsageSample.js';
+import type { UsageSamplesInput as _cairn_agent_v1_UsageSamplesInput, UsageSamples as _cairn_agent_v1_UsageSamples } from './cairn/agent/v1/UsageSamples.js';
 import type { WelcomeInput as _cairn_agent_v1_WelcomeInput, Welcome as _cairn_agent_v1_Welcome } from './cairn/agent/v1/Welcome.js';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
@@ -113,6 +117,7 @@ export interface ProtoGrpcType {
         LocalBackupPrune: MessageTypeDefinition<_cairn_agent_v1_LocalBackupPruneInput, _cairn_agent_v1_LocalBackupPrune>
         ManifestEntry: MessageTypeDefinition<_cairn_agent_v1_ManifestEntryInput, _cairn_agent_v1_ManifestEntry>
         NetworkRoute: MessageTypeDefinition<_cairn_agent_v1_NetworkRouteInput, _cairn_agent_v1_NetworkRoute>
+        Players: MessageTypeDefinition<_cairn_agent_v1_PlayersInput, _cairn_agent_v1_Players>
         PortBinding: MessageTypeDefinition<_cairn_agent_v1_PortBindingInput, _cairn_agent_v1_PortBinding>
         PortRange: MessageTypeDefinition<_cairn_agent_v1_PortRangeInput, _cairn_agent_v1_PortRange>
         Properties: MessageTypeDefinition<_cairn_agent_v1_PropertiesInput, _cairn_agent_v1_Properties>
@@ -143,6 +148,9 @@ export interface ProtoGrpcType {
         StageRemove: MessageTypeDefinition<_cairn_agent_v1_StageRemoveInput, _cairn_agent_v1_StageRemove>
         StageScan: MessageTypeDefinition<_cairn_agent_v1_StageScanInput, _cairn_agent_v1_StageScan>
         StageWrite: MessageTypeDefinition<_cairn_agent_v1_StageWriteInput, _cairn_agent_v1_StageWrite>
+        UsageHistory: MessageTypeDefinition<_cairn_agent_v1_UsageHistoryInput, _cairn_agent_v1_UsageHistory>
+        UsageSample: MessageTypeDefinition<_cairn_agent_v1_UsageSampleInput, _cairn_agent_v1_UsageSample>
+        UsageSamples: MessageTypeDefinition<_cairn_agent_v1_UsageSamplesInput, _cairn_agent_v1_UsageSamples>
         Welcome: MessageTypeDefinition<_cairn_agent_v1_WelcomeInput, _cairn_agent_v1_Welcome>
       }
     }

@@ -23,6 +23,7 @@ import type * as softwareUpdate from '../../../controller/schemas/software-updat
 import type * as teams from '../../../controller/schemas/teams.js';
 import type * as templates from '../../../controller/schemas/templates.js';
 import type * as users from '../../../controller/schemas/users.js';
+import type * as usage from '../../../controller/schemas/usage.js';
 import type { ConsoleEndEvent, ConsoleLineEvent } from '../../../controller/schemas/console-events.js';
 
 /** A page of any list the API answers: `Page<User>`, `Page<Backup>`. */
@@ -81,6 +82,9 @@ export type UpdateSoftware = Static<typeof softwareUpdate.UpdateSoftware>;
 export type ServerListItem = Static<typeof servers.ServerListItem>;
 export type ServerListQuery = Static<typeof servers.ServerListQuery>;
 export type ServerDetail = Static<typeof servers.ServerDetail>;
+export type ServerUsage = Static<typeof usage.ServerUsage>;
+export type UsageSample = Static<typeof usage.UsageSampleSchema>;
+export type UsageWindow = Static<typeof usage.UsageQuery>['window'] & string;
 export type CreateServer = Static<typeof servers.CreateServer>;
 export type UpdateServer = Static<typeof servers.UpdateServer>;
 export type StatusCondition = Static<typeof common.ConditionSchema>;

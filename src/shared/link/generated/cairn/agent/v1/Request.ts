@@ -23,6 +23,7 @@ import type { StageScanInput as _cairn_agent_v1_StageScanInput, StageScan as _ca
 import type { StageCommitInput as _cairn_agent_v1_StageCommitInput, StageCommit as _cairn_agent_v1_StageCommit } from '../../../cairn/agent/v1/StageCommit.js';
 import type { StageAbortInput as _cairn_agent_v1_StageAbortInput, StageAbort as _cairn_agent_v1_StageAbort } from '../../../cairn/agent/v1/StageAbort.js';
 import type { StageCommittedInput as _cairn_agent_v1_StageCommittedInput, StageCommitted as _cairn_agent_v1_StageCommitted } from '../../../cairn/agent/v1/StageCommitted.js';
+import type { UsageHistoryInput as _cairn_agent_v1_UsageHistoryInput, UsageHistory as _cairn_agent_v1_UsageHistory } from '../../../cairn/agent/v1/UsageHistory.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface RequestInput {
@@ -61,7 +62,8 @@ export interface RequestInput {
   'stageCommit'?: (_cairn_agent_v1_StageCommitInput | null);
   'stageAbort'?: (_cairn_agent_v1_StageAbortInput | null);
   'stageCommitted'?: (_cairn_agent_v1_StageCommittedInput | null);
-  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted";
+  'usageHistory'?: (_cairn_agent_v1_UsageHistoryInput | null);
+  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory";
 }
 
 export interface Request {
@@ -100,5 +102,6 @@ export interface Request {
   'stageCommit'?: (_cairn_agent_v1_StageCommit | null);
   'stageAbort'?: (_cairn_agent_v1_StageAbort | null);
   'stageCommitted'?: (_cairn_agent_v1_StageCommitted | null);
-  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted";
+  'usageHistory'?: (_cairn_agent_v1_UsageHistory | null);
+  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory";
 }

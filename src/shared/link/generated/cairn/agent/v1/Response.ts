@@ -8,6 +8,7 @@ import type { BackupResultInput as _cairn_agent_v1_BackupResultInput, BackupResu
 import type { ConsoleReplayInput as _cairn_agent_v1_ConsoleReplayInput, ConsoleReplay as _cairn_agent_v1_ConsoleReplay } from '../../../cairn/agent/v1/ConsoleReplay.js';
 import type { SnapshotManifestInput as _cairn_agent_v1_SnapshotManifestInput, SnapshotManifest as _cairn_agent_v1_SnapshotManifest } from '../../../cairn/agent/v1/SnapshotManifest.js';
 import type { StageCommitStateInput as _cairn_agent_v1_StageCommitStateInput, StageCommitState as _cairn_agent_v1_StageCommitState } from '../../../cairn/agent/v1/StageCommitState.js';
+import type { UsageSamplesInput as _cairn_agent_v1_UsageSamplesInput, UsageSamples as _cairn_agent_v1_UsageSamples } from '../../../cairn/agent/v1/UsageSamples.js';
 
 export interface ResponseInput {
   /**
@@ -33,7 +34,8 @@ export interface ResponseInput {
   'consoleReplay'?: (_cairn_agent_v1_ConsoleReplayInput | null);
   'snapshotManifest'?: (_cairn_agent_v1_SnapshotManifestInput | null);
   'stageCommitState'?: (_cairn_agent_v1_StageCommitStateInput | null);
-  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay"|"stageCommitState";
+  'usageSamples'?: (_cairn_agent_v1_UsageSamplesInput | null);
+  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay"|"stageCommitState"|"usageSamples";
 }
 
 export interface Response {
@@ -60,5 +62,6 @@ export interface Response {
   'consoleReplay'?: (_cairn_agent_v1_ConsoleReplay | null);
   'snapshotManifest'?: (_cairn_agent_v1_SnapshotManifest | null);
   'stageCommitState'?: (_cairn_agent_v1_StageCommitState | null);
-  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay"|"stageCommitState";
+  'usageSamples'?: (_cairn_agent_v1_UsageSamples | null);
+  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay"|"stageCommitState"|"usageSamples";
 }

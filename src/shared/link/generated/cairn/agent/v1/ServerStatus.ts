@@ -5,6 +5,7 @@ import type { ResourcesInput as _cairn_agent_v1_ResourcesInput, Resources as _ca
 import type { ConditionInput as _cairn_agent_v1_ConditionInput, Condition as _cairn_agent_v1_Condition } from '../../../cairn/agent/v1/Condition.js';
 import type { PortBindingInput as _cairn_agent_v1_PortBindingInput, PortBinding as _cairn_agent_v1_PortBinding } from '../../../cairn/agent/v1/PortBinding.js';
 import type { LastCrashInput as _cairn_agent_v1_LastCrashInput, LastCrash as _cairn_agent_v1_LastCrash } from '../../../cairn/agent/v1/LastCrash.js';
+import type { PlayersInput as _cairn_agent_v1_PlayersInput, Players as _cairn_agent_v1_Players } from '../../../cairn/agent/v1/Players.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface ServerStatusInput {
@@ -73,6 +74,11 @@ export interface ServerStatusInput {
    * the box); 0 otherwise.
    */
   'pid'?: (number);
+  /**
+   * Players online as the server's last Server List Ping answered (templates with
+   * `status: {protocol: "minecraft-slp"}`, while running); unset when unknown.
+   */
+  'players'?: (_cairn_agent_v1_PlayersInput | null);
 }
 
 export interface ServerStatus {
@@ -141,4 +147,9 @@ export interface ServerStatus {
    * the box); 0 otherwise.
    */
   'pid': (number);
+  /**
+   * Players online as the server's last Server List Ping answered (templates with
+   * `status: {protocol: "minecraft-slp"}`, while running); unset when unknown.
+   */
+  'players': (_cairn_agent_v1_Players | null);
 }
