@@ -22,9 +22,6 @@ export interface Census {
   players: PlayersTally[];
 }
 
-/** One count serves the scrape's every gauge: a scrape asking twice within this long gets the same. */
-const reuseForMs = 1_000;
-
 /** Servers counted between two turns of the event loop. */
 const sliceServers = 5_000;
 
@@ -36,20 +33,19 @@ const sliceServers = 5_000;
  * on whether each Node is heard right now.
  */
 export class ServerCensus {
-  private last?: { at: number; census: Promise<Census> };
+  /** The count under way: a scrape's gauges collect together and share it. */
+  private counting?: Promise<Census>;
 
   constructor(private readonly repos: Pick<Repositories, 'servers'>, private readonly isConnected: (nodeId: string) => boolean) {}
 
-  /** The fleet counted now, or a count begun less than a second ago. */
+  /** The fleet counted now, or by the count already under way. */
   tally(): Promise<Census> {
-    const now = Date.now();
-    if (this.last && now - this.last.at < reuseForMs) return this.last.census;
-    const census = this.count();
-    this.last = { at: now, census };
-    census.catch(() => {
-      if (this.last?.census === census) this.last = undefined;
+    if (this.counting) return this.counting;
+    const counting = this.count().finally(() => {
+      if (this.counting === counting) this.counting = undefined;
     });
-    return census;
+    this.counting = counting;
+    return counting;
   }
 
   private async count(): Promise<Census> {
