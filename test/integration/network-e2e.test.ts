@@ -104,6 +104,13 @@ describe('network end to end: two Agents, simproxy and two simcraft members', fu
     expect(greets(lobby)(await greetingOn(networkPort))).to.equal(true);
   });
 
+  it('the proxy\'s players are what the network address answers a Server List Ping with (simproxy: the lobby\'s)', async () => {
+    expect((await f.admin.post(`/servers/${lobby.id}/console/commands`, { command: 'fakeplayers 6' })).status).to.equal(200);
+    const lobbyNow = await waitForServer(f.admin, lobby.id, (s) => s.status.players?.online === 6, 'the lobby\'s six players', 25_000);
+    const proxyNow = await waitForServer(f.admin, proxy.id, (s) => s.status.players?.online === 6, 'six players through the proxy', 25_000);
+    expect(proxyNow.status.players).to.deep.equal(lobbyNow.status.players);
+  });
+
   it('PATCH /network refuses a lobby that is not a member', async () => {
     expectProblem(await f.admin.patch('/network', { lobbyServerId: proxy.id }), 409, 'conflict');
     expectProblem(await f.admin.patch('/network', { lobbyServerId: '0190a1b2-0000-7000-8000-00000000dead' }), 400, 'invalid_request', 'body.lobbyServerId');
