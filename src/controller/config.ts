@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { logFormats, type LogFormat } from '../shared/logger.js';
 import { gamePortsRule, parseGamePorts } from '../shared/game-ports.js';
 import type { PortRange } from '../shared/link/messages.js';
@@ -36,6 +36,8 @@ export interface ControllerConfig {
   auditRetentionDays: number;
   /** `/metrics` answers only this bearer token when set. */
   metricsToken?: string;
+  /** The key that encrypts stored secrets (OpenID client secret, TOTP seeds); created when absent. */
+  secretsKeyFile: string;
 }
 
 export class ConfigError extends ProgramConfigError {}
@@ -59,6 +61,7 @@ const flags = {
   'tls-key': { value: 'FILE', env: 'CAIRN_TLS_KEY', help: 'TLS private key (PEM); with --tls-cert' },
   'tls-ca': { value: 'FILE', env: 'CAIRN_TLS_CA', help: 'the CA (PEM) that signed --tls-cert, for the local Agent to verify the link (default: --tls-cert, for a self-signed one)' },
   'game-ports': { value: 'FIRST-LAST', env: 'CAIRN_GAME_PORTS', help: 'the game port range the local Agent offers' },
+  'secrets-key-file': { value: 'FILE', env: 'CAIRN_SECRETS_KEY_FILE', help: 'the key that encrypts the secrets the store keeps (OpenID client secret, TOTP seeds), created mode 0600 when absent; every Controller of one store needs the same file (default <data-dir>/secrets.key)' },
   'metrics-token': { value: 'TOKEN', env: 'CAIRN_METRICS_TOKEN', help: '/metrics then needs Authorization: Bearer TOKEN (default: open, like /healthz)' },
   'audit-retention-days': { value: 'DAYS', env: 'CAIRN_AUDIT_RETENTION_DAYS', help: 'delete audit events older than this, hourly and at start; 0 keeps them forever (default 365)' },
   'shutdown-timeout': { value: 'SECONDS', env: 'CAIRN_SHUTDOWN_TIMEOUT', help: 'on SIGTERM, how long requests get to finish before their connections are cut (default 10)' },
@@ -106,6 +109,7 @@ function configFrom(settings: ProgramSettings<keyof typeof flags>): ControllerCo
     localAgentGamePorts: parsed('game-ports', gamePortsRule, parseGamePorts),
     shutdownTimeoutMs: parsed('shutdown-timeout', 'seconds 0..3600', shutdownTimeoutMs) ?? 10_000,
     metricsToken: get('metrics-token') || undefined,
+    secretsKeyFile: resolve(get('secrets-key-file') ?? join(get('data-dir') ?? './data', 'secrets.key')),
     auditRetentionDays: parsed('audit-retention-days', 'a whole number of days 0..36500', wholeNumber(0, 36_500)) ?? 365,
   };
   if ((config.tlsCert === undefined) !== (config.tlsKey === undefined)) throw new ConfigError('--tls-cert and --tls-key go together');

@@ -29,6 +29,7 @@ import { openStore } from './store/open-store.js';
 import type { Repositories } from './store/repositories.js';
 import { TemplateCatalog } from './templates/template-catalog.js';
 import { loadControllerTls, localAgentTlsName } from './tls.js';
+import { SecretBox } from './security/secret-box.js';
 
 export interface ControllerOptions {
   config: ControllerConfig;
@@ -86,7 +87,8 @@ export async function startController(options: ControllerOptions): Promise<Runni
     dataDir: config.dataDir, mongodbUri: config.mongodbUri, clock,
     onRepair: (repair) => logger.warn({ event: 'store_repaired', ...repair }, `Store file ${repair.file} repaired at load: dropped ${repair.dropped}`),
   });
-  const services = createServices({ repos, clock, ids: options.ids ?? uuidV7Ids, logger, dataDir: config.dataDir, templates, nodeTimings: options.nodeTimings, migrationTimings: options.migrationTimings, scheduleTimers: options.scheduleTimers, auditRetentionDays: config.auditRetentionDays, catalog: { source: config.catalogSource, syncIntervalMs: config.catalogSyncMinutes * 60_000 }, software: { bases: config.softwareSources } }, options.sessionPolicy);
+  const secrets = await SecretBox.fromFile(config.secretsKeyFile);
+  const services = createServices({ repos, clock, ids: options.ids ?? uuidV7Ids, logger, dataDir: config.dataDir, secrets, templates, nodeTimings: options.nodeTimings, migrationTimings: options.migrationTimings, scheduleTimers: options.scheduleTimers, auditRetentionDays: config.auditRetentionDays, catalog: { source: config.catalogSource, syncIntervalMs: config.catalogSyncMinutes * 60_000 }, software: { bases: config.softwareSources } }, options.sessionPolicy);
   await services.roles.seedBuiltins();
   const setupCodeFile = await services.setup.prepare();
   await services.nodes.start();

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,7 @@ import type { ServerDoc } from '../../src/controller/store/records.js';
 import type { Repositories } from '../../src/controller/store/repositories.js';
 import type { TemplateCatalog } from '../../src/controller/templates/template-catalog.js';
 import { uuidV7Ids } from '../../src/shared/clock.js';
+import { SecretBox } from '../../src/controller/security/secret-box.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { TestClock } from '../support/clock.js';
 
@@ -46,7 +48,7 @@ describe('server reports that change nothing', () => {
     dir = await mkdtemp(join(tmpdir(), 'cairn-report-skip-'));
     clock = new TestClock();
     repos = await openStore({ dataDir: dir, clock });
-    const deps = { repos, clock, ids: uuidV7Ids, logger: silentLogger, dataDir: dir };
+    const deps = { repos, clock, ids: uuidV7Ids, logger: silentLogger, dataDir: dir, secrets: SecretBox.ofKey(randomBytes(32)) };
     const nodes = { isConnected: () => true, desiredStateChanged: () => undefined } as unknown as NodeGateway;
     const watch = new ServerChangeHub();
     writes = [];

@@ -1,5 +1,6 @@
 import type { Clock, IdGenerator } from '../../shared/clock.js';
 import type { Logger } from '../../shared/logger.js';
+import type { SecretBox } from '../security/secret-box.js';
 import type { Repositories } from '../store/repositories.js';
 
 /** What every service is built from; tests swap the clock and ids. */
@@ -9,6 +10,8 @@ export interface ServiceDeps {
   ids: IdGenerator;
   logger: Logger;
   dataDir: string;
+  /** Opens and seals the secrets the store keeps encrypted. */
+  secrets: SecretBox;
 }
 
 export const nowIso = (deps: { clock: Clock }) => deps.clock.now().toISOString();

@@ -1,0 +1,50 @@
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SecretBox, SecretBoxError } from '../../src/controller/security/secret-box.js';
+
+describe('SecretBox: secrets the store keeps, encrypted with a key outside it', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'cairn-secret-box-'));
+  });
+  afterEach(async () => rm(dir, { recursive: true, force: true }));
+
+  it('creates its key file once (mode 0600) and opens what it sealed after a restart', async () => {
+    const path = join(dir, 'secrets.key');
+    const sealed = (await SecretBox.fromFile(path)).seal('client-secret-value', 'oidc:client-secret');
+    expect((await stat(path)).mode & 0o777).to.equal(0o600);
+    expect(sealed).to.not.include('client-secret-value');
+    const key = await readFile(path, 'utf8');
+    expect((await SecretBox.fromFile(path)).open(sealed, 'oidc:client-secret')).to.equal('client-secret-value');
+    expect(await readFile(path, 'utf8'), 'the key is not replaced').to.equal(key);
+  });
+
+  it('gives two Controllers creating the key at once the same key', async () => {
+    const path = join(dir, 'secrets.key');
+    const [a, b] = await Promise.all([SecretBox.fromFile(path), SecretBox.fromFile(path)]);
+    expect(b.open(a.seal('x', 'p'), 'p')).to.equal('x');
+  });
+
+  it('refuses another purpose, another key and a changed value', () => {
+    const box = SecretBox.ofKey(randomBytes(32));
+    const sealed = box.seal('seed', 'totp:user-1');
+    expect(sealed).to.not.equal(box.seal('seed', 'totp:user-1'), 'a fresh nonce each time');
+    expect(() => box.open(sealed, 'totp:user-2')).to.throw(SecretBoxError);
+    expect(() => SecretBox.ofKey(randomBytes(32)).open(sealed, 'totp:user-1')).to.throw(SecretBoxError);
+    const parts = sealed.split('.');
+    parts[3] = Buffer.from('tampered').toString('base64url');
+    expect(() => box.open(parts.join('.'), 'totp:user-1')).to.throw(SecretBoxError);
+    expect(() => box.open('plain text', 'totp:user-1')).to.throw(SecretBoxError, /not a sealed value/);
+  });
+
+  it('refuses a key file that holds no 32-byte key', async () => {
+    const path = join(dir, 'bad.key');
+    await writeFile(path, 'c2hvcnQ=\n');
+    let error: unknown;
+    await SecretBox.fromFile(path).catch((e: unknown) => (error = e));
+    expect(error).to.be.instanceOf(SecretBoxError);
+  });
+});
