@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,6 +87,17 @@ describe('cairn top: the built binary against a Controller and an Agent', functi
     const unknownTeam = await cairn(['top', 'servers', '--team', 'Nobody']);
     expect(unknownTeam.code).to.equal(1);
     expect(unknownTeam.stderr).to.equal('Error from server (not_found): team "Nobody" not found\n');
+  });
+
+  it('cairn --help lists top; top --help its two kinds; completion offers them and the --sort-by keys', async () => {
+    expect(await ok(['--help'])).to.match(/^  top\b/m);
+    const help = await ok(['top', '--help']);
+    expect(help).to.match(/^  servers \[options\]/m).and.match(/^  nodes \[options\]/m);
+    expect(await ok(['top', 'servers', '--help'])).to.include('--sort-by <key>').and.include('"cpu", "memory", "players", "name"');
+    const script = await ok(['completion', 'bash']);
+    const complete = (words: string) => spawnSync('bash', ['-c', `${script}\nCOMP_WORDS=(${words}); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _cairn; echo "\${COMPREPLY[@]}"`], { encoding: 'utf8' }).stdout.trim();
+    expect(complete('cairn top ""')).to.equal('servers nodes');
+    expect(complete('cairn top servers --sort-by ""')).to.equal('cpu memory players name');
   });
 
   it('an unknown --sort-by is a usage error (exit 2) naming the allowed keys', async () => {
