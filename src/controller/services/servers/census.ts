@@ -11,6 +11,20 @@ export interface ServerTally {
   count: number;
 }
 
+/** Players online on the servers of one template that run now (on a Node that is heard). */
+export interface PlayersTally {
+  template: string;
+  online: number;
+}
+
+export interface Census {
+  servers: ServerTally[];
+  players: PlayersTally[];
+}
+
+/** One count serves the scrape's every gauge: a scrape asking twice within this long gets the same. */
+const reuseForMs = 1_000;
+
 /** Servers counted between two turns of the event loop. */
 const sliceServers = 5_000;
 
@@ -22,10 +36,25 @@ const sliceServers = 5_000;
  * on whether each Node is heard right now.
  */
 export class ServerCensus {
+  private last?: { at: number; census: Promise<Census> };
+
   constructor(private readonly repos: Pick<Repositories, 'servers'>, private readonly isConnected: (nodeId: string) => boolean) {}
 
-  async tally(): Promise<ServerTally[]> {
+  /** The fleet counted now, or a count begun less than a second ago. */
+  tally(): Promise<Census> {
+    const now = Date.now();
+    if (this.last && now - this.last.at < reuseForMs) return this.last.census;
+    const census = this.count();
+    this.last = { at: now, census };
+    census.catch(() => {
+      if (this.last?.census === census) this.last = undefined;
+    });
+    return census;
+  }
+
+  private async count(): Promise<Census> {
     const tallies = new Map<string, ServerTally>();
+    const players = new Map<string, number>();
     // Each Node's connection once per scrape, not once per server (100,000 servers, 5,000 Nodes).
     const connected = new Map<string, boolean>();
     const nodeConnected = (nodeId: string) => connected.get(nodeId) ?? connected.set(nodeId, this.isConnected(nodeId)).get(nodeId)!;
@@ -43,7 +72,11 @@ export class ServerCensus {
       const tally = tallies.get(key) ?? { phase: doc.phase, runtimeState, convergence, count: 0 };
       tally.count += 1;
       tallies.set(key, tally);
+      if (doc.observed.players && runtimeState === 'RUNNING' && convergence !== 'UNKNOWN') {
+        const template = doc.desired.software.template;
+        players.set(template, (players.get(template) ?? 0) + doc.observed.players.online);
+      }
     }
-    return [...tallies.values()];
+    return { servers: [...tallies.values()], players: [...players].map(([template, online]) => ({ template, online })) };
   }
 }
