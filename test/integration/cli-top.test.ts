@@ -34,7 +34,8 @@ describe('cairn top: the built binary against a Controller and an Agent', functi
   const topJson = async (args: string[] = []) => JSON.parse(await ok(['top', 'servers', ...args, '-o', 'json'])) as Row[];
 
   before(async () => {
-    f = await startFleet();
+    // Samples (usage and the players ping) every second rather than every 10 s, so the first shows soon.
+    f = await startFleet({ agentArgs: ['--status-interval-ms', '1000'] });
     home = await mkdtemp(join(tmpdir(), 'cairn-cli-'));
     const login = await cairn(['login', '--url', f.t.baseUrl, '--username', adminCredentials.username, '--password-stdin'], adminCredentials.password + '\n');
     expect(login.code, login.stderr).to.equal(0);
@@ -46,8 +47,8 @@ describe('cairn top: the built binary against a Controller and an Agent', functi
     await ok(['start', 'busy']);
     await ok(['wait', 'server', 'busy', '--for=running', '--timeout', '60s']);
     busyId = (JSON.parse(await ok(['get', 'server', 'busy', '-o', 'json'])) as ServerDetail).id;
-    // The Agent samples usage every 5 s and the Controller records a change of usage alone at most every 30 s.
-    await waitForServer(f.admin, busyId, (s) => s.status.usage.memoryBytes > 0, 'the first usage sample of busy', 60_000);
+    // The first ping's players are written at once, and the usage sampled with them; usage alone is written at most every 30 s.
+    await waitForServer(f.admin, busyId, (s) => s.status.usage.memoryBytes > 0, 'the first usage sample of busy', 40_000);
   });
   after(async () => {
     /* eslint-disable @typescript-eslint/no-unnecessary-condition -- after() runs even when before() failed before assigning these */
@@ -90,9 +91,9 @@ describe('cairn top: the built binary against a Controller and an Agent', functi
   });
 
   it('cairn --help lists top; top --help its two kinds; completion offers them and the --sort-by keys', async () => {
-    expect(await ok(['--help'])).to.match(/^  top\b/m);
+    expect(await ok(['--help'])).to.match(/^ {2}top\b/m);
     const help = await ok(['top', '--help']);
-    expect(help).to.match(/^  servers \[options\]/m).and.match(/^  nodes \[options\]/m);
+    expect(help).to.match(/^ {2}servers \[options\]/m).and.match(/^ {2}nodes \[options\]/m);
     expect(await ok(['top', 'servers', '--help'])).to.include('--sort-by <key>').and.include('"cpu", "memory", "players", "name"');
     const script = await ok(['completion', 'bash']);
     const complete = (words: string) => spawnSync('bash', ['-c', `${script}\nCOMP_WORDS=(${words}); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _cairn; echo "\${COMPREPLY[@]}"`], { encoding: 'utf8' }).stdout.trim();
@@ -118,7 +119,7 @@ describe('cairn top: the built binary against a Controller and an Agent', functi
     expect(node.memoryBytes).to.be.a('number').and.above(0);
   });
 
-  it('players: what the Agent\'s Server List Ping reports shows in PLAYERS within 30 s (the Agent pings every 10 s)', async () => {
+  it('players: what the Agent\'s Server List Ping reports shows in PLAYERS within 30 s', async () => {
     expect((await f.admin.post<CommandSent>(`/servers/${busyId}/console/commands`, { command: 'fakeplayers 4' })).status).to.equal(200);
     const row = await waitFor(async () => (await topJson()).find((r) => r.name === 'busy' && r.playersOnline === 4), { timeoutMs: 30_000, intervalMs: 500, what: 'playersOnline 4 in cairn top servers -o json' });
     expect(row).to.include({ playersMax: 20 });
