@@ -12,6 +12,7 @@ import { registerMembers } from './commands/members.js';
 import { registerPower } from './commands/power.js';
 import { registerSession } from './commands/session.js';
 import { registerSync } from './commands/sync.js';
+import { registerTop } from './commands/top.js';
 import { registerWait } from './commands/wait.js';
 import { registerWorkflows } from './commands/workflows.js';
 import { withGlobals } from './context.js';
@@ -30,7 +31,7 @@ export function buildProgram(): Command {
   withGlobals(program);
   for (const register of [
     registerSession, registerGet, registerDescribe, registerCreate, registerMembers, registerPower, registerDelete, registerConsole,
-    registerCopy, registerWait, registerApply, registerWorkflows, registerSync, registerCompletion,
+    registerCopy, registerWait, registerApply, registerWorkflows, registerSync, registerTop, registerCompletion,
   ]) register(program);
   return program;
 }

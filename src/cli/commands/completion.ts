@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { formats } from '../output.js';
+import { sortKeys } from '../top-rows.js';
 
 /** Words offered after each command path (`get`, `create server`): its subcommands, the types its first argument names, its flags. */
 export function completionWords(program: Command): Map<string, string[]> {
@@ -54,6 +55,7 @@ _cairn() {
   done
   case "$prev" in
     -o|--output) COMPREPLY=($(compgen -W "${formats.join(' ')}" -- "$cur")); return ;;
+    --sort-by) COMPREPLY=($(compgen -W "${sortKeys.join(' ')}" -- "$cur")); return ;;
     --to|--node) COMPREPLY=($(compgen -W "${names('nodes')}" -- "$cur")); return ;;
     --team) COMPREPLY=($(compgen -W "${names('teams')}" -- "$cur")); return ;;
     --server) COMPREPLY=($(compgen -W "${names('servers')}" -- "$cur")); return ;;
