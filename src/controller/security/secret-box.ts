@@ -18,16 +18,16 @@ export class SecretBox {
 
   /** The key in `path` (32 random bytes, base64), created with mode 0600 when absent. */
   static async fromFile(path: string): Promise<SecretBox> {
-    const read = () => readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => {
-      if (e.code === 'ENOENT') return undefined;
+    const read = () => readFile(path, 'utf8').catch((e: unknown) => {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw e;
     });
     let text = await read();
     if (text === undefined) {
       const created = `${randomBytes(keyBytes).toString('base64')}\n`;
       // 'wx': of two Controllers creating it at once, one writes and the other reads the winner's.
-      const wrote = await writeFile(path, created, { mode: 0o600, flag: 'wx' }).then(() => true, (e: NodeJS.ErrnoException) => {
-        if (e.code === 'EEXIST') return false;
+      const wrote = await writeFile(path, created, { mode: 0o600, flag: 'wx' }).then(() => true, (e: unknown) => {
+        if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
         throw e;
       });
       text = wrote ? created : await read();
@@ -53,8 +53,9 @@ export class SecretBox {
 
   /** The sealed value's text; SecretBoxError when it was sealed with another key or purpose, or changed. */
   open(sealed: string, purpose: string): string {
-    const [v, iv, tag, data] = sealed.split('.');
-    if (v !== version || iv === undefined || tag === undefined || data === undefined) throw new SecretBoxError('not a sealed value');
+    const parts = sealed.split('.');
+    if (parts.length !== 4 || parts[0] !== version) throw new SecretBoxError('not a sealed value');
+    const [, iv, tag, data] = parts;
     try {
       const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
       decipher.setAAD(Buffer.from(purpose, 'utf8'));
