@@ -75,173 +75,173 @@ const admitTeam = (c: Ctx, teamIds: string[]) => ok(admin(c).patch('/network', {
 const leaveNetwork = (c: Ctx) => ok(admin(c).patch(`/servers/${c.f.spareId}`, { inNetwork: false }), 'leave the network');
 const put = (c: Ctx, path: string) => admin(c).request('PUT', `/servers/${c.w.serverId}/files/content?path=${path}`, { rawBody: Buffer.from('hello'), contentType: 'application/octet-stream' });
 
-//                                                                     anon  pwc   view  oper  tadm  out   node  admin token
+//                                                                     anon  pwc   view  oper  tadm  out   node  admin token scop  tscop
 const table: Row[] = [
-  row('GET /setup',                                                   '2     2     2     2     2     2     2     2     2'),
-  row('POST /setup',                                                  '409   409   409   409   409   409   409   409   409', () => ({
+  row('GET /setup',                                                   '2     2     2     2     2     2     2     2     2     2     2'),
+  row('POST /setup',                                                  '409   409   409   409   409   409   409   409   409   409   409', () => ({
     body: { setupCode: 'not-the-code', username: 'late', email: 'late@example.com', displayName: 'Late', password: 'late-password-1', network: { name: 'N', address: 'example.com', port: 30000 } },
   })),
-  row('POST /auth/login',                                             'cred  cred  cred  cred  cred  cred  cred  cred  cred', (c) => ({ body: { username: c.unique('nobody'), password: 'wrong-password-1' } })),
-  row('POST /auth/password-reset',                                    '400   400   400   400   400   400   400   400   400', () => ({ body: { token: 'not-a-reset-token', newPassword: 'new-password-123' } })),
-  row('POST /me/password',                                            '401   400   400   400   400   400   400   400   400', () => ({ body: { currentPassword: 'not-my-password', newPassword: 'new-password-123' } })),
-  row('GET /me',                                                      '401   2     2     2     2     2     2     2     2'),
-  row('POST /me/tokens',                                              '401   pcr   2     2     2     2     2     2     2', (c) => ({ body: { name: c.unique('t') } })),
-  row('GET /me/tokens',                                               '401   pcr   2     2     2     2     2     2     2'),
-  row('DELETE /me/tokens/{tokenId}',                                  '401   pcr   404   404   404   404   404   2     2', async (c) => ({
+  row('POST /auth/login',                                             'cred  cred  cred  cred  cred  cred  cred  cred  cred  cred  cred', (c) => ({ body: { username: c.unique('nobody'), password: 'wrong-password-1' } })),
+  row('POST /auth/password-reset',                                    '400   400   400   400   400   400   400   400   400   400|429 400|429', () => ({ body: { token: 'not-a-reset-token', newPassword: 'new-password-123' } })),
+  row('POST /me/password',                                            '401   400   400   400   400   400   400   400   400   403   403', () => ({ body: { currentPassword: 'not-my-password', newPassword: 'new-password-123' } })),
+  row('GET /me',                                                      '401   2     2     2     2     2     2     2     2     2     2'),
+  row('POST /me/tokens',                                              '401   pcr   2     2     2     2     2     2     2     403   403', (c) => ({ body: { name: c.unique('t') } })),
+  row('GET /me/tokens',                                               '401   pcr   2     2     2     2     2     2     2     2     2'),
+  row('DELETE /me/tokens/{tokenId}',                                  '401   pcr   404   404   404   404   404   2     2     403   403', async (c) => ({
     path: `/me/tokens/${(await ok(admin(c).post<CreatedApiToken>('/me/tokens', { name: c.unique('t') }), 'token')).id}`,
   })),
-  row('POST /users',                                                  '401   pcr   403   403   403   403   403   2     2', (c) => {
+  row('POST /users',                                                  '401   pcr   403   403   403   403   403   2     2     403   403', (c) => {
     const name = c.unique('u');
     return { body: { username: name, email: `${name}@example.com`, displayName: name, password: 'first-password-1' } };
   }),
-  row('GET /users',                                                   '401   pcr   403   403   403   403   403   2     2'),
-  row('GET /users/{userId}',                                          '401   pcr   404   404   404   404   404   2     2'),
-  row('GET /users/{userId} (self)',                                   '401   pcr   2     2     2     2     2     2     2', (c) => ({ path: `/users/${c.who.userId ?? c.w.adminId}` })),
-  row('PATCH /users/{userId}',                                        '401   pcr   404   404   404   404   404   2     2', () => ({ body: { displayName: 'World user' } })),
-  row('PATCH /users/{userId} (own name)',                             '401   pcr   2     2     2     2     2     2     2', (c) => ({ path: `/users/${c.who.userId ?? c.w.adminId}`, body: { displayName: `${c.who.name} renamed` } })),
-  row('PATCH /users/{userId} (make self admin)',                      '401   pcr   403   403   403   403   403   2     2', (c) => ({ path: `/users/${c.who.userId ?? c.w.adminId}`, body: { globalAdmin: true } })),
-  row('PATCH /users/{userId} (grant self nodes.manage)',              '401   pcr   403   403   403   403   403   2     2', (c) => ({ path: `/users/${c.who.userId ?? c.w.adminId}`, body: { globalPermissions: ['nodes.manage'] } })),
-  row('DELETE /users/{userId}',                                       '401   pcr   403   403   403   403   403   2     2', async (c) => {
+  row('GET /users',                                                   '401   pcr   403   403   403   403   403   2     2     403   403'),
+  row('GET /users/{userId}',                                          '401   pcr   404   404   404   404   404   2     2     403   404'),
+  row('GET /users/{userId} (self)',                                   '401   pcr   2     2     2     2     2     2     2     2     2', (c) => ({ path: `/users/${c.who.userId ?? c.w.adminId}` })),
+  row('PATCH /users/{userId}',                                        '401   pcr   404   404   404   404   404   2     2     403   403', () => ({ body: { displayName: 'World user' } })),
+  row('PATCH /users/{userId} (own name)',                             '401   pcr   2     2     2     2     2     2     2     403   403', (c) => ({ path: `/users/${c.who.userId ?? c.w.adminId}`, body: { displayName: `${c.who.name} renamed` } })),
+  row('PATCH /users/{userId} (make self admin)',                      '401   pcr   403   403   403   403   403   2     2     403   403', (c) => ({ path: `/users/${c.who.userId ?? c.w.adminId}`, body: { globalAdmin: true } })),
+  row('PATCH /users/{userId} (grant self nodes.manage)',              '401   pcr   403   403   403   403   403   2     2     403   403', (c) => ({ path: `/users/${c.who.userId ?? c.w.adminId}`, body: { globalPermissions: ['nodes.manage'] } })),
+  row('DELETE /users/{userId}',                                       '401   pcr   403   403   403   403   403   2     2     403   403', async (c) => {
     const name = c.unique('gone');
     return { path: `/users/${(await ok(admin(c).post<User>('/users', { username: name, email: `${name}@example.com`, displayName: name, password: 'first-password-1' }), 'user')).id}` };
   }),
-  row('POST /users/{userId}/password-reset',                          '401   pcr   403   403   403   403   403   2     2'),
-  row('POST /teams',                                                  '401   pcr   403   403   403   403   403   2     2', (c) => ({ body: { name: c.unique('team') } })),
-  row('GET /teams',                                                   '401   pcr   2     2     2     2     2     2     2'),
-  row('GET /teams/{teamId}',                                          '401   pcr   2     2     2     404   404   2     2'),
-  row('PATCH /teams/{teamId}',                                        '401   pcr   403   403   403   404   404   2     2', (c) => ({ body: { name: c.unique('World') } })),
-  row('DELETE /teams/{teamId}',                                       '401   pcr   403   403   403   404   404   409   409'),
-  row('PUT /teams/{teamId}/members/{userId}',                         '401   pcr   403   403   403   404   404   2     2', (c) => ({ body: { roleIds: [c.w.builtinRoles.get('viewer')] } })),
-  row('GET /teams/{teamId}/members',                                  '401   pcr   2     2     2     404   404   2     2'),
-  row('DELETE /teams/{teamId}/members/{userId}',                      '401   pcr   403   403   403   404   404   2     2', async (c) => {
+  row('POST /users/{userId}/password-reset',                          '401   pcr   403   403   403   403   403   2     2     403   403'),
+  row('POST /teams',                                                  '401   pcr   403   403   403   403   403   2     2     403   403', (c) => ({ body: { name: c.unique('team') } })),
+  row('GET /teams',                                                   '401   pcr   2     2     2     2     2     2     2     2     2'),
+  row('GET /teams/{teamId}',                                          '401   pcr   2     2     2     404   404   2     2     2     2'),
+  row('PATCH /teams/{teamId}',                                        '401   pcr   403   403   403   404   404   2     2     403   403', (c) => ({ body: { name: c.unique('World') } })),
+  row('DELETE /teams/{teamId}',                                       '401   pcr   403   403   403   404   404   409   409   403   403'),
+  row('PUT /teams/{teamId}/members/{userId}',                         '401   pcr   403   403   403   404   404   2     2     403   403', (c) => ({ body: { roleIds: [c.w.builtinRoles.get('viewer')] } })),
+  row('GET /teams/{teamId}/members',                                  '401   pcr   2     2     2     404   404   2     2     2     2'),
+  row('DELETE /teams/{teamId}/members/{userId}',                      '401   pcr   403   403   403   404   404   2     2     403   403', async (c) => {
     await ok(admin(c).put(`/teams/${c.w.teamId}/members/${c.w.userId}`, { roleIds: [c.w.builtinRoles.get('viewer')] }), 'membership');
     return {};
   }),
-  row('GET /roles',                                                   '401   pcr   2     2     2     2     2     2     2'),
-  row('POST /roles',                                                  '401   pcr   403   403   403   403   403   2     2', (c) => ({ body: { name: c.unique('role'), permissions: ['servers.read'] } })),
-  row('GET /roles/{roleId}',                                          '401   pcr   2     2     2     2     2     2     2'),
-  row('PATCH /roles/{roleId}',                                        '401   pcr   403   403   403   403   403   2     2', () => ({ body: { description: 'changed' } })),
-  row('DELETE /roles/{roleId}',                                       '401   pcr   403   403   403   403   403   2     2', async (c) => ({
+  row('GET /roles',                                                   '401   pcr   2     2     2     2     2     2     2     2     2'),
+  row('POST /roles',                                                  '401   pcr   403   403   403   403   403   2     2     403   403', (c) => ({ body: { name: c.unique('role'), permissions: ['servers.read'] } })),
+  row('GET /roles/{roleId}',                                          '401   pcr   2     2     2     2     2     2     2     2     2'),
+  row('PATCH /roles/{roleId}',                                        '401   pcr   403   403   403   403   403   2     2     403   403', () => ({ body: { description: 'changed' } })),
+  row('DELETE /roles/{roleId}',                                       '401   pcr   403   403   403   403   403   2     2     403   403', async (c) => ({
     path: `/roles/${(await ok(admin(c).post<Role>('/roles', { name: c.unique('role'), permissions: [] }), 'role')).id}`,
   })),
-  row('GET /audit-events',                                            '401   pcr   403   403   403   403   403   2     2'),
-  row('GET /network',                                                 '401   pcr   2     2     2     2     2     2     2'),
-  row('PATCH /network',                                               '401   pcr   403   403   403   403   403   2     2', () => ({ body: { description: 'changed' } })),
-  row('PATCH /network (admit teams)',                                 '401   pcr   403   403   403   403   403   2     2', (c) => ({ body: { teamIds: [c.w.teamId] } }), (c) => admitTeam(c, [])),
-  row('POST /network/proxy',                                          '401   pcr   403   403   403   403   403   2|409 2|409', (c) => ({
+  row('GET /audit-events',                                            '401   pcr   403   403   403   403   403   2     2     403   403'),
+  row('GET /network',                                                 '401   pcr   2     2     2     2     2     2     2     2     2'),
+  row('PATCH /network',                                               '401   pcr   403   403   403   403   403   2     2     403   403', () => ({ body: { description: 'changed' } })),
+  row('PATCH /network (admit teams)',                                 '401   pcr   403   403   403   403   403   2     2     403   403', (c) => ({ body: { teamIds: [c.w.teamId] } }), (c) => admitTeam(c, [])),
+  row('POST /network/proxy',                                          '401   pcr   403   403   403   403   403   2|409 2|409 403   403', (c) => ({
     body: { software: { template: 'simproxy', version: '3.4.0' }, resources: smallResources, nodeId: c.w.nodeId },
   })),
-  row('GET /network/routes',                                          '401   pcr   2     2     2     2     2     2     2'),
-  row('POST /nodes',                                                  '401   pcr   403   403   403   403   2     2     2', (c) => ({ body: { name: c.unique('node') } })),
-  row('GET /nodes',                                                   '401   pcr   2     2     2     2     2     2     2'),
-  row('GET /nodes/{nodeId}',                                          '401   pcr   2     2     2     404   2     2     2'),
-  row('PATCH /nodes/{nodeId}',                                        '401   pcr   403   403   403   404   2     2     2', () => ({ body: { address: '' } })),
-  row('DELETE /nodes/{nodeId}',                                       '401   pcr   403   403   403   404   409   409   409'),
-  row('POST /nodes/{nodeId}/enable',                                  '401   pcr   403   403   403   404   2     2     2'),
-  row('POST /nodes/{nodeId}/disable',                                 '401   pcr   403   403   403   404   2     2     2', undefined, (c) => admin(c).post(`/nodes/${c.w.nodeId}/enable`)),
-  row('POST /nodes/{nodeId}/revoke',                                  '401   pcr   404   404   404   404   2     2     2', async (c) => ({ path: `/nodes/${await throwawayNode(c)}/revoke` })),
-  row('POST /nodes/{nodeId}/enrollment-token',                        '401   pcr   404   404   404   404   2     2     2', async (c) => ({ path: `/nodes/${await throwawayNode(c)}/enrollment-token` })),
-  row('POST /nodes/{nodeId}/drain',                                   '401   pcr   404   404   404   404   2     2     2', async (c) => ({ path: `/nodes/${await throwawayNode(c)}/drain` })),
-  row('GET /agent-link',                                              '401   pcr   403   403   403   403   2     2     2'),
-  row('POST /servers',                                                '401   pcr   403   403   2     404   404   2     2', (c) => ({
+  row('GET /network/routes',                                          '401   pcr   2     2     2     2     2     2     2     2     2'),
+  row('POST /nodes',                                                  '401   pcr   403   403   403   403   2     2     2     403   403', (c) => ({ body: { name: c.unique('node') } })),
+  row('GET /nodes',                                                   '401   pcr   2     2     2     2     2     2     2     2     2'),
+  row('GET /nodes/{nodeId}',                                          '401   pcr   2     2     2     404   2     2     2     403   403'),
+  row('PATCH /nodes/{nodeId}',                                        '401   pcr   403   403   403   404   2     2     2     403   403', () => ({ body: { address: '' } })),
+  row('DELETE /nodes/{nodeId}',                                       '401   pcr   403   403   403   404   409   409   409   403   403'),
+  row('POST /nodes/{nodeId}/enable',                                  '401   pcr   403   403   403   404   2     2     2     403   403'),
+  row('POST /nodes/{nodeId}/disable',                                 '401   pcr   403   403   403   404   2     2     2     403   403', undefined, (c) => admin(c).post(`/nodes/${c.w.nodeId}/enable`)),
+  row('POST /nodes/{nodeId}/revoke',                                  '401   pcr   404   404   404   404   2     2     2     403   404', async (c) => ({ path: `/nodes/${await throwawayNode(c)}/revoke` })),
+  row('POST /nodes/{nodeId}/enrollment-token',                        '401   pcr   404   404   404   404   2     2     2     403   404', async (c) => ({ path: `/nodes/${await throwawayNode(c)}/enrollment-token` })),
+  row('POST /nodes/{nodeId}/drain',                                   '401   pcr   404   404   404   404   2     2     2     403   404', async (c) => ({ path: `/nodes/${await throwawayNode(c)}/drain` })),
+  row('GET /agent-link',                                              '401   pcr   403   403   403   403   2     2     2     403   403'),
+  row('POST /servers',                                                '401   pcr   403   403   2     404   404   2     2     403   403', (c) => ({
     body: { name: c.unique('new'), teamId: c.w.teamId, software: simcraft, resources: smallResources, nodeId: c.w.nodeId },
   })),
   // Joining the network trusts the team with the secret every member shares: a global administrator admits the team first.
-  row('POST /servers (inNetwork, team not admitted)',                 '401   pcr   403   403   403   404   404   2     2', (c) => ({
+  row('POST /servers (inNetwork, team not admitted)',                 '401   pcr   403   403   403   404   404   2     2     403   403', (c) => ({
     body: { name: c.unique('member'), teamId: c.w.teamId, software: simcraft, resources: smallResources, nodeId: c.w.nodeId, inNetwork: true },
   })),
-  row('POST /servers (inNetwork, team admitted)',                     '401   pcr   403   403   2     404   404   2     2', async (c) => {
+  row('POST /servers (inNetwork, team admitted)',                     '401   pcr   403   403   2     404   404   2     2     403   403', async (c) => {
     await admitTeam(c, [c.w.teamId]);
     return { body: { name: c.unique('member'), teamId: c.w.teamId, software: simcraft, resources: smallResources, nodeId: c.w.nodeId, inNetwork: true } };
   }, (c) => admitTeam(c, [])),
-  row('PATCH /servers/{serverId} (inNetwork, team not admitted)',     '401   pcr   403   403   403   404   404   2     2', (c) => ({
+  row('PATCH /servers/{serverId} (inNetwork, team not admitted)',     '401   pcr   403   403   403   404   404   2     2     403   403', (c) => ({
     path: `/servers/${c.f.spareId}`, body: { inNetwork: true },
   }), leaveNetwork),
-  row('PATCH /servers/{serverId} (inNetwork, team admitted)',         '401   pcr   403   403   2     404   404   2     2', async (c) => {
+  row('PATCH /servers/{serverId} (inNetwork, team admitted)',         '401   pcr   403   403   2     404   404   2     2     403   403', async (c) => {
     await admitTeam(c, [c.w.teamId]);
     return { path: `/servers/${c.f.spareId}`, body: { inNetwork: true } };
   }, async (c) => {
     await admitTeam(c, []);
     await leaveNetwork(c);
   }),
-  row('GET /servers',                                                 '401   pcr   2     2     2     2     2     2     2'),
-  row('GET /servers/watch',                                           '401   pcr   2     2     2     2     2     2     2'),
-  row('GET /servers/{serverId}',                                      '401   pcr   2     2     2     404   404   2     2'),
-  row('PATCH /servers/{serverId}',                                    '401   pcr   403   403   2     404   404   2     2', (c) => ({ path: `/servers/${c.f.spareId}`, body: { resources: smallResources } })),
-  row('DELETE /servers/{serverId}',                                   '401   pcr   403   403   2     404   404   2     2', async (c) => ({ path: `/servers/${await throwawayServer(c)}` })),
-  row('POST /servers/{serverId}/start',                               '401   pcr   403   2     2     404   404   2     2', (c) => ({ path: `/servers/${c.f.spareId}/start` })),
-  row('POST /servers/{serverId}/stop',                                '401   pcr   403   2     2     404   404   2     2', (c) => ({ path: `/servers/${c.f.spareId}/stop` })),
-  row('POST /servers/{serverId}/restart',                             '401   pcr   403   2     2     404   404   2     2', (c) => ({ path: `/servers/${c.f.spareId}/restart` })),
+  row('GET /servers',                                                 '401   pcr   2     2     2     2     2     2     2     2     2'),
+  row('GET /servers/watch',                                           '401   pcr   2     2     2     2     2     2     2     2     2'),
+  row('GET /servers/{serverId}',                                      '401   pcr   2     2     2     404   404   2     2     2     2'),
+  row('PATCH /servers/{serverId}',                                    '401   pcr   403   403   2     404   404   2     2     403   403', (c) => ({ path: `/servers/${c.f.spareId}`, body: { resources: smallResources } })),
+  row('DELETE /servers/{serverId}',                                   '401   pcr   403   403   2     404   404   2     2     403   403', async (c) => ({ path: `/servers/${await throwawayServer(c)}` })),
+  row('POST /servers/{serverId}/start',                               '401   pcr   403   2     2     404   404   2     2     2     403', (c) => ({ path: `/servers/${c.f.spareId}/start` })),
+  row('POST /servers/{serverId}/stop',                                '401   pcr   403   2     2     404   404   2     2     2     403', (c) => ({ path: `/servers/${c.f.spareId}/stop` })),
+  row('POST /servers/{serverId}/restart',                             '401   pcr   403   2     2     404   404   2     2     2     403', (c) => ({ path: `/servers/${c.f.spareId}/restart` })),
   // The spare server is READY, so whoever may update it is let through and refused for its phase.
-  row('POST /servers/{serverId}/reinstall',                           '401   pcr   403   403   409   404   404   409   409', (c) => ({ path: `/servers/${c.f.spareId}/reinstall` })),
-  row('POST /servers/{serverId}/conditions/{condition}/acknowledge',  '401   pcr   403   2     2     404   404   2     2', async (c) => {
+  row('POST /servers/{serverId}/reinstall',                           '401   pcr   403   403   409   404   404   409   409   403   403', (c) => ({ path: `/servers/${c.f.spareId}/reinstall` })),
+  row('POST /servers/{serverId}/conditions/{condition}/acknowledge',  '401   pcr   403   2     2     404   404   2     2     2     403', async (c) => {
     c.w.agent.send({ serverId: c.f.spareId, conditions: [{ id: 'MATRIX', reason: 'MATRIX', message: 'A condition to acknowledge.', since: new Date().toISOString() }] });
     await waitForServer(admin(c), c.f.spareId, (d) => d.conditions.some((x) => x.reason === 'MATRIX'), 'the condition reported');
     return { path: `/servers/${c.f.spareId}/conditions/MATRIX/acknowledge` };
   }),
   // The spare's own version: allowed callers get the refusal that follows the permission check (no update runs).
-  row('POST /servers/{serverId}/software',                            '401   pcr   403   403   400   404   404   400   400', (c) => ({ path: `/servers/${c.f.spareId}/software`, body: { version: simcraft.version } })),
-  row('POST /servers/{serverId}/migrate',                             '401   pcr   403   403   403   404   404   400   400', (c) => ({ path: `/servers/${c.f.spareId}/migrate`, body: { nodeId: c.w.nodeId } })),
-  row('POST /servers/{serverId}/console/commands',                    '401   pcr   403   2     2     404   404   2     2', () => ({ body: { command: 'say hello' } })),
-  row('GET /servers/{serverId}/console',                              '401   pcr   403   2     2     404   404   2     2'),
-  row('GET /servers/{serverId}/files',                                '401   pcr   2     2     2     404   404   2     2', (c) => ({ path: `/servers/${c.w.serverId}/files?path=.` })),
-  row('GET /servers/{serverId}/files/content (forwarding secret)',    '401   pcr   ro    ro    ro    404   404   ro    ro', (c) => ({ path: `/servers/${c.w.serverId}/files/content?path=config/paper-global.yml` })),
-  row('PUT /servers/{serverId}/files/content (forwarding secret)',    '401   pcr   403   ro    ro    404   404   ro    ro', (c) => ({
+  row('POST /servers/{serverId}/software',                            '401   pcr   403   403   400   404   404   400   400   403   403', (c) => ({ path: `/servers/${c.f.spareId}/software`, body: { version: simcraft.version } })),
+  row('POST /servers/{serverId}/migrate',                             '401   pcr   403   403   403   404   404   400   400   403   403', (c) => ({ path: `/servers/${c.f.spareId}/migrate`, body: { nodeId: c.w.nodeId } })),
+  row('POST /servers/{serverId}/console/commands',                    '401   pcr   403   2     2     404   404   2     2     403   403', () => ({ body: { command: 'say hello' } })),
+  row('GET /servers/{serverId}/console',                              '401   pcr   403   2     2     404   404   2     2     403   403'),
+  row('GET /servers/{serverId}/files',                                '401   pcr   2     2     2     404   404   2     2     403   403', (c) => ({ path: `/servers/${c.w.serverId}/files?path=.` })),
+  row('GET /servers/{serverId}/files/content (forwarding secret)',    '401   pcr   ro    ro    ro    404   404   ro    ro    403   403', (c) => ({ path: `/servers/${c.w.serverId}/files/content?path=config/paper-global.yml` })),
+  row('PUT /servers/{serverId}/files/content (forwarding secret)',    '401   pcr   403   ro    ro    404   404   ro    ro    403   403', (c) => ({
     path: `/servers/${c.w.serverId}/files/content?path=./config//paper-global.yml`, raw: { data: Buffer.from('bytes'), type: 'application/octet-stream' },
   })),
-  row('DELETE /servers/{serverId}/files',                             '401   pcr   403   2     2     404   404   2     2', async (c) => {
+  row('DELETE /servers/{serverId}/files',                             '401   pcr   403   2     2     404   404   2     2     403   403', async (c) => {
     const name = c.unique('doomed');
     await ok(put(c, name), 'file');
     return { path: `/servers/${c.w.serverId}/files?path=${name}` };
   }),
-  row('GET /servers/{serverId}/files/content',                        '401   pcr   2     2     2     404   404   2     2', async (c) => {
+  row('GET /servers/{serverId}/files/content',                        '401   pcr   2     2     2     404   404   2     2     403   403', async (c) => {
     await ok(put(c, 'readme.txt'), 'file');
     return { path: `/servers/${c.w.serverId}/files/content?path=readme.txt` };
   }),
-  row('PUT /servers/{serverId}/files/content',                        '401   pcr   403   2     2     404   404   2     2', (c) => ({
+  row('PUT /servers/{serverId}/files/content',                        '401   pcr   403   2     2     404   404   2     2     403   403', (c) => ({
     path: `/servers/${c.w.serverId}/files/content?path=put.txt`, raw: { data: Buffer.from('bytes'), type: 'application/octet-stream' },
   })),
-  row('POST /servers/{serverId}/files/directories',                   '401   pcr   403   2     2     404   404   2     2', (c) => ({ path: `/servers/${c.w.serverId}/files/directories?path=${c.unique('dir')}` })),
-  row('GET /servers/{serverId}/usage',                                '401   pcr   2     2     2     404   404   2     2', (c) => ({ path: `/servers/${c.w.serverId}/usage?window=10m` })),
-  row('GET /servers/{serverId}/properties',                           '401   pcr   2     2     2     404   404   2     2'),
-  row('PATCH /servers/{serverId}/properties',                         '401   pcr   403   403   2     404   404   2     2', () => ({ body: { motd: 'hello' } })),
-  row('GET /templates',                                               '401   pcr   2     2     2     2     2     2     2'),
-  row('GET /templates/{templateId}/versions',                         '401   pcr   2     2     2     2     2     2     2', () => ({ path: '/templates/simcraft/versions' })),
-  row('POST /software/sync',                                          '401   pcr   403   403   403   403   403   2     2'),
-  row('GET /servers/{serverId}/plugins',                              '401   pcr   2     2     2     404   404   2     2'),
-  row('POST /servers/{serverId}/plugins',                             '401   pcr   403   2|409 2|409 404   404   2|409 2|409', () => ({ body: { pluginId: 'sample:luckperms' } })),
-  row('POST /servers/{serverId}/plugins/upload',                      '401   pcr   403   2     2     404   404   2     2', (c) => ({
+  row('POST /servers/{serverId}/files/directories',                   '401   pcr   403   2     2     404   404   2     2     403   403', (c) => ({ path: `/servers/${c.w.serverId}/files/directories?path=${c.unique('dir')}` })),
+  row('GET /servers/{serverId}/usage',                                '401   pcr   2     2     2     404   404   2     2     2     2', (c) => ({ path: `/servers/${c.w.serverId}/usage?window=10m` })),
+  row('GET /servers/{serverId}/properties',                           '401   pcr   2     2     2     404   404   2     2     2     2'),
+  row('PATCH /servers/{serverId}/properties',                         '401   pcr   403   403   2     404   404   2     2     403   403', () => ({ body: { motd: 'hello' } })),
+  row('GET /templates',                                               '401   pcr   2     2     2     2     2     2     2     2     2'),
+  row('GET /templates/{templateId}/versions',                         '401   pcr   2     2     2     2     2     2     2     2     2', () => ({ path: '/templates/simcraft/versions' })),
+  row('POST /software/sync',                                          '401   pcr   403   403   403   403   403   2     2     403   403'),
+  row('GET /servers/{serverId}/plugins',                              '401   pcr   2     2     2     404   404   2     2     403   403'),
+  row('POST /servers/{serverId}/plugins',                             '401   pcr   403   2|409 2|409 404   404   2|409 2|409 403   403', () => ({ body: { pluginId: 'sample:luckperms' } })),
+  row('POST /servers/{serverId}/plugins/upload',                      '401   pcr   403   2     2     404   404   2     2     403   403', (c) => ({
     path: `/servers/${c.w.serverId}/plugins/upload?fileName=matrix.jar`, raw: { data: c.f.jar, type: 'application/octet-stream' },
   })),
-  row('POST /servers/{serverId}/plugins/{installationId}/update',     '401   pcr   403   2     2     404   404   2     2', () => ({ body: {} })),
-  row('DELETE /servers/{serverId}/plugins/{installationId}',          '401   pcr   403   2     2     404   404   2     2', async (c) => ({
+  row('POST /servers/{serverId}/plugins/{installationId}/update',     '401   pcr   403   2     2     404   404   2     2     403   403', () => ({ body: {} })),
+  row('DELETE /servers/{serverId}/plugins/{installationId}',          '401   pcr   403   2     2     404   404   2     2     403   403', async (c) => ({
     path: `/servers/${c.w.serverId}/plugins/${await installed(c, 'sample:worldedit')}`,
   })),
-  row('GET /catalog/plugins',                                         '401   pcr   2     2     2     2     2     2     2'),
-  row('GET /catalog/plugins/{pluginId}',                              '401   pcr   2     2     2     2     2     2     2'),
-  row('POST /catalog/sync',                                           '401   pcr   403   403   403   403   403   2     2'),
-  row('GET /backup-destinations',                                     '401   pcr   403   403   403   403   403   2     2'),
-  row('POST /backup-destinations',                                    '401   pcr   403   403   403   403   403   2     2', (c) => ({ body: { name: c.unique('dest'), kind: 'CONTROLLER' } })),
-  row('DELETE /backup-destinations/{destinationId}',                  '401   pcr   403   403   403   403   403   2     2', async (c) => ({
+  row('GET /catalog/plugins',                                         '401   pcr   2     2     2     2     2     2     2     2     2'),
+  row('GET /catalog/plugins/{pluginId}',                              '401   pcr   2     2     2     2     2     2     2     2     2'),
+  row('POST /catalog/sync',                                           '401   pcr   403   403   403   403   403   2     2     403   403'),
+  row('GET /backup-destinations',                                     '401   pcr   403   403   403   403   403   2     2     403   403'),
+  row('POST /backup-destinations',                                    '401   pcr   403   403   403   403   403   2     2     403   403', (c) => ({ body: { name: c.unique('dest'), kind: 'CONTROLLER' } })),
+  row('DELETE /backup-destinations/{destinationId}',                  '401   pcr   403   403   403   403   403   2     2     403   403', async (c) => ({
     path: `/backup-destinations/${(await ok(admin(c).post<BackupDestination>('/backup-destinations', { name: c.unique('dest'), kind: 'CONTROLLER' }), 'destination')).id}`,
   })),
-  row('POST /servers/{serverId}/backups',                             '401   pcr   403   2     2     404   404   2     2', () => ({ body: {} })),
-  row('GET /servers/{serverId}/backups',                              '401   pcr   2     2     2     404   404   2     2'),
-  row('GET /backups',                                                 '401   pcr   2     2     2     2     2     2     2'),
-  row('GET /backups/{backupId}',                                      '401   pcr   2     2     2     404   404   2     2'),
-  row('DELETE /backups/{backupId}',                                   '401   pcr   403   2     2     404   404   2     2', async (c) => ({ path: `/backups/${await throwawayBackup(c)}` })),
-  row('POST /servers/{serverId}/backup-schedules',                    '401   pcr   403   2     2     404   404   2     2', (c) => ({
+  row('POST /servers/{serverId}/backups',                             '401   pcr   403   2     2     404   404   2     2     403   403', () => ({ body: {} })),
+  row('GET /servers/{serverId}/backups',                              '401   pcr   2     2     2     404   404   2     2     403   403'),
+  row('GET /backups',                                                 '401   pcr   2     2     2     2     2     2     2     2     2'),
+  row('GET /backups/{backupId}',                                      '401   pcr   2     2     2     404   404   2     2     403   403'),
+  row('DELETE /backups/{backupId}',                                   '401   pcr   403   2     2     404   404   2     2     403   403', async (c) => ({ path: `/backups/${await throwawayBackup(c)}` })),
+  row('POST /servers/{serverId}/backup-schedules',                    '401   pcr   403   2     2     404   404   2     2     403   403', (c) => ({
     body: { cron: '0 5 * * *', destinationId: c.w.controllerDestinationId, retain: 2 },
   })),
-  row('GET /servers/{serverId}/backup-schedules',                     '401   pcr   2     2     2     404   404   2     2'),
-  row('GET /backup-schedules',                                        '401   pcr   2     2     2     2     2     2     2'),
-  row('GET /backup-schedules/{scheduleId}',                           '401   pcr   2     2     2     404   404   2     2'),
-  row('DELETE /backup-schedules/{scheduleId}',                        '401   pcr   403   2     2     404   404   2     2', async (c) => ({
+  row('GET /servers/{serverId}/backup-schedules',                     '401   pcr   2     2     2     404   404   2     2     403   403'),
+  row('GET /backup-schedules',                                        '401   pcr   2     2     2     2     2     2     2     2     2'),
+  row('GET /backup-schedules/{scheduleId}',                           '401   pcr   2     2     2     404   404   2     2     403   403'),
+  row('DELETE /backup-schedules/{scheduleId}',                        '401   pcr   403   2     2     404   404   2     2     403   403', async (c) => ({
     path: `/backup-schedules/${(await ok(admin(c).post<BackupSchedule>(`/servers/${c.w.serverId}/backup-schedules`, { cron: '0 6 * * *', destinationId: c.w.controllerDestinationId, retain: 1 }), 'schedule')).id}`,
   })),
   // Last: a restore keeps the spare server busy, and a logout ends the caller's session or token.
-  row('POST /backups/{backupId}/restore',                             '401   pcr   403   403   2|409 404   404   2|409 2|409', (c) => ({ path: `/backups/${c.f.spareBackupId}/restore`, body: {} })),
-  row('POST /auth/logout',                                            '401   2     2     2     2     2     2     2     2'),
+  row('POST /backups/{backupId}/restore',                             '401   pcr   403   403   2|409 404   404   2|409 2|409 403   403', (c) => ({ path: `/backups/${c.f.spareBackupId}/restore`, body: {} })),
+  row('POST /auth/logout',                                            '401   2     2     2     2     2     2     2     2     2     2'),
 ];
 
 async function jarOf(name: string): Promise<Buffer> {
@@ -289,7 +289,7 @@ describe('authorization matrix: every operation × every kind of caller', functi
   });
   after(async () => w.dispose());
 
-  it('has one row for every operation of the OpenAPI document, and nine columns in each', () => {
+  it('has one row for every operation of the OpenAPI document, and a column for every caller in each', () => {
     const rowOps = new Set(table.map((r) => r.op.replace(/ \(.*\)$/, '')));
     expect(ops.filter((op) => !rowOps.has(op)), 'operations without a row').to.deep.equal([]);
     expect([...rowOps].filter((op) => !ops.includes(op)), 'rows of no operation').to.deep.equal([]);

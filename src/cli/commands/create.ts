@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { AgentLink, EnrollmentIssued, Role, ServerDetail, Team, User } from '../api-types.js';
+import type { AgentLink, CreatedApiToken, EnrollmentIssued, Role, ServerDetail, Team, User } from '../api-types.js';
 import { collect, connect, print, withGlobals } from '../context.js';
 import { formatDone } from '../output.js';
 import { parseCpu, parseMemory } from '../quantity.js';
@@ -17,7 +17,7 @@ export function agentCommand(link: AgentLink, controllerUrl: string, token: stri
 }
 
 export function registerCreate(program: Command): void {
-  const create = program.command('create').description('create a server, Node, team, user or role').helpCommand(false);
+  const create = program.command('create').description('create a server, Node, team, user, role or API token').helpCommand(false);
 
   withGlobals(create.command('server'))
     .description('create a game server (STOPPED until `cairn start`)')
@@ -95,5 +95,25 @@ export function registerCreate(program: Command): void {
       const { client, format } = await connect(cmd);
       const role = await client.post<Role>('/roles', { name, permissions: opts.permission, ...(opts.description ? { description: opts.description } : {}) });
       print(formatDone('role', role.name, 'created', role, format));
+    });
+
+  withGlobals(create.command('token'))
+    .description('create an API token of yours, scoped or not; prints its secret once (on stdout)')
+    .argument('<name>')
+    .option('--permission <permission>', 'scope it to this team permission, e.g. servers.start (repeat, or separate with commas)', collect)
+    .option('--team <team>', 'scope it to this team (name or id; repeat, or separate with commas)', collect)
+    .option('--expires-at <time>', 'when it stops working (ISO 8601, e.g. 2027-01-31T00:00:00Z)')
+    .action(async (name: string, opts: { permission?: string[]; team?: string[]; expiresAt?: string }, cmd: Command) => {
+      const { client, format } = await connect(cmd);
+      const teamIds = opts.team ? await Promise.all(opts.team.map(async (ref) => (await resolve(client, kinds.team, ref)).id)) : undefined;
+      const token = await client.post<CreatedApiToken>('/me/tokens', {
+        name, ...(opts.permission ? { permissions: opts.permission } : {}), ...(teamIds ? { teamIds } : {}), ...(opts.expiresAt ? { expiresAt: opts.expiresAt } : {}),
+      });
+      if (format === 'table' || format === 'wide' || format === 'name') {
+        process.stderr.write(`token/${token.name} created${token.permissions || token.teamIds ? ' (scoped)' : ''}; its secret is shown this once:\n`);
+        print(`${token.token}\n`);
+      } else {
+        print(formatDone('token', token.name, 'created', token, format));
+      }
     });
 }

@@ -1,3 +1,4 @@
+import type { TokenScope } from '../core/caller.js';
 import { permissionValues, type GlobalPermission, type Permission } from '../core/permission-names.js';
 
 const reads = permissionValues.filter((p) => p.endsWith('.read'));
@@ -27,12 +28,43 @@ export function teamPermissions(roles: { permissions: string[] }[]): Set<Permiss
   return set;
 }
 
+/** Who acts: a user, and when through a scoped API token, that token's limits. */
+export interface Actor {
+  readonly user: PermissionSubject;
+  readonly scope?: TokenScope;
+}
+
 /** May the user do `permission` in a team where it holds `inTeam`? Global administrators may do everything. */
 export function mayInTeam(user: PermissionSubject, inTeam: ReadonlySet<Permission>, permission: Permission): boolean {
   return user.globalAdmin || inTeam.has(permission);
 }
 
-/** A global permission (today `nodes.manage`), held directly by the user or implied by global administration. */
-export function mayGlobally(user: PermissionSubject, permission: GlobalPermission): boolean {
-  return user.globalAdmin || user.globalPermissions.includes(permission);
+/** The same caller without its token's scope: what its owner may see decides not found against forbidden. */
+export const unscoped = <A extends Actor>(actor: A): A => (actor.scope === undefined ? actor : { ...actor, scope: undefined });
+
+/** Global administration acts only unscoped: a scoped token never carries it. */
+export function isGlobalAdmin(actor: Actor): boolean {
+  return actor.user.globalAdmin && actor.scope === undefined;
+}
+
+/** A global permission (today `nodes.manage`), held directly by the user or implied by global administration; never through a scoped token. */
+export function mayGlobally(actor: Actor, permission: GlobalPermission): boolean {
+  return actor.scope === undefined && (actor.user.globalAdmin || actor.user.globalPermissions.includes(permission));
+}
+
+/** Does the token's scope (none: no limit) let it use `permission` in the team? */
+export function scopeAllows(scope: TokenScope | undefined, teamId: string, permission: Permission): boolean {
+  if (!scope) return true;
+  return (scope.permissions === undefined || scope.permissions.has(permission)) && (scope.teamIds === undefined || scope.teamIds.has(teamId));
+}
+
+/**
+ * The teams among `ownerTeams` (undefined: all) where the scope lets the token use `permission`;
+ * undefined still means all teams.
+ */
+export function scopedTeams(scope: TokenScope | undefined, ownerTeams: string[] | undefined, permission: Permission): string[] | undefined {
+  if (!scope) return ownerTeams;
+  if (scope.permissions !== undefined && !scope.permissions.has(permission)) return [];
+  if (scope.teamIds === undefined) return ownerTeams;
+  return ownerTeams === undefined ? [...scope.teamIds] : ownerTeams.filter((t) => scope.teamIds!.has(t));
 }

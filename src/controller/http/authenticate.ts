@@ -21,7 +21,7 @@ export class Authenticator {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization);
     if (!match) return undefined;
     const found = await this.tokens.resolve(match[1]);
-    return found ? { kind: 'API_TOKEN', user: found.user, tokenId: found.tokenId } : undefined;
+    return found ? { kind: 'API_TOKEN', user: found.user, tokenId: found.tokenId, ...(found.scope ? { scope: found.scope } : {}) } : undefined;
   }
 }
 

@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { DateTime, Uuid, PrintableName } from './common.js';
+import { PermissionValue } from './roles.js';
 import { Password } from './users.js';
 
 export const Login = Type.Object({
@@ -18,9 +19,21 @@ export const RedeemPasswordReset = Type.Object({
   newPassword: Password,
 }, { additionalProperties: false });
 
+const scopeFields = {
+  permissions: Type.Optional(Type.Array(PermissionValue, {
+    uniqueItems: true, maxItems: 64,
+    description: 'Team permissions the token may use (a scoped token); absent: everything its owner may do. Global administrator powers never pass to a scoped token.',
+  })),
+  teamIds: Type.Optional(Type.Array(Uuid, {
+    uniqueItems: true, maxItems: 100,
+    description: 'The only teams the token may act in (a scoped token); absent: every team of its owner.',
+  })),
+};
+
 export const CreateApiToken = Type.Object({
   name: PrintableName(100),
   expiresAt: Type.Optional(DateTime),
+  ...scopeFields,
 }, { additionalProperties: false });
 
 export const ApiToken = Type.Object({
@@ -29,6 +42,7 @@ export const ApiToken = Type.Object({
   createdAt: DateTime,
   expiresAt: Type.Optional(DateTime),
   lastUsedAt: Type.Optional(DateTime),
+  ...scopeFields,
 });
 
 export const CreatedApiToken = Type.Object({
@@ -37,4 +51,5 @@ export const CreatedApiToken = Type.Object({
   token: Type.String({ description: 'The secret (`cairn_pat_` + 40 base62 characters), shown only once.' }),
   createdAt: DateTime,
   expiresAt: Type.Optional(DateTime),
+  ...scopeFields,
 });

@@ -101,7 +101,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   // Who may still see what: services that end or narrow a caller's access say so; open streams re-check.
   const accessEvents = new AccessEvents();
   const sessions = new SessionService(deps, accessEvents, sessionPolicy);
-  const tokens = new TokenService(deps, accessEvents);
+  const tokens = new TokenService(deps, accessEvents, access);
   const streamGuards = new StreamGuards(accessEvents, sessions, tokens, deps.repos, deps.scheduleTimers ?? processTimers, deps.logger);
   const roles = new RoleService(deps, access, accessEvents);
   const audit = new AuditService(deps, access);

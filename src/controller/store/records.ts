@@ -35,6 +35,10 @@ export interface ApiTokenDoc {
   createdAt: string;
   expiresAt?: string;
   lastUsedAt?: string;
+  /** A scoped token's team permissions; absent: unscoped (all its owner may do). */
+  permissions?: string[];
+  /** A scoped token's teams; absent: every team of its owner. */
+  teamIds?: string[];
 }
 
 export interface TeamDoc {

@@ -1,3 +1,4 @@
+import { isGlobalAdmin } from '../../domain/permissions.js';
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
 import { conflict, DomainError, notFound } from '../../core/errors.js';
@@ -41,7 +42,7 @@ export class BackupService {
     if (!backup) throw notFound('backup');
     const server = await this.deps.repos.servers.findById(backup.serverId);
     if (!server) {
-      if (!caller.user.globalAdmin) throw hidden('backup');
+      if (!isGlobalAdmin(caller)) throw hidden('backup');
       return { backup, server: null };
     }
     await this.access.require(caller, server.teamId, permission, 'backup', 'backups.read');
@@ -73,7 +74,7 @@ export class BackupService {
   /** Every backup the caller may read: of servers in teams where it holds backups.read; global administrators see all, deleted servers' too. */
   async list(caller: Caller, query: BackupListQuery) {
     const filter: Record<string, unknown>[] = [];
-    const teams = await this.access.teamsWith(caller.user, 'backups.read');
+    const teams = await this.access.teamsWith(caller, 'backups.read');
     if (teams) {
       const readable = await this.deps.repos.servers.find({ teamId: { $in: teams } });
       filter.push({ serverId: { $in: readable.map((s) => s._id) } });

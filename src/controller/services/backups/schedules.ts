@@ -90,7 +90,7 @@ export class BackupSchedules {
   }
 
   async list(caller: Caller, page: { limit: number; cursor?: string }) {
-    const teams = await this.access.teamsWith(caller.user, 'backups.read');
+    const teams = await this.access.teamsWith(caller, 'backups.read');
     return this.page(page, teams ? [{ teamId: { $in: teams } }] : []);
   }
 

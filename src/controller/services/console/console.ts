@@ -1,3 +1,4 @@
+import { isGlobalAdmin } from '../../domain/permissions.js';
 import type { ConsoleHub, ConsoleWatch } from './console-hub.js';
 import { agentDeadlines, type NodeCalls } from '../agent-link/node-calls.js';
 import type { Access } from '../identity/access.js';
@@ -36,9 +37,9 @@ export class ConsoleService {
 
   async watch(caller: Caller, serverId: string, tail: number): Promise<ConsoleWatch> {
     const doc = await this.servers.load(caller, serverId, 'servers.console');
-    const watch = await this.hub.watch(doc, tail, { userId: caller.user._id, globalAdmin: caller.user.globalAdmin });
+    const watch = await this.hub.watch(doc, tail, { userId: caller.user._id, globalAdmin: isGlobalAdmin(caller) });
     // The stream lasts as long as its caller may read this console: re-checked on every access change.
-    const unguard = this.guards.keep(caller, watch, (current) => this.access.may(current.user, doc.teamId, 'servers.console'));
+    const unguard = this.guards.keep(caller, watch, (current) => this.access.may(current, doc.teamId, 'servers.console'));
     return {
       start: (sink) => watch.start(sink),
       close: () => {

@@ -1,7 +1,7 @@
 import type { Caller } from '../../core/caller.js';
 import { forbidden, DomainError } from '../../core/errors.js';
 import type { GlobalPermission, Permission } from '../../core/permission-names.js';
-import { mayGlobally, mayInTeam, teamPermissions } from '../../domain/permissions.js';
+import { isGlobalAdmin, mayGlobally, mayInTeam, scopeAllows, scopedTeams, teamPermissions } from '../../domain/permissions.js';
 import type { Shared } from '../../store/collection.js';
 import type { Repositories } from '../../store/repositories.js';
 import type { UserDoc } from '../../store/records.js';
@@ -12,7 +12,8 @@ export const hidden = (what: string) => new DomainError('not_found', `No such ${
 /**
  * The one permission module every route goes through: "may user U do P in team T".
  * A caller who holds nothing at all in a team cannot see its resources (not found);
- * one who can see them but lacks the permission is refused (forbidden).
+ * one who can see them but lacks the permission is refused (forbidden). A scoped API token
+ * sees what its owner sees, and acts only within its scope (forbidden beyond it).
  */
 export class Access {
   constructor(private readonly repos: Repositories) {}
@@ -24,9 +25,10 @@ export class Access {
     return teamPermissions(roles);
   }
 
-  /** Whether the user holds `permission` in the team (global administrators always do). */
-  async may(user: Shared<UserDoc>, teamId: string, permission: Permission): Promise<boolean> {
-    return user.globalAdmin || (await this.permissionsIn(user, teamId)).has(permission);
+  /** Whether the caller may use `permission` in the team: its owner holds it (global administrators always do) and its scope allows it. */
+  async may(caller: Caller, teamId: string, permission: Permission): Promise<boolean> {
+    if (!scopeAllows(caller.scope, teamId, permission)) return false;
+    return caller.user.globalAdmin || (await this.permissionsIn(caller.user, teamId)).has(permission);
   }
 
   async isMember(user: Shared<UserDoc>, teamId: string): Promise<boolean> {
@@ -35,14 +37,23 @@ export class Access {
 
   /** Throws not_found when the caller may not see the team's `what`, forbidden when it may see but not act. */
   async require(caller: Caller, teamId: string, permission: Permission, what: string, readPermission: Permission): Promise<void> {
-    if (caller.user.globalAdmin) return;
+    const outOfScope = !scopeAllows(caller.scope, teamId, permission);
+    if (caller.user.globalAdmin) {
+      if (outOfScope) throw forbidden(`This API token's scope does not include ${permission} in this team.`);
+      return;
+    }
     const held = await this.permissionsIn(caller.user, teamId);
     if (!mayInTeam(caller.user, held, readPermission)) throw hidden(what);
+    if (outOfScope) throw forbidden(`This API token's scope does not include ${permission} in this team.`);
     if (!mayInTeam(caller.user, held, permission)) throw forbidden(`You need ${permission} in this team.`);
   }
 
-  /** Team ids in which the caller holds `permission` (undefined: all teams, for global administrators). */
-  async teamsWith(user: Shared<UserDoc>, permission: Permission): Promise<string[] | undefined> {
+  /** Team ids in which the caller may use `permission` (undefined: all teams, for global administrators and their unscoped tokens). */
+  async teamsWith(caller: Caller, permission: Permission): Promise<string[] | undefined> {
+    return scopedTeams(caller.scope, await this.ownerTeamsWith(caller.user, permission), permission);
+  }
+
+  private async ownerTeamsWith(user: Shared<UserDoc>, permission: Permission): Promise<string[] | undefined> {
     if (user.globalAdmin) return undefined;
     const memberships = await this.repos.memberships.find({ userId: user._id });
     const roleIds = [...new Set(memberships.flatMap((m) => m.roleIds))];
@@ -52,11 +63,16 @@ export class Access {
       .map((m) => m.teamId);
   }
 
+  /** The account's own settings (tokens, password, profile) are never a scoped token's to change: it could widen itself. */
+  requireUnscoped(caller: Caller): void {
+    if (caller.scope) throw forbidden('A scoped API token cannot change its account (tokens, password, profile); use an unscoped token or sign in.');
+  }
+
   requireGlobalAdmin(caller: Caller): void {
-    if (!caller.user.globalAdmin) throw forbidden('Only global administrators may do this.');
+    if (!isGlobalAdmin(caller)) throw forbidden(caller.scope && caller.user.globalAdmin ? 'A scoped API token never carries global administration.' : 'Only global administrators may do this.');
   }
 
   requireGlobal(caller: Caller, permission: GlobalPermission): void {
-    if (!mayGlobally(caller.user, permission)) throw forbidden(`You need the global permission ${permission}.`);
+    if (!mayGlobally(caller, permission)) throw forbidden(caller.scope ? `A scoped API token never carries the global permission ${permission}.` : `You need the global permission ${permission}.`);
   }
 }

@@ -79,6 +79,7 @@ export class AuthService {
 
   async changePassword(caller: Caller, input: { currentPassword: string; newPassword: string; revokeTokens?: boolean }, audit: AuditScope) {
     audit.target(caller.user._id);
+    this.access.requireUnscoped(caller);
     const key = caller.user.usernameKey;
     await this.perChange.check(key);
     if (!(await verifyPassword(caller.user.passwordHash, input.currentPassword))) {

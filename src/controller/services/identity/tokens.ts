@@ -1,9 +1,11 @@
 import type { AuditScope } from '../../core/audit-scope.js';
-import type { Caller } from '../../core/caller.js';
+import type { Caller, TokenScope } from '../../core/caller.js';
+import type { Permission } from '../../core/permission-names.js';
 import { invalidRequest, notFound } from '../../core/errors.js';
 import { paginate } from '../../domain/cursor.js';
 import { apiTokenPrefix, newApiToken, sameHash, sha256 } from '../../security/secrets.js';
 import type { ApiTokenDoc, UserDoc } from '../../store/records.js';
+import type { Access } from './access.js';
 import type { AccessEvents } from './access-events.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 
@@ -15,13 +17,26 @@ const tokenView = (t: ApiTokenDoc) => ({
   createdAt: t.createdAt,
   ...(t.expiresAt ? { expiresAt: t.expiresAt } : {}),
   ...(t.lastUsedAt ? { lastUsedAt: t.lastUsedAt } : {}),
+  ...(t.permissions ? { permissions: [...t.permissions] as Permission[] } : {}),
+  ...(t.teamIds ? { teamIds: [...t.teamIds] } : {}),
 });
+
+/** A stored token's scope as callers carry it; undefined for an unscoped token. */
+export function scopeOf(t: Pick<ApiTokenDoc, 'permissions' | 'teamIds'>): TokenScope | undefined {
+  if (!t.permissions && !t.teamIds) return undefined;
+  return {
+    ...(t.permissions ? { permissions: new Set(t.permissions as Permission[]) } : {}),
+    ...(t.teamIds ? { teamIds: new Set(t.teamIds) } : {}),
+  };
+}
 
 /** Personal API tokens: `cairn_pat_…`, shown once, stored as SHA-256, presented as `Authorization: Bearer`. */
 export class TokenService {
-  constructor(private readonly deps: ServiceDeps, private readonly access: AccessEvents) {}
+  constructor(private readonly deps: ServiceDeps, private readonly accessEvents: AccessEvents, private readonly access: Access) {}
 
-  async create(caller: Caller, input: { name: string; expiresAt?: string }, audit: AuditScope) {
+  async create(caller: Caller, input: { name: string; expiresAt?: string; permissions?: Permission[]; teamIds?: string[] }, audit: AuditScope) {
+    this.access.requireUnscoped(caller);
+    await this.checkTeams(caller, input.teamIds);
     if (input.expiresAt !== undefined && Date.parse(input.expiresAt) <= this.deps.clock.now().getTime()) {
       throw invalidRequest('body.expiresAt: must be in the future.');
     }
@@ -33,10 +48,22 @@ export class TokenService {
       hash: sha256(token),
       createdAt: nowIso(this.deps),
       ...(input.expiresAt ? { expiresAt: new Date(input.expiresAt).toISOString() } : {}),
+      ...(input.permissions ? { permissions: [...input.permissions] } : {}),
+      ...(input.teamIds ? { teamIds: [...input.teamIds] } : {}),
     };
     await this.deps.repos.apiTokens.insert(doc);
-    audit.target(doc._id).detail({ name: doc.name });
+    audit.target(doc._id).detail({ name: doc.name, ...(doc.permissions ? { permissions: doc.permissions } : {}), ...(doc.teamIds ? { teamIds: doc.teamIds } : {}) });
     return { ...tokenView(doc), token };
+  }
+
+  /** A scope names teams the owner is in (any team for a global administrator) and that exist. */
+  private async checkTeams(caller: Caller, teamIds: string[] | undefined): Promise<void> {
+    for (const [i, teamId] of (teamIds ?? []).entries()) {
+      const inTeam = caller.user.globalAdmin
+        ? (await this.deps.repos.teams.findById(teamId)) !== null
+        : (await this.deps.repos.memberships.findById(`${teamId}:${caller.user._id}`)) !== null;
+      if (!inTeam) throw invalidRequest(`body.teamIds[${i}]: ${teamId} is not a team of yours.`);
+    }
   }
 
   async list(caller: Caller, page: { limit: number; cursor?: string }) {
@@ -53,19 +80,20 @@ export class TokenService {
 
   async revoke(caller: Caller, tokenId: string, audit: AuditScope): Promise<void> {
     audit.target(tokenId);
+    this.access.requireUnscoped(caller);
     if (!(await this.end(caller.user._id, tokenId))) throw notFound('token');
   }
 
   /** Ends one token of the user; false when it had no such token. */
   async end(userId: string, tokenId: string): Promise<boolean> {
     const removed = await this.deps.repos.apiTokens.delete({ _id: tokenId, userId });
-    if (removed > 0) this.access.publish({ userId, kind: 'token_ended' });
+    if (removed > 0) this.accessEvents.publish({ userId, kind: 'token_ended' });
     return removed > 0;
   }
 
   async endAllFor(userId: string): Promise<void> {
     await this.deps.repos.apiTokens.delete({ userId });
-    this.access.publish({ userId, kind: 'token_ended' });
+    this.accessEvents.publish({ userId, kind: 'token_ended' });
   }
 
   /** Whether the token still lets its holder in; a read only (no use recorded): what open streams re-check. */
@@ -75,7 +103,7 @@ export class TokenService {
   }
 
   /** The token's owner, or undefined for an unknown, malformed or expired token. */
-  async resolve(token: string): Promise<{ user: UserDoc; tokenId: string } | undefined> {
+  async resolve(token: string): Promise<{ user: UserDoc; tokenId: string; scope?: TokenScope } | undefined> {
     if (!token.startsWith(apiTokenPrefix) || token.length > 200) return undefined;
     const hash = sha256(token);
     const doc = await this.deps.repos.apiTokens.findOne({ hash });
@@ -87,6 +115,7 @@ export class TokenService {
     if (!doc.lastUsedAt || now - Date.parse(doc.lastUsedAt) >= touchEverySeconds * 1000) {
       await this.deps.repos.apiTokens.update({ _id: doc._id }, { lastUsedAt: nowIso(this.deps) });
     }
-    return { user, tokenId: doc._id };
+    const scope = scopeOf(doc);
+    return { user, tokenId: doc._id, ...(scope ? { scope } : {}) };
   }
 }

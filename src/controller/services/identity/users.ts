@@ -1,3 +1,4 @@
+import { isGlobalAdmin } from '../../domain/permissions.js';
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
 import { conflict, forbidden } from '../../core/errors.js';
@@ -70,7 +71,9 @@ export class UserService {
 
   /** Administrators see everyone; others see only themselves. */
   async get(caller: Caller, userId: string) {
-    if (!caller.user.globalAdmin && caller.user._id !== userId) throw hidden('user');
+    if (!isGlobalAdmin(caller) && caller.user._id !== userId) {
+      throw caller.user.globalAdmin ? forbidden('A scoped API token never carries global administration.') : hidden('user');
+    }
     const user = await this.deps.repos.users.findById(userId);
     if (!user) throw hidden('user');
     return userView(user);
@@ -80,7 +83,8 @@ export class UserService {
   async update(caller: Caller, userId: string, input: { email?: string; displayName?: string; globalAdmin?: boolean; globalPermissions?: string[] }, audit: AuditScope) {
     audit.target(userId).detail({ fields: Object.keys(input) });
     const self = caller.user._id === userId;
-    if (!caller.user.globalAdmin) {
+    this.access.requireUnscoped(caller);
+    if (!isGlobalAdmin(caller)) {
       if (!self) throw hidden('user');
       if (input.globalAdmin !== undefined || input.globalPermissions !== undefined) throw forbidden('Only global administrators may change administration rights.');
     }

@@ -119,7 +119,7 @@ export class NetworkService {
   /** What the proxy is told, lobby first; a caller who is not a global administrator sees the members it can read. */
   async routes(caller: Caller) {
     const { routes } = await this.state.routeSet();
-    const teams = await this.access.teamsWith(caller.user, 'servers.read');
+    const teams = await this.access.teamsWith(caller, 'servers.read');
     if (!teams) return { items: routes };
     const readable = new Set((await this.deps.repos.servers.find({ _id: { $in: routes.map((r) => r.serverId) }, teamId: { $in: teams } })).map((s) => s._id));
     return { items: routes.filter((r) => readable.has(r.serverId)) };

@@ -6,7 +6,7 @@ import type { Caller } from '../../core/caller.js';
 import { conflict, forbidden, invalidRequest, DomainError } from '../../core/errors.js';
 import { paginate } from '../../domain/cursor.js';
 import { isNodeAddress } from '../../../shared/node-address.js';
-import { mayGlobally } from '../../domain/permissions.js';
+import { mayGlobally, unscoped } from '../../domain/permissions.js';
 import type { Reservation } from '../../domain/server-spec.js';
 import { cutOffNode } from '../../link/cut-off.js';
 import type { AgentSessions } from '../../link/session-registry.js';
@@ -189,20 +189,24 @@ export class NodeService {
   }
 
   private canManage(caller: Caller): boolean {
-    return mayGlobally(caller.user, 'nodes.manage');
+    return mayGlobally(caller, 'nodes.manage');
   }
 
   /** Managers see every Node; others see the Nodes their teams' servers run on (where they hold nodes.read). */
   private async visibleScope(caller: Caller): Promise<Filter> {
     if (this.canManage(caller)) return {};
-    const teams = (await this.access.teamsWith(caller.user, 'nodes.read')) ?? [];
+    const teams = (await this.access.teamsWith(caller, 'nodes.read')) ?? [];
     const ids = teams.length === 0 ? [] : await this.placements.nodesOfTeams(teams);
     return { _id: { $in: ids } };
   }
 
+  /** Not found for a Node its owner cannot see; forbidden for one a scoped token's scope leaves out. */
   private async visibleNode(caller: Caller, nodeId: string): Promise<NodeDoc> {
-    const doc = await this.deps.repos.nodes.findOne({ $and: [await this.visibleScope(caller), { _id: nodeId }] });
+    const doc = await this.deps.repos.nodes.findOne({ $and: [await this.visibleScope(unscoped(caller)), { _id: nodeId }] });
     if (!doc) throw hidden('node');
+    if (caller.scope && !(await this.deps.repos.nodes.findOne({ $and: [await this.visibleScope(caller), { _id: nodeId }] }))) {
+      throw forbidden('This API token\'s scope does not include nodes.read for this Node.');
+    }
     return doc;
   }
 

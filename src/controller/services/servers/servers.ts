@@ -185,7 +185,7 @@ export class ServerService {
   }
 
   async list(caller: Caller, query: ServerListQuery) {
-    const teams = await this.access.teamsWith(caller.user, 'servers.read');
+    const teams = await this.access.teamsWith(caller, 'servers.read');
     const filter: Record<string, unknown>[] = [];
     if (teams) filter.push({ teamId: { $in: teams } });
     if (query.teamId) filter.push({ teamId: query.teamId });

@@ -109,7 +109,7 @@ export class ServerWatchStream {
 
   private async snapshot(caller: Caller, release: () => void): Promise<ServerWatch> {
     const before = this.ring.head;
-    const teams = await this.access.teamsWith(caller.user, 'servers.read');
+    const teams = await this.access.teamsWith(caller, 'servers.read');
     const docs = await this.deps.repos.servers.find(teams ? { teamId: { $in: teams } } : {});
     // From here nothing awaits: the snapshot, its `synced` and the subscription are one moment.
     const readable = teams ? new Set(teams) : undefined;
@@ -151,7 +151,7 @@ export class ServerWatchStream {
       const now = await this.guards.current(caller);
       if (!now) return undefined;
       current.caller = now;
-      const teams = await this.access.teamsWith(now.user, 'servers.read');
+      const teams = await this.access.teamsWith(now, 'servers.read');
       return teams ? (teamId: string) => teams.includes(teamId) : () => true;
     };
     current.unguard = this.guards.watch(caller, () => watcher.recheck(recheck, () => `${this.epoch}-${this.ring.reserve()}`));
@@ -159,7 +159,7 @@ export class ServerWatchStream {
   }
 
   private may(caller: Caller, teamId: string): Promise<boolean> {
-    return this.access.may(caller.user, teamId, 'servers.read');
+    return this.access.may(caller, teamId, 'servers.read');
   }
 
   /** The change number a `Last-Event-ID` names, if it is one of this process's and not a snapshot item's. */
