@@ -34,8 +34,6 @@ export class NotEnrolledError extends Error {
 
 export interface AgentOptions {
   backoff?: BackoffPolicy;
-  /** How often running servers' usage is sampled (tests shorten it). */
-  usageEveryMs?: number;
 }
 
 export interface RunningAgent {
@@ -110,7 +108,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
     host: { javas, bindAddress: config.bindAddress },
     logger,
     restartBackoffMs: config.restartBackoffMs,
-    usageEveryMs: options.usageEveryMs ?? 5000,
+    statusIntervalMs: config.statusIntervalMs,
     beforeStart: (desired, serverDir) => plugins.place(desired.plugins ?? [], serverDir, boxes.identityOf(desired.serverId)),
   });
   const link = new AgentLinkClient({

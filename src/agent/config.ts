@@ -32,6 +32,8 @@ export interface AgentConfig {
   isolation: IsolationMode;
   /** The uids (and gids) games get, one per server. */
   gameUids: UidRange;
+  /** How often each running server's usage and players are sampled, reported and kept in its history. */
+  statusIntervalMs: number;
 }
 
 export class AgentConfigError extends ProgramConfigError {}
@@ -55,6 +57,7 @@ const flags = {
   'game-ports': { value: 'FIRST-LAST', env: 'CAIRN_GAME_PORTS', help: 'the host ports this Node offers game servers (default 25565-26564)' },
   isolation: { value: 'MODE', env: 'CAIRN_ISOLATION', help: 'auto (box games as far as the host allows), required (start no game unboxed) or off (default auto)' },
   'game-uids': { value: 'FIRST-LAST', env: 'CAIRN_GAME_UIDS', help: 'the uids and gids games run as, one per server (default 200000-299999)' },
+  'status-interval-ms': { value: 'N', env: 'CAIRN_STATUS_INTERVAL_MS', help: 'how often each running server\'s CPU, memory and players are sampled and reported (default 10000, at least 1000); its history keeps 360 samples and 1,440 of six each' },
 } as const satisfies Record<string, FlagSpec>;
 
 /** Whole numbers of at least 0 (the allocatable amounts, the restart backoff). */
@@ -90,6 +93,7 @@ function configFrom(settings: ProgramSettings<keyof typeof flags>): AgentConfig 
     gamePorts: parsed('game-ports', gamePortsRule, parseGamePorts) ?? defaultGamePorts,
     isolation: parsed('isolation', isolationModes.join(', '), (raw) => isolationModes.find((m) => m === raw)) ?? 'auto',
     gameUids: parsed('game-uids', gameUidsRule, parseGameUids) ?? defaultGameUids,
+    statusIntervalMs: parsed('status-interval-ms', 'a whole number of at least 1000', wholeNumber(1000)) ?? 10_000,
   };
 }
 

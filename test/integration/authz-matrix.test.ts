@@ -202,6 +202,7 @@ const table: Row[] = [
     path: `/servers/${c.w.serverId}/files/content?path=put.txt`, raw: { data: Buffer.from('bytes'), type: 'application/octet-stream' },
   })),
   row('POST /servers/{serverId}/files/directories',                   '401   pcr   403   2     2     404   404   2     2', (c) => ({ path: `/servers/${c.w.serverId}/files/directories?path=${c.unique('dir')}` })),
+  row('GET /servers/{serverId}/usage',                                '401   pcr   2     2     2     404   404   2     2', (c) => ({ path: `/servers/${c.w.serverId}/usage?window=10m` })),
   row('GET /servers/{serverId}/properties',                           '401   pcr   2     2     2     404   404   2     2'),
   row('PATCH /servers/{serverId}/properties',                         '401   pcr   403   403   2     404   404   2     2', () => ({ body: { motd: 'hello' } })),
   row('GET /templates',                                               '401   pcr   2     2     2     2     2     2     2'),

@@ -21,6 +21,7 @@ import type * as software from '../../src/controller/schemas/software.js';
 import type * as teams from '../../src/controller/schemas/teams.js';
 import type * as templates from '../../src/controller/schemas/templates.js';
 import type * as users from '../../src/controller/schemas/users.js';
+import type * as usage from '../../src/controller/schemas/usage.js';
 import type { ConsoleEndEvent, ConsoleLineEvent, ConsoleReplayedEvent } from '../../src/controller/schemas/console-events.js';
 import type { ServerWatchSynced } from '../../src/controller/schemas/watch-events.js';
 
@@ -58,6 +59,7 @@ export type PluginInstallation = Static<typeof plugins.PluginInstallation>;
 export type Role = Static<typeof roles.Role>;
 export type ServerListItem = Static<typeof servers.ServerListItem>;
 export type ServerDetail = Static<typeof servers.ServerDetail>;
+export type ServerUsage = Static<typeof usage.ServerUsage>;
 export type Team = Static<typeof teams.Team>;
 export type TeamDetail = Static<typeof teams.TeamDetail>;
 export type Membership = Static<typeof teams.Membership>;

@@ -78,5 +78,8 @@ export class FakeOperations {
       return { payload: 'consoleReplay', consoleReplay: { lines: [], entries: [], end: null } };
     });
     client.handle('consoleUnsubscribe', async () => ({}));
+    client.handle('usageHistory', async ({ window }) => ({
+      payload: 'usageSamples', usageSamples: { intervalMs: window === '6h' || window === '24h' ? 60_000 : 10_000, samples: [] },
+    }));
   }
 }

@@ -22,7 +22,7 @@ describe('ServerCensus: cairn_servers counts', () => {
       if (counting) setImmediate(turn);
     };
     setImmediate(turn);
-    const tallies = await census.tally();
+    const { servers: tallies } = await census.tally();
     counting = false;
     expect(turns, 'other work ran between slices of the count').to.be.at.least(2);
     const count = (runtimeState: string, convergence: string) => tallies.find((t) => t.runtimeState === runtimeState && t.convergence === convergence)?.count ?? 0;
@@ -31,5 +31,23 @@ describe('ServerCensus: cairn_servers counts', () => {
     expect(count('NONE', 'DISCREPANCY')).to.equal(heard.filter((d) => Number(d._id.slice(1)) % 3 !== 0).length);
     expect(count('RUNNING', 'UNKNOWN') + count('NONE', 'UNKNOWN')).to.equal(3_000);
     expect(tallies.reduce((n, t) => n + t.count, 0)).to.equal(12_000);
+  });
+
+  it('sums the players of running servers by template, leaving out servers not heard and those that did not answer', async () => {
+    const server = (id: string, template: string, nodeId: string, runtimeState: string, players?: { online: number; max: number }) => ({
+      _id: id, nodeId, phase: 'READY', generation: 1, desired: { state: 'RUNNING', software: { template, version: '1' } },
+      observed: { observedGeneration: 1, runtimeState, ...(players ? { players } : {}) },
+    }) as unknown as ServerDoc;
+    const docs = [
+      server('a', 'paper', 'n1', 'RUNNING', { online: 3, max: 20 }),
+      server('b', 'paper', 'n1', 'RUNNING', { online: 4, max: 20 }),
+      server('c', 'velocity', 'n1', 'RUNNING', { online: 7, max: 500 }),
+      server('d', 'paper', 'gone', 'RUNNING', { online: 50, max: 100 }),
+      server('e', 'paper', 'n1', 'STOPPING', { online: 9, max: 20 }),
+      server('f', 'vanilla', 'n1', 'RUNNING'),
+    ];
+    const repos = { servers: { findShared: async () => docs } } as unknown as Pick<Repositories, 'servers'>;
+    const { players } = await new ServerCensus(repos, (nodeId) => nodeId !== 'gone').tally();
+    expect(players).to.have.deep.members([{ template: 'paper', online: 7 }, { template: 'velocity', online: 7 }]);
   });
 });

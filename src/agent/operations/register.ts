@@ -11,6 +11,7 @@ import { deletePath, listDirectory, makeDirectory, readFileRange } from './files
 import { ServerProperties } from './properties.js';
 import { commandTooLong, maxCommandBytes } from '../../shared/console-limits.js';
 import { Uploads } from './uploads.js';
+import { isUsageWindow } from '../status/usage-history.js';
 
 export interface OperationDeps {
   dataDir: string;
@@ -112,6 +113,22 @@ export function registerOperations(deps: OperationDeps): { relay: ConsoleRelay; 
   link.handle('propertiesGet', async ({ serverId }) => ({
     payload: 'properties', properties: { values: await properties.get(rootOf(serverId)) },
   }));
+
+  link.handle('usageHistory', async ({ serverId, window }) => {
+    const runner = reconciler.runner(serverId);
+    if (!runner) throw new AgentError('NOT_FOUND', 'This Node does not run that server.');
+    if (!isUsageWindow(window)) throw new AgentError('INVALID_REQUEST', `No usage window ${JSON.stringify(window)}: 10m, 1h, 6h or 24h.`);
+    const { intervalMs, points } = runner.sampler.window(window);
+    return {
+      payload: 'usageSamples',
+      usageSamples: {
+        intervalMs,
+        samples: points.map((p) => ({
+          atUnixMs: p.atMs, cpuMillis: p.cpuMillis, memoryBytes: p.memoryBytes, players: p.players >= 0 ? { online: p.players, max: Math.max(p.playersMax, 0) } : null,
+        })),
+      },
+    };
+  });
 
   link.handle('propertiesPatch', async ({ serverId, set, remove }) => ({
     payload: 'properties', properties: { values: await properties.patch(serverId, rootOf(serverId), set, remove, ownerOf(serverId)) },

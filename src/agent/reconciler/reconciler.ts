@@ -24,8 +24,8 @@ export interface ReconcilerDeps {
   logger: Logger;
   /** First automatic-restart delay after a crash. */
   restartBackoffMs: number;
-  /** How often running servers' CPU and memory are sampled and reported. */
-  usageEveryMs: number;
+  /** How often running servers' CPU, memory and players are sampled, reported and kept in their history. */
+  statusIntervalMs: number;
   beforeStart?: (desired: ServerTarget, serverDir: string) => Promise<void>;
 }
 
@@ -85,7 +85,7 @@ export class Reconciler {
   private link?: ReconcilerLink;
   /** Desired states and changes are applied one after the other, in the order they came. */
   private applying: Promise<void> = Promise.resolve();
-  private usageTimer?: NodeJS.Timeout;
+  private statusTimer?: NodeJS.Timeout;
 
   constructor(private readonly deps: ReconcilerDeps) {
     deps.runtime.onExit((serverId, exit, lastLines) => this.runners.get(serverId)?.exited(exit, lastLines));
@@ -96,8 +96,8 @@ export class Reconciler {
     link.onDesiredState((state) => this.enqueue(() => this.apply(state)));
     link.onDesiredChange((serverId, server) => this.enqueue(() => this.applyChange(serverId, server)));
     link.onConnected(() => this.runners.forEach((r) => r.sendStatus()));
-    this.usageTimer = setInterval(() => this.runners.forEach((r) => void r.sampleUsage()), this.deps.usageEveryMs);
-    this.usageTimer.unref();
+    this.statusTimer = setInterval(() => this.runners.forEach((r) => void r.sampleStatus()), this.deps.statusIntervalMs);
+    this.statusTimer.unref();
   }
 
   serverIds(): string[] {
@@ -184,7 +184,7 @@ export class Reconciler {
   }
 
   stop(): void {
-    clearInterval(this.usageTimer);
+    clearInterval(this.statusTimer);
     for (const runner of this.runners.values()) runner.actor.stop();
     this.deps.runtime.close();
   }

@@ -21,6 +21,7 @@ import { appliedFile, serverHome, serverRoot } from './server-paths.js';
 import { portHeld, portInUseMessage } from './port-check.js';
 import type { PortCheckResult } from './port-in-use.js';
 import { lastCrashOf } from './status-report.js';
+import { pingHostFor, StatusSampler } from '../status/status-sampler.js';
 
 export interface RunnerDeps {
   dataDir: string;
@@ -31,6 +32,8 @@ export interface RunnerDeps {
   host: HostSettings;
   logger: Logger;
   backoffBaseMs: number;
+  /** How often `sampleStatus` is called: its usage history's fine interval. */
+  statusIntervalMs: number;
   /** Sends the server's status to the Controller (dropped while disconnected; resent on connect). */
   report(status: ServerStatus): void;
   /** Hooks run before every start, e.g. putting installed plugins in place. */
@@ -47,7 +50,8 @@ export interface RunnerDeps {
 export class ServerRunner {
   readonly actor: Actor<typeof agentServerMachine>;
   private template: Template;
-  private usage = { cpuMillis: 0, memoryBytes: 0, diskBytes: 0 };
+  /** CPU, memory and players sampled while the game runs, and their history. */
+  readonly sampler: StatusSampler;
   private startedAt = '';
   /** The game's process id while it runs (inside its box when boxed); 0 otherwise. */
   private pid = 0;
@@ -60,6 +64,9 @@ export class ServerRunner {
 
   constructor(private readonly deps: RunnerDeps, desired: ServerTarget, template: Template) {
     this.template = template;
+    this.sampler = new StatusSampler({
+      usage: () => this.deps.runtime.usage(this.serverId), intervalMs: deps.statusIntervalMs, pingHost: pingHostFor(deps.host.bindAddress),
+    });
     const machine = agentServerMachine.provide({
       actors: {
         probe: fromPromise<ProbeResult, { desired: ServerTarget }>(({ input }) => this.probe(input.desired)),
@@ -143,6 +150,7 @@ export class ServerRunner {
   exited(exit: GameExit, lastLines: readonly OutputLine[]): void {
     this.startedAt = '';
     this.pid = 0;
+    this.sampler.ended();
     const state = this.state;
     if (isCrash(exit.code, exit.signal) && state !== 'stopping' && state !== 'removing') {
       this.deps.logger.warn({ serverId: this.serverId, exitCode: exit.code, signal: exit.signal, cause: exit.cause, state }, `the game crashed (${endedWith(exit)})`);
@@ -151,12 +159,16 @@ export class ServerRunner {
     this.actor.send({ type: 'EXITED', code: exit.code, signal: exit.signal, at: Date.now(), lastLines: lines, oomKilled: exit.oomKilled === true });
   }
 
-  async sampleUsage(): Promise<void> {
-    const state = this.actor.getSnapshot().value;
+  /** Samples the running game's usage and (once it is up) its players, then reports them. */
+  async sampleStatus(): Promise<void> {
+    const snapshot = this.actor.getSnapshot();
+    const state = snapshot.value;
     if (state !== 'running' && state !== 'starting') return;
-    const sample = await this.deps.runtime.usage(this.serverId).catch(() => null);
-    if (!sample) return;
-    this.usage = { cpuMillis: sample.cpuMillis, memoryBytes: sample.memoryBytes, diskBytes: 0 };
+    await this.sampler.sample({
+      port: snapshot.context.desired.gamePort,
+      ping: state === 'running' && this.template.status?.protocol === 'minecraft-slp',
+      ...(this.startedAt ? { startedAtMs: Date.parse(this.startedAt) } : {}),
+    });
     this.sendStatus();
   }
 
@@ -171,7 +183,7 @@ export class ServerRunner {
       observedGeneration: context.observedGeneration,
       runtimeState: runtime ? `RUNTIME_STATE_${runtime}` : 'RUNTIME_STATE_UNSPECIFIED',
       installed: !['probing', 'installing', 'installFailed'].includes(state),
-      usage: live ? this.usage : { cpuMillis: 0, memoryBytes: 0, diskBytes: 0 },
+      usage: live ? this.sampler.usage : { cpuMillis: 0, memoryBytes: 0, diskBytes: 0 },
       conditions: context.conditions,
       ports: context.desired.gamePort ? [{ name: 'game', protocol: 'TCP', hostPort: context.desired.gamePort }] : [],
       startedAt: state === 'running' ? this.startedAt : '',
@@ -182,7 +194,7 @@ export class ServerRunner {
       lastCrash: lastCrashOf(context.desired.serverId, context.lastCrash),
       portInUse: context.portInUse ?? 0,
       pid: live ? this.pid : 0,
-      players: null,
+      players: state === 'running' ? this.sampler.players : null,
     });
   }
 

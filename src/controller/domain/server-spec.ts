@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import type {
   convergenceValues, desiredStates, phases, ResourcesSchema, RestartPolicySchema, runtimeStates, SoftwareSchema,
 } from '../schemas/servers.js';
-import type { ResourceAmounts, StatusCondition } from './status.js';
+import type { Players, ResourceAmounts, StatusCondition } from './status.js';
 
 /**
  * The server vocabulary shared by the machine, the services and the store. Shapes and values the
@@ -59,6 +59,8 @@ export interface ServerObserved {
   startedAt?: string;
   /** The game's process id on its Node while it starts or runs. */
   pid?: number;
+  /** Players online and the most the server takes, as its last Server List Ping answered. */
+  players?: Players;
   reportedAt?: string;
 }
 

@@ -24,10 +24,25 @@ export function registerServerMetrics(registry: Registry, sources: ServerMetricS
     async collect() {
       this.reset();
       try {
-        const tallies = await withDeadline(sources.census.tally(), censusDeadlineMs, 'server records for cairn_servers');
-        for (const t of tallies) this.set({ phase: t.phase, runtime_state: t.runtimeState, convergence: t.convergence }, t.count);
+        const { servers } = await withDeadline(sources.census.tally(), censusDeadlineMs, 'server records for cairn_servers');
+        for (const t of servers) this.set({ phase: t.phase, runtime_state: t.runtimeState, convergence: t.convergence }, t.count);
       } catch (err) {
         logger.warn({ err }, 'cairn_servers left out of this scrape: the server records could not be read');
+      }
+    },
+  });
+  new Gauge({
+    name: 'cairn_players_online',
+    help: 'Players online on running servers, by template, as each server\'s last Server List Ping answered (servers that did not answer count none).',
+    labelNames: ['template'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      try {
+        const { players } = await withDeadline(sources.census.tally(), censusDeadlineMs, 'server records for cairn_players_online');
+        for (const p of players) this.set({ template: p.template }, p.online);
+      } catch (err) {
+        logger.warn({ err }, 'cairn_players_online left out of this scrape: the server records could not be read');
       }
     },
   });

@@ -38,6 +38,7 @@ import { RoleService } from './identity/roles.js';
 import { FleetNodeGateway } from './agent-link/desired-sender.js';
 import { AgentInbound } from './agent-link/inbound.js';
 import { ServerCensus } from './servers/census.js';
+import { ServerUsageService } from './servers/usage.js';
 import { ServerPlacements } from './servers/placements.js';
 import { ServerPortMoves } from './servers/port-moves.js';
 import { ServerReportFeed } from './servers/report-feed.js';
@@ -136,7 +137,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const migrations = new MigrationService({
     deps, servers, templates: deps.templates, gateway, reports: reportFeed, nodeStates: fleet, agents, timings: deps.migrationTimings ?? defaultMigrationTimings,
   }, access, workflowOutcomes);
-  // Operating a server through its Agent: console, files, server.properties.
+  // Operating a server through its Agent: console, files, server.properties, usage history.
   const nodeCalls = new NodeCalls(agents);
   const consoleHub = new ConsoleHub(agents, nodeCalls, deps.logger);
   // Plugins: the synced catalog, installations per server, and the jars Nodes fetch.
@@ -184,6 +185,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     console: new ConsoleService(servers, nodeCalls, consoleHub, access, streamGuards),
     files: new FileService(servers, nodeCalls, deps.templates),
     properties: new PropertiesService(servers, nodeCalls, deps.templates),
+    usage: new ServerUsageService(servers, nodeCalls),
     catalog,
     plugins,
     /** What Nodes may fetch over the link: plugin jars, then server software. */

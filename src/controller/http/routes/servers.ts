@@ -1,6 +1,7 @@
 
 import { Paged } from '../../schemas/common.js';
 import { ConditionParams, CreateServer, ServerDetail, ServerListItem, ServerListQuery, ServerParams, UpdateServer } from '../../schemas/servers.js';
+import { ServerUsage, UsageQuery } from '../../schemas/usage.js';
 import type { Services } from '../../services/index.js';
 import { maxWatchStreamsPerUser, watchRetryAfterSeconds, watchRingLimits } from '../../services/servers/watch-stream.js';
 import { endEventStream, maxLagBytes, openEventStream } from '../sse.js';
@@ -90,6 +91,14 @@ export const serverRoutes = (s: Services) => [
   }),
   server.get(() => s.servers, {
     summary: 'One server: desired spec, observed status (with its last crash: exit code or signal and last console lines), conditions.', response: ServerDetail,
+  }),
+  route({
+    method: 'GET', path: '/servers/{serverId}/usage', tag: 'servers', status: 200,
+    summary: 'The server\'s CPU, memory and players over time, from its Agent: a sample per 10 s (`window` 10m, 1h) or per minute (6h, 24h).',
+    description: 'The Agent keeps each server\'s samples in memory while it runs it (the Controller keeps none), so the history starts empty after an Agent restart and after a migration. '
+      + 'A per-minute sample is the mean CPU and the highest memory and players of its six 10-second samples.',
+    params: ServerParams, query: UsageQuery, response: ServerUsage, errors: ['node_unavailable'],
+    handler: async ({ caller, params, query }) => s.usage.of(caller, params.serverId, query.window ?? '1h'),
   }),
   powerRoute(s, 'start'),
   powerRoute(s, 'stop'),

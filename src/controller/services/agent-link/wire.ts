@@ -60,6 +60,7 @@ export function fromLinkStatus(status: ServerStatus): ServerReport {
     ...(status.pid ? { pid: status.pid } : {}),
     ...(status.lastCrash ? { lastCrash: lastCrashOf(status.lastCrash) } : {}),
     ...(status.portInUse ? { portInUse: status.portInUse } : {}),
+    ...(status.players ? { players: { online: status.players.online, max: status.players.max } } : {}),
   };
 }
 

@@ -11,6 +11,17 @@ export interface ServerTally {
   count: number;
 }
 
+/** Players online on the servers of one template that run now (on a Node that is heard). */
+export interface PlayersTally {
+  template: string;
+  online: number;
+}
+
+export interface Census {
+  servers: ServerTally[];
+  players: PlayersTally[];
+}
+
 /** Servers counted between two turns of the event loop. */
 const sliceServers = 5_000;
 
@@ -22,10 +33,24 @@ const sliceServers = 5_000;
  * on whether each Node is heard right now.
  */
 export class ServerCensus {
+  /** The count under way: a scrape's gauges collect together and share it. */
+  private counting?: Promise<Census>;
+
   constructor(private readonly repos: Pick<Repositories, 'servers'>, private readonly isConnected: (nodeId: string) => boolean) {}
 
-  async tally(): Promise<ServerTally[]> {
+  /** The fleet counted now, or by the count already under way. */
+  tally(): Promise<Census> {
+    if (this.counting) return this.counting;
+    const counting = this.count().finally(() => {
+      if (this.counting === counting) this.counting = undefined;
+    });
+    this.counting = counting;
+    return counting;
+  }
+
+  private async count(): Promise<Census> {
     const tallies = new Map<string, ServerTally>();
+    const players = new Map<string, number>();
     // Each Node's connection once per scrape, not once per server (100,000 servers, 5,000 Nodes).
     const connected = new Map<string, boolean>();
     const nodeConnected = (nodeId: string) => connected.get(nodeId) ?? connected.set(nodeId, this.isConnected(nodeId)).get(nodeId)!;
@@ -43,7 +68,11 @@ export class ServerCensus {
       const tally = tallies.get(key) ?? { phase: doc.phase, runtimeState, convergence, count: 0 };
       tally.count += 1;
       tallies.set(key, tally);
+      if (doc.observed.players && runtimeState === 'RUNNING' && convergence !== 'UNKNOWN') {
+        const template = doc.desired.software.template;
+        players.set(template, (players.get(template) ?? 0) + doc.observed.players.online);
+      }
     }
-    return [...tallies.values()];
+    return { servers: [...tallies.values()], players: [...players].map(([template, online]) => ({ template, online })) };
   }
 }

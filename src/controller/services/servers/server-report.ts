@@ -1,6 +1,6 @@
 import type { LastCrash } from '../../domain/last-crash.js';
 import type { ServerRuntimeState } from '../../domain/server-spec.js';
-import type { ResourceAmounts, StatusCondition } from '../../domain/status.js';
+import type { Players, ResourceAmounts, StatusCondition } from '../../domain/status.js';
 
 /** One server's status as an Agent reports it (the link turns its messages into this). */
 export interface ServerReport {
@@ -21,6 +21,8 @@ export interface ServerReport {
   pid?: number;
   /** Kept in memory only (ServerCrashes), never in the observed status the store holds. */
   lastCrash?: LastCrash;
+  /** What the server's last Server List Ping answered, while it runs. */
+  players?: Players;
   /** The game port another program holds, which the Agent refused to start the game on (PORT_IN_USE). */
   portInUse?: number;
 }

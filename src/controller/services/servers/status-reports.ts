@@ -56,5 +56,6 @@ const observedOf = (report: ServerReport, at: string): ServerObserved => ({
   conditions: report.conditions,
   ...(report.startedAt ? { startedAt: report.startedAt } : {}),
   ...(report.pid ? { pid: report.pid } : {}),
+  ...(report.players ? { players: report.players } : {}),
   reportedAt: at,
 });

@@ -59,6 +59,7 @@ export function serverListItem(doc: Shared<ServerDoc>, nodeConnected: boolean) {
     resources: doc.desired.resources,
     gamePort: doc.gamePort || undefined,
     conditionCount: conditionCount(doc, nodeConnected),
+    playersOnline: doc.observed.players?.online,
   };
 }
 
@@ -87,6 +88,7 @@ export function serverDetail(doc: ServerDoc, nodeConnected: boolean, lastCrash?:
       ...(doc.observed.startedAt ? { startedAt: doc.observed.startedAt } : {}),
       ...(doc.observed.pid ? { pid: doc.observed.pid } : {}),
       ...(lastCrash ? { lastCrash } : {}),
+      ...(doc.observed.players ? { players: doc.observed.players } : {}),
     },
     ...(doc.workflow ? { workflow: workflowView(doc.workflow) } : {}),
     createdAt: doc.createdAt,
