@@ -34,7 +34,7 @@ function optionsFor(el: HTMLElement, tick: (value: number) => string, whole: boo
     cursor: { show: false },
     scales: { y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.15 : 1] } },
     axes: [axis, { ...axis, size: 72, values: (_u, splits) => splits.map(tick), ...(whole ? { incrs: wholeSteps } : {}) }],
-    series: [{}, { stroke: line, width: 2, fill: `${line}22`, points: { show: false } }],
+    series: [{}, { stroke: line, width: 2, fill: `${line}22` }],
   };
 }
 
