@@ -5,6 +5,7 @@ import type { ServerUsage } from '../../src/controller/schemas/usage.js';
 import { adminCredentials } from '../support/controller.js';
 import type { ServerDetail, ServerListItem } from '../support/api-types.js';
 import { GiB, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
+import { freePort } from '../support/sim-process.js';
 import { waitFor } from '../support/wait-for.js';
 import { desktop, expectNoSidewaysScroll, launchChromium, openSection, phone, screenshot, signIn } from './support-admin.js';
 
@@ -28,8 +29,9 @@ async function noSidewaysScroll(page: Page): Promise<void> {
 }
 
 /**
- * The usage charts on the server page and the Overview page, against a Controller with a real
- * Agent running simcraft (which answers the Server List Ping; `fakeplayers <n>` sets its count).
+ * The usage charts on the server page, the proxy's players on the Network page and the Overview
+ * page, against a Controller with a real Agent running simcraft (which answers the Server List
+ * Ping; `fakeplayers <n>` sets its count) and simproxy (which answers with its lobby's status).
  */
 describe('web UI: usage charts and the overview', function () {
   this.timeout(120_000);
@@ -113,13 +115,24 @@ describe('web UI: usage charts and the overview', function () {
     expect(await chart('CPU usage').count()).to.equal(0);
   });
 
+  it('the Network page shows the players through the proxy: simproxy answers a ping with its lobby\'s status', async () => {
+    // A private port for the network: the usual Minecraft port belongs to whatever else runs on this machine.
+    expect((await f.admin.patch('/network', { port: await freePort() })).status).to.equal(200);
+    const proxy = await f.admin.post<ServerDetail>('/network/proxy', { software: { template: 'simproxy', version: '3.4.0' }, resources: small, nodeId: f.nodeId });
+    expect(proxy.status, proxy.text).to.equal(201);
+    await waitForServer(f.admin, proxy.body.id, (s) => s.phase === 'READY', 'proxy READY');
+    expect((await f.admin.post(`/servers/${proxy.body.id}/start`)).status).to.equal(202);
+    await openSection(page, 'Network', 'Network');
+    await page.getByText('Players online: 3 / 20').waitFor({ timeout: agentRound });
+  });
+
   it('the Overview page, linked from the navigation, counts servers, shows Nodes\' capacity and the players', async () => {
     await openSection(page, 'Overview', 'Overview');
     const servers = (await f.admin.get<{ items: ServerListItem[] }>('/servers')).body.items;
-    expect(servers.map((s) => s.phase)).to.deep.equal(['READY', 'READY']);
-    await page.getByText('2 servers in all.').waitFor();
+    expect(servers.map((s) => s.phase)).to.deep.equal(['READY', 'READY', 'READY']);
+    await page.getByText('3 servers in all.').waitFor();
     const byPhase = page.getByRole('table', { name: 'Servers by phase' });
-    expect(await byPhase.getByRole('row').filter({ hasText: 'READY' }).getByRole('cell').nth(1).textContent()).to.equal('2');
+    expect(await byPhase.getByRole('row').filter({ hasText: 'READY' }).getByRole('cell').nth(1).textContent()).to.equal('3');
     const byConvergence = page.getByRole('table', { name: 'Servers by convergence' });
     for (const convergence of new Set(servers.map((s) => s.convergence))) {
       const count = servers.filter((s) => s.convergence === convergence).length;
@@ -127,10 +140,12 @@ describe('web UI: usage charts and the overview', function () {
     }
     await page.getByText('No server has a condition.').waitFor();
     const node = page.getByRole('table', { name: 'Nodes\' capacity' }).getByRole('row').filter({ hasText: 'node-1' });
-    await node.getByRole('cell', { name: '0.2 CPU of 8 CPU' }).waitFor();
-    await node.getByRole('cell', { name: '128 MiB of 8 GiB' }).waitFor();
-    await page.getByText('3 on 1 member').waitFor();
-    await page.getByText('no proxy yet').waitFor();
+    // Three servers of 100m and 64 MiB each, the proxy too, on a Node offering 8 CPU and 8 GiB.
+    await node.getByRole('cell', { name: '0.3 CPU of 8 CPU' }).waitFor();
+    await node.getByRole('cell', { name: '192 MiB of 8 GiB' }).waitFor();
+    const players = page.getByRole('region', { name: 'Players online' });
+    await players.getByText('3 / 20', { exact: true }).waitFor();
+    await players.getByText('3 on 1 member', { exact: true }).waitFor();
     await screenshot(page, 'overview');
     await page.setViewportSize(phone);
     await expectNoSidewaysScroll(page);
