@@ -14,6 +14,7 @@ export interface UsagePlotProps {
   columns: UsageColumns;
   /** How a tick of the value axis reads; a module constant, since a new one draws the chart anew. */
   tick: (value: number) => string;
+  /** A count (players): ticks only at whole numbers. */
   whole?: boolean;
 }
 
@@ -34,6 +35,7 @@ function optionsFor(el: HTMLElement, tick: (value: number) => string, whole: boo
     cursor: { show: false },
     scales: { y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.15 : 1] } },
     axes: [axis, { ...axis, size: 72, values: (_u, splits) => splits.map(tick), ...(whole ? { incrs: wholeSteps } : {}) }],
+    // The stylesheet's colours are #rrggbb: two more digits make the area under the line a faint tint of it.
     series: [{}, { stroke: line, width: 2, fill: `${line}22` }],
   };
 }
