@@ -91,6 +91,8 @@ export const api = {
     migrate: (id: string, body: T.MigrateServer) => post<T.ServerDetail>(`${server(id)}/migrate`, body),
     /** Answers the server's detail in phase UPDATING; the UPDATE workflow's steps follow in its detail. */
     updateSoftware: (id: string, body: T.UpdateSoftware) => post<T.ServerDetail>(`${server(id)}/software`, body),
+    /** The server's CPU, memory and players over the window, oldest first; its Node keeps them (503 node_unavailable when it does not answer). */
+    usage: (id: string, window: T.UsageWindow) => get<T.ServerUsage>(`${server(id)}/usage`, { window }),
     /** The SSE stream of `server` and `server-deleted` events (see useEventStream). */
     watchPath: '/servers/watch',
   },

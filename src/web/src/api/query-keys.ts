@@ -47,6 +47,8 @@ export const queryKeys = {
     /** Every server the caller sees, for names and links in tables; not a `list`, which the watch stream edits page by page. */
     everything: ['servers', 'everything'] as const,
   },
+  /** Not under `servers`: the watch stream's events refresh details, and the charts keep their own pace. */
+  usage: (serverId: string, window: string) => ['usage', serverId, window] as const,
   catalog: (query: object) => ['catalog', query] as const,
   backups: {
     all: ['backups'] as const,

@@ -2,6 +2,7 @@ import { NavLink, Outlet } from 'react-router';
 import { useMe, useSignOut } from './session';
 
 const sections = [
+  ['/overview', 'Overview'],
   ['/servers', 'Servers'],
   ['/nodes', 'Nodes'],
   ['/network', 'Network'],

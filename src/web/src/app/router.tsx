@@ -7,6 +7,7 @@ import { BackupsPage } from '../pages/backups/BackupsPage';
 import { NetworkPage } from '../pages/network/NetworkPage';
 import { NodesPage } from '../pages/nodes/NodesPage';
 import { NotFoundPage } from '../pages/NotFoundPage';
+import { OverviewPage } from '../pages/overview/OverviewPage';
 import { RolesPage } from '../pages/roles/RolesPage';
 import { NewServerPage } from '../pages/servers/NewServerPage';
 import { ServersPage } from '../pages/servers/ServersPage';
@@ -30,6 +31,7 @@ export const createRouter = () =>
         element: <Layout />,
         children: [
           { index: true, element: <Navigate to="/servers" replace /> },
+          { path: 'overview', element: <OverviewPage /> },
           { path: 'servers', element: <ServersPage /> },
           { path: 'servers/new', element: <NewServerPage /> },
           // The server page brings xterm.js and, on demand, CodeMirror: loaded when first opened.

@@ -18,6 +18,18 @@ export function formatCpu(cpuMillis: number): string {
   return `${cpuMillis}m (${Number((cpuMillis / 1000).toFixed(3))} CPU)`;
 }
 
+/** 1500 → "1.5 CPU": capacity and usage (the API counts thousandths of a core). */
+export const formatCores = (cpuMillis: number) => `${Number((cpuMillis / 1000).toFixed(3))} CPU`;
+
+/**
+ * A server's players as its Server List Ping answered: `{online: 3, max: 20}` → "3 / 20"; a
+ * count alone (a list item, a usage sample) → "3"; neither → "unknown".
+ */
+export function formatPlayers(players: { online: number; max: number } | undefined, online?: number): string {
+  if (players) return `${players.online} / ${players.max}`;
+  return online === undefined ? 'unknown' : String(online);
+}
+
 /** The Memory (MiB) field's value for a byte count (rounded to whole MiB). */
 export const bytesToMiB = (bytes: number) => Math.round(bytes / MiB);
 

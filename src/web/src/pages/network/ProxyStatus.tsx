@@ -5,6 +5,7 @@ import { queryKeys } from '../../api/query-keys';
 import { nameOf, useAllNodes } from '../../api/reference-data';
 import type { ServerDetail } from '../../api/types';
 import { ProblemAlert } from '../../components/ProblemAlert';
+import { formatPlayers } from '../../format/units';
 import { StateText } from '../servers/server-state';
 
 /**
@@ -20,22 +21,27 @@ function failureOf(p: ServerDetail): string | undefined {
   return 'no reason was reported';
 }
 
-/** The proxy's states (and why it failed, when it did), kept live by the servers watch stream the page holds open. */
+/** The players it carries, the proxy's states (and why it failed, when it did), kept live by the servers watch stream the page holds open. */
 export function ProxyStatus({ proxyId }: { proxyId: string }) {
   const proxy = useQuery({ queryKey: queryKeys.servers.detail(proxyId), queryFn: () => api.servers.get(proxyId) });
   const nodes = useAllNodes();
   if (proxy.error) return <ProblemAlert error={proxy.error} />;
   const p = proxy.data;
   const failure = p ? failureOf(p) : undefined;
+  const players = !p ? '—' : p.status.runtimeState === 'RUNNING' ? formatPlayers(p.status.players, p.playersOnline) : 'none (the proxy is not running)';
   return (
-    <dl className="facts">
-      <dt>Server</dt><dd><Link to={`/servers/${proxyId}`}>{p?.name ?? 'The proxy'}</Link></dd>
-      <dt>Phase</dt><dd><StateText value={p?.phase} /></dd>
-      <dt>Runtime state</dt><dd><StateText value={p?.status.runtimeState} /></dd>
-      {failure ? <><dt>Why</dt><dd role="alert">{failure}</dd></> : null}
-      <dt>Convergence</dt><dd><StateText value={p?.convergence} /></dd>
-      <dt>Node</dt><dd>{nameOf(nodes.data, p?.nodeId)}</dd>
-      <dt>Software</dt><dd>{p ? `${p.software.template} ${p.software.version}` : '—'}</dd>
-    </dl>
+    <>
+      {/* Everyone on the network comes in through the proxy: its count is the network's. */}
+      <p>Players online: <strong>{players}</strong></p>
+      <dl className="facts">
+        <dt>Server</dt><dd><Link to={`/servers/${proxyId}`}>{p?.name ?? 'The proxy'}</Link></dd>
+        <dt>Phase</dt><dd><StateText value={p?.phase} /></dd>
+        <dt>Runtime state</dt><dd><StateText value={p?.status.runtimeState} /></dd>
+        {failure ? <><dt>Why</dt><dd role="alert">{failure}</dd></> : null}
+        <dt>Convergence</dt><dd><StateText value={p?.convergence} /></dd>
+        <dt>Node</dt><dd>{nameOf(nodes.data, p?.nodeId)}</dd>
+        <dt>Software</dt><dd>{p ? `${p.software.template} ${p.software.version}` : '—'}</dd>
+      </dl>
+    </>
   );
 }

@@ -7,13 +7,13 @@ import type { DrainStarted, EnrollmentIssued, Node } from '../../api/types';
 import { TextField } from '../../components/Field';
 import { Loading } from '../../components/Loading';
 import { ProblemAlert } from '../../components/ProblemAlert';
-import { formatBytes, formatTime } from '../../format/units';
+import { formatBytes, formatCores, formatTime } from '../../format/units';
 import { CapacityMeter } from '../admin-components/CapacityMeter';
 import { ConfirmButton } from '../admin-components/ConfirmButton';
 import { FormDialog } from '../admin-components/FormDialog';
 import { FormProblem } from '../admin-components/FormProblem';
 import { DrainButton, DrainProgress } from './DrainNode';
-import { adminStateClass, connectionStateClass, formatCores, formatIsolation } from './node-format';
+import { adminStateClass, connectionStateClass, formatIsolation } from './node-format';
 
 interface NodeDetailProps {
   nodeId: string;

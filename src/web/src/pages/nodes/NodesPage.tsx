@@ -10,13 +10,13 @@ import { DataTable, type Column } from '../../components/DataTable';
 import { Loading } from '../../components/Loading';
 import { Pager, useCursorPager } from '../../components/Pager';
 import { ProblemAlert } from '../../components/ProblemAlert';
-import { formatBytes } from '../../format/units';
+import { formatBytes, formatCores } from '../../format/units';
 import { CapacityMeter } from '../admin-components/CapacityMeter';
 import '../admin.css';
 import { EnrollmentCommand } from './EnrollmentCommand';
 import { NewNodeForm } from './NewNodeForm';
 import { NodeDetail } from './NodeDetail';
-import { adminStateClass, connectionStateClass, formatCores } from './node-format';
+import { adminStateClass, connectionStateClass } from './node-format';
 
 /** Nodes change state on their own (heartbeats, pressure): the list is read again this often. */
 const refreshMs = 5_000;

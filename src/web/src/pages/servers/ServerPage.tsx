@@ -12,6 +12,7 @@ import { PowerButtons } from './PowerButtons';
 import { StateText } from './server-state';
 import { ServerTabs } from './ServerTabs';
 import { SoftwareCard } from './software/SoftwareCard';
+import { UsageSection } from './usage/UsageSection';
 import { useServerWatch } from './use-server-watch';
 
 const workflowPollMs = 2_000;
@@ -21,7 +22,7 @@ function Fact({ term, wide, children }: { term: string; wide?: boolean; children
   return <div className={wide ? 'fact wide' : 'fact'}><dt>{term}</dt><dd>{children}</dd></div>;
 }
 
-/** One server: its states as the API names them, power, conditions, and a tab per kind of work. */
+/** One server: its states as the API names them, power, conditions, a tab per kind of work, and its usage. */
 export function ServerPage() {
   const { serverId = '' } = useParams();
   // A workflow's steps (restore, migration, update) are read again as they go, whether or not the watch stream reports them.
@@ -67,6 +68,8 @@ export function ServerPage() {
       </div>
       <Conditions server={s} />
       <ServerTabs server={s} />
+      {/* After the tabs: the console's command box stays in view on a laptop screen. */}
+      <UsageSection server={s} />
     </section>
   );
 }

@@ -36,6 +36,7 @@ export function ServersPage() {
     { header: 'Phase', essential: true, cell: (s) => <StateText value={s.phase} /> },
     { header: 'Runtime state', essential: true, cell: (s) => <StateText value={s.runtimeState} /> },
     { header: 'Convergence', cell: (s) => <StateText value={s.convergence} /> },
+    { header: 'Players', cell: (s) => s.playersOnline ?? '—' },
     { header: 'Generation', cell: (s) => s.generation },
     { header: 'Template', cell: (s) => `${s.software.template} ${s.software.version}` },
     { header: 'Game port', cell: (s) => s.gamePort ?? '—' },
