@@ -199,6 +199,23 @@ describe('web UI: administration pages', function () {
     await capture('tokens');
   });
 
+  it('API tokens: a limited token names its permissions and teams, and is refused beyond them', async () => {
+    const form = page.getByRole('form', { name: 'New token' });
+    await form.getByLabel('Name').fill('restarter');
+    await form.getByRole('checkbox', { name: 'Limit what this token can do' }).check();
+    const permissions = form.getByRole('group', { name: 'Token permissions' });
+    await permissions.getByRole('checkbox', { name: 'servers.read' }).check();
+    await permissions.getByRole('checkbox', { name: 'servers.start' }).check();
+    await form.getByRole('button', { name: 'Create token' }).click();
+    const shown = page.getByRole('region', { name: 'New API token restarter' });
+    const secret = await shown.getByLabel('Token').inputValue();
+    await shown.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('cell', { name: 'servers.read, servers.start in all your teams' }).waitFor();
+    const limited = admin.anonymous().withToken(secret);
+    expect((await limited.get('/users')).status, 'no global administration through a limited token').to.equal(403);
+    expect((await limited.get('/servers')).status).to.equal(200);
+  });
+
   it('Audit log: lists what was done above and filters by action', async () => {
     await openSection(page, 'Audit log', 'Audit log');
     const actions = ['node.create', 'node.disable', 'node.enable', 'team.create', 'team.member_set', 'user.create', 'user.password_reset_issue', 'role.create', 'token.create'];

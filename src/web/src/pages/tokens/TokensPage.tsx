@@ -3,13 +3,15 @@ import { useState, type SubmitEvent } from 'react';
 import { adminKeys } from '../../api/admin';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
-import type { ApiToken, CreateApiToken, CreatedApiToken } from '../../api/types';
+import type { ApiToken, CreateApiToken, CreatedApiToken, Team } from '../../api/types';
 import { DataTable, type Column } from '../../components/DataTable';
 import { TextField } from '../../components/Field';
 import { Loading } from '../../components/Loading';
 import { Pager, useCursorPager } from '../../components/Pager';
 import { ProblemAlert } from '../../components/ProblemAlert';
+import { useAllTeams } from '../../api/reference-data';
 import { formatTime } from '../../format/units';
+import { scopeBody, TokenScopeFields, unscopedFields, type ScopeFields } from './TokenScopeFields';
 import { ConfirmButton } from '../admin-components/ConfirmButton';
 import { CopyField } from '../admin-components/CopyField';
 import { FormProblem } from '../admin-components/FormProblem';
@@ -26,12 +28,15 @@ export function TokensPage() {
   const tokens = useQuery({ queryKey: queryKeys.tokens(pager.cursor), queryFn: () => api.me.tokens({ cursor: pager.cursor }) });
   const [created, setCreated] = useState<CreatedApiToken>();
   const refresh = () => client.invalidateQueries({ queryKey: adminKeys.tokens });
+  const teams = useAllTeams();
+  const teamName = (id: string) => teams.data?.find((t) => t.id === id)?.name ?? id.slice(0, 8);
 
   const columns: Column<ApiToken>[] = [
     { header: 'Name', essential: true, cell: (t) => <strong>{t.name}</strong> },
     { header: 'Created', cell: (t) => formatTime(t.createdAt) },
     { header: 'Expires', cell: (t) => (t.expiresAt ? formatTime(t.expiresAt) : 'Never') },
     { header: 'Last used', cell: (t) => (t.lastUsedAt ? formatTime(t.lastUsedAt) : 'Not yet') },
+    { header: 'Scope', cell: (t) => scopeText(t, teamName) },
     {
       header: 'Actions', essential: true, cell: (t) => (
         <ConfirmButton
@@ -45,7 +50,7 @@ export function TokensPage() {
   return (
     <section>
       <h1>API tokens</h1>
-      <p className="lede">Personal tokens act as you, with your rights, for scripts and the <code>cairn</code> CLI: send <code>Authorization: Bearer &lt;token&gt;</code>.</p>
+      <p className="lede">Personal tokens act as you, with your rights or fewer (a limited token), for scripts and the <code>cairn</code> CLI: send <code>Authorization: Bearer &lt;token&gt;</code>.</p>
       {created ? (
         <ShownOnce title={`New API token ${created.name}`} onDone={() => setCreated(undefined)}>
           <CopyField label="Token" value={created.token} />
@@ -54,25 +59,34 @@ export function TokensPage() {
       <ProblemAlert error={tokens.error} />
       {tokens.data ? <DataTable caption="Your API tokens" columns={columns} rows={tokens.data.items} rowKey={(t) => t.id} empty="No tokens yet." /> : tokens.error ? null : <Loading what="your tokens" />}
       <Pager pager={pager} nextCursor={tokens.data?.nextCursor} label="Token pages" />
-      <NewTokenForm onCreated={(t) => { setCreated(t); void refresh(); }} />
+      <NewTokenForm teams={teams.data ?? []} onCreated={(t) => { setCreated(t); void refresh(); }} />
     </section>
   );
 }
 
-function NewTokenForm({ onCreated }: { onCreated: (token: CreatedApiToken) => void }) {
+/** What a token may do, in words: everything you may, or its permissions in its teams. */
+function scopeText(t: ApiToken, teamName: (id: string) => string): string {
+  if (!t.permissions && !t.teamIds) return 'Everything you can do';
+  const what = t.permissions ? t.permissions.join(', ') : 'all your team permissions';
+  return `${what} in ${t.teamIds ? t.teamIds.map(teamName).join(', ') : 'all your teams'}`;
+}
+
+function NewTokenForm({ onCreated, teams }: { onCreated: (token: CreatedApiToken) => void; teams: Team[] }) {
   const [name, setName] = useState('');
   const [expires, setExpires] = useState('');
+  const [scope, setScope] = useState<ScopeFields>(unscopedFields);
   const create = useMutation({
     mutationFn: api.me.createToken,
     onSuccess: (token) => {
       setName('');
       setExpires('');
+      setScope(unscopedFields);
       onCreated(token);
     },
   });
   const submit = (e: SubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const body: CreateApiToken = { name: name.trim() };
+    const body: CreateApiToken = { name: name.trim(), ...scopeBody(scope) };
     if (expires) body.expiresAt = endOfDay(expires);
     create.mutate(body);
   };
@@ -81,7 +95,8 @@ function NewTokenForm({ onCreated }: { onCreated: (token: CreatedApiToken) => vo
       <h2 id="new-token-heading">New token</h2>
       <TextField label="Name" field="name" error={create.error} value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" hint="What uses it, e.g. deploy script." required />
       <TextField label="Expires (optional)" field="expiresAt" type="date" error={create.error} value={expires} onChange={(e) => setExpires(e.target.value)} hint="It stops working at the end of that day. Empty: never." />
-      <FormProblem error={create.error} fields={['name', 'expiresAt']} />
+      <TokenScopeFields value={scope} onChange={setScope} teams={teams} error={create.error} />
+      <FormProblem error={create.error} fields={['name', 'expiresAt', 'permissions', 'teamIds']} />
       <div className="actions">
         <button type="submit" className="primary" disabled={create.isPending}>{create.isPending ? 'Creating token…' : 'Create token'}</button>
       </div>
