@@ -84,8 +84,8 @@ export class TotpService {
 
   /** A global administrator turns another user's TOTP off (a lost device); the user may enrol again. */
   async reset(caller: Caller, userId: string, audit: AuditScope): Promise<void> {
-    this.access.requireGlobalAdmin(caller);
     audit.target(userId);
+    this.access.requireGlobalAdmin(caller);
     const user = await this.deps.repos.users.findById(userId);
     if (!user) throw hidden('user');
     audit.detail({ username: user.username, wasEnabled: user.totpSeal !== undefined });
