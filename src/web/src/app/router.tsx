@@ -1,4 +1,5 @@
 import { createBrowserRouter, Navigate } from 'react-router';
+import { SecurityPage } from '../pages/account/SecurityPage';
 import { AuditPage } from '../pages/audit/AuditPage';
 import { ChangePasswordPage } from '../pages/auth/ChangePasswordPage';
 import { ResetPasswordPage } from '../pages/auth/ResetPasswordPage';
@@ -41,6 +42,7 @@ export const createRouter = () =>
           { path: 'users', element: <UsersPage /> },
           { path: 'roles', element: <RolesPage /> },
           { path: 'tokens', element: <TokensPage /> },
+          { path: 'security', element: <SecurityPage /> },
           { path: 'audit', element: <AuditPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],
