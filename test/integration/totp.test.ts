@@ -1,14 +1,19 @@
 import { expect } from 'chai';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Secret, TOTP } from 'otpauth';
 import { Agent } from 'undici';
 import type { AuditEventPage, CreatedApiToken, TotpEnrolment, TotpRecoveryCodes, User } from '../support/api-types.js';
 import { createReadyUser, setupAdmin, startTestController, type TestController } from '../support/controller.js';
 import { ApiClient, sessionCookieFrom } from '../support/http.js';
 import { expectProblem } from '../support/problems.js';
+import { runBuilt } from '../support/run-program.js';
 
 const password = 'second-password-2';
 const stepMs = 30_000;
 
+/** Through the public API, and `cairn login` as built (`npm run build` first). */
 describe('TOTP second factor through the API', function () {
   this.timeout(60_000);
   let t: TestController;
@@ -105,6 +110,24 @@ describe('TOTP second factor through the API', function () {
     const signedIn = t.api.withCookie(sessionCookieFrom(await login(from('127.0.3.5'), code())));
     const token = (await signedIn.post<CreatedApiToken>('/me/tokens', { name: 'script' })).body.token;
     expect((await t.api.withToken(token).get<User>('/me')).body.username).to.equal('gina');
+  });
+
+  it('cairn login (the built CLI) signs in with --totp-code; a wrong code is the API\'s refusal', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'cairn-totp-cli-'));
+    try {
+      const cairn = (totpCode: string) => runBuilt('cli', ['login', '--url', t.baseUrl, '--username', 'gina', '--password-stdin', '--totp-code', totpCode], {
+        env: { CAIRN_CREDENTIALS: join(home, 'credentials.json'), CAIRN_URL: '', CAIRN_TOKEN: '' }, stdin: `${password}\n`,
+      });
+      const wrong = await cairn(recoveryCodes[0]);
+      expect(wrong.code).to.equal(1);
+      expect(wrong.stderr).to.include('Error from server (invalid_credentials)');
+      t.clock.advance(stepMs);
+      const res = await cairn(code());
+      expect(res.code, res.stderr).to.equal(0);
+      expect(res.stderr).to.include(`Logged in to ${t.baseUrl} as gina`);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 
   it('turning off needs a valid code: a wrong one is 400 naming body.code, a recovery code works and is audited', async () => {
