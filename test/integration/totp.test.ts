@@ -103,6 +103,9 @@ describe('TOTP second factor through the API', function () {
     expect((await login(client, recoveryCodes[0])).status).to.equal(200);
     expectProblem(await login(client, recoveryCodes[0]), 401, 'invalid_credentials');
     expect((await login(client, recoveryCodes[1].replaceAll('-', ''))).status).to.equal(200);
+    const signIns = (await admin.get<AuditEventPage>(`/audit-events?action=session.create&targetId=${ginaId}`)).body.items;
+    expect(signIns.filter((e) => e.details.secondFactor === 'recovery_code')).to.have.length(2);
+    expect(signIns.filter((e) => e.details.secondFactor === 'totp').length).to.be.at.least(2);
   });
 
   it('an API token is not asked for a code', async () => {

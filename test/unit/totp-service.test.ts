@@ -100,32 +100,32 @@ describe('TOTP enrolment and redemption (service, with a clock the test sets)', 
   it('refuses the confirming code again, then accepts the next step\'s code once (no replay)', async () => {
     const { secret } = await enable();
     const step = totpStep(clock.ms);
-    expect(await factor.redeem(caller.user._id, totpCodeAt(secret, step))).to.equal(false);
+    expect(await factor.redeem(caller.user._id, totpCodeAt(secret, step))).to.equal(undefined);
     clock.ms += stepMs;
     const next = totpCodeAt(secret, step + 1);
-    expect(await factor.redeem(caller.user._id, next)).to.equal(true);
-    expect(await factor.redeem(caller.user._id, next)).to.equal(false);
+    expect(await factor.redeem(caller.user._id, next)).to.equal('totp');
+    expect(await factor.redeem(caller.user._id, next)).to.equal(undefined);
     // Nor an older step still inside the window.
-    expect(await factor.redeem(caller.user._id, totpCodeAt(secret, step))).to.equal(false);
+    expect(await factor.redeem(caller.user._id, totpCodeAt(secret, step))).to.equal(undefined);
     // The following step's code (early, within +1) works, and then the current one no longer does.
-    expect(await factor.redeem(caller.user._id, totpCodeAt(secret, step + 2))).to.equal(true);
-    expect(await factor.redeem(caller.user._id, totpCodeAt(secret, step + 1))).to.equal(false);
+    expect(await factor.redeem(caller.user._id, totpCodeAt(secret, step + 2))).to.equal('totp');
+    expect(await factor.redeem(caller.user._id, totpCodeAt(secret, step + 1))).to.equal(undefined);
   });
 
   it('accepts each recovery code once, with or without its hyphens', async () => {
     const { recoveryCodes } = await enable();
-    expect(await factor.redeem(caller.user._id, recoveryCodes[3])).to.equal(true);
-    expect(await factor.redeem(caller.user._id, recoveryCodes[3])).to.equal(false);
-    expect(await factor.redeem(caller.user._id, recoveryCodes[4].replaceAll('-', ''))).to.equal(true);
-    expect(await factor.redeem(caller.user._id, recoveryCodes[4])).to.equal(false);
+    expect(await factor.redeem(caller.user._id, recoveryCodes[3])).to.equal('recovery_code');
+    expect(await factor.redeem(caller.user._id, recoveryCodes[3])).to.equal(undefined);
+    expect(await factor.redeem(caller.user._id, recoveryCodes[4].replaceAll('-', ''))).to.equal('recovery_code');
+    expect(await factor.redeem(caller.user._id, recoveryCodes[4])).to.equal(undefined);
     expect((await repos.users.findById(caller.user._id))?.totpRecoveryHashes).to.have.length(8);
-    expect(await factor.redeem(caller.user._id, 'AAAA-BBBB-CCCC-DDDD')).to.equal(false);
+    expect(await factor.redeem(caller.user._id, 'AAAA-BBBB-CCCC-DDDD')).to.equal(undefined);
   });
 
   it('two recovery codes used at once both count, and both are gone', async () => {
     const { recoveryCodes } = await enable();
     const results = await Promise.all([factor.redeem(caller.user._id, recoveryCodes[0]), factor.redeem(caller.user._id, recoveryCodes[1])]);
-    expect(results).to.deep.equal([true, true]);
+    expect(results).to.deep.equal(['recovery_code', 'recovery_code']);
     expect((await repos.users.findById(caller.user._id))?.totpRecoveryHashes).to.have.length(8);
   });
 
@@ -136,7 +136,7 @@ describe('TOTP enrolment and redemption (service, with a clock the test sets)', 
     await totp.reset({ kind: 'USER', user: { ...caller.user, globalAdmin: true } }, caller.user._id, scope());
     const user = await repos.users.findById(caller.user._id);
     for (const field of ['totpSeal', 'totpPendingSeal', 'totpLastStep', 'totpRecoveryHashes']) expect(user).not.to.have.property(field);
-    expect(await factor.redeem(caller.user._id, totpCodeAt(secret, totpStep(clock.ms) + 1))).to.equal(false);
+    expect(await factor.redeem(caller.user._id, totpCodeAt(secret, totpStep(clock.ms) + 1))).to.equal(undefined);
     expect(await refusal(totp.reset(caller, caller.user._id, scope()))).to.match(/^forbidden/);
   });
 

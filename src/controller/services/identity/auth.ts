@@ -73,7 +73,9 @@ export class AuthService {
         audit.authFailure = 'totp_required';
         throw new DomainError('totp_required', 'Send totpCode: the code your authenticator app shows, or a recovery code.');
       }
-      if (!(await this.totp.redeem(user._id, input.totpCode))) return this.refuse(attempt, audit, 'bad_totp_code');
+      const factor = await this.totp.redeem(user._id, input.totpCode);
+      if (!factor) return this.refuse(attempt, audit, 'bad_totp_code');
+      audit.detail({ secondFactor: factor });
     }
     await this.perAccountAddress.reset(attempt.pairKey);
     audit.target(user._id);

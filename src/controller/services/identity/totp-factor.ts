@@ -3,6 +3,9 @@ import type { UserDoc } from '../../store/records.js';
 import type { ServiceDeps } from '../deps.js';
 import { acceptedStep, isTotpCode, recoveryCodeKey } from './totp-codes.js';
 
+/** Named in the sign-in's audit event, so a recovery code's use shows in the log. */
+export type SecondFactor = 'totp' | 'recovery_code';
+
 export const totpPurpose = (userId: string) => `totp:${userId}`;
 
 /** Tries to use a recovery code once more when another one was used at the same moment. */
@@ -16,9 +19,10 @@ const recoveryAttempts = 3;
 export class TotpFactor {
   constructor(private readonly deps: ServiceDeps) {}
 
-  /** Whether `code` was a valid, unused factor of the user (now used); false also when TOTP is off. */
-  async redeem(userId: string, code: string): Promise<boolean> {
-    return isTotpCode(code) ? this.redeemTotp(userId, code) : this.redeemRecovery(userId, recoveryCodeKey(code));
+  /** Which kind of factor `code` was, valid and unused (now used); undefined when it was not, or TOTP is off. */
+  async redeem(userId: string, code: string): Promise<SecondFactor | undefined> {
+    if (isTotpCode(code)) return (await this.redeemTotp(userId, code)) ? 'totp' : undefined;
+    return (await this.redeemRecovery(userId, recoveryCodeKey(code))) ? 'recovery_code' : undefined;
   }
 
   private async redeemTotp(userId: string, code: string): Promise<boolean> {

@@ -74,7 +74,7 @@ export class TotpService {
     const user = await this.deps.repos.users.findById(userId);
     if (user?.totpSeal === undefined) throw conflict('TOTP is not on for this account.');
     await this.perAccount.check(userId);
-    if (!(await this.factor.redeem(userId, code))) {
+    if ((await this.factor.redeem(userId, code)) === undefined) {
       await this.perAccount.fail(userId);
       throw invalidRequest('body.code: enter the code your authenticator app shows now, or an unused recovery code.');
     }
