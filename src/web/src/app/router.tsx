@@ -1,5 +1,4 @@
 import { createBrowserRouter, Navigate } from 'react-router';
-import { SecurityPage } from '../pages/account/SecurityPage';
 import { AuditPage } from '../pages/audit/AuditPage';
 import { ChangePasswordPage } from '../pages/auth/ChangePasswordPage';
 import { ResetPasswordPage } from '../pages/auth/ResetPasswordPage';
@@ -42,7 +41,8 @@ export const createRouter = () =>
           { path: 'users', element: <UsersPage /> },
           { path: 'roles', element: <RolesPage /> },
           { path: 'tokens', element: <TokensPage /> },
-          { path: 'security', element: <SecurityPage /> },
+          // The QR code library is needed on this page only: loaded when first opened.
+          { path: 'security', lazy: async () => ({ Component: (await import('../pages/account/SecurityPage')).SecurityPage }) },
           { path: 'audit', element: <AuditPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],
