@@ -90,6 +90,9 @@ const table: Row[] = [
   row('DELETE /me/tokens/{tokenId}',                                  '401   pcr   404   404   404   404   404   2     2     403   403', async (c) => ({
     path: `/me/tokens/${(await ok(admin(c).post<CreatedApiToken>('/me/tokens', { name: c.unique('t') }), 'token')).id}`,
   })),
+  row('POST /me/totp',                                                '401   pcr   2     2     2     2     2     2     2     403   403'),
+  row('POST /me/totp/confirm',                                        '401   pcr   400   400   400   400   400   400   400   403   403', () => ({ body: { code: '000000' } })),
+  row('DELETE /me/totp',                                              '401   pcr   409   409   409   409   409   409   409   403   403', () => ({ body: { code: '000000' } })),
   row('POST /users',                                                  '401   pcr   403   403   403   403   403   2     2     403   403', (c) => {
     const name = c.unique('u');
     return { body: { username: name, email: `${name}@example.com`, displayName: name, password: 'first-password-1' } };
@@ -106,6 +109,7 @@ const table: Row[] = [
     return { path: `/users/${(await ok(admin(c).post<User>('/users', { username: name, email: `${name}@example.com`, displayName: name, password: 'first-password-1' }), 'user')).id}` };
   }),
   row('POST /users/{userId}/password-reset',                          '401   pcr   403   403   403   403   403   2     2     403   403'),
+  row('DELETE /users/{userId}/totp',                                  '401   pcr   403   403   403   403   403   2     2     403   403'),
   row('POST /teams',                                                  '401   pcr   403   403   403   403   403   2     2     403   403', (c) => ({ body: { name: c.unique('team') } })),
   row('GET /teams',                                                   '401   pcr   2     2     2     2     2     2     2     2     2'),
   row('GET /teams/{teamId}',                                          '401   pcr   2     2     2     404   404   2     2     2     2'),

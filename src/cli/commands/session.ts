@@ -6,8 +6,21 @@ import { caPathOf, connect, globalsOf, print, readCa, withGlobals } from '../con
 import { forgetCredentials, loadCredentials, saveCredentials } from '../credentials.js';
 import { ApiError, UsageError } from '../errors.js';
 import { formatOne } from '../output.js';
+import { promptTerminal } from '../prompt-tty.js';
 import { readLineFromStdin } from '../read-secret.js';
 import { userView } from '../views.js';
+
+/** The sign-in, asking for the authentication code when the account needs one and none was given. */
+async function signIn(client: CliClient, body: { username: string; password: string; totpCode?: string }) {
+  try {
+    return await client.call<User>('POST', '/auth/login', body);
+  } catch (e) {
+    if (!(e instanceof ApiError && e.code === 'totp_required') || body.totpCode !== undefined) throw e;
+    const totpCode = (await promptTerminal('Authentication code: '))?.trim();
+    if (!totpCode) throw new UsageError('this account needs an authentication code: pass --totp-code (the code your authenticator app shows, or a recovery code)');
+    return client.call<User>('POST', '/auth/login', { ...body, totpCode });
+  }
+}
 
 /**
  * `cairn login` signs in with a password once, creates a personal API token for this machine and
@@ -18,14 +31,15 @@ export function registerSession(program: Command): void {
     .description('sign in; keeps an API token for this machine')
     .requiredOption('--username <name>', 'username or email')
     .option('--password-stdin', 'read the password from the first line of stdin')
-    .action(async (opts: { username: string; passwordStdin?: boolean }, cmd: Command) => {
+    .option('--totp-code <code>', 'the authentication code (or a recovery code) if the account has two-factor authentication on; asked on the terminal otherwise')
+    .action(async (opts: { username: string; passwordStdin?: boolean; totpCode?: string }, cmd: Command) => {
       if (!opts.passwordStdin) throw new UsageError('--password-stdin is required: pipe the password in, so it stays out of shell history and `ps`');
       const stored = await loadCredentials();
       const url = globalsOf(cmd).url || process.env.CAIRN_URL || stored?.url || 'http://127.0.0.1:8080';
       const caPath = caPathOf(globalsOf(cmd), stored?.url === url ? stored.ca : undefined);
       const ca = await readCa(caPath);
       const password = await readLineFromStdin();
-      const login = await new CliClient(url, {}, ca).call<User>('POST', '/auth/login', { username: opts.username, password });
+      const login = await signIn(new CliClient(url, {}, ca), { username: opts.username, password, ...(opts.totpCode ? { totpCode: opts.totpCode } : {}) });
       const cookie = /(__Host-cairn_session=[^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
       const session = new CliClient(url, { cookie }, ca);
       const token = await session.post<CreatedApiToken>('/me/tokens', { name: `cli@${hostname()}` });

@@ -4,7 +4,7 @@
  * the status and title of each code.
  */
 export const errorCodes = [
-  'invalid_request', 'managed_property', 'invalid_token', 'unauthenticated', 'invalid_credentials', 'invalid_setup_code',
+  'invalid_request', 'managed_property', 'invalid_token', 'unauthenticated', 'invalid_credentials', 'totp_required', 'invalid_setup_code',
   'forbidden', 'password_change_required', 'read_only', 'not_found', 'method_not_allowed', 'conflict', 'setup_done',
   'builtin_role', 'invalid_transition', 'phase_busy', 'insufficient_capacity', 'server_not_running', 'incompatible_plugin', 'downgrade_refused',
   'plugin_denied', 'plugin_required', 'not_network_capable', 'request_timeout', 'too_large', 'headers_too_large', 'too_many_attempts',

@@ -11,7 +11,7 @@ const defaultPrefix = 'cairn_controller_';
  */
 const gaugesNamedLikeCounters = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 
-export const authFailureReasons = ['bad_password', 'unknown_user', 'throttled', 'missing_credentials', 'invalid_token', 'bad_setup_code'] as const;
+export const authFailureReasons = ['bad_password', 'unknown_user', 'throttled', 'missing_credentials', 'invalid_token', 'bad_setup_code', 'totp_required', 'bad_totp_code'] as const;
 export type AuthFailureReason = typeof authFailureReasons[number];
 
 /** One registry per Controller (so several can live in one test process). */

@@ -39,8 +39,12 @@ let koaBodyModule: Promise<typeof import('koa-body')> | undefined;
 function jsonBody(limit: number): Middleware {
   let parser: Promise<Middleware> | undefined;
   return async (ctx, next) => {
-    parser ??= (koaBodyModule ??= import('koa-body')).then(({ koaBody }) =>
-      koaBody({ json: true, urlencoded: false, text: false, multipart: false, jsonLimit: limit, jsonStrict: false }));
+    // DELETE too: a route declares whether it takes a body (DELETE /me/totp takes the code), and only those read one.
+    parser ??= (koaBodyModule ??= import('koa-body')).then(({ koaBody, HttpMethodEnum }) =>
+      koaBody({
+        json: true, urlencoded: false, text: false, multipart: false, jsonLimit: limit, jsonStrict: false,
+        parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+      }));
     await (await parser)(ctx, next);
   };
 }

@@ -1,11 +1,13 @@
 import Type from 'typebox';
 import { DateTime, Uuid, PrintableName } from './common.js';
 import { PermissionValue } from './roles.js';
+import { TotpCode } from './totp.js';
 import { Password } from './users.js';
 
 export const Login = Type.Object({
   username: Type.String({ minLength: 1, maxLength: 254, description: 'Username or email.' }),
   password: Type.String({ minLength: 1, maxLength: 256 }),
+  totpCode: Type.Optional(TotpCode),
 }, { additionalProperties: false });
 
 export const ChangePassword = Type.Object({

@@ -19,6 +19,7 @@ export const User = Type.Object({
   globalAdmin: Type.Boolean(),
   globalPermissions: Type.Array(Type.String()),
   passwordChangeRequired: Type.Boolean({ description: 'While true, only GET /me, POST /me/password and POST /auth/logout work.' }),
+  totpEnabled: Type.Boolean({ description: 'Whether signing in with a password also needs a TOTP code (or a recovery code).' }),
   createdAt: DateTime,
 });
 export type User = Static<typeof User>;

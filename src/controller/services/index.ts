@@ -52,6 +52,8 @@ import { StreamGuards } from './identity/stream-guard.js';
 import { TeamService } from './identity/teams.js';
 import { TemplateService } from './servers/templates.js';
 import { TokenService } from './identity/tokens.js';
+import { TotpFactor } from './identity/totp-factor.js';
+import { TotpService } from './identity/totp.js';
 import { UserService } from './identity/users.js';
 import { WorkflowOutcomes } from './migration/workflow-outcomes.js';
 import { backupDeadlines } from './backups/backup-deadlines.js';
@@ -106,6 +108,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const roles = new RoleService(deps, access, accessEvents);
   const audit = new AuditService(deps, access);
   const loginFailures = new LoginFailureLog(deps, audit);
+  const totpFactor = new TotpFactor(deps);
   const placements = new ServerPlacements(deps.repos);
   // Nodes: the actors, the Controller's handle on connected Agents, and the enrollment gate.
   const fleet = new NodeFleet({ ...deps, timings: deps.nodeTimings ?? defaultNodeTimings, timerClock: deps.nodeTimerClock });
@@ -157,7 +160,8 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     access,
     sessions,
     tokens,
-    auth: new AuthService(deps, sessions, tokens, access, loginFailures),
+    auth: new AuthService(deps, sessions, tokens, access, loginFailures, totpFactor),
+    totp: new TotpService(deps, access, totpFactor),
     loginFailures,
     setup: new SetupService(deps, sessions),
     users: new UserService(deps, access, accessEvents),

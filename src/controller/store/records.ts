@@ -13,6 +13,14 @@ export interface UserDoc {
   globalAdmin: boolean;
   globalPermissions: string[];
   passwordChangeRequired: boolean;
+  /** The confirmed TOTP seed, sealed with the SecretBox (purpose `totp:<userId>`); present while TOTP is on. */
+  totpSeal?: string;
+  /** A seed enrolled but not yet confirmed with a code, sealed the same way. */
+  totpPendingSeal?: string;
+  /** The last time step a code was accepted for: codes of that step or an earlier one are refused (no replay). */
+  totpLastStep?: number;
+  /** SHA-256 of each unused recovery code. */
+  totpRecoveryHashes?: string[];
   createdAt: string;
   updatedAt: string;
 }

@@ -30,8 +30,9 @@ export const authRoutes = (s: Services) => [
   route({
     method: 'POST', path: '/auth/login', tag: 'auth', auth: 'public', status: 200,
     summary: 'Sign in with a username (or email) and password; sets the session cookie.',
+    description: 'With TOTP on, `totpCode` is needed too (a current code, or an unused recovery code, used up then): without it 401 `totp_required`; a wrong one counts as a wrong password.',
     body: Login, response: User,
-    errors: ['invalid_credentials', 'too_many_attempts'],
+    errors: ['invalid_credentials', 'totp_required', 'too_many_attempts'],
     audit: { action: 'session.create', targetKind: 'user' },
     handler: async ({ body, clientAddress, audit, ctx }) => {
       const { user, sessionId } = await s.auth.login(body, clientAddress, audit);

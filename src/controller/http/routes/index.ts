@@ -18,12 +18,14 @@ import { serverRoutes } from './servers.js';
 import { softwareUpdateRoutes } from './software-update.js';
 import { teamRoutes } from './teams.js';
 import { templateRoutes } from './templates.js';
+import { totpRoutes } from './totp.js';
 import { userRoutes } from './users.js';
 
 /** Every route of /api/v1, in the order the API reference lists them; `agentLink` is where the Agent link listens. */
 export const allRoutes = (s: Services, agentLink: AgentLink): AnyRoute[] => [
   ...authRoutes(s),
   ...meRoutes(s),
+  ...totpRoutes(s),
   ...userRoutes(s),
   ...teamRoutes(s),
   ...roleRoutes(s),

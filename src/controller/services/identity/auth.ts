@@ -9,9 +9,19 @@ import type { PasswordResetDoc, UserDoc } from '../../store/records.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import type { SessionService } from './sessions.js';
 import type { TokenService } from './tokens.js';
+import type { TotpFactor } from './totp-factor.js';
 import { hidden, type Access } from './access.js';
 
 const resetValidSeconds = 24 * 3600;
+
+/** One sign-in attempt as the throttles and the failure log key it. */
+interface Attempt {
+  account: string;
+  pairKey: string;
+  clientAddress: string;
+  username: string;
+  userId?: string;
+}
 
 /** Sign-in, sign-out, password change and reset. */
 export class AuthService {
@@ -32,18 +42,23 @@ export class AuthService {
     private readonly tokens: TokenService,
     private readonly access: Access,
     private readonly loginFailures: LoginFailureLog,
+    private readonly totp: TotpFactor,
   ) {}
 
-  async login(input: { username: string; password: string }, clientAddress: string, audit: AuditScope) {
+  /**
+   * A wrong password and a wrong second factor are refused alike and counted by the same
+   * throttle; a right password without the second factor an account needs is `totp_required`.
+   */
+  async login(input: { username: string; password: string; totpCode?: string }, clientAddress: string, audit: AuditScope) {
     const key = input.username.toLowerCase();
     audit.detail({ username: input.username });
     const user = await this.deps.repos.users.findOne(key.includes('@') ? { emailKey: key } : { usernameKey: key });
     // Keyed by the account (its username or email alike), or by the name as typed when none matches.
     const account = user?._id ?? key;
-    const pairKey = `${account}\n${clientAddress}`;
+    const attempt: Attempt = { account, pairKey: `${account}\n${clientAddress}`, clientAddress, username: input.username, userId: user?._id };
     try {
       await this.perAddress.check(clientAddress);
-      await this.perAccountAddress.check(pairKey);
+      await this.perAccountAddress.check(attempt.pairKey);
       await this.perAccount.check(account);
     } catch (e) {
       audit.authFailure = 'throttled';
@@ -51,20 +66,31 @@ export class AuthService {
       throw e;
     }
     const ok = await verifyPassword(user?.passwordHash ?? (await decoyPasswordHash()), input.password);
-    if (!user || !ok) {
-      await this.perAddress.fail(clientAddress);
-      await this.perAccountAddress.fail(pairKey);
-      await this.perAccount.fail(account);
-      if (user) audit.actorUserId = user._id;
-      audit.authFailure = user ? 'bad_password' : 'unknown_user';
-      await this.loginFailures.failed({ userId: user?._id, username: input.username, clientAddress, error: 'invalid_credentials' });
-      throw new DomainError('invalid_credentials');
-    }
-    await this.perAccountAddress.reset(pairKey);
+    if (!user || !ok) return this.refuse(attempt, audit, user ? 'bad_password' : 'unknown_user');
     audit.actorUserId = user._id;
+    if (user.totpSeal !== undefined) {
+      if (input.totpCode === undefined) {
+        audit.authFailure = 'totp_required';
+        throw new DomainError('totp_required', 'Send totpCode: the code your authenticator app shows, or a recovery code.');
+      }
+      const factor = await this.totp.redeem(user._id, input.totpCode);
+      if (!factor) return this.refuse(attempt, audit, 'bad_totp_code');
+      audit.detail({ secondFactor: factor });
+    }
+    await this.perAccountAddress.reset(attempt.pairKey);
     audit.target(user._id);
     const { sessionId } = await this.sessions.create(user._id);
     return { user, sessionId };
+  }
+
+  private async refuse(attempt: Attempt, audit: AuditScope, reason: 'bad_password' | 'unknown_user' | 'bad_totp_code'): Promise<never> {
+    await this.perAddress.fail(attempt.clientAddress);
+    await this.perAccountAddress.fail(attempt.pairKey);
+    await this.perAccount.fail(attempt.account);
+    if (attempt.userId) audit.actorUserId = attempt.userId;
+    audit.authFailure = reason;
+    await this.loginFailures.failed({ userId: attempt.userId, username: attempt.username, clientAddress: attempt.clientAddress, error: 'invalid_credentials' });
+    throw new DomainError('invalid_credentials');
   }
 
   async logout(caller: Caller, audit: AuditScope): Promise<void> {

@@ -10,6 +10,7 @@ export const userView = (u: Shared<UserDoc>) => ({
   globalAdmin: u.globalAdmin,
   globalPermissions: [...u.globalPermissions],
   passwordChangeRequired: u.passwordChangeRequired,
+  totpEnabled: u.totpSeal !== undefined,
   createdAt: u.createdAt,
 });
 

@@ -24,6 +24,9 @@ export const api = {
     tokens: (query: T.PageQuery = {}) => get<T.Page<T.ApiToken>>('/me/tokens', query),
     createToken: (body: T.CreateApiToken) => post<T.CreatedApiToken>('/me/tokens', body),
     revokeToken: (id: string) => del(`/me/tokens/${enc(id)}`),
+    enrolTotp: () => post<T.TotpEnrolment>('/me/totp'),
+    confirmTotp: (body: T.ConfirmTotpInput) => post<T.TotpRecoveryCodes>('/me/totp/confirm', body),
+    disableTotp: (body: T.TotpCodeInput) => request<void>('DELETE', '/me/totp', { json: body }),
   },
   users: {
     list: (query: T.PageQuery = {}) => get<T.Page<T.User>>('/users', query),
@@ -32,6 +35,7 @@ export const api = {
     update: (id: string, body: T.UpdateUser) => patch<T.User>(`/users/${enc(id)}`, body),
     delete: (id: string) => del(`/users/${enc(id)}`),
     issueReset: (id: string) => post<T.PasswordResetIssued>(`/users/${enc(id)}/password-reset`),
+    resetTotp: (id: string) => del(`/users/${enc(id)}/totp`),
   },
   teams: {
     list: (query: T.PageQuery = {}) => get<T.Page<T.Team>>('/teams', query),

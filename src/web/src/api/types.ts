@@ -22,6 +22,7 @@ import type * as software from '../../../controller/schemas/software.js';
 import type * as softwareUpdate from '../../../controller/schemas/software-update.js';
 import type * as teams from '../../../controller/schemas/teams.js';
 import type * as templates from '../../../controller/schemas/templates.js';
+import type * as totp from '../../../controller/schemas/totp.js';
 import type * as users from '../../../controller/schemas/users.js';
 import type * as usage from '../../../controller/schemas/usage.js';
 import type { ConsoleEndEvent, ConsoleLineEvent } from '../../../controller/schemas/console-events.js';
@@ -48,6 +49,10 @@ export type ChangePasswordInput = Static<typeof auth.ChangePassword>;
 export type RedeemPasswordResetInput = Static<typeof auth.RedeemPasswordReset>;
 export type ApiToken = Static<typeof auth.ApiToken>;
 export type CreateApiToken = Static<typeof auth.CreateApiToken>;
+export type TotpEnrolment = Static<typeof totp.TotpEnrolment>;
+export type TotpRecoveryCodes = Static<typeof totp.TotpRecoveryCodes>;
+export type ConfirmTotpInput = Static<typeof totp.ConfirmTotp>;
+export type TotpCodeInput = Static<typeof totp.TotpCodeBody>;
 export type CreatedApiToken = Static<typeof auth.CreatedApiToken>;
 
 export type Team = Static<typeof teams.Team>;

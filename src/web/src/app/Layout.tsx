@@ -32,6 +32,7 @@ export function Layout() {
         <div className="account">
           <NavLink to="/change-password" className="who" title="Your account: change your password">{me.data?.displayName}</NavLink>
           <NavLink to="/tokens">API tokens</NavLink>
+          <NavLink to="/security">Security</NavLink>
           <button type="button" onClick={() => signOut.mutate()} disabled={signOut.isPending}>Sign out</button>
         </div>
       </header>

@@ -43,6 +43,8 @@ export const createRouter = () =>
           { path: 'users', element: <UsersPage /> },
           { path: 'roles', element: <RolesPage /> },
           { path: 'tokens', element: <TokensPage /> },
+          // The QR code library is needed on this page only: loaded when first opened.
+          { path: 'security', lazy: async () => ({ Component: (await import('../pages/account/SecurityPage')).SecurityPage }) },
           { path: 'audit', element: <AuditPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],

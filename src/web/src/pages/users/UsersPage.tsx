@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { GlobalPermission } from '../../api/admin';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
+import { useMe } from '../../app/session';
 import type { PasswordResetIssued, UpdateUser, User } from '../../api/types';
 import { DataTable, type Column } from '../../components/DataTable';
 import { Loading } from '../../components/Loading';
@@ -28,6 +29,7 @@ const resetLink = (token: string) => `${window.location.origin}/reset-password?t
 const rights = (u: User) => [u.globalAdmin ? 'Global administrator' : '', ...u.globalPermissions].filter(Boolean);
 
 export function UsersPage() {
+  const me = useMe();
   const client = useQueryClient();
   const pager = useCursorPager();
   const users = useQuery({ queryKey: queryKeys.users.list(pager.cursor), queryFn: () => api.users.list({ cursor: pager.cursor }) });
@@ -45,12 +47,19 @@ export function UsersPage() {
     { header: 'Email', cell: (u) => u.email },
     { header: 'Rights', cell: (u) => (rights(u).length ? rights(u).join(', ') : '—') },
     { header: 'Password', cell: (u) => (u.passwordChangeRequired ? <span className="marker">Must change</span> : 'Set') },
+    { header: 'Two-factor', cell: (u) => (u.totpEnabled ? 'On' : 'Off') },
     { header: 'Created', cell: (u) => formatTime(u.createdAt) },
     {
       header: 'Actions', essential: true, cell: (u) => (
         <div className="row-actions">
           <button type="button" onClick={() => setEditing(u)}>Edit<span className="visually-hidden"> {u.username}</span></button>
           <button type="button" onClick={() => reset.mutate(u)} disabled={reset.isPending}>Reset password<span className="visually-hidden"> of {u.username}</span></button>
+          {u.totpEnabled && me.data?.globalAdmin ? (
+            <ConfirmButton
+              title={`Reset two-factor authentication of ${u.username}?`} confirmLabel="Reset two-factor" action={() => api.users.resetTotp(u.id)} onDone={() => void refresh()}
+              description={`For a lost device: ${u.displayName} then signs in with the password alone and may set up an authenticator app again.`}
+            >Reset two-factor<span className="visually-hidden"> of {u.username}</span></ConfirmButton>
+          ) : null}
           <ConfirmButton
             title={`Delete ${u.username}?`} confirmLabel="Delete" action={() => api.users.delete(u.id)} onDone={() => void refresh()}
             description={`${u.displayName}'s sessions, API tokens and team memberships go with the account. The audit log keeps what they did.`}

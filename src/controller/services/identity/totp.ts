@@ -1,0 +1,97 @@
+import type { AuditScope } from '../../core/audit-scope.js';
+import type { Caller } from '../../core/caller.js';
+import { conflict, invalidRequest } from '../../core/errors.js';
+import { AttemptLimiter } from '../../security/attempt-limiter.js';
+import { sha256 } from '../../security/secrets.js';
+import { nowIso, type ServiceDeps } from '../deps.js';
+import { hidden, type Access } from './access.js';
+import { acceptedStep, newRecoveryCode, newTotpSeed, otpauthUri, recoveryCodeCount, recoveryCodeKey } from './totp-codes.js';
+import { totpPurpose, type TotpFactor } from './totp-factor.js';
+
+const totpFields = ['totpSeal', 'totpPendingSeal', 'totpLastStep', 'totpRecoveryHashes'] as const;
+
+/**
+ * The TOTP second factor of an account: enrolment (a pending seed, confirmed by a first code),
+ * turning it off with a code, and an administrator's reset for a user who lost the device.
+ */
+export class TotpService {
+  /**
+   * Wrong codes when confirming or turning TOTP off: five per account in fifteen minutes, so a
+   * stolen session cannot guess its way to switching the second factor off.
+   */
+  private readonly perAccount = new AttemptLimiter(5, 15 * 60);
+
+  constructor(private readonly deps: ServiceDeps, private readonly access: Access, private readonly factor: TotpFactor) {}
+
+  /** A fresh seed, pending until confirmed; it replaces any pending one. */
+  async enrol(caller: Caller, audit: AuditScope) {
+    this.access.requireUnscoped(caller);
+    const user = caller.user;
+    audit.target(user._id);
+    const seed = newTotpSeed();
+    const matched = await this.deps.repos.users.update(
+      { _id: user._id, totpSeal: { $exists: false } },
+      { totpPendingSeal: this.deps.secrets.seal(seed, totpPurpose(user._id)), updatedAt: nowIso(this.deps) },
+    );
+    if (matched === 0) throw conflict('TOTP is already on for this account: turn it off first.');
+    return { secret: seed, otpauthUri: otpauthUri(seed, user.username) };
+  }
+
+  /** The first code turns TOTP on (and is used up); the answer holds the recovery codes, once. */
+  async confirm(caller: Caller, code: string, audit: AuditScope) {
+    this.access.requireUnscoped(caller);
+    const userId = caller.user._id;
+    audit.target(userId);
+    const user = await this.deps.repos.users.findById(userId);
+    if (!user) throw hidden('user');
+    if (user.totpSeal !== undefined) throw conflict('TOTP is already on for this account.');
+    if (user.totpPendingSeal === undefined) throw conflict('No TOTP enrolment is pending: start one with POST /me/totp.');
+    await this.perAccount.check(userId);
+    const seed = this.deps.secrets.open(user.totpPendingSeal, totpPurpose(userId));
+    const step = acceptedStep(seed, code, this.deps.clock.now().getTime(), undefined);
+    if (step === undefined) {
+      await this.perAccount.fail(userId);
+      throw invalidRequest('body.code: enter the 6-digit code your authenticator app shows now.');
+    }
+    const recoveryCodes = Array.from({ length: recoveryCodeCount }, newRecoveryCode);
+    const matched = await this.deps.repos.users.update(
+      { _id: userId, totpPendingSeal: user.totpPendingSeal, totpSeal: { $exists: false } },
+      {
+        totpSeal: user.totpPendingSeal,
+        totpLastStep: step,
+        totpRecoveryHashes: recoveryCodes.map((c) => sha256(recoveryCodeKey(c))),
+        updatedAt: nowIso(this.deps),
+      },
+      ['totpPendingSeal'],
+    );
+    if (matched === 0) throw conflict('The enrolment changed meanwhile: start again with POST /me/totp.');
+    await this.perAccount.reset(userId);
+    return { recoveryCodes };
+  }
+
+  /** Turning it off takes a current code or a recovery code, so a session left open is not enough. */
+  async disable(caller: Caller, code: string, audit: AuditScope): Promise<void> {
+    this.access.requireUnscoped(caller);
+    const userId = caller.user._id;
+    audit.target(userId);
+    const user = await this.deps.repos.users.findById(userId);
+    if (user?.totpSeal === undefined) throw conflict('TOTP is not on for this account.');
+    await this.perAccount.check(userId);
+    if ((await this.factor.redeem(userId, code)) === undefined) {
+      await this.perAccount.fail(userId);
+      throw invalidRequest('body.code: enter the code your authenticator app shows now, or an unused recovery code.');
+    }
+    await this.perAccount.reset(userId);
+    await this.deps.repos.users.update({ _id: userId }, { updatedAt: nowIso(this.deps) }, [...totpFields]);
+  }
+
+  /** A global administrator turns another user's TOTP off (a lost device); the user may enrol again. */
+  async reset(caller: Caller, userId: string, audit: AuditScope): Promise<void> {
+    audit.target(userId);
+    this.access.requireGlobalAdmin(caller);
+    const user = await this.deps.repos.users.findById(userId);
+    if (!user) throw hidden('user');
+    audit.detail({ username: user.username, wasEnabled: user.totpSeal !== undefined });
+    await this.deps.repos.users.update({ _id: userId }, { updatedAt: nowIso(this.deps) }, [...totpFields]);
+  }
+}

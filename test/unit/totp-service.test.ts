@@ -1,0 +1,150 @@
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AuditScope } from '../../src/controller/core/audit-scope.js';
+import type { Caller } from '../../src/controller/core/caller.js';
+import { isDomainError } from '../../src/controller/core/errors.js';
+import { SecretBox } from '../../src/controller/security/secret-box.js';
+import { Access } from '../../src/controller/services/identity/access.js';
+import { totpCodeAt, totpStep } from '../../src/controller/services/identity/totp-codes.js';
+import { TotpFactor } from '../../src/controller/services/identity/totp-factor.js';
+import { TotpService } from '../../src/controller/services/identity/totp.js';
+import { newUserDoc } from '../../src/controller/services/identity/users.js';
+import { openStore } from '../../src/controller/store/open-store.js';
+import type { Repositories } from '../../src/controller/store/repositories.js';
+import { uuidV7Ids } from '../../src/shared/clock.js';
+import { silentLogger } from '../../src/shared/logger.js';
+
+/** A clock the test sets to the millisecond, so a code's step is known. */
+class FixedClock {
+  constructor(public ms: number) {}
+  now(): Date {
+    return new Date(this.ms);
+  }
+}
+
+const scope = () => new AuditScope('user.totp_test', 'user');
+
+async function refusal(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (e) {
+    if (isDomainError(e)) return `${e.code}: ${e.detail ?? ''}`;
+    throw e;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('TOTP enrolment and redemption (service, with a clock the test sets)', () => {
+  let dir: string;
+  let repos: Repositories;
+  let clock: FixedClock;
+  let totp: TotpService;
+  let factor: TotpFactor;
+  let caller: Caller;
+  const stepMs = 30_000;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'cairn-totp-'));
+    clock = new FixedClock(1_900_000_000_000 - (1_900_000_000_000 % stepMs) + 10_000);
+    repos = await openStore({ dataDir: dir, clock });
+    const deps = { repos, clock, ids: uuidV7Ids, logger: silentLogger, dataDir: dir, secrets: SecretBox.ofKey(randomBytes(32)) };
+    factor = new TotpFactor(deps);
+    totp = new TotpService(deps, new Access(repos), factor);
+    const user = await newUserDoc(deps, { username: 'erin', email: 'erin@example.com', displayName: 'Erin', password: 'erin-password-1' }, false);
+    await repos.users.insert(user);
+    caller = { kind: 'USER', user };
+  });
+  afterEach(async () => {
+    await repos.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const enable = async () => {
+    const { secret } = await totp.enrol(caller, scope());
+    const { recoveryCodes } = await totp.confirm(caller, totpCodeAt(secret, totpStep(clock.ms)), scope());
+    return { secret, recoveryCodes };
+  };
+
+  it('keeps the seed sealed: neither the stored user nor the store files hold it in clear', async () => {
+    const { secret } = await totp.enrol(caller, scope());
+    const pending = await repos.users.findById(caller.user._id);
+    expect(pending?.totpPendingSeal).to.be.a('string').and.not.include(secret);
+    expect(JSON.stringify(pending)).not.to.include(secret);
+    const { recoveryCodes } = await totp.confirm(caller, totpCodeAt(secret, totpStep(clock.ms)), scope());
+    const enabled = await repos.users.findById(caller.user._id);
+    expect(enabled?.totpSeal).to.equal(pending?.totpPendingSeal);
+    expect(enabled).not.to.have.property('totpPendingSeal');
+    expect(enabled?.totpRecoveryHashes).to.have.length(10);
+    const stored = JSON.stringify(enabled);
+    for (const secretText of [secret, ...recoveryCodes, ...recoveryCodes.map((c) => c.replaceAll('-', ''))]) expect(stored).not.to.include(secretText);
+    await repos.close();
+    for (const file of await readdir(dir, { recursive: true })) {
+      const text = await readFile(join(dir, file)).catch(() => Buffer.alloc(0));
+      expect(text.includes(secret), file).to.equal(false);
+    }
+    repos = await openStore({ dataDir: dir, clock });
+  });
+
+  it('a new enrolment replaces a pending one; the old seed\'s code no longer confirms', async () => {
+    const first = await totp.enrol(caller, scope());
+    const second = await totp.enrol(caller, scope());
+    expect(second.secret).not.to.equal(first.secret);
+    expect(await refusal(totp.confirm(caller, totpCodeAt(first.secret, totpStep(clock.ms)), scope()))).to.match(/^invalid_request: body\.code/);
+    await totp.confirm(caller, totpCodeAt(second.secret, totpStep(clock.ms)), scope());
+    expect(await refusal(totp.enrol(caller, scope()))).to.match(/^conflict/);
+  });
+
+  it('refuses the confirming code again, then accepts the next step\'s code once (no replay)', async () => {
+    const { secret } = await enable();
+    const step = totpStep(clock.ms);
+    expect(await factor.redeem(caller.user._id, totpCodeAt(secret, step))).to.equal(undefined);
+    clock.ms += stepMs;
+    const next = totpCodeAt(secret, step + 1);
+    expect(await factor.redeem(caller.user._id, next)).to.equal('totp');
+    expect(await factor.redeem(caller.user._id, next)).to.equal(undefined);
+    // Nor an older step still inside the window.
+    expect(await factor.redeem(caller.user._id, totpCodeAt(secret, step))).to.equal(undefined);
+    // The following step's code (early, within +1) works, and then the current one no longer does.
+    expect(await factor.redeem(caller.user._id, totpCodeAt(secret, step + 2))).to.equal('totp');
+    expect(await factor.redeem(caller.user._id, totpCodeAt(secret, step + 1))).to.equal(undefined);
+  });
+
+  it('accepts each recovery code once, with or without its hyphens', async () => {
+    const { recoveryCodes } = await enable();
+    expect(await factor.redeem(caller.user._id, recoveryCodes[3])).to.equal('recovery_code');
+    expect(await factor.redeem(caller.user._id, recoveryCodes[3])).to.equal(undefined);
+    expect(await factor.redeem(caller.user._id, recoveryCodes[4].replaceAll('-', ''))).to.equal('recovery_code');
+    expect(await factor.redeem(caller.user._id, recoveryCodes[4])).to.equal(undefined);
+    expect((await repos.users.findById(caller.user._id))?.totpRecoveryHashes).to.have.length(8);
+    expect(await factor.redeem(caller.user._id, 'AAAA-BBBB-CCCC-DDDD')).to.equal(undefined);
+  });
+
+  it('two recovery codes used at once both count, and both are gone', async () => {
+    const { recoveryCodes } = await enable();
+    const results = await Promise.all([factor.redeem(caller.user._id, recoveryCodes[0]), factor.redeem(caller.user._id, recoveryCodes[1])]);
+    expect(results).to.deep.equal(['recovery_code', 'recovery_code']);
+    expect((await repos.users.findById(caller.user._id))?.totpRecoveryHashes).to.have.length(8);
+  });
+
+  it('turning off needs a valid code; five wrong ones are throttled; an administrator\'s reset clears it all', async () => {
+    const { secret, recoveryCodes } = await enable();
+    for (let i = 0; i < 5; i++) expect(await refusal(totp.disable(caller, '000000', scope()))).to.match(/^invalid_request: body\.code/);
+    expect(await refusal(totp.disable(caller, recoveryCodes[0], scope()))).to.match(/^too_many_attempts/);
+    await totp.reset({ kind: 'USER', user: { ...caller.user, globalAdmin: true } }, caller.user._id, scope());
+    const user = await repos.users.findById(caller.user._id);
+    for (const field of ['totpSeal', 'totpPendingSeal', 'totpLastStep', 'totpRecoveryHashes']) expect(user).not.to.have.property(field);
+    expect(await factor.redeem(caller.user._id, totpCodeAt(secret, totpStep(clock.ms) + 1))).to.equal(undefined);
+    expect(await refusal(totp.reset(caller, caller.user._id, scope()))).to.match(/^forbidden/);
+  });
+
+  it('turns off with a current code', async () => {
+    const { secret } = await enable();
+    clock.ms += stepMs;
+    await totp.disable(caller, totpCodeAt(secret, totpStep(clock.ms)), scope());
+    expect(await repos.users.findById(caller.user._id)).not.to.have.property('totpSeal');
+    expect(await refusal(totp.disable(caller, totpCodeAt(secret, totpStep(clock.ms)), scope()))).to.match(/^conflict/);
+  });
+});
