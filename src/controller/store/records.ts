@@ -13,6 +13,8 @@ export interface UserDoc {
   globalAdmin: boolean;
   globalPermissions: string[];
   passwordChangeRequired: boolean;
+  /** Set for a user made by single sign-on: who the provider says it is (never matched by email). */
+  identity?: { issuer: string; subject: string };
   createdAt: string;
   updatedAt: string;
 }
