@@ -5,6 +5,7 @@ import { api } from '../../api/client';
 import { useMe, useSignedIn } from '../../app/session';
 import { TextField } from '../../components/Field';
 import { ProblemAlert } from '../../components/ProblemAlert';
+import { SsoButton } from './SsoButton';
 
 /** Only paths of this app: a `from` naming another site is ignored. */
 const safeFrom = (from: string | null) => (from && from.startsWith('/') && !from.startsWith('//') ? from : '/servers');
@@ -36,6 +37,7 @@ export function SignInPage() {
         <TextField label="Password" field="password" type="password" error={login.error} value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" required />
         <ProblemAlert error={login.error} fields={['username', 'password']} />
         <button type="submit" className="primary" disabled={login.isPending}>{login.isPending ? 'Signing in…' : 'Sign in'}</button>
+        <SsoButton />
       </form>
     </main>
   );
