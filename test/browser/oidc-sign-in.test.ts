@@ -29,9 +29,9 @@ describe('web UI: single sign-on with an OpenID provider', function () {
     page.on('pageerror', (e) => pageErrors.push(e.message));
   });
   after(async () => {
-    await browser?.close();
-    await op?.close();
-    await t?.dispose();
+    await browser.close();
+    await op.close();
+    await t.dispose();
   });
   afterEach(() => expect(pageErrors).to.deep.equal([]));
 

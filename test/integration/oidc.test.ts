@@ -55,8 +55,8 @@ describe('single sign-on with OpenID Connect', function () {
     };
   });
   after(async () => {
-    await op?.close();
-    await t?.dispose();
+    await op.close();
+    await t.dispose();
   });
 
   it('refuses a setting whose issuer does not answer discovery, naming body.issuer and the cause', async () => {

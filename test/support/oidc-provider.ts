@@ -21,9 +21,9 @@ export interface TestOidcProvider {
   /** When set, token responses pass through it: how tests hand the Controller a bad ID token. */
   rewriteIdToken?: (idToken: string) => Promise<string>;
   /** Signs claims with the provider's own key (a token the Controller must check on its merits). */
-  signWithProviderKey(claims: JWTPayload): Promise<string>;
+  signWithProviderKey: (claims: JWTPayload) => Promise<string>;
   /** Signs claims with a key the provider never published, under the provider's key id. */
-  signWithStrangerKey(claims: JWTPayload): Promise<string>;
+  signWithStrangerKey: (claims: JWTPayload) => Promise<string>;
   close(): Promise<void>;
 }
 
@@ -48,12 +48,13 @@ export async function startOidcProvider(redirectUris: string[]): Promise<TestOid
   const stranger = await generateKeyPair('RS256', { extractable: true });
   const privateJwk = { ...(await exportJWK(own.privateKey)), kid, alg: 'RS256', use: 'sig' };
   const users = new Map<string, ProviderUser>();
-  let handler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
-  const inner = createServer((req, res) => handler!(req, res));
+  // Both servers answer with the provider, made once the outer one's port (its issuer) is known.
+  const app: { handler?: (req: IncomingMessage, res: ServerResponse) => void } = {};
+  const inner = createServer((req, res) => app.handler!(req, res));
   const innerPort = await listen(inner);
   const outer = createServer((req, res) => {
     if (req.method === 'POST' && req.url === '/token' && result.rewriteIdToken) void proxyToken(req, res, result.rewriteIdToken);
-    else handler!(req, res);
+    else app.handler!(req, res);
   });
   const port = await listen(outer);
   const issuer = `http://127.0.0.1:${port}`;
@@ -74,7 +75,7 @@ export async function startOidcProvider(redirectUris: string[]): Promise<TestOid
       return user && { accountId: sub, claims: () => ({ ...users.get(sub) }) };
     },
   });
-  handler = provider.callback();
+  app.handler = provider.callback();
 
   /** Passes the token request to the provider, then hands back its answer with the ID token rewritten. */
   async function proxyToken(req: IncomingMessage, res: ServerResponse, rewrite: (idToken: string) => Promise<string>) {
