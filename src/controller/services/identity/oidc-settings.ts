@@ -104,7 +104,13 @@ export class OidcSettings {
     const doc = await this.deps.repos.settings.findById(settingId);
     if (!doc) return undefined;
     const { sealedClientSecret, ...rest } = doc.value as unknown as StoredOidc;
-    return { ...rest, clientSecret: this.deps.secrets.open(sealedClientSecret, secretPurpose) };
+    try {
+      return { ...rest, clientSecret: this.deps.secrets.open(sealedClientSecret, secretPurpose) };
+    } catch (e) {
+      // Only the operator can mend this (another key file than the one that sealed it): say how.
+      this.deps.logger.error({ err: e }, 'the single sign-on client secret does not open with this secrets key file: save the setting again with the secret');
+      throw e;
+    }
   }
 
   /** What the sign-in page offers. */
