@@ -3,7 +3,7 @@
  * redirect and the provider's callback. SameSite=Lax, unlike the session cookie: the callback is a
  * top-level navigation coming from the provider's site, which a Strict cookie would not follow.
  */
-export const oidcFlowCookieName = '__Host-cairn_oidc';
+const oidcFlowCookieName = '__Host-cairn_oidc';
 
 export const oidcFlowCookie = (sealed: string, maxAgeSeconds: number) =>
   `${oidcFlowCookieName}=${sealed}; Path=/; Max-Age=${maxAgeSeconds}; Secure; HttpOnly; SameSite=Lax`;
