@@ -82,6 +82,16 @@ const table: Row[] = [
     body: { setupCode: 'not-the-code', username: 'late', email: 'late@example.com', displayName: 'Late', password: 'late-password-1', network: { name: 'N', address: 'example.com', port: 30000 } },
   })),
   row('POST /auth/login',                                             'cred  cred  cred  cred  cred  cred  cred  cred  cred  cred  cred', (c) => ({ body: { username: c.unique('nobody'), password: 'wrong-password-1' } })),
+  row('GET /auth/methods',                                            '2     2     2     2     2     2     2     2     2     2     2'),
+  row('GET /auth/oidc',                                               '401   pcr   403   403   403   403   403   404   404   403   403'),
+  // Discovery at a closed port fails: whoever may set it is let through and refused for the issuer.
+  row('PUT /auth/oidc',                                               '401   pcr   403   403   403   403   403   400   400   403   403', () => ({
+    body: { issuer: 'http://127.0.0.1:1', clientId: 'cairn', clientSecret: 'matrix-secret', displayName: 'Matrix SSO' },
+  })),
+  row('DELETE /auth/oidc',                                            '401   pcr   403   403   403   403   403   2     2     403   403'),
+  // Single sign-on is not set up in this world: nothing to sign in with, and no sign-in to come back from.
+  row('GET /auth/oidc/login',                                         '404   404   404   404   404   404   404   404   404   404   404'),
+  row('GET /auth/oidc/callback',                                      '302   302   302   302   302   302   302   302   302   302   302', () => ({ path: '/auth/oidc/callback?code=c&state=s' })),
   row('POST /auth/password-reset',                                    '400   400   400   400   400   400   400   400   400   400|429 400|429', () => ({ body: { token: 'not-a-reset-token', newPassword: 'new-password-123' } })),
   row('POST /me/password',                                            '401   400   400   400   400   400   400   400   400   403   403', () => ({ body: { currentPassword: 'not-my-password', newPassword: 'new-password-123' } })),
   row('GET /me',                                                      '401   2     2     2     2     2     2     2     2     2     2'),

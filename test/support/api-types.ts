@@ -13,6 +13,7 @@ import type * as common from '../../src/controller/schemas/common.js';
 import type * as migrations from '../../src/controller/schemas/migrations.js';
 import type * as network from '../../src/controller/schemas/network.js';
 import type * as nodes from '../../src/controller/schemas/nodes.js';
+import type * as oidc from '../../src/controller/schemas/oidc.js';
 import type * as operations from '../../src/controller/schemas/operations.js';
 import type * as plugins from '../../src/controller/schemas/plugins.js';
 import type * as roles from '../../src/controller/schemas/roles.js';
@@ -33,6 +34,8 @@ export type PageOf<S extends TSchema> = Static<ReturnType<typeof common.Paged<S>
 export type AnyPage = PageOf<TSchema>;
 
 export type Problem = Static<typeof common.Problem>;
+export type OidcSetting = Static<typeof oidc.OidcSetting>;
+export type AuthMethods = Static<typeof oidc.AuthMethods>;
 
 export type AgentLink = agentLink.AgentLink;
 export type AuditEvent = Static<typeof audit.AuditEvent>;

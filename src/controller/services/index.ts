@@ -11,6 +11,10 @@ import { AuditService } from './audit/audit.js';
 import { LoginFailureLog } from './audit/login-failures.js';
 import { AuditRetention } from './audit/audit-retention.js';
 import { AuthService } from './identity/auth.js';
+import { OidcAccounts } from './identity/oidc-accounts.js';
+import { OidcClients } from './identity/oidc-client.js';
+import { OidcLogin } from './identity/oidc-login.js';
+import { OidcSettings } from './identity/oidc-settings.js';
 import { createBackupServices } from './backups/index.js';
 import { processTimers, type ScheduleTimers } from './backups/scheduler.js';
 import { ConsoleHub } from './console/console-hub.js';
@@ -109,6 +113,10 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const audit = new AuditService(deps, access);
   const loginFailures = new LoginFailureLog(deps, audit);
   const totpFactor = new TotpFactor(deps);
+  // Single sign-on: the provider's setting, and sign-in through it.
+  const oidcClients = new OidcClients();
+  const oidcSettings = new OidcSettings(deps, access, oidcClients);
+  const oidcLogin = new OidcLogin(deps, oidcSettings, oidcClients, new OidcAccounts(deps, accessEvents), sessions);
   const placements = new ServerPlacements(deps.repos);
   // Nodes: the actors, the Controller's handle on connected Agents, and the enrollment gate.
   const fleet = new NodeFleet({ ...deps, timings: deps.nodeTimings ?? defaultNodeTimings, timerClock: deps.nodeTimerClock });
@@ -160,8 +168,9 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     access,
     sessions,
     tokens,
-    auth: new AuthService(deps, sessions, tokens, access, loginFailures, totpFactor),
+    auth: new AuthService(deps, sessions, tokens, access, loginFailures, totpFactor, oidcSettings),
     totp: new TotpService(deps, access, totpFactor),
+    oidc: { settings: oidcSettings, login: oidcLogin },
     loginFailures,
     setup: new SetupService(deps, sessions),
     users: new UserService(deps, access, accessEvents),

@@ -21,6 +21,8 @@ export interface UserDoc {
   totpLastStep?: number;
   /** SHA-256 of each unused recovery code. */
   totpRecoveryHashes?: string[];
+  /** Set for a user made by single sign-on: who the provider says it is (never matched by email). */
+  identity?: { issuer: string; subject: string };
   createdAt: string;
   updatedAt: string;
 }

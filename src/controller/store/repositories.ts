@@ -51,7 +51,7 @@ export interface Repositories {
 }
 
 export const collectionIndexes: Record<Exclude<keyof Repositories, 'kind' | 'audit' | 'blobStore' | 'sharedArtifacts' | 'ping' | 'close'>, IndexSpec[]> = {
-  users: [{ field: 'usernameKey', unique: true }, { field: 'emailKey', unique: true }],
+  users: [{ field: 'usernameKey', unique: true }, { field: 'emailKey', unique: true }, { field: 'identity.subject', sparse: true }],
   sessions: [{ field: 'userId' }],
   apiTokens: [{ field: 'hash', unique: true }, { field: 'userId' }],
   teams: [{ field: 'nameKey', unique: true }],

@@ -12,6 +12,7 @@ import { meRoutes } from './me.js';
 import { migrationRoutes } from './migrations.js';
 import { networkRoutes } from './network.js';
 import { nodeRoutes } from './nodes.js';
+import { oidcRoutes } from './oidc.js';
 import { pluginRoutes } from './plugins.js';
 import { roleRoutes } from './roles.js';
 import { serverRoutes } from './servers.js';
@@ -24,6 +25,7 @@ import { userRoutes } from './users.js';
 /** Every route of /api/v1, in the order the API reference lists them; `agentLink` is where the Agent link listens. */
 export const allRoutes = (s: Services, agentLink: AgentLink): AnyRoute[] => [
   ...authRoutes(s),
+  ...oidcRoutes(s),
   ...meRoutes(s),
   ...totpRoutes(s),
   ...userRoutes(s),

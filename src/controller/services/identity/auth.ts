@@ -1,7 +1,7 @@
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { LoginFailureLog } from '../audit/login-failures.js';
 import type { Caller } from '../../core/caller.js';
-import { invalidRequest, DomainError } from '../../core/errors.js';
+import { forbidden, invalidRequest, DomainError } from '../../core/errors.js';
 import { AttemptLimiter } from '../../security/attempt-limiter.js';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../../security/passwords.js';
 import { newResetToken, sameHash, sha256 } from '../../security/secrets.js';
@@ -11,6 +11,7 @@ import type { SessionService } from './sessions.js';
 import type { TokenService } from './tokens.js';
 import type { TotpFactor } from './totp-factor.js';
 import { hidden, type Access } from './access.js';
+import type { OidcSettings } from './oidc-settings.js';
 
 const resetValidSeconds = 24 * 3600;
 
@@ -43,6 +44,7 @@ export class AuthService {
     private readonly access: Access,
     private readonly loginFailures: LoginFailureLog,
     private readonly totp: TotpFactor,
+    private readonly passwordPolicy: Pick<OidcSettings, 'allowsPassword'>,
   ) {}
 
   /**
@@ -79,6 +81,10 @@ export class AuthService {
     }
     await this.perAccountAddress.reset(attempt.pairKey);
     audit.target(user._id);
+    // Checked only once the password is right, so the refusal tells a stranger nothing about the account.
+    if (!(await this.passwordPolicy.allowsPassword(user))) {
+      throw forbidden('Password sign-in is turned off: sign in with single sign-on. Only global administrators may still use a password.');
+    }
     const { sessionId } = await this.sessions.create(user._id);
     return { user, sessionId };
   }

@@ -53,6 +53,13 @@ export const api = {
     update: (id: string, body: T.UpdateRole) => patch<T.Role>(`/roles/${enc(id)}`, body),
     delete: (id: string) => del(`/roles/${enc(id)}`),
   },
+  sso: {
+    /** How one may sign in; needs no session (the sign-in page asks). */
+    methods: () => get<T.AuthMethods>('/auth/methods'),
+    get: () => get<T.OidcSetting>('/auth/oidc'),
+    set: (body: T.PutOidcSetting) => request<T.OidcSetting>('PUT', '/auth/oidc', { json: body }),
+    clear: () => del('/auth/oidc'),
+  },
   audit: {
     search: (query: T.AuditQuery = {}) => get<T.Page<T.AuditEvent>>('/audit-events', query),
   },

@@ -21,6 +21,10 @@ export const queryKeys = {
     all: ['roles'] as const,
     list: (cursor?: string) => ['roles', 'list', cursor ?? ''] as const,
   },
+  sso: {
+    methods: ['sso', 'methods'] as const,
+    setting: ['sso', 'setting'] as const,
+  },
   audit: (query: object) => ['audit', query] as const,
   network: {
     all: ['network'] as const,

@@ -12,6 +12,7 @@ import type * as catalog from '../../../controller/schemas/catalog.js';
 import type * as common from '../../../controller/schemas/common.js';
 import type * as migrations from '../../../controller/schemas/migrations.js';
 import type * as network from '../../../controller/schemas/network.js';
+import type * as oidc from '../../../controller/schemas/oidc.js';
 import type * as nodes from '../../../controller/schemas/nodes.js';
 import type * as operations from '../../../controller/schemas/operations.js';
 import type * as plugins from '../../../controller/schemas/plugins.js';
@@ -54,6 +55,10 @@ export type TotpRecoveryCodes = Static<typeof totp.TotpRecoveryCodes>;
 export type ConfirmTotpInput = Static<typeof totp.ConfirmTotp>;
 export type TotpCodeInput = Static<typeof totp.TotpCodeBody>;
 export type CreatedApiToken = Static<typeof auth.CreatedApiToken>;
+export type AuthMethods = Static<typeof oidc.AuthMethods>;
+export type OidcSetting = Static<typeof oidc.OidcSetting>;
+export type PutOidcSetting = Static<typeof oidc.PutOidcSetting>;
+export type OidcTeamMapping = Static<typeof oidc.OidcTeamMapping>;
 
 export type Team = Static<typeof teams.Team>;
 export type TeamDetail = Static<typeof teams.TeamDetail>;

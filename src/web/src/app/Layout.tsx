@@ -10,6 +10,7 @@ const sections = [
   ['/teams', 'Teams'],
   ['/users', 'Users'],
   ['/roles', 'Roles'],
+  ['/sso', 'Single sign-on'],
   ['/audit', 'Audit log'],
 ] as const;
 

@@ -12,6 +12,7 @@ import { RolesPage } from '../pages/roles/RolesPage';
 import { NewServerPage } from '../pages/servers/NewServerPage';
 import { ServersPage } from '../pages/servers/ServersPage';
 import { SetupPage } from '../pages/setup/SetupPage';
+import { SsoPage } from '../pages/sso/SsoPage';
 import { TeamsPage } from '../pages/teams/TeamsPage';
 import { TokensPage } from '../pages/tokens/TokensPage';
 import { UsersPage } from '../pages/users/UsersPage';
@@ -42,6 +43,7 @@ export const createRouter = () =>
           { path: 'teams', element: <TeamsPage /> },
           { path: 'users', element: <UsersPage /> },
           { path: 'roles', element: <RolesPage /> },
+          { path: 'sso', element: <SsoPage /> },
           { path: 'tokens', element: <TokensPage /> },
           // The QR code library is needed on this page only: loaded when first opened.
           { path: 'security', lazy: async () => ({ Component: (await import('../pages/account/SecurityPage')).SecurityPage }) },

@@ -6,6 +6,7 @@ import { useMe, useSignedIn } from '../../app/session';
 import { TextField } from '../../components/Field';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { isTotpRequired, TotpField } from './TotpField';
+import { SsoButton } from './SsoButton';
 
 /** Only paths of this app: a `from` naming another site is ignored. */
 const safeFrom = (from: string | null) => (from && from.startsWith('/') && !from.startsWith('//') ? from : '/servers');
@@ -39,6 +40,7 @@ export function SignInPage() {
         <TotpField error={login.error} value={totpCode} onChange={setTotpCode} />
         {isTotpRequired(login.error) ? null : <ProblemAlert error={login.error} fields={['username', 'password', 'totpCode']} />}
         <button type="submit" className="primary" disabled={login.isPending}>{login.isPending ? 'Signing in…' : 'Sign in'}</button>
+        <SsoButton />
       </form>
     </main>
   );
