@@ -1,3 +1,4 @@
+import pMap from 'p-map';
 import type { NodeInfo, ServerDetail, ServerItem } from './api-types.js';
 import type { CliClient } from './client.js';
 import { ApiError } from './errors.js';
@@ -7,34 +8,20 @@ import { isRunning, nodeTopOf, serverTopOf, type NodeTop, type ServerTop } from 
 /** Server details asked for at once: enough to be quick on a large fleet without flooding the Controller. */
 export const detailsInFlight = 8;
 
-/** `fn` of each item, at most `limit` running at a time, results in the items' order. */
-export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
 /**
  * The running servers among those the caller can read, with their usage: the list item has none,
  * so each running one's detail is fetched. A server deleted between the list and its detail is left out.
  */
 export async function serverTops(client: CliClient, filter: { teamId?: string; nodeId?: string }): Promise<ServerTop[]> {
   const [items, names] = await Promise.all([client.all<ServerItem>('/servers', filter), loadNames(client, { nodes: true })]);
-  const details = await mapLimit(items.filter(isRunning), detailsInFlight, async (s) => {
+  const details = await pMap(items.filter(isRunning), async (s) => {
     try {
       return await client.get<ServerDetail>(`/servers/${s.id}`);
     } catch (e) {
       if (e instanceof ApiError && e.status === 404) return undefined;
       throw e;
     }
-  });
+  }, { concurrency: detailsInFlight });
   return details.flatMap((d) => (d === undefined ? [] : [serverTopOf(d, names)]));
 }
 

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import type { NodeInfo, ServerDetail, ServerItem } from '../../src/cli/api-types.js';
 import { rows } from '../../src/cli/output.js';
-import { mapLimit } from '../../src/cli/top-fetch.js';
 import { cores, isRunning, nodeTopOf, nodeTopView, percent, serverTopOf, serverTopView, sortServerTops, type ServerTop } from '../../src/cli/top-rows.js';
 
 const Mi = 2 ** 20;
@@ -83,28 +82,5 @@ describe('cairn top: rows from the API\'s objects', () => {
     expect(percent(5, 0)).to.equal('-');
     expect(cores(0)).to.equal('0.00');
     expect(cores(2500)).to.equal('2.50');
-  });
-});
-
-describe('cairn top: server details fetched a few at a time', () => {
-  it('mapLimit keeps at most `limit` calls in flight and returns results in order', async () => {
-    let inFlight = 0;
-    let most = 0;
-    const releases: (() => void)[] = [];
-    const done = mapLimit([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], 3, async (n) => {
-      inFlight++;
-      most = Math.max(most, inFlight);
-      await new Promise<void>((resolve) => releases.push(resolve));
-      inFlight--;
-      return n * 10;
-    });
-    // Release one waiting call at a time, in reverse start order, until all twelve have run.
-    for (let released = 0; released < 12; released++) {
-      while (releases.length === 0) await new Promise((resolve) => setImmediate(resolve));
-      expect(inFlight).to.be.at.most(3);
-      releases.pop()?.();
-    }
-    expect(await done).to.deep.equal([10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120]);
-    expect(most).to.equal(3);
   });
 });

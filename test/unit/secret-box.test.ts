@@ -3,7 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DomainError } from '../../src/controller/core/errors.js';
 import { SecretBox, SecretBoxError } from '../../src/controller/security/secret-box.js';
+import { openSealed } from '../../src/controller/services/identity/sealed-secret.js';
 
 describe('SecretBox: secrets the store keeps, encrypted with a key outside it', () => {
   let dir: string;
@@ -46,5 +48,18 @@ describe('SecretBox: secrets the store keeps, encrypted with a key outside it', 
     let error: unknown;
     await SecretBox.fromFile(path).catch((e: unknown) => (error = e));
     expect(error).to.be.instanceOf(SecretBoxError);
+  });
+
+  it('openSealed says a value sealed under another key file is the operator\'s to mend, not an internal error', () => {
+    const sealed = SecretBox.ofKey(randomBytes(32)).seal('seed', 'totp:u');
+    let error: unknown;
+    try {
+      openSealed(SecretBox.ofKey(randomBytes(32)), sealed, 'totp:u', 'Reset it.');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).to.be.instanceOf(DomainError);
+    expect((error as DomainError).code).to.equal('conflict');
+    expect((error as DomainError).message).to.include('--secrets-key-file').and.include('Reset it.');
   });
 });

@@ -1,6 +1,6 @@
 import type { ListedVersionRecord } from '../schemas/software.js';
 import { MojangManifest, MojangVersion } from '../schemas/upstream-listings.js';
-import { mapBounded } from './bounded-map.js';
+import pMap from 'p-map';
 import { checkedAnswer } from './checked-answer.js';
 import { fetchUpstreamJson } from './upstream-http.js';
 
@@ -17,7 +17,7 @@ export async function listMojangReleases(manifestUrl: string, previous: readonly
   const manifest = checkedAnswer(MojangManifest, await fetchUpstreamJson(manifestUrl, signal), manifestUrl);
   const held = new Map(previous.filter((v) => v.download).map((v) => [v.version, v]));
   const releases = manifest.versions.filter((v) => v.type === 'release');
-  const listed = await mapBounded(releases, parallelRequests, async (entry): Promise<ListedVersionRecord | undefined> => {
+  const listed = await pMap(releases, async (entry): Promise<ListedVersionRecord | undefined> => {
     const before = held.get(entry.id);
     if (before) return before;
     const detail = checkedAnswer(MojangVersion, await fetchUpstreamJson(entry.url, signal), entry.url);
@@ -27,6 +27,6 @@ export async function listMojangReleases(manifestUrl: string, previous: readonly
       version: entry.id, type: 'release', java: { minimum: detail.javaVersion?.majorVersion ?? oldestJava },
       download: { url: server.url, sha1: server.sha1, ...(server.size !== undefined ? { size: server.size } : {}) },
     };
-  });
+  }, { concurrency: parallelRequests });
   return listed.filter((v): v is ListedVersionRecord => v !== undefined);
 }

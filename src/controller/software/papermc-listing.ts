@@ -1,7 +1,7 @@
 import { compareGameVersions } from '../domain/game-versions.js';
 import type { ListedVersionRecord } from '../schemas/software.js';
 import { FillBuilds, FillVersions, type FillBuildsAnswer } from '../schemas/upstream-listings.js';
-import { mapBounded } from './bounded-map.js';
+import pMap from 'p-map';
 import { checkedAnswer } from './checked-answer.js';
 import { fetchUpstreamJson } from './upstream-http.js';
 
@@ -22,7 +22,7 @@ export async function listPaperProject(base: string, project: string, previous: 
   const url = `${root}/versions`;
   const answer = checkedAnswer(FillVersions, await fetchUpstreamJson(url, signal), url);
   const held = new Map(previous.map((v) => [v.version, v]));
-  const listed = await mapBounded(answer.versions, parallelRequests, async ({ version, builds }): Promise<ListedVersionRecord | undefined> => {
+  const listed = await pMap(answer.versions, async ({ version, builds }): Promise<ListedVersionRecord | undefined> => {
     const newest = builds.length ? String(Math.max(...builds)) : undefined;
     if (!newest) return undefined;
     const java = version.java?.version?.minimum;
@@ -31,7 +31,7 @@ export async function listPaperProject(base: string, project: string, previous: 
     if (!known.length) return undefined;
     const latest = known.find((b) => b.channel === 'STABLE') ?? known[0];
     return { version: version.id, ...(java ? { java: { minimum: java } } : {}), latestBuild: latest.id, builds: known };
-  });
+  }, { concurrency: parallelRequests });
   return listed.filter((v): v is ListedVersionRecord => v !== undefined).sort((a, b) => compareGameVersions(b.version, a.version));
 }
 

@@ -1,3 +1,4 @@
+import { eachFile } from '../transfers/pipelined.js';
 import { checkManifestPath } from '../../../shared/backup/manifest.js';
 import type { BackupDestinationDoc, BackupDoc } from '../../store/records.js';
 import type { NodeCalls } from '../agent-link/node-calls.js';
@@ -41,9 +42,9 @@ async function fill(stage: StageSink, destinations: Pick<BackupDestinations, 'st
   if (!manifest) throw new MissingManifestError();
   // A directory that holds something is made by its contents' writes; only empty ones are sent (one request each).
   const holding = new Set(manifest.entries.map((e) => e.path.slice(0, Math.max(0, e.path.lastIndexOf('/')))));
-  for (const entry of manifest.entries) {
-    checkManifestPath(entry.path);
-    if (entry.type === 'FILE') await stage.writeFile(entry, store.readBlob(entry.sha256), true);
-    else if (!holding.has(entry.path)) await stage.directory(entry);
-  }
+  for (const entry of manifest.entries) checkManifestPath(entry.path);
+  for (const entry of manifest.entries) if (entry.type === 'DIRECTORY' && !holding.has(entry.path)) await stage.directory(entry);
+  await eachFile(manifest.entries.filter((e) => e.type === 'FILE'), async (entry) => {
+    await stage.writeFile(entry, store.readBlob(entry.sha256), true);
+  });
 }

@@ -1,3 +1,4 @@
+import { eachFile } from '../transfers/pipelined.js';
 import { collectGarbage, type BlobStore } from '../../../shared/backup/blob-store.js';
 import { checkManifestPath, totalBytes } from '../../../shared/backup/manifest.js';
 import type { BackupDestinationDoc, BackupDoc, ServerDoc } from '../../store/records.js';
@@ -32,10 +33,14 @@ export class ControllerKind implements BackupKind {
         const entries = snapshot.entries;
         for (const entry of entries) checkManifestPath(entry.path);
         let storedBytes = 0;
-        for (const entry of entries) {
-          if (entry.type !== 'FILE' || (await store.hasBlob(entry.sha256))) continue;
-          storedBytes += await store.putBlob(entry.sha256, snapshot.read(entry));
-        }
+        // One entry per content: files with the same bytes are one blob, and two puts of it at once would race.
+        const byContent = new Map(entries.filter((e) => e.type === 'FILE').map((e) => [e.sha256, e]));
+        await eachFile(byContent.values(), async (entry) => {
+          if (await store.hasBlob(entry.sha256)) return;
+          // Awaited before it is added: `x += await` would add to the value read before the wait, losing the others'.
+          const stored = await store.putBlob(entry.sha256, snapshot.read(entry));
+          storedBytes += stored;
+        });
         await store.putManifest({ formatVersion: 1, backupId: backup._id, createdAt: backup.startedAt, entries });
         return { sizeBytes: totalBytes(entries), storedBytes, fileCount: entries.filter((e) => e.type === 'FILE').length };
       } finally {

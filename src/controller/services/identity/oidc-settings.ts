@@ -1,3 +1,4 @@
+import { openSealed } from './sealed-secret.js';
 import type { Static } from 'typebox';
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
@@ -104,13 +105,7 @@ export class OidcSettings {
     const doc = await this.deps.repos.settings.findById(settingId);
     if (!doc) return undefined;
     const { sealedClientSecret, ...rest } = doc.value as unknown as StoredOidc;
-    try {
-      return { ...rest, clientSecret: this.deps.secrets.open(sealedClientSecret, secretPurpose) };
-    } catch (e) {
-      // Only the operator can mend this (another key file than the one that sealed it): say how.
-      this.deps.logger.error({ err: e }, 'the single sign-on client secret does not open with this secrets key file: save the setting again with the secret');
-      throw e;
-    }
+    return { ...rest, clientSecret: openSealed(this.deps.secrets, sealedClientSecret, secretPurpose, 'A global administrator saves the single sign-on setting again with its client secret (PUT /auth/oidc).') };
   }
 
   /** What the sign-in page offers. */

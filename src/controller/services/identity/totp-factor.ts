@@ -1,3 +1,4 @@
+import { openSealed } from './sealed-secret.js';
 import { sameHash, sha256 } from '../../security/secrets.js';
 import type { UserDoc } from '../../store/records.js';
 import type { ServiceDeps } from '../deps.js';
@@ -28,7 +29,7 @@ export class TotpFactor {
   private async redeemTotp(userId: string, code: string): Promise<boolean> {
     const user = await this.deps.repos.users.findById(userId);
     if (user?.totpSeal === undefined) return false;
-    const seed = this.deps.secrets.open(user.totpSeal, totpPurpose(userId));
+    const seed = openSealed(this.deps.secrets, user.totpSeal, totpPurpose(userId), 'Sign in with a recovery code, or have a global administrator reset your TOTP.');
     const step = acceptedStep(seed, code, this.deps.clock.now().getTime(), user.totpLastStep);
     if (step === undefined) return false;
     const matched = await this.deps.repos.users.update(

@@ -1,3 +1,4 @@
+import { openSealed } from './sealed-secret.js';
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
 import { conflict, invalidRequest } from '../../core/errors.js';
@@ -47,7 +48,7 @@ export class TotpService {
     if (user.totpSeal !== undefined) throw conflict('TOTP is already on for this account.');
     if (user.totpPendingSeal === undefined) throw conflict('No TOTP enrolment is pending: start one with POST /me/totp.');
     await this.perAccount.check(userId);
-    const seed = this.deps.secrets.open(user.totpPendingSeal, totpPurpose(userId));
+    const seed = openSealed(this.deps.secrets, user.totpPendingSeal, totpPurpose(userId), 'Start again with POST /me/totp.');
     const step = acceptedStep(seed, code, this.deps.clock.now().getTime(), undefined);
     if (step === undefined) {
       await this.perAccount.fail(userId);

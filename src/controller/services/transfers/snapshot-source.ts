@@ -7,6 +7,12 @@ import { manifestPart, transferDeadlines } from './transfer-deadlines.js';
 /** A copy asks the Agent for this much at a time, and asks for more only once it is written. */
 const rangeBytes = 4 * maxChunkBytes;
 
+/** One ranged read's answer: its chunks in order, and the file's whole size as the Agent saw it. */
+interface FileRange {
+  chunks: Buffer[];
+  total: number;
+}
+
 export interface SnapshotOptions {
   /** Quiesce a running server as its template says (a backup), or read it as it is (a migration's first copy). */
   quiesce: boolean;
@@ -40,26 +46,40 @@ export class SnapshotSource {
     return new SnapshotSource(calls, nodeId, id, entries);
   }
 
-  /** One file's content, in chunks of at most 1 MiB, read 4 MiB at a time as the consumer takes it. */
+  /**
+   * One file's content, in chunks of at most 1 MiB, read 4 MiB at a time. The next range is asked
+   * for as soon as one arrives, so the Agent reads it while the consumer writes this one: at most
+   * two ranges are held.
+   */
   async *read(entry: ManifestEntry): AsyncIterable<Buffer> {
+    let pending: Promise<FileRange> | undefined = this.readRange(entry.path, 0);
     let offset = 0;
-    for (;;) {
-      const chunks: Buffer[] = [];
-      let total = 0;
-      const take = (r: Response) => {
-        if (r.payload !== 'fileChunk') return;
-        chunks.push(Buffer.from(r.fileChunk.data));
-        total = Number(r.fileChunk.totalBytes);
-      };
-      take(await this.calls.askNode(this.nodeId, {
-        body: 'snapshotRead', snapshotRead: { snapshotId: this.id, path: entry.path, chunkBytes: maxChunkBytes, offset, length: rangeBytes },
-      }, { timeoutMs: agentDeadlines.disk, onPart: take }));
-      for (const chunk of chunks) {
-        offset += chunk.length;
-        if (chunk.length > 0) yield chunk;
+    try {
+      while (pending) {
+        const range: FileRange = await pending;
+        const end = offset + range.chunks.reduce((n, c) => n + c.length, 0);
+        pending = end > offset && end < range.total ? this.readRange(entry.path, end) : undefined;
+        for (const chunk of range.chunks) if (chunk.length > 0) yield chunk;
+        offset = end;
       }
-      if (offset >= total || chunks.every((c) => c.length === 0)) return;
+    } finally {
+      // A consumer that stops early leaves the read ahead to finish unobserved, not to fail loudly.
+      pending?.catch(() => undefined);
     }
+  }
+
+  private async readRange(path: string, offset: number): Promise<FileRange> {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const take = (r: Response) => {
+      if (r.payload !== 'fileChunk') return;
+      chunks.push(Buffer.from(r.fileChunk.data));
+      total = Number(r.fileChunk.totalBytes);
+    };
+    take(await this.calls.askNode(this.nodeId, {
+      body: 'snapshotRead', snapshotRead: { snapshotId: this.id, path, chunkBytes: maxChunkBytes, offset, length: rangeBytes },
+    }, { timeoutMs: agentDeadlines.disk, onPart: take }));
+    return { chunks, total };
   }
 
   close(): Promise<void> {
