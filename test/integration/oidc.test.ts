@@ -254,4 +254,14 @@ describe('single sign-on with OpenID Connect', function () {
     expectProblem(await client.get('/auth/oidc'), 403, 'forbidden');
     expectProblem(await client.delete('/auth/oidc'), 403, 'forbidden');
   });
+
+  it('refuses a flood of forged callbacks from one address with 429 after 20 failures, so the audit log stays bounded', async () => {
+    const events = async () => (await admin.get<AuditEventPage>('/audit-events?action=auth.oidc.login&limit=200')).body.items.length;
+    const before = await events();
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) statuses.push((await fetch(`${t.baseUrl}/api/v1/auth/oidc/callback?code=c&state=s${i}`, { redirect: 'manual' })).status);
+    expect(statuses.at(-1)).to.equal(429);
+    expect(statuses.filter((s) => s === 302).length).to.be.at.most(20);
+    expect((await events()) - before).to.be.at.most(20);
+  });
 });

@@ -49,10 +49,10 @@ export const oidcRoutes = (s: Services) => [
     method: 'GET', path: '/auth/oidc/callback', tag: 'auth', auth: 'public', status: 302,
     summary: 'Where the provider sends the browser back: signs in and redirects to `/`, or to `/sign-in?error=<code>`.',
     description: 'Codes: `oidc_state` (no or another sign-in\'s state), `oidc_denied` (the provider answered an error), `oidc_invalid_token` (the code exchange or the ID token\'s checks failed).',
-    query: OidcCallbackQuery,
+    query: OidcCallbackQuery, errors: ['too_many_attempts'],
     audit: { action: 'auth.oidc.login', targetKind: 'user' },
     handler: async ({ ctx, audit }) => {
-      const outcome = await s.oidc.login.finish(readOidcFlowCookie(ctx.get('cookie')), new URLSearchParams(ctx.querystring), audit);
+      const outcome = await s.oidc.login.finish(readOidcFlowCookie(ctx.get('cookie')), new URLSearchParams(ctx.querystring), audit, ctx.request.ip);
       if ('failure' in outcome) {
         ctx.set('Set-Cookie', clearedOidcFlowCookie());
         ctx.redirect(`/sign-in?error=${outcome.failure}`);

@@ -1,3 +1,4 @@
+import { AttemptLimiter } from '../../security/attempt-limiter.js';
 import * as client from 'openid-client';
 import type { AuditScope } from '../../core/audit-scope.js';
 import { notFound } from '../../core/errors.js';
@@ -34,6 +35,12 @@ export type OidcOutcome = { user: UserDoc; sessionId: string } | { failure: Oidc
  * has to be bounded or swept. Sealing keeps the PKCE verifier unreadable and the values unforgeable.
  */
 export class OidcLogin {
+  /**
+   * Failed callbacks per client address (20 in 15 minutes): each is audited, so a loop of forged
+   * callbacks must not grow the audit log without end.
+   */
+  private readonly failures = new AttemptLimiter(20, 15 * 60);
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly settings: OidcSettings,
@@ -67,8 +74,11 @@ export class OidcLogin {
   }
 
   /** Checks the provider's answer against the flow, exchanges the code and signs the user in. */
-  async finish(sealedFlow: string | undefined, query: URLSearchParams, audit: AuditScope): Promise<OidcOutcome> {
-    const fail = (failure: OidcFailure, reason: string): OidcOutcome => {
+  async finish(sealedFlow: string | undefined, query: URLSearchParams, audit: AuditScope, clientAddress: string): Promise<OidcOutcome> {
+    // Past the limit the callback is refused with 429 before anything is read: counted, not audited.
+    await this.failures.check(clientAddress);
+    const fail = async (failure: OidcFailure, reason: string): Promise<OidcOutcome> => {
+      await this.failures.fail(clientAddress);
       audit.outcome = 'DENIED';
       audit.detail({ error: failure, reason });
       return { failure };
