@@ -6,31 +6,22 @@
  * - the first backup: every file read from the Agent's snapshot into the Controller's store;
  * - 1% of the files rewritten, then a second backup, which reads and stores only those;
  * - for each: MB/s (world bytes over the time from POST to SUCCEEDED), the bytes it stored, and the
- *   Controller's RSS (sampled from /proc every 20 ms) before and at its peak.
+ *   Controller's and the Agent's RSS (sampled from /proc every 20 ms) before and at their peaks.
  * Run with `npm run bench backups`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Backup, EnrollmentIssued, Node, ServerDetail, Team } from '../test/support/api-types.js';
 import { adminSession } from './support/admin-session.js';
+import { MiB, peakRss, rssText, spawnProgram } from './support/process-rss.js';
 
-const MiB = 1024 * 1024;
 const worldMiB = Number(process.env.BENCH_WORLD_MIB ?? 1024);
 const fileMiB = 1;
 const now = () => performance.now();
-
-function spawnProgram(script: string, args: string[]): ChildProcess {
-  return spawn(process.execPath, [script, ...args], { env: { ...process.env, MONGODB_URI: '', CAIRN_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
-}
-
-async function rssBytes(pid: number): Promise<number> {
-  const match = /^VmRSS:\s+(\d+) kB$/m.exec(await readFile(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) * 1024 : 0;
-}
 
 async function poll<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000, intervalMs = 50): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -39,18 +30,6 @@ async function poll<T>(what: string, probe: () => Promise<T | undefined>, timeou
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
-
-/** Peak RSS of a process while `work` runs. */
-async function sampled<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; before: number; peak: number }> {
-  const before = await rssBytes(pid);
-  let peak = before;
-  const sampler = setInterval(() => void rssBytes(pid).then((rss) => (peak = Math.max(peak, rss)), () => undefined), 20);
-  try {
-    return { result: await work(), before, peak };
-  } finally {
-    clearInterval(sampler);
   }
 }
 
@@ -80,7 +59,7 @@ async function main(): Promise<void> {
 
     const backup = async (label: string) => {
       const started = now();
-      const { result, before, peak } = await sampled(controller.pid!, async () => {
+      const { result, rss } = await peakRss({ Controller: controller.pid!, Agent: agent!.pid! }, async () => {
         const taken = await call<Backup>('POST', `/servers/${server.id}/backups`, {});
         return poll(`${label} backup`, async () => {
           const b = await call<Backup>('GET', `/backups/${taken.id}`);
@@ -89,7 +68,7 @@ async function main(): Promise<void> {
       });
       const seconds = (now() - started) / 1000;
       if (result.state !== 'SUCCEEDED') throw new Error(`${label} backup failed: ${result.error}`);
-      process.stdout.write(`${label} backup: ${(result.sizeBytes / 1e6 / seconds).toFixed(1)} MB/s (${result.sizeBytes / MiB} MiB world in ${seconds.toFixed(1)} s, ${result.fileCount} files), stored ${(result.storedBytes / MiB).toFixed(1)} MiB (${((100 * result.storedBytes) / result.sizeBytes).toFixed(2)}% of the world); Controller RSS ${(before / MiB).toFixed(0)} MiB before, peak ${(peak / MiB).toFixed(0)} MiB (+${((peak - before) / MiB).toFixed(1)} MiB)\n`);
+      process.stdout.write(`${label} backup: ${(result.sizeBytes / 1e6 / seconds).toFixed(1)} MB/s (${result.sizeBytes / MiB} MiB world in ${seconds.toFixed(1)} s, ${result.fileCount} files), stored ${(result.storedBytes / MiB).toFixed(1)} MiB (${((100 * result.storedBytes) / result.sizeBytes).toFixed(2)}% of the world); ${rssText(rss)}\n`);
       return result;
     };
 

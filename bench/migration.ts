@@ -5,12 +5,12 @@
  * - how long players cannot connect: from the first refused TCP connect to the old address:port
  *   to the first accepted connect to the new one (both polled every 10 ms);
  * - the whole migration (202 to READY on the target) and when each step was first seen;
- * - the Controller's RSS before and its peak during the migration (sampled from /proc every 10 ms).
+ * - the Controller's and both Agents' RSS before and their peaks during the migration (sampled from /proc every 10 ms).
  * Run with `npm run bench migration`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,19 +18,10 @@ import type { EnrollmentIssued, Node, ServerDetail, Team } from '../test/support
 import { killGames } from '../test/support/fleet.js';
 import { writeWorld } from '../test/support/world-files.js';
 import { adminSession } from './support/admin-session.js';
+import { MiB, peakRss, rssText, spawnProgram } from './support/process-rss.js';
 
-const MiB = 1024 * 1024;
 const worldMiB = Number(process.env.BENCH_WORLD_MIB ?? 1024);
 const now = () => performance.now();
-
-function spawnProgram(script: string, args: string[]): ChildProcess {
-  return spawn(process.execPath, [script, ...args], { env: { ...process.env, MONGODB_URI: '', CAIRN_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
-}
-
-async function rssBytes(pid: number): Promise<number> {
-  const match = /^VmRSS:\s+(\d+) kB$/m.exec(await readFile(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) * 1024 : 0;
-}
 
 async function poll<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -83,15 +74,19 @@ async function main(): Promise<void> {
     if (!(await accepts(oldPort))) throw new Error('the game port does not accept connections before the migration');
     process.stdout.write(`world: ${worldMiB} MiB in ${files.length} files; server RUNNING on port ${oldPort}\n`);
 
-    const baseline = await rssBytes(controller.pid!);
-    let peak = baseline;
-    const sampler = setInterval(() => void rssBytes(controller.pid!).then((rss) => (peak = Math.max(peak, rss))), 10);
     const steps = new Map<string, number>();
     let newPort: number | undefined;
     let closedAt: number | undefined;
     let openedAt: number | undefined;
     const started = now();
     await call('POST', `/servers/${server.id}/migrate`, { nodeId: nodes[1].id });
+    // Baselines are taken just after the 202: the copy has barely begun.
+    const measured = peakRss({ Controller: controller.pid!, 'source Agent': agents[0].pid!, 'target Agent': agents[1].pid! }, () => poll('the migration', async () => {
+      const s = await get();
+      if (s.workflow && !steps.has(s.workflow.step)) steps.set(s.workflow.step, now() - started);
+      if (s.nodeId === nodes[1].id && s.gamePort) newPort = s.gamePort;
+      return s.phase === 'READY' && s.status.runtimeState === 'RUNNING' ? s : undefined;
+    }, 600_000), 10);
     const watchPort = (async () => {
       while (openedAt === undefined && now() - started < 600_000) {
         if (closedAt === undefined) {
@@ -102,22 +97,16 @@ async function main(): Promise<void> {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     })();
-    const done = await poll('the migration', async () => {
-      const s = await get();
-      if (s.workflow && !steps.has(s.workflow.step)) steps.set(s.workflow.step, now() - started);
-      if (s.nodeId === nodes[1].id && s.gamePort) newPort = s.gamePort;
-      return s.phase === 'READY' && s.status.runtimeState === 'RUNNING' ? s : undefined;
-    }, 600_000);
+    const { result: done, rss } = await measured;
     const totalMs = now() - started;
     await watchPort;
-    clearInterval(sampler);
     if (done.nodeId !== nodes[1].id) throw new Error(`the migration did not move the server: ${JSON.stringify(done.conditions)}`);
 
     const seconds = (ms: number) => (ms / 1000).toFixed(2);
     process.stdout.write(`steps first seen at (s after the 202): ${[...steps].map(([step, at]) => `${step} ${seconds(at)}`).join(', ')}\n`);
     process.stdout.write(`migration of ${worldMiB} MiB: ${seconds(totalMs)} s until READY and RUNNING on the target (${((worldMiB * MiB) / 1e6 / (totalMs / 1000)).toFixed(0)} MB/s overall)\n`);
     process.stdout.write(`game port closed (old ${oldPort} refused → new ${newPort} accepts): ${closedAt !== undefined && openedAt !== undefined ? `${seconds(openedAt - closedAt)} s` : 'not measured'}\n`);
-    process.stdout.write(`Controller RSS ${(baseline / MiB).toFixed(0)} MiB before, peak ${(peak / MiB).toFixed(0)} MiB during (+${((peak - baseline) / MiB).toFixed(1)} MiB)\n`);
+    process.stdout.write(`${rssText(rss)}\n`);
   } finally {
     for (const agent of agents) agent.kill('SIGKILL');
     controller.kill('SIGTERM');
