@@ -1,53 +1,43 @@
 import { createBrowserRouter, Navigate } from 'react-router';
-import { AuditPage } from '../pages/audit/AuditPage';
-import { ChangePasswordPage } from '../pages/auth/ChangePasswordPage';
-import { ResetPasswordPage } from '../pages/auth/ResetPasswordPage';
 import { SignInPage } from '../pages/auth/SignInPage';
-import { BackupsPage } from '../pages/backups/BackupsPage';
-import { NetworkPage } from '../pages/network/NetworkPage';
-import { NodesPage } from '../pages/nodes/NodesPage';
 import { NotFoundPage } from '../pages/NotFoundPage';
-import { OverviewPage } from '../pages/overview/OverviewPage';
-import { RolesPage } from '../pages/roles/RolesPage';
-import { NewServerPage } from '../pages/servers/NewServerPage';
 import { ServersPage } from '../pages/servers/ServersPage';
-import { SetupPage } from '../pages/setup/SetupPage';
-import { SsoPage } from '../pages/sso/SsoPage';
-import { TeamsPage } from '../pages/teams/TeamsPage';
-import { TokensPage } from '../pages/tokens/TokensPage';
-import { UsersPage } from '../pages/users/UsersPage';
 import { Layout } from './Layout';
 import { RequireUser } from './RequireUser';
 
-/** Every page of the UI and its address; the Controller answers the app's HTML for each. */
+/**
+ * Every page of the UI and its address; the Controller answers the app's HTML for each. Only the
+ * sign-in page and the servers list (where a session lands) are in the first load; every other
+ * page is fetched when first opened.
+ */
 export const createRouter = () =>
   createBrowserRouter([
-    { path: '/setup', element: <SetupPage /> },
+    { path: '/setup', lazy: async () => ({ Component: (await import('../pages/setup/SetupPage')).SetupPage }) },
     { path: '/sign-in', element: <SignInPage /> },
-    { path: '/reset-password', element: <ResetPasswordPage /> },
-    { path: '/change-password', element: <ChangePasswordPage /> },
+    { path: '/reset-password', lazy: async () => ({ Component: (await import('../pages/auth/ResetPasswordPage')).ResetPasswordPage }) },
+    { path: '/change-password', lazy: async () => ({ Component: (await import('../pages/auth/ChangePasswordPage')).ChangePasswordPage }) },
     {
       element: <RequireUser />,
       children: [{
         element: <Layout />,
         children: [
           { index: true, element: <Navigate to="/servers" replace /> },
-          { path: 'overview', element: <OverviewPage /> },
+          { path: 'overview', lazy: async () => ({ Component: (await import('../pages/overview/OverviewPage')).OverviewPage }) },
           { path: 'servers', element: <ServersPage /> },
-          { path: 'servers/new', element: <NewServerPage /> },
+          { path: 'servers/new', lazy: async () => ({ Component: (await import('../pages/servers/NewServerPage')).NewServerPage }) },
           // The server page brings xterm.js and, on demand, CodeMirror: loaded when first opened.
           { path: 'servers/:serverId/:tab?', lazy: async () => ({ Component: (await import('../pages/servers/ServerPage')).ServerPage }) },
-          { path: 'nodes', element: <NodesPage /> },
-          { path: 'network', element: <NetworkPage /> },
-          { path: 'backups', element: <BackupsPage /> },
-          { path: 'teams', element: <TeamsPage /> },
-          { path: 'users', element: <UsersPage /> },
-          { path: 'roles', element: <RolesPage /> },
-          { path: 'sso', element: <SsoPage /> },
-          { path: 'tokens', element: <TokensPage /> },
+          { path: 'nodes', lazy: async () => ({ Component: (await import('../pages/nodes/NodesPage')).NodesPage }) },
+          { path: 'network', lazy: async () => ({ Component: (await import('../pages/network/NetworkPage')).NetworkPage }) },
+          { path: 'backups', lazy: async () => ({ Component: (await import('../pages/backups/BackupsPage')).BackupsPage }) },
+          { path: 'teams', lazy: async () => ({ Component: (await import('../pages/teams/TeamsPage')).TeamsPage }) },
+          { path: 'users', lazy: async () => ({ Component: (await import('../pages/users/UsersPage')).UsersPage }) },
+          { path: 'roles', lazy: async () => ({ Component: (await import('../pages/roles/RolesPage')).RolesPage }) },
+          { path: 'sso', lazy: async () => ({ Component: (await import('../pages/sso/SsoPage')).SsoPage }) },
+          { path: 'tokens', lazy: async () => ({ Component: (await import('../pages/tokens/TokensPage')).TokensPage }) },
           // The QR code library is needed on this page only: loaded when first opened.
           { path: 'security', lazy: async () => ({ Component: (await import('../pages/account/SecurityPage')).SecurityPage }) },
-          { path: 'audit', element: <AuditPage /> },
+          { path: 'audit', lazy: async () => ({ Component: (await import('../pages/audit/AuditPage')).AuditPage }) },
           { path: '*', element: <NotFoundPage /> },
         ],
       }],
