@@ -1,10 +1,13 @@
 import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AuditEventPage, Backup, BackupDestination, ServerDetail } from '../support/api-types.js';
+import { adminCredentials } from '../support/controller.js';
 import { GiB, startFleet, waitForServer, type ExtraNode, type Fleet } from '../support/fleet.js';
 import { expectProblem } from '../support/problems.js';
+import { runProgram } from '../support/run-program.js';
 import { s3rverAccessKeyId, startTestS3, type TestS3 } from '../support/s3-server.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -104,6 +107,27 @@ describe('backups to S3: the Controller alone holds the credentials and moves th
     expect(audit.text).to.include(s3.bucket).and.not.include(secret);
     expect(await filesHolding(f.t.dataDir, secret), 'the Controller\'s files hold the secret in clear').to.deep.equal([]);
     expect(await s3.keys(prefix)).to.deep.equal([]);
+  });
+
+  it('cairn create destination --kind s3 reads the secret from stdin only', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'cairn-cli-'));
+    const cairn = (args: string[], stdin?: string) => runProgram('src/cli/main.ts', args, { env: { CAIRN_CREDENTIALS: join(home, 'credentials.json'), CAIRN_URL: '', CAIRN_TOKEN: '' }, stdin });
+    try {
+      const login = await cairn(['login', '--url', f.t.baseUrl, '--username', adminCredentials.username, '--password-stdin'], `${adminCredentials.password}\n`);
+      expect(login.code, login.stderr).to.equal(0);
+      const s3Args = ['--kind', 's3', '--endpoint', s3.endpoint, '--region', 'us-east-1', '--bucket', s3.bucket, '--prefix', 'cli', '--access-key-id', s3rverAccessKeyId, '--force-path-style'];
+      const refused = await cairn(['create', 'destination', 'via-cli', ...s3Args], `${secret}\n`);
+      expect(refused.code).to.not.equal(0);
+      expect(refused.stderr).to.include('--secret-access-key-stdin');
+      const created = await cairn(['create', 'destination', 'via-cli', ...s3Args, '--secret-access-key-stdin'], `${secret}\n`);
+      expect(created.code, created.stderr).to.equal(0);
+      expect(created.stdout).to.include('destination/via-cli created').and.not.include(secret);
+      const listed = (await f.admin.get<{ items: BackupDestination[] }>('/backup-destinations')).body.items.find((d) => d.name === 'via-cli');
+      expect(listed).to.include({ kind: 'S3', prefix: 'cli', forcePathStyle: true });
+      expect((await f.admin.delete(`/backup-destinations/${listed!.id}`)).status).to.equal(204);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 
   it('refuses at creation what cannot work, naming the field: an unknown key, a missing bucket, an endpoint that does not answer', async () => {
