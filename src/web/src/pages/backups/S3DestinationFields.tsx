@@ -1,26 +1,19 @@
+import type { CreateBackupDestination } from '../../api/types';
 import { TextField } from '../../components/Field';
 import { CheckboxField } from '../admin-components/Choices';
 
-/** What the form keeps for an S3 destination; the secret goes to the API once and is never shown again. */
-export interface S3Values {
-  endpoint: string;
-  region: string;
-  bucket: string;
-  prefix: string;
-  accessKeyId: string;
-  secretAccessKey: string;
-  forcePathStyle: boolean;
-}
+/** What the form keeps for an S3 destination (every field, empty until typed); the secret goes to the API once and is never shown again. */
+export type S3Values = Required<Pick<CreateBackupDestination, 'endpoint' | 'region' | 'bucket' | 'prefix' | 'accessKeyId' | 'secretAccessKey' | 'forcePathStyle'>>;
 
 export const emptyS3: S3Values = { endpoint: '', region: 'us-east-1', bucket: '', prefix: '', accessKeyId: '', secretAccessKey: '', forcePathStyle: false };
 
 export const s3FieldNames = ['endpoint', 'region', 'bucket', 'prefix', 'accessKeyId', 'secretAccessKey', 'forcePathStyle'];
 
-type Required = 'endpoint' | 'region' | 'bucket' | 'accessKeyId' | 'secretAccessKey';
+type Needed = 'endpoint' | 'region' | 'bucket' | 'accessKeyId' | 'secretAccessKey';
 
 /** The fields left empty that an S3 destination needs, with what to enter. */
-export function missingS3(values: S3Values): Partial<Record<Required, string>> {
-  const missing: Partial<Record<Required, string>> = {};
+export function missingS3(values: S3Values): Partial<Record<Needed, string>> {
+  const missing: Partial<Record<Needed, string>> = {};
   if (!/^https?:\/\/./.test(values.endpoint.trim())) missing.endpoint = 'Enter the http or https URL of the S3 API.';
   if (!values.region.trim()) missing.region = 'Enter the bucket\'s region.';
   if (!values.bucket.trim()) missing.bucket = 'Enter the bucket.';
@@ -33,7 +26,7 @@ interface Props {
   values: S3Values;
   onChange: (values: S3Values) => void;
   error: unknown;
-  local: Partial<Record<Required, string>>;
+  local: Partial<Record<Needed, string>>;
 }
 
 /** The S3 part of the new-destination form: where the bucket is and the key the Controller signs with. */
