@@ -27,7 +27,7 @@ export function createLogger(name: string, level = process.env.CAIRN_LOG_LEVEL ?
     level,
     base: { service: name },
     redact: {
-      paths: ['password', '*.password', 'token', '*.token', 'credential', '*.credential', 'headers.authorization', 'headers.cookie'],
+      paths: ['password', '*.password', 'token', '*.token', 'credential', '*.credential', 'headers.authorization', 'headers.cookie', 'secretAccessKey', '*.secretAccessKey'],
       censor: '[redacted]',
     },
   };

@@ -25,7 +25,10 @@ describe('backups API — destinations, scheduled backups and retention', functi
       expectProblem(await rig.admin.post('/backup-destinations', { name: 'x', kind: 'NODE_DIRECTORY', path: `/${'a'.repeat(1024)}` }), 400, 'invalid_request', 'body.path');
       expectProblem(await rig.admin.post('/backup-destinations', { name: 'x'.repeat(101), kind: 'CONTROLLER' }), 400, 'invalid_request', 'body.name');
       expectProblem(await rig.admin.post('/backup-destinations', { name: '', kind: 'CONTROLLER' }), 400, 'invalid_request', 'body.name');
-      expectProblem(await rig.admin.post('/backup-destinations', { name: 'x', kind: 'S3' }), 400, 'invalid_request', 'body.kind');
+      expectProblem(await rig.admin.post('/backup-destinations', { name: 'x', kind: 'FTP' }), 400, 'invalid_request', 'body.kind');
+      expectProblem(await rig.admin.post('/backup-destinations', { name: 'x', kind: 'S3' }), 400, 'invalid_request', 'body.endpoint: an S3 destination needs it');
+      expectProblem(await rig.admin.post('/backup-destinations', { name: 'x', kind: 'S3', endpoint: 'ftp://files', region: 'r', bucket: 'bkt', accessKeyId: 'a', secretAccessKey: 's' }), 400, 'invalid_request', 'body.endpoint: must be an http or https URL');
+      expectProblem(await rig.admin.post('/backup-destinations', { name: 'x', kind: 'S3', endpoint: 'http://s3.test', region: 'r', bucket: 'bkt', prefix: 'a/../b', accessKeyId: 'a', secretAccessKey: 's' }), 400, 'invalid_request', 'body.prefix');
       expectProblem(await rig.admin.post('/backup-destinations', { name: 'LOCAL-DISK', kind: 'CONTROLLER' }), 409, 'conflict');
       const longest = await rig.admin.post<BackupDestination>('/backup-destinations', { name: 'n'.repeat(100), kind: 'NODE_DIRECTORY', path: `/${'p'.repeat(1023)}` });
       expect(longest.status, longest.text).to.equal(201);

@@ -35,6 +35,7 @@ describe('web UI: the pure helpers behind the backups, restore and migration vie
   it('says where a destination keeps backups, and starts forms on the Controller\'s default destination', () => {
     expect(describeDestination({ kind: 'CONTROLLER' })).to.include('any Node');
     expect(describeDestination({ kind: 'NODE_DIRECTORY', path: '/srv/backups' })).to.include('/srv/backups').and.include('that Node');
+    expect(describeDestination({ kind: 'S3', bucket: 'cairn-backups' })).to.include('cairn-backups').and.include('any Node');
     const nas = { id: 'a', name: 'nas' };
     const controller = { id: 'b', name: 'controller' };
     expect(defaultDestinationId([nas, controller])).to.equal('b');

@@ -4,7 +4,7 @@ import { SoftwareSchema } from './servers.js';
 
 export const backupTriggers = ['MANUAL', 'SCHEDULED', 'PRE_RESTORE', 'PRE_MIGRATE', 'PRE_UPDATE'] as const;
 export const backupStates = ['PENDING', 'RUNNING', 'SUCCEEDED', 'FAILED'] as const;
-export const destinationKinds = ['NODE_DIRECTORY', 'CONTROLLER'] as const;
+export const destinationKinds = ['NODE_DIRECTORY', 'CONTROLLER', 'S3'] as const;
 
 export const BackupParams = Type.Object({ backupId: Uuid }, { additionalProperties: false });
 
@@ -13,6 +13,12 @@ export const BackupDestination = Type.Object({
   name: Type.String(),
   kind: Type.Enum(destinationKinds),
   path: Type.Optional(Type.String({ description: 'NODE_DIRECTORY: the absolute directory on the Node that takes each backup.' })),
+  endpoint: Type.Optional(Type.String({ description: 'S3: where the S3 API answers.' })),
+  region: Type.Optional(Type.String({ description: 'S3: the bucket\'s region.' })),
+  bucket: Type.Optional(Type.String({ description: 'S3: the bucket.' })),
+  prefix: Type.Optional(Type.String({ description: 'S3: the key prefix every object is under (`<prefix>/<teamId>/`); empty for the bucket\'s root.' })),
+  accessKeyId: Type.Optional(Type.String({ description: 'S3: the access key the Controller signs with (its secret is never shown).' })),
+  forcePathStyle: Type.Optional(Type.Boolean({ description: 'S3: path-style requests (`<endpoint>/<bucket>/<key>`), as MinIO and most S3-compatible servers need.' })),
   createdAt: DateTime,
 });
 
@@ -20,6 +26,13 @@ export const CreateDestination = Type.Object({
   name: PrintableName(100),
   kind: Type.Enum(destinationKinds),
   path: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'Absolute; only and always for NODE_DIRECTORY.' })),
+  endpoint: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'S3 (required): the http or https URL of the S3 API, e.g. https://s3.eu-west-1.amazonaws.com or http://minio.internal:9000.' })),
+  region: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'S3 (required): the bucket\'s region (us-east-1 for most S3-compatible servers).' })),
+  bucket: Type.Optional(Type.String({ minLength: 3, maxLength: 255, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9]$', description: 'S3 (required): an existing bucket.' })),
+  prefix: Type.Optional(Type.String({ maxLength: 512, pattern: '^[A-Za-z0-9!_.*\'()/-]*$', description: 'S3: the key prefix objects go under (default: the bucket\'s root).' })),
+  accessKeyId: Type.Optional(Type.String({ minLength: 1, maxLength: 256, pattern: '^[\\x21-\\x7e]+$', description: 'S3 (required): the access key id.' })),
+  secretAccessKey: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, pattern: '^[\\x21-\\x7e]+$', description: 'S3 (required): the secret access key; kept encrypted, never returned.' })),
+  forcePathStyle: Type.Optional(Type.Boolean({ description: 'S3: path-style requests (default false; MinIO needs true).' })),
 }, { additionalProperties: false });
 
 export const BackupPlugin = Type.Object({

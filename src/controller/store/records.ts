@@ -1,3 +1,4 @@
+import type { S3Location } from './s3/s3-client.js';
 /** Stored shapes. Timestamps are ISO 8601 strings in both adapters so that they compare alike. */
 import type { ResourceAmounts, StatusCondition } from '../domain/status.js';
 
@@ -293,9 +294,11 @@ export interface BackupDestinationDoc {
   name: string;
   /** Lower-cased name: destination names are unique regardless of case. */
   nameKey: string;
-  kind: 'NODE_DIRECTORY' | 'CONTROLLER';
+  kind: 'NODE_DIRECTORY' | 'CONTROLLER' | 'S3';
   /** NODE_DIRECTORY: the absolute directory on the Node. */
   path?: string;
+  /** S3: where the objects are; the secret access key sealed (SecretBox, purpose `s3:<destinationId>`). */
+  s3?: S3Location & { secretAccessKeySealed: string };
   /** The destination made at the first start (`controller`); it cannot be deleted. */
   builtin: boolean;
   createdAt: string;

@@ -11,8 +11,7 @@ export class ChecksumMismatchError extends Error {
 /**
  * One destination's content-addressed store: manifests by backup id and blobs by the sha256 of
  * their (uncompressed) content, shared by every backup of the destination. Implemented on a
- * filesystem (a Node directory, the Controller's data dir) and on GridFS; an S3-compatible kind
- * would implement the same (see docs/backups.md).
+ * filesystem (a Node directory, the Controller's data dir), on GridFS and on S3 (see docs/backups.md).
  */
 export interface BlobStore {
   hasBlob(sha256: string): Promise<boolean>;

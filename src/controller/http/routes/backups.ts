@@ -22,7 +22,7 @@ export const backupRoutes = (s: Services) => {
     }),
     destination.create(() => b.destinations, {
       summary: 'Add a backup destination (global administrators).',
-      description: '`NODE_DIRECTORY`: backups are kept under `path` (absolute, at most 1,024 characters) on the Node that takes each one, and can be restored onto servers on that Node only. `CONTROLLER` (no `path`): kept by the Controller (its data dir, or GridFS on MongoDB), restorable on any Node. Names are unique regardless of case.',
+      description: '`NODE_DIRECTORY`: backups are kept under `path` (absolute, at most 1,024 characters) on the Node that takes each one, and can be restored onto servers on that Node only. `CONTROLLER` (no `path`): kept by the Controller (its data dir, or GridFS on MongoDB), restorable on any Node. `S3` (`endpoint`, `region`, `bucket`, `accessKeyId`, `secretAccessKey` required; `prefix`, `forcePathStyle` optional): kept in an S3-compatible bucket under `<prefix>/<teamId>/`, restorable on any Node; the Controller alone holds the credentials and moves every object itself. Creating one writes, reads and deletes a small object under the prefix (10 s at most); what failed is an `invalid_request` naming the field to mend. The secret access key is kept encrypted and never returned. Names are unique regardless of case.',
       body: CreateDestination, response: BackupDestination, errors: ['conflict'],
     }),
     destination.delete(() => b.destinations, {

@@ -1,6 +1,7 @@
 import type { BackupDestinationDoc, BackupDoc } from '../../store/records.js';
 import type { ServiceDeps } from '../deps.js';
 import type { ControllerKind } from './controller-kind.js';
+import { heldByController } from './destinations.js';
 import type { NodeDirectoryKind } from './node-directory-kind.js';
 
 /**
@@ -24,7 +25,7 @@ export class BackupRemoval {
       const { destinationId, nodeId } = group[0];
       const ids = group.map((b) => b._id);
       const destination = await this.destinations.get(destinationId);
-      if (destination?.kind === 'CONTROLLER') await this.controller.prune(destination, group);
+      if (destination && heldByController(destination)) await this.controller.prune(destination, group);
       else if (destination?.kind === 'NODE_DIRECTORY' && (await this.deps.repos.nodes.findById(nodeId))) await this.nodeDirectory.prune(nodeId, destination, group);
       await this.deps.repos.backups.delete({ _id: { $in: ids } });
     }

@@ -16,7 +16,7 @@ export class MissingManifestError extends Error {
 
 /**
  * A stage on the server's Node holding a backup's files, ready to commit: filled by the Agent
- * itself from a NODE_DIRECTORY backup kept there, or file by file from a CONTROLLER destination
+ * itself from a NODE_DIRECTORY backup kept there, or file by file from a destination the Controller holds (CONTROLLER, S3)
  * (each checked against its sha256 on both sides). A stage that could not be filled is aborted.
  * Restores and updates (install, rollback) both go through it.
  */

@@ -1,7 +1,10 @@
 import type { BackupDestinationDoc, BackupDoc, BackupScheduleDoc } from '../../store/records.js';
 
+/** The secret access key of an S3 destination never leaves the store, sealed or not. */
 export const destinationView = (d: BackupDestinationDoc) => ({
-  id: d._id, name: d.name, kind: d.kind, ...(d.path ? { path: d.path } : {}), createdAt: d.createdAt,
+  id: d._id, name: d.name, kind: d.kind, ...(d.path ? { path: d.path } : {}),
+  ...(d.s3 ? { endpoint: d.s3.endpoint, region: d.s3.region, bucket: d.s3.bucket, prefix: d.s3.prefix, accessKeyId: d.s3.accessKeyId, forcePathStyle: d.s3.forcePathStyle } : {}),
+  createdAt: d.createdAt,
 });
 
 /** The public record; the plugin installations it keeps for a restore show only what identifies them. */

@@ -9,7 +9,7 @@ import type { BackupKind, BackupOutcome } from './backup-runner.js';
 import type { DestinationLocks } from './destination-locks.js';
 
 /**
- * CONTROLLER: a snapshot of the server on its Node, of which the Controller reads only the files
+ * CONTROLLER and S3, the destinations whose store the Controller holds: a snapshot of the server on its Node, of which the Controller reads only the files
  * whose content the team's area of the destination lacks, each streamed into a blob (checked
  * against its sha256 on the way), then the manifest (last: a backup cut off midway has none, and
  * its blobs are garbage). The snapshot is closed whatever happens, so a quiesced server always resumes.

@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { BlobStore } from '../../../shared/backup/blob-store.js';
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
@@ -6,17 +7,25 @@ import { conflict, invalidRequest, notFound } from '../../core/errors.js';
 import { paginate } from '../../domain/cursor.js';
 import { isDuplicateKey } from '../../store/collection.js';
 import type { BackupDestinationDoc } from '../../store/records.js';
+import { S3BlobStore } from '../../store/s3/s3-blob-store.js';
+import { s3ClientFor } from '../../store/s3/s3-client.js';
 import type { Access } from '../identity/access.js';
+import { openSealed } from '../identity/sealed-secret.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import { destinationView } from './backup-views.js';
+import { checkS3Access } from './s3-access-check.js';
+import { s3Fields, s3SecretPurpose, s3Settings, type S3Input } from './s3-settings.js';
 
 export const builtinDestinationName = 'controller';
 
-export interface CreateDestinationInput {
+export interface CreateDestinationInput extends S3Input {
   name: string;
   kind: BackupDestinationDoc['kind'];
   path?: string;
 }
+
+/** Whether the Controller itself reads and writes the destination's store (every kind but NODE_DIRECTORY). */
+export const heldByController = (destination: Pick<BackupDestinationDoc, 'kind'>) => destination.kind !== 'NODE_DIRECTORY';
 
 /** A NODE_DIRECTORY path: absolute, normal (no `.`, `..` or empty segments), no NUL; refused otherwise. */
 function checkPath(path: string): string {
@@ -36,6 +45,8 @@ function checkPath(path: string): string {
  */
 export class BackupDestinations {
   private readonly stores = new Map<string, BlobStore>();
+  /** One client per S3 destination, holding its opened secret in memory only. */
+  private readonly s3Clients = new Map<string, S3Client>();
 
   constructor(private readonly deps: ServiceDeps, private readonly access: Access) {}
 
@@ -66,12 +77,28 @@ export class BackupDestinations {
     return this.deps.repos.backupDestinations.findById(destinationId);
   }
 
-  /** The content-addressed store of a CONTROLLER destination: a team's area of it, or its root (backups older than areas). */
+  /** The content-addressed store of a destination the Controller holds: a team's area of it, or its root (backups older than areas). */
   storeOf(destination: BackupDestinationDoc, teamId: string | undefined): BlobStore {
     const key = `${destination._id}/${teamId ?? ''}`;
     let store = this.stores.get(key);
-    if (!store) this.stores.set(key, (store = this.deps.repos.blobStore(destination._id, teamId)));
+    if (!store) this.stores.set(key, (store = this.openStore(destination, teamId)));
     return store;
+  }
+
+  private openStore(destination: BackupDestinationDoc, teamId: string | undefined): BlobStore {
+    if (!destination.s3) return this.deps.repos.blobStore(destination._id, teamId);
+    const { bucket, prefix } = destination.s3;
+    return new S3BlobStore(this.s3ClientOf(destination, destination.s3), { bucket, prefix, teamId });
+  }
+
+  private s3ClientOf(destination: BackupDestinationDoc, s3: NonNullable<BackupDestinationDoc['s3']>): S3Client {
+    let client = this.s3Clients.get(destination._id);
+    if (!client) {
+      const secret = openSealed(this.deps.secrets, s3.secretAccessKeySealed, s3SecretPurpose(destination._id),
+        'Start the Controller with the key file it was sealed with, or delete the destination and add it again with its secret access key.');
+      this.s3Clients.set(destination._id, (client = s3ClientFor(s3, secret)));
+    }
+    return client;
   }
 
   async list(caller: Caller, page: { limit: number; cursor?: string }) {
@@ -85,13 +112,25 @@ export class BackupDestinations {
   }
 
   async create(caller: Caller, input: CreateDestinationInput, audit: AuditScope) {
-    audit.detail({ name: input.name, kind: input.kind, ...(input.path ? { path: input.path } : {}) });
+    // The secret access key stays out of the audit record: only where the objects go is kept.
+    const { secretAccessKey: _secret, ...described } = input;
+    audit.detail(described);
     this.access.requireGlobalAdmin(caller);
-    if (input.kind === 'CONTROLLER' && input.path !== undefined) throw invalidRequest('body.path: only a NODE_DIRECTORY destination has a path.');
+    if (input.kind !== 'NODE_DIRECTORY' && input.path !== undefined) throw invalidRequest('body.path: only a NODE_DIRECTORY destination has a path.');
     if (input.kind === 'NODE_DIRECTORY' && input.path === undefined) throw invalidRequest('body.path: a NODE_DIRECTORY destination needs the absolute directory on its Nodes.');
+    const stray = input.kind === 'S3' ? undefined : s3Fields.find((f) => input[f] !== undefined);
+    if (stray) throw invalidRequest(`body.${stray}: only an S3 destination has it.`);
+    const id = this.deps.ids.next();
+    let s3: BackupDestinationDoc['s3'];
+    if (input.kind === 'S3') {
+      const { location, secretAccessKey } = s3Settings(input);
+      if (await this.deps.repos.backupDestinations.findOne({ nameKey: input.name.toLowerCase() })) throw conflict(`A backup destination named ${input.name} exists already.`);
+      await checkS3Access(location, secretAccessKey);
+      s3 = { ...location, secretAccessKeySealed: this.deps.secrets.seal(secretAccessKey, s3SecretPurpose(id)) };
+    }
     const doc: BackupDestinationDoc = {
-      _id: this.deps.ids.next(), name: input.name, nameKey: input.name.toLowerCase(), kind: input.kind,
-      ...(input.path !== undefined ? { path: checkPath(input.path) } : {}), builtin: false, createdAt: nowIso(this.deps),
+      _id: id, name: input.name, nameKey: input.name.toLowerCase(), kind: input.kind,
+      ...(input.path !== undefined ? { path: checkPath(input.path) } : {}), ...(s3 ? { s3 } : {}), builtin: false, createdAt: nowIso(this.deps),
     };
     try {
       await this.deps.repos.backupDestinations.insert(doc);
@@ -114,6 +153,8 @@ export class BackupDestinations {
     const schedules = await this.deps.repos.backupSchedules.count({ destinationId });
     if (backups > 0 || schedules > 0) throw conflict(`The destination is in use by ${backups} backup(s) and ${schedules} schedule(s); delete those first.`);
     await this.deps.repos.backupDestinations.delete({ _id: destinationId });
-    this.stores.delete(destinationId);
+    for (const key of this.stores.keys()) if (key.startsWith(`${destinationId}/`)) this.stores.delete(key);
+    this.s3Clients.get(destinationId)?.destroy();
+    this.s3Clients.delete(destinationId);
   }
 }

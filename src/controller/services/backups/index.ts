@@ -43,7 +43,7 @@ export function createBackupServices(d: BackupDeps) {
   const nodeDirectory = new NodeDirectoryKind(calls, locks);
   const teamsIn = async (destinationId: string) => new Set((await d.deps.repos.backups.find({ destinationId, teamArea: true })).map((b) => b.teamId));
   const controller = new ControllerKind(calls, destinations, locks, async (id) => (await d.deps.repos.backups.findById(id))?.state, teamsIn);
-  const runner = new BackupRunner(d.deps, destinations, { NODE_DIRECTORY: nodeDirectory, CONTROLLER: controller }, (nodeId) => nodeReady(d.fleet, nodeId, backupDeadlines.nodeReadyMs));
+  const runner = new BackupRunner(d.deps, destinations, { NODE_DIRECTORY: nodeDirectory, CONTROLLER: controller, S3: controller }, (nodeId) => nodeReady(d.fleet, nodeId, backupDeadlines.nodeReadyMs));
   const removal = new BackupRemoval(d.deps, destinations, nodeDirectory, controller);
   const backups = new BackupService(d.deps, d.access, d.servers, destinations, runner, removal);
   const schedules = new BackupSchedules(d.deps, d.access, d.audit, d.servers, destinations, backups, removal, runner, d.serverChanges);
@@ -61,6 +61,10 @@ export function createBackupServices(d: BackupDeps) {
       await restore.recover();
       await runner.recover();
       for (const destination of await d.deps.repos.backupDestinations.find({ kind: 'CONTROLLER' })) await controller.collect(destination, 0);
+      // S3 may be unreachable at start; the Controller starts anyway and the next prune collects it.
+      for (const destination of await d.deps.repos.backupDestinations.find({ kind: 'S3' })) {
+        await controller.collect(destination, 0).catch((err: unknown) => d.deps.logger.warn({ err, destinationId: destination._id }, 'an S3 destination could not be collected at start'));
+      }
       await scheduler.start();
     },
     stop(): void {

@@ -10,13 +10,16 @@ import { ConfirmButton } from '../admin-components/ConfirmButton';
 import { NewDestinationForm } from './NewDestinationForm';
 import type { useDestinations } from './use-destinations';
 
+/** An S3 destination's objects, as one address: the endpoint, the bucket and the prefix. */
+const s3Where = (d: BackupDestination) => `${d.endpoint ?? ''} ${[d.bucket, d.prefix].filter(Boolean).join('/')} (key ${d.accessKeyId ?? ''})`;
+
 /** Where backups are kept (global administrators): the list, Delete (refused while backups or schedules use one) and a form. */
 export function DestinationsSection({ destinations }: { destinations: ReturnType<typeof useDestinations>['destinations'] }) {
   const client = useQueryClient();
   const columns: Column<BackupDestination>[] = [
     { header: 'Name', essential: true, cell: (d) => <strong>{d.name}</strong> },
     { header: 'Kind', essential: true, cell: (d) => <span className="state">{d.kind}</span> },
-    { header: 'Path', cell: (d) => (d.path ? <code className="path">{d.path}</code> : '—') },
+    { header: 'Where', cell: (d) => (d.path ? <code className="path">{d.path}</code> : d.bucket ? <code className="path">{s3Where(d)}</code> : '—') },
     { header: 'Created', cell: (d) => formatTime(d.createdAt) },
     {
       header: 'Actions', essential: true, cell: (d) => (
@@ -33,6 +36,7 @@ export function DestinationsSection({ destinations }: { destinations: ReturnType
       <h2 id="destinations-heading">Destinations</h2>
       <p className="hint">
         <span className="state">CONTROLLER</span> destinations are kept by the Controller and restore onto any Node;
+        {' '}<span className="state">S3</span> ones in an S3-compatible bucket the Controller alone holds the key to, restorable onto any Node too;
         {' '}<span className="state">NODE_DIRECTORY</span> ones stay in a directory on the Node that took the backup.
       </p>
       <ProblemAlert error={destinations.error} />

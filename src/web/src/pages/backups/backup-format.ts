@@ -28,10 +28,12 @@ export const formatSoftware = (software: Backup['software']) =>
   `${software.template} ${software.version}${software.build ? ` (build ${software.build})` : ''}`;
 
 /** What a destination means for the backups kept there, said in a hint. */
-export function describeDestination(destination: Pick<BackupDestination, 'kind' | 'path'>): string {
-  return destination.kind === 'CONTROLLER'
-    ? 'Kept by the Controller: can be restored onto a server on any Node.'
-    : `Kept in ${destination.path ?? 'a directory'} on the Node that takes the backup: restorable only onto servers of that Node.`;
+export function describeDestination(destination: Pick<BackupDestination, 'kind' | 'path' | 'bucket'>): string {
+  switch (destination.kind) {
+    case 'CONTROLLER': return 'Kept by the Controller: can be restored onto a server on any Node.';
+    case 'S3': return `Kept in the S3 bucket ${destination.bucket ?? ''} by the Controller: can be restored onto a server on any Node.`;
+    case 'NODE_DIRECTORY': return `Kept in ${destination.path ?? 'a directory'} on the Node that takes the backup: restorable only onto servers of that Node.`;
+  }
 }
 
 /** The destination a form starts with: the Controller's own `controller`, as the API's default is. */

@@ -1,0 +1,160 @@
+import {
+  DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { PassThrough, Readable, Transform, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { BlobDecoder, BlobEncoder, shaPattern, verifying } from '../../../shared/backup/blob-encoding.js';
+import type { BlobStore } from '../../../shared/backup/blob-store.js';
+import type { BackupManifest } from '../../../shared/backup/manifest.js';
+
+const idPattern = /^[A-Za-z0-9-]{1,100}$/;
+
+function checked(value: string, pattern: RegExp, what: string): string {
+  if (!pattern.test(value)) throw new Error(`not a ${what}: ${value.slice(0, 80)}`);
+  return value;
+}
+
+/** S3 answered that the object (or, for HeadObject, anything at that key) is not there. */
+export function isMissing(e: unknown): boolean {
+  const err = e as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata?.httpStatusCode === 404;
+}
+
+/** Counts the bytes that pass (the compressed size a blob adds). */
+function counting(): Transform & { bytes: number } {
+  const t = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      t.bytes += chunk.length;
+      done(null, chunk);
+    },
+  }) as Transform & { bytes: number };
+  t.bytes = 0;
+  return t;
+}
+
+/** Parts of a multipart upload: a blob under this size goes in one PutObject. */
+const partBytes = 8 * 1024 * 1024;
+
+export interface S3Area {
+  bucket: string;
+  /** The destination's prefix, without leading or trailing `/`; empty for the bucket's root. */
+  prefix: string;
+  /** A team's area (`<prefix>/<teamId>/`); undefined for the destination's root. */
+  teamId?: string;
+  /** Keys per ListObjectsV2 page. */
+  pageSize?: number;
+}
+
+/**
+ * One area of an S3 destination's content-addressed store: blobs at `<area>/blobs/<sha256>`
+ * (BlobEncoder, as on every store) and manifests at `<area>/manifests/<backupId>.json`. A blob
+ * streams into S3 as it is read (multipart above 8 MiB, never held whole); S3 shows an object
+ * only once its upload completes, so a cut-off upload never appears under its name, and a
+ * failed multipart upload is aborted (a Controller killed mid-upload leaves parts only a bucket
+ * lifecycle rule removes; see docs/backups.md).
+ */
+export class S3BlobStore implements BlobStore {
+  private readonly area: string;
+  private readonly bucket: string;
+  private readonly pageSize: number;
+
+  constructor(private readonly client: S3Client, where: S3Area) {
+    this.bucket = where.bucket;
+    this.pageSize = where.pageSize ?? 1000;
+    this.area = [where.prefix, where.teamId === undefined ? undefined : checked(where.teamId, idPattern, 'team id')].filter(Boolean).join('/');
+  }
+
+  private key(kind: 'blobs' | 'manifests', name: string): string {
+    return this.area ? `${this.area}/${kind}/${name}` : `${kind}/${name}`;
+  }
+
+  private blobKey = (sha256: string) => this.key('blobs', checked(sha256, shaPattern, 'sha256'));
+  private manifestKey = (backupId: string) => this.key('manifests', `${checked(backupId, idPattern, 'backup id')}.json`);
+
+  async hasBlob(sha256: string): Promise<boolean> {
+    try {
+      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.blobKey(sha256) }));
+      return true;
+    } catch (e) {
+      if (isMissing(e)) return false;
+      throw e;
+    }
+  }
+
+  async putBlob(sha256: string, content: AsyncIterable<Uint8Array>): Promise<number> {
+    const key = this.blobKey(sha256);
+    if (await this.hasBlob(sha256)) {
+      // Drain the source anyway: the caller's stream must not stall half read.
+      await pipeline(Readable.from(content), new Writable({ write: (_chunk, _enc, done) => done() }));
+      return 0;
+    }
+    const body = new PassThrough();
+    const size = counting();
+    const upload = new Upload({ client: this.client, params: { Bucket: this.bucket, Key: key, Body: body }, partSize: partBytes, queueSize: 2 });
+    // A mismatch fails the body before its end, so S3 never completes the object.
+    const feeding = pipeline(Readable.from(content), verifying(sha256), new BlobEncoder(), size, body);
+    try {
+      await Promise.all([feeding, upload.done()]);
+    } catch (e) {
+      body.destroy();
+      await upload.abort().catch(() => undefined);
+      throw e;
+    }
+    return size.bytes;
+  }
+
+  readBlob(sha256: string): Readable {
+    const out = new PassThrough();
+    this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.blobKey(sha256) }))
+      .then((answer) => pipeline(answer.Body as Readable, new BlobDecoder(), verifying(sha256), out))
+      .catch((e: unknown) => out.destroy(e as Error));
+    return out;
+  }
+
+  async deleteBlob(sha256: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.blobKey(sha256) }));
+  }
+
+  /** The names under `<area>/<kind>/`, page by page. */
+  private async *namesUnder(kind: 'blobs' | 'manifests'): AsyncIterable<string> {
+    const prefix = this.key(kind, '');
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, MaxKeys: this.pageSize, ContinuationToken: token }));
+      for (const object of page.Contents ?? []) if (object.Key) yield object.Key.slice(prefix.length);
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  async *listBlobs(): AsyncIterable<string> {
+    for await (const name of this.namesUnder('blobs')) if (shaPattern.test(name)) yield name;
+  }
+
+  async putManifest(manifest: BackupManifest): Promise<void> {
+    await this.client.send(new PutObjectCommand({
+      Bucket: this.bucket, Key: this.manifestKey(manifest.backupId), Body: JSON.stringify(manifest), ContentType: 'application/json',
+    }));
+  }
+
+  async readManifest(backupId: string): Promise<BackupManifest | undefined> {
+    try {
+      const answer = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.manifestKey(backupId) }));
+      return JSON.parse(await answer.Body!.transformToString('utf8')) as BackupManifest;
+    } catch (e) {
+      if (isMissing(e)) return undefined;
+      throw e;
+    }
+  }
+
+  async deleteManifest(backupId: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.manifestKey(backupId) }));
+  }
+
+  async *listManifests(): AsyncIterable<string> {
+    for await (const name of this.namesUnder('manifests')) {
+      const id = name.replace(/\.json$/, '');
+      if (name.endsWith('.json') && idPattern.test(id)) yield id;
+    }
+  }
+}

@@ -1,0 +1,203 @@
+import { expect } from 'chai';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AuditEventPage, Backup, BackupDestination, ServerDetail } from '../support/api-types.js';
+import { adminCredentials } from '../support/controller.js';
+import { GiB, startFleet, waitForServer, type ExtraNode, type Fleet } from '../support/fleet.js';
+import { expectProblem } from '../support/problems.js';
+import { runProgram } from '../support/run-program.js';
+import { s3rverAccessKeyId, startTestS3, type TestS3 } from '../support/s3-server.js';
+import { waitFor } from '../support/wait-for.js';
+
+const simcraft = { template: 'simcraft', version: '1.21.4' };
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const enc = encodeURIComponent;
+
+/** Every regular file under `dir`, recursively (what a leak check must read). */
+async function filesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await filesUnder(path)));
+    else if (entry.isFile()) out.push(path);
+  }
+  return out;
+}
+
+async function filesHolding(dir: string, needle: string): Promise<string[]> {
+  const holding: string[] = [];
+  for (const path of await filesUnder(dir)) if ((await readFile(path).catch(() => Buffer.alloc(0))).includes(needle)) holding.push(path);
+  return holding;
+}
+
+describe('backups to S3: the Controller alone holds the credentials and moves the objects', function () {
+  this.timeout(180_000);
+  let f: Fleet;
+  let s3: TestS3;
+  let second: ExtraNode;
+  let destination: BackupDestination;
+  const secret = `s3-secret-${randomBytes(12).toString('hex')}`;
+  const prefix = 'cairn/test';
+  const body = (overrides: Record<string, unknown> = {}) => ({
+    name: 'bucket', kind: 'S3', endpoint: s3.endpoint, region: 'us-east-1', bucket: s3.bucket, prefix,
+    accessKeyId: s3rverAccessKeyId, secretAccessKey: secret, forcePathStyle: true, ...overrides,
+  });
+  const rootOf = (agentDir: string, id: string) => join(agentDir, 'servers', id, 'root');
+
+  const createServer = async (name: string, nodeId?: string) => {
+    const res = await f.admin.post<ServerDetail>('/servers', { name, teamId: f.teamId, software: simcraft, resources: { cpuMillis: 500, memoryBytes: GiB }, ...(nodeId ? { nodeId } : {}) });
+    expect(res.status, res.text).to.equal(201);
+    await waitForServer(f.admin, res.body.id, (s) => s.phase === 'READY', 'READY');
+    return res.body.id;
+  };
+  const put = async (id: string, path: string, content: Buffer) => {
+    const res = await f.admin.put(`/servers/${id}/files/content?path=${enc(path)}`, undefined, { rawBody: content });
+    expect(res.status, res.text).to.equal(204);
+  };
+  const mkdir = async (id: string, path: string) => {
+    const res = await f.admin.post(`/servers/${id}/files/directories?path=${enc(path)}`);
+    expect(res.status, res.text).to.be.oneOf([201, 409]);
+  };
+  const finished = (backupId: string) => waitFor(async () => {
+    const b = (await f.admin.get<Backup>(`/backups/${backupId}`)).body;
+    return b.state === 'SUCCEEDED' || b.state === 'FAILED' ? b : undefined;
+  }, { timeoutMs: 60_000, what: 'the backup to finish' });
+  const backup = async (id: string) => {
+    const res = await f.admin.post<Backup>(`/servers/${id}/backups`, { destinationId: destination.id });
+    expect(res.status, res.text).to.equal(202);
+    const done = await finished(res.body.id);
+    expect(done.state, done.error).to.equal('SUCCEEDED');
+    return done;
+  };
+  const restore = async (backupId: string, serverId: string) => {
+    const res = await f.admin.post<ServerDetail>(`/backups/${backupId}/restore`, { serverId });
+    expect(res.status, res.text).to.equal(202);
+    const done = await waitForServer(f.admin, serverId, (s) => s.phase === 'READY', 'READY after the restore', 60_000);
+    const failure = done.conditions.find((c) => c.reason === 'RESTORE_FAILED');
+    if (failure) expect.fail(failure.message);
+  };
+  const area = () => `${prefix}/${f.teamId}`;
+  const blobKeys = async () => (await s3.keys(`${area()}/blobs/`)).map((k) => k.slice(`${area()}/blobs/`.length));
+
+  before(async () => {
+    s3 = await startTestS3();
+    f = await startFleet();
+    second = await f.addNode('node-2');
+  });
+  after(async () => {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- after() runs even when before() failed before assigning them
+    await f?.dispose();
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- as above
+    await s3?.dispose();
+  });
+
+  it('creates an S3 destination: the secret is not in the answer, the list, the audit log or the store files; the access check leaves nothing', async () => {
+    const res = await f.admin.post<BackupDestination>('/backup-destinations', body());
+    expect(res.status, res.text).to.equal(201);
+    destination = res.body;
+    expect(res.body).to.include({ kind: 'S3', endpoint: s3.endpoint, region: 'us-east-1', bucket: s3.bucket, prefix, accessKeyId: s3rverAccessKeyId, forcePathStyle: true });
+    expect(res.text).to.not.include(secret);
+    expect(res.body).to.not.have.property('secretAccessKey');
+    const list = await f.admin.get('/backup-destinations');
+    expect(list.text).to.include(destination.id).and.not.include(secret);
+    const audit = await f.admin.get<AuditEventPage>('/audit-events?action=backup-destination.create');
+    expect(audit.body.items.map((e) => e.targetId)).to.include(destination.id);
+    expect(audit.text).to.include(s3.bucket).and.not.include(secret);
+    expect(await filesHolding(f.t.dataDir, secret), 'the Controller\'s files hold the secret in clear').to.deep.equal([]);
+    expect(await s3.keys(prefix)).to.deep.equal([]);
+  });
+
+  it('cairn create destination --kind s3 reads the secret from stdin only', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'cairn-cli-'));
+    const cairn = (args: string[], stdin?: string) => runProgram('src/cli/main.ts', args, { env: { CAIRN_CREDENTIALS: join(home, 'credentials.json'), CAIRN_URL: '', CAIRN_TOKEN: '' }, stdin });
+    try {
+      const login = await cairn(['login', '--url', f.t.baseUrl, '--username', adminCredentials.username, '--password-stdin'], `${adminCredentials.password}\n`);
+      expect(login.code, login.stderr).to.equal(0);
+      const s3Args = ['--kind', 's3', '--endpoint', s3.endpoint, '--region', 'us-east-1', '--bucket', s3.bucket, '--prefix', 'cli', '--access-key-id', s3rverAccessKeyId, '--force-path-style'];
+      const refused = await cairn(['create', 'destination', 'via-cli', ...s3Args], `${secret}\n`);
+      expect(refused.code).to.not.equal(0);
+      expect(refused.stderr).to.include('--secret-access-key-stdin');
+      const created = await cairn(['create', 'destination', 'via-cli', ...s3Args, '--secret-access-key-stdin'], `${secret}\n`);
+      expect(created.code, created.stderr).to.equal(0);
+      expect(created.stdout).to.include('destination/via-cli created').and.not.include(secret);
+      const listed = (await f.admin.get<{ items: BackupDestination[] }>('/backup-destinations')).body.items.find((d) => d.name === 'via-cli');
+      expect(listed).to.include({ kind: 'S3', prefix: 'cli', forcePathStyle: true });
+      expect((await f.admin.delete(`/backup-destinations/${listed!.id}`)).status).to.equal(204);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses at creation what cannot work, naming the field: an unknown key, a missing bucket, an endpoint that does not answer', async () => {
+    expectProblem(await f.admin.post('/backup-destinations', body({ name: 'wrong-key', accessKeyId: 'NOT-A-KEY' })), 400, 'invalid_request', 'body.accessKeyId: S3 does not know this access key (InvalidAccessKeyId)');
+    expectProblem(await f.admin.post('/backup-destinations', body({ name: 'no-bucket', bucket: 'no-such-bucket' })), 400, 'invalid_request', 'body.bucket: no such bucket');
+    expectProblem(await f.admin.post('/backup-destinations', body({ name: 'closed', endpoint: 'http://127.0.0.1:9' })), 400, 'invalid_request', 'body.endpoint: could not connect');
+    expectProblem(await f.admin.post('/backup-destinations', body({ name: 'no-secret', secretAccessKey: undefined })), 400, 'invalid_request', 'body.secretAccessKey');
+    expectProblem(await f.admin.post('/backup-destinations', { name: 'mixed', kind: 'CONTROLLER', bucket: s3.bucket }), 400, 'invalid_request', 'body.bucket: only an S3 destination');
+    const names = (await f.admin.get<{ items: BackupDestination[] }>('/backup-destinations')).body.items.map((d) => d.name);
+    expect(names).to.not.include.members(['wrong-key', 'no-bucket', 'closed', 'no-secret', 'mixed']);
+  });
+
+  it('backs a server up into <prefix>/<teamId>/ and restores it onto another Node byte for byte; deleting a backup prunes only what no other backup needs', async () => {
+    const id = await createServer('survival');
+    const kept = randomBytes(300_000);
+    const large = randomBytes(20 * 1024 * 1024);
+    const before = randomBytes(100_000);
+    await mkdir(id, 'world');
+    await mkdir(id, 'world/empty');
+    await put(id, 'world/kept.dat', kept);
+    await put(id, 'world/large.mca', large);
+    await put(id, 'notes.txt', before);
+    const first = await backup(id);
+    expect(await s3.keys(`${area()}/manifests/`)).to.deep.equal([`${area()}/manifests/${first.id}.json`]);
+    const blobsAfterFirst = await blobKeys();
+    expect(blobsAfterFirst).to.include.members([sha256(kept), sha256(large), sha256(before)]);
+
+    const after = randomBytes(100_000);
+    await put(id, 'notes.txt', after);
+    const latest = await backup(id);
+    expect(latest.storedBytes).to.be.lessThan(200_000);
+
+    expect((await f.admin.delete(`/backups/${first.id}`)).status).to.equal(204);
+    const blobs = await blobKeys();
+    expect(blobs).to.not.include(sha256(before));
+    expect(blobs).to.include.members([sha256(kept), sha256(large), sha256(after)]);
+    expect(await s3.keys(`${area()}/manifests/`)).to.deep.equal([`${area()}/manifests/${latest.id}.json`]);
+
+    const elsewhere = await createServer('elsewhere', second.nodeId);
+    await restore(latest.id, elsewhere);
+    const root = rootOf(second.agentDir, elsewhere);
+    expect(sha256(await readFile(join(root, 'world', 'kept.dat')))).to.equal(sha256(kept));
+    expect(sha256(await readFile(join(root, 'world', 'large.mca')))).to.equal(sha256(large));
+    expect(sha256(await readFile(join(root, 'notes.txt')))).to.equal(sha256(after));
+    expect(await readdir(join(root, 'world', 'empty'))).to.deep.equal([]);
+  });
+
+  it('the Agents never see the secret: not in their environment, their data dirs, or their logs of what crossed the link', async () => {
+    for (const { agent, agentDir } of [f, second]) {
+      const pid = agent.child.pid!;
+      expect((await readFile(`/proc/${pid}/environ`)).includes(secret), 'the Agent\'s environment').to.equal(false);
+      expect((await readFile(`/proc/${pid}/cmdline`)).includes(secret), 'the Agent\'s command line').to.equal(false);
+      expect(await filesHolding(agentDir, secret), 'the Agent\'s data dir').to.deep.equal([]);
+      expect(agent.stdout.length + agent.stderr.length, 'the Agent logs at debug level').to.be.greaterThan(0);
+      expect(agent.stdout + agent.stderr).to.not.include(secret);
+    }
+  });
+
+  it('an Agent killed mid-backup leaves the backup FAILED with a reason, and no manifest of it in the bucket', async () => {
+    const id = await createServer('interrupted');
+    await mkdir(id, 'world');
+    for (let i = 0; i < 24; i++) await put(id, `world/r.${i}.mca`, randomBytes(2 * 1024 * 1024));
+    const res = await f.admin.post<Backup>(`/servers/${id}/backups`, { destinationId: destination.id });
+    expect(res.status, res.text).to.equal(202);
+    await waitFor(async () => (await f.admin.get<Backup>(`/backups/${res.body.id}`)).body.state === 'RUNNING', { timeoutMs: 30_000, intervalMs: 10, what: 'the backup to run' });
+    await f.agent.kill();
+    const done = await finished(res.body.id);
+    expect(done.state).to.equal('FAILED');
+    expect(done.error).to.be.a('string').and.not.equal('');
+    expect(await s3.keys(`${area()}/manifests/${res.body.id}`)).to.deep.equal([]);
+    await f.startAgent();
+  });
+});

@@ -1,0 +1,10 @@
+/** The little of s3rver (which ships no types) that test/support/s3-server.ts uses. */
+declare module 's3rver' {
+  import type { AddressInfo } from 'node:net';
+
+  export default class S3rver {
+    constructor(options: { address: string; port: number; silent: boolean; directory: string; configureBuckets: { name: string }[] });
+    run(): Promise<AddressInfo>;
+    close(): Promise<void>;
+  }
+}
