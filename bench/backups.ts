@@ -7,6 +7,7 @@
  * - 1% of the files rewritten, then a second backup, which reads and stores only those;
  * - for each: MB/s (world bytes over the time from POST to SUCCEEDED), the bytes it stored, and the
  *   Controller's and the Agent's RSS (sampled from /proc every 20 ms) before and at their peaks.
+ * Then the same world is backed up to a local S3-compatible server (s3rver, in this process).
  * Run with `npm run bench backups`.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -15,7 +16,8 @@ import { once } from 'node:events';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Backup, EnrollmentIssued, Node, ServerDetail, Team } from '../test/support/api-types.js';
+import type { Backup, BackupDestination, EnrollmentIssued, Node, ServerDetail, Team } from '../test/support/api-types.js';
+import { startTestS3, s3rverAccessKeyId, type TestS3 } from '../test/support/s3-server.js';
 import { adminSession } from './support/admin-session.js';
 import { MiB, peakRss, rssText, spawnProgram } from './support/process-rss.js';
 
@@ -37,6 +39,7 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'cairn-bench-backups-'));
   const controller = spawnProgram('dist/src/controller/main.js', ['--data-dir', join(dir, 'controller'), '--http-port', '0', '--grpc-port', '0']);
   let agent: ChildProcess | undefined;
+  let s3: TestS3 | undefined;
   try {
     const { grpcPort, call } = await adminSession(controller.stdout!, join(dir, 'controller'));
     const team = await call<Team>('POST', '/teams', { name: 'bench' });
@@ -57,10 +60,10 @@ async function main(): Promise<void> {
     for (let i = 0; i < files; i++) await writeFile(regionFile(i), randomBytes(fileMiB * MiB));
     process.stdout.write(`world: ${files} files of ${fileMiB} MiB of random bytes (${worldMiB} MiB)\n`);
 
-    const backup = async (label: string) => {
+    const backup = async (label: string, destinationId?: string) => {
       const started = now();
       const { result, rss } = await peakRss({ Controller: controller.pid!, Agent: agent!.pid! }, async () => {
-        const taken = await call<Backup>('POST', `/servers/${server.id}/backups`, {});
+        const taken = await call<Backup>('POST', `/servers/${server.id}/backups`, destinationId ? { destinationId } : {});
         return poll(`${label} backup`, async () => {
           const b = await call<Backup>('GET', `/backups/${taken.id}`);
           return b.state === 'SUCCEEDED' || b.state === 'FAILED' ? b : undefined;
@@ -81,8 +84,16 @@ async function main(): Promise<void> {
       process.stdout.write('the incremental backup stored 5% of the world or more\n');
       process.exitCode = 1;
     }
+
+    // The same world to a local S3-compatible server (s3rver, in this process: its CPU is this process's, not the Controller's).
+    s3 = await startTestS3();
+    const destination = await call<BackupDestination>('POST', '/backup-destinations', {
+      name: 'bench-s3', kind: 'S3', endpoint: s3.endpoint, region: 'us-east-1', bucket: s3.bucket, accessKeyId: s3rverAccessKeyId, secretAccessKey: 'S3RVER', forcePathStyle: true,
+    });
+    await backup('first to S3 (local s3rver)', destination.id);
   } finally {
     agent?.kill('SIGKILL');
+    await s3?.dispose();
     controller.kill('SIGTERM');
     await once(controller, 'exit');
     await rm(dir, { recursive: true, force: true });
