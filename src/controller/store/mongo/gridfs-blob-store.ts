@@ -1,4 +1,5 @@
-import { PassThrough, Readable, Transform, Writable } from 'node:stream';
+import { counting } from '../counting-stream.js';
+import { PassThrough, Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import type { GridFSBucket } from 'mongodb';
@@ -14,18 +15,6 @@ function checked(value: string, pattern: RegExp, what: string): string {
 }
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** Counts the bytes that pass (the compressed size a blob adds). */
-function counting(): Transform & { bytes: number } {
-  const t = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      t.bytes += chunk.length;
-      done(null, chunk);
-    },
-  }) as Transform & { bytes: number };
-  t.bytes = 0;
-  return t;
-}
 
 /**
  * One CONTROLLER destination's content-addressed store in GridFS (bucket `backups`), for the

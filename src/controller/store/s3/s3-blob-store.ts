@@ -1,8 +1,9 @@
+import { counting } from '../counting-stream.js';
 import {
   DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { PassThrough, Readable, Transform, Writable } from 'node:stream';
+import { PassThrough, Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BlobDecoder, BlobEncoder, shaPattern, verifying } from '../../../shared/backup/blob-encoding.js';
 import type { BlobStore } from '../../../shared/backup/blob-store.js';
@@ -19,18 +20,6 @@ function checked(value: string, pattern: RegExp, what: string): string {
 export function isMissing(e: unknown): boolean {
   const err = e as { name?: string; $metadata?: { httpStatusCode?: number } };
   return err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata?.httpStatusCode === 404;
-}
-
-/** Counts the bytes that pass (the compressed size a blob adds). */
-function counting(): Transform & { bytes: number } {
-  const t = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      t.bytes += chunk.length;
-      done(null, chunk);
-    },
-  }) as Transform & { bytes: number };
-  t.bytes = 0;
-  return t;
 }
 
 /** Parts of a multipart upload: a blob under this size goes in one PutObject. */
