@@ -4,6 +4,7 @@
  * rename and waits to be killed, so the kill lands exactly there.
  * Usage: stage-commit-child.ts <dataDir> <stageId> <serverId>
  */
+import { writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { recordCommitted } from '../../src/agent/operations/stage-commits.js';
 import { stagesDir } from '../../src/agent/operations/stages.js';
@@ -12,15 +13,32 @@ import { serverRoot } from '../../src/agent/reconciler/server-paths.js';
 
 const [dataDir, stageId, serverId] = process.argv.slice(2);
 const pauseAt = Number(process.env.CAIRN_PAUSE_AT ?? -1);
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Writes a line to stdout before returning. process.stdout cannot promise that: the test's stdout
+ * is a socket, and once its buffer is full (a busy parent reads slowly) a write is queued for the
+ * event loop, which the pause below never gives back: the line never left and nobody killed us.
+ */
+function writeLine(text: string): void {
+  const bytes = Buffer.from(`${text}\n`);
+  for (let sent = 0; sent < bytes.length;) {
+    try {
+      sent += writeSync(1, bytes, sent);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+      Atomics.wait(sleeper, 0, 0, 1);
+    }
+  }
+}
 
 await swapIn({
   serverId,
   paths: swapPathsOf(join(stagesDir(dataDir), stageId), serverRoot(dataDir, serverId)),
   committed: () => recordCommitted(dataDir, stageId, serverId),
   onMoved: (count) => {
-    // A pipe's writes are synchronous on Linux: the line is out before the pause.
-    process.stdout.write(`moved ${count}\n`);
-    if (count === pauseAt) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+    writeLine(`moved ${count}`);
+    if (count === pauseAt) Atomics.wait(sleeper, 0, 0);
   },
 });
-process.stdout.write('done\n');
+writeLine('done');

@@ -68,8 +68,14 @@ function commitKilledAt(dataDir: string, killAt: number, pause: boolean): Promis
     if (line === `moved ${killAt}`) killed = proc.kill('SIGKILL');
   });
   return new Promise((resolve, reject) => {
+    // A child that never reaches its point (or whose line never comes) must not outlive the test.
+    const deadline = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`the commit child did not print "moved ${killAt}" within 90 s`));
+    }, 90_000);
     proc.on('error', reject);
     proc.on('exit', (code, signal) => {
+      clearTimeout(deadline);
       if (signal === 'SIGKILL' || code === 0) resolve({ killed });
       else reject(new Error(`the commit child exited with ${code ?? signal}`));
     });
