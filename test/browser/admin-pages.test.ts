@@ -4,7 +4,7 @@ import { adminCredentials, setupAdmin, startTestController, type TestController 
 import { FakeAgent } from '../support/fake-agent.js';
 import type { MembershipPage, Node, RolePage, ServerDetail, TeamPage, TemplatePage, User, UserPage } from '../support/api-types.js';
 import type { ApiClient } from '../support/http.js';
-import { desktop, expectNoSidewaysScroll, launchChromium, openSection, phone, screenshot, signIn } from './support-admin.js';
+import { desktop, expectNoSidewaysScroll, openSection, phone, screenshot, signedInPage } from './support-admin.js';
 
 /**
  * The administration pages in a real browser against a real Controller: every step is done
@@ -33,10 +33,7 @@ describe('web UI: administration pages', function () {
     ({ admin } = await setupAdmin(t));
     const member = await admin.post('/users', { username: 'mia', email: 'mia@example.com', displayName: 'Mia', password: 'first-password-1' });
     expect(member.status, member.text).to.equal(201);
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: desktop });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await signIn(page, t.baseUrl, adminCredentials.username, adminCredentials.password);
+    ({ browser, page } = await signedInPage(t.baseUrl, pageErrors));
   });
 
   after(async () => {

@@ -6,7 +6,7 @@ import { adminCredentials, setupAdmin, startTestController, type TestController 
 import { FakeAgent } from '../support/fake-agent.js';
 import { GiB, waitForServer } from '../support/fleet.js';
 import type { ApiClient } from '../support/http.js';
-import { desktop, launchChromium, phone, screenshot, signIn } from './support-admin.js';
+import { desktop, phone, screenshot, signedInPage } from './support-admin.js';
 
 const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name, exact: true });
 
@@ -35,11 +35,7 @@ describe('web UI: forms that say what to do, live status lines, names instead of
     expect((await admin.patch('/network', { port: 25_577 })).status).to.equal(200);
     const proxy = await admin.post<ServerDetail>('/network/proxy', { software: { template: 'simproxy', version: '3.4.0' }, resources: { cpuMillis: 100, memoryBytes: GiB / 16 } });
     expect(proxy.status, proxy.text).to.equal(201);
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: desktop });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    page.setDefaultTimeout(15_000);
-    await signIn(page, t.baseUrl, adminCredentials.username, adminCredentials.password);
+    ({ browser, page } = await signedInPage(t.baseUrl, pageErrors, adminCredentials, { timeoutMs: 15_000 }));
   });
 
   after(async () => {

@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import type { Node, ServerDetail, Team } from '../support/api-types.js';
-import { adminCredentials, setupAdmin, startTestController, type TestController } from '../support/controller.js';
+import { setupAdmin, startTestController, type TestController } from '../support/controller.js';
 import { FakeAgent } from '../support/fake-agent.js';
 import { FakeFiles } from '../support/fake-files.js';
 import { GiB, waitForServer } from '../support/fleet.js';
 import type { ApiClient } from '../support/http.js';
 import { waitFor } from '../support/wait-for.js';
-import { desktop, expectNoSidewaysScroll, launchChromium, phone, screenshot, signIn } from './support-admin.js';
+import { desktop, expectNoSidewaysScroll, phone, screenshot, signedInPage } from './support-admin.js';
 
 const world = { 'server.properties': 'motd=hello\n', 'world/level.dat': 'level', 'world/region/r.0.0.mca': 'x'.repeat(2 * 1024 * 1024 + 7) };
 
@@ -71,10 +71,7 @@ describe('web UI: migrating a server and draining a Node', function () {
     nodes.alpha.files.seed(serverId, world);
     expect((await admin.post(`/servers/${serverId}/start`)).status).to.equal(202);
     await waitForServer(admin, serverId, (s) => s.status.runtimeState === 'RUNNING', 'mover RUNNING', 5_000);
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: desktop });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await signIn(page, t.baseUrl, adminCredentials.username, adminCredentials.password);
+    ({ browser, page } = await signedInPage(t.baseUrl, pageErrors));
   });
 
   after(async () => {

@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { adminCredentials, setupAdmin, startTestController, type TestController } from '../support/controller.js';
+import { setupAdmin, startTestController, type TestController } from '../support/controller.js';
 import type { Network, NetworkRoutes, Node, ServerDetail, Team } from '../support/api-types.js';
 import { FakeAgent } from '../support/fake-agent.js';
 import { GiB, waitForServer } from '../support/fleet.js';
 import type { ApiClient } from '../support/http.js';
 import { privateGamePorts } from '../support/game-ports.js';
 import { waitFor } from '../support/wait-for.js';
-import { desktop, expectNoSidewaysScroll, launchChromium, openSection, phone, screenshot, signIn } from './support-admin.js';
+import { desktop, expectNoSidewaysScroll, openSection, phone, screenshot, signedInPage } from './support-admin.js';
 
 const small = { cpuMillis: 100, memoryBytes: GiB / 16 };
 
@@ -56,10 +56,7 @@ describe('web UI: the network page and the Network member switch', function () {
     servers.alpha = await runningServer('alpha', teamId, 'simcraft', false);
     servers.bravo = await runningServer('bravo', teamId, 'simcraft', true);
     servers.plain = await runningServer('plain', teamId, 'vanilla', false);
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: desktop });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await signIn(page, t.baseUrl, adminCredentials.username, adminCredentials.password);
+    ({ browser, page } = await signedInPage(t.baseUrl, pageErrors));
   });
 
   after(async () => {

@@ -5,7 +5,7 @@ import type { PropertiesView, ServerDetail } from '../support/api-types.js';
 import { FakeAgent } from '../support/fake-agent.js';
 import { GiB, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
 import { waitFor } from '../support/wait-for.js';
-import { launchChromium, screenshot, signIn } from './support-admin.js';
+import { screenshot, signedInPage } from './support-admin.js';
 
 const small = { cpuMillis: 100, memoryBytes: GiB / 16 };
 /** A common laptop screen: what the server page must fit without scrolling to its controls. */
@@ -49,11 +49,7 @@ describe('web UI: the server page', function () {
     // The file as a first start leaves it, less the keys the page shows as the game's defaults.
     const written = await f.admin.request('PUT', `/servers/${realId}/files/content?path=server.properties`, { rawBody: Buffer.from('server-port=30001\nlevel-name=world\n'), contentType: 'application/octet-stream' });
     expect(written.status, written.text).to.equal(204);
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: laptop });
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await signIn(page, f.t.baseUrl, adminCredentials.username, adminCredentials.password);
+    ({ browser, page } = await signedInPage(f.t.baseUrl, pageErrors, adminCredentials, { viewport: laptop, timeoutMs: 15_000 }));
   });
 
   after(async () => {

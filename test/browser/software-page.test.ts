@@ -2,13 +2,13 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { ServerDetail, Team, TemplateVersionPage } from '../support/api-types.js';
-import { adminCredentials, createReadyUser, setupAdmin, startTestController, type TestController } from '../support/controller.js';
+import { createReadyUser, setupAdmin, startTestController, type TestController } from '../support/controller.js';
 import { FakeAgent } from '../support/fake-agent.js';
 import { FakeUpstream, type FakePaperVersion } from '../support/fake-upstream.js';
 import { GiB, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
 import type { ApiClient } from '../support/http.js';
 import { waitFor } from '../support/wait-for.js';
-import { desktop, expectNoSidewaysScroll, launchChromium, phone, screenshot, signIn } from './support-admin.js';
+import { desktop, expectNoSidewaysScroll, phone, screenshot, signedInPage, signIn } from './support-admin.js';
 
 const small = { cpuMillis: 100, memoryBytes: GiB / 16 };
 
@@ -63,10 +63,7 @@ describe('web UI: versions with their Java need, the Software card and its refus
     expect((await admin.post('/software/sync')).status).to.equal(200);
     agent = await FakeAgent.connect(admin, t.controller.grpcPort, 'edge');
     teamId = (await admin.post<Team>('/teams', { name: 'Ops' })).body.id;
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: desktop });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await signIn(page, t.baseUrl, adminCredentials.username, adminCredentials.password);
+    ({ browser, page } = await signedInPage(t.baseUrl, pageErrors));
   });
 
   after(async () => {
@@ -185,10 +182,7 @@ describe('web UI: updating a server\'s software from its page (real Agent)', fun
     await waitForServer(f.admin, serverId, (s) => s.phase === 'READY', 'READY');
     expect((await f.admin.post(`/servers/${serverId}/start`)).status).to.equal(202);
     await waitForServer(f.admin, serverId, (s) => s.status.runtimeState === 'RUNNING', 'RUNNING', 30_000);
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: desktop });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await signIn(page, f.t.baseUrl, adminCredentials.username, adminCredentials.password);
+    ({ browser, page } = await signedInPage(f.t.baseUrl, pageErrors));
     await page.goto(`${f.t.baseUrl}/servers/${serverId}`);
   });
 

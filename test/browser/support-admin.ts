@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { adminCredentials } from '../support/controller.js';
 
 /** Debian's chromium; playwright's own browsers are never downloaded. */
 const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -41,4 +42,20 @@ export async function expectNoSidewaysScroll(page: Page): Promise<void> {
     '({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth })',
   );
   expect(scrollWidth, 'page width on a phone').to.be.at.most(clientWidth);
+}
+
+/**
+ * Chromium with one page (desktop unless told) that records uncaught page errors in `pageErrors`,
+ * signed in through the sign-in page as `who` (the administrator unless told).
+ */
+export async function signedInPage(
+  baseUrl: string, pageErrors: string[], who: { username: string; password: string } = adminCredentials,
+  options: { viewport?: { width: number; height: number }; timeoutMs?: number } = {},
+): Promise<{ browser: Browser; page: Page }> {
+  const browser = await launchChromium();
+  const page = await browser.newPage({ viewport: options.viewport ?? desktop });
+  if (options.timeoutMs !== undefined) page.setDefaultTimeout(options.timeoutMs);
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await signIn(page, baseUrl, who.username, who.password);
+  return { browser, page };
 }

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { adminCredentials, createReadyUser, setupAdmin, startTestController, type TestController } from '../support/controller.js';
 import type { User } from '../support/api-types.js';
 import type { ApiClient } from '../support/http.js';
-import { desktop, expectNoSidewaysScroll, launchChromium, openSection, phone, screenshot, signIn } from './support-admin.js';
+import { desktop, expectNoSidewaysScroll, openSection, phone, screenshot, signedInPage, signIn } from './support-admin.js';
 
 /**
  * Two-factor authentication in a real browser: a user enrols from the Security page (the code is
@@ -26,10 +26,7 @@ describe('web UI: two-factor authentication (TOTP)', function () {
     t = await startTestController();
     ({ admin } = await setupAdmin(t));
     ({ userId } = await createReadyUser(t, admin, 'hana'));
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: desktop });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await signIn(page, t.baseUrl, 'hana', 'second-password-2');
+    ({ browser, page } = await signedInPage(t.baseUrl, pageErrors, { username: 'hana', password: 'second-password-2' }));
   });
 
   after(async () => {

@@ -7,7 +7,7 @@ import type { ServerDetail, ServerListItem } from '../support/api-types.js';
 import { GiB, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
 import { freePort } from '../support/sim-process.js';
 import { waitFor } from '../support/wait-for.js';
-import { desktop, expectNoSidewaysScroll, launchChromium, openSection, phone, screenshot, signIn } from './support-admin.js';
+import { desktop, expectNoSidewaysScroll, openSection, phone, screenshot, signedInPage } from './support-admin.js';
 
 type Usage = Static<typeof ServerUsage>;
 
@@ -56,11 +56,7 @@ describe('web UI: usage charts and the overview', function () {
     idle = await create('idle', false);
     expect((await f.admin.post(`/servers/${charted}/start`)).status).to.equal(202);
     await waitForServer(f.admin, charted, (s) => s.status.runtimeState === 'RUNNING', 'charted RUNNING', 30_000);
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: desktop });
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await signIn(page, f.t.baseUrl, adminCredentials.username, adminCredentials.password);
+    ({ browser, page } = await signedInPage(f.t.baseUrl, pageErrors, adminCredentials, { timeoutMs: 15_000 }));
   });
 
   after(async () => {

@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildPluginJar } from '../../src/controller/catalog/plugin-jar.js';
 import type { Backup, BackupDestination, PluginInstallation, PluginInstallationPage, ServerDetail } from '../support/api-types.js';
-import { GiB, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
+import { startFleet, waitForServer, type Fleet } from '../support/fleet.js';
 import { waitFor } from '../support/wait-for.js';
+import { serverFiles } from '../support/server-files.js';
 
 const simcraft = { template: 'simcraft', version: '1.21.4' };
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -19,20 +20,10 @@ describe('backups end to end: real Agent, files back byte for byte, plugins inst
   const rootOf = (id: string) => join(f.agentDir, 'servers', id, 'root');
   const onDisk = async (id: string, path: string) => readFile(join(rootOf(id), ...path.split('/')));
 
-  const createServer = async (name: string, teamId = f.teamId) => {
-    const res = await f.admin.post<ServerDetail>('/servers', { name, teamId, software: simcraft, resources: { cpuMillis: 500, memoryBytes: GiB } });
-    expect(res.status, res.text).to.equal(201);
-    await waitForServer(f.admin, res.body.id, (s) => s.phase === 'READY', 'READY');
-    return res.body.id;
-  };
-  const put = async (id: string, path: string, content: Buffer) => {
-    const res = await f.admin.put(`/servers/${id}/files/content?path=${enc(path)}`, undefined, { rawBody: content });
-    expect(res.status, res.text).to.equal(204);
-  };
-  const mkdir = async (id: string, path: string) => {
-    const res = await f.admin.post(`/servers/${id}/files/directories?path=${enc(path)}`);
-    expect(res.status, res.text).to.be.oneOf([201, 409]);
-  };
+  const files = () => serverFiles(f);
+  const createServer = (name: string, teamId?: string) => files().createServer(name, { teamId });
+  const put = (id: string, path: string, content: Buffer) => files().put(id, path, content);
+  const mkdir = (id: string, path: string) => files().mkdir(id, path);
   const backup = async (id: string, destinationId?: string) => {
     const res = await f.admin.post<Backup>(`/servers/${id}/backups`, destinationId ? { destinationId } : {});
     expect(res.status, res.text).to.equal(202);

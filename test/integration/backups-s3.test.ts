@@ -5,15 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AuditEventPage, Backup, BackupDestination, ServerDetail } from '../support/api-types.js';
 import { adminCredentials } from '../support/controller.js';
-import { GiB, startFleet, waitForServer, type ExtraNode, type Fleet } from '../support/fleet.js';
+import { startFleet, waitForServer, type ExtraNode, type Fleet } from '../support/fleet.js';
 import { expectProblem } from '../support/problems.js';
 import { runProgram } from '../support/run-program.js';
 import { s3rverAccessKeyId, startTestS3, type TestS3 } from '../support/s3-server.js';
 import { waitFor } from '../support/wait-for.js';
+import { serverFiles } from '../support/server-files.js';
 
-const simcraft = { template: 'simcraft', version: '1.21.4' };
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-const enc = encodeURIComponent;
 
 /** Every regular file under `dir`, recursively (what a leak check must read). */
 async function filesUnder(dir: string): Promise<string[]> {
@@ -46,20 +45,10 @@ describe('backups to S3: the Controller alone holds the credentials and moves th
   });
   const rootOf = (agentDir: string, id: string) => join(agentDir, 'servers', id, 'root');
 
-  const createServer = async (name: string, nodeId?: string) => {
-    const res = await f.admin.post<ServerDetail>('/servers', { name, teamId: f.teamId, software: simcraft, resources: { cpuMillis: 500, memoryBytes: GiB }, ...(nodeId ? { nodeId } : {}) });
-    expect(res.status, res.text).to.equal(201);
-    await waitForServer(f.admin, res.body.id, (s) => s.phase === 'READY', 'READY');
-    return res.body.id;
-  };
-  const put = async (id: string, path: string, content: Buffer) => {
-    const res = await f.admin.put(`/servers/${id}/files/content?path=${enc(path)}`, undefined, { rawBody: content });
-    expect(res.status, res.text).to.equal(204);
-  };
-  const mkdir = async (id: string, path: string) => {
-    const res = await f.admin.post(`/servers/${id}/files/directories?path=${enc(path)}`);
-    expect(res.status, res.text).to.be.oneOf([201, 409]);
-  };
+  const files = () => serverFiles(f);
+  const createServer = (name: string, nodeId?: string) => files().createServer(name, { nodeId });
+  const put = (id: string, path: string, content: Buffer) => files().put(id, path, content);
+  const mkdir = (id: string, path: string) => files().mkdir(id, path);
   const finished = (backupId: string) => waitFor(async () => {
     const b = (await f.admin.get<Backup>(`/backups/${backupId}`)).body;
     return b.state === 'SUCCEEDED' || b.state === 'FAILED' ? b : undefined;

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createActor, fromCallback, fromPromise, waitFor, type EventObject } from 'xstate';
+import { createActor, waitFor } from 'xstate';
 import { boxedCommand } from '../../src/agent/isolation/box-command.js';
 import { cgroupLayoutOf, parseMountInfo } from '../../src/agent/isolation/cgroup-layout.js';
 import { cpuQuotaUs, prepareServerGroup, serverGroupDirs } from '../../src/agent/isolation/cgroups.js';
@@ -10,12 +10,11 @@ import { GameIdentities, UidRangeExhaustedError } from '../../src/agent/isolatio
 import { lowestFreeUid, parseGameUids } from '../../src/agent/isolation/game-uids.js';
 import { isolationUnavailableMessage } from '../../src/agent/isolation/isolation-mode.js';
 import { missingCapabilities } from '../../src/agent/isolation/isolation-probe.js';
-import type { PortCheckResult } from '../../src/agent/reconciler/port-in-use.js';
-import { agentServerMachine, runtimeStateOf, type ProbeResult } from '../../src/agent/reconciler/server-machine.js';
-import type { ServerTarget } from '../../src/agent/reconciler/server-target.js';
+import { runtimeStateOf } from '../../src/agent/reconciler/server-machine.js';
 import { lastCrashOf } from '../../src/agent/reconciler/status-report.js';
 import { signalOfBoxExit } from '../../src/agent/runtime/boxed-game.js';
 import { parseOomKills } from '../../src/agent/runtime/cgroup-files.js';
+import { machineTarget, stubbedServerMachine } from '../support/server-machine-rig.js';
 
 /** Lines as this project's CI machine has them: v1 controllers, and an empty v2 tree beside them. */
 const v1MountInfo = [
@@ -185,25 +184,11 @@ describe('containment: a server\'s cgroup, written as the kernel lays it out', (
 });
 
 describe('containment: the server machine', () => {
-  const target = (over: Partial<ServerTarget> = {}): ServerTarget => ({
-    serverId: 's1', generation: 1, state: 'RUNNING', software: { template: 'simcraft', version: '1.21.4' },
-    resources: { cpuMillis: 500, memoryBytes: 256 * 2 ** 20 }, gamePort: 41565, inNetwork: false,
-    restartPolicy: { maxRestarts: 0, windowSeconds: 60 }, acknowledgedConditions: [], restartNonce: 0, ...over,
-  });
-  const calls: string[] = [];
-  const effect = (name: string) => fromPromise<void, { desired: ServerTarget }>(async () => void calls.push(name));
-  const machine = agentServerMachine.provide({
-    actors: {
-      probe: fromPromise<ProbeResult, { desired: ServerTarget }>(async () => ({ installed: true, running: false })),
-      install: effect('install'), start: effect('start'), stop: effect('stop'), remove: effect('remove'),
-      checkPort: fromPromise<PortCheckResult, { desired: ServerTarget }>(async () => ({ held: false })),
-      watchReady: fromCallback<EventObject, { desired: ServerTarget }>(() => () => undefined),
-    },
-  });
+  const { machine, calls } = stubbedServerMachine();
   beforeEach(() => (calls.length = 0));
 
   it('an OOM kill is a crash with the reason OOM_KILLED and a condition naming the limit, until a crash of another kind', async () => {
-    const actor = createActor(machine, { input: { desired: target({ restartPolicy: { maxRestarts: 5, windowSeconds: 60 } }), backoffBaseMs: 1 } }).start();
+    const actor = createActor(machine, { input: { desired: machineTarget({ restartPolicy: { maxRestarts: 5, windowSeconds: 60 } }), backoffBaseMs: 1 } }).start();
     await waitFor(actor, (s) => s.value === 'starting');
     actor.send({ type: 'READY_LINE' });
     actor.send({ type: 'EXITED', code: null, signal: 'SIGKILL', at: Date.now(), lastLines: [], oomKilled: true });
@@ -220,11 +205,11 @@ describe('containment: the server machine', () => {
 
   it('with a start refused (--isolation required without the box), a server wanted RUNNING stays STOPPED with the condition, and nothing starts', async () => {
     const refusal = { id: 's1:isolation-unavailable', reason: 'ISOLATION_UNAVAILABLE', message: 'Games are not started: --isolation required, and x.', since: new Date().toISOString() };
-    const actor = createActor(machine, { input: { desired: target(), backoffBaseMs: 1, startRefusal: refusal } }).start();
+    const actor = createActor(machine, { input: { desired: machineTarget(), backoffBaseMs: 1, startRefusal: refusal } }).start();
     const s = await waitFor(actor, (snap) => snap.value === 'stopped');
     expect(runtimeStateOf('stopped', s.context)).to.equal('STOPPED');
     expect(s.context.conditions).to.deep.equal([refusal]);
-    actor.send({ type: 'DESIRED', desired: target({ generation: 2 }), at: Date.now() });
+    actor.send({ type: 'DESIRED', desired: machineTarget({ generation: 2 }), at: Date.now() });
     expect(actor.getSnapshot().value).to.equal('stopped');
     expect(calls).to.deep.equal([]);
     actor.stop();

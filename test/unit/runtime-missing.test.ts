@@ -1,29 +1,17 @@
 import { expect } from 'chai';
-import { createActor, fromCallback, fromPromise, waitFor, type EventObject } from 'xstate';
-import type { PortCheckResult } from '../../src/agent/reconciler/port-in-use.js';
-import { agentServerMachine, runtimeStateOf, type ProbeResult } from '../../src/agent/reconciler/server-machine.js';
+import { createActor, waitFor } from 'xstate';
+import { runtimeStateOf } from '../../src/agent/reconciler/server-machine.js';
 import type { ServerTarget } from '../../src/agent/reconciler/server-target.js';
 import { bestFit } from '../../src/controller/domain/placement.js';
+import { machineTarget, stubbedServerMachine } from '../support/server-machine-rig.js';
 
 const GiB = 2 ** 30;
 
 describe('RUNTIME_MISSING: the server machine', () => {
-  const target = (over: Partial<ServerTarget> = {}): ServerTarget => ({
-    serverId: 's1', generation: 1, state: 'RUNNING', software: { template: 'paper', version: '1.21.4' },
-    resources: { cpuMillis: 500, memoryBytes: 256 * 2 ** 20 }, gamePort: 41565, inNetwork: false,
-    restartPolicy: { maxRestarts: 3, windowSeconds: 60 }, acknowledgedConditions: [], restartNonce: 0, ...over,
-  });
+  const target = (over: Partial<ServerTarget> = {}) =>
+    machineTarget({ software: { template: 'paper', version: '1.21.4' }, restartPolicy: { maxRestarts: 3, windowSeconds: 60 }, ...over });
   const refusal = { id: 's1:runtime-missing', reason: 'RUNTIME_MISSING', message: 'The server needs Java 21 or newer; this Node has Java 17.', since: '2030-01-01T00:00:00.000Z' };
-  const calls: string[] = [];
-  const effect = (name: string) => fromPromise<void, { desired: ServerTarget }>(async () => void calls.push(name));
-  const machine = agentServerMachine.provide({
-    actors: {
-      probe: fromPromise<ProbeResult, { desired: ServerTarget }>(async () => ({ installed: true, running: false })),
-      install: effect('install'), start: effect('start'), stop: effect('stop'), remove: effect('remove'),
-      checkPort: fromPromise<PortCheckResult, { desired: ServerTarget }>(async () => ({ held: false })),
-      watchReady: fromCallback<EventObject, { desired: ServerTarget }>(() => () => undefined),
-    },
-  });
+  const { machine, calls } = stubbedServerMachine();
   beforeEach(() => (calls.length = 0));
 
   it('a server wanted RUNNING stays STOPPED with the condition, no crash and no restart, while each desired state still refuses', async () => {
