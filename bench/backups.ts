@@ -86,7 +86,7 @@ async function main(): Promise<void> {
     }
 
     // The same world to a local S3-compatible server (s3rver, in this process: its CPU is this process's, not the Controller's).
-    s3 = await startTestS3();
+    s3 = await startTestS3('cairn-backups', { front: false });
     const destination = await call<BackupDestination>('POST', '/backup-destinations', {
       name: 'bench-s3', kind: 'S3', endpoint: s3.endpoint, region: 'us-east-1', bucket: s3.bucket, accessKeyId: s3rverAccessKeyId, secretAccessKey: 'S3RVER', forcePathStyle: true,
     });

@@ -31,7 +31,7 @@ async function filesHolding(dir: string, needle: string): Promise<string[]> {
   return holding;
 }
 
-describe('backups to S3: the Controller alone holds the credentials and moves the objects', function () {
+describe('backups to S3: the Controller alone holds the credentials, the Agents move the objects with presigned requests', function () {
   this.timeout(180_000);
   let f: Fleet;
   let s3: TestS3;
@@ -68,6 +68,8 @@ describe('backups to S3: the Controller alone holds the credentials and moves th
     if (failure) expect.fail(failure.message);
   };
   const area = () => `${prefix}/${f.teamId}`;
+  /** The requests for blobs since request `from`: the bytes go in presigned PUTs and GETs, the Controller only looks, completes and deletes. */
+  const blobRequests = (from: number) => s3.requests.slice(from).filter((r) => r.path.startsWith(`/${s3.bucket}/${area()}/blobs/`));
   const blobKeys = async () => (await s3.keys(`${area()}/blobs/`)).map((k) => k.slice(`${area()}/blobs/`.length));
 
   before(async () => {
@@ -130,6 +132,7 @@ describe('backups to S3: the Controller alone holds the credentials and moves th
   });
 
   it('backs a server up into <prefix>/<teamId>/ and restores it onto another Node byte for byte; deleting a backup prunes only what no other backup needs', async () => {
+    const from = s3.requests.length;
     const id = await createServer('survival');
     const kept = randomBytes(300_000);
     const large = randomBytes(20 * 1024 * 1024);
@@ -162,6 +165,47 @@ describe('backups to S3: the Controller alone holds the credentials and moves th
     expect(sha256(await readFile(join(root, 'world', 'large.mca')))).to.equal(sha256(large));
     expect(sha256(await readFile(join(root, 'notes.txt')))).to.equal(sha256(after));
     expect(await readdir(join(root, 'world', 'empty'))).to.deep.equal([]);
+
+    const requests = blobRequests(from);
+    const carried = requests.filter((r) => r.method === 'PUT' || r.method === 'GET');
+    expect(carried.length, 'blob uploads and downloads').to.be.greaterThan(3);
+    expect(carried.filter((r) => !r.presigned), 'blob bytes the Controller carried').to.deep.equal([]);
+    expect(carried.filter((r) => r.method === 'PUT' && r.query.has('partNumber')).length, 'parts of the 20 MiB file').to.be.greaterThan(1);
+    expect(carried.filter((r) => r.method === 'GET').length, 'the restore\'s downloads').to.be.greaterThanOrEqual(3);
+    expect([...new Set(requests.filter((r) => !r.presigned).map((r) => r.method))].sort(), 'what the Controller itself asks of blobs').to.satisfy(
+      (methods: string[]) => methods.every((m) => ['DELETE', 'HEAD', 'POST'].includes(m)),
+    );
+  });
+
+  it('a store refusing the Agent\'s presigned request fails the backup or restore with the store\'s answer (never the URL); a 5xx is tried again', async () => {
+    const id = await createServer('refused');
+    await put(id, 'level.dat', randomBytes(50_000));
+    const presignedPut = (r: { presigned: boolean; method: string }) => r.presigned && r.method === 'PUT';
+    s3.refuse({ matches: presignedPut, status: 503, code: 'SlowDown', times: 1 });
+    const retried = await backup(id);
+    expect(retried.fileCount).to.be.greaterThan(0);
+
+    await put(id, 'level.dat', randomBytes(50_000));
+    const stopRefusing = s3.refuse({ matches: presignedPut, status: 403, code: 'AccessDenied' });
+    try {
+      const res = await f.admin.post<Backup>(`/servers/${id}/backups`, { destinationId: destination.id });
+      const done = await finished(res.body.id);
+      expect(done.state).to.equal('FAILED');
+      expect(done.error).to.include('OBJECT_STORE').and.include('403 AccessDenied').and.include(new URL(s3.endpoint).host);
+      expect(done.error).to.not.include('X-Amz-Signature').and.not.include(secret);
+    } finally {
+      stopRefusing();
+    }
+
+    const stopGets = s3.refuse({ matches: (r) => r.presigned && r.method === 'GET', status: 403, code: 'AccessDenied' });
+    try {
+      expect((await f.admin.post(`/backups/${retried.id}/restore`, { serverId: id })).status).to.equal(202);
+      const failed = await waitForServer(f.admin, id, (s) => s.conditions.some((c) => c.reason === 'RESTORE_FAILED'), 'the restore to fail', 60_000);
+      const condition = failed.conditions.find((c) => c.reason === 'RESTORE_FAILED')!;
+      expect(condition.message).to.include('OBJECT_STORE').and.include('403 AccessDenied').and.not.include('X-Amz-Signature');
+    } finally {
+      stopGets();
+    }
   });
 
   it('the Agents never see the secret: not in their environment, their data dirs, or their logs of what crossed the link', async () => {

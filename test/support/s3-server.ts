@@ -1,5 +1,7 @@
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
@@ -7,34 +9,93 @@ import S3rver from 's3rver';
 /** s3rver checks the access key id (it knows only this one) but not v4 signatures. */
 export const s3rverAccessKeyId = 'S3RVER';
 
-/** A local S3-compatible server on a private ephemeral port, with its own temporary directory and one bucket. */
+/** One request the S3 server answered, as its front saw it. */
+export interface S3Request {
+  method: string;
+  /** The path (`/<bucket>/<key>`), without the query. */
+  path: string;
+  query: URLSearchParams;
+  /** Signed in its query (a presigned URL), not in an Authorization header. */
+  presigned: boolean;
+}
+
+/** A refusal the front answers in place of the server: `status` with an S3 error document naming `code`. */
+export interface S3Refusal {
+  matches(r: S3Request): boolean;
+  status: number;
+  code: string;
+  /** How many matching requests to refuse (all when unset). */
+  times?: number;
+}
+
+/**
+ * A local S3-compatible server on a private ephemeral port, with its own temporary directory and
+ * one bucket, behind a front that records every request and can refuse some (s3rver itself
+ * checks no signature, so a refused presigned request is played by the front).
+ */
 export interface TestS3 {
   endpoint: string;
   bucket: string;
   /** A client of the test's own, to look at what the Controller stored. */
   client: S3Client;
+  /** Every request so far, oldest first. */
+  requests: S3Request[];
+  /** Refuses matching requests from now on; answers what ends the refusal. */
+  refuse(refusal: S3Refusal): () => void;
   /** Every key under `prefix` (the tests keep under 1,000: s3rver cannot page on this Node's OpenSSL). */
   keys(prefix: string): Promise<string[]>;
   dispose(): Promise<void>;
 }
 
-export async function startTestS3(bucket = 'cairn-backups'): Promise<TestS3> {
+function forward(port: number, req: IncomingMessage, res: ServerResponse): void {
+  const upstream = request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+    res.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(res);
+  });
+  upstream.on('error', () => res.destroy());
+  req.pipe(upstream);
+}
+
+/** `front: false` leaves the front out (a bench measuring the store, not the front's copying). */
+export async function startTestS3(bucket = 'cairn-backups', options: { front?: boolean } = {}): Promise<TestS3> {
   const directory = await mkdtemp(join(tmpdir(), 'cairn-s3rver-'));
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] });
   const { port } = await server.run();
-  const endpoint = `http://127.0.0.1:${port}`;
+  const requests: S3Request[] = [];
+  const refusals: S3Refusal[] = [];
+  const front = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://front');
+    const seen: S3Request = { method: req.method ?? '', path: url.pathname, query: url.searchParams, presigned: url.searchParams.has('X-Amz-Signature') && !req.headers.authorization };
+    requests.push(seen);
+    const refusal = refusals.find((r) => (r.times ?? 1) > 0 && r.matches(seen));
+    if (!refusal) return forward(port, req, res);
+    if (refusal.times !== undefined) refusal.times--;
+    req.resume();
+    res.writeHead(refusal.status, { 'content-type': 'application/xml' });
+    res.end(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>${refusal.code}</Code><Message>refused by the test</Message></Error>`);
+  });
+  if (options.front !== false) await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+  const endpoint = `http://127.0.0.1:${options.front === false ? port : (front.address() as AddressInfo).port}`;
   const client = new S3Client({
     endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: s3rverAccessKeyId, secretAccessKey: 'S3RVER' },
     requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED',
   });
   return {
-    endpoint, bucket, client,
+    endpoint, bucket, client, requests,
+    refuse(refusal) {
+      refusals.push(refusal);
+      return () => refusals.splice(refusals.indexOf(refusal), 1);
+    },
     async keys(prefix) {
       const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
       return (page.Contents ?? []).map((o) => o.Key ?? '');
     },
     async dispose() {
       client.destroy();
+      if (front.listening) {
+        front.closeAllConnections();
+        await new Promise((resolve) => front.close(resolve));
+      }
       await server.close();
       await rm(directory, { recursive: true, force: true });
     },

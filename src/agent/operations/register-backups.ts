@@ -46,6 +46,7 @@ export async function registerBackupOperations(deps: BackupOperationDeps): Promi
     const last = await snapshots.read(input, (chunk) => ctx.sendPart({ payload: 'fileChunk', fileChunk: chunk }), ctx.signal);
     return { payload: 'fileChunk', fileChunk: last };
   });
+  link.handle('snapshotUpload', async (input, ctx) => ({ payload: 'objectUploaded', objectUploaded: await snapshots.upload(input, ctx.signal) }));
   link.handle('snapshotClose', async ({ snapshotId }) => {
     await snapshots.close(snapshotId);
     return {};
@@ -61,6 +62,10 @@ export async function registerBackupOperations(deps: BackupOperationDeps): Promi
   });
   link.handle('stageWrite', async (input) => {
     await stages.write(input);
+    return {};
+  });
+  link.handle('stageFetch', async (input, ctx) => {
+    await stages.fetch(input, ctx.signal);
     return {};
   });
   link.handle('stageRemove', async (input) => {

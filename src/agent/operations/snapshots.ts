@@ -4,11 +4,16 @@ import type { Logger } from '../../shared/logger.js';
 import { AgentError } from '../errors.js';
 import type { RequestContext } from '../link-client.js';
 import { holdIfAsked, scanServer, serverOf, type BackupHost } from './backup-host.js';
+import { withPlace, openRegularFile } from './beneath.js';
+import { uploadBlob, type Uploaded } from './blob-upload.js';
 import { readFileRange } from './files.js';
 import type { HashCaches } from './hash-caches.js';
 import { checkId, leaseMsOf, Leases } from './leases.js';
 import { answerManifest } from './manifest-parts.js';
 import type { Quiescer, Release } from './quiesce.js';
+
+/** An upload reads the file this much at a time. */
+const readBytes = 1024 * 1024;
 
 interface Snapshot {
   root: string;
@@ -67,6 +72,22 @@ export class Snapshots {
     return this.leases.use(input.snapshotId, async (snapshot) => {
       if (!snapshot.files.has(input.path)) throw new AgentError('NOT_FOUND', 'path: not a file of this snapshot.');
       return readFileRange(snapshot.root, input.path, { offset: input.offset, length: input.length, chunkBytes: input.chunkBytes }, part, signal);
+    });
+  }
+
+  /**
+   * Uploads one file of the snapshot to an object store with presigned requests (SnapshotUpload).
+   * The snapshot stays open while it runs, however long the file takes.
+   */
+  async upload(input: { snapshotId: string; path: string; sha256: string; partBytes: number; partUrls: string[] }, signal: AbortSignal): Promise<Uploaded> {
+    return this.leases.use(input.snapshotId, async (snapshot) => {
+      if (!snapshot.files.has(input.path)) throw new AgentError('NOT_FOUND', 'path: not a file of this snapshot.');
+      const handle = await withPlace(snapshot.root, input.path, 'read', openRegularFile);
+      try {
+        return await uploadBlob(handle.createReadStream({ autoClose: false, highWaterMark: readBytes }), input, signal);
+      } finally {
+        await handle.close();
+      }
     });
   }
 

@@ -5,6 +5,7 @@ import { rememberHash, scanTree } from '../../shared/backup/scan.js';
 import { restoreTree } from '../../shared/backup/tree-restore.js';
 import { KeyedMutex } from '../../shared/keyed-mutex.js';
 import type { StageCommit } from '../../shared/link/generated/cairn/agent/v1/StageCommit.js';
+import type { StageFetch } from '../../shared/link/generated/cairn/agent/v1/StageFetch.js';
 import type { StageFromLocal } from '../../shared/link/generated/cairn/agent/v1/StageFromLocal.js';
 import type { ResponsePayload } from '../../shared/link/messages.js';
 import type { Logger } from '../../shared/logger.js';
@@ -17,6 +18,7 @@ import { checkServerId, type BackupHost } from './backup-host.js';
 import { checkId, leaseMsOf, Leases } from './leases.js';
 import type { LocalStores } from './local-stores.js';
 import { answerManifest } from './manifest-parts.js';
+import { fetchIntoStage } from './stage-fetch.js';
 import { StageFiles, stagePath, type StageChunk } from './stage-files.js';
 import { finishInterruptedCommits, recordCommitted, wasCommitted } from './stage-commits.js';
 import { swapIn, swapPathsOf } from './stage-swap.js';
@@ -89,6 +91,12 @@ export class Stages {
     return this.leases.use(input.stageId, (stage) => this.writeLocks.run(`${input.stageId}/${path}`, () => (input.directory
       ? stage.files.makeDirectory(path, input.mode)
       : stage.files.write({ ...input, path }))));
+  }
+
+  /** One file from an object store with a presigned GET (StageFetch). */
+  async fetch(input: StageFetch, signal: AbortSignal): Promise<void> {
+    const path = stagePath(input.path);
+    return this.leases.use(input.stageId, (stage) => this.writeLocks.run(`${input.stageId}/${path}`, () => fetchIntoStage(stage.files, { ...input, path }, signal)));
   }
 
   async remove(input: { stageId: string; path: string }): Promise<void> {

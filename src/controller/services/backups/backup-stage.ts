@@ -2,6 +2,8 @@ import { eachFile } from '../transfers/pipelined.js';
 import { checkManifestPath } from '../../../shared/backup/manifest.js';
 import type { BackupDestinationDoc, BackupDoc } from '../../store/records.js';
 import type { NodeCalls } from '../agent-link/node-calls.js';
+import { isDirect } from '../../store/direct-blobs.js';
+import { fetchDirect } from '../transfers/direct-transfers.js';
 import { StageSink } from '../transfers/stage-sink.js';
 import { areaTeamOf, nodeAreaPath } from './backup-area.js';
 import type { BackupDestinations } from './destinations.js';
@@ -16,8 +18,9 @@ export class MissingManifestError extends Error {
 
 /**
  * A stage on the server's Node holding a backup's files, ready to commit: filled by the Agent
- * itself from a NODE_DIRECTORY backup kept there, or file by file from a destination the Controller holds (CONTROLLER, S3)
- * (each checked against its sha256 on both sides). A stage that could not be filled is aborted.
+ * itself from a NODE_DIRECTORY backup kept there or from S3 with GETs the Controller presigned,
+ * or file by file through the Controller from its own store (CONTROLLER); each file is checked
+ * against its sha256. A stage that could not be filled is aborted.
  * Restores and updates (install, rollback) both go through it.
  */
 export async function stageBackup(
@@ -28,7 +31,7 @@ export async function stageBackup(
   }
   const stage = await StageSink.begin(calls, nodeId, serverId);
   try {
-    await fill(stage, destinations, backup, destination);
+    await fill(calls, stage, destinations, backup, destination);
   } catch (e) {
     await stage.abort();
     throw e;
@@ -36,7 +39,7 @@ export async function stageBackup(
   return stage;
 }
 
-async function fill(stage: StageSink, destinations: Pick<BackupDestinations, 'storeOf'>, backup: BackupDoc, destination: BackupDestinationDoc): Promise<void> {
+async function fill(calls: NodeCalls, stage: StageSink, destinations: Pick<BackupDestinations, 'storeOf'>, backup: BackupDoc, destination: BackupDestinationDoc): Promise<void> {
   const store = destinations.storeOf(destination, areaTeamOf(backup));
   const manifest = await store.readManifest(backup._id);
   if (!manifest) throw new MissingManifestError();
@@ -45,6 +48,7 @@ async function fill(stage: StageSink, destinations: Pick<BackupDestinations, 'st
   for (const entry of manifest.entries) checkManifestPath(entry.path);
   for (const entry of manifest.entries) if (entry.type === 'DIRECTORY' && !holding.has(entry.path)) await stage.directory(entry);
   await eachFile(manifest.entries.filter((e) => e.type === 'FILE'), async (entry) => {
-    await stage.writeFile(entry, store.readBlob(entry.sha256), true);
+    if (isDirect(store)) await fetchDirect(calls, stage, entry, store);
+    else await stage.writeFile(entry, store.readBlob(entry.sha256), true);
   });
 }

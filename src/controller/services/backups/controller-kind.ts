@@ -1,18 +1,22 @@
 import { eachFile } from '../transfers/pipelined.js';
 import { collectGarbage, type BlobStore } from '../../../shared/backup/blob-store.js';
-import { checkManifestPath, totalBytes } from '../../../shared/backup/manifest.js';
+import { checkManifestPath, totalBytes, type ManifestEntry } from '../../../shared/backup/manifest.js';
+import { isDirect } from '../../store/direct-blobs.js';
 import type { BackupDestinationDoc, BackupDoc, ServerDoc } from '../../store/records.js';
 import type { NodeCalls } from '../agent-link/node-calls.js';
+import { uploadDirect } from '../transfers/direct-transfers.js';
 import { SnapshotSource } from '../transfers/snapshot-source.js';
 import { areaTeamOf } from './backup-area.js';
 import type { BackupKind, BackupOutcome } from './backup-runner.js';
 import type { DestinationLocks } from './destination-locks.js';
 
 /**
- * CONTROLLER and S3, the destinations whose store the Controller holds: a snapshot of the server on its Node, of which the Controller reads only the files
- * whose content the team's area of the destination lacks, each streamed into a blob (checked
- * against its sha256 on the way), then the manifest (last: a backup cut off midway has none, and
- * its blobs are garbage). The snapshot is closed whatever happens, so a quiesced server always resumes.
+ * CONTROLLER and S3, the destinations whose store the Controller holds: a snapshot of the server
+ * on its Node, of which only the files whose content the team's area of the destination lacks
+ * become blobs (checked against their sha256 on the way): read by the Controller into its own
+ * store, or uploaded by the Agent straight into S3 with requests the Controller presigned. Then
+ * the manifest (last: a backup cut off midway has none, and its blobs are garbage). The snapshot
+ * is closed whatever happens, so a quiesced server always resumes.
  */
 export class ControllerKind implements BackupKind {
   constructor(
@@ -35,10 +39,13 @@ export class ControllerKind implements BackupKind {
         let storedBytes = 0;
         // One entry per content: files with the same bytes are one blob, and two puts of it at once would race.
         const byContent = new Map(entries.filter((e) => e.type === 'FILE').map((e) => [e.sha256, e]));
+        const send = isDirect(store)
+          ? (entry: ManifestEntry) => uploadDirect(this.calls, snapshot, entry, store)
+          : (entry: ManifestEntry) => store.putBlob(entry.sha256, snapshot.read(entry));
         await eachFile(byContent.values(), async (entry) => {
           if (await store.hasBlob(entry.sha256)) return;
           // Awaited before it is added: `x += await` would add to the value read before the wait, losing the others'.
-          const stored = await store.putBlob(entry.sha256, snapshot.read(entry));
+          const stored = await send(entry);
           storedBytes += stored;
         });
         await store.putManifest({ formatVersion: 1, backupId: backup._id, createdAt: backup.startedAt, entries });

@@ -8,6 +8,8 @@ import { pipeline } from 'node:stream/promises';
 import { BlobDecoder, BlobEncoder, shaPattern, verifying } from '../../../shared/backup/blob-encoding.js';
 import type { BlobStore } from '../../../shared/backup/blob-store.js';
 import type { BackupManifest } from '../../../shared/backup/manifest.js';
+import type { DirectBlobs, UploadPlan } from '../direct-blobs.js';
+import { presignDownload, presignUpload } from './s3-presigned.js';
 
 const idPattern = /^[A-Za-z0-9-]{1,100}$/;
 
@@ -43,7 +45,7 @@ export interface S3Area {
  * failed multipart upload is aborted (a Controller killed mid-upload leaves parts only a bucket
  * lifecycle rule removes; see docs/backups.md).
  */
-export class S3BlobStore implements BlobStore {
+export class S3BlobStore implements BlobStore, DirectBlobs {
   private readonly area: string;
   private readonly bucket: string;
   private readonly pageSize: number;
@@ -91,6 +93,14 @@ export class S3BlobStore implements BlobStore {
       throw e;
     }
     return size.bytes;
+  }
+
+  planUpload(sha256: string, sizeBytes: number, expiresInSeconds: number): Promise<UploadPlan> {
+    return presignUpload(this.client, this.bucket, this.blobKey(sha256), sizeBytes, expiresInSeconds);
+  }
+
+  downloadUrl(sha256: string, expiresInSeconds: number): Promise<string> {
+    return presignDownload(this.client, this.bucket, this.blobKey(sha256), expiresInSeconds);
   }
 
   readBlob(sha256: string): Readable {

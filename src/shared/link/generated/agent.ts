@@ -37,6 +37,7 @@ import type { LocalBackupInput as _cairn_agent_v1_LocalBackupInput, LocalBackup 
 import type { LocalBackupPruneInput as _cairn_agent_v1_LocalBackupPruneInput, LocalBackupPrune as _cairn_agent_v1_LocalBackupPrune } from './cairn/agent/v1/LocalBackupPrune.js';
 import type { ManifestEntryInput as _cairn_agent_v1_ManifestEntryInput, ManifestEntry as _cairn_agent_v1_ManifestEntry } from './cairn/agent/v1/ManifestEntry.js';
 import type { NetworkRouteInput as _cairn_agent_v1_NetworkRouteInput, NetworkRoute as _cairn_agent_v1_NetworkRoute } from './cairn/agent/v1/NetworkRoute.js';
+import type { ObjectUploadedInput as _cairn_agent_v1_ObjectUploadedInput, ObjectUploaded as _cairn_agent_v1_ObjectUploaded } from './cairn/agent/v1/ObjectUploaded.js';
 import type { PlayersInput as _cairn_agent_v1_PlayersInput, Players as _cairn_agent_v1_Players } from './cairn/agent/v1/Players.js';
 import type { PortBindingInput as _cairn_agent_v1_PortBindingInput, PortBinding as _cairn_agent_v1_PortBinding } from './cairn/agent/v1/PortBinding.js';
 import type { PortRangeInput as _cairn_agent_v1_PortRangeInput, PortRange as _cairn_agent_v1_PortRange } from './cairn/agent/v1/PortRange.js';
@@ -57,12 +58,14 @@ import type { SnapshotCloseInput as _cairn_agent_v1_SnapshotCloseInput, Snapshot
 import type { SnapshotManifestInput as _cairn_agent_v1_SnapshotManifestInput, SnapshotManifest as _cairn_agent_v1_SnapshotManifest } from './cairn/agent/v1/SnapshotManifest.js';
 import type { SnapshotOpenInput as _cairn_agent_v1_SnapshotOpenInput, SnapshotOpen as _cairn_agent_v1_SnapshotOpen } from './cairn/agent/v1/SnapshotOpen.js';
 import type { SnapshotReadInput as _cairn_agent_v1_SnapshotReadInput, SnapshotRead as _cairn_agent_v1_SnapshotRead } from './cairn/agent/v1/SnapshotRead.js';
+import type { SnapshotUploadInput as _cairn_agent_v1_SnapshotUploadInput, SnapshotUpload as _cairn_agent_v1_SnapshotUpload } from './cairn/agent/v1/SnapshotUpload.js';
 import type { SoftwareInput as _cairn_agent_v1_SoftwareInput, Software as _cairn_agent_v1_Software } from './cairn/agent/v1/Software.js';
 import type { StageAbortInput as _cairn_agent_v1_StageAbortInput, StageAbort as _cairn_agent_v1_StageAbort } from './cairn/agent/v1/StageAbort.js';
 import type { StageBeginInput as _cairn_agent_v1_StageBeginInput, StageBegin as _cairn_agent_v1_StageBegin } from './cairn/agent/v1/StageBegin.js';
 import type { StageCommitInput as _cairn_agent_v1_StageCommitInput, StageCommit as _cairn_agent_v1_StageCommit } from './cairn/agent/v1/StageCommit.js';
 import type { StageCommitStateInput as _cairn_agent_v1_StageCommitStateInput, StageCommitState as _cairn_agent_v1_StageCommitState } from './cairn/agent/v1/StageCommitState.js';
 import type { StageCommittedInput as _cairn_agent_v1_StageCommittedInput, StageCommitted as _cairn_agent_v1_StageCommitted } from './cairn/agent/v1/StageCommitted.js';
+import type { StageFetchInput as _cairn_agent_v1_StageFetchInput, StageFetch as _cairn_agent_v1_StageFetch } from './cairn/agent/v1/StageFetch.js';
 import type { StageFromLocalInput as _cairn_agent_v1_StageFromLocalInput, StageFromLocal as _cairn_agent_v1_StageFromLocal } from './cairn/agent/v1/StageFromLocal.js';
 import type { StageRemoveInput as _cairn_agent_v1_StageRemoveInput, StageRemove as _cairn_agent_v1_StageRemove } from './cairn/agent/v1/StageRemove.js';
 import type { StageScanInput as _cairn_agent_v1_StageScanInput, StageScan as _cairn_agent_v1_StageScan } from './cairn/agent/v1/StageScan.js';
@@ -117,6 +120,7 @@ export interface ProtoGrpcType {
         LocalBackupPrune: MessageTypeDefinition<_cairn_agent_v1_LocalBackupPruneInput, _cairn_agent_v1_LocalBackupPrune>
         ManifestEntry: MessageTypeDefinition<_cairn_agent_v1_ManifestEntryInput, _cairn_agent_v1_ManifestEntry>
         NetworkRoute: MessageTypeDefinition<_cairn_agent_v1_NetworkRouteInput, _cairn_agent_v1_NetworkRoute>
+        ObjectUploaded: MessageTypeDefinition<_cairn_agent_v1_ObjectUploadedInput, _cairn_agent_v1_ObjectUploaded>
         Players: MessageTypeDefinition<_cairn_agent_v1_PlayersInput, _cairn_agent_v1_Players>
         PortBinding: MessageTypeDefinition<_cairn_agent_v1_PortBindingInput, _cairn_agent_v1_PortBinding>
         PortRange: MessageTypeDefinition<_cairn_agent_v1_PortRangeInput, _cairn_agent_v1_PortRange>
@@ -138,12 +142,14 @@ export interface ProtoGrpcType {
         SnapshotManifest: MessageTypeDefinition<_cairn_agent_v1_SnapshotManifestInput, _cairn_agent_v1_SnapshotManifest>
         SnapshotOpen: MessageTypeDefinition<_cairn_agent_v1_SnapshotOpenInput, _cairn_agent_v1_SnapshotOpen>
         SnapshotRead: MessageTypeDefinition<_cairn_agent_v1_SnapshotReadInput, _cairn_agent_v1_SnapshotRead>
+        SnapshotUpload: MessageTypeDefinition<_cairn_agent_v1_SnapshotUploadInput, _cairn_agent_v1_SnapshotUpload>
         Software: MessageTypeDefinition<_cairn_agent_v1_SoftwareInput, _cairn_agent_v1_Software>
         StageAbort: MessageTypeDefinition<_cairn_agent_v1_StageAbortInput, _cairn_agent_v1_StageAbort>
         StageBegin: MessageTypeDefinition<_cairn_agent_v1_StageBeginInput, _cairn_agent_v1_StageBegin>
         StageCommit: MessageTypeDefinition<_cairn_agent_v1_StageCommitInput, _cairn_agent_v1_StageCommit>
         StageCommitState: MessageTypeDefinition<_cairn_agent_v1_StageCommitStateInput, _cairn_agent_v1_StageCommitState>
         StageCommitted: MessageTypeDefinition<_cairn_agent_v1_StageCommittedInput, _cairn_agent_v1_StageCommitted>
+        StageFetch: MessageTypeDefinition<_cairn_agent_v1_StageFetchInput, _cairn_agent_v1_StageFetch>
         StageFromLocal: MessageTypeDefinition<_cairn_agent_v1_StageFromLocalInput, _cairn_agent_v1_StageFromLocal>
         StageRemove: MessageTypeDefinition<_cairn_agent_v1_StageRemoveInput, _cairn_agent_v1_StageRemove>
         StageScan: MessageTypeDefinition<_cairn_agent_v1_StageScanInput, _cairn_agent_v1_StageScan>

@@ -24,6 +24,8 @@ import type { StageCommitInput as _cairn_agent_v1_StageCommitInput, StageCommit 
 import type { StageAbortInput as _cairn_agent_v1_StageAbortInput, StageAbort as _cairn_agent_v1_StageAbort } from '../../../cairn/agent/v1/StageAbort.js';
 import type { StageCommittedInput as _cairn_agent_v1_StageCommittedInput, StageCommitted as _cairn_agent_v1_StageCommitted } from '../../../cairn/agent/v1/StageCommitted.js';
 import type { UsageHistoryInput as _cairn_agent_v1_UsageHistoryInput, UsageHistory as _cairn_agent_v1_UsageHistory } from '../../../cairn/agent/v1/UsageHistory.js';
+import type { SnapshotUploadInput as _cairn_agent_v1_SnapshotUploadInput, SnapshotUpload as _cairn_agent_v1_SnapshotUpload } from '../../../cairn/agent/v1/SnapshotUpload.js';
+import type { StageFetchInput as _cairn_agent_v1_StageFetchInput, StageFetch as _cairn_agent_v1_StageFetch } from '../../../cairn/agent/v1/StageFetch.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface RequestInput {
@@ -63,7 +65,9 @@ export interface RequestInput {
   'stageAbort'?: (_cairn_agent_v1_StageAbortInput | null);
   'stageCommitted'?: (_cairn_agent_v1_StageCommittedInput | null);
   'usageHistory'?: (_cairn_agent_v1_UsageHistoryInput | null);
-  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory";
+  'snapshotUpload'?: (_cairn_agent_v1_SnapshotUploadInput | null);
+  'stageFetch'?: (_cairn_agent_v1_StageFetchInput | null);
+  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch";
 }
 
 export interface Request {
@@ -103,5 +107,7 @@ export interface Request {
   'stageAbort'?: (_cairn_agent_v1_StageAbort | null);
   'stageCommitted'?: (_cairn_agent_v1_StageCommitted | null);
   'usageHistory'?: (_cairn_agent_v1_UsageHistory | null);
-  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory";
+  'snapshotUpload'?: (_cairn_agent_v1_SnapshotUpload | null);
+  'stageFetch'?: (_cairn_agent_v1_StageFetch | null);
+  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch";
 }

@@ -9,6 +9,7 @@ import type { ConsoleReplayInput as _cairn_agent_v1_ConsoleReplayInput, ConsoleR
 import type { SnapshotManifestInput as _cairn_agent_v1_SnapshotManifestInput, SnapshotManifest as _cairn_agent_v1_SnapshotManifest } from '../../../cairn/agent/v1/SnapshotManifest.js';
 import type { StageCommitStateInput as _cairn_agent_v1_StageCommitStateInput, StageCommitState as _cairn_agent_v1_StageCommitState } from '../../../cairn/agent/v1/StageCommitState.js';
 import type { UsageSamplesInput as _cairn_agent_v1_UsageSamplesInput, UsageSamples as _cairn_agent_v1_UsageSamples } from '../../../cairn/agent/v1/UsageSamples.js';
+import type { ObjectUploadedInput as _cairn_agent_v1_ObjectUploadedInput, ObjectUploaded as _cairn_agent_v1_ObjectUploaded } from '../../../cairn/agent/v1/ObjectUploaded.js';
 
 export interface ResponseInput {
   /**
@@ -35,7 +36,8 @@ export interface ResponseInput {
   'snapshotManifest'?: (_cairn_agent_v1_SnapshotManifestInput | null);
   'stageCommitState'?: (_cairn_agent_v1_StageCommitStateInput | null);
   'usageSamples'?: (_cairn_agent_v1_UsageSamplesInput | null);
-  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay"|"stageCommitState"|"usageSamples";
+  'objectUploaded'?: (_cairn_agent_v1_ObjectUploadedInput | null);
+  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay"|"stageCommitState"|"usageSamples"|"objectUploaded";
 }
 
 export interface Response {
@@ -63,5 +65,6 @@ export interface Response {
   'snapshotManifest'?: (_cairn_agent_v1_SnapshotManifest | null);
   'stageCommitState'?: (_cairn_agent_v1_StageCommitState | null);
   'usageSamples'?: (_cairn_agent_v1_UsageSamples | null);
-  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay"|"stageCommitState"|"usageSamples";
+  'objectUploaded'?: (_cairn_agent_v1_ObjectUploaded | null);
+  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay"|"stageCommitState"|"usageSamples"|"objectUploaded";
 }

@@ -8,7 +8,9 @@ export interface ResponseErrorInput {
    * INVALID_REQUEST (e.g. a command that is not one line), MANAGED_PROPERTY (a key Cairn owns),
    * INVALID_PROPERTIES (server.properties cannot be parsed); for snapshots and stages also
    * SERVER_RUNNING (a commit while the server runs here), CHECKSUM_MISMATCH (a file's content is not
-   * what its sha256 says), QUIESCE_FAILED (the template's quiesce did not finish before its deadline).
+   * what its sha256 says), QUIESCE_FAILED (the template's quiesce did not finish before its deadline);
+   * for SnapshotUpload and StageFetch also OBJECT_STORE (the object store refused a presigned
+   * request or could not be reached; the message gives its status and error code, never the URL).
    */
   'code'?: (string);
   /**
@@ -24,7 +26,9 @@ export interface ResponseError {
    * INVALID_REQUEST (e.g. a command that is not one line), MANAGED_PROPERTY (a key Cairn owns),
    * INVALID_PROPERTIES (server.properties cannot be parsed); for snapshots and stages also
    * SERVER_RUNNING (a commit while the server runs here), CHECKSUM_MISMATCH (a file's content is not
-   * what its sha256 says), QUIESCE_FAILED (the template's quiesce did not finish before its deadline).
+   * what its sha256 says), QUIESCE_FAILED (the template's quiesce did not finish before its deadline);
+   * for SnapshotUpload and StageFetch also OBJECT_STORE (the object store refused a presigned
+   * request or could not be reached; the message gives its status and error code, never the URL).
    */
   'code': (string);
   /**

@@ -1,0 +1,74 @@
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { BlobEncoder, verifying } from '../../shared/backup/blob-encoding.js';
+import { ChecksumMismatchError } from '../../shared/backup/blob-store.js';
+import { AgentError } from '../errors.js';
+import { putObjectPart } from './object-requests.js';
+
+/** The largest part the Agent holds in memory (the Controller asks for 8 MiB; S3 allows up to 5 GiB). */
+const maxPartBytes = 256 * 1024 * 1024;
+
+export interface UploadParts {
+  sha256: string;
+  partBytes: number;
+  partUrls: string[];
+}
+
+export interface Uploaded {
+  storedBytes: number;
+  etags: string[];
+}
+
+/** Encoded bytes waiting to become a part: cut only at exact part sizes. */
+class PartBuffer {
+  private chunks: Buffer[] = [];
+  bytes = 0;
+
+  add(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.bytes += chunk.length;
+  }
+
+  take(n: number): Buffer {
+    const all = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.bytes);
+    const part = all.subarray(0, n);
+    const rest = all.subarray(n);
+    this.chunks = rest.length > 0 ? [rest] : [];
+    this.bytes = rest.length;
+    return part;
+  }
+}
+
+/**
+ * Streams a file, encoded as every blob store keeps it, to presigned part URLs: each full part as
+ * soon as there is more than a part's worth (so one part is held at a time), the last only after
+ * the whole file was read and hashed. A file whose sha256 is not the manifest's therefore never
+ * completes an object: a single-request upload sends nothing, and the parts of a multipart one
+ * stay parts until the Controller aborts them.
+ */
+export async function uploadBlob(content: Readable, parts: UploadParts, signal: AbortSignal): Promise<Uploaded> {
+  if (!(parts.partBytes > 0 && parts.partBytes <= maxPartBytes) || parts.partUrls.length === 0) {
+    throw new AgentError('INVALID_REQUEST', `part_bytes, part_urls: a part size of 1 to ${maxPartBytes} bytes and at least one URL.`);
+  }
+  const uploaded: Uploaded = { storedBytes: 0, etags: [] };
+  const send = async (part: Buffer) => {
+    const place = uploaded.etags.length;
+    if (place >= parts.partUrls.length) throw new AgentError('TOO_LARGE', `part_urls: the encoded file needs more than ${parts.partUrls.length} parts of ${parts.partBytes} bytes.`);
+    uploaded.etags.push(await putObjectPart(parts.partUrls[place], part, signal));
+    uploaded.storedBytes += part.length;
+  };
+  const held = new PartBuffer();
+  try {
+    await pipeline(content, verifying(parts.sha256), new BlobEncoder(), async (encoded: AsyncIterable<Buffer>) => {
+      for await (const chunk of encoded) {
+        held.add(chunk);
+        while (held.bytes > parts.partBytes) await send(held.take(parts.partBytes));
+      }
+    }, { signal });
+  } catch (e) {
+    if (e instanceof ChecksumMismatchError) throw new AgentError('CHECKSUM_MISMATCH', `The file changed since the snapshot listed it (${e.message}).`);
+    throw e;
+  }
+  await send(held.take(held.bytes));
+  return uploaded;
+}

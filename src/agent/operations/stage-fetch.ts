@@ -1,0 +1,60 @@
+import { pipeline } from 'node:stream/promises';
+import { BlobDecoder } from '../../shared/backup/blob-encoding.js';
+import { maxChunkBytes } from '../../shared/link/messages.js';
+import { AgentError } from '../errors.js';
+import { getObject } from './object-requests.js';
+import type { StageFiles } from './stage-files.js';
+
+export interface FetchInput {
+  path: string;
+  url: string;
+  sha256: string;
+  size: number;
+  mode: number;
+}
+
+/** Pieces of at most `max` bytes, small ones joined (a gunzip answers 16 KiB at a time). */
+async function* inChunks(source: AsyncIterable<Buffer>, max: number): AsyncIterable<Buffer> {
+  let held: Buffer[] = [];
+  let bytes = 0;
+  for await (const piece of source) {
+    for (let at = 0; at < piece.length;) {
+      const part = piece.subarray(at, at + max - bytes);
+      held.push(part);
+      bytes += part.length;
+      at += part.length;
+      if (bytes === max) {
+        yield Buffer.concat(held, bytes);
+        held = [];
+        bytes = 0;
+      }
+    }
+  }
+  if (bytes > 0) yield Buffer.concat(held, bytes);
+}
+
+/** What a damaged stored blob fails with: an unknown encoding, or gzip that does not inflate. */
+const isDamage = (e: unknown) => (e instanceof Error && e.message.startsWith('damaged blob')) || /^Z_/.test(String((e as NodeJS.ErrnoException).code));
+
+/**
+ * Writes one file of a stage from an object store (StageFetch): the blob is decoded as it arrives
+ * and written like the Controller's chunks, so its sha256 and size are checked the same way. A
+ * failure leaves nothing of the file in the stage. The caller holds the path's write lock.
+ */
+export async function fetchIntoStage(files: StageFiles, input: FetchInput, signal: AbortSignal): Promise<void> {
+  const { path } = input;
+  let offset = 0;
+  try {
+    await pipeline(await getObject(input.url, signal), new BlobDecoder(), async (decoded: AsyncIterable<Buffer>) => {
+      for await (const data of inChunks(decoded, maxChunkBytes)) {
+        await files.write({ path, offset, data, last: false, sha256: '', mode: 0, size: 0 });
+        offset += data.length;
+      }
+    }, { signal });
+    await files.write({ path, offset, data: Buffer.alloc(0), last: true, sha256: input.sha256, mode: input.mode, size: input.size });
+  } catch (e) {
+    await files.remove(path);
+    if (isDamage(e)) throw new AgentError('CHECKSUM_MISMATCH', `${path}: the blob in the object store is damaged (${(e as Error).message}).`);
+    throw e;
+  }
+}

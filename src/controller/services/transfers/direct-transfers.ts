@@ -1,0 +1,44 @@
+import type { ManifestEntry } from '../../../shared/backup/manifest.js';
+import type { DirectBlobs } from '../../store/direct-blobs.js';
+import type { NodeCalls } from '../agent-link/node-calls.js';
+import type { SnapshotSource } from './snapshot-source.js';
+import type { StageSink } from './stage-sink.js';
+
+/**
+ * How long one file's transfer between a Node and an object store may take: a minute, plus the
+ * file at 5 MB/s (the slowest link to a bucket a backup should still finish on).
+ */
+export const directTransferMs = (sizeBytes: number) => 60_000 + Math.ceil(sizeBytes / 5_000);
+
+/** The presigned URLs outlive the Controller's wait by five minutes: its clock may run behind the store's. */
+const urlLifetimeSeconds = (timeoutMs: number) => Math.ceil(timeoutMs / 1000) + 300;
+
+/**
+ * One file of a snapshot uploaded by its Agent straight into the store, with requests presigned
+ * for exactly that blob; the Controller completes the upload only once the Agent answers that
+ * every byte matched the manifest's sha256, and aborts it otherwise. Answers the bytes stored.
+ */
+export async function uploadDirect(calls: NodeCalls, snapshot: SnapshotSource, entry: ManifestEntry, store: DirectBlobs): Promise<number> {
+  const timeoutMs = directTransferMs(entry.size);
+  const plan = await store.planUpload(entry.sha256, entry.size, urlLifetimeSeconds(timeoutMs));
+  try {
+    const answer = await calls.askNode(snapshot.nodeId, {
+      body: 'snapshotUpload', snapshotUpload: { snapshotId: snapshot.id, path: entry.path, sha256: entry.sha256, partBytes: plan.partBytes, partUrls: plan.urls },
+    }, { timeoutMs });
+    if (answer.payload !== 'objectUploaded') throw new Error('the Agent answered SnapshotUpload without what it uploaded');
+    await plan.complete(answer.objectUploaded.etags);
+    return Number(answer.objectUploaded.storedBytes);
+  } catch (e) {
+    await plan.abort().catch(() => undefined);
+    throw e;
+  }
+}
+
+/** One file of a backup fetched by the stage's Agent straight from the store (checked there against its sha256 and size). */
+export async function fetchDirect(calls: NodeCalls, stage: StageSink, entry: ManifestEntry, store: DirectBlobs): Promise<void> {
+  const timeoutMs = directTransferMs(entry.size);
+  const url = await store.downloadUrl(entry.sha256, urlLifetimeSeconds(timeoutMs));
+  await calls.askNode(stage.nodeId, {
+    body: 'stageFetch', stageFetch: { stageId: stage.id, path: entry.path, url, sha256: entry.sha256, size: entry.size, mode: entry.mode },
+  }, { timeoutMs });
+}
