@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AuditEventPage, Backup, BackupDestination, ServerDetail } from '../support/api-types.js';
+import type { AuditEventPage, Backup, BackupDestination, BackupSchedule, ServerDetail } from '../support/api-types.js';
 import { adminCredentials } from '../support/controller.js';
 import { startFleet, waitForServer, type ExtraNode, type Fleet } from '../support/fleet.js';
 import { expectProblem } from '../support/problems.js';
@@ -205,6 +205,46 @@ describe('backups to S3: the Controller alone holds the credentials, the Agents 
       expect(condition.message).to.include('OBJECT_STORE').and.include('403 AccessDenied').and.not.include('X-Amz-Signature');
     } finally {
       stopGets();
+    }
+  });
+
+  it('a server migrated to another Node restores there the S3 backup taken on the first', async () => {
+    const id = await createServer('wanderer');
+    const world = randomBytes(200_000);
+    await put(id, 'world.dat', world);
+    const taken = await backup(id);
+    const res = await f.admin.post<ServerDetail>(`/servers/${id}/migrate`, { nodeId: second.nodeId });
+    expect(res.status, res.text).to.equal(202);
+    const moved = await waitForServer(f.admin, id, (s) => s.phase === 'READY' && s.nodeId === second.nodeId, 'READY on node-2', 60_000);
+    expect(moved.conditions.map((c) => c.reason)).to.not.include('MIGRATION_FAILED');
+    await put(id, 'world.dat', randomBytes(1000));
+    await restore(taken.id, id);
+    expect(sha256(await readFile(join(rootOf(second.agentDir, id), 'world.dat')))).to.equal(sha256(world));
+  });
+
+  it('a schedule\'s retention deletes the oldest S3 backup: its manifest and the blobs only it used go from the bucket', async () => {
+    const id = await createServer('scheduled');
+    const schedule = (await f.admin.post<BackupSchedule>(`/servers/${id}/backup-schedules`, { cron: '0 * * * *', destinationId: destination.id, retain: 1 })).body;
+    const scheduled = async () => (await f.admin.get<{ items: Backup[] }>(`/servers/${id}/backups`)).body.items.filter((b) => b.scheduleId === schedule.id);
+    const contents: Buffer[] = [];
+    const taken: Backup[] = [];
+    try {
+      for (let run = 0; run < 2; run++) {
+        contents.push(randomBytes(120_000));
+        await put(id, 'hourly.dat', contents[run]);
+        const next = (await f.admin.get<BackupSchedule>(`/backup-schedules/${schedule.id}`)).body.nextRunAt;
+        f.t.clock.advance(new Date(next).getTime() - f.t.clock.now().getTime() + 1000);
+        taken.push(await waitFor(async () => (await scheduled()).find((b) => b.state === 'SUCCEEDED' && !taken.some((t) => t.id === b.id)), { timeoutMs: 60_000, what: `scheduled run ${run + 1}` }));
+      }
+      await waitFor(async () => (await scheduled()).length === 1, { timeoutMs: 30_000, what: 'retention to keep 1' });
+      expect((await scheduled()).map((b) => b.id)).to.deep.equal([taken[1].id]);
+      expect(await s3.keys(`${area()}/manifests/${taken[0].id}`)).to.deep.equal([]);
+      expect(await s3.keys(`${area()}/manifests/${taken[1].id}`)).to.have.length(1);
+      const blobs = await blobKeys();
+      expect(blobs).to.not.include(sha256(contents[0]));
+      expect(blobs).to.include(sha256(contents[1]));
+    } finally {
+      await f.admin.delete(`/backup-schedules/${schedule.id}`);
     }
   });
 

@@ -1,4 +1,6 @@
+import type { BlobStore } from '../../../shared/backup/blob-store.js';
 import type { ManifestEntry } from '../../../shared/backup/manifest.js';
+import { isAgentRequestError } from '../../link/errors.js';
 import type { DirectBlobs } from '../../store/direct-blobs.js';
 import type { NodeCalls } from '../agent-link/node-calls.js';
 import type { SnapshotSource } from './snapshot-source.js';
@@ -10,6 +12,12 @@ import type { StageSink } from './stage-sink.js';
  */
 export const directTransferMs = (sizeBytes: number) => 60_000 + Math.ceil(sizeBytes / 5_000);
 
+/**
+ * An Agent older than the Controller does not know the request: the Controller then carries the
+ * file itself, so Controllers can be upgraded before their Agents.
+ */
+const isUnknownToAgent = (e: unknown) => isAgentRequestError(e) && e.code === 'UNSUPPORTED';
+
 /** The presigned URLs outlive the Controller's wait by five minutes: its clock may run behind the store's. */
 const urlLifetimeSeconds = (timeoutMs: number) => Math.ceil(timeoutMs / 1000) + 300;
 
@@ -18,7 +26,16 @@ const urlLifetimeSeconds = (timeoutMs: number) => Math.ceil(timeoutMs / 1000) + 
  * for exactly that blob; the Controller completes the upload only once the Agent answers that
  * every byte matched the manifest's sha256, and aborts it otherwise. Answers the bytes stored.
  */
-export async function uploadDirect(calls: NodeCalls, snapshot: SnapshotSource, entry: ManifestEntry, store: DirectBlobs): Promise<number> {
+export async function uploadDirect(calls: NodeCalls, snapshot: SnapshotSource, entry: ManifestEntry, store: BlobStore & DirectBlobs): Promise<number> {
+  try {
+    return await uploadByAgent(calls, snapshot, entry, store);
+  } catch (e) {
+    if (!isUnknownToAgent(e)) throw e;
+    return store.putBlob(entry.sha256, snapshot.read(entry));
+  }
+}
+
+async function uploadByAgent(calls: NodeCalls, snapshot: SnapshotSource, entry: ManifestEntry, store: DirectBlobs): Promise<number> {
   const timeoutMs = directTransferMs(entry.size);
   const plan = await store.planUpload(entry.sha256, entry.size, urlLifetimeSeconds(timeoutMs));
   try {
@@ -35,10 +52,15 @@ export async function uploadDirect(calls: NodeCalls, snapshot: SnapshotSource, e
 }
 
 /** One file of a backup fetched by the stage's Agent straight from the store (checked there against its sha256 and size). */
-export async function fetchDirect(calls: NodeCalls, stage: StageSink, entry: ManifestEntry, store: DirectBlobs): Promise<void> {
+export async function fetchDirect(calls: NodeCalls, stage: StageSink, entry: ManifestEntry, store: BlobStore & DirectBlobs): Promise<void> {
   const timeoutMs = directTransferMs(entry.size);
   const url = await store.downloadUrl(entry.sha256, urlLifetimeSeconds(timeoutMs));
-  await calls.askNode(stage.nodeId, {
-    body: 'stageFetch', stageFetch: { stageId: stage.id, path: entry.path, url, sha256: entry.sha256, size: entry.size, mode: entry.mode },
-  }, { timeoutMs });
+  try {
+    await calls.askNode(stage.nodeId, {
+      body: 'stageFetch', stageFetch: { stageId: stage.id, path: entry.path, url, sha256: entry.sha256, size: entry.size, mode: entry.mode },
+    }, { timeoutMs });
+  } catch (e) {
+    if (!isUnknownToAgent(e)) throw e;
+    await stage.writeFile(entry, store.readBlob(entry.sha256), true);
+  }
 }

@@ -39,10 +39,12 @@ export interface S3Area {
 
 /**
  * One area of an S3 destination's content-addressed store: blobs at `<area>/blobs/<sha256>`
- * (BlobEncoder, as on every store) and manifests at `<area>/manifests/<backupId>.json`. A blob
+ * (BlobEncoder, as on every store) and manifests at `<area>/manifests/<backupId>.json`. Agents
+ * move blobs themselves with requests this store presigns (`planUpload`, `downloadUrl`);
+ * `putBlob` and `readBlob` carry them through the Controller for Agents that cannot. There a blob
  * streams into S3 as it is read (multipart above 8 MiB, never held whole); S3 shows an object
- * only once its upload completes, so a cut-off upload never appears under its name, and a
- * failed multipart upload is aborted (a Controller killed mid-upload leaves parts only a bucket
+ * only once its upload completes, so a cut-off upload never appears under its name, and a failed
+ * multipart upload is aborted (a Controller killed mid-upload leaves parts only a bucket
  * lifecycle rule removes; see docs/backups.md).
  */
 export class S3BlobStore implements BlobStore, DirectBlobs {
