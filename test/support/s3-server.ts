@@ -19,11 +19,15 @@ export interface S3Request {
   presigned: boolean;
 }
 
-/** A refusal the front answers in place of the server: `status` with an S3 error document naming `code`. */
+/**
+ * An answer the front gives in place of the server: `status` with an S3 error document naming
+ * `code`, or with `xml` (a call s3rver lacks, played by the test).
+ */
 export interface S3Refusal {
   matches(r: S3Request): boolean;
   status: number;
-  code: string;
+  code?: string;
+  xml?: string;
   /** How many matching requests to refuse (all when unset). */
   times?: number;
 }
@@ -40,7 +44,7 @@ export interface TestS3 {
   client: S3Client;
   /** Every request so far, oldest first. */
   requests: S3Request[];
-  /** Refuses matching requests from now on; answers what ends the refusal. */
+  /** Answers matching requests in place of the server from now on; answers what ends it. */
   refuse(refusal: S3Refusal): () => void;
   /** Every key under `prefix` (the tests keep under 1,000: s3rver cannot page on this Node's OpenSSL). */
   keys(prefix: string): Promise<string[]>;
@@ -72,7 +76,7 @@ export async function startTestS3(bucket = 'cairn-backups', options: { front?: b
     if (refusal.times !== undefined) refusal.times--;
     req.resume();
     res.writeHead(refusal.status, { 'content-type': 'application/xml' });
-    res.end(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>${refusal.code}</Code><Message>refused by the test</Message></Error>`);
+    res.end(refusal.xml ?? `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${refusal.code ?? 'InternalError'}</Code><Message>refused by the test</Message></Error>`);
   });
   if (options.front !== false) await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
   const endpoint = `http://127.0.0.1:${options.front === false ? port : (front.address() as AddressInfo).port}`;

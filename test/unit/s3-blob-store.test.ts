@@ -83,6 +83,28 @@ describe('the S3 blob store (against s3rver)', function () {
     expect(await store.hasBlob(sha256(a))).to.equal(true);
     expect(await store.hasBlob(sha256(b))).to.equal(false);
   });
+
+  it('aborts the multipart uploads of its blobs begun over a day ago (a killed Controller\'s), not younger ones; a server without the call leaves them', async () => {
+    // s3rver answers ListMultipartUploads NotImplemented, as some S3-compatible servers do.
+    expect(await store.removePartials(0)).to.equal(0);
+    const area = `${prefix}/${team}/blobs/`;
+    const upload = (name: string, id: string, at: number) => `<Upload><Key>${area}${name.repeat(64)}</Key><UploadId>${id}</UploadId><Initiated>${new Date(at).toISOString()}</Initiated></Upload>`;
+    const listing = `<?xml version="1.0" encoding="UTF-8"?><ListMultipartUploadsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Bucket>${s3.bucket}</Bucket><IsTruncated>false</IsTruncated>${
+      upload('a', 'stale-upload', Date.now() - 25 * 3_600_000)}${upload('b', 'running-upload', Date.now() - 3_600_000)}</ListMultipartUploadsResult>`;
+    const from = s3.requests.length;
+    // s3rver lacks the call: the front plays S3's listing and its abort.
+    const stopListing = s3.refuse({ matches: (r) => r.method === 'GET' && r.query.has('uploads'), status: 200, xml: listing });
+    const stopAborts = s3.refuse({ matches: (r) => r.method === 'DELETE' && r.query.has('uploadId'), status: 204, xml: '' });
+    try {
+      expect(await store.removePartials(0)).to.equal(1);
+    } finally {
+      stopListing();
+      stopAborts();
+    }
+    const seen = s3.requests.slice(from);
+    expect(seen.find((r) => r.query.has('uploads'))?.query.get('prefix')).to.equal(area);
+    expect(seen.filter((r) => r.method === 'DELETE').map((r) => [r.path, r.query.get('uploadId')])).to.deep.equal([[`/${s3.bucket}/${area}${'a'.repeat(64)}`, 'stale-upload']]);
+  });
 });
 
 describe('what an S3 access check says failed', () => {
@@ -99,4 +121,5 @@ describe('what an S3 access check says failed', () => {
     expect(detail(Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }))).to.equal('body.endpoint: could not connect to http://s3.test (ECONNREFUSED).');
     expect(detail({ name: 'SlowDown', $metadata: { httpStatusCode: 503 } })).to.equal('body.endpoint: the write of a test object failed: S3 answered 503 SlowDown.');
   });
+
 });

@@ -1,6 +1,7 @@
 import { counting } from '../counting-stream.js';
 import {
-  DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client,
+  AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand, ListObjectsV2Command, PutObjectCommand,
+  type ListMultipartUploadsCommandOutput, type S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { PassThrough, Readable, Writable } from 'node:stream';
@@ -23,6 +24,22 @@ export function isMissing(e: unknown): boolean {
   const err = e as { name?: string; $metadata?: { httpStatusCode?: number } };
   return err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata?.httpStatusCode === 404;
 }
+
+/**
+ * The server does not have the call (s3rver and some S3-compatible servers lack
+ * ListMultipartUploads), or the key may not make it: garbage collection goes on without it.
+ */
+function isUnavailableCall(e: unknown): boolean {
+  const status = (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+  return (e as { name?: string }).name === 'NotImplemented' || status === 501 || status === 403;
+}
+
+/**
+ * A multipart upload begun this long ago belongs to no backup still under way: a file's transfer
+ * is given up after a minute plus the file at 5 MB/s, so a day covers files up to ~430 GB. Its
+ * start, not its last part, is all S3 tells.
+ */
+const staleUploadMs = 24 * 60 * 60_000;
 
 /** Parts of a multipart upload: a blob under this size goes in one PutObject. */
 const partBytes = 8 * 1024 * 1024;
@@ -115,6 +132,36 @@ export class S3BlobStore implements BlobStore, DirectBlobs {
 
   async deleteBlob(sha256: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.blobKey(sha256) }));
+  }
+
+  /**
+   * Aborts the multipart uploads of this area's blobs begun more than `idleMs` (and at least a
+   * day) ago: those of a Controller killed mid-backup, which S3 would keep and bill. A server
+   * without ListMultipartUploads, or a key without the right to it, leaves them to a bucket
+   * lifecycle rule. Answers how many went.
+   */
+  async removePartials(idleMs: number): Promise<number> {
+    const before = Date.now() - Math.max(idleMs, staleUploadMs);
+    let removed = 0;
+    let markers: { KeyMarker?: string; UploadIdMarker?: string } = {};
+    for (;;) {
+      let page: ListMultipartUploadsCommandOutput;
+      try {
+        page = await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.bucket, Prefix: this.key('blobs', ''), ...markers }));
+      } catch (e) {
+        if (isUnavailableCall(e)) return removed;
+        throw e;
+      }
+      for (const upload of page.Uploads ?? []) {
+        if (!upload.Key || !upload.UploadId || !upload.Initiated || upload.Initiated.getTime() > before) continue;
+        await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: upload.Key, UploadId: upload.UploadId })).catch((e: unknown) => {
+          if (!isMissing(e) && (e as { name?: string }).name !== 'NoSuchUpload') throw e;
+        });
+        removed++;
+      }
+      if (!page.IsTruncated) return removed;
+      markers = { KeyMarker: page.NextKeyMarker, UploadIdMarker: page.NextUploadIdMarker };
+    }
   }
 
   /** The names under `<area>/<kind>/`, page by page. */
