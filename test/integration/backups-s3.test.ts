@@ -72,10 +72,19 @@ describe('backups to S3: the Controller alone holds the credentials, the Agents 
   const blobRequests = (from: number) => s3.requests.slice(from).filter((r) => r.path.startsWith(`/${s3.bucket}/${area()}/blobs/`));
   const blobKeys = async () => (await s3.keys(`${area()}/blobs/`)).map((k) => k.slice(`${area()}/blobs/`.length));
 
+  /** Every request the Controller sent an Agent, as JSON without file bytes: what crossed the link. */
+  const crossed: string[] = [];
+
   before(async () => {
     s3 = await startTestS3();
     f = await startFleet();
     second = await f.addNode('node-2');
+    const agents = f.t.controller.services.agents;
+    const send = agents.request.bind(agents);
+    agents.request = (nodeId, body, options) => {
+      crossed.push(JSON.stringify(body, (key, value: unknown) => (key === 'data' ? undefined : value)));
+      return send(nodeId, body, options);
+    };
   });
   after(async () => {
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- after() runs even when before() failed before assigning them
@@ -248,7 +257,13 @@ describe('backups to S3: the Controller alone holds the credentials, the Agents 
     }
   });
 
-  it('the Agents never see the secret: not in their environment, their data dirs, or their logs of what crossed the link', async () => {
+  it('the Agents never see the secret: not in what crossed the link (presigned URLs only), their environment, their data dirs or their logs', async () => {
+    const uploads = crossed.filter((r) => r.includes('"snapshotUpload"'));
+    const fetches = crossed.filter((r) => r.includes('"stageFetch"'));
+    expect(uploads.length, 'uploads asked of Agents').to.be.greaterThan(0);
+    expect(fetches.length, 'downloads asked of Agents').to.be.greaterThan(0);
+    for (const r of [...uploads, ...fetches]) expect(r).to.include('X-Amz-Signature=');
+    expect(crossed.filter((r) => r.includes(secret)), 'requests holding the secret').to.deep.equal([]);
     for (const { agent, agentDir } of [f, second]) {
       const pid = agent.child.pid!;
       expect((await readFile(`/proc/${pid}/environ`)).includes(secret), 'the Agent\'s environment').to.equal(false);
