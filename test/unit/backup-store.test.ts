@@ -84,6 +84,20 @@ describe('the content-addressed backup store', () => {
     }
   });
 
+  it('fails the read of a stored gzip blob that does not inflate, as an error of the stream (never one of the process)', async () => {
+    const text = Buffer.from('a line of a config file that repeats\n'.repeat(10_000));
+    const sha = createHash('sha256').update(text).digest('hex');
+    await store.putBlob(sha, Readable.from([text]));
+    const path = join(base, 'store', 'blobs', sha.slice(0, 2), `${sha}.blob`);
+    await writeFile(path, Buffer.concat([Buffer.from([0x47]), randomBytes(5000)]));
+    let error: unknown;
+    await (async () => {
+      for await (const part of store.readBlob(sha)) expect(part).to.be.instanceOf(Buffer);
+    })().catch((e: unknown) => { error = e; });
+    expect(error).to.be.instanceOf(Error);
+    expect((error as NodeJS.ErrnoException).code).to.equal('Z_DATA_ERROR');
+  });
+
   it('refuses a blob whose content is not its name and stores nothing', async () => {
     let error: unknown;
     await store.putBlob('b'.repeat(64), Readable.from([Buffer.from('x')])).catch((e: unknown) => { error = e; });

@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { BlobEncoder, verifying } from '../../shared/backup/blob-encoding.js';
 import { ChecksumMismatchError } from '../../shared/backup/blob-store.js';
 import { AgentError } from '../errors.js';
+import { consumerFailure } from './consumer-failure.js';
 import { putObjectPart } from './object-requests.js';
 
 /** The largest part the Agent holds in memory (the Controller asks for 8 MiB; S3 allows up to 5 GiB). */
@@ -58,13 +59,14 @@ export async function uploadBlob(content: Readable, parts: UploadParts, signal: 
     uploaded.storedBytes += part.length;
   };
   const held = new PartBuffer();
+  const failure = consumerFailure();
   try {
-    await pipeline(content, verifying(parts.sha256), new BlobEncoder(), async (encoded: AsyncIterable<Buffer>) => {
+    await pipeline(content, verifying(parts.sha256), new BlobEncoder(), failure.wrap(async (encoded: AsyncIterable<Buffer>) => {
       for await (const chunk of encoded) {
         held.add(chunk);
         while (held.bytes > parts.partBytes) await send(held.take(parts.partBytes));
       }
-    }, { signal });
+    }), { signal }).catch(failure.rethrow);
   } catch (e) {
     if (e instanceof ChecksumMismatchError) throw new AgentError('CHECKSUM_MISMATCH', `The file changed since the snapshot listed it (${e.message}).`);
     throw e;

@@ -15,8 +15,9 @@ const refusalBytes = 4096;
  * The object store refused a presigned request or could not be reached. The message names the
  * host and the store's answer, never the URL: its query is a signature that grants access.
  */
-function storeError(url: URL, what: string): AgentError {
-  return new AgentError('OBJECT_STORE', `The object store at ${url.host} ${what}.`);
+export function storeError(url: URL | string, what: string): AgentError {
+  const host = typeof url === 'string' ? URL.parse(url)?.host ?? 'an unparsable address' : url.host;
+  return new AgentError('OBJECT_STORE', `The object store at ${host} ${what}.`);
 }
 
 /** A refusal that retrying cannot change (a 4xx: expired, forbidden, missing). */

@@ -2,7 +2,8 @@ import { pipeline } from 'node:stream/promises';
 import { BlobDecoder } from '../../shared/backup/blob-encoding.js';
 import { maxChunkBytes } from '../../shared/link/messages.js';
 import { AgentError } from '../errors.js';
-import { getObject } from './object-requests.js';
+import { consumerFailure } from './consumer-failure.js';
+import { getObject, storeError } from './object-requests.js';
 import type { StageFiles } from './stage-files.js';
 
 export interface FetchInput {
@@ -44,17 +45,24 @@ const isDamage = (e: unknown) => (e instanceof Error && e.message.startsWith('da
 export async function fetchIntoStage(files: StageFiles, input: FetchInput, signal: AbortSignal): Promise<void> {
   const { path } = input;
   let offset = 0;
+  let broke: Error | undefined;
   try {
-    await pipeline(await getObject(input.url, signal), new BlobDecoder(), async (decoded: AsyncIterable<Buffer>) => {
+    const body = await getObject(input.url, signal);
+    body.once('error', (e) => {
+      broke = e;
+    });
+    const failure = consumerFailure();
+    await pipeline(body, new BlobDecoder(), failure.wrap(async (decoded: AsyncIterable<Buffer>) => {
       for await (const data of inChunks(decoded, maxChunkBytes)) {
         await files.write({ path, offset, data, last: false, sha256: '', mode: 0, size: 0 });
         offset += data.length;
       }
-    }, { signal });
+    }), { signal }).catch(failure.rethrow);
     await files.write({ path, offset, data: Buffer.alloc(0), last: true, sha256: input.sha256, mode: input.mode, size: input.size });
   } catch (e) {
     await files.remove(path);
     if (isDamage(e)) throw new AgentError('CHECKSUM_MISMATCH', `${path}: the blob in the object store is damaged (${(e as Error).message}).`);
+    if (broke && !(e instanceof AgentError) && !signal.aborted) throw storeError(input.url, `broke off the download (${broke.message})`);
     throw e;
   }
 }

@@ -62,6 +62,8 @@ export class BlobEncoder extends Transform {
     if (compressible) {
       this.gzip = createGzip({ level: 1 });
       this.gzip.on('data', (d: Buffer) => this.push(d));
+      // Without a listener a zlib error mid-stream would be uncaught and end the process.
+      this.gzip.on('error', (e) => this.destroy(e));
     }
     return sample;
   }
@@ -96,6 +98,8 @@ export class BlobDecoder extends Transform {
       if (this.mode === 'gzip') {
         this.gunzip = createGunzip();
         this.gunzip.on('data', (d: Buffer) => this.push(d));
+        // A damaged blob's gzip fails mid-stream: without a listener it would end the process.
+        this.gunzip.on('error', (e) => this.destroy(e));
       }
       chunk = chunk.subarray(1);
     }

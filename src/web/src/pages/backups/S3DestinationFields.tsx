@@ -36,7 +36,7 @@ export function S3DestinationFields({ values, onChange, error, local }: Props) {
   return (
     <>
       <TextField label="Endpoint" field="endpoint" {...text} localError={local.endpoint} value={values.endpoint} onChange={(e) => set('endpoint', e.target.value)}
-        placeholder="https://s3.eu-west-1.amazonaws.com" hint="The S3 API's URL; for MinIO, e.g. http://minio.internal:9000." />
+        placeholder="https://s3.eu-west-1.amazonaws.com" hint="The S3 API's URL; for MinIO, e.g. http://minio.internal:9000. Every Node must reach it too: Agents upload and download backups themselves with requests the Controller signs." />
       <TextField label="Region" field="region" {...text} localError={local.region} value={values.region} onChange={(e) => set('region', e.target.value)} />
       <TextField label="Bucket" field="bucket" {...text} localError={local.bucket} value={values.bucket} onChange={(e) => set('bucket', e.target.value)} hint="An existing bucket." />
       <TextField label="Prefix" field="prefix" {...text} value={values.prefix} onChange={(e) => set('prefix', e.target.value)} placeholder="cairn" hint="Optional: objects go under <prefix>/<team id>/." />
