@@ -52,6 +52,7 @@ export type UpdateSoftware = Static<typeof softwareUpdate.UpdateSoftware>;
 export type Backup = Static<typeof backups.Backup>;
 export type BackupDestination = Static<typeof backups.BackupDestination>;
 export type CreateBackupDestination = Static<typeof backups.CreateDestination>;
+export type UpdateBackupDestination = Static<typeof backups.UpdateDestination>;
 export type AuditEvent = Static<typeof audit.AuditEvent>;
 export type PropertiesView = Static<typeof operations.PropertiesView>;
 export type PluginInstallation = Static<typeof plugins.PluginInstallation>;

@@ -10,6 +10,7 @@ import { registerDescribe } from './commands/describe.js';
 import { registerGet } from './commands/get.js';
 import { registerMembers } from './commands/members.js';
 import { registerPower } from './commands/power.js';
+import { registerRotateKey } from './commands/rotate-key.js';
 import { registerSession } from './commands/session.js';
 import { registerSync } from './commands/sync.js';
 import { registerTop } from './commands/top.js';
@@ -31,7 +32,7 @@ export function buildProgram(): Command {
   withGlobals(program);
   for (const register of [
     registerSession, registerGet, registerDescribe, registerCreate, registerMembers, registerPower, registerDelete, registerConsole,
-    registerCopy, registerWait, registerApply, registerWorkflows, registerSync, registerTop, registerCompletion,
+    registerCopy, registerWait, registerApply, registerWorkflows, registerSync, registerTop, registerRotateKey, registerCompletion,
   ]) register(program);
   return program;
 }

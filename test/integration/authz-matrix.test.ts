@@ -236,6 +236,7 @@ const table: Row[] = [
   row('POST /catalog/sync',                                           '401   pcr   403   403   403   403   403   2     2     403   403'),
   row('GET /backup-destinations',                                     '401   pcr   403   403   403   403   403   2     2     403   403'),
   row('POST /backup-destinations',                                    '401   pcr   403   403   403   403   403   2     2     403   403', (c) => ({ body: { name: c.unique('dest'), kind: 'CONTROLLER' } })),
+  row('PATCH /backup-destinations/{destinationId}',                   '401   pcr   403   403   403   403   403   400   400   403   403', () => ({ body: { secretAccessKey: 'a-new-secret' } })),
   row('DELETE /backup-destinations/{destinationId}',                  '401   pcr   403   403   403   403   403   2     2     403   403', async (c) => ({
     path: `/backup-destinations/${(await ok(admin(c).post<BackupDestination>('/backup-destinations', { name: c.unique('dest'), kind: 'CONTROLLER' }), 'destination')).id}`,
   })),

@@ -257,6 +257,46 @@ describe('backups to S3: the Controller alone holds the credentials, the Agents 
     }
   });
 
+  it('rotates the key in place: a refused key changes nothing, a good one is sealed, audited without the secret, and backups go on (API and CLI)', async () => {
+    expectProblem(await f.admin.patch(`/backup-destinations/${destination.id}`, { accessKeyId: 'NOT-A-KEY', secretAccessKey: 'whatever' }), 400, 'invalid_request', 'body.accessKeyId: S3 does not know this access key');
+    expectProblem(await f.admin.patch(`/backup-destinations/${destination.id}`, {}), 400, 'invalid_request', 'secretAccessKey');
+    const builtin = (await f.admin.get<{ items: BackupDestination[] }>('/backup-destinations')).body.items.find((d) => d.name === 'controller')!;
+    expectProblem(await f.admin.patch(`/backup-destinations/${builtin.id}`, { secretAccessKey: 'x' }), 400, 'invalid_request', 'body.secretAccessKey: only an S3 destination has a key');
+    const unchanged = (await f.admin.get<{ items: BackupDestination[] }>('/backup-destinations')).body.items.find((d) => d.id === destination.id);
+    expect(unchanged).to.include({ accessKeyId: s3rverAccessKeyId });
+
+    const rotated = `s3-rotated-${randomBytes(12).toString('hex')}`;
+    const res = await f.admin.patch<BackupDestination>(`/backup-destinations/${destination.id}`, { secretAccessKey: rotated });
+    expect(res.status, res.text).to.equal(200);
+    expect(res.body).to.include({ id: destination.id, accessKeyId: s3rverAccessKeyId, bucket: s3.bucket });
+    expect(res.text).to.not.include(rotated);
+    const audit = await f.admin.get<AuditEventPage>(`/audit-events?action=backup-destination.update&targetId=${destination.id}`);
+    expect(audit.body.items.map((e) => e.outcome)).to.include.members(['SUCCESS', 'FAILED']);
+    expect(audit.text).to.not.include(rotated).and.not.include(secret);
+    expect(await filesHolding(f.t.dataDir, rotated), 'the Controller\'s files hold the new secret in clear').to.deep.equal([]);
+
+    const id = await createServer('rotated');
+    await put(id, 'after-rotation.dat', randomBytes(30_000));
+    expect((await backup(id)).state).to.equal('SUCCEEDED');
+
+    const home = await mkdtemp(join(tmpdir(), 'cairn-cli-'));
+    const cairn = (args: string[], stdin?: string) => runProgram('src/cli/main.ts', args, { env: { CAIRN_CREDENTIALS: join(home, 'credentials.json'), CAIRN_URL: '', CAIRN_TOKEN: '' }, stdin });
+    try {
+      expect((await cairn(['login', '--url', f.t.baseUrl, '--username', adminCredentials.username, '--password-stdin'], `${adminCredentials.password}\n`)).code).to.equal(0);
+      const refused = await cairn(['rotate-key', destination.name], `${rotated}\n`);
+      expect(refused.code).to.not.equal(0);
+      expect(refused.stderr).to.include('--secret-access-key-stdin');
+      const wrong = await cairn(['rotate-key', destination.name, '--access-key-id', 'NOT-A-KEY', '--secret-access-key-stdin'], `${rotated}\n`);
+      expect(wrong.code).to.not.equal(0);
+      expect(wrong.stderr).to.include('body.accessKeyId');
+      const done = await cairn(['rotate-key', destination.name.toUpperCase(), '--secret-access-key-stdin'], `${secret}\n`);
+      expect(done.code, done.stderr).to.equal(0);
+      expect(done.stdout).to.include(`destination/${destination.name} key rotated`).and.not.include(secret);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+
   it('the Agents never see the secret: not in what crossed the link (presigned URLs only), their environment, their data dirs or their logs', async () => {
     const uploads = crossed.filter((r) => r.includes('"snapshotUpload"'));
     const fetches = crossed.filter((r) => r.includes('"stageFetch"'));

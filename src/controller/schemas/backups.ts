@@ -22,6 +22,9 @@ export const BackupDestination = Type.Object({
   createdAt: DateTime,
 });
 
+const S3AccessKeyId = (description: string) => Type.String({ minLength: 1, maxLength: 256, pattern: '^[\\x21-\\x7e]+$', description });
+const S3SecretAccessKey = (description: string) => Type.String({ minLength: 1, maxLength: 1024, pattern: '^[\\x21-\\x7e]+$', description });
+
 export const CreateDestination = Type.Object({
   name: PrintableName(100),
   kind: Type.Enum(destinationKinds),
@@ -30,9 +33,14 @@ export const CreateDestination = Type.Object({
   region: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'S3 (required): the bucket\'s region (us-east-1 for most S3-compatible servers).' })),
   bucket: Type.Optional(Type.String({ minLength: 3, maxLength: 255, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9]$', description: 'S3 (required): an existing bucket.' })),
   prefix: Type.Optional(Type.String({ maxLength: 512, pattern: '^[A-Za-z0-9!_.*\'()/-]*$', description: 'S3: the key prefix objects go under (default: the bucket\'s root).' })),
-  accessKeyId: Type.Optional(Type.String({ minLength: 1, maxLength: 256, pattern: '^[\\x21-\\x7e]+$', description: 'S3 (required): the access key id.' })),
-  secretAccessKey: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, pattern: '^[\\x21-\\x7e]+$', description: 'S3 (required): the secret access key; kept encrypted, never returned.' })),
+  accessKeyId: Type.Optional(S3AccessKeyId('S3 (required): the access key id.')),
+  secretAccessKey: Type.Optional(S3SecretAccessKey('S3 (required): the secret access key; kept encrypted, never returned.')),
   forcePathStyle: Type.Optional(Type.Boolean({ description: 'S3: path-style requests (default false; MinIO needs true).' })),
+}, { additionalProperties: false });
+
+export const UpdateDestination = Type.Object({
+  accessKeyId: Type.Optional(S3AccessKeyId('The new access key id (default: the one it has).')),
+  secretAccessKey: S3SecretAccessKey('The new secret access key; kept encrypted, never returned.'),
 }, { additionalProperties: false });
 
 export const BackupPlugin = Type.Object({

@@ -1,6 +1,6 @@
 import {
   Backup, BackupDestination, BackupListQuery, BackupParams, BackupSchedule, CreateDestination, CreateSchedule, RestoreBackup,
-  ServerBackupListQuery, TakeBackup,
+  ServerBackupListQuery, TakeBackup, UpdateDestination,
 } from '../../schemas/backups.js';
 import { ServerDetail, ServerParams } from '../../schemas/servers.js';
 import type { Services } from '../../services/index.js';
@@ -22,8 +22,13 @@ export const backupRoutes = (s: Services) => {
     }),
     destination.create(() => b.destinations, {
       summary: 'Add a backup destination (global administrators).',
-      description: '`NODE_DIRECTORY`: backups are kept under `path` (absolute, at most 1,024 characters) on the Node that takes each one, and can be restored onto servers on that Node only. `CONTROLLER` (no `path`): kept by the Controller (its data dir, or GridFS on MongoDB), restorable on any Node. `S3` (`endpoint`, `region`, `bucket`, `accessKeyId`, `secretAccessKey` required; `prefix`, `forcePathStyle` optional): kept in an S3-compatible bucket under `<prefix>/<teamId>/`, restorable on any Node; the Controller alone holds the credentials and moves every object itself. Creating one writes, reads and deletes a small object under the prefix (10 s at most); what failed is an `invalid_request` naming the field to mend. The secret access key is kept encrypted and never returned. Names are unique regardless of case.',
+      description: '`NODE_DIRECTORY`: backups are kept under `path` (absolute, at most 1,024 characters) on the Node that takes each one, and can be restored onto servers on that Node only. `CONTROLLER` (no `path`): kept by the Controller (its data dir, or GridFS on MongoDB), restorable on any Node. `S3` (`endpoint`, `region`, `bucket`, `accessKeyId`, `secretAccessKey` required; `prefix`, `forcePathStyle` optional): kept in an S3-compatible bucket under `<prefix>/<teamId>/`, restorable on any Node; the Controller alone holds the credentials, and the Agents upload and download the objects with requests it presigns (every Node must reach the endpoint). Creating one writes, reads and deletes a small object under the prefix (10 s at most); what failed is an `invalid_request` naming the field to mend. The secret access key is kept encrypted and never returned. Names are unique regardless of case.',
       body: CreateDestination, response: BackupDestination, errors: ['conflict'],
+    }),
+    destination.update(() => b.destinations, {
+      summary: 'Give an S3 destination a new key (global administrators): rotation without moving its backups.',
+      description: 'The new key is checked like at creation (a small object written, read and deleted) before it replaces the old one; what failed is an `invalid_request` naming the field. `accessKeyId` keeps the current one when absent. Backups under way finish with the key they began with. Other kinds have no key (`invalid_request`). The secret is kept encrypted and never returned.',
+      body: UpdateDestination, response: BackupDestination,
     }),
     destination.delete(() => b.destinations, {
       summary: 'Remove a backup destination (global administrators); `conflict` while backups or schedules use it, and for the built-in one.',

@@ -18,6 +18,18 @@ import { s3Fields, s3SecretPurpose, s3Settings, type S3Input } from './s3-settin
 
 export const builtinDestinationName = 'controller';
 
+/** A new key for an S3 destination (rotation). */
+export interface UpdateDestinationInput {
+  accessKeyId?: string;
+  secretAccessKey: string;
+}
+
+/**
+ * What a cached client or store was opened with: a destination whose key changed (here or on
+ * another Controller of the same store) gets new ones, while work under way keeps the old.
+ */
+const openedWith = (destination: BackupDestinationDoc) => `${destination._id}\0${destination.s3?.accessKeyId ?? ''}\0${destination.s3?.secretAccessKeySealed ?? ''}`;
+
 export interface CreateDestinationInput extends S3Input {
   name: string;
   kind: BackupDestinationDoc['kind'];
@@ -79,7 +91,7 @@ export class BackupDestinations {
 
   /** The content-addressed store of a destination the Controller holds: a team's area of it, or its root (backups older than areas). */
   storeOf(destination: BackupDestinationDoc, teamId: string | undefined): BlobStore {
-    const key = `${destination._id}/${teamId ?? ''}`;
+    const key = `${openedWith(destination)}/${teamId ?? ''}`;
     let store = this.stores.get(key);
     if (!store) this.stores.set(key, (store = this.openStore(destination, teamId)));
     return store;
@@ -92,11 +104,11 @@ export class BackupDestinations {
   }
 
   private s3ClientOf(destination: BackupDestinationDoc, s3: NonNullable<BackupDestinationDoc['s3']>): S3Client {
-    let client = this.s3Clients.get(destination._id);
+    let client = this.s3Clients.get(openedWith(destination));
     if (!client) {
       const secret = openSealed(this.deps.secrets, s3.secretAccessKeySealed, s3SecretPurpose(destination._id),
-        'Start the Controller with the key file it was sealed with, or delete the destination and add it again with its secret access key.');
-      this.s3Clients.set(destination._id, (client = s3ClientFor(s3, secret)));
+        'Start the Controller with the key file it was sealed with, or give the destination its secret access key again (PATCH /backup-destinations/{id}).');
+      this.s3Clients.set(openedWith(destination), (client = s3ClientFor(s3, secret)));
     }
     return client;
   }
@@ -142,6 +154,33 @@ export class BackupDestinations {
     return destinationView(doc);
   }
 
+  /**
+   * Gives an S3 destination a new key (rotation), checked like at creation before it replaces the
+   * old one; backups under way finish with the key they began with.
+   */
+  async update(caller: Caller, destinationId: string, input: UpdateDestinationInput, audit: AuditScope) {
+    audit.target(destinationId);
+    this.access.requireGlobalAdmin(caller);
+    const doc = await this.deps.repos.backupDestinations.findById(destinationId);
+    if (!doc) throw notFound('backup destination');
+    if (!doc.s3) throw invalidRequest('body.secretAccessKey: only an S3 destination has a key to change.');
+    const { secretAccessKeySealed: _old, ...location } = doc.s3;
+    const accessKeyId = input.accessKeyId ?? location.accessKeyId;
+    audit.detail({ name: doc.name, accessKeyId });
+    await checkS3Access({ ...location, accessKeyId }, input.secretAccessKey);
+    const s3 = { ...location, accessKeyId, secretAccessKeySealed: this.deps.secrets.seal(input.secretAccessKey, s3SecretPurpose(destinationId)) };
+    if (await this.deps.repos.backupDestinations.update({ _id: destinationId }, { s3 }) === 0) throw notFound('backup destination');
+    this.forget(doc);
+    return destinationView({ ...doc, s3 });
+  }
+
+  /** Drops what was opened for `doc` (never closing a client: work under way may still use it). */
+  private forget(doc: BackupDestinationDoc): void {
+    const prefix = `${openedWith(doc)}/`;
+    for (const key of this.stores.keys()) if (key.startsWith(prefix)) this.stores.delete(key);
+    this.s3Clients.delete(openedWith(doc));
+  }
+
   async delete(caller: Caller, destinationId: string, audit: AuditScope): Promise<void> {
     audit.target(destinationId);
     this.access.requireGlobalAdmin(caller);
@@ -153,8 +192,7 @@ export class BackupDestinations {
     const schedules = await this.deps.repos.backupSchedules.count({ destinationId });
     if (backups > 0 || schedules > 0) throw conflict(`The destination is in use by ${backups} backup(s) and ${schedules} schedule(s); delete those first.`);
     await this.deps.repos.backupDestinations.delete({ _id: destinationId });
-    for (const key of this.stores.keys()) if (key.startsWith(`${destinationId}/`)) this.stores.delete(key);
-    this.s3Clients.get(destinationId)?.destroy();
-    this.s3Clients.delete(destinationId);
+    this.s3Clients.get(openedWith(doc))?.destroy();
+    this.forget(doc);
   }
 }

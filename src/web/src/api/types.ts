@@ -120,6 +120,7 @@ export type CatalogPluginDetail = Static<typeof catalog.CatalogPluginDetail>;
 export type BackupDestination = Static<typeof backups.BackupDestination>;
 export type BackupDestinationKind = BackupDestination['kind'];
 export type CreateBackupDestination = Static<typeof backups.CreateDestination>;
+export type UpdateBackupDestination = Static<typeof backups.UpdateDestination>;
 export type Backup = Static<typeof backups.Backup>;
 export type BackupState = Backup['state'];
 export type CreateBackup = Static<typeof backups.TakeBackup>;
