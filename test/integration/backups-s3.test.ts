@@ -77,6 +77,7 @@ describe('backups to S3: the Controller alone holds the credentials, the Agents 
 
   before(async () => {
     s3 = await startTestS3();
+    s3.expectSecret(secret);
     f = await startFleet();
     second = await f.addNode('node-2');
     const agents = f.t.controller.services.agents;
@@ -268,6 +269,8 @@ describe('backups to S3: the Controller alone holds the credentials, the Agents 
     const rotated = `s3-rotated-${randomBytes(12).toString('hex')}`;
     const res = await f.admin.patch<BackupDestination>(`/backup-destinations/${destination.id}`, { secretAccessKey: rotated });
     expect(res.status, res.text).to.equal(200);
+    // The Agents' presigned requests are now checked against the new key: the old one would be refused.
+    s3.expectSecret(rotated);
     expect(res.body).to.include({ id: destination.id, accessKeyId: s3rverAccessKeyId, bucket: s3.bucket });
     expect(res.text).to.not.include(rotated);
     const audit = await f.admin.get<AuditEventPage>(`/audit-events?action=backup-destination.update&targetId=${destination.id}`);
@@ -291,6 +294,7 @@ describe('backups to S3: the Controller alone holds the credentials, the Agents 
       expect(wrong.stderr).to.include('body.accessKeyId');
       const done = await cairn(['rotate-key', destination.name.toUpperCase(), '--secret-access-key-stdin'], `${secret}\n`);
       expect(done.code, done.stderr).to.equal(0);
+      s3.expectSecret(secret);
       expect(done.stdout).to.include(`destination/${destination.name} key rotated`).and.not.include(secret);
     } finally {
       await rm(home, { recursive: true, force: true });

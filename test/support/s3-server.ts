@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
+import { presignedRefusal } from './s3-signatures.js';
 
 /** s3rver checks the access key id (it knows only this one) but not v4 signatures. */
 export const s3rverAccessKeyId = 'S3RVER';
@@ -44,6 +45,11 @@ export interface TestS3 {
   client: S3Client;
   /** Every request so far, oldest first. */
   requests: S3Request[];
+  /**
+   * From now on presigned requests must be signed with `secret` (and not be expired), or the
+   * front refuses them as S3 would; s3rver itself checks no signature.
+   */
+  expectSecret(secret: string): void;
   /** Answers matching requests in place of the server from now on; answers what ends it. */
   refuse(refusal: S3Refusal): () => void;
   /** Every key under `prefix` (the tests keep under 1,000: s3rver cannot page on this Node's OpenSSL). */
@@ -67,16 +73,27 @@ export async function startTestS3(bucket = 'cairn-backups', options: { front?: b
   const { port } = await server.run();
   const requests: S3Request[] = [];
   const refusals: S3Refusal[] = [];
+  let secret: string | undefined;
+  const answer = (req: IncomingMessage, res: ServerResponse, status: number, xml: string) => {
+    req.resume();
+    res.writeHead(status, { 'content-type': 'application/xml' });
+    res.end(xml);
+  };
+  const errorDocument = (code: string) => `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>refused by the test</Message></Error>`;
   const front = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://front');
     const seen: S3Request = { method: req.method ?? '', path: url.pathname, query: url.searchParams, presigned: url.searchParams.has('X-Amz-Signature') && !req.headers.authorization };
     requests.push(seen);
     const refusal = refusals.find((r) => (r.times ?? 1) > 0 && r.matches(seen));
-    if (!refusal) return forward(port, req, res);
-    if (refusal.times !== undefined) refusal.times--;
-    req.resume();
-    res.writeHead(refusal.status, { 'content-type': 'application/xml' });
-    res.end(refusal.xml ?? `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${refusal.code ?? 'InternalError'}</Code><Message>refused by the test</Message></Error>`);
+    if (refusal) {
+      if (refusal.times !== undefined) refusal.times--;
+      return answer(req, res, refusal.status, refusal.xml ?? errorDocument(refusal.code ?? 'InternalError'));
+    }
+    if (!seen.presigned || secret === undefined) return forward(port, req, res);
+    presignedRefusal(secret, seen.method, req.headers.host ?? '', req.url ?? '/').then(
+      (code) => (code ? answer(req, res, 403, errorDocument(code)) : forward(port, req, res)),
+      () => answer(req, res, 500, errorDocument('InternalError')),
+    );
   });
   if (options.front !== false) await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
   const endpoint = `http://127.0.0.1:${options.front === false ? port : (front.address() as AddressInfo).port}`;
@@ -86,6 +103,9 @@ export async function startTestS3(bucket = 'cairn-backups', options: { front?: b
   });
   return {
     endpoint, bucket, client, requests,
+    expectSecret(next) {
+      secret = next;
+    },
     refuse(refusal) {
       refusals.push(refusal);
       return () => refusals.splice(refusals.indexOf(refusal), 1);

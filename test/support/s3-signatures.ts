@@ -1,0 +1,52 @@
+import { SignatureV4 } from '@smithy/signature-v4';
+import type { SourceData } from '@smithy/types';
+import { createHash, createHmac } from 'node:crypto';
+
+const bytes = (data: SourceData): string | Uint8Array => (typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data));
+
+/** SHA-256 (or its HMAC, given a secret) in the shape the signer takes. */
+class NodeSha256 {
+  private readonly hash: ReturnType<typeof createHash> | ReturnType<typeof createHmac>;
+  constructor(secret?: SourceData) {
+    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytes(secret));
+  }
+  update(data: SourceData): void {
+    this.hash.update(bytes(data));
+  }
+  digest(): Promise<Uint8Array> {
+    return Promise.resolve(new Uint8Array(this.hash.digest()));
+  }
+}
+
+/** `20261127T064652Z` as a Date. */
+function amzDate(text: string): Date | undefined {
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(text);
+  return m ? new Date(Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6])) : undefined;
+}
+
+/**
+ * Why S3 would refuse a presigned request (`SignatureDoesNotMatch`, `AccessDenied` when expired),
+ * or undefined when it would take it: the request is signed again with `secret` at its own date
+ * and scope, and the signatures compared. s3rver checks none, and presigned URLs signed with
+ * the wrong key or over the wrong path would otherwise pass every test here.
+ */
+export async function presignedRefusal(secret: string, method: string, host: string, rawUrl: string, now = new Date()): Promise<string | undefined> {
+  const url = new URL(rawUrl, `http://${host}`);
+  const q = url.searchParams;
+  const [accessKeyId, , region, service] = (q.get('X-Amz-Credential') ?? '').split('/');
+  const signedAt = amzDate(q.get('X-Amz-Date') ?? '');
+  const expires = Number(q.get('X-Amz-Expires'));
+  if (!accessKeyId || !region || !service || !signedAt || !(expires > 0)) return 'AuthorizationQueryParametersError';
+  if (now.getTime() > signedAt.getTime() + expires * 1000) return 'AccessDenied';
+  const query: Record<string, string> = {};
+  for (const [k, v] of q) if (k !== 'X-Amz-Signature') query[k] = v;
+  // The payload's hash (UNSIGNED-PAYLOAD for S3) is already in the query; the signer reads it from a header it must neither sign nor move.
+  const payload = q.get('X-Amz-Content-Sha256');
+  const headerOnly = new Set(['x-amz-content-sha256']);
+  const signer = new SignatureV4({ credentials: { accessKeyId, secretAccessKey: secret }, region, service, sha256: NodeSha256, uriEscapePath: false });
+  const signed = await signer.presign(
+    { method, protocol: 'http:', hostname: url.hostname, port: url.port ? Number(url.port) : undefined, path: url.pathname, query, headers: { host, ...(payload ? { 'x-amz-content-sha256': payload } : {}) } },
+    { signingDate: signedAt, expiresIn: expires, signingRegion: region, unhoistableHeaders: headerOnly, unsignableHeaders: headerOnly },
+  );
+  return signed.query?.['X-Amz-Signature'] === q.get('X-Amz-Signature') ? undefined : 'SignatureDoesNotMatch';
+}
