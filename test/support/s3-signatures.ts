@@ -1,6 +1,8 @@
 import { SignatureV4 } from '@smithy/signature-v4';
-import type { SourceData } from '@smithy/types';
 import { createHash, createHmac } from 'node:crypto';
+
+/** What the signer hands a hash (its SourceData). */
+type SourceData = string | ArrayBuffer | ArrayBufferView;
 
 const bytes = (data: SourceData): string | Uint8Array => (typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data));
 
