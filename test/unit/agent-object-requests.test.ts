@@ -53,7 +53,7 @@ describe('agent: presigned object requests', function () {
       res.end();
     });
     const body = Buffer.from('some encoded part bytes');
-    const etag = await putObjectPart(`${base}/bucket/key?partNumber=1&${signature}`, body, new AbortController().signal);
+    const etag = await putObjectPart(`${base}/bucket/key?partNumber=1&${signature}`, [body], new AbortController().signal);
     expect(etag).to.equal('"abc123"');
     expect(seen).to.have.length(1);
     expect(seen[0].method).to.equal('PUT');
@@ -68,7 +68,7 @@ describe('agent: presigned object requests', function () {
       res.writeHead(200, { etag: '"second"' });
       res.end();
     });
-    const etag = await putObjectPart(`${base}/b/k`, Buffer.from('x'), new AbortController().signal);
+    const etag = await putObjectPart(`${base}/b/k`, [Buffer.from('x')], new AbortController().signal);
     expect(etag).to.equal('"second"');
     expect(seen.map((s) => s.method)).to.deep.equal(['PUT', 'PUT']);
     expect(seen[1].body.toString()).to.equal('x', 'a retry sends the whole body again');
@@ -77,7 +77,7 @@ describe('agent: presigned object requests', function () {
   it('fails a 4xx at once with the host and the S3 code, never the signature', async () => {
     const base = await serve((_n, _req, res) => refuse(res, 403, 'AccessDenied'));
     const host = new URL(base).host;
-    const error = await failureOf(putObjectPart(`${base}/b/k?${signature}`, Buffer.from('x'), new AbortController().signal));
+    const error = await failureOf(putObjectPart(`${base}/b/k?${signature}`, [Buffer.from('x')], new AbortController().signal));
     expect(error.code).to.equal('OBJECT_STORE');
     expect(error.message).to.include('403 AccessDenied');
     expect(error.message).to.include(host);
@@ -115,7 +115,7 @@ describe('agent: presigned object requests', function () {
     server!.closeAllConnections();
     await new Promise((resolve) => server!.close(resolve));
     server = undefined;
-    const error = await failureOf(putObjectPart(`${base}/b/k?${signature}`, Buffer.from('x'), new AbortController().signal));
+    const error = await failureOf(putObjectPart(`${base}/b/k?${signature}`, [Buffer.from('x')], new AbortController().signal));
     expect(error.code).to.equal('OBJECT_STORE');
     expect(error.message).to.include('could not be reached');
     expect(error.message).to.include(new URL(base).host);
@@ -123,14 +123,14 @@ describe('agent: presigned object requests', function () {
   });
 
   it('refuses a URL that is not http or https, or not a URL, as INVALID_REQUEST', async () => {
-    expect((await failureOf(putObjectPart('ftp://127.0.0.1/b/k', Buffer.from('x'), new AbortController().signal))).code).to.equal('INVALID_REQUEST');
+    expect((await failureOf(putObjectPart('ftp://127.0.0.1/b/k', [Buffer.from('x')], new AbortController().signal))).code).to.equal('INVALID_REQUEST');
     expect((await failureOf(getObject('not a url', new AbortController().signal))).code).to.equal('INVALID_REQUEST');
   });
 
   it('stops retrying when its signal is aborted', async () => {
     const base = await serve((_n, _req, res) => refuse(res, 503, 'SlowDown'));
     const controller = new AbortController();
-    const put = putObjectPart(`${base}/b/k`, Buffer.from('x'), controller.signal).then(() => 'succeeded', (e: unknown) => e);
+    const put = putObjectPart(`${base}/b/k`, [Buffer.from('x')], controller.signal).then(() => 'succeeded', (e: unknown) => e);
     await waitFor(() => seen.length === 1, { what: 'the first request' });
     controller.abort();
     const outcome = await put;

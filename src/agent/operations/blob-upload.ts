@@ -20,7 +20,7 @@ export interface Uploaded {
   etags: string[];
 }
 
-/** Encoded bytes waiting to become a part: cut only at exact part sizes. */
+/** Encoded bytes waiting to become a part: cut only at exact part sizes, into pieces never copied. */
 class PartBuffer {
   private chunks: Buffer[] = [];
   bytes = 0;
@@ -30,12 +30,23 @@ class PartBuffer {
     this.bytes += chunk.length;
   }
 
-  take(n: number): Buffer {
-    const all = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.bytes);
-    const part = all.subarray(0, n);
-    const rest = all.subarray(n);
-    this.chunks = rest.length > 0 ? [rest] : [];
-    this.bytes = rest.length;
+  /** The first `n` bytes, as the pieces they are in (the last one cut). */
+  take(n: number): Buffer[] {
+    const part: Buffer[] = [];
+    let wanted = n;
+    while (wanted > 0) {
+      const head = this.chunks[0];
+      if (head.length <= wanted) {
+        part.push(head);
+        this.chunks.shift();
+        wanted -= head.length;
+      } else {
+        part.push(head.subarray(0, wanted));
+        this.chunks[0] = head.subarray(wanted);
+        wanted = 0;
+      }
+    }
+    this.bytes -= n;
     return part;
   }
 }
@@ -52,11 +63,11 @@ export async function uploadBlob(content: Readable, parts: UploadParts, signal: 
     throw new AgentError('INVALID_REQUEST', `part_bytes, part_urls: a part size of 1 to ${maxPartBytes} bytes and at least one URL.`);
   }
   const uploaded: Uploaded = { storedBytes: 0, etags: [] };
-  const send = async (part: Buffer) => {
+  const send = async (part: Buffer[]) => {
     const place = uploaded.etags.length;
     if (place >= parts.partUrls.length) throw new AgentError('TOO_LARGE', `part_urls: the encoded file needs more than ${parts.partUrls.length} parts of ${parts.partBytes} bytes.`);
     uploaded.etags.push(await putObjectPart(parts.partUrls[place], part, signal));
-    uploaded.storedBytes += part.length;
+    uploaded.storedBytes += part.reduce((n, piece) => n + piece.length, 0);
   };
   const held = new PartBuffer();
   const failure = consumerFailure();

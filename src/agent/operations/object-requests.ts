@@ -34,14 +34,16 @@ function parseUrl(raw: string): URL {
   return url;
 }
 
-function send(method: 'PUT' | 'GET', url: URL, body: Buffer | undefined, signal: AbortSignal): Promise<IncomingMessage> {
+/** `body` is the pieces of one request's body, sent in order without joining them. */
+function send(method: 'PUT' | 'GET', url: URL, body: readonly Buffer[] | undefined, signal: AbortSignal): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const headers = body ? { 'content-length': String(body.length) } : undefined;
+    const headers = body ? { 'content-length': String(body.reduce((n, b) => n + b.length, 0)) } : undefined;
     const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method, headers, signal, timeout: idleMs });
     req.on('timeout', () => req.destroy(new Error(`no answer within ${idleMs / 1000} s`)));
     req.on('response', resolve);
     req.on('error', reject);
-    req.end(body);
+    for (const piece of body ?? []) req.write(piece);
+    req.end();
   });
 }
 
@@ -58,7 +60,7 @@ async function answerOf(res: IncomingMessage): Promise<string> {
 }
 
 /** Sends a request until it is answered 2xx; a 4xx ends it at once, a 5xx or a network failure is tried again. */
-async function answered(method: 'PUT' | 'GET', rawUrl: string, body: Buffer | undefined, signal: AbortSignal): Promise<IncomingMessage> {
+async function answered(method: 'PUT' | 'GET', rawUrl: string, body: readonly Buffer[] | undefined, signal: AbortSignal): Promise<IncomingMessage> {
   const url = parseUrl(rawUrl);
   for (let attempt = 1; ; attempt++) {
     let failure: string;
@@ -78,8 +80,8 @@ async function answered(method: 'PUT' | 'GET', rawUrl: string, body: Buffer | un
   }
 }
 
-/** PUTs one part (or a whole object) to a presigned URL; answers the ETag the store gave it. */
-export async function putObjectPart(url: string, body: Buffer, signal: AbortSignal): Promise<string> {
+/** PUTs one part (or a whole object), given as its pieces, to a presigned URL; answers the ETag the store gave it. */
+export async function putObjectPart(url: string, body: readonly Buffer[], signal: AbortSignal): Promise<string> {
   const res = await answered('PUT', url, body, signal);
   res.resume();
   return String(res.headers.etag ?? '');
