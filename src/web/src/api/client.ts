@@ -152,6 +152,7 @@ export const api = {
   backupDestinations: {
     list: (query: T.PageQuery = {}) => get<T.Page<T.BackupDestination>>('/backup-destinations', query),
     create: (body: T.CreateBackupDestination) => post<T.BackupDestination>('/backup-destinations', body),
+    update: (id: string, body: T.UpdateBackupDestination) => patch<T.BackupDestination>(`/backup-destinations/${enc(id)}`, body),
     delete: (id: string) => del(`/backup-destinations/${enc(id)}`),
   },
   catalog: {
