@@ -7,7 +7,8 @@
  * - 1% of the files rewritten, then a second backup, which reads and stores only those;
  * - for each: MB/s (world bytes over the time from POST to SUCCEEDED), the bytes it stored, and the
  *   Controller's and the Agent's RSS (sampled from /proc every 20 ms) before and at their peaks.
- * Then the same world is backed up to a local S3-compatible server (s3rver, in this process).
+ * Then the same world is backed up to a local S3-compatible server (s3rver, in this process) by
+ * the Agent with presigned requests, and restored from it.
  * Run with `npm run bench backups`.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -90,7 +91,21 @@ async function main(): Promise<void> {
     const destination = await call<BackupDestination>('POST', '/backup-destinations', {
       name: 'bench-s3', kind: 'S3', endpoint: s3.endpoint, region: 'us-east-1', bucket: s3.bucket, accessKeyId: s3rverAccessKeyId, secretAccessKey: 'S3RVER', forcePathStyle: true,
     });
-    await backup('first to S3 (local s3rver)', destination.id);
+    const toS3 = await backup('first to S3 (local s3rver)', destination.id);
+
+    // A restore from it: the Agent downloads every file with presigned GETs (after a PRE_RESTORE backup that stores nothing new).
+    const started = now();
+    const { result: restored, rss } = await peakRss({ Controller: controller.pid!, Agent: agent.pid! }, async () => {
+      await call<ServerDetail>('POST', `/backups/${toS3.id}/restore`, {});
+      return poll('the restore from S3', async () => {
+        const s = await call<ServerDetail>('GET', `/servers/${server.id}`);
+        return s.phase === 'READY' ? s : undefined;
+      }, 30 * 60_000, 100);
+    });
+    const seconds = (now() - started) / 1000;
+    const failure = restored.conditions.find((c) => c.reason === 'RESTORE_FAILED');
+    if (failure) throw new Error(`the restore from S3 failed: ${failure.message}`);
+    process.stdout.write(`restore from S3 (local s3rver): ${(toS3.sizeBytes / 1e6 / seconds).toFixed(1)} MB/s (${toS3.sizeBytes / MiB} MiB in ${seconds.toFixed(1)} s, its PRE_RESTORE backup included); ${rssText(rss)}\n`);
   } finally {
     agent?.kill('SIGKILL');
     await s3?.dispose();
