@@ -2,6 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import type {
   AgentMessage, ConsoleEnd, ConsoleLine, ControllerMessage, DesiredServer, DesiredServerChange, DesiredState, Heartbeat, Hello, Request, ResponsePayload, ServerStatus, Welcome,
 } from '../shared/link/messages.js';
+import { linkWindowBytes } from '../shared/link/flow-control.js';
 import { agentLinkClientConstructor, credentialMetadataKey, type AgentLinkStub } from '../shared/link/proto.js';
 import type { Logger } from '../shared/logger.js';
 import { backoffDelay, defaultBackoff, type BackoffPolicy } from '../shared/backoff.js';
@@ -44,7 +45,8 @@ export interface LinkClientOptions {
 /**
  * Channel options shared by Connect and Enroll: keepalive notices a Controller gone without a word
  * (a crash of its host, a partition) within 35 s, and costs the Controller what a heartbeat does,
- * so not more often; a private subchannel per client keeps each Agent's connection its own.
+ * so not more often; a private subchannel per client keeps each Agent's connection its own; the
+ * link's window lets file chunks from the Controller through without a round trip per 64 KiB.
  */
 export const agentChannelOptions: grpc.ChannelOptions = {
   'grpc.keepalive_time_ms': 30_000,
@@ -52,6 +54,7 @@ export const agentChannelOptions: grpc.ChannelOptions = {
   'grpc.keepalive_permit_without_calls': 1,
   'grpc.use_local_subchannel_pool': 1,
   'grpc.max_receive_message_length': 4 * 1024 * 1024,
+  'grpc-node.flow_control_window': linkWindowBytes,
 };
 
 /**

@@ -14,6 +14,7 @@ import { ConnectRefusedError, EnrollmentRefusedError } from './errors.js';
 import type { LinkMetrics } from './link-metrics.js';
 import { NodeSession, type AgentStream } from './node-session.js';
 import { peerAddress } from './peer-address.js';
+import { widenSessionWindows } from './session-windows.js';
 import type { AgentSessions } from './session-registry.js';
 
 export interface AgentLinkDeps {
@@ -69,6 +70,7 @@ export class AgentLinkServer {
   private listener?: net.Server;
 
   constructor(private readonly deps: AgentLinkDeps) {
+    widenSessionWindows(this.server);
     const handlers: AgentLinkHandlers = {
       Enroll: (call, callback) => void this.enroll(call, callback),
       Connect: (call) => void this.connect(call),

@@ -3,7 +3,6 @@ import { constants } from 'node:fs';
 import type { BigIntStats } from 'node:fs';
 import { lstat, open, readdir, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { softwareDir, uploadTempPrefix, type ManifestEntry } from './manifest.js';
 
 /**
@@ -94,10 +93,28 @@ export async function openTreeFile(root: string, path: string): Promise<FileHand
   throw Object.assign(new Error(`${path}: not a regular file inside the tree (a symlink or special file is on its way)`), { code: 'ENOENT' });
 }
 
+/** Bytes read at a time while hashing. */
+const hashReadBytes = 1024 * 1024;
+
+/**
+ * Hashes a file from its start, reading into two buffers in turn so the next read runs while one
+ * is hashed. A read stream's 64 KiB chunks, each a new buffer, made hashing a world at a
+ * snapshot's open a fifth of a migration.
+ */
 async function sha256OfHandle(handle: FileHandle): Promise<string> {
   const hash = createHash('sha256');
-  await pipeline(handle.createReadStream({ autoClose: false, start: 0 }), hash);
-  return hash.digest('hex');
+  let [next, spare] = [Buffer.allocUnsafe(hashReadBytes), Buffer.allocUnsafe(hashReadBytes)];
+  let position = 0;
+  let reading = handle.read(next, 0, hashReadBytes, position);
+  for (;;) {
+    const { bytesRead } = await reading;
+    if (bytesRead === 0) return hash.digest('hex');
+    const filled = next;
+    [next, spare] = [spare, filled];
+    position += bytesRead;
+    reading = handle.read(next, 0, hashReadBytes, position);
+    hash.update(filled.subarray(0, bytesRead));
+  }
 }
 
 /**

@@ -73,7 +73,7 @@ export class SnapshotSource {
     let total = 0;
     const take = (r: Response) => {
       if (r.payload !== 'fileChunk') return;
-      chunks.push(Buffer.from(r.fileChunk.data));
+      chunks.push(r.fileChunk.data);
       total = Number(r.fileChunk.totalBytes);
     };
     take(await this.calls.askNode(this.nodeId, {
