@@ -62,13 +62,33 @@ describe('power actions at any rate converge to exactly one game or none (real A
         expect(await tcpAccepts(port), 'nothing listens on the game port').to.equal(false);
       }
     };
-    await waitForServer(f.admin, server.id, (s) => s.convergence === 'CONVERGED' && s.observedGeneration === s.generation && s.status.runtimeState === desired, what, 45_000);
-    // Converged is not enough: a late effect of an earlier action must not undo it.
-    const until = Date.now() + 1500;
-    do {
-      await settledCheck();
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    } while (Date.now() < until);
+    try {
+      // A crash loop ends the wait at once: it holds until acknowledged, and the checks below say why.
+      const converged = (s: ServerDetail) => s.convergence === 'CONVERGED' && s.observedGeneration === s.generation && s.status.runtimeState === desired;
+      await waitForServer(f.admin, server.id, (s) => converged(s) || s.conditions.some((c) => c.reason === 'CRASH_LOOP'), what, 45_000);
+      // Converged is not enough: a late effect of an earlier action must not undo it.
+      const until = Date.now() + 1500;
+      do {
+        await settledCheck();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      } while (Date.now() < until);
+    } catch (e) {
+      if (e instanceof Error) e.message += `\n${await explain()}`;
+      throw e;
+    }
+  }
+
+  /** What a failure needs to be understood from CI's output alone: the server as reported, its last crash, and the Agent's warnings. */
+  async function explain(): Promise<string> {
+    const { body: s } = await f.admin.get<ServerDetail>(`/servers/${server.id}`);
+    const crash = s.status.lastCrash;
+    const warnings = f.agent.stderr.split('\n').filter((line) => /"level":(40|50|60)/.test(line)).slice(-15);
+    return [
+      `server: ${JSON.stringify({ runtimeState: s.status.runtimeState, convergence: s.convergence, generation: s.generation, observed: s.observedGeneration })}`,
+      ...s.conditions.map((c) => `condition ${c.reason}: ${c.message}`),
+      ...(crash ? [`last crash: ${JSON.stringify({ at: crash.at, exitCode: crash.exitCode, signal: crash.signal, reason: crash.reason })}`, ...crash.lastLines.map((l) => `  | ${l}`)] : []),
+      'the Agent\'s last warnings:', ...warnings,
+    ].join('\n');
   }
 
   it('five back-to-back restarts of a running server leave one game, RUNNING, on its port', async () => {
