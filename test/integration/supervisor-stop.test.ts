@@ -61,6 +61,30 @@ describe('supervisor: shim and process runtime with real processes — stop, kil
     expect(isRuntimeError(refused, 'not_running')).to.equal(true);
   });
 
+  it('a stop or kill asked while an exit is being collected settles only after that exit was reported', async () => {
+    const { runtime, exits } = await newRuntime();
+    await runtime.start('game', spec());
+    await runtime.sendCommand('game', 'crash');
+    // Asked every millisecond from before the exit until after it: some land while it is collected.
+    const early: string[] = [];
+    const asked: Promise<void>[] = [];
+    const settle = (what: string) => () => {
+      if (exits.length === 0) early.push(what);
+    };
+    for (let i = 0; i < 60; i++) {
+      const action = i % 2 === 0 ? runtime.stop('game') : runtime.kill('game');
+      asked.push(action.then(settle('resolved'), (e: unknown) => {
+        if (!isRuntimeError(e, 'not_running')) throw e;
+        settle('not_running')();
+      }));
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await Promise.all(asked);
+    expect(early, 'stops and kills that settled before the exit was reported').to.deep.equal([]);
+    // The crash or an early kill ended it; either way its one exit was reported once.
+    expect(exits).to.have.length(1);
+  });
+
   it('reports a game that cannot be spawned as spawn_failed', async () => {
     const { runtime, exits } = await newRuntime();
     const status = await runtime.start('game', spec({}, { command: join(rig.root, 'no-such-program') }));

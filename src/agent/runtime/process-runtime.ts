@@ -167,7 +167,7 @@ export class ProcessRuntime implements ServerRuntime {
 
   /** Resolves once the game has exited, the exit went to `onExit`, and the shim was released. */
   async stop(serverId: string, options: { timeoutMs?: number } = {}): Promise<GameExit> {
-    const live = this.requireLive(serverId);
+    const live = await this.requireLiveOrExitReported(serverId);
     const timeoutMs = options.timeoutMs ?? null;
     const deadline = (timeoutMs ?? live.launch.stopTimeoutMs) + live.launch.termTimeoutMs + STOP_DEADLINE_MARGIN_MS;
     const { exit } = await live.conn.request({ type: 'stop', timeoutMs }, deadline);
@@ -176,7 +176,7 @@ export class ProcessRuntime implements ServerRuntime {
   }
 
   async kill(serverId: string): Promise<GameExit> {
-    const live = this.requireLive(serverId);
+    const live = await this.requireLiveOrExitReported(serverId);
     const { exit } = await live.conn.request({ type: 'kill' }, KILL_DEADLINE_MS);
     await this.handleExit(serverId, live, exit);
     return exit;
@@ -222,6 +222,16 @@ export class ProcessRuntime implements ServerRuntime {
   private stateDir(serverId: string): string {
     if (!isValidServerId(serverId)) throw new RuntimeError('invalid_server_id', `not a valid server id: ${JSON.stringify(serverId)}`);
     return stateDirFor(this.options.dataDir, serverId);
+  }
+
+  /**
+   * A game whose exit is being collected is refused as not running only once that exit went to
+   * `onExit`: a caller that goes on to start a new game must not hear the old one's exit later.
+   */
+  private async requireLiveOrExitReported(serverId: string): Promise<LiveShim> {
+    const exiting = this.live.get(serverId)?.exitHandling;
+    if (exiting) await exiting.catch(() => undefined);
+    return this.requireLive(serverId);
   }
 
   private requireLive(serverId: string): LiveShim {
