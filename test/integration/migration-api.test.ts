@@ -148,6 +148,30 @@ describe('migration API: validation, permissions, steps, rollback and drain (fak
     expect(metrics.text).to.match(/cairn_workflows_total\{kind="MIGRATE",result="succeeded"\} [1-9]/);
   });
 
+  it('refuses file and property changes while the server migrates (phase_busy), and takes them once it is READY', async () => {
+    const server = await running(nodes.alpha, 'busy-files');
+    const id = server.id;
+    nodes.alpha.agent.hold();
+    try {
+      expect((await admin.post(`/servers/${id}/migrate`, { nodeId: nodes.beta.nodeId })).status).to.equal(202);
+      const put = await admin.request('PUT', `/servers/${id}/files/content?path=late.txt`, { rawBody: Buffer.from('late'), contentType: 'application/octet-stream' });
+      expectProblem(put, 409, 'phase_busy', 'MIGRATING (migrate: ');
+      expect((put.body as { detail: string }).detail).to.include('could be lost');
+      expectProblem(await admin.delete(`/servers/${id}/files?path=server.properties`), 409, 'phase_busy');
+      expectProblem(await admin.post(`/servers/${id}/files/directories?path=late`), 409, 'phase_busy');
+      expectProblem(await admin.patch(`/servers/${id}/properties`, { motd: 'late' }), 409, 'phase_busy');
+    } finally {
+      nodes.alpha.agent.release();
+    }
+    expect((await settled(id)).nodeId).to.equal(nodes.beta.nodeId);
+    expect(nodes.beta.files.files(id), 'nothing refused reached either Node').to.deep.equal(world);
+    const refused = await admin.get<AuditEventPage>(`/audit-events?action=server.file.write&targetId=${id}`);
+    expect(refused.body.items.map((e) => e.outcome)).to.deep.equal(['FAILED']);
+    nodes.beta.agent.client.handle('propertiesPatch', async ({ set }) => ({ payload: 'properties', properties: { values: set } }));
+    const patched = await admin.patch(`/servers/${id}/properties`, { motd: 'later' });
+    expect(patched.status, patched.text).to.equal(200);
+  });
+
   it('holds the target\'s room and game port from the start, and gives the source\'s back at the end', async () => {
     const server = await create(nodes.alpha, 'holder');
     nodes.alpha.agent.hold();

@@ -7,6 +7,8 @@ import { route } from '../route.js';
 
 const pathRules = 'Paths are relative to the server\'s root; `..`, absolute paths, NUL or control characters, backslashes and symlinks leading outside are refused with `invalid_request`. '
   + 'The file holding the network\'s forwarding secret (the template\'s `network.forwardingSecret.file`, e.g. `config/paper-global.yml`) is never read, listed or written: `read_only`, for global administrators too.';
+/** Why changes wait for READY: see services/files/file-changes.ts. */
+const inMotion = ' Refused with `phase_busy` while the server is MIGRATING, RESTORING, UPDATING or DELETING: those move or replace its files, and a change made meanwhile could be lost.';
 
 export const fileRoutes = (s: Services) => [
   route({
@@ -34,9 +36,9 @@ export const fileRoutes = (s: Services) => [
   route({
     method: 'PUT', path: '/servers/{serverId}/files/content', tag: 'files', status: 204,
     summary: 'Create or replace a file in an existing directory (at most 64 MiB).',
-    description: `${pathRules} The body streams to the Node in 1 MiB chunks into a temporary file that replaces the target only when complete. A Content-Length over 64 MiB, or a body that grows past it, is refused with \`too_large\` and nothing is written. \`.cairn\` is \`read_only\`. Audited with the path and size.`,
+    description: `${pathRules} The body streams to the Node in 1 MiB chunks into a temporary file that replaces the target only when complete. A Content-Length over 64 MiB, or a body that grows past it, is refused with \`too_large\` and nothing is written. \`.cairn\` is \`read_only\`. Audited with the path and size.${inMotion}`,
     params: ServerParams, query: FilePathQuery, rawBody: { mediaType: 'application/octet-stream', maxBytes: maxFileBytes },
-    errors: ['read_only', 'too_large', 'node_unavailable'],
+    errors: ['read_only', 'too_large', 'phase_busy', 'node_unavailable'],
     audit: { action: 'server.file.write', targetKind: 'server' },
     handler: async ({ caller, params, query, ctx, audit, upload }) => {
       if (!ctx.request.is('application/octet-stream')) throw invalidRequest('Content-Type must be application/octet-stream.');
@@ -47,16 +49,16 @@ export const fileRoutes = (s: Services) => [
   route({
     method: 'DELETE', path: '/servers/{serverId}/files', tag: 'files', status: 204,
     summary: 'Delete a file, or a directory with everything in it.',
-    description: `${pathRules} A symlink is removed itself, never what it points to. \`.cairn\` and the root itself cannot be deleted. Audited with the path.`,
-    params: ServerParams, query: FilePathQuery, errors: ['read_only', 'node_unavailable'],
+    description: `${pathRules} A symlink is removed itself, never what it points to. \`.cairn\` and the root itself cannot be deleted. Audited with the path.${inMotion}`,
+    params: ServerParams, query: FilePathQuery, errors: ['read_only', 'phase_busy', 'node_unavailable'],
     audit: { action: 'server.file.delete', targetKind: 'server' },
     handler: async ({ caller, params, query, audit }) => s.files.delete(caller, params.serverId, query.path, audit),
   }),
   route({
     method: 'POST', path: '/servers/{serverId}/files/directories', tag: 'files', status: 201,
     summary: 'Create a directory; its parent must exist.',
-    description: `${pathRules} An existing path is a \`conflict\`. Needs \`files.write\`. Audited with the path.`,
-    params: ServerParams, query: FilePathQuery, errors: ['read_only', 'conflict', 'node_unavailable'],
+    description: `${pathRules} An existing path is a \`conflict\`. Needs \`files.write\`. Audited with the path.${inMotion}`,
+    params: ServerParams, query: FilePathQuery, errors: ['read_only', 'conflict', 'phase_busy', 'node_unavailable'],
     audit: { action: 'server.directory.create', targetKind: 'server' },
     handler: async ({ caller, params, query, audit }) => s.files.mkdir(caller, params.serverId, query.path, audit),
   }),

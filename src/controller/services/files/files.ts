@@ -1,5 +1,6 @@
 import type { PassThrough, Readable } from 'node:stream';
 import type { FileEntry } from '../../../shared/link/messages.js';
+import { refuseWhileFilesInMotion } from './file-changes.js';
 import { downloadStream, maxFileBytes, tooLarge, uploadBody } from './file-transfer.js';
 import { agentDeadlines, type NodeCalls } from '../agent-link/node-calls.js';
 import type { ServerService } from '../servers/servers.js';
@@ -57,6 +58,7 @@ export class FileService {
     audit.target(serverId).detail({ path, ...(declaredBytes !== undefined ? { sizeBytes: declaredBytes } : {}) });
     const doc = await this.servers.load(caller, serverId, 'files.write');
     this.refuseSecret(doc, path);
+    refuseWhileFilesInMotion(doc);
     if (declaredBytes !== undefined && declaredBytes > maxFileBytes) throw tooLarge();
     const sizeBytes = await uploadBody(this.calls, doc, path, body);
     audit.detail({ sizeBytes });
@@ -66,6 +68,7 @@ export class FileService {
     audit.target(serverId).detail({ path });
     const doc = await this.servers.load(caller, serverId, 'files.delete');
     this.refuseSecret(doc, path);
+    refuseWhileFilesInMotion(doc);
     await this.calls.ask(doc, { body: 'fileDelete', fileDelete: { serverId, path } }, { timeoutMs: agentDeadlines.disk });
   }
 
@@ -73,6 +76,7 @@ export class FileService {
     audit.target(serverId).detail({ path });
     const doc = await this.servers.load(caller, serverId, 'files.write');
     this.refuseSecret(doc, path);
+    refuseWhileFilesInMotion(doc);
     await this.calls.ask(doc, { body: 'fileMkdir', fileMkdir: { serverId, path } }, { timeoutMs: agentDeadlines.quick });
   }
 }

@@ -1,4 +1,5 @@
 import { isManagedProperty } from '../../../shared/properties-file.js';
+import { refuseWhileFilesInMotion } from './file-changes.js';
 import { agentDeadlines, type NodeCalls } from '../agent-link/node-calls.js';
 import type { ServerService } from '../servers/servers.js';
 import type { AuditScope } from '../../core/audit-scope.js';
@@ -46,6 +47,7 @@ export class PropertiesService {
     const managed = keys.filter(isManagedProperty);
     if (managed.length > 0) throw new DomainError('managed_property', `Cairn manages ${managed.join(', ')}; they cannot be changed.`);
     const doc = await this.servers.load(caller, serverId, 'servers.update');
+    refuseWhileFilesInMotion(doc);
     const memberKeys = keys.filter((k) => this.memberKeys(doc).includes(k));
     if (memberKeys.length > 0) throw new DomainError('managed_property', `Cairn manages ${memberKeys.join(', ')} while the server is a network member.`);
     const set: Record<string, string> = {};

@@ -1,0 +1,31 @@
+import { expect } from 'chai';
+import { refuseWhileFilesInMotion } from '../../src/controller/services/files/file-changes.js';
+import { DomainError } from '../../src/controller/core/errors.js';
+import type { ServerDoc } from '../../src/controller/store/records.js';
+
+const doc = (phase: ServerDoc['phase'], workflow?: ServerDoc['workflow']) => ({ phase, ...(workflow ? { workflow } : {}) }) as ServerDoc;
+
+describe('file changes while a workflow moves or replaces the files', () => {
+  it('refuses them with phase_busy in MIGRATING, RESTORING, UPDATING and DELETING, naming the phase', () => {
+    for (const phase of ['MIGRATING', 'RESTORING', 'UPDATING', 'DELETING'] as const) {
+      let refused: unknown;
+      try {
+        refuseWhileFilesInMotion(doc(phase));
+      } catch (e) {
+        refused = e;
+      }
+      expect(refused, phase).to.be.instanceOf(DomainError);
+      expect((refused as DomainError).code).to.equal('phase_busy');
+      expect((refused as DomainError).message).to.include(`The server is ${phase}:`);
+    }
+  });
+
+  it('names the workflow and its step when there is one', () => {
+    const workflow = { kind: 'RESTORE', step: 'staging', startedAt: '2026-11-27T00:00:00.000Z' } as unknown as ServerDoc['workflow'];
+    expect(() => refuseWhileFilesInMotion(doc('RESTORING', workflow))).to.throw(DomainError, 'RESTORING (restore: staging)');
+  });
+
+  it('takes them in READY, PROVISIONING and FAILED (an operator mends a failed server\'s files)', () => {
+    for (const phase of ['READY', 'PROVISIONING', 'FAILED'] as const) expect(() => refuseWhileFilesInMotion(doc(phase)), phase).to.not.throw();
+  });
+});
