@@ -93,6 +93,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const setupCodeFile = await services.setup.prepare();
   await services.nodes.start();
   await services.migrations.resume();
+  await services.drain.resume();
   await services.catalog.start();
   await services.software.start();
   services.auditRetention.start();

@@ -267,6 +267,27 @@ describe('migration API: validation, permissions, steps, rollback and drain (fak
     expect(audit.body.items[0].details).to.deep.include({ serverIds: [first.id, second.id] });
   });
 
+  it('enabling a Node ends its drain after the move under way: the servers not yet moved stay', async () => {
+    const source = await addNode('half-drained');
+    const first = await running(source, 'half-1');
+    const second = await create(source, 'half-2');
+    source.agent.hold();
+    try {
+      expect((await admin.post(`/nodes/${source.nodeId}/drain`)).status).to.equal(202);
+      await waitForServer(admin, first.id, (s) => s.workflow?.step === 'stopping', 'the drain to be moving the first server', 5_000);
+      expect((await admin.post(`/nodes/${source.nodeId}/enable`)).status).to.equal(200);
+    } finally {
+      source.agent.release();
+    }
+    const moved = await settled(first.id);
+    expect(moved.nodeId).to.not.equal(source.nodeId);
+    // The drain looks again after each move: the Node is ENABLED by then, so it ends and the second stays.
+    await waitFor(async () => (await t.controller.repos.nodes.findById(source.nodeId))?.drain === undefined, { what: 'the drain to end' });
+    const stays = await admin.get<ServerDetail>(`/servers/${second.id}`);
+    expect(stays.body).to.include({ nodeId: source.nodeId, phase: 'READY' });
+    expect(source.files.files(second.id)).to.deep.equal(world);
+  });
+
   it('the built CLI migrates a server and drains a Node named by name', async () => {
     const token = (await admin.post<{ token: string }>('/me/tokens', { name: 'cli' })).body.token;
     const env = { CAIRN_URL: t.baseUrl, CAIRN_TOKEN: token, CAIRN_CREDENTIALS: '/nonexistent/cairn-credentials.json' };

@@ -98,4 +98,23 @@ describe('migration across a Controller restart (fake Agents)', function () {
     await waitFor(() => source.files.files(server.id) === undefined, { what: 'the source to remove its copy' });
     expect((await admin.get<Node>(`/nodes/${source.agent.nodeId}`)).body.reserved).to.deep.equal({ cpuMillis: 0, memoryBytes: 0 });
   });
+  it('carries on a drain cut short by the restart: every server ends on the other Node, the Node DISABLED', async () => {
+    const first = await runningServer('first');
+    const second = await runningServer('second');
+    source.agent.hold();
+    const res = await admin.post<{ serverIds: string[] }>(`/nodes/${source.agent.nodeId}/drain`);
+    expect(res.status, res.text).to.equal(202);
+    expect(res.body.serverIds).to.deep.equal([first.id, second.id]);
+    await waitForServer(admin, first.id, (s) => s.workflow?.step === 'stopping', 'the drain to be moving the first server', 5_000);
+    await restart();
+    source.agent.release();
+    // The first server's migration is rolled back at the start; the drain then moves both.
+    for (const server of [first, second]) {
+      const moved = await waitForServer(admin, server.id, (s) => s.phase === 'READY' && s.nodeId === target.agent.nodeId, `${server.name} on the target`, 20_000);
+      expect(moved.desiredState).to.equal('RUNNING');
+      expect(target.files.files(server.id)).to.deep.equal(world);
+    }
+    expect((await admin.get<Node>(`/nodes/${source.agent.nodeId}`)).body.adminState).to.equal('DISABLED');
+    await waitFor(async () => (await t.controller.repos.nodes.findById(source.agent.nodeId))?.drain === undefined, { what: 'the drain to end' });
+  });
 });

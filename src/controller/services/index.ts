@@ -190,7 +190,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     reconcileTimer,
     workflowOutcomes,
     migrations,
-    drain: new NodeDrain(deps, nodes, migrations),
+    drain: new NodeDrain(deps, nodes, migrations, gateway, (deps.nodeTimings ?? defaultNodeTimings).unreachableAfterMs),
     network: new NetworkService(deps, access, networkState, servers, teams, routePush),
     templates: new TemplateService(deps.templates),
     software: new SoftwareService(deps, access, deps.templates, { bases: deps.software?.bases ?? defaultUpstreamBases, syncIntervalMs: deps.software?.syncIntervalMs ?? 6 * 60 * 60 * 1000 }),

@@ -178,6 +178,8 @@ export interface NodeDoc {
   credentialId?: string;
   status: NodeStatusDoc;
   conditions: StatusCondition[];
+  /** Set while a drain moves the Node's servers off it: a Controller that restarts carries it on. */
+  drain?: { startedAt: string };
   createdAt: string;
   updatedAt: string;
 }

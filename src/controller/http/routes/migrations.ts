@@ -20,6 +20,7 @@ export const migrationRoutes = (s: Services) => [
     method: 'POST', path: '/nodes/{nodeId}/drain', tag: 'nodes', status: 202,
     summary: 'Disable the Node and migrate every READY server on it, one at a time, to the Node placement picks.',
     description: 'Needs the global `nodes.manage`. A server that cannot move (no room elsewhere, busy, rolled back) stays on the Node. '
+      + 'A Controller restarted mid-way carries the drain on once another Node takes placements; enabling the Node ends it after the move under way. '
       + 'A REVOKED Node answers `invalid_transition`.',
     params: IdParams('nodeId'), response: DrainStarted, errors: ['invalid_transition'],
     audit: { action: 'node.drain', targetKind: 'node' },

@@ -69,6 +69,11 @@ export class MigrationService {
     for (const doc of await this.ctx.deps.repos.servers.find({ phase: 'MIGRATING' })) await this.launch(doc, 'resume');
   }
 
+  /** The server's migration running in this Controller, if any: a drain waits for it before it looks again. */
+  runOf(serverId: string): Promise<unknown> | undefined {
+    return this.runs.get(serverId);
+  }
+
   /** Stops every run where it is, leaving its workflow in the store for the next start. */
   async stop(): Promise<void> {
     this.stopping.abort(new Stopped());
