@@ -52,6 +52,9 @@ describe('TOTP second factor through the API', function () {
 
   it('confirm: a wrong code is 400 naming body.code; the right one turns TOTP on and answers ten recovery codes', async () => {
     expectProblem(await gina.post('/me/totp/confirm', { code: '000000' === code() ? '111111' : '000000' }), 400, 'invalid_request', 'body.code');
+    const elsewhere = t.api.withCookie(sessionCookieFrom(await login(t.api)));
+    expect((await elsewhere.get('/me')).status).to.equal(200);
+    const token = (await gina.post<CreatedApiToken>('/me/tokens', { name: 'before-totp' })).body.token;
     confirmingCode = code();
     const res = await gina.post<TotpRecoveryCodes>('/me/totp/confirm', { code: confirmingCode });
     expect(res.status, res.text).to.equal(200);
@@ -60,6 +63,9 @@ describe('TOTP second factor through the API', function () {
     expect(new Set(recoveryCodes).size).to.equal(10);
     expect((await gina.get<User>('/me')).body.totpEnabled).to.equal(true);
     expect((await admin.get<User>(`/users/${ginaId}`)).body.totpEnabled).to.equal(true);
+    // Sessions opened with the password alone end; the confirming one stays, and API tokens (credentials of their own) keep working.
+    expectProblem(await elsewhere.get('/me'), 401, 'unauthenticated');
+    expect((await t.api.withToken(token).get('/me')).status).to.equal(200);
     expectProblem(await gina.post('/me/totp'), 409, 'conflict');
     expect((await audited('user.totp_enable')).map((e) => e.outcome).sort()).to.deep.equal(['FAILED', 'SUCCESS']);
     expect((await audited('user.totp_enrol')).map((e) => e.outcome).sort()).to.deep.equal(['FAILED', 'SUCCESS', 'SUCCESS']);

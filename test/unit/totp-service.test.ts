@@ -44,15 +44,18 @@ describe('TOTP enrolment and redemption (service, with a clock the test sets)', 
   let totp: TotpService;
   let factor: TotpFactor;
   let caller: Caller;
+  /** The sessions ended: the user's, but the one given. */
+  let ended: [string, string | undefined][];
   const stepMs = 30_000;
 
   beforeEach(async () => {
+    ended = [];
     dir = await mkdtemp(join(tmpdir(), 'cairn-totp-'));
     clock = new FixedClock(1_900_000_000_000 - (1_900_000_000_000 % stepMs) + 10_000);
     repos = await openStore({ dataDir: dir, clock });
     const deps = { repos, clock, ids: uuidV7Ids, logger: silentLogger, dataDir: dir, secrets: SecretBox.ofKey(randomBytes(32)) };
     factor = new TotpFactor(deps);
-    totp = new TotpService(deps, new Access(repos), factor);
+    totp = new TotpService(deps, new Access(repos), factor, { endAllFor: async (userId, except) => void ended.push([userId, except]) });
     const user = await newUserDoc(deps, { username: 'erin', email: 'erin@example.com', displayName: 'Erin', password: 'erin-password-1' }, false);
     await repos.users.insert(user);
     caller = { kind: 'USER', user };
@@ -86,6 +89,12 @@ describe('TOTP enrolment and redemption (service, with a clock the test sets)', 
       expect(text.includes(secret), file).to.equal(false);
     }
     repos = await openStore({ dataDir: dir, clock });
+  });
+
+  it('turning TOTP on ends the user\'s other sessions, keeping the confirming one', async () => {
+    caller = { ...caller, sessionHash: 'the-confirming-session' };
+    await enable();
+    expect(ended).to.deep.equal([[caller.user._id, 'the-confirming-session']]);
   });
 
   it('a new enrolment replaces a pending one; the old seed\'s code no longer confirms', async () => {

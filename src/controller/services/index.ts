@@ -169,7 +169,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     sessions,
     tokens,
     auth: new AuthService(deps, sessions, tokens, access, loginFailures, totpFactor, oidcSettings),
-    totp: new TotpService(deps, access, totpFactor),
+    totp: new TotpService(deps, access, totpFactor, sessions),
     oidc: { settings: oidcSettings, login: oidcLogin },
     loginFailures,
     setup: new SetupService(deps, sessions),

@@ -16,7 +16,7 @@ export const totpRoutes = (s: Services) => [
   route({
     method: 'POST', path: '/me/totp/confirm', tag: 'me', status: 200,
     summary: 'Turn TOTP on with the first code of the pending seed; answers the ten recovery codes, once.',
-    description: 'From then on, signing in with a password also needs `totpCode`. Five wrong codes per 15 minutes, then 429.',
+    description: 'From then on, signing in with a password also needs `totpCode`. Every other session of the account ends (the confirming one stays); API tokens keep working. Five wrong codes per 15 minutes, then 429.',
     body: ConfirmTotp, response: TotpRecoveryCodes, errors: ['conflict', 'too_many_attempts'],
     audit: { action: 'user.totp_enable', targetKind: 'user' },
     handler: async ({ caller, body, audit }) => s.totp.confirm(caller, body.code, audit),

@@ -6,6 +6,7 @@ import { AttemptLimiter } from '../../security/attempt-limiter.js';
 import { sha256 } from '../../security/secrets.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import { hidden, type Access } from './access.js';
+import type { SessionService } from './sessions.js';
 import { acceptedStep, newRecoveryCode, newTotpSeed, otpauthUri, recoveryCodeCount, recoveryCodeKey } from './totp-codes.js';
 import { totpPurpose, type TotpFactor } from './totp-factor.js';
 
@@ -22,7 +23,12 @@ export class TotpService {
    */
   private readonly perAccount = new AttemptLimiter(5, 15 * 60);
 
-  constructor(private readonly deps: ServiceDeps, private readonly access: Access, private readonly factor: TotpFactor) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly access: Access,
+    private readonly factor: TotpFactor,
+    private readonly sessions: Pick<SessionService, 'endAllFor'>,
+  ) {}
 
   /** A fresh seed, pending until confirmed; it replaces any pending one. */
   async enrol(caller: Caller, audit: AuditScope) {
@@ -67,6 +73,10 @@ export class TotpService {
     );
     if (matched === 0) throw conflict('The enrolment changed meanwhile: start again with POST /me/totp.');
     await this.perAccount.reset(userId);
+    // A second factor guards nothing while sessions opened with the password alone go on (one of
+    // them may be why the account is being secured); the confirming session stays.
+    await this.sessions.endAllFor(userId, caller.sessionHash);
+    audit.detail({ otherSessionsEnded: true });
     return { recoveryCodes };
   }
 
