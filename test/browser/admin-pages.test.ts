@@ -69,7 +69,11 @@ describe('web UI: administration pages', function () {
 
     // The command works: an Agent enrolls with exactly that address and token.
     const address = /--controller (\S+)/.exec(command)![1];
-    agent = await FakeAgent.enroll(address, /--enrollment-token (\S+)/.exec(command)![1], 'edge-1');
+    const javas = [
+      { name: 'java', version: '21.0.5', major: 21, path: '/usr/lib/jvm/java-21-openjdk-amd64/bin/java' },
+      { name: 'java', version: '17.0.15', major: 17, path: '/usr/lib/jvm/java-17-openjdk-amd64/bin/java' },
+    ];
+    agent = await FakeAgent.enroll(address, /--enrollment-token (\S+)/.exec(command)![1], 'edge-1', undefined, { runtimes: javas });
     await shown.getByRole('button', { name: 'Done' }).click();
     expect(await page.content()).not.to.include(token);
 
@@ -77,6 +81,10 @@ describe('web UI: administration pages', function () {
     const detail = page.getByRole('region', { name: 'edge-1' });
     await detail.getByText('HEALTHY').waitFor({ timeout: 15_000 });
     await detail.getByText('0 CPU of 8 CPU reserved, 8 CPU free').waitFor();
+    // The Javas it found, lowest major first, each with the path it runs from.
+    expect(await detail.getByRole('definition').filter({ hasText: 'Java 17' }).getByRole('listitem').allTextContents()).to.deep.equal([
+      'Java 17 (17.0.15) /usr/lib/jvm/java-17-openjdk-amd64/bin/java', 'Java 21 (21.0.5) /usr/lib/jvm/java-21-openjdk-amd64/bin/java',
+    ]);
     expect(await detail.getByRole('meter', { name: 'Memory' }).getAttribute('max')).to.equal(String(8 * 2 ** 30));
 
     await detail.getByRole('button', { name: 'Disable' }).click();

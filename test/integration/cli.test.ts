@@ -139,7 +139,13 @@ describe('cairn CLI: the built binary against a Controller and an Agent', functi
       expect(described).to.match(/^Name:\s+lobby$/m).and.match(/^Team:\s+Ops$/m).and.match(/^Runtime state:\s+RUNNING$/m);
       expect(described).to.match(/^Conditions: <none>$/m).and.match(/^Workflow:\s+<none>$/m);
       expect(described).to.match(/^Events \(newest first\):\n\s+TIME\s+ACTION/m).and.match(/server\.start\s+SUCCESS\s+API_TOKEN/).and.match(/server\.create\s+SUCCESS/);
-      expect(await ok(['describe', 'node', 'node-1'])).to.match(/^Connection:\s+HEALTHY$/m).and.match(/^\s+lobby\s+RUNNING\s+READY\s+RUNNING\s+500m\s+512Mi$/m);
+      const node = await ok(['describe', 'node', 'node-1']);
+      expect(node).to.match(/^Connection:\s+HEALTHY$/m).and.match(/^\s+lobby\s+RUNNING\s+READY\s+RUNNING\s+500m\s+512Mi$/m);
+      // The Javas the real Agent found on this host, as the API lists them (or that it found none).
+      const runtimes = (await f.admin.get<Node>(`/nodes/${f.nodeId}`)).body.status.runtimes ?? [];
+      const java = /^Java:\s+(.*)$/m.exec(node)?.[1];
+      if (runtimes.length === 0) expect(java).to.match(/^none found/);
+      for (const r of runtimes) expect(java).to.include(`${r.major} (${r.version}, ${r.path})`);
     });
 
     it('exec types a console command and prints its output; logs prints the tail and ends by itself', async () => {

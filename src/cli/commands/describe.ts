@@ -65,6 +65,14 @@ async function describeServer(client: CliClient, s: ServerDetail): Promise<strin
   return summary + conditions('Conditions', s.conditions, s.acknowledgedConditions) + (await events(client, s.id));
 }
 
+/** The Javas the Agent found, lowest major first (a server needing Java N starts on the lowest major ≥ N). */
+function javas(runtimes: NodeInfo['status']['runtimes']): string | undefined {
+  if (!runtimes) return undefined;
+  const found = runtimes.filter((r) => r.name === 'java').sort((a, b) => a.major - b.major);
+  if (found.length === 0) return 'none found (servers that need Java get RUNTIME_MISSING here)';
+  return found.map((j) => `${j.major} (${j.version}, ${j.path})`).join('; ');
+}
+
 async function describeNode(client: CliClient, n: NodeInfo): Promise<string> {
   const servers = await client.all<ServerItem>('/servers', { nodeId: n.id });
   const st = n.status;
@@ -78,6 +86,7 @@ async function describeNode(client: CliClient, n: NodeInfo): Promise<string> {
     ['Host', st.hostname && `${st.hostname} (${st.os}/${st.arch}, ${st.runtimeName} ${st.runtimeVersion})`],
     ['Agent version', st.agentVersion],
     ['Game ports', st.gamePorts && `${st.gamePorts.first}-${st.gamePorts.last}`],
+    ['Java', javas(st.runtimes)],
     ['Allocatable', `cpu ${formatCpu(st.allocatable.cpuMillis)}, memory ${humanBytes(st.allocatable.memoryBytes)}, disk ${humanBytes(st.allocatable.diskBytes)}`],
     ['Reserved', `cpu ${formatCpu(n.reserved.cpuMillis)}, memory ${humanBytes(n.reserved.memoryBytes)}`],
     ['Free', `cpu ${formatCpu(n.free.cpuMillis)}, memory ${humanBytes(n.free.memoryBytes)}`],

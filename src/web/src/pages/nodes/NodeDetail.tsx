@@ -13,7 +13,7 @@ import { ConfirmButton } from '../admin-components/ConfirmButton';
 import { FormDialog } from '../admin-components/FormDialog';
 import { FormProblem } from '../admin-components/FormProblem';
 import { DrainButton, DrainProgress } from './DrainNode';
-import { adminStateClass, connectionStateClass, formatIsolation } from './node-format';
+import { adminStateClass, connectionStateClass, formatIsolation, javasOf } from './node-format';
 
 interface NodeDetailProps {
   nodeId: string;
@@ -63,6 +63,7 @@ export function NodeDetail({ nodeId, manage, onEnrollment, onClose }: NodeDetail
         <dt>Host</dt><dd>{n.status.hostname ? `${n.status.hostname} (${n.status.os} ${n.status.arch})` : '—'}</dd>
         <dt>Agent</dt><dd>{n.status.agentVersion ? `${n.status.agentVersion}, ${n.status.runtimeName} ${n.status.runtimeVersion}` : '—'}</dd>
         <dt>Isolation</dt><dd>{formatIsolation(n.status.isolation)}</dd>
+        <dt>Java</dt><dd><Javas runtimes={n.status.runtimes} /></dd>
         <dt>Last heartbeat</dt><dd>{formatTime(n.status.lastHeartbeatAt)}</dd>
         <dt>Created</dt><dd>{formatTime(n.createdAt)}</dd>
         <dt>ID</dt><dd><code>{n.id}</code></dd>
@@ -112,6 +113,17 @@ export function NodeDetail({ nodeId, manage, onEnrollment, onClose }: NodeDetail
         </>
       ) : null}
     </section>
+  );
+}
+
+/** Each Java the Agent found, with the path it runs from (the runtime a server needing Java N gets here). */
+function Javas({ runtimes }: { runtimes: Node['status']['runtimes'] }) {
+  const javas = javasOf(runtimes);
+  if (typeof javas === 'string') return <>{javas}</>;
+  return (
+    <ul className="plain-list">
+      {javas.map((j) => <li key={j.path}>Java {j.major} ({j.version}) <code>{j.path}</code></li>)}
+    </ul>
   );
 }
 

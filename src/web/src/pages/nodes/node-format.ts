@@ -18,3 +18,10 @@ export function formatIsolation(isolation: Node['status']['isolation']): string 
   if (held.length === 0) return 'None: games run as the Agent\'s user';
   return held.length === 4 ? `Every game in its own box: ${held.join(', ')}` : `Partial: ${held.join(', ')}`;
 }
+
+/** The Java installations the Agent found, lowest major first: a server that needs Java N starts on the lowest major ≥ N. */
+export function javasOf(runtimes: Node['status']['runtimes']): NonNullable<Node['status']['runtimes']> | string {
+  if (!runtimes) return 'Not reported yet';
+  const javas = runtimes.filter((r) => r.name === 'java').sort((a, b) => a.major - b.major);
+  return javas.length > 0 ? javas : 'None found: servers that need Java get RUNTIME_MISSING here';
+}
