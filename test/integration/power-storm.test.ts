@@ -4,20 +4,9 @@ import { join } from 'node:path';
 import type { ServerDetail } from '../support/api-types.js';
 import { GiB, startFleet, tcpAccepts, waitForServer, type Fleet } from '../support/fleet.js';
 import { greetingOn, processesIn } from '../support/game-processes.js';
+import { seeded } from '../support/seeded-random.js';
 
 type Action = 'start' | 'stop' | 'restart';
-
-/** A small seeded generator, so a failing storm can be replayed with its seed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('power actions at any rate converge to exactly one game or none (real Agent, simcraft)', function () {
   this.timeout(120_000);

@@ -3,20 +3,9 @@ import { createActor, fromCallback, fromPromise, waitFor, type EventObject } fro
 import type { ServerTarget } from '../../src/agent/reconciler/server-target.js';
 import { agentServerMachine, type ProbeResult } from '../../src/agent/reconciler/server-machine.js';
 import type { PortCheckResult } from '../../src/agent/reconciler/port-in-use.js';
+import { seeded } from '../support/seeded-random.js';
 
 type Action = 'start' | 'stop' | 'restart';
-
-/** A small seeded generator, so a failing storm can be replayed from its seed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const target = (over: Partial<ServerTarget>): ServerTarget => ({
   serverId: 's1', generation: 1, state: 'STOPPED', software: { template: 'simcraft', version: '1.21.4' },
