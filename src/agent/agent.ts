@@ -149,6 +149,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
       link.stop();
       // Uploads half done are nobody's now: their temporary files go before the process does.
       await uploads.discardAll();
+      await reconciler.saveHistories();
       reconciler.stop();
     },
   };

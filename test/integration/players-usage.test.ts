@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { ServerDetail, ServerPage, ServerUsage } from '../support/api-types.js';
+import type { Node, ServerDetail, ServerPage, ServerUsage } from '../support/api-types.js';
 import { GiB, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
 import { expectProblem } from '../support/problems.js';
 import { waitFor } from '../support/wait-for.js';
@@ -72,6 +72,22 @@ describe('players online and usage history (real Agent, simcraft pinged every 10
 
   it('refuses a window it does not know, naming the parameter', async () => {
     expectProblem(await f.admin.get(`/servers/${server.id}/usage?window=2h`), 400, 'invalid_request', 'query.window');
+  });
+
+  it('keeps the usage history across a graceful restart of its Agent (the game runs on)', async () => {
+    const before = (await f.admin.get<ServerUsage>(`/servers/${server.id}/usage?window=10m`)).body.items;
+    expect(before.length).to.be.above(0);
+    const restartedAt = Date.now();
+    await f.agent.kill('SIGTERM');
+    await f.startAgent();
+    await waitFor(async () => (await f.admin.get<Node>(`/nodes/${f.nodeId}`)).body.status.connectionState === 'HEALTHY', { timeoutMs: 20_000, what: 'the Agent back' });
+    const after = await waitFor(async () => {
+      const res = await f.admin.get<ServerUsage>(`/servers/${server.id}/usage?window=10m`);
+      return res.status === 200 && res.body.items.length > 0 ? res.body.items : undefined;
+    }, { timeoutMs: 20_000, what: 'the usage history after the restart' });
+    const samplesBefore = after.filter((s) => Date.parse(s.at) < restartedAt).map((s) => s.at);
+    expect(samplesBefore, 'the samples taken before the restart').to.include.members(before.map((s) => s.at));
+    expect(after.some((s) => s.playersOnline === 5)).to.equal(true);
   });
 
   it('forgets the players when the server stops, and answers node_unavailable while its Node is gone', async () => {

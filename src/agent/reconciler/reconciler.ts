@@ -183,6 +183,11 @@ export class Reconciler {
     this.runners.set(desired.serverId, new ServerRunner({ ...this.deps, backoffBaseMs: this.deps.restartBackoffMs, report: this.report, files: this.files }, desired, checked.template));
   }
 
+  /** Saves every server's usage history, so the Agent's next run takes it up (at a stop, before `stop`). */
+  async saveHistories(): Promise<void> {
+    await Promise.all([...this.runners.values()].filter((r) => !r.finished).map((r) => r.sampler.save()));
+  }
+
   stop(): void {
     clearInterval(this.statusTimer);
     for (const runner of this.runners.values()) runner.actor.stop();

@@ -1,4 +1,5 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createActor, fromCallback, fromPromise, type Actor, type EventObject } from 'xstate';
 import { KeyedMutex } from '../../shared/keyed-mutex.js';
 import type { ServerNetwork, ServerStatus } from '../../shared/link/messages.js';
@@ -21,6 +22,7 @@ import { appliedFile, serverHome, serverRoot } from './server-paths.js';
 import { portHeld, portInUseMessage } from './port-check.js';
 import type { PortCheckResult } from './port-in-use.js';
 import { lastCrashOf } from './status-report.js';
+import { historyFileName } from '../status/history-file.js';
 import { pingHostFor, StatusSampler } from '../status/status-sampler.js';
 
 export interface RunnerDeps {
@@ -66,6 +68,7 @@ export class ServerRunner {
     this.template = template;
     this.sampler = new StatusSampler({
       usage: () => this.deps.runtime.usage(this.serverId), intervalMs: deps.statusIntervalMs, pingHost: pingHostFor(deps.host.bindAddress),
+      historyFile: join(serverHome(deps.dataDir, desired.serverId), historyFileName), logger: deps.logger,
     });
     const machine = agentServerMachine.provide({
       actors: {

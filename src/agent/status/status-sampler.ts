@@ -1,6 +1,11 @@
+import type { Logger } from '../../shared/logger.js';
 import type { ProcessUsage } from '../runtime/process-usage.js';
+import { loadHistory, saveHistory } from './history-file.js';
 import { pingDefaults, pingPlayers, type PingedPlayers } from './slp-client.js';
 import { UsageHistory, type UsagePoint, type UsageWindow } from './usage-history.js';
+
+/** Samples between two saves of the history: ten minutes at the default interval, all an Agent that dies loses. */
+const samplesPerSave = 60;
 
 export interface SamplerDeps {
   /** The game's CPU time and memory now; null when it is gone. */
@@ -11,6 +16,9 @@ export interface SamplerDeps {
   pingHost: string;
   ping?: typeof pingPlayers;
   now?: () => number;
+  /** Where the history is saved between two runs of the Agent; none: kept in memory only. */
+  historyFile?: string;
+  logger?: Logger;
 }
 
 /** What a sample is taken of: the game's port, whether to ping it, and when its process started. */
@@ -27,22 +35,50 @@ export const pingHostFor = (bindAddress: string) => (bindAddress === '0.0.0.0' ?
 /**
  * One server's periodic sample: CPU as the share of a core its process used since the previous
  * sample (thousandths), resident memory, and players by Server List Ping; each kept in the
- * server's usage history. The history is allocated at the first sample, so servers that never
- * run here cost nothing.
+ * server's usage history. The history is allocated at the first sample (or taken up from the
+ * previous run of the Agent), so servers that never run here cost nothing.
  */
 export class StatusSampler {
   usage = { cpuMillis: 0, memoryBytes: 0, diskBytes: 0 };
   players: PingedPlayers | null = null;
   private history?: UsageHistory;
   private lastCpu?: { pid: number; cpuMs: number; atMs: number };
+  /** The saved history being read: the first sample waits for it, so none is lost to it. */
+  private readonly loaded: Promise<void>;
+  private sinceSave = 0;
 
-  constructor(private readonly deps: SamplerDeps) {}
+  constructor(private readonly deps: SamplerDeps) {
+    this.loaded = this.load();
+  }
+
+  /** The history the previous run of the Agent saved, if it was taken at this interval (else its windows would be wrong). */
+  private async load(): Promise<void> {
+    const file = this.deps.historyFile;
+    if (!file) return;
+    try {
+      const saved = await loadHistory(file);
+      if (saved && saved.intervalMs === this.deps.intervalMs) this.history = UsageHistory.from(saved);
+      else if (saved) this.deps.logger?.info({ file, savedIntervalMs: saved.intervalMs }, 'the saved usage history was taken at another interval; starting a new one');
+    } catch (err) {
+      this.deps.logger?.warn({ err, file }, 'the saved usage history could not be read; starting a new one');
+    }
+  }
+
+  /** Saves the history (at the Agent's stop, and every `samplesPerSave` samples); a failure is logged, never thrown. */
+  async save(): Promise<void> {
+    await this.loaded;
+    const file = this.deps.historyFile;
+    if (!file || !this.history) return;
+    this.sinceSave = 0;
+    await saveHistory(file, this.history.saved()).catch((err: unknown) => this.deps.logger?.warn({ err, file }, 'the usage history could not be saved'));
+  }
 
   private now(): number {
     return this.deps.now?.() ?? Date.now();
   }
 
   async sample(of: SampleOf): Promise<void> {
+    await this.loaded;
     const ping = this.deps.ping ?? pingPlayers;
     const [process, players] = await Promise.all([
       this.deps.usage().catch(() => null),
@@ -55,6 +91,7 @@ export class StatusSampler {
     this.history ??= new UsageHistory(this.deps.intervalMs);
     const point: UsagePoint = { atMs, ...this.usage, players: players?.online ?? -1, playersMax: players?.max ?? -1 };
     this.history.record(point);
+    if (++this.sinceSave >= samplesPerSave) await this.save();
   }
 
   /** The process ended: nothing of it is current any more (its history stays). */

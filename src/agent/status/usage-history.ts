@@ -88,10 +88,20 @@ function merge(points: readonly UsagePoint[]): UsagePoint {
   };
 }
 
+/** A history as it is saved between two runs of its Agent, oldest sample first in each list. */
+export interface SavedHistory {
+  intervalMs: number;
+  fine: UsagePoint[];
+  coarse: UsagePoint[];
+  /** Fine samples not yet merged into a coarse one. */
+  pending: UsagePoint[];
+}
+
 /**
  * A server's usage over the last day, kept by its Agent in memory: a sample every status interval
  * (10 s) for the last hour and one per six of them (a minute) for the last day. Only times the
- * server ran have samples. An Agent restart starts it empty.
+ * server ran have samples. The Agent saves it now and then and at its stop (`saved`), and takes
+ * it up again at its next start (`from`).
  */
 export class UsageHistory {
   private readonly fine = new Ring(fineSlots);
@@ -99,6 +109,18 @@ export class UsageHistory {
   private pending: UsagePoint[] = [];
 
   constructor(readonly intervalMs: number) {}
+
+  static from(saved: SavedHistory): UsageHistory {
+    const history = new UsageHistory(saved.intervalMs);
+    for (const point of saved.fine) history.fine.push(point);
+    for (const point of saved.coarse) history.coarse.push(point);
+    history.pending = saved.pending.slice(-(finePerCoarse - 1));
+    return history;
+  }
+
+  saved(): SavedHistory {
+    return { intervalMs: this.intervalMs, fine: this.fine.since(-Infinity), coarse: this.coarse.since(-Infinity), pending: [...this.pending] };
+  }
 
   record(point: UsagePoint): void {
     this.fine.push(point);
