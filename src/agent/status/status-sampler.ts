@@ -46,6 +46,7 @@ export class StatusSampler {
   /** The saved history being read: the first sample waits for it, so none is lost to it. */
   private readonly loaded: Promise<void>;
   private sinceSave = 0;
+  private saving: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: SamplerDeps) {
     this.loaded = this.load();
@@ -64,13 +65,19 @@ export class StatusSampler {
     }
   }
 
-  /** Saves the history (at the Agent's stop, and every `samplesPerSave` samples); a failure is logged, never thrown. */
-  async save(): Promise<void> {
-    await this.loaded;
-    const file = this.deps.historyFile;
-    if (!file || !this.history) return;
-    this.sinceSave = 0;
-    await saveHistory(file, this.history.saved()).catch((err: unknown) => this.deps.logger?.warn({ err, file }, 'the usage history could not be saved'));
+  /**
+   * Saves the history (at the Agent's stop, and every `samplesPerSave` samples), one save at a
+   * time since they share the temporary file; a failure is logged, never thrown.
+   */
+  save(): Promise<void> {
+    this.saving = this.saving.then(async () => {
+      await this.loaded;
+      const file = this.deps.historyFile;
+      if (!file || !this.history) return;
+      this.sinceSave = 0;
+      await saveHistory(file, this.history.saved()).catch((err: unknown) => this.deps.logger?.warn({ err, file }, 'the usage history could not be saved'));
+    });
+    return this.saving;
   }
 
   private now(): number {
