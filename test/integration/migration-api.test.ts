@@ -252,8 +252,10 @@ describe('migration API: validation, permissions, steps, rollback and drain (fak
     const res = await admin.post<DrainStarted>(`/nodes/${source.nodeId}/drain`);
     expect(res.status, res.text).to.equal(202);
     expect(res.body.node).to.include({ id: source.nodeId, adminState: 'DISABLED', acceptsPlacements: false });
+    expect(res.body.node.conditions.find((c) => c.reason === 'DRAINING')).to.include({ source: 'CONTROLLER' });
     expect(res.body.serverIds).to.deep.equal([first.id, second.id]);
     await waitFor(async () => (await admin.get<ServerPage>(`/servers?nodeId=${source.nodeId}`)).body.items.length === 0, { timeoutMs: 15_000, what: 'the Node to be empty' });
+    await waitFor(async () => !(await admin.get<Node>(`/nodes/${source.nodeId}`)).body.conditions.some((c) => c.reason === 'DRAINING'), { what: 'DRAINING to go with the drain' });
     for (const [id, state] of [[first.id, 'RUNNING'], [second.id, 'STOPPED']]) {
       const moved = await settled(id);
       expect(moved.nodeId).to.be.oneOf([nodes.alpha.nodeId, nodes.beta.nodeId]);

@@ -7,6 +7,7 @@ export type ReportedCondition = Omit<StatusCondition, 'source'>;
 export const controllerConditions = {
   heartbeatMissed: { id: 'controller.heartbeat-missed', reason: 'HEARTBEAT_MISSED' },
   unreachable: { id: 'controller.unreachable', reason: 'NODE_UNREACHABLE' },
+  draining: { id: 'controller.draining', reason: 'DRAINING' },
 } as const;
 
 /** Agent reasons ending in `_PRESSURE` (DISK_PRESSURE, MEMORY_PRESSURE, ...) degrade a Node; new ones need no code change. */

@@ -27,11 +27,13 @@ export class NodeDrain {
   ) {}
 
   async drain(caller: Caller, nodeId: string, audit: AuditScope) {
-    const node = await this.nodes.disable(caller, nodeId, audit);
+    await this.nodes.disable(caller, nodeId, audit);
     const servers = await this.deps.repos.servers.find({ nodeId, phase: 'READY' }, { sort: { _id: 1 } });
     const serverIds = servers.map((s) => s._id);
     audit.detail({ serverIds });
     await this.deps.repos.nodes.update({ _id: nodeId }, { drain: { startedAt: nowIso(this.deps) } });
+    // Read again: the Node answered carries its DRAINING condition.
+    const node = await this.nodes.get(caller, nodeId);
     void this.moveAll(nodeId);
     return { node, serverIds };
   }

@@ -1,10 +1,17 @@
 import type { NodeState } from '../../actors/fleet.js';
+import { controllerConditions } from '../../actors/node-conditions.js';
 import { reachAddressOf } from '../../../shared/node-address.js';
 import type { Reservation } from '../../domain/server-spec.js';
 import type { NodeDoc } from '../../store/records.js';
 
 /** What the servers placed on a Node reserve of it: nothing yet. */
 export const noReservation = (): Reservation => ({ cpuMillis: 0, memoryBytes: 0 });
+
+/** Why a Node is DISABLED and its servers move one by one: a drain under way (it ends when none is left to move). */
+const drainingCondition = (since: string) => ({
+  ...controllerConditions.draining, source: 'CONTROLLER' as const, since,
+  message: 'A drain is moving this Node\'s servers to other Nodes, one at a time; enabling the Node ends it.',
+});
 
 /**
  * A Node as the API shows it: the stored record (name, address, createdAt), the fleet's live
@@ -27,7 +34,7 @@ export function nodeView(doc: NodeDoc, live: NodeState | undefined, reserved: Re
       connectionState: live?.connectionState ?? status.connectionState,
       ...(lastHeartbeatAt ? { lastHeartbeatAt } : {}),
     },
-    conditions: live?.conditions ?? doc.conditions,
+    conditions: doc.drain ? [...(live?.conditions ?? doc.conditions), drainingCondition(doc.drain.startedAt)] : live?.conditions ?? doc.conditions,
     reserved,
     free: {
       cpuMillis: Math.max(0, status.allocatable.cpuMillis - reserved.cpuMillis),
