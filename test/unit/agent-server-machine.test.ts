@@ -133,6 +133,16 @@ describe('agent server machine', () => {
     expect(calls).to.deep.equal(['start']);
   });
 
+  it('a launch that fails is a crash whose one line says why the Agent could not start the game', async () => {
+    const { machine } = harness({ installed: true, running: false });
+    const failing = machine.provide({ actors: { start: fromPromise<void, { desired: ServerTarget }>(async () => { throw new Error('the shim did not answer within 10000 ms'); }) } });
+    const actor = start(failing, desired({ state: 'RUNNING', restartPolicy: { maxRestarts: 0, windowSeconds: 60 } }));
+    const s = await waitFor(actor, inState('stopped'));
+    expect(s.context.crashes).to.have.length(1);
+    expect(s.context.lastCrash).to.include({ code: null, signal: null });
+    expect(s.context.lastCrash?.lastLines.map((l) => l.text)).to.deep.equal(['The Agent could not start the game: the shim did not answer within 10000 ms']);
+  });
+
   it('restarts with backoff, then raises CRASH_LOOP and holds until acknowledged', async () => {
     const { calls, machine } = harness({ installed: true, running: false });
     const actor = start(machine, desired({ state: 'RUNNING' }));

@@ -135,10 +135,15 @@ export const agentServerMachine = setup({
       };
     }),
     markRunEnded: assign({ runEnded: true }),
-    /** A launch that failed before any game ran counts as a crash: retrying it forever would hide the cause. */
-    recordLaunchFailure: assign(({ context }) => {
+    /**
+     * A launch that failed before any game ran counts as a crash: retrying it forever would hide the
+     * cause. With no console to show, the crash's one line is why the Agent could not start it.
+     */
+    recordLaunchFailure: assign(({ context, event }) => {
       const at = Date.now();
-      return { applied: undefined, lastExitCrashed: true, crashes: [...context.crashes, at], lastCrash: crashAt(at, null, null) };
+      const error = (event as unknown as { error?: unknown }).error;
+      const why = { text: `The Agent could not start the game: ${error instanceof Error ? error.message : String(error)}`, at };
+      return { applied: undefined, lastExitCrashed: true, crashes: [...context.crashes, at], lastCrash: crashAt(at, null, null, [why]) };
     }),
     raiseCrashLoop: assign(({ context }) => ({
       conditions: [

@@ -77,7 +77,10 @@ export class ServerRunner {
           await this.deps.installer.install(this.root, this.template, input.desired.software.version);
         }),
         checkPort: fromPromise<PortCheckResult, { desired: ServerTarget }>(({ input }) => this.checkPort(input.desired)),
-        start: fromPromise<void, { desired: ServerTarget }>(({ input }) => this.deps.files.run(this.serverId, () => this.launch(input.desired))),
+        start: fromPromise<void, { desired: ServerTarget }>(({ input }) => this.deps.files.run(this.serverId, () => this.launch(input.desired)).catch((err: unknown) => {
+          this.deps.logger.warn({ err, serverId: this.serverId }, 'the game could not be started; counted as a crash');
+          throw err;
+        })),
         watchReady: fromCallback<EventObject, { desired: ServerTarget }>(({ sendBack }) => this.watchForReady(() => sendBack({ type: 'READY_LINE' }))),
         stop: fromPromise<void, { desired: ServerTarget }>(() => this.stop()),
         remove: fromPromise<void, { desired: ServerTarget }>(() => this.remove()),
