@@ -47,6 +47,11 @@ describe('migration API: validation, permissions, steps, rollback and drain (fak
   };
   const settled = (id: string) => waitForServer(admin, id, (s) => s.phase === 'READY', 'the migration to end', 10_000);
   const reserved = async (nodeId: string) => (await admin.get<Node>(`/nodes/${nodeId}`)).body.reserved;
+  /** Deletes a server a test moved, so the room it took on its Node is free for the next tests. */
+  const removed = async (id: string) => {
+    expect((await admin.delete(`/servers/${id}`)).status).to.be.oneOf([202, 204]);
+    await waitFor(async () => (await admin.get(`/servers/${id}`)).status === 404, { what: `server ${id} to be deleted` });
+  };
 
   before(async () => {
     t = await startTestController({
@@ -95,7 +100,7 @@ describe('migration API: validation, permissions, steps, rollback and drain (fak
       nodes.alpha.agent.hold();
       try {
         const res = await admin.post<ServerDetail>('/servers', { name: 'young', teamId, software: simcraft, resources: small, nodeId: nodes.alpha.nodeId });
-        expect(res.body.phase).to.equal('PROVISIONING');
+        expect(res.body.phase, res.text).to.equal('PROVISIONING');
         expectProblem(await admin.post(`/servers/${res.body.id}/migrate`, { nodeId: nodes.beta.nodeId }), 409, 'phase_busy');
       } finally {
         nodes.alpha.agent.release();
@@ -170,6 +175,36 @@ describe('migration API: validation, permissions, steps, rollback and drain (fak
     nodes.beta.agent.client.handle('propertiesPatch', async ({ set }) => ({ payload: 'properties', properties: { values: set } }));
     const patched = await admin.patch(`/servers/${id}/properties`, { motd: 'later' });
     expect(patched.status, patched.text).to.equal(200);
+    await removed(id);
+  });
+
+  it('waits for an upload under way when it began: the file lands before the last copy and moves with the server', async () => {
+    const server = await running(nodes.alpha, 'uploading');
+    const id = server.id;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let arrived!: () => void;
+    const uploading = new Promise<void>((resolve) => (arrived = resolve));
+    const parts: Buffer[] = [];
+    nodes.alpha.agent.client.handle('fileWriteChunk', async (w) => {
+      arrived();
+      await gate;
+      parts.push(Buffer.from(w.data));
+      if (w.last) nodes.alpha.files.servers.get(id)!.set(w.path, Buffer.concat(parts));
+      return {};
+    });
+    const upload = admin.request('PUT', `/servers/${id}/files/content?path=late.txt`, { rawBody: Buffer.from('written while it moved'), contentType: 'application/octet-stream' });
+    await uploading;
+    expect((await admin.post(`/servers/${id}/migrate`, { nodeId: nodes.beta.nodeId })).status).to.equal(202);
+    // Stopped on its source, the migration holds at 'stopping' until the upload is done.
+    await waitForServer(admin, id, (s) => s.workflow?.step === 'stopping' && s.status.runtimeState === 'STOPPED', 'the source stopped', 5_000);
+    expect((await admin.get<ServerDetail>(`/servers/${id}`)).body.workflow?.step).to.equal('stopping');
+    release();
+    expect((await upload).status).to.equal(204);
+    const moved = await settled(id);
+    expect(moved.nodeId).to.equal(nodes.beta.nodeId);
+    expect(nodes.beta.files.files(id)?.['late.txt']).to.equal('written while it moved');
+    await removed(id);
   });
 
   it('holds the target\'s room and game port from the start, and gives the source\'s back at the end', async () => {
@@ -288,6 +323,7 @@ describe('migration API: validation, permissions, steps, rollback and drain (fak
     const stays = await admin.get<ServerDetail>(`/servers/${second.id}`);
     expect(stays.body).to.include({ nodeId: source.nodeId, phase: 'READY' });
     expect(source.files.files(second.id)).to.deep.equal(world);
+    await removed(first.id);
   });
 
   it('the built CLI migrates a server and drains a Node named by name', async () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { refuseWhileFilesInMotion } from '../../src/controller/services/files/file-changes.js';
+import { FileChangesUnderWay, refuseWhileFilesInMotion } from '../../src/controller/services/files/file-changes.js';
 import { DomainError } from '../../src/controller/core/errors.js';
 import type { ServerDoc } from '../../src/controller/store/records.js';
 
@@ -27,5 +27,28 @@ describe('file changes while a workflow moves or replaces the files', () => {
 
   it('takes them in READY, PROVISIONING and FAILED (an operator mends a failed server\'s files)', () => {
     for (const phase of ['READY', 'PROVISIONING', 'FAILED'] as const) expect(() => refuseWhileFilesInMotion(doc(phase)), phase).to.not.throw();
+  });
+
+  it('settles once every change of the server under way has ended, failed ones included; other servers do not count', async () => {
+    const changes = new FileChangesUnderWay();
+    const ends: (() => void)[] = [];
+    const held = () => new Promise<void>((resolve) => ends.push(resolve));
+    const first = changes.run('a', held);
+    const second = changes.run('a', () => held().then(() => { throw new Error('the Agent refused'); }));
+    void changes.run('b', held);
+    let settled = false;
+    const waited = changes.settled('a').then(() => (settled = true));
+    await Promise.resolve();
+    ends[0]();
+    await first;
+    expect(settled, 'one change of a is still under way').to.equal(false);
+    ends[1]();
+    await second.catch(() => undefined);
+    await waited;
+    expect(settled).to.equal(true);
+    let idle = false;
+    await changes.settled('c').then(() => (idle = true));
+    expect(idle).to.equal(true);
+    ends[2]();
   });
 });

@@ -20,6 +20,7 @@ import { processTimers, type ScheduleTimers } from './backups/scheduler.js';
 import { ConsoleHub } from './console/console-hub.js';
 import { ConsoleService } from './console/console.js';
 import { NodeDrain } from './nodes/drain.js';
+import { FileChangesUnderWay } from './files/file-changes.js';
 import { FileService } from './files/files.js';
 import { defaultMigrationTimings, type MigrationTimings } from './migration/migration-steps.js';
 import { MigrationService } from './migration/migrations.js';
@@ -145,8 +146,10 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   reportFeed.subscribe((nodeId, report) => reconcileTimer.reported(nodeId, report));
   // Workflows that move a server's files between Nodes.
   const workflowOutcomes = new WorkflowOutcomes();
+  // File changes through the API under way: refused while files move, and awaited by a migration before its last copy.
+  const fileChanges = new FileChangesUnderWay();
   const migrations = new MigrationService({
-    deps, servers, templates: deps.templates, gateway, reports: reportFeed, nodeStates: fleet, agents, timings: deps.migrationTimings ?? defaultMigrationTimings,
+    deps, servers, templates: deps.templates, gateway, reports: reportFeed, nodeStates: fleet, agents, fileChanges, timings: deps.migrationTimings ?? defaultMigrationTimings,
   }, access, workflowOutcomes);
   // Operating a server through its Agent: console, files, server.properties, usage history.
   const nodeCalls = new NodeCalls(agents);
@@ -196,8 +199,8 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     software: new SoftwareService(deps, access, deps.templates, { bases: deps.software?.bases ?? defaultUpstreamBases, syncIntervalMs: deps.software?.syncIntervalMs ?? 6 * 60 * 60 * 1000 }),
     consoleHub,
     console: new ConsoleService(servers, nodeCalls, consoleHub, access, streamGuards),
-    files: new FileService(servers, nodeCalls, deps.templates),
-    properties: new PropertiesService(servers, nodeCalls, deps.templates),
+    files: new FileService(servers, nodeCalls, deps.templates, fileChanges),
+    properties: new PropertiesService(servers, nodeCalls, deps.templates, fileChanges),
     usage: new ServerUsageService(servers, nodeCalls),
     catalog,
     plugins,

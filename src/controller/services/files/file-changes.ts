@@ -14,3 +14,33 @@ export function refuseWhileFilesInMotion(doc: ServerDoc): void {
   const doing = doc.workflow ? ` (${doc.workflow.kind.toLowerCase()}: ${doc.workflow.step})` : '';
   throw new DomainError('phase_busy', `The server is ${doc.phase}${doing}: its files are being moved or replaced, so a change now could be lost. Try again when it is READY.`);
 }
+
+/**
+ * File changes through the API under way, per server. One that passed the check above before a
+ * migration began (an upload still streaming) is waited for before the migration's last copy.
+ */
+export class FileChangesUnderWay {
+  private readonly counts = new Map<string, number>();
+  private readonly waiting = new Map<string, (() => void)[]>();
+
+  async run<T>(serverId: string, change: () => Promise<T>): Promise<T> {
+    this.counts.set(serverId, (this.counts.get(serverId) ?? 0) + 1);
+    try {
+      return await change();
+    } finally {
+      const left = (this.counts.get(serverId) ?? 1) - 1;
+      if (left > 0) this.counts.set(serverId, left);
+      else {
+        this.counts.delete(serverId);
+        for (const wake of this.waiting.get(serverId) ?? []) wake();
+        this.waiting.delete(serverId);
+      }
+    }
+  }
+
+  /** Resolves once no change of the server is under way. */
+  settled(serverId: string): Promise<void> {
+    if (!this.counts.has(serverId)) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.set(serverId, [...(this.waiting.get(serverId) ?? []), resolve]));
+  }
+}

@@ -1,6 +1,6 @@
 import type { PassThrough, Readable } from 'node:stream';
 import type { FileEntry } from '../../../shared/link/messages.js';
-import { refuseWhileFilesInMotion } from './file-changes.js';
+import { refuseWhileFilesInMotion, type FileChangesUnderWay } from './file-changes.js';
 import { downloadStream, maxFileBytes, tooLarge, uploadBody } from './file-transfer.js';
 import { agentDeadlines, type NodeCalls } from '../agent-link/node-calls.js';
 import type { ServerService } from '../servers/servers.js';
@@ -21,7 +21,12 @@ export const normalPath = (path: string): string => path.split('/').filter((p) =
  * administrators included; every member of every admitted team trusts that secret.
  */
 export class FileService {
-  constructor(private readonly servers: ServerService, private readonly calls: NodeCalls, private readonly templates: Pick<TemplateCatalog, 'get'>) {}
+  constructor(
+    private readonly servers: ServerService,
+    private readonly calls: NodeCalls,
+    private readonly templates: Pick<TemplateCatalog, 'get'>,
+    private readonly changes: FileChangesUnderWay,
+  ) {}
 
   /** The normalised path of the server's forwarding-secret file, if its template has one. */
   private secretFile(doc: ServerDoc): string | undefined {
@@ -60,7 +65,7 @@ export class FileService {
     this.refuseSecret(doc, path);
     refuseWhileFilesInMotion(doc);
     if (declaredBytes !== undefined && declaredBytes > maxFileBytes) throw tooLarge();
-    const sizeBytes = await uploadBody(this.calls, doc, path, body);
+    const sizeBytes = await this.changes.run(serverId, () => uploadBody(this.calls, doc, path, body));
     audit.detail({ sizeBytes });
   }
 
@@ -69,7 +74,7 @@ export class FileService {
     const doc = await this.servers.load(caller, serverId, 'files.delete');
     this.refuseSecret(doc, path);
     refuseWhileFilesInMotion(doc);
-    await this.calls.ask(doc, { body: 'fileDelete', fileDelete: { serverId, path } }, { timeoutMs: agentDeadlines.disk });
+    await this.changes.run(serverId, () => this.calls.ask(doc, { body: 'fileDelete', fileDelete: { serverId, path } }, { timeoutMs: agentDeadlines.disk }));
   }
 
   async mkdir(caller: Caller, serverId: string, path: string, audit: AuditScope): Promise<void> {
@@ -77,6 +82,6 @@ export class FileService {
     const doc = await this.servers.load(caller, serverId, 'files.write');
     this.refuseSecret(doc, path);
     refuseWhileFilesInMotion(doc);
-    await this.calls.ask(doc, { body: 'fileMkdir', fileMkdir: { serverId, path } }, { timeoutMs: agentDeadlines.quick });
+    await this.changes.run(serverId, () => this.calls.ask(doc, { body: 'fileMkdir', fileMkdir: { serverId, path } }, { timeoutMs: agentDeadlines.quick }));
   }
 }

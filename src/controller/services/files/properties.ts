@@ -1,5 +1,5 @@
 import { isManagedProperty } from '../../../shared/properties-file.js';
-import { refuseWhileFilesInMotion } from './file-changes.js';
+import { refuseWhileFilesInMotion, type FileChangesUnderWay } from './file-changes.js';
 import { agentDeadlines, type NodeCalls } from '../agent-link/node-calls.js';
 import type { ServerService } from '../servers/servers.js';
 import type { AuditScope } from '../../core/audit-scope.js';
@@ -14,7 +14,12 @@ const valuesOf = (response: Awaited<ReturnType<NodeCalls['ask']>>): Record<strin
 
 /** server.properties of a server, read and changed by its Agent on the Node's disk. */
 export class PropertiesService {
-  constructor(private readonly servers: ServerService, private readonly calls: NodeCalls, private readonly templates: TemplateCatalog) {}
+  constructor(
+    private readonly servers: ServerService,
+    private readonly calls: NodeCalls,
+    private readonly templates: TemplateCatalog,
+    private readonly changes: FileChangesUnderWay,
+  ) {}
 
   /** Keys Cairn writes at a member's every start (e.g. online-mode): the operator's only outside the network. */
   private memberKeys(doc: ServerDoc): string[] {
@@ -56,7 +61,7 @@ export class PropertiesService {
       if (value === null) remove.push(key);
       else set[key] = value;
     }
-    const response = await this.calls.ask(doc, { body: 'propertiesPatch', propertiesPatch: { serverId, set, remove } }, { timeoutMs: agentDeadlines.quick });
+    const response = await this.changes.run(serverId, () => this.calls.ask(doc, { body: 'propertiesPatch', propertiesPatch: { serverId, set, remove } }, { timeoutMs: agentDeadlines.quick }));
     return { properties: valuesOf(response), appliesAtNextStart: true as const };
   }
 }

@@ -6,6 +6,8 @@ import type { ServerDoc } from '../../store/records.js';
 import type { TemplateCatalog } from '../../templates/template-catalog.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import { MigrationCalls, StepFailure } from './migration-calls.js';
+import { DeadlineError, withDeadline } from '../../../shared/deadline.js';
+import type { FileChangesUnderWay } from '../files/file-changes.js';
 import { awaitReport, unlessAborted } from './migration-waits.js';
 import type { NodeGateway } from '../nodes/node-gateway.js';
 import type { ServerReport } from '../servers/server-report.js';
@@ -24,9 +26,11 @@ export interface MigrationTimings {
   startMs: number;
   /** A Node removing a copy it must no longer keep (the source's after the switch, the target's after an unclear commit). */
   removeMs: number;
+  /** File changes through the API that began before the migration (an upload still streaming) ending before the last copy; past it, the migration rolls back. */
+  fileChangesMs?: number;
 }
 
-export const defaultMigrationTimings: MigrationTimings = { stopMs: 120_000, startMs: 120_000, removeMs: 120_000 };
+export const defaultMigrationTimings: MigrationTimings = { stopMs: 120_000, startMs: 120_000, removeMs: 120_000, fileChangesMs: 60_000 };
 
 /** What every migration run works with. */
 export interface MigrationContext {
@@ -37,6 +41,7 @@ export interface MigrationContext {
   reports: ServerReportFeed;
   nodeStates: Pick<NodeFleet, 'subscribe'>;
   agents: AgentSessions;
+  fileChanges: Pick<FileChangesUnderWay, 'settled'>;
   timings: MigrationTimings;
 }
 
@@ -132,6 +137,8 @@ export class MigrationRun {
     const stopped = this.stoppedOn(source);
     await this.step('stopping', { hold: true });
     await unlessAborted(stopped, this.guard);
+    // New changes are refused since the migration began; one still under way lands before the last copy.
+    await unlessAborted(this.fileChangesSettled(), this.guard);
 
     await this.step('syncing');
     await unlessAborted(this.copy(source, sink, true), this.guard);
@@ -147,6 +154,16 @@ export class MigrationRun {
       { nodeId: target, gamePort: this.workflow.targetGamePort },
     );
     return { started };
+  }
+
+  private async fileChangesSettled(): Promise<void> {
+    const ms = this.ctx.timings.fileChangesMs ?? defaultMigrationTimings.fileChangesMs!;
+    try {
+      await withDeadline(this.ctx.fileChanges.settled(this.doc._id), ms, 'file changes');
+    } catch (e) {
+      if (e instanceof DeadlineError) throw new StepFailure(`a file change through the API was still under way after ${Math.round(ms / 1000)} s`);
+      throw e;
+    }
   }
 
   /**
