@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { FileChangesUnderWay, refuseWhileFilesInMotion } from '../../src/controller/services/files/file-changes.js';
+import { fileChangesEnded, FileChangesUnderWay, refuseWhileFilesInMotion } from '../../src/controller/services/files/file-changes.js';
 import { DomainError } from '../../src/controller/core/errors.js';
 import type { ServerDoc } from '../../src/controller/store/records.js';
 
@@ -50,5 +50,18 @@ describe('file changes while a workflow moves or replaces the files', () => {
     await changes.settled('c').then(() => (idle = true));
     expect(idle).to.equal(true);
     ends[2]();
+  });
+
+  it('a workflow waits for changes under way for a while, then fails saying one still was', async () => {
+    const changes = new FileChangesUnderWay();
+    let end!: () => void;
+    const change = changes.run('s', () => new Promise<void>((resolve) => (end = resolve)));
+    let refused: unknown;
+    await fileChangesEnded(changes, 's', 20).catch((e: unknown) => (refused = e));
+    expect(String(refused)).to.include('a file change through the API was still under way after 0 s');
+    const ended = fileChangesEnded(changes, 's', 5_000);
+    end();
+    await change;
+    await ended;
   });
 });

@@ -158,12 +158,12 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const catalog = new CatalogService(deps, access, { source: deps.catalog?.source, syncIntervalMs: deps.catalog?.syncIntervalMs ?? 60 * 60 * 1000 });
   const plugins = new PluginService(deps, servers, catalog, deps.templates, gateway, new ArtifactStore(join(deps.dataDir, 'artifacts'), deps.logger, deps.repos.sharedArtifacts()), serverWatch);
   // Backups: destinations, manual and scheduled backups, restore workflows.
-  const backups = createBackupServices({ deps, access, audit, servers, agents, fleet, gateway, templates: deps.templates, serverChanges: serverWatch, timers: deps.scheduleTimers });
+  const backups = createBackupServices({ deps, access, audit, servers, agents, fleet, gateway, templates: deps.templates, serverChanges: serverWatch, fileChanges, timers: deps.scheduleTimers });
   // Software updates: held, backed up, installed from the backup's stage, started, or rolled back.
   const updates = new UpdateService({
     deps, servers, templates: deps.templates, runner: backups.runner, destinations: backups.destinations, removal: backups.removal,
     calls: new RawNodeCalls(agents), changes: serverWatch, nodeReady: (nodeId) => nodeReady(fleet, nodeId, backupDeadlines.nodeReadyMs),
-    timings: deps.updateTimings ?? defaultUpdateTimings,
+    fileChanges, timings: deps.updateTimings ?? defaultUpdateTimings,
   }, gateway, catalog, workflowOutcomes);
   return {
     deps,

@@ -17,6 +17,7 @@ import { DestinationLocks } from './destination-locks.js';
 import { BackupDestinations } from './destinations.js';
 import { NodeDirectoryKind } from './node-directory-kind.js';
 import { RawNodeCalls } from './raw-node-calls.js';
+import type { FileChangesUnderWay } from '../files/file-changes.js';
 import { RestoreWorkflow } from './restore.js';
 import { BackupScheduler, processTimers, type ScheduleTimers } from './scheduler.js';
 import { BackupSchedules } from './schedules.js';
@@ -31,6 +32,8 @@ export interface BackupDeps {
   gateway: NodeGateway;
   templates: TemplateCatalog;
   serverChanges: ServerChangeHub;
+  /** File changes through the API under way: a restore waits for them before it replaces the files. */
+  fileChanges: Pick<FileChangesUnderWay, 'settled'>;
   /** What schedules' timers run on (tests pass a clock they move). */
   timers?: ScheduleTimers;
 }
@@ -49,7 +52,10 @@ export function createBackupServices(d: BackupDeps) {
   const schedules = new BackupSchedules(d.deps, d.access, d.audit, d.servers, destinations, backups, removal, runner, d.serverChanges);
   const scheduler = new BackupScheduler(d.deps.repos, d.deps.clock, d.timers ?? processTimers, d.deps.logger, (s) => schedules.fire(s));
   schedules.attach(scheduler);
-  const restore = new RestoreWorkflow(d.deps, d.access, d.servers, backups, destinations, runner, calls, d.templates, d.gateway, d.serverChanges, (nodeId) => nodeReady(d.fleet, nodeId, backupDeadlines.nodeReadyMs));
+  const restore = new RestoreWorkflow(
+    d.deps, d.access, d.servers, backups, destinations, runner, calls, d.templates, d.gateway, d.serverChanges,
+    (nodeId) => nodeReady(d.fleet, nodeId, backupDeadlines.nodeReadyMs), d.fileChanges,
+  );
   return {
     destinations, runner, removal, backups, schedules, restore,
     /**

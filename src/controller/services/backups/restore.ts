@@ -19,6 +19,7 @@ import { stageBackup } from './backup-stage.js';
 import type { BackupRunner } from './backup-runner.js';
 import type { BackupService } from './backups.js';
 import type { BackupDestinations } from './destinations.js';
+import { fileChangesEnded, type FileChangesUnderWay } from '../files/file-changes.js';
 
 /** The steps of a RESTORE workflow, as the server's `workflow.step` shows them. */
 export const restoreSteps = {
@@ -55,6 +56,7 @@ export class RestoreWorkflow {
     private readonly serverChanges: ServerChangeHub,
     /** Resolves once the Node's Agent is connected, or gives up (the question that follows then fails). */
     private readonly nodeReady: (nodeId: string) => Promise<void>,
+    private readonly fileChanges: Pick<FileChangesUnderWay, 'settled'>,
   ) {}
 
   async restore(caller: Caller, backupId: string, input: { serverId?: string }, audit: AuditScope) {
@@ -111,6 +113,8 @@ export class RestoreWorkflow {
         }
         current = await this.step(current, restoreSteps.stopping, { hold: true });
         await this.stopped(current._id);
+        // New changes are refused since the restore began; one still under way ends before the files are replaced.
+        await fileChangesEnded(this.fileChanges, current._id);
         current = await this.step(current, restoreSteps.staging);
         stage = await stageBackup(this.calls, this.destinations, current.nodeId!, current._id, backup, destination);
         current = await this.step(current, restoreSteps.committing, { stageId: stage.id });

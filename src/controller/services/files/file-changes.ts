@@ -1,3 +1,4 @@
+import { DeadlineError, withDeadline } from '../../../shared/deadline.js';
 import { DomainError } from '../../core/errors.js';
 import type { ServerDoc } from '../../store/records.js';
 
@@ -42,5 +43,18 @@ export class FileChangesUnderWay {
   settled(serverId: string): Promise<void> {
     if (!this.counts.has(serverId)) return Promise.resolve();
     return new Promise((resolve) => this.waiting.set(serverId, [...(this.waiting.get(serverId) ?? []), resolve]));
+  }
+}
+
+/** How long a workflow waits for the server's file changes under way before it moves or replaces the files. */
+export const fileChangesWaitMs = 60_000;
+
+/** Resolves once no change of the server is under way; past `ms`, throws saying one still was (the workflow fails with it). */
+export async function fileChangesEnded(changes: Pick<FileChangesUnderWay, 'settled'>, serverId: string, ms = fileChangesWaitMs): Promise<void> {
+  try {
+    await withDeadline(changes.settled(serverId), ms, 'file changes');
+  } catch (e) {
+    if (e instanceof DeadlineError) throw new Error(`a file change through the API was still under way after ${Math.round(ms / 1000)} s`, { cause: e });
+    throw e;
   }
 }

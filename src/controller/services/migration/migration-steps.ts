@@ -6,8 +6,7 @@ import type { ServerDoc } from '../../store/records.js';
 import type { TemplateCatalog } from '../../templates/template-catalog.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import { MigrationCalls, StepFailure } from './migration-calls.js';
-import { DeadlineError, withDeadline } from '../../../shared/deadline.js';
-import type { FileChangesUnderWay } from '../files/file-changes.js';
+import { fileChangesEnded, type FileChangesUnderWay } from '../files/file-changes.js';
 import { awaitReport, unlessAborted } from './migration-waits.js';
 import type { NodeGateway } from '../nodes/node-gateway.js';
 import type { ServerReport } from '../servers/server-report.js';
@@ -26,11 +25,11 @@ export interface MigrationTimings {
   startMs: number;
   /** A Node removing a copy it must no longer keep (the source's after the switch, the target's after an unclear commit). */
   removeMs: number;
-  /** File changes through the API that began before the migration (an upload still streaming) ending before the last copy; past it, the migration rolls back. */
+  /** File changes through the API that began before the migration (an upload still streaming) ending before the last copy (60 s when absent); past it, the migration rolls back. */
   fileChangesMs?: number;
 }
 
-export const defaultMigrationTimings: MigrationTimings = { stopMs: 120_000, startMs: 120_000, removeMs: 120_000, fileChangesMs: 60_000 };
+export const defaultMigrationTimings: MigrationTimings = { stopMs: 120_000, startMs: 120_000, removeMs: 120_000 };
 
 /** What every migration run works with. */
 export interface MigrationContext {
@@ -138,7 +137,7 @@ export class MigrationRun {
     await this.step('stopping', { hold: true });
     await unlessAborted(stopped, this.guard);
     // New changes are refused since the migration began; one still under way lands before the last copy.
-    await unlessAborted(this.fileChangesSettled(), this.guard);
+    await unlessAborted(fileChangesEnded(this.ctx.fileChanges, this.doc._id, this.ctx.timings.fileChangesMs), this.guard);
 
     await this.step('syncing');
     await unlessAborted(this.copy(source, sink, true), this.guard);
@@ -154,16 +153,6 @@ export class MigrationRun {
       { nodeId: target, gamePort: this.workflow.targetGamePort },
     );
     return { started };
-  }
-
-  private async fileChangesSettled(): Promise<void> {
-    const ms = this.ctx.timings.fileChangesMs ?? defaultMigrationTimings.fileChangesMs!;
-    try {
-      await withDeadline(this.ctx.fileChanges.settled(this.doc._id), ms, 'file changes');
-    } catch (e) {
-      if (e instanceof DeadlineError) throw new StepFailure(`a file change through the API was still under way after ${Math.round(ms / 1000)} s`);
-      throw e;
-    }
   }
 
   /**

@@ -15,6 +15,7 @@ import type { ServerChangeHub } from '../servers/change-hub.js';
 import type { ServerService } from '../servers/servers.js';
 import type { StageSink } from '../transfers/stage-sink.js';
 import { awaitServer, isStopped, startedAt } from '../servers/server-waits.js';
+import { fileChangesEnded, type FileChangesUnderWay } from '../files/file-changes.js';
 
 /** The steps of an UPDATE workflow, as the server's `workflow.step` shows them. */
 export const updateSteps = {
@@ -47,6 +48,8 @@ export interface UpdateContext {
   calls: NodeCalls;
   changes: ServerChangeHub;
   nodeReady: (nodeId: string) => Promise<void>;
+  /** File changes through the API under way: the PRE_UPDATE backup waits for them, so it holds them. */
+  fileChanges: Pick<FileChangesUnderWay, 'settled'>;
   timings: UpdateTimings;
 }
 
@@ -75,6 +78,7 @@ export class UpdateRun {
   async forward(): Promise<WorkflowResult> {
     try {
       await this.wait(isStopped, this.ctx.timings.stopMs, 'stop');
+      await fileChangesEnded(this.ctx.fileChanges, this.doc._id);
       const backup = await this.takeBackup();
       await this.install(backup);
       await this.start();
