@@ -56,6 +56,10 @@ export function crashLoopMessage(crashes: number, windowSeconds: number, last: C
 export const crashAt = (at: number, code: number | null, signal: string | null, lastLines: readonly CrashLine[] = [], oomKilledAt?: number): CrashRecord =>
   ({ at, code, signal, lastLines: keptCrashLines(lastLines), ...(oomKilledAt === undefined ? {} : { oomKilledAt }) });
 
+/** A launch that failed before any game ran: no exit status, and with no console to show, its one line is why the Agent could not start it. */
+export const launchFailureAt = (at: number, error: unknown): CrashRecord =>
+  crashAt(at, null, null, [{ text: `The Agent could not start the game: ${error instanceof Error ? error.message : String(error)}`, at }]);
+
 const oomKilledId = (serverId: string) => `${serverId}:oom-killed`;
 
 /**

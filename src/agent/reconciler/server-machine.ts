@@ -1,5 +1,5 @@
 import { assign, fromCallback, fromPromise, setup, type EventObject } from 'xstate';
-import { crashAt, crashLoopMessage, isCrash, withOomCondition, type CrashLine, type CrashRecord } from './crash-record.js';
+import { crashAt, crashLoopMessage, isCrash, launchFailureAt, withOomCondition, type CrashLine, type CrashRecord } from './crash-record.js';
 import { clearPortInUse, notePortInUse, portRecheckMs, type PortCheckResult } from './port-in-use.js';
 import { appliedFrom, needsRestart, type AppliedSpec, type ServerTarget } from './server-target.js';
 import { withRuntimeRefusal, type AgentCondition } from './start-refusal.js';
@@ -135,15 +135,10 @@ export const agentServerMachine = setup({
       };
     }),
     markRunEnded: assign({ runEnded: true }),
-    /**
-     * A launch that failed before any game ran counts as a crash: retrying it forever would hide the
-     * cause. With no console to show, the crash's one line is why the Agent could not start it.
-     */
+    /** A launch that failed before any game ran counts as a crash: retrying it forever would hide the cause. */
     recordLaunchFailure: assign(({ context, event }) => {
-      const at = Date.now();
-      const error = (event as unknown as { error?: unknown }).error;
-      const why = { text: `The Agent could not start the game: ${error instanceof Error ? error.message : String(error)}`, at };
-      return { applied: undefined, lastExitCrashed: true, crashes: [...context.crashes, at], lastCrash: crashAt(at, null, null, [why]) };
+      const crash = launchFailureAt(Date.now(), (event as unknown as { error?: unknown }).error);
+      return { applied: undefined, lastExitCrashed: true, crashes: [...context.crashes, crash.at], lastCrash: crash };
     }),
     raiseCrashLoop: assign(({ context }) => ({
       conditions: [
