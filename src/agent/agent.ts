@@ -85,7 +85,7 @@ async function credentialFor(config: AgentConfig, credentials: grpc.ChannelCrede
 export async function runAgent(config: AgentConfig, logger: Logger, options: AgentOptions = {}): Promise<RunningAgent> {
   const backoff = options.backoff ?? defaultBackoff;
   // The credential and every server's files live here: this uid alone may walk in (games run as others).
-  const looseMode = await ensurePrivateDir(config.dataDir);
+  const looseMode = await ensurePrivateDir(config.dataDir, { walkable: true });
   if (looseMode !== undefined) logger.warn({ event: 'data_dir_tightened', dataDir: config.dataDir, was: looseMode.toString(8) }, 'the data dir was open to other users; it is now 0700');
   const credentials = await linkCredentials(config);
   const { nodeId, credential } = await credentialFor(config, credentials, logger, backoff);

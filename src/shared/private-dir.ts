@@ -4,13 +4,15 @@ import { join } from 'node:path';
 /**
  * Creates `dir` mode 0700, or narrows an existing one to 0700 when group or others have any bit
  * on it: the store, keys and credentials inside must be readable by this uid alone, and a directory
- * an earlier version (or an operator) created wider would otherwise stay open. Returns the mode it
+ * an earlier version (or an operator) created wider would otherwise stay open; `walkable` keeps
+ * bits that let others walk through without listing. Returns the mode it
  * had when it was narrowed, so the caller can log that once; undefined when nothing changed.
  */
-export async function ensurePrivateDir(dir: string): Promise<number | undefined> {
+export async function ensurePrivateDir(dir: string, options: { walkable?: boolean } = {}): Promise<number | undefined> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const mode = (await stat(dir)).mode & 0o777;
-  if ((mode & 0o077) === 0) return undefined;
+  // Walking through without listing (x alone) is what an Agent whose games lack a view gives them.
+  if ((mode & (options.walkable ? 0o066 : 0o077)) === 0) return undefined;
   await chmod(dir, 0o700);
   return mode;
 }

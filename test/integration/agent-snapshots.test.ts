@@ -20,6 +20,7 @@ describe('Agent snapshots, local backups and stages through the Controller\'s li
   let gamePort: number;
   let big: Buffer;
   const rootOf = (dataDir: string) => join(dataDir, 'servers', id, 'root');
+  const softwareOf = (dataDir: string) => join(dataDir, 'servers', id, 'software');
   const destination = () => join(f.agentDir, 'node-backups');
 
   /** One request to an Agent, with every part of a multi-part answer. */
@@ -150,7 +151,7 @@ describe('Agent snapshots, local backups and stages through the Controller\'s li
     await waitForServer(f.admin, id, stopped, 'STOPPED');
     await ask(f.nodeId, commit);
     expect((await readFile(join(rootOf(f.agentDir), 'big.bin'))).equals(big)).to.equal(true);
-    expect(JSON.parse(await readFile(join(rootOf(f.agentDir), '.cairn', 'installed.json'), 'utf8'))).to.include({ template: 'simcraft', version: '1.21.4' });
+    expect(JSON.parse(await readFile(join(softwareOf(f.agentDir), 'installed.json'), 'utf8'))).to.include({ template: 'simcraft', version: '1.21.4' });
     await f.admin.post(`/servers/${id}/start`);
     await waitForServer(f.admin, id, running, 'RUNNING after the restore');
     expect(await tcpAccepts(gamePort)).to.equal(true);
@@ -194,13 +195,13 @@ describe('Agent snapshots, local backups and stages through the Controller\'s li
     expect(manifest.map((e) => e.path)).to.include('empty/dir');
     expect(staged).to.deep.equal(manifest);
     await ask(target.nodeId, { body: 'stageCommit', stageCommit: { stageId: 'st-move', serverId: id, templateJson: await templateJson(), software } });
-    const installed = await readFile(join(rootOf(target.agentDir), '.cairn', 'installed.json'), 'utf8');
+    const installed = await readFile(join(softwareOf(target.agentDir), 'installed.json'), 'utf8');
 
     // The desired state naming the server arrives after the commit (here sent by hand: the migration workflow is the Controller's).
     const [desired] = (await f.t.controller.services.agents.desiredStateFor(f.nodeId)).filter((s) => s.serverId === id);
     expect(f.t.controller.services.agents.sendDesiredState(target.nodeId, [{ ...desired, desiredState: 'DESIRED_RUNTIME_STATE_RUNNING' }])).to.equal(true);
     await waitFor(() => tcpAccepts(gamePort), { timeoutMs: 20_000, what: 'the game on the target Node' });
-    expect(await readFile(join(rootOf(target.agentDir), '.cairn', 'installed.json'), 'utf8'), 'adopted as installed, not installed again').to.equal(installed);
+    expect(await readFile(join(softwareOf(target.agentDir), 'installed.json'), 'utf8'), 'adopted as installed, not installed again').to.equal(installed);
     expect((await readFile(join(rootOf(target.agentDir), 'big.bin'))).equals(big)).to.equal(true);
     expect((await stat(join(rootOf(target.agentDir), 'empty', 'dir'))).isDirectory()).to.equal(true);
   });

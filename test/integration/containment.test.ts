@@ -298,6 +298,7 @@ const asRoot = process.getuid?.() === 0;
       const boxed = await waitForServer(f.admin, before.id, (s) => s.status.runtimeState === 'RUNNING' && s.status.pid !== undefined && s.status.pid !== before.status.pid, 'restarted', 60_000);
       expect(await ask(boxed.id, 'whoami', /uid=\d+/)).to.include(`uid=${uid} gid=${uid}`);
       expect((await stat(join(dir, 'servers', before.id, 'root', 'server.properties'))).uid).to.equal(uid);
+      expect((await stat(join(dir, 'servers', before.id, 'software'))).uid).to.equal(0);
       expect((await stat(join(dir, 'servers', before.id, 'root', '.cairn'))).uid).to.equal(0);
     } finally {
       await agent.kill();

@@ -69,7 +69,7 @@ describe('server software through the Controller: fetched from the upstream once
     const ready = await waitForServer(f.admin, other, (s) => s.phase === 'READY', 'two READY', 30_000);
     expect(ready.software).to.deep.equal({ template: 'jspaper', version: '1.21.4', build: '232' });
     expect(upstream.count(new RegExp(`^/objects/${sha256(good)}$`))).to.equal(1);
-    expect(await readFile(join(second.agentDir, 'servers', other, 'root', '.cairn', 'server.jar'))).to.deep.equal(good);
+    expect(await readFile(join(second.agentDir, 'servers', other, 'software', 'server.jar'))).to.deep.equal(good);
     expect((await f.admin.post(`/servers/${other}/start`)).status).to.equal(202);
     await waitForServer(f.admin, other, (s) => s.status.runtimeState === 'RUNNING', 'two RUNNING', 30_000);
   });
@@ -82,7 +82,7 @@ describe('server software through the Controller: fetched from the upstream once
     const done = await waitForServer(f.admin, id, (s) => s.phase === 'READY' && !s.workflow, 'READY after the update', 60_000);
     expect(done.conditions.map((c) => c.reason)).to.not.include('UPDATE_FAILED');
     expect(done.software).to.deep.equal({ template: 'jspaper', version: '1.21.5', build: '5' });
-    expect(await readFile(join(f.agentDir, 'servers', id, 'root', '.cairn', 'server.jar'), 'utf8')).to.contain('build 5');
+    expect(await readFile(join(f.agentDir, 'servers', id, 'software', 'server.jar'), 'utf8')).to.contain('build 5');
   });
 
   it('a download that does not match its listed sha256 is never installed or run: INSTALL_FAILED says so', async () => {
@@ -95,6 +95,6 @@ describe('server software through the Controller: fetched from the upstream once
   it('a Mojang server jar, known by its sha1 only, is fetched by sha1 and verified', async () => {
     const id = await create('vanilla-like', { template: 'jsvanilla', version: '1.21.4' }, f.nodeId);
     await waitForServer(f.admin, id, (s) => s.phase === 'READY', 'READY', 30_000);
-    expect(await readFile(join(f.agentDir, 'servers', id, 'root', '.cairn', 'server.jar'), 'utf8')).to.contain('mojang');
+    expect(await readFile(join(f.agentDir, 'servers', id, 'software', 'server.jar'), 'utf8')).to.contain('mojang');
   });
 });

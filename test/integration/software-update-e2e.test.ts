@@ -16,7 +16,7 @@ const isRunning = (s: ServerDetail) => s.phase === 'READY' && s.status.runtimeSt
 const failureOf = (s: ServerDetail) => s.conditions.find((c) => c.reason === 'UPDATE_FAILED');
 const rootOf = (agentDir: string, id: string) => join(agentDir, 'servers', id, 'root');
 const worldVersion = async (agentDir: string, id: string) => (await readFile(join(rootOf(agentDir, id), 'world', 'version.txt'), 'utf8')).trim();
-const installed = async (agentDir: string, id: string) => JSON.parse(await readFile(join(rootOf(agentDir, id), '.cairn', 'installed.json'), 'utf8')) as { version: string };
+const installed = async (agentDir: string, id: string) => JSON.parse(await readFile(join(agentDir, 'servers', id, 'software', 'installed.json'), 'utf8')) as { version: string };
 
 /** The server, created READY on `version`, optionally started (and so its world written by that version). */
 async function createServer(admin: ApiClient, teamId: string, name: string, version: string, run: boolean): Promise<string> {

@@ -69,7 +69,10 @@ describe('containment: the box command', () => {
   it('joins the cgroups, enters the view, drops to the server\'s uid, then runs the game', () => {
     const { command, args } = boxedCommand({
       identity, setpriv: '/usr/bin/setpriv', procsFiles: ['/cg/memory/cairn/s/cgroup.procs', '/cg/pids/cairn/s/cgroup.procs'],
-      view: { bwrap: '/usr/bin/bwrap', serverDir: '/data/servers/s/root', entries: [{ kind: 'ro-bind', path: '/usr' }, { kind: 'symlink', target: 'usr/bin', path: '/bin' }, { kind: 'ro-bind', path: '/opt/jdk' }] },
+      view: {
+        bwrap: '/usr/bin/bwrap', serverDir: '/data/servers/s/root', software: { from: '/data/servers/s/software', at: '/data/servers/s/root/.cairn' },
+        entries: [{ kind: 'ro-bind', path: '/usr' }, { kind: 'symlink', target: 'usr/bin', path: '/bin' }, { kind: 'ro-bind', path: '/opt/jdk' }],
+      },
     }, 'java', ['-jar', 'server.jar']);
     expect(command).to.equal('/bin/sh');
     expect(args.slice(2, 6)).to.deep.equal(['cairn-box', '2', '/cg/memory/cairn/s/cgroup.procs', '/cg/pids/cairn/s/cgroup.procs']);
@@ -84,7 +87,7 @@ describe('containment: the box command', () => {
     expect(box).to.include('--ro-bind /usr /usr');
     // Every directory above a bind is made walkable, once.
     expect(box).to.include('--perms 0755 --dir /opt --ro-bind /opt/jdk /opt/jdk');
-    expect(box).to.include('--perms 0755 --dir /data --perms 0755 --dir /data/servers --perms 0755 --dir /data/servers/s --bind /data/servers/s/root /data/servers/s/root --chdir /data/servers/s/root');
+    expect(box).to.include('--perms 0755 --dir /data --perms 0755 --dir /data/servers --perms 0755 --dir /data/servers/s --bind /data/servers/s/root /data/servers/s/root --ro-bind /data/servers/s/software /data/servers/s/root/.cairn --chdir /data/servers/s/root');
     expect(box).to.not.include('--unshare-net');
     expect(args.slice(setpriv)).to.deep.equal([
       '/usr/bin/setpriv', '--reuid=200001', '--regid=200001', '--clear-groups', '--no-new-privs', '--inh-caps=-all', '--bounding-set=-all', '--', 'java', '-jar', 'server.jar',

@@ -10,7 +10,7 @@ export interface BoxSpec {
   identity: GameIdentity | null;
   setpriv: string | null;
   /** The view; null runs the game in the host's. */
-  view: { bwrap: string; entries: ViewEntry[]; serverDir: string } | null;
+  view: { bwrap: string; entries: ViewEntry[]; serverDir: string; software: { from: string; at: string } } | null;
   /** `cgroup.procs` files the game joins before anything of it runs. */
   procsFiles: string[];
 }
@@ -53,6 +53,8 @@ function viewArgs(view: NonNullable<BoxSpec['view']>): string[] {
   };
   for (const entry of view.entries) if (entry.kind === 'ro-bind') bind('--ro-bind', entry.path);
   bind('--bind', view.serverDir);
+  // Over the root's own `.cairn` (a mount point the Agent made): the game reads its software there and changes none of it.
+  args.push('--ro-bind', view.software.from, view.software.at);
   args.push('--chdir', view.serverDir);
   return args;
 }

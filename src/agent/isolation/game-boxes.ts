@@ -9,6 +9,8 @@ import { isolationUnavailableMessage, isolationUnavailableReason, noIsolation } 
 import type { IsolationPlan } from './isolation-probe.js';
 import { ownTree } from './own-tree.js';
 import { extraEntries, installationOf } from './view-paths.js';
+import { openWayTo } from './way-in.js';
+import { softwareBeside, softwareMountPoint } from '../reconciler/server-paths.js';
 
 /** A launch as the box turns it: the command that enters the box, and what the shim must know of it. */
 export interface BoxedLaunch {
@@ -69,14 +71,25 @@ export class GameBoxes {
       if (changed > 0) this.logger.debug({ serverId, changed, uid: identity.uid }, 'gave the server\'s files to its identity');
     }
     const group = cgroups && (support.memory || support.cpu) ? await prepareServerGroup(cgroups, serverId, limits) : null;
-    const view = support.filesystem && this.plan.bwrap
-      ? { bwrap: this.plan.bwrap, entries: [...this.viewBase, ...(await this.commandEntries(launch.command))], serverDir }
+    const view = this.viewed
+      ? { bwrap: this.plan.bwrap!, entries: [...this.viewBase, ...(await this.commandEntries(launch.command))], serverDir, software: { from: softwareBeside(serverDir), at: softwareMountPoint(serverDir) } }
       : null;
+    if (identity && !view) await openWayTo(serverDir, identity);
     const command = boxedCommand({ identity, setpriv: this.plan.setpriv, view, procsFiles: group?.procsFiles ?? [] }, launch.command, launch.args);
     return {
       launch: { ...launch, ...command, env: view || identity ? boxedEnv(launch.env, serverDir) : launch.env },
       box: { view: view !== null, oomFile: group?.oomFile ?? null, cgroupDirs: group?.dirs ?? [] },
     };
+  }
+
+  /** Whether games here run in a view of their own (bubblewrap). */
+  private get viewed(): boolean {
+    return this.plan.support.filesystem && this.plan.bwrap !== null;
+  }
+
+  /** Where a game finds its installed software: bound at its root's `.cairn` in a view, else where it lies. */
+  softwareSeenAt(root: string): string {
+    return this.viewed ? softwareMountPoint(root) : softwareBeside(root);
   }
 
   /** The server is gone from this Node: its uid is free again and its cgroup goes. */

@@ -87,9 +87,9 @@ async function detectCgroups(): Promise<CgroupLayout | null> {
 }
 
 /**
- * Finds out what the box can hold on this host. `off` looks at nothing. The uid and the view go
- * together; the cgroup does not need them: a host without bubblewrap still gets limits, one
- * without cgroups still gets users and views.
+ * Finds out what the box can hold on this host. `off` looks at nothing. The uid needs only root
+ * and setpriv; the view needs the uid too; the cgroup needs neither: a host without bubblewrap
+ * still gets users and limits, one without cgroups still gets users and views.
  */
 export async function probeIsolation(mode: IsolationMode): Promise<IsolationPlan> {
   if (mode === 'off') return { mode, support: noIsolation, missing: [], bwrap: null, setpriv: null, cgroups: null };
@@ -124,7 +124,8 @@ export async function probeIsolation(mode: IsolationMode): Promise<IsolationPlan
   if (privileged && !cpu) missing.push('no usable cpu cgroup controller');
   if (!memory && !cpu) cgroups = null;
 
-  // A game of its own uid needs its view too: outside one, the Agent's 0700 data dir bars it from its own directory.
-  const boxed = setpriv !== null && bwrap !== null;
-  return { mode, support: { users: boxed, filesystem: boxed, memory, cpu }, missing, bwrap: boxed ? bwrap : null, setpriv: boxed ? setpriv : null, cgroups };
+  // A game never runs as root while the Agent can make it someone else: without a view it still gets its own uid.
+  const users = setpriv !== null;
+  const filesystem = users && bwrap !== null;
+  return { mode, support: { users, filesystem, memory, cpu }, missing, bwrap: filesystem ? bwrap : null, setpriv, cgroups };
 }

@@ -1,11 +1,9 @@
-import { access, rm, writeFile } from 'node:fs/promises';
+import { access, lstat, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { Template } from '../../shared/templates.js';
 import type { GameIdentity } from '../isolation/game-identity.js';
-import { openDirectory, removeEntry, withPlace } from '../operations/beneath.js';
 import { readInRoot, writeInRoot } from '../operations/root-files.js';
-import { cairnDirName } from '../reconciler/installer.js';
 import type { ServerTarget } from '../reconciler/server-target.js';
 
 /**
@@ -16,6 +14,15 @@ import type { ServerTarget } from '../reconciler/server-target.js';
 const memberMarker = (serverDir: string) => join(dirname(serverDir), 'network-member');
 /** Where earlier versions kept the marker: inside the root's `.cairn`. */
 const oldMemberMarker = 'network-member';
+
+/**
+ * Takes over the marker an earlier version left in the root's `.cairn`, now moved `aside` into
+ * the server's home (out of the game's reach) on its way to removal.
+ */
+export async function adoptLegacyMemberMarker(root: string, aside: string): Promise<void> {
+  const found = await lstat(join(aside, oldMemberMarker)).then((info) => info.isFile(), () => false);
+  if (found) await writeFile(memberMarker(root), '', { mode: 0o600 });
+}
 
 const exists = (path: string) => access(path).then(() => true, () => false);
 
@@ -28,11 +35,8 @@ async function setPaperForwarding(serverDir: string, file: string, secret: strin
   await writeInRoot(serverDir, file, doc.toString(), { mode: 0o600, owner });
 }
 
-/** Whether the last start was as a member (the marker beside the root, or one an earlier version left in `.cairn`). */
-async function wasMember(serverDir: string): Promise<boolean> {
-  if (await exists(memberMarker(serverDir))) return true;
-  return withPlace(serverDir, cairnDirName, 'read', async (place) => exists(join(place.path, oldMemberMarker))).catch(() => false);
-}
+/** Whether the last start was as a member. */
+const wasMember = (serverDir: string) => exists(memberMarker(serverDir));
 
 /**
  * Writes the network's files for this start and answers the config entries to write with the
@@ -63,15 +67,6 @@ export async function networkSettingsForStart(template: Template, target: Server
 
 /** Records whether this start was as a member, once its config is written. */
 export async function recordMembership(serverDir: string, target: ServerTarget): Promise<void> {
-  if (target.inNetwork && target.network?.forwardingSecret) await writeFile(memberMarker(serverDir), '');
+  if (target.inNetwork && target.network?.forwardingSecret) await writeFile(memberMarker(serverDir), '', { mode: 0o600 });
   else await rm(memberMarker(serverDir), { force: true });
-  // The marker of an earlier version goes through the held `.cairn`, never through a link in its place.
-  await withPlace(serverDir, cairnDirName, 'read', async (place) => {
-    const dir = await openDirectory(place);
-    try {
-      await removeEntry(dir, oldMemberMarker);
-    } finally {
-      await dir.close();
-    }
-  }).catch(() => undefined);
 }

@@ -4,6 +4,7 @@ import { lstat, mkdir, open, readdir, readlink, rename, rmdir, unlink, type File
 import { uploadTempPrefix } from '../../shared/backup/manifest.js';
 import { AgentError } from '../errors.js';
 import type { GameIdentity } from '../isolation/game-identity.js';
+import { softwareBeside } from '../reconciler/server-paths.js';
 import { pathSegments, protectedDir, type PathAccess } from './sandbox.js';
 
 /*
@@ -162,11 +163,18 @@ async function walk(root: string, segments: readonly string[], rel: string, foll
  * Finds `path` (the client's text, checked by `pathSegments`) inside `root`. Reads follow a final
  * symlink that stays inside the root; writes act on the final entry itself, so a symlink there is
  * replaced or removed, never written through. Writes under `.cairn`, also when reached through a
- * symlink, are refused with READ_ONLY. The caller closes the place.
+ * symlink, are refused with READ_ONLY; reads of `.cairn` show the installed software. The caller
+ * closes the place.
  */
 export async function locate(root: string, path: string, access: PathAccess): Promise<Place> {
   const segments = pathSegments(path);
-  const place = await walk(root, segments, segments.join('/') || '.', access === 'read');
+  const rel = segments.join('/') || '.';
+  if (access === 'read' && segments[0] === protectedDir) {
+    // The software lies beside the root (the game's `.cairn` is only where its view binds it): shown from there.
+    const place = await walk(softwareBeside(root), segments.slice(1), rel, true);
+    return { ...place, isRoot: false, resolved: [protectedDir, ...place.resolved] };
+  }
+  const place = await walk(root, segments, rel, access === 'read');
   if (access === 'write' && place.resolved[0] === protectedDir) {
     await place.close();
     throw new AgentError('READ_ONLY', `path: ${protectedDir} holds the installed software and cannot be changed.`);

@@ -1,15 +1,23 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, lstat, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { ArtifactFetcher } from '../plugins/artifact-fetcher.js';
 import { createInRoot } from '../operations/root-files.js';
 import type { DownloadArtifactSpec, Template } from '../../shared/templates.js';
 import { builtinLauncherSource } from '../../shared/programs.js';
+import { softwareBeside } from './server-paths.js';
+import { prepareSoftwareMount } from './software-mount.js';
 
-export const cairnDirName = '.cairn';
 const markerName = 'installed.json';
+
+/**
+ * Modes of the installed software: the game reads and runs it (its uid is neither the owner nor
+ * in the group) and can change none of it. The download cache it is copied from stays 0600.
+ */
+const softwareDirMode = 0o755;
+const softwareFileMode = 0o644;
 
 export interface InstalledMarker {
   template: string;
@@ -20,10 +28,10 @@ export interface InstalledMarker {
 
 export class InstallError extends Error {}
 
-/** The software a server directory holds, if it was installed completely. */
-export async function readInstalled(serverDir: string): Promise<InstalledMarker | undefined> {
+/** The software the server whose root is `root` holds, if it was installed completely. */
+export async function readInstalled(root: string): Promise<InstalledMarker | undefined> {
   try {
-    return JSON.parse(await readFile(join(serverDir, cairnDirName, markerName), 'utf8')) as InstalledMarker;
+    return JSON.parse(await readFile(join(softwareBeside(root), markerName), 'utf8')) as InstalledMarker;
   } catch {
     return undefined;
   }
@@ -43,47 +51,49 @@ async function verify(path: string, artifact: DownloadArtifactSpec): Promise<voi
   if (artifact.sha1 && (await hashFile(path, 'sha1')) !== artifact.sha1) throw new InstallError(`sha1 mismatch for ${nameOf(artifact)}`);
 }
 
-/** `<serverDir>/.cairn` as a directory of its own. The root is the game's: a `.cairn` it replaced with a link (to /etc, say) goes, never written through. */
-export async function prepareCairnDir(serverDir: string): Promise<string> {
-  const cairnDir = join(serverDir, cairnDirName);
-  await mkdir(serverDir, { recursive: true });
-  const existing = await lstat(cairnDir).catch(() => undefined);
-  if (existing && !existing.isDirectory()) await rm(cairnDir, { force: true });
-  await mkdir(cairnDir, { recursive: true });
-  return cairnDir;
+/** A file of the software, readable by the game whatever the mode it was made with (a cached copy is 0600). */
+async function placeFile(path: string, fill: (path: string) => Promise<void>): Promise<void> {
+  await fill(path);
+  await chmod(path, softwareFileMode);
 }
 
 /**
- * Installs a template's software into `<serverDir>/.cairn`. Vendor artifacts come from the
- * Controller over the link (the Node needs no internet), once per Node into a cache keyed by
- * checksum, verified before use (size, then sha256 or sha1), and copied in; a built-in program
- * gets its launcher. The marker file is removed first and written last, so a server whose install
- * was cut off is installed again.
+ * Installs a template's software into the server's `software/` directory, beside its root where
+ * the game cannot reach it; the game's view binds it read-only at `root/.cairn`. Vendor artifacts
+ * come from the Controller over the link (the Node needs no internet), once per Node into a cache
+ * keyed by checksum, verified before use (size, then sha256 or sha1), and copied in; a built-in
+ * program gets its launcher. The marker file is removed first and written last, so a server whose
+ * install was cut off is installed again. Seed files go into the root by the files API's walk.
  */
 export class Installer {
   constructor(private readonly cacheDir: string, private readonly fetcher: Pick<ArtifactFetcher, 'fetch'>) {}
 
-  async install(serverDir: string, template: Template, version: string): Promise<InstalledMarker> {
-    const cairnDir = await prepareCairnDir(serverDir);
+  async install(root: string, template: Template, version: string): Promise<InstalledMarker> {
+    const software = softwareBeside(root);
+    await mkdir(software, { recursive: true, mode: softwareDirMode });
+    await chmod(software, softwareDirMode);
     // A reinstall cut off midway must not look like the software installed before it.
-    await rm(join(cairnDir, markerName), { force: true });
+    await rm(join(software, markerName), { force: true });
     let build: string | undefined;
     if (template.install.source === 'upstream') {
       throw new InstallError(`${template.id}: the Controller sends an upstream's template with its artifact resolved`);
     } else if (template.install.source === 'builtin') {
-      await writeFile(join(cairnDir, template.install.file), builtinLauncherSource(template.install.program));
+      const source = builtinLauncherSource(template.install.program);
+      await placeFile(join(software, template.install.file), (path) => writeFile(path, source));
     } else {
       // Any version may be asked for; the template has artifacts only for its own.
       const artifacts: Partial<Record<string, DownloadArtifactSpec>> = template.install.artifacts;
       const artifact = artifacts[version];
       if (!artifact) throw new InstallError(`${template.id} has no artifact for version ${version}`);
-      await copyFile(await this.cached(artifact), join(cairnDir, template.install.file));
+      const cached = await this.cached(artifact);
+      await placeFile(join(software, template.install.file), (path) => copyFile(cached, path));
       build = artifact.build;
     }
+    await prepareSoftwareMount(root);
     // Through the files API's walk: a directory of the game's swapped for a link never leads a seed outside.
-    for (const seed of template.seedFiles ?? []) await createInRoot(serverDir, seed.path, seed.content);
+    for (const seed of template.seedFiles ?? []) await createInRoot(root, seed.path, seed.content);
     const marker: InstalledMarker = { template: template.id, version, ...(build ? { build } : {}), installedAt: new Date().toISOString() };
-    await writeFile(join(cairnDir, markerName), JSON.stringify(marker, null, 2) + '\n');
+    await placeFile(join(software, markerName), (path) => writeFile(path, JSON.stringify(marker, null, 2) + '\n'));
     return marker;
   }
 

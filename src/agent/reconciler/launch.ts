@@ -1,10 +1,8 @@
-import { join } from 'node:path';
 import { heapMb, resolveRunCommand, type PlaceholderValues, type Template } from '../../shared/templates.js';
 import type { LaunchSpec } from '../runtime/launch-spec.js';
 import { chooseJava } from '../runtimes/java-choice.js';
 import type { JavaRuntime } from '../runtimes/java-version.js';
 import type { ServerTarget } from './server-target.js';
-import { cairnDirName } from './installer.js';
 
 export interface HostSettings {
   /** The Java installations found on this host; `{java}` is the one that fits the template's minimum. */
@@ -13,14 +11,20 @@ export interface HostSettings {
   bindAddress: string;
 }
 
-export function placeholderValues(template: Template, desired: ServerTarget, serverDir: string, host: HostSettings): PlaceholderValues {
+/** A server's root, and where its game finds the installed software (`{cairnDir}`). */
+export interface ServerDirs {
+  root: string;
+  software: string;
+}
+
+export function placeholderValues(template: Template, desired: ServerTarget, dirs: ServerDirs, host: HostSettings): PlaceholderValues {
   const memoryMb = Math.max(1, Math.floor(desired.resources.memoryBytes / (1024 * 1024)));
   return {
     // Empty only for a template that does not run `{java}`: one that does is refused a start without it.
     java: chooseJava(host.javas, template.java?.minimum)?.path ?? '',
     node: process.execPath,
-    serverDir,
-    cairnDir: join(serverDir, cairnDirName),
+    serverDir: dirs.root,
+    cairnDir: dirs.software,
     memoryMb: String(memoryMb),
     heapMb: String(heapMb(template, memoryMb)),
     port: String(desired.gamePort),

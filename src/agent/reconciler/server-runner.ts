@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createActor, fromCallback, fromPromise, type Actor, type EventObject } from 'xstate';
 import { KeyedMutex } from '../../shared/keyed-mutex.js';
@@ -14,8 +14,9 @@ import type { GameExit, OutputLine } from '../runtime/runtime-types.js';
 import { endedWith, isCrash } from './crash-record.js';
 import type { AppliedSpec, ServerTarget } from './server-target.js';
 import { readInstalled, type Installer } from './installer.js';
+import { prepareSoftwareMount } from './software-mount.js';
 import { networkSettingsForStart, recordMembership } from '../network/network-settings.js';
-import { launchSpec, placeholderValues, type HostSettings } from './launch.js';
+import { launchSpec, placeholderValues, type HostSettings, type ServerDirs } from './launch.js';
 import { writeManagedConfig } from './managed-config.js';
 import { agentServerMachine, runtimeStateOf, type AgentServerState, type ProbeResult } from './server-machine.js';
 import { appliedFile, serverHome, serverRoot } from './server-paths.js';
@@ -45,7 +46,7 @@ export interface RunnerDeps {
 }
 
 /**
- * One server on this Node: its reconciler machine with the real effects (install into `.cairn`,
+ * One server on this Node: its reconciler machine with the real effects (install its software,
  * write managed config, launch through the supervisor, stop, remove), the ready-line watch that
  * turns STARTING into RUNNING, and a status report on every change.
  */
@@ -107,6 +108,11 @@ export class ServerRunner {
     return serverRoot(this.deps.dataDir, this.serverId);
   }
 
+  /** The root, and the software as the game sees it (in its view, or where it lies when it has none). */
+  private get dirs(): ServerDirs {
+    return { root: this.root, software: this.deps.boxes.softwareSeenAt(this.root) };
+  }
+
   get finished(): boolean {
     return this.actor.getSnapshot().status === 'done';
   }
@@ -146,7 +152,7 @@ export class ServerRunner {
       const state = snapshot.value;
       const target = snapshot.context.desired;
       if ((state !== 'running' && state !== 'starting' && state !== 'launching') || routesKey(target.network) === this.routesWritten) return;
-      await writeManagedConfig(this.template, placeholderValues(this.template, target, this.root, this.deps.host), this.root, target.network, {}, this.deps.boxes.identityOf(this.serverId));
+      await writeManagedConfig(this.template, placeholderValues(this.template, target, this.dirs, this.deps.host), this.root, target.network, {}, this.deps.boxes.identityOf(this.serverId));
       this.routesWritten = routesKey(target.network);
       const reload = this.template.network?.reloadCommand;
       if (reload && state === 'running') await this.deps.runtime.sendCommand(this.serverId, reload);
@@ -243,8 +249,10 @@ export class ServerRunner {
    * server already running (another shim serves its state dir) is adopted, never doubled.
    */
   private async launch(desired: ServerTarget): Promise<void> {
-    await mkdir(this.root, { recursive: true });
-    const values = placeholderValues(this.template, desired, this.root, this.deps.host);
+    if (await prepareSoftwareMount(this.root)) this.deps.logger.info({ serverId: this.serverId }, 'moved what stood at the root\'s .cairn out of the game\'s reach (software now lives beside the root)');
+    // A game adopted across an upgrade from a version that kept the software in the root has none beside it yet.
+    if (!(await readInstalled(this.root))) await this.deps.installer.install(this.root, this.template, desired.software.version);
+    const values = placeholderValues(this.template, desired, this.dirs, this.deps.host);
     await this.configLock.run('config', async () => {
       // Routes may have changed since this start began: the newest ones go in.
       const network = this.actor.getSnapshot().context.desired.network;
