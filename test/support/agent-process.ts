@@ -20,11 +20,15 @@ export class AgentProcess {
 
   /** Never on the default game ports: each test Agent offers its own private range (see game-ports.ts). */
   /** `asUser`: run as that uid and gid (through setpriv, no groups), as an Agent without root would. */
-  static start(args: { grpcPort: number; dataDir: string; gamePorts: PortRange; enrollmentToken?: string; extra?: string[]; asUser?: number }): AgentProcess {
+  /** `wrap`: a command the Agent runs under (its last word is followed by the Agent's own command line). */
+  static start(args: { grpcPort: number; dataDir: string; gamePorts: PortRange; enrollmentToken?: string; extra?: string[]; asUser?: number; wrap?: string[] }): AgentProcess {
     const argv = ['--controller', `127.0.0.1:${args.grpcPort}`, '--data-dir', args.dataDir, ...gamePortsArgs(args.gamePorts), ...(args.extra ?? [])];
     if (args.enrollmentToken) argv.push('--enrollment-token', args.enrollmentToken);
     const node = [process.execPath, '--import', tsxImport, agentMain, ...argv];
-    const command = args.asUser === undefined ? node : ['setpriv', `--reuid=${args.asUser}`, `--regid=${args.asUser}`, '--clear-groups', '--', ...node];
+    const command = [
+      ...(args.wrap ?? []),
+      ...(args.asUser === undefined ? node : ['setpriv', `--reuid=${args.asUser}`, `--regid=${args.asUser}`, '--clear-groups', '--', ...node]),
+    ];
     return new AgentProcess(spawn(command[0], command.slice(1), {
       // Test servers reserve little (64 MiB, 100m) and run from source; a box would hold them to it.
       // containment.test.ts runs boxes on purpose (`--isolation` on the command line wins).
