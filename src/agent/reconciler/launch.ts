@@ -23,6 +23,7 @@ export function placeholderValues(template: Template, desired: ServerTarget, ser
     cairnDir: join(serverDir, cairnDirName),
     memoryMb: String(memoryMb),
     heapMb: String(heapMb(template, memoryMb)),
+    cpus: String(Math.max(1, Math.ceil(desired.resources.cpuMillis / 1000))),
     port: String(desired.gamePort),
     bindAddress: host.bindAddress,
     version: desired.software.version,
