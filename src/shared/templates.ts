@@ -8,9 +8,13 @@ import Type, { type Static } from 'typebox';
 
 export const templateIdPattern = '^[a-z0-9][a-z0-9-]*$';
 
-/** The placeholders a run command, its environment and managed config values may use. */
+/**
+ * The placeholders a run command, its environment and managed config values may use. `{cpus}` is
+ * the reservation's CPU in whole processors, rounded up, at least 1 (500m: 1, 1500m: 2): in the
+ * box a JVM finds no container limits, so the Java templates pass it as `-XX:ActiveProcessorCount`.
+ */
 export const templatePlaceholders = [
-  'java', 'node', 'serverDir', 'cairnDir', 'memoryMb', 'heapMb', 'port', 'bindAddress', 'version',
+  'java', 'node', 'serverDir', 'cairnDir', 'memoryMb', 'heapMb', 'cpus', 'port', 'bindAddress', 'version',
 ] as const;
 export type TemplatePlaceholder = (typeof templatePlaceholders)[number];
 export type PlaceholderValues = Record<TemplatePlaceholder, string>;

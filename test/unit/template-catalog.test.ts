@@ -7,7 +7,7 @@ import { resolveManagedConfig, resolveRunCommand, type PlaceholderValues } from 
 
 const values: PlaceholderValues = {
   java: '/usr/bin/java', node: '/usr/bin/node', serverDir: '/srv/s1', cairnDir: '/srv/s1/.cairn',
-  memoryMb: '2048', heapMb: '1638', port: '25570', bindAddress: '0.0.0.0', version: '1.21.4',
+  memoryMb: '2048', heapMb: '1638', cpus: '2', port: '25570', bindAddress: '0.0.0.0', version: '1.21.4',
 };
 
 describe('template catalog', () => {
@@ -60,7 +60,7 @@ describe('template catalog', () => {
     expect(resolveRunCommand(shipped.get('simcraft')!, values)).to.deep.equal({
       command: '/usr/bin/node', args: ['/srv/s1/.cairn/simcraft.mjs', '--version', '1.21.4'], env: {},
     });
-    expect(resolveRunCommand(shipped.get('paper')!, values).args.slice(0, 2)).to.deep.equal(['-Xms1638M', '-Xmx1638M']);
+    expect(resolveRunCommand(shipped.get('paper')!, values).args.slice(0, 3)).to.deep.equal(['-Xms1638M', '-Xmx1638M', '-XX:ActiveProcessorCount=2']);
     expect(resolveManagedConfig(shipped.get('simcraft')!, values)).to.include({ 'server-port': '25570', 'server-ip': '0.0.0.0' });
   });
 

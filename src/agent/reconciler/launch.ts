@@ -27,6 +27,7 @@ export function placeholderValues(template: Template, desired: ServerTarget, dir
     cairnDir: dirs.software,
     memoryMb: String(memoryMb),
     heapMb: String(heapMb(template, memoryMb)),
+    cpus: String(Math.max(1, Math.ceil(desired.resources.cpuMillis / 1000))),
     port: String(desired.gamePort),
     bindAddress: host.bindAddress,
     version: desired.software.version,
