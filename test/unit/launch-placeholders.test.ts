@@ -16,7 +16,7 @@ describe('launch placeholders: {cpus} is the reservation in whole processors', (
   before(async () => {
     templates = await TemplateCatalog.load();
   });
-  const values = (template: Template, cpuMillis: number) => placeholderValues(template, target(cpuMillis), '/srv/s1', host);
+  const values = (template: Template, cpuMillis: number) => placeholderValues(template, target(cpuMillis), { root: '/srv/s1/root', software: '/srv/s1/root/.cairn' }, host);
 
   it('rounds cpuMillis up to whole processors, at least 1', () => {
     const paper = templates.get('paper')!;
