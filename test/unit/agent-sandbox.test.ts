@@ -33,7 +33,9 @@ describe('agent files sandbox', () => {
     await mkdir(join(root, 'world'));
     await mkdir(outside);
     await writeFile(join(outside, 'secret'), 'host');
-    await writeFile(join(root, '.cairn', 'server.jar'), 'jar');
+    // The software lies beside the root; the root's `.cairn` is only where the game's view binds it.
+    await mkdir(join(base, 'software'));
+    await writeFile(join(base, 'software', 'server.jar'), 'jar');
     await writeFile(join(root, 'world', 'level.dat'), 'level');
     await symlink(outside, join(root, 'out'));
     await symlink(join(outside, 'secret'), join(root, 'secret-link'));
@@ -89,6 +91,9 @@ describe('agent files sandbox', () => {
     }
     expect(await codeOf(() => deletePath(root, '.cairn'))).to.equal('READ_ONLY');
     expect(await codeOf(() => resolveInRoot(root, '.cairn/server.jar', 'read'))).to.equal('OK');
+    // What is shown is the software beside the root, never what the game put in its `.cairn`.
+    await writeFile(join(root, '.cairn', 'planted.jar'), 'the game\'s');
+    expect((await listDirectory(root, '.cairn')).map((e) => e.name)).to.deep.equal(['server.jar']);
   });
 
   it('an upload appears only when complete; an aborted or oversized one leaves nothing', async () => {

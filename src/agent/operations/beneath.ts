@@ -303,3 +303,17 @@ export async function removeEntry(dir: FileHandle, name: string): Promise<void> 
     if (errnoOf(e) !== 'ENOENT') throw e;
   });
 }
+
+/** `removeEntry` of `name` in the directory at `parent` (one of the Agent's own, held open for the walk). */
+export async function removeEntryOf(parent: string, name: string): Promise<void> {
+  const dir = await open(parent, dirFlags).catch((e: unknown) => {
+    if (errnoOf(e) === 'ENOENT') return undefined;
+    throw e;
+  });
+  if (!dir) return;
+  try {
+    await removeEntry(dir, name);
+  } finally {
+    await dir.close();
+  }
+}

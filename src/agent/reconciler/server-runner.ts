@@ -1,5 +1,5 @@
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { createActor, fromCallback, fromPromise, type Actor, type EventObject } from 'xstate';
 import { KeyedMutex } from '../../shared/keyed-mutex.js';
 import type { ServerNetwork, ServerStatus } from '../../shared/link/messages.js';
@@ -15,6 +15,7 @@ import { endedWith, isCrash } from './crash-record.js';
 import type { AppliedSpec, ServerTarget } from './server-target.js';
 import { readInstalled, type Installer } from './installer.js';
 import { prepareSoftwareMount } from './software-mount.js';
+import { removeEntryOf } from '../operations/beneath.js';
 import { networkSettingsForStart, recordMembership } from '../network/network-settings.js';
 import { launchSpec, placeholderValues, type HostSettings, type ServerDirs } from './launch.js';
 import { writeManagedConfig } from './managed-config.js';
@@ -327,6 +328,8 @@ export class ServerRunner {
 
   private async remove(): Promise<void> {
     await this.stop();
+    // The game's tree goes by held directories first: a link it left (or swaps in) there is never followed.
+    await removeEntryOf(serverHome(this.deps.dataDir, this.serverId), basename(this.root));
     await rm(serverHome(this.deps.dataDir, this.serverId), { recursive: true, force: true });
     await this.deps.boxes.forget(this.serverId);
   }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, rename } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { adoptLegacyMemberMarker } from '../network/network-settings.js';
-import { at, errnoOf } from '../operations/beneath.js';
+import { at, errnoOf, removeEntryOf } from '../operations/beneath.js';
 import { protectedDir } from '../operations/sandbox.js';
 
 /**
@@ -26,10 +26,10 @@ export async function prepareSoftwareMount(root: string): Promise<boolean> {
     if (info?.isDirectory() && info.uid === process.getuid?.() && (await readdir(at(held, protectedDir))).length === 0) return false;
     let moved = false;
     if (info) {
-      const aside = join(dirname(root), `.cairn-moved-${randomUUID()}`);
-      await rename(at(held, protectedDir), aside);
-      if (info.isDirectory()) await adoptLegacyMemberMarker(root, aside);
-      await rm(aside, { recursive: true, force: true });
+      const name = `.cairn-moved-${randomUUID()}`;
+      await rename(at(held, protectedDir), join(dirname(root), name));
+      if (info.isDirectory()) await adoptLegacyMemberMarker(root, join(dirname(root), name));
+      await removeEntryOf(dirname(root), name);
       moved = true;
     }
     await mkdir(at(held, protectedDir), { mode: 0o755 });
@@ -38,3 +38,4 @@ export async function prepareSoftwareMount(root: string): Promise<boolean> {
     await held.close();
   }
 }
+
