@@ -16,9 +16,11 @@ import type { ServerService } from '../servers/servers.js';
 import type { StageSink } from '../transfers/stage-sink.js';
 import { awaitServer, isStopped, startedAt } from '../servers/server-waits.js';
 import { fileChangesEnded, type FileChangesUnderWay } from '../files/file-changes.js';
+import type { SoftwarePrefetch } from './software-prefetch.js';
 
 /** The steps of an UPDATE workflow, as the server's `workflow.step` shows them. */
 export const updateSteps = {
+  fetching: 'fetching the new software',
   stopping: 'stopping the server',
   backup: 'taking a PRE_UPDATE backup',
   installing: 'installing the new software',
@@ -27,7 +29,7 @@ export const updateSteps = {
 } as const;
 
 /** Before these steps nothing of the server was changed: a failure only lifts the hold. */
-const untouchedSteps = new Set<string>([updateSteps.stopping, updateSteps.backup]);
+const untouchedSteps = new Set<string>([updateSteps.fetching, updateSteps.stopping, updateSteps.backup]);
 
 /** How long an update waits for its server to stop and to start; tests shorten them. */
 export interface UpdateTimings {
@@ -46,6 +48,7 @@ export interface UpdateContext {
   destinations: BackupDestinations;
   removal: BackupRemoval;
   calls: NodeCalls;
+  prefetch: Pick<SoftwarePrefetch, 'prefetch'>;
   changes: ServerChangeHub;
   nodeReady: (nodeId: string) => Promise<void>;
   /** File changes through the API under way: the PRE_UPDATE backup waits for them, so it holds them. */
@@ -59,7 +62,7 @@ const describe = (software: ServerSoftware) => `${software.version}${software.bu
 
 /**
  * One server's update, as docs/updates.md describes it, each step persisted before it runs:
- * held stopped, a PRE_UPDATE backup of the stopped server, a stage filled from that backup and
+ * the new software fetched onto the Node while the server still runs, then held stopped, a PRE_UPDATE backup of the stopped server, a stage filled from that backup and
  * committed with the new software (`.cairn` installed again), then the hold lifted on the new
  * software and its start awaited. Any failure after the install puts the backup's files back with
  * the old software; the server ends READY either way (UPDATE_FAILED naming the step on a rollback).
@@ -74,9 +77,11 @@ export class UpdateRun {
     return { ...workflow, fromSoftware: workflow.fromSoftware, toSoftware: workflow.toSoftware };
   }
 
-  /** An update just begun (held, at `stopping`): the whole way, or back. */
+  /** An update just begun (at `fetching`, not held yet): the whole way, or back. */
   async forward(): Promise<WorkflowResult> {
     try {
+      await this.ctx.prefetch.prefetch(this.doc._id, this.doc.nodeId!, this.workflow.toSoftware);
+      await this.step(updateSteps.stopping, { hold: true });
       await this.wait(isStopped, this.ctx.timings.stopMs, 'stop');
       await fileChangesEnded(this.ctx.fileChanges, this.doc._id);
       const backup = await this.takeBackup();
