@@ -101,7 +101,7 @@ export class UpdateRun {
   async resume(): Promise<WorkflowResult> {
     if (this.workflow.step === updateSteps.starting) {
       try {
-        await this.wait(startedAt(this.doc.generation), this.ctx.timings.startMs, 'start');
+        await this.wait(startedAt(this.doc.generation, this.crashOf), this.ctx.timings.startMs, 'start');
       } catch (e) {
         if (this.stopping.aborted) throw new Stopped();
         return this.rollback(failureText(e));
@@ -131,7 +131,7 @@ export class UpdateRun {
   /** The hold lifts with the new software desired (a new generation): the Node starts it if it is meant to run. */
   private async start(): Promise<void> {
     await this.step(updateSteps.starting, { hold: false }, this.workflow.toSoftware);
-    await this.wait(startedAt(this.doc.generation), this.ctx.timings.startMs, 'start');
+    await this.wait(startedAt(this.doc.generation, this.crashOf), this.ctx.timings.startMs, 'start');
   }
 
   private async succeed(): Promise<WorkflowResult> {
@@ -194,6 +194,8 @@ export class UpdateRun {
     if (!backup) return;
     await this.ctx.removal.remove([backup]).catch((err: unknown) => this.ctx.deps.logger.warn({ err, backupId }, 'removing an update\'s rollback copy failed'));
   }
+
+  private readonly crashOf = (doc: ServerDoc) => this.ctx.servers.crashes.of(doc);
 
   private wait(judge: Parameters<typeof awaitServer>[3], timeoutMs: number, what: string): Promise<void> {
     return awaitServer(this.ctx.deps, this.ctx.changes, this.doc._id, judge, timeoutMs, what, this.stopping);
