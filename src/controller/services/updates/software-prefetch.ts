@@ -49,6 +49,8 @@ export class SoftwarePrefetch {
         body: 'prefetchArtifact', prefetchArtifact: { sha256: download.sha256 ?? '', sha1: download.sha256 ? '' : download.sha1 ?? '', size: download.size ?? 0 },
       }, { timeoutMs });
     } catch (e) {
+      // An Agent older than PrefetchArtifact fetches at the install, after the stop, as it always did.
+      if (isAgentRequestError(e) && e.code === 'UNSUPPORTED') return;
       const reason = isAgentRequestError(e) ? `${e.message} (${e.code})`
         : isNodeUnavailable(e) ? (e.reason === 'deadline' ? `it did not answer within ${Math.round(timeoutMs / 1000)} s` : 'it is not connected')
           : (e as Error).message;
