@@ -26,9 +26,9 @@ describe('an update\'s prefetch of the new software (fakes)', () => {
 
   it('a Node that fails or does not answer in time fails it with the cause; an Agent too old for it is let be', async () => {
     const refused = prefetchWith(async () => { throw new AgentRequestError('CHECKSUM_MISMATCH', 'sha256 mismatch for x'); });
-    await refused.prefetch.prefetch('s1', 'n1', software).then(() => expect.fail('no failure'), (e: Error) => expect(e.message).to.equal('the Node could not fetch it: sha256 mismatch for x (CHECKSUM_MISMATCH)'));
+    await refused.prefetch.prefetch('s1', 'n1', software).then(() => expect.fail('no failure'), (e: unknown) => expect((e as Error).message).to.equal('the Node could not fetch it: sha256 mismatch for x (CHECKSUM_MISMATCH)'));
     const late = prefetchWith(async () => { throw new NodeUnavailableError('n1', 'deadline'); });
-    await late.prefetch.prefetch('s1', 'n1', software).then(() => expect.fail('no failure'), (e: Error) => expect(e.message).to.equal('the Node could not fetch it: it did not answer within 80 s'));
+    await late.prefetch.prefetch('s1', 'n1', software).then(() => expect.fail('no failure'), (e: unknown) => expect((e as Error).message).to.equal('the Node could not fetch it: it did not answer within 80 s'));
     await prefetchWith(async () => { throw new AgentRequestError('UNSUPPORTED', 'This Agent does not handle prefetchArtifact requests.'); }).prefetch.prefetch('s1', 'n1', software);
   });
 });
