@@ -16,6 +16,7 @@ import { PluginPlacer } from './plugins/plugin-placer.js';
 import { boxesForAgent } from './isolation/boxes-for-agent.js';
 import { discoverJava } from './runtimes/java-discovery.js';
 import { Installer } from './reconciler/installer.js';
+import { registerPrefetch } from './operations/register-prefetch.js';
 import { Reconciler } from './reconciler/reconciler.js';
 import { downloadCache, pluginCache } from './reconciler/server-paths.js';
 import { ProcessRuntime } from './runtime/process-runtime.js';
@@ -139,6 +140,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
   await sweepAllUploadTemps(config.dataDir, logger);
   const { uploads } = registerOperations({ dataDir: config.dataDir, link, reconciler, runtime, identityOf: (serverId) => boxes.identityOf(serverId) });
   const backups = await registerBackupOperations({ dataDir: config.dataDir, link, reconciler, runtime, installer, logger });
+  registerPrefetch(link, installer);
   link.start();
   return {
     nodeId,

@@ -34,7 +34,7 @@ describe('cairn upgrade: the built binary follows a software update to its end',
     const res = await cairn(['upgrade', 'hub', '--version', '1.21.1']);
     expect(res.code, res.stderr).to.equal(0);
     expect(res.stdout).to.equal('server/hub updated to simcraft 1.21.1\n');
-    expect(res.stderr).to.include('server/hub: stopping the server');
+    expect(res.stderr).to.include('server/hub: fetching the new software');
   });
 
   it('a refusal exits 1 with the problem\'s detail: a downgrade, an unknown version', async () => {

@@ -7,6 +7,7 @@ import { defaultTemplatesDir } from '../../src/controller/templates/template-cat
 import type { ServerDetail } from '../support/api-types.js';
 import { FakeUpstream } from '../support/fake-upstream.js';
 import { GiB, startFleet, waitForServer, type ExtraNode, type Fleet } from '../support/fleet.js';
+import { waitFor } from '../support/wait-for.js';
 
 /** A "server jar" Node.js can run: prints the ready line with its build, stops on `stop`. */
 const jsServer = (build: string) => Buffer.from([
@@ -43,6 +44,7 @@ describe('server software through the Controller: fetched from the upstream once
   before(async () => {
     upstream = await FakeUpstream.start();
     upstream.paper.set('paper', [
+      { id: '1.21.6', java: 21, builds: [{ id: 6, channel: 'STABLE', bytes: jsServer('6') }] },
       { id: '1.21.5', java: 21, builds: [{ id: 5, channel: 'STABLE', bytes: jsServer('5') }] },
       { id: '1.21.4', java: 21, builds: [{ id: 232, channel: 'STABLE', bytes: good }] },
       { id: '1.21.3', java: 21, builds: [{ id: 80, channel: 'STABLE', bytes: jsServer('80'), listedSha256: sha256(Buffer.from('what the listing promised')) }] },
@@ -83,6 +85,47 @@ describe('server software through the Controller: fetched from the upstream once
     expect(done.conditions.map((c) => c.reason)).to.not.include('UPDATE_FAILED');
     expect(done.software).to.deep.equal({ template: 'jspaper', version: '1.21.5', build: '5' });
     expect(await readFile(join(f.agentDir, 'servers', id, 'software', 'server.jar'), 'utf8')).to.contain('build 5');
+  });
+
+  it('an update whose download stalls keeps the server running until the new software is on its Node: no downtime', async () => {
+    const id = await create('stalled', { template: 'jspaper', version: '1.21.4' }, f.nodeId);
+    await waitForServer(f.admin, id, (s) => s.phase === 'READY', 'READY', 30_000);
+    expect((await f.admin.post(`/servers/${id}/start`)).status).to.equal(202);
+    const running = await waitForServer(f.admin, id, (s) => s.status.runtimeState === 'RUNNING', 'RUNNING', 30_000);
+    upstream.stallJars = true;
+    try {
+      const res = await f.admin.post<ServerDetail>(`/servers/${id}/software`, { version: '1.21.6' });
+      expect(res.status, res.text).to.equal(202);
+      await waitFor(async () => upstream.count(new RegExp(`^/objects/${sha256(jsServer('6'))}$`)) > 0, { timeoutMs: 30_000, what: 'the download asked for' });
+      // Give a stop that came first every chance to show.
+      await new Promise((r) => setTimeout(r, 1000));
+      const during = (await f.admin.get<ServerDetail>(`/servers/${id}`)).body;
+      expect(during.workflow?.step).to.equal('fetching the new software');
+      expect(during.status.runtimeState).to.equal('RUNNING');
+      expect(during.status.startedAt).to.equal(running.status.startedAt);
+    } finally {
+      upstream.stallJars = false;
+      upstream.releaseStalled();
+    }
+    const done = await waitForServer(f.admin, id, (s) => s.phase === 'READY' && !s.workflow, 'READY after the update', 60_000);
+    expect(done.conditions.find((c) => c.reason === 'UPDATE_FAILED')?.message).to.equal(undefined);
+    expect(done.software).to.deep.equal({ template: 'jspaper', version: '1.21.6', build: '6' });
+  });
+
+  it('an update whose download does not match its listing fails before the stop, naming both checksums; the server runs on', async () => {
+    const id = await create('mismatched', { template: 'jspaper', version: '1.21.4' }, f.nodeId);
+    await waitForServer(f.admin, id, (s) => s.phase === 'READY', 'READY', 30_000);
+    expect((await f.admin.post(`/servers/${id}/start`)).status).to.equal(202);
+    const running = await waitForServer(f.admin, id, (s) => s.status.runtimeState === 'RUNNING', 'RUNNING', 30_000);
+    const res = await f.admin.post<ServerDetail>(`/servers/${id}/software`, { version: '1.21.3', allowDowngrade: true });
+    expect(res.status, res.text).to.equal(202);
+    const done = await waitForServer(f.admin, id, (s) => s.phase === 'READY' && !s.workflow, 'the update to end', 60_000);
+    const message = done.conditions.find((c) => c.reason === 'UPDATE_FAILED')?.message ?? '';
+    expect(message).to.include('while fetching the new software');
+    expect(message).to.match(new RegExp(`sha256 ${sha256(jsServer('80'))}, not ${sha256(Buffer.from('what the listing promised'))}`));
+    expect(done.software).to.deep.equal({ template: 'jspaper', version: '1.21.4', build: '232' });
+    expect(done.status.runtimeState).to.equal('RUNNING');
+    expect(done.status.startedAt).to.equal(running.status.startedAt);
   });
 
   it('a download that does not match its listed sha256 is never installed or run: INSTALL_FAILED says so', async () => {

@@ -131,7 +131,8 @@ describe('software updates end to end: real Agent, real simcraft', function () {
     const done = await ended(id);
     expect(done.phase).to.equal('READY');
     expect(done.software).to.deep.equal({ template: 'simcraft', version: '1.21.1' });
-    expect(failureOf(done)?.message).to.include('starting on the new software').and.include('put back');
+    expect(failureOf(done)?.message).to.include('starting on the new software').and.include('put back')
+      .and.include('exited before it was ready (exit code 1); its last line: ').and.include('simcraft 1.21.4-crash always fails to start');
     await waitForServer(f.admin, id, isRunning, 'RUNNING again on 1.21.1', 30_000);
     expect((await readFile(join(rootOf(f.agentDir, id), 'notes.txt'), 'utf8'))).to.equal('keep me\n');
     expect(await worldVersion(f.agentDir, id)).to.equal('1.21.1');

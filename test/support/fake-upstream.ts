@@ -40,6 +40,9 @@ export class FakeUpstream {
   readonly requests: { path: string; userAgent: string }[] = [];
   /** Answer every request with this status instead (an upstream that is down). */
   failWith?: number;
+  /** Hold every jar download unanswered until `releaseStalled` (an upstream that stalls). */
+  stallJars = false;
+  private readonly stalled: (() => void)[] = [];
 
   private constructor(private readonly server: Server, readonly base: string) {}
 
@@ -69,6 +72,11 @@ export class FakeUpstream {
     return this.requests.filter((r) => pattern.test(r.path)).length;
   }
 
+  /** Answers the jar downloads held so far. */
+  releaseStalled(): void {
+    for (const answer of this.stalled.splice(0)) answer();
+  }
+
   close(): Promise<void> {
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
@@ -80,7 +88,11 @@ export class FakeUpstream {
     if (this.failWith) return void res.writeHead(this.failWith).end();
     const answer = this.answer(path.split('/').filter(Boolean).map(decodeURIComponent));
     if (answer === undefined) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
-    if (Buffer.isBuffer(answer)) return void res.writeHead(200, { 'content-type': 'application/java-archive', 'content-length': answer.length }).end(answer);
+    if (Buffer.isBuffer(answer)) {
+      const send = () => void res.writeHead(200, { 'content-type': 'application/java-archive', 'content-length': answer.length }).end(answer);
+      if (this.stallJars) return void this.stalled.push(send);
+      return send();
+    }
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
   }
 

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { exitedBeforeReady } from '../../src/controller/domain/last-crash.js';
 import { incompatiblePlugins, updateRefusal } from '../../src/controller/domain/software-update.js';
 import type { FeedPlugin } from '../../src/controller/schemas/catalog-feed.js';
 
@@ -38,5 +39,20 @@ describe('plugins with no version for the target (pure)', () => {
 
   it('leaves uploaded jars alone: they declare nothing to check', () => {
     expect(incompatiblePlugins([installed('upload:X', 'X', 'UPLOAD')], (id) => feed.get(id), target)).to.deep.equal([]);
+  });
+});
+
+describe('a start that ended before its ready line, as UPDATE_FAILED says it (pure)', () => {
+  const at = '2026-01-01T00:00:00.000Z';
+
+  it('names how the process ended and the last line it printed, cut to 200 characters', () => {
+    const crash = { at, exitCode: 1, lastLines: ['Starting', 'Error: LinkageError occurred while loading main class io.papermc.paperclip.Main'] };
+    expect(exitedBeforeReady(crash)).to.equal('the server exited before it was ready (exit code 1); its last line: Error: LinkageError occurred while loading main class io.papermc.paperclip.Main');
+    expect(exitedBeforeReady({ at, signal: 'SIGSEGV', lastLines: ['x'.repeat(300)] })).to.equal(`the server exited before it was ready (ended by SIGSEGV); its last line: ${'x'.repeat(200)}…`);
+    expect(exitedBeforeReady({ at, signal: 'SIGKILL', reason: 'OOM_KILLED', lastLines: [] })).to.equal('the server exited before it was ready (killed at its memory limit)');
+  });
+
+  it('without a crash report (a Controller restarted since) says what it knows', () => {
+    expect(exitedBeforeReady(undefined)).to.equal('the server exited before it was ready');
   });
 });

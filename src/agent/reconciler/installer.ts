@@ -97,6 +97,11 @@ export class Installer {
     return marker;
   }
 
+  /** Puts the verified artifact in the download cache (fetched only when missing), so a later install finds it there. */
+  async prefetch(artifact: DownloadArtifactSpec): Promise<void> {
+    await this.cached(artifact);
+  }
+
   private async cached(artifact: DownloadArtifactSpec): Promise<string> {
     await mkdir(this.cacheDir, { recursive: true });
     const key = artifact.sha256 ?? artifact.sha1;

@@ -89,6 +89,7 @@ export class Reconciler {
 
   constructor(private readonly deps: ReconcilerDeps) {
     deps.runtime.onExit((serverId, exit, lastLines) => this.runners.get(serverId)?.exited(exit, lastLines));
+    deps.runtime.onRecordFailed((serverId, path, error) => this.runners.get(serverId)?.recordFailed(path, error));
   }
 
   attach(link: ReconcilerLink): void {

@@ -24,6 +24,8 @@ import { appliedFile, serverHome, serverRoot } from './server-paths.js';
 import { portHeld, portInUseMessage } from './port-check.js';
 import type { PortCheckResult } from './port-in-use.js';
 import { lastCrashOf } from './status-report.js';
+import { recordFailureCondition } from './record-failure.js';
+import type { AgentCondition } from './start-refusal.js';
 import { historyFileName } from '../status/history-file.js';
 import { pingHostFor, StatusSampler } from '../status/status-sampler.js';
 
@@ -65,6 +67,8 @@ export class ServerRunner {
   private routesWritten?: string;
   /** The held game port last logged at warn level. */
   private portHeldLogged?: number;
+  /** Why the game's last exit could not be recorded on disk; stands until a start succeeds. */
+  private recordFailure?: AgentCondition;
 
   constructor(private readonly deps: RunnerDeps, desired: ServerTarget, template: Template) {
     this.template = template;
@@ -172,6 +176,15 @@ export class ServerRunner {
     this.actor.send({ type: 'EXITED', code: exit.code, signal: exit.signal, at: Date.now(), lastLines: lines, oomKilled: exit.oomKilled === true });
   }
 
+  /** The game's exit could not be recorded (a full disk): the server says where and in which step, so the operator can make room. */
+  recordFailed(path: string, error: unknown): void {
+    const step = this.state === 'stopping' ? 'Stopping the game' : 'Collecting the game\'s exit';
+    void recordFailureCondition(this.serverId, step, path, error, new Date()).then((condition) => {
+      this.recordFailure = condition;
+      this.sendStatus();
+    });
+  }
+
   /** Samples the running game's usage and (once it is up) its players, then reports them. */
   async sampleStatus(): Promise<void> {
     const snapshot = this.actor.getSnapshot();
@@ -197,7 +210,7 @@ export class ServerRunner {
       runtimeState: runtime ? `RUNTIME_STATE_${runtime}` : 'RUNTIME_STATE_UNSPECIFIED',
       installed: !['probing', 'installing', 'installFailed'].includes(state),
       usage: live ? this.sampler.usage : { cpuMillis: 0, memoryBytes: 0, diskBytes: 0 },
-      conditions: context.conditions,
+      conditions: this.recordFailure ? [...context.conditions, this.recordFailure] : context.conditions,
       ports: context.desired.gamePort ? [{ name: 'game', protocol: 'TCP', hostPort: context.desired.gamePort }] : [],
       startedAt: state === 'running' ? this.startedAt : '',
       removed: state === 'removed',
@@ -276,6 +289,7 @@ export class ServerRunner {
       this.deps.logger.warn({ serverId: this.serverId }, 'a game of the server was running already; adopted it');
       status = await this.deps.runtime.status(this.serverId);
     }
+    this.recordFailure = undefined;
     this.startedAt = status.state === 'running' ? status.startedAt : new Date().toISOString();
     this.pid = status.state === 'running' || status.state === 'stopping' ? status.pid : 0;
   }

@@ -68,6 +68,8 @@ interface LiveShim {
   closed: Promise<void>;
 }
 
+export type RecordFailureListener = (serverId: string, path: string, error: unknown) => void;
+
 /**
  * The Agent's runtime: one detached shim per server, reached over its unix socket. The Agent may
  * drop this object (or die) at any time; a new one adopts every shim it finds in the data dir.
@@ -77,6 +79,7 @@ export class ProcessRuntime implements ServerRuntime {
   /** Console readers, each on a connection of its own. */
   private readonly readers = new Set<ShimConnection>();
   private readonly exitListeners = new Set<ExitListener>();
+  private readonly recordListeners = new Set<RecordFailureListener>();
   private readonly lastRuns = new Map<string, LastRun>();
   /** One start or adoption per server at a time; the chain continues past a failure. */
   private readonly locks = new KeyedMutex();
@@ -213,6 +216,12 @@ export class ProcessRuntime implements ServerRuntime {
     return () => this.exitListeners.delete(listener);
   }
 
+  /** An exit that went to `onExit` but could not be recorded on disk (e.g. ENOSPC): which file, and why. */
+  onRecordFailed(listener: RecordFailureListener): () => void {
+    this.recordListeners.add(listener);
+    return () => this.recordListeners.delete(listener);
+  }
+
   close(): void {
     for (const live of this.live.values()) live.conn.close();
     this.live.clear();
@@ -317,7 +326,7 @@ export class ProcessRuntime implements ServerRuntime {
     const lines = await readEndOfConsole(socketPathFor(live.stateDir, live.shimPid), this.requestTimeoutMs);
     this.lastRuns.set(serverId, { exit, lines });
     if (!(await exitAlreadyReported(live.stateDir, exit))) this.emitExit(serverId, exit, lines);
-    await markReported(live.stateDir, exit);
+    await this.recordReported(serverId, live.stateDir, exit);
     try {
       await live.conn.request({ type: 'release' }, this.requestTimeoutMs);
     } catch (error) {
@@ -342,9 +351,23 @@ export class ProcessRuntime implements ServerRuntime {
     if (settled.kind === 'unreported') {
       this.lastRuns.set(serverId, { exit: settled.exit, lines: [] });
       this.emitExit(serverId, settled.exit, []);
-      await markReported(stateDir, settled.exit);
+      await this.recordReported(serverId, stateDir, settled.exit);
     }
     return { state: 'exited', exit: settled.exit, startedAt: settled.startedAt };
+  }
+
+  /**
+   * The record only keeps a later adoption from reporting the exit again; the exit itself is known
+   * and reported. So a record that cannot be written never fails the stop (a stop failing for it
+   * would be retried for ever while the game is long gone): the listeners hear it instead.
+   */
+  private async recordReported(serverId: string, stateDir: string, exit: GameExit): Promise<void> {
+    try {
+      await markReported(stateDir, exit);
+    } catch (error) {
+      this.logger.warn({ serverId, err: error }, 'the game\'s exit could not be recorded');
+      for (const listener of this.recordListeners) listener(serverId, join(stateDir, stateFiles.reportedExit), error);
+    }
   }
 
   private emitExit(serverId: string, exit: GameExit, lastLines: readonly OutputLine[]): void {

@@ -69,14 +69,20 @@ export function parseRunRecord(value: unknown): RunRecord | null {
 /** Temp file, fsync, rename: a reader sees the old content or the new, never half of it. */
 export async function writeFileAtomic(path: string, content: string, mode = 0o600): Promise<void> {
   const temp = `${path}.${process.pid}.tmp`;
-  const handle = await open(temp, 'w', mode);
   try {
-    await handle.writeFile(content);
-    await handle.sync();
-  } finally {
-    await handle.close();
+    const handle = await open(temp, 'w', mode);
+    try {
+      await handle.writeFile(content);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, path);
+  } catch (error) {
+    // A full disk must not be left fuller, nor the state dir strewn with halves.
+    await rm(temp, { force: true });
+    throw error;
   }
-  await rename(temp, path);
 }
 
 function isMissing(error: unknown): boolean {

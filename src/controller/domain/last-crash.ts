@@ -20,3 +20,19 @@ export function explainCrashLoop(conditions: StatusCondition[], crash: LastCrash
   const excerpt = crash.lastLines.slice(-excerptLines).map(cut).join(' | ');
   return conditions.map((c) => (c.reason === 'CRASH_LOOP' ? { ...c, message: `${c.message} Last lines: ${excerpt}` } : c));
 }
+
+/**
+ * Why a start ended before its ready line, as an update's UPDATE_FAILED says it: how the process
+ * ended and the last line it printed, where the cause usually is (a Java too old, a missing class).
+ * Unlike CRASH_LOOP's excerpt this one line is kept in the stored message: it was printed before the
+ * ready line, so before any player could join, and without it the cause would vanish with the crash.
+ */
+export function exitedBeforeReady(crash: LastCrash | undefined): string {
+  const said = 'the server exited before it was ready';
+  if (!crash) return said;
+  const how = crash.reason === 'OOM_KILLED' ? 'killed at its memory limit'
+    : crash.signal ? `ended by ${crash.signal}`
+      : crash.exitCode !== undefined ? `exit code ${crash.exitCode}` : undefined;
+  const last = crash.lastLines.at(-1);
+  return `${said}${how ? ` (${how})` : ''}${last ? `; its last line: ${cut(last)}` : ''}`;
+}

@@ -9,7 +9,7 @@ import { KeyedMutex } from '../../shared/keyed-mutex.js';
 import type { BlobStore } from '../../shared/backup/blob-store.js';
 import type { Logger } from '../../shared/logger.js';
 import type { ArtifactDownloadSpec } from '../schemas/software.js';
-import { describeFetchFailure, upstreamUserAgent } from '../software/upstream-http.js';
+import { describeFetchFailure, isTimeout, upstreamUserAgent } from '../software/upstream-http.js';
 
 /** The bytes at a download URL are not the artifact the catalog describes, or cannot be fetched. */
 export class ArtifactUnavailableError extends Error {
@@ -23,7 +23,8 @@ export interface ArtifactSource {
   url?: string;
 }
 
-const downloadTimeoutMs = 120_000;
+/** A whole download's deadline; tests shorten it. */
+const defaultDownloadTimeoutMs = 120_000;
 /** A server jar whose upstream lists no size is refused past this (the largest are ~60 MB). */
 const maxUnsizedBytes = 1024 * 2 ** 20;
 
@@ -37,7 +38,7 @@ const maxUnsizedBytes = 1024 * 2 ** 20;
 export class ArtifactStore {
   private readonly fetching = new KeyedMutex();
 
-  constructor(readonly dir: string, private readonly logger: Logger, private readonly shared?: BlobStore) {}
+  constructor(readonly dir: string, private readonly logger: Logger, private readonly shared?: BlobStore, private readonly downloadTimeoutMs = defaultDownloadTimeoutMs) {}
 
   path(sha256: string): string {
     if (!/^[0-9a-f]{64}$/.test(sha256)) throw new ArtifactUnavailableError(`not a sha256: ${sha256}`);
@@ -136,8 +137,8 @@ export class ArtifactStore {
     if (url.startsWith('file:')) {
       body = createReadStream(fileURLToPath(url));
     } else {
-      const res = await fetch(url, { signal: AbortSignal.timeout(downloadTimeoutMs), redirect: 'follow', headers: { 'user-agent': upstreamUserAgent } }).catch((e: unknown) => {
-        throw new ArtifactUnavailableError(describeFetchFailure(url, e));
+      const res = await fetch(url, { signal: AbortSignal.timeout(this.downloadTimeoutMs), redirect: 'follow', headers: { 'user-agent': upstreamUserAgent } }).catch((e: unknown) => {
+        throw new ArtifactUnavailableError(describeFetchFailure(url, e, this.downloadTimeoutMs));
       });
       if (!res.ok || !res.body) throw new ArtifactUnavailableError(`HTTP ${res.status} from ${url}`);
       body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>);
@@ -159,7 +160,9 @@ export class ArtifactStore {
       await pipeline(body, counter, createWriteStream(temp, { mode: 0o600 }));
     } catch (e) {
       if (e instanceof ArtifactUnavailableError) throw e;
-      throw new ArtifactUnavailableError(describeFetchFailure(url, e));
+      // The headers came: a deadline passing now is a download that stalled or crawled, not a host that never answered.
+      if (isTimeout(e)) throw new ArtifactUnavailableError(`${url} did not finish sending within ${this.downloadTimeoutMs / 1000} s (${size} bytes came)`);
+      throw new ArtifactUnavailableError(describeFetchFailure(url, e, this.downloadTimeoutMs));
     }
     return { sha256: hash.digest('hex'), sha1: sha1.digest('hex'), size };
   }

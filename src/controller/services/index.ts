@@ -66,6 +66,7 @@ import { nodeReady } from './backups/node-ready.js';
 import { RawNodeCalls } from './backups/raw-node-calls.js';
 import { defaultUpdateTimings, type UpdateTimings } from './updates/update-run.js';
 import { UpdateService } from './updates/updates.js';
+import { SoftwarePrefetch } from './updates/software-prefetch.js';
 
 /** Node heartbeat timings and the timer clock of the Node actors; tests shorten or simulate them. */
 export interface NodeRuntimeDeps {
@@ -160,9 +161,10 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   // Backups: destinations, manual and scheduled backups, restore workflows.
   const backups = createBackupServices({ deps, access, audit, servers, agents, fleet, gateway, templates: deps.templates, serverChanges: serverWatch, fileChanges, timers: deps.scheduleTimers });
   // Software updates: held, backed up, installed from the backup's stage, started, or rolled back.
+  const updateCalls = new RawNodeCalls(agents);
   const updates = new UpdateService({
     deps, servers, templates: deps.templates, runner: backups.runner, destinations: backups.destinations, removal: backups.removal,
-    calls: new RawNodeCalls(agents), changes: serverWatch, nodeReady: (nodeId) => nodeReady(fleet, nodeId, backupDeadlines.nodeReadyMs),
+    calls: updateCalls, prefetch: new SoftwarePrefetch(deps, deps.templates, plugins.artifacts, updateCalls), changes: serverWatch, nodeReady: (nodeId) => nodeReady(fleet, nodeId, backupDeadlines.nodeReadyMs),
     fileChanges, timings: deps.updateTimings ?? defaultUpdateTimings,
   }, gateway, catalog, workflowOutcomes);
   return {

@@ -11,13 +11,18 @@ export class UpstreamError extends Error {
   override name = 'UpstreamError';
 }
 
-/** Says which host failed and why: `could not reach fill.papermc.io: ENOTFOUND`, `HTTP 404 from https://…`. */
-export function describeFetchFailure(url: string, error: unknown): string {
+/**
+ * Says which host failed and why: `could not reach fill.papermc.io: ENOTFOUND`, `HTTP 404 from https://…`.
+ * `timeoutMs` is the deadline the caller really gave the request (a download's is not a listing's).
+ */
+export function describeFetchFailure(url: string, error: unknown, timeoutMs = upstreamTimeoutMs): string {
   const host = hostOf(url);
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  if ((error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError') return `${host} did not answer within ${upstreamTimeoutMs / 1000} s`;
+  if (isTimeout(error)) return `${host} did not answer within ${timeoutMs / 1000} s`;
   return `could not reach ${host}: ${cause?.code ?? cause?.message ?? (error as Error).message}`;
 }
+
+export const isTimeout = (error: unknown) => (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError';
 
 const hostOf = (url: string) => {
   try {

@@ -1,3 +1,4 @@
+import { exitedBeforeReady, type LastCrash } from '../../domain/last-crash.js';
 import type { ServerDoc } from '../../store/records.js';
 import type { ServiceDeps } from '../deps.js';
 import type { ServerChangeHub } from './change-hub.js';
@@ -58,13 +59,14 @@ export const isStopped = (doc: ServerDoc): Verdict => (busy.includes(doc.observe
 
 /**
  * The Node has taken the generation the update set and the server is in its desired runtime
- * state (RUNNING: its ready line was seen). Any crash of the new software fails the start at once:
+ * state (RUNNING: its ready line was seen). Any crash of the new software fails the start at once,
+ * saying how it ended and what it printed last (`crashOf`, the Agent's report kept in memory):
  * a restart of the same software would not fare better, and the rollback should not wait for it.
  */
-export const startedAt = (generation: number) => (doc: ServerDoc): Verdict => {
+export const startedAt = (generation: number, crashOf: (doc: ServerDoc) => LastCrash | undefined = () => undefined) => (doc: ServerDoc): Verdict => {
   const { observed, desired } = doc;
   if (observed.observedGeneration < generation) return undefined;
-  if (observed.runtimeState === 'CRASHED') return { failed: 'the server exited before it was ready' };
+  if (observed.runtimeState === 'CRASHED') return { failed: exitedBeforeReady(crashOf(doc)) };
   if (desired.state === 'RUNNING') return observed.runtimeState === 'RUNNING' ? { done: true } : undefined;
   return observed.installed && observed.runtimeState === 'STOPPED' ? { done: true } : undefined;
 };

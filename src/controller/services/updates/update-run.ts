@@ -16,9 +16,11 @@ import type { ServerService } from '../servers/servers.js';
 import type { StageSink } from '../transfers/stage-sink.js';
 import { awaitServer, isStopped, startedAt } from '../servers/server-waits.js';
 import { fileChangesEnded, type FileChangesUnderWay } from '../files/file-changes.js';
+import type { SoftwarePrefetch } from './software-prefetch.js';
 
 /** The steps of an UPDATE workflow, as the server's `workflow.step` shows them. */
 export const updateSteps = {
+  fetching: 'fetching the new software',
   stopping: 'stopping the server',
   backup: 'taking a PRE_UPDATE backup',
   installing: 'installing the new software',
@@ -27,7 +29,7 @@ export const updateSteps = {
 } as const;
 
 /** Before these steps nothing of the server was changed: a failure only lifts the hold. */
-const untouchedSteps = new Set<string>([updateSteps.stopping, updateSteps.backup]);
+const untouchedSteps = new Set<string>([updateSteps.fetching, updateSteps.stopping, updateSteps.backup]);
 
 /** How long an update waits for its server to stop and to start; tests shorten them. */
 export interface UpdateTimings {
@@ -46,6 +48,7 @@ export interface UpdateContext {
   destinations: BackupDestinations;
   removal: BackupRemoval;
   calls: NodeCalls;
+  prefetch: Pick<SoftwarePrefetch, 'prefetch'>;
   changes: ServerChangeHub;
   nodeReady: (nodeId: string) => Promise<void>;
   /** File changes through the API under way: the PRE_UPDATE backup waits for them, so it holds them. */
@@ -59,7 +62,7 @@ const describe = (software: ServerSoftware) => `${software.version}${software.bu
 
 /**
  * One server's update, as docs/updates.md describes it, each step persisted before it runs:
- * held stopped, a PRE_UPDATE backup of the stopped server, a stage filled from that backup and
+ * the new software fetched onto the Node while the server still runs, then held stopped, a PRE_UPDATE backup of the stopped server, a stage filled from that backup and
  * committed with the new software (`.cairn` installed again), then the hold lifted on the new
  * software and its start awaited. Any failure after the install puts the backup's files back with
  * the old software; the server ends READY either way (UPDATE_FAILED naming the step on a rollback).
@@ -74,9 +77,11 @@ export class UpdateRun {
     return { ...workflow, fromSoftware: workflow.fromSoftware, toSoftware: workflow.toSoftware };
   }
 
-  /** An update just begun (held, at `stopping`): the whole way, or back. */
+  /** An update just begun (at `fetching`, not held yet): the whole way, or back. */
   async forward(): Promise<WorkflowResult> {
     try {
+      await this.ctx.prefetch.prefetch(this.doc._id, this.doc.nodeId!, this.workflow.toSoftware);
+      await this.step(updateSteps.stopping, { hold: true });
       await this.wait(isStopped, this.ctx.timings.stopMs, 'stop');
       await fileChangesEnded(this.ctx.fileChanges, this.doc._id);
       const backup = await this.takeBackup();
@@ -96,7 +101,7 @@ export class UpdateRun {
   async resume(): Promise<WorkflowResult> {
     if (this.workflow.step === updateSteps.starting) {
       try {
-        await this.wait(startedAt(this.doc.generation), this.ctx.timings.startMs, 'start');
+        await this.wait(startedAt(this.doc.generation, this.crashOf), this.ctx.timings.startMs, 'start');
       } catch (e) {
         if (this.stopping.aborted) throw new Stopped();
         return this.rollback(failureText(e));
@@ -126,7 +131,7 @@ export class UpdateRun {
   /** The hold lifts with the new software desired (a new generation): the Node starts it if it is meant to run. */
   private async start(): Promise<void> {
     await this.step(updateSteps.starting, { hold: false }, this.workflow.toSoftware);
-    await this.wait(startedAt(this.doc.generation), this.ctx.timings.startMs, 'start');
+    await this.wait(startedAt(this.doc.generation, this.crashOf), this.ctx.timings.startMs, 'start');
   }
 
   private async succeed(): Promise<WorkflowResult> {
@@ -189,6 +194,8 @@ export class UpdateRun {
     if (!backup) return;
     await this.ctx.removal.remove([backup]).catch((err: unknown) => this.ctx.deps.logger.warn({ err, backupId }, 'removing an update\'s rollback copy failed'));
   }
+
+  private readonly crashOf = (doc: ServerDoc) => this.ctx.servers.crashes.of(doc);
 
   private wait(judge: Parameters<typeof awaitServer>[3], timeoutMs: number, what: string): Promise<void> {
     return awaitServer(this.ctx.deps, this.ctx.changes, this.doc._id, judge, timeoutMs, what, this.stopping);

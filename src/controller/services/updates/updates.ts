@@ -46,7 +46,7 @@ export class UpdateService {
     audit.detail({ from, to });
     const refusal = updateRefusal(from, to, input.allowDowngrade ?? false);
     if (refusal) throw new DomainError(refusal.code, refusal.detail);
-    const event = { type: 'WORKFLOW_BEGIN', at: nowIso(this.ctx.deps), kind: 'UPDATE', step: updateSteps.stopping } as const;
+    const event = { type: 'WORKFLOW_BEGIN', at: nowIso(this.ctx.deps), kind: 'UPDATE', step: updateSteps.fetching } as const;
     const actor = this.ctx.servers.actorOf(doc);
     if (!accepts(actor, event)) throw this.ctx.servers.busy(actor);
     if (!input.force) await this.requireSuitedPlugins(doc, to);
@@ -56,7 +56,8 @@ export class UpdateService {
     if (this.stopping.signal.aborted) throw new DomainError('not_ready', 'The Controller is stopping.');
     const begun = await this.ctx.servers.apply(doc, {
       ...event,
-      facts: { hold: true, fromSoftware: from, toSoftware: to, ...(destination ? { backupDestinationId: destination._id } : { rollbackCopy: true }) },
+      // Not held yet: the server runs on while the new software is fetched.
+      facts: { fromSoftware: from, toSoftware: to, ...(destination ? { backupDestinationId: destination._id } : { rollbackCopy: true }) },
     });
     this.launch(begun, 'forward');
     return this.ctx.servers.detail(begun);

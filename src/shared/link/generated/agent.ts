@@ -41,6 +41,7 @@ import type { ObjectUploadedInput as _cairn_agent_v1_ObjectUploadedInput, Object
 import type { PlayersInput as _cairn_agent_v1_PlayersInput, Players as _cairn_agent_v1_Players } from './cairn/agent/v1/Players.js';
 import type { PortBindingInput as _cairn_agent_v1_PortBindingInput, PortBinding as _cairn_agent_v1_PortBinding } from './cairn/agent/v1/PortBinding.js';
 import type { PortRangeInput as _cairn_agent_v1_PortRangeInput, PortRange as _cairn_agent_v1_PortRange } from './cairn/agent/v1/PortRange.js';
+import type { PrefetchArtifactInput as _cairn_agent_v1_PrefetchArtifactInput, PrefetchArtifact as _cairn_agent_v1_PrefetchArtifact } from './cairn/agent/v1/PrefetchArtifact.js';
 import type { PropertiesInput as _cairn_agent_v1_PropertiesInput, Properties as _cairn_agent_v1_Properties } from './cairn/agent/v1/Properties.js';
 import type { PropertiesGetInput as _cairn_agent_v1_PropertiesGetInput, PropertiesGet as _cairn_agent_v1_PropertiesGet } from './cairn/agent/v1/PropertiesGet.js';
 import type { PropertiesPatchInput as _cairn_agent_v1_PropertiesPatchInput, PropertiesPatch as _cairn_agent_v1_PropertiesPatch } from './cairn/agent/v1/PropertiesPatch.js';
@@ -124,6 +125,7 @@ export interface ProtoGrpcType {
         Players: MessageTypeDefinition<_cairn_agent_v1_PlayersInput, _cairn_agent_v1_Players>
         PortBinding: MessageTypeDefinition<_cairn_agent_v1_PortBindingInput, _cairn_agent_v1_PortBinding>
         PortRange: MessageTypeDefinition<_cairn_agent_v1_PortRangeInput, _cairn_agent_v1_PortRange>
+        PrefetchArtifact: MessageTypeDefinition<_cairn_agent_v1_PrefetchArtifactInput, _cairn_agent_v1_PrefetchArtifact>
         Properties: MessageTypeDefinition<_cairn_agent_v1_PropertiesInput, _cairn_agent_v1_Properties>
         PropertiesGet: MessageTypeDefinition<_cairn_agent_v1_PropertiesGetInput, _cairn_agent_v1_PropertiesGet>
         PropertiesPatch: MessageTypeDefinition<_cairn_agent_v1_PropertiesPatchInput, _cairn_agent_v1_PropertiesPatch>

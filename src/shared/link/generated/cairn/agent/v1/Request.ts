@@ -26,6 +26,7 @@ import type { StageCommittedInput as _cairn_agent_v1_StageCommittedInput, StageC
 import type { UsageHistoryInput as _cairn_agent_v1_UsageHistoryInput, UsageHistory as _cairn_agent_v1_UsageHistory } from '../../../cairn/agent/v1/UsageHistory.js';
 import type { SnapshotUploadInput as _cairn_agent_v1_SnapshotUploadInput, SnapshotUpload as _cairn_agent_v1_SnapshotUpload } from '../../../cairn/agent/v1/SnapshotUpload.js';
 import type { StageFetchInput as _cairn_agent_v1_StageFetchInput, StageFetch as _cairn_agent_v1_StageFetch } from '../../../cairn/agent/v1/StageFetch.js';
+import type { PrefetchArtifactInput as _cairn_agent_v1_PrefetchArtifactInput, PrefetchArtifact as _cairn_agent_v1_PrefetchArtifact } from '../../../cairn/agent/v1/PrefetchArtifact.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface RequestInput {
@@ -67,7 +68,8 @@ export interface RequestInput {
   'usageHistory'?: (_cairn_agent_v1_UsageHistoryInput | null);
   'snapshotUpload'?: (_cairn_agent_v1_SnapshotUploadInput | null);
   'stageFetch'?: (_cairn_agent_v1_StageFetchInput | null);
-  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch";
+  'prefetchArtifact'?: (_cairn_agent_v1_PrefetchArtifactInput | null);
+  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch"|"prefetchArtifact";
 }
 
 export interface Request {
@@ -109,5 +111,6 @@ export interface Request {
   'usageHistory'?: (_cairn_agent_v1_UsageHistory | null);
   'snapshotUpload'?: (_cairn_agent_v1_SnapshotUpload | null);
   'stageFetch'?: (_cairn_agent_v1_StageFetch | null);
-  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch";
+  'prefetchArtifact'?: (_cairn_agent_v1_PrefetchArtifact | null);
+  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch"|"prefetchArtifact";
 }

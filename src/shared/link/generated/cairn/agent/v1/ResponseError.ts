@@ -8,9 +8,10 @@ export interface ResponseErrorInput {
    * INVALID_REQUEST (e.g. a command that is not one line), MANAGED_PROPERTY (a key Cairn owns),
    * INVALID_PROPERTIES (server.properties cannot be parsed); for snapshots and stages also
    * SERVER_RUNNING (a commit while the server runs here), CHECKSUM_MISMATCH (a file's content is not
-   * what its sha256 says), QUIESCE_FAILED (the template's quiesce did not finish before its deadline);
+   * what its sha256 says; for PrefetchArtifact, bytes that are not the artifact), QUIESCE_FAILED (the template's quiesce did not finish before its deadline);
    * for SnapshotUpload and StageFetch also OBJECT_STORE (the object store refused a presigned
-   * request or could not be reached; the message gives its status and error code, never the URL).
+   * request or could not be reached; the message gives its status and error code, never the URL);
+   * for PrefetchArtifact also UNAVAILABLE (the artifact could not be fetched; the message says why).
    */
   'code'?: (string);
   /**
@@ -26,9 +27,10 @@ export interface ResponseError {
    * INVALID_REQUEST (e.g. a command that is not one line), MANAGED_PROPERTY (a key Cairn owns),
    * INVALID_PROPERTIES (server.properties cannot be parsed); for snapshots and stages also
    * SERVER_RUNNING (a commit while the server runs here), CHECKSUM_MISMATCH (a file's content is not
-   * what its sha256 says), QUIESCE_FAILED (the template's quiesce did not finish before its deadline);
+   * what its sha256 says; for PrefetchArtifact, bytes that are not the artifact), QUIESCE_FAILED (the template's quiesce did not finish before its deadline);
    * for SnapshotUpload and StageFetch also OBJECT_STORE (the object store refused a presigned
-   * request or could not be reached; the message gives its status and error code, never the URL).
+   * request or could not be reached; the message gives its status and error code, never the URL);
+   * for PrefetchArtifact also UNAVAILABLE (the artifact could not be fetched; the message says why).
    */
   'code': (string);
   /**
