@@ -136,8 +136,9 @@ export class UpdateRun {
 
   private async succeed(): Promise<WorkflowResult> {
     const { preUpdateBackupId, rollbackCopy } = this.workflow;
-    await this.settle({ type: 'WORKFLOW_DONE', at: nowIso(this.ctx.deps) });
+    // Gone before the server is READY again: READY means the update left nothing behind.
     if (rollbackCopy && preUpdateBackupId) await this.dropRollbackCopy(preUpdateBackupId);
+    await this.settle({ type: 'WORKFLOW_DONE', at: nowIso(this.ctx.deps) });
     return 'succeeded';
   }
 
