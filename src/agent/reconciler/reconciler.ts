@@ -4,6 +4,7 @@ import type { DesiredServer, DesiredState, ServerStatus } from '../../shared/lin
 import type { Logger } from '../../shared/logger.js';
 import { InvalidTemplateError, parseTemplateJson } from '../../shared/template-check.js';
 import type { Template } from '../../shared/templates.js';
+import { DiskAccounts } from '../disk/disk-accounts.js';
 import { AgentError } from '../errors.js';
 import type { GameBoxes } from '../isolation/game-boxes.js';
 import type { AgentLinkClient } from '../link-client.js';
@@ -86,8 +87,13 @@ export class Reconciler {
   /** Desired states and changes are applied one after the other, in the order they came. */
   private applying: Promise<void> = Promise.resolve();
   private statusTimer?: NodeJS.Timeout;
+  /** What each server's files hold, reported as its usage.diskBytes and held against its limit. */
+  readonly disk: DiskAccounts;
+  /** A round of walks still under way when the next tick comes is not doubled. */
+  private measuringDisks = false;
 
   constructor(private readonly deps: ReconcilerDeps) {
+    this.disk = new DiskAccounts({ minGapMs: deps.statusIntervalMs });
     deps.runtime.onExit((serverId, exit, lastLines) => this.runners.get(serverId)?.exited(exit, lastLines));
   }
 
@@ -96,7 +102,10 @@ export class Reconciler {
     link.onDesiredState((state) => this.enqueue(() => this.apply(state)));
     link.onDesiredChange((serverId, server) => this.enqueue(() => this.applyChange(serverId, server)));
     link.onConnected(() => this.runners.forEach((r) => r.sendStatus()));
-    this.statusTimer = setInterval(() => this.runners.forEach((r) => void r.sampleStatus()), this.deps.statusIntervalMs);
+    this.statusTimer = setInterval(() => {
+      this.runners.forEach((r) => void r.sampleStatus());
+      void this.measureDisks();
+    }, this.deps.statusIntervalMs);
     this.statusTimer.unref();
   }
 
@@ -134,8 +143,35 @@ export class Reconciler {
     });
   }
 
+  /** Walks the trees that are due, one after another, and reports each server whose bytes changed. */
+  private async measureDisks(): Promise<void> {
+    if (this.measuringDisks) return;
+    this.measuringDisks = true;
+    try {
+      for (const runner of [...this.runners.values()]) {
+        if (!runner.finished && this.disk.due(runner.serverId)) await this.measureDisk(runner.serverId);
+      }
+    } finally {
+      this.measuringDisks = false;
+    }
+  }
+
+  /** Walks the server's tree now (also after a write through the API) and reports a change. */
+  async measureDisk(serverId: string): Promise<void> {
+    const runner = this.runners.get(serverId);
+    if (!runner || runner.finished) return;
+    try {
+      if (await this.disk.measure(serverId, runner.root)) runner.sendStatus();
+    } catch (err) {
+      this.deps.logger.warn({ err, serverId }, 'measuring what the server\'s files hold failed');
+    }
+  }
+
+  /** Every report carries what the server's files hold, also while its game is stopped. */
   private report = (status: ServerStatus) => {
-    this.link?.sendServerStatus(status);
+    if (status.removed) this.disk.forget(status.serverId);
+    const diskBytes = status.removed ? 0 : this.disk.bytes(status.serverId) ?? 0;
+    this.link?.sendServerStatus({ ...status, usage: { cpuMillis: 0, memoryBytes: 0, ...status.usage, diskBytes } });
   };
 
   private enqueue(work: () => Promise<void>): void {
