@@ -60,4 +60,24 @@ describe('disk limits: what a server\'s files hold (real Agent)', function () {
     const stopped = await waitForServer(f.admin, server.id, (s) => s.status.runtimeState === 'STOPPED', 'STOPPED', 60_000);
     expect(stopped.status.usage.diskBytes).to.be.at.least(before + 24 * MiB);
   });
+
+  it('resources.diskBytes: at least 64 MiB on create and PATCH (400 naming the field), shown in the detail, kept or dropped by PATCH', async () => {
+    const small = await f.admin.post<{ code: string; detail: string }>('/servers', {
+      name: 'too-small', teamId: f.teamId, software: simcraft, resources: { cpuMillis: 500, memoryBytes: 256 * MiB, diskBytes: 64 * MiB - 1 },
+    });
+    expect(small.status, small.text).to.equal(400);
+    expect(small.body.code).to.equal('invalid_request');
+    expect(small.body.detail).to.include('body.resources.diskBytes');
+    const server = await create('disk-limit', { cpuMillis: 500, memoryBytes: 256 * MiB, diskBytes: 128 * MiB });
+    expect(server.resources).to.deep.equal({ cpuMillis: 500, memoryBytes: 256 * MiB, diskBytes: 128 * MiB });
+    const tooSmall = await f.admin.patch<{ detail: string }>(`/servers/${server.id}`, { resources: { cpuMillis: 500, memoryBytes: 256 * MiB, diskBytes: MiB } });
+    expect(tooSmall.status, tooSmall.text).to.equal(400);
+    expect(tooSmall.body.detail).to.include('body.resources.diskBytes');
+    const raised = await f.admin.patch<ServerDetail>(`/servers/${server.id}`, { resources: { cpuMillis: 500, memoryBytes: 256 * MiB, diskBytes: 256 * MiB } });
+    expect(raised.status, raised.text).to.equal(200);
+    expect(raised.body.resources.diskBytes).to.equal(256 * MiB);
+    // PATCH resources is the whole reservation: without diskBytes the server has no limit again.
+    const dropped = await f.admin.patch<ServerDetail>(`/servers/${server.id}`, { resources: { cpuMillis: 500, memoryBytes: 256 * MiB } });
+    expect(dropped.body.resources).to.deep.equal({ cpuMillis: 500, memoryBytes: 256 * MiB });
+  });
 });

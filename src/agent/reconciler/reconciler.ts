@@ -40,6 +40,7 @@ export function fromLink(d: DesiredServer): ServerTarget {
     state: d.desiredState.replace('DESIRED_RUNTIME_STATE_', '') as ServerTarget['state'],
     software: { template: d.software?.template ?? '', version: d.software?.version ?? '', ...(d.software?.build ? { build: d.software.build } : {}) },
     resources: { cpuMillis: d.resources?.cpuMillis ?? 0, memoryBytes: d.resources?.memoryBytes ?? 0 },
+    ...(d.resources?.diskBytes ? { diskLimitBytes: d.resources.diskBytes } : {}),
     gamePort: d.gamePort,
     inNetwork: d.inNetwork,
     restartPolicy: { maxRestarts: d.restartPolicy?.maxRestarts ?? 0, windowSeconds: d.restartPolicy?.windowSeconds ?? 60 },
