@@ -1,8 +1,12 @@
 import { expect } from 'chai';
-import type { ConsoleStreamEvent, ServerDetail } from '../support/api-types.js';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { buildPluginJar } from '../../src/controller/catalog/plugin-jar.js';
+import type { ConsoleStreamEvent, Node, ServerDetail } from '../support/api-types.js';
 import { startFleet, waitForServer, type Fleet } from '../support/fleet.js';
 import { removeGameCgroups } from '../support/game-cgroups.js';
 import { openSse } from '../support/sse.js';
+import { waitFor } from '../support/wait-for.js';
 
 const simcraft = { template: 'simcraft', version: '1.21.4' };
 const MiB = 2 ** 20;
@@ -79,5 +83,48 @@ describe('disk limits: what a server\'s files hold (real Agent)', function () {
     // PATCH resources is the whole reservation: without diskBytes the server has no limit again.
     const dropped = await f.admin.patch<ServerDetail>(`/servers/${server.id}`, { resources: { cpuMillis: 500, memoryBytes: 256 * MiB } });
     expect(dropped.body.resources).to.deep.equal({ cpuMillis: 500, memoryBytes: 256 * MiB });
+  });
+
+  describe('accounting (this Node\'s filesystem has no project quotas for it)', () => {
+    const limit = 64 * MiB;
+    const put = (id: string, path: string, bytes: number) =>
+      f.admin.put<{ code: string; detail: string }>(`/servers/${id}/files/content?path=${path}`, undefined, { rawBody: Buffer.alloc(bytes, 0x5a), contentType: 'application/octet-stream' });
+
+    it('the Node says it holds disk limits by accounting', async () => {
+      const node = await waitFor(async () => (await f.admin.get<Node>(`/nodes/${f.nodeId}`)).body.status.isolation, { what: 'the Node\'s isolation' });
+      expect(node.disk).to.equal('accounting');
+    });
+
+    it('refuses uploads and plugin installs past resources.diskBytes (507 insufficient_storage) and shows DISK_QUOTA_EXCEEDED while past it', async () => {
+      const server = await create('disk-accounting', { cpuMillis: 500, memoryBytes: 256 * MiB, diskBytes: limit });
+      const measured = await waitForServer(f.admin, server.id, (s) => s.status.usage.diskBytes > 0, 'the installed files measured', usageWrittenWithinMs);
+      const room = limit - measured.status.usage.diskBytes;
+      expect(room, 'the installed files leave room for the test').to.be.above(16 * MiB);
+
+      const fits = await put(server.id, 'fits.bin', room - 8 * MiB);
+      expect(fits.status, fits.text).to.equal(204);
+      const refused = await put(server.id, 'refused.bin', 12 * MiB);
+      expect(refused.status, refused.text).to.equal(507);
+      expect(refused.body.code).to.equal('insufficient_storage');
+      expect(refused.body.detail).to.include('resources.diskBytes');
+      const listed = await f.admin.get<{ items: { name: string }[] }>(`/servers/${server.id}/files?path=.`);
+      expect(listed.body.items.map((e) => e.name)).to.not.include('refused.bin');
+
+      // The game (here: a write beside the Agent) takes the files past the limit: the next walk tells.
+      await writeFile(join(f.agentDir, 'servers', server.id, 'root', 'by-the-game.bin'), Buffer.alloc(16 * MiB, 0x5a));
+      const over = await waitForServer(f.admin, server.id, (s) => s.status.conditions.some((c) => c.reason === 'DISK_QUOTA_EXCEEDED'), 'DISK_QUOTA_EXCEEDED', 70_000);
+      const condition = over.status.conditions.find((c) => c.reason === 'DISK_QUOTA_EXCEEDED')!;
+      expect(condition.message).to.include(`resources.diskBytes = ${limit}`).and.match(/hold \d+\.\d MiB/);
+
+      const jar = await buildPluginJar({ name: 'Greeter', version: '1.0' });
+      const plugin = await f.admin.post<{ code: string }>(`/servers/${server.id}/plugins/upload?fileName=greeter.jar`, undefined, { rawBody: jar });
+      expect(plugin.status, plugin.text).to.equal(507);
+      expect(plugin.body.code).to.equal('insufficient_storage');
+
+      const raised = await f.admin.patch(`/servers/${server.id}`, { resources: { cpuMillis: 500, memoryBytes: 256 * MiB, diskBytes: 4 * limit } });
+      expect(raised.status, raised.text).to.equal(200);
+      await waitForServer(f.admin, server.id, (s) => !s.status.conditions.some((c) => c.reason === 'DISK_QUOTA_EXCEEDED'), 'DISK_QUOTA_EXCEEDED to clear');
+      expect((await put(server.id, 'now-fits.bin', 12 * MiB)).status).to.equal(204);
+    });
   });
 });

@@ -16,7 +16,11 @@ interface Account {
   overSince?: string;
 }
 
+/** How this Node holds disk limits (Node status.isolation.disk). */
+export type DiskMode = 'quota' | 'accounting';
+
 export interface DiskAccountsOptions {
+  mode: DiskMode;
   /** The shortest gap between two walks of one tree (the Agent's status interval). */
   minGapMs: number;
   now?: () => number;
@@ -34,6 +38,10 @@ export class DiskAccounts {
   private readonly walks = new Map<string, Promise<number>>();
 
   constructor(private readonly options: DiskAccountsOptions) {}
+
+  get mode(): DiskMode {
+    return this.options.mode;
+  }
 
   private now(): number {
     return this.options.now?.() ?? Date.now();
@@ -66,6 +74,12 @@ export class DiskAccounts {
       this.walks.set(serverId, walk);
     }
     return (await walk) !== before;
+  }
+
+  /** A write the Agent made itself (an upload) grew the files by `bytes`: counted until the next walk tells. */
+  grew(serverId: string, bytes: number): void {
+    const account = this.accounts.get(serverId);
+    if (account) account.bytes += bytes;
   }
 
   forget(serverId: string): void {

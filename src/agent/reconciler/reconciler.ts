@@ -4,7 +4,7 @@ import type { DesiredServer, DesiredState, ServerStatus } from '../../shared/lin
 import type { Logger } from '../../shared/logger.js';
 import { InvalidTemplateError, parseTemplateJson } from '../../shared/template-check.js';
 import type { Template } from '../../shared/templates.js';
-import { DiskAccounts } from '../disk/disk-accounts.js';
+import { DiskAccounts, type DiskMode } from '../disk/disk-accounts.js';
 import { AgentError } from '../errors.js';
 import type { GameBoxes } from '../isolation/game-boxes.js';
 import type { AgentLinkClient } from '../link-client.js';
@@ -27,6 +27,8 @@ export interface ReconcilerDeps {
   restartBackoffMs: number;
   /** How often running servers' CPU, memory and players are sampled, reported and kept in their history. */
   statusIntervalMs: number;
+  /** How disk limits are held here; accounting when not given. */
+  diskMode?: DiskMode;
   beforeStart?: (desired: ServerTarget, serverDir: string) => Promise<void>;
 }
 
@@ -94,7 +96,7 @@ export class Reconciler {
   private measuringDisks = false;
 
   constructor(private readonly deps: ReconcilerDeps) {
-    this.disk = new DiskAccounts({ minGapMs: deps.statusIntervalMs });
+    this.disk = new DiskAccounts({ mode: deps.diskMode ?? 'accounting', minGapMs: deps.statusIntervalMs });
     deps.runtime.onExit((serverId, exit, lastLines) => this.runners.get(serverId)?.exited(exit, lastLines));
   }
 
@@ -142,6 +144,7 @@ export class Reconciler {
       if (runner?.finished) this.runners.delete(serverId);
       else runner?.filesReplaced();
     });
+    await this.measureDisk(serverId);
   }
 
   /** Walks the trees that are due, one after another, and reports each server whose bytes changed. */
@@ -168,11 +171,26 @@ export class Reconciler {
     }
   }
 
-  /** Every report carries what the server's files hold, also while its game is stopped. */
+  /** The server's disk limit (resources.diskBytes); undefined: none. */
+  private diskLimitOf(serverId: string): number | undefined {
+    return this.runners.get(serverId)?.actor.getSnapshot().context.desired.diskLimitBytes;
+  }
+
+  /** Bytes the server's files may still grow by under its limit (by the last walk); undefined: no limit or not measured yet. */
+  diskRoom(serverId: string): number | undefined {
+    return this.disk.room(serverId, this.diskLimitOf(serverId));
+  }
+
+  /** Every report carries what the server's files hold, also while its game is stopped, and DISK_QUOTA_EXCEEDED while past its limit. */
   private report = (status: ServerStatus) => {
     if (status.removed) this.disk.forget(status.serverId);
     const diskBytes = status.removed ? 0 : this.disk.bytes(status.serverId) ?? 0;
-    this.link?.sendServerStatus({ ...status, usage: { cpuMillis: 0, memoryBytes: 0, ...status.usage, diskBytes } });
+    const over = status.removed ? undefined : this.disk.condition(status.serverId, this.diskLimitOf(status.serverId));
+    this.link?.sendServerStatus({
+      ...status,
+      usage: { cpuMillis: 0, memoryBytes: 0, ...status.usage, diskBytes },
+      conditions: over ? [...status.conditions, over] : status.conditions,
+    });
   };
 
   private enqueue(work: () => Promise<void>): void {
