@@ -127,7 +127,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
       knownServerIds: reconciler.serverIds(),
       gamePorts: config.gamePorts,
       acceptsDesiredChanges: true,
-      isolation: boxes.plan.support,
+      isolation: { ...boxes.plan.support, disk: reconciler.disk.mode },
       runtimes: javas,
     }),
     heartbeat: async () => {

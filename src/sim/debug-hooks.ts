@@ -3,7 +3,7 @@
  * identity it runs as, what it can read, and whether its memory and CPU limits hold. Each printed
  * line carries `[Debug] ...` so tests can find it behind the console's timestamp.
  */
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import type { ConsoleLog } from './console-log.js';
@@ -29,6 +29,27 @@ export async function readfile(path: string, log: ConsoleLog): Promise<void> {
     debug(log, `readfile ${path}: ok ${bytes.length} bytes`);
   } catch (error) {
     debug(log, `readfile ${path}: error ${(error as NodeJS.ErrnoException).code ?? 'EUNKNOWN'}`);
+  }
+}
+
+/**
+ * Writes `mib` MiB of non-zero bytes to `path` (relative to the game's directory), 1 MiB at a time
+ * and synced, so a disk limit is met as a game meets it: the write that passes it fails.
+ */
+export async function fill(mib: number, path: string, log: ConsoleLog): Promise<void> {
+  const chunk = Buffer.alloc(MiB, 0x5a);
+  let done = 0;
+  try {
+    const handle = await open(path, 'w');
+    try {
+      for (; done < mib; done++) await handle.write(chunk, 0, MiB, done * MiB);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    debug(log, `fill ${path}: ok ${done} MiB`);
+  } catch (error) {
+    debug(log, `fill ${path}: error ${(error as NodeJS.ErrnoException).code ?? 'EUNKNOWN'} after ${done} MiB`);
   }
 }
 
@@ -99,6 +120,7 @@ export async function spin({ seconds, threads }: SpinRequest, log: ConsoleLog): 
 
 export const debugHelp = [
   '/alloc <MiB>: Allocates and keeps that much memory (a test hook)',
+  '/fill <MiB> <path>: Writes that many MiB to a file and tells how far it got (a test hook)',
   '/readfile <path>: Reads a file and tells its size or the error (a test hook)',
   '/spin <seconds> [threads]: Keeps that many threads busy (a test hook)',
   '/whoami: Prints the uid and gid it runs as (a test hook)',
@@ -112,6 +134,12 @@ export function debugCommand(verb: string, args: string[], log: ConsoleLog): boo
     case 'whoami':
       whoami(log);
       return true;
+    case 'fill': {
+      const mib = words.length === 2 ? parseMiB(words[0]) : undefined;
+      if (mib === undefined) debug(log, 'usage: fill <MiB> <path>');
+      else void fill(mib, words[1], log);
+      return true;
+    }
     case 'readfile': {
       const path = args.join(' ').trim();
       if (path === '') debug(log, 'usage: readfile <path>');

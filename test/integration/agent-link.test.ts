@@ -199,7 +199,7 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
   describe('desired state and requests', () => {
     const server: DesiredServer = {
       serverId: '0190a1b2-0000-7000-8000-000000000001', generation: 3,
-      software: { template: 'simcraft', version: '1.0', build: '' }, resources: { cpuMillis: 500, memoryBytes: 1024 },
+      software: { template: 'simcraft', version: '1.0', build: '' }, resources: { cpuMillis: 500, memoryBytes: 1024, diskBytes: 0 },
       gamePort: 25570, desiredState: 'DESIRED_RUNTIME_STATE_RUNNING', restartPolicy: { maxRestarts: 3, windowSeconds: 60 },
       acknowledgedConditionIds: ['c1'], inNetwork: true, restartNonce: 2, templateJson: '{"id":"simcraft"}',
       plugins: [{ installationId: '0190a1b2-0000-7000-8000-0000000000aa', fileName: 'Vault-1.7.1.jar', sha256: 'a'.repeat(64), sizeBytes: 2048, pluginId: 'sample:vaultapi' }],

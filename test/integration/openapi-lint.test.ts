@@ -50,7 +50,7 @@ describe('the OpenAPI document, checked by Redocly (recommended rules) and again
     expect(problemStatuses('post', '/auth/login')).to.deep.equal(['400', '401', '403', '413', '429']);
     expect(problemStatuses('get', '/servers')).to.deep.equal(['400', '401', '403']);
     expect(problemStatuses('get', '/servers/{serverId}')).to.deep.equal(['400', '401', '403', '404']);
-    expect(problemStatuses('put', '/servers/{serverId}/files/content')).to.deep.equal(['400', '401', '403', '404', '408', '409', '413', '429', '503']);
+    expect(problemStatuses('put', '/servers/{serverId}/files/content')).to.deep.equal(['400', '401', '403', '404', '408', '409', '413', '429', '503', '507']);
     expect(problemStatuses('get', '/servers/{serverId}/console')).to.deep.equal(['400', '401', '403', '404', '409', '429', '503']);
     expect(operation('put', '/servers/{serverId}/files/content').responses['403'].description).to.include('`read_only`').and.include('`forbidden`');
     for (const [path, methods] of Object.entries(doc.paths)) {

@@ -96,12 +96,20 @@ export function registerOperations(deps: OperationDeps): { relay: ConsoleRelay; 
 
   link.handle('fileWriteChunk', async ({ serverId, path, uploadId, offset, data, last, abort }) => {
     if (abort) await uploads.discard(uploadId);
-    else await uploads.chunk({ root: rootOf(serverId), path, uploadId, offset, data, last, owner: ownerOf(serverId) });
+    else {
+      const grew = await uploads.chunk({ root: rootOf(serverId), path, uploadId, offset, data, last, owner: ownerOf(serverId), room: reconciler.diskRoom(serverId) });
+      // The next upload is held against what this one left at once; the walk after it (never awaited: a big tree is slow) corrects the estimate.
+      if (last) {
+        reconciler.disk.grew(serverId, grew);
+        void reconciler.measureDisk(serverId);
+      }
+    }
     return {};
   });
 
   link.handle('fileDelete', async ({ serverId, path }) => {
     await deletePath(rootOf(serverId), path);
+    void reconciler.measureDisk(serverId);
     return {};
   });
 

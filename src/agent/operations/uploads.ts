@@ -22,6 +22,8 @@ export interface ChunkInput {
   last: boolean;
   /** The server's identity when games run as their own user: the file is theirs. */
   owner?: GameIdentity | null;
+  /** Bytes the server's files may still grow by under its disk limit; undefined: no limit. Taken at the first chunk. */
+  room?: number;
 }
 
 interface Upload {
@@ -32,6 +34,10 @@ interface Upload {
   temp: string;
   handle?: FileHandle;
   written: number;
+  /** The disk limit's room at the first chunk (walks during the upload would count the temporary file against it). */
+  room?: number;
+  /** What the file being replaced holds: freed when the upload takes its place. */
+  replaces: number;
   /** Chunks are applied one after another in arrival order. */
   chain: Promise<unknown>;
   timer?: NodeJS.Timeout;
@@ -53,13 +59,16 @@ export class Uploads {
     return this.open.size;
   }
 
-  /** Applies one chunk; resolves once it is on disk (and, for the last one, once the file is in place). */
-  chunk(input: ChunkInput): Promise<void> {
+  /**
+   * Applies one chunk; resolves once it is on disk (and, for the last one, once the file is in
+   * place) with the bytes the server's files grew by: non-zero only for the last chunk.
+   */
+  chunk(input: ChunkInput): Promise<number> {
     if (input.data.length > maxChunkBytes) return Promise.reject(new AgentError('TOO_LARGE', `A chunk holds at most ${maxChunkBytes} bytes.`));
     let upload = this.open.get(input.uploadId);
     if (!upload) {
       if (input.offset !== 0) return Promise.reject(new AgentError('NOT_FOUND', 'No such upload (it was given up or never began).'));
-      const created: Upload = { path: input.path, temp: '', written: 0, chain: Promise.resolve(), done: false };
+      const created: Upload = { path: input.path, temp: '', written: 0, replaces: 0, chain: Promise.resolve(), done: false, ...(input.room === undefined ? {} : { room: input.room }) };
       upload = created;
       this.open.set(input.uploadId, created);
       created.chain = this.begin(input, created);
@@ -109,6 +118,7 @@ export class Uploads {
       throw e;
     });
     if (existing?.isDirectory()) throw new AgentError('NOT_A_FILE', `path: ${target.relative} is a directory.`);
+    upload.replaces = existing?.isFile() ? existing.blocks * 512 : 0;
     const temp = `${tempPrefix}${input.uploadId}`;
     // O_EXCL with O_NOFOLLOW: the temporary name is ours alone, never something planted there.
     upload.handle = await open(at(target.dir, temp), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644).catch((e: unknown) => {
@@ -120,13 +130,17 @@ export class Uploads {
     await chownHandle(upload.handle, input.owner);
   }
 
-  private async apply(input: ChunkInput, upload: Upload): Promise<void> {
+  private async apply(input: ChunkInput, upload: Upload): Promise<number> {
     if (upload.done || !upload.handle || !upload.place) throw new AgentError('NOT_FOUND', 'No such upload (it was given up).');
     if (input.offset !== upload.written) throw new AgentError('INVALID_REQUEST', `Chunk at offset ${input.offset}; expected ${upload.written}.`);
     if (upload.written + input.data.length > maxUploadBytes) throw new AgentError('TOO_LARGE', `A file holds at most ${maxUploadBytes} bytes.`);
+    const growth = upload.written + input.data.length - upload.replaces;
+    if (upload.room !== undefined && input.data.length > 0 && growth > upload.room) {
+      throw new AgentError('DISK_QUOTA_EXCEEDED', `The server's files would pass its disk limit (resources.diskBytes): ${Math.max(upload.room, 0)} bytes are left and the upload needs ${growth}.`);
+    }
     if (input.data.length > 0) await upload.handle.write(input.data, 0, input.data.length, input.offset);
     upload.written += input.data.length;
-    if (!input.last) return;
+    if (!input.last) return 0;
     await upload.handle.close();
     upload.handle = undefined;
     const { dir, name } = upload.place;
@@ -140,6 +154,7 @@ export class Uploads {
     this.open.delete(input.uploadId);
     await upload.place.close();
     upload.place = undefined;
+    return upload.written - upload.replaces;
   }
 
   private touch(uploadId: string, upload: Upload): void {

@@ -4,6 +4,7 @@ import type { DesiredServer, DesiredState, ServerStatus } from '../../shared/lin
 import type { Logger } from '../../shared/logger.js';
 import { InvalidTemplateError, parseTemplateJson } from '../../shared/template-check.js';
 import type { Template } from '../../shared/templates.js';
+import { DiskAccounts, type DiskMode } from '../disk/disk-accounts.js';
 import { AgentError } from '../errors.js';
 import type { GameBoxes } from '../isolation/game-boxes.js';
 import type { AgentLinkClient } from '../link-client.js';
@@ -26,6 +27,8 @@ export interface ReconcilerDeps {
   restartBackoffMs: number;
   /** How often running servers' CPU, memory and players are sampled, reported and kept in their history. */
   statusIntervalMs: number;
+  /** How disk limits are held here; accounting when not given. */
+  diskMode?: DiskMode;
   beforeStart?: (desired: ServerTarget, serverDir: string) => Promise<void>;
 }
 
@@ -39,6 +42,7 @@ export function fromLink(d: DesiredServer): ServerTarget {
     state: d.desiredState.replace('DESIRED_RUNTIME_STATE_', '') as ServerTarget['state'],
     software: { template: d.software?.template ?? '', version: d.software?.version ?? '', ...(d.software?.build ? { build: d.software.build } : {}) },
     resources: { cpuMillis: d.resources?.cpuMillis ?? 0, memoryBytes: d.resources?.memoryBytes ?? 0 },
+    ...(d.resources?.diskBytes ? { diskLimitBytes: d.resources.diskBytes } : {}),
     gamePort: d.gamePort,
     inNetwork: d.inNetwork,
     restartPolicy: { maxRestarts: d.restartPolicy?.maxRestarts ?? 0, windowSeconds: d.restartPolicy?.windowSeconds ?? 60 },
@@ -86,8 +90,13 @@ export class Reconciler {
   /** Desired states and changes are applied one after the other, in the order they came. */
   private applying: Promise<void> = Promise.resolve();
   private statusTimer?: NodeJS.Timeout;
+  /** What each server's files hold, reported as its usage.diskBytes and held against its limit. */
+  readonly disk: DiskAccounts;
+  /** A round of walks still under way when the next tick comes is not doubled. */
+  private measuringDisks = false;
 
   constructor(private readonly deps: ReconcilerDeps) {
+    this.disk = new DiskAccounts({ mode: deps.diskMode ?? 'accounting', minGapMs: deps.statusIntervalMs });
     deps.runtime.onExit((serverId, exit, lastLines) => this.runners.get(serverId)?.exited(exit, lastLines));
     deps.runtime.onRecordFailed((serverId, path, error) => this.runners.get(serverId)?.recordFailed(path, error));
   }
@@ -97,7 +106,10 @@ export class Reconciler {
     link.onDesiredState((state) => this.enqueue(() => this.apply(state)));
     link.onDesiredChange((serverId, server) => this.enqueue(() => this.applyChange(serverId, server)));
     link.onConnected(() => this.runners.forEach((r) => r.sendStatus()));
-    this.statusTimer = setInterval(() => this.runners.forEach((r) => void r.sampleStatus()), this.deps.statusIntervalMs);
+    this.statusTimer = setInterval(() => {
+      this.runners.forEach((r) => void r.sampleStatus());
+      void this.measureDisks();
+    }, this.deps.statusIntervalMs);
     this.statusTimer.unref();
   }
 
@@ -133,10 +145,53 @@ export class Reconciler {
       if (runner?.finished) this.runners.delete(serverId);
       else runner?.filesReplaced();
     });
+    await this.measureDisk(serverId);
   }
 
+  /** Walks the trees that are due, one after another, and reports each server whose bytes changed. */
+  private async measureDisks(): Promise<void> {
+    if (this.measuringDisks) return;
+    this.measuringDisks = true;
+    try {
+      for (const runner of [...this.runners.values()]) {
+        if (!runner.finished && this.disk.due(runner.serverId)) await this.measureDisk(runner.serverId);
+      }
+    } finally {
+      this.measuringDisks = false;
+    }
+  }
+
+  /** Walks the server's tree now (also after a write through the API) and reports a change. */
+  async measureDisk(serverId: string): Promise<void> {
+    const runner = this.runners.get(serverId);
+    if (!runner || runner.finished) return;
+    try {
+      if (await this.disk.measure(serverId, runner.root)) runner.sendStatus();
+    } catch (err) {
+      this.deps.logger.warn({ err, serverId }, 'measuring what the server\'s files hold failed');
+    }
+  }
+
+  /** The server's disk limit (resources.diskBytes); undefined: none. */
+  private diskLimitOf(serverId: string): number | undefined {
+    return this.runners.get(serverId)?.actor.getSnapshot().context.desired.diskLimitBytes;
+  }
+
+  /** Bytes the server's files may still grow by under its limit (by the last walk); undefined: no limit or not measured yet. */
+  diskRoom(serverId: string): number | undefined {
+    return this.disk.room(serverId, this.diskLimitOf(serverId));
+  }
+
+  /** Every report carries what the server's files hold, also while its game is stopped, and DISK_QUOTA_EXCEEDED while past its limit. */
   private report = (status: ServerStatus) => {
-    this.link?.sendServerStatus(status);
+    if (status.removed) this.disk.forget(status.serverId);
+    const diskBytes = status.removed ? 0 : this.disk.bytes(status.serverId) ?? 0;
+    const over = status.removed ? undefined : this.disk.condition(status.serverId, this.diskLimitOf(status.serverId));
+    this.link?.sendServerStatus({
+      ...status,
+      usage: { cpuMillis: 0, memoryBytes: 0, ...status.usage, diskBytes },
+      conditions: over ? [...status.conditions, over] : status.conditions,
+    });
   };
 
   private enqueue(work: () => Promise<void>): void {

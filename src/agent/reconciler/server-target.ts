@@ -7,6 +7,8 @@ export interface ServerTarget {
   state: 'RUNNING' | 'STOPPED' | 'DELETED';
   software: { template: string; version: string; build?: string };
   resources: { cpuMillis: number; memoryBytes: number };
+  /** The most the server's files may hold (`resources.diskBytes`); unset: no limit. Held against the files, never the process: no restart. */
+  diskLimitBytes?: number;
   gamePort: number;
   inNetwork: boolean;
   restartPolicy: { maxRestarts: number; windowSeconds: number };

@@ -16,6 +16,7 @@ import { NodeSession, type AgentStream } from './node-session.js';
 import { peerAddress } from './peer-address.js';
 import { widenSessionWindows } from './session-windows.js';
 import type { AgentSessions } from './session-registry.js';
+import type { DiskIsolation } from '../store/records.js';
 
 export interface AgentLinkDeps {
   gate: AgentGate;
@@ -214,7 +215,7 @@ export class AgentLinkServer {
       runtimeVersion: hello.host?.runtimeVersion ?? '',
       allocatable: hello.allocatable ?? emptyResources(),
       gamePorts: this.gamePortsOf(nodeId, hello),
-      ...(hello.isolation ? { isolation: { users: hello.isolation.users, filesystem: hello.isolation.filesystem, memory: hello.isolation.memory, cpu: hello.isolation.cpu } } : {}),
+      ...(hello.isolation ? { isolation: { users: hello.isolation.users, filesystem: hello.isolation.filesystem, memory: hello.isolation.memory, cpu: hello.isolation.cpu, disk: diskIsolationOf(hello.isolation.disk) } } : {}),
       runtimes: hello.runtimes.map((r) => ({ name: r.name, version: r.version, major: r.major, path: r.path })),
     }, session.observedAddress);
     if (!connected) {
@@ -286,3 +287,6 @@ function bearer(metadata: grpc.Metadata): string {
   const text = typeof value === 'string' ? value : value?.toString('utf8') ?? '';
   return text.startsWith('Bearer ') ? text.slice(7) : '';
 }
+
+/** The Agent's word for how it holds disk limits; anything else (an older Agent's empty field) holds none. */
+const diskIsolationOf = (disk: string): DiskIsolation => (disk === 'quota' || disk === 'accounting' ? disk : false);

@@ -21,6 +21,10 @@ export const NodeIsolation = Type.Object({
   filesystem: Type.Boolean({ description: 'Each game sees only its own directory, its runtime and the system\'s libraries.' }),
   memory: Type.Boolean({ description: 'Each game\'s memory is capped at its resources.memoryBytes.' }),
   cpu: Type.Boolean({ description: 'Each game\'s CPU is capped at its resources.cpuMillis.' }),
+  disk: Type.Optional(Type.Union([Type.Literal('quota'), Type.Literal('accounting'), Type.Literal(false)], {
+    description: 'How each server\'s resources.diskBytes is held: `quota` (project quotas: the game\'s writes past it fail with ENOSPC or EDQUOT), '
+      + '`accounting` (the Agent measures the server\'s files at least every 60 s and refuses uploads and plugin installs past it), false (not held: an older Agent).',
+  })),
 }, { description: 'What this Node enforces on its games (`cairn-agent --isolation`). A part missing under `auto` shows as the condition ISOLATION_UNAVAILABLE. Absent until the Agent first connects.' });
 
 export const NodeRuntime = Type.Object({

@@ -16,9 +16,18 @@ export const SoftwareSchema = Type.Object({
   build: Type.Optional(Type.String({ maxLength: 64 })),
 }, { additionalProperties: false });
 
+/** The smallest disk limit: below it a game's own install and first world would not fit. */
+export const minDiskBytes = 64 * 2 ** 20;
+
 export const ResourcesSchema = Type.Object({
   cpuMillis: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Thousandths of a CPU core.' }),
   memoryBytes: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+  diskBytes: Type.Optional(Type.Integer({
+    minimum: minDiskBytes, maximum: Number.MAX_SAFE_INTEGER,
+    description: 'The most the server\'s files may hold, in bytes (at least 64 MiB); absent: no limit. Not a reservation: a change applies without a restart. '
+      + 'Where the Node has project quotas (Node status.isolation.disk `quota`) the game\'s writes past it fail; elsewhere (`accounting`) uploads and plugin installs '
+      + 'that would pass it are refused with insufficient_storage and the server shows DISK_QUOTA_EXCEEDED while past it.',
+  })),
 }, { additionalProperties: false });
 
 export const RestartPolicySchema = Type.Object({

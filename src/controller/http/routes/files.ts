@@ -38,7 +38,7 @@ export const fileRoutes = (s: Services) => [
     summary: 'Create or replace a file in an existing directory (at most 64 MiB).',
     description: `${pathRules} The body streams to the Node in 1 MiB chunks into a temporary file that replaces the target only when complete. A Content-Length over 64 MiB, or a body that grows past it, is refused with \`too_large\` and nothing is written. \`.cairn\` is \`read_only\`. Audited with the path and size.${inMotion}`,
     params: ServerParams, query: FilePathQuery, rawBody: { mediaType: 'application/octet-stream', maxBytes: maxFileBytes },
-    errors: ['read_only', 'too_large', 'phase_busy', 'node_unavailable'],
+    errors: ['read_only', 'too_large', 'phase_busy', 'node_unavailable', 'insufficient_storage'],
     audit: { action: 'server.file.write', targetKind: 'server' },
     handler: async ({ caller, params, query, ctx, audit, upload }) => {
       if (!ctx.request.is('application/octet-stream')) throw invalidRequest('Content-Type must be application/octet-stream.');

@@ -19,7 +19,7 @@ export const pluginRoutes = (s: Services) => [
     method: 'POST', path: '/servers/{serverId}/plugins', tag: 'plugins', status: 201,
     summary: 'Install a catalog plugin and the plugins it requires (`plugins.install`).',
     description: `Without \`versionId\`, the newest version that suits the server (its template's platform and its game version) and is not denylisted. An unsuitable version is \`incompatible_plugin\` unless \`force\` (then \`compatibilityConfirmed: false\`); a denylisted one is \`plugin_denied\`; a required plugin missing from the catalog is \`conflict\`. Required plugins the server lacks are installed with \`dependency: true\`. Installing a plugin present only as a dependency makes it an installation of its own. ${nextStart}`,
-    params: ServerParams, body: InstallPlugin, response: PluginInstallation, errors: ['incompatible_plugin', 'plugin_denied', 'conflict'],
+    params: ServerParams, body: InstallPlugin, response: PluginInstallation, errors: ['incompatible_plugin', 'plugin_denied', 'conflict', 'insufficient_storage'],
     audit: { action: 'plugin.install', targetKind: 'server' },
     handler: async ({ caller, params, body, audit }) => s.plugins.install(caller, params.serverId, body, audit),
   }),
@@ -28,7 +28,7 @@ export const pluginRoutes = (s: Services) => [
     summary: 'Upload a plugin jar (`plugins.install`), at most 64 MiB.',
     description: `The jar must declare a plugin in \`<platform>-plugin.yml\` or \`plugin.yml\` (Velocity: \`velocity-plugin.json\` first) with a name and a version; it is installed as \`upload:<name>\` and replaces an earlier upload of the same name. Uploads are unverified and their compatibility is not checked. A larger body is \`too_large\`; a jar that is not readable, declares no plugin, or would inflate beyond the jar limits (65,536 entries, 512 MiB in all, an entry over 1 MiB inflating more than 100 times) is \`invalid_request\`. ${nextStart}`,
     params: ServerParams, query: UploadQuery, rawBody: { mediaType: 'application/octet-stream', maxBytes: maxJarBytes }, response: PluginInstallation,
-    errors: ['too_large'],
+    errors: ['too_large', 'insufficient_storage'],
     audit: { action: 'plugin.upload', targetKind: 'server' },
     handler: async ({ caller, params, query, ctx, audit, upload }) => {
       if (!ctx.request.is('application/octet-stream')) throw invalidRequest('Content-Type must be application/octet-stream.');

@@ -32,6 +32,8 @@ const agentCodes: Partial<Record<string, ErrorCode>> = {
   BUSY: 'conflict',
   PERMISSION_DENIED: 'conflict',
   NO_SPACE: 'insufficient_storage',
+  // A write the server's disk limit (resources.diskBytes) has no room for.
+  DISK_QUOTA_EXCEEDED: 'insufficient_storage',
 };
 
 export const nodeUnavailable = (detail = 'The server\'s Node is not connected or did not answer in time.') => new DomainError('node_unavailable', detail);

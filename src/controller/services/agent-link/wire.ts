@@ -20,7 +20,7 @@ export function toLinkDesired(entry: DesiredServerEntry, templates: TemplateCata
     serverId: entry.serverId,
     generation: entry.generation,
     software: { template: desired.software.template, version: desired.software.version, build: desired.software.build ?? '' },
-    resources: desired.resources,
+    resources: { cpuMillis: desired.resources.cpuMillis, memoryBytes: desired.resources.memoryBytes, diskBytes: desired.resources.diskBytes ?? 0 },
     gamePort: entry.gamePort ?? 0,
     desiredState: `DESIRED_RUNTIME_STATE_${desired.state}`,
     restartPolicy: desired.restartPolicy,

@@ -19,6 +19,7 @@ import type { CatalogService } from './catalog.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import type { NodeGateway } from '../nodes/node-gateway.js';
 import { installationView } from './plugin-views.js';
+import { requireDiskRoom } from './disk-room.js';
 import type { ServerChangeHub } from '../servers/change-hub.js';
 import type { ServerService } from '../servers/servers.js';
 
@@ -108,6 +109,7 @@ export class PluginService {
       }
       const at = nowIso(this.deps);
       const docs = plan.map((p) => this.fromPlan(serverId, p, at));
+      requireDiskRoom(server, docs.reduce((sum, d) => sum + d.sizeBytes, 0));
       for (const doc of docs) await this.deps.repos.pluginInstallations.insert(doc);
       audit.detail({
         installationId: docs[0]._id, version: docs[0].version, catalogVersionId: docs[0].catalogVersionId,
@@ -228,6 +230,7 @@ export class PluginService {
       return await this.locks.run(serverId, async () => {
         const all = await this.installed(serverId);
         const existing = all.find((d) => d.pluginId === pluginId);
+        requireDiskRoom(server, received.size - (existing?.sizeBytes ?? 0));
         const at = nowIso(this.deps);
         const doc: PluginInstallationDoc = {
           _id: existing?._id ?? this.deps.ids.next(), serverId, key: installationKey(serverId, pluginId), pluginId, name: declared.name, source: 'UPLOAD',

@@ -34,10 +34,13 @@ function sameApartFromUsage(a: ServerObserved, b: ServerObserved): boolean {
 
 const sameUsage = (a: ServerObserved['usage'], b: ServerObserved['usage']) => a.cpuMillis === b.cpuMillis && a.memoryBytes === b.memoryBytes && a.diskBytes === b.diskBytes;
 
-/** Is a newly reported status worth writing over the one stored? Usage alone is written at most every 30 s. */
+/** Is a newly reported status worth writing over the one stored? Usage alone is written at most every 30 s, but for disk bytes of a server with no process. */
 export function worthWriting(stored: ServerObserved, observed: ServerObserved): boolean {
   if (!sameApartFromUsage(stored, observed)) return true;
   if (sameUsage(stored.usage, observed.usage)) return false;
+  // Without a process no sample follows to carry a new diskBytes later: held back, it would be lost.
+  const sampled = observed.usage.cpuMillis > 0 || observed.usage.memoryBytes > 0;
+  if (!sampled && stored.usage.diskBytes !== observed.usage.diskBytes) return true;
   return !stored.reportedAt || Date.parse(observed.reportedAt!) - Date.parse(stored.reportedAt) >= usageWriteEverySeconds * 1000;
 }
 

@@ -21,6 +21,12 @@ export interface IsolationInput {
    * Each game's CPU is capped at its reservation.
    */
   'cpu'?: (boolean);
+  /**
+   * How each server's disk limit (resources.diskBytes) is held: "quota" (project quotas: the game's
+   * writes past it fail), "accounting" (the Agent measures its tree and refuses uploads past it), or
+   * empty from an Agent older than this field (no limit held).
+   */
+  'disk'?: (string);
 }
 
 /**
@@ -43,4 +49,10 @@ export interface Isolation {
    * Each game's CPU is capped at its reservation.
    */
   'cpu': (boolean);
+  /**
+   * How each server's disk limit (resources.diskBytes) is held: "quota" (project quotas: the game's
+   * writes past it fail), "accounting" (the Agent measures its tree and refuses uploads past it), or
+   * empty from an Agent older than this field (no limit held).
+   */
+  'disk': (string);
 }

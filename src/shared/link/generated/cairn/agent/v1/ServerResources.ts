@@ -3,7 +3,7 @@
 import type { Long } from '@grpc/proto-loader';
 
 /**
- * CPU and memory a server reserves on its Node (held even while it is stopped).
+ * CPU and memory a server reserves on its Node (held even while it is stopped), and its disk limit.
  */
 export interface ServerResourcesInput {
   /**
@@ -14,10 +14,15 @@ export interface ServerResourcesInput {
    * Memory in bytes.
    */
   'memoryBytes'?: (number | string | Long);
+  /**
+   * The most the server's files may hold, in bytes (contract: "Containment"); 0: no limit. Not a
+   * reservation: a change applies to a running game at once, without a restart.
+   */
+  'diskBytes'?: (number | string | Long);
 }
 
 /**
- * CPU and memory a server reserves on its Node (held even while it is stopped).
+ * CPU and memory a server reserves on its Node (held even while it is stopped), and its disk limit.
  */
 export interface ServerResources {
   /**
@@ -28,4 +33,9 @@ export interface ServerResources {
    * Memory in bytes.
    */
   'memoryBytes': (number);
+  /**
+   * The most the server's files may hold, in bytes (contract: "Containment"); 0: no limit. Not a
+   * reservation: a change applies to a running game at once, without a restart.
+   */
+  'diskBytes': (number);
 }

@@ -1,0 +1,16 @@
+import { DomainError } from '../../core/errors.js';
+import type { ServerDoc } from '../../store/records.js';
+
+/**
+ * Refuses a plugin change that would take the server's files past its disk limit
+ * (resources.diskBytes), by what its Agent last measured them to hold: jars are put in place by
+ * the Agent at the next start, so this is the moment the operator can still be told.
+ */
+export function requireDiskRoom(server: ServerDoc, addedBytes: number): void {
+  const limit = server.desired.resources.diskBytes;
+  if (!limit || addedBytes <= 0) return;
+  const used = server.observed.usage.diskBytes;
+  if (used + addedBytes <= limit) return;
+  throw new DomainError('insufficient_storage',
+    `The server's files hold ${used} bytes of its disk limit of ${limit} (resources.diskBytes); the plugin needs ${addedBytes} more. Free some space or raise the limit.`);
+}
