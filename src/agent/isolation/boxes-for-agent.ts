@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../../shared/logger.js';
 import { installationPaths } from '../../shared/programs.js';
@@ -19,11 +19,17 @@ export interface BoxSettings {
   javas: readonly string[];
 }
 
-/** The part of every view that is not the system: this Node.js, the Javas, and this installation's code. */
+/**
+ * The part of every view that is not the system: this Node.js, the Javas, and this installation's
+ * code. A linked node_modules (a checkout sharing another's) is bound where it really is too: the
+ * launchers import their packages by real path.
+ */
 async function viewBase(javas: readonly string[]): Promise<ViewEntry[]> {
   const system = await systemViewEntries();
   const runtimes = (await Promise.all([process.execPath, ...javas].map(installationOf))).filter((p): p is string => p !== null);
-  return [...system, ...(await extraEntries(system, [...runtimes, ...installationPaths()]))];
+  const code = installationPaths();
+  const real = await Promise.all(code.map((path) => realpath(path).catch(() => path)));
+  return [...system, ...(await extraEntries(system, [...runtimes, ...new Set([...code, ...real])]))];
 }
 
 /**
