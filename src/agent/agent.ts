@@ -17,6 +17,7 @@ import { boxesForAgent } from './isolation/boxes-for-agent.js';
 import { discoverJava } from './runtimes/java-discovery.js';
 import { Installer } from './reconciler/installer.js';
 import { Reconciler } from './reconciler/reconciler.js';
+import { narrowAgentFiles } from './reconciler/server-home.js';
 import { downloadCache, pluginCache } from './reconciler/server-paths.js';
 import { ProcessRuntime } from './runtime/process-runtime.js';
 import { UsageSampler } from './usage.js';
@@ -87,6 +88,8 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
   // The credential and every server's files live here: this uid alone may walk in (games run as others).
   const looseMode = await ensurePrivateDir(config.dataDir);
   if (looseMode !== undefined) logger.warn({ event: 'data_dir_tightened', dataDir: config.dataDir, was: looseMode.toString(8) }, 'the data dir was open to other users; it is now 0700');
+  const narrowed = await narrowAgentFiles(config.dataDir);
+  if (narrowed > 0) logger.warn({ event: 'data_files_tightened', dataDir: config.dataDir, entries: narrowed }, `narrowed ${narrowed} of the Agent's files and directories to 0600/0700`);
   const credentials = await linkCredentials(config);
   const { nodeId, credential } = await credentialFor(config, credentials, logger, backoff);
   const sampler = new UsageSampler(config.dataDir);

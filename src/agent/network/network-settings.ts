@@ -63,7 +63,7 @@ export async function networkSettingsForStart(template: Template, target: Server
 
 /** Records whether this start was as a member, once its config is written. */
 export async function recordMembership(serverDir: string, target: ServerTarget): Promise<void> {
-  if (target.inNetwork && target.network?.forwardingSecret) await writeFile(memberMarker(serverDir), '');
+  if (target.inNetwork && target.network?.forwardingSecret) await writeFile(memberMarker(serverDir), '', { mode: 0o600 });
   else await rm(memberMarker(serverDir), { force: true });
   // The marker of an earlier version goes through the held `.cairn`, never through a link in its place.
   await withPlace(serverDir, cairnDirName, 'read', async (place) => {

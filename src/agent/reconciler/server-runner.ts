@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createActor, fromCallback, fromPromise, type Actor, type EventObject } from 'xstate';
 import { KeyedMutex } from '../../shared/keyed-mutex.js';
@@ -10,6 +10,7 @@ import { isolationUnavailableReason } from '../isolation/isolation-mode.js';
 import { runtimeRefusal } from '../runtimes/java-choice.js';
 import type { ProcessRuntime } from '../runtime/process-runtime.js';
 import { isRuntimeError } from '../runtime/errors.js';
+import { writeFileAtomic } from '../runtime/state-dir.js';
 import type { GameExit, OutputLine } from '../runtime/runtime-types.js';
 import { endedWith, isCrash } from './crash-record.js';
 import type { AppliedSpec, ServerTarget } from './server-target.js';
@@ -18,6 +19,7 @@ import { networkSettingsForStart, recordMembership } from '../network/network-se
 import { launchSpec, placeholderValues, type HostSettings } from './launch.js';
 import { writeManagedConfig } from './managed-config.js';
 import { agentServerMachine, runtimeStateOf, type AgentServerState, type ProbeResult } from './server-machine.js';
+import { makeServerHome } from './server-home.js';
 import { appliedFile, serverHome, serverRoot } from './server-paths.js';
 import { portHeld, portInUseMessage } from './port-check.js';
 import type { PortCheckResult } from './port-in-use.js';
@@ -74,6 +76,7 @@ export class ServerRunner {
       actors: {
         probe: fromPromise<ProbeResult, { desired: ServerTarget }>(({ input }) => this.probe(input.desired)),
         install: fromPromise<void, { desired: ServerTarget }>(async ({ input }) => {
+          await makeServerHome(this.deps.dataDir, this.serverId);
           await this.deps.installer.install(this.root, this.template, input.desired.software.version);
         }),
         checkPort: fromPromise<PortCheckResult, { desired: ServerTarget }>(({ input }) => this.checkPort(input.desired)),
@@ -243,6 +246,7 @@ export class ServerRunner {
    * server already running (another shim serves its state dir) is adopted, never doubled.
    */
   private async launch(desired: ServerTarget): Promise<void> {
+    await makeServerHome(this.deps.dataDir, this.serverId);
     await mkdir(this.root, { recursive: true });
     const values = placeholderValues(this.template, desired, this.root, this.deps.host);
     await this.configLock.run('config', async () => {
@@ -256,8 +260,7 @@ export class ServerRunner {
     await this.deps.beforeStart?.(desired, this.root);
     const applied = this.actor.getSnapshot().context.applied;
     const file = appliedFile(this.deps.dataDir, this.serverId);
-    await writeFile(`${file}.tmp`, JSON.stringify(applied));
-    await rename(`${file}.tmp`, file);
+    await writeFileAtomic(file, JSON.stringify(applied));
     const boxed = await this.deps.boxes.box(this.serverId, this.root, desired.resources, launchSpec(this.template, values, this.root));
     let status;
     try {
