@@ -14,6 +14,7 @@ import { linkCredentials, tlsProblem } from './link-credentials.js';
 import { ArtifactFetcher } from './plugins/artifact-fetcher.js';
 import { PluginPlacer } from './plugins/plugin-placer.js';
 import { boxesForAgent } from './isolation/boxes-for-agent.js';
+import { formatGameUids } from './isolation/game-uids.js';
 import { discoverJava } from './runtimes/java-discovery.js';
 import { Installer } from './reconciler/installer.js';
 import { Reconciler } from './reconciler/reconciler.js';
@@ -91,7 +92,13 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
   const narrowed = await narrowAgentFiles(config.dataDir);
   if (narrowed > 0) logger.warn({ event: 'data_files_tightened', dataDir: config.dataDir, entries: narrowed }, `narrowed ${narrowed} of the Agent's files and directories to 0600/0700`);
   const credentials = await linkCredentials(config);
-  const { nodeId, credential } = await credentialFor(config, credentials, logger, backoff);
+  // Before enrolling: an Agent refused its uid range must not use up its token.
+  const javas = await discoverJava({ given: config.javas, javaHome: process.env.JAVA_HOME }, logger);
+  const boxes = await boxesForAgent({ ...config, javas: javas.map((j) => j.path) }, logger);
+  const { nodeId, credential } = await credentialFor(config, credentials, logger, backoff).catch(async (e: unknown) => {
+    await boxes.close();
+    throw e;
+  });
   const sampler = new UsageSampler(config.dataDir);
   const overrides = { cpuMillis: config.cpuMillis, memoryBytes: config.memoryBytes, diskBytes: config.diskBytes };
   const runtime = new ProcessRuntime({ dataDir: config.dataDir, logger });
@@ -99,8 +106,6 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
   const fetcher = new ArtifactFetcher({ address: config.controller, channelCredentials: credentials, credential });
   const plugins = new PluginPlacer(pluginCache(config.dataDir), fetcher, logger);
   const installer = new Installer(downloadCache(config.dataDir), fetcher);
-  const javas = await discoverJava({ given: config.javas, javaHome: process.env.JAVA_HOME }, logger);
-  const boxes = await boxesForAgent({ ...config, javas: javas.map((j) => j.path) }, logger);
   const isolationSince = new Date().toISOString();
   // Exits are routed to the reconciler from its construction on, so none found while adopting is lost.
   const reconciler = new Reconciler({
@@ -129,7 +134,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
       knownServerIds: reconciler.serverIds(),
       gamePorts: config.gamePorts,
       acceptsDesiredChanges: true,
-      isolation: boxes.plan.support,
+      isolation: { ...boxes.plan.support, gameUids: boxes.plan.support.users ? formatGameUids(config.gameUids) : '' },
       runtimes: javas,
     }),
     heartbeat: async () => {
@@ -154,6 +159,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
       await uploads.discardAll();
       await reconciler.saveHistories();
       reconciler.stop();
+      await boxes.close();
     },
   };
 }

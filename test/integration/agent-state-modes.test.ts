@@ -25,7 +25,7 @@ async function modesUnder(top: string, skip: (rel: string) => boolean): Promise<
 }
 
 // Boxed games (the case 0700 directories could break) need root; elsewhere the Agent runs them as itself.
-(asRoot ? describe : describe.skip)('the Agent\'s own files: 0600, and their directories 0700 (contract: Security)', function () {
+(asRoot ? describe : describe.skip)('the Agent\'s own files: 0600, and their directories 0700 (contract: Security defaults)', function () {
   this.timeout(120_000);
   let f: Fleet;
   let serverId: string;

@@ -6,9 +6,12 @@ import { isValidServerId } from '../runtime/state-dir.js';
 import type { ViewEntry } from './box-command.js';
 import { GameBoxes } from './game-boxes.js';
 import { GameIdentities } from './game-identities.js';
+import { hostDirs } from './host-dirs.js';
+import { refuseHeldIds } from './host-ids.js';
 import type { UidRange } from './game-uids.js';
 import type { IsolationMode } from './isolation-mode.js';
 import { probeIsolation } from './isolation-probe.js';
+import { claimGameUids } from './uid-claims.js';
 import { extraEntries, installationOf, systemViewEntries } from './view-paths.js';
 
 export interface BoxSettings {
@@ -35,12 +38,16 @@ async function viewBase(javas: readonly string[]): Promise<ViewEntry[]> {
 /**
  * The Agent's boxes: the probe of what this host can enforce, the uids kept in the data dir, and
  * the view's fixed part. Servers already on disk get their uid now (an upgrade in place); their
- * files become theirs at their next start.
+ * files become theirs at their next start. Games of their own uids need a range nobody else on the
+ * host holds: one of the host's accounts, or another Agent's (GameUidsRefusedError).
  */
 export async function boxesForAgent(settings: BoxSettings, logger: Logger): Promise<GameBoxes> {
   const plan = await probeIsolation(settings.isolation);
+  const dirs = hostDirs();
+  if (plan.support.users) await refuseHeldIds(settings.gameUids, dirs.etc);
+  const claim = plan.support.users ? await claimGameUids(dirs.claims, settings.dataDir, settings.gameUids) : null;
   const identities = plan.support.users ? await GameIdentities.load(settings.dataDir, settings.gameUids) : null;
-  const boxes = new GameBoxes(plan, identities, plan.support.filesystem ? await viewBase(settings.javas) : [], logger);
+  const boxes = new GameBoxes(plan, identities, plan.support.filesystem ? await viewBase(settings.javas) : [], logger, claim);
   const fields = { event: 'isolation', mode: plan.mode, ...plan.support, ...(plan.cgroups ? { cgroup: `v${plan.cgroups.version}` } : {}) };
   if (plan.mode !== 'off' && plan.missing.length > 0) logger.warn({ ...fields, missing: plan.missing }, boxes.nodeCondition('')?.message ?? 'isolation is incomplete');
   else logger.info(fields, plan.mode === 'off' ? 'games run unboxed (--isolation off)' : 'games run in their own box');

@@ -7,6 +7,7 @@ import type { AgentMessage, EnrollRequest, EnrollResponse, Hello, PortRange, Req
 import type { Logger } from '../../shared/logger.js';
 import { emptyResources, type NodeFleet } from '../actors/fleet.js';
 import type { NodeTimings } from '../actors/node-machine.js';
+import type { NodeIsolationDoc } from '../store/records.js';
 import type { AgentGate } from './agent-gate.js';
 import { serveArtifact, type ArtifactProvider } from './artifact-rpc.js';
 import { EnrollSlots } from './enroll-slots.js';
@@ -214,7 +215,7 @@ export class AgentLinkServer {
       runtimeVersion: hello.host?.runtimeVersion ?? '',
       allocatable: hello.allocatable ?? emptyResources(),
       gamePorts: this.gamePortsOf(nodeId, hello),
-      ...(hello.isolation ? { isolation: { users: hello.isolation.users, filesystem: hello.isolation.filesystem, memory: hello.isolation.memory, cpu: hello.isolation.cpu } } : {}),
+      ...(hello.isolation ? { isolation: isolationOf(hello.isolation) } : {}),
       runtimes: hello.runtimes.map((r) => ({ name: r.name, version: r.version, major: r.major, path: r.path })),
     }, session.observedAddress);
     if (!connected) {
@@ -285,4 +286,10 @@ function bearer(metadata: grpc.Metadata): string {
   const value = metadata.get(credentialMetadataKey).at(0);
   const text = typeof value === 'string' ? value : value?.toString('utf8') ?? '';
   return text.startsWith('Bearer ') ? text.slice(7) : '';
+}
+
+/** What the Node enforces, as its hello says; `gameUids` is empty where games do not run as their own users. */
+function isolationOf(isolation: NonNullable<Hello['isolation']>): NodeIsolationDoc {
+  const { users, filesystem, memory, cpu, pids, gameUids } = isolation;
+  return { users, filesystem, memory, cpu, pids, ...(gameUids ? { gameUids } : {}) };
 }

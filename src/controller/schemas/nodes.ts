@@ -21,6 +21,8 @@ export const NodeIsolation = Type.Object({
   filesystem: Type.Boolean({ description: 'Each game sees only its own directory, its runtime and the system\'s libraries.' }),
   memory: Type.Boolean({ description: 'Each game\'s memory is capped at its resources.memoryBytes.' }),
   cpu: Type.Boolean({ description: 'Each game\'s CPU is capped at its resources.cpuMillis.' }),
+  pids: Type.Optional(Type.Boolean({ description: 'Each game may have at most 4096 tasks (processes and threads). Absent until an Agent that reports it connects.' })),
+  gameUids: Type.Optional(Type.String({ pattern: '^\\d+-\\d+$', description: 'The uids (and the same gids) games get here, `FIRST-LAST` (`cairn-agent --game-uids`); present while users is true.' })),
 }, { description: 'What this Node enforces on its games (`cairn-agent --isolation`). A part missing under `auto` shows as the condition ISOLATION_UNAVAILABLE. Absent until the Agent first connects.' });
 
 export const NodeRuntime = Type.Object({

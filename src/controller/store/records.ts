@@ -159,10 +159,21 @@ export interface NodeStatusDoc {
   /** The host ports the Agent offers for game servers; absent until it first connects. */
   gamePorts?: import('../../shared/link/messages.js').PortRange;
   /** What the Node enforces on its games; absent until an Agent that reports it connects. */
-  isolation?: { users: boolean; filesystem: boolean; memory: boolean; cpu: boolean };
+  isolation?: NodeIsolationDoc;
   /** The Java installations the Agent found; absent until an Agent connects. */
   runtimes?: NodeRuntimeDoc[];
   lastHeartbeatAt?: string;
+}
+
+/** What a Node enforces on its games; `pids` is absent from a record written before Agents reported it. */
+export interface NodeIsolationDoc {
+  users: boolean;
+  filesystem: boolean;
+  memory: boolean;
+  cpu: boolean;
+  pids?: boolean;
+  /** `FIRST-LAST`, while games run as their own uids. */
+  gameUids?: string;
 }
 
 export interface NodeDoc {

@@ -21,6 +21,15 @@ export interface IsolationInput {
    * Each game's CPU is capped at its reservation.
    */
   'cpu'?: (boolean);
+  /**
+   * Each game may have at most 4096 tasks (processes and threads).
+   */
+  'pids'?: (boolean);
+  /**
+   * The uids (and the same gids) games get here, "FIRST-LAST" (`cairn-agent --game-uids`); empty
+   * when games do not run as their own users.
+   */
+  'gameUids'?: (string);
 }
 
 /**
@@ -43,4 +52,13 @@ export interface Isolation {
    * Each game's CPU is capped at its reservation.
    */
   'cpu': (boolean);
+  /**
+   * Each game may have at most 4096 tasks (processes and threads).
+   */
+  'pids': (boolean);
+  /**
+   * The uids (and the same gids) games get here, "FIRST-LAST" (`cairn-agent --game-uids`); empty
+   * when games do not run as their own users.
+   */
+  'gameUids': (string);
 }
