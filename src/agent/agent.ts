@@ -14,10 +14,12 @@ import { linkCredentials, tlsProblem } from './link-credentials.js';
 import { ArtifactFetcher } from './plugins/artifact-fetcher.js';
 import { PluginPlacer } from './plugins/plugin-placer.js';
 import { boxesForAgent } from './isolation/boxes-for-agent.js';
+import { formatGameUids } from './isolation/game-uids.js';
 import { discoverJava } from './runtimes/java-discovery.js';
 import { Installer } from './reconciler/installer.js';
 import { registerPrefetch } from './operations/register-prefetch.js';
 import { Reconciler } from './reconciler/reconciler.js';
+import { narrowAgentFiles } from './reconciler/server-home.js';
 import { downloadCache, pluginCache } from './reconciler/server-paths.js';
 import { ProcessRuntime } from './runtime/process-runtime.js';
 import { UsageSampler } from './usage.js';
@@ -88,8 +90,16 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
   // The credential and every server's files live here: this uid alone may walk in (games run as others).
   const looseMode = await ensurePrivateDir(config.dataDir, { walkable: true });
   if (looseMode !== undefined) logger.warn({ event: 'data_dir_tightened', dataDir: config.dataDir, was: looseMode.toString(8) }, 'the data dir was open to other users; it is now 0700');
+  const narrowed = await narrowAgentFiles(config.dataDir);
+  if (narrowed > 0) logger.warn({ event: 'data_files_tightened', dataDir: config.dataDir, entries: narrowed }, `narrowed ${narrowed} of the Agent's files and directories to 0600/0700`);
   const credentials = await linkCredentials(config);
-  const { nodeId, credential } = await credentialFor(config, credentials, logger, backoff);
+  // Before enrolling: an Agent refused its uid range must not use up its token.
+  const javas = await discoverJava({ given: config.javas, javaHome: process.env.JAVA_HOME }, logger);
+  const boxes = await boxesForAgent({ ...config, javas: javas.map((j) => j.path) }, logger);
+  const { nodeId, credential } = await credentialFor(config, credentials, logger, backoff).catch(async (e: unknown) => {
+    await boxes.close();
+    throw e;
+  });
   const sampler = new UsageSampler(config.dataDir);
   const overrides = { cpuMillis: config.cpuMillis, memoryBytes: config.memoryBytes, diskBytes: config.diskBytes };
   const runtime = new ProcessRuntime({ dataDir: config.dataDir, logger });
@@ -97,8 +107,6 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
   const fetcher = new ArtifactFetcher({ address: config.controller, channelCredentials: credentials, credential });
   const plugins = new PluginPlacer(pluginCache(config.dataDir), fetcher, logger);
   const installer = new Installer(downloadCache(config.dataDir), fetcher);
-  const javas = await discoverJava({ given: config.javas, javaHome: process.env.JAVA_HOME }, logger);
-  const boxes = await boxesForAgent({ ...config, javas: javas.map((j) => j.path) }, logger);
   const isolationSince = new Date().toISOString();
   // Exits are routed to the reconciler from its construction on, so none found while adopting is lost.
   const reconciler = new Reconciler({
@@ -127,7 +135,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
       knownServerIds: reconciler.serverIds(),
       gamePorts: config.gamePorts,
       acceptsDesiredChanges: true,
-      isolation: { ...boxes.plan.support, disk: reconciler.disk.mode },
+      isolation: { ...boxes.plan.support, disk: reconciler.disk.mode, gameUids: boxes.plan.support.users ? formatGameUids(config.gameUids) : '' },
       runtimes: javas,
     }),
     heartbeat: async () => {
@@ -153,6 +161,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
       await uploads.discardAll();
       await reconciler.saveHistories();
       reconciler.stop();
+      await boxes.close();
     },
   };
 }

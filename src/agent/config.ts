@@ -56,7 +56,7 @@ const flags = {
   'restart-backoff-ms': { value: 'N', env: 'CAIRN_RESTART_BACKOFF_MS', help: 'first delay before restarting a crashed server; doubles per crash (default 1000)' },
   'game-ports': { value: 'FIRST-LAST', env: 'CAIRN_GAME_PORTS', help: 'the host ports this Node offers game servers (default 25565-26564)' },
   isolation: { value: 'MODE', env: 'CAIRN_ISOLATION', help: 'auto (box games as far as the host allows), required (start no game unboxed) or off (default auto)' },
-  'game-uids': { value: 'FIRST-LAST', env: 'CAIRN_GAME_UIDS', help: 'the uids and gids games run as, one per server (default 200000-299999)' },
+  'game-uids': { value: 'FIRST-LAST', env: 'CAIRN_GAME_UIDS', help: 'the uids and gids games run as, one per server (default 200000-299999); none may belong to an account of the host (passwd, group, subuid, subgid) or to another Agent on it' },
   'status-interval-ms': { value: 'N', env: 'CAIRN_STATUS_INTERVAL_MS', help: 'how often each running server\'s CPU, memory and players are sampled and reported (default 10000, at least 1000); its history keeps 360 samples and 1,440 of six each' },
 } as const satisfies Record<string, FlagSpec>;
 

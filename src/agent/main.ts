@@ -4,12 +4,13 @@ import { runProgram, stopOnSignals } from '../shared/program-main.js';
 import { NotEnrolledError, runAgent, type RunningAgent } from './agent.js';
 import { agentHelp, parseAgentCommandLine, type AgentConfig } from './config.js';
 import { EnrollmentRefused } from './enroll.js';
+import { GameUidsRefusedError } from './isolation/game-uids.js';
 
 const logger = createLogger('cairn-agent');
 /** The Agent closes its link and removes unfinished uploads within this, or leaves anyway (`--local-agent` waits 5 s, then kills it). */
 const stopDeadlineMs = 10_000;
 
-/** Starts the Agent; one that is not enrolled (or whose enrollment is refused) exits 3. */
+/** Starts the Agent; one that is not enrolled (or whose enrollment is refused) exits 3, one refused its --game-uids 2. */
 async function startAgent(config: AgentConfig): Promise<RunningAgent> {
   // A server's files are for its game to read (`.cairn`, the config the Agent writes), whatever umask
   // the Agent inherited (a `--local-agent` inherits the Controller's 077); its data dir's top is 0700.
@@ -17,11 +18,12 @@ async function startAgent(config: AgentConfig): Promise<RunningAgent> {
   try {
     return await runAgent(config, logger);
   } catch (e) {
-    if (!(e instanceof NotEnrolledError) && !(e instanceof EnrollmentRefused)) throw e;
-    logger.fatal({ event: 'not_enrolled', reason: e.message }, 'cannot start');
+    const uids = e instanceof GameUidsRefusedError;
+    if (!uids && !(e instanceof NotEnrolledError) && !(e instanceof EnrollmentRefused)) throw e;
+    logger.fatal({ event: uids ? 'game_uids_refused' : 'not_enrolled', reason: (e as Error).message }, 'cannot start');
     logger.flush();
-    process.stderr.write(`cairn-agent: ${e.message}\n`);
-    process.exit(3);
+    process.stderr.write(`cairn-agent: ${(e as Error).message}\n`);
+    process.exit(uids ? 2 : 3);
   }
 }
 

@@ -78,7 +78,7 @@ const asRoot = process.getuid?.() === 0;
       const n = (await f.admin.get<Node>(`/nodes/${f.nodeId}`)).body;
       return n.status.isolation ? n : undefined;
     }, { what: 'the Node\'s isolation' });
-    expect(node.status.isolation).to.deep.equal({ users: true, filesystem: true, memory: true, cpu: true, disk: 'accounting' });
+    expect(node.status.isolation).to.deep.equal({ users: true, filesystem: true, memory: true, cpu: true, pids: true, gameUids: '200000-299999', disk: 'accounting' });
     expect(node.conditions.map((c) => c.reason)).to.not.include('ISOLATION_UNAVAILABLE');
   });
 
@@ -190,7 +190,7 @@ const asRoot = process.getuid?.() === 0;
 
     it('auto: the Node reports ISOLATION_UNAVAILABLE naming what is missing, and games still run (as the Agent\'s user)', async () => {
       const node = await unprivilegedNode('nobody-auto', 'auto');
-      expect(node.status.isolation).to.deep.equal({ users: false, filesystem: false, memory: false, cpu: false, disk: 'accounting' });
+      expect(node.status.isolation).to.deep.equal({ users: false, filesystem: false, memory: false, cpu: false, pids: false, disk: 'accounting' });
       const condition = node.conditions.find((c) => c.reason === 'ISOLATION_UNAVAILABLE');
       expect(condition?.source).to.equal('AGENT');
       expect(condition?.message).to.match(/^Games run without full isolation: the Agent is not root \(it lacks CAP_/);
@@ -274,6 +274,8 @@ const asRoot = process.getuid?.() === 0;
   });
 
   it('upgrades in place: a game started unboxed keeps running across the switch, and moves into its box at its next start', async () => {
+    // A second Agent on this host: uids of its own, beside the first Agent's default range.
+    const uids = { first: 300_000, last: 309_999 };
     const created = await f.admin.post<EnrollmentIssued>('/nodes', { name: 'upgraded' });
     const dir = await mkdtemp(join(tmpdir(), 'cairn-agent-upgrade-'));
     const gamePorts = await privateGamePorts();
@@ -288,12 +290,12 @@ const asRoot = process.getuid?.() === 0;
       expect(await ask(before.id, 'whoami', /uid=\d+/)).to.include('uid=0 gid=0');
       await agent.kill();
       await waitFor(async () => (await f.admin.get<Node>(`/nodes/${nodeId}`)).body.status.connectionState !== 'HEALTHY' || undefined, { what: 'the Node to miss its Agent', timeoutMs: 60_000 });
-      agent = AgentProcess.start({ grpcPort: f.t.controller.grpcPort, dataDir: dir, gamePorts, extra: [...args, '--isolation', 'auto'] });
+      agent = AgentProcess.start({ grpcPort: f.t.controller.grpcPort, dataDir: dir, gamePorts, extra: [...args, '--isolation', 'auto', '--game-uids', `${uids.first}-${uids.last}`] });
       await healthy(nodeId);
       const adopted = await waitForServer(f.admin, before.id, (s) => s.status.runtimeState === 'RUNNING' && s.status.pid === before.status.pid, 'adopted', 30_000);
       expect(await ask(adopted.id, 'whoami', /uid=\d+/)).to.include('uid=0 gid=0');
       const uid = (JSON.parse(await readFile(join(dir, 'game-uids.json'), 'utf8')) as Record<string, number>)[before.id];
-      expect(uid).to.be.within(200_000, 299_999);
+      expect(uid).to.be.within(uids.first, uids.last);
       expect((await f.admin.post(`/servers/${before.id}/restart`)).status).to.equal(202);
       const boxed = await waitForServer(f.admin, before.id, (s) => s.status.runtimeState === 'RUNNING' && s.status.pid !== undefined && s.status.pid !== before.status.pid, 'restarted', 60_000);
       expect(await ask(boxed.id, 'whoami', /uid=\d+/)).to.include(`uid=${uid} gid=${uid}`);

@@ -19,9 +19,11 @@ export class AgentProcess {
   }
 
   /** Never on the default game ports: each test Agent offers its own private range (see game-ports.ts). */
-  /** `asUser`: run as that uid and gid (through setpriv, no groups), as an Agent without root would. */
-  /** `wrap`: a command the Agent runs under (its last word is followed by the Agent's own command line). */
-  static start(args: { grpcPort: number; dataDir: string; gamePorts: PortRange; enrollmentToken?: string; extra?: string[]; asUser?: number; wrap?: string[] }): AgentProcess {
+  /**
+   * `asUser`: run as that uid and gid (through setpriv, no groups), as an Agent without root would; `env`: variables
+   * beyond the test's own; `wrap`: a command the Agent runs under (its last word is followed by the Agent's own command line).
+   */
+  static start(args: { grpcPort: number; dataDir: string; gamePorts: PortRange; enrollmentToken?: string; extra?: string[]; asUser?: number; env?: Record<string, string>; wrap?: string[] }): AgentProcess {
     const argv = ['--controller', `127.0.0.1:${args.grpcPort}`, '--data-dir', args.dataDir, ...gamePortsArgs(args.gamePorts), ...(args.extra ?? [])];
     if (args.enrollmentToken) argv.push('--enrollment-token', args.enrollmentToken);
     const node = [process.execPath, '--import', tsxImport, agentMain, ...argv];
@@ -32,7 +34,7 @@ export class AgentProcess {
     return new AgentProcess(spawn(command[0], command.slice(1), {
       // Test servers reserve little (64 MiB, 100m) and run from source; a box would hold them to it.
       // containment.test.ts runs boxes on purpose (`--isolation` on the command line wins).
-      env: { ...process.env, CAIRN_LOG_LEVEL: 'debug', CAIRN_ISOLATION: process.env.CAIRN_ISOLATION ?? 'off' },
+      env: { ...process.env, CAIRN_LOG_LEVEL: 'debug', CAIRN_ISOLATION: process.env.CAIRN_ISOLATION ?? 'off', ...args.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     }));
   }

@@ -8,6 +8,7 @@ import type { GameIdentity } from './game-identity.js';
 import { isolationUnavailableMessage, isolationUnavailableReason, noIsolation } from './isolation-mode.js';
 import type { IsolationPlan } from './isolation-probe.js';
 import { ownTree } from './own-tree.js';
+import type { HeldUidClaim } from './uid-claims.js';
 import { extraEntries, installationOf } from './view-paths.js';
 import { openWayTo } from './way-in.js';
 import { softwareBeside, softwareMountPoint } from '../reconciler/server-paths.js';
@@ -30,6 +31,8 @@ export class GameBoxes {
     /** The system and runtime part of every view (the server's own directory is added per start). */
     private readonly viewBase: readonly ViewEntry[],
     private readonly logger: Logger,
+    /** This Agent's hold on its uid range among the host's Agents, while games run as their own uids. */
+    private readonly uidClaim: HeldUidClaim | null = null,
   ) {}
 
   /** Boxes that box nothing: `--isolation off`. */
@@ -64,13 +67,13 @@ export class GameBoxes {
    */
   async box(serverId: string, serverDir: string, limits: CgroupLimits, launch: LaunchSpec): Promise<BoxedLaunch> {
     const { support, cgroups } = this.plan;
-    if (!support.users && !support.memory && !support.cpu) return { launch };
+    if (!support.users && !support.memory && !support.cpu && !support.pids) return { launch };
     const identity = this.identities ? await this.identities.ensure(serverId) : null;
     if (identity) {
       const changed = await ownTree(serverDir, identity);
       if (changed > 0) this.logger.debug({ serverId, changed, uid: identity.uid }, 'gave the server\'s files to its identity');
     }
-    const group = cgroups && (support.memory || support.cpu) ? await prepareServerGroup(cgroups, serverId, limits) : null;
+    const group = cgroups && (support.memory || support.cpu || support.pids) ? await prepareServerGroup(cgroups, serverId, limits) : null;
     const view = this.viewed
       ? { bwrap: this.plan.bwrap!, entries: [...this.viewBase, ...(await this.commandEntries(launch.command))], serverDir, software: { from: softwareBeside(serverDir), at: softwareMountPoint(serverDir) } }
       : null;
@@ -96,6 +99,11 @@ export class GameBoxes {
   async forget(serverId: string): Promise<void> {
     await this.identities?.release(serverId);
     if (this.plan.cgroups) for (const dir of serverGroupDirs(this.plan.cgroups, serverId)) await removeGroup(dir);
+  }
+
+  /** The Agent stops: another Agent may take its uid range. */
+  async close(): Promise<void> {
+    await this.uidClaim?.release();
   }
 
   /** A program the template runs from outside the system's directories (a JDK under /opt) is bound too. */

@@ -6,6 +6,16 @@ export interface UidRange {
 
 export const defaultGameUids: UidRange = { first: 200_000, last: 299_999 };
 
+/** The highest uid a range may hold: 2^32-1 is the kernel's "no uid". */
+export const maxGameUid = 4_294_967_294;
+
+export const formatGameUids = (range: UidRange) => `${range.first}-${range.last}`;
+
+/** The Agent does not start on this range: the host, or another Agent on it, already gives some of its ids. */
+export class GameUidsRefusedError extends Error {
+  override readonly name = 'GameUidsRefusedError';
+}
+
 export const gameUidsRule = 'FIRST-LAST with 1000 <= FIRST <= LAST < 4294967295';
 
 /**
@@ -16,7 +26,7 @@ export function parseGameUids(raw: string): UidRange | undefined {
   const match = /^(\d{1,10})-(\d{1,10})$/.exec(raw.trim());
   if (!match) return undefined;
   const range = { first: Number(match[1]), last: Number(match[2]) };
-  return range.first >= 1000 && range.first <= range.last && range.last < 4_294_967_295 ? range : undefined;
+  return range.first >= 1000 && range.first <= range.last && range.last <= maxGameUid ? range : undefined;
 }
 
 /** The lowest uid of the range no server holds; undefined when every one is taken. */

@@ -8,11 +8,13 @@ export interface IsolationSupport {
   filesystem: boolean;
   memory: boolean;
   cpu: boolean;
+  /** At most `maxTasks` (4096) tasks per game. */
+  pids: boolean;
 }
 
-export const noIsolation: IsolationSupport = { users: false, filesystem: false, memory: false, cpu: false };
+export const noIsolation: IsolationSupport = { users: false, filesystem: false, memory: false, cpu: false, pids: false };
 
-export const isFullIsolation = (s: IsolationSupport) => s.users && s.filesystem && s.memory && s.cpu;
+export const isFullIsolation = (s: IsolationSupport) => s.users && s.filesystem && s.memory && s.cpu && s.pids;
 
 /** The Node condition and the server condition a missing part of the box raises. */
 export const isolationUnavailableReason = 'ISOLATION_UNAVAILABLE';

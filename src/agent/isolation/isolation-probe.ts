@@ -3,7 +3,7 @@ import { access, constants, mkdir, readFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { cgroupLayoutOf, parseMountInfo, type CgroupLayout } from './cgroup-layout.js';
-import { cgroupParent } from './cgroups.js';
+import { cgroupParent, maxTasks } from './cgroups.js';
 import { noIsolation, type IsolationMode, type IsolationSupport } from './isolation-mode.js';
 
 const run = promisify(execFile);
@@ -72,6 +72,10 @@ async function canCreateGroup(mount: string | null): Promise<boolean> {
   }
 }
 
+async function v2HasController(root: string, controller: string): Promise<boolean> {
+  return (await readFile(join(root, 'cgroup.controllers'), 'utf8').catch(() => '')).split(/\s+/).includes(controller);
+}
+
 async function detectCgroups(): Promise<CgroupLayout | null> {
   let mountInfo: string;
   try {
@@ -114,18 +118,22 @@ export async function probeIsolation(mode: IsolationMode): Promise<IsolationPlan
   let cgroups = privileged ? await detectCgroups() : null;
   let memory = false;
   let cpu = false;
+  let pids = false;
   if (cgroups?.version === 2) {
     memory = cpu = await canCreateGroup(cgroups.root);
+    pids = memory && (await v2HasController(cgroups.root, 'pids'));
   } else if (cgroups) {
     memory = await canCreateGroup(cgroups.memory);
     cpu = await canCreateGroup(cgroups.cpu);
+    pids = await canCreateGroup(cgroups.pids);
   }
   if (privileged && !memory) missing.push('no usable memory cgroup controller');
   if (privileged && !cpu) missing.push('no usable cpu cgroup controller');
-  if (!memory && !cpu) cgroups = null;
+  if (privileged && !pids) missing.push(`no usable pids cgroup controller (the limit of ${maxTasks} tasks)`);
+  if (!memory && !cpu && !pids) cgroups = null;
 
   // A game never runs as root while the Agent can make it someone else: without a view it still gets its own uid.
   const users = setpriv !== null;
   const filesystem = users && bwrap !== null;
-  return { mode, support: { users, filesystem, memory, cpu }, missing, bwrap: filesystem ? bwrap : null, setpriv, cgroups };
+  return { mode, support: { users, filesystem, memory, cpu, pids }, missing, bwrap: filesystem ? bwrap : null, setpriv, cgroups };
 }

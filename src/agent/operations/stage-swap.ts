@@ -97,7 +97,7 @@ async function dropJournal(paths: SwapPaths): Promise<void> {
 export async function swapIn(input: { serverId: string; paths: SwapPaths; committed: () => Promise<void>; onMoved?: OnMoved }): Promise<void> {
   const { paths } = input;
   await mkdir(paths.root, { recursive: true });
-  await mkdir(paths.replaced);
+  await mkdir(paths.replaced, { mode: 0o700 });
   const journal: CommitJournal = {
     serverId: input.serverId,
     old: (await readdir(paths.root)).filter((name) => name !== softwareDir),
@@ -128,7 +128,7 @@ export async function readJournal(stageDir: string): Promise<CommitJournal | nul
 
 /** Completes a commit a crash interrupted (see `swapIn`); its stage may be removed after. */
 export async function finishCommit(journal: CommitJournal, paths: SwapPaths, committed: () => Promise<void>): Promise<void> {
-  await mkdir(paths.replaced, { recursive: true });
+  await mkdir(paths.replaced, { recursive: true, mode: 0o700 });
   await moveRemaining(journal, paths);
   await committed();
   await dropJournal(paths);

@@ -80,8 +80,8 @@ export class Stages {
     const serverId = checkServerId(input.serverId);
     if (this.leases.has(stageId)) throw new AgentError('ALREADY_EXISTS', `A stage ${stageId} is open already.`);
     const dir = join(stagesDir(this.deps.dataDir), stageId);
-    await mkdir(join(dir, 'files'), { recursive: true });
-    await mkdir(join(dir, 'incoming'), { recursive: true });
+    await mkdir(join(dir, 'files'), { recursive: true, mode: 0o700 });
+    await mkdir(join(dir, 'incoming'), { recursive: true, mode: 0o700 });
     this.leases.add(stageId, { serverId, dir, files: new StageFiles(join(dir, 'files'), join(dir, 'incoming')) }, leaseMsOf(input.leaseMs));
   }
 

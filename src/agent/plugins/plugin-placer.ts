@@ -104,7 +104,7 @@ export class PluginPlacer {
         this.logger.warn({ event: 'plugin_cache_corrupt', sha256: plugin.sha256, actual }, 'a cached plugin jar does not match its checksum; fetching it again');
         await rm(path, { force: true });
       }
-      await mkdir(this.cacheDir, { recursive: true });
+      await mkdir(this.cacheDir, { recursive: true, mode: 0o700 });
       await this.fetcher.fetch({ sha256: plugin.sha256, size: plugin.sizeBytes }, path);
       if ((await sha256Of(path)) !== plugin.sha256) {
         await rm(path, { force: true });

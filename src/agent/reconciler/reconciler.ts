@@ -13,6 +13,7 @@ import type { ServerTarget } from './server-target.js';
 import type { Installer } from './installer.js';
 import type { HostSettings } from './launch.js';
 import type { AgentServerState } from './server-machine.js';
+import { makeServerHome } from './server-home.js';
 import { serverHome, serverRoot } from './server-paths.js';
 import { ServerRunner } from './server-runner.js';
 
@@ -141,6 +142,7 @@ export class Reconciler {
       if (state && busyStates.has(state)) throw new AgentError('SERVER_RUNNING', `The server is ${state} on this Node; stop it first.`);
       const status = await this.deps.runtime.status(serverId);
       if (status.state === 'running' || status.state === 'stopping') throw new AgentError('SERVER_RUNNING', 'The server\'s process runs on this Node; stop it first.');
+      await makeServerHome(this.deps.dataDir, serverId);
       await work(serverRoot(this.deps.dataDir, serverId));
       if (runner?.finished) this.runners.delete(serverId);
       else runner?.filesReplaced();

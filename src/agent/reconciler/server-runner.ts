@@ -1,4 +1,4 @@
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { createActor, fromCallback, fromPromise, type Actor, type EventObject } from 'xstate';
 import { KeyedMutex } from '../../shared/keyed-mutex.js';
@@ -10,6 +10,7 @@ import { isolationUnavailableReason } from '../isolation/isolation-mode.js';
 import { runtimeRefusal } from '../runtimes/java-choice.js';
 import type { ProcessRuntime } from '../runtime/process-runtime.js';
 import { isRuntimeError } from '../runtime/errors.js';
+import { writeFileAtomic } from '../runtime/state-dir.js';
 import type { GameExit, OutputLine } from '../runtime/runtime-types.js';
 import { endedWith, isCrash } from './crash-record.js';
 import type { AppliedSpec, ServerTarget } from './server-target.js';
@@ -20,6 +21,7 @@ import { networkSettingsForStart, recordMembership } from '../network/network-se
 import { launchSpec, placeholderValues, type HostSettings, type ServerDirs } from './launch.js';
 import { writeManagedConfig } from './managed-config.js';
 import { agentServerMachine, runtimeStateOf, type AgentServerState, type ProbeResult } from './server-machine.js';
+import { makeServerHome } from './server-home.js';
 import { appliedFile, serverHome, serverRoot } from './server-paths.js';
 import { portHeld, portInUseMessage } from './port-check.js';
 import type { PortCheckResult } from './port-in-use.js';
@@ -80,6 +82,7 @@ export class ServerRunner {
       actors: {
         probe: fromPromise<ProbeResult, { desired: ServerTarget }>(({ input }) => this.probe(input.desired)),
         install: fromPromise<void, { desired: ServerTarget }>(async ({ input }) => {
+          await makeServerHome(this.deps.dataDir, this.serverId);
           await this.deps.installer.install(this.root, this.template, input.desired.software.version);
         }),
         checkPort: fromPromise<PortCheckResult, { desired: ServerTarget }>(({ input }) => this.checkPort(input.desired)),
@@ -263,6 +266,7 @@ export class ServerRunner {
    * server already running (another shim serves its state dir) is adopted, never doubled.
    */
   private async launch(desired: ServerTarget): Promise<void> {
+    await makeServerHome(this.deps.dataDir, this.serverId);
     if (await prepareSoftwareMount(this.root)) this.deps.logger.info({ serverId: this.serverId }, 'moved what stood at the root\'s .cairn out of the game\'s reach (software now lives beside the root)');
     // A game adopted across an upgrade from a version that kept the software in the root has none beside it yet.
     if (!(await readInstalled(this.root))) await this.deps.installer.install(this.root, this.template, desired.software.version);
@@ -278,8 +282,7 @@ export class ServerRunner {
     await this.deps.beforeStart?.(desired, this.root);
     const applied = this.actor.getSnapshot().context.applied;
     const file = appliedFile(this.deps.dataDir, this.serverId);
-    await writeFile(`${file}.tmp`, JSON.stringify(applied));
-    await rename(`${file}.tmp`, file);
+    await writeFileAtomic(file, JSON.stringify(applied));
     const boxed = await this.deps.boxes.box(this.serverId, this.root, desired.resources, launchSpec(this.template, values, this.root));
     let status;
     try {

@@ -1,5 +1,5 @@
 import { connect, createServer, type Server } from 'node:net';
-import { rm } from 'node:fs/promises';
+import { chmod, rm } from 'node:fs/promises';
 import type { Clock } from '../../shared/clock.js';
 import { readOomKills, removeGroup } from './cgroup-files.js';
 import { GameProcess } from './game-process.js';
@@ -85,8 +85,10 @@ export async function runShim(stateDir: string, clock: Clock = wallClock): Promi
   const session = new ShimSession({ serverId: config.serverId, shimPid: process.pid, startedAt, consoleLines: config.consoleLines, onRelease: shutdown, log });
 
   await listenExclusive(server, stateFiles.socket);
+  // The socket is made under the shim's umask (the game's, 022); like every state file it is the Agent's alone.
+  await chmod(stateFiles.socket, 0o600);
   server.on('connection', (socket) => session.serve(socket));
-  await writeFileAtomic(stateFiles.shimPid, `${process.pid}\n`, 0o644);
+  await writeFileAtomic(stateFiles.shimPid, `${process.pid}\n`);
 
   const spawned = await GameProcess.spawn(config.launch, clock, (stream, text, truncated) => session.addLine(stream, text, truncated), config.box);
   let stopRequestedBySignal = false;
@@ -119,7 +121,7 @@ export async function runShim(stateDir: string, clock: Clock = wallClock): Promi
       else void game.stop(null);
     });
   }
-  await writeFileAtomic(stateFiles.gamePid, `${game.pid}\n`, 0o644);
+  await writeFileAtomic(stateFiles.gamePid, `${game.pid}\n`);
   if (game.innerPid !== game.pid) session.setInnerPid(game.innerPid);
   const run: RunRecord = {
     serverId: config.serverId,
@@ -129,7 +131,7 @@ export async function runShim(stateDir: string, clock: Clock = wallClock): Promi
     gameStartTicks: await startTicksOf(game.pid),
     startedAt,
   };
-  await writeFileAtomic(stateFiles.run, `${JSON.stringify(run)}\n`, 0o644);
+  await writeFileAtomic(stateFiles.run, `${JSON.stringify(run)}\n`);
   // Only now may the Agent hear of the game: whatever happens next, the state dir knows its pid.
   session.setGame({ kind: 'process', game });
   log('game_started', { pid: game.pid, innerPid: game.innerPid });

@@ -7,6 +7,7 @@ import type { AgentMessage, EnrollRequest, EnrollResponse, Hello, PortRange, Req
 import type { Logger } from '../../shared/logger.js';
 import { emptyResources, type NodeFleet } from '../actors/fleet.js';
 import type { NodeTimings } from '../actors/node-machine.js';
+import type { NodeIsolationDoc } from '../store/records.js';
 import type { AgentGate } from './agent-gate.js';
 import { serveArtifact, type ArtifactProvider } from './artifact-rpc.js';
 import { EnrollSlots } from './enroll-slots.js';
@@ -215,7 +216,7 @@ export class AgentLinkServer {
       runtimeVersion: hello.host?.runtimeVersion ?? '',
       allocatable: hello.allocatable ?? emptyResources(),
       gamePorts: this.gamePortsOf(nodeId, hello),
-      ...(hello.isolation ? { isolation: { users: hello.isolation.users, filesystem: hello.isolation.filesystem, memory: hello.isolation.memory, cpu: hello.isolation.cpu, disk: diskIsolationOf(hello.isolation.disk) } } : {}),
+      ...(hello.isolation ? { isolation: isolationOf(hello.isolation) } : {}),
       runtimes: hello.runtimes.map((r) => ({ name: r.name, version: r.version, major: r.major, path: r.path })),
     }, session.observedAddress);
     if (!connected) {
@@ -290,3 +291,9 @@ function bearer(metadata: grpc.Metadata): string {
 
 /** The Agent's word for how it holds disk limits; anything else (an older Agent's empty field) holds none. */
 const diskIsolationOf = (disk: string): DiskIsolation => (disk === 'quota' || disk === 'accounting' ? disk : false);
+
+/** What the Node enforces, as its hello says; `gameUids` is empty where games do not run as their own users. */
+function isolationOf(isolation: NonNullable<Hello['isolation']>): NodeIsolationDoc {
+  const { users, filesystem, memory, cpu, pids, gameUids, disk } = isolation;
+  return { users, filesystem, memory, cpu, pids, ...(gameUids ? { gameUids } : {}), disk: diskIsolationOf(disk) };
+}

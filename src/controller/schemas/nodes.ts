@@ -25,6 +25,8 @@ export const NodeIsolation = Type.Object({
     description: 'How each server\'s resources.diskBytes is held: `quota` (project quotas: the game\'s writes past it fail with ENOSPC or EDQUOT), '
       + '`accounting` (the Agent measures the server\'s files at least every 60 s and refuses uploads and plugin installs past it), false (not held: an older Agent).',
   })),
+  pids: Type.Optional(Type.Boolean({ description: 'Each game may have at most 4096 tasks (processes and threads). Absent until an Agent that reports it connects.' })),
+  gameUids: Type.Optional(Type.String({ pattern: '^\\d+-\\d+$', description: 'The uids (and the same gids) games get here, `FIRST-LAST` (`cairn-agent --game-uids`); present while users is true.' })),
 }, { description: 'What this Node enforces on its games (`cairn-agent --isolation`). A part missing under `auto` shows as the condition ISOLATION_UNAVAILABLE. Absent until the Agent first connects.' });
 
 export const NodeRuntime = Type.Object({

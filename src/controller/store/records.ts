@@ -159,7 +159,7 @@ export interface NodeStatusDoc {
   /** The host ports the Agent offers for game servers; absent until it first connects. */
   gamePorts?: import('../../shared/link/messages.js').PortRange;
   /** What the Node enforces on its games; absent until an Agent that reports it connects. */
-  isolation?: { users: boolean; filesystem: boolean; memory: boolean; cpu: boolean; disk?: DiskIsolation };
+  isolation?: NodeIsolationDoc;
   /** The Java installations the Agent found; absent until an Agent connects. */
   runtimes?: NodeRuntimeDoc[];
   lastHeartbeatAt?: string;
@@ -167,6 +167,18 @@ export interface NodeStatusDoc {
 
 /** How a Node holds servers' disk limits; false: not at all (an Agent older than disk limits). */
 export type DiskIsolation = 'quota' | 'accounting' | false;
+
+/** What a Node enforces on its games; `pids` is absent from a record written before Agents reported it. */
+export interface NodeIsolationDoc {
+  users: boolean;
+  filesystem: boolean;
+  memory: boolean;
+  cpu: boolean;
+  pids?: boolean;
+  /** `FIRST-LAST`, while games run as their own uids. */
+  gameUids?: string;
+  disk?: DiskIsolation;
+}
 
 export interface NodeDoc {
   _id: string;

@@ -27,6 +27,15 @@ export interface IsolationInput {
    * empty from an Agent older than this field (no limit held).
    */
   'disk'?: (string);
+  /**
+   * Each game may have at most 4096 tasks (processes and threads).
+   */
+  'pids'?: (boolean);
+  /**
+   * The uids (and the same gids) games get here, "FIRST-LAST" (`cairn-agent --game-uids`); empty
+   * when games do not run as their own users.
+   */
+  'gameUids'?: (string);
 }
 
 /**
@@ -55,4 +64,13 @@ export interface Isolation {
    * empty from an Agent older than this field (no limit held).
    */
   'disk': (string);
+  /**
+   * Each game may have at most 4096 tasks (processes and threads).
+   */
+  'pids': (boolean);
+  /**
+   * The uids (and the same gids) games get here, "FIRST-LAST" (`cairn-agent --game-uids`); empty
+   * when games do not run as their own users.
+   */
+  'gameUids': (string);
 }
