@@ -116,20 +116,22 @@ const asRoot = process.getuid?.() === 0;
     const wrap = ['unshare', '--mount', '--propagation', 'private', '--', 'sh', '-c', 'mount --bind /dev/null /usr/bin/bwrap && exec "$@"', 'hide-bwrap'];
     const agent = AgentProcess.start({
       grpcPort: f.t.controller.grpcPort, dataDir: dir, gamePorts: await privateGamePorts(), enrollmentToken: created.body.enrollmentToken, wrap,
-      extra: ['--cpu-millis', '4000', '--memory-bytes', String(4 * GiB), '--bind-address', '127.0.0.1', '--isolation', 'auto'],
+      extra: ['--cpu-millis', '4000', '--memory-bytes', String(4 * GiB), '--bind-address', '127.0.0.1', '--isolation', 'auto', '--game-uids', '400000-409999'],
     });
     try {
       const nodeId = created.body.node.id;
       const node = await waitFor(async () => {
         const n = (await f.admin.get<Node>(`/nodes/${nodeId}`)).body;
         return n.status.connectionState === 'HEALTHY' && n.status.isolation && n.conditions.some((c) => c.reason === 'ISOLATION_UNAVAILABLE') ? n : undefined;
-      }, { what: 'the Node without bubblewrap', timeoutMs: 30_000 });
+      }, { what: 'the Node without bubblewrap', timeoutMs: 30_000 }).catch((e: unknown) => {
+        throw new Error(`${(e as Error).message}; the Agent said: ${agent.stderr.slice(-2000)} ${agent.stdout.slice(-3000)}`);
+      });
       expect(node.status.isolation).to.include({ users: true, filesystem: false });
       expect(node.conditions.find((c) => c.reason === 'ISOLATION_UNAVAILABLE')?.message).to.match(/bubblewrap/);
       const server = await start((await create('unviewed', nodeId)).id);
       const who = await ask(server.id, 'whoami', /uid=\d+/);
       const uid = Number(/uid=(\d+)/.exec(who)![1]);
-      expect(uid).to.be.within(200_000, 299_999);
+      expect(uid).to.be.within(400_000, 409_999);
       expect(who).to.include(`gid=${uid}`);
       const status = await readFile(`/proc/${server.status.pid}/status`, 'utf8');
       expect(/^CapEff:\s*(\S+)$/m.exec(status)?.[1]).to.equal('0000000000000000');
