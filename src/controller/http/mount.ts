@@ -128,6 +128,7 @@ export function mountRoute(router: Router, route: AnyRoute, deps: MountDeps): vo
         leaveGate = await deps.uploads.gate.enter(caller?.user._id);
         upload = guardBody(ctx.req, deps.uploads.silenceMs);
       }
+      if (audit) await deps.audit.makeRoom();
       const result = await route.handler(new HandlerInput(body, query, params, caller, audit!, ctx, upload, deps.proxies));
       if (route.stream || ctx.respond === false) return;
       if (route.response) {
