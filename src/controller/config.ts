@@ -5,6 +5,8 @@ import type { PortRange } from '../shared/link/messages.js';
 import type { FlagSpec } from '../shared/program-args.js';
 import { programConfig, ProgramConfigError, wholeNumber, type ProgramSettings } from '../shared/program-config.js';
 import { defaultWebDir } from './http/web-ui.js';
+import { TrustedProxies } from './http/client-address.js';
+import { maxOidcRecheckSeconds } from './services/identity/oidc-standing.js';
 import { parseUpstreamBases, type UpstreamBases } from './software/upstream-sources.js';
 
 export interface ControllerConfig {
@@ -38,6 +40,12 @@ export interface ControllerConfig {
   metricsToken?: string;
   /** The key that encrypts stored secrets (OpenID client secret, TOTP seeds); created when absent. */
   secretsKeyFile: string;
+  /** Where browsers reach the Controller (no trailing slash): the base of the single sign-on callback. */
+  publicUrl?: string;
+  /** Seconds a single sign-on provider's word holds before a session or token asks it again (at most 900). */
+  oidcRecheckSeconds: number;
+  /** Reverse proxies (`--trust-proxy`) whose X-Forwarded-For names the client. */
+  trustedProxies: TrustedProxies;
 }
 
 export class ConfigError extends ProgramConfigError {}
@@ -65,6 +73,9 @@ const flags = {
   'metrics-token': { value: 'TOKEN', env: 'CAIRN_METRICS_TOKEN', help: '/metrics then needs Authorization: Bearer TOKEN (default: open, like /healthz)' },
   'audit-retention-days': { value: 'DAYS', env: 'CAIRN_AUDIT_RETENTION_DAYS', help: 'delete audit events older than this, hourly and at start; 0 keeps them forever (default 365)' },
   'shutdown-timeout': { value: 'SECONDS', env: 'CAIRN_SHUTDOWN_TIMEOUT', help: 'on SIGTERM, how long requests get to finish before their connections are cut (default 10)' },
+  'public-url': { value: 'URL', env: 'CAIRN_PUBLIC_URL', help: 'the address browsers reach the Controller at (https://cairn.example.com); single sign-on sends them back to <URL>/api/v1/auth/oidc/callback, and needs it unless its setting names redirectUri' },
+  'trust-proxy': { value: 'CIDR', env: 'CAIRN_TRUST_PROXY', multiple: true, help: 'a reverse proxy\'s address or range (10.0.0.0/8); from these peers alone X-Forwarded-For names the client the sign-in throttles count; repeatable (env: comma-separated; default: none, the socket\'s peer counts)' },
+  'oidc-recheck-seconds': { value: 'N', env: 'CAIRN_OIDC_RECHECK_SECONDS', help: 'how long a single sign-on provider\'s word on a user holds before their session or API token asks it again, 1..900 (default 900)' },
   'local-agent': { env: 'CAIRN_LOCAL_AGENT=1', help: 'also run an Agent on this machine, enrolled automatically' },
   'insecure-link': { env: 'CAIRN_INSECURE_LINK=1', help: 'let the Agent link listen beyond loopback without TLS (refused otherwise; a warning at every start)' },
 } as const satisfies Record<string, FlagSpec>;
@@ -78,6 +89,25 @@ function shutdownTimeoutMs(raw: string): number | undefined {
 }
 
 const optionalPath = (raw: string | undefined) => (raw === undefined ? undefined : resolve(raw));
+
+function publicUrl(raw: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return undefined;
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.search || url.hash || url.username || url.password) return undefined;
+  return url.href.replace(/\/+$/, '');
+}
+
+function trustedProxies(raw: string | undefined): TrustedProxies {
+  try {
+    return new TrustedProxies(raw ? raw.split(',').filter((e) => e.trim() !== '') : []);
+  } catch (e) {
+    throw new ConfigError(`--trust-proxy ${(e as Error).message}`);
+  }
+}
 
 function upstreamBases(raw: string | undefined): UpstreamBases {
   const parsed = parseUpstreamBases(raw ? raw.split(',').filter((e) => e.trim() !== '') : []);
@@ -111,6 +141,9 @@ function configFrom(settings: ProgramSettings<keyof typeof flags>): ControllerCo
     metricsToken: get('metrics-token') || undefined,
     secretsKeyFile: resolve(get('secrets-key-file') ?? join(get('data-dir') ?? './data', 'secrets.key')),
     auditRetentionDays: parsed('audit-retention-days', 'a whole number of days 0..36500', wholeNumber(0, 36_500)) ?? 365,
+    publicUrl: parsed('public-url', 'an http(s) URL without query or credentials', publicUrl),
+    oidcRecheckSeconds: parsed('oidc-recheck-seconds', `a whole number of seconds 1..${maxOidcRecheckSeconds}`, wholeNumber(1, maxOidcRecheckSeconds)) ?? maxOidcRecheckSeconds,
+    trustedProxies: trustedProxies(get('trust-proxy')),
   };
   if ((config.tlsCert === undefined) !== (config.tlsKey === undefined)) throw new ConfigError('--tls-cert and --tls-key go together');
   if (config.tlsCa !== undefined && config.tlsCert === undefined) throw new ConfigError('--tls-ca goes with --tls-cert and --tls-key');

@@ -88,7 +88,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
     onRepair: (repair) => logger.warn({ event: 'store_repaired', ...repair }, `Store file ${repair.file} repaired at load: dropped ${repair.dropped}`),
   });
   const secrets = await SecretBox.fromFile(config.secretsKeyFile);
-  const services = createServices({ repos, clock, ids: options.ids ?? uuidV7Ids, logger, dataDir: config.dataDir, secrets, templates, nodeTimings: options.nodeTimings, migrationTimings: options.migrationTimings, scheduleTimers: options.scheduleTimers, auditRetentionDays: config.auditRetentionDays, catalog: { source: config.catalogSource, syncIntervalMs: config.catalogSyncMinutes * 60_000 }, software: { bases: config.softwareSources } }, options.sessionPolicy);
+  const services = createServices({ repos, clock, ids: options.ids ?? uuidV7Ids, logger, dataDir: config.dataDir, secrets, templates, nodeTimings: options.nodeTimings, migrationTimings: options.migrationTimings, scheduleTimers: options.scheduleTimers, auditRetentionDays: config.auditRetentionDays, catalog: { source: config.catalogSource, syncIntervalMs: config.catalogSyncMinutes * 60_000 }, software: { bases: config.softwareSources }, oidc: { publicUrl: config.publicUrl, recheckSeconds: config.oidcRecheckSeconds } }, options.sessionPolicy);
   await services.roles.seedBuiltins();
   const setupCodeFile = await services.setup.prepare();
   await services.nodes.start();
@@ -120,7 +120,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const drain = new HttpDrain();
   const app = createHttpApp({
     drain, services, routes: allRoutes(services, advertisedAgentLink(config.host, grpcPort, tls !== undefined)), metrics, logger, version: cairnVersion,
-    checkResponses: options.checkResponses ?? false, webDir: config.webDir, uploads: options.uploads, metricsToken: config.metricsToken, https: tls !== undefined,
+    checkResponses: options.checkResponses ?? false, webDir: config.webDir, uploads: options.uploads, metricsToken: config.metricsToken, https: tls !== undefined, trustedProxies: config.trustedProxies,
     readiness: { pingStore: () => repos.ping(), agentLink: () => ({ listening: link.listening, agentsConnected: services.agents.connectedCount }) },
   });
   const http = await listenHttp(app, { host: config.host, port: config.httpPort, tls });

@@ -49,7 +49,7 @@ describe('single sign-on with OpenID Connect', function () {
     viewer = roles.find((r) => r.name === 'viewer')!;
     operator = roles.find((r) => r.name === 'operator')!;
     setting = {
-      issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret, displayName: 'Example SSO',
+      issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret, displayName: 'Example SSO', redirectUri: `${t.baseUrl}/api/v1/auth/oidc/callback`,
       adminGroups: ['cairn-admins'],
       teamMappings: [{ group: 'builders', teamId: team.id, roleIds: [viewer.id] }, { group: 'builder-ops', teamId: team.id, roleIds: [operator.id] }],
     };
@@ -86,6 +86,15 @@ describe('single sign-on with OpenID Connect', function () {
     expect(JSON.stringify(audit.body)).not.to.include(op.clientSecret);
     for (const file of await filesUnder(t.dataDir)) expect((await readFile(file)).includes(op.clientSecret), file).to.equal(false);
     expect((await t.api.get<AuthMethods>('/auth/methods')).body).to.deep.equal({ password: true, oidc: { displayName: 'Example SSO', loginUrl: '/api/v1/auth/oidc/login' } });
+  });
+
+  it('refuses the login with a clear problem while neither --public-url nor redirectUri says where to come back', async () => {
+    const { redirectUri: _left, ...withoutRedirect } = setting;
+    expect((await admin.put('/auth/oidc', withoutRedirect)).status).to.equal(200);
+    const res = await t.api.get<Problem>('/auth/oidc/login');
+    expectProblem(res, 409, 'conflict', '--public-url');
+    expect(res.headers.get('location')).to.equal(null);
+    expect((await admin.put('/auth/oidc', setting)).status).to.equal(200);
   });
 
   it('redirects the login to the provider with the code flow, PKCE S256, state and nonce, in a sealed cookie', async () => {

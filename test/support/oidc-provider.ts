@@ -16,7 +16,7 @@ export interface TestOidcProvider {
   issuer: string;
   clientId: string;
   clientSecret: string;
-  /** By sub; change a user's groups here and the next sign-in sees them. */
+  /** By sub; change a user's groups here and the next sign-in or refresh sees them; a user deleted here is refused a refresh. */
   users: Map<string, ProviderUser>;
   /** When set, token responses pass through it: how tests hand the Controller a bad ID token. */
   rewriteIdToken?: (idToken: string) => Promise<string>;
@@ -63,8 +63,10 @@ export async function startOidcProvider(redirectUris: string[]): Promise<TestOid
   const provider = new Provider(issuer, {
     clients: [{
       client_id: clientId, client_secret: clientSecret, redirect_uris: redirectUris,
-      response_types: ['code'], grant_types: ['authorization_code'], token_endpoint_auth_method: 'client_secret_basic',
+      response_types: ['code'], grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'client_secret_basic',
     }],
+    // Refresh tokens without asking for offline_access, as Keycloak issues them: what keeps a Controller's session past its re-validation.
+    issueRefreshToken: (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) => client.grantTypeAllowed('refresh_token'),
     jwks: { keys: [privateJwk] },
     cookies: { keys: ['oidc-test-cookie-key'] },
     claims: { openid: ['sub'], profile: ['preferred_username', 'name', 'groups'], email: ['email'] },

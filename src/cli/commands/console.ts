@@ -7,11 +7,15 @@ import { followLogs } from '../follow-logs.js';
 import { QuietTimer } from '../quiet-timer.js';
 import { resolveServer } from '../resolve.js';
 import { readEvents, type StreamEvent } from '../sse.js';
+import { withoutControls } from '../terminal-text.js';
 
 /** `exec` prints output for at most this long in all. */
 const execLimitMs = 10_000;
 
-const line = (e: StreamEvent) => process.stdout.write(`${(e.data as ConsoleLineEvent).text}\n`);
+/** Game output as it came with `--raw`; otherwise without the terminal control it may carry. */
+const printer = (raw: boolean | undefined) => (raw ? (text: string) => process.stdout.write(text) : (text: string) => process.stdout.write(withoutControls(text)));
+
+const line = (e: StreamEvent, print: (text: string) => void) => print(`${(e.data as ConsoleLineEvent).text}\n`);
 
 function ended(e: StreamEvent): void {
   const end = e.data as ConsoleEndEvent;
@@ -26,11 +30,13 @@ export function registerConsole(program: Command): void {
     .option('--tail <n>', 'how many of the last lines (0 to 1000; default 100)')
     .option('-f, --follow', 'keep printing new lines, across restarts, until the server is stopped or deleted, or Ctrl-C')
     .option('--team <team>', 'narrows a server name shared across teams')
-    .action(async (name: string, opts: { tail?: string; follow?: boolean; team?: string }, cmd: Command) => {
+    .option('--raw', 'print terminal control sequences in the output as they came (removed by default)')
+    .action(async (name: string, opts: { tail?: string; follow?: boolean; team?: string; raw?: boolean }, cmd: Command) => {
       if (opts.tail !== undefined && !/^\d+$/.test(opts.tail)) throw new UsageError(`--tail must be a whole number, got "${opts.tail}"`);
       const { client } = await connect(cmd);
       const server = await resolveServer(client, name, opts.team);
-      if (opts.follow) return followLogs(client, server, opts.tail === undefined ? undefined : Number(opts.tail), (text) => process.stdout.write(text));
+      const print = printer(opts.raw);
+      if (opts.follow) return followLogs(client, server, opts.tail === undefined ? undefined : Number(opts.tail), print);
       const query = opts.tail === undefined ? '' : `?tail=${opts.tail}`;
       await readEvents(client, `/servers/${server.id}/console${query}`, (e) => {
         if (e.event === 'end') {
@@ -39,7 +45,7 @@ export function registerConsole(program: Command): void {
         }
         // The Controller marks the end of the replayed tail: that is the end of what is printed.
         if (e.event === 'replayed') return 'stop';
-        if (e.event === 'line') line(e);
+        if (e.event === 'line') line(e, print);
       });
     });
 
@@ -49,8 +55,10 @@ export function registerConsole(program: Command): void {
     .argument('<command...>', 'the console command, after --, e.g. -- say hello')
     .option('--wait <duration>', 'print output until none came for this long', '1s')
     .option('--team <team>', 'narrows a server name shared across teams')
-    .action(async (name: string, words: string[], opts: { wait: string; team?: string }, cmd: Command) => {
+    .option('--raw', 'print terminal control sequences in the output as they came (removed by default)')
+    .action(async (name: string, words: string[], opts: { wait: string; team?: string; raw?: boolean }, cmd: Command) => {
       const quietMs = parseDuration(opts.wait);
+      const print = printer(opts.raw);
       const { client } = await connect(cmd);
       const server = await resolveServer(client, name, opts.team);
       const abort = new AbortController();
@@ -64,7 +72,7 @@ export function registerConsole(program: Command): void {
             return 'stop';
           }
           if (e.event !== 'line') return;
-          line(e);
+          line(e, print);
           quiet.touch();
         }, {
           signal: abort.signal,

@@ -14,6 +14,7 @@ import type { AnyRoute } from './route.js';
 import { UploadGate } from './upload-gate.js';
 import { webUi } from './web-ui.js';
 import { metricsGuard, strictTransportSecurity } from './metrics-guard.js';
+import { TrustedProxies } from './client-address.js';
 
 export interface HttpAppOptions {
   services: Services;
@@ -33,6 +34,8 @@ export interface HttpAppOptions {
   metricsToken?: string;
   /** Served over TLS: every answer carries Strict-Transport-Security. */
   https?: boolean;
+  /** `--trust-proxy`: whose X-Forwarded-For names the client (nobody's by default). */
+  trustedProxies?: TrustedProxies;
 }
 
 /** Bodies streamed at once, how long one waits for a slot, and how long a client may go quiet mid-body. */
@@ -99,8 +102,9 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   const authenticator = new Authenticator(services.sessions, services.tokens);
   const settings = { ...defaultUploadSettings, ...options.uploads };
   const uploads = { gate: new UploadGate(settings.slots, settings.waitMs, settings.perUser), silenceMs: settings.silenceMs };
+  const proxies = options.trustedProxies ?? new TrustedProxies([]);
   for (const route of options.routes) {
-    mountRoute(api.routerFor(route.path), route, { authenticator, audit: services.audit, logger, checkResponses: options.checkResponses, jsonLimitBytes, uploads, countAuthFailure: options.metrics.countAuthFailure });
+    mountRoute(api.routerFor(route.path), route, { authenticator, audit: services.audit, logger, checkResponses: options.checkResponses, jsonLimitBytes, uploads, countAuthFailure: options.metrics.countAuthFailure, proxies });
   }
 
   app.use(api.middleware(ops));

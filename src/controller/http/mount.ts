@@ -14,6 +14,7 @@ import { checkResponse, validateBody, validateText } from './schema-registry.js'
 import { guardBody } from './body-guard.js';
 import type { UploadGate } from './upload-gate.js';
 import { authFailureReasons, type AuthFailureReason } from './metrics.js';
+import type { TrustedProxies } from './client-address.js';
 
 export interface MountDeps {
   authenticator: Authenticator;
@@ -25,6 +26,8 @@ export interface MountDeps {
   uploads: UploadLimits;
   /** Counts a request refused for want of valid credentials (`cairn_auth_failures_total`). */
   countAuthFailure: (reason: AuthFailureReason) => void;
+  /** `--trust-proxy`: whose X-Forwarded-For names the client. */
+  proxies: TrustedProxies;
 }
 
 /** How raw bodies are let in: the slots shared by all uploads, and how long a client may go quiet. */
@@ -73,11 +76,12 @@ class HandlerInput {
     readonly audit: AuditScope,
     readonly ctx: Context,
     readonly upload: Readable,
+    private readonly proxies: TrustedProxies,
   ) {}
 
-  /** Read only by the few handlers that record it (sign-in, setup): not worked out for every read. */
+  /** Read only by the few handlers that key throttles on it or record it (sign-in, setup): not worked out for every read. */
   get clientAddress(): string {
-    return this.ctx.request.ip;
+    return this.proxies.clientAddress(this.ctx.request.ip, this.ctx.get('x-forwarded-for') || undefined);
   }
 }
 
@@ -124,7 +128,8 @@ export function mountRoute(router: Router, route: AnyRoute, deps: MountDeps): vo
         leaveGate = await deps.uploads.gate.enter(caller?.user._id);
         upload = guardBody(ctx.req, deps.uploads.silenceMs);
       }
-      const result = await route.handler(new HandlerInput(body, query, params, caller, audit!, ctx, upload));
+      if (audit) await deps.audit.makeRoom();
+      const result = await route.handler(new HandlerInput(body, query, params, caller, audit!, ctx, upload, deps.proxies));
       if (route.stream || ctx.respond === false) return;
       if (route.response) {
         if (deps.checkResponses) {

@@ -22,7 +22,7 @@ export const PutOidcSetting = Type.Object({
   adminGroups: Type.Optional(Type.Array(GroupName, { uniqueItems: true, maxItems: 100, description: 'Members of any of these groups are global administrators, set at every sign-in.' })),
   teamMappings: Type.Optional(Type.Array(OidcTeamMapping, { maxItems: 200, description: 'Team memberships set at every sign-in; a mapped team the user\'s groups no longer map to is left.' })),
   allowPasswordLogin: Type.Optional(Type.Boolean({ description: 'Default true. When false, only global administrators may still sign in with a password.' })),
-  redirectUri: Type.Optional(HttpUrl('Where the provider sends the browser back; default `<origin of the sign-in request>/api/v1/auth/oidc/callback`.')),
+  redirectUri: Type.Optional(HttpUrl('Where the provider sends the browser back; default `<--public-url>/api/v1/auth/oidc/callback`.')),
 }, { additionalProperties: false });
 
 export const OidcSetting = Type.Object({

@@ -15,6 +15,7 @@ import { OidcAccounts } from './identity/oidc-accounts.js';
 import { OidcClients } from './identity/oidc-client.js';
 import { OidcLogin } from './identity/oidc-login.js';
 import { OidcSettings } from './identity/oidc-settings.js';
+import { OidcStanding } from './identity/oidc-standing.js';
 import { createBackupServices } from './backups/index.js';
 import { processTimers, type ScheduleTimers } from './backups/scheduler.js';
 import { ConsoleHub } from './console/console-hub.js';
@@ -90,6 +91,11 @@ export interface AuditRetentionDeps {
   auditRetentionDays?: number;
 }
 
+/** Single sign-on: the Controller's public address (`--public-url`) and how long a provider's word holds (`--oidc-recheck-seconds`). */
+export interface OidcDeps {
+  oidc?: { publicUrl?: string; recheckSeconds?: number };
+}
+
 /** Where the plugin catalog comes from and how often it syncs (default: the sample feed, hourly). */
 export interface CatalogDeps {
   catalog?: Partial<CatalogOptions>;
@@ -104,21 +110,23 @@ export interface SoftwareDeps {
  * Every service of the Controller, built once from shared deps. Each gets what it uses through
  * its constructor, so this function is the whole graph.
  */
-export function createServices(deps: ServiceDeps & { templates: TemplateCatalog } & NodeRuntimeDeps & CatalogDeps & SoftwareDeps & MigrationDeps & BackupRuntimeDeps & AuditRetentionDeps, sessionPolicy: SessionPolicy = defaultSessionPolicy) {
+export function createServices(deps: ServiceDeps & { templates: TemplateCatalog } & NodeRuntimeDeps & CatalogDeps & SoftwareDeps & MigrationDeps & BackupRuntimeDeps & AuditRetentionDeps & OidcDeps, sessionPolicy: SessionPolicy = defaultSessionPolicy) {
   const access = new Access(deps.repos);
   // Who may still see what: services that end or narrow a caller's access say so; open streams re-check.
   const accessEvents = new AccessEvents();
-  const sessions = new SessionService(deps, accessEvents, sessionPolicy);
-  const tokens = new TokenService(deps, accessEvents, access);
+  const audit = new AuditService(deps, access);
+  // Single sign-on: the provider's setting, sign-in through it, and the provider's word renewed for sessions and tokens.
+  const oidcClients = new OidcClients();
+  const oidcSettings = new OidcSettings(deps, access, oidcClients, accessEvents);
+  const oidcAccounts = new OidcAccounts(deps, accessEvents);
+  const oidcStanding = new OidcStanding(deps, oidcSettings, oidcClients, oidcAccounts, accessEvents, audit, deps.oidc?.recheckSeconds);
+  const sessions = new SessionService(deps, accessEvents, sessionPolicy, oidcStanding);
+  const tokens = new TokenService(deps, accessEvents, access, oidcStanding);
+  const oidcLogin = new OidcLogin(deps, oidcSettings, oidcClients, oidcAccounts, sessions, oidcStanding, deps.oidc?.publicUrl);
   const streamGuards = new StreamGuards(accessEvents, sessions, tokens, deps.repos, deps.scheduleTimers ?? processTimers, deps.logger);
   const roles = new RoleService(deps, access, accessEvents);
-  const audit = new AuditService(deps, access);
   const loginFailures = new LoginFailureLog(deps, audit);
   const totpFactor = new TotpFactor(deps);
-  // Single sign-on: the provider's setting, and sign-in through it.
-  const oidcClients = new OidcClients();
-  const oidcSettings = new OidcSettings(deps, access, oidcClients);
-  const oidcLogin = new OidcLogin(deps, oidcSettings, oidcClients, new OidcAccounts(deps, accessEvents), sessions);
   const placements = new ServerPlacements(deps.repos);
   // Nodes: the actors, the Controller's handle on connected Agents, and the enrollment gate.
   const fleet = new NodeFleet({ ...deps, timings: deps.nodeTimings ?? defaultNodeTimings, timerClock: deps.nodeTimerClock });

@@ -22,8 +22,11 @@ export interface UserDoc {
   totpLastStep?: number;
   /** SHA-256 of each unused recovery code. */
   totpRecoveryHashes?: string[];
-  /** Set for a user made by single sign-on: who the provider says it is (never matched by email). */
-  identity?: { issuer: string; subject: string };
+  /**
+   * Set for a user made by single sign-on: who the provider says it is (never matched by email),
+   * and when the provider last vouched for the user and its groups (a sign-in or a session's refresh).
+   */
+  identity?: { issuer: string; subject: string; checkedAt?: string };
   createdAt: string;
   updatedAt: string;
 }
@@ -35,6 +38,15 @@ export interface SessionDoc {
   createdAt: string;
   lastSeenAt: string;
   expiresAt: string;
+  /** Present for a session made by single sign-on: what re-validating it with the provider needs. */
+  oidc?: SessionOidc;
+}
+
+export interface SessionOidc {
+  /** The provider's refresh token, sealed (purpose `oidc:refresh`); absent when the provider issued none. */
+  sealedRefreshToken?: string;
+  /** When the provider last confirmed the session (sign-in, then each refresh). */
+  checkedAt: string;
 }
 
 export interface ApiTokenDoc {

@@ -7,11 +7,25 @@ import type {
 import type { CatalogPluginDoc, PluginInstallationDoc } from './records.js';
 import type { BackupDestinationDoc, BackupDoc, BackupScheduleDoc } from './records.js';
 
+/**
+ * Disk kept free for audit events, where the store's disk is the Controller's (embedded store):
+ * see embedded/audit-reserve.ts. MongoDB's disk is its own: there the room is always "held".
+ */
+export interface AuditRoom {
+  /** Throws a StoreFullError when the room cannot be set aside. */
+  hold(): Promise<void>;
+  /** Frees the room for an event that did not fit; false when there was none to free. */
+  release(): Promise<boolean>;
+}
+
+const noRoomKept: AuditRoom = { hold: () => Promise.resolve(), release: () => Promise.resolve(false) };
+
 /** What an adapter provides; everything above it is adapter-agnostic. */
 export interface StoreAdapter {
   readonly kind: 'embedded' | 'mongodb';
   openCollection<T extends { _id: string }>(name: string, indexes: IndexSpec[]): Promise<Collection<T>>;
   openAuditLog(): Promise<AuditLog>;
+  readonly auditRoom?: AuditRoom;
   /** The content-addressed store of one CONTROLLER backup destination (files or GridFS). */
   openBlobStore(destinationId: string, teamId?: string): BlobStore;
   /** Where uploaded jars live when the data dir is not shared between Controllers; undefined when it is the store. */
@@ -43,6 +57,7 @@ export interface Repositories {
   backupSchedules: Collection<BackupScheduleDoc>;
   leases: Collection<LeaseDoc>;
   audit: AuditLog;
+  auditRoom: AuditRoom;
   /** A destination's content-addressed store: its root area, or a team's area when `teamId` is given. */
   blobStore(destinationId: string, teamId?: string): BlobStore;
   sharedArtifacts(): BlobStore | undefined;
@@ -50,7 +65,7 @@ export interface Repositories {
   close(): Promise<void>;
 }
 
-export const collectionIndexes: Record<Exclude<keyof Repositories, 'kind' | 'audit' | 'blobStore' | 'sharedArtifacts' | 'ping' | 'close'>, IndexSpec[]> = {
+export const collectionIndexes: Record<Exclude<keyof Repositories, 'kind' | 'audit' | 'auditRoom' | 'blobStore' | 'sharedArtifacts' | 'ping' | 'close'>, IndexSpec[]> = {
   users: [{ field: 'usernameKey', unique: true }, { field: 'emailKey', unique: true }, { field: 'identity.subject', sparse: true }],
   sessions: [{ field: 'userId' }],
   apiTokens: [{ field: 'hash', unique: true }, { field: 'userId' }],
@@ -100,6 +115,7 @@ export async function openRepositories(adapter: StoreAdapter): Promise<Repositor
     backupSchedules: await open<BackupScheduleDoc>('backupSchedules'),
     leases: await open<LeaseDoc>('leases'),
     audit: await adapter.openAuditLog(),
+    auditRoom: adapter.auditRoom ?? noRoomKept,
     blobStore: (destinationId, teamId) => adapter.openBlobStore(destinationId, teamId),
     sharedArtifacts: () => adapter.openSharedArtifacts(),
     ping: () => adapter.ping(),

@@ -23,7 +23,7 @@ export const oidcRoutes = (s: Services) => [
   route({
     method: 'PUT', path: '/auth/oidc', tag: 'auth', status: 200,
     summary: 'Set single sign-on with an OpenID provider (global administrators); the provider must answer discovery.',
-    description: 'Register `<origin>/api/v1/auth/oidc/callback` (or `redirectUri`) at the provider. Groups map to global administration and team roles at every sign-in.',
+    description: 'Register `<--public-url>/api/v1/auth/oidc/callback` (or `redirectUri`) at the provider. Groups map to global administration and team roles at every sign-in and every re-validation of a session. With `allowPasswordLogin` false, password sessions of all but global administrators end.',
     body: PutOidcSetting, response: OidcSetting,
     audit: { action: 'auth.oidc.update', targetKind: 'setting' },
     handler: ({ caller, body, audit }) => s.oidc.settings.put(caller, body, audit),
@@ -37,10 +37,10 @@ export const oidcRoutes = (s: Services) => [
   route({
     method: 'GET', path: '/auth/oidc/login', tag: 'auth', auth: 'public', status: 302,
     summary: 'Start signing in with the provider: redirects there (authorization code, PKCE S256, state, nonce).',
-    errors: ['not_found'],
+    description: 'The provider sends the browser back to `redirectUri`, else to `<--public-url>/api/v1/auth/oidc/callback`; with neither, `conflict`.',
+    errors: ['not_found', 'conflict'],
     handler: async ({ ctx }) => {
-      // The address the browser used (Koa's ctx.origin is the Origin header, absent on a navigation).
-      const { url, flow } = await s.oidc.login.start(`${ctx.protocol}://${ctx.host}`);
+      const { url, flow } = await s.oidc.login.start();
       ctx.set('Set-Cookie', oidcFlowCookie(flow, oidcFlowSeconds));
       ctx.redirect(url);
     },
@@ -51,8 +51,8 @@ export const oidcRoutes = (s: Services) => [
     description: 'Codes: `oidc_state` (no or another sign-in\'s state), `oidc_denied` (the provider answered an error), `oidc_invalid_token` (the code exchange or the ID token\'s checks failed).',
     query: OidcCallbackQuery, errors: ['too_many_attempts'],
     audit: { action: 'auth.oidc.login', targetKind: 'user' },
-    handler: async ({ ctx, audit }) => {
-      const outcome = await s.oidc.login.finish(readOidcFlowCookie(ctx.get('cookie')), new URLSearchParams(ctx.querystring), audit, ctx.request.ip);
+    handler: async ({ ctx, audit, clientAddress }) => {
+      const outcome = await s.oidc.login.finish(readOidcFlowCookie(ctx.get('cookie')), new URLSearchParams(ctx.querystring), audit, clientAddress);
       if ('failure' in outcome) {
         ctx.set('Set-Cookie', clearedOidcFlowCookie());
         ctx.redirect(`/sign-in?error=${outcome.failure}`);

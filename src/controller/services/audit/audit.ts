@@ -15,7 +15,9 @@ export interface AuditSearch extends Omit<AuditQuery, 'beforeId' | 'limit'> {
 /**
  * Writes and searches the audit log. A failed write is logged loudly; it fails the request only
  * when `required` (a change the request made and is about to acknowledge), so no change is answered
- * as a success without its event.
+ * as a success without its event. A full disk never gets that far: an audited request starts only
+ * once room for its event is set aside (`makeRoom`), and an event that does not fit is written into
+ * that room. So a refusal means nothing changed, and a success means changed and audited.
  */
 export class AuditService {
   constructor(private readonly deps: ServiceDeps, private readonly access: Access) {}
@@ -34,6 +36,11 @@ export class AuditService {
     }, required);
   }
 
+  /** Before an audited request changes anything: throws a StoreFullError (507, nothing stored) when its event might find no room. */
+  makeRoom(): Promise<void> {
+    return this.deps.repos.auditRoom.hold();
+  }
+
   /** For events that no HTTP request caused: Agents (AGENT) and the Controller itself (SYSTEM). */
   async recordSystem(event: { actorKind: 'AGENT' | 'SYSTEM'; action: string; targetKind: string; targetId: string; outcome: AuditOutcome; details?: Record<string, unknown> }): Promise<void> {
     await this.write({ ...event, details: event.details ?? {} });
@@ -46,7 +53,13 @@ export class AuditService {
 
   private async write(event: Parameters<ServiceDeps['repos']['audit']['append']>[0], required = false): Promise<void> {
     try {
-      await this.deps.repos.audit.append(event);
+      try {
+        await this.deps.repos.audit.append(event);
+      } catch (e) {
+        if (!(e instanceof StoreFullError && required && (await this.deps.repos.auditRoom.release()))) throw e;
+        this.deps.logger.warn({ action: event.action, targetId: event.targetId }, 'the disk is full: an audit event is written into the room kept for it; audited changes are refused until there is room again');
+        await this.deps.repos.audit.append(event);
+      }
     } catch (e) {
       this.deps.logger.error({ err: e, action: event.action, targetId: event.targetId }, 'audit write failed');
       if (!required) return;

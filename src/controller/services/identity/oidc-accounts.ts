@@ -27,8 +27,12 @@ export class OidcAccounts {
     }
     audit.actorUserId = user._id;
     audit.target(user._id).detail({ username: user.username });
-    const groups = groupsOf(claims, config.groupsClaim);
-    return this.applyGroups(user, config, groups, audit);
+    return (await this.applyGroups(user, config, groupsOf(claims, config.groupsClaim), audit)).user;
+  }
+
+  /** Sets the user's rights from the groups the provider now gives it; whether they changed. */
+  async refresh(user: UserDoc, config: OidcConfig, claims: Record<string, unknown>, audit: AuditScope): Promise<boolean> {
+    return (await this.applyGroups(user, config, groupsOf(claims, config.groupsClaim), audit)).changed;
   }
 
   private find(identity: { issuer: string; subject: string }): Promise<UserDoc | null> {
@@ -77,26 +81,26 @@ export class OidcAccounts {
 
   /**
    * Global administration from `adminGroups`, and memberships of the mapped teams from
-   * `teamMappings`, at every sign-in, so a change at the provider counts at the next one.
-   * Memberships of teams no mapping names are the administrators' business and stay.
+   * `teamMappings`, at every sign-in and every re-validation of a session (oidc-standing.ts), so a
+   * change at the provider counts within minutes. Memberships of teams no mapping names are the
+   * administrators' business and stay. Records that the provider vouched for the user now.
    */
-  private async applyGroups(user: UserDoc, config: OidcConfig, groups: string[], audit: AuditScope): Promise<UserDoc> {
+  private async applyGroups(user: UserDoc, config: OidcConfig, groups: string[], audit: AuditScope): Promise<{ user: UserDoc; changed: boolean }> {
     const { repos } = this.deps;
     const now = nowIso(this.deps);
     let globalAdmin = config.adminGroups.some((g) => groups.includes(g));
     // The last global administrator stays one, as PATCH /users keeps it: nobody could administer the Controller otherwise.
     if (user.globalAdmin && !globalAdmin && (await repos.users.count({ globalAdmin: true, _id: { $ne: user._id } })) === 0) globalAdmin = true;
-    if (globalAdmin !== user.globalAdmin) {
-      await repos.users.update({ _id: user._id }, { globalAdmin, updatedAt: now });
-      if (!globalAdmin) this.accessEvents.publish({ userId: user._id, kind: 'user_rights_changed' });
-    }
+    const identity = { issuer: config.issuer, subject: user.identity?.subject ?? '', checkedAt: now };
+    await repos.users.update({ _id: user._id }, globalAdmin === user.globalAdmin ? { identity } : { identity, globalAdmin, updatedAt: now });
+    if (globalAdmin !== user.globalAdmin) this.accessEvents.publish({ userId: user._id, kind: 'user_rights_changed' });
     const teams: Record<string, string[] | null> = {};
     for (const [teamId, wanted] of mappedMemberships(config.teamMappings, groups)) {
       const changed = await this.setMembership(teamId, user._id, wanted, now);
       if (changed) teams[teamId] = wanted ?? null;
     }
     audit.detail({ groups: groups.slice(0, 50), globalAdmin, ...(Object.keys(teams).length > 0 ? { teams } : {}) });
-    return { ...user, globalAdmin };
+    return { user: { ...user, globalAdmin, identity }, changed: globalAdmin !== user.globalAdmin || Object.keys(teams).length > 0 };
   }
 
   /** Puts the user in the team with exactly `roleIds`, or out of it; whether anything changed. */

@@ -1,13 +1,14 @@
 import { AttemptLimiter } from '../../security/attempt-limiter.js';
 import * as client from 'openid-client';
 import type { AuditScope } from '../../core/audit-scope.js';
-import { notFound } from '../../core/errors.js';
+import { conflict, notFound } from '../../core/errors.js';
 import { SecretBoxError } from '../../security/secret-box.js';
 import type { UserDoc } from '../../store/records.js';
 import type { ServiceDeps } from '../deps.js';
 import type { OidcAccounts } from './oidc-accounts.js';
 import { causeOf, type OidcClients } from './oidc-client.js';
 import type { OidcConfig, OidcSettings } from './oidc-settings.js';
+import type { OidcStanding } from './oidc-standing.js';
 import type { SessionService } from './sessions.js';
 
 /** How long a browser may take at the provider between leaving and coming back. */
@@ -47,18 +48,23 @@ export class OidcLogin {
     private readonly clients: OidcClients,
     private readonly accounts: OidcAccounts,
     private readonly sessions: SessionService,
+    private readonly standing: OidcStanding,
+    /** `--public-url`: the Controller's address as browsers reach it, never taken from a request's Host. */
+    private readonly publicUrl?: string,
   ) {}
 
-  /** Where to send the browser, and the sealed flow for its cookie; `origin` is the Controller's as the browser reached it. */
-  async start(origin: string): Promise<{ url: string; flow: string }> {
+  /** Where to send the browser, and the sealed flow for its cookie. */
+  async start(): Promise<{ url: string; flow: string }> {
     const config = await this.settings.config();
     if (!config) throw notFound('single sign-on setting');
+    const redirectUri = config.redirectUri ?? (this.publicUrl && `${this.publicUrl}/api/v1/auth/oidc/callback`);
+    if (!redirectUri) throw conflict('Single sign-on needs the address browsers reach this Controller at: start it with --public-url https://<address>, or set redirectUri in the single sign-on setting.');
     const provider = await this.clients.configFor(config);
     const flow: Flow = {
       state: client.randomState(),
       nonce: client.randomNonce(),
       verifier: client.randomPKCECodeVerifier(),
-      redirectUri: config.redirectUri ?? `${origin}/api/v1/auth/oidc/callback`,
+      redirectUri,
       expiresAt: this.deps.clock.now().getTime() + oidcFlowSeconds * 1000,
     };
     const url = client.buildAuthorizationUrl(provider, {
@@ -91,21 +97,22 @@ export class OidcLogin {
     if (query.get('state') !== flow.state) return fail('oidc_state', 'the state does not match this browser\'s sign-in');
     const error = query.get('error');
     if (error) return fail('oidc_denied', `the provider answered ${error.slice(0, 100)}`);
-    let claims: Record<string, unknown> & { sub: string };
+    let answer: Awaited<ReturnType<OidcLogin['exchange']>>;
     try {
-      claims = await this.exchange(config, flow, query);
+      answer = await this.exchange(config, flow, query);
     } catch (e) {
       return fail('oidc_invalid_token', causeOf(e));
     }
-    const user = await this.accounts.signIn(config, claims, audit);
-    const { sessionId } = await this.sessions.create(user._id);
+    const user = await this.accounts.signIn(config, answer.claims, audit);
+    const { sessionId } = await this.sessions.create(user._id, this.standing.sessionFields(answer.refreshToken));
     return { user, sessionId };
   }
 
   /**
    * The token request and the ID token's checks (signature from the provider's keys, issuer,
    * audience, expiry, nonce), then userinfo's claims under the ID token's: providers such as
-   * Keycloak put groups in either.
+   * Keycloak put groups in either. The refresh token, when the provider issues one, is what keeps
+   * the session past its first re-validation.
    */
   private async exchange(config: OidcConfig, flow: Flow, query: URLSearchParams) {
     const provider = await this.clients.configFor(config);
@@ -122,7 +129,7 @@ export class OidcLogin {
     const userinfo = provider.serverMetadata().userinfo_endpoint
       ? await client.fetchUserInfo(provider, tokens.access_token, idClaims.sub)
       : {};
-    return { ...userinfo, ...idClaims } as Record<string, unknown> & { sub: string };
+    return { claims: { ...userinfo, ...idClaims } as Record<string, unknown> & { sub: string }, refreshToken: tokens.refresh_token };
   }
 
   private openFlow(sealed: string): Flow | undefined {

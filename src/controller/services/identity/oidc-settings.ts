@@ -8,6 +8,7 @@ import type { Shared } from '../../store/collection.js';
 import type { UserDoc } from '../../store/records.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import type { Access } from './access.js';
+import type { AccessEvents } from './access-events.js';
 import { causeOf, type OidcClientIdentity, type OidcClients } from './oidc-client.js';
 
 const settingId = 'oidc';
@@ -57,7 +58,7 @@ const view = (s: StoredOidc, updatedAt: string) => ({
  * rather than at the first sign-in.
  */
 export class OidcSettings {
-  constructor(private readonly deps: ServiceDeps, private readonly access: Access, private readonly clients: OidcClients) {}
+  constructor(private readonly deps: ServiceDeps, private readonly access: Access, private readonly clients: OidcClients, private readonly accessEvents: AccessEvents) {}
 
   async get(caller: Caller) {
     this.access.requireGlobalAdmin(caller);
@@ -91,7 +92,22 @@ export class OidcSettings {
     const updatedAt = nowIso(this.deps);
     const doc = { _id: settingId, value: { ...stored }, updatedAt };
     if (!(await this.deps.repos.settings.replace({ _id: settingId }, doc))) await this.deps.repos.settings.insert(doc);
+    if (!stored.allowPasswordLogin) audit.detail({ passwordSessionsEnded: await this.endPasswordSessions() });
     return view(stored, updatedAt);
+  }
+
+  /**
+   * Ends the sessions signed in with a password by users who may no longer use one (all but global
+   * administrators), so turning password sign-in off takes effect at once, not at their expiry.
+   */
+  private async endPasswordSessions(): Promise<number> {
+    const { repos } = this.deps;
+    const allowed = new Set((await repos.users.find({ globalAdmin: true })).map((u) => u._id));
+    const ended = (await repos.sessions.find({ oidc: { $exists: false } })).filter((s) => !allowed.has(s.userId));
+    if (ended.length === 0) return 0;
+    await repos.sessions.delete({ _id: { $in: ended.map((s) => s._id) } });
+    for (const userId of new Set(ended.map((s) => s.userId))) this.accessEvents.publish({ userId, kind: 'session_ended' });
+    return ended.length;
   }
 
   async delete(caller: Caller, audit: AuditScope): Promise<void> {

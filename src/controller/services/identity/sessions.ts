@@ -1,7 +1,7 @@
 import { newSessionId, sha256 } from '../../security/secrets.js';
 import type { Caller } from '../../core/caller.js';
 import type { Shared } from '../../store/collection.js';
-import type { SessionDoc } from '../../store/records.js';
+import type { SessionDoc, SessionOidc } from '../../store/records.js';
 import type { AccessEvents } from './access-events.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 
@@ -13,6 +13,14 @@ export interface SessionPolicy {
 }
 
 export const defaultSessionPolicy: SessionPolicy = { absoluteSeconds: 7 * 24 * 3600, idleSeconds: 12 * 3600 };
+
+/** Whether a single sign-on session still stands at its provider (oidc-standing.ts). */
+export interface SessionStanding {
+  /** When the session must be confirmed again (ms since the epoch); Infinity for a password session. */
+  dueAtMs(session: SessionDoc): number;
+  /** Confirms it with the provider when due; false once it has been ended. */
+  confirm(session: SessionDoc): Promise<boolean>;
+}
 
 /** Activity is written at most once a minute, so a busy client does not turn every read into a write. */
 const touchEverySeconds = 60;
@@ -26,9 +34,11 @@ export class SessionService {
     private readonly deps: ServiceDeps,
     private readonly access: AccessEvents,
     private readonly policy: SessionPolicy = defaultSessionPolicy,
+    private readonly standing?: SessionStanding,
   ) {}
 
-  async create(userId: string): Promise<{ sessionId: string; session: SessionDoc }> {
+  /** `oidc` for a session made by signing in with the provider; absent for a password session. */
+  async create(userId: string, oidc?: SessionOidc): Promise<{ sessionId: string; session: SessionDoc }> {
     const sessionId = newSessionId();
     const now = this.deps.clock.now();
     const session: SessionDoc = {
@@ -37,6 +47,7 @@ export class SessionService {
       createdAt: now.toISOString(),
       lastSeenAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + this.policy.absoluteSeconds * 1000).toISOString(),
+      ...(oidc ? { oidc } : {}),
     };
     await this.deps.repos.sessions.insert(session);
     return { sessionId, session };
@@ -60,13 +71,15 @@ export class SessionService {
   }
 
   private async read(hash: string): Promise<Caller | undefined> {
-    const session = await this.deps.repos.sessions.findById(hash);
-    if (!session) return undefined;
+    const found = await this.deps.repos.sessions.findById(hash);
+    if (!found) return undefined;
     const now = this.deps.clock.now().getTime();
-    if (this.expired(session, now)) {
-      await this.end(hash, session.userId);
+    if (this.expired(found, now)) {
+      await this.end(hash, found.userId);
       return undefined;
     }
+    const session = await this.confirmed(found);
+    if (!session) return undefined;
     const user = await this.deps.repos.users.findById(session.userId);
     if (!user) return undefined;
     if (now - Date.parse(session.lastSeenAt) >= touchEverySeconds * 1000) {
@@ -88,14 +101,21 @@ export class SessionService {
     const user = session && this.deps.repos.users.cachedById?.(session.userId);
     if (!session || !user) return;
     const lastSeenAtMs = Date.parse(session.lastSeenAt);
-    const expiresAtMs = Math.min(Date.parse(session.expiresAt), lastSeenAtMs + this.policy.idleSeconds * 1000);
+    const expiresAtMs = Math.min(Date.parse(session.expiresAt), lastSeenAtMs + this.policy.idleSeconds * 1000, this.standing?.dueAtMs(session) ?? Infinity);
     this.known.set(session, { caller: { ...caller, user }, expiresAtMs, lastSeenAtMs });
   }
 
   /** Whether the session still lets its holder in; a read only (no activity recorded): what open streams re-check. */
   async isLive(sessionHash: string): Promise<boolean> {
     const session = await this.deps.repos.sessions.findById(sessionHash);
-    return session !== null && !this.expired(session, this.deps.clock.now().getTime());
+    return session !== null && !this.expired(session, this.deps.clock.now().getTime()) && (await this.confirmed(session)) !== undefined;
+  }
+
+  /** The session as it stands after its provider confirmed it when due (read again: the confirmation rewrote it); undefined once ended. */
+  private async confirmed(session: SessionDoc): Promise<SessionDoc | undefined> {
+    if (!this.standing || this.deps.clock.now().getTime() < this.standing.dueAtMs(session)) return session;
+    if (!(await this.standing.confirm(session))) return undefined;
+    return (await this.deps.repos.sessions.findById(session._id)) ?? undefined;
   }
 
   async end(sessionHash: string, userId: string): Promise<void> {

@@ -30,9 +30,23 @@ export function scopeOf(t: Pick<ApiTokenDoc, 'permissions' | 'teamIds'>): TokenS
   };
 }
 
-/** Personal API tokens: `cairn_pat_…`, shown once, stored as SHA-256, presented as `Authorization: Bearer`. */
+/** Whether a single sign-on user still stands at its provider, as their tokens need (oidc-standing.ts). */
+export interface OwnerStanding {
+  /** The owner as the provider now sees it; undefined when its standing cannot be renewed. */
+  confirmOwner(user: UserDoc): Promise<UserDoc | undefined>;
+}
+
+/**
+ * Personal API tokens: `cairn_pat_…`, shown once, stored as SHA-256, presented as `Authorization: Bearer`.
+ * A token of a user made by single sign-on works only while the provider still vouches for its owner.
+ */
 export class TokenService {
-  constructor(private readonly deps: ServiceDeps, private readonly accessEvents: AccessEvents, private readonly access: Access) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly accessEvents: AccessEvents,
+    private readonly access: Access,
+    private readonly standing?: OwnerStanding,
+  ) {}
 
   async create(caller: Caller, input: { name: string; expiresAt?: string; permissions?: Permission[]; teamIds?: string[] }, audit: AuditScope) {
     this.access.requireUnscoped(caller);
@@ -99,7 +113,13 @@ export class TokenService {
   /** Whether the token still lets its holder in; a read only (no use recorded): what open streams re-check. */
   async isLive(tokenId: string): Promise<boolean> {
     const doc = await this.deps.repos.apiTokens.findById(tokenId);
-    return doc !== null && !(doc.expiresAt && this.deps.clock.now().getTime() >= Date.parse(doc.expiresAt));
+    if (!doc || (doc.expiresAt && this.deps.clock.now().getTime() >= Date.parse(doc.expiresAt))) return false;
+    const user = await this.deps.repos.users.findById(doc.userId);
+    return user !== null && (await this.standingOf(user)) !== undefined;
+  }
+
+  private async standingOf(user: UserDoc): Promise<UserDoc | undefined> {
+    return user.identity && this.standing ? this.standing.confirmOwner(user) : user;
   }
 
   /** The token's owner, or undefined for an unknown, malformed or expired token. */
@@ -110,7 +130,8 @@ export class TokenService {
     if (!doc || !sameHash(doc.hash, hash)) return undefined;
     const now = this.deps.clock.now().getTime();
     if (doc.expiresAt && now >= Date.parse(doc.expiresAt)) return undefined;
-    const user = await this.deps.repos.users.findById(doc.userId);
+    const found = await this.deps.repos.users.findById(doc.userId);
+    const user = found && (await this.standingOf(found));
     if (!user) return undefined;
     if (!doc.lastUsedAt || now - Date.parse(doc.lastUsedAt) >= touchEverySeconds * 1000) {
       await this.deps.repos.apiTokens.update({ _id: doc._id }, { lastUsedAt: nowIso(this.deps) });

@@ -11,6 +11,7 @@ import { AuditSegmentLog } from './audit/segment-log.js';
 import { NedbCollection } from './nedb-collection.js';
 import type { StoreRepair } from './torn-tail.js';
 import { WriteHealth } from './write-health.js';
+import { AuditReserve } from './audit-reserve.js';
 
 /**
  * The default store: one nedb file per collection under `<data-dir>/store`, the audit log's segments in `<data-dir>/store/audit`;
@@ -21,9 +22,11 @@ export class EmbeddedAdapter implements StoreAdapter {
   private readonly collections: NedbCollection<{ _id: string }>[] = [];
   private log?: Promise<AuditLog>;
   private readonly health: WriteHealth;
+  readonly auditRoom: AuditReserve;
 
   private constructor(private readonly dataDir: string, private readonly dir: string, private readonly clock: Clock, private readonly onRepair: (repair: StoreRepair) => void) {
     this.health = new WriteHealth(dir);
+    this.auditRoom = new AuditReserve(join(dir, 'audit-reserve'));
   }
 
   /** `onRepair` hears of every file cut back or line skipped at load, so the operator is told what was lost. */
@@ -60,10 +63,15 @@ export class EmbeddedAdapter implements StoreAdapter {
     return undefined;
   }
 
-  /** Files on local disk: reachable as long as the directory is, writable unless the last append failed (and no probe since succeeded). */
+  /**
+   * Files on local disk: reachable as long as the directory is, writable unless the last append
+   * failed (and no probe since succeeded) or the audit events' room cannot be set aside (audited
+   * changes are refused without it).
+   */
   async ping(): Promise<void> {
     await mkdir(this.dir, { recursive: true });
     await this.health.check();
+    await this.auditRoom.hold();
   }
 
   async close(): Promise<void> {
