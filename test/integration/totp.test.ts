@@ -104,6 +104,26 @@ describe('TOTP second factor through the API', function () {
     expect((await login(from('127.0.3.3'), code())).status).to.equal(200);
   });
 
+  /** 40 sign-ins at once with the right password: at most five second factors checked, the rest 429 with Retry-After. */
+  const burst = async (address: string, wrongCode: (i: number) => string) => {
+    const client = from(address);
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => login(client, wrongCode(i))));
+    const checked = answers.filter((r) => r.status === 401);
+    expect(checked.length).to.be.within(1, 5);
+    for (const r of answers.filter((a) => a.status !== 401)) {
+      expectProblem(r, 429, 'too_many_attempts');
+      expect(Number(r.headers.get('retry-after'))).to.be.greaterThan(0);
+    }
+  };
+
+  it('a burst of wrong TOTP codes with the right password gets at most five checked', async () => {
+    await burst('127.0.3.7', (i) => String(100000 + i));
+  });
+
+  it('a burst of wrong recovery codes with the right password gets at most five checked', async () => {
+    await burst('127.0.3.8', (i) => `AAAA-BBBB-CCCC-${String(1000 + i)}`);
+  });
+
   it('a recovery code signs in once', async () => {
     const client = from('127.0.3.4');
     expect((await login(client, recoveryCodes[0])).status).to.equal(200);

@@ -149,6 +149,25 @@ describe('TOTP enrolment and redemption (service, with a clock the test sets)', 
     expect(await refusal(totp.reset(caller, caller.user._id, scope()))).to.match(/^forbidden/);
   });
 
+  /** 40 attempts at once: how many were checked (400); every other one was refused with 429. */
+  const checkedOf = async (attempt: (i: number) => Promise<unknown>) => {
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => refusal(attempt(i))));
+    const checked = answers.filter((a) => a.startsWith('invalid_request')).length;
+    expect(answers.filter((a) => a.startsWith('too_many_attempts')).length).to.equal(40 - checked);
+    return checked;
+  };
+
+  it('a burst of 40 wrong confirming codes at once: at most five are checked, the rest 429', async () => {
+    const { secret } = await totp.enrol(caller, scope());
+    const now = totpCodeAt(secret, totpStep(clock.ms));
+    expect(await checkedOf((i) => totp.confirm(caller, String(100000 + i) === now ? '999999' : String(100000 + i), scope()))).to.be.within(1, 5);
+  });
+
+  it('a burst of 40 wrong recovery codes turning TOTP off: at most five are checked, the rest 429', async () => {
+    await enable();
+    expect(await checkedOf((i) => totp.disable(caller, `AAAA-BBBB-CCCC-${1000 + i}`, scope()))).to.be.within(1, 5);
+  });
+
   it('turns off with a current code', async () => {
     const { secret } = await enable();
     clock.ms += stepMs;

@@ -53,13 +53,10 @@ export class TotpService {
     if (!user) throw hidden('user');
     if (user.totpSeal !== undefined) throw conflict('TOTP is already on for this account.');
     if (user.totpPendingSeal === undefined) throw conflict('No TOTP enrolment is pending: start one with POST /me/totp.');
-    await this.perAccount.check(userId);
+    this.perAccount.reserve(userId);
     const seed = openSealed(this.deps.secrets, user.totpPendingSeal, totpPurpose(userId), 'Start again with POST /me/totp.');
     const step = acceptedStep(seed, code, this.deps.clock.now().getTime(), undefined);
-    if (step === undefined) {
-      await this.perAccount.fail(userId);
-      throw invalidRequest('body.code: enter the 6-digit code your authenticator app shows now.');
-    }
+    if (step === undefined) throw invalidRequest('body.code: enter the 6-digit code your authenticator app shows now.');
     const recoveryCodes = Array.from({ length: recoveryCodeCount }, newRecoveryCode);
     const matched = await this.deps.repos.users.update(
       { _id: userId, totpPendingSeal: user.totpPendingSeal, totpSeal: { $exists: false } },
@@ -72,7 +69,7 @@ export class TotpService {
       ['totpPendingSeal'],
     );
     if (matched === 0) throw conflict('The enrolment changed meanwhile: start again with POST /me/totp.');
-    await this.perAccount.reset(userId);
+    this.perAccount.reset(userId);
     // A second factor guards nothing while sessions opened with the password alone go on (one of
     // them may be why the account is being secured); the confirming session stays.
     await this.sessions.endAllFor(userId, caller.sessionHash);
@@ -87,12 +84,11 @@ export class TotpService {
     audit.target(userId);
     const user = await this.deps.repos.users.findById(userId);
     if (user?.totpSeal === undefined) throw conflict('TOTP is not on for this account.');
-    await this.perAccount.check(userId);
+    this.perAccount.reserve(userId);
     if ((await this.factor.redeem(userId, code)) === undefined) {
-      await this.perAccount.fail(userId);
       throw invalidRequest('body.code: enter the code your authenticator app shows now, or an unused recovery code.');
     }
-    await this.perAccount.reset(userId);
+    this.perAccount.reset(userId);
     await this.deps.repos.users.update({ _id: userId }, { updatedAt: nowIso(this.deps) }, [...totpFields]);
   }
 
