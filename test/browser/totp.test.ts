@@ -48,6 +48,12 @@ describe('web UI: two-factor authentication (TOTP)', function () {
     expect(secret).to.match(/^[A-Z2-7]{32}$/);
     expect(await page.getByLabel('Setup link').inputValue()).to.match(/^otpauth:\/\/totp\/Cairn:hana\?/).and.include(`secret=${secret}`);
     await screenshot(page, 'totp-setup');
+    await page.getByLabel('Code from the app').fill(code());
+    await page.getByRole('button', { name: 'Turn on two-factor authentication' }).click();
+    // The current password is asked for, under its field.
+    await page.getByRole('alert').filter({ hasText: 'current password is needed' }).waitFor();
+    expect(await page.getByLabel('Current password').getAttribute('aria-invalid')).to.equal('true');
+    await page.getByLabel('Current password').fill('second-password-2');
     await page.getByLabel('Code from the app').fill(code() === '000000' ? '111111' : '000000');
     await page.getByRole('button', { name: 'Turn on two-factor authentication' }).click();
     // The API's refusal is shown under the field it names.

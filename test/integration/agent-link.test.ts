@@ -97,6 +97,17 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
       expect(await refused(enrollmentToken)).to.equal(true);
     });
 
+    it('refusals past 20 per peer in 15 minutes are still refused, but not each audited', async () => {
+      const denied = async () => (await h.admin.get<AuditEventPage>('/audit-events?action=node.enroll&outcome=DENIED&limit=200')).body.items;
+      const before = (await denied()).length;
+      const refusals = await Promise.all(Array.from({ length: 40 }, (_, i) =>
+        enroll(address(), insecure, { enrollmentToken: `cairn_enr_unknown${i}`, hostname: 'flood', agentVersion: '1', enrollmentAttemptId: '' }).then(() => false, (e: unknown) => e instanceof EnrollmentRefused)));
+      expect(refusals.every(Boolean)).to.equal(true);
+      const after = await denied();
+      expect(after.length - before).to.be.within(1, 20);
+      expect(after[0].details).to.include({ peer: '127.0.0.1', reason: 'unknown_token' });
+    });
+
     it('a re-issued token replaces the unused one, and enrolling with it replaces the credential', async () => {
       const { nodeId, credential } = await enrollNode('reenroll');
       const issued = await h.admin.post<EnrollmentIssued>(`/nodes/${nodeId}/enrollment-token`);

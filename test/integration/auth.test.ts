@@ -187,6 +187,30 @@ describe('auth: login rate limits', () => {
     expect((await login(from('127.0.0.6'), 'admin', adminCredentials.password)).status).to.equal(200);
   });
 
+  it('a burst of 40 concurrent wrong passwords for one account from one address gets at most five checked; the rest 429 with Retry-After', async () => {
+    await createReadyUser(t, admin, 'erin');
+    const a = from('127.0.0.7');
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => login(a, 'erin', `wrong-${i}`)));
+    const checked = answers.filter((r) => r.status === 401);
+    const refused = answers.filter((r) => r.status === 429);
+    expect(checked.length).to.be.within(1, 5);
+    expect(checked.length + refused.length).to.equal(40);
+    for (const r of refused) {
+      expectProblem(r, 429, 'too_many_attempts');
+      expect(Number(r.headers.get('retry-after'))).to.be.greaterThan(0).and.at.most(15 * 60);
+    }
+    expectProblem(await login(a, 'erin', 'second-password-2'), 429, 'too_many_attempts');
+  });
+
+  it('a success gives its slot back: sign-ins in between do not use up the address\'s twenty failures', async () => {
+    const a = from('127.0.0.8');
+    for (let i = 0; i < 19; i++) expectProblem(await login(a, `phantom${i}`, 'wrong-password'), 401, 'invalid_credentials');
+    // One after another: the one slot left is taken by each sign-in while it is checked, and given back.
+    for (let i = 0; i < 6; i++) expect((await login(a, 'admin', adminCredentials.password)).status).to.equal(200);
+    expectProblem(await login(a, 'phantom19', 'wrong-password'), 401, 'invalid_credentials');
+    expectProblem(await login(a, 'admin', adminCredentials.password), 429, 'too_many_attempts');
+  });
+
   it('a distributed attack reaches the per-account ceiling: 100 failures in 15 minutes lock the account from every address', async () => {
     // dave has 5 failures from 127.0.0.2 already; 95 more, 4 per address, so no pair or address limit is reached.
     for (let i = 0; i < 95; i++) {

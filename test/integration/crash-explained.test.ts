@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConsoleStreamEvent, ServerDetail } from '../support/api-types.js';
+import { createReadyUser } from '../support/controller.js';
 import { GiB, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
 import { openSse } from '../support/sse.js';
 
@@ -55,6 +56,17 @@ describe('crashes explained (real Agent, simcraft made to crash)', function () {
     expect(crash.lastLines.length).to.be.within(2, 20);
     expect(crash.lastLines[crash.lastLines.length - 1]).to.include(crashLine);
     expect(crash.lastLines.some((line) => line.includes('Done ('))).to.equal(true);
+  });
+
+  it('without servers.console the detail keeps how the crash ended but none of its lines, in lastCrash or in CRASH_LOOP\'s message', async () => {
+    const role = await f.admin.post<{ id: string }>('/roles', { name: 'reader-only', permissions: ['servers.read'] });
+    const { client, userId } = await createReadyUser(f.t, f.admin, 'reader');
+    expect((await f.admin.put(`/teams/${f.teamId}/members/${userId}`, { roleIds: [role.body.id] })).status).to.equal(200);
+    const seen = await client.get<ServerDetail>(`/servers/${looping.id}`);
+    expect(seen.status, seen.text).to.equal(200);
+    expect(seen.body.status.lastCrash).to.deep.include({ exitCode: 1, at: looping.status.lastCrash!.at, lastLines: [] });
+    expect(seen.text).to.not.include(crashLine);
+    expect(seen.body.conditions.find((c) => c.reason === 'CRASH_LOOP')?.message).to.match(/ended with exit code 1\.$/);
   });
 
   it('the Controller never writes the console lines of a crash to its store', async () => {

@@ -46,8 +46,8 @@ describe('Enrollment retries after a lost answer (real gRPC)', function () {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let committed = 0;
-    gate.enroll = async (input: EnrollInput) => {
-      const result = await original(input);
+    gate.enroll = async (input: EnrollInput, peer: string) => {
+      const result = await original(input, peer);
       committed++;
       await released;
       return result;

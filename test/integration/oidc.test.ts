@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { Agent } from 'undici';
 import type { AuditEventPage, AuthMethods, MembershipPage, OidcSetting, Problem, Role, RolePage, Team, User, UserPage } from '../support/api-types.js';
 import { setupAdmin, startTestController, type TestController } from '../support/controller.js';
 import type { ApiClient } from '../support/http.js';
@@ -242,6 +243,21 @@ describe('single sign-on with OpenID Connect', function () {
     expectProblem(await t.api.post('/auth/login', { username: 'bob', password: 'wrong-password' }), 401, 'invalid_credentials');
     expect((await t.api.post('/auth/login', { username: 'admin', password: 'correct-horse-battery' })).status).to.equal(200);
     expect((await signIn('sub-carol')).landed, 'single sign-on still works').to.equal('/');
+  });
+
+  it('a burst of 40 callbacks at once from one address, each making the Controller exchange a bogus code: at most 20 reach the provider; the rest 429', async () => {
+    const start = await fetch(`${t.baseUrl}/api/v1/auth/oidc/login`, { redirect: 'manual' });
+    const cookie = start.headers.getSetCookie()[0].split(';')[0];
+    const state = new URL(start.headers.get('location')!).searchParams.get('state')!;
+    const dispatcher = new Agent({ localAddress: '127.0.0.9' });
+    op.tokenDelayMs = 300;
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) =>
+      fetch(`${t.baseUrl}/api/v1/auth/oidc/callback?code=bogus-${i}&state=${state}&iss=${encodeURIComponent(op.issuer)}`, { redirect: 'manual', headers: { cookie }, dispatcher })))
+      .finally(() => (op.tokenDelayMs = undefined));
+    const checked = answers.filter((r) => r.status === 302);
+    expect(checked.length).to.be.within(1, 20);
+    checked.forEach((r) => expect(r.headers.get('location')).to.equal('/sign-in?error=oidc_invalid_token'));
+    expect(answers.filter((r) => r.status === 429).length).to.equal(40 - checked.length);
   });
 
   it('deletes the setting (204): sign-in with the provider ends and passwords open again', async () => {

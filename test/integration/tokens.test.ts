@@ -1,16 +1,18 @@
 import { expect } from 'chai';
 import { createReadyUser, setupAdmin, startTestController, type TestController } from '../support/controller.js';
-import type { ApiTokenPage, AuditEventPage, CreatedApiToken, Team, User } from '../support/api-types.js';
+import type { ApiTokenPage, AuditEventPage, CreatedApiToken, RolePage, Team, TeamPage, User } from '../support/api-types.js';
+import { simcraft, smallResources } from '../support/fixture-world.js';
 import type { ApiClient } from '../support/http.js';
 import { expectProblem } from '../support/problems.js';
 
 describe('API tokens', () => {
   let t: TestController;
   let admin: ApiClient;
+  let adminId: string;
   let bob: ApiClient;
   before(async () => {
     t = await startTestController();
-    ({ admin } = await setupAdmin(t));
+    ({ admin, adminId } = await setupAdmin(t));
     ({ client: bob } = await createReadyUser(t, admin, 'bob'));
   });
   after(async () => t.dispose());
@@ -118,5 +120,26 @@ describe('API tokens', () => {
     expect((await t.api.withToken(token).get('/me')).status).to.equal(200);
     expect((await admin.delete(`/users/${carol.userId}`)).status).to.equal(204);
     expectProblem(await t.api.withToken(token).get('/me'), 401, 'unauthenticated');
+  });
+  it('a global administrator\'s scoped token without teamIds acts and lists only in the teams the administrator is a member of', async () => {
+    const [mine, other] = await Promise.all(['Admin member', 'Admin outsider'].map(async (name) => (await admin.post<Team>('/teams', { name })).body));
+    const viewer = (await admin.get<RolePage>('/roles?limit=200')).body.items.find((r) => r.name === 'viewer')!;
+    expect((await admin.put(`/teams/${mine.id}/members/${adminId}`, { roleIds: [viewer.id] })).status).to.equal(200);
+    const token = (await admin.post<CreatedApiToken>('/me/tokens', { name: 'scoped-admin', permissions: ['servers.read', 'servers.create'] })).body.token;
+    const scoped = t.api.withToken(token);
+    const teams = await scoped.get<TeamPage>('/teams?limit=200');
+    expect(teams.body.items.map((x) => x.id)).to.deep.equal([mine.id]);
+    const create = (teamId: string) => scoped.post('/servers', { name: `s-${teamId.slice(-6)}`, teamId, software: simcraft, resources: smallResources });
+    expectProblem(await create(other.id), 403, 'forbidden', 'scope does not include servers.create');
+    // In its team the scope lets it through to placement (no Node here), which the scope check would have stopped.
+    expect((await create(mine.id)).status).not.to.equal(403);
+  });
+
+  it('GET /me/tokens by a scoped token lists only that token, not its owner\'s others', async () => {
+    const created = (await bob.post<CreatedApiToken>('/me/tokens', { name: 'narrow', permissions: ['servers.read'] })).body;
+    const scopedList = await t.api.withToken(created.token).get<ApiTokenPage>('/me/tokens?limit=100');
+    expect(scopedList.status, scopedList.text).to.equal(200);
+    expect(scopedList.body.items.map((x) => x.id)).to.deep.equal([created.id]);
+    expect((await bob.get<ApiTokenPage>('/me/tokens?limit=100')).body.items.length).to.be.greaterThan(1);
   });
 });

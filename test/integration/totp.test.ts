@@ -50,13 +50,15 @@ describe('TOTP second factor through the API', function () {
     expect((await login(t.api)).status).to.equal(200);
   });
 
-  it('confirm: a wrong code is 400 naming body.code; the right one turns TOTP on and answers ten recovery codes', async () => {
-    expectProblem(await gina.post('/me/totp/confirm', { code: '000000' === code() ? '111111' : '000000' }), 400, 'invalid_request', 'body.code');
+  it('confirm: no or a wrong password is 400 naming body.password, a wrong code body.code; the right ones turn TOTP on and answers ten recovery codes', async () => {
+    expectProblem(await gina.post('/me/totp/confirm', { code: code() }), 400, 'invalid_request', 'body.password');
+    expectProblem(await gina.post('/me/totp/confirm', { code: code(), password: 'not-the-password' }), 400, 'invalid_request', 'body.password');
+    expectProblem(await gina.post('/me/totp/confirm', { code: '000000' === code() ? '111111' : '000000', password }), 400, 'invalid_request', 'body.code');
     const elsewhere = t.api.withCookie(sessionCookieFrom(await login(t.api)));
     expect((await elsewhere.get('/me')).status).to.equal(200);
     const token = (await gina.post<CreatedApiToken>('/me/tokens', { name: 'before-totp' })).body.token;
     confirmingCode = code();
-    const res = await gina.post<TotpRecoveryCodes>('/me/totp/confirm', { code: confirmingCode });
+    const res = await gina.post<TotpRecoveryCodes>('/me/totp/confirm', { code: confirmingCode, password });
     expect(res.status, res.text).to.equal(200);
     recoveryCodes = res.body.recoveryCodes;
     expect(recoveryCodes).to.have.length(10);
@@ -67,7 +69,7 @@ describe('TOTP second factor through the API', function () {
     expectProblem(await elsewhere.get('/me'), 401, 'unauthenticated');
     expect((await t.api.withToken(token).get('/me')).status).to.equal(200);
     expectProblem(await gina.post('/me/totp'), 409, 'conflict');
-    expect((await audited('user.totp_enable')).map((e) => e.outcome).sort()).to.deep.equal(['FAILED', 'SUCCESS']);
+    expect((await audited('user.totp_enable')).map((e) => e.outcome).sort()).to.deep.equal(['FAILED', 'FAILED', 'FAILED', 'SUCCESS']);
     expect((await audited('user.totp_enrol')).map((e) => e.outcome).sort()).to.deep.equal(['FAILED', 'SUCCESS', 'SUCCESS']);
     expect(JSON.stringify(await audited('user.totp_enable'))).not.to.include(recoveryCodes[0]);
   });
@@ -102,6 +104,26 @@ describe('TOTP second factor through the API', function () {
     expect(Number(limited.headers.get('retry-after'))).to.be.greaterThan(0);
     // Another address is not held back.
     expect((await login(from('127.0.3.3'), code())).status).to.equal(200);
+  });
+
+  /** 40 sign-ins at once with the right password: at most five second factors checked, the rest 429 with Retry-After. */
+  const burst = async (address: string, wrongCode: (i: number) => string) => {
+    const client = from(address);
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => login(client, wrongCode(i))));
+    const checked = answers.filter((r) => r.status === 401);
+    expect(checked.length).to.be.within(1, 5);
+    for (const r of answers.filter((a) => a.status !== 401)) {
+      expectProblem(r, 429, 'too_many_attempts');
+      expect(Number(r.headers.get('retry-after'))).to.be.greaterThan(0);
+    }
+  };
+
+  it('a burst of wrong TOTP codes with the right password gets at most five checked', async () => {
+    await burst('127.0.3.7', (i) => String(100000 + i));
+  });
+
+  it('a burst of wrong recovery codes with the right password gets at most five checked', async () => {
+    await burst('127.0.3.8', (i) => `AAAA-BBBB-CCCC-${String(1000 + i)}`);
   });
 
   it('a recovery code signs in once', async () => {
@@ -152,7 +174,7 @@ describe('TOTP second factor through the API', function () {
 
   it('a global administrator resets a user\'s TOTP (audited); others may not', async () => {
     secret = (await gina.post<TotpEnrolment>('/me/totp')).body.secret;
-    expect((await gina.post('/me/totp/confirm', { code: code() })).status).to.equal(200);
+    expect((await gina.post('/me/totp/confirm', { code: code(), password })).status).to.equal(200);
     expectProblem(await gina.delete(`/users/${ginaId}/totp`), 403, 'forbidden');
     expectProblem(await login(t.api), 401, 'totp_required');
     expect((await admin.delete(`/users/${ginaId}/totp`)).status).to.equal(204);

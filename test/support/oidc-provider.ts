@@ -20,6 +20,8 @@ export interface TestOidcProvider {
   users: Map<string, ProviderUser>;
   /** When set, token responses pass through it: how tests hand the Controller a bad ID token. */
   rewriteIdToken?: (idToken: string) => Promise<string>;
+  /** When set, the token endpoint answers this much later: a slow provider, so concurrent callbacks overlap. */
+  tokenDelayMs?: number;
   /** Signs claims with the provider's own key (a token the Controller must check on its merits). */
   signWithProviderKey: (claims: JWTPayload) => Promise<string>;
   /** Signs claims with a key the provider never published, under the provider's key id. */
@@ -53,8 +55,12 @@ export async function startOidcProvider(redirectUris: string[]): Promise<TestOid
   const inner = createServer((req, res) => app.handler!(req, res));
   const innerPort = await listen(inner);
   const outer = createServer((req, res) => {
-    if (req.method === 'POST' && req.url === '/token' && result.rewriteIdToken) void proxyToken(req, res, result.rewriteIdToken);
-    else app.handler!(req, res);
+    const answer = () => {
+      if (req.method === 'POST' && req.url === '/token' && result.rewriteIdToken) void proxyToken(req, res, result.rewriteIdToken);
+      else app.handler!(req, res);
+    };
+    if (req.method === 'POST' && req.url === '/token' && result.tokenDelayMs) setTimeout(answer, result.tokenDelayMs);
+    else answer();
   });
   const port = await listen(outer);
   const issuer = `http://127.0.0.1:${port}`;

@@ -24,6 +24,15 @@ describe('SecretBox: secrets the store keeps, encrypted with a key outside it', 
     expect(await readFile(path, 'utf8'), 'the key is not replaced').to.equal(key);
   });
 
+  it('refuses a sealed value whose tag was cut short, though the shorter tag is the right one\'s prefix', () => {
+    const box = SecretBox.ofKey(randomBytes(32));
+    const [version, iv, tag, data] = box.seal('secret', 'p').split('.');
+    for (const bytes of [4, 8, 12, 15]) {
+      const cut = Buffer.from(tag, 'base64url').subarray(0, bytes).toString('base64url');
+      expect(() => box.open([version, iv, cut, data].join('.'), 'p'), `${bytes} bytes`).to.throw(SecretBoxError);
+    }
+  });
+
   it('gives two Controllers creating the key at once the same key', async () => {
     const path = join(dir, 'secrets.key');
     const [a, b] = await Promise.all([SecretBox.fromFile(path), SecretBox.fromFile(path)]);

@@ -26,6 +26,7 @@ class FixedClock {
 }
 
 const scope = () => new AuditScope('user.totp_test', 'user');
+const password = 'erin-password-1';
 
 async function refusal(promise: Promise<unknown>): Promise<string> {
   try {
@@ -56,7 +57,7 @@ describe('TOTP enrolment and redemption (service, with a clock the test sets)', 
     const deps = { repos, clock, ids: uuidV7Ids, logger: silentLogger, dataDir: dir, secrets: SecretBox.ofKey(randomBytes(32)) };
     factor = new TotpFactor(deps);
     totp = new TotpService(deps, new Access(repos), factor, { endAllFor: async (userId, except) => void ended.push([userId, except]) });
-    const user = await newUserDoc(deps, { username: 'erin', email: 'erin@example.com', displayName: 'Erin', password: 'erin-password-1' }, false);
+    const user = await newUserDoc(deps, { username: 'erin', email: 'erin@example.com', displayName: 'Erin', password }, false);
     await repos.users.insert(user);
     caller = { kind: 'USER', user };
   });
@@ -67,7 +68,7 @@ describe('TOTP enrolment and redemption (service, with a clock the test sets)', 
 
   const enable = async () => {
     const { secret } = await totp.enrol(caller, scope());
-    const { recoveryCodes } = await totp.confirm(caller, totpCodeAt(secret, totpStep(clock.ms)), scope());
+    const { recoveryCodes } = await totp.confirm(caller, { code: totpCodeAt(secret, totpStep(clock.ms)), password }, scope());
     return { secret, recoveryCodes };
   };
 
@@ -76,7 +77,7 @@ describe('TOTP enrolment and redemption (service, with a clock the test sets)', 
     const pending = await repos.users.findById(caller.user._id);
     expect(pending?.totpPendingSeal).to.be.a('string').and.not.include(secret);
     expect(JSON.stringify(pending)).not.to.include(secret);
-    const { recoveryCodes } = await totp.confirm(caller, totpCodeAt(secret, totpStep(clock.ms)), scope());
+    const { recoveryCodes } = await totp.confirm(caller, { code: totpCodeAt(secret, totpStep(clock.ms)), password }, scope());
     const enabled = await repos.users.findById(caller.user._id);
     expect(enabled?.totpSeal).to.equal(pending?.totpPendingSeal);
     expect(enabled).not.to.have.property('totpPendingSeal');
@@ -97,12 +98,36 @@ describe('TOTP enrolment and redemption (service, with a clock the test sets)', 
     expect(ended).to.deep.equal([[caller.user._id, 'the-confirming-session']]);
   });
 
+  it('turning on needs the current password: missing or wrong is 400 naming body.password, counted with wrong codes', async () => {
+    const { secret } = await totp.enrol(caller, scope());
+    const code = totpCodeAt(secret, totpStep(clock.ms));
+    expect(await refusal(totp.confirm(caller, { code }, scope()))).to.match(/^invalid_request: body\.password: your current password is needed/);
+    expect(await refusal(totp.confirm(caller, { code, password: 'not-the-password' }, scope()))).to.match(/^invalid_request: body\.password: does not match/);
+    expect((await repos.users.findById(caller.user._id))?.totpSeal).to.equal(undefined);
+    for (let i = 0; i < 3; i++) await refusal(totp.confirm(caller, { code, password: `wrong-${i}` }, scope()));
+    expect(await refusal(totp.confirm(caller, { code, password }, scope()))).to.match(/^too_many_attempts/);
+  });
+
+  it('an account made by single sign-on (no password) turns on within 10 minutes of signing in, in that session', async () => {
+    await repos.users.update({ _id: caller.user._id }, { passwordHash: '' });
+    const signedIn = clock.ms;
+    await repos.sessions.insert({ _id: 'sso-session', userId: caller.user._id, createdAt: new Date(signedIn).toISOString(), lastSeenAt: new Date(signedIn).toISOString(), expiresAt: new Date(signedIn + 86_400_000).toISOString() });
+    const sso: Caller = { ...caller, sessionHash: 'sso-session' };
+    clock.ms += 11 * 60_000;
+    const { secret } = await totp.enrol(sso, scope());
+    expect(await refusal(totp.confirm(sso, { code: totpCodeAt(secret, totpStep(clock.ms)) }, scope()))).to.match(/^forbidden: Sign in again with single sign-on/);
+    expect(await refusal(totp.confirm({ ...caller, tokenId: 'a-token' }, { code: totpCodeAt(secret, totpStep(clock.ms)) }, scope()))).to.match(/^forbidden/);
+    clock.ms = signedIn + 9 * 60_000;
+    const { recoveryCodes } = await totp.confirm(sso, { code: totpCodeAt(secret, totpStep(clock.ms)) }, scope());
+    expect(recoveryCodes).to.have.length(10);
+  });
+
   it('a new enrolment replaces a pending one; the old seed\'s code no longer confirms', async () => {
     const first = await totp.enrol(caller, scope());
     const second = await totp.enrol(caller, scope());
     expect(second.secret).not.to.equal(first.secret);
-    expect(await refusal(totp.confirm(caller, totpCodeAt(first.secret, totpStep(clock.ms)), scope()))).to.match(/^invalid_request: body\.code/);
-    await totp.confirm(caller, totpCodeAt(second.secret, totpStep(clock.ms)), scope());
+    expect(await refusal(totp.confirm(caller, { code: totpCodeAt(first.secret, totpStep(clock.ms)), password }, scope()))).to.match(/^invalid_request: body\.code/);
+    await totp.confirm(caller, { code: totpCodeAt(second.secret, totpStep(clock.ms)), password }, scope());
     expect(await refusal(totp.enrol(caller, scope()))).to.match(/^conflict/);
   });
 
@@ -147,6 +172,25 @@ describe('TOTP enrolment and redemption (service, with a clock the test sets)', 
     for (const field of ['totpSeal', 'totpPendingSeal', 'totpLastStep', 'totpRecoveryHashes']) expect(user).not.to.have.property(field);
     expect(await factor.redeem(caller.user._id, totpCodeAt(secret, totpStep(clock.ms) + 1))).to.equal(undefined);
     expect(await refusal(totp.reset(caller, caller.user._id, scope()))).to.match(/^forbidden/);
+  });
+
+  /** 40 attempts at once: how many were checked (400); every other one was refused with 429. */
+  const checkedOf = async (attempt: (i: number) => Promise<unknown>) => {
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => refusal(attempt(i))));
+    const checked = answers.filter((a) => a.startsWith('invalid_request')).length;
+    expect(answers.filter((a) => a.startsWith('too_many_attempts')).length).to.equal(40 - checked);
+    return checked;
+  };
+
+  it('a burst of 40 wrong confirming codes at once: at most five are checked, the rest 429', async () => {
+    const { secret } = await totp.enrol(caller, scope());
+    const now = totpCodeAt(secret, totpStep(clock.ms));
+    expect(await checkedOf((i) => totp.confirm(caller, { code: String(100000 + i) === now ? '999999' : String(100000 + i), password }, scope()))).to.be.within(1, 5);
+  });
+
+  it('a burst of 40 wrong recovery codes turning TOTP off: at most five are checked, the rest 429', async () => {
+    await enable();
+    expect(await checkedOf((i) => totp.disable(caller, `AAAA-BBBB-CCCC-${1000 + i}`, scope()))).to.be.within(1, 5);
   });
 
   it('turns off with a current code', async () => {

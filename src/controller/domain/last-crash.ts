@@ -9,6 +9,9 @@ export type LastCrash = Static<typeof LastCrashSchema>;
 const excerptLines = 3;
 const excerptChars = 200;
 
+/** The crash as shown to a caller who may not read the console: how it ended, without what it printed. */
+export const withoutConsoleLines = (crash: LastCrash | undefined): LastCrash | undefined => crash && { ...crash, lastLines: [] };
+
 const cut = (line: string) => (line.length > excerptChars ? `${line.slice(0, excerptChars)}…` : line);
 
 /**

@@ -142,7 +142,7 @@ export class AgentLinkServer {
         callback({ code: grpc.status.DEADLINE_EXCEEDED, details: 'The Enroll waited its turn past its deadline; retry.' });
         return;
       }
-      callback(null, await this.deps.gate.enroll(call.request));
+      callback(null, await this.deps.gate.enroll(call.request, peerAddress(call.getPeer())));
     } catch (e) {
       if (e instanceof EnrollmentRefusedError) {
         this.deps.metrics.refused(e.reason);

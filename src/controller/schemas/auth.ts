@@ -28,7 +28,7 @@ const scopeFields = {
   })),
   teamIds: Type.Optional(Type.Array(Uuid, {
     uniqueItems: true, maxItems: 100,
-    description: 'The only teams the token may act in (a scoped token); absent: every team of its owner.',
+    description: 'The only teams the token may act in (a scoped token); absent: every team its owner is a member of (for a global administrator too: acting in every team is administration, which never passes to a scoped token).',
   })),
 };
 

@@ -80,7 +80,7 @@ export const LastCrashSchema = Type.Object({
   exitCode: Type.Optional(Type.Integer({ description: 'The exit code; absent when a signal ended the process or it never ran.' })),
   signal: Type.Optional(Type.String({ description: 'The signal that ended the process, e.g. SIGSEGV.' })),
   reason: Type.Optional(Type.String({ description: 'Why, when the Agent knows more than the exit: OOM_KILLED (the kernel ended the game at its memory limit, `resources.memoryBytes`).' })),
-  lastLines: Type.Array(Type.String(), { maxItems: 20, description: 'The last console lines before the crash (at most 20, each cut at 1,000 characters), oldest first.' }),
+  lastLines: Type.Array(Type.String(), { maxItems: 20, description: 'The last console lines before the crash (at most 20, each cut at 1,000 characters), oldest first. Console output: empty unless the caller holds `servers.console` (and in the answers of actions); CRASH_LOOP\'s message then names no lines either.' }),
 }, {
   description: 'The server\'s last crash since its Agent started: how the process ended and what it printed last. '
     + 'Relayed by the Agent and held in the Controller\'s memory only (console output is never stored): absent after a Controller restart until the Agent reports again, and after an Agent restart.',

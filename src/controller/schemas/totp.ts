@@ -17,6 +17,11 @@ export const TotpCodeBody = Type.Object({
 
 export const ConfirmTotp = Type.Object({
   code: Type.String({ minLength: 1, maxLength: 64, description: 'The 6-digit code the authenticator app shows now.' }),
+  password: Type.Optional(Type.String({
+    minLength: 1, maxLength: 256,
+    description: 'The account\'s current password: needed for an account that has one, so an open session alone cannot tie the account to another phone. '
+      + 'An account made by single sign-on without a password leaves it out and confirms within 10 minutes of signing in with the provider (in that session).',
+  })),
 }, { additionalProperties: false });
 
 export const TotpRecoveryCodes = Type.Object({

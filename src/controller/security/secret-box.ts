@@ -57,7 +57,8 @@ export class SecretBox {
     if (parts.length !== 4 || parts[0] !== version) throw new SecretBoxError('not a sealed value');
     const [, iv, tag, data] = parts;
     try {
-      const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
+      // The full 16-byte tag only: GCM would otherwise check a tag cut to 4 bytes, which a forger can guess.
+      const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'), { authTagLength: 16 });
       decipher.setAAD(Buffer.from(purpose, 'utf8'));
       decipher.setAuthTag(Buffer.from(tag, 'base64url'));
       return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');

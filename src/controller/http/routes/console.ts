@@ -21,7 +21,7 @@ const streamDescription = [
   'or `access_revoked` (the caller lost access: signed out, its session or API token ended or expired, its user deleted, or it no longer holds',
   '`servers.console` in the server\'s team; re-checked at each such change and every minute; no line printed after the change is sent).',
   '',
-  `At most ${maxConsoleWatchers} streams per server at once, and ${maxConsoleWatchersPerUser} per user per server; a global administrator may open one beyond the server's ${maxConsoleWatchers}.`,
+  `At most ${maxConsoleWatchers} streams per server at once, for every caller (global administrators too), and ${maxConsoleWatchersPerUser} per user per server.`,
   `More get 429 \`too_many_attempts\` with \`Retry-After: ${consoleRetryAfterSeconds}\`. A closed stream frees its slot at once.`,
   'After the process ended (a crash, a stop), the stream replays the last lines of that run, kept by the Agent, then the `end` event of that run, and closes.',
   'A server with no run its Agent saw end (never started, or the Agent restarted since) gets `server_not_running` (409). The Controller relays the console and never stores it.',

@@ -20,7 +20,7 @@ export const meRoutes = (s: Services) => [
   }),
   route({
     method: 'GET', path: '/me/tokens', tag: 'me', status: 200,
-    summary: 'Your API tokens (never their secrets).', query: PageQuery, response: Paged(ApiToken),
+    summary: 'Your API tokens (never their secrets).', description: 'Called with a scoped API token: that token alone.', query: PageQuery, response: Paged(ApiToken),
     handler: async ({ caller, query }) => s.tokens.list(caller, query),
   }),
   route({

@@ -16,10 +16,10 @@ export const totpRoutes = (s: Services) => [
   route({
     method: 'POST', path: '/me/totp/confirm', tag: 'me', status: 200,
     summary: 'Turn TOTP on with the first code of the pending seed; answers the ten recovery codes, once.',
-    description: 'From then on, signing in with a password also needs `totpCode`. Every other session of the account ends (the confirming one stays); API tokens keep working. Five wrong codes per 15 minutes, then 429.',
+    description: 'Needs `password`, the current one (400 naming body.password when missing or wrong); an account without a password (single sign-on) instead confirms within 10 minutes of signing in with the provider, in that session (else 403). From then on, signing in with a password also needs `totpCode`. Every other session of the account ends (the confirming one stays); API tokens keep working. Five wrong codes or passwords per 15 minutes, then 429.',
     body: ConfirmTotp, response: TotpRecoveryCodes, errors: ['conflict', 'too_many_attempts'],
     audit: { action: 'user.totp_enable', targetKind: 'user' },
-    handler: async ({ caller, body, audit }) => s.totp.confirm(caller, body.code, audit),
+    handler: async ({ caller, body, audit }) => s.totp.confirm(caller, body, audit),
   }),
   route({
     method: 'DELETE', path: '/me/totp', tag: 'me', status: 204,

@@ -9,16 +9,10 @@ import { accessRevokedReason } from '../identity/access-events.js';
 import { agentDeadlines, type NodeCalls } from '../agent-link/node-calls.js';
 import type { HoldingStream } from '../identity/stream-guard.js';
 
-/** The spec's limit of simultaneous console streams per server. */
+/** The spec's limit of simultaneous console streams per server, for every caller (global administrators too). */
 export const maxConsoleWatchers = 4;
 /** Console streams one user may hold on one server, so one user cannot take all of a server's streams. */
 export const maxConsoleWatchersPerUser = 2;
-/**
- * A global administrator may open a stream beyond the per-server total, once: they are let in while
- * the server has fewer than `maxConsoleWatchers + 1` streams (still at most `maxConsoleWatchersPerUser`
- * of their own), so users who fill a server's streams never lock the administrator out.
- */
-export const consoleAdminExtraWatchers = 1;
 /** Seconds a refused watcher is told to wait. */
 export const consoleRetryAfterSeconds = 5;
 /** Lines kept for a watcher whose replay has not arrived yet; beyond this the oldest go. */
@@ -170,18 +164,16 @@ export class ConsoleHub {
   }
 
   /**
-   * Joins the server's console: refuses (429) a user's third watcher of the server, and a fifth
-   * watcher of the server unless a global administrator opens it (see `consoleAdminExtraWatchers`);
-   * subscribes at the Agent when needed and fetches the replay of the last `tail` lines. Errors come
+   * Joins the server's console: refuses (429) a user's third watcher of the server, and any fifth
+   * watcher of the server; subscribes at the Agent when needed and fetches the replay of the last `tail` lines. Errors come
    * before anything is sent.
    */
-  async watch(doc: ServerDoc, tail: number, who: { userId: string; globalAdmin: boolean }): Promise<ConsoleWatch & HoldingStream> {
+  async watch(doc: ServerDoc, tail: number, userId: string): Promise<ConsoleWatch & HoldingStream> {
     let server = this.servers.get(doc._id);
     if (server) {
-      const total = who.globalAdmin ? maxConsoleWatchers + consoleAdminExtraWatchers : maxConsoleWatchers;
-      if (server.watchers.size >= total) throw tooManyAttempts(consoleRetryAfterSeconds);
+      if (server.watchers.size >= maxConsoleWatchers) throw tooManyAttempts(consoleRetryAfterSeconds);
       let own = 0;
-      for (const w of server.watchers) if (w.userId === who.userId) own += 1;
+      for (const w of server.watchers) if (w.userId === userId) own += 1;
       if (own >= maxConsoleWatchersPerUser) throw tooManyAttempts(consoleRetryAfterSeconds);
     }
     if (!server) {
@@ -189,7 +181,7 @@ export class ConsoleHub {
       this.servers.set(doc._id, server);
     }
     const joined = server;
-    const watcher = new Watcher(who.userId, (w) => this.leave(joined, w));
+    const watcher = new Watcher(userId, (w) => this.leave(joined, w));
     joined.watchers.add(watcher);
     try {
       const response = await this.locks.run(doc._id, () =>

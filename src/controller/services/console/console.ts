@@ -1,4 +1,3 @@
-import { isGlobalAdmin } from '../../domain/permissions.js';
 import type { ConsoleHub, ConsoleWatch } from './console-hub.js';
 import { agentDeadlines, type NodeCalls } from '../agent-link/node-calls.js';
 import type { Access } from '../identity/access.js';
@@ -37,7 +36,7 @@ export class ConsoleService {
 
   async watch(caller: Caller, serverId: string, tail: number): Promise<ConsoleWatch> {
     const doc = await this.servers.load(caller, serverId, 'servers.console');
-    const watch = await this.hub.watch(doc, tail, { userId: caller.user._id, globalAdmin: isGlobalAdmin(caller) });
+    const watch = await this.hub.watch(doc, tail, caller.user._id);
     // The stream lasts as long as its caller may read this console: re-checked on every access change.
     const unguard = this.guards.keep(caller, watch, (current) => this.access.may(current, doc.teamId, 'servers.console'));
     return {

@@ -2,7 +2,7 @@ import type { AuditScope } from '../../core/audit-scope.js';
 import type { LoginFailureLog } from '../audit/login-failures.js';
 import type { Caller } from '../../core/caller.js';
 import { forbidden, invalidRequest, DomainError } from '../../core/errors.js';
-import { AttemptLimiter } from '../../security/attempt-limiter.js';
+import { AttemptLimiter, reserveAll, type Reservation } from '../../security/attempt-limiter.js';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../../security/passwords.js';
 import { newResetToken, sameHash, sha256 } from '../../security/secrets.js';
 import type { PasswordResetDoc, UserDoc } from '../../store/records.js';
@@ -58,20 +58,14 @@ export class AuthService {
     // Keyed by the account (its username or email alike), or by the name as typed when none matches.
     const account = user?._id ?? key;
     const attempt: Attempt = { account, pairKey: `${account}\n${clientAddress}`, clientAddress, username: input.username, userId: user?._id };
-    try {
-      await this.perAddress.check(clientAddress);
-      await this.perAccountAddress.check(attempt.pairKey);
-      await this.perAccount.check(account);
-    } catch (e) {
-      audit.authFailure = 'throttled';
-      await this.loginFailures.failed({ userId: user?._id, username: input.username, clientAddress, error: 'too_many_attempts' });
-      throw e;
-    }
+    const slot = await this.reserve(attempt, audit);
     const ok = await verifyPassword(user?.passwordHash ?? (await decoyPasswordHash()), input.password);
     if (!user || !ok) return this.refuse(attempt, audit, user ? 'bad_password' : 'unknown_user');
     audit.actorUserId = user._id;
     if (user.totpSeal !== undefined) {
       if (input.totpCode === undefined) {
+        // The password was right: asking for the second factor is no failure to count.
+        slot.release();
         audit.authFailure = 'totp_required';
         throw new DomainError('totp_required', 'Send totpCode: the code your authenticator app shows, or a recovery code.');
       }
@@ -79,7 +73,8 @@ export class AuthService {
       if (!factor) return this.refuse(attempt, audit, 'bad_totp_code');
       audit.detail({ secondFactor: factor });
     }
-    await this.perAccountAddress.reset(attempt.pairKey);
+    slot.release();
+    this.perAccountAddress.reset(attempt.pairKey);
     audit.target(user._id);
     // Checked only once the password is right, so the refusal tells a stranger nothing about the account.
     if (!(await this.passwordPolicy.allowsPassword(user))) {
@@ -89,10 +84,21 @@ export class AuthService {
     return { user, sessionId };
   }
 
+  /**
+   * Takes the attempt's slot in every throttle before the password is hashed, so a burst of
+   * concurrent guesses gets no more checks than the allowance; a failure keeps its slot.
+   */
+  private async reserve(attempt: Attempt, audit: AuditScope): Promise<Reservation> {
+    try {
+      return reserveAll([[this.perAddress, attempt.clientAddress], [this.perAccountAddress, attempt.pairKey], [this.perAccount, attempt.account]]);
+    } catch (e) {
+      audit.authFailure = 'throttled';
+      await this.loginFailures.failed({ userId: attempt.userId, username: attempt.username, clientAddress: attempt.clientAddress, error: 'too_many_attempts' });
+      throw e;
+    }
+  }
+
   private async refuse(attempt: Attempt, audit: AuditScope, reason: 'bad_password' | 'unknown_user' | 'bad_totp_code'): Promise<never> {
-    await this.perAddress.fail(attempt.clientAddress);
-    await this.perAccountAddress.fail(attempt.pairKey);
-    await this.perAccount.fail(attempt.account);
     if (attempt.userId) audit.actorUserId = attempt.userId;
     audit.authFailure = reason;
     await this.loginFailures.failed({ userId: attempt.userId, username: attempt.username, clientAddress: attempt.clientAddress, error: 'invalid_credentials' });
@@ -113,11 +119,11 @@ export class AuthService {
     audit.target(caller.user._id);
     this.access.requireUnscoped(caller);
     const key = caller.user.usernameKey;
-    await this.perChange.check(key);
+    const slot = this.perChange.reserve(key);
     if (!(await verifyPassword(caller.user.passwordHash, input.currentPassword))) {
-      await this.perChange.fail(key);
       throw invalidRequest('body.currentPassword: does not match the current password.');
     }
+    slot.release();
     if (input.currentPassword === input.newPassword) throw invalidRequest('body.newPassword: must differ from the current password.');
     await this.deps.repos.users.update(
       { _id: caller.user._id },
@@ -156,14 +162,12 @@ export class AuthService {
    * session and every API token (a reset means the account may be in other hands).
    */
   async redeemReset(input: { token: string; newPassword: string }, clientAddress: string, audit: AuditScope): Promise<UserDoc> {
-    await this.perAddress.check(clientAddress);
+    const slot = this.perAddress.reserve(clientAddress);
     const hash = sha256(input.token);
     const doc = await this.deps.repos.passwordResets.findOne({ hash });
     const now = nowIso(this.deps);
-    if (!doc || !sameHash(doc.hash, hash) || doc.usedAt || now >= doc.expiresAt) {
-      await this.perAddress.fail(clientAddress);
-      throw new DomainError('invalid_token');
-    }
+    if (!doc || !sameHash(doc.hash, hash) || doc.usedAt || now >= doc.expiresAt) throw new DomainError('invalid_token');
+    slot.release();
     // Claim first, so two concurrent redemptions cannot both succeed.
     const claimed = await this.deps.repos.passwordResets.update({ _id: doc._id, usedAt: { $exists: false } }, { usedAt: now });
     if (claimed === 0) throw new DomainError('invalid_token');

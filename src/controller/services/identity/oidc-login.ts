@@ -82,9 +82,9 @@ export class OidcLogin {
   /** Checks the provider's answer against the flow, exchanges the code and signs the user in. */
   async finish(sealedFlow: string | undefined, query: URLSearchParams, audit: AuditScope, clientAddress: string): Promise<OidcOutcome> {
     // Past the limit the callback is refused with 429 before anything is read: counted, not audited.
-    await this.failures.check(clientAddress);
-    const fail = async (failure: OidcFailure, reason: string): Promise<OidcOutcome> => {
-      await this.failures.fail(clientAddress);
+    // The slot is taken before the code exchange and kept by a failure, so a burst gets no more than the limit.
+    const slot = this.failures.reserve(clientAddress);
+    const fail = (failure: OidcFailure, reason: string): OidcOutcome => {
       audit.outcome = 'DENIED';
       audit.detail({ error: failure, reason });
       return { failure };
@@ -103,6 +103,7 @@ export class OidcLogin {
     } catch (e) {
       return fail('oidc_invalid_token', causeOf(e));
     }
+    slot.release();
     const user = await this.accounts.signIn(config, answer.claims, audit);
     const { sessionId } = await this.sessions.create(user._id, this.standing.sessionFields(answer.refreshToken));
     return { user, sessionId };

@@ -53,14 +53,15 @@ export class SetupService {
 
   async run(input: SetupInput, clientAddress: string, audit: AuditScope) {
     audit.detail({ username: input.username, network: input.network.name });
-    await this.limiter.check(clientAddress);
+    const slot = this.limiter.reserve(clientAddress);
     const setting = await this.deps.repos.settings.findById(setupSetting);
     const value = setting?.value as { codeHash?: string; done?: boolean } | undefined;
-    if (!value?.codeHash || value.done || (await this.deps.repos.users.count({})) > 0) throw new DomainError('setup_done');
-    if (!sameHash(value.codeHash, sha256(input.setupCode.trim()))) {
-      await this.limiter.fail(clientAddress);
-      throw new DomainError('invalid_setup_code');
+    if (!value?.codeHash || value.done || (await this.deps.repos.users.count({})) > 0) {
+      slot.release();
+      throw new DomainError('setup_done');
     }
+    if (!sameHash(value.codeHash, sha256(input.setupCode.trim()))) throw new DomainError('invalid_setup_code');
+    slot.release();
     // Claim setup atomically: of two concurrent correct attempts only one passes this update.
     const claimed = await this.deps.repos.settings.update(
       { _id: setupSetting, 'value.done': false },

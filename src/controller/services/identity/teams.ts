@@ -2,6 +2,7 @@ import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
 import { conflict } from '../../core/errors.js';
 import { paginate } from '../../domain/cursor.js';
+import { isGlobalAdmin } from '../../domain/permissions.js';
 import { isDuplicateKey } from '../../store/collection.js';
 import type { MembershipDoc, TeamDoc } from '../../store/records.js';
 import { hidden, type Access } from './access.js';
@@ -69,17 +70,26 @@ export class TeamService {
     }
   }
 
-  /** The teams the caller belongs to (every team for global administrators), in creation order. */
+  /**
+   * The teams the caller belongs to (every team for global administrators), in creation order; a
+   * scoped token's only within its teams.
+   */
   async list(caller: Caller, page: { limit: number; cursor?: string }) {
-    const scope = caller.user.globalAdmin
-      ? {}
-      : { _id: { $in: (await this.deps.repos.memberships.find({ userId: caller.user._id })).map((m) => m.teamId) } };
+    const scope = await this.listedTeams(caller);
     const result = await paginate<TeamDoc, string>(
       page,
       (after, limit) => this.deps.repos.teams.find(after === undefined ? scope : { $and: [scope, { _id: { $gt: after } }] }, { sort: { _id: 1 }, limit }),
       (t) => t._id,
     );
     return { ...result, items: result.items.map(teamView) };
+  }
+
+  private async listedTeams(caller: Caller) {
+    const scoped = caller.scope?.teamIds;
+    if (scoped && caller.user.globalAdmin) return { _id: { $in: [...scoped] } };
+    if (isGlobalAdmin(caller)) return {};
+    const member = (await this.deps.repos.memberships.find({ userId: caller.user._id })).map((m) => m.teamId);
+    return { _id: { $in: scoped ? member.filter((t) => scoped.has(t)) : member } };
   }
 
   async get(caller: Caller, teamId: string) {

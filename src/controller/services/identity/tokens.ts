@@ -80,13 +80,12 @@ export class TokenService {
     }
   }
 
+  /** The owner's tokens; a scoped token sees only itself, so a narrow credential does not map its owner's others. */
   async list(caller: Caller, page: { limit: number; cursor?: string }) {
+    const mine = caller.scope && caller.tokenId !== undefined ? { userId: caller.user._id, _id: caller.tokenId } : { userId: caller.user._id };
     const result = await paginate<ApiTokenDoc, string>(
       page,
-      (after, limit) => this.deps.repos.apiTokens.find(
-        after === undefined ? { userId: caller.user._id } : { userId: caller.user._id, _id: { $gt: after } },
-        { sort: { _id: 1 }, limit },
-      ),
+      (after, limit) => this.deps.repos.apiTokens.find(after === undefined ? mine : { $and: [mine, { _id: { $gt: after } }] }, { sort: { _id: 1 }, limit }),
       (t) => t._id,
     );
     return { ...result, items: result.items.map(tokenView) };
@@ -136,7 +135,19 @@ export class TokenService {
     if (!doc.lastUsedAt || now - Date.parse(doc.lastUsedAt) >= touchEverySeconds * 1000) {
       await this.deps.repos.apiTokens.update({ _id: doc._id }, { lastUsedAt: nowIso(this.deps) });
     }
-    const scope = scopeOf(doc);
+    const scope = await this.scopeFor(doc, user);
     return { user, tokenId: doc._id, ...(scope ? { scope } : {}) };
+  }
+
+  /**
+   * A scoped token without `teamIds` acts in its owner's teams. For a global administrator that is
+   * the teams it is a member of, not every team: acting everywhere is administration, which never
+   * passes to a scoped token.
+   */
+  private async scopeFor(doc: ApiTokenDoc, user: UserDoc): Promise<TokenScope | undefined> {
+    const scope = scopeOf(doc);
+    if (!scope || scope.teamIds || !user.globalAdmin) return scope;
+    const memberships = await this.deps.repos.memberships.find({ userId: user._id });
+    return { ...scope, teamIds: new Set(memberships.map((m) => m.teamId)) };
   }
 }

@@ -6,6 +6,7 @@ import type { EnrollmentTokenDoc, NodeDoc } from '../../store/records.js';
 import { randomBase62, sameHash, sha256 } from '../../security/secrets.js';
 import type { AuditService } from '../audit/audit.js';
 import { loadLinkSigningKey } from './link-signing-key.js';
+import { RefusalAuditBudget } from './refusal-audit-budget.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 
 export const enrollmentTokenPrefix = 'cairn_enr_';
@@ -38,6 +39,8 @@ type Redeemed = { nodeId: string; credential: string; retry: boolean };
  */
 export class NodeEnrollment {
   private credentials?: NodeCredentials;
+  /** Enroll is open to anyone who reaches the link: 20 audited refusals per peer in 15 minutes. */
+  private readonly refusalAudits = new RefusalAuditBudget(20, 15 * 60);
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -70,8 +73,10 @@ export class NodeEnrollment {
   /**
    * Redeems a token; refusals and successes are audited with actorKind AGENT (never the token nor
    * the attempt id). A retry of the same attempt is audited as a success with `retry: true`.
+   * Refusals of one peer (its address) beyond the audit budget are refused unaudited, and the
+   * next one audited says how many (`unaudited`).
    */
-  async enroll(input: EnrollInput): Promise<{ nodeId: string; credential: string }> {
+  async enroll(input: EnrollInput, peer: string): Promise<{ nodeId: string; credential: string }> {
     const details = { hostname: input.hostname.slice(0, 253), agentVersion: input.agentVersion.slice(0, 64) };
     try {
       const { retry, ...result } = await this.redeem(input.enrollmentToken, input.enrollmentAttemptId ?? '');
@@ -82,10 +87,13 @@ export class NodeEnrollment {
       return result;
     } catch (e) {
       if (!(e instanceof EnrollmentRefusedError)) throw e;
+      const budget = this.refusalAudits.take(peer);
+      if (!budget.audit) throw e;
+      const counted = budget.unaudited > 0 ? { unaudited: budget.unaudited } : {};
       await this.audit.recordSystem({
-        actorKind: 'AGENT', action: 'node.enroll', targetKind: 'node', targetId: e.nodeId ?? '', outcome: 'DENIED', details: { ...details, reason: e.reason },
+        actorKind: 'AGENT', action: 'node.enroll', targetKind: 'node', targetId: e.nodeId ?? '', outcome: 'DENIED', details: { ...details, peer, reason: e.reason, ...counted },
       });
-      this.deps.logger.warn({ event: 'enrollment_refused', reason: e.reason, nodeId: e.nodeId }, 'enrollment refused');
+      this.deps.logger.warn({ event: 'enrollment_refused', reason: e.reason, nodeId: e.nodeId, peer, ...counted }, 'enrollment refused');
       throw e;
     }
   }

@@ -7,6 +7,7 @@ import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
 import { conflict, invalidRequest, DomainError } from '../../core/errors.js';
 import { paginate } from '../../domain/cursor.js';
+import { withoutConsoleLines } from '../../domain/last-crash.js';
 import type { Permission } from '../../core/permission-names.js';
 import { fits, freeOf } from '../../domain/placement.js';
 import { defaultRestartPolicy, emptyObserved, type Reservation, type ServerDesired, type ServerKind, type ServerObserved } from '../../domain/server-spec.js';
@@ -26,7 +27,8 @@ import { requireReinstallable } from './reinstall-rule.js';
 import { ServerCrashes } from './crashes.js';
 import { ServerRoom } from './room.js';
 import type { ServerChangeHub } from './change-hub.js';
-import { pageItemsOf, serverDetail, serverListItem, type ServerListItemView } from './views.js';
+import { serverDetail, serverListItem, type ServerListItemView } from './views.js';
+import { walkServerList } from './list-walk.js';
 
 export type { CreateProxyInput, CreateServerInput, ServerListQuery } from './inputs.js';
 
@@ -76,7 +78,11 @@ export class ServerService {
   }
 
   private connected = (doc: Shared<ServerDoc>) => (doc.nodeId ? this.nodes.isConnected(doc.nodeId) : false);
-  detail = (doc: ServerDoc) => serverDetail(doc, this.connected(doc), this.crashes.of(doc), this.portRefusals.noneLeftOf(doc._id, doc.nodeId));
+  /** The last crash's lines are console output: only for a caller who holds `servers.console`, and never in an action's answer. */
+  detail = (doc: ServerDoc, seesConsole = false) => {
+    const crash = seesConsole ? this.crashes.of(doc) : withoutConsoleLines(this.crashes.of(doc));
+    return serverDetail(doc, this.connected(doc), crash, this.portRefusals.noneLeftOf(doc._id, doc.nodeId));
+  };
   listItem = (doc: Shared<ServerDoc>) => serverListItem(doc, this.connected(doc));
 
   /** The server, if the caller may see it and holds `permission` in its team. */
@@ -192,29 +198,13 @@ export class ServerService {
     if (query.nodeId) filter.push({ nodeId: query.nodeId });
     if (query.kind) filter.push({ kind: query.kind });
     if (query.inNetwork !== undefined) filter.push({ 'desired.inNetwork': query.inNetwork });
-    return paginate<ServerListItemView, string>(query, (after, limit) => this.walk(filter, query.convergence, after, limit), (item) => item.id);
-  }
-
-  /** Up to `limit` list items after `afterId`, in creation order. Convergence is derived, not stored: it is filtered while walking batches. */
-  private async walk(filter: Record<string, unknown>[], convergence: string | undefined, afterId: string | undefined, limit: number) {
-    const items: ServerListItemView[] = [];
-    const itemOf = pageItemsOf((nodeId) => this.nodes.isConnected(nodeId));
-    let lastId = afterId;
-    for (;;) {
-      const conditions = lastId === undefined ? filter : [...filter, { _id: { $gt: lastId } }];
-      const batch = await this.deps.repos.servers.findShared(conditions.length ? { $and: conditions } : {}, { sort: { _id: 1 }, limit });
-      for (const doc of batch) {
-        const item = itemOf(doc);
-        if (!convergence || item.convergence === convergence) items.push(item);
-        if (items.length === limit) return items;
-      }
-      if (batch.length < limit) return items;
-      lastId = batch[batch.length - 1]._id;
-    }
+    const walk = { filter, convergence: query.convergence };
+    return paginate<ServerListItemView, string>(query, (after, limit) => walkServerList(this.deps.repos, (id) => this.nodes.isConnected(id), walk, after, limit), (item) => item.id);
   }
 
   async get(caller: Caller, serverId: string) {
-    return this.detail(await this.load(caller, serverId, 'servers.read'));
+    const doc = await this.load(caller, serverId, 'servers.read');
+    return this.detail(doc, await this.access.may(caller, doc.teamId, 'servers.console'));
   }
 
   /** One entry for power actions, as every later workflow's entry is: the actor decides. */

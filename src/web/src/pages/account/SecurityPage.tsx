@@ -40,18 +40,21 @@ export function SecurityPage() {
 function EnableTotp({ onEnabled }: { onEnabled: (recoveryCodes: string[]) => void }) {
   const [enrolment, setEnrolment] = useState<TotpEnrolment>();
   const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
   const enrol = useMutation({ mutationFn: api.me.enrolTotp, onSuccess: setEnrolment });
   const confirm = useMutation({
     mutationFn: api.me.confirmTotp,
     onSuccess: (answer) => {
       setEnrolment(undefined);
       setCode('');
+      setPassword('');
       onEnabled(answer.recoveryCodes);
     },
   });
   const submit = (e: SubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
-    confirm.mutate({ code: code.trim() });
+    // Left empty by an account made by single sign-on: it has no password, and a recent sign-in stands for it.
+    confirm.mutate({ code: code.trim(), ...(password ? { password } : {}) });
   };
   if (!enrolment) {
     return (
@@ -74,7 +77,11 @@ function EnableTotp({ onEnabled }: { onEnabled: (recoveryCodes: string[]) => voi
         label="Code from the app" field="code" error={confirm.error} value={code} onChange={(e) => setCode(e.target.value)}
         autoComplete="one-time-code" inputMode="numeric" hint="Type the 6-digit code the app shows, to prove it is set up." required
       />
-      <ProblemAlert error={confirm.error} fields={['code']} />
+      <TextField
+        label="Current password" field="password" type="password" error={confirm.error} value={password} onChange={(e) => setPassword(e.target.value)}
+        autoComplete="current-password" hint="To prove it is you. Signed up through single sign-on? Leave it empty and turn it on within 10 minutes of signing in."
+      />
+      <ProblemAlert error={confirm.error} fields={['code', 'password']} />
       <div className="actions">
         <button type="submit" className="primary" disabled={confirm.isPending}>Turn on two-factor authentication</button>
         <button type="button" onClick={() => setEnrolment(undefined)}>Cancel</button>
