@@ -49,11 +49,6 @@ export class SecretRotation {
     return holders.map((h) => h.serverId);
   }
 
-  /** Settles once every roll begun so far is done (the tests, and a Controller stopping). */
-  settled(): Promise<void> {
-    return this.rolling;
-  }
-
   private async roll(holders: readonly Holder[]): Promise<void> {
     for (const holder of holders) {
       try {
