@@ -92,6 +92,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   await services.roles.seedBuiltins();
   const setupCodeFile = await services.setup.prepare();
   await services.nodes.start();
+  await services.forwardingSecret.sealStored();
   await services.migrations.resume();
   await services.drain.resume();
   await services.catalog.start();

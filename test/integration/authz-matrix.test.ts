@@ -145,6 +145,7 @@ const table: Row[] = [
   row('POST /network/proxy',                                          '401   pcr   403   403   403   403   403   2|409 2|409 403   403', (c) => ({
     body: { software: { template: 'simproxy', version: '3.4.0' }, resources: smallResources, nodeId: c.w.nodeId },
   })),
+  row('POST /network/forwarding-secret',                              '401   pcr   403   403   403   403   403   2     2     403   403'),
   row('GET /network/routes',                                          '401   pcr   2     2     2     2     2     2     2     2     2'),
   row('POST /nodes',                                                  '401   pcr   403   403   403   403   2     2     2     403   403', (c) => ({ body: { name: c.unique('node') } })),
   row('GET /nodes',                                                   '401   pcr   2     2     2     2     2     2     2     2     2'),

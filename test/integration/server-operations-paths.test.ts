@@ -73,6 +73,23 @@ describe('operating a server: console, files, server.properties (real Agent and 
     await rm(join(rootOf(), 'loop'));
   });
 
+  it('never reads or lists the forwarding secret\'s file through a link the game planted to it or to its directory', async () => {
+    await mkdir(join(rootOf(), 'config'), { recursive: true });
+    await writeFile(join(rootOf(), 'config', 'paper-global.yml'), 'proxies:\n  velocity:\n    secret: the-shared-secret\n');
+    await symlink('config/paper-global.yml', join(rootOf(), 'leak.yml'));
+    await symlink(join(rootOf(), 'config', 'paper-global.yml'), join(rootOf(), 'abs-leak.yml'));
+    await symlink('config', join(rootOf(), 'cfg'));
+    for (const path of ['leak.yml', 'abs-leak.yml', 'cfg/paper-global.yml']) {
+      const read = await f.admin.get(`/servers/${id}/files/content${q(path)}`);
+      expectProblem(read, 403, 'read_only', 'forwarding secret');
+      expect(read.text, path).to.not.include('the-shared-secret');
+    }
+    const names = async (dir: string) => (await f.admin.get<FileList>(`/servers/${id}/files${q(dir)}`)).body.items.map((i) => i.name);
+    expect(await names('.')).to.not.include.members(['leak.yml', 'abs-leak.yml']);
+    expect(await names('cfg')).to.not.include('paper-global.yml');
+    for (const link of ['leak.yml', 'abs-leak.yml', 'cfg']) await rm(join(rootOf(), link));
+  });
+
   it('answers a name over 255 bytes with invalid_request on every file operation, never 500', async () => {
     const long = 'n'.repeat(300);
     for (const path of [long, `${long}/child.txt`, `plugins/${'é'.repeat(130)}.txt`]) {

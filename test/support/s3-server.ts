@@ -1,4 +1,5 @@
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -57,13 +58,35 @@ export interface TestS3 {
   dispose(): Promise<void>;
 }
 
-function forward(port: number, req: IncomingMessage, res: ServerResponse): void {
+/** The request's body, whole (the tests' objects are small). */
+async function bodyOf(req: IncomingMessage): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of req) parts.push(chunk as Buffer);
+  return Buffer.concat(parts);
+}
+
+/**
+ * Why S3 would refuse a PUT's body (undefined when it would take it): a body of another length
+ * than its Content-Length (`IncompleteBody`), or one whose SHA-256 is not its
+ * `x-amz-checksum-sha256` (`BadDigest`). s3rver checks neither.
+ */
+function bodyRefusal(req: IncomingMessage, body: Buffer): string | undefined {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) !== body.length) return 'IncompleteBody';
+  const checksum = req.headers['x-amz-checksum-sha256'];
+  if (checksum !== undefined && createHash('sha256').update(body).digest('base64') !== checksum) return 'BadDigest';
+  return undefined;
+}
+
+/** Hands the request on to s3rver; `body` when the front read it already. */
+function forward(port: number, req: IncomingMessage, res: ServerResponse, body?: Buffer): void {
   const upstream = request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
     res.writeHead(answer.statusCode ?? 502, answer.headers);
     answer.pipe(res);
   });
   upstream.on('error', () => res.destroy());
-  req.pipe(upstream);
+  if (body) upstream.end(body);
+  else req.pipe(upstream);
 }
 
 /** `front: false` leaves the front out (a bench measuring the store, not the front's copying). */
@@ -89,12 +112,20 @@ export async function startTestS3(bucket = 'cairn-backups', options: { front?: b
       if (refusal.times !== undefined) refusal.times--;
       return answer(req, res, refusal.status, refusal.xml ?? errorDocument(refusal.code ?? 'InternalError'));
     }
-    if (!seen.presigned || secret === undefined) return forward(port, req, res);
-    presignedRefusal(secret, seen.method, req.headers.host ?? '', req.url ?? '/').then(
-      (code) => (code ? answer(req, res, 403, errorDocument(code)) : forward(port, req, res)),
+    if (seen.method !== 'PUT') return check(req, res, seen);
+    bodyOf(req).then((body) => {
+      const refused = bodyRefusal(req, body);
+      return refused ? answer(req, res, 400, errorDocument(refused)) : check(req, res, seen, body);
+    }, () => res.destroy());
+  });
+  /** The signature checked as S3 would, then the request handed on. */
+  const check = (req: IncomingMessage, res: ServerResponse, seen: S3Request, body?: Buffer) => {
+    if (!seen.presigned || secret === undefined) return forward(port, req, res, body);
+    presignedRefusal(secret, seen.method, req.headers.host ?? '', req.url ?? '/', new Date(), req.headers).then(
+      (code) => (code ? answer(req, res, 403, errorDocument(code)) : forward(port, req, res, body)),
       () => answer(req, res, 500, errorDocument('InternalError')),
     );
-  });
+  };
   if (options.front !== false) await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
   const endpoint = `http://127.0.0.1:${options.front === false ? port : (front.address() as AddressInfo).port}`;
   const client = new S3Client({

@@ -4,22 +4,18 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough, Readable } from 'node:stream';
 import { uploadBlob } from '../../src/agent/operations/blob-upload.js';
-import { BlobDecoder } from '../../src/shared/backup/blob-encoding.js';
 import { failureOf } from '../support/agent-failure.js';
 import { waitFor } from '../support/wait-for.js';
 
 const mib = 1024 * 1024;
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const chunks = (b: Buffer, size = mib) => Readable.from(Array.from({ length: Math.ceil(b.length / size) }, (_, i) => b.subarray(i * size, (i + 1) * size)));
-const decode = async (encoded: Buffer) => {
-  const parts: Buffer[] = [];
-  for await (const chunk of Readable.from([encoded]).pipe(new BlobDecoder())) parts.push(chunk as Buffer);
-  return Buffer.concat(parts);
-};
+const checksumOf = (b: Buffer) => createHash('sha256').update(b).digest('base64');
 
 interface Put {
   path: string;
   body: Buffer;
+  headers: Record<string, string | string[] | undefined>;
 }
 
 describe('agent: uploading a blob to presigned part URLs', function () {
@@ -36,7 +32,7 @@ describe('agent: uploading a blob to presigned part URLs', function () {
       req.on('data', (d: Buffer) => parts.push(d));
       req.on('end', () => {
         const path = new URL(req.url ?? '/', 'http://store').pathname;
-        puts.push({ path, body: Buffer.concat(parts) });
+        puts.push({ path, body: Buffer.concat(parts), headers: req.headers });
         // A 403 (not retried) is how the store's refusal is played.
         if (path.startsWith('/refuse/')) {
           res.writeHead(403, { 'content-type': 'application/xml' });
@@ -57,34 +53,35 @@ describe('agent: uploading a blob to presigned part URLs', function () {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  it('sends compressible content in one PUT that decodes to it', async () => {
+  it('sends a file in one PUT as it is, with the checksum and the mark it was presigned with', async () => {
     const content = Buffer.from('a line of a server log that repeats\n'.repeat(5_000));
     const uploaded = await uploadBlob(chunks(content, 10_000), { sha256: sha256(content), partBytes: 8 * mib, partUrls: urls(1) }, never());
     expect(puts.map((p) => p.path)).to.deep.equal(['/bucket/key/p1']);
-    expect(puts[0].body[0]).to.equal(0x47, 'gzip, since the content compresses');
-    expect(puts[0].body.length).to.be.lessThan(content.length / 10);
-    expect((await decode(puts[0].body)).equals(content)).to.equal(true);
-    expect(uploaded).to.deep.equal({ storedBytes: puts[0].body.length, etags: ['"etag-p1"'] });
+    // The file's own bytes: the store can check them against the sha256 the Controller signed.
+    expect(puts[0].body.equals(content)).to.equal(true);
+    expect(puts[0].headers).to.deep.include({
+      'content-length': String(content.length), 'x-amz-checksum-sha256': checksumOf(content), 'x-amz-meta-cairn-encoding': 'identity',
+    });
+    expect(uploaded).to.deep.equal({ storedBytes: content.length, etags: ['"etag-p1"'] });
   });
 
-  it('cuts 20 MiB into parts of exactly 8, 8 and the rest MiB, in order', async () => {
+  it('cuts 20 MiB into parts of exactly 8, 8 and the rest MiB, in order, without the whole file\'s checksum', async () => {
     const content = randomBytes(20 * mib);
     const uploaded = await uploadBlob(chunks(content), { sha256: sha256(content), partBytes: 8 * mib, partUrls: urls(4) }, never());
     expect(puts.map((p) => p.path)).to.deep.equal(['/bucket/key/p1', '/bucket/key/p2', '/bucket/key/p3']);
-    // Random bytes are stored as they are: one tag byte more than the content.
-    expect(puts.map((p) => p.body.length)).to.deep.equal([8 * mib, 8 * mib, 4 * mib + 1]);
-    expect(puts[0].body[0]).to.equal(0x52);
-    expect((await decode(Buffer.concat(puts.map((p) => p.body)))).equals(content)).to.equal(true);
-    expect(uploaded).to.deep.equal({ storedBytes: 20 * mib + 1, etags: ['"etag-p1"', '"etag-p2"', '"etag-p3"'] });
+    expect(puts.map((p) => p.body.length)).to.deep.equal([8 * mib, 8 * mib, 4 * mib]);
+    expect(puts.map((p) => p.headers['x-amz-checksum-sha256'])).to.deep.equal([undefined, undefined, undefined]);
+    expect(Buffer.concat(puts.map((p) => p.body)).equals(content)).to.equal(true);
+    expect(uploaded).to.deep.equal({ storedBytes: 20 * mib, etags: ['"etag-p1"', '"etag-p2"', '"etag-p3"'] });
   });
 
-  it('sends no empty last part when the encoded blob is an exact number of parts', async () => {
+  it('sends no empty last part when the file is an exact number of parts', async () => {
     const partBytes = 256 * 1024;
-    const content = randomBytes(2 * partBytes - 1);
+    const content = randomBytes(2 * partBytes);
     const uploaded = await uploadBlob(chunks(content, 100_000), { sha256: sha256(content), partBytes, partUrls: urls(3) }, never());
     expect(puts.map((p) => p.body.length)).to.deep.equal([partBytes, partBytes]);
     expect(uploaded.etags).to.deep.equal(['"etag-p1"', '"etag-p2"']);
-    expect((await decode(Buffer.concat(puts.map((p) => p.body)))).equals(content)).to.equal(true);
+    expect(Buffer.concat(puts.map((p) => p.body)).equals(content)).to.equal(true);
   });
 
   it('sends a full part while the rest of the file is still being read', async () => {
@@ -96,8 +93,12 @@ describe('agent: uploading a blob to presigned part URLs', function () {
     await waitFor(() => puts.length === 1, { what: 'the first part before the end of the file' });
     expect(puts[0].body.length).to.equal(8 * mib);
     source.end(content.subarray(9 * mib));
-    expect((await upload).storedBytes).to.equal(12 * mib + 1);
-    expect(puts.map((p) => p.body.length)).to.deep.equal([8 * mib, 4 * mib + 1]);
+    expect((await upload).storedBytes).to.equal(12 * mib);
+    expect(puts.map((p) => p.body.length)).to.deep.equal([8 * mib, 4 * mib]);
+    // One URL is a whole-object PUT: a first part with more to follow is refused before it is sent.
+    const error = await failureOf(uploadBlob(chunks(content), { sha256: sha256(content), partBytes: 8 * mib, partUrls: urls(1) }, never()));
+    expect(error.code).to.equal('TOO_LARGE');
+    expect(puts).to.have.length(2);
   });
 
   it('sends nothing at all when a single-part file does not match its sha256', async () => {
@@ -122,23 +123,24 @@ describe('agent: uploading a blob to presigned part URLs', function () {
     const error = await failureOf(uploadBlob(chunks(content), { sha256: sha256(content), partBytes: 8 * mib, partUrls: urls(2) }, never()));
     expect(error.code).to.equal('TOO_LARGE');
     expect(error.message).to.include('2 parts');
-    expect(puts.map((p) => p.path)).to.deep.equal(['/bucket/key/p1', '/bucket/key/p2']);
+    // The second full part would leave no URL for the rest: it is not sent.
+    expect(puts.map((p) => p.path)).to.deep.equal(['/bucket/key/p1']);
   });
 
   it('refuses as TOO_LARGE while still reading when the parts run out early', async () => {
     const content = randomBytes(30 * mib);
     const error = await failureOf(uploadBlob(chunks(content), { sha256: sha256(content), partBytes: 8 * mib, partUrls: urls(1) }, never()));
     expect(error.code).to.equal('TOO_LARGE');
-    expect(puts).to.have.length(1);
+    expect(puts).to.have.length(0);
   });
 
-  it('stores an empty file as one PUT of its tag byte', async () => {
+  it('stores an empty file as one empty PUT', async () => {
     const empty = Buffer.alloc(0);
     const uploaded = await uploadBlob(Readable.from([]), { sha256: sha256(empty), partBytes: 8 * mib, partUrls: urls(1) }, never());
     expect(puts).to.have.length(1);
-    expect([...puts[0].body]).to.deep.equal([0x52]);
-    expect((await decode(puts[0].body)).length).to.equal(0);
-    expect(uploaded).to.deep.equal({ storedBytes: 1, etags: ['"etag-p1"'] });
+    expect(puts[0].body.length).to.equal(0);
+    expect(puts[0].headers['x-amz-checksum-sha256']).to.equal(checksumOf(empty));
+    expect(uploaded).to.deep.equal({ storedBytes: 0, etags: ['"etag-p1"'] });
   });
 
   it('refuses a part size of 0 or over 256 MiB, or no URLs, as INVALID_REQUEST before reading', async () => {
@@ -161,7 +163,7 @@ describe('agent: uploading a blob to presigned part URLs', function () {
     const content = Buffer.from('small');
     const uploaded = await uploadBlob(chunks(content), { sha256: sha256(content), partBytes: 256 * mib, partUrls: urls(1) }, never());
     expect(uploaded.etags).to.deep.equal(['"etag-p1"']);
-    expect((await decode(puts[0].body)).toString()).to.equal('small');
+    expect(puts[0].body.toString()).to.equal('small');
   });
 
   it('fails with OBJECT_STORE when the store refuses a part, and sends no later part', async () => {

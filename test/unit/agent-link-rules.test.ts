@@ -12,6 +12,7 @@ import { loadLinkSigningKey } from '../../src/controller/services/nodes/link-sig
 import type { Collection } from '../../src/controller/store/collection.js';
 import { EmbeddedAdapter } from '../../src/controller/store/embedded/embedded-adapter.js';
 import type { SettingDoc } from '../../src/controller/store/records.js';
+import { SecretBox } from '../../src/controller/security/secret-box.js';
 import { TestClock } from '../support/clock.js';
 import { peerAddress } from '../../src/controller/link/peer-address.js';
 
@@ -75,6 +76,7 @@ describe('Agent link rules', () => {
     let adapter: EmbeddedAdapter;
     let settings: Collection<SettingDoc>;
     const at = '2026-11-24T00:00:00.000Z';
+    const secrets = SecretBox.ofKey(Buffer.alloc(32, 7));
     before(async () => {
       dir = await mkdtemp(join(tmpdir(), 'cairn-cred-'));
       adapter = await EmbeddedAdapter.open(join(dir, 'store-home'), new TestClock());
@@ -86,10 +88,10 @@ describe('Agent link rules', () => {
     });
 
     it('the key is made at first start and kept in the store: a Controller with another data dir checks the same credentials', async () => {
-      const first = await loadLinkSigningKey(settings, join(dir, 'data-a'), at);
+      const first = await loadLinkSigningKey(settings, secrets, join(dir, 'data-a'), at);
       const token = await first.issue({ nodeId: 'n1', credentialId: 'c1' }, new Date());
       expect(JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString())).to.deep.equal({ alg: 'EdDSA' });
-      const elsewhere = await loadLinkSigningKey(settings, join(dir, 'data-b'), at);
+      const elsewhere = await loadLinkSigningKey(settings, secrets, join(dir, 'data-b'), at);
       expect(await elsewhere.verify(token)).to.deep.equal({ nodeId: 'n1', credentialId: 'c1' });
     });
 
@@ -101,12 +103,50 @@ describe('Agent link rules', () => {
         const jwk = await NodeCredentials.generateKey();
         await writeFile(join(legacyDir, 'agent-link-key.json'), JSON.stringify(jwk), { mode: 0o600 });
         const issued = await (await NodeCredentials.fromKey(jwk)).issue({ nodeId: 'n9', credentialId: 'c9' }, new Date());
-        const loaded = await loadLinkSigningKey(legacySettings, legacyDir, at);
+        const loaded = await loadLinkSigningKey(legacySettings, secrets, legacyDir, at);
         expect(await loaded.verify(issued)).to.deep.equal({ nodeId: 'n9', credentialId: 'c9' });
         expect(await access(join(legacyDir, 'agent-link-key.json')).then(() => 'kept', () => 'moved')).to.equal('moved');
-        expect((await legacySettings.findById('agent-link-key'))?.value).to.have.property('jwk');
+        expect((await legacySettings.findById('agent-link-key'))?.value).to.have.all.keys('sealed');
       } finally {
         await legacyAdapter.close();
+      }
+    });
+
+    it('the key is stored sealed: the store alone does not hold it, and another key file cannot open it', async () => {
+      const sealedDir = await mkdtemp(join(dir, 'sealed-'));
+      const sealedAdapter = await EmbeddedAdapter.open(sealedDir, new TestClock());
+      try {
+        const sealedSettings = await sealedAdapter.openCollection<SettingDoc>('settings', []);
+        const loaded = await loadLinkSigningKey(sealedSettings, secrets, sealedDir, at);
+        const stored = (await sealedSettings.findById('agent-link-key'))?.value;
+        expect(stored).to.have.all.keys('sealed');
+        const jwk = JSON.parse(secrets.open(String(stored?.sealed), 'agent-link-key')) as { d?: string };
+        expect(JSON.stringify(stored)).not.to.include(String(jwk.d));
+        expect(await loaded.verify(await (await NodeCredentials.fromKey(jwk)).issue({ nodeId: 'n3', credentialId: 'c3' }, new Date()))).to.deep.equal({ nodeId: 'n3', credentialId: 'c3' });
+        const error = await loadLinkSigningKey(sealedSettings, SecretBox.ofKey(Buffer.alloc(32, 8)), sealedDir, at).catch((e: unknown) => e);
+        expect(String(error)).to.match(/--secrets-key-file/);
+      } finally {
+        await sealedAdapter.close();
+      }
+    });
+
+    it('a key an older Controller stored in clear is sealed at start and stays the same: its credentials stay valid', async () => {
+      const clearDir = await mkdtemp(join(dir, 'clear-'));
+      const clearAdapter = await EmbeddedAdapter.open(clearDir, new TestClock());
+      try {
+        const clearSettings = await clearAdapter.openCollection<SettingDoc>('settings', []);
+        const jwk = await NodeCredentials.generateKey();
+        await clearSettings.insert({ _id: 'agent-link-key', value: { jwk }, updatedAt: at });
+        const issued = await (await NodeCredentials.fromKey(jwk)).issue({ nodeId: 'n4', credentialId: 'c4' }, new Date());
+        const loaded = await loadLinkSigningKey(clearSettings, secrets, clearDir, at);
+        expect(await loaded.verify(issued)).to.deep.equal({ nodeId: 'n4', credentialId: 'c4' });
+        const stored = (await clearSettings.findById('agent-link-key'))?.value;
+        expect(stored).to.have.all.keys('sealed');
+        expect(JSON.parse(secrets.open(String(stored?.sealed), 'agent-link-key'))).to.deep.equal(jwk);
+        const again = await loadLinkSigningKey(clearSettings, secrets, clearDir, at);
+        expect(await again.verify(issued)).to.deep.equal({ nodeId: 'n4', credentialId: 'c4' });
+      } finally {
+        await clearAdapter.close();
       }
     });
 
@@ -115,7 +155,7 @@ describe('Agent link rules', () => {
       const raceAdapter = await EmbeddedAdapter.open(raceDir, new TestClock());
       try {
         const raceSettings = await raceAdapter.openCollection<SettingDoc>('settings', []);
-        const [a, b] = await Promise.all([loadLinkSigningKey(raceSettings, raceDir, at), loadLinkSigningKey(raceSettings, raceDir, at)]);
+        const [a, b] = await Promise.all([loadLinkSigningKey(raceSettings, secrets, raceDir, at), loadLinkSigningKey(raceSettings, secrets, raceDir, at)]);
         expect(await b.verify(await a.issue({ nodeId: 'n2', credentialId: 'c2' }, new Date()))).to.deep.equal({ nodeId: 'n2', credentialId: 'c2' });
       } finally {
         await raceAdapter.close();
@@ -123,7 +163,7 @@ describe('Agent link rules', () => {
     });
 
     it('refuses tampered credentials and those of another Controller', async () => {
-      const ours = await loadLinkSigningKey(settings, dir, at);
+      const ours = await loadLinkSigningKey(settings, secrets, dir, at);
       const other = await NodeCredentials.fromKey(await NodeCredentials.generateKey());
       const foreign = await other.issue({ nodeId: 'n1', credentialId: 'c1' }, new Date());
       const good = await ours.issue({ nodeId: 'n1', credentialId: 'c1' }, new Date());

@@ -121,6 +121,33 @@ describe('agent: fetching a stage file from an object store', function () {
     expect(files.chunkSizes).to.deep.equal([maxChunkBytes, maxChunkBytes, maxChunkBytes, 0]);
   });
 
+  it('writes a blob an Agent uploaded as the file\'s own bytes (x-amz-meta-cairn-encoding: identity) as it is', async () => {
+    const content = Buffer.concat([Buffer.from([0x47]), randomBytes(10_000)]);
+    const input = offer('plugins/x.jar', content, content);
+    objects.set('/bucket/plugins/x.jar', (res) => {
+      res.writeHead(200, { 'content-length': String(content.length), 'x-amz-meta-cairn-encoding': 'identity' });
+      res.end(content);
+    });
+    await fetchIntoStage(files, input, never());
+    expect((await readFile(join(filesDir(), 'plugins', 'x.jar'))).equals(content)).to.equal(true);
+  });
+
+  it('never writes more than the manifest\'s size: a blob that inflates past it fails there', async () => {
+    const content = compressible(3 * mib);
+    const error = await failureOf(fetchIntoStage(files, offer('bomb.log', await encode(content), content, { size: 1000 }), never()));
+    expect(error.code).to.equal('CHECKSUM_MISMATCH');
+    expect(files.chunkSizes.reduce((n, b) => n + b, 0)).to.be.at.most(1000);
+    const raw = randomBytes(5000);
+    objects.set('/bucket/raw.bin', (res) => {
+      res.writeHead(200, { 'content-length': String(raw.length), 'x-amz-meta-cairn-encoding': 'identity' });
+      res.end(raw);
+    });
+    const rawError = await failureOf(fetchIntoStage(files, { path: 'raw.bin', url: `${base}/bucket/raw.bin?X-Amz-Signature=sig`, sha256: sha256(raw), size: 100, mode: 0o644 }, never()));
+    expect(rawError.code).to.equal('CHECKSUM_MISMATCH');
+    expect(files.chunkSizes.reduce((n, b) => n + b, 0)).to.be.at.most(1000);
+    await nothingLeft();
+  });
+
   it('refuses content that is not what the manifest says, and leaves nothing of it', async () => {
     const content = randomBytes(50_000);
     const blob = await encode(content);

@@ -64,6 +64,15 @@ describe('direct transfers: the Agent moves the bytes with presigned requests, t
     expect(asked[0].body).to.deep.include({ snapshotUpload: { snapshotId: 'snap-1', path: entry.path, sha256: entry.sha256, partBytes: 8 * 1024 * 1024, partUrls: ['http://store/part-1', 'http://store/part-2'] } });
   });
 
+  it('asks for URLs that live an hour at most, however large the file', async () => {
+    const seen: Seen = [];
+    const { calls } = fakeCalls(seen, () => ok({ payload: 'objectUploaded', objectUploaded: { storedBytes: 1, etags: ['"e1"'] } }));
+    const store = fakeStore(seen);
+    const huge = { ...entry, size: 50 * 1024 ** 3 };
+    await uploadDirect(calls, snapshot, huge, store);
+    expect(store.expiries).to.deep.equal([3600]);
+  });
+
   it('aborts the upload when the Agent fails it, and the failure stays the Agent\'s', async () => {
     const seen: Seen = [];
     const { calls } = fakeCalls(seen, () => {

@@ -57,6 +57,17 @@ describe('the S3 blob store (against s3rver)', function () {
     expect(await store.hasBlob(liar)).to.equal(false);
   });
 
+  it('reads a blob an Agent uploaded as the file\'s own bytes (metadata cairn-encoding: identity) as it is, checked against its name', async () => {
+    // A first byte that BlobEncoder would take for its gzip tag: only the metadata tells the object is the file itself.
+    const content = Buffer.concat([Buffer.from([0x47]), randomBytes(50_000)]);
+    const key = `${prefix}/${team}/blobs/${sha256(content)}`;
+    await s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: content, Metadata: { 'cairn-encoding': 'identity' } }));
+    expect((await readAll(store.readBlob(sha256(content)))).equals(content)).to.equal(true);
+    await s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: randomBytes(50_000), Metadata: { 'cairn-encoding': 'identity' } }));
+    const error = await readAll(store.readBlob(sha256(content))).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(ChecksumMismatchError);
+  });
+
   it('refuses a damaged blob as it is read', async () => {
     const content = randomBytes(50_000);
     await store.putBlob(sha256(content), chunks(content));

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BlobEncoder, verifying } from '../../shared/backup/blob-encoding.js';
+import { verifying } from '../../shared/backup/blob-encoding.js';
 import { ChecksumMismatchError } from '../../shared/backup/blob-store.js';
 import { AgentError } from '../errors.js';
 import { consumerFailure } from './consumer-failure.js';
@@ -20,7 +20,7 @@ export interface Uploaded {
   etags: string[];
 }
 
-/** Encoded bytes waiting to become a part: cut only at exact part sizes, into pieces never copied. */
+/** Bytes waiting to become a part: cut only at exact part sizes, into pieces never copied. */
 class PartBuffer {
   private chunks: Buffer[] = [];
   bytes = 0;
@@ -52,36 +52,45 @@ class PartBuffer {
 }
 
 /**
- * Streams a file, encoded as every blob store keeps it, to presigned part URLs: each full part as
- * soon as there is more than a part's worth (so one part is held at a time), the last only after
- * the whole file was read and hashed. A file whose sha256 is not the manifest's therefore never
- * completes an object: a single-request upload sends nothing, and the parts of a multipart one
- * stay parts until the Controller aborts them.
+ * The headers a one-request upload is presigned with: the file's sha256, which the store checks
+ * against the body (so it keeps no other bytes under the blob's name), and the mark that the
+ * object is the file's own bytes.
+ */
+const wholeObjectHeaders = (sha256: string) => ({ 'x-amz-checksum-sha256': Buffer.from(sha256, 'hex').toString('base64'), 'x-amz-meta-cairn-encoding': 'identity' });
+
+/**
+ * Streams a file, as it is (the store can then check its sha256), to presigned part URLs: each
+ * full part as soon as there is more than a part's worth (so one part is held at a time), the
+ * last only after the whole file was read and hashed. A file whose sha256 is not the manifest's
+ * therefore never completes an object: a single-request upload sends nothing (and the store would
+ * refuse it), and the parts of a multipart one stay parts until the Controller aborts them.
  */
 export async function uploadBlob(content: Readable, parts: UploadParts, signal: AbortSignal): Promise<Uploaded> {
   if (!(parts.partBytes > 0 && parts.partBytes <= maxPartBytes) || parts.partUrls.length === 0) {
     throw new AgentError('INVALID_REQUEST', `part_bytes, part_urls: a part size of 1 to ${maxPartBytes} bytes and at least one URL.`);
   }
   const uploaded: Uploaded = { storedBytes: 0, etags: [] };
-  const send = async (part: Buffer[]) => {
+  const headers = parts.partUrls.length === 1 ? wholeObjectHeaders(parts.sha256) : {};
+  /** A part that is not the last needs a URL after its own: else it is refused before it is sent. */
+  const send = async (part: Buffer[], last: boolean) => {
     const place = uploaded.etags.length;
-    if (place >= parts.partUrls.length) throw new AgentError('TOO_LARGE', `part_urls: the encoded file needs more than ${parts.partUrls.length} parts of ${parts.partBytes} bytes.`);
-    uploaded.etags.push(await putObjectPart(parts.partUrls[place], part, signal));
+    if (place + (last ? 0 : 1) >= parts.partUrls.length) throw new AgentError('TOO_LARGE', `part_urls: the file needs more than ${parts.partUrls.length} parts of ${parts.partBytes} bytes.`);
+    uploaded.etags.push(await putObjectPart(parts.partUrls[place], part, signal, headers));
     uploaded.storedBytes += part.reduce((n, piece) => n + piece.length, 0);
   };
   const held = new PartBuffer();
   const failure = consumerFailure();
   try {
-    await pipeline(content, verifying(parts.sha256), new BlobEncoder(), failure.wrap(async (encoded: AsyncIterable<Buffer>) => {
-      for await (const chunk of encoded) {
+    await pipeline(content, verifying(parts.sha256), failure.wrap(async (bytes: AsyncIterable<Buffer>) => {
+      for await (const chunk of bytes) {
         held.add(chunk);
-        while (held.bytes > parts.partBytes) await send(held.take(parts.partBytes));
+        while (held.bytes > parts.partBytes) await send(held.take(parts.partBytes), false);
       }
     }), { signal }).catch(failure.rethrow);
   } catch (e) {
     if (e instanceof ChecksumMismatchError) throw new AgentError('CHECKSUM_MISMATCH', `The file changed since the snapshot listed it (${e.message}).`);
     throw e;
   }
-  await send(held.take(held.bytes));
+  await send(held.take(held.bytes), true);
   return uploaded;
 }

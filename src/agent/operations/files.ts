@@ -4,7 +4,7 @@ import type { FileChunk, FileEntry } from '../../shared/link/messages.js';
 import { maxChunkBytes } from '../../shared/link/messages.js';
 import { AgentError } from '../errors.js';
 import type { GameIdentity } from '../isolation/game-identity.js';
-import { at, errnoOf, locateResolved, makeDirectoryIn, openDirectory, openRegularFile, removeEntry, withPlace } from './beneath.js';
+import { at, errnoOf, locateResolved, makeDirectoryIn, openDirectory, openRegularFile, removeEntry, withPlace, type Place } from './beneath.js';
 import { isUploadTemp } from './uploads.js';
 
 /** A listing shows at most this many entries (sorted by name), so one answer stays one small message. */
@@ -12,10 +12,27 @@ export const maxListEntries = 10_000;
 
 const childPath = (dir: string, name: string) => (dir === '.' ? name : `${dir}/${name}`);
 
+/**
+ * A file the files API never shows (the network's forwarding secret), as its path from the root
+ * with `/` between names. It is recognised by where the walk arrived, links resolved, not by the
+ * client's text: a link the game planted to it (or to a directory above it) leads to the same place.
+ */
+export type HiddenFile = string | undefined;
+
+const isHidden = (resolved: readonly string[], hidden: HiddenFile) => hidden !== undefined && resolved.join('/') === hidden;
+
+function refuseHidden(place: Place, hidden: HiddenFile): void {
+  if (isHidden(place.resolved, hidden)) throw new AgentError('READ_ONLY', `path: ${place.relative} holds the network's forwarding secret; the files API never reads it.`);
+}
+
 /** What a symlink in a listing stands for: its target when that is inside the root, else nothing. */
-async function linkedStats(root: string, resolved: string[]): Promise<Stats | undefined> {
+async function linkedStats(root: string, resolved: string[], hidden: HiddenFile): Promise<Stats | undefined> {
   const place = await locateResolved(root, resolved).catch(() => undefined);
   if (!place) return undefined;
+  if (isHidden(place.resolved, hidden)) {
+    await place.close();
+    return undefined;
+  }
   try {
     return place.name ? await lstat(place.path) : await place.dir.stat();
   } catch {
@@ -25,8 +42,8 @@ async function linkedStats(root: string, resolved: string[]): Promise<Stats | un
   }
 }
 
-/** One directory's entries: files and directories (symlinks as what they point to, when that is inside the root). */
-export async function listDirectory(root: string, path: string): Promise<FileEntry[]> {
+/** One directory's entries: files and directories (symlinks as what they point to, when that is inside the root), never `hidden`. */
+export async function listDirectory(root: string, path: string, hidden?: HiddenFile): Promise<FileEntry[]> {
   return withPlace(root, path, 'read', async (place) => {
     const dir = await openDirectory(place);
     try {
@@ -34,9 +51,10 @@ export async function listDirectory(root: string, path: string): Promise<FileEnt
       const entries: FileEntry[] = [];
       for (const name of names) {
         if (entries.length === maxListEntries) break;
+        if (isHidden([...place.resolved, name], hidden)) continue;
         let entry = await lstat(at(dir, name)).catch(() => undefined);
         // A link is shown as its target only when the target stays inside the root; otherwise it is left out.
-        if (entry?.isSymbolicLink()) entry = await linkedStats(root, [...place.resolved, name]);
+        if (entry?.isSymbolicLink()) entry = await linkedStats(root, [...place.resolved, name], hidden);
         if (!entry || !(entry.isFile() || entry.isDirectory())) continue;
         entries.push({
           name,
@@ -62,10 +80,13 @@ export interface ReadRange {
 
 /**
  * Reads a range of a regular file in chunks, handing every chunk but the last to `part`; the last
- * (eof set when the file's end was reached) is returned.
+ * (eof set when the file's end was reached) is returned. `hidden` is refused with READ_ONLY.
  */
-export async function readFileRange(root: string, path: string, range: ReadRange, part: (chunk: FileChunk) => void, signal: AbortSignal): Promise<FileChunk> {
-  const handle = await withPlace(root, path, 'read', openRegularFile);
+export async function readFileRange(root: string, path: string, range: ReadRange, part: (chunk: FileChunk) => void, signal: AbortSignal, hidden?: HiddenFile): Promise<FileChunk> {
+  const handle = await withPlace(root, path, 'read', (place) => {
+    refuseHidden(place, hidden);
+    return openRegularFile(place);
+  });
   try {
     const total = (await handle.stat()).size;
     const chunkBytes = Math.max(1, Math.min(range.chunkBytes || maxChunkBytes, maxChunkBytes));

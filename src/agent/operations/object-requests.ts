@@ -34,10 +34,10 @@ function parseUrl(raw: string): URL {
   return url;
 }
 
-/** `body` is the pieces of one request's body, sent in order without joining them. */
-function send(method: 'PUT' | 'GET', url: URL, body: readonly Buffer[] | undefined, signal: AbortSignal): Promise<IncomingMessage> {
+/** `body` is the pieces of one request's body, sent in order without joining them; `signed` the headers the URL was signed with. */
+function send(method: 'PUT' | 'GET', url: URL, body: readonly Buffer[] | undefined, signal: AbortSignal, signed: Record<string, string> = {}): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const headers = body ? { 'content-length': String(body.reduce((n, b) => n + b.length, 0)) } : undefined;
+    const headers = body ? { ...signed, 'content-length': String(body.reduce((n, b) => n + b.length, 0)) } : undefined;
     const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method, headers, signal, timeout: idleMs });
     req.on('timeout', () => req.destroy(new Error(`no answer within ${idleMs / 1000} s`)));
     req.on('response', resolve);
@@ -60,12 +60,12 @@ async function answerOf(res: IncomingMessage): Promise<string> {
 }
 
 /** Sends a request until it is answered 2xx; a 4xx ends it at once, a 5xx or a network failure is tried again. */
-async function answered(method: 'PUT' | 'GET', rawUrl: string, body: readonly Buffer[] | undefined, signal: AbortSignal): Promise<IncomingMessage> {
+async function answered(method: 'PUT' | 'GET', rawUrl: string, body: readonly Buffer[] | undefined, signal: AbortSignal, signed?: Record<string, string>): Promise<IncomingMessage> {
   const url = parseUrl(rawUrl);
   for (let attempt = 1; ; attempt++) {
     let failure: string;
     try {
-      const res = await send(method, url, body, signal);
+      const res = await send(method, url, body, signal, signed);
       const status = res.statusCode ?? 0;
       if (status >= 200 && status < 300) return res;
       failure = await answerOf(res);
@@ -80,9 +80,9 @@ async function answered(method: 'PUT' | 'GET', rawUrl: string, body: readonly Bu
   }
 }
 
-/** PUTs one part (or a whole object), given as its pieces, to a presigned URL; answers the ETag the store gave it. */
-export async function putObjectPart(url: string, body: readonly Buffer[], signal: AbortSignal): Promise<string> {
-  const res = await answered('PUT', url, body, signal);
+/** PUTs one part (or a whole object), given as its pieces, to a presigned URL with the headers it was signed with; answers the ETag the store gave it. */
+export async function putObjectPart(url: string, body: readonly Buffer[], signal: AbortSignal, signed: Record<string, string> = {}): Promise<string> {
+  const res = await answered('PUT', url, body, signal, signed);
   res.resume();
   return String(res.headers.etag ?? '');
 }

@@ -39,6 +39,11 @@ export function registerOperations(deps: OperationDeps): { relay: ConsoleRelay; 
   /** The server's reconciler state; undefined when this Node has no such server (yet). */
   const stateOf = (serverId: string): AgentServerState | undefined => reconciler.runner(serverId)?.actor.getSnapshot().value;
   const ownerOf = (serverId: string) => deps.identityOf?.(serverId) ?? null;
+  /** The file of the server's forwarding secret (the template's), as a path from its root. */
+  const secretFileOf = (serverId: string) => {
+    const file = reconciler.serverOnNode(serverId)?.template.network?.forwardingSecret?.file;
+    return file?.split('/').filter((p) => p !== '' && p !== '.').join('/');
+  };
   const rootOf = (serverId: string) => {
     if (!stateOf(serverId)) throw new AgentError('NOT_FOUND', 'This Node does not run that server.');
     return serverRoot(deps.dataDir, serverId);
@@ -84,13 +89,13 @@ export function registerOperations(deps: OperationDeps): { relay: ConsoleRelay; 
   });
 
   link.handle('fileList', async ({ serverId, path }) => ({
-    payload: 'fileEntries', fileEntries: { entries: await listDirectory(rootOf(serverId), path) },
+    payload: 'fileEntries', fileEntries: { entries: await listDirectory(rootOf(serverId), path, secretFileOf(serverId)) },
   }));
 
   link.handle('fileRead', async ({ serverId, path, chunkBytes, offset, length }, ctx) => {
     const last = await readFileRange(rootOf(serverId), path, { offset, length, chunkBytes }, (chunk) => {
       ctx.sendPart({ payload: 'fileChunk', fileChunk: chunk });
-    }, ctx.signal);
+    }, ctx.signal, secretFileOf(serverId));
     return { payload: 'fileChunk', fileChunk: last };
   });
 

@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BlobDecoder } from '../../shared/backup/blob-encoding.js';
 import { maxChunkBytes } from '../../shared/link/messages.js';
@@ -39,8 +40,11 @@ const isDamage = (e: unknown) => (e instanceof Error && e.message.startsWith('da
 
 /**
  * Writes one file of a stage from an object store (StageFetch): the blob is decoded as it arrives
- * and written like the Controller's chunks, so its sha256 and size are checked the same way. A
- * failure leaves nothing of the file in the stage. The caller holds the path's write lock.
+ * (unless an Agent stored the file's own bytes, `x-amz-meta-cairn-encoding: identity`) and written
+ * like the Controller's chunks, so its sha256 and size are checked the same way. Never more than
+ * the manifest's size is written: a blob that decodes to more (a gzip bomb, or another file under
+ * the name) fails as soon as it passes it. A failure leaves nothing of the file in the stage. The
+ * caller holds the path's write lock.
  */
 export async function fetchIntoStage(files: StageFiles, input: FetchInput, signal: AbortSignal): Promise<void> {
   const { path } = input;
@@ -52,8 +56,10 @@ export async function fetchIntoStage(files: StageFiles, input: FetchInput, signa
       broke = e;
     });
     const failure = consumerFailure();
-    await pipeline(body, new BlobDecoder(), failure.wrap(async (decoded: AsyncIterable<Buffer>) => {
+    const asUploaded = body.headers['x-amz-meta-cairn-encoding'] === 'identity';
+    await pipeline(body, asUploaded ? new PassThrough() : new BlobDecoder(), failure.wrap(async (decoded: AsyncIterable<Buffer>) => {
       for await (const data of inChunks(decoded, maxChunkBytes)) {
+        if (offset + data.length > input.size) throw new AgentError('CHECKSUM_MISMATCH', `${path}: the blob in the object store holds more than the manifest's ${input.size} bytes.`);
         await files.write({ path, offset, data, last: false, sha256: '', mode: 0, size: 0 });
         offset += data.length;
       }

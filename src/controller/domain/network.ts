@@ -31,6 +31,13 @@ export const restartPending = (s: Pick<NetworkFacts, 'desiredInNetwork' | 'runti
   s.desiredState !== 'DELETED' && live(s.runtimeState) && s.desiredInNetwork !== s.startedInNetwork;
 
 /**
+ * A running proxy or member whose process started before the forwarding secret was rotated: it
+ * takes the new secret at its next start (`RESTART_PENDING`).
+ */
+export const holdsStaleSecret = (s: { runtimeState?: RuntimeState; startedAt?: string; staleSecretProcess?: string }) =>
+  s.staleSecretProcess !== undefined && live(s.runtimeState) && (s.startedAt ?? '') === s.staleSecretProcess;
+
+/**
  * Whether players may be sent to the server: a game server that runs, was started as a member,
  * and is meant to keep running (one being stopped or deleted leaves the routes at once, so no
  * new player is sent to it). Membership itself changes only at a start.

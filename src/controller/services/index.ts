@@ -37,6 +37,7 @@ import { NetworkRoutePush } from './network/route-push.js';
 import { ForwardingSecret } from './network/forwarding-secret.js';
 import { NetworkState } from './network/network-state.js';
 import { NetworkService } from './network/network.js';
+import { SecretRotation } from './network/secret-rotation.js';
 import { NodeEnrollment } from './nodes/enrollment.js';
 import { NodeService } from './nodes/nodes.js';
 import { PluginService } from './plugins/plugins.js';
@@ -139,7 +140,8 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const teams = new TeamService(deps, access, roles, placements, accessEvents);
   // Servers: one actor each, placed on Nodes, told to Agents, watched by SRE tooling.
   const serverWatch = new ServerChangeHub();
-  const networkState = new NetworkState(deps.repos, fleet, new ForwardingSecret(deps));
+  const forwardingSecret = new ForwardingSecret(deps);
+  const networkState = new NetworkState(deps.repos, fleet, forwardingSecret);
   const gateway = new FleetNodeGateway(fleet, agents, deps.repos, deps.templates, (serverIds) => deps.repos.pluginInstallations.find({ serverId: { $in: serverIds } }), networkState, deps.logger);
   const servers = new ServerService(deps, access, new ServerFleet(), deps.templates, gateway, serverWatch, placements, fleet);
   const serverWatchFeed = new ServerWatchStream(serverWatch, servers.listItem, access, deps, streamGuards, accessEvents);
@@ -204,7 +206,8 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     workflowOutcomes,
     migrations,
     drain: new NodeDrain(deps, nodes, migrations, gateway, (deps.nodeTimings ?? defaultNodeTimings).unreachableAfterMs),
-    network: new NetworkService(deps, access, networkState, servers, teams, routePush),
+    network: new NetworkService(deps, access, networkState, servers, teams, routePush, new SecretRotation(deps, forwardingSecret, servers, serverWatch, deps.logger)),
+    forwardingSecret,
     templates: new TemplateService(deps.templates),
     software: new SoftwareService(deps, access, deps.templates, { bases: deps.software?.bases ?? defaultUpstreamBases, syncIntervalMs: deps.software?.syncIntervalMs ?? 6 * 60 * 60 * 1000 }),
     consoleHub,

@@ -18,7 +18,10 @@ export interface UploadPlan {
  * the credentials and decides which objects, the bytes go between the Node and the store.
  */
 export interface DirectBlobs {
-  /** An upload of blob `sha256` of a file of `sizeBytes` (before encoding), its URLs valid for `expiresInSeconds`. */
+  /**
+   * An upload of blob `sha256`, the file's `sizeBytes` bytes as they are (the store refuses any
+   * others where it can check them), its URLs valid for `expiresInSeconds` (at most an hour).
+   */
   planUpload(sha256: string, sizeBytes: number, expiresInSeconds: number): Promise<UploadPlan>;
   /** A GET of blob `sha256`, valid for `expiresInSeconds`. */
   downloadUrl(sha256: string, expiresInSeconds: number): Promise<string>;

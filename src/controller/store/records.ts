@@ -281,6 +281,11 @@ export interface ServerDoc {
   workflowFailure?: import('../domain/server-spec.js').WorkflowFailure;
   gamePort?: number;
   observed: import('../domain/server-spec.js').ServerObserved;
+  /**
+   * The `observed.startedAt` ('' when none was reported) of this proxy's or member's process that
+   * was running when the forwarding secret was rotated: it holds the old secret until it restarts.
+   */
+  staleSecretProcess?: string;
   createdAt: string;
   updatedAt: string;
 }

@@ -14,7 +14,8 @@ export const networkRoutes = (s: Services) => [
     summary: 'Change the network (global administrators).',
     description: '`lobbyServerId` must name a member (a server with `inNetwork: true`; `conflict` otherwise); `null` clears it. '
       + 'A new `port` moves the proxy: a running proxy restarts on it; `conflict` when it is taken on the proxy\'s host, `phase_busy` while the proxy is busy. '
-      + 'The proxy\'s routes follow at once.',
+      + 'The proxy\'s routes follow at once. Removing a team from `teamIds` takes its members out of the network and rotates the forwarding secret '
+      + '(as POST /network/forwarding-secret does: the proxy and the remaining members restart in turn).',
     body: UpdateNetwork, response: Network, errors: ['conflict', 'phase_busy'],
     audit: { action: 'network.update', targetKind: 'network' },
     handler: async ({ caller, body, audit }) => s.network.update(caller, body, audit),
@@ -29,6 +30,15 @@ export const networkRoutes = (s: Services) => [
     body: CreateProxy, response: ServerDetail, errors: ['conflict', 'insufficient_capacity'],
     audit: { action: 'network.proxy.create', targetKind: 'server' },
     handler: async ({ caller, body, audit }) => s.network.createProxy(caller, body, audit),
+  }),
+  route({
+    method: 'POST', path: '/network/forwarding-secret', tag: 'network', status: 204,
+    summary: 'Rotate the network\'s forwarding secret (global administrators).',
+    description: 'The old secret is given to no server again. The proxy, then each running member, restarts in turn to take the new one; '
+      + 'each shows `RESTART_PENDING` until it did (a stopped server takes it at its next start). '
+      + 'Removing a team from `teamIds` (PATCH /network) does the same, after that team\'s members leave the network.',
+    audit: { action: 'network.forwarding_secret.rotate', targetKind: 'network' },
+    handler: async ({ caller, audit }) => s.network.rotateSecret(caller, audit),
   }),
   route({
     method: 'GET', path: '/network/routes', tag: 'network', status: 200,

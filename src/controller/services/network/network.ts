@@ -6,6 +6,7 @@ import type { NetworkDoc, ServerDoc } from '../../store/records.js';
 import type { Access } from '../identity/access.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import type { NetworkRoutePush } from './route-push.js';
+import type { SecretRotation } from './secret-rotation.js';
 import { networkId, type NetworkState } from './network-state.js';
 import type { ServerService } from '../servers/servers.js';
 import type { TeamService } from '../identity/teams.js';
@@ -51,6 +52,7 @@ export class NetworkService {
     private readonly servers: ServerService,
     private readonly teams: TeamService,
     private readonly routePush: NetworkRoutePush,
+    private readonly rotation: SecretRotation,
   ) {}
 
   private async record(): Promise<NetworkDoc> {
@@ -84,13 +86,39 @@ export class NetworkService {
     }
     const proxy = await this.state.proxy();
     if (input.port !== undefined && proxy) await this.servers.moveProxyPort(proxy, input.port);
+    const removed = teamIds ? [...await this.liveTeams(network)].filter((id) => !teamIds.includes(id)) : [];
+    const left = await this.leave(removed);
     const { lobbyServerId, teamIds: _teamIds, ...fields } = input;
     const { lobbyServerId: previousLobby, ...rest } = network;
-    const lobby = lobbyServerId === undefined ? previousLobby : lobbyServerId ?? undefined;
+    const chosen = lobbyServerId === undefined ? previousLobby : lobbyServerId ?? undefined;
+    const lobby = chosen && !left.includes(chosen) ? chosen : undefined;
     const updated: NetworkDoc = { ...rest, ...fields, ...(lobby ? { lobbyServerId: lobby } : {}), ...(teamIds ? { teamIds } : {}), updatedAt: nowIso(this.deps) };
     await this.deps.repos.network.replace({ _id: networkId }, updated);
     this.routePush.routesMayHaveChanged();
+    if (removed.length > 0) {
+      audit.detail({ leftNetwork: left, forwardingSecretRotated: true, restartsDue: await this.rotation.rotate() });
+    }
     return networkView(updated, await this.state.proxy(), await this.liveTeams(updated));
+  }
+
+  /**
+   * The members of teams no longer admitted leave the network (they take it at their next start,
+   * which the rotation that follows brings about). Done before the teams are stored: a busy
+   * server fails the whole change with `phase_busy`, and trying it again finds the rest.
+   */
+  private async leave(teamIds: readonly string[]): Promise<string[]> {
+    if (teamIds.length === 0) return [];
+    const members = await this.deps.repos.servers.find({ teamId: { $in: [...teamIds] }, kind: 'GAME_SERVER', 'desired.inNetwork': true });
+    for (const doc of members) await this.servers.apply(doc, { type: 'UPDATE', at: nowIso(this.deps), inNetwork: false });
+    return members.map((d) => d._id);
+  }
+
+  /** A new forwarding secret, then a rolling restart of the proxy and the running members (global administrators). */
+  async rotateSecret(caller: Caller, audit: AuditScope): Promise<void> {
+    audit.target(networkId);
+    this.access.requireGlobalAdmin(caller);
+    await this.record();
+    audit.detail({ restartsDue: await this.rotation.rotate() });
   }
 
   /** The lobby is a member: a game server whose desired state says it is in the network. */

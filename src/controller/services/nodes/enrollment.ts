@@ -51,7 +51,7 @@ export class NodeEnrollment {
 
   /** Loads the signing key from the store, generated at first start. */
   async start(): Promise<void> {
-    this.credentials = await loadLinkSigningKey(this.deps.repos.settings, this.deps.dataDir, nowIso(this.deps));
+    this.credentials = await loadLinkSigningKey(this.deps.repos.settings, this.deps.secrets, this.deps.dataDir, nowIso(this.deps));
   }
 
   /** A new one-time token for the Node; any earlier unused one stops working. */

@@ -1,6 +1,6 @@
 import { deriveConvergence } from '../../domain/convergence.js';
 import { explainCrashLoop, type LastCrash } from '../../domain/last-crash.js';
-import { restartPending } from '../../domain/network.js';
+import { holdsStaleSecret, restartPending } from '../../domain/network.js';
 import { explainPortInUse } from '../../domain/port-in-use.js';
 import type { PortRange } from '../../../shared/link/messages.js';
 import type { StatusCondition } from '../../domain/status.js';
@@ -80,7 +80,7 @@ export function serverDetail(doc: ServerDoc, nodeConnected: boolean, lastCrash?:
     acknowledgedConditions: doc.desired.acknowledgedConditions,
     markers: restartPending({
       desiredState: doc.desired.state, desiredInNetwork: doc.desired.inNetwork, runtimeState: doc.observed.runtimeState, startedInNetwork: doc.observed.startedInNetwork,
-    }) ? ['RESTART_PENDING' as const] : [],
+    }) || holdsStaleSecret({ ...doc.observed, staleSecretProcess: doc.staleSecretProcess }) ? ['RESTART_PENDING' as const] : [],
     status: {
       ...(doc.observed.runtimeState ? { runtimeState: doc.observed.runtimeState } : {}),
       usage: doc.observed.usage,

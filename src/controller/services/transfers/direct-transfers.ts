@@ -18,13 +18,19 @@ export const directTransferMs = (sizeBytes: number) => 60_000 + Math.ceil(sizeBy
  */
 const isUnknownToAgent = (e: unknown) => isAgentRequestError(e) && e.code === 'UNSUPPORTED';
 
-/** The presigned URLs outlive the Controller's wait by five minutes: its clock may run behind the store's. */
-const urlLifetimeSeconds = (timeoutMs: number) => Math.ceil(timeoutMs / 1000) + 300;
+/**
+ * The presigned URLs outlive the Controller's wait by five minutes (its clock may run behind the
+ * store's), and never an hour: a URL that leaked is of use for that long at most. A request begun
+ * before it expires runs to its end, but each part of a multipart upload must begin within the
+ * hour: a file that takes longer (over ~18 GB at 5 MB/s) fails its backup with the store's refusal.
+ */
+const urlLifetimeSeconds = (timeoutMs: number) => Math.min(Math.ceil(timeoutMs / 1000) + 300, 3600);
 
 /**
  * One file of a snapshot uploaded by its Agent straight into the store, with requests presigned
- * for exactly that blob; the Controller completes the upload only once the Agent answers that
- * every byte matched the manifest's sha256, and aborts it otherwise. Answers the bytes stored.
+ * for exactly that blob and its size (and, in one request, its sha256, which the store checks);
+ * the Controller completes a multipart upload only once the Agent answers that every byte matched
+ * the manifest's sha256, and aborts it otherwise. Answers the bytes stored.
  */
 export async function uploadDirect(calls: NodeCalls, snapshot: SnapshotSource, entry: ManifestEntry, store: BlobStore & DirectBlobs): Promise<number> {
   try {

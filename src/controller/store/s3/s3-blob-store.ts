@@ -10,7 +10,7 @@ import { BlobDecoder, BlobEncoder, shaPattern, verifying } from '../../../shared
 import type { BlobStore } from '../../../shared/backup/blob-store.js';
 import type { BackupManifest } from '../../../shared/backup/manifest.js';
 import type { DirectBlobs, UploadPlan } from '../direct-blobs.js';
-import { presignDownload, presignUpload } from './s3-presigned.js';
+import { encodingMetadata, presignDownload, presignUpload } from './s3-presigned.js';
 
 const idPattern = /^[A-Za-z0-9-]{1,100}$/;
 
@@ -56,7 +56,8 @@ export interface S3Area {
 
 /**
  * One area of an S3 destination's content-addressed store: blobs at `<area>/blobs/<sha256>`
- * (BlobEncoder, as on every store) and manifests at `<area>/manifests/<backupId>.json`. Agents
+ * (BlobEncoder as on every store when the Controller carried them; the file's own bytes, marked
+ * `x-amz-meta-cairn-encoding: identity`, when an Agent uploaded them) and manifests at `<area>/manifests/<backupId>.json`. Agents
  * move blobs themselves with requests this store presigns (`planUpload`, `downloadUrl`);
  * `putBlob` and `readBlob` carry them through the Controller for Agents that cannot. There a blob
  * streams into S3 as it is read (multipart above 8 MiB, never held whole); S3 shows an object
@@ -115,7 +116,7 @@ export class S3BlobStore implements BlobStore, DirectBlobs {
   }
 
   planUpload(sha256: string, sizeBytes: number, expiresInSeconds: number): Promise<UploadPlan> {
-    return presignUpload(this.client, this.bucket, this.blobKey(sha256), sizeBytes, expiresInSeconds);
+    return presignUpload(this.client, this.bucket, this.blobKey(sha256), sha256, sizeBytes, expiresInSeconds);
   }
 
   downloadUrl(sha256: string, expiresInSeconds: number): Promise<string> {
@@ -125,7 +126,10 @@ export class S3BlobStore implements BlobStore, DirectBlobs {
   readBlob(sha256: string): Readable {
     const out = new PassThrough();
     this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.blobKey(sha256) }))
-      .then((answer) => pipeline(answer.Body as Readable, new BlobDecoder(), verifying(sha256), out))
+      .then((answer) => {
+        const asUploaded = answer.Metadata?.['cairn-encoding'] === encodingMetadata['cairn-encoding'];
+        return asUploaded ? pipeline(answer.Body as Readable, verifying(sha256), out) : pipeline(answer.Body as Readable, new BlobDecoder(), verifying(sha256), out);
+      })
       .catch((e: unknown) => out.destroy(e as Error));
     return out;
   }

@@ -9,38 +9,51 @@ const mib = 1024 * 1024;
 export const presignedPartBytes = 8 * mib;
 /** S3 allows this many parts per upload: a larger blob gets larger parts. */
 const maxParts = 10_000;
+/** The longest a presigned request stays valid, however large its file. */
+export const maxUrlSeconds = 3600;
 
 /**
- * The most an encoded blob can take for a file of `size` bytes: stored as it is, one tag byte;
- * gzip, zlib falls back to stored blocks (a few bytes per 64 KiB) where it cannot compress.
- * Generous, since an unused part URL costs nothing.
+ * The user metadata (`x-amz-meta-cairn-encoding`) of a blob an Agent uploaded: the file's own
+ * bytes, not BlobEncoder's, so that the object's SHA-256 is the one the manifest names and the
+ * bucket itself can check it.
  */
-export const encodedBound = (size: number) => size + Math.ceil(size / 256) + 64 * 1024;
+export const encodingMetadata = { 'cairn-encoding': 'identity' } as const;
 
-/** The part size and count for a file of `size` bytes. */
+/** The part size and count for a file of `size` bytes, uploaded as it is. */
 export function partLayout(size: number): { partBytes: number; parts: number } {
-  const bound = encodedBound(size);
-  const partBytes = Math.max(presignedPartBytes, Math.ceil(bound / maxParts / mib) * mib);
-  return { partBytes, parts: Math.ceil(bound / partBytes) };
+  const partBytes = Math.max(presignedPartBytes, Math.ceil(size / maxParts / mib) * mib);
+  return { partBytes, parts: Math.max(1, Math.ceil(size / partBytes)) };
 }
 
+/** Content-Length and the metadata are signed headers the Agent must send as they are: the bucket refuses other bytes. */
+const signedHeaders = (expiresIn: number) => ({
+  expiresIn: Math.min(expiresIn, maxUrlSeconds),
+  signableHeaders: new Set(['content-length']),
+  unhoistableHeaders: new Set(['x-amz-checksum-sha256', 'x-amz-meta-cairn-encoding']),
+});
+
 /**
- * The presigned requests of one object's upload: one PutObject when it fits in a part, else a
- * multipart upload the Controller creates, whose parts the Agent PUTs and which the Controller
- * completes or aborts. Only ever keys and times: the URLs carry a signature, never the secret.
+ * The presigned requests of one file's upload, bound to its bytes: one PutObject when it fits in a
+ * part, signed with the file's exact Content-Length and its SHA-256 (`x-amz-checksum-sha256`,
+ * which S3 checks against the body), so the bucket stores nothing but the content the manifest
+ * names; else a multipart upload the Controller creates, each part signed with its exact
+ * Content-Length, which the Agent PUTs and the Controller completes or aborts. Only ever keys and
+ * times: the URLs carry a signature, never the secret, and live at most an hour.
  */
-export async function presignUpload(client: S3Client, bucket: string, key: string, size: number, expiresIn: number): Promise<UploadPlan> {
+export async function presignUpload(client: S3Client, bucket: string, key: string, sha256: string, size: number, expiresIn: number): Promise<UploadPlan> {
   const { partBytes, parts } = partLayout(size);
+  const options = signedHeaders(expiresIn);
   if (parts === 1) {
-    const url = await getSignedUrl(client, new PutObjectCommand({ Bucket: bucket, Key: key }), { expiresIn });
+    const put = new PutObjectCommand({ Bucket: bucket, Key: key, ContentLength: size, ChecksumSHA256: Buffer.from(sha256, 'hex').toString('base64'), Metadata: encodingMetadata });
     // A single PUT completes by itself, and only with content that matched; nothing is left to drop.
-    return { partBytes, urls: [url], complete: async () => undefined, abort: async () => undefined };
+    return { partBytes, urls: [await getSignedUrl(client, put, options)], complete: async () => undefined, abort: async () => undefined };
   }
-  const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key }));
+  const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, Metadata: encodingMetadata }));
   if (!UploadId) throw new Error('the object store answered CreateMultipartUpload without an upload id');
   const urls: string[] = [];
   for (let n = 1; n <= parts; n++) {
-    urls.push(await getSignedUrl(client, new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber: n }), { expiresIn }));
+    const length = n < parts ? partBytes : size - (parts - 1) * partBytes;
+    urls.push(await getSignedUrl(client, new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber: n, ContentLength: length }), options));
   }
   return {
     partBytes,
@@ -57,5 +70,5 @@ export async function presignUpload(client: S3Client, bucket: string, key: strin
 }
 
 export function presignDownload(client: S3Client, bucket: string, key: string, expiresIn: number): Promise<string> {
-  return getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: key }), { expiresIn });
+  return getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: key }), { expiresIn: Math.min(expiresIn, maxUrlSeconds) });
 }
