@@ -1,4 +1,5 @@
 import type { ServerEvent } from '../../actors/server-machine.js';
+import { requireRoomForFiles } from '../../domain/disk-room.js';
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
 import { conflict, invalidRequest } from '../../core/errors.js';
@@ -65,6 +66,7 @@ export class RestoreWorkflow {
     const target = await this.targetOf(caller, backup, source, input.serverId);
     audit.detail({ serverId: target._id, sourceServerId: backup.serverId, destinationId: backup.destinationId });
     if (backup.state !== 'SUCCEEDED') throw conflict(`Only a SUCCEEDED backup can be restored; this one is ${backup.state}.`);
+    requireRoomForFiles(target, backup.sizeBytes, 'The backup');
     const destination = await this.destinations.get(backup.destinationId);
     if (!destination) throw conflict('The backup\'s destination is gone.');
     if (destination.kind === 'NODE_DIRECTORY' && target.nodeId !== backup.nodeId) {

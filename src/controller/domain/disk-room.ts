@@ -1,5 +1,5 @@
-import { DomainError } from '../../core/errors.js';
-import type { ServerDoc } from '../../store/records.js';
+import { DomainError } from '../core/errors.js';
+import type { ServerDoc } from '../store/records.js';
 
 /**
  * Refuses a plugin change that would take the server's files past its disk limit
@@ -13,4 +13,15 @@ export function requireDiskRoom(server: ServerDoc, addedBytes: number): void {
   if (used + addedBytes <= limit) return;
   throw new DomainError('insufficient_storage',
     `The server's files hold ${used} bytes of its disk limit of ${limit} (resources.diskBytes); the plugin needs ${addedBytes} more. Free some space or raise the limit.`);
+}
+
+/**
+ * Refuses files that would replace the server's whole tree (a restore) when they alone pass its
+ * disk limit: refused before anything stops, rather than landing and leaving the server past it.
+ */
+export function requireRoomForFiles(server: ServerDoc, totalBytes: number, what: string): void {
+  const limit = server.desired.resources.diskBytes;
+  if (!limit || totalBytes <= limit) return;
+  throw new DomainError('insufficient_storage',
+    `${what} holds ${totalBytes} bytes, more than the server's disk limit of ${limit} (resources.diskBytes). Raise the limit first.`);
 }
