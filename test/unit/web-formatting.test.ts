@@ -53,7 +53,8 @@ describe('web UI: the pure helpers behind its forms and tables', () => {
 
   it('says in words how a Node boxes its games', () => {
     expect(formatIsolation(undefined)).to.equal('Not reported yet');
-    expect(formatIsolation({ users: true, filesystem: true, memory: true, cpu: true })).to.equal('Every game in its own box: own users, own filesystem view, memory limits, CPU limits');
+    expect(formatIsolation({ users: true, filesystem: true, memory: true, cpu: true, network: true })).to.equal('Every game in its own box: own users, own filesystem view, memory limits, CPU limits, own network');
+    expect(formatIsolation({ users: true, filesystem: true, memory: true, cpu: true })).to.equal('Partial: own users, own filesystem view, memory limits, CPU limits');
     expect(formatIsolation({ users: true, filesystem: false, memory: true, cpu: false })).to.equal('Partial: own users, memory limits');
     expect(formatIsolation({ users: false, filesystem: false, memory: false, cpu: false })).to.equal('None: games run as the Agent\'s user');
   });

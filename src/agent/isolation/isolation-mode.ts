@@ -8,9 +8,11 @@ export interface IsolationSupport {
   filesystem: boolean;
   memory: boolean;
   cpu: boolean;
+  /** Each game has a network namespace of its own: its ports and nothing else. */
+  network: boolean;
 }
 
-export const noIsolation: IsolationSupport = { users: false, filesystem: false, memory: false, cpu: false };
+export const noIsolation: IsolationSupport = { users: false, filesystem: false, memory: false, cpu: false, network: false };
 
 export const isFullIsolation = (s: IsolationSupport) => s.users && s.filesystem && s.memory && s.cpu;
 

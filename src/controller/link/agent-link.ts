@@ -214,7 +214,7 @@ export class AgentLinkServer {
       runtimeVersion: hello.host?.runtimeVersion ?? '',
       allocatable: hello.allocatable ?? emptyResources(),
       gamePorts: this.gamePortsOf(nodeId, hello),
-      ...(hello.isolation ? { isolation: { users: hello.isolation.users, filesystem: hello.isolation.filesystem, memory: hello.isolation.memory, cpu: hello.isolation.cpu } } : {}),
+      ...(hello.isolation ? { isolation: { users: hello.isolation.users, filesystem: hello.isolation.filesystem, memory: hello.isolation.memory, cpu: hello.isolation.cpu, network: hello.isolation.network } } : {}),
       runtimes: hello.runtimes.map((r) => ({ name: r.name, version: r.version, major: r.major, path: r.path })),
     }, session.observedAddress);
     if (!connected) {

@@ -21,6 +21,7 @@ export const NodeIsolation = Type.Object({
   filesystem: Type.Boolean({ description: 'Each game sees only its own directory, its runtime and the system\'s libraries.' }),
   memory: Type.Boolean({ description: 'Each game\'s memory is capped at its resources.memoryBytes.' }),
   cpu: Type.Boolean({ description: 'Each game\'s CPU is capped at its resources.cpuMillis.' }),
+  network: Type.Optional(Type.Boolean({ description: 'Each game has a network namespace of its own: reachable only on its ports, kept from the Node\'s loopback and local addresses, link-local and private ranges unless `cairn-agent --game-egress-allow` allows them. Absent from Agents older than this field.' })),
 }, { description: 'What this Node enforces on its games (`cairn-agent --isolation`). A part missing under `auto` shows as the condition ISOLATION_UNAVAILABLE. Absent until the Agent first connects.' });
 
 export const NodeRuntime = Type.Object({

@@ -159,7 +159,7 @@ export interface NodeStatusDoc {
   /** The host ports the Agent offers for game servers; absent until it first connects. */
   gamePorts?: import('../../shared/link/messages.js').PortRange;
   /** What the Node enforces on its games; absent until an Agent that reports it connects. */
-  isolation?: { users: boolean; filesystem: boolean; memory: boolean; cpu: boolean };
+  isolation?: { users: boolean; filesystem: boolean; memory: boolean; cpu: boolean; network?: boolean };
   /** The Java installations the Agent found; absent until an Agent connects. */
   runtimes?: NodeRuntimeDoc[];
   lastHeartbeatAt?: string;

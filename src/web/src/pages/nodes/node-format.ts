@@ -9,14 +9,15 @@ const connectionTone: Record<Node['status']['connectionState'], string> = {
 export const adminStateClass = (state: Node['adminState']) => `state ${adminTone[state]}`;
 export const connectionStateClass = (state: Node['status']['connectionState']) => `state ${connectionTone[state]}`;
 
-const isolationParts = { users: 'own users', filesystem: 'own filesystem view', memory: 'memory limits', cpu: 'CPU limits' } as const;
+const isolationParts = { users: 'own users', filesystem: 'own filesystem view', memory: 'memory limits', cpu: 'CPU limits', network: 'own network' } as const;
 
 /** What the Node boxes its games with, in words; a missing part is named by the ISOLATION_UNAVAILABLE condition. */
 export function formatIsolation(isolation: Node['status']['isolation']): string {
   if (!isolation) return 'Not reported yet';
-  const held = (Object.keys(isolationParts) as (keyof typeof isolationParts)[]).filter((part) => isolation[part]).map((part) => isolationParts[part]);
+  const parts = Object.keys(isolationParts) as (keyof typeof isolationParts)[];
+  const held = parts.filter((part) => isolation[part] === true).map((part) => isolationParts[part]);
   if (held.length === 0) return 'None: games run as the Agent\'s user';
-  return held.length === 4 ? `Every game in its own box: ${held.join(', ')}` : `Partial: ${held.join(', ')}`;
+  return held.length === parts.length ? `Every game in its own box: ${held.join(', ')}` : `Partial: ${held.join(', ')}`;
 }
 
 /** The Java installations the Agent found, lowest major first: a server that needs Java N starts on the lowest major ≥ N. */

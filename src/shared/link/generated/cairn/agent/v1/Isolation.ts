@@ -21,6 +21,11 @@ export interface IsolationInput {
    * Each game's CPU is capped at its reservation.
    */
   'cpu'?: (boolean);
+  /**
+   * Each game has a network namespace of its own: reachable only on its ports, and kept from the
+   * Node's loopback, local addresses, link-local and private ranges unless the operator allows them.
+   */
+  'network'?: (boolean);
 }
 
 /**
@@ -43,4 +48,9 @@ export interface Isolation {
    * Each game's CPU is capped at its reservation.
    */
   'cpu': (boolean);
+  /**
+   * Each game has a network namespace of its own: reachable only on its ports, and kept from the
+   * Node's loopback, local addresses, link-local and private ranges unless the operator allows them.
+   */
+  'network': (boolean);
 }
