@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../../shared/logger.js';
 import { installationPaths } from '../../shared/programs.js';
@@ -31,7 +31,10 @@ export interface BoxSettings {
 async function viewBase(javas: readonly string[]): Promise<ViewEntry[]> {
   const system = await systemViewEntries();
   const runtimes = (await Promise.all([process.execPath, ...javas].map(installationOf))).filter((p): p is string => p !== null);
-  return [...system, ...(await extraEntries(system, [...runtimes, ...installationPaths()]))];
+  // Code resolves its imports by real path: a node_modules that is a link (a worktree's, pnpm's) is bound where it leads too.
+  const installed = installationPaths();
+  const real = await Promise.all(installed.map((p) => realpath(p).catch(() => p)));
+  return [...system, ...(await extraEntries(system, [...runtimes, ...new Set([...installed, ...real])]))];
 }
 
 /**

@@ -130,10 +130,13 @@ export class GameNetwork {
     this.logger.debug({ serverId: net.serverId, netns: net.netns, address: net.gameAddress }, 'made the game\'s network namespace');
   }
 
-  /** Deleting the namespace takes the veth pair with it; the veth by name too, for a namespace something still holds. */
+  /**
+   * The veth first: deleting it takes the pair at once, where a deleted namespace frees its end
+   * only later (and never while something still holds the namespace), too late for the next start.
+   */
   private async clear(net: GameNet): Promise<void> {
-    if (await exists(netnsPath(net.netns))) await runCommand(this.tools.ip, ['netns', 'del', net.netns]);
     if (await exists(`/sys/class/net/${net.hostVeth}`)) await runCommand(this.tools.ip, ['link', 'del', net.hostVeth]);
+    if (await exists(netnsPath(net.netns))) await runCommand(this.tools.ip, ['netns', 'del', net.netns]);
   }
 
   private async save(net: GameNet): Promise<void> {
