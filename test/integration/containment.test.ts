@@ -78,7 +78,7 @@ const asRoot = process.getuid?.() === 0;
       const n = (await f.admin.get<Node>(`/nodes/${f.nodeId}`)).body;
       return n.status.isolation ? n : undefined;
     }, { what: 'the Node\'s isolation' });
-    expect(node.status.isolation).to.deep.equal({ users: true, filesystem: true, memory: true, cpu: true });
+    expect(node.status.isolation).to.deep.equal({ users: true, filesystem: true, memory: true, cpu: true, network: true });
     expect(node.conditions.map((c) => c.reason)).to.not.include('ISOLATION_UNAVAILABLE');
   });
 
@@ -190,7 +190,7 @@ const asRoot = process.getuid?.() === 0;
 
     it('auto: the Node reports ISOLATION_UNAVAILABLE naming what is missing, and games still run (as the Agent\'s user)', async () => {
       const node = await unprivilegedNode('nobody-auto', 'auto');
-      expect(node.status.isolation).to.deep.equal({ users: false, filesystem: false, memory: false, cpu: false });
+      expect(node.status.isolation).to.deep.equal({ users: false, filesystem: false, memory: false, cpu: false, network: false });
       const condition = node.conditions.find((c) => c.reason === 'ISOLATION_UNAVAILABLE');
       expect(condition?.source).to.equal('AGENT');
       expect(condition?.message).to.match(/^Games run without full isolation: the Agent is not root \(it lacks CAP_/);

@@ -101,12 +101,12 @@ const asRoot = process.getuid?.() === 0;
   });
 
   after(async () => {
-    const servers = f ? (await f.admin.get<{ items: { id: string }[] }>('/servers?limit=200')).body.items.map((s) => s.id) : [];
-    await f?.dispose();
-    await removeGameCgroups(servers);
-    listener?.close();
     egressHost?.kill('SIGKILL');
     await sh(`ip netns del ${egress.netns} || true; ip link del ${egress.veth} 2>/dev/null || true`);
+    listener.close();
+    const servers = (await f.admin.get<{ items: { id: string }[] }>('/servers?limit=200')).body.items.map((s) => s.id);
+    await f.dispose();
+    await removeGameCgroups(servers);
   });
 
   it('the Node says its games have their own network', async () => {
@@ -124,7 +124,7 @@ const asRoot = process.getuid?.() === 0;
     const controllerPort = Number(new URL(f.t.baseUrl).port);
     expect(await connectFromGame(server.id, '127.0.0.1', controllerPort), 'the Controller on the Node\'s loopback').to.equal('error ECONNREFUSED');
     const { port } = listener.address() as AddressInfo;
-    const local = Object.values(networkInterfaces()).flat().filter((a) => a?.family === 'IPv4').map((a) => a!.address);
+    const local = Object.values(networkInterfaces()).flat().flatMap((a) => (a?.family === 'IPv4' ? [a.address] : []));
     expect(local).to.include('127.0.0.1');
     for (const address of local) expect(await connectFromGame(server.id, address, port), `the Node's ${address}`).to.equal('error ECONNREFUSED');
     expect(await connectFromGame(server.id, '169.254.169.254', 80), 'the metadata address').to.equal('error ECONNREFUSED');
