@@ -7,6 +7,7 @@ import { AgentProcess } from '../support/agent-process.js';
 import type { ConsoleStreamEvent, EnrollmentIssued, Node, ServerDetail, Team } from '../support/api-types.js';
 import { GiB, killGames, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
 import { removeGameCgroups } from '../support/game-cgroups.js';
+import { removeGameNetworks } from '../support/game-networks.js';
 import { privateGamePorts } from '../support/game-ports.js';
 import { openSse, type SseStream } from '../support/sse.js';
 import { waitFor } from '../support/wait-for.js';
@@ -303,6 +304,7 @@ const asRoot = process.getuid?.() === 0;
     } finally {
       await agent.kill();
       await killGames(dir);
+      await removeGameNetworks(dir, gamePorts);
       await rm(dir, { recursive: true, force: true });
     }
   });
