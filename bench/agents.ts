@@ -58,7 +58,7 @@ async function main(): Promise<void> {
     const starting = tokens.map((token, i) => runAgent({
       controller: `127.0.0.1:${grpcPort}`, dataDir: join(dataDir, `agent-${i}`), enrollmentToken: token,
       cpuMillis: 4000, memoryBytes: 8 * 2 ** 30, diskBytes: 50 * 2 ** 30, javas: [], bindAddress: '127.0.0.1', restartBackoffMs: 1000,
-      gamePorts: defaultGamePorts, isolation: 'off', gameUids: defaultGameUids, statusIntervalMs: 10_000,
+      gamePorts: defaultGamePorts, isolation: 'off', gameUids: defaultGameUids, gameEgressAllow: [], statusIntervalMs: 10_000,
     }, silentLogger));
     agents.push(...(await Promise.all(starting)));
     const enrolledMs = performance.now() - started;

@@ -24,7 +24,7 @@ const limits = { cpuMillis: 1000, memoryBytes: 256 * 2 ** 20 };
 
 const dataDir = await mkdtemp(join(tmpdir(), 'cairn-bench-isolation-'));
 const runtime = new ProcessRuntime({ dataDir });
-const boxed = await boxesForAgent({ dataDir, isolation: 'auto', gameUids: defaultGameUids, javas: [] }, silentLogger);
+const boxed = await boxesForAgent({ dataDir, isolation: 'auto', gameUids: defaultGameUids, javas: [], bindAddress: '127.0.0.1', gamePorts: { first: 47000, last: 47999 }, gameEgressAllow: [] }, silentLogger);
 const plain = GameBoxes.off(silentLogger);
 if (boxed.plan.missing.length > 0) console.log(`this host boxes only part: ${boxed.plan.missing.join('; ')}`);
 console.log(`box here: ${JSON.stringify(boxed.plan.support)}${boxed.plan.cgroups ? `, cgroup v${boxed.plan.cgroups.version}` : ''}`);
@@ -40,7 +40,7 @@ async function startOnce(boxes: GameBoxes): Promise<{ ms: number; serverId: stri
   const root = serverRoot(dataDir, serverId);
   await mkdir(root, { recursive: true });
   const began = performance.now();
-  const { launch: spec, box } = await boxes.box(serverId, root, limits, launch(root));
+  const { launch: spec, box } = await boxes.box(serverId, root, limits, [], launch(root));
   await runtime.start(serverId, spec, box);
   await new Promise<void>((resolve, reject) => {
     let detach: (() => void) | undefined;

@@ -51,7 +51,7 @@ async function startAgent(index: number, token: string): Promise<void> {
     agent = await runAgent({
       controller: settings.controller, dataDir: join(settings.dataDir, `agent-${index}`), enrollmentToken: token,
       cpuMillis: 4000, memoryBytes: 8 * 2 ** 30, diskBytes: 50 * 2 ** 30, javas: [], bindAddress: '127.0.0.1', restartBackoffMs: 1000,
-      gamePorts: fleetGamePorts, isolation: 'off', gameUids: defaultGameUids, statusIntervalMs: 10_000,
+      gamePorts: fleetGamePorts, isolation: 'off', gameUids: defaultGameUids, gameEgressAllow: [], statusIntervalMs: 10_000,
     }, silentLogger);
   } catch (err) {
     if (!(err instanceof EnrollmentRefused)) throw err;

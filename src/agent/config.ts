@@ -3,6 +3,7 @@ import { logFormats, type LogFormat } from '../shared/logger.js';
 import { defaultGamePorts, gamePortsRule, parseGamePorts } from '../shared/game-ports.js';
 import { defaultGameUids, gameUidsRule, parseGameUids, type UidRange } from './isolation/game-uids.js';
 import { isolationModes, type IsolationMode } from './isolation/isolation-mode.js';
+import { egressAllowRule, parseEgressRule, type EgressRule } from './isolation/game-net-plan.js';
 import type { PortRange } from '../shared/link/messages.js';
 import type { FlagSpec } from '../shared/program-args.js';
 import { programConfig, ProgramConfigError, wholeNumber, type ProgramSettings } from '../shared/program-config.js';
@@ -32,6 +33,8 @@ export interface AgentConfig {
   isolation: IsolationMode;
   /** The uids (and gids) games get, one per server. */
   gameUids: UidRange;
+  /** What a game in its own network may reach besides the internet: the Node's networks stay closed to it otherwise. */
+  gameEgressAllow: EgressRule[];
   /** How often each running server's usage and players are sampled, reported and kept in its history. */
   statusIntervalMs: number;
 }
@@ -57,6 +60,7 @@ const flags = {
   'game-ports': { value: 'FIRST-LAST', env: 'CAIRN_GAME_PORTS', help: 'the host ports this Node offers game servers (default 25565-26564)' },
   isolation: { value: 'MODE', env: 'CAIRN_ISOLATION', help: 'auto (box games as far as the host allows), required (start no game unboxed) or off (default auto)' },
   'game-uids': { value: 'FIRST-LAST', env: 'CAIRN_GAME_UIDS', help: 'the uids and gids games run as, one per server (default 200000-299999); none may belong to an account of the host (passwd, group, subuid, subgid) or to another Agent on it' },
+  'game-egress-allow': { value: 'CIDR[:PORT]', env: 'CAIRN_GAME_EGRESS_ALLOW', multiple: true, help: 'an address block (and port) games may connect to although it is the Node\'s own, link-local or private (where games have their own network); repeatable (env: comma-separated)' },
   'status-interval-ms': { value: 'N', env: 'CAIRN_STATUS_INTERVAL_MS', help: 'how often each running server\'s CPU, memory and players are sampled and reported (default 10000, at least 1000); its history keeps 360 samples and 1,440 of six each' },
 } as const satisfies Record<string, FlagSpec>;
 
@@ -93,8 +97,17 @@ function configFrom(settings: ProgramSettings<keyof typeof flags>): AgentConfig 
     gamePorts: parsed('game-ports', gamePortsRule, parseGamePorts) ?? defaultGamePorts,
     isolation: parsed('isolation', isolationModes.join(', '), (raw) => isolationModes.find((m) => m === raw)) ?? 'auto',
     gameUids: parsed('game-uids', gameUidsRule, parseGameUids) ?? defaultGameUids,
+    gameEgressAllow: egressAllowOf(get('game-egress-allow')),
     statusIntervalMs: parsed('status-interval-ms', 'a whole number of at least 1000', wholeNumber(1000)) ?? 10_000,
   };
+}
+
+function egressAllowOf(raw: string | undefined): EgressRule[] {
+  return (raw ?? '').split(',').map((r) => r.trim()).filter((r) => r !== '').map((r) => {
+    const rule = parseEgressRule(r);
+    if (!rule) throw new AgentConfigError(`--game-egress-allow ${r}: expected ${egressAllowRule}`);
+    return rule;
+  });
 }
 
 /** `agentHelp`: the --help text; `parseAgentCommandLine`: --help, --version or the configuration to run with; `parseAgentConfig`: the configuration of a command line that runs the Agent. */

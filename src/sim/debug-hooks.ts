@@ -7,6 +7,7 @@ import { open, readFile } from 'node:fs/promises';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import type { ConsoleLog } from './console-log.js';
+import { netCommand, netHelp } from './net-hooks.js';
 
 const MiB = 2 ** 20;
 /** Allocation happens in steps of this many MiB, with a progress line after each. */
@@ -121,6 +122,7 @@ export async function spin({ seconds, threads }: SpinRequest, log: ConsoleLog): 
 export const debugHelp = [
   '/alloc <MiB>: Allocates and keeps that much memory (a test hook)',
   '/fill <MiB> <path>: Writes that many MiB to a file and tells how far it got (a test hook)',
+  ...netHelp,
   '/readfile <path>: Reads a file and tells its size or the error (a test hook)',
   '/spin <seconds> [threads]: Keeps that many threads busy (a test hook)',
   '/whoami: Prints the uid and gid it runs as (a test hook)',
@@ -159,6 +161,6 @@ export function debugCommand(verb: string, args: string[], log: ConsoleLog): boo
       return true;
     }
     default:
-      return false;
+      return netCommand(verb, words, log);
   }
 }

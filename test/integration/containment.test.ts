@@ -7,6 +7,7 @@ import { AgentProcess } from '../support/agent-process.js';
 import type { ConsoleStreamEvent, EnrollmentIssued, Node, ServerDetail, Team } from '../support/api-types.js';
 import { GiB, killGames, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
 import { removeGameCgroups } from '../support/game-cgroups.js';
+import { removeGameNetworks } from '../support/game-networks.js';
 import { privateGamePorts } from '../support/game-ports.js';
 import { openSse, type SseStream } from '../support/sse.js';
 import { waitFor } from '../support/wait-for.js';
@@ -78,7 +79,7 @@ const asRoot = process.getuid?.() === 0;
       const n = (await f.admin.get<Node>(`/nodes/${f.nodeId}`)).body;
       return n.status.isolation ? n : undefined;
     }, { what: 'the Node\'s isolation' });
-    expect(node.status.isolation).to.deep.equal({ users: true, filesystem: true, memory: true, cpu: true, pids: true, gameUids: '200000-299999', disk: 'accounting' });
+    expect(node.status.isolation).to.deep.equal({ users: true, filesystem: true, memory: true, cpu: true, pids: true, gameUids: '200000-299999', disk: 'accounting', network: true });
     expect(node.conditions.map((c) => c.reason)).to.not.include('ISOLATION_UNAVAILABLE');
   });
 
@@ -190,7 +191,7 @@ const asRoot = process.getuid?.() === 0;
 
     it('auto: the Node reports ISOLATION_UNAVAILABLE naming what is missing, and games still run (as the Agent\'s user)', async () => {
       const node = await unprivilegedNode('nobody-auto', 'auto');
-      expect(node.status.isolation).to.deep.equal({ users: false, filesystem: false, memory: false, cpu: false, pids: false, disk: 'accounting' });
+      expect(node.status.isolation).to.deep.equal({ users: false, filesystem: false, memory: false, cpu: false, pids: false, disk: 'accounting', network: false });
       const condition = node.conditions.find((c) => c.reason === 'ISOLATION_UNAVAILABLE');
       expect(condition?.source).to.equal('AGENT');
       expect(condition?.message).to.match(/^Games run without full isolation: the Agent is not root \(it lacks CAP_/);
@@ -305,6 +306,7 @@ const asRoot = process.getuid?.() === 0;
     } finally {
       await agent.kill();
       await killGames(dir);
+      await removeGameNetworks(dir, gamePorts);
       await rm(dir, { recursive: true, force: true });
     }
   });

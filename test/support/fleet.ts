@@ -7,6 +7,7 @@ import type { PortRange } from '../../src/shared/link/messages.js';
 import { AgentProcess } from './agent-process.js';
 import { setupAdmin, startTestController, type TestController, type TestControllerOptions } from './controller.js';
 import type { EnrollmentIssued, Node, ServerDetail, Team } from './api-types.js';
+import { removeGameNetworks } from './game-networks.js';
 import { privateGamePorts } from './game-ports.js';
 import type { ApiClient } from './http.js';
 import { waitFor } from './wait-for.js';
@@ -74,6 +75,7 @@ export async function startFleet(options: TestControllerOptions & { agentArgs?: 
   const gamePorts = options.gamePorts ?? (await privateGamePorts());
   const args = ['--cpu-millis', '8000', '--memory-bytes', String(8 * GiB), '--restart-backoff-ms', '100', '--bind-address', '127.0.0.1', ...(options.agentArgs ?? [])];
   const extras: ExtraNode[] = [];
+  const extraPorts = new Map<ExtraNode, PortRange>();
   const healthy = (nodeId: string) =>
     waitFor(async () => (await admin.get<Node>(`/nodes/${nodeId}`)).body.status.connectionState === 'HEALTHY', { timeoutMs: 20_000, what: `Node ${nodeId} to be HEALTHY` });
   const fleet: Fleet = {
@@ -86,18 +88,22 @@ export async function startFleet(options: TestControllerOptions & { agentArgs?: 
     async addNode(name: string) {
       const created = await admin.post<EnrollmentIssued>('/nodes', { name });
       const dir = await mkdtemp(join(tmpdir(), 'cairn-agent-'));
-      const agent = AgentProcess.start({ grpcPort: fleet.t.controller.grpcPort, dataDir: dir, gamePorts: await privateGamePorts(), enrollmentToken: created.body.enrollmentToken, extra: args });
+      const ports = await privateGamePorts();
+      const agent = AgentProcess.start({ grpcPort: fleet.t.controller.grpcPort, dataDir: dir, gamePorts: ports, enrollmentToken: created.body.enrollmentToken, extra: args });
       const extra: ExtraNode = { nodeId: created.body.node.id, agentDir: dir, agent };
       extras.push(extra);
+      extraPorts.set(extra, ports);
       await healthy(extra.nodeId);
       return extra;
     },
     async dispose() {
       await fleet.agent.kill();
       await killGames(agentDir);
+      await removeGameNetworks(agentDir, gamePorts);
       for (const extra of extras) {
         await extra.agent.kill();
         await killGames(extra.agentDir);
+        await removeGameNetworks(extra.agentDir, extraPorts.get(extra)!);
         await rm(extra.agentDir, { recursive: true, force: true });
       }
       await fleet.t.dispose();

@@ -66,9 +66,10 @@ describe('containment: the cgroup layout of a host', () => {
 describe('containment: the box command', () => {
   const identity = { uid: 200_001, gid: 200_001 };
 
-  it('joins the cgroups, enters the view, drops to the server\'s uid, then runs the game', () => {
+  it('joins the cgroups, enters the network, the view, drops to the server\'s uid, then runs the game', () => {
     const { command, args } = boxedCommand({
       identity, setpriv: '/usr/bin/setpriv', procsFiles: ['/cg/memory/cairn/s/cgroup.procs', '/cg/pids/cairn/s/cgroup.procs'],
+      netns: { nsenter: '/usr/bin/nsenter', path: '/run/netns/cairn-s' },
       view: {
         bwrap: '/usr/bin/bwrap', serverDir: '/data/servers/s/root', software: { from: '/data/servers/s/software', at: '/data/servers/s/root/.cairn' },
         entries: [{ kind: 'ro-bind', path: '/usr' }, { kind: 'symlink', target: 'usr/bin', path: '/bin' }, { kind: 'ro-bind', path: '/opt/jdk' }],
@@ -76,9 +77,10 @@ describe('containment: the box command', () => {
     }, 'java', ['-jar', 'server.jar']);
     expect(command).to.equal('/bin/sh');
     expect(args.slice(2, 6)).to.deep.equal(['cairn-box', '2', '/cg/memory/cairn/s/cgroup.procs', '/cg/pids/cairn/s/cgroup.procs']);
+    expect(args.slice(6, 9)).to.deep.equal(['/usr/bin/nsenter', '--net=/run/netns/cairn-s', '--']);
     const bwrap = args.indexOf('/usr/bin/bwrap');
     const setpriv = args.indexOf('/usr/bin/setpriv');
-    expect(bwrap).to.equal(6);
+    expect(bwrap).to.equal(9);
     expect(setpriv).to.be.greaterThan(bwrap);
     const box = args.slice(bwrap, setpriv).join(' ');
     expect(box).to.include('--new-session --die-with-parent --unshare-pid');
@@ -95,8 +97,8 @@ describe('containment: the box command', () => {
   });
 
   it('is the game alone when nothing is enforced, and only what is when part is', () => {
-    expect(boxedCommand({ identity: null, setpriv: null, procsFiles: [], view: null }, 'node', ['x.js'])).to.deep.equal({ command: 'node', args: ['x.js'] });
-    expect(boxedCommand({ identity, setpriv: '/usr/bin/setpriv', procsFiles: [], view: null }, 'node', ['x.js']).command).to.equal('/usr/bin/setpriv');
+    expect(boxedCommand({ identity: null, setpriv: null, procsFiles: [], view: null, netns: null }, 'node', ['x.js'])).to.deep.equal({ command: 'node', args: ['x.js'] });
+    expect(boxedCommand({ identity, setpriv: '/usr/bin/setpriv', procsFiles: [], view: null, netns: null }, 'node', ['x.js']).command).to.equal('/usr/bin/setpriv');
   });
 
   it('reads a box\'s exit code of 128 + n as the signal n', () => {

@@ -3,7 +3,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConsoleLog } from '../../src/sim/console-log.js';
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { allocSteps, debugCommand, parseMiB, parseSpin, readfile, spin, whoami } from '../../src/sim/debug-hooks.js';
+import { bind, connect, parsePort } from '../../src/sim/net-hooks.js';
 
 function recordingLog(): ConsoleLog & { lines: string[] } {
   const lines: string[] = [];
@@ -69,7 +72,41 @@ describe('simcraft debug hooks', () => {
     expect(debugCommand('alloc', ['lots'], log)).to.equal(true);
     expect(debugCommand('spin', [], log)).to.equal(true);
     expect(debugCommand('readfile', [], log)).to.equal(true);
+    expect(debugCommand('connect', ['127.0.0.1'], log)).to.equal(true);
+    expect(debugCommand('bind', ['0'], log)).to.equal(true);
     expect(debugCommand('say', ['hi'], log)).to.equal(false);
-    expect(log.lines.map((l) => /^\[Debug\] usage: (\w+)/.exec(l)?.[1])).to.deep.equal(['alloc', 'spin', 'readfile']);
+    expect(log.lines.map((l) => /^\[Debug\] usage: (\w+)/.exec(l)?.[1])).to.deep.equal(['alloc', 'spin', 'readfile', 'connect', 'bind']);
+  });
+
+  describe('connect and bind', () => {
+    it('takes ports 1..65535 only', () => {
+      expect(parsePort('25565')).to.equal(25565);
+      for (const bad of [undefined, '', '0', '65536', '-1', '1.5', 'x']) expect(parsePort(bad), String(bad)).to.equal(undefined);
+    });
+
+    it('connect says ok for a listener and the error code for a closed port', async () => {
+      const server = createServer((s) => s.end());
+      server.listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      const { port } = server.address() as AddressInfo;
+      const log = recordingLog();
+      await connect('127.0.0.1', port, log);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await connect('127.0.0.1', port, log);
+      expect(log.lines).to.deep.equal([`[Debug] connect 127.0.0.1:${port}: ok`, `[Debug] connect 127.0.0.1:${port}: error ECONNREFUSED`]);
+    });
+
+    it('bind keeps the port, and a second bind of it says EADDRINUSE', async () => {
+      const probe = createServer();
+      probe.listen(0, '0.0.0.0');
+      await once(probe, 'listening');
+      const { port } = probe.address() as AddressInfo;
+      await new Promise<void>((resolve) => probe.close(() => resolve()));
+      const log = recordingLog();
+      await bind(port, log);
+      await bind(port, log);
+      await connect('127.0.0.1', port, log);
+      expect(log.lines).to.deep.equal([`[Debug] bind ${port}: ok`, `[Debug] bind ${port}: error EADDRINUSE`, `[Debug] connect 127.0.0.1:${port}: ok`]);
+    });
   });
 });

@@ -53,7 +53,7 @@ describe('web UI: the pure helpers behind its forms and tables', () => {
 
   it('says in words how a Node boxes its games', () => {
     expect(formatIsolation(undefined)).to.equal('Not reported yet');
-    expect(formatIsolation({ users: true, filesystem: true, memory: true, cpu: true, pids: true, gameUids: '200000-299999' })).to.equal('Every game in its own box: own users, own filesystem view, memory limits, CPU limits, task limits (uids 200000-299999)');
+    expect(formatIsolation({ users: true, filesystem: true, memory: true, cpu: true, pids: true, network: true, gameUids: '200000-299999' })).to.equal('Every game in its own box: own users, own filesystem view, memory limits, CPU limits, task limits, own network (uids 200000-299999)');
     expect(formatIsolation({ users: true, filesystem: true, memory: true, cpu: true })).to.equal('Partial: own users, own filesystem view, memory limits, CPU limits');
     expect(formatIsolation({ users: true, filesystem: false, memory: true, cpu: false, pids: true, gameUids: '300000-300999' })).to.equal('Partial: own users, memory limits, task limits (uids 300000-300999)');
     expect(formatIsolation({ users: false, filesystem: false, memory: false, cpu: false })).to.equal('None: games run as the Agent\'s user');

@@ -13,6 +13,8 @@ export interface BoxSpec {
   view: { bwrap: string; entries: ViewEntry[]; serverDir: string; software: { from: string; at: string } } | null;
   /** `cgroup.procs` files the game joins before anything of it runs. */
   procsFiles: string[];
+  /** The network namespace the game enters (its path under /run/netns); null keeps the host's network. */
+  netns: { nsenter: string; path: string } | null;
 }
 
 /**
@@ -65,11 +67,12 @@ function identityArgs(identity: GameIdentity): string[] {
   ];
 }
 
-/** The command that runs `command args` in its box: cgroups joined, then the view, then the identity. */
+/** The command that runs `command args` in its box: cgroups joined, then the network, the view, the identity. */
 export function boxedCommand(spec: BoxSpec, command: string, args: readonly string[]): { command: string; args: string[] } {
   let argv = [command, ...args];
   if (spec.identity && spec.setpriv) argv = [spec.setpriv, ...identityArgs(spec.identity), '--', ...argv];
   if (spec.view) argv = [spec.view.bwrap, ...viewArgs(spec.view), '--', ...argv];
+  if (spec.netns) argv = [spec.netns.nsenter, `--net=${spec.netns.path}`, '--', ...argv];
   if (spec.procsFiles.length > 0) argv = ['/bin/sh', '-c', joinGroupsScript, 'cairn-box', String(spec.procsFiles.length), ...spec.procsFiles, ...argv];
   const [first, ...rest] = argv;
   return { command: first, args: rest };

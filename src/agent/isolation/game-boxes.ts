@@ -4,6 +4,7 @@ import { removeGroup } from '../runtime/cgroup-files.js';
 import { boxedCommand, type ViewEntry } from './box-command.js';
 import { prepareServerGroup, serverGroupDirs, type CgroupLimits } from './cgroups.js';
 import type { GameIdentities } from './game-identities.js';
+import type { GameNetwork } from './game-net.js';
 import type { GameIdentity } from './game-identity.js';
 import { isolationUnavailableMessage, isolationUnavailableReason, noIsolation } from './isolation-mode.js';
 import type { IsolationPlan } from './isolation-probe.js';
@@ -33,11 +34,13 @@ export class GameBoxes {
     private readonly logger: Logger,
     /** This Agent's hold on its uid range among the host's Agents, while games run as their own uids. */
     private readonly uidClaim: HeldUidClaim | null = null,
+    /** Games' own networks; null when games share the host's. */
+    private readonly network: GameNetwork | null = null,
   ) {}
 
   /** Boxes that box nothing: `--isolation off`. */
   static off(logger: Logger): GameBoxes {
-    return new GameBoxes({ mode: 'off', support: noIsolation, missing: [], bwrap: null, setpriv: null, cgroups: null }, null, [], logger);
+    return new GameBoxes({ mode: 'off', support: noIsolation, missing: [], bwrap: null, setpriv: null, cgroups: null, net: null }, null, [], logger);
   }
 
   /** Why games are not started at all here (`--isolation required` without the whole box); null when they may be. */
@@ -63,9 +66,10 @@ export class GameBoxes {
 
   /**
    * The boxed form of a launch. The server's directory becomes its identity's first, so what the
-   * Agent wrote since the last run is the game's; the cgroup is made fresh with the server's limits.
+   * Agent wrote since the last run is the game's; the cgroup and the network namespace (its
+   * `ports` published) are made fresh.
    */
-  async box(serverId: string, serverDir: string, limits: CgroupLimits, launch: LaunchSpec): Promise<BoxedLaunch> {
+  async box(serverId: string, serverDir: string, limits: CgroupLimits, ports: readonly number[], launch: LaunchSpec): Promise<BoxedLaunch> {
     const { support, cgroups } = this.plan;
     if (!support.users && !support.memory && !support.cpu && !support.pids) return { launch };
     const identity = this.identities ? await this.identities.ensure(serverId) : null;
@@ -78,7 +82,9 @@ export class GameBoxes {
       ? { bwrap: this.plan.bwrap!, entries: [...this.viewBase, ...(await this.commandEntries(launch.command))], serverDir, software: { from: softwareBeside(serverDir), at: softwareMountPoint(serverDir) } }
       : null;
     if (identity && !view) await openWayTo(serverDir, identity);
-    const command = boxedCommand({ identity, setpriv: this.plan.setpriv, view, procsFiles: group?.procsFiles ?? [] }, launch.command, launch.args);
+    // A game without a port (none is published) has nothing to be reached on: it keeps the host's network.
+    const netns = this.network && view && ports.length > 0 ? { nsenter: this.plan.net!.nsenter, path: await this.network.prepare(serverId, ports) } : null;
+    const command = boxedCommand({ identity, setpriv: this.plan.setpriv, view, procsFiles: group?.procsFiles ?? [], netns }, launch.command, launch.args);
     return {
       launch: { ...launch, ...command, env: view || identity ? boxedEnv(launch.env, serverDir) : launch.env },
       box: { view: view !== null, oomFile: group?.oomFile ?? null, cgroupDirs: group?.dirs ?? [] },
@@ -90,13 +96,29 @@ export class GameBoxes {
     return this.plan.support.filesystem && this.plan.bwrap !== null;
   }
 
+  /**
+   * The address the server's game binds to: in a namespace of its own every address of it is the
+   * game's, and the Node publishes its ports at `hostBind`. `starting` asks for the next game, else
+   * for the one that runs (one adopted from before the upgrade keeps the host's network).
+   */
+  gameBindAddress(serverId: string, hostBind: string, starting: boolean): string {
+    const own = this.network !== null && (starting || this.network.has(serverId));
+    return own ? '0.0.0.0' : hostBind;
+  }
+
+  /** The server's game ended: its ports lead nowhere until its next start. */
+  async exited(serverId: string): Promise<void> {
+    await this.network?.unpublish(serverId);
+  }
+
   /** Where a game finds its installed software: bound at its root's `.cairn` in a view, else where it lies. */
   softwareSeenAt(root: string): string {
     return this.viewed ? softwareMountPoint(root) : softwareBeside(root);
   }
 
-  /** The server is gone from this Node: its uid is free again and its cgroup goes. */
+  /** The server is gone from this Node: its uid is free again, its cgroup and its network namespace go. */
   async forget(serverId: string): Promise<void> {
+    await this.network?.remove(serverId);
     await this.identities?.release(serverId);
     if (this.plan.cgroups) for (const dir of serverGroupDirs(this.plan.cgroups, serverId)) await removeGroup(dir);
   }

@@ -10,9 +10,11 @@ export interface IsolationSupport {
   cpu: boolean;
   /** At most `maxTasks` (4096) tasks per game. */
   pids: boolean;
+  /** Each game has a network namespace of its own: its ports and nothing else. */
+  network: boolean;
 }
 
-export const noIsolation: IsolationSupport = { users: false, filesystem: false, memory: false, cpu: false, pids: false };
+export const noIsolation: IsolationSupport = { users: false, filesystem: false, memory: false, cpu: false, pids: false, network: false };
 
 export const isFullIsolation = (s: IsolationSupport) => s.users && s.filesystem && s.memory && s.cpu && s.pids;
 

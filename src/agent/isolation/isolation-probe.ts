@@ -4,7 +4,9 @@ import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { cgroupLayoutOf, parseMountInfo, type CgroupLayout } from './cgroup-layout.js';
 import { cgroupParent, maxTasks } from './cgroups.js';
+import type { NetTools } from './game-net.js';
 import { noIsolation, type IsolationMode, type IsolationSupport } from './isolation-mode.js';
+import { runCommand } from './net-commands.js';
 
 const run = promisify(execFile);
 
@@ -16,6 +18,8 @@ export interface IsolationPlan {
   bwrap: string | null;
   setpriv: string | null;
   cgroups: CgroupLayout | null;
+  /** The programs games' own networks are made with; null when games keep the host's network. */
+  net: NetTools | null;
 }
 
 /**
@@ -96,7 +100,7 @@ async function detectCgroups(): Promise<CgroupLayout | null> {
  * still gets users and limits, one without cgroups still gets users and views.
  */
 export async function probeIsolation(mode: IsolationMode): Promise<IsolationPlan> {
-  if (mode === 'off') return { mode, support: noIsolation, missing: [], bwrap: null, setpriv: null, cgroups: null };
+  if (mode === 'off') return { mode, support: noIsolation, missing: [], bwrap: null, setpriv: null, cgroups: null, net: null };
   const missing: string[] = [];
   const lacking = missingCapabilities(await effectiveCapabilities());
   const privileged = lacking.length === 0;
@@ -135,5 +139,22 @@ export async function probeIsolation(mode: IsolationMode): Promise<IsolationPlan
   // A game never runs as root while the Agent can make it someone else: without a view it still gets its own uid.
   const users = setpriv !== null;
   const filesystem = users && bwrap !== null;
-  return { mode, support: { users, filesystem, memory, cpu, pids }, missing, bwrap: filesystem ? bwrap : null, setpriv, cgroups };
+  const net = filesystem ? await probeNetwork(missing) : null;
+  return { mode, support: { users, filesystem, memory, cpu, pids, network: net !== null }, missing, bwrap: filesystem ? bwrap : null, setpriv, cgroups, net };
+}
+
+/** The tools of a game's own network, and a trial nftables transaction (a kernel without nf_tables shows here). */
+async function probeNetwork(missing: string[]): Promise<NetTools | null> {
+  const [ip, nft, nsenter] = await Promise.all(['ip', 'nft', 'nsenter'].map(findExecutable));
+  if (!ip) missing.push('ip (iproute2) is not installed, so games share the Node\'s network');
+  if (!nft) missing.push('nft (nftables) is not installed, so games share the Node\'s network');
+  if (!nsenter) missing.push('nsenter (util-linux) is not installed, so games share the Node\'s network');
+  if (!ip || !nft || !nsenter) return null;
+  try {
+    await runCommand(nft, ['-f', '-'], 'add table ip cairn_probe\ndelete table ip cairn_probe\n');
+  } catch (e) {
+    missing.push(`nftables does not work here, so games share the Node's network (${(e as Error).message.split('\n')[0]})`);
+    return null;
+  }
+  return { ip, nft, nsenter };
 }

@@ -121,6 +121,11 @@ export class ServerRunner {
     return { root: this.root, software: this.deps.boxes.softwareSeenAt(this.root) };
   }
 
+  /** The host settings as the game sees them: in a network of its own it binds every address it has. */
+  private hostFor(starting: boolean): HostSettings {
+    return { ...this.deps.host, bindAddress: this.deps.boxes.gameBindAddress(this.serverId, this.deps.host.bindAddress, starting) };
+  }
+
   get finished(): boolean {
     return this.actor.getSnapshot().status === 'done';
   }
@@ -160,7 +165,7 @@ export class ServerRunner {
       const state = snapshot.value;
       const target = snapshot.context.desired;
       if ((state !== 'running' && state !== 'starting' && state !== 'launching') || routesKey(target.network) === this.routesWritten) return;
-      await writeManagedConfig(this.template, placeholderValues(this.template, target, this.dirs, this.deps.host), this.root, target.network, {}, this.deps.boxes.identityOf(this.serverId));
+      await writeManagedConfig(this.template, placeholderValues(this.template, target, this.dirs, this.hostFor(false)), this.root, target.network, {}, this.deps.boxes.identityOf(this.serverId));
       this.routesWritten = routesKey(target.network);
       const reload = this.template.network?.reloadCommand;
       if (reload && state === 'running') await this.deps.runtime.sendCommand(this.serverId, reload);
@@ -171,6 +176,7 @@ export class ServerRunner {
     this.startedAt = '';
     this.pid = 0;
     this.sampler.ended();
+    this.deps.boxes.exited(this.serverId).catch((err: unknown) => this.deps.logger.warn({ err, serverId: this.serverId }, 'unpublishing the game\'s ports failed'));
     const state = this.state;
     if (isCrash(exit.code, exit.signal) && state !== 'stopping' && state !== 'removing') {
       this.deps.logger.warn({ serverId: this.serverId, exitCode: exit.code, signal: exit.signal, cause: exit.cause, state }, `the game crashed (${endedWith(exit)})`);
@@ -270,7 +276,7 @@ export class ServerRunner {
     if (await prepareSoftwareMount(this.root)) this.deps.logger.info({ serverId: this.serverId }, 'moved what stood at the root\'s .cairn out of the game\'s reach (software now lives beside the root)');
     // A game adopted across an upgrade from a version that kept the software in the root has none beside it yet.
     if (!(await readInstalled(this.root))) await this.deps.installer.install(this.root, this.template, desired.software.version);
-    const values = placeholderValues(this.template, desired, this.dirs, this.deps.host);
+    const values = placeholderValues(this.template, desired, this.dirs, this.hostFor(true));
     await this.configLock.run('config', async () => {
       // Routes may have changed since this start began: the newest ones go in.
       const network = this.actor.getSnapshot().context.desired.network;
@@ -283,7 +289,7 @@ export class ServerRunner {
     const applied = this.actor.getSnapshot().context.applied;
     const file = appliedFile(this.deps.dataDir, this.serverId);
     await writeFileAtomic(file, JSON.stringify(applied));
-    const boxed = await this.deps.boxes.box(this.serverId, this.root, desired.resources, launchSpec(this.template, values, this.root));
+    const boxed = await this.deps.boxes.box(this.serverId, this.root, desired.resources, desired.gamePort ? [desired.gamePort] : [], launchSpec(this.template, values, this.root));
     let status;
     try {
       status = await this.deps.runtime.start(this.serverId, boxed.launch, boxed.box);

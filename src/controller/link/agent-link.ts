@@ -294,6 +294,6 @@ const diskIsolationOf = (disk: string): DiskIsolation => (disk === 'quota' || di
 
 /** What the Node enforces, as its hello says; `gameUids` is empty where games do not run as their own users. */
 function isolationOf(isolation: NonNullable<Hello['isolation']>): NodeIsolationDoc {
-  const { users, filesystem, memory, cpu, pids, gameUids, disk } = isolation;
-  return { users, filesystem, memory, cpu, pids, ...(gameUids ? { gameUids } : {}), disk: diskIsolationOf(disk) };
+  const { users, filesystem, memory, cpu, pids, gameUids, disk, network } = isolation;
+  return { users, filesystem, memory, cpu, pids, ...(gameUids ? { gameUids } : {}), disk: diskIsolationOf(disk), network };
 }

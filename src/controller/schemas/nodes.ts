@@ -27,6 +27,7 @@ export const NodeIsolation = Type.Object({
   })),
   pids: Type.Optional(Type.Boolean({ description: 'Each game may have at most 4096 tasks (processes and threads). Absent until an Agent that reports it connects.' })),
   gameUids: Type.Optional(Type.String({ pattern: '^\\d+-\\d+$', description: 'The uids (and the same gids) games get here, `FIRST-LAST` (`cairn-agent --game-uids`); present while users is true.' })),
+  network: Type.Optional(Type.Boolean({ description: 'Each game has a network namespace of its own: reachable only on its ports, kept from the Node\'s loopback and local addresses, link-local and private ranges unless `cairn-agent --game-egress-allow` allows them. Absent from Agents older than this field.' })),
 }, { description: 'What this Node enforces on its games (`cairn-agent --isolation`). A part missing under `auto` shows as the condition ISOLATION_UNAVAILABLE. Absent until the Agent first connects.' });
 
 export const NodeRuntime = Type.Object({

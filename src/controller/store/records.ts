@@ -190,6 +190,8 @@ export interface NodeIsolationDoc {
   /** `FIRST-LAST`, while games run as their own uids. */
   gameUids?: string;
   disk?: DiskIsolation;
+  /** Absent from a record written before Agents reported it. */
+  network?: boolean;
 }
 
 export interface NodeDoc {

@@ -9,13 +9,13 @@ const connectionTone: Record<Node['status']['connectionState'], string> = {
 export const adminStateClass = (state: Node['adminState']) => `state ${adminTone[state]}`;
 export const connectionStateClass = (state: Node['status']['connectionState']) => `state ${connectionTone[state]}`;
 
-const isolationParts = { users: 'own users', filesystem: 'own filesystem view', memory: 'memory limits', cpu: 'CPU limits', pids: 'task limits' } as const;
+const isolationParts = { users: 'own users', filesystem: 'own filesystem view', memory: 'memory limits', cpu: 'CPU limits', pids: 'task limits', network: 'own network' } as const;
 
 /** What the Node boxes its games with, in words; a missing part is named by the ISOLATION_UNAVAILABLE condition. */
 export function formatIsolation(isolation: Node['status']['isolation']): string {
   if (!isolation) return 'Not reported yet';
   const parts = Object.keys(isolationParts) as (keyof typeof isolationParts)[];
-  const held = parts.filter((part) => isolation[part]).map((part) => isolationParts[part]);
+  const held = parts.filter((part) => isolation[part] === true).map((part) => isolationParts[part]);
   if (held.length === 0) return 'None: games run as the Agent\'s user';
   const uids = isolation.gameUids ? ` (uids ${isolation.gameUids})` : '';
   return held.length === parts.length ? `Every game in its own box: ${held.join(', ')}${uids}` : `Partial: ${held.join(', ')}${uids}`;

@@ -36,6 +36,11 @@ export interface IsolationInput {
    * when games do not run as their own users.
    */
   'gameUids'?: (string);
+  /**
+   * Each game has a network namespace of its own: reachable only on its ports, and kept from the
+   * Node's loopback, local addresses, link-local and private ranges unless the operator allows them.
+   */
+  'network'?: (boolean);
 }
 
 /**
@@ -73,4 +78,9 @@ export interface Isolation {
    * when games do not run as their own users.
    */
   'gameUids': (string);
+  /**
+   * Each game has a network namespace of its own: reachable only on its ports, and kept from the
+   * Node's loopback, local addresses, link-local and private ranges unless the operator allows them.
+   */
+  'network': (boolean);
 }
