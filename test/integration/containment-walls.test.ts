@@ -4,12 +4,12 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentProcess } from '../support/agent-process.js';
-import type { ConsoleStreamEvent, EnrollmentIssued, Node, ServerDetail } from '../support/api-types.js';
+import type { EnrollmentIssued, Node, ServerDetail } from '../support/api-types.js';
 import { GiB, killGames, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
 import { removeGameCgroups } from '../support/game-cgroups.js';
 import { privateGamePorts } from '../support/game-ports.js';
-import { openSse } from '../support/sse.js';
 import { waitFor } from '../support/wait-for.js';
+import { askConsole } from '../support/game-console.js';
 
 const simcraft = { template: 'simcraft', version: '1.21.4' };
 const MiB = 2 ** 20;
@@ -45,17 +45,7 @@ const asRoot = process.getuid?.() === 0;
     return waitForServer(f.admin, id, (s) => s.status.runtimeState === 'RUNNING' && s.status.pid !== undefined, 'RUNNING with a pid', 60_000);
   }
 
-  /** Types a command and waits for the console line it answers with. */
-  async function ask(id: string, command: string, answer: RegExp): Promise<string> {
-    const stream = await openSse<ConsoleStreamEvent>(`${f.t.baseUrl}/api/v1/servers/${id}/console?tail=0`, { cookie: f.admin.auth.cookie! });
-    try {
-      expect((await f.admin.post(`/servers/${id}/console/commands`, { command })).status).to.equal(200);
-      const line = await stream.next((e) => e.event === 'line' && answer.test((e.data as { text: string }).text), 20_000);
-      return (line.data as { text: string }).text;
-    } finally {
-      stream.close();
-    }
-  }
+  const ask = (id: string, command: string, answer: RegExp) => askConsole(f, id, command, answer);
 
   const healthy = (nodeId: string) =>
     waitFor(async () => (await f.admin.get<Node>(`/nodes/${nodeId}`)).body.status.connectionState === 'HEALTHY' || undefined, { what: `${nodeId} HEALTHY`, timeoutMs: 30_000 });

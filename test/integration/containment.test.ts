@@ -4,13 +4,13 @@ import { chown, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentProcess } from '../support/agent-process.js';
-import type { ConsoleStreamEvent, EnrollmentIssued, Node, ServerDetail, Team } from '../support/api-types.js';
+import type { EnrollmentIssued, Node, ServerDetail, Team } from '../support/api-types.js';
 import { GiB, killGames, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
 import { removeGameCgroups } from '../support/game-cgroups.js';
 import { removeGameNetworks } from '../support/game-networks.js';
 import { privateGamePorts } from '../support/game-ports.js';
-import { openSse, type SseStream } from '../support/sse.js';
 import { waitFor } from '../support/wait-for.js';
+import { askConsole } from '../support/game-console.js';
 
 const simcraft = { template: 'simcraft', version: '1.21.4' };
 const MiB = 2 ** 20;
@@ -29,7 +29,6 @@ const asRoot = process.getuid?.() === 0;
   let f: Fleet;
   let otherTeam: string;
   const rootOf = (id: string) => join(f.agentDir, 'servers', id, 'root');
-  const streams: SseStream<ConsoleStreamEvent>[] = [];
 
   async function create(name: string, teamId: string, resources = { cpuMillis: 500, memoryBytes: 256 * MiB }): Promise<ServerDetail> {
     const res = await f.admin.post<ServerDetail>('/servers', { name, teamId, software: simcraft, resources, restartPolicy: { maxRestarts: 0, windowSeconds: 60 } });
@@ -42,22 +41,7 @@ const asRoot = process.getuid?.() === 0;
     return waitForServer(f.admin, id, (s) => s.status.runtimeState === 'RUNNING' && s.status.pid !== undefined, 'RUNNING with a pid', 60_000);
   }
 
-  /** Types a command and waits for the console line it answers with. */
-  async function ask(id: string, command: string, answer: RegExp, timeoutMs = 20_000): Promise<string> {
-    // Right after an Agent restart the server may still be reported as the new Agent adopts it (409 until RUNNING again).
-    const stream = await waitFor(async () => {
-      const opened = await openSse<ConsoleStreamEvent>(`${f.t.baseUrl}/api/v1/servers/${id}/console?tail=0`, { cookie: f.admin.auth.cookie! });
-      if (opened.status === 200) return opened;
-      expect(opened.status, JSON.stringify(opened.problem)).to.equal(409);
-      return undefined;
-    }, { what: `the console of ${id}` });
-    streams.push(stream);
-    const sent = await f.admin.post(`/servers/${id}/console/commands`, { command });
-    expect(sent.status, sent.text).to.equal(200);
-    const line = await stream.next((e) => e.event === 'line' && answer.test((e.data as { text: string }).text), timeoutMs);
-    stream.close();
-    return (line.data as { text: string }).text;
-  }
+  const ask = (id: string, command: string, answer: RegExp, timeoutMs?: number) => askConsole(f, id, command, answer, timeoutMs);
 
   /** After an Agent restart: the Node is HEALTHY again, so its servers' reports and streams are live. */
   const healthy = (nodeId: string) =>
@@ -68,7 +52,6 @@ const asRoot = process.getuid?.() === 0;
     otherTeam = (await f.admin.post<Team>('/teams', { name: 'Other' })).body.id;
   });
   after(async () => {
-    for (const s of streams) s.close();
     const servers = (await f.admin.get<{ items: { id: string }[] }>('/servers?limit=200')).body.items.map((s) => s.id);
     await f.dispose();
     await removeGameCgroups(servers);

@@ -5,12 +5,12 @@ import { access } from 'node:fs/promises';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { promisify } from 'node:util';
-import type { ConsoleStreamEvent, Node, ServerDetail } from '../support/api-types.js';
+import type { Node, ServerDetail } from '../support/api-types.js';
 import { startFleet, waitForServer, type Fleet } from '../support/fleet.js';
 import { removeGameCgroups } from '../support/game-cgroups.js';
 import { gameNetworksOf } from '../support/game-networks.js';
-import { openSse } from '../support/sse.js';
 import { waitFor } from '../support/wait-for.js';
+import { askConsole } from '../support/game-console.js';
 
 const run = promisify(execFile);
 const sh = (script: string) => run('sh', ['-ec', script], { timeout: 10_000 });
@@ -63,17 +63,7 @@ const asRoot = process.getuid?.() === 0;
     await waitForServer(f.admin, id, (s) => s.status.runtimeState === 'STOPPED', 'STOPPED', 60_000);
   }
 
-  /** Types a command and waits for the console line it answers with. */
-  async function ask(id: string, command: string, answer: RegExp): Promise<string> {
-    const stream = await openSse<ConsoleStreamEvent>(`${f.t.baseUrl}/api/v1/servers/${id}/console?tail=0`, { cookie: f.admin.auth.cookie! });
-    try {
-      expect((await f.admin.post(`/servers/${id}/console/commands`, { command })).status).to.equal(200);
-      const line = await stream.next((e) => e.event === 'line' && answer.test((e.data as { text: string }).text), 20_000);
-      return (line.data as { text: string }).text;
-    } finally {
-      stream.close();
-    }
-  }
+  const ask = (id: string, command: string, answer: RegExp) => askConsole(f, id, command, answer);
 
   /** What the game gets when it connects to `host:port` from inside its box: `ok` or `error CODE`. */
   async function connectFromGame(id: string, host: string, port: number): Promise<string> {

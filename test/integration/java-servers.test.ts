@@ -4,8 +4,9 @@ import { FakeUpstream } from '../support/fake-upstream.js';
 import { startFleet, tcpAccepts, waitForServer, type Fleet } from '../support/fleet.js';
 import { removeGameCgroups } from '../support/game-cgroups.js';
 import { javaGameJar, javaGameRelease } from '../support/java-game.js';
-import { openSse, type SseStream } from '../support/sse.js';
+import type { SseStream } from '../support/sse.js';
 import { waitFor } from '../support/wait-for.js';
+import { openConsole } from '../support/game-console.js';
 
 const MiB = 2 ** 20;
 const paper = { template: 'paper', version: '1.20.6' };
@@ -40,14 +41,9 @@ const asRoot = process.getuid?.() === 0;
     return waitForServer(f.admin, res.body.id, (s) => s.phase === 'READY' && s.convergence === 'CONVERGED', `${name} READY`, 60_000);
   }
 
-  /** A console stream from now on (409 while the server is still being reported as up). */
+  /** A console stream from now on, closed after the tests. */
   async function consoleOf(id: string): Promise<SseStream<ConsoleStreamEvent>> {
-    const stream = await waitFor(async () => {
-      const opened = await openSse<ConsoleStreamEvent>(`${f.t.baseUrl}/api/v1/servers/${id}/console?tail=0`, { cookie: f.admin.auth.cookie! });
-      if (opened.status === 200) return opened;
-      expect(opened.status, JSON.stringify(opened.problem)).to.equal(409);
-      return undefined;
-    }, { what: `the console of ${id}` });
+    const stream = await openConsole(f, id);
     streams.push(stream);
     return stream;
   }
