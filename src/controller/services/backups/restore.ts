@@ -1,5 +1,5 @@
 import type { ServerEvent } from '../../actors/server-machine.js';
-import { requireRoomForFiles } from '../../domain/disk-room.js';
+import { requireRoomForFiles } from '../servers/disk-room.js';
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
 import { conflict, invalidRequest } from '../../core/errors.js';

@@ -19,7 +19,7 @@ import type { CatalogService } from './catalog.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import type { NodeGateway } from '../nodes/node-gateway.js';
 import { installationView } from './plugin-views.js';
-import { requireDiskRoom } from '../../domain/disk-room.js';
+import { requireDiskRoom } from '../servers/disk-room.js';
 import type { ServerChangeHub } from '../servers/change-hub.js';
 import type { ServerService } from '../servers/servers.js';
 

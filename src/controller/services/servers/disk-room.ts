@@ -1,5 +1,5 @@
-import { DomainError } from '../core/errors.js';
-import type { ServerDoc } from '../store/records.js';
+import { DomainError } from '../../core/errors.js';
+import type { ServerDoc } from '../../store/records.js';
 
 /**
  * Refuses a plugin change that would take the server's files past its disk limit
