@@ -55,7 +55,7 @@ const asRoot = process.getuid?.() === 0;
 
   it('the Node reports the task limit and its uid range in status.isolation', async () => {
     const node = await waitFor(async () => (await f.admin.get<Node>(`/nodes/${f.nodeId}`)).body.status.isolation, { what: 'the Node\'s isolation' });
-    expect(node).to.deep.equal({ users: true, filesystem: true, memory: true, cpu: true, pids: true, gameUids: firstRange, disk: 'accounting' });
+    expect(node).to.deep.equal({ users: true, filesystem: true, memory: true, cpu: true, pids: true, gameUids: firstRange, disk: 'accounting', network: true });
   });
 
   it('a second Agent on the same range exits 2 naming the first one\'s data dir, pid and range, before it enrolls', async () => {

@@ -126,7 +126,7 @@ describe('agent: stages', () => {
     expect((await scan('st-4')).map((e) => e.path)).to.deep.equal(['server.properties']);
   });
 
-  it('commits: replaces everything but .cairn with the stage and installs the software again', async () => {
+  it('commits: replaces everything but .cairn with the stage and installs the software again, beside the root', async () => {
     await mkdir(join(root, '.cairn'), { recursive: true });
     await writeFile(join(root, '.cairn', 'network.json'), 'kept');
     await writeFile(join(root, '.cairn', 'simcraft.mjs'), 'an old launcher');
@@ -139,8 +139,9 @@ describe('agent: stages', () => {
     await stages.commit({ stageId: 'st-5', serverId, templateJson, software });
     expect((await readdir(root)).sort()).to.deep.equal(['.cairn', 'server.properties', 'world']);
     expect(await readFile(join(root, 'world', 'level.dat'), 'utf8')).to.equal('the restored world');
-    expect(await readFile(join(root, '.cairn', 'network.json'), 'utf8')).to.equal('kept');
-    expect(await readFile(join(root, '.cairn', 'simcraft.mjs'), 'utf8')).to.not.equal('an old launcher');
+    // The software is installed beside the root; what an earlier version left in `.cairn` is moved out of the game's reach.
+    expect(await readdir(join(root, '.cairn'))).to.deep.equal([]);
+    expect(await readFile(join(root, '..', 'software', 'simcraft.mjs'), 'utf8')).to.not.equal('an old launcher');
     expect(await readInstalled(root)).to.deep.include({ template: 'simcraft', version: '1.21.4' });
     expect(await readdir(stagesDir(dataDir)), 'the stage is gone').to.deep.equal([]);
     expect((await failureOf(stages.commit({ stageId: 'st-5', serverId, templateJson, software }))).code).to.equal('NOT_FOUND');
