@@ -1,10 +1,28 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PortRange } from '../../src/shared/link/messages.js';
 import { gamePortsArgs, privateGamePorts } from './game-ports.js';
 
 const agentMain = fileURLToPath(new URL('../../src/agent/main.ts', import.meta.url));
 const tsxImport = import.meta.resolve('tsx');
+
+/**
+ * Where this test run's Agents claim their uid ranges: a directory of the run's own, so two runs on
+ * one host (a developer's and CI's) never refuse each other's Agents. A test of the claims names one.
+ */
+function claimsDir(): string {
+  if (process.env.CAIRN_AGENT_CLAIMS_DIR) return process.env.CAIRN_AGENT_CLAIMS_DIR;
+  if (runClaims === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), 'cairn-agent-claims-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    runClaims = dir;
+  }
+  return runClaims;
+}
+let runClaims: string | undefined;
 
 /** A real `cairn-agent` process (run from source through tsx), with its output kept for assertions. */
 export class AgentProcess {
@@ -34,7 +52,7 @@ export class AgentProcess {
     return new AgentProcess(spawn(command[0], command.slice(1), {
       // Test servers reserve little (64 MiB, 100m) and run from source; a box would hold them to it.
       // containment.test.ts runs boxes on purpose (`--isolation` on the command line wins).
-      env: { ...process.env, CAIRN_LOG_LEVEL: 'debug', CAIRN_ISOLATION: process.env.CAIRN_ISOLATION ?? 'off', ...args.env },
+      env: { ...process.env, CAIRN_LOG_LEVEL: 'debug', CAIRN_ISOLATION: process.env.CAIRN_ISOLATION ?? 'off', CAIRN_AGENT_CLAIMS_DIR: claimsDir(), ...args.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     }));
   }
