@@ -123,6 +123,22 @@ const asRoot = process.getuid?.() === 0;
     await stop(server.id);
   });
 
+  it('a global administrator lets one running game reach more with network.egressAllow, without a restart; its neighbour stays refused', async () => {
+    const allowed = await create('allowed');
+    const neighbour = await create('fenced');
+    const running = await start(allowed.id);
+    await start(neighbour.id);
+    expect(await connectFromGame(allowed.id, egress.peer, egress.otherPort), 'before').to.equal('error ECONNREFUSED');
+    const res = await f.admin.patch<ServerDetail>(`/servers/${allowed.id}`, { network: { egressAllow: [`${egress.peer}:${egress.otherPort}`] } });
+    expect(res.status, res.text).to.equal(200);
+    await waitFor(async () => (await connectFromGame(allowed.id, egress.peer, egress.otherPort)) === 'ok' || undefined, { what: 'the allowed game reaching the target', timeoutMs: 15_000 });
+    expect(await connectFromGame(neighbour.id, egress.peer, egress.otherPort), 'the neighbour').to.equal('error ECONNREFUSED');
+    const after = await waitForServer(f.admin, allowed.id, (s) => s.convergence === 'CONVERGED', 'CONVERGED');
+    expect(after.status.pid, 'the same game: no restart').to.equal(running.status.pid);
+    await stop(allowed.id);
+    await stop(neighbour.id);
+  });
+
   it('a port a game binds is bound in its own network: a stopped neighbour\'s port stays its own', async () => {
     const squatter = await create('squatter');
     const neighbour = await create('neighbour');
