@@ -3,7 +3,7 @@ import { logFormats, type LogFormat } from '../shared/logger.js';
 import { defaultGamePorts, gamePortsRule, parseGamePorts } from '../shared/game-ports.js';
 import { defaultGameUids, gameUidsRule, parseGameUids, type UidRange } from './isolation/game-uids.js';
 import { isolationModes, type IsolationMode } from './isolation/isolation-mode.js';
-import { egressAllowRule, parseEgressRule, type EgressRule } from './isolation/game-net-plan.js';
+import { egressAllowRule, parseEgressRule, type EgressRule } from '../shared/egress-rule.js';
 import type { PortRange } from '../shared/link/messages.js';
 import type { FlagSpec } from '../shared/program-args.js';
 import { programConfig, ProgramConfigError, wholeNumber, type ProgramSettings } from '../shared/program-config.js';

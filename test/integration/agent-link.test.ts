@@ -215,6 +215,7 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
       acknowledgedConditionIds: ['c1'], inNetwork: true, restartNonce: 2, templateJson: '{"id":"simcraft"}',
       plugins: [{ installationId: '0190a1b2-0000-7000-8000-0000000000aa', fileName: 'Vault-1.7.1.jar', sha256: 'a'.repeat(64), sizeBytes: 2048, pluginId: 'sample:vaultapi' }],
       network: { routes: [{ serverId: '0190a1b2-0000-7000-8000-000000000002', name: 'lobby', address: '10.0.0.2', port: 41566 }], lobbyServerId: '', forwardingSecret: 's3cret' },
+      egressAllow: ['203.0.113.7:5432'],
     };
 
     it('sends the full desired state on connect and on each change, every field as given', async () => {

@@ -9,6 +9,8 @@ import type { Node, ServerDetail } from '../support/api-types.js';
 import { startFleet, waitForServer, type Fleet } from '../support/fleet.js';
 import { removeGameCgroups } from '../support/game-cgroups.js';
 import { gameNetworksOf } from '../support/game-networks.js';
+import { greetingOn } from '../support/game-processes.js';
+import { freePort } from '../support/sim-process.js';
 import { waitFor } from '../support/wait-for.js';
 import { askConsole } from '../support/game-console.js';
 
@@ -16,6 +18,7 @@ const run = promisify(execFile);
 const sh = (script: string) => run('sh', ['-ec', script], { timeout: 10_000 });
 const simcraft = { template: 'simcraft', version: '1.21.4' };
 const MiB = 2 ** 20;
+const resources = { cpuMillis: 500, memoryBytes: 256 * MiB };
 
 /** A host of a private range the test makes itself (a namespace of its own): the one the Agent is told games may reach on one port. */
 const egress = { netns: `cairn-test-egress-${process.pid}`, veth: `cte${process.pid % 100000}`, host: '10.213.77.1', peer: '10.213.77.2', allowedPort: 7000, otherPort: 7001 };
@@ -45,9 +48,9 @@ const asRoot = process.getuid?.() === 0;
   let listener: Server;
   let egressHost: ChildProcess | undefined;
 
-  async function create(name: string): Promise<ServerDetail & { gamePort: number }> {
+  async function create(name: string, extra: Record<string, unknown> = {}): Promise<ServerDetail & { gamePort: number }> {
     const res = await f.admin.post<ServerDetail>('/servers', {
-      name, teamId: f.teamId, software: simcraft, resources: { cpuMillis: 500, memoryBytes: 256 * MiB }, restartPolicy: { maxRestarts: 0, windowSeconds: 60 },
+      name, teamId: f.teamId, software: simcraft, resources, restartPolicy: { maxRestarts: 0, windowSeconds: 60 }, ...extra,
     });
     expect(res.status, res.text).to.equal(201);
     return waitForServer(f.admin, res.body.id, (s) => s.phase === 'READY' && s.convergence === 'CONVERGED', `${name} READY`) as Promise<ServerDetail & { gamePort: number }>;
@@ -123,6 +126,22 @@ const asRoot = process.getuid?.() === 0;
     await stop(server.id);
   });
 
+  it('a global administrator lets one running game reach more with network.egressAllow, without a restart; its neighbour stays refused', async () => {
+    const allowed = await create('allowed');
+    const neighbour = await create('fenced');
+    const running = await start(allowed.id);
+    await start(neighbour.id);
+    expect(await connectFromGame(allowed.id, egress.peer, egress.otherPort), 'before').to.equal('error ECONNREFUSED');
+    const res = await f.admin.patch<ServerDetail>(`/servers/${allowed.id}`, { network: { egressAllow: [`${egress.peer}:${egress.otherPort}`] } });
+    expect(res.status, res.text).to.equal(200);
+    await waitFor(async () => (await connectFromGame(allowed.id, egress.peer, egress.otherPort)) === 'ok' || undefined, { what: 'the allowed game reaching the target', timeoutMs: 15_000 });
+    expect(await connectFromGame(neighbour.id, egress.peer, egress.otherPort), 'the neighbour').to.equal('error ECONNREFUSED');
+    const after = await waitForServer(f.admin, allowed.id, (s) => s.convergence === 'CONVERGED', 'CONVERGED');
+    expect(after.status.pid, 'the same game: no restart').to.equal(running.status.pid);
+    await stop(allowed.id);
+    await stop(neighbour.id);
+  });
+
   it('a port a game binds is bound in its own network: a stopped neighbour\'s port stays its own', async () => {
     const squatter = await create('squatter');
     const neighbour = await create('neighbour');
@@ -155,5 +174,26 @@ const asRoot = process.getuid?.() === 0;
     expect((await f.admin.delete(`/servers/${server.id}`)).status).to.be.oneOf([200, 202, 204]);
     await waitFor(async () => (await f.admin.get(`/servers/${server.id}`)).status === 404 || undefined, { what: 'the server gone', timeoutMs: 60_000 });
     await waitFor(async () => !(await exists(`/run/netns/${net.netns}`)) && !(await exists(`/sys/class/net/${net.hostVeth}`)) || undefined, { what: 'its namespace and veth gone', timeoutMs: 10_000 });
+  });
+
+  it('a player reaches a boxed member through the boxed proxy, each game in a namespace of its own', async () => {
+    const networkPort = await freePort();
+    expect((await f.admin.patch('/network', { port: networkPort })).status).to.equal(200);
+    const created = await f.admin.post<ServerDetail>('/network/proxy', { software: { template: 'simproxy', version: '3.4.0' }, resources, nodeId: f.nodeId });
+    expect(created.status, created.text).to.equal(201);
+    const proxy = await waitForServer(f.admin, created.body.id, (s) => s.phase === 'READY', 'proxy READY');
+    const member = await create('member', { inNetwork: true });
+    await start(member.id);
+    await start(proxy.id);
+    const nets = new Map((await gameNetworksOf(f.agentDir)).map((n) => [n.serverId, n]));
+    for (const id of [proxy.id, member.id]) expect(await exists(`/run/netns/${nets.get(id)?.netns}`), `${id}'s namespace`).to.equal(true);
+    expect(nets.get(proxy.id)?.published).to.deep.equal([networkPort]);
+    const greeting = await waitFor(async () => {
+      const line = await greetingOn(networkPort);
+      return line?.includes(`on port ${member.gamePort}:`) ? line : undefined;
+    }, { what: 'a player through the proxy reaching the member', timeoutMs: 30_000 });
+    expect(greeting).to.match(/^Simcraft 1\.21\.4 on port \d+: /);
+    await stop(proxy.id);
+    await stop(member.id);
   });
 });

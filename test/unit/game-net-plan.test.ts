@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { gameNetFor, gameTable, nameserversOf, nodeTable, nodeTableName, parseEgressRule } from '../../src/agent/isolation/game-net-plan.js';
+import { gameNetFor, gameTable, nameserversOf, nodeTable, nodeTableName } from '../../src/agent/isolation/game-net-plan.js';
+import { parseEgressRule } from '../../src/shared/egress-rule.js';
 
 const gamePorts = { first: 27000, last: 27199 };
 const rules = { bindAddress: '127.0.0.1', gamePorts, egressAllow: [], nameservers: [] };
@@ -56,6 +57,21 @@ describe('a game\'s own network: the plan', () => {
     const input = text.slice(text.indexOf('chain input'));
     expect(input).to.include('iifname != @veths accept').and.include('ct state established,related accept').and.include('jump refuse');
     expect(text).to.include('oifname @veths drop');
+  });
+
+  it('lets a server\'s own allowances through from its veth alone, before the refusals, also towards the Node', () => {
+    const allowed = { ...gameNetFor('a', 27001), published: [27001], egressAllow: [{ cidr: '10.213.77.2/32', port: 7001 }, { cidr: '10.50.0.0/16' }] };
+    const neighbour = { ...gameNetFor('b', 27002), published: [27002] };
+    const text = nodeTable([allowed, neighbour], { ...rules, egressAllow: [{ cidr: '10.9.0.0/16' }] });
+    const own = ['iifname "cg6979" ip daddr 10.213.77.2/32 meta l4proto { tcp, udp } th dport 7001 accept', 'iifname "cg6979" ip daddr 10.50.0.0/16 accept'];
+    for (const chain of ['from_game', 'input']) {
+      const body = text.slice(text.indexOf(`chain ${chain}`)).split('\n').map((l) => l.trim());
+      const lines = body.slice(0, body.indexOf('}'));
+      const refusal = lines.findIndex((l) => l.endsWith('jump refuse'));
+      expect(lines.slice(refusal - 2, refusal), chain).to.deep.equal(own);
+      expect(lines.indexOf('ip daddr 10.9.0.0/16 accept'), chain).to.be.within(0, refusal - 3);
+    }
+    expect(text).not.to.include('iifname "cg697a" ip daddr');
   });
 
   it('leads the game\'s loopback on other game ports to the Node, its own ports staying its own', () => {

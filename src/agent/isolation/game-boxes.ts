@@ -1,3 +1,4 @@
+import type { EgressRule } from '../../shared/egress-rule.js';
 import type { Logger } from '../../shared/logger.js';
 import type { LaunchSpec, ShimBox } from '../runtime/launch-spec.js';
 import { removeGroup } from '../runtime/cgroup-files.js';
@@ -104,6 +105,11 @@ export class GameBoxes {
   gameBindAddress(serverId: string, hostBind: string, starting: boolean): string {
     const own = this.network !== null && (starting || this.network.has(serverId));
     return own ? '0.0.0.0' : hostBind;
+  }
+
+  /** What the server's game may reach beyond the internet (`network.egressAllow`); nothing to hold where games share the host's network. */
+  async allowEgress(serverId: string, rules: readonly EgressRule[]): Promise<void> {
+    await this.network?.allow(serverId, rules);
   }
 
   /** The server's game ended: its ports lead nowhere until its next start. */

@@ -1,15 +1,10 @@
+import { isIpv4, type EgressRule } from '../../shared/egress-rule.js';
 import type { PortRange } from '../../shared/link/messages.js';
 
 /**
  * The pure half of a game's own network (contract: "Containment", "A game's own network"): the
  * names and addresses a game gets, and the nftables rules of the Node and of the game's namespace.
  */
-
-/** `CIDR[:PORT]` of `--game-egress-allow`: an address block a game may reach, on one port or on all. */
-export interface EgressRule {
-  cidr: string;
-  port?: number;
-}
 
 /** One game's network, as persisted in its `net.json` so a restarted Agent renders the same rules. */
 export interface GameNet {
@@ -22,6 +17,8 @@ export interface GameNet {
   gameAddress: string;
   /** The ports published at the Node's address (TCP and UDP), empty while its game does not run. */
   published: number[];
+  /** The server's own `network.egressAllow`: accepted from its veth alone. Absent in records of Agents before it. */
+  egressAllow?: EgressRule[];
 }
 
 export interface NetRules {
@@ -32,8 +29,6 @@ export interface NetRules {
   /** The resolvers of the Node (non-loopback) a game may ask on port 53. */
   nameservers: readonly string[];
 }
-
-export const egressAllowRule = 'CIDR[:PORT], e.g. 203.0.113.0/24 or 203.0.113.7:5432';
 
 /** Games' addresses: RFC 2544's benchmarking block, which no real network routes. */
 const blockBase = ipToInt('198.18.0.0');
@@ -49,19 +44,6 @@ function ipToInt(ip: string): number {
 
 function intToIp(n: number): string {
   return [24, 16, 8, 0].map((shift) => Math.floor(n / 2 ** shift) % 256).join('.');
-}
-
-const isIpv4 = (s: string) => /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.test(s) && s.split('.').every((p) => Number(p) <= 255);
-
-/** `203.0.113.0/24`, `203.0.113.7`, either with `:PORT`; undefined when it is none of these. */
-export function parseEgressRule(raw: string): EgressRule | undefined {
-  const match = /^([\d.]+)(?:\/(\d{1,2}))?(?::(\d{1,5}))?$/.exec(raw.trim());
-  if (!match || !isIpv4(match[1])) return undefined;
-  const [, address, rawBits, rawPort] = match as (string | undefined)[];
-  const bits = rawBits === undefined ? 32 : Number(rawBits);
-  const port = rawPort === undefined ? undefined : Number(rawPort);
-  if (bits > 32 || (port !== undefined && (port < 1 || port > 65535))) return undefined;
-  return { cidr: `${address}/${bits}`, ...(port === undefined ? {} : { port }) };
 }
 
 /** The IPv4 nameservers of a resolv.conf that a game can reach through the Node (a loopback stub cannot be). */
@@ -91,10 +73,14 @@ export const nodeTableName = (gamePorts: PortRange) => `cairn_${gamePorts.first}
 
 const set = (items: readonly (string | number)[]) => `{ ${items.join(', ')} }`;
 
-function acceptRules(rules: NetRules): string[] {
+const accept = (r: EgressRule) => (r.port === undefined ? `ip daddr ${r.cidr} accept` : `ip daddr ${r.cidr} meta l4proto { tcp, udp } th dport ${r.port} accept`);
+
+function acceptRules(rules: NetRules, games: readonly GameNet[]): string[] {
   return [
-    ...rules.egressAllow.map((r) => (r.port === undefined ? `ip daddr ${r.cidr} accept` : `ip daddr ${r.cidr} meta l4proto { tcp, udp } th dport ${r.port} accept`)),
+    ...rules.egressAllow.map(accept),
     ...(rules.nameservers.length > 0 ? [`ip daddr ${set(rules.nameservers)} meta l4proto { tcp, udp } th dport 53 accept`] : []),
+    // A server's own allowances hold for its game alone: matched on its veth, which no other game sends from.
+    ...games.flatMap((g) => (g.egressAllow ?? []).map((r) => `iifname "${g.hostVeth}" ${accept(r)}`)),
   ];
 }
 
@@ -140,7 +126,7 @@ export function nodeTable(games: readonly GameNet[], rules: NetRules): string {
     '  }',
     '  chain from_game {',
     '    ct status dnat accept',
-    ...acceptRules(rules).map((l) => `    ${l}`),
+    ...acceptRules(rules, games).map((l) => `    ${l}`),
     `    ip daddr ${set(refusedRanges)} jump refuse`,
     '  }',
     '  chain forward { type filter hook forward priority filter;',
@@ -152,7 +138,7 @@ export function nodeTable(games: readonly GameNet[], rules: NetRules): string {
     '  chain input { type filter hook input priority filter;',
     '    iifname != @veths accept',
     '    ct state established,related accept',
-    ...acceptRules(rules).map((l) => `    ${l}`),
+    ...acceptRules(rules, games).map((l) => `    ${l}`),
     '    jump refuse',
     '  }',
     '}',

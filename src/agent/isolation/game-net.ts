@@ -4,6 +4,7 @@ import { KeyedMutex } from '../../shared/keyed-mutex.js';
 import type { Logger } from '../../shared/logger.js';
 import { serverHome } from '../reconciler/server-paths.js';
 import { isValidServerId } from '../runtime/state-dir.js';
+import type { EgressRule } from '../../shared/egress-rule.js';
 import { gameNetFor, gameTable, nodeTable, type GameNet, type NetRules } from './game-net-plan.js';
 import { runCommand } from './net-commands.js';
 
@@ -33,6 +34,8 @@ async function readNet(dataDir: string, serverId: string): Promise<GameNet | nul
  */
 export class GameNetwork {
   private readonly games = new Map<string, GameNet>();
+  /** Each server's own `network.egressAllow`, also of servers whose game has no namespace yet (it gets them at its first start). */
+  private readonly allowed = new Map<string, EgressRule[]>();
   /** Namespace changes and renders, one at a time: each render must see every game. */
   private readonly lock = new KeyedMutex();
 
@@ -50,6 +53,7 @@ export class GameNetwork {
     for (const serverId of servers.filter(isValidServerId)) {
       const net = await readNet(dataDir, serverId);
       if (net) network.games.set(serverId, net);
+      if (net?.egressAllow) network.allowed.set(serverId, net.egressAllow);
     }
     await writeFile('/proc/sys/net/ipv4/ip_forward', '1');
     await network.lock.run('net', () => network.render());
@@ -68,7 +72,7 @@ export class GameNetwork {
    */
   async prepare(serverId: string, ports: readonly number[]): Promise<string> {
     return this.lock.run('net', async () => {
-      const net = { ...gameNetFor(serverId, ports[0]), published: [...ports] };
+      const net = { ...gameNetFor(serverId, ports[0]), published: [...ports], egressAllow: this.allowed.get(serverId) ?? [] };
       for (const [id, old] of this.games) {
         if (id !== serverId && old.hostVeth !== net.hostVeth) continue;
         await this.clear(old);
@@ -94,9 +98,26 @@ export class GameNetwork {
     });
   }
 
+  /**
+   * The server's own allowances (`network.egressAllow`), applied to a running game at once: the
+   * rules are only the Node's, so the game needs no restart. Unchanged ones render nothing.
+   */
+  async allow(serverId: string, rules: readonly EgressRule[]): Promise<void> {
+    await this.lock.run('net', async () => {
+      if (JSON.stringify(this.allowed.get(serverId) ?? []) === JSON.stringify(rules)) return;
+      this.allowed.set(serverId, [...rules]);
+      const net = this.games.get(serverId);
+      if (!net) return;
+      net.egressAllow = [...rules];
+      await this.save(net);
+      await this.render();
+    });
+  }
+
   /** The server left the Node: its namespace, veth and record go. */
   async remove(serverId: string): Promise<void> {
     await this.lock.run('net', async () => {
+      this.allowed.delete(serverId);
       const net = this.games.get(serverId);
       if (!net) return;
       await this.clear(net);

@@ -1,4 +1,5 @@
 import { access } from 'node:fs/promises';
+import { parseEgressRule, type EgressRule } from '../../shared/egress-rule.js';
 import { KeyedMutex } from '../../shared/keyed-mutex.js';
 import type { DesiredServer, DesiredState, ServerStatus } from '../../shared/link/messages.js';
 import type { Logger } from '../../shared/logger.js';
@@ -51,6 +52,8 @@ export function fromLink(d: DesiredServer): ServerTarget {
     restartNonce: d.restartNonce,
     plugins: d.plugins,
     ...(d.network ? { network: d.network } : {}),
+    // The Controller checks entries by the same rules: one unread here is a newer Controller's form, and allows nothing.
+    egressAllow: d.egressAllow.map((raw) => parseEgressRule(raw)).filter((r): r is EgressRule => r !== undefined),
   };
 }
 

@@ -95,6 +95,8 @@ export class ServerRunner {
         remove: fromPromise<void, { desired: ServerTarget }>(() => this.remove()),
       },
     });
+    // Before the machine starts: the allowances are in place when its first start makes the namespace.
+    this.allowEgress(desired);
     const refusal = deps.boxes.refusal;
     const startRefusal = refusal === null ? undefined
       : { id: `${desired.serverId}:isolation-unavailable`, reason: isolationUnavailableReason, message: refusal, since: new Date().toISOString() };
@@ -147,11 +149,17 @@ export class ServerRunner {
   /** A new desired state; `template` replaces the one in use when the Controller sent a valid one. */
   desired(desired: ServerTarget, template?: Template): void {
     if (template) this.template = template;
+    this.allowEgress(desired);
     const refused = runtimeRefusal(desired.serverId, this.template, this.deps.host.javas, this.actor.getSnapshot().context.runtimeRefusal);
     this.actor.send({ type: 'DESIRED', desired, at: Date.now(), runtimeRefusal: refused });
     if (this.template.kind === 'PROXY') {
       this.applyRoutes().catch((err: unknown) => this.deps.logger.error({ err, serverId: desired.serverId }, 'applying new routes failed'));
     }
+  }
+
+  private allowEgress(desired: ServerTarget): void {
+    this.deps.boxes.allowEgress(desired.serverId, desired.egressAllow ?? [])
+      .catch((err: unknown) => this.deps.logger.error({ err, serverId: desired.serverId }, 'applying the server\'s egress allowances failed'));
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { EgressRule } from '../../shared/egress-rule.js';
 import type { DesiredPlugin, ServerNetwork } from '../../shared/link/messages.js';
 
 /** What the reconciler converges one server towards: the link's DesiredServer, as running it needs it. */
@@ -21,6 +22,8 @@ export interface ServerTarget {
    * is started from: new routes are applied to a running proxy at once, without a restart.
    */
   network?: ServerNetwork;
+  /** Where the game may connect beyond the Agent's own allowances (absent: nowhere more); the Node's rules alone: no restart. */
+  egressAllow?: EgressRule[];
 }
 
 /** What a running process was started from; a change to it needs a restart to apply. */

@@ -17,7 +17,7 @@ export type ServerEvent =
   | { type: 'START'; at: string }
   | { type: 'STOP'; at: string }
   | { type: 'RESTART'; at: string }
-  | { type: 'UPDATE'; at: string; resources?: Reservation; inNetwork?: boolean }
+  | { type: 'UPDATE'; at: string; resources?: Reservation; inNetwork?: boolean; egressAllow?: string[] }
   | { type: 'ACKNOWLEDGE'; at: string; conditionId: string }
   | { type: 'DELETE'; at: string }
   /** Install again after a failed install: back to PROVISIONING with a new generation, which the Agent installs. */
@@ -67,6 +67,7 @@ export const serverMachine = setup({
       return change(context, {
         ...(event.resources ? { resources: event.resources } : {}),
         ...(event.inNetwork !== undefined ? { inNetwork: event.inNetwork } : {}),
+        ...(event.egressAllow !== undefined ? { egressAllow: event.egressAllow } : {}),
       });
     }),
     acknowledge: assign(({ context, event }) => {

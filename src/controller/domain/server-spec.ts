@@ -35,6 +35,8 @@ export interface ServerDesired {
   software: ServerSoftware;
   resources: Reservation;
   inNetwork: boolean;
+  /** `network.egressAllow`: `CIDR[:PORT]` entries the server's game may connect to besides the internet (global administrators set them); absent: none. */
+  egressAllow?: string[];
   restartPolicy: ServerRestartPolicy;
   /** Ids of conditions the operator acknowledged (a safety stop may lift once acknowledged). */
   acknowledgedConditions: string[];

@@ -1,4 +1,6 @@
 import type { ErrorObject } from 'ajv';
+import { egressAllowRule } from '../../shared/egress-rule.js';
+import { egressRuleFormat } from '../schemas/validators.js';
 
 /**
  * Plain sentences for ajv's refusals. The problem's `detail` reaches people (the web UI shows it
@@ -41,6 +43,7 @@ function formatSentence(format: string, field: string): string {
   if (format === 'uuid') return noun ? `give the id of ${noun} (a UUID)` : 'give an id (a UUID)';
   if (format === 'date-time') return 'give a date and time such as 2026-01-31T12:00:00Z';
   if (format === 'email') return 'give an email address such as name@example.com';
+  if (format === egressRuleFormat) return `give ${egressAllowRule}`;
   return `give a valid ${format}`;
 }
 
@@ -87,8 +90,9 @@ function firstError(errors: ErrorObject[]): ErrorObject | undefined {
 export function describeError(where: string, errors: ErrorObject[] | null | undefined): string {
   const error = firstError(errors ?? []);
   if (!error) return `${where}: this value is not valid; check it against the API reference.`;
-  const path = error.instancePath.replace(/^\//, '').replaceAll('/', '.');
-  const at = `${where}${path ? '.' + path : ''}`;
+  const segments = error.instancePath.split('/').slice(1);
+  // An item is named as people write it, `body.network.egressAllow[3]`, and as the API reference's fields are.
+  const at = where + segments.map((s) => (/^\d+$/.test(s) ? `[${s}]` : `.${s}`)).join('');
   if (error.keyword === 'additionalProperties') {
     const extra = (error.params as { additionalProperty: string }).additionalProperty;
     return `${at}.${extra}: unknown field; remove it or check its spelling.`;
@@ -97,6 +101,6 @@ export function describeError(where: string, errors: ErrorObject[] | null | unde
     const missing = (error.params as { missingProperty: string }).missingProperty;
     return `${at}.${missing}: is required; add it.`;
   }
-  const field = path.split('.').at(-1) ?? '';
+  const field = segments.at(-1) ?? '';
   return `${at}: ${advice(error, field)}.`;
 }

@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { egressRuleFormat } from './validators.js';
 import { ConditionSchema, DateTime, ResourceAmountsSchema, Uuid, pageQueryFields, PrintableName } from './common.js';
 
 /**
@@ -35,6 +36,18 @@ export const RestartPolicySchema = Type.Object({
   windowSeconds: Type.Integer({ minimum: 1, maximum: 86400 }),
 }, { additionalProperties: false });
 
+/** A server's `network.egressAllow` holds at most this many entries (each is a rule on its Node). */
+const maxEgressAllow = 32;
+
+export const ServerNetworkSchema = Type.Object({
+  egressAllow: Type.Array(Type.String({ format: egressRuleFormat, maxLength: 24, description: 'CIDR[:PORT] (IPv4), e.g. 203.0.113.0/24 or 203.0.113.7:5432.' }), {
+    maxItems: maxEgressAllow,
+    description: 'Where the server\'s game may connect beyond the internet when it has a network of its own (Node status.isolation.network): '
+      + 'its Node refuses games its own addresses, link-local addresses and private ranges unless allowed. Global administrators only; '
+      + 'applied to a running game at once, without a restart. An empty list removes the server\'s entries.',
+  }),
+}, { additionalProperties: false });
+
 export const ServerKindSchema = Type.Union([Type.Literal('GAME_SERVER'), Type.Literal('PROXY')]);
 
 export const ServerName = PrintableName(64);
@@ -47,11 +60,13 @@ export const CreateServer = Type.Object({
   nodeId: Type.Optional(Uuid),
   inNetwork: Type.Optional(Type.Boolean()),
   restartPolicy: Type.Optional(RestartPolicySchema),
+  network: Type.Optional(ServerNetworkSchema),
 }, { additionalProperties: false });
 
 export const UpdateServer = Type.Object({
   resources: Type.Optional(ResourcesSchema),
   inNetwork: Type.Optional(Type.Boolean({ description: 'Join or leave the network; a running server takes it at its next start.' })),
+  network: Type.Optional(ServerNetworkSchema),
 }, { additionalProperties: false, minProperties: 1 });
 
 const listItemFields = {
@@ -99,6 +114,7 @@ export const ServerDetail = Type.Object({
   observedGeneration: Type.Integer({ minimum: 0 }),
   ports: Type.Array(Type.Object({ name: Type.String(), protocol: Type.Literal('TCP'), hostPort: Type.Integer() })),
   restartPolicy: RestartPolicySchema,
+  network: Type.Optional(Type.Object(ServerNetworkSchema.properties, { additionalProperties: false, description: 'Present while the server has `egressAllow` entries.' })),
   conditions: Type.Array(ConditionSchema),
   acknowledgedConditions: Type.Array(Type.String()),
   markers: Type.Array(Type.Literal('RESTART_PENDING')),

@@ -1,6 +1,7 @@
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
+import { parseEgressRule } from '../../shared/egress-rule.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
 
@@ -12,11 +13,15 @@ const rfc3339 = fullFormats['date-time'] as { validate: (text: string) => boolea
  */
 const dateTime = { type: 'string' as const, validate: (text: string) => rfc3339.validate(text) && !Number.isNaN(Date.parse(text)) };
 
+/** `CIDR[:PORT]` as the Agent reads it: the Controller never sends an entry its Agents would skip. */
+export const egressRuleFormat = 'egress-rule';
+const egressRule = { type: 'string' as const, validate: (text: string) => text === text.trim() && parseEgressRule(text) !== undefined };
+
 /**
  * The Controller's two schema checkers. JSON is checked as it is: request and response bodies,
  * catalog feeds, template files. Query strings and path parameters arrive as text, so they are
  * coerced to the schema's types and missing fields get their `default`; those options would
  * change what a body means, hence a checker of their own.
  */
-export const jsonAjv = addFormats(new Ajv({ allErrors: false, strict: false })).addFormat('date-time', dateTime);
+export const jsonAjv = addFormats(new Ajv({ allErrors: false, strict: false })).addFormat('date-time', dateTime).addFormat(egressRuleFormat, egressRule);
 export const textAjv = addFormats(new Ajv({ allErrors: false, strict: false, coerceTypes: true, useDefaults: true })).addFormat('date-time', dateTime);

@@ -30,6 +30,7 @@ export function toLinkDesired(entry: DesiredServerEntry, templates: TemplateCata
     templateJson: template ? templateJsonOf(template) : '',
     plugins,
     network,
+    egressAllow: desired.egressAllow ?? [],
   };
 }
 

@@ -8,6 +8,12 @@ export interface CreateServerInput {
   nodeId?: string;
   inNetwork?: boolean;
   restartPolicy?: ServerRestartPolicy;
+  network?: ServerNetworkInput;
+}
+
+/** `network` of POST and PATCH /servers: `CIDR[:PORT]` entries, checked by the schema. */
+export interface ServerNetworkInput {
+  egressAllow: string[];
 }
 
 /** The network's proxy, as POST /network/proxy creates it (the network service checks who may). */

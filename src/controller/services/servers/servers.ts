@@ -14,9 +14,9 @@ import { defaultRestartPolicy, emptyObserved, type Reservation, type ServerDesir
 import type { Shared } from '../../store/collection.js';
 import type { ServerDoc } from '../../store/records.js';
 import { networkId } from '../network/network-state.js';
-import { requireMayJoinNetwork } from './network-admission.js';
+import { requireMayJoinNetwork, requireMaySetEgress } from './network-admission.js';
 import { ObservedMemo, type ObservedReport } from './observed-memo.js';
-import type { CreateProxyInput, CreateServerInput, ServerListQuery } from './inputs.js';
+import type { CreateProxyInput, CreateServerInput, ServerListQuery, ServerNetworkInput } from './inputs.js';
 import type { TemplateCatalog } from '../../templates/template-catalog.js';
 import { hidden, type Access } from '../identity/access.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
@@ -94,10 +94,11 @@ export class ServerService {
   }
 
   async create(caller: Caller, input: CreateServerInput, audit: AuditScope) {
-    audit.detail({ name: input.name, teamId: input.teamId, software: input.software, resources: input.resources });
+    audit.detail({ name: input.name, teamId: input.teamId, software: input.software, resources: input.resources, ...(input.network ? { network: input.network } : {}) });
     const team = await this.deps.repos.teams.findById(input.teamId);
     if (!team) throw hidden('team');
     await this.access.require(caller, input.teamId, 'servers.create', 'team', 'servers.read');
+    requireMaySetEgress(caller, [], input.network?.egressAllow);
     const { template, software } = chooseSoftware(this.templates, input.software);
     if (template.kind !== 'GAME_SERVER') throw invalidRequest('body.software.template: a proxy is created with POST /network/proxy.');
     if (input.inNetwork && !template.networkMember) throw new DomainError('not_network_capable', `${template.id} servers cannot join the network.`);
@@ -133,6 +134,7 @@ export class ServerService {
         software: input.software,
         resources: input.resources,
         inNetwork: input.inNetwork,
+        ...(input.network?.egressAllow.length ? { egressAllow: input.network.egressAllow } : {}),
         restartPolicy: input.restartPolicy ?? defaultRestartPolicy,
         acknowledgedConditions: [],
         restartNonce: 0,
@@ -215,9 +217,10 @@ export class ServerService {
     return this.detail(await this.apply(doc, { type: action, at: nowIso(this.deps) }));
   }
 
-  async update(caller: Caller, serverId: string, input: { resources?: Reservation; inNetwork?: boolean }, audit: AuditScope) {
+  async update(caller: Caller, serverId: string, input: { resources?: Reservation; inNetwork?: boolean; network?: ServerNetworkInput }, audit: AuditScope) {
     audit.target(serverId).detail({ ...input });
     const doc = await this.load(caller, serverId, 'servers.update');
+    requireMaySetEgress(caller, doc.desired.egressAllow ?? [], input.network?.egressAllow);
     if (input.inNetwork) {
       const template = this.templates.get(doc.desired.software.template);
       if (doc.kind === 'PROXY') throw new DomainError('not_network_capable', 'The proxy cannot join the network it serves.');
@@ -237,7 +240,8 @@ export class ServerService {
           throw new DomainError('insufficient_capacity', 'The new reservation does not fit on the server\'s Node.');
         }
       }
-      const updated = await this.apply(current, { type: 'UPDATE', at: nowIso(this.deps), ...input });
+      const { network, ...fields } = input;
+      const updated = await this.apply(current, { type: 'UPDATE', at: nowIso(this.deps), ...fields, ...(network ? { egressAllow: network.egressAllow } : {}) });
       if (input.inNetwork === false) await this.leaveLobby(serverId);
       return this.detail(updated);
     });

@@ -76,6 +76,7 @@ export function serverDetail(doc: ServerDoc, nodeConnected: boolean, lastCrash?:
     observedGeneration: doc.observed.observedGeneration,
     ports: doc.gamePort ? [{ name: 'game', protocol: 'TCP' as const, hostPort: doc.gamePort }] : [],
     restartPolicy: doc.desired.restartPolicy,
+    ...(doc.desired.egressAllow?.length ? { network: { egressAllow: doc.desired.egressAllow } } : {}),
     conditions,
     acknowledgedConditions: doc.desired.acknowledgedConditions,
     markers: restartPending({

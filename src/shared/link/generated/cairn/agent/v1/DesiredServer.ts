@@ -72,6 +72,13 @@ export interface DesiredServerInput {
    * the proxy applies new routes at once, without a restart, a member its settings at its next start.
    */
   'network'?: (_cairn_agent_v1_ServerNetworkInput | null);
+  /**
+   * Where the server's game may connect beyond what the Agent's --game-egress-allow allows, each
+   * `CIDR[:PORT]` (IPv4), set by global administrators (`network.egressAllow`). Applied at once to a
+   * running game in a network namespace of its own, without a restart; ignored where games share the
+   * host's network. An entry the Agent cannot read is skipped.
+   */
+  'egressAllow'?: (string)[];
 }
 
 /**
@@ -138,4 +145,11 @@ export interface DesiredServer {
    * the proxy applies new routes at once, without a restart, a member its settings at its next start.
    */
   'network': (_cairn_agent_v1_ServerNetwork | null);
+  /**
+   * Where the server's game may connect beyond what the Agent's --game-egress-allow allows, each
+   * `CIDR[:PORT]` (IPv4), set by global administrators (`network.egressAllow`). Applied at once to a
+   * running game in a network namespace of its own, without a restart; ignored where games share the
+   * host's network. An entry the Agent cannot read is skipped.
+   */
+  'egressAllow': (string)[];
 }
