@@ -10,7 +10,7 @@ import { ConfirmButton } from '../admin-components/ConfirmButton';
 import { FormProblem } from '../admin-components/FormProblem';
 import { TeamMappingsField } from './TeamMappingsField';
 
-const fields = ['issuer', 'clientId', 'clientSecret', 'displayName', 'adminGroups'];
+const fields = ['issuer', 'clientId', 'clientSecret', 'displayName', 'adminGroups', 'redirectUri'];
 const listOf = (text: string) => [...new Set(text.split(',').map((g) => g.trim()).filter(Boolean))];
 
 /**
@@ -23,6 +23,8 @@ export function SsoForm({ setting }: { setting: OidcSetting | undefined }) {
   const [form, setForm] = useState({
     issuer: setting?.issuer ?? '', clientId: setting?.clientId ?? '', clientSecret: '', displayName: setting?.displayName ?? '',
     adminGroups: setting?.adminGroups.join(', ') ?? '',
+    // Where this browser reaches the Controller: the Controller never takes it from a request's Host header.
+    redirectUri: setting?.redirectUri ?? `${window.location.origin}/api/v1/auth/oidc/callback`,
   });
   const [allowPasswordLogin, setAllowPasswordLogin] = useState(setting?.allowPasswordLogin ?? true);
   const [mappings, setMappings] = useState<OidcTeamMapping[]>(setting?.teamMappings ?? []);
@@ -45,19 +47,20 @@ export function SsoForm({ setting }: { setting: OidcSetting | undefined }) {
       issuer: form.issuer.trim(), clientId: form.clientId.trim(), clientSecret: form.clientSecret, displayName: form.displayName.trim(),
       adminGroups: listOf(form.adminGroups), teamMappings: mappings.map((m) => ({ ...m, group: m.group.trim() })), allowPasswordLogin,
       ...(setting?.scopes ? { scopes: setting.scopes } : {}), ...(setting?.groupsClaim ? { groupsClaim: setting.groupsClaim } : {}),
-      ...(setting?.redirectUri ? { redirectUri: setting.redirectUri } : {}),
+      ...(form.redirectUri.trim() ? { redirectUri: form.redirectUri.trim() } : {}),
     });
   };
   const err = save.error;
   return (
     <form className="card" onSubmit={submit} noValidate aria-labelledby="sso-heading">
       <h2 id="sso-heading">OpenID Connect provider</h2>
-      <p className="hint">Register <code>{window.location.origin}/api/v1/auth/oidc/callback</code> as the client&apos;s redirect URI at the provider.</p>
       <TextField label="Issuer" field="issuer" error={err} value={form.issuer} onChange={set('issuer')} required type="url"
         hint="For Keycloak: https://<host>/realms/<realm>. Saving checks that it answers discovery." />
       <TextField label="Client ID" field="clientId" error={err} value={form.clientId} onChange={set('clientId')} required />
       <TextField label="Client secret" field="clientSecret" error={err} value={form.clientSecret} onChange={set('clientSecret')} required type="password" autoComplete="off"
         hint={setting ? 'Never shown again: enter it to save any change.' : 'Stored encrypted; never shown again.'} />
+      <TextField label="Redirect URI" field="redirectUri" error={err} value={form.redirectUri} onChange={set('redirectUri')} type="url"
+        hint="Register it as the client's redirect URI at the provider. Left empty, the Controller's --public-url is used." />
       <TextField label="Display name" field="displayName" error={err} value={form.displayName} onChange={set('displayName')} required maxLength={100}
         hint="The sign-in button says “Sign in with” this." />
       <TextField label="Administrator groups" field="adminGroups" error={err} value={form.adminGroups} onChange={set('adminGroups')}
