@@ -65,7 +65,9 @@ describe('servers API — create rules, watch', function () {
       }
       expect((await rig.admin.get<Node>(`/nodes/${west.nodeId}`)).body.status.gamePorts).to.deep.equal({ first, last: first + 2 });
       const team = (await rig.admin.post<Team>('/teams', { name: 'ports' })).body.id;
-      const port = async (nodeId: string) => (await create(team, `on-${nodeId}`, { nodeId })).gamePort;
+      let created = 0;
+      // Names are unique in a team: one per server, not per Node.
+      const port = async (nodeId: string) => (await create(team, `on-${nodeId}-${created++}`, { nodeId })).gamePort;
       expect(await port(east.nodeId)).to.equal(first);
       expect(await port(west.nodeId)).to.equal(first + 1);
       expectProblem(await post({ teamId: team, nodeId: east.nodeId }), 409, 'insufficient_capacity');
