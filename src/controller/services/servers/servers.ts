@@ -9,7 +9,6 @@ import { conflict, invalidRequest, DomainError } from '../../core/errors.js';
 import { paginate } from '../../domain/cursor.js';
 import { withoutConsoleLines } from '../../domain/last-crash.js';
 import type { Permission } from '../../core/permission-names.js';
-import { fits, freeOf } from '../../domain/placement.js';
 import { serverName } from '../../domain/server-name.js';
 import { defaultRestartPolicy, emptyObserved, type Reservation, type ServerDesired, type ServerKind, type ServerObserved } from '../../domain/server-spec.js';
 import type { Shared } from '../../store/collection.js';
@@ -60,7 +59,7 @@ export class ServerService {
     private readonly templates: TemplateCatalog,
     private readonly nodes: NodeGateway,
     private readonly changes: ServerChangeHub,
-    private readonly placements: ServerPlacements,
+    placements: ServerPlacements,
     nodeStates: NodeStateFeed,
   ) {
     this.portRefusals = new PortRefusals(deps.clock);
@@ -234,15 +233,10 @@ export class ServerService {
     return this.locks.run('placement', async () => {
       const current = (await this.deps.repos.servers.findById(serverId)) ?? doc;
       if (input.resources && current.nodeId) {
-        const node = await this.nodes.get(current.nodeId);
-        const reserved = await this.placements.reservedOn(current.nodeId);
-        const others = { cpuMillis: reserved.cpuMillis - current.desired.resources.cpuMillis, memoryBytes: reserved.memoryBytes - current.desired.resources.memoryBytes };
         const actor = this.actorOf(current);
         // phase_busy comes before capacity: a busy server is not resized whatever the numbers.
         if (!accepts(actor, { type: 'UPDATE', at: nowIso(this.deps) })) throw this.busy(actor);
-        if (!node || !fits(freeOf({ allocatable: node.allocatable, reserved: others }), input.resources)) {
-          throw new DomainError('insufficient_capacity', 'The new reservation does not fit on the server\'s Node.');
-        }
+        await this.room.requireRoomOn(current.nodeId, input.resources, serverId);
       }
       const updated = await this.apply(current, { type: 'UPDATE', at: nowIso(this.deps), ...input });
       if (input.inNetwork === false) await this.leaveLobby(serverId);
@@ -269,7 +263,12 @@ export class ServerService {
     const doc = await this.load(caller, serverId, 'servers.update');
     audit.detail({ failure: doc.failure, failureReason: doc.failureReason });
     requireReinstallable(doc, () => this.busy(this.actorOf(doc)));
-    return this.detail(await this.apply(doc, { type: 'REINSTALL', at: nowIso(this.deps) }));
+    // A failed install held no room (placements.ts): the retry takes it again, or is refused.
+    return this.locks.run('placement', async () => {
+      const current = (await this.deps.repos.servers.findById(serverId)) ?? doc;
+      if (current.nodeId) await this.room.requireRoomOn(current.nodeId, current.desired.resources, serverId);
+      return this.detail(await this.apply(current, { type: 'REINSTALL', at: nowIso(this.deps) }));
+    });
   }
 
   async delete(caller: Caller, serverId: string, audit: AuditScope) {
