@@ -80,6 +80,10 @@ describe('web UI: two-factor authentication (TOTP)', function () {
     await page.getByRole('button', { name: 'Sign in' }).click();
     const field = page.getByLabel('Authentication code');
     await field.waitFor();
+    await field.fill('not-a-code');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The code is wrong or expired' }).waitFor();
+    expect(await page.getByRole('alert').filter({ hasText: 'username or password' }).count()).to.equal(0);
     // The code that confirmed is used up: the next step's code is what an app shows 30 s later.
     t.clock.advance(30_000);
     await field.fill(code());

@@ -4,6 +4,7 @@ import { setupAdmin, startTestController, type TestController } from '../support
 import { FakeAgent } from '../support/fake-agent.js';
 import { GiB, waitForServer } from '../support/fleet.js';
 import type { ApiClient } from '../support/http.js';
+import { expectProblem } from '../support/problems.js';
 import { waitFor } from '../support/wait-for.js';
 
 /** POST /servers/{serverId}/reinstall: a failed install is retried, anything else refused. */
@@ -51,6 +52,28 @@ describe('retrying a failed install', function () {
     const again = await admin.post(`/servers/${id}/reinstall`);
     expect(again.status).to.equal(409);
     expect((again.body as { code: string }).code).to.equal('invalid_transition');
+  });
+
+  it('a failed install holds no room: another server takes it, and the retry is refused naming who holds it', async () => {
+    const tight = await FakeAgent.connect(admin, t.controller.grpcPort, 'tight', { cpuMillis: 1000, memoryBytes: GiB });
+    try {
+      await waitFor(async () => (await admin.get<Node>(`/nodes/${tight.nodeId}`)).body.status.connectionState === 'HEALTHY', { what: 'fake Node HEALTHY' });
+      const create = (name: string) => admin.post<ServerDetail>('/servers', { name, teamId, software: { template: 'simcraft', version: '1.21.4' }, resources: { cpuMillis: 600, memoryBytes: GiB / 4 }, nodeId: tight.nodeId });
+      tight.hold();
+      const survival = (await create('survival')).body.id;
+      tight.send({ serverId: survival, observedGeneration: 1, installed: false, installError: 'download failed' });
+      await waitForServer(admin, survival, (s) => s.phase === 'FAILED', 'the install FAILED');
+
+      const lobby = await create('lobby');
+      expect(lobby.status, lobby.text).to.equal(201);
+      const retry = await admin.post(`/servers/${survival}/reinstall`);
+      expectProblem(retry, 409, 'insufficient_capacity', 'reserved by: lobby (PROVISIONING)');
+      expect((await admin.get<ServerDetail>(`/servers/${survival}`)).body.phase).to.equal('FAILED');
+      // The failed one is not named: it holds nothing.
+      expectProblem(await create('third'), 409, 'insufficient_capacity', 'it has 400m CPU, 768 MiB memory free; reserved by: lobby (PROVISIONING).');
+    } finally {
+      tight.stop();
+    }
   });
 
   it('a failed install that the Node installs after all (an acknowledgement\'s new generation) becomes READY, not stuck FAILED', async () => {

@@ -41,10 +41,10 @@ describe('servers API — create rules, watch', function () {
       // Each refusal says how much room there is, so the reservation can be shrunk to fit.
       const none = await post({ nodeId: undefined, resources: { cpuMillis: 100_000, memoryBytes: GiB } });
       expectProblem(none, 409, 'insufficient_capacity');
-      expect((none.body as unknown as { detail: string }).detail).to.match(/^No Node that accepts placements has room for this reservation \(100000m CPU, 1\.0 GiB memory\)\. Free: big \d+m CPU, [\d.]+ GiB memory; little \d+m CPU, \d+ MiB memory\.$/);
+      expect((none.body as unknown as { detail: string }).detail).to.match(/^No Node that accepts placements has room for this reservation \(100000m CPU, 1\.0 GiB memory\)\. Free: big \d+m CPU, [\d.]+ GiB memory( \(reserved by: [^)]+\))?; little \d+m CPU, \d+ MiB memory( \(reserved by: [^)]+\))?\.$/);
       const named = await post({ nodeId: rig.little.nodeId, resources: { cpuMillis: 100, memoryBytes: 2 * GiB } });
       expectProblem(named, 409, 'insufficient_capacity');
-      expect((named.body as unknown as { detail: string }).detail).to.match(/^The reservation \(100m CPU, 2\.0 GiB memory\) does not fit on that Node: it has \d+m CPU, \d+ MiB memory free\.$/);
+      expect((named.body as unknown as { detail: string }).detail).to.match(/^The reservation \(100m CPU, 2\.0 GiB memory\) does not fit on that Node: it has \d+m CPU, \d+ MiB memory free(; reserved by: .+)?\.$/);
       expect((await rig.admin.post(`/nodes/${rig.little.nodeId}/disable`)).status).to.equal(200);
       try {
         expectProblem(await post({ nodeId: rig.little.nodeId }), 409, 'insufficient_capacity');
@@ -65,7 +65,9 @@ describe('servers API — create rules, watch', function () {
       }
       expect((await rig.admin.get<Node>(`/nodes/${west.nodeId}`)).body.status.gamePorts).to.deep.equal({ first, last: first + 2 });
       const team = (await rig.admin.post<Team>('/teams', { name: 'ports' })).body.id;
-      const port = async (nodeId: string) => (await create(team, `on-${nodeId}`, { nodeId })).gamePort;
+      let created = 0;
+      // Names are unique in a team: one per server, not per Node.
+      const port = async (nodeId: string) => (await create(team, `on-${nodeId}-${created++}`, { nodeId })).gamePort;
       expect(await port(east.nodeId)).to.equal(first);
       expect(await port(west.nodeId)).to.equal(first + 1);
       expectProblem(await post({ teamId: team, nodeId: east.nodeId }), 409, 'insufficient_capacity');

@@ -84,7 +84,10 @@ describe('TOTP second factor through the API', function () {
 
   it('the code that confirmed cannot sign in (used up); the next step\'s code signs in once, then is refused as a replay', async () => {
     const client = from('127.0.3.1');
-    expectProblem(await login(client, confirmingCode), 401, 'invalid_credentials');
+    // The password was right (a wrong one is refused before the code is read): the answer says the code is what to fix.
+    const usedUp = await login(client, confirmingCode);
+    expectProblem(usedUp, 401, 'invalid_credentials', 'body.totpCode: the code is wrong or expired');
+    expect(JSON.stringify(usedUp.body)).not.to.include('username or password');
     t.clock.advance(stepMs);
     const now = code();
     const res = await login(client, now);
@@ -97,7 +100,8 @@ describe('TOTP second factor through the API', function () {
   it('wrong codes count with wrong passwords: five per account and address, then 429 even for the right code', async () => {
     const client = from('127.0.3.2');
     for (let i = 0; i < 3; i++) expectProblem(await login(client, i % 2 ? '123456' : 'not-a-recovery-code'), 401, 'invalid_credentials');
-    for (let i = 0; i < 2; i++) expectProblem(await client.post('/auth/login', { username: 'gina', password: `wrong-${i}`, totpCode: code() }), 401, 'invalid_credentials');
+    // With a wrong password the code is not read: the answer is about the password, whatever the code.
+    for (let i = 0; i < 2; i++) expectProblem(await client.post('/auth/login', { username: 'gina', password: `wrong-${i}`, totpCode: code() }), 401, 'invalid_credentials', 'username or password is wrong');
     t.clock.advance(stepMs);
     const limited = await login(client, code());
     expectProblem(limited, 429, 'too_many_attempts');

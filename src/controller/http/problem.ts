@@ -12,7 +12,7 @@ export const problemCatalog = {
   managed_property: { status: 400, title: 'That server.properties key is managed by Cairn.' },
   invalid_token: { status: 400, title: 'The token is unknown, used or expired.' },
   unauthenticated: { status: 401, title: 'Not signed in, or the credentials are invalid.' },
-  invalid_credentials: { status: 401, title: 'The username or password is wrong.' },
+  invalid_credentials: { status: 401, title: 'The sign-in credentials are wrong.' },
   totp_required: { status: 401, title: 'This account needs a second factor: send totpCode (an authentication code or a recovery code).' },
   invalid_setup_code: { status: 401, title: 'The setup code is wrong.' },
   forbidden: { status: 403, title: 'Signed in, but not allowed.' },

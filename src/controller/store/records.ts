@@ -271,6 +271,11 @@ export interface AuditLog {
 export interface ServerDoc {
   _id: string;
   name: string;
+  /**
+   * `teamId/lower-cased name` (domain/server-name.ts), unique: set on every server created since
+   * names are unique per team. Servers stored before have none, so duplicates among them still load.
+   */
+  nameKey?: string;
   teamId: string;
   nodeId?: string;
   kind: import('../domain/server-spec.js').ServerKind;

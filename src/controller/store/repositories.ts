@@ -78,7 +78,7 @@ export const collectionIndexes: Record<Exclude<keyof Repositories, 'kind' | 'aud
   nodes: [{ field: 'nameKey', unique: true }],
   enrollmentTokens: [{ field: 'hash', unique: true }, { field: 'nodeId' }],
   servers: [
-    { field: 'teamId' }, { field: 'nodeId' },
+    { field: 'teamId' }, { field: 'nodeId' }, { field: 'nameKey', unique: true, sparse: true },
     { field: 'workflow.removeOnNodeId', sparse: true }, { field: 'workflow.targetNodeId', sparse: true }, { field: 'workflow.sourceNodeId', sparse: true },
   ],
   pluginInstallations: [{ field: 'serverId' }, { field: 'key', unique: true }, { field: 'sha256' }],

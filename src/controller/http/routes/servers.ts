@@ -118,8 +118,8 @@ export const serverRoutes = (s: Services) => [
   route({
     method: 'POST', path: '/servers/{serverId}/reinstall', tag: 'servers', status: 202,
     summary: 'Retry a failed install: the server goes back to `PROVISIONING` with a new generation, and its Node installs the software again.',
-    description: 'Only in phase `FAILED` with nothing installed (`invalid_transition` otherwise; `phase_busy` while another workflow runs).',
-    params: ServerParams, response: ServerDetail, errors: ['phase_busy', 'invalid_transition'],
+    description: 'Only in phase `FAILED` with nothing installed (`invalid_transition` otherwise; `phase_busy` while another workflow runs). A failed install holds no reservation, so the retry places it again on its Node: `insufficient_capacity` when the room is gone, naming the servers that hold the most of it.',
+    params: ServerParams, response: ServerDetail, errors: ['phase_busy', 'invalid_transition', 'insufficient_capacity'],
     audit: { action: 'server.reinstall', targetKind: 'server' },
     handler: async ({ caller, params, audit }) => s.servers.reinstall(caller, params.serverId, audit),
   }),

@@ -15,6 +15,8 @@ import type { OidcSettings } from './oidc-settings.js';
 
 const resetValidSeconds = 24 * 3600;
 
+const wrongCodeDetail = 'body.totpCode: the code is wrong or expired: send the code your authenticator app shows now (each works once), or an unused recovery code.';
+
 /** One sign-in attempt as the throttles and the failure log key it. */
 interface Attempt {
   account: string;
@@ -48,7 +50,7 @@ export class AuthService {
   ) {}
 
   /**
-   * A wrong password and a wrong second factor are refused alike and counted by the same
+   * A wrong password and a wrong second factor are refused with the same code and counted by the same
    * throttle; a right password without the second factor an account needs is `totp_required`.
    */
   async login(input: { username: string; password: string; totpCode?: string }, clientAddress: string, audit: AuditScope) {
@@ -102,7 +104,8 @@ export class AuthService {
     if (attempt.userId) audit.actorUserId = attempt.userId;
     audit.authFailure = reason;
     await this.loginFailures.failed({ userId: attempt.userId, username: attempt.username, clientAddress: attempt.clientAddress, error: 'invalid_credentials' });
-    throw new DomainError('invalid_credentials');
+    // The code is read only after the right password, which `totp_required` already tells apart: naming it reveals nothing more.
+    throw new DomainError('invalid_credentials', reason === 'bad_totp_code' ? wrongCodeDetail : 'The username or password is wrong.');
   }
 
   async logout(caller: Caller, audit: AuditScope): Promise<void> {

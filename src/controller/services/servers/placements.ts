@@ -3,6 +3,14 @@ import type { Shared } from '../../store/collection.js';
 import type { ServerDoc } from '../../store/records.js';
 import type { Repositories } from '../../store/repositories.js';
 
+/**
+ * Whether the server keeps room on its Node. One whose install failed, with nothing installed,
+ * keeps none until POST /servers/{id}/reinstall places it again: a download that never worked must
+ * not keep every other server off the Node.
+ */
+export const holdsRoom = (s: Pick<Shared<ServerDoc>, 'phase' | 'failureReason' | 'observed'>) =>
+  !(s.phase === 'FAILED' && s.failureReason === 'INSTALL_FAILED' && !s.observed.installed);
+
 const zero: Reservation = { cpuMillis: 0, memoryBytes: 0 };
 const add = (a: Reservation, b: Reservation): Reservation => ({ cpuMillis: a.cpuMillis + b.cpuMillis, memoryBytes: a.memoryBytes + b.memoryBytes });
 
@@ -16,11 +24,16 @@ export class ServerPlacements {
 
   /**
    * The sum of the reservations of the servers placed on the Node, stopped ones included, and of
-   * those a migration moves to it or has not finished moving away from it.
+   * those a migration moves to it or has not finished moving away from it; `exceptServerId` aside.
    */
-  async reservedOn(nodeId: string): Promise<Reservation> {
-    const servers = await this.holding(nodeId);
+  async reservedOn(nodeId: string, exceptServerId?: string): Promise<Reservation> {
+    const servers = await this.holders(nodeId, exceptServerId);
     return servers.reduce((sum, s) => add(sum, s.desired.resources), zero);
+  }
+
+  /** The servers whose reservations `reservedOn` sums. */
+  async holders(nodeId: string, exceptServerId?: string): Promise<Shared<ServerDoc>[]> {
+    return (await this.holding(nodeId)).filter((s) => s._id !== exceptServerId && holdsRoom(s));
   }
 
   async reservations(nodeIds: string[]): Promise<Map<string, Reservation>> {
@@ -33,7 +46,7 @@ export class ServerPlacements {
     return [...new Set(placed.flatMap((s) => (s.nodeId ? [s.nodeId] : [])))];
   }
 
-  /** Why the Node cannot be deleted yet, if servers are placed on it. */
+  /** Why the Node cannot be deleted yet, if servers are placed on it (holding room or not). */
   async nodeInUse(nodeId: string): Promise<string | undefined> {
     const count = (await this.holding(nodeId)).length;
     return count > 0 ? `${count} server(s) are placed on it or migrating to or from it` : undefined;

@@ -33,10 +33,7 @@ export class ServerRoom {
       const node = await this.nodes.get(nodeId);
       if (!node) throw invalidRequest(`body.nodeId: no Node ${nodeId}.`);
       if (!node.acceptsPlacements) throw new DomainError('insufficient_capacity', 'That Node does not accept placements (disabled or not healthy).');
-      const free = freeOf({ allocatable: node.allocatable, reserved: await this.placements.reservedOn(nodeId) });
-      if (!fits(free, request)) {
-        throw new DomainError('insufficient_capacity', `The reservation (${amounts(request)}) does not fit on that Node: it has ${amounts(free)} free.`);
-      }
+      await this.requireRoomOn(node, request);
       if (port !== undefined && (await this.portsInUse(nodeId)).has(port)) throw conflict(`Port ${port} is taken on that Node's host.`);
       return nodeId;
     }
@@ -54,14 +51,43 @@ export class ServerRoom {
     return chosen;
   }
 
-  /** What each Node that accepts placements has free, by name, most memory first: what to shrink the reservation to, or where room is missing. */
+  /**
+   * Throws `insufficient_capacity` unless the reservation fits on the Node beside what its servers
+   * hold; `exceptServerId`'s own reservation, when the server is already there (a resize, a retried install), aside.
+   */
+  async requireRoomOn(node: string | NodeInfo, request: Reservation, exceptServerId?: string): Promise<void> {
+    const info = typeof node === 'string' ? await this.nodes.get(node) : node;
+    if (!info) throw new DomainError('insufficient_capacity', 'The server\'s Node is gone.');
+    const free = freeOf({ allocatable: info.allocatable, reserved: await this.placements.reservedOn(info.nodeId, exceptServerId) });
+    if (fits(free, request)) return;
+    const holders = await this.heldBy(info, exceptServerId);
+    const where = exceptServerId === undefined ? 'that Node' : 'the server\'s Node';
+    throw new DomainError('insufficient_capacity', `The reservation (${amounts(request)}) does not fit on ${where}: it has ${amounts(free)} free${holders ? `; reserved by: ${holders}` : ''}.`);
+  }
+
+  /**
+   * `survival (FAILED), proxy`: the servers that hold the most of the Node (by the larger of their
+   * CPU and memory shares), with their phase unless READY, so a refusal says what to stop, shrink or delete.
+   */
+  private async heldBy(node: NodeInfo, exceptServerId?: string): Promise<string> {
+    const share = (r: Reservation) => Math.max(r.cpuMillis / Math.max(1, node.allocatable.cpuMillis), r.memoryBytes / Math.max(1, node.allocatable.memoryBytes));
+    const holders = (await this.placements.holders(node.nodeId, exceptServerId)).sort((a, b) => share(b.desired.resources) - share(a.desired.resources));
+    const shown = holders.slice(0, 3).map((s) => (s.phase === 'READY' ? s.name : `${s.name} (${s.phase})`));
+    return shown.join(', ') + (holders.length > shown.length ? ` and ${holders.length - shown.length} more` : '');
+  }
+
+  /** What each Node that accepts placements has free, by name, most memory first, and who holds the rest: what to shrink the reservation to, or where room is missing. */
   private async freeOnEligible(candidates: readonly (NodeInfo & { reserved: Reservation })[]): Promise<string> {
-    const eligible = candidates.filter((c) => c.acceptsPlacements).map((c) => ({ nodeId: c.nodeId, free: freeOf(c) }));
+    const eligible = candidates.filter((c) => c.acceptsPlacements).map((c) => ({ node: c, free: freeOf(c) }));
     if (eligible.length === 0) return 'No Node accepts placements now (each is disabled, draining or not connected).';
-    const names = new Map((await this.repos.nodes.find({ _id: { $in: eligible.map((e) => e.nodeId) } })).map((n) => [n._id, n.name]));
+    const names = new Map((await this.repos.nodes.find({ _id: { $in: eligible.map((e) => e.node.nodeId) } })).map((n) => [n._id, n.name]));
     const shown = eligible.sort((a, b) => b.free.memoryBytes - a.free.memoryBytes).slice(0, 5);
     const more = eligible.length > shown.length ? ` (and ${eligible.length - shown.length} more)` : '';
-    return `Free: ${shown.map((e) => `${names.get(e.nodeId) ?? e.nodeId} ${amounts(e.free)}`).join('; ')}${more}.`;
+    const lines = await Promise.all(shown.map(async (e) => {
+      const holders = await this.heldBy(e.node);
+      return `${names.get(e.node.nodeId) ?? e.node.nodeId} ${amounts(e.free)}${holders ? ` (reserved by: ${holders})` : ''}`;
+    }));
+    return `Free: ${lines.join('; ')}${more}.`;
   }
 
   /**

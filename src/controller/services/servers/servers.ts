@@ -9,7 +9,7 @@ import { conflict, invalidRequest, DomainError } from '../../core/errors.js';
 import { paginate } from '../../domain/cursor.js';
 import { withoutConsoleLines } from '../../domain/last-crash.js';
 import type { Permission } from '../../core/permission-names.js';
-import { fits, freeOf } from '../../domain/placement.js';
+import { serverName } from '../../domain/server-name.js';
 import { defaultRestartPolicy, emptyObserved, type Reservation, type ServerDesired, type ServerKind, type ServerObserved } from '../../domain/server-spec.js';
 import type { Shared } from '../../store/collection.js';
 import type { ServerDoc } from '../../store/records.js';
@@ -26,6 +26,7 @@ import { PortRefusals } from './port-refusals.js';
 import { requireReinstallable } from './reinstall-rule.js';
 import { ServerCrashes } from './crashes.js';
 import { ServerRoom } from './room.js';
+import { ServerNames } from './server-names.js';
 import type { ServerChangeHub } from './change-hub.js';
 import { serverDetail, serverListItem, type ServerListItemView } from './views.js';
 import { walkServerList } from './list-walk.js';
@@ -43,6 +44,7 @@ type NodeStateFeed = Pick<NodeFleet, 'subscribe'>;
 export class ServerService {
   private readonly locks = new KeyedMutex();
   private readonly room: ServerRoom;
+  private readonly names: ServerNames;
   /** Each server's last crash as its Agent reported it (console lines: memory only, never in the record). */
   readonly crashes = new ServerCrashes();
   /** What reports need of each record, kept as this service writes it (memory only). */
@@ -57,11 +59,12 @@ export class ServerService {
     private readonly templates: TemplateCatalog,
     private readonly nodes: NodeGateway,
     private readonly changes: ServerChangeHub,
-    private readonly placements: ServerPlacements,
+    placements: ServerPlacements,
     nodeStates: NodeStateFeed,
   ) {
     this.portRefusals = new PortRefusals(deps.clock);
     this.room = new ServerRoom(deps.repos, nodes, placements, this.portRefusals);
+    this.names = new ServerNames(deps.repos);
     // A Node heard again or lost changes its servers' convergence: tell the watchers. A Node just
     // added (created, or rehydrated before anyone can watch) changes no server's.
     nodeStates.subscribe((state, previous) => {
@@ -93,7 +96,8 @@ export class ServerService {
     return doc;
   }
 
-  async create(caller: Caller, input: CreateServerInput, audit: AuditScope) {
+  async create(caller: Caller, raw: CreateServerInput, audit: AuditScope) {
+    const input = { ...raw, name: serverName(raw.name) };
     audit.detail({ name: input.name, teamId: input.teamId, software: input.software, resources: input.resources, ...(input.network ? { network: input.network } : {}) });
     const team = await this.deps.repos.teams.findById(input.teamId);
     if (!team) throw hidden('team');
@@ -107,7 +111,8 @@ export class ServerService {
   }
 
   /** The network's proxy: placed, run and stopped like any server, on a Node with the network's port free (its game port). Never a member. */
-  async createProxy(input: CreateProxyInput, port: number, audit: AuditScope) {
+  async createProxy(raw: CreateProxyInput, port: number, audit: AuditScope) {
+    const input = { ...raw, name: serverName(raw.name) };
     const { template, software } = chooseSoftware(this.templates, input.software);
     if (template.kind !== 'PROXY') throw invalidRequest('body.software.template: not a proxy template; game servers are created with POST /servers.');
     // One proxy per network: the check and the insert are one step, so two creates cannot both pass.
@@ -127,6 +132,7 @@ export class ServerService {
       const nodeId = await this.room.place(input.resources, input.nodeId, port, this.templates.javaMinimum(input.software));
       const gamePort = port ?? (await this.room.allocatePort(nodeId));
       const teamId = await team();
+      const nameKey = await this.names.vacant(teamId, input.name);
       const at = nowIso(this.deps);
       const id = this.deps.ids.next();
       const desired: ServerDesired = {
@@ -141,14 +147,14 @@ export class ServerService {
       };
       const actor = this.fleet.create(id, desired, at);
       const doc: ServerDoc = {
-        _id: id, name: input.name, teamId, nodeId, kind, gamePort,
+        _id: id, name: input.name, nameKey, teamId, nodeId, kind, gamePort,
         ...this.fromActor(actor), observed: emptyObserved(), createdAt: at, updatedAt: at,
       };
       try {
         await this.deps.repos.servers.insert(doc);
       } catch (e) {
         this.fleet.remove(id);
-        throw e;
+        throw ServerNames.refusal(e, input.name);
       }
       this.observedMemo.saw(doc);
       audit.target(id).detail({ nodeId, gamePort });
@@ -230,15 +236,10 @@ export class ServerService {
     return this.locks.run('placement', async () => {
       const current = (await this.deps.repos.servers.findById(serverId)) ?? doc;
       if (input.resources && current.nodeId) {
-        const node = await this.nodes.get(current.nodeId);
-        const reserved = await this.placements.reservedOn(current.nodeId);
-        const others = { cpuMillis: reserved.cpuMillis - current.desired.resources.cpuMillis, memoryBytes: reserved.memoryBytes - current.desired.resources.memoryBytes };
         const actor = this.actorOf(current);
         // phase_busy comes before capacity: a busy server is not resized whatever the numbers.
         if (!accepts(actor, { type: 'UPDATE', at: nowIso(this.deps) })) throw this.busy(actor);
-        if (!node || !fits(freeOf({ allocatable: node.allocatable, reserved: others }), input.resources)) {
-          throw new DomainError('insufficient_capacity', 'The new reservation does not fit on the server\'s Node.');
-        }
+        await this.room.requireRoomOn(current.nodeId, input.resources, serverId);
       }
       const { network, ...fields } = input;
       const updated = await this.apply(current, { type: 'UPDATE', at: nowIso(this.deps), ...fields, ...(network ? { egressAllow: network.egressAllow } : {}) });
@@ -266,7 +267,12 @@ export class ServerService {
     const doc = await this.load(caller, serverId, 'servers.update');
     audit.detail({ failure: doc.failure, failureReason: doc.failureReason });
     requireReinstallable(doc, () => this.busy(this.actorOf(doc)));
-    return this.detail(await this.apply(doc, { type: 'REINSTALL', at: nowIso(this.deps) }));
+    // A failed install held no room (placements.ts): the retry takes it again, or is refused.
+    return this.locks.run('placement', async () => {
+      const current = (await this.deps.repos.servers.findById(serverId)) ?? doc;
+      if (current.nodeId) await this.room.requireRoomOn(current.nodeId, current.desired.resources, serverId);
+      return this.detail(await this.apply(current, { type: 'REINSTALL', at: nowIso(this.deps) }));
+    });
   }
 
   async delete(caller: Caller, serverId: string, audit: AuditScope) {

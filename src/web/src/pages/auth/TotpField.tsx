@@ -13,7 +13,8 @@ export const isTotpRequired = (error: unknown) => isProblem(error) && error.code
 
 /**
  * The second factor on the sign-in form, shown once the API has said the account needs one, and
- * kept while the user retries (a wrong code answers `invalid_credentials`, not `totp_required`).
+ * kept while the user retries (a wrong code answers `invalid_credentials`, not `totp_required`, with a
+ * detail naming `body.totpCode`, so the field itself says the code is wrong or expired).
  */
 export function TotpField({ error, value, onChange }: TotpFieldProps) {
   const [asked, setAsked] = useState(false);
