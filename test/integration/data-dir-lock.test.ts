@@ -73,7 +73,8 @@ describe('one Controller or Agent per data dir; a port in use (real processes)',
     await once(holder, 'listening');
     const { port } = holder.address() as AddressInfo;
     try {
-      const refused = await ControllerProcess.refused(join(dir, 'port'), { extraArgs: ['--http-port', String(port)] });
+      // Its start logs warnings of its own before it listens (the software sources are unreachable from tests).
+      const refused = await ControllerProcess.refused(join(dir, 'port'), { extraArgs: ['--http-port', String(port)], env: { CAIRN_LOG_LEVEL: 'error' } });
       expect(refused.stderr).to.equal(`cairn-controller: 127.0.0.1:${port} is in use by another program: the HTTP API cannot listen there; give it another port with --http-port\n`);
       expect(refused.code).to.equal(2);
       expect(await lockHolder(join(dir, 'port'))).to.equal(undefined);
