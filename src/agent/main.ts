@@ -32,6 +32,7 @@ runProgram({
   logger,
   help: agentHelp,
   commandLine: parseAgentCommandLine,
+  dataDir: { of: (config) => config.dataDir, program: 'Agent' },
   startFailed: 'agent failed',
   start: async (config) => {
     const agent = await startAgent(config);

@@ -26,6 +26,7 @@ import { createServices, type Services } from './services/index.js';
 import type { MigrationTimings } from './services/migration/migration-steps.js';
 import type { SessionPolicy } from './services/identity/sessions.js';
 import { openStore } from './store/open-store.js';
+import { refusePortInUse } from './port-in-use.js';
 import type { Repositories } from './store/repositories.js';
 import { TemplateCatalog } from './templates/template-catalog.js';
 import { loadControllerTls, localAgentTlsName } from './tls.js';
@@ -112,7 +113,8 @@ export async function startController(options: ControllerOptions): Promise<Runni
     metrics: createLinkMetrics(metrics.registry, services.fleet, services.agents, () => clock.now().getTime()),
     artifacts: services.artifacts,
   });
-  const grpcPort = await link.listen({ host: config.host, port: config.grpcPort, tls });
+  const grpcPort = await link.listen({ host: config.host, port: config.grpcPort, tls })
+    .catch(refusePortInUse({ host: config.host, port: config.grpcPort, what: 'the Agent link', flag: '--grpc-port' }));
   if (!tls && !isLoopbackHost(config.host)) {
     logger.warn({ event: 'agent_link_plaintext', host: config.host }, 'The HTTP API and the Agent link listen beyond loopback without TLS (--insecure-link); give --tls-cert and --tls-key');
   }
@@ -124,7 +126,8 @@ export async function startController(options: ControllerOptions): Promise<Runni
     checkResponses: options.checkResponses ?? false, webDir: config.webDir, uploads: options.uploads, metricsToken: config.metricsToken, https: tls !== undefined, trustedProxies: config.trustedProxies,
     readiness: { pingStore: () => repos.ping(), agentLink: () => ({ listening: link.listening, agentsConnected: services.agents.connectedCount }) },
   });
-  const http = await listenHttp(app, { host: config.host, port: config.httpPort, tls });
+  const http = await listenHttp(app, { host: config.host, port: config.httpPort, tls })
+    .catch(refusePortInUse({ host: config.host, port: config.httpPort, what: 'the HTTP API', flag: '--http-port' }));
   answerClientErrors(http);
   const httpPort = (http.address() as AddressInfo).port;
   const webUrl = `${tls ? 'https' : 'http'}://${dialAddress(config.host, httpPort)}/`;

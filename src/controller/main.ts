@@ -14,6 +14,7 @@ runProgram({
   logger,
   help: controllerHelp,
   commandLine: parseControllerCommandLine,
+  dataDir: { of: (config) => config.dataDir, program: 'Controller' },
   startFailed: 'controller failed to start',
   start: async (config) => {
     // What the Controller writes (store, keys, setup code, backups) is this uid's alone: 0600 files, 0700 directories.

@@ -10,6 +10,9 @@ import { programSettings } from './settings.js';
 /** A setting the program cannot run with (missing, or a bad value): a usage error, exit 2. Each program throws its own subclass. */
 export class ProgramConfigError extends Error {}
 
+/** What the program found at start refuses it (its data dir in use, a port taken): one line on stderr and exit 2, as a usage error. */
+export class StartRefusedError extends Error {}
+
 /** What a command line asks for: print the help or the version, or run with a configuration. */
 export type CommandLine<C> = { action: 'help' | 'version' } | { action: 'run'; config: C };
 

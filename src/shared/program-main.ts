@@ -1,7 +1,8 @@
 import { installCrashHandlers } from './crash-handlers.js';
+import { lockDataDir } from './data-dir-lock.js';
 import type { Logger } from './logger.js';
 import { ProgramArgsError, versionLine } from './program-args.js';
-import { ProgramConfigError, type CommandLine } from './program-config.js';
+import { ProgramConfigError, StartRefusedError, type CommandLine } from './program-config.js';
 
 /**
  * The start-up `cairn-controller` and `cairn-agent` share: crash handlers, the command line, the
@@ -16,6 +17,8 @@ export interface ProgramMain<C> {
   /** The `--help` text. */
   help: string;
   commandLine(argv: string[]): CommandLine<C>;
+  /** The data dir the program keeps to itself, and who it is in the refusal of a second one on it (`Controller`). */
+  dataDir: { of(config: C): string; program: string };
   /** Starts the program and sets up how it stops (`stopOnSignals`). */
   start(config: C): Promise<void>;
   /** The message of the `fatal` line when `start` (or reading the command line) fails unexpectedly. */
@@ -24,17 +27,28 @@ export interface ProgramMain<C> {
 
 /**
  * Installs the crash handlers, reads the command line (a usage error is one line on stderr and
- * exit 2; `--help` and `--version` print to stdout and return), then starts the program. A start
- * that fails is logged `fatal` and exits 1.
+ * exit 2; `--help` and `--version` print to stdout and return), locks the data dir, then starts the
+ * program. A start refused (StartRefusedError: the data dir in use, a port taken) is one line on
+ * stderr and exit 2; one that fails otherwise is logged `fatal` and exits 1.
  */
 export function runProgram<C>(program: ProgramMain<C>): void {
   const { logger } = program;
   installCrashHandlers(program.name, { logger });
   const main = async () => {
     const config = configOrExit(program);
-    if (config !== undefined) await program.start(config);
+    if (config === undefined) return;
+    // Before the program opens anything there: a second one on the data dir stops here, touching nothing.
+    const lock = await lockDataDir(program.dataDir.of(config), { program: program.dataDir.program, logger });
+    // At any exit but SIGKILL; a lock SIGKILL leaves behind names a process that is gone, and the next start replaces it.
+    process.once('exit', () => lock.release());
+    await program.start(config);
   };
   main().catch((error: unknown) => {
+    if (error instanceof StartRefusedError) {
+      process.stderr.write(`${program.name}: ${error.message}\n`);
+      logger.flush(() => process.exit(2));
+      return;
+    }
     logger.fatal({ err: error }, program.startFailed);
     logger.flush();
     process.exit(1);

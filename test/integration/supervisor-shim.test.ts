@@ -3,7 +3,7 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isRuntimeError } from '../../src/agent/runtime/errors.js';
 import { isPidAlive } from '../../src/agent/runtime/process-control.js';
-import { readProcStat } from '../../src/agent/runtime/process-usage.js';
+import { readProcStat } from '../../src/shared/proc-stat.js';
 import { launchShim } from '../../src/agent/runtime/shim-launcher.js';
 import { programCommand } from '../../src/shared/programs.js';
 import { SHIM_BUSY_EXIT_CODE } from '../../src/agent/runtime/shim-protocol.js';

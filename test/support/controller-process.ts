@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { User } from './api-types.js';
@@ -27,13 +28,17 @@ export class ControllerProcess {
     });
   }
 
-  /** Starts on `grpcPort` (0: any) and resolves once it listens; `extraArgs` and `env` add to its command line and environment. */
-  static async start(dataDir: string, grpcPort = 0, options: { extraArgs?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<ControllerProcess> {
+  private static spawn(dataDir: string, grpcPort: number, options: { extraArgs?: string[]; env?: NodeJS.ProcessEnv }): ChildProcess & { stdout: Readable; stderr: Readable } {
     const argv = ['--import', tsxImport, controllerMain, '--data-dir', dataDir, '--http-port', '0', '--grpc-port', String(grpcPort), ...(options.extraArgs ?? [])];
-    const child = spawn(process.execPath, argv, {
+    return spawn(process.execPath, argv, {
       env: { ...process.env, MONGODB_URI: '', CAIRN_LOG_LEVEL: 'warn', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+  }
+
+  /** Starts on `grpcPort` (0: any) and resolves once it listens; `extraArgs` and `env` add to its command line and environment. */
+  static async start(dataDir: string, grpcPort = 0, options: { extraArgs?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<ControllerProcess> {
+    const child = ControllerProcess.spawn(dataDir, grpcPort, options);
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const lines = createInterface({ input: child.stdout });
@@ -47,6 +52,17 @@ export class ControllerProcess {
     const started = new ControllerProcess(child, httpPort, port);
     started.stderr = stderr;
     return started;
+  }
+
+  /** Runs one that is expected to refuse to start (`extraArgs` after the test's own flags win over them): its exit status and output. */
+  static async refused(dataDir: string, options: { extraArgs?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const child = ControllerProcess.spawn(dataDir, 0, options);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const [code] = (await once(child, 'close')) as [number | null];
+    return { code, stdout, stderr };
   }
 
   get api(): ApiClient {

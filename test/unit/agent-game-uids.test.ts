@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { GameUidsRefusedError } from '../../src/agent/isolation/game-uids.js';
 import { freeRangeLike, holdersIn, parseIdFile, readHostIds, refuseHeldIds } from '../../src/agent/isolation/host-ids.js';
 import { claimGameUids } from '../../src/agent/isolation/uid-claims.js';
-import { readProcStat } from '../../src/agent/runtime/process-usage.js';
+import { readProcStat } from '../../src/shared/proc-stat.js';
 
 const passwd = [
   'root:x:0:0:root:/root:/bin/bash',

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { parseLaunchSpec } from '../../src/agent/runtime/launch-spec.js';
-import { parseProcStat, parseRssBytes } from '../../src/agent/runtime/process-usage.js';
+import { parseRssBytes } from '../../src/agent/runtime/process-usage.js';
+import { parseProcStat } from '../../src/shared/proc-stat.js';
 import { encodeFrame, parseGameExit, parseMessage, parseRequest, ProtocolError } from '../../src/agent/runtime/shim-protocol.js';
 
 function refusal(action: () => unknown): ProtocolError {

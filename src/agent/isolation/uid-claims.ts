@@ -1,8 +1,7 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isSameProcessAlive, readProcStat } from '../../shared/proc-stat.js';
 import { isNonNegativeInt, isObject, isPositiveInt } from '../runtime/guards.js';
-import { isSameProcessAlive } from '../runtime/process-control.js';
-import { readProcStat } from '../runtime/process-usage.js';
 import { readJsonFile, writeFileAtomic } from '../runtime/state-dir.js';
 import { formatGameUids, GameUidsRefusedError, type UidRange } from './game-uids.js';
 

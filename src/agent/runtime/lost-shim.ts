@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
+import { isSameProcessAlive } from '../../shared/proc-stat.js';
 import { parseShimConfig } from './launch-spec.js';
-import { isSameProcessAlive, signalGroup } from './process-control.js';
+import { signalGroup } from './process-control.js';
 import { parseGameExit, type GameExit } from './shim-protocol.js';
 import { parseRunRecord, readJsonFile, stateFiles, writeFileAtomic } from './state-dir.js';
 

@@ -1,17 +1,5 @@
-import { readProcStat } from './process-usage.js';
-
 function errorCode(error: unknown): string | undefined {
   return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
-}
-
-/**
- * True when `pid` is alive and is the process that started at `startTicks`: pids are reused,
- * and signalling a stranger's process is worse than missing ours.
- */
-export async function isSameProcessAlive(pid: number, startTicks: number): Promise<boolean> {
-  const stat = await readProcStat(pid);
-  if (stat === null) return false;
-  return stat.state !== 'Z' && stat.state !== 'X' && stat.startTicks === startTicks;
 }
 
 export function isPidAlive(pid: number): boolean {

@@ -1,10 +1,10 @@
 import { connect, createServer, type Server } from 'node:net';
 import { chmod, rm } from 'node:fs/promises';
 import type { Clock } from '../../shared/clock.js';
+import { readProcStat } from '../../shared/proc-stat.js';
 import { readOomKills, removeGroup } from './cgroup-files.js';
 import { GameProcess } from './game-process.js';
 import { parseShimConfig, type ShimConfig } from './launch-spec.js';
-import { readProcStat } from './process-usage.js';
 import { ShimSession } from './shim-session.js';
 import type { GameExit } from './shim-protocol.js';
 import { readJsonFile, stateFiles, writeFileAtomic, type RunRecord } from './state-dir.js';
