@@ -54,6 +54,8 @@ const asRoot = process.getuid?.() === 0;
     f = await startFleet({ agentArgs: ['--isolation', 'auto'] });
   });
   after(async () => {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- after() runs even when before() failed before assigning it
+    if (!f) return;
     const servers = (await f.admin.get<{ items: { id: string }[] }>('/servers?limit=200')).body.items.map((s) => s.id);
     await f.dispose();
     await removeGameCgroups(servers);
