@@ -2,9 +2,11 @@ import { expect } from 'chai';
 import { access, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { PortRange } from '../../src/shared/link/messages.js';
 import { AgentProcess } from '../support/agent-process.js';
 import type { EnrollmentIssued, Node } from '../support/api-types.js';
 import { GiB, killGames, startFleet, type Fleet } from '../support/fleet.js';
+import { removeGameNetworks } from '../support/game-networks.js';
 import { privateGamePorts } from '../support/game-ports.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -20,14 +22,18 @@ const asRoot = process.getuid?.() === 0;
   let secondDir: string;
   let second: { nodeId: string; token: string };
   const agents: AgentProcess[] = [];
+  /** Each second Agent's game ports: its nftables table is named after them and goes in `after`. */
+  const secondPorts: PortRange[] = [];
 
   const healthy = (nodeId: string) =>
     waitFor(async () => (await f.admin.get<Node>(`/nodes/${nodeId}`)).body.status.connectionState === 'HEALTHY' || undefined, { what: `${nodeId} HEALTHY`, timeoutMs: 30_000 });
 
   /** Another Agent on this host, on the second Node's data dir, boxed, with these uids (and host accounts files, when given). */
   async function secondAgent(range: string, env: Record<string, string> = {}): Promise<AgentProcess> {
+    const gamePorts = await privateGamePorts();
+    secondPorts.push(gamePorts);
     const agent = AgentProcess.start({
-      grpcPort: f.t.controller.grpcPort, dataDir: secondDir, gamePorts: await privateGamePorts(), enrollmentToken: second.token,
+      grpcPort: f.t.controller.grpcPort, dataDir: secondDir, gamePorts, enrollmentToken: second.token,
       extra: ['--isolation', 'auto', '--game-uids', range, '--cpu-millis', '1000', '--memory-bytes', String(GiB), '--bind-address', '127.0.0.1'],
       env: { CAIRN_AGENT_CLAIMS_DIR: claims, ...env },
     });
@@ -49,6 +55,7 @@ const asRoot = process.getuid?.() === 0;
     delete process.env.CAIRN_AGENT_CLAIMS_DIR;
     for (const agent of agents) await agent.kill();
     await killGames(secondDir);
+    for (const ports of secondPorts) await removeGameNetworks(secondDir, ports);
     await f.dispose();
     for (const dir of [claims, etc, secondDir]) await rm(dir, { recursive: true, force: true });
   });
