@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildPluginJar } from '../../src/controller/catalog/plugin-jar.js';
-import type { ConsoleStreamEvent, Node, ServerDetail } from '../support/api-types.js';
+import type { Node, ServerDetail } from '../support/api-types.js';
 import { startFleet, waitForServer, type Fleet } from '../support/fleet.js';
 import { removeGameCgroups } from '../support/game-cgroups.js';
-import { openSse } from '../support/sse.js';
+import { askConsole } from '../support/game-console.js';
 import { waitFor } from '../support/wait-for.js';
 
 const simcraft = { template: 'simcraft', version: '1.21.4' };
@@ -30,19 +30,7 @@ describe('disk limits: what a server\'s files hold (real Agent)', function () {
     await waitForServer(f.admin, id, (s) => s.status.runtimeState === 'RUNNING', 'RUNNING', 60_000);
   }
 
-  /** Types a command into the game and waits for the console line it answers with. */
-  async function ask(id: string, command: string, answer: RegExp, timeoutMs = 30_000): Promise<string> {
-    const stream = await openSse<ConsoleStreamEvent>(`${f.t.baseUrl}/api/v1/servers/${id}/console?tail=0`, { cookie: f.admin.auth.cookie! });
-    expect(stream.status).to.equal(200);
-    try {
-      const sent = await f.admin.post(`/servers/${id}/console/commands`, { command });
-      expect(sent.status, sent.text).to.equal(200);
-      const line = await stream.next((e) => e.event === 'line' && answer.test((e.data as { text: string }).text), timeoutMs);
-      return (line.data as { text: string }).text;
-    } finally {
-      stream.close();
-    }
-  }
+  const ask = (id: string, command: string, answer: RegExp) => askConsole(f, id, command, answer, 30_000);
 
   before(async () => {
     f = await startFleet({ agentArgs: ['--status-interval-ms', '1000'] });
