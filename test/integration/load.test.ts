@@ -52,11 +52,17 @@ describe('load: 80 console streams and steady HTTP reads for 30 s (real processe
   let secondCookie: string;
   const servers: ServerDetail[] = [];
   const streams: SseStream<ConsoleStreamEvent>[] = [];
-  const allServers = (predicate: (s: ServerListItem) => boolean, what: string) =>
-    waitFor(async () => {
+  const allServers = (predicate: (s: ServerListItem) => boolean, what: string) => {
+    let behind: ServerListItem[] = [];
+    return waitFor(async () => {
       const { items } = (await admin.get<ServerPage>(`/servers?limit=${games}`)).body;
-      return items.length === games && items.every(predicate);
-    }, { timeoutMs: 90_000, intervalMs: 250, what });
+      behind = items.filter((s) => !predicate(s));
+      return items.length === games && behind.length === 0;
+    }, {
+      timeoutMs: 90_000, intervalMs: 250, what,
+      explain: () => `${behind.length} not yet: ${behind.map((s) => `${s.name} ${s.phase}/${s.runtimeState ?? '-'}/${s.convergence}`).join(', ')}\nAgent's last lines:\n${agent?.stderr.split('\n').slice(-40).join('\n') ?? ''}`,
+    });
+  };
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'cairn-load-'));

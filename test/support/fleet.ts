@@ -116,8 +116,18 @@ export async function startFleet(options: TestControllerOptions & { agentArgs?: 
 
 /** Polls a server until `predicate` holds for its detail. */
 export function waitForServer(client: ApiClient, serverId: string, predicate: (s: ServerDetail) => boolean, what: string, timeoutMs = 20_000) {
+  let seen = 'no answer yet';
   return waitFor(async () => {
     const res = await client.get<ServerDetail>(`/servers/${serverId}`);
+    seen = res.status === 200 ? serverSummary(res.body) : `HTTP ${res.status} ${res.text}`;
     return res.status === 200 && predicate(res.body) ? res.body : undefined;
-  }, { timeoutMs, intervalMs: 50, what });
+  }, { timeoutMs, intervalMs: 50, what, explain: () => seen });
+}
+
+/** Where a server stood, in one line: what a timed-out wait prints. */
+export function serverSummary(s: ServerDetail): string {
+  const conditions = [...s.conditions, ...s.status.conditions].map((c) => `${c.reason}: ${c.message}`).join('; ');
+  const crash = s.status.lastCrash ? ` lastCrash=${JSON.stringify(s.status.lastCrash)}` : '';
+  return `${s.name} phase=${s.phase} runtime=${s.status.runtimeState} pid=${s.status.pid ?? '-'} desired=${s.desiredState} ` +
+    `convergence=${s.convergence} generation=${s.generation}/${s.observedGeneration} conditions=[${conditions}]${crash}`;
 }
