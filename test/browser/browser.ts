@@ -8,7 +8,7 @@ import { defaultWebDir } from '../../src/controller/http/web-ui.js';
 /** Debian's chromium; `.ci/run` installs it when missing. playwright-core never downloads a browser. */
 export const chromiumPath = process.env.CAIRN_CHROMIUM ?? '/usr/bin/chromium';
 
-/** Screenshots of every page the flow visits; the README names this folder. */
+/** Screenshots of every page the flow visits; docs/web-ui.md and docs/testing.md name this folder. */
 export const screenshotDir = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 
 const exists = (path: string) => access(path).then(() => true, () => false);

@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
-/** What the browser test measures (bytes of the first load, paint times, its own duration), for the README. */
+/** What the browser test measures (bytes of the first load, paint times, its own duration), for docs/web-ui.md. */
 export const metricsFile = fileURLToPath(new URL('../../test-results/web-ui-metrics.json', import.meta.url));
 
 export async function writeMetrics(values: Record<string, number | undefined>): Promise<void> {
