@@ -1,5 +1,6 @@
 import { apiUrl, del, get, patch, post, put, request } from './http';
 import type * as T from './types';
+import { putWithProgress, type UploadProgressListener } from './upload';
 
 const enc = encodeURIComponent;
 const server = (id: string) => `/servers/${enc(id)}`;
@@ -117,6 +118,8 @@ export const api = {
     read: (id: string, path: string) => request<string>('GET', `${server(id)}/files/content`, { query: { path } }),
     downloadUrl: (id: string, path: string) => apiUrl(`${server(id)}/files/content`, { path }),
     write: (id: string, path: string, content: Blob) => put<void>(`${server(id)}/files/content`, content, { path }),
+    /** `write` for a picked file, telling how far it is. */
+    upload: (id: string, path: string, file: Blob, onProgress: UploadProgressListener) => putWithProgress(`${server(id)}/files/content`, { path }, file, onProgress),
     mkdir: (id: string, path: string) => post<void>(`${server(id)}/files/directories`, undefined, { path }),
     delete: (id: string, path: string) => del(`${server(id)}/files`, { path }),
   },

@@ -1,5 +1,6 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
 import { asProblem, problemMessage } from '../api/problem';
+import { useProblemUntilEdited } from './stale-problem';
 
 interface FieldBase {
   label: string;
@@ -33,24 +34,26 @@ function Wrapper({ id, label, hint, error, children }: { id: string; label: stri
 const describedBy = (id: string, hint: unknown, error: unknown) =>
   [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
 
-/** A labelled input that shows the API's problem about its field right under it. */
-export function TextField({ label, field, error, localError, hint, ...input }: FieldBase & InputHTMLAttributes<HTMLInputElement>) {
+/** A labelled input that shows the API's problem about its field right under it, until the person changes the value. */
+export function TextField({ label, field, error, localError, hint, onChange, ...input }: FieldBase & InputHTMLAttributes<HTMLInputElement>) {
   const id = useId();
-  const message = fieldError({ label, field, error, localError });
+  const [apiError, edited] = useProblemUntilEdited(error);
+  const message = fieldError({ label, field, error: apiError, localError });
   return (
     <Wrapper id={id} label={label} hint={hint} error={message}>
-      <input id={id} name={field} aria-invalid={message ? true : undefined} aria-describedby={describedBy(id, hint, message)} {...input} />
+      <input id={id} name={field} aria-invalid={message ? true : undefined} aria-describedby={describedBy(id, hint, message)} {...input} onChange={(e) => { edited(); onChange?.(e); }} />
     </Wrapper>
   );
 }
 
 /** A labelled select with the same problem display as TextField. */
-export function SelectField({ label, field, error, localError, hint, children, ...select }: FieldBase & SelectHTMLAttributes<HTMLSelectElement>) {
+export function SelectField({ label, field, error, localError, hint, children, onChange, ...select }: FieldBase & SelectHTMLAttributes<HTMLSelectElement>) {
   const id = useId();
-  const message = fieldError({ label, field, error, localError });
+  const [apiError, edited] = useProblemUntilEdited(error);
+  const message = fieldError({ label, field, error: apiError, localError });
   return (
     <Wrapper id={id} label={label} hint={hint} error={message}>
-      <select id={id} name={field} aria-invalid={message ? true : undefined} aria-describedby={describedBy(id, hint, message)} {...select}>
+      <select id={id} name={field} aria-invalid={message ? true : undefined} aria-describedby={describedBy(id, hint, message)} {...select} onChange={(e) => { edited(); onChange?.(e); }}>
         {children}
       </select>
     </Wrapper>

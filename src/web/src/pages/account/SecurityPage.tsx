@@ -10,6 +10,7 @@ import { ProblemAlert } from '../../components/ProblemAlert';
 import { CopyField } from '../admin-components/CopyField';
 import { ShownOnce } from '../admin-components/ShownOnce';
 import '../admin.css';
+import { PasswordSection } from './PasswordSection';
 import { TotpQrCode } from './TotpQrCode';
 
 /** Your account's sign-in security: the TOTP second factor, turned on with an app and off with a code. */
@@ -22,6 +23,7 @@ export function SecurityPage() {
   return (
     <section>
       <h1>Security</h1>
+      <PasswordSection />
       <h2>Two-factor authentication</h2>
       {recoveryCodes ? (
         <ShownOnce title="Your recovery codes" onDone={() => setRecoveryCodes(undefined)}>

@@ -1,21 +1,24 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type SubmitEvent } from 'react';
-import { Link, Navigate, useNavigate } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { useMe, useSignOut } from '../../app/session';
 import { TextField } from '../../components/Field';
 import { Loading } from '../../components/Loading';
 import { ProblemAlert } from '../../components/ProblemAlert';
+import { returnPath } from './return-to';
 
 /**
  * The account page, reached from the name in the header: changing the password. Required before
- * anything else while `passwordChangeRequired`; otherwise one can go back without changing it.
+ * anything else while `passwordChangeRequired`; otherwise one can go back without changing it, to
+ * the page that led here (the Security page) or the servers page.
  */
 export function ChangePasswordPage() {
   const me = useMe();
   const client = useQueryClient();
   const navigate = useNavigate();
+  const back = returnPath(useLocation().state);
   const signOut = useSignOut();
   const [currentPassword, setCurrent] = useState('');
   const [newPassword, setNew] = useState('');
@@ -25,7 +28,7 @@ export function ChangePasswordPage() {
     mutationFn: api.me.changePassword,
     onSuccess: async () => {
       await client.invalidateQueries({ queryKey: queryKeys.me });
-      void navigate('/servers', { replace: true });
+      void navigate(back, { replace: true });
     },
   });
   if (me.data === null) return <Navigate to="/sign-in" replace />;
@@ -47,7 +50,7 @@ export function ChangePasswordPage() {
         <ProblemAlert error={change.error} fields={['currentPassword', 'newPassword']} />
         <div className="actions">
           <button type="submit" className="primary" disabled={change.isPending}>{change.isPending ? 'Changing password…' : 'Change password'}</button>
-          {me.data.passwordChangeRequired ? <button type="button" onClick={() => signOut.mutate()}>Sign out</button> : <Link to="/servers">Cancel</Link>}
+          {me.data.passwordChangeRequired ? <button type="button" onClick={() => signOut.mutate()}>Sign out</button> : <Link to={back}>Cancel</Link>}
         </div>
       </form>
     </main>

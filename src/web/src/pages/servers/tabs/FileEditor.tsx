@@ -22,7 +22,11 @@ export function FileEditor({ serverId, path, onClose }: FileEditorProps) {
   const view = useRef<EditorView | null>(null);
   const [saved, setSaved] = useState(false);
   const readOnly = isReadOnly(path);
-  const content = useQuery({ queryKey: queryKeys.servers.file(serverId, path), queryFn: () => api.files.read(serverId, path), staleTime: 0, gcTime: 0 });
+  const content = useQuery({
+    queryKey: queryKeys.servers.file(serverId, path), staleTime: 0, gcTime: 0,
+    // An empty file answers with no body, which the client reads as undefined: it is the empty text.
+    queryFn: async () => (await api.files.read(serverId, path) as string | undefined) ?? '',
+  });
   const save = useMutation({
     mutationFn: (text: string) => api.files.write(serverId, path, new Blob([text], { type: 'application/octet-stream' })),
     onSuccess: () => {

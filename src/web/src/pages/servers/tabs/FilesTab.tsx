@@ -10,6 +10,9 @@ import { Loading } from '../../../components/Loading';
 import { ProblemAlert } from '../../../components/ProblemAlert';
 import { formatBytes, formatTime } from '../../../format/units';
 import { crumbs, isReadOnly, joinPath } from './file-paths';
+import { NewFileForm } from './files/NewFileForm';
+import { UploadStatus } from './files/UploadStatus';
+import { useOpenFolder } from './files/use-open-folder';
 import { useUpload } from './use-upload';
 
 /** CodeMirror is loaded the first time a file is opened. */
@@ -18,10 +21,10 @@ const FileEditor = lazy(async () => ({ default: (await import('./FileEditor')).F
 /** Files larger than this are downloaded, not opened in the editor. */
 const editableBytes = 2 * 1024 * 1024;
 
-/** Browse the server's files, upload files and folders, edit text files, delete with confirmation. */
+/** Browse the server's files (the open folder in the address), upload files and folders, create, edit, delete with confirmation. */
 export function FilesTab({ server }: { server: ServerDetail }) {
   const client = useQueryClient();
-  const [dir, setDir] = useState('.');
+  const [dir, openFolder] = useOpenFolder();
   const [editing, setEditing] = useState<string>();
   const [deleting, setDeleting] = useState<FileItem>();
   const [folderName, setFolderName] = useState('');
@@ -59,7 +62,7 @@ export function FilesTab({ server }: { server: ServerDetail }) {
     {
       header: 'Name', essential: true,
       cell: (f) => f.type === 'DIRECTORY'
-        ? <button type="button" className="link" onClick={() => { setDir(f.path); setEditing(undefined); }}>{f.name}/</button>
+        ? <button type="button" className="link" onClick={() => { openFolder(f.path); setEditing(undefined); }}>{f.name}/</button>
         : <span className="mono">{f.name}</span>,
     },
     { header: 'Size', cell: (f) => (f.type === 'DIRECTORY' ? '—' : formatBytes(f.sizeBytes)) },
@@ -81,9 +84,9 @@ export function FilesTab({ server }: { server: ServerDetail }) {
   return (
     <div>
       <nav aria-label="Folder" className="breadcrumbs">
-        <button type="button" className="link" onClick={() => setDir('.')} aria-current={dir === '.' ? 'location' : undefined}>server root</button>
+        <button type="button" className="link" onClick={() => openFolder('.')} aria-current={dir === '.' ? 'location' : undefined}>server root</button>
         {crumbs(dir).map(([name, path]) => (
-          <span key={path}>/ <button type="button" className="link" onClick={() => setDir(path)} aria-current={dir === path ? 'location' : undefined}>{name}</button></span>
+          <span key={path}>/ <button type="button" className="link" onClick={() => openFolder(path)} aria-current={dir === path ? 'location' : undefined}>{name}</button></span>
         ))}
       </nav>
       {readOnlyDir ? <p className="notice">{dir} holds the installed software: it is read-only.</p> : (
@@ -93,16 +96,12 @@ export function FilesTab({ server }: { server: ServerDetail }) {
           <form onSubmit={createFolder} className="inline-form">
             <TextField label="Folder name" field="path" error={mkdir.error} value={folderName} onChange={(e) => setFolderName(e.target.value)} />
             <button type="submit" disabled={mkdir.isPending || !folderName.trim()}>Create folder</button>
-          </form>
+                </form>
+          <NewFileForm serverId={server.id} dir={dir} entries={files.data?.items} onCreated={(path) => { refresh(); setEditing(path); }} />
         </div>
       )}
-      {progress ? (
-        <div className="progress" role="status">
-          <progress value={progress.done} max={progress.total} aria-label="Upload progress" /> Uploading {Math.min(progress.done + 1, progress.total)} of {progress.total}: {progress.current}
-        </div>
-      ) : null}
+      {progress ? <UploadStatus progress={progress} /> : null}
       <ProblemAlert error={upload.error} />
-      <ProblemAlert error={mkdir.error} fields={['path']} />
       <ProblemAlert error={files.error} />
       {files.isPending ? <Loading what="files" /> : (
         <DataTable caption={`Files in ${dir === '.' ? 'the server root' : dir}`} columns={columns} rows={files.data?.items} rowKey={(f) => f.path} empty="This folder is empty." />
