@@ -100,6 +100,7 @@ describe('web UI: versions with their Java need, the Software card and its refus
   });
 
   it('the Software card shows template, version and build, and that a newer version is available', async () => {
+    await page.getByRole('tab', { name: 'Software' }).click();
     const card = page.getByRole('region', { name: 'Software' });
     await fact(card, 'Template').filter({ hasText: 'paper' }).waitFor();
     expect(await fact(card, 'Version').textContent()).to.equal('1.21.4');
@@ -133,6 +134,7 @@ describe('web UI: versions with their Java need, the Software card and its refus
     const res = await admin.post<ServerDetail>('/servers', { name: 'paper-new', teamId, software: { template: 'paper', version: '1.21.10' }, resources: small, nodeId: agent.nodeId });
     expect(res.status, res.text).to.equal(201);
     await page.goto(`${t.baseUrl}/servers/${res.body.id}`);
+    await page.getByRole('tab', { name: 'Software' }).click();
     const card = page.getByRole('region', { name: 'Software' });
     await fact(card, 'Build').filter({ hasText: '11' }).waitFor();
     await card.getByRole('form', { name: 'Update software' }).getByLabel('Target version').locator('option').first().waitFor({ state: 'attached' });
@@ -184,6 +186,7 @@ describe('web UI: updating a server\'s software from its page (real Agent)', fun
     await waitForServer(f.admin, serverId, (s) => s.status.runtimeState === 'RUNNING', 'RUNNING', 30_000);
     ({ browser, page } = await signedInPage(f.t.baseUrl, pageErrors));
     await page.goto(`${f.t.baseUrl}/servers/${serverId}`);
+    await page.getByRole('tab', { name: 'Software' }).click();
   });
 
   after(async () => {

@@ -24,8 +24,12 @@ export async function readEventStream(path: string, query: object | undefined, o
   }
 }
 
-/** Jittered exponential back-off for reconnects: 0.5 s, 1 s, 2 s … at most 15 s. */
+/**
+ * Back-off for reconnects: 1 s, 2 s, 4 s, then every 5 s, each up to a fifth sooner at random so
+ * that many browsers do not return at the same instant. The cap is low on purpose: a Controller
+ * back from a restart is noticed within seconds, and a refused connection costs it next to nothing.
+ */
 export function reconnectDelayMs(attempt: number): number {
-  const base = Math.min(15_000, 500 * 2 ** attempt);
-  return base / 2 + Math.random() * (base / 2);
+  const base = Math.min(5_000, 1_000 * 2 ** attempt);
+  return base * (0.8 + Math.random() * 0.2);
 }

@@ -12,8 +12,8 @@ export type StreamState =
 export interface EventStreamOptions {
   query?: object;
   enabled?: boolean;
-  /** An event after which the stream is over for good (the console's `end`): no reconnect. */
-  finalEvent?: string;
+  /** Whether an event ends the stream for good (the console's `end` of a stopped server): no reconnect after it. */
+  isFinalEvent?: (e: StreamEvent) => boolean;
   /** A change of this value opens the stream anew (e.g. the server started again). */
   key?: string;
   /** Called each time a connection opens, before its first event (e.g. the watch's snapshot follows). */
@@ -25,16 +25,18 @@ const isFinal = (p: ApiProblem) => p.status === 401 || p.status === 403 || p.sta
 
 /**
  * Keeps one API event stream open while `enabled`, reconnecting with jittered back-off after
- * the network drops or the Controller restarts (honouring Retry-After on 429). `onEvent` and
- * `onOpen` may change between renders; the latest ones are called.
+ * the network drops or the Controller restarts (honouring Retry-After on 429). `onEvent`, `onOpen`
+ * and `isFinalEvent` may change between renders; the latest ones are called.
  */
 export function useEventStream(path: string, onEvent: (e: StreamEvent) => void, options: EventStreamOptions = {}): StreamState {
-  const { enabled = true, finalEvent, key } = options;
+  const { enabled = true, key } = options;
   const [state, setState] = useState<StreamState>({ kind: 'connecting', attempt: 0 });
   const handler = useRef(onEvent);
   handler.current = onEvent;
   const opened = useRef(options.onOpen);
   opened.current = options.onOpen;
+  const final = useRef(options.isFinalEvent);
+  final.current = options.isFinalEvent;
   const queryKey = JSON.stringify(options.query ?? {});
 
   useEffect(() => {
@@ -46,7 +48,7 @@ export function useEventStream(path: string, onEvent: (e: StreamEvent) => void, 
     const connect = () => {
       setState({ kind: 'connecting', attempt });
       readEventStream(path, JSON.parse(queryKey) as object, (e) => {
-        if (e.event === finalEvent) over = true;
+        if (final.current?.(e)) over = true;
         handler.current(e);
       }, abort.signal, () => {
         attempt = 0;
@@ -74,7 +76,7 @@ export function useEventStream(path: string, onEvent: (e: StreamEvent) => void, 
       abort.abort();
       clearTimeout(timer);
     };
-  }, [path, queryKey, enabled, finalEvent, key]);
+  }, [path, queryKey, enabled, key]);
 
   return state;
 }

@@ -2,6 +2,7 @@ import { useRef, type KeyboardEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useTemplates } from '../../api/reference-data';
 import type { ServerDetail } from '../../api/types';
+import { SoftwareCard } from './software/SoftwareCard';
 import { BackupsTab } from './tabs/BackupsTab';
 import { ConsoleTab } from './tabs/ConsoleTab';
 import { FilesTab } from './tabs/FilesTab';
@@ -15,6 +16,8 @@ const allTabs = [
   ['properties', 'Properties', PropertiesTab],
   ['plugins', 'Plugins', PluginsTab],
   ['backups', 'Backups', BackupsTab],
+  // The contract's tabs keep their order; the software and its update have a tab of their own, so the console comes first.
+  ['software', 'Software', SoftwareCard],
   ['settings', 'Settings', SettingsTab],
 ] as const;
 

@@ -7,9 +7,19 @@ import type { StreamEvent } from '../../../api/event-stream';
 import type { ConsoleEndEvent, ConsoleLineEvent, ServerDetail } from '../../../api/types';
 import { useEventStream, type StreamState } from '../../../api/use-event-stream';
 import { CommandForm } from './CommandForm';
+import { useFirstScreenHeight } from './use-first-screen-height';
 
 /** How many console lines the terminal keeps for scrolling back. */
 const scrollback = 5000;
+
+/**
+ * `end` reasons that say the connection ended, not the game: the Controller stopping (a restart),
+ * its link to the Node dropping, or this page reading too slowly. The console is opened again.
+ */
+const transientEnds = new Set(['shutdown', 'node_unavailable', 'lagging']);
+
+const isTransient = (end: ConsoleEndEvent) => transientEnds.has(end.reason);
+const isFinalEvent = (e: StreamEvent) => e.event === 'end' && !isTransient(e.data as ConsoleEndEvent);
 
 function describeEnd(end: ConsoleEndEvent): string {
   const how = [end.exitCode !== undefined ? `exit code ${end.exitCode}` : '', end.signal ? `signal ${end.signal}` : ''].filter(Boolean).join(', ');
@@ -29,10 +39,13 @@ function describeStream(state: StreamState, live: boolean, end: ConsoleEndEvent 
 
 /**
  * The live console: xterm.js with its DOM renderer inside the element with role `log`, so the
- * lines are text in the page (readable by screen readers and tests), and a command field.
+ * lines are text in the page (readable by screen readers and tests), and a command field under it,
+ * the terminal sized so both fit the first screen.
  */
 export function ConsoleTab({ server }: { server: ServerDetail }) {
   const host = useRef<HTMLDivElement>(null);
+  const commands = useRef<HTMLDivElement>(null);
+  const height = useFirstScreenHeight(host, commands);
   const terminal = useRef<Terminal | null>(null);
   const inReplay = useRef(false);
   const [end, setEnd] = useState<ConsoleEndEvent>();
@@ -76,22 +89,28 @@ export function ConsoleTab({ server }: { server: ServerDetail }) {
       inReplay.current = false;
     } else if (e.event === 'end') {
       const ended = e.data as ConsoleEndEvent;
+      if (isTransient(ended)) {
+        term.writeln(`\x1b[2m-- The connection ended (${ended.reason}); reconnecting. --\x1b[0m`);
+        return;
+      }
       setEnd(ended);
       term.writeln(`\x1b[2m-- ${describeEnd(ended)} --\x1b[0m`);
     }
   }, []);
 
   const state = useEventStream(api.console.streamPath(server.id), onEvent, {
-    query: { tail: 100 }, enabled: live, finalEvent: 'end', key: server.status.startedAt,
+    query: { tail: 100 }, enabled: live, isFinalEvent, key: server.status.startedAt,
   });
 
   return (
     <div>
       <p className="console-status" role="status">{describeStream(state, live, end)}</p>
       <div className="console">
-        <div ref={host} className="terminal-host" role="log" aria-label="Console output" />
+        <div ref={host} className="terminal-host" role="log" aria-label="Console output" style={height ? { height } : undefined} />
       </div>
-      <CommandForm serverId={server.id} running={runtime === 'RUNNING'} />
+      <div ref={commands}>
+        <CommandForm serverId={server.id} running={runtime === 'RUNNING'} />
+      </div>
     </div>
   );
 }

@@ -12,6 +12,8 @@ import './usage.css';
 const windows: [UsageWindow, string][] = [['10m', 'Last 10 minutes'], ['1h', 'Last hour'], ['6h', 'Last 6 hours'], ['24h', 'Last 24 hours']];
 /** Until the first answer names its interval: the Agent's sampling period. */
 const firstIntervalSeconds = 10;
+/** After a failed read: soon, so an alert from a Controller or Node restart goes within seconds of its return. */
+const afterErrorMs = 2_000;
 
 /**
  * The server's usage over a chosen window, read again at the window's sampling interval while
@@ -23,7 +25,7 @@ export function UsageSection({ server }: { server: ServerDetail }) {
     queryKey: queryKeys.usage(server.id, span),
     queryFn: () => api.servers.usage(server.id, span),
     placeholderData: keepPreviousData,
-    refetchInterval: (query) => (query.state.data?.intervalSeconds ?? firstIntervalSeconds) * 1000,
+    refetchInterval: (query) => (query.state.error ? afterErrorMs : (query.state.data?.intervalSeconds ?? firstIntervalSeconds) * 1000),
   });
   const choose = (value: string) => setSpan(windows.find(([w]) => w === value)?.[0] ?? span);
   let body: ReactNode;

@@ -1,0 +1,33 @@
+import type { Convergence, Phase, ServerRuntimeState } from '../../api/types';
+
+/**
+ * The API's state values in the words of someone who runs a Minecraft server. The page shows the
+ * enum value itself too (operators read it in the CLI, the API and the docs), so these only explain it.
+ */
+export const stateWords: Record<Phase | ServerRuntimeState | Convergence, string> = {
+  PROVISIONING: 'being installed',
+  READY: 'installed, can start',
+  MIGRATING: 'moving to another Node',
+  RESTORING: 'restoring a backup',
+  UPDATING: 'changing its software',
+  DELETING: 'being deleted',
+  FAILED: 'the last install or change failed',
+  STOPPED: 'the game is not running',
+  STARTING: 'the game is starting',
+  RUNNING: 'the game is running',
+  STOPPING: 'the game is shutting down',
+  CRASHED: 'the game crashed',
+  CONVERGED: 'in sync with what you asked',
+  IN_PROGRESS: 'applying what you asked',
+  DISCREPANCY: 'not what you asked; see Conditions',
+  UNKNOWN: 'its Node has not reported',
+};
+
+/** What each fact of the server page is in the API, for its tooltip and the legend. */
+export const stateFields = {
+  phase: { term: 'Phase', field: 'phase', means: 'where the server is in its life: installed, moving, restoring, updating.' },
+  runtime: { term: 'Runtime state', field: 'status.runtimeState', means: 'what the game process is doing on its Node now.' },
+  convergence: { term: 'Convergence', field: 'convergence', means: 'whether the server is as you asked (started, stopped, its settings).' },
+  desired: { term: 'Desired state', field: 'desiredState', means: 'what you last asked for: RUNNING or STOPPED.' },
+  generation: { term: 'Generation', field: 'generation / observedGeneration', means: 'how many changes you made, and how many the Node has applied.' },
+} as const;
