@@ -196,6 +196,16 @@ export const TemplateFile = Type.Object({
   backup: Type.Optional(TemplateBackup),
   /** How the Agent asks a running server for its players; absent: it does not ask. */
   status: Type.Optional(TemplateStatus),
+  /**
+   * Where the template comes in the new-server form among those that can install now, lower
+   * first (default 100): the one most operators want comes first, not the first by name.
+   */
+  order: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
+  /**
+   * The software refuses to run until `eula.txt` says `eula=true` (Mojang's EULA): the first
+   * start asks the operator to accept it.
+   */
+  eula: Type.Optional(Type.Boolean()),
 }, { additionalProperties: false });
 
 export type Template = Static<typeof TemplateFile>;

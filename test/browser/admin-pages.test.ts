@@ -66,6 +66,11 @@ describe('web UI: administration pages', function () {
     expect(command).to.equal(`cairn-agent --controller 127.0.0.1:${t.controller.grpcPort} --data-dir /var/lib/cairn-agent --enrollment-token ${token}`);
     await shown.getByLabel('Agent data directory').fill('/srv/cairn agent');
     expect(await shown.getByLabel('Agent command').inputValue()).to.include("--data-dir '/srv/cairn agent' ");
+    // 127.0.0.1 works only on this host: the panel says so, how to change it, and how to get cairn-agent elsewhere.
+    const reach = shown.getByRole('note', { name: 'Reaching the Controller' });
+    expect(await reach.textContent()).to.match(/listens on 127\.0\.0\.1, the loopback address: this command works only on the Controller's own host\. For an Agent on another host, restart the Controller with --host 0\.0\.0\.0/);
+    expect(await reach.getByRole('link', { name: 'Steps: Several hosts' }).getAttribute('href')).to.match(/docs\/operations\.md#several-hosts$/);
+    expect(await shown.getByLabel('Install cairn-agent on another host').inputValue()).to.match(/^git clone \S+ \/opt\/cairn && cd \/opt\/cairn && npm ci && npm run build && npm link$/);
 
     // The command works: an Agent enrolls with exactly that address and token.
     const address = /--controller (\S+)/.exec(command)![1];

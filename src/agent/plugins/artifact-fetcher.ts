@@ -8,6 +8,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { ArtifactChunk } from '../../shared/link/messages.js';
 import { agentLinkClientConstructor, credentialMetadataKey } from '../../shared/link/proto.js';
 import { agentChannelOptions } from '../link-client.js';
+import { splitDetails, withDetails } from '../../shared/failure-text.js';
 
 /** The artifact could not be fetched, or its bytes are not the ones asked for. */
 export class ArtifactFetchError extends Error {
@@ -67,8 +68,10 @@ export class ArtifactFetcher {
     } catch (error) {
       if (error instanceof ArtifactFetchError) throw error;
       // A gRPC failure carries details; a local one (the temp file) only a message.
+      // The Controller words its refusals for people (words, then details); the hash joins the details.
       const { details } = error as Partial<grpc.ServiceError>;
-      throw new ArtifactFetchError(`fetching artifact ${expected} failed: ${details ?? (error as Error).message}`);
+      const { words, details: more } = splitDetails(details ?? (error as Error).message);
+      throw new ArtifactFetchError(withDetails(words, ...more, `fetching artifact ${expected} failed`));
     } finally {
       await rm(temp, { force: true });
       client.close();

@@ -6,6 +6,8 @@ import type { AgentLinkHandlers } from '../../shared/link/proto.js';
 import type { Logger } from '../../shared/logger.js';
 import type { AgentGate } from './agent-gate.js';
 import { ConnectRefusedError } from './errors.js';
+import { ArtifactUnavailableError } from '../plugins/artifact-store.js';
+import { withDetails } from '../../shared/failure-text.js';
 
 /** An artifact as a Node asks for it: by sha256, or by sha1 alone (Mojang's server jars). */
 export interface ArtifactKey {
@@ -48,7 +50,9 @@ export async function serveArtifact(call: ArtifactCall, credential: string, deps
     path = await deps.artifacts?.artifactFor(nodeId, key);
   } catch (e) {
     deps.logger.warn({ event: 'artifact_unavailable', nodeId, artifact: name, reason: (e as Error).message }, 'an artifact a Node asked for is unavailable');
-    return void fail(call, grpc.status.UNAVAILABLE, `artifact ${name} is unavailable: ${(e as Error).message}`);
+    // Words first, the artifact's hash in the details: the Agent passes this on as the install's failure.
+    const words = e instanceof ArtifactUnavailableError && e.explained ? e.explained : `The Controller could not provide the artifact: ${(e as Error).message}`;
+    return void fail(call, grpc.status.UNAVAILABLE, withDetails(words, `artifact ${name}`));
   }
   if (!path) return void fail(call, grpc.status.NOT_FOUND, `no server of this Node needs artifact ${name}`);
   try {

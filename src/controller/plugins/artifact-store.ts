@@ -9,11 +9,18 @@ import { KeyedMutex } from '../../shared/keyed-mutex.js';
 import type { BlobStore } from '../../shared/backup/blob-store.js';
 import type { Logger } from '../../shared/logger.js';
 import type { ArtifactDownloadSpec } from '../schemas/software.js';
-import { describeFetchFailure, isTimeout, upstreamUserAgent } from '../software/upstream-http.js';
+import { fetchFailureWords, isTimeout, softwareDownloadFailure, type DownloadFailureKind } from '../software/fetch-failure-words.js';
+import { upstreamUserAgent } from '../software/upstream-http.js';
 
 /** The bytes at a download URL are not the artifact the catalog describes, or cannot be fetched. */
 export class ArtifactUnavailableError extends Error {
   override name = 'ArtifactUnavailableError';
+  /** For server software: the message as a server's condition shows it, words first (`softwareDownloadFailure`). */
+  explained?: string;
+
+  constructor(message: string, readonly kind: DownloadFailureKind = 'other') {
+    super(message);
+  }
 }
 
 export interface ArtifactSource {
@@ -115,10 +122,13 @@ export class ArtifactStore {
         const wrong = (download.size !== undefined && got.size !== download.size && `${got.size} bytes, not ${download.size}`)
           || (download.sha256 && got.sha256 !== download.sha256 && `sha256 ${got.sha256}, not ${download.sha256}`)
           || (download.sha1 && got.sha1 !== download.sha1 && `sha1 ${got.sha1}, not ${download.sha1}`);
-        if (wrong) throw new ArtifactUnavailableError(`checksum mismatch: ${download.url} gave ${wrong} as listed; nothing unverified is kept or run`);
+        if (wrong) throw new ArtifactUnavailableError(`checksum mismatch: ${download.url} gave ${wrong} as listed; nothing unverified is kept or run`, 'checksum');
         await rename(temp, target);
         this.logger.info({ event: 'artifact_fetched', key, url: download.url }, 'server software fetched and verified');
         return target;
+      } catch (e) {
+        if (e instanceof ArtifactUnavailableError) e.explained = softwareDownloadFailure(download.url, e.kind, e.message);
+        throw e;
       } finally {
         await rm(temp, { force: true });
       }
@@ -138,9 +148,9 @@ export class ArtifactStore {
       body = createReadStream(fileURLToPath(url));
     } else {
       const res = await fetch(url, { signal: AbortSignal.timeout(this.downloadTimeoutMs), redirect: 'follow', headers: { 'user-agent': upstreamUserAgent } }).catch((e: unknown) => {
-        throw new ArtifactUnavailableError(describeFetchFailure(url, e, this.downloadTimeoutMs));
+        throw new ArtifactUnavailableError(fetchFailureWords(url, e, this.downloadTimeoutMs), 'unreachable');
       });
-      if (!res.ok || !res.body) throw new ArtifactUnavailableError(`HTTP ${res.status} from ${url}`);
+      if (!res.ok || !res.body) throw new ArtifactUnavailableError(`HTTP ${res.status} from ${url}`, 'status');
       body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>);
     }
     const hash = createHash('sha256');
@@ -162,7 +172,7 @@ export class ArtifactStore {
       if (e instanceof ArtifactUnavailableError) throw e;
       // The headers came: a deadline passing now is a download that stalled or crawled, not a host that never answered.
       if (isTimeout(e)) throw new ArtifactUnavailableError(`${url} did not finish sending within ${this.downloadTimeoutMs / 1000} s (${size} bytes came)`);
-      throw new ArtifactUnavailableError(describeFetchFailure(url, e, this.downloadTimeoutMs));
+      throw new ArtifactUnavailableError(fetchFailureWords(url, e, this.downloadTimeoutMs), 'unreachable');
     }
     return { sha256: hash.digest('hex'), sha1: sha1.digest('hex'), size };
   }

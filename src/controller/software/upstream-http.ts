@@ -1,4 +1,5 @@
 import { cairnHomepage, cairnVersion } from '../../shared/version.js';
+import { fetchFailureWords } from './fetch-failure-words.js';
 
 /** Every request to an upstream says who asks, as PaperMC asks of its API's users. */
 export const upstreamUserAgent = `cairn/${cairnVersion} (${cairnHomepage})`;
@@ -11,27 +12,6 @@ export class UpstreamError extends Error {
   override name = 'UpstreamError';
 }
 
-/**
- * Says which host failed and why: `could not reach fill.papermc.io: ENOTFOUND`, `HTTP 404 from https://…`.
- * `timeoutMs` is the deadline the caller really gave the request (a download's is not a listing's).
- */
-export function describeFetchFailure(url: string, error: unknown, timeoutMs = upstreamTimeoutMs): string {
-  const host = hostOf(url);
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  if (isTimeout(error)) return `${host} did not answer within ${timeoutMs / 1000} s`;
-  return `could not reach ${host}: ${cause?.code ?? cause?.message ?? (error as Error).message}`;
-}
-
-export const isTimeout = (error: unknown) => (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError';
-
-const hostOf = (url: string) => {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
-};
-
 /** GETs JSON from an upstream within the deadline, refusing answers over the size bound. */
 export async function fetchUpstreamJson(url: string, signal?: AbortSignal): Promise<unknown> {
   const deadline = AbortSignal.timeout(upstreamTimeoutMs);
@@ -39,7 +19,7 @@ export async function fetchUpstreamJson(url: string, signal?: AbortSignal): Prom
   try {
     res = await fetch(url, { headers: { 'user-agent': upstreamUserAgent, accept: 'application/json' }, signal: signal ? AbortSignal.any([signal, deadline]) : deadline, redirect: 'follow' });
   } catch (error) {
-    throw new UpstreamError(describeFetchFailure(url, error));
+    throw new UpstreamError(fetchFailureWords(url, error, upstreamTimeoutMs));
   }
   if (!res.ok) {
     await res.body?.cancel();
@@ -59,7 +39,7 @@ export async function fetchUpstreamJson(url: string, signal?: AbortSignal): Prom
     text = Buffer.concat(chunks).toString('utf8');
   } catch (error) {
     if (error instanceof UpstreamError) throw error;
-    throw new UpstreamError(describeFetchFailure(url, error));
+    throw new UpstreamError(fetchFailureWords(url, error, upstreamTimeoutMs));
   }
   try {
     return JSON.parse(text) as unknown;

@@ -10,6 +10,13 @@ import type { ArtifactDownloadSpec, ListedVersionRecord } from '../schemas/softw
 /** The versions upstreams list, as last synced (or as the shipped snapshot has them), newest first. */
 export interface UpstreamListings {
   listed(source: UpstreamVersionsSpec): readonly ListedVersionRecord[];
+  /** When the listing was last synced (none: the shipped snapshot's) and why the last sync failed, if it did. */
+  syncState(source: UpstreamVersionsSpec): VersionSyncState;
+}
+
+export interface VersionSyncState {
+  syncedAt?: string;
+  error?: string;
 }
 
 /** What the Agent needs to install one software choice, and where the Controller fetches its artifact. */
@@ -22,7 +29,7 @@ export interface ResolvedSoftware {
   download?: ArtifactDownloadSpec;
 }
 
-const noListings: UpstreamListings = { listed: () => [] };
+const noListings: UpstreamListings = { listed: () => [], syncState: () => ({}) };
 
 /** A template file the Controller refuses to start with; the message names the file and the field. */
 export class TemplateFileError extends Error {
@@ -123,6 +130,13 @@ export class TemplateCatalog {
         ...(artifact?.url ? { download: { url: artifact.url, ...pick(artifact) } } : {}),
       };
     });
+  }
+
+  /** Where an upstream template's versions stand; undefined for a template with its own list. */
+  syncStateOf(id: string): VersionSyncState | undefined {
+    const template = this.byId.get(id);
+    if (!template || fixedVersions(template)) return undefined;
+    return this.listings.syncState(template.versions as UpstreamVersionsSpec);
   }
 
   findVersion(id: string, version: string): ListedVersionRecord | undefined {

@@ -14,9 +14,15 @@ export class TemplateService {
     );
     return {
       ...result,
-      items: result.items.map(({ id, name, description, kind, networkMember, platform }) => ({
-        id, name, ...(description ? { description } : {}), kind, networkMember, platform, versions: this.catalog.versionsOf(id).map((v) => v.version),
-      })),
+      items: result.items.map(({ id, name, description, kind, networkMember, platform, order, eula }) => {
+        const sync = this.catalog.syncStateOf(id);
+        return {
+          id, name, ...(description ? { description } : {}), kind, networkMember, platform, versions: this.catalog.versionsOf(id).map((v) => v.version),
+          ...(order !== undefined ? { order } : {}),
+          ...(eula ? { eula } : {}),
+          ...(sync ? { versionsFrom: sync.syncedAt ? 'UPSTREAM' as const : 'SNAPSHOT' as const, ...(sync.syncedAt ? { syncedAt: sync.syncedAt } : {}), ...(sync.error ? { syncError: sync.error } : {}) } : {}),
+        };
+      }),
     };
   }
 }

@@ -5,7 +5,7 @@ import { paginate } from '../../domain/cursor.js';
 import type { ListedVersionRecord, SoftwareSyncResultView, TemplateVersionView } from '../../schemas/software.js';
 import { listMojangReleases } from '../../software/mojang-listing.js';
 import { listPaperProject } from '../../software/papermc-listing.js';
-import type { TemplateCatalog, UpstreamListings } from '../../templates/template-catalog.js';
+import type { TemplateCatalog, UpstreamListings, VersionSyncState } from '../../templates/template-catalog.js';
 import { fixedVersions, type UpstreamVersionsSpec } from '../../../shared/templates.js';
 import type { Access } from '../identity/access.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
@@ -53,6 +53,11 @@ export class SoftwareService implements UpstreamListings {
 
   listed(spec: UpstreamVersionsSpec): readonly ListedVersionRecord[] {
     return this.listings.get(listingKey(spec))?.versions ?? [];
+  }
+
+  syncState(spec: UpstreamVersionsSpec): VersionSyncState {
+    const listing = this.listings.get(listingKey(spec));
+    return { ...(listing?.syncedAt ? { syncedAt: listing.syncedAt } : {}), ...(listing?.error ? { error: listing.error } : {}) };
   }
 
   /** Stored listings (else the snapshot's) in use at once; the first sync runs in the background, so an offline Controller starts as fast. */

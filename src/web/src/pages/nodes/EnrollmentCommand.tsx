@@ -7,6 +7,7 @@ import { ProblemAlert } from '../../components/ProblemAlert';
 import { formatTime } from '../../format/units';
 import { CopyField } from '../admin-components/CopyField';
 import { ShownOnce } from '../admin-components/ShownOnce';
+import { AgentReach } from './AgentReach';
 
 const defaultDataDir = '/var/lib/cairn-agent';
 
@@ -34,6 +35,7 @@ export function EnrollmentCommand({ issued, onDone }: { issued: EnrollmentIssued
       <TextField label="Agent data directory" value={dataDir} onChange={(e) => setDataDir(e.target.value)} spellCheck={false} autoComplete="off" />
       <ProblemAlert error={link.error} />
       {link.data ? <CopyField label="Agent command" value={agentCommand(link.data, dataDir, issued.enrollmentToken)} /> : null}
+      {link.data ? <AgentReach link={link.data} /> : null}
       {link.data?.tls ? <p className="hint"><code>ca.pem</code> stands for the certificate the Controller's <code>--tls-cert</code> is signed with.</p> : null}
       <CopyField label="Enrollment token" value={issued.enrollmentToken} />
     </ShownOnce>

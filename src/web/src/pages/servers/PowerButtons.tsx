@@ -3,6 +3,7 @@ import { api } from '../../api/client';
 import { rememberServer } from '../../api/server-cache';
 import type { ServerDetail } from '../../api/types';
 import { ProblemAlert } from '../../components/ProblemAlert';
+import { useEulaGate } from './EulaGate';
 import { installFailed, powerAllowed, startBlockedReason, type PowerVerb } from './power-rules';
 
 const verbs: [PowerVerb, string][] = [['start', 'Start'], ['stop', 'Stop'], ['restart', 'Restart']];
@@ -28,6 +29,7 @@ export function PowerButtons({ server }: { server: ServerDetail }) {
     mutationFn: (verb: PowerVerb) => api.servers.power(server.id, verb),
     onSuccess: (detail) => rememberServer(client, detail),
   });
+  const eula = useEulaGate(server, () => power.mutate('start'));
   const state = { ...server, runtimeState: server.status.runtimeState };
   const blocked = startBlockedReason(state);
   return (
@@ -36,14 +38,15 @@ export function PowerButtons({ server }: { server: ServerDetail }) {
         {verbs.map(([verb, label]) => (
           <button key={verb} type="button" className={verb === 'start' ? 'primary' : undefined}
             aria-describedby={verb === 'start' && blocked ? 'start-blocked' : undefined}
-            disabled={power.isPending || !powerAllowed(state, verb)} onClick={() => power.mutate(verb)}>
+            disabled={power.isPending || eula.pending || !powerAllowed(state, verb)} onClick={() => (verb === 'start' ? eula.start() : power.mutate(verb))}>
             {power.isPending && power.variables === verb ? `${label}…` : label}
           </button>
         ))}
         {installFailed(server) ? <RetryInstall server={server} /> : null}
       </div>
       {blocked ? <p className="hint" id="start-blocked">{blocked}</p> : null}
-      <ProblemAlert error={power.error} />
+      <ProblemAlert error={power.error ?? eula.problem} />
+      {eula.dialog}
     </div>
   );
 }

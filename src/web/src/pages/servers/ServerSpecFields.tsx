@@ -4,6 +4,7 @@ import type { CreateServer, TemplateSummary, TemplateVersion } from '../../api/t
 import { SelectField, TextField } from '../../components/Field';
 import { formatBytes, formatCpu, MiB, parseWholeNumber } from '../../format/units';
 import { versionLabel } from './software/software-format';
+import { orderTemplates, versionsWarning } from './template-choice';
 
 /** The request fields ServerSpecFields shows problems for, to leave out of the form's ProblemAlert. */
 export const serverSpecFields = ['software.template', 'software.version', 'resources.cpuMillis', 'resources.memoryBytes', 'nodeId'];
@@ -13,14 +14,14 @@ export type ServerSpecBody = Pick<CreateServer, 'software' | 'resources' | 'node
 
 /**
  * The software and resources of a new server as typed into ServerSpecFields: a template of
- * `kind` (the first one until another is chosen) and its version (the newest until another is
+ * `kind` (the first of `orderTemplates` until another is chosen) and its version (the newest until another is
  * chosen), CPU, memory and an optional Node. `body()` checks the numbers when the form is sent: it answers what to send, or undefined
  * and shows why under the field.
  */
 export function useServerSpec(kind: TemplateSummary['kind'], initial: { cpu: string; memory: string }) {
   const templates = useTemplates();
   const nodes = useAllNodes(true);
-  const choices = templates.data?.filter((t) => t.kind === kind) ?? [];
+  const choices = orderTemplates(templates.data?.filter((t) => t.kind === kind) ?? []);
   const [form, setForm] = useState({ template: '', version: '', cpu: initial.cpu, memory: initial.memory, nodeId: '' });
   const [local, setLocal] = useState<{ cpu?: string; memory?: string }>({});
   const template = choices.find((t) => t.id === (form.template || choices[0]?.id));
@@ -45,6 +46,7 @@ export type ServerSpec = ReturnType<typeof useServerSpec>;
 /** Template, Version, CPU, Memory and Node controls, with the API's problem about each under it. */
 export function ServerSpecFields({ spec, error, nodeHint }: { spec: ServerSpec; error: unknown; nodeHint: string }) {
   const { choices, form, local, template, versions, version, cpu, memory, set } = spec;
+  const warning = versionsWarning(template);
   return (
     <>
       <SelectField label="Template" field="software.template" error={error} value={template?.id ?? ''} onChange={set('template')} hint={template?.description} required>
@@ -53,6 +55,7 @@ export function ServerSpecFields({ spec, error, nodeHint }: { spec: ServerSpec; 
       <SelectField label="Version" field="software.version" error={error} value={version} onChange={set('version')} required>
         {versions.map((v) => <option key={v.version} value={v.version}>{versionLabel(v)}</option>)}
       </SelectField>
+      {warning ? <p className="warning" role="note" aria-label="About these versions">{warning}</p> : null}
       <TextField label="CPU (millicores)" field="resources.cpuMillis" error={error} localError={local.cpu} inputMode="numeric" value={form.cpu} onChange={set('cpu')}
         hint={cpu ? `Reserves ${formatCpu(cpu)}.` : '1000 millicores are one CPU core.'} required />
       <TextField label="Memory (MiB)" field="resources.memoryBytes" error={error} localError={local.memory} inputMode="numeric" value={form.memory} onChange={set('memory')}
