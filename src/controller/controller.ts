@@ -23,7 +23,7 @@ import { registerDesiredSendMetrics } from './services/agent-link/send-metrics.j
 import { registerBackupMetrics } from './services/backups/backup-metrics.js';
 import type { ScheduleTimers } from './services/backups/scheduler.js';
 import { createServices, type Services } from './services/index.js';
-import type { MigrationTimings } from './services/migration/migration-steps.js';
+import type { MigrationTimings } from './services/workflows/migrate/migration-context.js';
 import type { SessionPolicy } from './services/identity/sessions.js';
 import { openStore } from './store/open-store.js';
 import { refusePortInUse } from './port-in-use.js';
@@ -94,20 +94,18 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const setupCodeFile = await services.setup.prepare();
   await services.nodes.start();
   await services.forwardingSecret.sealStored();
-  await services.migrations.resume();
-  await services.drain.resume();
   await services.catalog.start();
   await services.software.start();
   services.auditRetention.start();
 
   const metrics = createMetrics(cairnVersion);
-  createWorkflowMetrics(metrics.registry, services.workflowOutcomes);
+  createWorkflowMetrics(metrics.registry, services.workflows.outcomes);
   registerServerMetrics(metrics.registry, { census: services.serverCensus, reconcile: services.reconcileTimer, console: services.consoleHub }, logger);
   registerBackupMetrics(metrics.registry, services.backups.runner);
   registerDesiredSendMetrics(metrics.registry, services.gateway);
   await services.backups.start();
-  // After the backups' own recovery: an update cut off during its PRE_UPDATE backup finds that backup settled.
-  await services.updates.recover();
+  // After the backups' own recovery: a workflow cut off during its PRE_RESTORE or PRE_UPDATE backup finds that backup settled.
+  await services.workflows.resume();
   const link = new AgentLinkServer({
     gate: services.enrollment, fleet: services.fleet, agents: services.agents, logger, clock, timings: services.fleet.timings,
     metrics: createLinkMetrics(metrics.registry, services.fleet, services.agents, () => clock.now().getTime()),
@@ -152,9 +150,8 @@ export async function startController(options: ControllerOptions): Promise<Runni
     localAgent,
     async close() {
       const report = await drain.drain(app, http, config.shutdownTimeoutMs);
-      // Migrations stop where they are before the link goes: its closing must not look like a failure to roll back.
-      await services.migrations.stop();
-      await services.updates.stop();
+      // Workflows stop where they are before the link goes: its closing must not look like a failure to roll back.
+      await services.workflows.stop();
       services.catalog.stop();
       services.software.stop();
       services.backups.stop();

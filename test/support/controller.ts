@@ -7,7 +7,7 @@ import { startController, type RunningController } from '../../src/controller/co
 import { localAgentDir } from '../../src/controller/local-agent-dir.js';
 import type { SessionPolicy } from '../../src/controller/services/identity/sessions.js';
 import type { NodeTimings } from '../../src/controller/actors/node-machine.js';
-import type { MigrationTimings } from '../../src/controller/services/migration/migration-steps.js';
+import type { MigrationTimings } from '../../src/controller/services/workflows/migrate/migration-context.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { TestClock } from './clock.js';
 import { freshDatabase } from './mongo-db.js';

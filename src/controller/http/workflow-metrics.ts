@@ -1,5 +1,5 @@
 import { Counter, type Registry } from 'prom-client';
-import { recordedWorkflowKinds, workflowResults, type WorkflowOutcomes } from '../services/migration/workflow-outcomes.js';
+import { recordedWorkflowKinds, workflowResults, type WorkflowOutcomes } from '../services/workflows/workflow-outcomes.js';
 
 /** `cairn_workflows_total{kind,result}`: server workflows by how they ended; every series exists from the start at 0. */
 export function createWorkflowMetrics(registry: Registry, outcomes: WorkflowOutcomes): void {

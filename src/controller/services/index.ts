@@ -20,11 +20,8 @@ import { createBackupServices } from './backups/index.js';
 import { processTimers, type ScheduleTimers } from './backups/scheduler.js';
 import { ConsoleHub } from './console/console-hub.js';
 import { ConsoleService } from './console/console.js';
-import { NodeDrain } from './nodes/drain.js';
 import { FileChangesUnderWay } from './files/file-changes.js';
 import { FileService } from './files/files.js';
-import { defaultMigrationTimings, type MigrationTimings } from './migration/migration-steps.js';
-import { MigrationService } from './migration/migrations.js';
 import { NodeCalls } from './agent-link/node-calls.js';
 import { PropertiesService } from './files/properties.js';
 import { ReconcileTimer } from './servers/reconcile-timer.js';
@@ -62,13 +59,9 @@ import { TokenService } from './identity/tokens.js';
 import { TotpFactor } from './identity/totp-factor.js';
 import { TotpService } from './identity/totp.js';
 import { UserService } from './identity/users.js';
-import { WorkflowOutcomes } from './migration/workflow-outcomes.js';
-import { backupDeadlines } from './backups/backup-deadlines.js';
-import { nodeReady } from './backups/node-ready.js';
-import { RawNodeCalls } from './backups/raw-node-calls.js';
-import { defaultUpdateTimings, type UpdateTimings } from './updates/update-run.js';
-import { UpdateService } from './updates/updates.js';
-import { SoftwarePrefetch } from './updates/software-prefetch.js';
+import type { MigrationTimings } from './workflows/migrate/migration-context.js';
+import type { UpdateTimings } from './workflows/update/update-run.js';
+import { createWorkflowServices } from './workflows/index.js';
 
 /** Node heartbeat timings and the timer clock of the Node actors; tests shorten or simulate them. */
 export interface NodeRuntimeDeps {
@@ -155,28 +148,22 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const reconcileTimer = new ReconcileTimer();
   serverWatch.subscribe((change) => reconcileTimer.changed(change));
   reportFeed.subscribe((nodeId, report) => reconcileTimer.reported(nodeId, report));
-  // Workflows that move a server's files between Nodes.
-  const workflowOutcomes = new WorkflowOutcomes();
-  // File changes through the API under way: refused while files move, and awaited by a migration before its last copy.
+  // File changes through the API under way: refused while files move, and awaited by a workflow before its files are replaced or last copied.
   const fileChanges = new FileChangesUnderWay();
-  const migrations = new MigrationService({
-    deps, servers, templates: deps.templates, gateway, reports: reportFeed, nodeStates: fleet, agents, fileChanges, timings: deps.migrationTimings ?? defaultMigrationTimings,
-  }, access, workflowOutcomes);
   // Operating a server through its Agent: console, files, server.properties, usage history.
   const nodeCalls = new NodeCalls(agents);
   const consoleHub = new ConsoleHub(agents, nodeCalls, deps.logger);
   // Plugins: the synced catalog, installations per server, and the jars Nodes fetch.
   const catalog = new CatalogService(deps, access, { source: deps.catalog?.source, syncIntervalMs: deps.catalog?.syncIntervalMs ?? 60 * 60 * 1000 });
   const plugins = new PluginService(deps, servers, catalog, deps.templates, gateway, new ArtifactStore(join(deps.dataDir, 'artifacts'), deps.logger, deps.repos.sharedArtifacts()), serverWatch);
-  // Backups: destinations, manual and scheduled backups, restore workflows.
-  const backups = createBackupServices({ deps, access, audit, servers, agents, fleet, gateway, templates: deps.templates, serverChanges: serverWatch, fileChanges, timers: deps.scheduleTimers });
-  // Software updates: held, backed up, installed from the backup's stage, started, or rolled back.
-  const updateCalls = new RawNodeCalls(agents);
-  const updates = new UpdateService({
-    deps, servers, templates: deps.templates, runner: backups.runner, destinations: backups.destinations, removal: backups.removal,
-    calls: updateCalls, prefetch: new SoftwarePrefetch(deps, deps.templates, plugins.artifacts, updateCalls), changes: serverWatch, nodeReady: (nodeId) => nodeReady(fleet, nodeId, backupDeadlines.nodeReadyMs),
-    fileChanges, timings: deps.updateTimings ?? defaultUpdateTimings,
-  }, gateway, catalog, workflowOutcomes);
+  // Backups: destinations, manual and scheduled backups.
+  const backups = createBackupServices({ deps, access, audit, servers, agents, fleet, serverChanges: serverWatch, timers: deps.scheduleTimers });
+  // Workflows of servers, on one runner: migrations (and drains), restores, software updates.
+  const workflows = createWorkflowServices({
+    deps, access, servers, templates: deps.templates, nodes, fleet, agents, gateway, reports: reportFeed, serverChanges: serverWatch, backups, catalog,
+    artifacts: plugins.artifacts, fileChanges, reconnectGraceMs: (deps.nodeTimings ?? defaultNodeTimings).unreachableAfterMs,
+    migrationTimings: deps.migrationTimings, updateTimings: deps.updateTimings,
+  });
   return {
     deps,
     sessionPolicy,
@@ -203,9 +190,9 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     serverReports,
     serverCensus,
     reconcileTimer,
-    workflowOutcomes,
-    migrations,
-    drain: new NodeDrain(deps, nodes, migrations, gateway, (deps.nodeTimings ?? defaultNodeTimings).unreachableAfterMs),
+    workflows: workflows.runner,
+    migrations: workflows.migrations,
+    drain: workflows.drain,
     network: new NetworkService(deps, access, networkState, servers, teams, routePush, new SecretRotation(deps, forwardingSecret, servers, serverWatch, deps.logger)),
     forwardingSecret,
     templates: new TemplateService(deps.templates),
@@ -220,7 +207,8 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     /** What Nodes may fetch over the link: plugin jars, then server software. */
     artifacts: new SoftwareArtifacts(deps, deps.templates, plugins.artifacts, plugins),
     backups,
-    updates,
+    restore: workflows.restore,
+    updates: workflows.updates,
   };
 }
 

@@ -59,7 +59,7 @@ export const backupRoutes = (s: Services) => {
       description: 'The workflow takes a `PRE_RESTORE` backup to the same destination, stops the server, fills a stage from the backup (every file checked against its sha256), replaces the server\'s files (`.cairn` installed again with the backup\'s software), and sets the recorded software and plugins. A failure rolls the server back to READY with a `RESTORE_FAILED` condition saying what failed. `serverId` restores into another server of the same template (global administrators restore a deleted server\'s backup this way; another template is `invalid_request`). A NODE_DIRECTORY backup restores only onto its own Node (`conflict`). Only SUCCEEDED backups restore; `phase_busy` unless the server is READY. A backup holding more than the server\'s `resources.diskBytes` is refused with `insufficient_storage` before anything stops.',
       params: BackupParams, body: RestoreBackup, response: ServerDetail, errors: ['phase_busy', 'conflict', 'node_unavailable', 'insufficient_storage'],
       audit: { action: 'backup.restore', targetKind: 'backup' },
-      handler: async ({ caller, params, body, audit }) => b.restore.restore(caller, params.backupId, body, audit),
+      handler: async ({ caller, params, body, audit }) => s.restore.restore(caller, params.backupId, body, audit),
     }),
     route({
       method: 'POST', path: '/servers/{serverId}/backup-schedules', tag: 'backups', status: 201,

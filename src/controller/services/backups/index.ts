@@ -1,8 +1,6 @@
-import type { TemplateCatalog } from '../../templates/template-catalog.js';
 import type { Access } from '../identity/access.js';
 import type { AuditService } from '../audit/audit.js';
 import type { ServiceDeps } from '../deps.js';
-import type { NodeGateway } from '../nodes/node-gateway.js';
 import type { ServerChangeHub } from '../servers/change-hub.js';
 import type { ServerService } from '../servers/servers.js';
 import type { NodeFleet } from '../../actors/fleet.js';
@@ -17,8 +15,6 @@ import { DestinationLocks } from './destination-locks.js';
 import { BackupDestinations } from './destinations.js';
 import { NodeDirectoryKind } from './node-directory-kind.js';
 import { RawNodeCalls } from './raw-node-calls.js';
-import type { FileChangesUnderWay } from '../files/file-changes.js';
-import { RestoreWorkflow } from './restore.js';
 import { BackupScheduler, processTimers, type ScheduleTimers } from './scheduler.js';
 import { BackupSchedules } from './schedules.js';
 
@@ -29,16 +25,12 @@ export interface BackupDeps {
   servers: ServerService;
   agents: AgentSessions;
   fleet: NodeFleet;
-  gateway: NodeGateway;
-  templates: TemplateCatalog;
   serverChanges: ServerChangeHub;
-  /** File changes through the API under way: a restore waits for them before it replaces the files. */
-  fileChanges: Pick<FileChangesUnderWay, 'settled'>;
   /** What schedules' timers run on (tests pass a clock they move). */
   timers?: ScheduleTimers;
 }
 
-/** Backups, their destinations and schedules, and restore: built together, started after the servers. */
+/** Backups, their destinations and schedules: built together, started after the servers. */
 export function createBackupServices(d: BackupDeps) {
   const calls = new RawNodeCalls(d.agents);
   const locks = new DestinationLocks();
@@ -52,19 +44,14 @@ export function createBackupServices(d: BackupDeps) {
   const schedules = new BackupSchedules(d.deps, d.access, d.audit, d.servers, destinations, backups, removal, runner, d.serverChanges);
   const scheduler = new BackupScheduler(d.deps.repos, d.deps.clock, d.timers ?? processTimers, d.deps.logger, (s) => schedules.fire(s));
   schedules.attach(scheduler);
-  const restore = new RestoreWorkflow(
-    d.deps, d.access, d.servers, backups, destinations, runner, calls, d.templates, d.gateway, d.serverChanges,
-    (nodeId) => nodeReady(d.fleet, nodeId, backupDeadlines.nodeReadyMs), d.fileChanges,
-  );
   return {
-    destinations, runner, removal, backups, schedules, restore,
+    destinations, runner, removal, backups, schedules,
     /**
      * The built-in destination, interrupted work settled (the leftovers of backups cut off
      * collected), queued backups resumed, missed schedules run.
      */
     async start(): Promise<void> {
       await destinations.ensureBuiltin();
-      await restore.recover();
       await runner.recover();
       for (const destination of await d.deps.repos.backupDestinations.find({ kind: 'CONTROLLER' })) await controller.collect(destination, 0);
       // S3 may be unreachable at start; the Controller starts anyway and the next prune collects it.
@@ -76,7 +63,6 @@ export function createBackupServices(d: BackupDeps) {
     stop(): void {
       scheduler.stop();
       runner.stop();
-      restore.stop();
     },
   };
 }

@@ -4,7 +4,7 @@ import { Listeners } from '../../../shared/listeners.js';
  * The workflows whose end is recorded; `record` takes no other kind, so a workflow that starts
  * reporting is added here (and its counters start at zero from the first scrape).
  */
-export const recordedWorkflowKinds = ['MIGRATE', 'UPDATE'] as const;
+export const recordedWorkflowKinds = ['MIGRATE', 'RESTORE', 'UPDATE'] as const;
 export type RecordedWorkflowKind = (typeof recordedWorkflowKinds)[number];
 
 /** How a workflow ended: done, rolled back to where it started, or failed with nothing to roll back to. */

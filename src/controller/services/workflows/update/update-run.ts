@@ -1,21 +1,21 @@
-import type { ServerEvent } from '../../actors/server-machine.js';
-import type { ServerSoftware, WorkflowFacts } from '../../domain/server-spec.js';
-import type { BackupDoc, ServerDoc } from '../../store/records.js';
-import type { TemplateCatalog } from '../../templates/template-catalog.js';
-import type { NodeCalls } from '../agent-link/node-calls.js';
-import { failureText } from '../backups/backup-failure.js';
-import type { BackupRemoval } from '../backups/backup-removal.js';
-import type { BackupRunner } from '../backups/backup-runner.js';
-import { stageBackup } from '../backups/backup-stage.js';
-import type { BackupDestinations } from '../backups/destinations.js';
-import { nowIso, type ServiceDeps } from '../deps.js';
-import { Stopped } from '../migration/migration-steps.js';
-import type { WorkflowResult } from '../migration/workflow-outcomes.js';
-import type { ServerChangeHub } from '../servers/change-hub.js';
-import type { ServerService } from '../servers/servers.js';
-import type { StageSink } from '../transfers/stage-sink.js';
-import { awaitServer, isStopped, startedAt } from '../servers/server-waits.js';
-import { fileChangesEnded, type FileChangesUnderWay } from '../files/file-changes.js';
+import type { ServerSoftware } from '../../../domain/server-spec.js';
+import type { BackupDoc, ServerDoc } from '../../../store/records.js';
+import type { TemplateCatalog } from '../../../templates/template-catalog.js';
+import type { NodeCalls } from '../../agent-link/node-calls.js';
+import { failureText } from '../../backups/backup-failure.js';
+import type { BackupRemoval } from '../../backups/backup-removal.js';
+import type { BackupRunner } from '../../backups/backup-runner.js';
+import { stageBackup } from '../../backups/backup-stage.js';
+import type { BackupDestinations } from '../../backups/destinations.js';
+import type { ServiceDeps } from '../../deps.js';
+import { fileChangesEnded, type FileChangesUnderWay } from '../../files/file-changes.js';
+import type { ServerChangeHub } from '../../servers/change-hub.js';
+import { awaitServer, isStopped, startedAt } from '../../servers/server-waits.js';
+import type { ServerService } from '../../servers/servers.js';
+import type { StageSink } from '../../transfers/stage-sink.js';
+import { StepFailure } from '../step-failure.js';
+import type { WorkflowResult } from '../workflow-outcomes.js';
+import { WorkflowSteps } from '../workflow-steps.js';
 import type { SoftwarePrefetch } from './software-prefetch.js';
 
 /** The steps of an UPDATE workflow, as the server's `workflow.step` shows them. */
@@ -44,7 +44,7 @@ export interface UpdateContext {
   deps: ServiceDeps;
   servers: ServerService;
   templates: TemplateCatalog;
-  runner: BackupRunner;
+  runner: Pick<BackupRunner, 'create' | 'execute'>;
   destinations: BackupDestinations;
   removal: BackupRemoval;
   calls: NodeCalls;
@@ -56,8 +56,6 @@ export interface UpdateContext {
   timings: UpdateTimings;
 }
 
-class StepFailure extends Error {}
-
 const describe = (software: ServerSoftware) => `${software.version}${software.build ? ` build ${software.build}` : ''}`;
 
 /**
@@ -66,10 +64,12 @@ const describe = (software: ServerSoftware) => `${software.version}${software.bu
  * committed with the new software (`.cairn` installed again), then the hold lifted on the new
  * software and its start awaited. Any failure after the install puts the backup's files back with
  * the old software; the server ends READY either way (UPDATE_FAILED naming the step on a rollback).
- * The caller holds the server's backup turn (BackupRunner.exclusive).
+ * The runner holds the server's turn, so its PRE_UPDATE backup is the only one under way.
  */
-export class UpdateRun {
-  constructor(private readonly ctx: UpdateContext, private doc: ServerDoc, private readonly stopping: AbortSignal) {}
+export class UpdateRun extends WorkflowSteps {
+  constructor(private readonly ctx: UpdateContext, doc: ServerDoc, stopping: AbortSignal) {
+    super(ctx, doc, stopping);
+  }
 
   private get workflow() {
     const { workflow } = this.doc;
@@ -88,7 +88,7 @@ export class UpdateRun {
       await this.install(backup);
       await this.start();
     } catch (e) {
-      if (this.stopping.aborted) throw new Stopped();
+      this.endIfStopping();
       return this.rollback(failureText(e));
     }
     return this.succeed();
@@ -103,7 +103,7 @@ export class UpdateRun {
       try {
         await this.wait(startedAt(this.doc.generation, this.crashOf), this.ctx.timings.startMs, 'start');
       } catch (e) {
-        if (this.stopping.aborted) throw new Stopped();
+        this.endIfStopping();
         return this.rollback(failureText(e));
       }
       return this.succeed();
@@ -118,7 +118,7 @@ export class UpdateRun {
     const pending = await this.ctx.runner.create(this.doc, destination, 'PRE_UPDATE');
     await this.step(updateSteps.backup, { preUpdateBackupId: pending._id });
     const done = await this.ctx.runner.execute(pending._id);
-    if (this.stopping.aborted) throw new Stopped();
+    this.endIfStopping();
     if (done?.state !== 'SUCCEEDED') throw new StepFailure(`the PRE_UPDATE backup failed (${done?.error ?? 'it is gone'})`);
     return done;
   }
@@ -138,7 +138,7 @@ export class UpdateRun {
     const { preUpdateBackupId, rollbackCopy } = this.workflow;
     // Gone before the server is READY again: READY means the update left nothing behind.
     if (rollbackCopy && preUpdateBackupId) await this.dropRollbackCopy(preUpdateBackupId);
-    await this.settle({ type: 'WORKFLOW_DONE', at: nowIso(this.ctx.deps) });
+    await this.done();
     return 'succeeded';
   }
 
@@ -162,7 +162,7 @@ export class UpdateRun {
       if (backup?.state !== 'SUCCEEDED') throw new StepFailure('the PRE_UPDATE backup is gone');
       await this.commitBackup(backup, fromSoftware, (stage) => this.step(updateSteps.rollingBack, { stageId: stage.id }));
     } catch (e) {
-      if (this.stopping.aborted) throw new Stopped();
+      this.endIfStopping();
       await this.abort(`${failed} Putting the old files back failed too (${failureText(e)}): restore PRE_UPDATE backup ${preUpdateBackupId ?? '(none)'} to get them back.`);
       return 'failed';
     }
@@ -203,15 +203,6 @@ export class UpdateRun {
   }
 
   private async abort(message: string): Promise<void> {
-    await this.settle({ type: 'WORKFLOW_ABORTED', at: nowIso(this.ctx.deps), reason: 'UPDATE_FAILED', message });
-  }
-
-  private async step(step: string, facts?: WorkflowFacts, software?: ServerSoftware): Promise<void> {
-    await this.settle({ type: 'WORKFLOW_STEP', at: nowIso(this.ctx.deps), step, ...(facts ? { facts } : {}), ...(software ? { software } : {}) });
-  }
-
-  private async settle(event: ServerEvent): Promise<void> {
-    if (this.stopping.aborted) throw new Stopped();
-    this.doc = await this.ctx.servers.apply(this.doc, event);
+    await this.aborted('UPDATE_FAILED', message);
   }
 }

@@ -1,16 +1,15 @@
-import { accepts } from '../../actors/server-fleet.js';
-import type { AuditScope } from '../../core/audit-scope.js';
-import type { Caller } from '../../core/caller.js';
-import { DomainError, invalidRequest } from '../../core/errors.js';
-import { incompatiblePlugins, updateRefusal } from '../../domain/software-update.js';
-import type { ServerSoftware } from '../../domain/server-spec.js';
-import type { ServerDoc } from '../../store/records.js';
-import type { CatalogService } from '../plugins/catalog.js';
-import { nodeUnavailable } from '../agent-link/node-calls.js';
-import type { NodeGateway } from '../nodes/node-gateway.js';
-import { nowIso } from '../deps.js';
-import { Stopped } from '../migration/migration-steps.js';
-import type { WorkflowOutcomes, WorkflowResult } from '../migration/workflow-outcomes.js';
+import { accepts } from '../../../actors/server-fleet.js';
+import type { AuditScope } from '../../../core/audit-scope.js';
+import type { Caller } from '../../../core/caller.js';
+import { DomainError, invalidRequest } from '../../../core/errors.js';
+import { incompatiblePlugins, updateRefusal } from '../../../domain/software-update.js';
+import type { ServerSoftware } from '../../../domain/server-spec.js';
+import type { ServerDoc } from '../../../store/records.js';
+import type { CatalogService } from '../../plugins/catalog.js';
+import { nodeUnavailable } from '../../agent-link/node-calls.js';
+import type { NodeGateway } from '../../nodes/node-gateway.js';
+import { nowIso } from '../../deps.js';
+import type { WorkflowDefinition, WorkflowRunner } from '../workflow-runner.js';
 import { UpdateRun, updateSteps, type UpdateContext } from './update-run.js';
 
 export interface UpdateSoftwareInput {
@@ -24,18 +23,16 @@ export interface UpdateSoftwareInput {
 /**
  * POST /servers/{id}/software: the request is checked (the version and build offered, no
  * downgrade unless allowed, the installed catalog plugins suited to the target unless forced) and
- * the UPDATE workflow persisted; the run goes on in the background, one per server. At start,
- * every update the store holds is finished or rolled back; at shutdown, runs stop where they are.
+ * the UPDATE workflow persisted; the runner goes on with it.
  */
-export class UpdateService {
-  private readonly runs = new Map<string, Promise<WorkflowResult | 'stopped'>>();
-  private readonly stopping = new AbortController();
+export class UpdateService implements WorkflowDefinition {
+  readonly kind = 'UPDATE';
 
   constructor(
     private readonly ctx: UpdateContext,
     private readonly gateway: NodeGateway,
     private readonly catalog: Pick<CatalogService, 'current'>,
-    private readonly outcomes: WorkflowOutcomes,
+    private readonly runner: WorkflowRunner,
   ) {}
 
   async update(caller: Caller, serverId: string, input: UpdateSoftwareInput, audit: AuditScope) {
@@ -53,13 +50,13 @@ export class UpdateService {
     const destination = input.backupDestinationId === undefined ? undefined : await this.ctx.destinations.resolve(input.backupDestinationId, 'body.backupDestinationId');
     if (destination?.kind === 'NODE_DIRECTORY' && !doc.nodeId) throw invalidRequest('body.backupDestinationId: the server is on no Node.');
     if (!doc.nodeId || !this.gateway.isConnected(doc.nodeId)) throw nodeUnavailable();
-    if (this.stopping.signal.aborted) throw new DomainError('not_ready', 'The Controller is stopping.');
+    this.runner.refuseWhileStopping();
     const begun = await this.ctx.servers.apply(doc, {
       ...event,
       // Not held yet: the server runs on while the new software is fetched.
       facts: { fromSoftware: from, toSoftware: to, ...(destination ? { backupDestinationId: destination._id } : { rollbackCopy: true }) },
     });
-    this.launch(begun, 'forward');
+    void this.runner.launch(begun, 'forward');
     return this.ctx.servers.detail(begun);
   }
 
@@ -85,31 +82,7 @@ export class UpdateService {
     }
   }
 
-  /** Every update the store holds (a Controller stopped or killed mid-way): finished or rolled back, in the background. */
-  async recover(): Promise<void> {
-    for (const doc of await this.ctx.deps.repos.servers.find({ phase: 'UPDATING' })) this.launch(doc, 'resume');
-  }
-
-  /** Stops every run where it is, leaving its workflow in the store for the next start. */
-  async stop(): Promise<void> {
-    this.stopping.abort(new Stopped());
-    await Promise.all(this.runs.values());
-  }
-
-  private launch(doc: ServerDoc, how: 'forward' | 'resume'): void {
-    const run = new UpdateRun(this.ctx, doc, this.stopping.signal);
-    // The server's backups wait meanwhile: the PRE_UPDATE backup is taken inside this turn.
-    const done = this.ctx.runner.exclusive(doc._id, () => (how === 'forward' ? run.forward() : run.resume()))
-      .then((result) => {
-        this.outcomes.record('UPDATE', result);
-        return result;
-      })
-      .catch((err: unknown): 'stopped' => {
-        // Whatever the run could not write stays in the store; the next start settles it.
-        if (!(err instanceof Stopped)) this.ctx.deps.logger.error({ err, serverId: doc._id }, 'an update run failed');
-        return 'stopped';
-      })
-      .finally(() => this.runs.delete(doc._id));
-    this.runs.set(doc._id, done);
+  open(doc: ServerDoc, stopping: AbortSignal): UpdateRun {
+    return new UpdateRun(this.ctx, doc, stopping);
   }
 }

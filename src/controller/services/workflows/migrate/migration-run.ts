@@ -1,56 +1,17 @@
-import { manifestDelta } from '../../../shared/backup/manifest.js';
-import type { NodeFleet } from '../../actors/fleet.js';
-import { emptyObserved, type WorkflowFacts } from '../../domain/server-spec.js';
-import type { AgentSessions } from '../../link/session-registry.js';
-import type { ServerDoc } from '../../store/records.js';
-import type { TemplateCatalog } from '../../templates/template-catalog.js';
-import { nowIso, type ServiceDeps } from '../deps.js';
-import { MigrationCalls, StepFailure } from './migration-calls.js';
-import { fileChangesEnded, type FileChangesUnderWay } from '../files/file-changes.js';
-import { awaitReport, unlessAborted } from './migration-waits.js';
-import type { NodeGateway } from '../nodes/node-gateway.js';
-import type { ServerReport } from '../servers/server-report.js';
-import type { ServerReportFeed } from '../servers/report-feed.js';
-import type { ServerService } from '../servers/servers.js';
-import { copyEntries } from '../transfers/copy.js';
-import { SnapshotSource } from '../transfers/snapshot-source.js';
-import { StageSink } from '../transfers/stage-sink.js';
-import type { WorkflowResult } from './workflow-outcomes.js';
-
-/** How long a migration waits on a Node for what it asked through desired state; tests shorten them. */
-export interface MigrationTimings {
-  /** The source stopping the server (the hold) before the copy of what changed; past it, the migration rolls back. */
-  stopMs: number;
-  /** The target reporting the server in its desired runtime state (or given up after crashes) after the switch; past it, the migration finishes anyway. */
-  startMs: number;
-  /** A Node removing a copy it must no longer keep (the source's after the switch, the target's after an unclear commit). */
-  removeMs: number;
-  /** File changes through the API that began before the migration (an upload still streaming) ending before the last copy (60 s when absent); past it, the migration rolls back. */
-  fileChangesMs?: number;
-}
-
-export const defaultMigrationTimings: MigrationTimings = { stopMs: 120_000, startMs: 120_000, removeMs: 120_000 };
-
-/** What every migration run works with. */
-export interface MigrationContext {
-  deps: ServiceDeps;
-  servers: ServerService;
-  templates: TemplateCatalog;
-  gateway: NodeGateway;
-  reports: ServerReportFeed;
-  nodeStates: Pick<NodeFleet, 'subscribe'>;
-  agents: AgentSessions;
-  fileChanges: Pick<FileChangesUnderWay, 'settled'>;
-  timings: MigrationTimings;
-}
-
-/** The Controller is stopping: a run ends where it is, and the next start resumes it from the store. */
-export class Stopped extends Error {
-  constructor() {
-    super('the Controller is stopping');
-    this.name = 'Stopped';
-  }
-}
+import { manifestDelta } from '../../../../shared/backup/manifest.js';
+import { emptyObserved } from '../../../domain/server-spec.js';
+import type { ServerDoc } from '../../../store/records.js';
+import { fileChangesEnded } from '../../files/file-changes.js';
+import type { ServerReport } from '../../servers/server-report.js';
+import { copyEntries } from '../../transfers/copy.js';
+import { SnapshotSource } from '../../transfers/snapshot-source.js';
+import { StageSink } from '../../transfers/stage-sink.js';
+import { awaitReport, unlessAborted } from '../report-waits.js';
+import { StepFailure } from '../step-failure.js';
+import { WorkflowCalls } from '../workflow-calls.js';
+import type { WorkflowResult } from '../workflow-outcomes.js';
+import { WorkflowSteps } from '../workflow-steps.js';
+import type { MigrationContext } from './migration-context.js';
 
 /** After these steps the server lives on its target: a restart finishes the migration; before them it rolls back. */
 const switchedSteps = new Set(['starting', 'cleaning']);
@@ -66,20 +27,21 @@ const reasonOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
  * migration always finishes. Every wait has a deadline; a Node that becomes unreachable before
  * the switch ends the wait at once.
  */
-export class MigrationRun {
+export class MigrationRun extends WorkflowSteps {
   private sink?: StageSink;
-  private readonly calls: MigrationCalls;
+  private readonly calls: WorkflowCalls;
   private readonly lost = new AbortController();
   /** Aborted when a Node is lost before the switch or the Controller stops. */
   private readonly guard: AbortSignal;
 
   constructor(
     private readonly ctx: MigrationContext,
-    private doc: ServerDoc,
+    doc: ServerDoc,
     private readonly names: ReadonlyMap<string, string>,
-    private readonly stopping: AbortSignal,
+    stopping: AbortSignal,
   ) {
-    this.calls = new MigrationCalls(ctx.agents, this.name);
+    super(ctx, doc, stopping);
+    this.calls = new WorkflowCalls(ctx.agents, this.name);
     this.guard = AbortSignal.any([this.lost.signal, stopping]);
   }
 
@@ -104,7 +66,7 @@ export class MigrationRun {
     try {
       ({ started } = await this.moveFiles(source, target));
     } catch (e) {
-      if (this.stopping.aborted) throw new Stopped();
+      this.endIfStopping();
       return await this.rollback(reasonOf(e), unclearCommitSteps.has(this.workflow.step));
     } finally {
       unwatch();
@@ -145,9 +107,10 @@ export class MigrationRun {
     await this.step('switching');
     await unlessAborted(sink.commit(JSON.stringify(template), this.doc.desired.software), this.guard);
     const started = this.startedOn(target);
+    // Written even if the Controller is stopping now: the commit is done, and the record must say so.
     this.doc = await this.ctx.servers.apply(
       this.doc,
-      { type: 'WORKFLOW_STEP', at: nowIso(this.ctx.deps), step: 'starting', facts: { hold: false, sourceNodeId: source } },
+      { type: 'WORKFLOW_STEP', at: this.now(), step: 'starting', facts: { hold: false, sourceNodeId: source } },
       // Only the target's reports count from now on; until it reports, nothing is known of the server there.
       emptyObserved(),
       { nodeId: target, gamePort: this.workflow.targetGamePort },
@@ -210,7 +173,7 @@ export class MigrationRun {
     try {
       await wait;
     } catch (err) {
-      if (this.stopping.aborted) throw new Stopped();
+      this.endIfStopping();
       this.ctx.deps.logger.warn({ err, serverId: this.doc._id, step }, 'a migration wait ran out; the migration goes on');
     }
   }
@@ -229,7 +192,7 @@ export class MigrationRun {
       this.ctx.gateway.desiredStateChanged(source, [this.doc]);
       await this.tolerate(removed, 'cleaning');
     }
-    await this.settle({ type: 'WORKFLOW_DONE', at: nowIso(this.ctx.deps) });
+    await this.done();
     this.ctx.gateway.desiredStateChanged(source, [this.doc]);
     return 'succeeded';
   }
@@ -251,17 +214,8 @@ export class MigrationRun {
       await this.tolerate(removed, 'rolling back');
     }
     const message = `Migration to Node ${this.name(target)} failed while ${step}: ${cause}. The server stays on Node ${this.name(this.doc.nodeId!)}.`;
-    await this.settle({ type: 'WORKFLOW_ABORTED', at: nowIso(this.ctx.deps), reason: 'MIGRATION_FAILED', message });
+    await this.aborted('MIGRATION_FAILED', message);
     if (removeTarget) this.ctx.gateway.desiredStateChanged(target, [this.doc]);
     return 'rolled_back';
-  }
-
-  private async step(step: string, facts?: WorkflowFacts): Promise<void> {
-    await this.settle({ type: 'WORKFLOW_STEP', at: nowIso(this.ctx.deps), step, ...(facts ? { facts } : {}) });
-  }
-
-  private async settle(event: Parameters<ServerService['apply']>[1]): Promise<void> {
-    if (this.stopping.aborted) throw new Stopped();
-    this.doc = await this.ctx.servers.apply(this.doc, event);
   }
 }

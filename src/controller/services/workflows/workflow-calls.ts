@@ -2,21 +2,14 @@ import type { RequestBody, Response } from '../../../shared/link/messages.js';
 import { isAgentRequestError, isNodeUnavailable } from '../../link/errors.js';
 import type { AgentSessions } from '../../link/session-registry.js';
 import { NodeCalls, type CallOptions } from '../agent-link/node-calls.js';
-
-/** A step of a workflow that could not be done; its message goes into the MIGRATION_FAILED condition. */
-export class StepFailure extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'StepFailure';
-  }
-}
+import { StepFailure } from './step-failure.js';
 
 /**
- * Node calls for a migration: the same requests as the API's, but a failure says which Node
- * failed and how (the Agent's own code, e.g. CHECKSUM_MISMATCH), since it is shown to the
- * operator as the reason of a rollback rather than answered as an HTTP problem.
+ * Node calls for a workflow: the same requests as the API's, but a failure is a StepFailure that
+ * says which Node failed and how (the Agent's own code, e.g. CHECKSUM_MISMATCH), since it is shown
+ * to the operator as the reason of a rollback rather than answered as an HTTP problem.
  */
-export class MigrationCalls extends NodeCalls {
+export class WorkflowCalls extends NodeCalls {
   constructor(private readonly sessions: AgentSessions, private readonly nameOf: (nodeId: string) => string) {
     super(sessions);
   }

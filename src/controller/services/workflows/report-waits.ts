@@ -1,6 +1,6 @@
 import type { ServerReport } from '../servers/server-report.js';
 import type { ServerReportFeed } from '../servers/report-feed.js';
-import { StepFailure } from './migration-calls.js';
+import { StepFailure } from './step-failure.js';
 
 const abortReason = (signal: AbortSignal): Error => (signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
 

@@ -1,9 +1,10 @@
-import type { AuditScope } from '../../core/audit-scope.js';
-import type { Caller } from '../../core/caller.js';
-import { nowIso, type ServiceDeps } from '../deps.js';
-import type { MigrationService } from '../migration/migrations.js';
-import type { NodeGateway } from './node-gateway.js';
-import type { NodeService } from './nodes.js';
+import type { AuditScope } from '../../../core/audit-scope.js';
+import type { Caller } from '../../../core/caller.js';
+import { nowIso, type ServiceDeps } from '../../deps.js';
+import type { NodeGateway } from '../../nodes/node-gateway.js';
+import type { NodeService } from '../../nodes/nodes.js';
+import type { CarriedOn, WorkflowRunner } from '../workflow-runner.js';
+import type { MigrationService } from './migrations.js';
 
 /** How often a drain carried on at start looks whether the Agents are back. */
 const reconnectPollMs = 1000;
@@ -16,11 +17,12 @@ const reconnectPollMs = 1000;
  * The drain is marked on the Node until it ends, so a Controller that stops mid-way carries it on
  * at its next start. Enabling the Node ends it after the move under way.
  */
-export class NodeDrain {
+export class NodeDrain implements CarriedOn {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly nodes: NodeService,
     private readonly migrations: MigrationService,
+    private readonly runner: Pick<WorkflowRunner, 'stopped' | 'runOf'>,
     private readonly gateway: Pick<NodeGateway, 'list'>,
     /** How long a drain carried on at start waits for another Node to take servers: the time after which a silent Node is unreachable anyway. */
     private readonly reconnectGraceMs: number,
@@ -52,7 +54,7 @@ export class NodeDrain {
 
   private async untilAnotherNodeTakesPlacements(nodeId: string): Promise<void> {
     const deadline = Date.now() + this.reconnectGraceMs;
-    while (Date.now() < deadline && !this.migrations.stopped) {
+    while (Date.now() < deadline && !this.runner.stopped) {
       if ((await this.gateway.list()).some((n) => n.nodeId !== nodeId && n.acceptsPlacements)) return;
       await new Promise((resolve) => setTimeout(resolve, reconnectPollMs));
     }
@@ -67,13 +69,13 @@ export class NodeDrain {
     const tried = new Set<string>();
     for (;;) {
       // Left marked: the next start carries on.
-      if (this.migrations.stopped) return;
+      if (this.runner.stopped) return;
       const node = await this.deps.repos.nodes.findById(nodeId);
       if (node?.adminState !== 'DISABLED') break;
       const onNode = await this.deps.repos.servers.find({ nodeId }, { sort: { _id: 1 } });
       const next = onNode.find((s) => s.phase === 'READY' && !tried.has(s._id));
       if (!next) {
-        const running = onNode.map((s) => this.migrations.runOf(s._id)).filter((run) => run !== undefined);
+        const running = onNode.map((s) => this.runner.runOf(s._id)).filter((run) => run !== undefined);
         if (running.length === 0) break;
         await Promise.all(running);
         continue;

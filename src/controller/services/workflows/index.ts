@@ -1,0 +1,81 @@
+import type { NodeFleet } from '../../actors/fleet.js';
+import type { AgentSessions } from '../../link/session-registry.js';
+import type { ArtifactStore } from '../../plugins/artifact-store.js';
+import type { TemplateCatalog } from '../../templates/template-catalog.js';
+import { backupDeadlines } from '../backups/backup-deadlines.js';
+import type { BackupServices } from '../backups/index.js';
+import { nodeReady } from '../backups/node-ready.js';
+import { RawNodeCalls } from '../backups/raw-node-calls.js';
+import type { ServiceDeps } from '../deps.js';
+import type { FileChangesUnderWay } from '../files/file-changes.js';
+import type { Access } from '../identity/access.js';
+import type { NodeGateway } from '../nodes/node-gateway.js';
+import type { NodeService } from '../nodes/nodes.js';
+import type { CatalogService } from '../plugins/catalog.js';
+import type { ServerChangeHub } from '../servers/change-hub.js';
+import type { ServerReportFeed } from '../servers/report-feed.js';
+import type { ServerService } from '../servers/servers.js';
+import { NodeDrain } from './migrate/drain.js';
+import { defaultMigrationTimings, type MigrationTimings } from './migrate/migration-context.js';
+import { MigrationService } from './migrate/migrations.js';
+import { RestoreService } from './restore/restores.js';
+import { SoftwarePrefetch } from './update/software-prefetch.js';
+import { defaultUpdateTimings, type UpdateTimings } from './update/update-run.js';
+import { UpdateService } from './update/updates.js';
+import { WorkflowOutcomes } from './workflow-outcomes.js';
+import { WorkflowRunner } from './workflow-runner.js';
+
+export interface WorkflowDeps {
+  deps: ServiceDeps;
+  access: Access;
+  servers: ServerService;
+  templates: TemplateCatalog;
+  nodes: NodeService;
+  fleet: NodeFleet;
+  agents: AgentSessions;
+  gateway: NodeGateway;
+  reports: ServerReportFeed;
+  serverChanges: ServerChangeHub;
+  backups: BackupServices;
+  catalog: Pick<CatalogService, 'current'>;
+  /** Where the software an update installs is downloaded to before the Node fetches it. */
+  artifacts: Pick<ArtifactStore, 'ensureDownload'>;
+  /** File changes through the API under way: refused while a workflow runs, and awaited before its files are replaced or last copied. */
+  fileChanges: Pick<FileChangesUnderWay, 'settled'>;
+  /** How long a drain carried on at start waits for another Node to take placements: the time after which a silent Node is unreachable anyway. */
+  reconnectGraceMs: number;
+  migrationTimings?: MigrationTimings;
+  updateTimings?: UpdateTimings;
+}
+
+/**
+ * The workflows of servers (migrate, restore, update) and the drain made of migrations, on one
+ * runner: it runs each in the server's turn, counts how each ended, resumes them all at start
+ * (`runner.resume()`) and stops them all at shutdown (`runner.stop()`).
+ */
+export function createWorkflowServices(d: WorkflowDeps) {
+  const outcomes = new WorkflowOutcomes();
+  const runner = new WorkflowRunner(d.deps, (serverId, work) => d.backups.runner.exclusive(serverId, work), outcomes);
+  const { deps, servers, templates } = d;
+  const calls = new RawNodeCalls(d.agents);
+  const ready = (nodeId: string) => nodeReady(d.fleet, nodeId, backupDeadlines.nodeReadyMs);
+  const migrations = new MigrationService({
+    deps, servers, templates, gateway: d.gateway, reports: d.reports, nodeStates: d.fleet, agents: d.agents, fileChanges: d.fileChanges,
+    timings: d.migrationTimings ?? defaultMigrationTimings,
+  }, d.access, runner);
+  const restore = new RestoreService({
+    deps, servers, templates, destinations: d.backups.destinations, runner: d.backups.runner, calls, changes: d.serverChanges, nodeReady: ready, fileChanges: d.fileChanges,
+  }, d.access, d.backups.backups, d.gateway, runner);
+  const updates = new UpdateService({
+    deps, servers, templates, runner: d.backups.runner, destinations: d.backups.destinations, removal: d.backups.removal, calls,
+    prefetch: new SoftwarePrefetch(deps, templates, d.artifacts, calls), changes: d.serverChanges, nodeReady: ready, fileChanges: d.fileChanges,
+    timings: d.updateTimings ?? defaultUpdateTimings,
+  }, d.gateway, d.catalog, runner);
+  const drain = new NodeDrain(deps, d.nodes, migrations, runner, d.gateway, d.reconnectGraceMs);
+  for (const definition of [migrations, restore, updates]) runner.define(definition);
+  // After the migrations it left are resumed: a drain waits for them before it looks again.
+  runner.carryOn(drain);
+  return { runner, outcomes, migrations, drain, restore, updates };
+}
+
+export type WorkflowServices = ReturnType<typeof createWorkflowServices>;

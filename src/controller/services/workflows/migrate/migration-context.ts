@@ -1,0 +1,35 @@
+import type { NodeFleet } from '../../../actors/fleet.js';
+import type { AgentSessions } from '../../../link/session-registry.js';
+import type { TemplateCatalog } from '../../../templates/template-catalog.js';
+import type { ServiceDeps } from '../../deps.js';
+import type { FileChangesUnderWay } from '../../files/file-changes.js';
+import type { NodeGateway } from '../../nodes/node-gateway.js';
+import type { ServerReportFeed } from '../../servers/report-feed.js';
+import type { ServerService } from '../../servers/servers.js';
+
+/** How long a migration waits on a Node for what it asked through desired state; tests shorten them. */
+export interface MigrationTimings {
+  /** The source stopping the server (the hold) before the copy of what changed; past it, the migration rolls back. */
+  stopMs: number;
+  /** The target reporting the server in its desired runtime state (or given up after crashes) after the switch; past it, the migration finishes anyway. */
+  startMs: number;
+  /** A Node removing a copy it must no longer keep (the source's after the switch, the target's after an unclear commit). */
+  removeMs: number;
+  /** File changes through the API that began before the migration (an upload still streaming) ending before the last copy (60 s when absent); past it, the migration rolls back. */
+  fileChangesMs?: number;
+}
+
+export const defaultMigrationTimings: MigrationTimings = { stopMs: 120_000, startMs: 120_000, removeMs: 120_000 };
+
+/** What every migration run works with. */
+export interface MigrationContext {
+  deps: ServiceDeps;
+  servers: ServerService;
+  templates: TemplateCatalog;
+  gateway: NodeGateway;
+  reports: ServerReportFeed;
+  nodeStates: Pick<NodeFleet, 'subscribe'>;
+  agents: AgentSessions;
+  fileChanges: Pick<FileChangesUnderWay, 'settled'>;
+  timings: MigrationTimings;
+}
