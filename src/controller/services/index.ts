@@ -61,6 +61,7 @@ import { TemplateService } from './servers/templates.js';
 import { TokenService } from './identity/tokens.js';
 import { TotpFactor } from './identity/totp-factor.js';
 import { TotpService } from './identity/totp.js';
+import { UnlockService } from './identity/unlock.js';
 import { UserService } from './identity/users.js';
 import { WorkflowOutcomes } from './migration/workflow-outcomes.js';
 import { backupDeadlines } from './backups/backup-deadlines.js';
@@ -177,14 +178,17 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     calls: updateCalls, prefetch: new SoftwarePrefetch(deps, deps.templates, plugins.artifacts, updateCalls), changes: serverWatch, nodeReady: (nodeId) => nodeReady(fleet, nodeId, backupDeadlines.nodeReadyMs),
     fileChanges, timings: deps.updateTimings ?? defaultUpdateTimings,
   }, gateway, catalog, workflowOutcomes);
+  const auth = new AuthService(deps, sessions, tokens, access, loginFailures, totpFactor, oidcSettings);
+  const totp = new TotpService(deps, access, totpFactor, sessions);
   return {
     deps,
     sessionPolicy,
     access,
     sessions,
     tokens,
-    auth: new AuthService(deps, sessions, tokens, access, loginFailures, totpFactor, oidcSettings),
-    totp: new TotpService(deps, access, totpFactor, sessions),
+    auth,
+    totp,
+    unlock: new UnlockService(deps, access, auth, totp),
     oidc: { settings: oidcSettings, login: oidcLogin },
     loginFailures,
     setup: new SetupService(deps, sessions),
