@@ -120,6 +120,7 @@ const table: Row[] = [
   }),
   row('POST /users/{userId}/password-reset',                          '401   pcr   403   403   403   403   403   2     2     403   403'),
   row('DELETE /users/{userId}/totp',                                  '401   pcr   403   403   403   403   403   2     2     403   403'),
+  row('POST /users/{userId}/unlock',                                  '401   pcr   403   403   403   403   403   2     2     403   403'),
   row('POST /teams',                                                  '401   pcr   403   403   403   403   403   2     2     403   403', (c) => ({ body: { name: c.unique('team') } })),
   row('GET /teams',                                                   '401   pcr   2     2     2     2     2     2     2     2     2'),
   row('GET /teams/{teamId}',                                          '401   pcr   2     2     2     404   404   2     2     2     2'),

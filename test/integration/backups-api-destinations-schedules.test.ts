@@ -65,6 +65,15 @@ describe('backups API — destinations, scheduled backups and retention', functi
       expectProblem(await post({ cron: '0 * * * *', retain: 1, destinationId: '00000000-0000-4000-8000-000000000000' }), 400, 'invalid_request', 'body.destinationId');
     });
 
+    it('refuses a bad cron in Cairn\'s words, naming the field and the cron field, never the library\'s', async () => {
+      const post = (cron: string) => rig.admin.post<{ detail: string }>(`/servers/${rig.serverId}/backup-schedules`, { cron, destinationId: rig.nodeDir.id, retain: 1 });
+      const tooMany = await post('0 4 * * * *');
+      expectProblem(tooMany, 400, 'invalid_request', "body.cron: cron must have 5 fields: minute hour day-of-month month day-of-week, e.g. '0 4 * * *'");
+      const badHour = await post('0 24 * * *');
+      expectProblem(badHour, 400, 'invalid_request', "body.cron: cron field 2 (hour) '24' is not valid: use *, a number 0-23");
+      for (const res of [tooMany, badHour, await post('61 * * * *'), await post('5/10 * * * *')]) expect(res.body.detail).not.to.match(/CronPattern|croner/i);
+    });
+
     it('fires on the injected clock; retention keeps `retain` SCHEDULED backups; manual ones stay', async () => {
       const manualBefore = (await backupsOf(rig.serverId)).filter((b) => b.trigger === 'MANUAL').map((b) => b.id).sort();
       const created = await rig.admin.post<BackupSchedule>(`/servers/${rig.serverId}/backup-schedules`, { cron: '0 * * * *', destinationId: rig.nodeDir.id, retain: 2 });

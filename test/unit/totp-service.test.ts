@@ -7,6 +7,7 @@ import { AuditScope } from '../../src/controller/core/audit-scope.js';
 import type { Caller } from '../../src/controller/core/caller.js';
 import { isDomainError } from '../../src/controller/core/errors.js';
 import { SecretBox } from '../../src/controller/security/secret-box.js';
+import { sha256 } from '../../src/controller/security/secrets.js';
 import { Access } from '../../src/controller/services/identity/access.js';
 import { totpCodeAt, totpStep } from '../../src/controller/services/identity/totp-codes.js';
 import { TotpFactor } from '../../src/controller/services/identity/totp-factor.js';
@@ -199,5 +200,17 @@ describe('TOTP enrolment and redemption (service, with a clock the test sets)', 
     await totp.disable(caller, totpCodeAt(secret, totpStep(clock.ms)), scope());
     expect(await repos.users.findById(caller.user._id)).not.to.have.property('totpSeal');
     expect(await refusal(totp.disable(caller, totpCodeAt(secret, totpStep(clock.ms)), scope()))).to.match(/^conflict/);
+  });
+  it('accepts new recovery codes in any case, with or without hyphens, and codes issued before in their mixed-case form', async () => {
+    const { recoveryCodes } = await enable();
+    expect(await factor.redeem(caller.user._id, recoveryCodes[0].toUpperCase())).to.equal('recovery_code');
+    expect(await factor.redeem(caller.user._id, ` ${recoveryCodes[1].replaceAll('-', ' ')} `)).to.equal('recovery_code');
+    // A code of the earlier base62 format, stored as its hash: case matters in it, as it did.
+    const earlier = 'Ab3Z-x9Qk-LmN0-pR7t';
+    const hashes = (await repos.users.findById(caller.user._id))!.totpRecoveryHashes!;
+    await repos.users.update({ _id: caller.user._id }, { totpRecoveryHashes: [...hashes, sha256(earlier.replaceAll('-', ''))] });
+    expect(await factor.redeem(caller.user._id, earlier.toLowerCase())).to.equal(undefined);
+    expect(await factor.redeem(caller.user._id, earlier.replaceAll('-', ''))).to.equal('recovery_code');
+    expect(await factor.redeem(caller.user._id, earlier)).to.equal(undefined);
   });
 });

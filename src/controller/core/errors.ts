@@ -3,6 +3,8 @@
  * Domain rules, services and the HTTP layer all throw DomainError; only `http/problem.ts` knows
  * the status and title of each code.
  */
+import { aboutDuration } from '../../shared/about-duration.js';
+
 export const errorCodes = [
   'invalid_request', 'managed_property', 'invalid_token', 'unauthenticated', 'invalid_credentials', 'totp_required', 'invalid_setup_code',
   'forbidden', 'password_change_required', 'read_only', 'not_found', 'method_not_allowed', 'conflict', 'setup_done',
@@ -38,7 +40,8 @@ export const invalidRequest = (detail: string) => new DomainError('invalid_reque
 export const notFound = (what = 'resource') => new DomainError('not_found', `No such ${what}.`);
 export const forbidden = (detail = 'You do not have the permission this needs.') => new DomainError('forbidden', detail);
 export const conflict = (detail: string) => new DomainError('conflict', detail);
-export const tooManyAttempts = (retryAfterSeconds: number) =>
-  new DomainError('too_many_attempts', `Retry in ${retryAfterSeconds} seconds.`, {
+/** `hint` says what else helps than waiting, e.g. who can lift an account's lockout. */
+export const tooManyAttempts = (retryAfterSeconds: number, hint?: string) =>
+  new DomainError('too_many_attempts', `Too many attempts: try again in ${aboutDuration(retryAfterSeconds)}.${hint ? ` ${hint}` : ''}`, {
     headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
   });

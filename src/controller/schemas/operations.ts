@@ -44,11 +44,23 @@ export const FileList = Type.Object({ items: Type.Array(FileItem) });
 export const PropertiesChange = Type.Record(
   Type.String(),
   Type.Union([Type.String({ maxLength: 1024 }), Type.Null()]),
-  { minProperties: 1, maxProperties: 100, description: `1 to 100 keys of 1 to ${maxPropertyKeyLength} characters; a value of at most 1024 characters sets the key, null removes it. Managed keys (server-port, server-ip, enable-rcon, rcon.*, enable-query, query.port, and for a network member its template's member settings such as online-mode) are refused with managed_property.` },
+  { minProperties: 1, maxProperties: 100, description: `1 to 100 keys of 1 to ${maxPropertyKeyLength} characters; a value of at most 1024 characters sets the key, null removes it. A value that does not fit a key GET lists in known (pvp=nope) is refused with invalid_request naming body.<key>. Managed keys (server-port, server-ip, enable-rcon, rcon.*, enable-query, query.port, and for a network member its template's member settings such as online-mode) are refused with managed_property.` },
 );
+
+export const PropertyKind = Type.Union([
+  Type.Object({ type: Type.Literal('boolean') }),
+  Type.Object({ type: Type.Literal('integer'), minimum: Type.Integer(), maximum: Type.Integer() }),
+  Type.Object({
+    type: Type.Literal('enum'), values: Type.Array(Type.String()),
+    numbered: Type.Optional(Type.Boolean({ description: 'The game also reads a value\'s position in `values` (e.g. `difficulty=2`).' })),
+  }),
+]);
 
 export const PropertiesView = Type.Object({
   properties: Type.Record(Type.String(), Type.String()),
+  known: Type.Record(Type.String(), PropertyKind, {
+    description: 'The keys whose values Cairn checks, with what each takes (others take any text): clients offer a choice rather than repeat the rules.',
+  }),
   managed: Type.Record(Type.String(), Type.String(), {
     description: 'The keys Cairn manages (refused with managed_property), each with why: those in the file, and a network member\'s member settings whether in the file or not.',
   }),

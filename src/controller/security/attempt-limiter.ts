@@ -21,7 +21,13 @@ export class AttemptLimiter {
   private readonly windows = new Map<string, Window>();
   private nextSweep = 0;
 
-  constructor(private readonly maxAttempts: number, private readonly windowSeconds: number, private readonly now: () => number = Date.now) {}
+  /** `refusalHint` ends the refusal's text: what else helps than waiting, for limits someone can lift. */
+  constructor(
+    private readonly maxAttempts: number,
+    private readonly windowSeconds: number,
+    private readonly now: () => number = Date.now,
+    private readonly refusalHint?: string,
+  ) {}
 
   /** Takes a slot, or refuses with 429 `too_many_attempts` and Retry-After until the window ends. */
   reserve(key: string): Reservation {
@@ -32,7 +38,7 @@ export class AttemptLimiter {
       window = { used: 0, endsAt: now + this.windowSeconds * 1000 };
       this.windows.set(key, window);
     }
-    if (window.used >= this.maxAttempts) throw tooManyAttempts(Math.ceil((window.endsAt - now) / 1000));
+    if (window.used >= this.maxAttempts) throw tooManyAttempts(Math.ceil((window.endsAt - now) / 1000), this.refusalHint);
     window.used += 1;
     const taken = window;
     let released = false;
@@ -48,6 +54,11 @@ export class AttemptLimiter {
   /** Forgets the key's count: the account proved itself, so earlier failures stop counting. */
   reset(key: string): void {
     this.windows.delete(key);
+  }
+
+  /** Forgets every key `matches` picks: an administrator unlocked the account they belong to. */
+  resetWhere(matches: (key: string) => boolean): void {
+    for (const key of [...this.windows.keys()]) if (matches(key)) this.windows.delete(key);
   }
 
   /** Drops ended windows at most once a window, so keys from a flood of addresses do not pile up. */

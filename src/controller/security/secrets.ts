@@ -2,16 +2,19 @@ import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** Uniform base62 text from rejection-sampled random bytes (no modulo bias). */
-export function randomBase62(length: number): string {
+/** Uniform text over `alphabet` (at most 256 characters) from rejection-sampled random bytes (no modulo bias). */
+export function randomText(alphabet: string, length: number): string {
+  const limit = 256 - (256 % alphabet.length);
   let out = '';
   while (out.length < length) {
     for (const byte of randomBytes(length * 2)) {
-      if (byte < 248 && out.length < length) out += base62[byte % 62];
+      if (byte < limit && out.length < length) out += alphabet[byte % alphabet.length];
     }
   }
   return out;
 }
+
+export const randomBase62 = (length: number): string => randomText(base62, length);
 
 /** High-entropy secrets (session ids, tokens, codes) are stored as SHA-256; a slow KDF adds nothing there. */
 // The one-shot `hash` (no Hash object): every signed-in request hashes its cookie.

@@ -58,6 +58,7 @@ import { TemplateService } from './servers/templates.js';
 import { TokenService } from './identity/tokens.js';
 import { TotpFactor } from './identity/totp-factor.js';
 import { TotpService } from './identity/totp.js';
+import { UnlockService } from './identity/unlock.js';
 import { UserService } from './identity/users.js';
 import type { MigrationTimings } from './workflows/migrate/migration-context.js';
 import type { UpdateTimings } from './workflows/update/update-run.js';
@@ -164,14 +165,17 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     artifacts: plugins.artifacts, fileChanges, reconnectGraceMs: (deps.nodeTimings ?? defaultNodeTimings).unreachableAfterMs,
     migrationTimings: deps.migrationTimings, updateTimings: deps.updateTimings,
   });
+  const auth = new AuthService(deps, sessions, tokens, access, loginFailures, totpFactor, oidcSettings);
+  const totp = new TotpService(deps, access, totpFactor, sessions);
   return {
     deps,
     sessionPolicy,
     access,
     sessions,
     tokens,
-    auth: new AuthService(deps, sessions, tokens, access, loginFailures, totpFactor, oidcSettings),
-    totp: new TotpService(deps, access, totpFactor, sessions),
+    auth,
+    totp,
+    unlock: new UnlockService(deps, access, auth, totp),
     oidc: { settings: oidcSettings, login: oidcLogin },
     loginFailures,
     setup: new SetupService(deps, sessions),

@@ -26,4 +26,12 @@ export const userRoutes = (s: Services) => [
     audit: { action: 'user.password_reset_issue', targetKind: 'user' },
     handler: async ({ caller, params, audit }) => s.auth.issueReset(caller, params.userId, audit),
   }),
+  route({
+    method: 'POST', path: '/users/{userId}/unlock', tag: 'users', status: 204,
+    summary: 'Lift a user\'s lockout after too many failed attempts (global administrators).',
+    description: 'Forgets the account\'s failed sign-ins (from every address), wrong current passwords and wrong TOTP codes, so the user may try again at once. The limit per client address stays.',
+    params: UserParams,
+    audit: { action: 'user.unlock', targetKind: 'user' },
+    handler: async ({ caller, params, audit }) => s.unlock.unlock(caller, params.userId, audit),
+  }),
 ];

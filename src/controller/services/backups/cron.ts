@@ -1,5 +1,6 @@
 import { Cron } from 'croner';
 import { invalidRequest } from '../../core/errors.js';
+import { cronExample, cronProblem } from './cron-fields.js';
 
 /**
  * A schedule's cron expression: exactly five fields (minute, hour, day of month, month, day of
@@ -7,12 +8,13 @@ import { invalidRequest } from '../../core/errors.js';
  * (`@daily`); the API does not, so every schedule reads the same everywhere.
  */
 export function parseCron(expression: string, field = 'body.cron'): Cron {
-  const fields = expression.trim().split(/\s+/);
-  if (fields.length !== 5) throw invalidRequest(`${field}: a cron expression has five fields (minute hour day-of-month month day-of-week); this has ${fields.length}.`);
+  const problem = cronProblem(expression);
+  if (problem) throw invalidRequest(`${field}: ${problem}`);
   try {
-    return new Cron(fields.join(' '), { paused: true, timezone: 'UTC' });
-  } catch (e) {
-    throw invalidRequest(`${field}: ${(e as Error).message}.`);
+    return new Cron(expression.trim().split(/\s+/).join(' '), { paused: true, timezone: 'UTC' });
+  } catch {
+    // The fields read, yet croner refuses: its wording is not the API's, so say it in ours.
+    throw invalidRequest(`${field}: not a cron expression Cairn can run, e.g. ${cronExample}.`);
   }
 }
 

@@ -5,6 +5,7 @@ import type { ServerService } from '../servers/servers.js';
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
 import { invalidRequest, DomainError } from '../../core/errors.js';
+import { knownProperties, propertyValueProblem, type PropertyKind } from '../../domain/server-properties.js';
 import { maxPropertyKeyLength } from '../../schemas/operations.js';
 import type { ServerDoc } from '../../store/records.js';
 import type { TemplateCatalog } from '../../templates/template-catalog.js';
@@ -26,10 +27,10 @@ export class PropertiesService {
     return doc.desired.inNetwork ? Object.keys(this.templates.get(doc.desired.software.template)?.network?.memberConfig ?? {}) : [];
   }
 
-  async get(caller: Caller, serverId: string): Promise<{ properties: Record<string, string>; managed: Record<string, string> }> {
+  async get(caller: Caller, serverId: string): Promise<{ properties: Record<string, string>; known: Readonly<Record<string, PropertyKind>>; managed: Record<string, string> }> {
     const doc = await this.servers.load(caller, serverId, 'servers.read');
     const properties = valuesOf(await this.calls.ask(doc, { body: 'propertiesGet', propertiesGet: { serverId } }, { timeoutMs: agentDeadlines.quick }));
-    return { properties, managed: this.managedOf(doc, Object.keys(properties)) };
+    return { properties, known: knownProperties, managed: this.managedOf(doc, Object.keys(properties)) };
   }
 
   /** Why each managed key is locked: clients show it rather than repeat the rules. */
@@ -48,6 +49,10 @@ export class PropertiesService {
       if (key.length === 0 || key.length > maxPropertyKeyLength || /[\u0000-\u001f\u007f]/.test(key)) {
         throw invalidRequest(`body: keys are 1 to ${maxPropertyKeyLength} characters without control characters.`);
       }
+    }
+    for (const [key, value] of Object.entries(change)) {
+      const problem = value === null ? undefined : propertyValueProblem(key, value);
+      if (problem) throw invalidRequest(`body.${key}: ${problem}`);
     }
     const managed = keys.filter(isManagedProperty);
     if (managed.length > 0) throw new DomainError('managed_property', `Cairn manages ${managed.join(', ')}; they cannot be changed.`);

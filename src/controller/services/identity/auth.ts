@@ -15,6 +15,9 @@ import type { OidcSettings } from './oidc-settings.js';
 
 const resetValidSeconds = 24 * 3600;
 
+/** Said with the refusals of the limits kept per account, which POST /users/{id}/unlock lifts. */
+export const unlockHint = 'A global administrator can unlock the account on the Users page.';
+
 const wrongCodeDetail = 'body.totpCode: the code is wrong or expired: send the code your authenticator app shows now (each works once), or an unused recovery code.';
 
 /** One sign-in attempt as the throttles and the failure log key it. */
@@ -33,11 +36,11 @@ export class AuthService {
    * together, 20 per client address, and a slow ceiling of 100 per account that only a distributed
    * attack reaches, so a flood from one address never locks the owner out from another.
    */
-  private readonly perAccountAddress = new AttemptLimiter(5, 15 * 60);
+  private readonly perAccountAddress = new AttemptLimiter(5, 15 * 60, Date.now, unlockHint);
   private readonly perAddress = new AttemptLimiter(20, 15 * 60);
-  private readonly perAccount = new AttemptLimiter(100, 15 * 60);
+  private readonly perAccount = new AttemptLimiter(100, 15 * 60, Date.now, unlockHint);
   /** Wrong current passwords in a password change: five per account (a signed-in caller only). */
-  private readonly perChange = new AttemptLimiter(5, 15 * 60);
+  private readonly perChange = new AttemptLimiter(5, 15 * 60, Date.now, unlockHint);
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -106,6 +109,16 @@ export class AuthService {
     await this.loginFailures.failed({ userId: attempt.userId, username: attempt.username, clientAddress: attempt.clientAddress, error: 'invalid_credentials' });
     // The code is read only after the right password, which `totp_required` already tells apart: naming it reveals nothing more.
     throw new DomainError('invalid_credentials', reason === 'bad_totp_code' ? wrongCodeDetail : 'The username or password is wrong.');
+  }
+
+  /**
+   * Forgets the account's failed sign-ins and password changes, from every address. The limit per
+   * address stays: it guards against one address guessing many accounts, not this one.
+   */
+  clearLockouts(user: UserDoc): void {
+    this.perAccount.reset(user._id);
+    this.perAccountAddress.resetWhere((key) => key.startsWith(`${user._id}\n`));
+    this.perChange.reset(user.usernameKey);
   }
 
   async logout(caller: Caller, audit: AuditScope): Promise<void> {

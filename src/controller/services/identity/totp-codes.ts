@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { HOTP, Secret, TOTP } from 'otpauth';
-import { randomBase62 } from '../../security/secrets.js';
+import { randomText } from '../../security/secrets.js';
 
 /** RFC 6238 as every authenticator app does it by default: SHA-1, 6 digits, 30-second steps. */
 const algorithm = 'SHA1';
@@ -43,8 +43,20 @@ export function acceptedStep(seed: string, code: string, atMs: number, afterStep
   return found;
 }
 
-/** 16 base62 characters (~95 bits) in groups of four: random enough that SHA-256 alone keeps them. */
-export const newRecoveryCode = (): string => randomBase62(16).match(/.{4}/g)!.join('-');
+/**
+ * Lower-case letters and digits without the look-alikes 0/o and 1/l/i, so a code read off paper
+ * is typed right (31 characters).
+ */
+export const recoveryAlphabet = '23456789abcdefghjkmnpqrstuvwxyz';
+
+/** 20 characters (~99 bits) in groups of four: random enough that SHA-256 alone keeps them. */
+export const newRecoveryCode = (): string => randomText(recoveryAlphabet, 20).match(/.{4}/g)!.join('-');
 
 /** The code as it is hashed: without the hyphens and spaces a person may type or leave out. */
 export const recoveryCodeKey = (text: string): string => text.replace(/[\s-]/g, '');
+
+/**
+ * The keys a typed recovery code may be stored under: as typed, for the mixed-case base62 codes
+ * issued before, and lower-cased, for today's codes, whatever case the person typed them in.
+ */
+export const recoveryCodeKeys = (text: string): string[] => [...new Set([recoveryCodeKey(text), recoveryCodeKey(text).toLowerCase()])];

@@ -2,7 +2,7 @@ import { openSealed } from './sealed-secret.js';
 import { sameHash, sha256 } from '../../security/secrets.js';
 import type { UserDoc } from '../../store/records.js';
 import type { ServiceDeps } from '../deps.js';
-import { acceptedStep, isTotpCode, recoveryCodeKey } from './totp-codes.js';
+import { acceptedStep, isTotpCode, recoveryCodeKeys } from './totp-codes.js';
 
 /** Named in the sign-in's audit event, so a recovery code's use shows in the log. */
 export type SecondFactor = 'totp' | 'recovery_code';
@@ -23,7 +23,7 @@ export class TotpFactor {
   /** Which kind of factor `code` was, valid and unused (now used); undefined when it was not, or TOTP is off. */
   async redeem(userId: string, code: string): Promise<SecondFactor | undefined> {
     if (isTotpCode(code)) return (await this.redeemTotp(userId, code)) ? 'totp' : undefined;
-    return (await this.redeemRecovery(userId, recoveryCodeKey(code))) ? 'recovery_code' : undefined;
+    return (await this.redeemRecovery(userId, recoveryCodeKeys(code))) ? 'recovery_code' : undefined;
   }
 
   private async redeemTotp(userId: string, code: string): Promise<boolean> {
@@ -39,14 +39,14 @@ export class TotpFactor {
     return matched === 1;
   }
 
-  private async redeemRecovery(userId: string, key: string): Promise<boolean> {
-    if (key.length === 0) return false;
-    const hash = sha256(key);
+  private async redeemRecovery(userId: string, keys: string[]): Promise<boolean> {
+    if (keys[0] === '') return false;
+    const typed = keys.map(sha256);
     for (let attempt = 0; attempt < recoveryAttempts; attempt++) {
       const user = await this.deps.repos.users.findById(userId);
       const hashes = user?.totpSeal === undefined ? [] : user.totpRecoveryHashes ?? [];
       // Compared with every stored hash, without stopping at a match.
-      const index = hashes.reduce((found, stored, i) => (sameHash(stored, hash) && found < 0 ? i : found), -1);
+      const index = hashes.reduce((found, stored, i) => (typed.filter((hash) => sameHash(stored, hash)).length > 0 && found < 0 ? i : found), -1);
       if (index < 0) return false;
       if (await this.useUp(user!, hashes, index)) return true;
     }

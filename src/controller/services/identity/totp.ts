@@ -8,6 +8,7 @@ import { sha256 } from '../../security/secrets.js';
 import type { UserDoc } from '../../store/records.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import { hidden, type Access } from './access.js';
+import { unlockHint } from './auth.js';
 import type { SessionService } from './sessions.js';
 import { acceptedStep, newRecoveryCode, newTotpSeed, otpauthUri, recoveryCodeCount, recoveryCodeKey } from './totp-codes.js';
 import { totpPurpose, type TotpFactor } from './totp-factor.js';
@@ -25,7 +26,7 @@ export class TotpService {
    * Wrong codes when confirming or turning TOTP off: five per account in fifteen minutes, so a
    * stolen session cannot guess its way to switching the second factor off.
    */
-  private readonly perAccount = new AttemptLimiter(5, 15 * 60);
+  private readonly perAccount = new AttemptLimiter(5, 15 * 60, Date.now, unlockHint);
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -115,6 +116,11 @@ export class TotpService {
     }
     this.perAccount.reset(userId);
     await this.deps.repos.users.update({ _id: userId }, { updatedAt: nowIso(this.deps) }, [...totpFields]);
+  }
+
+  /** Forgets the account's wrong codes: an administrator unlocked it. */
+  clearLockouts(userId: string): void {
+    this.perAccount.reset(userId);
   }
 
   /** A global administrator turns another user's TOTP off (a lost device); the user may enrol again. */

@@ -37,6 +37,7 @@ export const api = {
     delete: (id: string) => del(`/users/${enc(id)}`),
     issueReset: (id: string) => post<T.PasswordResetIssued>(`/users/${enc(id)}/password-reset`),
     resetTotp: (id: string) => del(`/users/${enc(id)}/totp`),
+    unlock: (id: string) => post<void>(`/users/${enc(id)}/unlock`),
   },
   teams: {
     list: (query: T.PageQuery = {}) => get<T.Page<T.Team>>('/teams', query),

@@ -8,9 +8,9 @@ import { TextField } from '../../components/Field';
 import { Loading } from '../../components/Loading';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { CopyField } from '../admin-components/CopyField';
-import { ShownOnce } from '../admin-components/ShownOnce';
 import '../admin.css';
 import { PasswordSection } from './PasswordSection';
+import { RecoveryCodes } from './RecoveryCodes';
 import { TotpQrCode } from './TotpQrCode';
 
 /** Your account's sign-in security: the TOTP second factor, turned on with an app and off with a code. */
@@ -26,11 +26,7 @@ export function SecurityPage() {
       <PasswordSection />
       <h2>Two-factor authentication</h2>
       {recoveryCodes ? (
-        <ShownOnce title="Your recovery codes" onDone={() => setRecoveryCodes(undefined)}>
-          <p>Each code signs you in once without your authenticator app. Keep them somewhere safe, away from your phone.</p>
-          <ol className="recovery-codes">{recoveryCodes.map((c) => <li key={c}><code>{c}</code></li>)}</ol>
-          <CopyField label="Recovery codes" value={recoveryCodes.join('\n')} />
-        </ShownOnce>
+        <RecoveryCodes codes={recoveryCodes} username={me.data.username} onDone={() => setRecoveryCodes(undefined)} />
       ) : null}
       {me.data.totpEnabled
         ? <DisableTotp onDone={() => void refreshMe()} />

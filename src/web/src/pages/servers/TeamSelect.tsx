@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import type { Team } from '../../api/types';
 import { SelectField } from '../../components/Field';
+import { peopleTeams } from '../teams/people-teams';
 
 interface TeamSelectProps {
   /** Every team the caller sees; teams Cairn made for itself (`internal`) are left out. */
@@ -16,7 +17,7 @@ interface TeamSelectProps {
 }
 
 /** The teams a new server can belong to: only teams of people, the network's own team is not one. */
-export const teamsForServers = (teams: Team[] | undefined) => teams?.filter((t) => !t.internal);
+export const teamsForServers = (teams: Team[] | undefined) => (teams ? peopleTeams(teams) : undefined);
 
 /** The Team control of the New server form, saying how to get a team when there is none. */
 export function TeamSelect({ teams, value, onChange, error, localError, mayCreateTeams }: TeamSelectProps) {

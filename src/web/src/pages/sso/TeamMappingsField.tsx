@@ -2,6 +2,7 @@ import { useAllTeams } from '../../api/reference-data';
 import type { OidcTeamMapping, Role } from '../../api/types';
 import { SelectField, TextField } from '../../components/Field';
 import { CheckboxGroup } from '../admin-components/Choices';
+import { peopleTeams } from '../teams/people-teams';
 
 interface TeamMappingsFieldProps {
   mappings: OidcTeamMapping[];
@@ -11,7 +12,7 @@ interface TeamMappingsFieldProps {
 
 /** One row per provider group: the team its members join and the roles they hold there. */
 export function TeamMappingsField({ mappings, roles, onChange }: TeamMappingsFieldProps) {
-  const teams = useAllTeams(true).data ?? [];
+  const teams = peopleTeams(useAllTeams(true).data ?? []);
   const change = (i: number, part: Partial<OidcTeamMapping>) => onChange(mappings.map((m, j) => (j === i ? { ...m, ...part } : m)));
   return (
     <fieldset className="team-mappings">

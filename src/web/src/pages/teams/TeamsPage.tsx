@@ -11,6 +11,7 @@ import { Loading } from '../../components/Loading';
 import { Pager, useCursorPager } from '../../components/Pager';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { FormProblem } from '../admin-components/FormProblem';
+import { peopleTeams } from './people-teams';
 import '../admin.css';
 import { TeamDetail } from './TeamDetail';
 
@@ -30,7 +31,7 @@ export function TeamsPage() {
       <h1>Teams</h1>
       <p className="lede">Servers belong to a team; its members act on them with the permissions of their roles there.</p>
       <ProblemAlert error={teams.error} />
-      {teams.data ? <DataTable caption="Teams" columns={columns} rows={teams.data.items} rowKey={(t) => t.id} empty={admin ? 'No teams yet: create one below.' : 'You belong to no team.'} /> : teams.error ? null : <Loading what="teams" />}
+      {teams.data ? <DataTable caption="Teams" columns={columns} rows={peopleTeams(teams.data.items)} rowKey={(t) => t.id} empty={admin ? 'No teams yet: create one below.' : 'You belong to no team.'} /> : teams.error ? null : <Loading what="teams" />}
       <Pager pager={pager} nextCursor={teams.data?.nextCursor} label="Teams pages" />
       {selected ? <TeamDetail key={selected} teamId={selected} admin={admin} onClose={() => setParams({})} /> : null}
       {admin ? <NewTeamForm onCreated={(team) => setParams({ team: team.id })} /> : null}

@@ -1,6 +1,7 @@
 import type { Permission, Team } from '../../api/types';
 import { CheckboxField, CheckboxGroup } from '../admin-components/Choices';
 import { permissionChoices } from '../admin-components/permissions';
+import { peopleTeams } from '../teams/people-teams';
 
 /** A token's scope as the form holds it: off means unscoped (everything its owner may do). */
 export interface ScopeFields {
@@ -32,7 +33,7 @@ export function TokenScopeFields({ value, onChange, teams, error }: { value: Sco
             onChange={(permissions) => onChange({ ...value, permissions })} hint="Only these, in the teams below."
           />
           <CheckboxGroup
-            legend="Token teams" field="teamIds" error={error} choices={teams.map((t) => ({ value: t.id, label: t.name }))} selected={value.teamIds}
+            legend="Token teams" field="teamIds" error={error} choices={peopleTeams(teams).map((t) => ({ value: t.id, label: t.name }))} selected={value.teamIds}
             onChange={(teamIds) => onChange({ ...value, teamIds })} hint="None ticked: every team of yours."
           />
         </>

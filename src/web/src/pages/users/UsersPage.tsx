@@ -40,6 +40,13 @@ export function UsersPage() {
     mutationFn: async (user: User): Promise<IssuedReset> => ({ ...(await api.users.issueReset(user.id)), user }),
     onSuccess: setIssued,
   });
+  // Shown for every user: lockouts live in the Controller's memory and no list says whose are on.
+  const unlock = useMutation({
+    mutationFn: async (user: User): Promise<User> => {
+      await api.users.unlock(user.id);
+      return user;
+    },
+  });
 
   const columns: Column<User>[] = [
     { header: 'Username', essential: true, cell: (u) => <strong>{u.username}</strong> },
@@ -54,6 +61,7 @@ export function UsersPage() {
         <div className="row-actions">
           <button type="button" onClick={() => setEditing(u)}>Edit<span className="visually-hidden"> {u.username}</span></button>
           <button type="button" onClick={() => reset.mutate(u)} disabled={reset.isPending}>Reset password<span className="visually-hidden"> of {u.username}</span></button>
+          <button type="button" onClick={() => unlock.mutate(u)} disabled={unlock.isPending}>Unlock<span className="visually-hidden"> {u.username}</span></button>
           {u.totpEnabled && me.data?.globalAdmin ? (
             <ConfirmButton
               title={`Reset two-factor authentication of ${u.username}?`} confirmLabel="Reset two-factor" action={() => api.users.resetTotp(u.id)} onDone={() => void refresh()}
@@ -79,6 +87,8 @@ export function UsersPage() {
         </ShownOnce>
       ) : null}
       <ProblemAlert error={reset.error} />
+      <ProblemAlert error={unlock.error} />
+      {unlock.isSuccess ? <p role="status" className="success">{unlock.data.username} is unlocked: failed attempts no longer hold them back.</p> : null}
       <ProblemAlert error={users.error} />
       {users.data ? <DataTable caption="Users" columns={columns} rows={users.data.items} rowKey={(u) => u.id} empty="No users." /> : users.error ? null : <Loading what="users" />}
       <Pager pager={pager} nextCursor={users.data?.nextCursor} label="Users pages" />

@@ -25,7 +25,7 @@ export function PropertiesTab({ server }: { server: ServerDetail }) {
     mutationFn: (change: PropertiesChange) => api.properties.patch(server.id, change),
     onSuccess: (answer) => {
       // The saved keys change which are in the file, so which managed keys the view lists: read it again.
-      client.setQueryData(key, (view?: PropertiesView) => ({ managed: view?.managed ?? {}, properties: answer.properties }));
+      client.setQueryData(key, (view?: PropertiesView) => ({ managed: view?.managed ?? {}, known: view?.known ?? {}, properties: answer.properties }));
       void client.invalidateQueries({ queryKey: key });
       setEdits({});
       setSaved(true);
@@ -33,7 +33,7 @@ export function PropertiesTab({ server }: { server: ServerDetail }) {
   });
   if (properties.error) return <ProblemAlert error={properties.error} />;
   if (!properties.data) return <Loading what="server.properties" />;
-  const { properties: current, managed } = properties.data;
+  const { properties: current, managed, known } = properties.data;
   const keys = [...new Set([...Object.keys(current), ...Object.keys(propertyDefaults), ...Object.keys(managed), ...Object.keys(edits)])].sort();
   const edit = (k: string, v: string | null) => {
     setSaved(false);
@@ -63,7 +63,7 @@ export function PropertiesTab({ server }: { server: ServerDetail }) {
           <tbody>
             {keys.map((k) => (
               <PropertyRow key={k} name={k} value={k in edits ? edits[k] : k in current ? current[k] : k in propertyDefaults ? propertyDefaults[k] : ''}
-                isDefault={!(k in current) && !(k in edits)} lockedBecause={managed[k]} inFile={k in current}
+                isDefault={!(k in current) && !(k in edits)} lockedBecause={managed[k]} kind={Object.hasOwn(known, k) ? known[k] : undefined} inFile={k in current}
                 onEdit={(v) => edit(k, v)} onKeep={() => edit(k, current[k] ?? null)} />
             ))}
           </tbody>

@@ -1,3 +1,7 @@
+import type { PropertiesView } from '../../../api/types';
+
+type PropertyKind = PropertiesView['known'][string];
+
 interface PropertyRowProps {
   name: string;
   /** The value shown: the edit, else the file's, else the game's default; null when removed at save. */
@@ -6,13 +10,15 @@ interface PropertyRowProps {
   isDefault: boolean;
   /** Why Cairn manages the key (then it is locked), from the API's properties view. */
   lockedBecause: string | undefined;
+  /** What the API takes for the key, when it checks it: booleans and enums are chosen, not typed. */
+  kind: PropertyKind | undefined;
   inFile: boolean;
   onEdit: (value: string | null) => void;
   onKeep: () => void;
 }
 
 /** One key of server.properties: editable, a game default not yet in the file, or locked by Cairn with why. */
-export function PropertyRow({ name, value, isDefault, lockedBecause, inFile, onEdit, onKeep }: PropertyRowProps) {
+export function PropertyRow({ name, value, isDefault, lockedBecause, kind, inFile, onEdit, onKeep }: PropertyRowProps) {
   const note = lockedBecause ? `Locked: ${lockedBecause}` : isDefault ? 'Game default (not in the file)' : undefined;
   return (
     <tr className={isDefault ? 'default-property' : undefined}>
@@ -21,7 +27,7 @@ export function PropertyRow({ name, value, isDefault, lockedBecause, inFile, onE
         {value === null ? <span className="hint">removed at save</span> : lockedBecause ? (
           <span className="mono" aria-label={`Value of ${name}`}>{value}</span>
         ) : (
-          <input aria-label={`Value of ${name}`} value={value} onChange={(e) => onEdit(e.target.value)} aria-description={note} />
+          <ValueControl name={name} value={value} kind={kind} note={note} onEdit={onEdit} />
         )}
         {note ? <span className="hint property-note"> {lockedBecause ? <span aria-hidden="true">🔒 </span> : null}{note}</span> : null}
       </td>
@@ -31,5 +37,25 @@ export function PropertyRow({ name, value, isDefault, lockedBecause, inFile, onE
             : <button type="button" onClick={() => onEdit(null)} aria-label={`Remove ${name}`}>Remove</button>}
       </td>
     </tr>
+  );
+}
+
+const choicesOf = (kind: PropertyKind | undefined): string[] | undefined =>
+  kind?.type === 'boolean' ? ['true', 'false'] : kind?.type === 'enum' ? kind.values : undefined;
+
+/** A select for a key with few values; else a text field (numeric on a phone for a number). */
+function ValueControl({ name, value, kind, note, onEdit }: { name: string; value: string; kind: PropertyKind | undefined; note: string | undefined; onEdit: (value: string) => void }) {
+  const label = `Value of ${name}`;
+  const choices = choicesOf(kind);
+  if (!choices) {
+    const range = kind?.type === 'integer' ? `A whole number from ${kind.minimum} to ${kind.maximum}.` : undefined;
+    return <input aria-label={label} value={value} onChange={(e) => onEdit(e.target.value)} aria-description={[range, note].filter(Boolean).join(' ') || undefined} inputMode={range ? 'numeric' : undefined} />;
+  }
+  // A value the list lacks (`difficulty=2` from an old file, or a typo) stays shown until another is chosen.
+  const options = choices.includes(value) ? choices : [value, ...choices];
+  return (
+    <select aria-label={label} value={value} onChange={(e) => onEdit(e.target.value)} aria-description={note}>
+      {options.map((c) => <option key={c} value={c}>{c === '' ? '(empty)' : c}</option>)}
+    </select>
   );
 }
