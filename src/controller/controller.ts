@@ -53,6 +53,11 @@ export interface ControllerOptions {
 export interface RunningController {
   httpPort: number;
   grpcPort: number;
+  /** Where a browser opens the web UI, and where Agents dial the link (as this Controller knows them). */
+  webUrl: string;
+  grpcAddress: string;
+  /** Set while no user exists: where the one-time setup code was written. */
+  setupCodeFile?: string;
   services: Services;
   repos: Repositories;
   /** The Agent started by `--local-agent`, if any. */
@@ -145,6 +150,9 @@ export async function startController(options: ControllerOptions): Promise<Runni
   return {
     httpPort,
     grpcPort,
+    webUrl,
+    grpcAddress: dialAddress(config.host, grpcPort),
+    ...(setupCodeFile ? { setupCodeFile } : {}),
     services,
     repos,
     localAgent,

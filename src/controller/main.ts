@@ -3,11 +3,14 @@ import { createLogger } from '../shared/logger.js';
 import { runProgram, stopOnSignals } from '../shared/program-main.js';
 import { controllerHelp, parseControllerCommandLine } from './config.js';
 import { startController } from './controller.js';
+import { readyLines, settleBriefly } from './first-lines.js';
 
 const logger = createLogger('cairn-controller');
 
 /** Beyond the drain deadline, what the rest of the stop (local Agent, link, store) may take before the process leaves anyway. */
 const restOfStopMs = 20_000;
+/** How long the terminal summary waits for the local Agent to connect before it prints anyway. */
+const localAgentSettleMs = 10_000;
 
 runProgram({
   name: 'cairn-controller',
@@ -20,7 +23,13 @@ runProgram({
     // What the Controller writes (store, keys, setup code, backups) is this uid's alone: 0600 files, 0700 directories.
     process.umask(0o077);
     const controller = await startController({ config, logger });
-    process.stdout.write(JSON.stringify({ event: 'listening', httpPort: controller.httpPort, grpcPort: controller.grpcPort }) + '\n');
+    if (process.stdout.isTTY) {
+      // A person started it: the local Agent's first lines come before the address, so the address is what stays in view.
+      await settleBriefly(() => !controller.localAgent || controller.services.agents.connectedCount > 0, localAgentSettleMs);
+      process.stdout.write(readyLines(controller).join('\n') + '\n');
+    } else {
+      process.stdout.write(JSON.stringify({ event: 'listening', httpPort: controller.httpPort, grpcPort: controller.grpcPort }) + '\n');
+    }
     // A second signal, or a stop that outlives its deadlines, exits at once with 1.
     const drainMs = config.shutdownTimeoutMs;
     stopOnSignals({

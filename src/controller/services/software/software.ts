@@ -1,3 +1,4 @@
+import { syncFailureWords } from '../../software/sync-failure-words.js';
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
 import { notFound } from '../../core/errors.js';
@@ -134,9 +135,16 @@ export class SoftwareService implements UpstreamListings {
         sources.push({ source: key, ok: true, versionCount: versions.length, syncedAt });
       } catch (error) {
         listing.error = (error as Error).message;
-        this.deps.logger.warn({ event: 'software_sync_failed', trigger, source: key, reason: listing.error, keptVersions: listing.versions.length }, 'software sync failed; the last good list stays in use');
         sources.push({ source: key, ok: false, versionCount: listing.versions.length, ...(listing.syncedAt ? { syncedAt: listing.syncedAt } : {}), error: listing.error });
       }
+    }
+    const failed = sources.filter((source) => !source.ok);
+    // One line for all sources: offline, each vendor failing alike would otherwise be a warning per template.
+    if (failed.length > 0) {
+      this.deps.logger.warn(
+        { event: 'software_sync_failed', trigger, sources: failed.map(({ source, error, versionCount }) => ({ source, reason: error, keptVersions: versionCount })) },
+        syncFailureWords(failed.map(({ source, error }) => ({ source, reason: error ?? 'unknown' }))),
+      );
     }
     return { sources };
   }
