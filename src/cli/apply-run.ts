@@ -16,6 +16,22 @@ export class PartlyApplied extends CliError {
   }
 }
 
+/** POST /servers's body for a server the file names and the API does not have yet. */
+const createBody = (desired: DesiredServer, teamId: string) => ({
+  name: desired.name, teamId, software: desired.software, resources: desired.resources, ...(desired.inNetwork === undefined ? {} : { inNetwork: desired.inNetwork }),
+});
+
+/**
+ * A dry run's calls: the create or the change of `plan` with `?dryRun=true`, so the Controller
+ * makes every check of the real call (permissions, name, placement and capacity, the server's
+ * phase) and refuses as it would, changing nothing. The API has no dry run for a software
+ * update, properties, plugins or power: those are checked as far as preparing the plan checks them.
+ */
+export async function rehearse(client: CliClient, desired: DesiredServer, teamId: string, plan: Plan, currentId: string | undefined): Promise<void> {
+  if (!currentId) await client.post('/servers?dryRun=true', createBody(desired, teamId));
+  else if (plan.patch) await client.patch(`/servers/${currentId}?dryRun=true`, plan.patch);
+}
+
 /**
  * Makes the calls of `plan` (checked beforehand: nothing here is refused by the file itself); a
  * new server is installed (READY) before its properties and plugins are set. A step that fails
@@ -37,11 +53,8 @@ export async function carryOut(
   };
   let id = currentId;
   if (!id) {
-    const { software, resources } = desired;
     await step('creating it failed', 'created', async () => {
-      id = (await client.post<ServerDetail>('/servers', {
-        name: desired.name, teamId, software, resources, ...(desired.inNetwork === undefined ? {} : { inNetwork: desired.inNetwork }),
-      })).id;
+      id = (await client.post<ServerDetail>('/servers', createBody(desired, teamId))).id;
     });
     if (plan.properties || plan.install.length > 0) {
       await step('its properties and plugins were not set', undefined, async () => {

@@ -1,3 +1,4 @@
+import stringWidth from 'string-width';
 import YAML from 'yaml';
 import { UsageError } from './errors.js';
 
@@ -26,10 +27,15 @@ export interface View<T> {
   columns: Column<T>[];
 }
 
-/** Columns padded to their widest cell, three spaces apart, as kubectl prints them; empty cells read `<none>`. */
+/**
+ * Columns padded to their widest cell, three spaces apart, as kubectl prints them; empty cells
+ * read `<none>`. Widths are terminal columns, not UTF-16 units: a CJK character or an emoji
+ * takes two, a combining mark none, so a name like `服务器` or `café` keeps the columns aligned.
+ */
 export function table(rows: string[][]): string {
-  const widths = rows.length === 0 ? [] : rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('   ').trimEnd() + '\n').join('');
+  const widths = rows.length === 0 ? [] : rows[0].map((_, i) => Math.max(...rows.map((r) => stringWidth(r[i]))));
+  const pad = (cell: string, width: number) => cell + ' '.repeat(width - stringWidth(cell));
+  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : pad(cell, widths[i]))).join('   ').trimEnd() + '\n').join('');
 }
 
 const cell = (v: string | number | boolean | undefined) => (v === undefined || v === '' ? '<none>' : String(v));

@@ -94,4 +94,25 @@ describe('cairn apply: slugs, partial files, all-or-nothing, restarts said', fun
     expect(again.code, again.stderr).to.equal(0);
     expect(again.stdout).to.equal('server/arena configured\n');
   });
+
+  it('--dry-run is refused where the real run would be: a new server or a resize the fleet has no room for, with the API\'s code; nothing changes', async () => {
+    const giant = await apply({ name: 'giant', software: simcraft, resources: { cpu: '500m', memory: '4096Gi' } }, '--dry-run');
+    expect(giant.code).to.equal(1);
+    expect(giant.stdout).to.equal('');
+    expect(giant.stderr).to.include('server/giant: not applied: Error from server (insufficient_capacity): No Node that accepts placements has room for this reservation')
+      .and.include('1 of 1 servers not applied');
+    expect(await serverNamed('giant')).to.equal(undefined);
+
+    await waitForServer(f.admin, hubId, (s) => s.phase === 'READY', 'READY', 60_000);
+    const generation = (await f.admin.get<ServerDetail>(`/servers/${hubId}`)).body.generation;
+    const huge = await apply({ name: 'hub', resources: { memory: '4096Gi' } }, '--dry-run');
+    expect(huge.code).to.equal(1);
+    expect(huge.stderr).to.include('server/hub: not applied: Error from server (insufficient_capacity): The reservation');
+    const fits = await apply({ name: 'hub', resources: { memory: '640Mi' } }, '--dry-run');
+    expect(fits.code, fits.stderr).to.equal(0);
+    expect(fits.stdout).to.match(/^server\/hub configured \(dry run\)\n {2}~ resources\.memory: 768Mi -> 640Mi/);
+    const hub = (await f.admin.get<ServerDetail>(`/servers/${hubId}`)).body;
+    expect(hub.resources.memoryBytes).to.equal(768 * Mi);
+    expect(hub.generation).to.equal(generation);
+  });
 });

@@ -168,10 +168,11 @@ describe('cairn CLI: the built binary against a Controller and an Agent', functi
     it('cp copies a file to a server and back, into a directory by its name, and to stdout', async () => {
       const local = join(home, 'motd.txt');
       await writeFile(local, 'Welcome to the lobby\n');
-      await ok(['cp', local, 'lobby:motd.txt']);
+      // Each copy says what it copied and where; to stdout (-) the file alone is printed.
+      expect(await ok(['cp', local, 'lobby:motd.txt'])).to.equal('copied 21 bytes to lobby:motd.txt\n');
       expect(await ok(['cp', 'lobby:motd.txt', '-'])).to.equal('Welcome to the lobby\n');
-      await ok(['cp', local, 'lobby:plugins/']);
-      await ok(['cp', 'lobby:plugins/motd.txt', join(home, 'back.txt')]);
+      expect(await ok(['cp', local, 'lobby:plugins/'])).to.equal('copied 21 bytes to lobby:plugins/motd.txt\n');
+      expect(await ok(['cp', 'lobby:plugins/motd.txt', join(home, 'back.txt')])).to.equal(`copied 21 bytes from lobby:plugins/motd.txt to ${join(home, 'back.txt')}\n`);
       expect(await readFile(join(home, 'back.txt'), 'utf8')).to.equal('Welcome to the lobby\n');
       expect(await ok(['cp', 'lobby:server.properties', '-'])).to.match(/^server-port=\d+$/m);
       const refused = await cairn(['cp', local, 'lobby:.cairn/x']);

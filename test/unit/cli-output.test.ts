@@ -20,6 +20,22 @@ describe('cairn CLI: output formats', () => {
     expect(table([['NAME', 'PHASE'], ['a-long-name', 'READY'], ['b', '']])).to.equal('NAME          PHASE\na-long-name   READY\nb\n');
   });
 
+  it('pads by terminal columns: CJK and emoji take two, a combining mark none, so non-ASCII names keep the columns aligned', () => {
+    const decomposed = 'cafe\u0301';
+    const out = table([['NAME', 'PHASE'], ['café', 'READY'], [decomposed, 'READY'], ['服务器', 'READY'], ['emoji🎮', 'READY'], ['plain', 'READY']]);
+    expect(out).to.equal([
+      'NAME      PHASE',
+      'café      READY',
+      `${decomposed}      READY`,
+      '服务器    READY',
+      'emoji🎮   READY',
+      'plain     READY',
+      '',
+    ].join('\n'));
+    // The widest cell sets the column: a wide name pushes the next column as far as its columns reach.
+    expect(table([['NAME', 'X'], ['服务器服务器', 'y']])).to.equal('NAME           X\n服务器服务器   y\n');
+  });
+
   it('table shows names instead of ids and <none> for what is missing; wide adds software, quantities and the id', () => {
     const out = formatList(view, [server(), server({ id: 's2', name: 'arena', runtimeState: undefined, nodeId: undefined })], 'table');
     expect(out.split('\n')[0]).to.match(/^NAME\s+TEAM\s+NODE\s+DESIRED\s+PHASE\s+RUNTIME\s+CONVERGENCE$/);

@@ -3,7 +3,7 @@ import { text as readAll } from 'node:stream/consumers';
 import type { Command } from 'commander';
 import type { PluginInstallation, PropertiesView, ServerItem } from '../api-types.js';
 import { diffLines, planServer, type Change, type Current, type Plan } from '../apply-plan.js';
-import { carryOut, PartlyApplied } from '../apply-run.js';
+import { carryOut, PartlyApplied, rehearse } from '../apply-run.js';
 import { resolvePlugins } from '../catalog-plugins.js';
 import type { CliClient } from '../client.js';
 import { connect, print, withGlobals } from '../context.js';
@@ -77,7 +77,9 @@ The file holds servers (a list, {items: [...]}, or YAML documents), matched by n
 For an existing server only the fields the file names are compared (software and resources may be
 left out, or only cpu or memory named); creating one needs software and both resources.
 Each prints server/<name> created, configured or unchanged; a change that restarts a running
-server says "will restart" (with --dry-run too). Everything is checked before the first change;
+server says "will restart" (with --dry-run too). --dry-run asks the API to check the create or
+the resource and network change without making it, so it is refused where the real run would be
+(capacity, a taken name, permissions). Everything is checked before the first change;
 a step that fails after one prints what was done ("created, but ..."). A second apply changes nothing.`;
 
 export function registerApply(program: Command): void {
@@ -97,7 +99,11 @@ export function registerApply(program: Command): void {
         try {
           const { teamId, current, plan } = await prepare(client, desired);
           outcome.changes = plan.changes;
-          if (!opts.dryRun && plan.action !== 'unchanged') await carryOut(client, desired, teamId, plan, current?.server.id, timeoutMs, opts.timeout);
+          if (plan.action !== 'unchanged') {
+            await (opts.dryRun
+              ? rehearse(client, desired, teamId, plan, current?.server.id)
+              : carryOut(client, desired, teamId, plan, current?.server.id, timeoutMs, opts.timeout));
+          }
           outcome.result = plan.action;
         } catch (e) {
           // One server's refusal does not stop the others; the exit status still says something failed.

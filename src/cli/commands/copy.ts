@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import type { CliClient } from '../client.js';
-import { connect, withGlobals } from '../context.js';
+import { connect, print, withGlobals } from '../context.js';
 import { ApiError, UsageError } from '../errors.js';
 import { resolveServer } from '../resolve.js';
 
@@ -34,6 +34,9 @@ async function remoteTarget(client: CliClient, serverId: string, path: string, n
   }
 }
 
+/** What a copy says when it is done, so a script's log and the operator see where the bytes went. */
+const copied = (bytes: number, from: string | undefined, to: string) => `copied ${bytes} byte${bytes === 1 ? '' : 's'}${from ? ` from ${from}` : ''} to ${to}\n`;
+
 async function upload(client: CliClient, local: string, remote: RemotePath, team?: string): Promise<void> {
   const info = await stat(local).catch(() => undefined);
   if (!info?.isFile()) throw new UsageError(`${local}: not a file (cp copies one file)`);
@@ -44,9 +47,13 @@ async function upload(client: CliClient, local: string, remote: RemotePath, team
     body: Readable.toWeb(createReadStream(local)) as ReadableStream,
     duplex: 'half',
   });
+  print(copied(info.size, undefined, `${server.name}:${path}`));
 }
 
-/** Writes beside the target and renames, so a broken download never leaves half a file under the target's name. */
+/**
+ * Writes beside the target and renames, so a broken download never leaves half a file under the
+ * target's name. To stdout (`-`) the file is the output, so nothing else is printed there.
+ */
 async function download(client: CliClient, remote: RemotePath, local: string, team?: string): Promise<void> {
   const server = await resolveServer(client, remote.server, team);
   const res = await client.request('GET', `/servers/${server.id}/files/content?path=${encodeURIComponent(remote.path)}`);
@@ -64,6 +71,7 @@ async function download(client: CliClient, remote: RemotePath, local: string, te
     await rm(partial, { force: true });
     throw e;
   }
+  print(copied((await stat(target)).size, `${server.name}:${remote.path}`, target));
 }
 
 export function registerCopy(program: Command): void {

@@ -6,7 +6,7 @@ import { caPathOf, connect, globalsOf, print, readCa, withGlobals } from '../con
 import { forgetCredentials, loadCredentials, saveCredentials } from '../credentials.js';
 import { ApiError, UsageError } from '../errors.js';
 import { formatOne } from '../output.js';
-import { promptTerminal } from '../prompt-tty.js';
+import { promptSecret } from '../prompt-tty.js';
 import { readLineFromStdin } from '../read-secret.js';
 import { userView } from '../views.js';
 
@@ -16,10 +16,22 @@ async function signIn(client: CliClient, body: { username: string; password: str
     return await client.call<User>('POST', '/auth/login', body);
   } catch (e) {
     if (!(e instanceof ApiError && e.code === 'totp_required') || body.totpCode !== undefined) throw e;
-    const totpCode = (await promptTerminal('Authentication code: '))?.trim();
+    const totpCode = (await promptSecret('Authentication code: '))?.trim();
     if (!totpCode) throw new UsageError('this account needs an authentication code: pass --totp-code (the code your authenticator app shows, or a recovery code)');
     return client.call<User>('POST', '/auth/login', { ...body, totpCode });
   }
+}
+
+/**
+ * The password: the first line of stdin with --password-stdin, else asked on the terminal without
+ * echo when stdin is one. Piped stdin without the flag is refused rather than read, so a script
+ * says what it feeds in.
+ */
+async function passwordOf(passwordStdin: boolean): Promise<string> {
+  if (passwordStdin) return readLineFromStdin();
+  const asked = process.stdin.isTTY ? await promptSecret('Password: ') : undefined;
+  if (asked === undefined) throw new UsageError('no terminal to ask the password on: pass --password-stdin and pipe it in, so it stays out of shell history and `ps`');
+  return asked;
 }
 
 /**
@@ -30,15 +42,14 @@ export function registerSession(program: Command): void {
   withGlobals(program.command('login'))
     .description('sign in; keeps an API token for this machine')
     .requiredOption('--username <name>', 'username or email')
-    .option('--password-stdin', 'read the password from the first line of stdin')
+    .option('--password-stdin', 'read the password from the first line of stdin; asked on the terminal (not shown) otherwise')
     .option('--totp-code <code>', 'the authentication code (or a recovery code) if the account has two-factor authentication on; asked on the terminal otherwise')
     .action(async (opts: { username: string; passwordStdin?: boolean; totpCode?: string }, cmd: Command) => {
-      if (!opts.passwordStdin) throw new UsageError('--password-stdin is required: pipe the password in, so it stays out of shell history and `ps`');
       const stored = await loadCredentials();
       const url = globalsOf(cmd).url || process.env.CAIRN_URL || stored?.url || 'http://127.0.0.1:8080';
       const caPath = caPathOf(globalsOf(cmd), stored?.url === url ? stored.ca : undefined);
       const ca = await readCa(caPath);
-      const password = await readLineFromStdin();
+      const password = await passwordOf(opts.passwordStdin === true);
       const login = await signIn(new CliClient(url, {}, ca), { username: opts.username, password, ...(opts.totpCode ? { totpCode: opts.totpCode } : {}) });
       const cookie = /(__Host-cairn_session=[^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
       const session = new CliClient(url, { cookie }, ca);

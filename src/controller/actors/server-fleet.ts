@@ -15,19 +15,32 @@ export class ServerFleet {
   private readonly actors = new Map<string, ServerActor>();
 
   create(serverId: string, desired: ServerDesired, at: string): ServerActor {
-    const actor = createActor(serverMachine, { input: { desired, at } }).start();
+    const actor = ServerFleet.fresh(desired, at);
     this.actors.set(serverId, actor);
     return actor;
   }
 
   /** Rehydrates an actor from its record, which holds the machine's whole state (see `persistedSnapshotOf`). */
   restore(doc: ServerDoc): ServerActor {
-    const actor = createActor(serverMachine, {
+    const actor = ServerFleet.revived(doc);
+    this.actors.set(doc._id, actor);
+    return actor;
+  }
+
+  /**
+   * An actor of a new server that the fleet does not hold: a dry run decides on it and stops it,
+   * so nothing of it outlives the request.
+   */
+  static fresh(desired: ServerDesired, at: string): ServerActor {
+    return createActor(serverMachine, { input: { desired, at } }).start();
+  }
+
+  /** An actor of a stored server that the fleet does not hold (its own actor is left as it is): what a dry run sends an event to. */
+  static revived(doc: ServerDoc): ServerActor {
+    return createActor(serverMachine, {
       snapshot: persistedSnapshotOf(doc) as never,
       input: { desired: doc.desired, at: doc.createdAt },
     }).start();
-    this.actors.set(doc._id, actor);
-    return actor;
   }
 
   get(serverId: string): ServerActor | undefined {

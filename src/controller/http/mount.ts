@@ -107,6 +107,7 @@ export function mountRoute(router: Router, route: AnyRoute, deps: MountDeps): vo
     let leaveGate: (() => void) | undefined;
     let upload: Readable = ctx.req;
     let answered = false;
+    let dryRun = false;
     try {
       const resolved = deps.authenticator.resolve(ctx);
       caller = resolved instanceof Promise ? await resolved : resolved;
@@ -118,6 +119,7 @@ export function mountRoute(router: Router, route: AnyRoute, deps: MountDeps): vo
       refuseCrossOrigin(ctx, caller);
       const params = route.params ? validateText(route.params, { ...ctx.params }, 'path') : undefined;
       const query = route.query ? validateText<Record<string, unknown>>(route.query, { ...ctx.query }, 'query') : undefined;
+      dryRun = route.dryRun === true && query?.dryRun === true;
       let body: unknown;
       if (route.body) {
         const raw = await readJson(ctx, parse, deps.jsonLimitBytes);
@@ -128,7 +130,7 @@ export function mountRoute(router: Router, route: AnyRoute, deps: MountDeps): vo
         leaveGate = await deps.uploads.gate.enter(caller?.user._id);
         upload = guardBody(ctx.req, deps.uploads.silenceMs);
       }
-      if (audit) await deps.audit.makeRoom();
+      if (audit && !dryRun) await deps.audit.makeRoom();
       const result = await route.handler(new HandlerInput(body, query, params, caller, audit!, ctx, upload, deps.proxies));
       if (route.stream || ctx.respond === false) return;
       if (route.response) {
@@ -141,9 +143,9 @@ export function mountRoute(router: Router, route: AnyRoute, deps: MountDeps): vo
           ctx.body = route.serialize(result);
         } else ctx.body = result;
       }
-      ctx.status = route.status;
+      ctx.status = dryRun ? 200 : route.status;
       answered = true;
-      if (audit) await deps.audit.record(audit, caller, 'SUCCESS', true);
+      if (audit && !dryRun) await deps.audit.record(audit, caller, 'SUCCESS', true);
     } catch (error) {
       const known = toDomainError(error, deps.jsonLimitBytes);
       const status = known ? statusOf(known) : 500;
@@ -155,7 +157,7 @@ export function mountRoute(router: Router, route: AnyRoute, deps: MountDeps): vo
         if (known?.code !== 'invalid_setup_code') throw error;
       }
       // A change answered but not audited already has its event's failure logged: no FAILED event for it.
-      if (audit && !answered) {
+      if (audit && !answered && !dryRun) {
         // Refusals (no credentials, not allowed, rate limited, hidden) are DENIED; everything else that went wrong is FAILED.
         const denied = status === 401 || status === 403 || status === 429 || Boolean(known?.denied);
         if (known) audit.detail({ error: known.code });

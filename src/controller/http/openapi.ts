@@ -28,6 +28,15 @@ const otherProblem = { description: 'Any other failure, such as `internal` (500)
 /** package.json's license as OpenAPI wants it, with an SPDX identifier: `UNLICENSED` (no license granted) becomes a `LicenseRef-`. */
 const licenseOf = (spdx: string) => (spdx === 'UNLICENSED' ? { name: 'Proprietary: no license is granted', identifier: 'LicenseRef-Proprietary' } : { name: spdx, identifier: spdx });
 
+const dryRunNote = 'With `dryRun=true`: every check of the real call, with the same refusals, but nothing is stored, no Node is told and no audit event is written; '
+  + 'the answer is 200 with what the real call would answer.';
+
+/** A dry run's answer: 200 (nothing was created or accepted), in the real answer's shape. */
+const dryRunSuccess = (r: AnyRoute): Json => ({
+  description: 'A dry run (`dryRun=true`): what the real call would answer; nothing was changed.',
+  ...(r.response ? { content: { 'application/json': { schema: r.response } } } : {}),
+});
+
 const streamEnd = `When the Controller shuts down, the stream ends with \`event: end\` and \`data: {"reason": "${shutdownReason}"}\`.`;
 
 /** OpenAPI 3.1, generated from the same route definitions and schemas that validate requests. */
@@ -42,10 +51,10 @@ export function buildOpenApi(routes: AnyRoute[], version: string): Json {
       summary: r.summary,
       tags: [r.tag],
       parameters: [...parameters(r.params, 'path'), ...parameters(r.query, 'query')],
-      responses: { [String(r.status)]: success, ...problemResponses(r), default: otherProblem },
+      responses: { ...(r.dryRun ? { 200: dryRunSuccess(r) } : {}), [String(r.status)]: success, ...problemResponses(r), default: otherProblem },
       security: (r.auth ?? 'user') === 'public' ? [] : [{ sessionCookie: [] }, { apiToken: [] }],
     };
-    const notes = [r.description, r.stream === 'text/event-stream' ? streamEnd : undefined, r.audit ? `Audited as \`${r.audit.action}\`.` : undefined];
+    const notes = [r.description, r.stream === 'text/event-stream' ? streamEnd : undefined, r.audit ? `Audited as \`${r.audit.action}\`${r.dryRun ? ' (a dry run is not)' : ''}.` : undefined, r.dryRun ? dryRunNote : undefined];
     const description = notes.filter(Boolean).join('\n\n');
     if (description) operation.description = description;
     if (r.body) operation.requestBody = { required: true, content: { 'application/json': { schema: r.body } } };

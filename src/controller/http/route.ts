@@ -63,6 +63,12 @@ export interface RouteDef<B, Q, P, R, A extends AuthMode> {
   stream?: string;
   /** Raw request body (e.g. octet-stream); the handler streams `upload` itself. */
   rawBody?: { mediaType: string; maxBytes: number };
+  /**
+   * The route takes `?dryRun=true` (its query schema has `dryRun`): the handler makes every check
+   * of the real call and changes nothing. Such a request is answered 200 (nothing was created or
+   * accepted) and writes no audit event, refused or not: nothing happened to record, as for a read.
+   */
+  dryRun?: boolean;
   /** Every state-changing route names its audit action; reads have none. */
   audit?: { action: string; targetKind: string };
   /**

@@ -63,6 +63,13 @@ export const CreateServer = Type.Object({
   network: Type.Optional(ServerNetworkSchema),
 }, { additionalProperties: false });
 
+/** `?dryRun=true` of POST and PATCH /servers: decide, and change nothing. */
+export const DryRunQuery = Type.Object({
+  dryRun: Type.Optional(Type.Boolean({
+    description: 'Make every check of the real call (permissions, name, placement and capacity, the server\'s phase) and answer 200 with the server as it would be, storing nothing, telling no Node and writing no audit event. The id of a server a dry run would create is not kept.',
+  })),
+}, { additionalProperties: false });
+
 export const UpdateServer = Type.Object({
   resources: Type.Optional(ResourcesSchema),
   inNetwork: Type.Optional(Type.Boolean({ description: 'Join or leave the network; a running server takes it at its next start.' })),

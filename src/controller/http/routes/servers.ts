@@ -1,6 +1,6 @@
 
 import { Paged } from '../../schemas/common.js';
-import { ConditionParams, CreateServer, ServerDetail, ServerListItem, ServerListQuery, ServerParams, UpdateServer } from '../../schemas/servers.js';
+import { ConditionParams, CreateServer, DryRunQuery, ServerDetail, ServerListItem, ServerListQuery, ServerParams, UpdateServer } from '../../schemas/servers.js';
 import { ServerUsage, UsageQuery } from '../../schemas/usage.js';
 import type { Services } from '../../services/index.js';
 import { maxWatchStreamsPerUser, watchRetryAfterSeconds, watchRingLimits } from '../../services/servers/watch-stream.js';
@@ -52,9 +52,10 @@ export const serverRoutes = (s: Services) => [
     method: 'POST', path: '/servers', tag: 'servers', status: 201,
     summary: 'Create a server: placed on `nodeId` or on the best-fitting Node that accepts placements.',
     description: 'A new server is `desiredState: STOPPED`, `phase: PROVISIONING` until its Node has installed the software, then `READY`.',
-    body: CreateServer, response: ServerDetail, errors: ['insufficient_capacity', 'not_network_capable'],
+    query: DryRunQuery, dryRun: true,
+    body: CreateServer, response: ServerDetail, errors: ['insufficient_capacity', 'not_network_capable', 'conflict'],
     audit: { action: 'server.create', targetKind: 'server' },
-    handler: async ({ caller, body, audit }) => s.servers.create(caller, body, audit),
+    handler: async ({ caller, body, query, audit }) => s.servers.create(caller, body, audit, { dryRun: query.dryRun }),
   }),
   route({
     method: 'GET', path: '/servers', tag: 'servers', status: 200,
@@ -103,10 +104,14 @@ export const serverRoutes = (s: Services) => [
   powerRoute(s, 'start'),
   powerRoute(s, 'stop'),
   powerRoute(s, 'restart'),
-  server.update(() => s.servers, {
+  route({
+    method: 'PATCH', path: '/servers/{serverId}', tag: 'servers', status: 200,
     summary: 'Change resources or network membership; a running server restarts gracefully to apply new resources.',
     description: 'Only while READY (`phase_busy`); the new reservation must fit the Node with the current one excluded (`insufficient_capacity`). A membership change applies at the next start (`RESTART_PENDING` until then).',
+    params: ServerParams, query: DryRunQuery, dryRun: true,
     body: UpdateServer, response: ServerDetail, errors: ['phase_busy', 'insufficient_capacity', 'not_network_capable'],
+    audit: { action: 'server.update', targetKind: 'server' },
+    handler: async ({ caller, params, body, query, audit }) => s.servers.update(caller, params.serverId, body, audit, { dryRun: query.dryRun }),
   }),
   route({
     method: 'DELETE', path: '/servers/{serverId}', tag: 'servers', status: 202,

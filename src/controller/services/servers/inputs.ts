@@ -35,3 +35,11 @@ export interface ServerListQuery {
   kind?: ServerKind;
   inNetwork?: boolean;
 }
+
+/**
+ * `dryRun`: every check the call makes (permissions, names, placement, the server's phase), then
+ * the server as it would be, with nothing stored, no Node told and no actor changed.
+ */
+export interface ChangeOptions {
+  dryRun?: boolean;
+}

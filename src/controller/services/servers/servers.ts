@@ -1,7 +1,7 @@
 import { chooseSoftware } from './software-choice.js';
 import { KeyedMutex } from '../../../shared/keyed-mutex.js';
 import type { NodeFleet } from '../../actors/fleet.js';
-import { accepts, machineState, type ServerActor, type ServerFleet } from '../../actors/server-fleet.js';
+import { accepts, machineState, ServerFleet, type ServerActor } from '../../actors/server-fleet.js';
 import type { ServerEvent } from '../../actors/server-machine.js';
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
@@ -16,7 +16,7 @@ import type { ServerDoc } from '../../store/records.js';
 import { networkId } from '../network/network-state.js';
 import { requireMayJoinNetwork, requireMaySetEgress } from './network-admission.js';
 import { ObservedMemo, type ObservedReport } from './observed-memo.js';
-import type { CreateProxyInput, CreateServerInput, ServerListQuery, ServerNetworkInput } from './inputs.js';
+import type { ChangeOptions, CreateProxyInput, CreateServerInput, ServerListQuery, ServerNetworkInput } from './inputs.js';
 import type { TemplateCatalog } from '../../templates/template-catalog.js';
 import { hidden, type Access } from '../identity/access.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
@@ -30,8 +30,9 @@ import { ServerNames } from './server-names.js';
 import type { ServerChangeHub } from './change-hub.js';
 import { serverDetail, serverListItem, type ServerListItemView } from './views.js';
 import { walkServerList } from './list-walk.js';
+import { busyError, fromActor, nextRecord, previewRecord } from './actor-record.js';
 
-export type { CreateProxyInput, CreateServerInput, ServerListQuery } from './inputs.js';
+export type { ChangeOptions, CreateProxyInput, CreateServerInput, ServerListQuery } from './inputs.js';
 
 /** Hears every change of a Node's states (the Node actors' fleet). */
 type NodeStateFeed = Pick<NodeFleet, 'subscribe'>;
@@ -96,7 +97,7 @@ export class ServerService {
     return doc;
   }
 
-  async create(caller: Caller, raw: CreateServerInput, audit: AuditScope) {
+  async create(caller: Caller, raw: CreateServerInput, audit: AuditScope, options: ChangeOptions = {}) {
     const input = { ...raw, name: serverName(raw.name) };
     audit.detail({ name: input.name, teamId: input.teamId, software: input.software, resources: input.resources, ...(input.network ? { network: input.network } : {}) });
     const team = await this.deps.repos.teams.findById(input.teamId);
@@ -107,7 +108,7 @@ export class ServerService {
     if (template.kind !== 'GAME_SERVER') throw invalidRequest('body.software.template: a proxy is created with POST /network/proxy.');
     if (input.inNetwork && !template.networkMember) throw new DomainError('not_network_capable', `${template.id} servers cannot join the network.`);
     if (input.inNetwork) await requireMayJoinNetwork(this.deps, this.access, caller, input.teamId);
-    return this.insertPlaced('GAME_SERVER', { ...input, software, inNetwork: input.inNetwork ?? false }, async () => input.teamId, undefined, audit);
+    return this.insertPlaced('GAME_SERVER', { ...input, software, inNetwork: input.inNetwork ?? false }, async () => input.teamId, undefined, audit, options);
   }
 
   /** The network's proxy: placed, run and stopped like any server, on a Node with the network's port free (its game port). Never a member. */
@@ -126,6 +127,7 @@ export class ServerService {
   /** Places a new server (on `port` when given, else on a free game port), stores it and tells its Node. */
   private async insertPlaced(
     kind: ServerKind, input: Omit<CreateServerInput, 'teamId'> & { inNetwork: boolean }, team: () => Promise<string>, port: number | undefined, audit: AuditScope,
+    { dryRun = false }: ChangeOptions = {},
   ) {
     // Placement and port choice read every reservation: one at a time, so two creates cannot both take the last room.
     return this.locks.run('placement', async () => {
@@ -145,11 +147,15 @@ export class ServerService {
         acknowledgedConditions: [],
         restartNonce: 0,
       };
-      const actor = this.fleet.create(id, desired, at);
+      const actor = dryRun ? ServerFleet.fresh(desired, at) : this.fleet.create(id, desired, at);
       const doc: ServerDoc = {
         _id: id, name: input.name, nameKey, teamId, nodeId, kind, gamePort,
-        ...this.fromActor(actor), observed: emptyObserved(), createdAt: at, updatedAt: at,
+        ...fromActor(actor), observed: emptyObserved(), createdAt: at, updatedAt: at,
       };
+      if (dryRun) {
+        actor.stop();
+        return this.detail(doc);
+      }
       try {
         await this.deps.repos.servers.insert(doc);
       } catch (e) {
@@ -223,7 +229,7 @@ export class ServerService {
     return this.detail(await this.apply(doc, { type: action, at: nowIso(this.deps) }));
   }
 
-  async update(caller: Caller, serverId: string, input: { resources?: Reservation; inNetwork?: boolean; network?: ServerNetworkInput }, audit: AuditScope) {
+  async update(caller: Caller, serverId: string, input: { resources?: Reservation; inNetwork?: boolean; network?: ServerNetworkInput }, audit: AuditScope, options: ChangeOptions = {}) {
     audit.target(serverId).detail({ ...input });
     const doc = await this.load(caller, serverId, 'servers.update');
     requireMaySetEgress(caller, doc.desired.egressAllow ?? [], input.network?.egressAllow);
@@ -242,7 +248,9 @@ export class ServerService {
         await this.room.requireRoomOn(current.nodeId, input.resources, serverId);
       }
       const { network, ...fields } = input;
-      const updated = await this.apply(current, { type: 'UPDATE', at: nowIso(this.deps), ...fields, ...(network ? { egressAllow: network.egressAllow } : {}) });
+      const event: ServerEvent = { type: 'UPDATE', at: nowIso(this.deps), ...fields, ...(network ? { egressAllow: network.egressAllow } : {}) };
+      if (options.dryRun) return this.detail(previewRecord(current, event, nowIso(this.deps)));
+      const updated = await this.apply(current, event);
       if (input.inNetwork === false) await this.leaveLobby(serverId);
       return this.detail(updated);
     });
@@ -328,25 +336,10 @@ export class ServerService {
     });
   }
 
-  busy(actor: ServerActor): DomainError {
-    const { phase, context } = machineState(actor);
-    const doing = context.workflow ? ` (${context.workflow.kind.toLowerCase()}: ${context.workflow.step})` : '';
-    return new DomainError('phase_busy', `The server is ${phase}${doing}; try again when it is READY.`);
-  }
+  busy = busyError;
 
   actorOf(doc: ServerDoc): ServerActor {
     return this.fleet.get(doc._id) ?? this.fleet.restore(doc);
-  }
-
-  private fromActor(actor: ServerActor): Pick<ServerDoc, 'phase' | 'generation' | 'desired' | 'workflow' | 'failure' | 'failureReason' | 'workflowFailure'> {
-    const { phase, context } = machineState(actor);
-    return {
-      phase, generation: context.generation, desired: context.desired,
-      ...(context.workflow ? { workflow: context.workflow } : {}),
-      ...(context.failure ? { failure: context.failure } : {}),
-      ...(context.failureReason ? { failureReason: context.failureReason } : {}),
-      ...(context.workflowFailure ? { workflowFailure: context.workflowFailure } : {}),
-    };
   }
 
   /**
@@ -362,9 +355,7 @@ export class ServerService {
       this.changes.publish({ doc: before, deleted: true });
       return before;
     }
-    // A record written before the machine's state was rebuilt from its fields sheds the copy it kept (`snapshot`).
-    const { workflow: _w, failure: _f, failureReason: _fr, workflowFailure: _wf, snapshot: _s, ...rest } = before as ServerDoc & { snapshot?: unknown };
-    const next: ServerDoc = { ...rest, ...this.fromActor(actor), observed, updatedAt: nowIso(this.deps) };
+    const next = nextRecord(before, actor, observed, nowIso(this.deps));
     try {
       await this.deps.repos.servers.replace({ _id: before._id }, next);
     } catch (e) {
