@@ -11,13 +11,15 @@ interface ConfirmDialogProps {
   onCancel: () => void;
   pending?: boolean;
   error?: unknown;
+  /** `danger` (the default) for what destroys; `primary` for a consent that goes ahead, like accepting a licence. */
+  tone?: 'danger' | 'primary';
 }
 
 /**
  * Asks before something destructive: a modal `<dialog>` (focus moves into it and stays there,
  * Escape cancels), with the mutation's problem shown inside it if it fails.
  */
-export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, onCancel, pending, error }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, onCancel, pending, error, tone = 'danger' }: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -33,7 +35,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, 
       <ProblemAlert error={error} />
       <div className="actions">
         <button type="button" onClick={onCancel} autoFocus>Cancel</button>
-        <button type="button" className="danger" onClick={onConfirm} disabled={pending}>{pending ? `${confirmLabel}…` : confirmLabel}</button>
+        <button type="button" className={tone} onClick={onConfirm} disabled={pending}>{pending ? `${confirmLabel}…` : confirmLabel}</button>
       </div>
     </dialog>
   );

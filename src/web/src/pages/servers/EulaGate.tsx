@@ -1,9 +1,9 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useState } from 'react';
 import { api } from '../../api/client';
 import { ApiProblem } from '../../api/problem';
 import { useTemplates } from '../../api/reference-data';
 import type { ServerDetail } from '../../api/types';
-import { ProblemAlert } from '../../components/ProblemAlert';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 
 const eulaUrl = 'https://aka.ms/MinecraftEULA';
 /** What the server itself checks for before it runs (Minecraft reads `eula.txt` in its directory). */
@@ -53,31 +53,13 @@ export function useEulaGate(server: ServerDetail, onStart: () => void) {
 }
 
 function EulaDialog({ open, pending, problem, onAccept, onCancel }: { open: boolean; pending: boolean; problem: unknown; onAccept: () => void; onCancel: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
   return (
-    <dialog ref={ref} aria-labelledby={titleId} className="dialog form-dialog" onCancel={(e) => { e.preventDefault(); onCancel(); }}>
-      {open ? (
-        <>
-          <h2 id={titleId}>Accept the Minecraft EULA</h2>
-          <p>
-            This server runs Minecraft, which starts only once its operator accepts the{' '}
-            <a href={eulaUrl} target="_blank" rel="noreferrer">Minecraft End User License Agreement</a>. Accepting writes{' '}
-            <code>eula=true</code> into the server&apos;s <code>eula.txt</code>; the audit log records who did.
-          </p>
-          <ProblemAlert error={problem} />
-          <div className="actions">
-            <button type="button" className="primary" disabled={pending} onClick={onAccept}>{pending ? 'Accept and start…' : 'Accept and start'}</button>
-            <button type="button" onClick={onCancel}>Cancel</button>
-          </div>
-        </>
-      ) : null}
-    </dialog>
+    <ConfirmDialog open={open} title="Accept the Minecraft EULA" confirmLabel="Accept and start" tone="primary" pending={pending} error={problem} onConfirm={onAccept} onCancel={onCancel}>
+      <p>
+        This server runs Minecraft, which starts only once its operator accepts the{' '}
+        <a href={eulaUrl} target="_blank" rel="noreferrer">Minecraft End User License Agreement</a>. Accepting writes{' '}
+        <code>eula=true</code> into the server&apos;s <code>eula.txt</code>; the audit log records who did.
+      </p>
+    </ConfirmDialog>
   );
 }
