@@ -20,11 +20,13 @@ export function CrashNotice({ server }: { server: ServerDetail }) {
   const { startedAt, runtimeState } = server.status;
   const back = startedAt && Date.parse(startedAt) > Date.parse(crash.at) && (runtimeState === 'RUNNING' || runtimeState === 'STARTING');
   const last = crash.lastLines.at(-1);
+  // Counted since an operator last started it: a server that keeps crashing and coming back says so.
+  const restarts = crash.restarts ? `, restarted ${crash.restarts}× automatically` : '';
   return (
     <section className="crash-notice" aria-labelledby="crash-heading">
       <h2 id="crash-heading">Last crash</h2>
       <p>
-        Crashed at {formatTime(crash.at, { seconds: true })} ({howItEnded(crash)}).{' '}
+        Crashed at {formatTime(crash.at, { seconds: true })} ({howItEnded(crash)}){restarts}.{' '}
         {back ? `Restarted at ${formatTime(startedAt, { seconds: true })}; the game is ${runtimeState}.` : null}
       </p>
       {last ? <p>Its last line: <code>{last}</code></p> : null}
