@@ -153,7 +153,7 @@ describe('web UI: the server page for a new operator', function () {
     await page.goto(`${f.t.baseUrl}/servers/${serverId}`);
     const notice = page.getByRole('region', { name: 'Last crash' });
     await notice.getByText(/Crashed at .+ \(exit code 1\), restarted 1× automatically\./).waitFor();
-    await notice.getByText(/Restarted at .+; the game is RUNNING\./).waitFor();
+    await notice.getByText(/Running again since .+; the game is RUNNING\./).waitFor();
     await notice.getByText(healed.status.lastCrash!.lastLines.at(-1)!, { exact: true }).waitFor();
     await notice.getByText(/The last \d+ lines before the crash/).click();
     await notice.locator('pre').filter({ hasText: 'Done (' }).waitFor();

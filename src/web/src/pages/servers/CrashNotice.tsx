@@ -27,7 +27,7 @@ export function CrashNotice({ server }: { server: ServerDetail }) {
       <h2 id="crash-heading">Last crash</h2>
       <p>
         Crashed at {formatTime(crash.at, { seconds: true })} ({howItEnded(crash)}){restarts}.{' '}
-        {back ? `Restarted at ${formatTime(startedAt, { seconds: true })}; the game is ${runtimeState}.` : null}
+        {back ? `Running again since ${formatTime(startedAt, { seconds: true })}; the game is ${runtimeState}.` : null}
       </p>
       {last ? <p>Its last line: <code>{last}</code></p> : null}
       {crash.lastLines.length > 1 ? (

@@ -28,7 +28,8 @@ export function MoveDialog({ serverId, kind, item, onMoved, onCancel }: MoveDial
     onSuccess: () => onMoved(item.path, to),
   });
   useEffect(() => {
-    ref.current?.showModal();
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
   }, []);
   // A name with a `/` would leave the folder: that is what Move is for.
   const slash = kind === 'rename' && value.includes('/') ? 'A name has no "/": use Move to put it in another folder.' : undefined;
