@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { ServerDetail, Team } from '../support/api-types.js';
@@ -16,8 +16,8 @@ const filesIn = (page: Page, dir: string) => page.getByRole('table', { name: `Fi
 
 /**
  * What a new operator tripped over (issue 41 item 16): Change password on the Security page, a
- * refusal's alerts outliving the values they were about, and the Files tab's address, new files
- * and upload progress. A real Controller and a fake Node whose files are the Agent's own code.
+ * refusal's alerts outliving the values they were about, and the Files tab's address, new files,
+ * upload progress, rename and move. A real Controller and a fake Node whose files are the Agent's own code.
  */
 describe('web UI: Security page password, alerts that go when the fields change, Files tab', function () {
   this.timeout(90_000);
@@ -141,6 +141,31 @@ describe('web UI: Security page password, alerts that go when the fields change,
   });
 
   // Last: changing the password ends the test client's own session.
+  it('Files: Rename keeps a file in its folder, Move puts it into another; the lists show it there', async () => {
+    expect((await admin.put(`/servers/${serverId}/files/content?path=draft.txt`, undefined, { rawBody: Buffer.from('draft') })).status).to.equal(204);
+    expect((await admin.post(`/servers/${serverId}/files/directories?path=archive`)).status).to.equal(201);
+    await page.goto(`${t.baseUrl}/servers/${serverId}/files`);
+    const root = filesIn(page, 'the server root');
+    await root.getByRole('cell', { name: 'draft.txt', exact: true }).waitFor();
+
+    await page.getByRole('button', { name: 'Rename draft.txt' }).click();
+    const rename = page.getByRole('dialog', { name: 'Rename draft.txt' });
+    await rename.getByLabel('New name').fill('notes.txt');
+    await rename.getByRole('button', { name: 'Rename', exact: true }).click();
+    await root.getByRole('cell', { name: 'notes.txt', exact: true }).waitFor();
+    expect(await root.getByRole('cell', { name: 'draft.txt', exact: true }).count()).to.equal(0);
+
+    await page.getByRole('button', { name: 'Move notes.txt' }).click();
+    const moveTo = page.getByRole('dialog', { name: 'Move notes.txt' });
+    await moveTo.getByLabel('Move to (path from the server root)').fill('archive/notes.txt');
+    await moveTo.getByRole('button', { name: 'Move', exact: true }).click();
+    await root.getByRole('cell', { name: 'notes.txt', exact: true }).waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'archive/' }).click();
+    await filesIn(page, 'archive').getByRole('cell', { name: 'notes.txt', exact: true }).waitFor();
+    expect(await readFile(join(ops.dir, serverId, 'archive', 'notes.txt'), 'utf8')).to.equal('draft');
+    await screenshot(page, 'files-moved');
+  });
+
   it('the Security page has Change password, and comes back to it afterwards', async () => {
     await openSection(page, 'Security', 'Security');
     await page.getByRole('link', { name: 'Change password', exact: true }).click();

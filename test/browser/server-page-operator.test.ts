@@ -148,11 +148,12 @@ describe('web UI: the server page for a new operator', function () {
     expect(crashed.status, crashed.text).to.equal(200);
     const healed = await waitForServer(f.admin, serverId, (s) => Boolean(s.status.lastCrash && s.status.startedAt && s.status.startedAt > s.status.lastCrash.at && s.status.runtimeState === 'RUNNING'), 'restarted after the crash', 30_000);
     expect(healed.status.lastCrash?.lastLines.at(-1)).to.include('just before the crash');
+    expect(healed.status.lastCrash?.restarts).to.equal(1);
 
     await page.goto(`${f.t.baseUrl}/servers/${serverId}`);
     const notice = page.getByRole('region', { name: 'Last crash' });
-    await notice.getByText(/Crashed at .+ \(exit code 1\)\./).waitFor();
-    await notice.getByText(/Restarted at .+; the game is RUNNING\./).waitFor();
+    await notice.getByText(/Crashed at .+ \(exit code 1\), restarted 1× automatically\./).waitFor();
+    await notice.getByText(/Running again since .+; the game is RUNNING\./).waitFor();
     await notice.getByText(healed.status.lastCrash!.lastLines.at(-1)!, { exact: true }).waitFor();
     await notice.getByText(/The last \d+ lines before the crash/).click();
     await notice.locator('pre').filter({ hasText: 'Done (' }).waitFor();

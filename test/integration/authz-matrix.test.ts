@@ -217,6 +217,12 @@ const table: Row[] = [
   row('PUT /servers/{serverId}/files/content',                        '401   pcr   403   2     2     404   404   2     2     403   403', (c) => ({
     path: `/servers/${c.w.serverId}/files/content?path=put.txt`, raw: { data: Buffer.from('bytes'), type: 'application/octet-stream' },
   })),
+  row('POST /servers/{serverId}/files/move',                          '401   pcr   403   2     2     404   404   2     2     403   403', async (c) => {
+    const name = c.unique('movable');
+    await ok(put(c, name), 'file');
+    return { body: { from: name, to: c.unique('moved') } };
+  }),
+  row('POST /servers/{serverId}/files/move (forwarding secret)',      '401   pcr   403   ro    ro    404   404   ro    ro    403   403', (c) => ({ body: { from: 'config', to: c.unique('cfg') } })),
   row('POST /servers/{serverId}/files/directories',                   '401   pcr   403   2     2     404   404   2     2     403   403', (c) => ({ path: `/servers/${c.w.serverId}/files/directories?path=${c.unique('dir')}` })),
   row('GET /servers/{serverId}/usage',                                '401   pcr   2     2     2     404   404   2     2     2     2', (c) => ({ path: `/servers/${c.w.serverId}/usage?window=10m` })),
   row('GET /servers/{serverId}/properties',                           '401   pcr   2     2     2     404   404   2     2     2     2'),

@@ -58,6 +58,10 @@ describe('crashes explained (real Agent, simcraft made to crash)', function () {
     expect(crash.lastLines.some((line) => line.includes('Done ('))).to.equal(true);
   });
 
+  it('the last crash counts the automatic restarts since the operator\'s start: two crashes, one restart between them', () => {
+    expect(looping.status.lastCrash!.restarts).to.equal(1);
+  });
+
   it('without servers.console the detail keeps how the crash ended but none of its lines, in lastCrash or in CRASH_LOOP\'s message', async () => {
     const role = await f.admin.post<{ id: string }>('/roles', { name: 'reader-only', permissions: ['servers.read'] });
     const { client, userId } = await createReadyUser(f.t, f.admin, 'reader');
@@ -97,6 +101,7 @@ describe('crashes explained (real Agent, simcraft made to crash)', function () {
     const stopped = await waitForServer(f.admin, looping.id, (s) => s.observedGeneration === s.generation && s.convergence === 'CONVERGED', 'CONVERGED after the stop');
     expect(stopped.status.runtimeState).to.equal('STOPPED');
     expect(stopped.conditions.map((c) => c.reason)).to.deep.equal(['CRASH_LOOP']);
+    expect(stopped.status.lastCrash?.restarts, 'a stop keeps the count of the crashes it ended').to.equal(1);
   });
 
   describe('a server that runs', () => {

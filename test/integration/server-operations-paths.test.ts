@@ -39,6 +39,7 @@ describe('operating a server: console, files, server.properties (real Agent and 
     await mkdir(join(rootOf(), 'deep'));
     await symlink(outside, join(rootOf(), 'deep', 'out'));
     await symlink('loop', join(rootOf(), 'loop'));
+    await writeFile(join(rootOf(), 'stay.txt'), 'stays');
     const home = join(f.agentDir, 'servers', id);
     const before = (await readdir(home)).sort();
     for (const path of hostilePaths) {
@@ -48,6 +49,8 @@ describe('operating a server: console, files, server.properties (real Agent and 
         await f.admin.post(`/servers/${id}/files/directories${q(path)}`),
         await f.admin.delete(`/servers/${id}/files${q(path.endsWith('escape.txt') ? path : `${path}/secret.txt`)}`),
         await f.admin.get(`/servers/${id}/files/content${q(path)}`),
+        await f.admin.post(`/servers/${id}/files/move`, { from: path, to: 'moved.txt' }),
+        await f.admin.post(`/servers/${id}/files/move`, { from: 'stay.txt', to: path }),
       ]) {
         expect(res.status, `${why}: ${res.text}`).to.be.oneOf([400]);
         expect((res.body as Problem).code, why).to.equal('invalid_request');
@@ -71,6 +74,8 @@ describe('operating a server: console, files, server.properties (real Agent and 
     expect(await readdir(outside)).to.deep.equal(['secret.txt']);
     await rm(join(rootOf(), 'deep'), { recursive: true });
     await rm(join(rootOf(), 'loop'));
+    expect(await readFile(join(rootOf(), 'stay.txt'), 'utf8')).to.equal('stays');
+    await rm(join(rootOf(), 'stay.txt'));
   });
 
   it('never reads or lists the forwarding secret\'s file through a link the game planted to it or to its directory', async () => {

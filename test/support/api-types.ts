@@ -58,6 +58,7 @@ export type Node = Static<typeof nodes.Node>;
 export type DrainStarted = Static<typeof migrations.DrainStarted>;
 export type EnrollmentIssued = Static<typeof nodes.EnrollmentIssued>;
 export type FileList = Static<typeof operations.FileList>;
+export type FileMove = Static<typeof operations.FileMove>;
 export type CommandSent = Static<typeof operations.CommandSent>;
 export type PropertiesView = Static<typeof operations.PropertiesView>;
 export type PropertiesChanged = Static<typeof operations.PropertiesChanged>;

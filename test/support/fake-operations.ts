@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentError } from '../../src/agent/errors.js';
+import { movePath } from '../../src/agent/operations/file-move.js';
 import { deletePath, listDirectory, makeDirectory, readFileRange } from '../../src/agent/operations/files.js';
 import { ServerProperties } from '../../src/agent/operations/properties.js';
 import { Uploads } from '../../src/agent/operations/uploads.js';
@@ -61,6 +62,10 @@ export class FakeOperations {
     });
     client.handle('fileMkdir', async ({ serverId, path }) => {
       await makeDirectory(await this.rootOf(serverId), path);
+      return {};
+    });
+    client.handle('fileMove', async ({ serverId, from, to }) => {
+      await movePath(await this.rootOf(serverId), from, to);
       return {};
     });
     client.handle('propertiesGet', async ({ serverId }) => ({

@@ -198,12 +198,12 @@ describe('containment: the server machine', () => {
     actor.send({ type: 'READY_LINE' });
     actor.send({ type: 'EXITED', code: null, signal: 'SIGKILL', at: Date.now(), lastLines: [], oomKilled: true });
     let { context } = actor.getSnapshot();
-    expect(lastCrashOf('s1', context.lastCrash)?.reason).to.equal('OOM_KILLED');
+    expect(lastCrashOf('s1', context.lastCrash, context.restarts)?.reason).to.equal('OOM_KILLED');
     expect(context.conditions.find((c) => c.reason === 'OOM_KILLED')?.message).to.equal('killed: out of memory at its 256 MiB limit');
     await waitFor(actor, (s) => s.value === 'starting');
     actor.send({ type: 'EXITED', code: 1, signal: null, at: Date.now(), lastLines: [] });
     ({ context } = actor.getSnapshot());
-    expect(lastCrashOf('s1', context.lastCrash)?.reason).to.equal('');
+    expect(lastCrashOf('s1', context.lastCrash, context.restarts)?.reason).to.equal('');
     expect(context.conditions.map((c) => c.reason)).to.not.include('OOM_KILLED');
     actor.stop();
   });

@@ -160,6 +160,26 @@ describe('agent server machine', () => {
     expect(restarted.context.conditions).to.deep.equal([]);
   });
 
+  it('counts the automatic restarts with the last crash, from the first crash after a start the Controller asked for', async () => {
+    const { machine } = harness({ installed: true, running: false });
+    const actor = start(machine, desired({ state: 'RUNNING' }));
+    const crash = async () => {
+      await waitFor(actor, inState('starting'));
+      actor.send({ type: 'EXITED', code: 1, signal: null, at: next(), lastLines: [] });
+      return actor.getSnapshot().context.restarts;
+    };
+    expect(await crash(), 'the first crash: nothing restarted yet').to.equal(0);
+    expect(await crash()).to.equal(1);
+    expect((await waitFor(actor, inState('starting'))).context.restarts).to.equal(2);
+    // A restart the operator asked for keeps the count shown until its game crashes.
+    actor.send({ type: 'DESIRED', desired: desired({ state: 'RUNNING', generation: 2, restartNonce: 1 }), at: next() });
+    await waitFor(actor, (s) => s.value === 'starting' && s.context.applied?.restartNonce === 1);
+    expect(actor.getSnapshot().context.restarts).to.equal(2);
+    actor.send({ type: 'EXITED', code: 1, signal: null, at: next(), lastLines: [] });
+    expect(actor.getSnapshot().context.restarts).to.equal(0);
+    actor.stop();
+  });
+
   it('adopts a live process found at start as RUNNING without starting it again', async () => {
     const { calls, machine } = harness({ installed: true, running: true, applied: { software: desired().software, resources: desired().resources, gamePort: 41565, restartNonce: 0, inNetwork: false } });
     const actor = start(machine, desired({ state: 'RUNNING' }));

@@ -8,6 +8,7 @@ import { isRuntimeError } from '../runtime/errors.js';
 import type { ServerRuntime } from '../runtime/runtime-types.js';
 import { ConsoleRelay } from './console-relay.js';
 import { deletePath, listDirectory, makeDirectory, readFileRange } from './files.js';
+import { movePath } from './file-move.js';
 import { ServerProperties } from './properties.js';
 import { commandTooLong, maxCommandBytes } from '../../shared/console-limits.js';
 import { Uploads } from './uploads.js';
@@ -120,6 +121,11 @@ export function registerOperations(deps: OperationDeps): { relay: ConsoleRelay; 
 
   link.handle('fileMkdir', async ({ serverId, path }) => {
     await makeDirectory(rootOf(serverId), path, ownerOf(serverId));
+    return {};
+  });
+
+  link.handle('fileMove', async ({ serverId, from, to }) => {
+    await movePath(rootOf(serverId), from, to, secretFileOf(serverId));
     return {};
   });
 

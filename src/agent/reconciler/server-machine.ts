@@ -1,6 +1,8 @@
 import { assign, fromCallback, fromPromise, setup, type EventObject } from 'xstate';
-import { crashAt, crashLoopMessage, isCrash, launchFailureAt, withOomCondition, type CrashLine, type CrashRecord } from './crash-record.js';
+import { crashAt, crashLoopMessage, isCrash, launchFailureAt, withOomCondition, type CrashLine } from './crash-record.js';
 import { clearPortInUse, notePortInUse, portRecheckMs, type PortCheckResult } from './port-in-use.js';
+import { restartsAtCrash, startAsked } from './restart-count.js';
+import type { ServerMachineContext, ServerMachineInput } from './server-machine-context.js';
 import { appliedFrom, needsRestart, type AppliedSpec, type ServerTarget } from './server-target.js';
 import { withRuntimeRefusal, type AgentCondition } from './start-refusal.js';
 
@@ -11,36 +13,6 @@ export interface ProbeResult {
   applied?: AppliedSpec;
   /** The game exited while nobody watched (e.g. the Agent was down). */
   missedExit?: { code: number | null; signal: string | null };
-}
-
-export interface ServerMachineInput {
-  desired: ServerTarget;
-  /** Why this Node starts no game (`--isolation required` without the whole box); the server then stays stopped. */
-  startRefusal?: AgentCondition;
-  /** Why this server's software cannot start here (RUNTIME_MISSING: no fitting Java); each desired state brings its own. */
-  runtimeRefusal?: AgentCondition;
-  /** First automatic-restart delay; doubles per crash in the window, capped at 30 s. */
-  backoffBaseMs: number;
-}
-
-export interface ServerMachineContext {
-  desired: ServerTarget;
-  observedGeneration: number;
-  applied?: AppliedSpec;
-  /** Crash times (ms) inside the restart window. */
-  crashes: number[];
-  lastExitCrashed: boolean;
-  /** The game exited while its launch was still settling: the launch ends in `crashed`. */
-  runEnded: boolean;
-  /** The last crash while this Agent runs (never stored: it holds console lines). */
-  lastCrash?: CrashRecord;
-  conditions: AgentCondition[];
-  /** The game port another program held at the last check; the PORT_IN_USE condition stands until the game runs. */
-  portInUse?: number;
-  installError?: string;
-  backoffBaseMs: number;
-  startRefusal?: AgentCondition;
-  runtimeRefusal?: AgentCondition;
 }
 
 export type ServerMachineEvent =
@@ -117,7 +89,8 @@ export const agentServerMachine = setup({
   },
   actions: {
     takeDesired: assign(({ context, event }) => (event.type === 'DESIRED'
-      ? { desired: event.desired, observedGeneration: event.desired.generation, ...withRuntimeRefusal(context, event.runtimeRefusal) } : {})),
+      ? { desired: event.desired, observedGeneration: event.desired.generation, ...withRuntimeRefusal(context, event.runtimeRefusal), automaticRun: context.automaticRun && !startAsked(context.desired, event.desired) }
+      : {})),
     markApplied: assign(({ context }) => ({ applied: appliedFrom(context.desired), lastExitCrashed: false, runEnded: false })),
     clearApplied: assign({ applied: undefined }),
     recordExit: assign(({ context, event }) => {
@@ -131,6 +104,7 @@ export const agentServerMachine = setup({
         lastExitCrashed: crashed,
         crashes: crashed ? [...context.crashes.filter((t) => t >= windowStart), event.at] : context.crashes,
         lastCrash: crash ?? context.lastCrash,
+        restarts: crash ? restartsAtCrash(context) : context.restarts,
         conditions: crash ? withOomCondition(context.conditions, context.desired.serverId, crash) : context.conditions,
       };
     }),
@@ -138,7 +112,7 @@ export const agentServerMachine = setup({
     /** A launch that failed before any game ran counts as a crash: retrying it forever would hide the cause. */
     recordLaunchFailure: assign(({ context, event }) => {
       const crash = launchFailureAt(Date.now(), (event as unknown as { error?: unknown }).error);
-      return { applied: undefined, lastExitCrashed: true, crashes: [...context.crashes, crash.at], lastCrash: crash };
+      return { applied: undefined, lastExitCrashed: true, crashes: [...context.crashes, crash.at], lastCrash: crash, restarts: restartsAtCrash(context) };
     }),
     raiseCrashLoop: assign(({ context }) => ({
       conditions: [
@@ -154,7 +128,9 @@ export const agentServerMachine = setup({
     clearCrashLoop: assign(({ context }) => ({
       conditions: context.conditions.filter((c) => c.reason !== 'CRASH_LOOP'),
       crashes: [],
+      automaticRun: false,
     })),
+    countRestart: assign(({ context }) => ({ restarts: context.restarts + 1, automaticRun: true })),
     notePortInUse: assign(({ context, event }) => notePortInUse(context, (event as unknown as { output?: PortCheckResult }).output)),
     clearPortInUse: assign(({ context }) => clearPortInUse(context)),
     noteInstallError: assign(({ event }) => {
@@ -171,6 +147,8 @@ export const agentServerMachine = setup({
     desired: input.desired,
     observedGeneration: input.desired.generation,
     crashes: [],
+    restarts: 0,
+    automaticRun: false,
     lastExitCrashed: false,
     runEnded: false,
     conditions: [input.startRefusal, input.runtimeRefusal].filter((c) => c !== undefined),
@@ -196,7 +174,7 @@ export const agentServerMachine = setup({
             actions: assign(({ context, event }) => {
               const at = Date.now();
               const exit = event.output.missedExit!;
-              return { lastExitCrashed: true, crashes: [...context.crashes, at], lastCrash: crashAt(at, exit.code, exit.signal) };
+              return { lastExitCrashed: true, crashes: [...context.crashes, at], lastCrash: crashAt(at, exit.code, exit.signal), restarts: restartsAtCrash(context) };
             }),
           },
           { guard: ({ event }) => event.output.installed, target: 'deciding' },
@@ -330,7 +308,7 @@ export const agentServerMachine = setup({
       ],
     },
     backoff: {
-      after: { backoff: 'checkingPort' },
+      after: { backoff: { target: 'checkingPort', actions: 'countRestart' } },
       on: {
         DESIRED: [
           { guard: ({ event }) => event.desired.state !== 'RUNNING', target: 'deciding', actions: 'takeDesired' },

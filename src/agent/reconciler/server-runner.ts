@@ -234,7 +234,7 @@ export class ServerRunner {
       restarting: state === 'crashed' || state === 'backoff',
       installError: state === 'installFailed' ? context.installError ?? 'install failed' : '',
       startedInNetwork: live && context.applied?.inNetwork === true,
-      lastCrash: lastCrashOf(context.desired.serverId, context.lastCrash),
+      lastCrash: lastCrashOf(context.desired.serverId, context.lastCrash, context.restarts),
       portInUse: context.portInUse ?? 0,
       pid: live ? this.pid : 0,
       players: state === 'running' ? this.sampler.players : null,

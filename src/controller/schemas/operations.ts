@@ -28,6 +28,13 @@ export const FilePathQuery = Type.Object({
   path: Type.String({ minLength: 1, maxLength: 4096, description: 'Relative to the server\'s root; `.` is the root. `..`, absolute paths, NUL and symlinks leading outside are refused.' }),
 }, { additionalProperties: false });
 
+const movePath = (what: string) => Type.String({ minLength: 1, maxLength: 4096, description: `${what}, relative to the server's root. \`..\`, absolute paths, NUL and symlinks leading outside are refused.` });
+
+export const FileMove = Type.Object({
+  from: movePath('The file or directory to move (a symlink is moved itself)'),
+  to: movePath('Its new path; it must not exist, its directory must'),
+}, { additionalProperties: false });
+
 export const FileItem = Type.Object({
   name: Type.String(),
   path: Type.String({ description: 'Relative to the server\'s root.' }),

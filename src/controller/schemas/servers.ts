@@ -102,6 +102,11 @@ export const LastCrashSchema = Type.Object({
   exitCode: Type.Optional(Type.Integer({ description: 'The exit code; absent when a signal ended the process or it never ran.' })),
   signal: Type.Optional(Type.String({ description: 'The signal that ended the process, e.g. SIGSEGV.' })),
   reason: Type.Optional(Type.String({ description: 'Why, when the Agent knows more than the exit: OOM_KILLED (the kernel ended the game at its memory limit, `resources.memoryBytes`).' })),
+  restarts: Type.Optional(Type.Integer({
+    minimum: 0,
+    description: 'Automatic restarts (under `restartPolicy`) after this crash and the ones before it since the server was last started by an operator '
+      + '(a start, a restart, a change that restarts, an acknowledged CRASH_LOOP); 0 when none followed yet. An Agent older than this field reports 0.',
+  })),
   lastLines: Type.Array(Type.String(), { maxItems: 20, description: 'The last console lines before the crash (at most 20, each cut at 1,000 characters), oldest first. Console output: empty unless the caller holds `servers.console` (and in the answers of actions); CRASH_LOOP\'s message then names no lines either.' }),
 }, {
   description: 'The server\'s last crash since its Agent started: how the process ended and what it printed last. '

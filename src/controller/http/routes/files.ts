@@ -1,4 +1,4 @@
-import { FileList, FilePathQuery } from '../../schemas/operations.js';
+import { FileList, FileMove, FilePathQuery } from '../../schemas/operations.js';
 import { ServerParams } from '../../schemas/servers.js';
 import { maxFileBytes } from '../../services/files/file-transfer.js';
 import type { Services } from '../../services/index.js';
@@ -53,6 +53,14 @@ export const fileRoutes = (s: Services) => [
     params: ServerParams, query: FilePathQuery, errors: ['read_only', 'phase_busy', 'node_unavailable'],
     audit: { action: 'server.file.delete', targetKind: 'server' },
     handler: async ({ caller, params, query, audit }) => s.files.delete(caller, params.serverId, query.path, audit),
+  }),
+  route({
+    method: 'POST', path: '/servers/{serverId}/files/move', tag: 'files', status: 204,
+    summary: 'Move or rename a file or directory within the server\'s root.',
+    description: `${pathRules} Both paths are checked like a write's; refusals name \`body.from\` or \`body.to\`. A missing \`from\` (or directory of \`to\`) is \`not_found\`; an existing \`to\` is a \`conflict\` (nothing is replaced); a directory cannot move into itself. \`.cairn\`, the root, and the forwarding secret's file and the directories above it are refused on either side. Needs \`files.write\`. Audited with both paths.${inMotion}`,
+    params: ServerParams, body: FileMove, errors: ['read_only', 'conflict', 'phase_busy', 'node_unavailable'],
+    audit: { action: 'server.file.move', targetKind: 'server' },
+    handler: async ({ caller, params, body, audit }) => s.files.move(caller, params.serverId, body, audit),
   }),
   route({
     method: 'POST', path: '/servers/{serverId}/files/directories', tag: 'files', status: 201,

@@ -70,5 +70,6 @@ const lastCrashOf = (crash: LastCrashMessage): LastCrash => ({
   ...(crash.hasExitCode ? { exitCode: crash.exitCode } : {}),
   ...(crash.signal ? { signal: crash.signal } : {}),
   ...(crash.reason ? { reason: crash.reason } : {}),
+  restarts: crash.restarts,
   lastLines: crash.lastLines.slice(-20).map((line) => line.text),
 });

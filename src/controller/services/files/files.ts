@@ -41,6 +41,15 @@ export class FileService {
     }
   }
 
+  /** A move of the secret's file or of a directory above it would carry the secret where it is shown, or put another file in its place. */
+  private refuseSecretWithin(doc: ServerDoc, side: 'from' | 'to', path: string): void {
+    const secret = this.secretFile(doc);
+    const moved = normalPath(path);
+    if (secret && (secret === moved || secret.startsWith(`${moved}/`))) {
+      throw new DomainError('read_only', `body.${side}: ${moved} holds the network's forwarding secret (${secret}); the files API never moves it.`);
+    }
+  }
+
   async list(caller: Caller, serverId: string, path: string): Promise<{ items: FileEntry[] }> {
     const doc = await this.servers.load(caller, serverId, 'files.read');
     this.refuseSecret(doc, path);
@@ -75,6 +84,18 @@ export class FileService {
     this.refuseSecret(doc, path);
     refuseWhileFilesInMotion(doc);
     await this.changes.run(serverId, () => this.calls.ask(doc, { body: 'fileDelete', fileDelete: { serverId, path } }, { timeoutMs: agentDeadlines.disk }));
+  }
+
+  /** `from` and `to` are refused, as the Agent names them, with `body.from` and `body.to`. */
+  async move(caller: Caller, serverId: string, paths: { from: string; to: string }, audit: AuditScope): Promise<void> {
+    audit.target(serverId).detail(paths);
+    const doc = await this.servers.load(caller, serverId, 'files.write');
+    for (const side of ['from', 'to'] as const) this.refuseSecretWithin(doc, side, paths[side]);
+    refuseWhileFilesInMotion(doc);
+    const fileMove = { serverId, ...paths };
+    await this.changes.run(serverId, () => this.calls.ask(doc, { body: 'fileMove', fileMove }, { timeoutMs: agentDeadlines.disk })).catch((e: unknown) => {
+      throw e instanceof DomainError && /^(from|to): /.test(e.detail ?? '') ? new DomainError(e.code, `body.${e.detail}`) : e;
+    });
   }
 
   async mkdir(caller: Caller, serverId: string, path: string, audit: AuditScope): Promise<void> {

@@ -26,6 +26,7 @@ import type { FileEntriesInput as _cairn_agent_v1_FileEntriesInput, FileEntries 
 import type { FileEntryInput as _cairn_agent_v1_FileEntryInput, FileEntry as _cairn_agent_v1_FileEntry } from './cairn/agent/v1/FileEntry.js';
 import type { FileListInput as _cairn_agent_v1_FileListInput, FileList as _cairn_agent_v1_FileList } from './cairn/agent/v1/FileList.js';
 import type { FileMkdirInput as _cairn_agent_v1_FileMkdirInput, FileMkdir as _cairn_agent_v1_FileMkdir } from './cairn/agent/v1/FileMkdir.js';
+import type { FileMoveInput as _cairn_agent_v1_FileMoveInput, FileMove as _cairn_agent_v1_FileMove } from './cairn/agent/v1/FileMove.js';
 import type { FileReadInput as _cairn_agent_v1_FileReadInput, FileRead as _cairn_agent_v1_FileRead } from './cairn/agent/v1/FileRead.js';
 import type { FileWriteChunkInput as _cairn_agent_v1_FileWriteChunkInput, FileWriteChunk as _cairn_agent_v1_FileWriteChunk } from './cairn/agent/v1/FileWriteChunk.js';
 import type { HeartbeatInput as _cairn_agent_v1_HeartbeatInput, Heartbeat as _cairn_agent_v1_Heartbeat } from './cairn/agent/v1/Heartbeat.js';
@@ -110,6 +111,7 @@ export interface ProtoGrpcType {
         FileEntry: MessageTypeDefinition<_cairn_agent_v1_FileEntryInput, _cairn_agent_v1_FileEntry>
         FileList: MessageTypeDefinition<_cairn_agent_v1_FileListInput, _cairn_agent_v1_FileList>
         FileMkdir: MessageTypeDefinition<_cairn_agent_v1_FileMkdirInput, _cairn_agent_v1_FileMkdir>
+        FileMove: MessageTypeDefinition<_cairn_agent_v1_FileMoveInput, _cairn_agent_v1_FileMove>
         FileRead: MessageTypeDefinition<_cairn_agent_v1_FileReadInput, _cairn_agent_v1_FileRead>
         FileWriteChunk: MessageTypeDefinition<_cairn_agent_v1_FileWriteChunkInput, _cairn_agent_v1_FileWriteChunk>
         Heartbeat: MessageTypeDefinition<_cairn_agent_v1_HeartbeatInput, _cairn_agent_v1_Heartbeat>

@@ -123,6 +123,8 @@ export const api = {
     upload: (id: string, path: string, file: Blob, onProgress: UploadProgressListener) => putWithProgress(`${server(id)}/files/content`, { path }, file, onProgress),
     mkdir: (id: string, path: string) => post<void>(`${server(id)}/files/directories`, undefined, { path }),
     delete: (id: string, path: string) => del(`${server(id)}/files`, { path }),
+    /** Renames or moves within the server's root; a destination that exists is a conflict, never replaced. */
+    move: (id: string, body: T.FileMove) => post<void>(`${server(id)}/files/move`, body),
   },
   properties: {
     get: (id: string) => get<T.PropertiesView>(`${server(id)}/properties`),

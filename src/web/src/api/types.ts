@@ -104,6 +104,7 @@ export type Convergence = ServerDetail['convergence'];
 
 export type FileItem = Static<typeof operations.FileItem>;
 export type FileList = Static<typeof operations.FileList>;
+export type FileMove = Static<typeof operations.FileMove>;
 export type PropertiesView = Static<typeof operations.PropertiesView>;
 export type PropertiesChange = Static<typeof operations.PropertiesChange>;
 export type PropertiesChanged = Static<typeof operations.PropertiesChanged>;

@@ -20,12 +20,14 @@ export function CrashNotice({ server }: { server: ServerDetail }) {
   const { startedAt, runtimeState } = server.status;
   const back = startedAt && Date.parse(startedAt) > Date.parse(crash.at) && (runtimeState === 'RUNNING' || runtimeState === 'STARTING');
   const last = crash.lastLines.at(-1);
+  // Counted since an operator last started it: a server that keeps crashing and coming back says so.
+  const restarts = crash.restarts ? `, restarted ${crash.restarts}× automatically` : '';
   return (
     <section className="crash-notice" aria-labelledby="crash-heading">
       <h2 id="crash-heading">Last crash</h2>
       <p>
-        Crashed at {formatTime(crash.at, { seconds: true })} ({howItEnded(crash)}).{' '}
-        {back ? `Restarted at ${formatTime(startedAt, { seconds: true })}; the game is ${runtimeState}.` : null}
+        Crashed at {formatTime(crash.at, { seconds: true })} ({howItEnded(crash)}){restarts}.{' '}
+        {back ? `Running again since ${formatTime(startedAt, { seconds: true })}; the game is ${runtimeState}.` : null}
       </p>
       {last ? <p>Its last line: <code>{last}</code></p> : null}
       {crash.lastLines.length > 1 ? (

@@ -9,7 +9,8 @@ import { TextField } from '../../../components/Field';
 import { Loading } from '../../../components/Loading';
 import { ProblemAlert } from '../../../components/ProblemAlert';
 import { formatBytes, formatTime } from '../../../format/units';
-import { crumbs, isReadOnly, joinPath } from './file-paths';
+import { crumbs, isReadOnly, joinPath, parentOf } from './file-paths';
+import { MoveDialog, type MoveKind } from './files/MoveDialog';
 import { NewFileForm } from './files/NewFileForm';
 import { UploadStatus } from './files/UploadStatus';
 import { useOpenFolder } from './files/use-open-folder';
@@ -21,12 +22,13 @@ const FileEditor = lazy(async () => ({ default: (await import('./FileEditor')).F
 /** Files larger than this are downloaded, not opened in the editor. */
 const editableBytes = 2 * 1024 * 1024;
 
-/** Browse the server's files (the open folder in the address), upload files and folders, create, edit, delete with confirmation. */
+/** Browse the server's files (the open folder in the address), upload files and folders, create, edit, rename, move, delete with confirmation. */
 export function FilesTab({ server }: { server: ServerDetail }) {
   const client = useQueryClient();
   const [dir, openFolder] = useOpenFolder();
   const [editing, setEditing] = useState<string>();
   const [deleting, setDeleting] = useState<FileItem>();
+  const [moving, setMoving] = useState<{ kind: MoveKind; item: FileItem }>();
   const [folderName, setFolderName] = useState('');
   const listKey = queryKeys.servers.files(server.id, dir);
   const files = useQuery({ queryKey: listKey, queryFn: () => api.files.list(server.id, dir) });
@@ -47,6 +49,13 @@ export function FilesTab({ server }: { server: ServerDetail }) {
       refresh();
     },
   });
+  const moved = (from: string, to: string) => {
+    setMoving(undefined);
+    if (editing === from || editing?.startsWith(`${from}/`)) setEditing(undefined);
+    // The destination may be another folder: its listing is stale too.
+    void client.invalidateQueries({ queryKey: queryKeys.servers.files(server.id, parentOf(to)) });
+    refresh();
+  };
   const readOnlyDir = isReadOnly(dir);
   const pick = (e: { target: HTMLInputElement }) => {
     const picked = [...(e.target.files ?? [])];
@@ -75,7 +84,13 @@ export function FilesTab({ server }: { server: ServerDetail }) {
           {f.type === 'FILE' && f.sizeBytes <= editableBytes
             ? <button type="button" onClick={() => setEditing(f.path)} aria-label={`${isReadOnly(f.path) ? 'View' : 'Edit'} ${f.name}`}>{isReadOnly(f.path) ? 'View' : 'Edit'}</button>
             : null}
-          {isReadOnly(f.path) ? <span className="hint">read-only</span> : <button type="button" className="danger-outline" onClick={() => setDeleting(f)} aria-label={`Delete ${f.name}`}>Delete</button>}
+          {isReadOnly(f.path) ? <span className="hint">read-only</span> : (
+            <>
+              <button type="button" onClick={() => setMoving({ kind: 'rename', item: f })} aria-label={`Rename ${f.name}`}>Rename</button>
+              <button type="button" onClick={() => setMoving({ kind: 'move', item: f })} aria-label={`Move ${f.name}`}>Move</button>
+              <button type="button" className="danger-outline" onClick={() => setDeleting(f)} aria-label={`Delete ${f.name}`}>Delete</button>
+            </>
+          )}
         </div>
       ),
     },
@@ -111,6 +126,7 @@ export function FilesTab({ server }: { server: ServerDetail }) {
           <FileEditor key={editing} serverId={server.id} path={editing} onClose={() => setEditing(undefined)} />
         </Suspense>
       ) : null}
+      {moving ? <MoveDialog key={`${moving.kind}:${moving.item.path}`} serverId={server.id} kind={moving.kind} item={moving.item} onMoved={moved} onCancel={() => setMoving(undefined)} /> : null}
       <ConfirmDialog open={deleting !== undefined} title={`Delete ${deleting?.name ?? ''}?`} confirmLabel="Delete"
         onConfirm={() => deleting && remove.mutate(deleting)} onCancel={() => { setDeleting(undefined); remove.reset(); }} pending={remove.isPending} error={remove.error}>
         <p>{deleting?.type === 'DIRECTORY' ? 'The folder and everything in it will be deleted.' : 'The file will be deleted.'} This cannot be undone.</p>

@@ -32,6 +32,11 @@ export interface LastCrashInput {
    * memory limit). Empty otherwise.
    */
   'reason'?: (string);
+  /**
+   * Automatic restarts after crashes since the last start the Controller asked for (a start, a
+   * restart or a change that restarts, an acknowledged crash loop).
+   */
+  'restarts'?: (number);
 }
 
 /**
@@ -64,4 +69,9 @@ export interface LastCrash {
    * memory limit). Empty otherwise.
    */
   'reason': (string);
+  /**
+   * Automatic restarts after crashes since the last start the Controller asked for (a start, a
+   * restart or a change that restarts, an acknowledged crash loop).
+   */
+  'restarts': (number);
 }

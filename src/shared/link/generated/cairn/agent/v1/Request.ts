@@ -27,6 +27,7 @@ import type { UsageHistoryInput as _cairn_agent_v1_UsageHistoryInput, UsageHisto
 import type { SnapshotUploadInput as _cairn_agent_v1_SnapshotUploadInput, SnapshotUpload as _cairn_agent_v1_SnapshotUpload } from '../../../cairn/agent/v1/SnapshotUpload.js';
 import type { StageFetchInput as _cairn_agent_v1_StageFetchInput, StageFetch as _cairn_agent_v1_StageFetch } from '../../../cairn/agent/v1/StageFetch.js';
 import type { PrefetchArtifactInput as _cairn_agent_v1_PrefetchArtifactInput, PrefetchArtifact as _cairn_agent_v1_PrefetchArtifact } from '../../../cairn/agent/v1/PrefetchArtifact.js';
+import type { FileMoveInput as _cairn_agent_v1_FileMoveInput, FileMove as _cairn_agent_v1_FileMove } from '../../../cairn/agent/v1/FileMove.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface RequestInput {
@@ -69,7 +70,8 @@ export interface RequestInput {
   'snapshotUpload'?: (_cairn_agent_v1_SnapshotUploadInput | null);
   'stageFetch'?: (_cairn_agent_v1_StageFetchInput | null);
   'prefetchArtifact'?: (_cairn_agent_v1_PrefetchArtifactInput | null);
-  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch"|"prefetchArtifact";
+  'fileMove'?: (_cairn_agent_v1_FileMoveInput | null);
+  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch"|"prefetchArtifact"|"fileMove";
 }
 
 export interface Request {
@@ -112,5 +114,6 @@ export interface Request {
   'snapshotUpload'?: (_cairn_agent_v1_SnapshotUpload | null);
   'stageFetch'?: (_cairn_agent_v1_StageFetch | null);
   'prefetchArtifact'?: (_cairn_agent_v1_PrefetchArtifact | null);
-  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch"|"prefetchArtifact";
+  'fileMove'?: (_cairn_agent_v1_FileMove | null);
+  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch"|"prefetchArtifact"|"fileMove";
 }
