@@ -45,10 +45,6 @@ export interface ProcessRuntimeOptions {
   consoleLines?: number;
   /** How long a shim waits after its game exits for an Agent to collect the exit. */
   lingerMs?: number;
-  /**
-   * How long a new shim may take to answer its socket and then its first status (it launches the game, in its
-   * box, before that answer). Generous: on a loaded 2-core host, 20 shims starting at once took over 5 s each.
-   */
   shimStartTimeoutMs?: number;
   /** Deadline of quick requests (status, input, attach, release). */
   requestTimeoutMs?: number;
@@ -100,7 +96,7 @@ export class ProcessRuntime implements ServerRuntime {
     this.logger = options.logger ?? silentLogger;
     this.consoleLines = options.consoleLines ?? 2000;
     this.lingerMs = options.lingerMs ?? 60_000;
-    this.shimStartTimeoutMs = options.shimStartTimeoutMs ?? 30_000;
+    this.shimStartTimeoutMs = options.shimStartTimeoutMs ?? 10_000;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 5_000;
     this.shimCommand = options.shimCommand ?? programCommand('shim');
   }
@@ -119,7 +115,7 @@ export class ProcessRuntime implements ServerRuntime {
       await writeFileAtomic(join(stateDir, stateFiles.config), JSON.stringify(config));
       const conn = await this.startShimOrAdopt(serverId, stateDir);
       this.lastRuns.delete(serverId);
-      return this.track(serverId, stateDir, conn, launch, this.shimStartTimeoutMs);
+      return this.track(serverId, stateDir, conn, launch);
     });
   }
 
@@ -279,7 +275,7 @@ export class ProcessRuntime implements ServerRuntime {
     return this.fromShimStatus(serverId, live, status);
   }
 
-  private async track(serverId: string, stateDir: string, conn: ShimConnection, launch: LaunchSpec, firstAnswerMs = this.requestTimeoutMs): Promise<RuntimeStatus> {
+  private async track(serverId: string, stateDir: string, conn: ShimConnection, launch: LaunchSpec): Promise<RuntimeStatus> {
     let markClosed!: () => void;
     const live: LiveShim = {
       conn,
@@ -301,7 +297,7 @@ export class ProcessRuntime implements ServerRuntime {
     });
     // Registered before the first request, so an exit arriving meanwhile finds the entry it clears.
     this.live.set(serverId, live);
-    const { status } = await conn.request({ type: 'status' }, firstAnswerMs);
+    const { status } = await conn.request({ type: 'status' }, this.requestTimeoutMs);
     if (status.serverId !== serverId) {
       conn.close();
       throw new RuntimeError('protocol', `the shim in ${stateDir} serves ${status.serverId}`);
