@@ -88,7 +88,8 @@ describe('web UI: a new operator\'s first hour, walked on a fresh data dir', fun
     await page.getByRole('button', { name: 'Create server' }).click();
     await heading(page, 'lobby').waitFor();
     await fact(page, 'Phase').filter({ hasText: 'READY' }).filter({ hasText: 'installed, can start' }).waitFor();
-    expect(await fact(page, 'Players connect to').textContent()).to.match(/127\.0\.0\.1:\d+/);
+    // The Node's address is known once its Agent has reported: the page shows it as soon as it is.
+    await fact(page, 'Players connect to').filter({ hasText: /127\.0\.0\.1:\d+/ }).waitFor();
     // The console comes first, and on the first screen of the laptop.
     for (const what of [page.getByRole('log'), page.getByLabel('Command')]) {
       const box = await what.boundingBox();
