@@ -22,6 +22,7 @@ import type {
 } from './runtime-types.js';
 import { ShimConnection } from './shim-connection.js';
 import { startShim } from './shim-launcher.js';
+import { absentIfHung } from './hung-shim.js';
 import type { ShimStatus } from './shim-protocol.js';
 import {
   isValidServerId,
@@ -105,7 +106,7 @@ export class ProcessRuntime implements ServerRuntime {
     const stateDir = this.stateDir(serverId);
     const launch = parseLaunchSpec(spec);
     return this.locks.run(serverId, async () => {
-      const current = await this.adoptUnlocked(serverId);
+      const current = await this.adoptUnlocked(serverId).catch((error: unknown) => absentIfHung(error, serverId, stateDir, this.live, this.logger));
       if (current.state === 'running' || current.state === 'stopping') {
         throw new RuntimeError('already_running', `server ${serverId} is already running`);
       }
