@@ -8,7 +8,7 @@ import { defaultRestartPolicy, emptyObserved } from '../../src/controller/domain
 import { Access } from '../../src/controller/services/identity/access.js';
 import type { AuditService } from '../../src/controller/services/audit/audit.js';
 import type { NodeGateway } from '../../src/controller/services/nodes/node-gateway.js';
-import { ServerPlacements } from '../../src/controller/services/servers/placements.js';
+import { ServerPlacements } from '../../src/controller/services/placement/placements.js';
 import { ServerPortMoves } from '../../src/controller/services/servers/port-moves.js';
 import type { ServerReport } from '../../src/controller/services/servers/server-report.js';
 import { ServerReports } from '../../src/controller/services/servers/status-reports.js';

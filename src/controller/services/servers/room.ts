@@ -6,7 +6,7 @@ import type { Repositories } from '../../store/repositories.js';
 import { networkId } from '../network/network-state.js';
 import type { NodeGateway, NodeInfo } from '../nodes/node-gateway.js';
 import type { PortRefusals } from './port-refusals.js';
-import type { ServerPlacements } from './placements.js';
+import type { ServerPlacements } from '../placement/placements.js';
 
 const gib = 2 ** 30;
 /** `1500m CPU, 2.5 GiB memory`: the units the web UI and the CLI show. */

@@ -21,7 +21,7 @@ import type { TemplateCatalog } from '../../templates/template-catalog.js';
 import { hidden, type Access } from '../identity/access.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import type { NodeGateway } from '../nodes/node-gateway.js';
-import type { ServerPlacements } from './placements.js';
+import type { ServerPlacements } from '../placement/placements.js';
 import { PortRefusals } from './port-refusals.js';
 import { requireReinstallable } from './reinstall-rule.js';
 import { ServerCrashes } from './crashes.js';
