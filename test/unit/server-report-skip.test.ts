@@ -7,7 +7,7 @@ import { ServerFleet } from '../../src/controller/actors/server-fleet.js';
 import { defaultRestartPolicy, emptyObserved } from '../../src/controller/domain/server-spec.js';
 import { Access } from '../../src/controller/services/identity/access.js';
 import type { AuditService } from '../../src/controller/services/audit/audit.js';
-import type { NodeGateway } from '../../src/controller/services/nodes/node-gateway.js';
+import type { NodeGateway } from '../../src/controller/core/node-gateway.js';
 import { ServerPlacements } from '../../src/controller/services/placement/placements.js';
 import { ServerPortMoves } from '../../src/controller/services/servers/port-moves.js';
 import type { ServerReport } from '../../src/controller/services/servers/server-report.js';

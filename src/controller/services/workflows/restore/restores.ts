@@ -6,7 +6,7 @@ import { nodeUnavailable } from '../../agent-link/node-calls.js';
 import type { BackupService } from '../../backups/backups.js';
 import { nowIso } from '../../deps.js';
 import type { Access } from '../../identity/access.js';
-import type { NodeGateway } from '../../nodes/node-gateway.js';
+import type { NodeGateway } from '../../../core/node-gateway.js';
 import { requireRoomForFiles } from '../../servers/disk-room.js';
 import type { WorkflowDefinition, WorkflowRunner } from '../workflow-runner.js';
 import { RestoreRun, restoreSteps, type RestoreContext } from './restore-run.js';
