@@ -10,7 +10,7 @@ import type { AuditService } from '../../src/controller/services/audit/audit.js'
 import type { NodeGateway } from '../../src/controller/core/node-gateway.js';
 import { ServerPlacements } from '../../src/controller/services/placement/placements.js';
 import { ServerPortMoves } from '../../src/controller/services/servers/port-moves.js';
-import type { ServerReport } from '../../src/controller/services/servers/server-report.js';
+import type { ServerReport } from '../../src/controller/domain/server-report.js';
 import { ServerReports } from '../../src/controller/services/servers/status-reports.js';
 import { ServerChangeHub } from '../../src/controller/services/servers/change-hub.js';
 import { ServerService } from '../../src/controller/services/servers/servers.js';

@@ -109,7 +109,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const access = new Access(deps.repos);
   // Who may still see what: services that end or narrow a caller's access say so; open streams re-check.
   const accessEvents = new AccessEvents();
-  const audit = new AuditService(deps, access);
+  const audit = new AuditService(deps, (caller) => access.requireGlobalAdmin(caller));
   // Single sign-on: the provider's setting, sign-in through it, and the provider's word renewed for sessions and tokens.
   const oidcClients = new OidcClients();
   const oidcSettings = new OidcSettings(deps, access, oidcClients, accessEvents);
