@@ -15,15 +15,14 @@ const machines = '^src/(controller/actors/[^/]+-machine|agent/reconciler/server-
  * The capabilities of services/ in order, lowest first: a capability imports only those of its own
  * level and below, so each can be read and tested with only what is under it. A seam two levels
  * share (timers, sealing, the Node gateway, placement rules) lives in core/, security/ or domain/,
- * or in a low capability of its own (placement/). agent-link stands outside the order: it holds both
- * the node calls that servers and the capabilities above use and the report and desired-state
- * flow that uses servers, network and plugins.
+ * or in a low capability of its own (placement/); the calls to Agents every level makes are in
+ * link/node-calls.ts, below the services.
  */
 const capabilityLevels = [
   ['audit', 'placement'],
   ['identity'],
   ['nodes', 'servers', 'software'],
-  ['files', 'console', 'plugins', 'network'],
+  ['files', 'console', 'plugins', 'network', 'agent-link'],
   ['backups', 'transfers'],
   ['workflows'],
 ];

@@ -22,7 +22,7 @@ import { ConsoleHub } from './console/console-hub.js';
 import { ConsoleService } from './console/console.js';
 import { FileChangesUnderWay } from './files/file-changes.js';
 import { FileService } from './files/files.js';
-import { NodeCalls } from './agent-link/node-calls.js';
+import { NodeCalls } from '../link/node-calls.js';
 import { PropertiesService } from './files/properties.js';
 import { ReconcileTimer } from './servers/reconcile-timer.js';
 import { CatalogService, type CatalogOptions } from './plugins/catalog.js';

@@ -2,7 +2,7 @@ import type { AuditScope } from '../../../core/audit-scope.js';
 import type { Caller } from '../../../core/caller.js';
 import { conflict, invalidRequest } from '../../../core/errors.js';
 import type { BackupDoc, ServerDoc } from '../../../store/records.js';
-import { nodeUnavailable } from '../../agent-link/node-calls.js';
+import { nodeUnavailable } from '../../../link/node-calls.js';
 import type { BackupService } from '../../backups/backups.js';
 import { nowIso } from '../../deps.js';
 import type { Access } from '../../identity/access.js';

@@ -6,7 +6,7 @@ import { incompatiblePlugins, updateRefusal } from '../../../domain/software-upd
 import type { ServerSoftware } from '../../../domain/server-spec.js';
 import type { ServerDoc } from '../../../store/records.js';
 import type { CatalogService } from '../../plugins/catalog.js';
-import { nodeUnavailable } from '../../agent-link/node-calls.js';
+import { nodeUnavailable } from '../../../link/node-calls.js';
 import type { NodeGateway } from '../../../core/node-gateway.js';
 import { nowIso } from '../../deps.js';
 import type { WorkflowDefinition, WorkflowRunner } from '../workflow-runner.js';
