@@ -275,7 +275,7 @@ export class ServerService {
     const doc = await this.load(caller, serverId, 'servers.update');
     audit.detail({ failure: doc.failure, failureReason: doc.failureReason });
     requireReinstallable(doc, () => this.busy(this.actorOf(doc)));
-    // A failed install held no room (placements.ts): the retry takes it again, or is refused.
+    // A failed install held no room (holdsRoom, domain/placement.ts): the retry takes it again, or is refused.
     return this.locks.run('placement', async () => {
       const current = (await this.deps.repos.servers.findById(serverId)) ?? doc;
       if (current.nodeId) await this.room.requireRoomOn(current.nodeId, current.desired.resources, serverId);
