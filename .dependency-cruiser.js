@@ -11,6 +11,34 @@ const ioCoreModules = '^(node:)?(child_process|cluster|dgram|diagnostics_channel
 const controller = '^src/controller/';
 const machines = '^src/(controller/actors/[^/]+-machine|agent/reconciler/server-machine)[.]ts$';
 
+/**
+ * The capabilities of services/ in order, lowest first: a capability imports only those of its own
+ * level and below, so each can be read and tested with only what is under it. A seam two levels
+ * share (timers, sealing, the Node gateway, placement rules) lives in core/, security/ or domain/,
+ * or in a low capability of its own (placement/); the calls to Agents every level makes are in
+ * link/node-calls.ts, below the services.
+ */
+const capabilityLevels = [
+  ['audit', 'placement'],
+  ['identity'],
+  ['nodes', 'servers', 'software'],
+  ['files', 'console', 'plugins', 'network', 'agent-link'],
+  ['backups', 'transfers'],
+  ['workflows'],
+];
+
+/** One rule per level but the top: none of its capabilities imports one of a higher level. */
+const capabilityOrder = capabilityLevels.slice(0, -1).map((level, i) => {
+  const higher = capabilityLevels.slice(i + 1).flat();
+  return {
+    name: `capability-order-${level.join('-')}`,
+    comment: `Capabilities are ordered (capabilityLevels): ${level.join(', ')} import nothing from ${higher.join(', ')}. Move what both need down (core/, security/, domain/) instead.`,
+    severity: 'error',
+    from: { path: `${controller}services/(${level.join('|')})/` },
+    to: { path: `${controller}services/(${higher.join('|')})/` },
+  };
+});
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
   forbidden: [
@@ -91,6 +119,7 @@ export default {
       from: { path: `${controller}services/[^/]+[.]ts$`, pathNot: `${controller}services/(index|deps)[.]ts$` },
       to: {},
     },
+    ...capabilityOrder,
     {
       name: 'services-not-http',
       comment: 'Services decide; HTTP is translated by routes. Services must not know http/.',

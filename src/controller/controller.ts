@@ -21,7 +21,7 @@ import { createLinkMetrics } from './link/link-metrics.js';
 import { isLoopbackHost } from './link/loopback.js';
 import { registerDesiredSendMetrics } from './services/agent-link/send-metrics.js';
 import { registerBackupMetrics } from './services/backups/backup-metrics.js';
-import type { ScheduleTimers } from './services/backups/scheduler.js';
+import type { ScheduleTimers } from './core/schedule-timers.js';
 import { createServices, type Services } from './services/index.js';
 import type { MigrationTimings } from './services/workflows/migrate/migration-context.js';
 import type { SessionPolicy } from './services/identity/sessions.js';

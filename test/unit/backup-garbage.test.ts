@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { ControllerKind } from '../../src/controller/services/backups/controller-kind.js';
 import { DestinationLocks } from '../../src/controller/services/backups/destination-locks.js';
-import type { NodeCalls } from '../../src/controller/services/agent-link/node-calls.js';
+import type { NodeCalls } from '../../src/controller/link/node-calls.js';
 import type { BackupDestinationDoc, BackupDoc } from '../../src/controller/store/records.js';
 import { collectGarbage } from '../../src/shared/backup/blob-store.js';
 import { FsBlobStore } from '../../src/shared/backup/fs-blob-store.js';

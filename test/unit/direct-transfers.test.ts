@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Readable } from 'node:stream';
 import { AgentRequestError } from '../../src/controller/link/errors.js';
-import type { NodeCalls } from '../../src/controller/services/agent-link/node-calls.js';
+import type { NodeCalls } from '../../src/controller/link/node-calls.js';
 import { directTransferMs, fetchDirect, uploadDirect } from '../../src/controller/services/transfers/direct-transfers.js';
 import type { SnapshotSource } from '../../src/controller/services/transfers/snapshot-source.js';
 import type { StageSink } from '../../src/controller/services/transfers/stage-sink.js';

@@ -17,6 +17,12 @@ describe('layer check (dependency-cruiser with .dependency-cruiser.js)', () => {
   it('flags each wrong import in the fixture tree and nothing else', async () => {
     expect(await fixtureViolations()).to.deep.equal([
       'agent-only-shared: src/agent/leaks.ts → src/controller/wiring.ts',
+      // a chain up the capability order, one step per level; the same level (backups → transfers) and a step down (workflows → placement) pass
+      'capability-order-audit-placement: src/controller/services/audit/trail.ts → src/controller/services/identity/keeper.ts',
+      'capability-order-backups-transfers: src/controller/services/backups/copy.ts → src/controller/services/workflows/flow.ts',
+      'capability-order-files-console-plugins-network-agent-link: src/controller/services/files/shelf.ts → src/controller/services/backups/copy.ts',
+      'capability-order-identity: src/controller/services/identity/keeper.ts → src/controller/services/nodes/lamp-node.ts',
+      'capability-order-nodes-servers-software: src/controller/services/nodes/lamp-node.ts → src/controller/services/files/shelf.ts',
       'catalog-below-services: src/controller/catalog/feed.ts → src/controller/services/refuses.ts',
       'cli-only-api-types: src/cli/type-leak.ts → src/controller/wiring.ts',
       'cli-only-shared: src/cli/runtime-leak.ts → src/controller/schemas/lamp.ts',

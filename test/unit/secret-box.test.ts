@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DomainError } from '../../src/controller/core/errors.js';
 import { SecretBox, SecretBoxError } from '../../src/controller/security/secret-box.js';
-import { openSealed } from '../../src/controller/services/identity/sealed-secret.js';
+import { openSealed } from '../../src/controller/security/sealed-secret.js';
 
 describe('SecretBox: secrets the store keeps, encrypted with a key outside it', () => {
   let dir: string;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { AgentRequestError, NodeUnavailableError } from '../../src/controller/link/errors.js';
-import type { NodeCalls } from '../../src/controller/services/agent-link/node-calls.js';
+import type { NodeCalls } from '../../src/controller/link/node-calls.js';
 import { prefetchDeadlineMs, SoftwarePrefetch } from '../../src/controller/services/workflows/update/software-prefetch.js';
 import type { TemplateCatalog } from '../../src/controller/templates/template-catalog.js';
 import { silentLogger } from '../../src/shared/logger.js';

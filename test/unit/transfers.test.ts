@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
 import type { ManifestEntry } from '../../src/shared/backup/manifest.js';
 import type { RequestBody, Response } from '../../src/shared/link/messages.js';
-import type { CallOptions, NodeCalls } from '../../src/controller/services/agent-link/node-calls.js';
+import type { CallOptions, NodeCalls } from '../../src/controller/link/node-calls.js';
 import { copyEntries } from '../../src/controller/services/transfers/copy.js';
 import { SnapshotSource } from '../../src/controller/services/transfers/snapshot-source.js';
 import { StageSink } from '../../src/controller/services/transfers/stage-sink.js';

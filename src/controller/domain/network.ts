@@ -1,5 +1,8 @@
 import type { ServerDesiredState as DesiredState, ServerKind, ServerRuntimeState as RuntimeState } from './server-spec.js';
 
+/** The id of the network's record: a Controller has one network. */
+export const networkId = 'network';
+
 /** What the network rules read of one server. */
 export interface NetworkFacts {
   serverId: string;

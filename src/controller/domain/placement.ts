@@ -1,4 +1,4 @@
-import type { Reservation } from './server-spec.js';
+import type { Phase, Reservation, ServerObserved } from './server-spec.js';
 
 export interface PlacementCandidate {
   nodeId: string;
@@ -72,3 +72,16 @@ export interface PortsTaken {
 /** The lowest port of the range that nothing in `taken` holds; undefined when none is left. */
 export const freeGamePort = (range: { first: number; last: number }, taken: PortsTaken): number | undefined =>
   pickPort(range, new Set([...taken.servers, ...taken.foreign, ...(taken.network === undefined ? [] : [taken.network])]));
+
+/**
+ * Whether the server keeps room on its Node. One whose install failed, with nothing installed,
+ * keeps none until POST /servers/{id}/reinstall places it again: a download that never worked must
+ * not keep every other server off the Node.
+ */
+export const holdsRoom = (s: { phase: Phase; failureReason?: string; observed: Pick<ServerObserved, 'installed'> }) =>
+  !(s.phase === 'FAILED' && s.failureReason === 'INSTALL_FAILED' && !s.observed.installed);
+
+export const sumReservations = (reservations: readonly Reservation[]): Reservation => reservations.reduce(
+  (sum, r) => ({ cpuMillis: sum.cpuMillis + r.cpuMillis, memoryBytes: sum.memoryBytes + r.memoryBytes }),
+  { cpuMillis: 0, memoryBytes: 0 },
+);

@@ -17,12 +17,12 @@ import { OidcLogin } from './identity/oidc-login.js';
 import { OidcSettings } from './identity/oidc-settings.js';
 import { OidcStanding } from './identity/oidc-standing.js';
 import { createBackupServices } from './backups/index.js';
-import { processTimers, type ScheduleTimers } from './backups/scheduler.js';
+import { processTimers, type ScheduleTimers } from '../core/schedule-timers.js';
 import { ConsoleHub } from './console/console-hub.js';
 import { ConsoleService } from './console/console.js';
 import { FileChangesUnderWay } from './files/file-changes.js';
 import { FileService } from './files/files.js';
-import { NodeCalls } from './agent-link/node-calls.js';
+import { NodeCalls } from '../link/node-calls.js';
 import { PropertiesService } from './files/properties.js';
 import { ReconcileTimer } from './servers/reconcile-timer.js';
 import { CatalogService, type CatalogOptions } from './plugins/catalog.js';
@@ -43,7 +43,7 @@ import { FleetNodeGateway } from './agent-link/desired-sender.js';
 import { AgentInbound } from './agent-link/inbound.js';
 import { ServerCensus } from './servers/census.js';
 import { ServerUsageService } from './servers/usage.js';
-import { ServerPlacements } from './servers/placements.js';
+import { ServerPlacements } from './placement/placements.js';
 import { ServerPortMoves } from './servers/port-moves.js';
 import { ServerReportFeed } from './servers/report-feed.js';
 import { ServerReports } from './servers/status-reports.js';
@@ -109,7 +109,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const access = new Access(deps.repos);
   // Who may still see what: services that end or narrow a caller's access say so; open streams re-check.
   const accessEvents = new AccessEvents();
-  const audit = new AuditService(deps, access);
+  const audit = new AuditService(deps, (caller) => access.requireGlobalAdmin(caller));
   // Single sign-on: the provider's setting, sign-in through it, and the provider's word renewed for sessions and tokens.
   const oidcClients = new OidcClients();
   const oidcSettings = new OidcSettings(deps, access, oidcClients, accessEvents);

@@ -8,7 +8,7 @@ import type { PluginInstallationDoc, ServerDoc } from '../../store/records.js';
 import type { Repositories } from '../../store/repositories.js';
 import type { TemplateCatalog } from '../../templates/template-catalog.js';
 import type { NetworkState } from '../network/network-state.js';
-import type { NodeGateway, NodeInfo } from '../nodes/node-gateway.js';
+import type { NodeGateway, NodeInfo } from '../../core/node-gateway.js';
 import { desiredEntryFor, desiredStateOf, type DesiredServerEntry } from './desired-state.js';
 import { toLinkDesired, toLinkPlugins } from './wire.js';
 import { Listeners } from '../../../shared/listeners.js';

@@ -4,7 +4,7 @@ import type { ServerRuntimeState } from '../../domain/server-spec.js';
 import type { PluginInstallationDoc } from '../../store/records.js';
 import type { TemplateCatalog } from '../../templates/template-catalog.js';
 import { nodeFileNames } from '../plugins/plugin-views.js';
-import type { ServerReport } from '../servers/server-report.js';
+import type { ServerReport } from '../../domain/server-report.js';
 import type { DesiredServerEntry } from './desired-state.js';
 
 /** Each template's JSON, made once: every server of every connecting Node carries it (100,000 copies made per fleet start). */

@@ -1,4 +1,4 @@
-import type { ScheduleTimers } from '../backups/scheduler.js';
+import type { ScheduleTimers } from '../../core/schedule-timers.js';
 import type { ServiceDeps } from '../deps.js';
 
 const dayMs = 24 * 3600_000;

@@ -4,7 +4,6 @@ import { StoreFullError } from '../../core/store-full.js';
 import type { Caller } from '../../core/caller.js';
 import { paginate } from '../../domain/cursor.js';
 import type { ActorKind, AuditEventRecord, AuditOutcome, AuditQuery } from '../../store/records.js';
-import type { Access } from '../identity/access.js';
 import type { ServiceDeps } from '../deps.js';
 
 export interface AuditSearch extends Omit<AuditQuery, 'beforeId' | 'limit'> {
@@ -20,7 +19,11 @@ export interface AuditSearch extends Omit<AuditQuery, 'beforeId' | 'limit'> {
  * that room. So a refusal means nothing changed, and a success means changed and audited.
  */
 export class AuditService {
-  constructor(private readonly deps: ServiceDeps, private readonly access: Access) {}
+  /**
+   * `requireGlobalAdmin` is identity's check, passed in: audit is the bottom capability, which
+   * every other one records to, so it imports none of them.
+   */
+  constructor(private readonly deps: ServiceDeps, private readonly requireGlobalAdmin: (caller: Caller) => void) {}
 
   async record(scope: AuditScope, caller: Caller | undefined, outcome: AuditOutcome, required = false): Promise<void> {
     const actorKind: ActorKind = caller?.kind ?? 'USER';
@@ -70,7 +73,7 @@ export class AuditService {
   }
 
   async search(caller: Caller, query: AuditSearch) {
-    this.access.requireGlobalAdmin(caller);
+    this.requireGlobalAdmin(caller);
     const { cursor, limit, ...filters } = query;
     const since = filters.since === undefined ? undefined : new Date(filters.since).toISOString();
     const until = filters.until === undefined ? undefined : new Date(filters.until).toISOString();

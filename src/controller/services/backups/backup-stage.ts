@@ -1,7 +1,7 @@
 import { eachFile } from '../transfers/pipelined.js';
 import { checkManifestPath } from '../../../shared/backup/manifest.js';
 import type { BackupDestinationDoc, BackupDoc } from '../../store/records.js';
-import type { NodeCalls } from '../agent-link/node-calls.js';
+import type { NodeCalls } from '../../link/node-calls.js';
 import { isDirect } from '../../store/direct-blobs.js';
 import { fetchDirect } from '../transfers/direct-transfers.js';
 import { StageSink } from '../transfers/stage-sink.js';

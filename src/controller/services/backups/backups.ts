@@ -7,7 +7,7 @@ import type { Permission } from '../../core/permission-names.js';
 import type { BackupDoc, BackupState, ServerDoc } from '../../store/records.js';
 import { hidden, type Access } from '../identity/access.js';
 import type { ServiceDeps } from '../deps.js';
-import { errorFromAgent } from '../agent-link/node-calls.js';
+import { errorFromAgent } from '../../link/node-calls.js';
 import type { ServerService } from '../servers/servers.js';
 import type { BackupRemoval } from './backup-removal.js';
 import { unbackable, type BackupRunner } from './backup-runner.js';

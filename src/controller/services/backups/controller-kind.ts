@@ -3,7 +3,7 @@ import { collectGarbage, type BlobStore } from '../../../shared/backup/blob-stor
 import { checkManifestPath, totalBytes, type ManifestEntry } from '../../../shared/backup/manifest.js';
 import { isDirect } from '../../store/direct-blobs.js';
 import type { BackupDestinationDoc, BackupDoc, ServerDoc } from '../../store/records.js';
-import type { NodeCalls } from '../agent-link/node-calls.js';
+import type { NodeCalls } from '../../link/node-calls.js';
 import { uploadDirect } from '../transfers/direct-transfers.js';
 import { SnapshotSource } from '../transfers/snapshot-source.js';
 import { areaTeamOf } from './backup-area.js';

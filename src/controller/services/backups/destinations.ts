@@ -10,7 +10,7 @@ import type { BackupDestinationDoc } from '../../store/records.js';
 import { S3BlobStore } from '../../store/s3/s3-blob-store.js';
 import { s3ClientFor } from '../../store/s3/s3-client.js';
 import type { Access } from '../identity/access.js';
-import { openSealed } from '../identity/sealed-secret.js';
+import { openSealed } from '../../security/sealed-secret.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import { destinationView } from './backup-views.js';
 import { checkS3Access } from './s3-access-check.js';

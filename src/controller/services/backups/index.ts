@@ -15,7 +15,8 @@ import { DestinationLocks } from './destination-locks.js';
 import { BackupDestinations } from './destinations.js';
 import { NodeDirectoryKind } from './node-directory-kind.js';
 import { RawNodeCalls } from './raw-node-calls.js';
-import { BackupScheduler, processTimers, type ScheduleTimers } from './scheduler.js';
+import { processTimers, type ScheduleTimers } from '../../core/schedule-timers.js';
+import { BackupScheduler } from './scheduler.js';
 import { BackupSchedules } from './schedules.js';
 
 export interface BackupDeps {

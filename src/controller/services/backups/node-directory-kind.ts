@@ -1,5 +1,5 @@
 import type { BackupDestinationDoc, BackupDoc, ServerDoc } from '../../store/records.js';
-import type { NodeCalls } from '../agent-link/node-calls.js';
+import type { NodeCalls } from '../../link/node-calls.js';
 import { backupDeadlines } from './backup-deadlines.js';
 import { areaTeamOf, nodeAreaPath } from './backup-area.js';
 import type { BackupKind, BackupOutcome } from './backup-runner.js';

@@ -1,6 +1,6 @@
 import type { RequestBody, Response } from '../../../shared/link/messages.js';
 import type { AgentSessions } from '../../link/session-registry.js';
-import { NodeCalls, nodeUnavailable, type CallOptions } from '../agent-link/node-calls.js';
+import { NodeCalls, nodeUnavailable, type CallOptions } from '../../link/node-calls.js';
 
 /**
  * Node calls for backup work, whose failures are recorded rather than answered: the Agent's own

@@ -2,18 +2,8 @@ import type { Clock } from '../../../shared/clock.js';
 import type { Logger } from '../../../shared/logger.js';
 import type { BackupScheduleDoc } from '../../store/records.js';
 import type { Repositories } from '../../store/repositories.js';
+import type { ScheduleTimers } from '../../core/schedule-timers.js';
 import { nextRun } from './cron.js';
-
-/** What the schedule timers run on: the process's timers, or a test's clock that fires them as it moves. */
-export interface ScheduleTimers {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const processTimers: ScheduleTimers = {
-  setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
 
 /** Node's timers hold at most about 24.8 days; a later run is reached by waking up on the way. */
 const longestTimerMs = 2 ** 31 - 1;

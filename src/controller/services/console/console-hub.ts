@@ -6,7 +6,7 @@ import type { AgentSessions } from '../../link/session-registry.js';
 import type { ConsoleEndEvent, ConsoleLineEvent, ConsoleReplayedEvent } from '../../schemas/console-events.js';
 import type { ServerDoc } from '../../store/records.js';
 import { accessRevokedReason } from '../identity/access-events.js';
-import { agentDeadlines, type NodeCalls } from '../agent-link/node-calls.js';
+import { agentDeadlines, type NodeCalls } from '../../link/node-calls.js';
 import type { HoldingStream } from '../identity/stream-guard.js';
 
 /** The spec's limit of simultaneous console streams per server, for every caller (global administrators too). */

@@ -1,5 +1,5 @@
 import type { ConsoleHub, ConsoleWatch } from './console-hub.js';
-import { agentDeadlines, type NodeCalls } from '../agent-link/node-calls.js';
+import { agentDeadlines, type NodeCalls } from '../../link/node-calls.js';
 import type { Access } from '../identity/access.js';
 import type { ServerService } from '../servers/servers.js';
 import type { StreamGuards } from '../identity/stream-guard.js';

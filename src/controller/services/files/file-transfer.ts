@@ -4,7 +4,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { maxChunkBytes, type FileChunk } from '../../../shared/link/messages.js';
 import { DomainError } from '../../core/errors.js';
 import type { ServerDoc } from '../../store/records.js';
-import { agentDeadlines, type NodeCalls } from '../agent-link/node-calls.js';
+import { agentDeadlines, type NodeCalls } from '../../link/node-calls.js';
 
 /** The spec's file size limit for PUT. */
 export const maxFileBytes = 64 * 1024 * 1024;

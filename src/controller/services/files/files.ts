@@ -2,7 +2,7 @@ import type { PassThrough, Readable } from 'node:stream';
 import type { FileEntry } from '../../../shared/link/messages.js';
 import { refuseWhileFilesInMotion, type FileChangesUnderWay } from './file-changes.js';
 import { downloadStream, maxFileBytes, tooLarge, uploadBody } from './file-transfer.js';
-import { agentDeadlines, type NodeCalls } from '../agent-link/node-calls.js';
+import { agentDeadlines, type NodeCalls } from '../../link/node-calls.js';
 import type { ServerService } from '../servers/servers.js';
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';

@@ -1,6 +1,6 @@
 import { isManagedProperty } from '../../../shared/properties-file.js';
 import { refuseWhileFilesInMotion, type FileChangesUnderWay } from './file-changes.js';
-import { agentDeadlines, type NodeCalls } from '../agent-link/node-calls.js';
+import { agentDeadlines, type NodeCalls } from '../../link/node-calls.js';
 import type { ServerService } from '../servers/servers.js';
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';

@@ -1,4 +1,4 @@
-import { openSealed } from './sealed-secret.js';
+import { openSealed } from '../../security/sealed-secret.js';
 import type { Static } from 'typebox';
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';

@@ -2,7 +2,7 @@ import type { Logger } from '../../../shared/logger.js';
 import type { Caller } from '../../core/caller.js';
 import type { Repositories } from '../../store/repositories.js';
 import type { AccessEvents } from './access-events.js';
-import type { ScheduleTimers } from '../backups/scheduler.js';
+import type { ScheduleTimers } from '../../core/schedule-timers.js';
 import type { SessionService } from './sessions.js';
 import type { TokenService } from './tokens.js';
 

@@ -9,7 +9,7 @@ import { hidden, type Access } from './access.js';
 import type { AccessEvents } from './access-events.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import type { RoleService } from './roles.js';
-import type { ServerPlacements } from '../servers/placements.js';
+import type { ServerPlacements } from '../placement/placements.js';
 import { teamView } from './views.js';
 
 const duplicateTeam = () => conflict('A team with that name already exists.');

@@ -1,4 +1,4 @@
-import { openSealed } from './sealed-secret.js';
+import { openSealed } from '../../security/sealed-secret.js';
 import { sameHash, sha256 } from '../../security/secrets.js';
 import type { UserDoc } from '../../store/records.js';
 import type { ServiceDeps } from '../deps.js';

@@ -3,7 +3,7 @@ import { newForwardingSecret } from '../../security/secrets.js';
 import { isDuplicateKey } from '../../store/collection.js';
 import type { Repositories } from '../../store/repositories.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
-import { openSealed } from '../identity/sealed-secret.js';
+import { openSealed } from '../../security/sealed-secret.js';
 
 const settingId = 'network-forwarding-secret';
 /** The SecretBox purpose: a sealed value moved to another setting does not open. */

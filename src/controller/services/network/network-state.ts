@@ -1,11 +1,11 @@
 import type { ServerNetwork } from '../../../shared/link/messages.js';
 import type { NodeFleet } from '../../actors/fleet.js';
-import { networkRoutes, type NetworkFacts, type NetworkRoute } from '../../domain/network.js';
+import { networkId, networkRoutes, type NetworkFacts, type NetworkRoute } from '../../domain/network.js';
+import type { ServerKind } from '../../domain/server-spec.js';
 import { reachAddressOf } from '../../../shared/node-address.js';
 import type { NetworkDoc, ServerDoc } from '../../store/records.js';
 import type { Repositories } from '../../store/repositories.js';
 import type { ForwardingSecret } from './forwarding-secret.js';
-import type { DesiredServerEntry } from '../agent-link/desired-state.js';
 
 export const networkFactsOf = (doc: ServerDoc): NetworkFacts => ({
   serverId: doc._id,
@@ -25,7 +25,15 @@ export interface RouteSet {
   lobbyServerId?: string;
 }
 
-export const networkId = 'network';
+/**
+ * What the network part of a desired state reads of one server's entry: the agent link's
+ * DesiredServerEntry fits it, named structurally so the network does not import the link.
+ */
+export interface NetworkEntry {
+  serverId: string;
+  kind: ServerKind;
+  desired: { inNetwork: boolean };
+}
 
 /**
  * The network as the proxy and the members must be told it, read from the stored servers and the
@@ -69,7 +77,7 @@ export class NetworkState {
   }
 
   /** The network part of each entry's desired state: routes and secret for the proxy, the secret for members. */
-  async forEntries(entries: readonly DesiredServerEntry[]): Promise<Map<string, ServerNetwork>> {
+  async forEntries(entries: readonly NetworkEntry[]): Promise<Map<string, ServerNetwork>> {
     const out = new Map<string, ServerNetwork>();
     const involved = entries.filter((e) => e.kind === 'PROXY' || e.desired.inNetwork);
     if (involved.length === 0) return out;

@@ -7,7 +7,8 @@ import type { Access } from '../identity/access.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import type { NetworkRoutePush } from './route-push.js';
 import type { SecretRotation } from './secret-rotation.js';
-import { networkId, type NetworkState } from './network-state.js';
+import { networkId } from '../../domain/network.js';
+import type { NetworkState } from './network-state.js';
 import type { ServerService } from '../servers/servers.js';
 import type { TeamService } from '../identity/teams.js';
 

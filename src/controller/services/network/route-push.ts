@@ -3,7 +3,7 @@ import type { NodeFleet } from '../../actors/fleet.js';
 import { routable } from '../../domain/network.js';
 import type { ServerDoc } from '../../store/records.js';
 import { networkFactsOf, type NetworkState } from './network-state.js';
-import type { NodeGateway } from '../nodes/node-gateway.js';
+import type { NodeGateway } from '../../core/node-gateway.js';
 import type { ServerChangeHub } from '../servers/change-hub.js';
 
 /** The facts of a server that make or shape a route; '' for a server that is not routed to. */

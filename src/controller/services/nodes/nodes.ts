@@ -18,7 +18,7 @@ import { nowIso, type ServiceDeps } from '../deps.js';
 import type { NodeEnrollment } from './enrollment.js';
 import { NodeStatusWriter } from './status-writer.js';
 import { noReservation, nodeView, type NodeView } from './node-view.js';
-import type { ServerPlacements } from '../servers/placements.js';
+import type { ServerPlacements } from '../placement/placements.js';
 
 const duplicateNode = () => conflict('A Node with that name already exists.');
 const adminEvents = { enable: { type: 'ENABLE' }, disable: { type: 'DISABLE' } } as const;

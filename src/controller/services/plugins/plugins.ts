@@ -17,7 +17,7 @@ import type { PluginInstallationDoc, ServerDoc } from '../../store/records.js';
 import type { TemplateCatalog } from '../../templates/template-catalog.js';
 import type { CatalogService } from './catalog.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
-import type { NodeGateway } from '../nodes/node-gateway.js';
+import type { NodeGateway } from '../../core/node-gateway.js';
 import { installationView } from './plugin-views.js';
 import { requireDiskRoom } from '../servers/disk-room.js';
 import type { ServerChangeHub } from '../servers/change-hub.js';

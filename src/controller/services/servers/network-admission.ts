@@ -3,7 +3,7 @@ import type { Caller } from '../../core/caller.js';
 import { forbidden } from '../../core/errors.js';
 import type { Access } from '../identity/access.js';
 import type { ServiceDeps } from '../deps.js';
-import { networkId } from '../network/network-state.js';
+import { networkId } from '../../domain/network.js';
 
 /**
  * Joining the network trusts the team with the forwarding secret every member shares: it needs

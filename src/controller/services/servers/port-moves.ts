@@ -2,7 +2,7 @@ import { formatGamePorts } from '../../../shared/game-ports.js';
 import { DomainError } from '../../core/errors.js';
 import type { AuditService } from '../audit/audit.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
-import type { ServerReport } from './server-report.js';
+import type { ServerReport } from '../../domain/server-report.js';
 import type { ServerService } from './servers.js';
 
 /**

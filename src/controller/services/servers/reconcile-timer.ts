@@ -1,4 +1,4 @@
-import type { ServerReport } from './server-report.js';
+import type { ServerReport } from '../../domain/server-report.js';
 import type { ServerChange } from './change-hub.js';
 import { Listeners } from '../../../shared/listeners.js';
 

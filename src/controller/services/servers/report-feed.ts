@@ -1,4 +1,4 @@
-import type { ServerReport } from './server-report.js';
+import type { ServerReport } from '../../domain/server-report.js';
 import { Listeners } from '../../../shared/listeners.js';
 
 export type ReportListener = (nodeId: string, report: ServerReport) => void;

@@ -3,10 +3,10 @@ import { bestFit, fits, freeGamePort, freeOf } from '../../domain/placement.js';
 import type { Reservation } from '../../domain/server-spec.js';
 import type { PortRange } from '../../../shared/link/messages.js';
 import type { Repositories } from '../../store/repositories.js';
-import { networkId } from '../network/network-state.js';
-import type { NodeGateway, NodeInfo } from '../nodes/node-gateway.js';
+import { networkId } from '../../domain/network.js';
+import type { NodeGateway, NodeInfo } from '../../core/node-gateway.js';
 import type { PortRefusals } from './port-refusals.js';
-import type { ServerPlacements } from './placements.js';
+import type { ServerPlacements } from '../placement/placements.js';
 
 const gib = 2 ** 30;
 /** `1500m CPU, 2.5 GiB memory`: the units the web UI and the CLI show. */

@@ -13,15 +13,15 @@ import { serverName } from '../../domain/server-name.js';
 import { defaultRestartPolicy, emptyObserved, type Reservation, type ServerDesired, type ServerKind, type ServerObserved } from '../../domain/server-spec.js';
 import type { Shared } from '../../store/collection.js';
 import type { ServerDoc } from '../../store/records.js';
-import { networkId } from '../network/network-state.js';
+import { networkId } from '../../domain/network.js';
 import { requireMayJoinNetwork, requireMaySetEgress } from './network-admission.js';
 import { ObservedMemo, type ObservedReport } from './observed-memo.js';
 import type { ChangeOptions, CreateProxyInput, CreateServerInput, ServerListQuery, ServerNetworkInput } from './inputs.js';
 import type { TemplateCatalog } from '../../templates/template-catalog.js';
 import { hidden, type Access } from '../identity/access.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
-import type { NodeGateway } from '../nodes/node-gateway.js';
-import type { ServerPlacements } from './placements.js';
+import type { NodeGateway } from '../../core/node-gateway.js';
+import type { ServerPlacements } from '../placement/placements.js';
 import { PortRefusals } from './port-refusals.js';
 import { requireReinstallable } from './reinstall-rule.js';
 import { ServerCrashes } from './crashes.js';
@@ -275,7 +275,7 @@ export class ServerService {
     const doc = await this.load(caller, serverId, 'servers.update');
     audit.detail({ failure: doc.failure, failureReason: doc.failureReason });
     requireReinstallable(doc, () => this.busy(this.actorOf(doc)));
-    // A failed install held no room (placements.ts): the retry takes it again, or is refused.
+    // A failed install held no room (holdsRoom, domain/placement.ts): the retry takes it again, or is refused.
     return this.locks.run('placement', async () => {
       const current = (await this.deps.repos.servers.findById(serverId)) ?? doc;
       if (current.nodeId) await this.room.requireRoomOn(current.nodeId, current.desired.resources, serverId);

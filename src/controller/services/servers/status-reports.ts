@@ -2,7 +2,7 @@ import type { Phase, ServerObserved } from '../../domain/server-spec.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import { worthWriting } from './observed-memo.js';
 import type { ServerPortMoves } from './port-moves.js';
-import type { ServerReport } from './server-report.js';
+import type { ServerReport } from '../../domain/server-report.js';
 import type { ServerService } from './servers.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Caller } from '../../core/caller.js';
 import { DomainError } from '../../core/errors.js';
-import { agentDeadlines, type NodeCalls } from '../agent-link/node-calls.js';
+import { agentDeadlines, type NodeCalls } from '../../link/node-calls.js';
 import type { ServerService } from './servers.js';
 import type { UsageWindowName } from '../../domain/usage.js';
 

@@ -2,7 +2,7 @@ import type { BlobStore } from '../../../shared/backup/blob-store.js';
 import type { ManifestEntry } from '../../../shared/backup/manifest.js';
 import { isAgentRequestError } from '../../link/errors.js';
 import type { DirectBlobs } from '../../store/direct-blobs.js';
-import type { NodeCalls } from '../agent-link/node-calls.js';
+import type { NodeCalls } from '../../link/node-calls.js';
 import type { SnapshotSource } from './snapshot-source.js';
 import type { StageSink } from './stage-sink.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ManifestEntry } from '../../../shared/backup/manifest.js';
 import { maxChunkBytes, type Response } from '../../../shared/link/messages.js';
-import { agentDeadlines, type NodeCalls } from '../agent-link/node-calls.js';
+import { agentDeadlines, type NodeCalls } from '../../link/node-calls.js';
 import { manifestPart, transferDeadlines } from './transfer-deadlines.js';
 
 /** A copy asks the Agent for this much at a time, and asks for more only once it is written. */

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ManifestEntry } from '../../../shared/backup/manifest.js';
 import { maxChunkBytes, type RequestBody, type Response } from '../../../shared/link/messages.js';
-import { agentDeadlines, type NodeCalls } from '../agent-link/node-calls.js';
+import { agentDeadlines, type NodeCalls } from '../../link/node-calls.js';
 import { manifestPart, transferDeadlines } from './transfer-deadlines.js';
 
 export interface CommitSoftware {

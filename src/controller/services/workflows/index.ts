@@ -9,7 +9,7 @@ import { RawNodeCalls } from '../backups/raw-node-calls.js';
 import type { ServiceDeps } from '../deps.js';
 import type { FileChangesUnderWay } from '../files/file-changes.js';
 import type { Access } from '../identity/access.js';
-import type { NodeGateway } from '../nodes/node-gateway.js';
+import type { NodeGateway } from '../../core/node-gateway.js';
 import type { NodeService } from '../nodes/nodes.js';
 import type { CatalogService } from '../plugins/catalog.js';
 import type { ServerChangeHub } from '../servers/change-hub.js';

@@ -1,4 +1,4 @@
-import type { ServerReport } from '../servers/server-report.js';
+import type { ServerReport } from '../../domain/server-report.js';
 import type { ServerReportFeed } from '../servers/report-feed.js';
 import { StepFailure } from './step-failure.js';
 

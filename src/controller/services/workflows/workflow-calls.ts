@@ -1,7 +1,7 @@
 import type { RequestBody, Response } from '../../../shared/link/messages.js';
 import { isAgentRequestError, isNodeUnavailable } from '../../link/errors.js';
 import type { AgentSessions } from '../../link/session-registry.js';
-import { NodeCalls, type CallOptions } from '../agent-link/node-calls.js';
+import { NodeCalls, type CallOptions } from '../../link/node-calls.js';
 import { StepFailure } from './step-failure.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { AuditScope } from '../../../core/audit-scope.js';
 import type { Caller } from '../../../core/caller.js';
 import { nowIso, type ServiceDeps } from '../../deps.js';
-import type { NodeGateway } from '../../nodes/node-gateway.js';
+import type { NodeGateway } from '../../../core/node-gateway.js';
 import type { NodeService } from '../../nodes/nodes.js';
 import type { CarriedOn, WorkflowRunner } from '../workflow-runner.js';
 import type { MigrationService } from './migrations.js';

@@ -3,7 +3,7 @@ import type { AgentSessions } from '../../../link/session-registry.js';
 import type { TemplateCatalog } from '../../../templates/template-catalog.js';
 import type { ServiceDeps } from '../../deps.js';
 import type { FileChangesUnderWay } from '../../files/file-changes.js';
-import type { NodeGateway } from '../../nodes/node-gateway.js';
+import type { NodeGateway } from '../../../core/node-gateway.js';
 import type { ServerReportFeed } from '../../servers/report-feed.js';
 import type { ServerService } from '../../servers/servers.js';
 

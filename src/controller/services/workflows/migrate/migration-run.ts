@@ -2,7 +2,7 @@ import { manifestDelta } from '../../../../shared/backup/manifest.js';
 import { emptyObserved } from '../../../domain/server-spec.js';
 import type { ServerDoc } from '../../../store/records.js';
 import { fileChangesEnded } from '../../files/file-changes.js';
-import type { ServerReport } from '../../servers/server-report.js';
+import type { ServerReport } from '../../../domain/server-report.js';
 import { copyEntries } from '../../transfers/copy.js';
 import { SnapshotSource } from '../../transfers/snapshot-source.js';
 import { StageSink } from '../../transfers/stage-sink.js';

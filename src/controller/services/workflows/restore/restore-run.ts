@@ -1,6 +1,6 @@
 import type { BackupDoc, PluginInstallationDoc, ServerDoc } from '../../../store/records.js';
 import type { TemplateCatalog } from '../../../templates/template-catalog.js';
-import type { NodeCalls } from '../../agent-link/node-calls.js';
+import type { NodeCalls } from '../../../link/node-calls.js';
 import { backupDeadlines } from '../../backups/backup-deadlines.js';
 import { failureText } from '../../backups/backup-failure.js';
 import type { BackupRunner } from '../../backups/backup-runner.js';

@@ -2,7 +2,7 @@ import type { ArtifactStore } from '../../../plugins/artifact-store.js';
 import type { ServerSoftware } from '../../../domain/server-spec.js';
 import type { TemplateCatalog } from '../../../templates/template-catalog.js';
 import { isAgentRequestError, isNodeUnavailable } from '../../../link/errors.js';
-import type { NodeCalls } from '../../agent-link/node-calls.js';
+import type { NodeCalls } from '../../../link/node-calls.js';
 import type { ServiceDeps } from '../../deps.js';
 
 /** The Node's fetch from the Controller: this long at least, plus a second per MiB (a slow link still finishes). */

@@ -6,8 +6,8 @@ import { incompatiblePlugins, updateRefusal } from '../../../domain/software-upd
 import type { ServerSoftware } from '../../../domain/server-spec.js';
 import type { ServerDoc } from '../../../store/records.js';
 import type { CatalogService } from '../../plugins/catalog.js';
-import { nodeUnavailable } from '../../agent-link/node-calls.js';
-import type { NodeGateway } from '../../nodes/node-gateway.js';
+import { nodeUnavailable } from '../../../link/node-calls.js';
+import type { NodeGateway } from '../../../core/node-gateway.js';
 import { nowIso } from '../../deps.js';
 import type { WorkflowDefinition, WorkflowRunner } from '../workflow-runner.js';
 import { UpdateRun, updateSteps, type UpdateContext } from './update-run.js';

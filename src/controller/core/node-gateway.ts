@@ -1,8 +1,11 @@
-import type { PortRange } from '../../../shared/link/messages.js';
-import type { Reservation } from '../../domain/server-spec.js';
-import type { ServerDoc } from '../../store/records.js';
+import type { PortRange } from '../../shared/link/messages.js';
+import type { Reservation } from '../domain/server-spec.js';
+import type { ServerDoc } from '../store/records.js';
 
-/** What servers need to know of Nodes; the Nodes capability implements it. */
+/**
+ * What servers, networks, plugins and workflows need to know of Nodes. It stands below every
+ * capability because the agent link implements it (desired-sender.ts) over the Nodes' records.
+ */
 export interface NodeInfo {
   nodeId: string;
   acceptsPlacements: boolean;

@@ -1,9 +1,9 @@
-import type { RequestBody, Response } from '../../../shared/link/messages.js';
-import { DomainError, type ErrorCode } from '../../core/errors.js';
-import { isAgentRequestError, isNodeUnavailable } from '../../link/errors.js';
-import type { RequestOptions } from '../../link/node-session.js';
-import type { AgentSessions } from '../../link/session-registry.js';
-import type { ServerDoc } from '../../store/records.js';
+import type { RequestBody, Response } from '../../shared/link/messages.js';
+import { DomainError, type ErrorCode } from '../core/errors.js';
+import { isAgentRequestError, isNodeUnavailable } from './errors.js';
+import type { RequestOptions } from './node-session.js';
+import type { AgentSessions } from './session-registry.js';
+import type { ServerDoc } from '../store/records.js';
 
 /** Deadlines of the operator's requests to Agents: short for quick ones, longer for disk work. */
 export const agentDeadlines = {

@@ -1,6 +1,6 @@
-import type { LastCrash } from '../../domain/last-crash.js';
-import type { ServerRuntimeState } from '../../domain/server-spec.js';
-import type { Players, ResourceAmounts, StatusCondition } from '../../domain/status.js';
+import type { LastCrash } from './last-crash.js';
+import type { ServerRuntimeState } from './server-spec.js';
+import type { Players, ResourceAmounts, StatusCondition } from './status.js';
 
 /** One server's status as an Agent reports it (the link turns its messages into this). */
 export interface ServerReport {

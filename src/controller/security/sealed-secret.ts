@@ -1,5 +1,5 @@
-import { conflict } from '../../core/errors.js';
-import { SecretBoxError, type SecretBox } from '../../security/secret-box.js';
+import { conflict } from '../core/errors.js';
+import { SecretBoxError, type SecretBox } from './secret-box.js';
 
 /**
  * A secret the store keeps sealed, opened; one sealed under another key file than this

@@ -1,18 +1,8 @@
+import { holdsRoom, sumReservations } from '../../domain/placement.js';
 import type { Reservation } from '../../domain/server-spec.js';
 import type { Shared } from '../../store/collection.js';
 import type { ServerDoc } from '../../store/records.js';
 import type { Repositories } from '../../store/repositories.js';
-
-/**
- * Whether the server keeps room on its Node. One whose install failed, with nothing installed,
- * keeps none until POST /servers/{id}/reinstall places it again: a download that never worked must
- * not keep every other server off the Node.
- */
-export const holdsRoom = (s: Pick<Shared<ServerDoc>, 'phase' | 'failureReason' | 'observed'>) =>
-  !(s.phase === 'FAILED' && s.failureReason === 'INSTALL_FAILED' && !s.observed.installed);
-
-const zero: Reservation = { cpuMillis: 0, memoryBytes: 0 };
-const add = (a: Reservation, b: Reservation): Reservation => ({ cpuMillis: a.cpuMillis + b.cpuMillis, memoryBytes: a.memoryBytes + b.memoryBytes });
 
 /**
  * Where servers sit, as the Nodes, teams and servers services read it from the stored server
@@ -28,7 +18,7 @@ export class ServerPlacements {
    */
   async reservedOn(nodeId: string, exceptServerId?: string): Promise<Reservation> {
     const servers = await this.holders(nodeId, exceptServerId);
-    return servers.reduce((sum, s) => add(sum, s.desired.resources), zero);
+    return sumReservations(servers.map((s) => s.desired.resources));
   }
 
   /** The servers whose reservations `reservedOn` sums. */
