@@ -36,7 +36,7 @@ runProgram({
   startFailed: 'agent failed',
   start: async (config) => {
     const agent = await startAgent(config);
-    logger.info({ event: 'started', nodeId: agent.nodeId, controller: config.controller }, 'agent started');
+    // Before the `started` line: whoever waits for it may signal at once, and a signal with no handler yet would kill mid-start.
     const stop = stopOnSignals({
       logger,
       stop: () => agent.stop(),
@@ -45,6 +45,7 @@ runProgram({
       // A local Agent gets Ctrl-C's SIGINT and then its Controller's SIGTERM: one stop, not a forced exit.
       secondSignal: 'ignore',
     });
+    logger.info({ event: 'started', nodeId: agent.nodeId, controller: config.controller }, 'agent started');
     // Started by `cairn-controller --local-agent` (with an IPC channel): leave when that Controller is gone, however it ended.
     if (process.send) process.once('disconnect', () => stop('controller gone'));
   },

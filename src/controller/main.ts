@@ -23,14 +23,7 @@ runProgram({
     // What the Controller writes (store, keys, setup code, backups) is this uid's alone: 0600 files, 0700 directories.
     process.umask(0o077);
     const controller = await startController({ config, logger });
-    if (process.stdout.isTTY) {
-      // A person started it: the local Agent's first lines come before the address, so the address is what stays in view.
-      await settleBriefly(() => !controller.localAgent || controller.services.agents.connectedCount > 0, localAgentSettleMs);
-      process.stdout.write(readyLines(controller).join('\n') + '\n');
-    } else {
-      process.stdout.write(JSON.stringify({ event: 'listening', httpPort: controller.httpPort, grpcPort: controller.grpcPort }) + '\n');
-    }
-    // A second signal, or a stop that outlives its deadlines, exits at once with 1.
+    // Before the ready lines: whoever waits for them may signal at once, and a signal with no handler yet would kill mid-start.
     const drainMs = config.shutdownTimeoutMs;
     stopOnSignals({
       logger,
@@ -39,5 +32,12 @@ runProgram({
       deadlineMs: drainMs + restOfStopMs,
       secondSignal: 'exit',
     });
+    if (process.stdout.isTTY) {
+      // A person started it: the local Agent's first lines come before the address, so the address is what stays in view.
+      await settleBriefly(() => !controller.localAgent || controller.services.agents.connectedCount > 0, localAgentSettleMs);
+      process.stdout.write(readyLines(controller).join('\n') + '\n');
+    } else {
+      process.stdout.write(JSON.stringify({ event: 'listening', httpPort: controller.httpPort, grpcPort: controller.grpcPort }) + '\n');
+    }
   },
 });

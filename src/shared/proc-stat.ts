@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 export interface ProcStat {
   /** R, S, D, Z, T, ... */
   state: string;
+  parentPid: number;
   /** When the process started, in clock ticks since boot: with the pid, a process's identity. */
   startTicks: number;
   /** User plus system CPU time, in clock ticks. */
@@ -17,11 +18,12 @@ export interface ProcStat {
 export function parseProcStat(text: string): ProcStat | null {
   // The command name (field 2) may hold spaces and parentheses: the fields start after the last ')'.
   const fields = text.slice(text.lastIndexOf(')') + 2).trim().split(' ');
+  const parentPid = Number(fields[1]);
   const utime = Number(fields[11]);
   const stime = Number(fields[12]);
   const startTicks = Number(fields[19]);
-  if (!fields[0] || !Number.isFinite(utime) || !Number.isFinite(stime) || !Number.isFinite(startTicks)) return null;
-  return { state: fields[0], startTicks, cpuTicks: utime + stime };
+  if (!fields[0] || ![parentPid, utime, stime, startTicks].every(Number.isFinite)) return null;
+  return { state: fields[0], parentPid, startTicks, cpuTicks: utime + stime };
 }
 
 /** /proc/<pid>/stat, or null when the process is gone (or there is no /proc). */

@@ -81,9 +81,9 @@ describe('runtime: launch spec', () => {
 });
 
 describe('runtime: /proc parsing', () => {
-  it('reads state, start time and CPU ticks after a command name with spaces and parentheses', () => {
+  it('reads state, parent, start time and CPU ticks after a command name with spaces and parentheses', () => {
     const fields = ['S', '1', '2', '3', '0', '-1', '4194560', '100', '0', '0', '0', '250', '50', '0', '0', '20', '0', '3', '0', '98765', '1000', '200'];
-    expect(parseProcStat(`4242 (my (odd) game) ${fields.join(' ')}\n`)).to.deep.equal({ state: 'S', startTicks: 98765, cpuTicks: 300 });
+    expect(parseProcStat(`4242 (my (odd) game) ${fields.join(' ')}\n`)).to.deep.equal({ state: 'S', parentPid: 1, startTicks: 98765, cpuTicks: 300 });
   });
 
   it('reads resident memory from status', () => {

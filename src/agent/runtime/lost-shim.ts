@@ -68,6 +68,6 @@ export async function settleWithoutShim(stateDir: string, clock: Clock): Promise
   if (reported) return { kind: 'reported', exit: reported, startedAt };
   if (!run) return { kind: 'none' };
   const exit = await endOrphan(stateDir, run.gamePid, run.gameStartTicks, clock);
-  await writeFileAtomic(join(stateDir, stateFiles.exit), `${JSON.stringify(exit)}\n`);
+  await writeFileAtomic(join(stateDir, stateFiles.exit), `${JSON.stringify(exit)}\n`, 0o600, 'process-lifetime');
   return { kind: 'unreported', exit, startedAt };
 }

@@ -113,7 +113,7 @@ export class ProcessRuntime implements ServerRuntime {
       await mkdir(stateDir, { recursive: true, mode: 0o700 });
       await removeFiles(stateDir, perRunFiles);
       const config: ShimConfig = { serverId, launch, consoleLines: this.consoleLines, lingerMs: this.lingerMs, ...(box ? { box } : {}) };
-      await writeFileAtomic(join(stateDir, stateFiles.config), JSON.stringify(config));
+      await writeFileAtomic(join(stateDir, stateFiles.config), JSON.stringify(config), 0o600, 'process-lifetime');
       const conn = await this.startShimOrAdopt(serverId, stateDir);
       this.lastRuns.delete(serverId);
       return this.track(serverId, stateDir, conn, launch);

@@ -14,6 +14,8 @@ export interface LaunchedShim {
   pid: number;
   /** Settles if the shim exits while this Agent is still its parent (a failed start shows here). */
   exited: Promise<number | null>;
+  /** SIGKILLs the shim unless it has already exited: its pid, once reaped, may name a stranger. */
+  kill(): void;
 }
 
 /** The shim needs no secrets of the Agent's: only what locating programs and temp files takes. */
@@ -40,7 +42,7 @@ export async function launchShim(stateDir: string, command: ProgramCommand = pro
     }
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.unref();
-    return { pid: child.pid, exited };
+    return { pid: child.pid, exited, kill: () => void child.kill('SIGKILL') };
   } finally {
     await log.close();
   }
@@ -64,7 +66,7 @@ export async function startShim(stateDir: string, command: ProgramCommand, timeo
       if (!isRuntimeError(error, 'shim_unavailable')) throw error;
     }
     if (Date.now() >= deadline) {
-      process.kill(shim.pid, 'SIGKILL');
+      shim.kill();
       throw new RuntimeError('timeout', `the shim did not answer within ${timeoutMs} ms: ${await logTail(stateDir)}`);
     }
     await sleep(START_POLL_MS);

@@ -88,15 +88,17 @@ export async function runShim(stateDir: string, clock: Clock = wallClock): Promi
   // The socket is made under the shim's umask (the game's, 022); like every state file it is the Agent's alone.
   await chmod(stateFiles.socket, 0o600);
   server.on('connection', (socket) => session.serve(socket));
-  await writeFileAtomic(stateFiles.shimPid, `${process.pid}\n`);
+  log('listening');
+  await writeFileAtomic(stateFiles.shimPid, `${process.pid}\n`, 0o600, 'process-lifetime');
 
   const spawned = await GameProcess.spawn(config.launch, clock, (stream, text, truncated) => session.addLine(stream, text, truncated), config.box);
+  log('game_spawned', { pid: spawned instanceof GameProcess ? spawned.pid : null });
   let stopRequestedBySignal = false;
   const onExit = async (ended: GameExit) => {
     const exit = await withBoxOutcome(ended, config);
     log('game_exit', { ...exit });
     try {
-      await writeFileAtomic(stateFiles.exit, `${JSON.stringify(exit)}\n`);
+      await writeFileAtomic(stateFiles.exit, `${JSON.stringify(exit)}\n`, 0o600, 'process-lifetime');
     } catch (error) {
       // Connected clients still hear the exit; only a later adopt would miss it.
       log('exit_record_failed', { message: error instanceof Error ? error.message : String(error) });
@@ -121,7 +123,7 @@ export async function runShim(stateDir: string, clock: Clock = wallClock): Promi
       else void game.stop(null);
     });
   }
-  await writeFileAtomic(stateFiles.gamePid, `${game.pid}\n`);
+  await writeFileAtomic(stateFiles.gamePid, `${game.pid}\n`, 0o600, 'process-lifetime');
   if (game.innerPid !== game.pid) session.setInnerPid(game.innerPid);
   const run: RunRecord = {
     serverId: config.serverId,
@@ -131,7 +133,7 @@ export async function runShim(stateDir: string, clock: Clock = wallClock): Promi
     gameStartTicks: await startTicksOf(game.pid),
     startedAt,
   };
-  await writeFileAtomic(stateFiles.run, `${JSON.stringify(run)}\n`);
+  await writeFileAtomic(stateFiles.run, `${JSON.stringify(run)}\n`, 0o600, 'process-lifetime');
   // Only now may the Agent hear of the game: whatever happens next, the state dir knows its pid.
   session.setGame({ kind: 'process', game });
   log('game_started', { pid: game.pid, innerPid: game.innerPid });

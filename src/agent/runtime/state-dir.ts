@@ -67,13 +67,19 @@ export function parseRunRecord(value: unknown): RunRecord | null {
 }
 
 /** Temp file, fsync, rename: a reader sees the old content or the new, never half of it. */
-export async function writeFileAtomic(path: string, content: string, mode = 0o600): Promise<void> {
+/**
+ * Writes by rename, so a reader sees the old content or the new, never half. A `process-lifetime`
+ * record (a pid, a run, an exit) is not synced: no process it names survives the host going down,
+ * and a sync waits behind every dirty write of the disk (seconds under a large copy), while the
+ * Agent waits for the shim that makes it.
+ */
+export async function writeFileAtomic(path: string, content: string, mode = 0o600, durability: 'synced' | 'process-lifetime' = 'synced'): Promise<void> {
   const temp = `${path}.${process.pid}.tmp`;
   try {
     const handle = await open(temp, 'w', mode);
     try {
       await handle.writeFile(content);
-      await handle.sync();
+      if (durability === 'synced') await handle.sync();
     } finally {
       await handle.close();
     }
