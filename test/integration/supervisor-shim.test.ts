@@ -1,9 +1,11 @@
 import { expect } from 'chai';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isRuntimeError } from '../../src/agent/runtime/errors.js';
 import { isPidAlive } from '../../src/agent/runtime/process-control.js';
 import { readProcStat } from '../../src/shared/proc-stat.js';
+import type { ShimConfig } from '../../src/agent/runtime/launch-spec.js';
+import { ShimConnection } from '../../src/agent/runtime/shim-connection.js';
 import { launchShim } from '../../src/agent/runtime/shim-launcher.js';
 import { programCommand } from '../../src/shared/programs.js';
 import { SHIM_BUSY_EXIT_CODE } from '../../src/agent/runtime/shim-protocol.js';
@@ -109,6 +111,26 @@ describe('supervisor: shim and process runtime with real processes — Agent res
       expect(runtime.lastRun('game')).to.deep.equal({ exit, lines });
       await runtime.start('game', spec());
       expect(runtime.lastRun('game')).to.equal(undefined);
+    });
+
+    it('a client that connects the moment the socket appears is answered (the Agent polls for it; a connection accepted before the shim listened for connections was never served)', async () => {
+      for (let attempt = 0; attempt < 8; attempt += 1) {
+        const stateDir = stateDirFor(join(rig.root, `eager-${attempt}`), 'game');
+        await mkdir(stateDir, { recursive: true, mode: 0o700 });
+        const config: ShimConfig = { serverId: 'game', launch: spec(), consoleLines: 100, lingerMs: 100 };
+        await writeFile(join(stateDir, stateFiles.config), JSON.stringify(config), { mode: 0o600 });
+        const shim = await launchShim(stateDir);
+        let conn: ShimConnection | undefined;
+        while (!conn) conn = await ShimConnection.open(join(stateDir, stateFiles.socket), 5000).catch(() => undefined);
+        try {
+          const { status } = await conn.request({ type: 'status' }, 5000);
+          expect(status).to.include({ serverId: 'game', state: 'running' });
+          await conn.request({ type: 'kill' }, 5000);
+        } finally {
+          conn.close();
+          shim.kill();
+        }
+      }
     });
 
     it('a second shim on a state dir another shim serves refuses with its own exit code; the game of the one serving goes on', async () => {

@@ -272,8 +272,18 @@ export class ProcessRuntime implements ServerRuntime {
       if (this.live.get(serverId) === live) this.live.delete(serverId);
       return this.adoptUnlocked(serverId);
     }
-    const { status } = await live.conn.request({ type: 'status' }, this.requestTimeoutMs);
+    const { status } = await this.requestStatus(live.conn);
     return this.fromShimStatus(serverId, live, status);
+  }
+
+  /** A connection that missed its answer is closed (which forgets its entry): the next call opens a fresh one instead of waiting on it again. */
+  private async requestStatus(conn: ShimConnection) {
+    try {
+      return await conn.request({ type: 'status' }, this.requestTimeoutMs);
+    } catch (error) {
+      if (isRuntimeError(error, 'timeout')) conn.close();
+      throw error;
+    }
   }
 
   private async track(serverId: string, stateDir: string, conn: ShimConnection, launch: LaunchSpec): Promise<RuntimeStatus> {
@@ -298,7 +308,7 @@ export class ProcessRuntime implements ServerRuntime {
     });
     // Registered before the first request, so an exit arriving meanwhile finds the entry it clears.
     this.live.set(serverId, live);
-    const { status } = await conn.request({ type: 'status' }, this.requestTimeoutMs);
+    const { status } = await this.requestStatus(conn);
     if (status.serverId !== serverId) {
       conn.close();
       throw new RuntimeError('protocol', `the shim in ${stateDir} serves ${status.serverId}`);

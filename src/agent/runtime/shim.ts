@@ -70,7 +70,9 @@ export async function runShim(stateDir: string, clock: Clock = wallClock): Promi
   let lingerTimer: NodeJS.Timeout | undefined;
   let shuttingDown = false;
 
-  const server = createServer({ pauseOnConnect: true });
+  // Served from the first connection: one accepted before a handler existed would stay paused with no one to
+  // answer it, and the Agent, which connects as soon as the socket appears, would wait out its deadline.
+  const server = createServer({ pauseOnConnect: true }, (socket) => session.serve(socket));
   const shutdown = () => {
     if (shuttingDown) return;
     shuttingDown = true;
@@ -87,7 +89,6 @@ export async function runShim(stateDir: string, clock: Clock = wallClock): Promi
   await listenExclusive(server, stateFiles.socket);
   // The socket is made under the shim's umask (the game's, 022); like every state file it is the Agent's alone.
   await chmod(stateFiles.socket, 0o600);
-  server.on('connection', (socket) => session.serve(socket));
   log('listening');
   await writeFileAtomic(stateFiles.shimPid, `${process.pid}\n`, 0o600, 'process-lifetime');
 
