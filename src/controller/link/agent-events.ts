@@ -7,16 +7,16 @@ import type { ServerReport } from '../domain/server-report.js';
  * only from a server's own Node, workflows also hear the others (a migration's source removing the
  * copy it left behind).
  */
-export type ServerReportListener = (nodeId: string, report: ServerReport) => void;
-export type ConsoleLineListener = (nodeId: string, line: ConsoleLine) => void;
-export type ConsoleEndListener = (nodeId: string, end: ConsoleEnd) => void;
+type ServerReportListener = (nodeId: string, report: ServerReport) => void;
+type ConsoleLineListener = (nodeId: string, line: ConsoleLine) => void;
+type ConsoleEndListener = (nodeId: string, end: ConsoleEnd) => void;
 /** Hears a Node's session go (closed, replaced or cut off): whatever it relayed has stopped. */
-export type SessionEndListener = (nodeId: string) => void;
+type SessionEndListener = (nodeId: string) => void;
 /**
  * Loads and sends the Node's full desired state (on every (re)connect, and when its Agent saw a gap
  * in revisions); a rejection closes the Node's stream, so its Agent reconnects and asks again.
  */
-export type FullStateListener = (nodeId: string) => Promise<void>;
+type FullStateListener = (nodeId: string) => Promise<void>;
 
 /** What services subscribe to of what the Agents send. */
 export type AgentInbound = Pick<AgentEvents, 'onServerReport' | 'onConsoleLine' | 'onConsoleEnd' | 'onSessionEnd' | 'onFullStateWanted'>;

@@ -18,7 +18,7 @@ export type InstalledPlugins = (serverIds: string[]) => Promise<PluginInstallati
 export type SendFailureListener = (nodeId: string, err: unknown) => void;
 
 /** What the sender uses of the link: the Agent's ask for its full state in, desired state out. */
-export type DesiredLink = Pick<AgentSessions, 'onFullStateWanted' | 'sendDesiredState' | 'sendDesiredChange' | 'acceptsChanges'>;
+type DesiredLink = Pick<AgentSessions, 'onFullStateWanted' | 'sendDesiredState' | 'sendDesiredChange' | 'acceptsChanges'>;
 
 /**
  * How a desired change reaches the Agent. Desired state goes out one server at a time (whole on
