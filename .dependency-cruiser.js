@@ -14,7 +14,7 @@ const machines = '^src/(controller/actors/[^/]+-machine|agent/reconciler/server-
 /**
  * The capabilities of services/ in order, lowest first: a capability imports only those of its own
  * level and below, so each can be read and tested with only what is under it. A seam two levels
- * share (timers, sealing, the Node gateway, placement rules) lives in core/, security/ or domain/,
+ * share (timers, sealing, the Node directory, desired changes, placement rules) lives in core/, security/ or domain/,
  * or in a low capability of its own (placement/); the calls to Agents every level makes are in
  * link/node-calls.ts, below the services.
  */

@@ -107,7 +107,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   createWorkflowMetrics(metrics.registry, services.workflows.outcomes);
   registerServerMetrics(metrics.registry, { census: services.serverCensus, reconcile: services.reconcileTimer, console: services.consoleHub }, logger);
   registerBackupMetrics(metrics.registry, services.backups.runner);
-  registerDesiredSendMetrics(metrics.registry, services.gateway);
+  registerDesiredSendMetrics(metrics.registry, services.desiredSender);
   await services.backups.start();
   // After the backups' own recovery: a workflow cut off during its PRE_RESTORE or PRE_UPDATE backup finds that backup settled.
   await services.workflows.resume();

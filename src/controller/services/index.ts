@@ -36,16 +36,15 @@ import { NetworkState } from './network/network-state.js';
 import { NetworkService } from './network/network.js';
 import { SecretRotation } from './network/secret-rotation.js';
 import { NodeEnrollment } from './nodes/enrollment.js';
+import { FleetNodeDirectory } from './nodes/node-directory.js';
 import { NodeService } from './nodes/nodes.js';
 import { PluginService } from './plugins/plugins.js';
 import { RoleService } from './identity/roles.js';
-import { FleetNodeGateway } from './agent-link/desired-sender.js';
-import { AgentInbound } from './agent-link/inbound.js';
+import { DesiredSender } from './agent-link/desired-sender.js';
 import { ServerCensus } from './servers/census.js';
 import { ServerUsageService } from './servers/usage.js';
 import { ServerPlacements } from './placement/placements.js';
 import { ServerPortMoves } from './servers/port-moves.js';
-import { ServerReportFeed } from './servers/report-feed.js';
 import { ServerReports } from './servers/status-reports.js';
 import { ServerChangeHub } from './servers/change-hub.js';
 import { ServerWatchStream } from './servers/watch-stream.js';
@@ -123,12 +122,11 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const loginFailures = new LoginFailureLog(deps, audit);
   const totpFactor = new TotpFactor(deps);
   const placements = new ServerPlacements(deps.repos);
-  // Nodes: the actors, the Controller's handle on connected Agents, and the enrollment gate.
+  // Nodes: the actors and their read view, the Controller's handle on connected Agents, and the enrollment gate.
   const fleet = new NodeFleet({ ...deps, timings: deps.nodeTimings ?? defaultNodeTimings, timerClock: deps.nodeTimerClock });
-  // The link is a loop (desired state out to the Agents, their reports back to the servers):
-  // `inbound` is what the Agents' messages become, bound to the services once they exist below.
-  const inbound = new AgentInbound(deps.logger);
-  const agents = new AgentSessions(deps.logger, inbound);
+  const nodeDirectory = new FleetNodeDirectory(fleet);
+  // What Agents send is published by `agents` and subscribed to below by the services it is for; desired state goes out through it.
+  const agents = new AgentSessions(deps.logger);
   const enrollment = new NodeEnrollment(deps, fleet, audit);
   const nodes = new NodeService(deps, access, fleet, agents, enrollment, placements);
   const teams = new TeamService(deps, access, roles, placements, accessEvents);
@@ -136,19 +134,18 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const serverWatch = new ServerChangeHub();
   const forwardingSecret = new ForwardingSecret(deps);
   const networkState = new NetworkState(deps.repos, fleet, forwardingSecret);
-  const gateway = new FleetNodeGateway(fleet, agents, deps.repos, deps.templates, (serverIds) => deps.repos.pluginInstallations.find({ serverId: { $in: serverIds } }), networkState, deps.logger);
-  const servers = new ServerService(deps, access, new ServerFleet(), deps.templates, gateway, serverWatch, placements, fleet);
+  const desiredSender = new DesiredSender(agents, deps.repos, deps.templates, (serverIds) => deps.repos.pluginInstallations.find({ serverId: { $in: serverIds } }), networkState, deps.logger);
+  const servers = new ServerService(deps, access, new ServerFleet(), deps.templates, nodeDirectory, desiredSender, serverWatch, placements, fleet);
   const serverWatchFeed = new ServerWatchStream(serverWatch, servers.listItem, access, deps, streamGuards, accessEvents);
   // The network: its proxy's routes follow every server and Node change that shapes them.
-  const routePush = new NetworkRoutePush(networkState, gateway, serverWatch, fleet, deps.logger);
+  const routePush = new NetworkRoutePush(networkState, desiredSender, serverWatch, fleet, deps.logger);
   const serverReports = new ServerReports(deps, servers, new ServerPortMoves(deps, servers, audit));
-  const reportFeed = new ServerReportFeed();
-  inbound.bind({ gateway, reportFeed, serverReports });
+  agents.onServerReport(serverReports.heard);
   // What the metrics read: servers counted by state when scraped, and each desired change timed until its Agent reports it.
-  const serverCensus = new ServerCensus(deps.repos, (nodeId) => gateway.isConnected(nodeId));
+  const serverCensus = new ServerCensus(deps.repos, (nodeId) => nodeDirectory.isConnected(nodeId));
   const reconcileTimer = new ReconcileTimer();
   serverWatch.subscribe((change) => reconcileTimer.changed(change));
-  reportFeed.subscribe((nodeId, report) => reconcileTimer.reported(nodeId, report));
+  agents.onServerReport((nodeId, report) => reconcileTimer.reported(nodeId, report));
   // File changes through the API under way: refused while files move, and awaited by a workflow before its files are replaced or last copied.
   const fileChanges = new FileChangesUnderWay();
   // Operating a server through its Agent: console, files, server.properties, usage history.
@@ -156,12 +153,12 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const consoleHub = new ConsoleHub(agents, nodeCalls, deps.logger);
   // Plugins: the synced catalog, installations per server, and the jars Nodes fetch.
   const catalog = new CatalogService(deps, access, { source: deps.catalog?.source, syncIntervalMs: deps.catalog?.syncIntervalMs ?? 60 * 60 * 1000 });
-  const plugins = new PluginService(deps, servers, catalog, deps.templates, gateway, new ArtifactStore(join(deps.dataDir, 'artifacts'), deps.logger, deps.repos.sharedArtifacts()), serverWatch);
+  const plugins = new PluginService(deps, servers, catalog, deps.templates, desiredSender, new ArtifactStore(join(deps.dataDir, 'artifacts'), deps.logger, deps.repos.sharedArtifacts()), serverWatch);
   // Backups: destinations, manual and scheduled backups.
   const backups = createBackupServices({ deps, access, audit, servers, agents, fleet, serverChanges: serverWatch, timers: deps.scheduleTimers });
   // Workflows of servers, on one runner: migrations (and drains), restores, software updates.
   const workflows = createWorkflowServices({
-    deps, access, servers, templates: deps.templates, nodes, fleet, agents, gateway, reports: reportFeed, serverChanges: serverWatch, backups, catalog,
+    deps, access, servers, templates: deps.templates, nodes, fleet, agents, directory: nodeDirectory, desired: desiredSender, serverChanges: serverWatch, backups, catalog,
     artifacts: plugins.artifacts, fileChanges, reconnectGraceMs: (deps.nodeTimings ?? defaultNodeTimings).unreachableAfterMs,
     migrationTimings: deps.migrationTimings, updateTimings: deps.updateTimings,
   });
@@ -186,7 +183,8 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     auditRetention: new AuditRetention(deps, deps.auditRetentionDays ?? 365, deps.scheduleTimers ?? processTimers),
     fleet,
     agents,
-    gateway,
+    nodeDirectory,
+    desiredSender,
     enrollment,
     nodes,
     servers,

@@ -17,7 +17,7 @@ import type { PluginInstallationDoc, ServerDoc } from '../../store/records.js';
 import type { TemplateCatalog } from '../../templates/template-catalog.js';
 import type { CatalogService } from './catalog.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
-import type { NodeGateway } from '../../core/node-gateway.js';
+import type { DesiredChanges } from '../../core/desired-changes.js';
 import { installationView } from './plugin-views.js';
 import { requireDiskRoom } from '../servers/disk-room.js';
 import type { ServerChangeHub } from '../servers/change-hub.js';
@@ -57,7 +57,7 @@ export class PluginService {
     private readonly servers: ServerService,
     private readonly catalog: CatalogService,
     private readonly templates: TemplateCatalog,
-    private readonly nodes: NodeGateway,
+    private readonly desired: DesiredChanges,
     readonly artifacts: ArtifactStore,
     serverChanges: ServerChangeHub,
   ) {
@@ -79,7 +79,7 @@ export class PluginService {
   }
 
   private changed(server: ServerDoc): void {
-    if (server.nodeId) this.nodes.desiredStateChanged(server.nodeId, [server]);
+    if (server.nodeId) this.desired.desiredStateChanged(server.nodeId, [server]);
   }
 
   async list(caller: Caller, serverId: string, page: { limit: number; cursor?: string }) {

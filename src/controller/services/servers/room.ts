@@ -4,7 +4,7 @@ import type { Reservation } from '../../domain/server-spec.js';
 import type { PortRange } from '../../../shared/link/messages.js';
 import type { Repositories } from '../../store/repositories.js';
 import { networkId } from '../../domain/network.js';
-import type { NodeGateway, NodeInfo } from '../../core/node-gateway.js';
+import type { NodeDirectory, NodeInfo } from '../../core/node-directory.js';
 import type { PortRefusals } from './port-refusals.js';
 import type { ServerPlacements } from '../placement/placements.js';
 
@@ -19,7 +19,7 @@ const amounts = (r: Reservation) => `${r.cpuMillis}m CPU, ${r.memoryBytes >= gib
 export class ServerRoom {
   constructor(
     private readonly repos: Repositories,
-    private readonly nodes: NodeGateway,
+    private readonly nodes: NodeDirectory,
     private readonly placements: ServerPlacements,
     private readonly refusals: PortRefusals,
   ) {}

@@ -20,7 +20,8 @@ import type { ChangeOptions, CreateProxyInput, CreateServerInput, ServerListQuer
 import type { TemplateCatalog } from '../../templates/template-catalog.js';
 import { hidden, type Access } from '../identity/access.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
-import type { NodeGateway } from '../../core/node-gateway.js';
+import type { DesiredChanges } from '../../core/desired-changes.js';
+import type { NodeDirectory } from '../../core/node-directory.js';
 import type { ServerPlacements } from '../placement/placements.js';
 import { PortRefusals } from './port-refusals.js';
 import { requireReinstallable } from './reinstall-rule.js';
@@ -58,7 +59,8 @@ export class ServerService {
     private readonly access: Access,
     private readonly fleet: ServerFleet,
     private readonly templates: TemplateCatalog,
-    private readonly nodes: NodeGateway,
+    private readonly nodes: NodeDirectory,
+    private readonly desired: DesiredChanges,
     private readonly changes: ServerChangeHub,
     placements: ServerPlacements,
     nodeStates: NodeStateFeed,
@@ -164,7 +166,7 @@ export class ServerService {
       }
       this.observedMemo.saw(doc);
       audit.target(id).detail({ nodeId, gamePort });
-      this.nodes.desiredStateChanged(nodeId, [doc]);
+      this.desired.desiredStateChanged(nodeId, [doc]);
       this.changed(doc);
       return this.detail(doc);
     });
@@ -366,7 +368,7 @@ export class ServerService {
     }
     this.observedMemo.saw(next);
     // A hold begun or lifted changes what the Node is told as much as a new generation does.
-    if ((next.generation !== before.generation || Boolean(next.workflow?.hold) !== Boolean(before.workflow?.hold)) && next.nodeId) this.nodes.desiredStateChanged(next.nodeId, [next]);
+    if ((next.generation !== before.generation || Boolean(next.workflow?.hold) !== Boolean(before.workflow?.hold)) && next.nodeId) this.desired.desiredStateChanged(next.nodeId, [next]);
     this.changed(next);
     return next;
   }

@@ -1,8 +1,8 @@
-import type { Phase, ServerObserved } from '../../domain/server-spec.js';
+import type { Phase } from '../../domain/server-spec.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import { worthWriting } from './observed-memo.js';
 import type { ServerPortMoves } from './port-moves.js';
-import type { ServerReport } from '../../domain/server-report.js';
+import { observedOf, type ServerReport } from '../../domain/server-report.js';
 import type { ServerService } from './servers.js';
 
 /**
@@ -12,6 +12,11 @@ import type { ServerService } from './servers.js';
  */
 export class ServerReports {
   constructor(private readonly deps: ServiceDeps, private readonly servers: ServerService, private readonly portMoves: ServerPortMoves) {}
+
+  /** A report as the link publishes it: applied in the background, a failure logged. */
+  heard = (nodeId: string, report: ServerReport): void => {
+    this.apply(nodeId, report).catch((err: unknown) => this.deps.logger.error({ err, nodeId, serverId: report.serverId }, 'a server report could not be applied'));
+  };
 
   /**
    * Queues the report on the server's lock at once (before any await), so reports keep their
@@ -45,17 +50,3 @@ export class ServerReports {
 
 /** The phases a report can end (installed, removed, install failed; a failed install installed after all). */
 const endedByReports = new Set<Phase>(['PROVISIONING', 'DELETING', 'FAILED']);
-
-const observedOf = (report: ServerReport, at: string): ServerObserved => ({
-  observedGeneration: report.observedGeneration,
-  ...(report.runtimeState ? { runtimeState: report.runtimeState } : {}),
-  installed: report.installed,
-  restarting: report.restarting,
-  startedInNetwork: report.startedInNetwork,
-  usage: report.usage,
-  conditions: report.conditions,
-  ...(report.startedAt ? { startedAt: report.startedAt } : {}),
-  ...(report.pid ? { pid: report.pid } : {}),
-  ...(report.players ? { players: report.players } : {}),
-  reportedAt: at,
-});

@@ -3,8 +3,8 @@ import type { AgentSessions } from '../../../link/session-registry.js';
 import type { TemplateCatalog } from '../../../templates/template-catalog.js';
 import type { ServiceDeps } from '../../deps.js';
 import type { FileChangesUnderWay } from '../../files/file-changes.js';
-import type { NodeGateway } from '../../../core/node-gateway.js';
-import type { ServerReportFeed } from '../../servers/report-feed.js';
+import type { DesiredChanges } from '../../../core/desired-changes.js';
+import type { NodeDirectory } from '../../../core/node-directory.js';
 import type { ServerService } from '../../servers/servers.js';
 
 /** How long a migration waits on a Node for what it asked through desired state; tests shorten them. */
@@ -26,8 +26,8 @@ export interface MigrationContext {
   deps: ServiceDeps;
   servers: ServerService;
   templates: TemplateCatalog;
-  gateway: NodeGateway;
-  reports: ServerReportFeed;
+  directory: NodeDirectory;
+  desired: DesiredChanges;
   nodeStates: Pick<NodeFleet, 'subscribe'>;
   agents: AgentSessions;
   fileChanges: Pick<FileChangesUnderWay, 'settled'>;

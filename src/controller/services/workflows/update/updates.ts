@@ -7,7 +7,7 @@ import type { ServerSoftware } from '../../../domain/server-spec.js';
 import type { ServerDoc } from '../../../store/records.js';
 import type { CatalogService } from '../../plugins/catalog.js';
 import { nodeUnavailable } from '../../../link/node-calls.js';
-import type { NodeGateway } from '../../../core/node-gateway.js';
+import type { NodeDirectory } from '../../../core/node-directory.js';
 import { nowIso } from '../../deps.js';
 import type { WorkflowDefinition, WorkflowRunner } from '../workflow-runner.js';
 import { UpdateRun, updateSteps, type UpdateContext } from './update-run.js';
@@ -30,7 +30,7 @@ export class UpdateService implements WorkflowDefinition {
 
   constructor(
     private readonly ctx: UpdateContext,
-    private readonly gateway: NodeGateway,
+    private readonly nodes: NodeDirectory,
     private readonly catalog: Pick<CatalogService, 'current'>,
     private readonly runner: WorkflowRunner,
   ) {}
@@ -49,7 +49,7 @@ export class UpdateService implements WorkflowDefinition {
     if (!input.force) await this.requireSuitedPlugins(doc, to);
     const destination = input.backupDestinationId === undefined ? undefined : await this.ctx.destinations.resolve(input.backupDestinationId, 'body.backupDestinationId');
     if (destination?.kind === 'NODE_DIRECTORY' && !doc.nodeId) throw invalidRequest('body.backupDestinationId: the server is on no Node.');
-    if (!doc.nodeId || !this.gateway.isConnected(doc.nodeId)) throw nodeUnavailable();
+    if (!doc.nodeId || !this.nodes.isConnected(doc.nodeId)) throw nodeUnavailable();
     this.runner.refuseWhileStopping();
     const begun = await this.ctx.servers.apply(doc, {
       ...event,

@@ -1,10 +1,9 @@
 import type { PortRange } from '../../shared/link/messages.js';
 import type { Reservation } from '../domain/server-spec.js';
-import type { ServerDoc } from '../store/records.js';
 
 /**
- * What servers, networks, plugins and workflows need to know of Nodes. It stands below every
- * capability because the agent link implements it (desired-sender.ts) over the Nodes' records.
+ * What servers, networks, plugins and workflows need to know of a Node. It stands below every
+ * capability because the Nodes' own view (nodes/node-directory.ts) implements it over their actors.
  */
 export interface NodeInfo {
   nodeId: string;
@@ -18,15 +17,10 @@ export interface NodeInfo {
   javaMajors: number[];
 }
 
-export interface NodeGateway {
+/** The Nodes as the capabilities above them read them. */
+export interface NodeDirectory {
   get(nodeId: string): Promise<NodeInfo | undefined>;
   list(): Promise<NodeInfo[]>;
   /** Whether the Node's Agent can be heard (HEALTHY or DEGRADED). */
   isConnected(nodeId: string): boolean;
-  /**
-   * The desired state of the Node's servers changed: send the Node the given servers' desired
-   * state (each its own change, made from the record as just written), or its full desired state
-   * when `servers` is not given.
-   */
-  desiredStateChanged(nodeId: string, servers?: readonly ServerDoc[]): void;
 }
