@@ -34,6 +34,7 @@ import { NetworkRoutePush } from './network/route-push.js';
 import { ForwardingSecret } from './network/forwarding-secret.js';
 import { NetworkState } from './network/network-state.js';
 import { NetworkService } from './network/network.js';
+import { ProxyServer } from './network/proxy-server.js';
 import { SecretRotation } from './network/secret-rotation.js';
 import { NodeEnrollment } from './nodes/enrollment.js';
 import { NodeService } from './nodes/nodes.js';
@@ -50,6 +51,10 @@ import { ServerReports } from './servers/status-reports.js';
 import { ServerChangeHub } from './servers/change-hub.js';
 import { ServerWatchStream } from './servers/watch-stream.js';
 import { ServerService } from './servers/servers.js';
+import { ServerAggregate } from './servers/aggregate.js';
+import { PlacementTurn } from './servers/placement-turn.js';
+import { ServerRoom } from './servers/room.js';
+import { ServerCreation } from './servers/server-creation.js';
 import { SessionService, defaultSessionPolicy, type SessionPolicy } from './identity/sessions.js';
 import { SetupService } from './identity/setup.js';
 import { StreamGuards } from './identity/stream-guard.js';
@@ -137,11 +142,15 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const forwardingSecret = new ForwardingSecret(deps);
   const networkState = new NetworkState(deps.repos, fleet, forwardingSecret);
   const gateway = new FleetNodeGateway(fleet, agents, deps.repos, deps.templates, (serverIds) => deps.repos.pluginInstallations.find({ serverId: { $in: serverIds } }), networkState, deps.logger);
-  const servers = new ServerService(deps, access, new ServerFleet(), deps.templates, gateway, serverWatch, placements, fleet);
-  const serverWatchFeed = new ServerWatchStream(serverWatch, servers.listItem, access, deps, streamGuards, accessEvents);
+  // The aggregate is what every capability changes servers through; the API's use cases are `ServerService`.
+  const serverAggregate = new ServerAggregate(deps, access, new ServerFleet(), gateway, serverWatch, fleet);
+  const placing = new PlacementTurn(new ServerRoom(deps.repos, gateway, placements, serverAggregate.portRefusals));
+  const serverCreation = new ServerCreation(deps, serverAggregate, placing, deps.templates);
+  const servers = new ServerService(deps, access, serverAggregate, deps.templates, gateway, placing, serverCreation);
+  const serverWatchFeed = new ServerWatchStream(serverWatch, serverAggregate.listItem, access, deps, streamGuards, accessEvents);
   // The network: its proxy's routes follow every server and Node change that shapes them.
   const routePush = new NetworkRoutePush(networkState, gateway, serverWatch, fleet, deps.logger);
-  const serverReports = new ServerReports(deps, servers, new ServerPortMoves(deps, servers, audit));
+  const serverReports = new ServerReports(deps, serverAggregate, new ServerPortMoves(deps, serverAggregate, placing, audit));
   const reportFeed = new ServerReportFeed();
   inbound.bind({ gateway, reportFeed, serverReports });
   // What the metrics read: servers counted by state when scraped, and each desired change timed until its Agent reports it.
@@ -156,12 +165,12 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const consoleHub = new ConsoleHub(agents, nodeCalls, deps.logger);
   // Plugins: the synced catalog, installations per server, and the jars Nodes fetch.
   const catalog = new CatalogService(deps, access, { source: deps.catalog?.source, syncIntervalMs: deps.catalog?.syncIntervalMs ?? 60 * 60 * 1000 });
-  const plugins = new PluginService(deps, servers, catalog, deps.templates, gateway, new ArtifactStore(join(deps.dataDir, 'artifacts'), deps.logger, deps.repos.sharedArtifacts()), serverWatch);
+  const plugins = new PluginService(deps, serverAggregate, catalog, deps.templates, gateway, new ArtifactStore(join(deps.dataDir, 'artifacts'), deps.logger, deps.repos.sharedArtifacts()), serverWatch);
   // Backups: destinations, manual and scheduled backups.
-  const backups = createBackupServices({ deps, access, audit, servers, agents, fleet, serverChanges: serverWatch, timers: deps.scheduleTimers });
+  const backups = createBackupServices({ deps, access, audit, servers: serverAggregate, agents, fleet, serverChanges: serverWatch, timers: deps.scheduleTimers });
   // Workflows of servers, on one runner: migrations (and drains), restores, software updates.
   const workflows = createWorkflowServices({
-    deps, access, servers, templates: deps.templates, nodes, fleet, agents, gateway, reports: reportFeed, serverChanges: serverWatch, backups, catalog,
+    deps, access, servers: serverAggregate, placing, templates: deps.templates, nodes, fleet, agents, gateway, reports: reportFeed, serverChanges: serverWatch, backups, catalog,
     artifacts: plugins.artifacts, fileChanges, reconnectGraceMs: (deps.nodeTimings ?? defaultNodeTimings).unreachableAfterMs,
     migrationTimings: deps.migrationTimings, updateTimings: deps.updateTimings,
   });
@@ -190,6 +199,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     enrollment,
     nodes,
     servers,
+    serverAggregate,
     serverWatch: serverWatchFeed,
     serverReports,
     serverCensus,
@@ -197,15 +207,18 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     workflows: workflows.runner,
     migrations: workflows.migrations,
     drain: workflows.drain,
-    network: new NetworkService(deps, access, networkState, servers, teams, routePush, new SecretRotation(deps, forwardingSecret, servers, serverWatch, deps.logger)),
+    network: new NetworkService(
+      deps, access, networkState, serverAggregate, new ProxyServer(deps, serverAggregate, placing, serverCreation, deps.templates), teams, routePush,
+      new SecretRotation(deps, forwardingSecret, serverAggregate, serverWatch, deps.logger),
+    ),
     forwardingSecret,
     templates: new TemplateService(deps.templates),
     software: new SoftwareService(deps, access, deps.templates, { bases: deps.software?.bases ?? defaultUpstreamBases, syncIntervalMs: deps.software?.syncIntervalMs ?? 6 * 60 * 60 * 1000 }),
     consoleHub,
-    console: new ConsoleService(servers, nodeCalls, consoleHub, access, streamGuards),
-    files: new FileService(servers, nodeCalls, deps.templates, fileChanges),
-    properties: new PropertiesService(servers, nodeCalls, deps.templates, fileChanges),
-    usage: new ServerUsageService(servers, nodeCalls),
+    console: new ConsoleService(serverAggregate, nodeCalls, consoleHub, access, streamGuards),
+    files: new FileService(serverAggregate, nodeCalls, deps.templates, fileChanges),
+    properties: new PropertiesService(serverAggregate, nodeCalls, deps.templates, fileChanges),
+    usage: new ServerUsageService(serverAggregate, nodeCalls),
     catalog,
     plugins,
     /** What Nodes may fetch over the link: plugin jars, then server software. */
