@@ -45,7 +45,7 @@ export class ProxyServer {
     return this.creating.run('proxy', async () => {
       const existing = await this.deps.repos.servers.findOne({ kind: 'PROXY' });
       if (existing) throw conflict(`The network has its proxy already (${existing.name}, ${existing._id}).`);
-      return this.creation.place('PROXY', { ...input, software, inNetwork: false }, input.team, port, audit);
+      return this.servers.detail(await this.creation.place('PROXY', { ...input, software, inNetwork: false }, input.team, port, audit));
     });
   }
 

@@ -1,4 +1,5 @@
 import type { AuditScope } from '../../core/audit-scope.js';
+import type { ServerDoc } from '../../store/records.js';
 import { defaultRestartPolicy, emptyObserved, type ServerDesired, type ServerKind } from '../../domain/server-spec.js';
 import type { TemplateCatalog } from '../../templates/template-catalog.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
@@ -12,7 +13,8 @@ type PlacedServerInput = Omit<CreateServerInput, 'teamId'> & { inNetwork: boolea
 
 /**
  * A new server placed (on `port` when given, else on a free game port of the Node chosen), named
- * in its team, stored and told to its Node: game servers and the network's proxy alike.
+ * in its team, stored and told to its Node: game servers and the network's proxy alike. With
+ * `dryRun`, the record as it would be, nothing stored.
  */
 export class ServerCreation {
   private readonly names: ServerNames;
@@ -27,7 +29,7 @@ export class ServerCreation {
   }
 
   /** `team` is resolved once the server is placed: a team made for it is not made for a refused server. */
-  async place(kind: ServerKind, input: PlacedServerInput, team: () => Promise<string>, port: number | undefined, audit: AuditScope, { dryRun = false }: ChangeOptions = {}) {
+  async place(kind: ServerKind, input: PlacedServerInput, team: () => Promise<string>, port: number | undefined, audit: AuditScope, { dryRun = false }: ChangeOptions = {}): Promise<ServerDoc> {
     return this.placing.run(async (room) => {
       const nodeId = await room.place(input.resources, input.nodeId, port, this.templates.javaMinimum(input.software));
       const gamePort = port ?? (await room.allocatePort(nodeId));
@@ -50,7 +52,7 @@ export class ServerCreation {
         throw ServerNames.refusal(e, input.name);
       });
       if (!dryRun) audit.target(id).detail({ nodeId, gamePort });
-      return this.servers.detail(doc);
+      return doc;
     });
   }
 }

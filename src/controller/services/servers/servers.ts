@@ -48,9 +48,11 @@ export class ServerService {
     requireMaySetEgress(caller, [], input.network?.egressAllow);
     const { template, software } = chooseSoftware(this.templates, input.software);
     requireTemplateKind(template.kind, 'GAME_SERVER');
-    if (input.inNetwork) requireJoinableTemplate(template);
-    if (input.inNetwork) await requireMayJoinNetwork(this.deps, this.access, caller, input.teamId);
-    return this.creation.place('GAME_SERVER', { ...input, software, inNetwork: input.inNetwork ?? false }, async () => input.teamId, undefined, audit, options);
+    if (input.inNetwork) {
+      requireJoinableTemplate(template);
+      await requireMayJoinNetwork(this.deps, this.access, caller, input.teamId);
+    }
+    return this.servers.detail(await this.creation.place('GAME_SERVER', { ...input, software, inNetwork: input.inNetwork ?? false }, async () => input.teamId, undefined, audit, options));
   }
 
   async list(caller: Caller, query: ServerListQuery) {
