@@ -169,7 +169,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
       await localAgent?.stop();
       await link.close();
       await services.nodes.stop();
-      services.servers.stop();
+      services.serverAggregate.stop();
       await repos.close();
       return report;
     },

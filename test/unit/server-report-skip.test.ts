@@ -14,11 +14,12 @@ import { ServerPortMoves } from '../../src/controller/services/servers/port-move
 import type { ServerReport } from '../../src/controller/domain/server-report.js';
 import { ServerReports } from '../../src/controller/services/servers/status-reports.js';
 import { ServerChangeHub } from '../../src/controller/services/servers/change-hub.js';
-import { ServerService } from '../../src/controller/services/servers/servers.js';
+import { ServerAggregate } from '../../src/controller/services/servers/aggregate.js';
+import { PlacementTurn } from '../../src/controller/services/servers/placement-turn.js';
+import { ServerRoom } from '../../src/controller/services/servers/room.js';
 import { openStore } from '../../src/controller/store/open-store.js';
 import type { ServerDoc } from '../../src/controller/store/records.js';
 import type { Repositories } from '../../src/controller/store/repositories.js';
-import type { TemplateCatalog } from '../../src/controller/templates/template-catalog.js';
 import { uuidV7Ids } from '../../src/shared/clock.js';
 import { SecretBox } from '../../src/controller/security/secret-box.js';
 import { silentLogger } from '../../src/shared/logger.js';
@@ -55,8 +56,9 @@ describe('server reports that change nothing', () => {
     writes = [];
     watch.subscribe((change) => writes.push(change.doc));
     fleet = new ServerFleet();
-    const servers = new ServerService(deps, new Access(repos), fleet, {} as TemplateCatalog, nodes, nodes, watch, new ServerPlacements(repos), { subscribe: () => () => undefined });
-    reports = new ServerReports(deps, servers, new ServerPortMoves(deps, servers, {} as AuditService));
+    const servers = new ServerAggregate(deps, new Access(repos), fleet, nodes, nodes, watch, { subscribe: () => () => undefined });
+    const placing = new PlacementTurn(new ServerRoom(repos, nodes, new ServerPlacements(repos), servers.portRefusals));
+    reports = new ServerReports(deps, servers, new ServerPortMoves(deps, servers, placing, {} as AuditService));
     reads = 0;
     const findById = repos.servers.findById.bind(repos.servers);
     repos.servers.findById = (id) => {

@@ -34,6 +34,7 @@ import { NetworkRoutePush } from './network/route-push.js';
 import { ForwardingSecret } from './network/forwarding-secret.js';
 import { NetworkState } from './network/network-state.js';
 import { NetworkService } from './network/network.js';
+import { ProxyServer } from './network/proxy-server.js';
 import { SecretRotation } from './network/secret-rotation.js';
 import { NodeEnrollment } from './nodes/enrollment.js';
 import { FleetNodeDirectory } from './nodes/node-directory.js';
@@ -49,6 +50,10 @@ import { ServerReports } from './servers/status-reports.js';
 import { ServerChangeHub } from './servers/change-hub.js';
 import { ServerWatchStream } from './servers/watch-stream.js';
 import { ServerService } from './servers/servers.js';
+import { ServerAggregate } from './servers/aggregate.js';
+import { PlacementTurn } from './servers/placement-turn.js';
+import { ServerRoom } from './servers/room.js';
+import { ServerCreation } from './servers/server-creation.js';
 import { SessionService, defaultSessionPolicy, type SessionPolicy } from './identity/sessions.js';
 import { SetupService } from './identity/setup.js';
 import { StreamGuards } from './identity/stream-guard.js';
@@ -135,11 +140,15 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const forwardingSecret = new ForwardingSecret(deps);
   const networkState = new NetworkState(deps.repos, fleet, forwardingSecret);
   const desiredSender = new DesiredSender(agents, deps.repos, deps.templates, (serverIds) => deps.repos.pluginInstallations.find({ serverId: { $in: serverIds } }), networkState, deps.logger);
-  const servers = new ServerService(deps, access, new ServerFleet(), deps.templates, nodeDirectory, desiredSender, serverWatch, placements, fleet);
-  const serverWatchFeed = new ServerWatchStream(serverWatch, servers.listItem, access, deps, streamGuards, accessEvents);
+  // The aggregate is what every capability changes servers through; the API's use cases are `ServerService`.
+  const serverAggregate = new ServerAggregate(deps, access, new ServerFleet(), nodeDirectory, desiredSender, serverWatch, fleet);
+  const placing = new PlacementTurn(new ServerRoom(deps.repos, nodeDirectory, placements, serverAggregate.portRefusals));
+  const serverCreation = new ServerCreation(deps, serverAggregate, placing, deps.templates);
+  const servers = new ServerService(deps, access, serverAggregate, deps.templates, nodeDirectory, placing, serverCreation);
+  const serverWatchFeed = new ServerWatchStream(serverWatch, serverAggregate.listItem, access, deps, streamGuards, accessEvents);
   // The network: its proxy's routes follow every server and Node change that shapes them.
   const routePush = new NetworkRoutePush(networkState, desiredSender, serverWatch, fleet, deps.logger);
-  const serverReports = new ServerReports(deps, servers, new ServerPortMoves(deps, servers, audit));
+  const serverReports = new ServerReports(deps, serverAggregate, new ServerPortMoves(deps, serverAggregate, placing, audit));
   agents.onServerReport(serverReports.heard);
   // What the metrics read: servers counted by state when scraped, and each desired change timed until its Agent reports it.
   const serverCensus = new ServerCensus(deps.repos, (nodeId) => nodeDirectory.isConnected(nodeId));
@@ -153,12 +162,12 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const consoleHub = new ConsoleHub(agents, nodeCalls, deps.logger);
   // Plugins: the synced catalog, installations per server, and the jars Nodes fetch.
   const catalog = new CatalogService(deps, access, { source: deps.catalog?.source, syncIntervalMs: deps.catalog?.syncIntervalMs ?? 60 * 60 * 1000 });
-  const plugins = new PluginService(deps, servers, catalog, deps.templates, desiredSender, new ArtifactStore(join(deps.dataDir, 'artifacts'), deps.logger, deps.repos.sharedArtifacts()), serverWatch);
+  const plugins = new PluginService(deps, serverAggregate, catalog, deps.templates, desiredSender, new ArtifactStore(join(deps.dataDir, 'artifacts'), deps.logger, deps.repos.sharedArtifacts()), serverWatch);
   // Backups: destinations, manual and scheduled backups.
-  const backups = createBackupServices({ deps, access, audit, servers, agents, fleet, serverChanges: serverWatch, timers: deps.scheduleTimers });
+  const backups = createBackupServices({ deps, access, audit, servers: serverAggregate, agents, fleet, serverChanges: serverWatch, timers: deps.scheduleTimers });
   // Workflows of servers, on one runner: migrations (and drains), restores, software updates.
   const workflows = createWorkflowServices({
-    deps, access, servers, templates: deps.templates, nodes, fleet, agents, directory: nodeDirectory, desired: desiredSender, serverChanges: serverWatch, backups, catalog,
+    deps, access, servers: serverAggregate, placing, templates: deps.templates, nodes, fleet, agents, directory: nodeDirectory, desired: desiredSender, serverChanges: serverWatch, backups, catalog,
     artifacts: plugins.artifacts, fileChanges, reconnectGraceMs: (deps.nodeTimings ?? defaultNodeTimings).unreachableAfterMs,
     migrationTimings: deps.migrationTimings, updateTimings: deps.updateTimings,
   });
@@ -188,6 +197,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     enrollment,
     nodes,
     servers,
+    serverAggregate,
     serverWatch: serverWatchFeed,
     serverReports,
     serverCensus,
@@ -195,15 +205,18 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     workflows: workflows.runner,
     migrations: workflows.migrations,
     drain: workflows.drain,
-    network: new NetworkService(deps, access, networkState, servers, teams, routePush, new SecretRotation(deps, forwardingSecret, servers, serverWatch, deps.logger)),
+    network: new NetworkService(
+      deps, access, networkState, serverAggregate, new ProxyServer(deps, serverAggregate, placing, serverCreation, deps.templates), teams, routePush,
+      new SecretRotation(deps, forwardingSecret, serverAggregate, serverWatch, deps.logger),
+    ),
     forwardingSecret,
     templates: new TemplateService(deps.templates),
     software: new SoftwareService(deps, access, deps.templates, { bases: deps.software?.bases ?? defaultUpstreamBases, syncIntervalMs: deps.software?.syncIntervalMs ?? 6 * 60 * 60 * 1000 }),
     consoleHub,
-    console: new ConsoleService(servers, nodeCalls, consoleHub, access, streamGuards),
-    files: new FileService(servers, nodeCalls, deps.templates, fileChanges),
-    properties: new PropertiesService(servers, nodeCalls, deps.templates, fileChanges),
-    usage: new ServerUsageService(servers, nodeCalls),
+    console: new ConsoleService(serverAggregate, nodeCalls, consoleHub, access, streamGuards),
+    files: new FileService(serverAggregate, nodeCalls, deps.templates, fileChanges),
+    properties: new PropertiesService(serverAggregate, nodeCalls, deps.templates, fileChanges),
+    usage: new ServerUsageService(serverAggregate, nodeCalls),
     catalog,
     plugins,
     /** What Nodes may fetch over the link: plugin jars, then server software. */

@@ -19,9 +19,9 @@ import type { CatalogService } from './catalog.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import type { DesiredChanges } from '../../core/desired-changes.js';
 import { installationView } from './plugin-views.js';
-import { requireDiskRoom } from '../servers/disk-room.js';
+import { requireDiskRoom } from '../../domain/disk-room.js';
 import type { ServerChangeHub } from '../servers/change-hub.js';
-import type { ServerService } from '../servers/servers.js';
+import type { ServerAggregate } from '../servers/aggregate.js';
 
 export interface InstallInput {
   pluginId: string;
@@ -54,7 +54,7 @@ export class PluginService {
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly servers: ServerService,
+    private readonly servers: ServerAggregate,
     private readonly catalog: CatalogService,
     private readonly templates: TemplateCatalog,
     private readonly desired: DesiredChanges,

@@ -14,7 +14,7 @@ const amounts = (r: Reservation) => `${r.cpuMillis}m CPU, ${r.memoryBytes >= gib
 
 /**
  * Room on the fleet for a server: which Node has space for a reservation, and which game ports a
- * host has free. Reads only; the caller holds the placement lock around a read and what it decides.
+ * host has free. Reads only; a caller reads and decides in the placement turn (`PlacementTurn`).
  */
 export class ServerRoom {
   constructor(

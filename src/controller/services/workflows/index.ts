@@ -14,7 +14,8 @@ import type { NodeDirectory } from '../../core/node-directory.js';
 import type { NodeService } from '../nodes/nodes.js';
 import type { CatalogService } from '../plugins/catalog.js';
 import type { ServerChangeHub } from '../servers/change-hub.js';
-import type { ServerService } from '../servers/servers.js';
+import type { ServerAggregate } from '../servers/aggregate.js';
+import type { PlacementTurn } from '../servers/placement-turn.js';
 import { NodeDrain } from './migrate/drain.js';
 import { defaultMigrationTimings, type MigrationTimings } from './migrate/migration-context.js';
 import { MigrationService } from './migrate/migrations.js';
@@ -28,7 +29,8 @@ import { WorkflowRunner } from './workflow-runner.js';
 export interface WorkflowDeps {
   deps: ServiceDeps;
   access: Access;
-  servers: ServerService;
+  servers: ServerAggregate;
+  placing: PlacementTurn;
   templates: TemplateCatalog;
   nodes: NodeService;
   fleet: NodeFleet;
@@ -60,7 +62,7 @@ export function createWorkflowServices(d: WorkflowDeps) {
   const calls = new RawNodeCalls(d.agents);
   const ready = (nodeId: string) => nodeReady(d.fleet, nodeId, backupDeadlines.nodeReadyMs);
   const migrations = new MigrationService({
-    deps, servers, templates, directory: d.directory, desired: d.desired, nodeStates: d.fleet, agents: d.agents, fileChanges: d.fileChanges,
+    deps, servers, placing: d.placing, templates, directory: d.directory, desired: d.desired, nodeStates: d.fleet, agents: d.agents, fileChanges: d.fileChanges,
     timings: d.migrationTimings ?? defaultMigrationTimings,
   }, d.access, runner);
   const restore = new RestoreService({

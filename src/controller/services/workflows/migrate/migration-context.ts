@@ -5,7 +5,8 @@ import type { ServiceDeps } from '../../deps.js';
 import type { FileChangesUnderWay } from '../../files/file-changes.js';
 import type { DesiredChanges } from '../../../core/desired-changes.js';
 import type { NodeDirectory } from '../../../core/node-directory.js';
-import type { ServerService } from '../../servers/servers.js';
+import type { ServerAggregate } from '../../servers/aggregate.js';
+import type { PlacementTurn } from '../../servers/placement-turn.js';
 
 /** How long a migration waits on a Node for what it asked through desired state; tests shorten them. */
 export interface MigrationTimings {
@@ -24,7 +25,9 @@ export const defaultMigrationTimings: MigrationTimings = { stopMs: 120_000, star
 /** What every migration run works with. */
 export interface MigrationContext {
   deps: ServiceDeps;
-  servers: ServerService;
+  servers: ServerAggregate;
+  /** Where a migration's target is chosen and its room reserved. */
+  placing: PlacementTurn;
   templates: TemplateCatalog;
   directory: NodeDirectory;
   desired: DesiredChanges;

@@ -7,7 +7,7 @@ import type { BackupService } from '../../backups/backups.js';
 import { nowIso } from '../../deps.js';
 import type { Access } from '../../identity/access.js';
 import type { NodeDirectory } from '../../../core/node-directory.js';
-import { requireRoomForFiles } from '../../servers/disk-room.js';
+import { requireRoomForFiles } from '../../../domain/disk-room.js';
 import type { WorkflowDefinition, WorkflowRunner } from '../workflow-runner.js';
 import { RestoreRun, restoreSteps, type RestoreContext } from './restore-run.js';
 

@@ -1,4 +1,3 @@
-import { accepts } from '../../../actors/server-fleet.js';
 import type { AuditScope } from '../../../core/audit-scope.js';
 import type { Caller } from '../../../core/caller.js';
 import { DomainError, invalidRequest } from '../../../core/errors.js';
@@ -44,8 +43,7 @@ export class UpdateService implements WorkflowDefinition {
     const refusal = updateRefusal(from, to, input.allowDowngrade ?? false);
     if (refusal) throw new DomainError(refusal.code, refusal.detail);
     const event = { type: 'WORKFLOW_BEGIN', at: nowIso(this.ctx.deps), kind: 'UPDATE', step: updateSteps.fetching } as const;
-    const actor = this.ctx.servers.actorOf(doc);
-    if (!accepts(actor, event)) throw this.ctx.servers.busy(actor);
+    this.ctx.servers.requireAccepts(doc, event);
     if (!input.force) await this.requireSuitedPlugins(doc, to);
     const destination = input.backupDestinationId === undefined ? undefined : await this.ctx.destinations.resolve(input.backupDestinationId, 'body.backupDestinationId');
     if (destination?.kind === 'NODE_DIRECTORY' && !doc.nodeId) throw invalidRequest('body.backupDestinationId: the server is on no Node.');

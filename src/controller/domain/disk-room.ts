@@ -1,12 +1,15 @@
-import { DomainError } from '../../core/errors.js';
-import type { ServerDoc } from '../../store/records.js';
+import { DomainError } from '../core/errors.js';
+import type { ServerDesired, ServerObserved } from './server-spec.js';
+
+/** What the disk rules read of a server: its limit and what its Agent last measured. */
+type DiskUse = { desired: Pick<ServerDesired, 'resources'>; observed: Pick<ServerObserved, 'usage'> };
 
 /**
  * Refuses a plugin change that would take the server's files past its disk limit
  * (resources.diskBytes), by what its Agent last measured them to hold: jars are put in place by
  * the Agent at the next start, so this is the moment the operator can still be told.
  */
-export function requireDiskRoom(server: ServerDoc, addedBytes: number): void {
+export function requireDiskRoom(server: DiskUse, addedBytes: number): void {
   const limit = server.desired.resources.diskBytes;
   if (!limit || addedBytes <= 0) return;
   const used = server.observed.usage.diskBytes;
@@ -19,7 +22,7 @@ export function requireDiskRoom(server: ServerDoc, addedBytes: number): void {
  * Refuses files that would replace the server's whole tree (a restore) when they alone pass its
  * disk limit: refused before anything stops, rather than landing and leaving the server past it.
  */
-export function requireRoomForFiles(server: ServerDoc, totalBytes: number, what: string): void {
+export function requireRoomForFiles(server: DiskUse, totalBytes: number, what: string): void {
   const limit = server.desired.resources.diskBytes;
   if (!limit || totalBytes <= limit) return;
   throw new DomainError('insufficient_storage',
