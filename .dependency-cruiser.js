@@ -78,6 +78,13 @@ export default {
       to: { path: '^src/', pathNot: '^src/(agent|shared)/' },
     },
     {
+      name: 'sim-only-shared',
+      comment: 'The simulated games stand in for real ones the Controller and the Agent know nothing of: they import only src/shared (what they share, such as the order of game versions) and never src/controller, src/agent, src/cli or src/web, not even a type.',
+      severity: 'error',
+      from: { path: '^src/sim/' },
+      to: { path: '^src/', pathNot: '^src/(sim|shared)/' },
+    },
+    {
       name: 'controller-not-agent-cli-sim-web',
       comment: 'The Controller talks to Agents over the link only, and serves the CLI and the web UI over HTTP.',
       severity: 'error',

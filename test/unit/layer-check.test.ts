@@ -37,6 +37,7 @@ describe('layer check (dependency-cruiser with .dependency-cruiser.js)', () => {
       'schemas-at-the-bottom: src/controller/schemas/dimmer.ts → src/controller/domain/brightness.ts',
       'services-in-capability-folders: src/controller/services/refuses.ts → src/controller/http/problem.ts',
       'services-not-http: src/controller/services/refuses.ts → src/controller/http/problem.ts',
+      'sim-only-shared: src/sim/borrowed-rule.ts → src/controller/wiring.ts',
       'web-only-web: src/web/runtime-leak.ts → src/controller/schemas/lamp.ts',
       'web-pages-not-router: src/web/src/pages/lamp-page.ts → src/web/src/app/router.ts',
       'web-session-not-router-pages: src/web/src/app/session.ts → src/web/src/pages/lamp-page.ts',

@@ -1,5 +1,5 @@
 import type { FeedPlugin } from '../schemas/catalog-feed.js';
-import { compareGameVersions } from './game-versions.js';
+import { compareGameVersions } from '../../shared/game-versions.js';
 import { isCompatible, type PluginTarget } from './plugin-compat.js';
 import type { ServerSoftware } from './server-spec.js';
 

@@ -1,4 +1,4 @@
-import { compareGameVersions } from '../domain/game-versions.js';
+import { compareGameVersions } from '../../shared/game-versions.js';
 import type { ListedVersionRecord } from '../schemas/software.js';
 import { FillBuilds, FillVersions, type FillBuildsAnswer } from '../schemas/upstream-listings.js';
 import pMap from 'p-map';

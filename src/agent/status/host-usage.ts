@@ -1,5 +1,5 @@
 import { cpus, freemem, totalmem } from 'node:os';
-import type { Condition, Resources } from '../shared/link/messages.js';
+import type { Condition, Resources } from '../../shared/link/messages.js';
 import { diskSize } from './host-facts.js';
 
 /** Below these shares of free space the Agent reports pressure, which makes the Node DEGRADED. */

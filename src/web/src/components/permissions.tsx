@@ -1,4 +1,4 @@
-import type { GlobalPermission, Permission } from '../../api/admin';
+import type { GlobalPermission, Permission } from '../api/types';
 
 /**
  * What each of the spec's permission values lets a team member do. A Record over the API's

@@ -1,4 +1,4 @@
-import type { DesiredServer, DesiredServerChange, DesiredState } from '../shared/link/messages.js';
+import type { DesiredServer, DesiredServerChange, DesiredState } from '../../shared/link/messages.js';
 
 /** What a desired-state message leads to on the Agent. */
 export type SequenceOutcome =

@@ -12,7 +12,7 @@ import type { Logger } from '../../shared/logger.js';
 import { InvalidTemplateError, parseTemplateJson } from '../../shared/template-check.js';
 import { fixedVersions, type Template } from '../../shared/templates.js';
 import { AgentError } from '../errors.js';
-import type { RequestContext } from '../link-client.js';
+import type { RequestContext } from '../link/link-client.js';
 import type { Installer } from '../reconciler/installer.js';
 import { checkServerId, type BackupHost } from './backup-host.js';
 import { checkId, leaseMsOf, Leases } from './leases.js';

@@ -1,6 +1,6 @@
 import { AgentError } from '../errors.js';
-import type { AgentLinkClient } from '../link-client.js';
-import type { Installer } from '../reconciler/installer.js';
+import type { AgentLinkClient } from '../link/link-client.js';
+import type { Installer } from './installer.js';
 
 const sha256Pattern = /^[0-9a-f]{64}$/;
 const sha1Pattern = /^[0-9a-f]{40}$/;

@@ -1,6 +1,6 @@
 import { statfs } from 'node:fs/promises';
 import { arch, availableParallelism, hostname, platform, totalmem } from 'node:os';
-import type { HostFacts, Resources } from '../shared/link/messages.js';
+import type { HostFacts, Resources } from '../../shared/link/messages.js';
 
 /** Facts about this host for the hello. The runtime is plain processes under the Agent's supervision. */
 export function hostFacts(): HostFacts {

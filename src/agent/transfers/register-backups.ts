@@ -1,5 +1,5 @@
 import type { Logger } from '../../shared/logger.js';
-import type { AgentLinkClient } from '../link-client.js';
+import type { AgentLinkClient } from '../link/link-client.js';
 import type { Installer } from '../reconciler/installer.js';
 import type { Reconciler } from '../reconciler/reconciler.js';
 import type { ServerRuntime } from '../runtime/runtime-types.js';

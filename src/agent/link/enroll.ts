@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
-import type { EnrollRequest, EnrollResponse } from '../shared/link/messages.js';
-import { agentLinkClientConstructor } from '../shared/link/proto.js';
+import type { EnrollRequest, EnrollResponse } from '../../shared/link/messages.js';
+import { agentLinkClientConstructor } from '../../shared/link/proto.js';
 import { agentChannelOptions } from './link-client.js';
 
 /** The Controller refused the enrollment token (unknown, used, expired, or its Node is revoked). */

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { checkServerIdentity, type PeerCertificate } from 'node:tls';
 import * as grpc from '@grpc/grpc-js';
-import type { AgentConfig } from './config.js';
+import type { AgentConfig } from '../config.js';
 
 /**
  * The link's credentials: plaintext without `--controller-ca`; otherwise TLS that trusts only that

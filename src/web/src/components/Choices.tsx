@@ -1,5 +1,5 @@
 import { useId, type ReactNode } from 'react';
-import { asProblem, problemMessage } from '../../api/problem';
+import { asProblem, problemMessage } from '../api/problem';
 import { namesField } from './FormProblem';
 
 /** The API's problem about `field` (or an item of it), as the sentence shown next to the control. */

@@ -1,13 +1,13 @@
 import * as grpc from '@grpc/grpc-js';
 import type {
   AgentMessage, ConsoleEnd, ConsoleLine, ControllerMessage, DesiredServer, DesiredServerChange, DesiredState, Heartbeat, Hello, Request, ResponsePayload, ServerStatus, Welcome,
-} from '../shared/link/messages.js';
-import { linkWindowBytes } from '../shared/link/flow-control.js';
-import { agentLinkClientConstructor, credentialMetadataKey, type AgentLinkStub } from '../shared/link/proto.js';
-import type { Logger } from '../shared/logger.js';
-import { backoffDelay, defaultBackoff, type BackoffPolicy } from '../shared/backoff.js';
+} from '../../shared/link/messages.js';
+import { linkWindowBytes } from '../../shared/link/flow-control.js';
+import { agentLinkClientConstructor, credentialMetadataKey, type AgentLinkStub } from '../../shared/link/proto.js';
+import type { Logger } from '../../shared/logger.js';
+import { backoffDelay, defaultBackoff, type BackoffPolicy } from '../../shared/backoff.js';
 import { DesiredSequence } from './desired-sequence.js';
-import { agentErrorFromErrno, isAgentError } from './errors.js';
+import { agentErrorFromErrno, isAgentError } from '../errors.js';
 
 /** The kinds of request the Controller sends, and the payload of each. */
 export type RequestKind = Request['body'];

@@ -1,5 +1,5 @@
-import { asProblem } from '../../api/problem';
-import { ProblemAlert } from '../../components/ProblemAlert';
+import { asProblem } from '../api/problem';
+import { ProblemAlert } from './ProblemAlert';
 
 /** Names `field` itself or a part of it (`permissions` covers `permissions.3`). */
 export const namesField = (problemField: string | undefined, field: string) =>

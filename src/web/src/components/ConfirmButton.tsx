@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ConfirmDialog } from './ConfirmDialog';
 
 interface ConfirmButtonProps {
   /** The button's content; give it the thing's name (visually hidden if need be) so every row's button has its own name. */

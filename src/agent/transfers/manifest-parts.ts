@@ -1,6 +1,6 @@
 import type { ManifestEntry } from '../../shared/backup/manifest.js';
 import type { ResponsePayload } from '../../shared/link/messages.js';
-import type { RequestContext } from '../link-client.js';
+import type { RequestContext } from '../link/link-client.js';
 
 /** Entries in one SnapshotManifest message at most. */
 export const manifestPartEntries = 2000;
