@@ -17,7 +17,7 @@ import { ServerService } from '../../src/controller/services/servers/servers.js'
 import { openStore } from '../../src/controller/store/open-store.js';
 import type { ServerDoc } from '../../src/controller/store/records.js';
 import type { Repositories } from '../../src/controller/store/repositories.js';
-import type { TemplateCatalog } from '../../src/controller/templates/template-catalog.js';
+import type { TemplateCatalog } from '../../src/controller/adapters/software/template-catalog.js';
 import { uuidV7Ids } from '../../src/shared/clock.js';
 import { SecretBox } from '../../src/controller/security/secret-box.js';
 import { silentLogger } from '../../src/shared/logger.js';

@@ -2,7 +2,7 @@ import type { DesiredPlugin, DesiredServer, LastCrash as LastCrashMessage, Serve
 import type { LastCrash } from '../../domain/last-crash.js';
 import type { ServerRuntimeState } from '../../domain/server-spec.js';
 import type { PluginInstallationDoc } from '../../store/records.js';
-import type { TemplateCatalog } from '../../templates/template-catalog.js';
+import type { TemplateCatalog } from '../../adapters/software/template-catalog.js';
 import { nodeFileNames } from '../plugins/plugin-views.js';
 import type { ServerReport } from '../../domain/server-report.js';
 import type { DesiredServerEntry } from './desired-state.js';

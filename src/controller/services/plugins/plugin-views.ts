@@ -1,4 +1,4 @@
-import type { CatalogIndex } from '../../catalog/catalog-index.js';
+import type { CatalogIndex } from '../../domain/catalog-index.js';
 import { denialOf, isNewer, newestCompatible, type PluginTarget } from '../../domain/plugin-compat.js';
 import { requiredBy } from '../../domain/plugin-deps.js';
 import type { PluginInstallationDoc } from '../../store/records.js';

@@ -17,7 +17,7 @@ import { networkId } from '../../domain/network.js';
 import { requireMayJoinNetwork, requireMaySetEgress } from './network-admission.js';
 import { ObservedMemo, type ObservedReport } from './observed-memo.js';
 import type { ChangeOptions, CreateProxyInput, CreateServerInput, ServerListQuery, ServerNetworkInput } from './inputs.js';
-import type { TemplateCatalog } from '../../templates/template-catalog.js';
+import type { TemplateCatalog } from '../../adapters/software/template-catalog.js';
 import { hidden, type Access } from '../identity/access.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import type { NodeGateway } from '../../core/node-gateway.js';
