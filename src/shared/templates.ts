@@ -209,11 +209,7 @@ export const TemplateFile = Type.Object({
 }, { additionalProperties: false });
 
 export type Template = Static<typeof TemplateFile>;
-export type TemplateKind = Template['kind'];
-export type TemplateNetworkSpec = NonNullable<Template['network']>;
 export type TemplateBackupSpec = NonNullable<Template['backup']>;
-export type BuiltinInstallSpec = Static<typeof BuiltinInstall>;
-export type DownloadInstallSpec = Static<typeof DownloadInstall>;
 export type DownloadArtifactSpec = Static<typeof DownloadArtifact>;
 export type UpstreamVersionsSpec = Static<typeof UpstreamVersions>;
 

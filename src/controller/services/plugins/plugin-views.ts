@@ -34,8 +34,6 @@ export function installationView(doc: PluginInstallationDoc, all: readonly Plugi
   };
 }
 
-export type InstallationView = ReturnType<typeof installationView>;
-
 const safe = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 100) || 'plugin';
 
 /**

@@ -77,5 +77,3 @@ export function createWorkflowServices(d: WorkflowDeps) {
   runner.carryOn(drain);
   return { runner, outcomes, migrations, drain, restore, updates };
 }
-
-export type WorkflowServices = ReturnType<typeof createWorkflowServices>;
