@@ -102,7 +102,7 @@ export const TemplateConfig = Type.Object({
 
 const ConfigKey = Type.String({ minLength: 1, maxLength: 100 });
 
-/** How the software takes part in a network (see `src/agent/reconciler/network-config.ts`). */
+/** How the software takes part in a network (see `src/agent/network/network-settings.ts`). */
 export const TemplateNetwork = Type.Object({
   /**
    * Members only: entries of `config.file` Cairn writes at every start as a member (e.g. Paper's
