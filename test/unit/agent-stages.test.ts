@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultTemplatesDir } from '../../src/controller/templates/template-catalog.js';
+import { defaultTemplatesDir } from '../../src/controller/adapters/software/template-catalog.js';
 import { AgentError } from '../../src/agent/errors.js';
 import type { BackupHost } from '../../src/agent/transfers/backup-host.js';
 import { LocalStores } from '../../src/agent/transfers/local-stores.js';

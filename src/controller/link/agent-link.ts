@@ -12,7 +12,7 @@ import type { AgentGate } from './agent-gate.js';
 import { serveArtifact, type ArtifactProvider } from './artifact-rpc.js';
 import { EnrollSlots } from './enroll-slots.js';
 import { ConnectRefusedError, EnrollmentRefusedError } from './errors.js';
-import type { LinkMetrics } from './link-metrics.js';
+import type { LinkMetrics } from '../metrics/link-metrics.js';
 import { NodeSession, type AgentStream } from './node-session.js';
 import { peerAddress } from './peer-address.js';
 import { widenSessionWindows } from './session-windows.js';

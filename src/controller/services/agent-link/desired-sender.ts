@@ -4,7 +4,7 @@ import type { Logger } from '../../../shared/logger.js';
 import type { AgentSessions } from '../../link/session-registry.js';
 import type { PluginInstallationDoc, ServerDoc } from '../../store/records.js';
 import type { Repositories } from '../../store/repositories.js';
-import type { TemplateCatalog } from '../../templates/template-catalog.js';
+import type { TemplateCatalog } from '../../adapters/software/template-catalog.js';
 import type { NetworkState } from '../network/network-state.js';
 import type { DesiredChanges } from '../../core/desired-changes.js';
 import { desiredEntryFor, desiredStateOf, type DesiredServerEntry } from './desired-state.js';

@@ -1,6 +1,6 @@
 import type { DesiredPlugin, DesiredServer, ServerNetwork } from '../../../shared/link/messages.js';
 import type { PluginInstallationDoc } from '../../store/records.js';
-import type { TemplateCatalog } from '../../templates/template-catalog.js';
+import type { TemplateCatalog } from '../../adapters/software/template-catalog.js';
 import { nodeFileNames } from '../plugins/plugin-views.js';
 import type { DesiredServerEntry } from './desired-state.js';
 

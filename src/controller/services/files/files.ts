@@ -8,7 +8,7 @@ import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
 import { DomainError } from '../../core/errors.js';
 import type { ServerDoc } from '../../store/records.js';
-import type { TemplateCatalog } from '../../templates/template-catalog.js';
+import type { TemplateCatalog } from '../../adapters/software/template-catalog.js';
 
 /** A path as the Agent resolves it inside the root: `/`-separated, without empty or `.` segments. */
 export const normalPath = (path: string): string => path.split('/').filter((p) => p !== '' && p !== '.').join('/');

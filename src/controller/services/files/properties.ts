@@ -8,7 +8,7 @@ import { invalidRequest, DomainError } from '../../core/errors.js';
 import { knownProperties, propertyValueProblem, type PropertyKind } from '../../domain/server-properties.js';
 import { maxPropertyKeyLength } from '../../schemas/operations.js';
 import type { ServerDoc } from '../../store/records.js';
-import type { TemplateCatalog } from '../../templates/template-catalog.js';
+import type { TemplateCatalog } from '../../adapters/software/template-catalog.js';
 
 const valuesOf = (response: Awaited<ReturnType<NodeCalls['ask']>>): Record<string, string> =>
   response.payload === 'properties' ? { ...response.properties.values } : {};

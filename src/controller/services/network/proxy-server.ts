@@ -4,7 +4,7 @@ import { requireTemplateKind } from '../../domain/server-refusals.js';
 import { serverName } from '../../domain/server-name.js';
 import type { Reservation, ServerSoftware } from '../../domain/server-spec.js';
 import type { ServerDoc } from '../../store/records.js';
-import type { TemplateCatalog } from '../../templates/template-catalog.js';
+import type { TemplateCatalog } from '../../adapters/software/template-catalog.js';
 import { KeyedMutex } from '../../../shared/keyed-mutex.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import type { ServerAggregate } from '../servers/aggregate.js';

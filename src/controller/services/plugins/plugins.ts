@@ -10,11 +10,11 @@ import type { PluginTarget } from '../../domain/plugin-compat.js';
 import {
   chooseVersion, orphanedDependencies, planInstall, planRemoval, PluginResolutionError, resolveDependencies, type PlannedPlugin,
 } from '../../domain/plugin-deps.js';
-import { ArtifactUnavailableError, type ArtifactStore } from '../../plugins/artifact-store.js';
+import { ArtifactUnavailableError, type ArtifactStore } from '../../adapters/software/artifact-store.js';
 import type { ArtifactKey } from '../../link/artifact-rpc.js';
-import { receiveBody } from '../../plugins/upload-receiver.js';
+import { receiveBody } from '../../adapters/plugins/upload-receiver.js';
 import type { PluginInstallationDoc, ServerDoc } from '../../store/records.js';
-import type { TemplateCatalog } from '../../templates/template-catalog.js';
+import type { TemplateCatalog } from '../../adapters/software/template-catalog.js';
 import type { CatalogService } from './catalog.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import type { DesiredChanges } from '../../core/desired-changes.js';
@@ -215,7 +215,7 @@ export class PluginService {
       if (received.size === 0) throw invalidRequest('body: the jar is empty.');
       const platform = this.templates.get(server.desired.software.template)?.platform ?? 'paper';
       // The jar reader and the YAML parser are loaded by the first upload, not at start.
-      const { inspectJar, JarRejectedError } = await import('../../plugins/jar-inspector.js');
+      const { inspectJar, JarRejectedError } = await import('../../adapters/plugins/jar-inspector.js');
       let declared;
       try {
         declared = await inspectJar(temp, platform);

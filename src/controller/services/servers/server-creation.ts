@@ -1,7 +1,7 @@
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { ServerDoc } from '../../store/records.js';
 import { defaultRestartPolicy, emptyObserved, type ServerDesired, type ServerKind } from '../../domain/server-spec.js';
-import type { TemplateCatalog } from '../../templates/template-catalog.js';
+import type { TemplateCatalog } from '../../adapters/software/template-catalog.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import type { ServerAggregate } from './aggregate.js';
 import type { ChangeOptions, CreateServerInput } from './inputs.js';

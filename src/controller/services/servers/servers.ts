@@ -9,7 +9,7 @@ import { networkId } from '../../domain/network.js';
 import { requireJoinable, requireJoinableTemplate, requireMaySetEgress, requireReinstallable, requireTemplateKind } from '../../domain/server-refusals.js';
 import { serverName } from '../../domain/server-name.js';
 import type { Reservation } from '../../domain/server-spec.js';
-import type { TemplateCatalog } from '../../templates/template-catalog.js';
+import type { TemplateCatalog } from '../../adapters/software/template-catalog.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import { hidden, type Access } from '../identity/access.js';
 import { previewRecord } from './actor-record.js';

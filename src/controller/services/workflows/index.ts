@@ -1,7 +1,7 @@
 import type { NodeFleet } from '../../actors/fleet.js';
 import type { AgentSessions } from '../../link/session-registry.js';
-import type { ArtifactStore } from '../../plugins/artifact-store.js';
-import type { TemplateCatalog } from '../../templates/template-catalog.js';
+import type { ArtifactStore } from '../../adapters/software/artifact-store.js';
+import type { TemplateCatalog } from '../../adapters/software/template-catalog.js';
 import { backupDeadlines } from '../backups/backup-deadlines.js';
 import type { BackupServices } from '../backups/index.js';
 import { nodeReady } from '../backups/node-ready.js';
@@ -79,5 +79,3 @@ export function createWorkflowServices(d: WorkflowDeps) {
   runner.carryOn(drain);
   return { runner, outcomes, migrations, drain, restore, updates };
 }
-
-export type WorkflowServices = ReturnType<typeof createWorkflowServices>;

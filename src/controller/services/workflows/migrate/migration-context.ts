@@ -1,6 +1,6 @@
 import type { NodeFleet } from '../../../actors/fleet.js';
 import type { AgentSessions } from '../../../link/session-registry.js';
-import type { TemplateCatalog } from '../../../templates/template-catalog.js';
+import type { TemplateCatalog } from '../../../adapters/software/template-catalog.js';
 import type { ServiceDeps } from '../../deps.js';
 import type { FileChangesUnderWay } from '../../files/file-changes.js';
 import type { DesiredChanges } from '../../../core/desired-changes.js';

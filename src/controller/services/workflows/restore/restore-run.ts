@@ -1,5 +1,5 @@
 import type { BackupDoc, PluginInstallationDoc, ServerDoc } from '../../../store/records.js';
-import type { TemplateCatalog } from '../../../templates/template-catalog.js';
+import type { TemplateCatalog } from '../../../adapters/software/template-catalog.js';
 import type { NodeCalls } from '../../../link/node-calls.js';
 import { backupDeadlines } from '../../backups/backup-deadlines.js';
 import { failureText } from '../../backups/backup-failure.js';

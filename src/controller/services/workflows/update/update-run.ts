@@ -1,6 +1,6 @@
 import type { ServerSoftware } from '../../../domain/server-spec.js';
 import type { BackupDoc, ServerDoc } from '../../../store/records.js';
-import type { TemplateCatalog } from '../../../templates/template-catalog.js';
+import type { TemplateCatalog } from '../../../adapters/software/template-catalog.js';
 import type { NodeCalls } from '../../../link/node-calls.js';
 import { failureText } from '../../backups/backup-failure.js';
 import type { BackupRemoval } from '../../backups/backup-removal.js';
