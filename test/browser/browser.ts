@@ -54,3 +54,17 @@ export async function shoot(page: Page, name: string): Promise<void> {
   await mkdir(screenshotDir, { recursive: true });
   await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });
 }
+
+/**
+ * Waits for the page of a server just created from the New server form; when it does not come,
+ * the error says what the page showed instead (an alert from the API, the form as it stood).
+ */
+export async function waitForServerPage(page: Page, name: string, timeout?: number): Promise<void> {
+  try {
+    await page.getByRole('heading', { level: 1, name, exact: true }).waitFor({ timeout });
+  } catch (error) {
+    const alerts = await page.getByRole('alert').allInnerTexts().catch(() => []);
+    const shown = (await page.locator('main').innerText().catch(() => '')).slice(0, 1200);
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\nat ${page.url()}; alerts: ${JSON.stringify(alerts)}; the page showed: ${shown}`);
+  }
+}

@@ -7,7 +7,7 @@ import type { Team } from '../support/api-types.js';
 import { adminCredentials, networkInput, startTestController, type TestController } from '../support/controller.js';
 import { killGames } from '../support/fleet.js';
 import { gamePortsArgs, privateGamePorts } from '../support/game-ports.js';
-import { checkPrerequisites, launchBrowser, shoot, type TestBrowser } from './browser.js';
+import { checkPrerequisites, launchBrowser, shoot, type TestBrowser, waitForServerPage } from './browser.js';
 
 /** The laptop of issue 41's new operator. */
 const laptop = { width: 1366, height: 850 };
@@ -86,7 +86,7 @@ describe('web UI: a new operator\'s first hour, walked on a fresh data dir', fun
     await page.getByLabel('CPU (millicores)').fill('500');
     await page.getByLabel('Memory (MiB)').fill('256');
     await page.getByRole('button', { name: 'Create server' }).click();
-    await heading(page, 'lobby').waitFor();
+    await waitForServerPage(page, 'lobby');
     await fact(page, 'Phase').filter({ hasText: 'READY' }).filter({ hasText: 'installed, can start' }).waitFor();
     // The Node's address is known once its Agent has reported: the page shows it as soon as it is.
     await fact(page, 'Players connect to').filter({ hasText: /127\.0\.0\.1:\d+/ }).waitFor();

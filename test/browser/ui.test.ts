@@ -8,7 +8,7 @@ import { gamePortsArgs, privateGamePorts } from '../support/game-ports.js';
 import { adminCredentials, networkInput, startTestController, type TestController } from '../support/controller.js';
 import { killGames } from '../support/fleet.js';
 import type { PropertiesView } from '../support/api-types.js';
-import { checkPrerequisites, launchBrowser, screenshotDir, shoot, type TestBrowser } from './browser.js';
+import { checkPrerequisites, launchBrowser, screenshotDir, shoot, type TestBrowser, waitForServerPage } from './browser.js';
 import { writeMetrics } from './metrics.js';
 
 /** Calls the API from inside the page, with the browser's own session cookie. */
@@ -125,7 +125,7 @@ describe('web UI in Chromium against a real Controller and Agent', function () {
     await page.getByLabel('Memory (MiB)').fill('256');
     await shoot(page, '03-new-server');
     await page.getByRole('button', { name: 'Create server' }).click();
-    await heading(page, 'lobby').waitFor();
+    await waitForServerPage(page, 'lobby');
     serverId = page.url().split('/servers/')[1].split('/')[0];
     await fact(page, 'Phase').filter({ hasText: 'READY' }).waitFor();
     await page.getByRole('button', { name: 'Start', exact: true }).click();
