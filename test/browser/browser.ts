@@ -65,6 +65,6 @@ export async function waitForServerPage(page: Page, name: string, timeout?: numb
   } catch (error) {
     const alerts = await page.getByRole('alert').allInnerTexts().catch(() => []);
     const shown = (await page.locator('main').innerText().catch(() => '')).slice(0, 1200);
-    throw new Error(`${error instanceof Error ? error.message : String(error)}\nat ${page.url()}; alerts: ${JSON.stringify(alerts)}; the page showed: ${shown}`);
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\nat ${page.url()}; alerts: ${JSON.stringify(alerts)}; the page showed: ${shown}`, { cause: error });
   }
 }
