@@ -7,7 +7,6 @@ import type { Team } from '../support/api-types.js';
 import { adminCredentials, networkInput, startTestController, type TestController } from '../support/controller.js';
 import { killGames } from '../support/fleet.js';
 import { gamePortsArgs, privateGamePorts } from '../support/game-ports.js';
-import { waitFor } from '../support/wait-for.js';
 import { checkPrerequisites, launchBrowser, shoot, type TestBrowser, waitForServerPage } from './browser.js';
 
 /** The laptop of issue 41's new operator. */
@@ -29,8 +28,6 @@ describe('web UI: a new operator\'s first hour, walked on a fresh data dir', fun
   before(async () => {
     await checkPrerequisites();
     t = await startTestController({ extraArgs: ['--local-agent', ...gamePortsArgs(await privateGamePorts())] });
-    // `npm start` on a terminal prints the address once its local Agent is connected: the operator starts from there.
-    await waitFor(() => t.controller.services.agents.connectedCount > 0, { timeoutMs: 60_000, what: 'the local Agent to connect' });
     b = await launchBrowser(t.baseUrl, laptop);
     page = b.page;
     page.setDefaultTimeout(30_000);

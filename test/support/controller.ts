@@ -10,6 +10,7 @@ import type { NodeTimings } from '../../src/controller/actors/node-machine.js';
 import type { MigrationTimings } from '../../src/controller/services/workflows/migrate/migration-context.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { TestClock } from './clock.js';
+import { waitFor } from './wait-for.js';
 import { freshDatabase } from './mongo-db.js';
 import type { User } from './api-types.js';
 import { ApiClient, sessionCookieFrom } from './http.js';
@@ -83,6 +84,9 @@ export async function startTestController(options: TestControllerOptions = {}): 
     CAIRN_SOFTWARE_SOURCES: process.env.CAIRN_SOFTWARE_SOURCES,
   });
   const controller = await startController({ config, clock, logger: silentLogger, checkResponses: true, sessionPolicy: options.sessionPolicy, nodeTimings: options.nodeTimings, migrationTimings: options.migrationTimings, scheduleTimers: clock, uploads: options.uploads });
+  // As `npm start` on a terminal, a test has a Controller's local Agent connected before it goes on:
+  // late in a full run the Agent process starts slowly, and a first create would find no Node.
+  if (controller.localAgent?.pid !== undefined) await waitFor(() => controller.services.agents.connectedCount > 0, { timeoutMs: 60_000, what: 'the local Agent to connect' });
   const baseUrl = `${options.tls ? 'https' : 'http'}://127.0.0.1:${controller.httpPort}`;
   let stopped = false;
   const stop = async () => {

@@ -17,6 +17,7 @@ interface FakeHost {
 }
 
 const insecure = grpc.credentials.createInsecure();
+const welcomeTimeoutMs = 30_000;
 
 /**
  * An enrolled Node whose Agent is the real link client in this process, with a make-believe
@@ -72,7 +73,13 @@ export class FakeAgent {
       heartbeat: async () => ({ usage: { cpuMillis: 0, memoryBytes: 0, diskBytes: 0 }, conditions: [], sentAtUnixMs: Date.now() }),
     });
     const agent = new FakeAgent(nodeId, client);
+    // Returned once welcomed: the Controller marks a Node connected before its welcome, so a test may place on it at once.
+    const welcomed = new Promise<void>((resolve, reject) => {
+      const deadline = setTimeout(() => { off(); reject(new Error(`fake Agent ${name} was not welcomed within ${welcomeTimeoutMs} ms`)); }, welcomeTimeoutMs);
+      const off = client.onConnected(() => { clearTimeout(deadline); off(); resolve(); });
+    });
     client.start();
+    await welcomed;
     return agent;
   }
 
