@@ -23,6 +23,7 @@ describe('layer check (dependency-cruiser with .dependency-cruiser.js)', () => {
       'capability-order-files-console-plugins-network-agent-link: src/controller/services/files/shelf.ts → src/controller/services/backups/copy.ts',
       'capability-order-identity: src/controller/services/identity/keeper.ts → src/controller/services/nodes/lamp-node.ts',
       'capability-order-nodes-servers-software: src/controller/services/nodes/lamp-node.ts → src/controller/services/files/shelf.ts',
+      'capability-order-workflows: src/controller/services/workflows/flow.ts → src/controller/services/notifications/bell.ts',
       'catalog-below-services: src/controller/catalog/feed.ts → src/controller/services/refuses.ts',
       'cli-only-api-types: src/cli/type-leak.ts → src/controller/wiring.ts',
       'cli-only-shared: src/cli/runtime-leak.ts → src/controller/schemas/lamp.ts',

@@ -26,8 +26,8 @@ export function retryAfterMs(header: string | null | undefined, now: Date): numb
 /** What follows try number `attempts` (1 for the first) that ended with `outcome`. */
 export function nextStep(attempts: number, outcome: TryOutcome, now: Date): NextStep {
   if (outcome.kind === 'answered' && outcome.status >= 200 && outcome.status < 300) return { state: 'DELIVERED' };
+  if (attempts > retryPlanMs.length) return { state: 'FAILED' };
   const planned = retryPlanMs[attempts - 1];
-  if (planned === undefined) return { state: 'FAILED' };
   const asked = outcome.kind === 'answered' && outcome.status === 429 ? retryAfterMs(outcome.retryAfter, now) : null;
   return { state: 'PENDING', retryAt: new Date(now.getTime() + (asked ?? planned)) };
 }
