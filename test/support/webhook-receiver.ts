@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 
 export interface Received {
   at: number;
+  /** The path and query it was sent to. */
+  path: string;
   headers: IncomingHttpHeaders;
   body: string;
 }
@@ -30,7 +32,7 @@ export class WebhookReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const request: Received = { at: Date.now(), headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+        const request: Received = { at: Date.now(), path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
         receiver.received.push(request);
         const answer = receiver.answer(request, receiver.received.length - 1);
         if (answer === 'hang') {
