@@ -161,12 +161,29 @@ describe('webhooks: the API and deliveries to a local receiver', function () {
 
   it('lists a webhook\'s deliveries newest first, paged', async () => {
     const hook = await create({ name: 'paged' });
-    const ids = [];
+    const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await test(hook.id)).id);
     const first = await admin.get<WebhookDeliveryPage>(`/webhooks/${hook.id}/deliveries?limit=2`);
     expect(first.body.items.map((d) => d.id)).to.deep.equal([ids[2], ids[1]]);
     const rest = await admin.get<WebhookDeliveryPage>(`/webhooks/${hook.id}/deliveries?limit=2&cursor=${first.body.nextCursor!}`);
     expect(rest.body.items.map((d) => d.id)).to.deep.equal([ids[0]]);
     expect(rest.body.nextCursor).to.equal(undefined);
+  });
+
+  it('keeps the last 100 finished deliveries of a webhook, and counts them in the metrics', async () => {
+    const hook = await create({ name: 'busy' });
+    const ids: string[] = [];
+    for (let i = 0; i < 103; i++) ids.push((await test(hook.id)).id);
+    await waitFor(() => receiver.of(ids[102]).length === 1, { what: 'the last delivery' });
+    const listed = await waitFor(async () => {
+      const page = await admin.get<WebhookDeliveryPage>(`/webhooks/${hook.id}/deliveries?limit=200`);
+      return page.body.items.length === 100 && page.body.items.every((d) => d.state === 'DELIVERED') ? page.body.items : undefined;
+    }, { what: '100 DELIVERED deliveries kept' });
+    expect(listed[0].id).to.equal(ids[102]);
+    expect(listed[99].id).to.equal(ids[3]);
+    const metrics = await t.api.get('/metrics');
+    const delivered = /^cairn_webhook_deliveries_total\{state="DELIVERED"\} (\d+)$/m.exec(metrics.text);
+    expect(Number(delivered?.[1])).to.be.at.least(103);
+    expect(metrics.text).to.match(/^cairn_webhook_deliveries_total\{state="FAILED"\} 0$/m);
   });
 });

@@ -34,7 +34,7 @@ export const webhookRoutes = (s: Services) => {
     }),
     route({
       method: 'GET', path: '/webhooks/{webhookId}/deliveries', tag: 'webhooks', status: 200,
-      summary: 'The webhook\'s deliveries, newest first: state, tries, the last answer or error.',
+      summary: 'The webhook\'s deliveries, newest first: state, tries, the last answer or error (every PENDING one, and the last 100 that ended).',
       description: `${manage} A try waits at most 10 s; 2xx delivers; 429 waits its Retry-After; other answers and network errors retry after 1 s, 5 s, 30 s, 2 min and 10 min, then the delivery is FAILED. \`Cairn-Delivery\` is the delivery's id, the same on every try.`,
       params: IdParams('webhookId'), query: PageQuery, response: Paged(WebhookDelivery),
       handler: async ({ caller, params, query }) => w().deliveries(caller, params.webhookId, query),

@@ -6,6 +6,7 @@ import type { WebhookEventBody } from '../../schemas/webhooks.js';
 import type { WebhookDeliveryDoc, WebhookDoc } from '../../store/records.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import { DeliveryQueue } from './delivery-queue.js';
+import { pruneFinished } from './delivery-retention.js';
 import type { WebhookSender } from './webhook-sender.js';
 
 export const webhookSecretPurpose = (webhookId: string) => `webhook:${webhookId}`;
@@ -107,6 +108,7 @@ export class WebhookOutbox {
       }, [...(step.state === 'PENDING' ? [] : ['nextAttemptAt' as const]), ...(error === undefined ? ['lastError' as const] : []), ...(outcome.kind === 'answered' ? [] : ['lastStatus' as const])]);
       if (step.state !== 'PENDING') {
         this.finished.emit(step.state);
+        await pruneFinished(this.deps.repos, hook._id);
         return null;
       }
       return step.retryAt.getTime();
