@@ -28,6 +28,8 @@ describe('webhooks: loopback, link-local and private addresses', function () {
     const { admin } = await setupAdmin(t);
     const allowed = await admin.post<Webhook>('/webhooks', { name: 'local', url: receiver.url, events: ['server.crashed'] });
     expect(allowed.status, allowed.text).to.equal(201);
+    const named = await admin.post<Webhook>('/webhooks', { name: 'by-name', url: receiver.url.replace('127.0.0.1', 'localhost'), events: ['server.crashed'] });
+    expect(named.status, named.text).to.equal(201);
     await t.stop();
 
     const strict = await startTestController({ dataDir });
@@ -45,15 +47,21 @@ describe('webhooks: loopback, link-local and private addresses', function () {
       expect(refusal.text).to.include('--allow-private-webhooks');
       expectProblem(await client.patch(`/webhooks/${allowed.body.id}`, { url: 'http://10.0.0.1/' }), 400, 'invalid_request', 'body.url');
 
-      // Saved while allowed: the address is checked again at every try, so nothing reaches it now.
-      const sent = await client.post<WebhookDelivery>(`/webhooks/${allowed.body.id}/test`);
-      expect(sent.status, sent.text).to.equal(202);
-      const tried = await waitFor(async () => {
-        const d = (await client.get<WebhookDeliveryPage>(`/webhooks/${allowed.body.id}/deliveries`)).body.items.find((x) => x.id === sent.body.id);
-        return d && d.attempts > 0 ? d : undefined;
-      }, { what: 'the first try' });
-      expect(tried).to.include({ state: 'PENDING' });
-      expect(tried.lastError).to.match(/^refused: 127\.0\.0\.1 is a private address/);
+      // Saved while allowed: the address is checked again at every try (a name when it connects), so nothing reaches it now.
+      const firstTry = async (hookId: string) => {
+        const sent = await client.post<WebhookDelivery>(`/webhooks/${hookId}/test`);
+        expect(sent.status, sent.text).to.equal(202);
+        return waitFor(async () => {
+          const d = (await client.get<WebhookDeliveryPage>(`/webhooks/${hookId}/deliveries`)).body.items.find((x) => x.id === sent.body.id);
+          return d && d.attempts > 0 ? d : undefined;
+        }, { what: 'the first try' });
+      };
+      const byAddress = await firstTry(allowed.body.id);
+      expect(byAddress).to.include({ state: 'PENDING' });
+      expect(byAddress.lastError).to.match(/^refused: 127\.0\.0\.1 is a private address/);
+      const byName = await firstTry(named.body.id);
+      expect(byName).to.include({ state: 'PENDING' });
+      expect(byName.lastError).to.match(/^refused: localhost resolves to a private address/);
       expect(receiver.received).to.have.length(0);
     } finally {
       await strict.stop();

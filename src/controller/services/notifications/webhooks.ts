@@ -42,11 +42,7 @@ export class WebhookService {
   private async managed(caller: Caller, id: string): Promise<WebhookDoc> {
     const doc = await this.deps.repos.webhooks.findById(id);
     if (!doc || (doc.teamId === undefined && !isGlobalAdmin(caller))) throw notFound('webhook');
-    if (doc.teamId !== undefined) {
-      await this.access.require(caller, doc.teamId, 'servers.update', 'webhook', 'servers.read').catch((e: unknown) => {
-        throw (e as { code?: string }).code === 'not_found' ? notFound('webhook') : e;
-      });
-    }
+    if (doc.teamId !== undefined) await this.access.require(caller, doc.teamId, 'servers.update', 'webhook', 'servers.read');
     return doc;
   }
 
