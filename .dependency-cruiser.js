@@ -9,16 +9,21 @@
 const ioCoreModules = '^(node:)?(child_process|cluster|dgram|diagnostics_channel|dns|fs|http|http2|https|inspector|module|net|os|perf_hooks|process|readline|repl|tls|tty|v8|vm|worker_threads)(/promises)?$';
 
 const controller = '^src/controller/';
+/** The layers, the only folders at src/controller's root; beside them stand only the program's entry files. */
+const controllerLayers = ['actors', 'adapters', 'core', 'domain', 'http', 'link', 'metrics', 'program', 'schemas', 'security', 'services', 'store'];
+const controllerEntryFiles = '(controller|main)[.]ts$';
 const machines = '^src/(controller/actors/[^/]+-machine|agent/reconciler/server-machine)[.]ts$';
 
 /**
  * The capabilities of services/ in order, lowest first: a capability imports only those of its own
  * level and below, so each can be read and tested with only what is under it. A seam two levels
- * share (timers, sealing, the Node gateway, placement rules) lives in core/, security/ or domain/,
+ * share (timers, sealing, the Node directory, desired changes, placement rules) lives in core/, security/ or domain/,
  * or in a low capability of its own (placement/); the calls to Agents every level makes are in
- * link/node-calls.ts, below the services.
+ * link/node-calls.ts, below the services. A capability's adapters (adapters/<capability>/) stand
+ * at its level: the order holds for services/ and adapters/ alike.
  */
 const capabilityLevels = [
+  ['leases'],
   ['audit', 'placement'],
   ['identity'],
   ['nodes', 'servers', 'software'],
@@ -34,10 +39,10 @@ const capabilityOrder = capabilityLevels.slice(0, -1).map((level, i) => {
   const higher = capabilityLevels.slice(i + 1).flat();
   return {
     name: `capability-order-${level.join('-')}`,
-    comment: `Capabilities are ordered (capabilityLevels): ${level.join(', ')} import nothing from ${higher.join(', ')}. Move what both need down (core/, security/, domain/) instead.`,
+    comment: `Capabilities are ordered (capabilityLevels): ${level.join(', ')} (services and adapters) import nothing from ${higher.join(', ')}. Move what both need down (core/, security/, domain/) instead.`,
     severity: 'error',
-    from: { path: `${controller}services/(${level.join('|')})/` },
-    to: { path: `${controller}services/(${higher.join('|')})/` },
+    from: { path: `${controller}(services|adapters)/(${level.join('|')})/` },
+    to: { path: `${controller}(services|adapters)/(${higher.join('|')})/` },
   };
 });
 
@@ -80,6 +85,13 @@ export default {
       to: { path: '^src/', pathNot: '^src/(agent|shared)/' },
     },
     {
+      name: 'sim-only-shared',
+      comment: 'The simulated games stand in for real ones the Controller and the Agent know nothing of: they import only src/shared (what they share, such as the order of game versions) and never src/controller, src/agent, src/cli or src/web, not even a type.',
+      severity: 'error',
+      from: { path: '^src/sim/' },
+      to: { path: '^src/', pathNot: '^src/(sim|shared)/' },
+    },
+    {
       name: 'controller-not-agent-cli-sim-web',
       comment: 'The Controller talks to Agents over the link only, and serves the CLI and the web UI over HTTP.',
       severity: 'error',
@@ -120,6 +132,27 @@ export default {
       severity: 'error',
       from: { path: `${controller}services/[^/]+[.]ts$`, pathNot: `${controller}services/(index|deps)[.]ts$` },
       to: {},
+    },
+    {
+      name: 'controller-root-only-layers',
+      comment: `At src/controller's root stand only the layers (${controllerLayers.join(', ')}) and the entry files (controller.ts, main.ts); anything else goes into the layer it belongs to. Every module imports something, so each edge of one left outside is flagged.`,
+      severity: 'error',
+      from: { path: controller, pathNot: `${controller}((${controllerLayers.join('|')})/|${controllerEntryFiles})` },
+      to: {},
+    },
+    {
+      name: 'program-on-top',
+      comment: 'program/ (configuration, TLS, the port check, the local Agent, the first lines) and the entry files put the layers together; no layer imports them.',
+      severity: 'error',
+      from: { path: `${controller}(${controllerLayers.filter((layer) => layer !== 'program').join('|')})/` },
+      to: { path: `${controller}(program/|${controllerEntryFiles})` },
+    },
+    {
+      name: 'metrics-read-only',
+      comment: 'metrics/ defines every metric, reading what services, the link and the actors expose; those count through what they are handed. Below them nothing imports metrics/ (http/ and link/ take the counters they are given).',
+      severity: 'error',
+      from: { path: `${controller}(services|actors|store|domain|core|security|schemas|adapters)/` },
+      to: { path: `${controller}metrics/` },
     },
     ...capabilityOrder,
     {
@@ -187,24 +220,24 @@ export default {
     },
     {
       name: 'schemas-at-the-bottom',
-      comment: 'Schemas (the API\'s and the feed\'s shapes) sit below everything that uses them: the domain names their types, services and routes their values. They import nothing from domain/, services/, http/, catalog/, actors/, store/ or link/, not even a type; a value both sides need (a bound, a list of states) lives in the schema or in core/, and the service imports it from there.',
+      comment: 'Schemas (the API\'s and the feed\'s shapes) sit below everything that uses them: the domain names their types, services and routes their values. They import nothing from domain/, services/, http/, adapters/, actors/, store/, link/ or metrics/, not even a type; a value both sides need (a bound, a list of states) lives in the schema or in core/, and the service imports it from there.',
       severity: 'error',
       from: { path: `${controller}schemas/` },
-      to: { path: `${controller}(domain|services|http|catalog|actors|store|link)/` },
+      to: { path: `${controller}(domain|services|http|adapters|actors|store|link|metrics)/` },
     },
     {
-      name: 'catalog-below-services',
-      comment: 'The plugin catalog (feed, index, adapters) sits below the services: services and routes use it, it never imports services/ or http/.',
+      name: 'adapters-below-services',
+      comment: 'Adapters (adapters/<capability>/: the upstream catalogs and software sources, template files, the artifact cache, jars) sit below the services: services and routes use them, they never import services/, http/, actors/, store/ or link/.',
       severity: 'error',
-      from: { path: `${controller}catalog/` },
-      to: { path: `${controller}(services|http)/` },
+      from: { path: `${controller}adapters/` },
+      to: { path: `${controller}(services|http|actors|store|link)/` },
     },
     {
-      name: 'domain-not-catalog',
-      comment: 'The catalog builds on the domain\'s plugin rules (catalog → domain), never the reverse: domain imports nothing from catalog/, not even a type; the feed\'s shapes it names are in schemas/catalog-feed.ts.',
+      name: 'domain-not-adapters',
+      comment: 'Adapters build on the domain\'s rules (adapters → domain), never the reverse: domain imports nothing from adapters/, not even a type; the feed\'s shapes it names are in schemas/catalog-feed.ts.',
       severity: 'error',
       from: { path: `${controller}domain/` },
-      to: { path: `${controller}catalog/` },
+      to: { path: `${controller}adapters/` },
     },
     {
       name: 'web-pages-not-router',

@@ -36,7 +36,7 @@ const heapUsed = () => {
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const ms = (n: number) => `${n.toFixed(2)} ms`;
 
-/** Writes `count` READY servers with their actors' state, as ServerService.create and INSTALLED would leave them. */
+/** Writes `count` READY servers with their actors' state, as a create (services/servers/server-creation.ts) and INSTALLED would leave them. */
 async function seed(dataDir: string, count: number): Promise<number> {
   const repos = await openStore({ dataDir, clock: systemClock });
   const fleet = new ServerFleet();

@@ -21,8 +21,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { listMojangReleases } from '../src/controller/software/mojang-listing.js';
-import { listPaperProject } from '../src/controller/software/papermc-listing.js';
+import { listMojangReleases } from '../src/controller/adapters/software/mojang-listing.js';
+import { listPaperProject } from '../src/controller/adapters/software/papermc-listing.js';
 import type { ListedVersionRecord } from '../src/controller/schemas/software.js';
 import type { UpstreamShape, UpstreamStats } from './support/fake-upstream-process.js';
 

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseControllerConfig } from '../../src/controller/config.js';
+import { parseControllerConfig } from '../../src/controller/program/config.js';
 import { startController } from '../../src/controller/controller.js';
 import { silentLogger } from '../../src/shared/logger.js';
 

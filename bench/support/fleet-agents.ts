@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { runAgent, type RunningAgent } from '../../src/agent/agent.js';
-import { EnrollmentRefused } from '../../src/agent/enroll.js';
+import { EnrollmentRefused } from '../../src/agent/link/enroll.js';
 import { defaultGameUids } from '../../src/agent/isolation/game-uids.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { fleetGamePorts } from './fleet-seed.js';

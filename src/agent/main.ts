@@ -3,7 +3,7 @@ import { createLogger } from '../shared/logger.js';
 import { runProgram, stopOnSignals } from '../shared/program-main.js';
 import { NotEnrolledError, runAgent, type RunningAgent } from './agent.js';
 import { agentHelp, parseAgentCommandLine, type AgentConfig } from './config.js';
-import { EnrollmentRefused } from './enroll.js';
+import { EnrollmentRefused } from './link/enroll.js';
 import { GameUidsRefusedError } from './isolation/game-uids.js';
 
 const logger = createLogger('cairn-agent');

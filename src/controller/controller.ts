@@ -5,32 +5,32 @@ import { join } from 'node:path';
 import { ensurePrivateDir, tightenTree } from '../shared/private-dir.js';
 import { cairnVersion } from '../shared/version.js';
 import type { NodeTimings } from './actors/node-machine.js';
-import { ConfigError, type ControllerConfig } from './config.js';
-import { dialAddress, dialHost, LocalAgent } from './local-agent.js';
+import { ConfigError, type ControllerConfig } from './program/config.js';
+import { dialAddress, dialHost, LocalAgent } from './program/local-agent.js';
 import { createHttpApp, type UploadSettings } from './http/app.js';
 import { listenHttp } from './http/listen.js';
 import { HttpDrain, type DrainReport } from './http/drain.js';
-import { createMetrics } from './http/metrics.js';
-import { registerServerMetrics } from './http/server-metrics.js';
-import { createWorkflowMetrics } from './http/workflow-metrics.js';
+import { createMetrics } from './metrics/registry.js';
+import { registerServerMetrics } from './metrics/server-metrics.js';
+import { createWorkflowMetrics } from './metrics/workflow-metrics.js';
 import { allRoutes } from './http/routes/index.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { advertisedAgentLink } from './link/advertised-link.js';
 import { AgentLinkServer } from './link/agent-link.js';
-import { createLinkMetrics } from './link/link-metrics.js';
+import { createLinkMetrics } from './metrics/link-metrics.js';
 import { isLoopbackHost } from './link/loopback.js';
-import { registerDesiredSendMetrics } from './services/agent-link/send-metrics.js';
-import { registerBackupMetrics } from './services/backups/backup-metrics.js';
-import { registerNotificationMetrics } from './services/notifications/notification-metrics.js';
+import { registerDesiredSendMetrics } from './metrics/desired-send-metrics.js';
+import { registerBackupMetrics } from './metrics/backup-metrics.js';
+import { registerNotificationMetrics } from './metrics/notification-metrics.js';
 import type { ScheduleTimers } from './core/schedule-timers.js';
 import { createServices, type Services } from './services/index.js';
 import type { MigrationTimings } from './services/workflows/migrate/migration-context.js';
 import type { SessionPolicy } from './services/identity/sessions.js';
 import { openStore } from './store/open-store.js';
-import { refusePortInUse } from './port-in-use.js';
+import { refusePortInUse } from './program/port-in-use.js';
 import type { Repositories } from './store/repositories.js';
-import { TemplateCatalog } from './templates/template-catalog.js';
-import { loadControllerTls, localAgentTlsName } from './tls.js';
+import { TemplateCatalog } from './adapters/software/template-catalog.js';
+import { loadControllerTls, localAgentTlsName } from './program/tls.js';
 import { SecretBox } from './security/secret-box.js';
 
 export interface ControllerOptions {
@@ -108,7 +108,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   createWorkflowMetrics(metrics.registry, services.workflows.outcomes);
   registerServerMetrics(metrics.registry, { census: services.serverCensus, reconcile: services.reconcileTimer, console: services.consoleHub }, logger);
   registerBackupMetrics(metrics.registry, services.backups.runner);
-  registerDesiredSendMetrics(metrics.registry, services.gateway);
+  registerDesiredSendMetrics(metrics.registry, services.desiredSender);
   registerNotificationMetrics(metrics.registry, services.notifications.outbox);
   // Before anything that tells events (backups recovering, workflows resuming, Agents connecting) starts.
   await services.notifications.start();
@@ -174,7 +174,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
       await localAgent?.stop();
       await link.close();
       await services.nodes.stop();
-      services.servers.stop();
+      services.serverAggregate.stop();
       await repos.close();
       return report;
     },

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import { createLogger } from '../shared/logger.js';
 import { runProgram, stopOnSignals } from '../shared/program-main.js';
-import { controllerHelp, parseControllerCommandLine } from './config.js';
+import { controllerHelp, parseControllerCommandLine } from './program/config.js';
 import { startController } from './controller.js';
-import { readyLines, settleBriefly } from './first-lines.js';
+import { readyLines, settleBriefly } from './program/first-lines.js';
 
 const logger = createLogger('cairn-controller');
 

@@ -4,7 +4,7 @@ import { programSettings } from './settings.js';
 /**
  * How `cairn-controller` and `cairn-agent` read their configuration: flags, then environment
  * variables, then the `--config` YAML file, then the program's defaults. Each program keeps its
- * own flags, defaults and checks (src/controller/config.ts, src/agent/config.ts) and hands them here.
+ * own flags, defaults and checks (src/controller/program/config.ts, src/agent/config.ts) and hands them here.
  */
 
 /** A setting the program cannot run with (missing, or a bad value): a usage error, exit 2. Each program throws its own subclass. */

@@ -102,7 +102,7 @@ export const TemplateConfig = Type.Object({
 
 const ConfigKey = Type.String({ minLength: 1, maxLength: 100 });
 
-/** How the software takes part in a network (see `src/agent/reconciler/network-config.ts`). */
+/** How the software takes part in a network (see `src/agent/network/network-settings.ts`). */
 export const TemplateNetwork = Type.Object({
   /**
    * Members only: entries of `config.file` Cairn writes at every start as a member (e.g. Paper's
@@ -209,11 +209,7 @@ export const TemplateFile = Type.Object({
 }, { additionalProperties: false });
 
 export type Template = Static<typeof TemplateFile>;
-export type TemplateKind = Template['kind'];
-export type TemplateNetworkSpec = NonNullable<Template['network']>;
 export type TemplateBackupSpec = NonNullable<Template['backup']>;
-export type BuiltinInstallSpec = Static<typeof BuiltinInstall>;
-export type DownloadInstallSpec = Static<typeof DownloadInstall>;
 export type DownloadArtifactSpec = Static<typeof DownloadArtifact>;
 export type UpstreamVersionsSpec = Static<typeof UpstreamVersions>;
 

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compareGameVersions } from '../controller/domain/game-versions.js';
+import { compareGameVersions } from '../shared/game-versions.js';
 
 /** A world saved by a newer version than the one running: Minecraft cannot open it, and neither does simcraft. */
 export class WorldTooNewError extends Error {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { localAgentDir } from '../../src/controller/local-agent.js';
+import { localAgentDir } from '../../src/controller/program/local-agent.js';
 import type { Team } from '../support/api-types.js';
 import { adminCredentials, networkInput, startTestController, type TestController } from '../support/controller.js';
 import { killGames } from '../support/fleet.js';

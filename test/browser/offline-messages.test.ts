@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createServer, type AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { fetchFailureWords, softwareDownloadFailure } from '../../src/controller/software/fetch-failure-words.js';
+import { fetchFailureWords, softwareDownloadFailure } from '../../src/controller/adapters/software/fetch-failure-words.js';
 import { withDetails } from '../../src/shared/failure-text.js';
 import type { ServerDetail, TemplatePage, TemplateVersionPage } from '../support/api-types.js';
 import { setupAdmin, startTestController, type TestController } from '../support/controller.js';

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { localAgentDir } from '../../src/controller/local-agent.js';
+import { localAgentDir } from '../../src/controller/program/local-agent.js';
 import { gamePortsArgs, privateGamePorts } from '../support/game-ports.js';
 import { adminCredentials, networkInput, startTestController, type TestController } from '../support/controller.js';
 import { killGames } from '../support/fleet.js';

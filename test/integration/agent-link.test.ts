@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import * as grpc from '@grpc/grpc-js';
-import { enroll, EnrollmentRefused } from '../../src/agent/enroll.js';
-import { newEnrollmentAttemptId } from '../../src/agent/enrollment-attempt.js';
+import { enroll, EnrollmentRefused } from '../../src/agent/link/enroll.js';
+import { newEnrollmentAttemptId } from '../../src/agent/link/enrollment-attempt.js';
 import { AgentError } from '../../src/agent/errors.js';
-import { AgentLinkClient } from '../../src/agent/link-client.js';
+import { AgentLinkClient } from '../../src/agent/link/link-client.js';
 import { AgentRequestError, NodeUnavailableError } from '../../src/controller/link/errors.js';
 import { defaultGamePorts } from '../../src/shared/game-ports.js';
 import type { Condition, DesiredServer, DesiredState, Heartbeat, PortRange } from '../../src/shared/link/messages.js';

@@ -4,8 +4,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isAgentRequestError } from '../../src/controller/link/errors.js';
+import { desiredEntryFor } from '../../src/controller/services/agent-link/desired-state.js';
+import { toLinkDesired } from '../../src/controller/services/agent-link/wire.js';
 import type { ManifestEntry } from '../../src/shared/link/generated/cairn/agent/v1/ManifestEntry.js';
-import type { RequestBody, Response } from '../../src/shared/link/messages.js';
+import type { DesiredServer, RequestBody, Response } from '../../src/shared/link/messages.js';
 import type { ServerDetail } from '../support/api-types.js';
 import { GiB, startFleet, tcpAccepts, waitForServer, type ExtraNode, type Fleet } from '../support/fleet.js';
 import { waitFor } from '../support/wait-for.js';
@@ -46,7 +48,12 @@ describe('Agent snapshots, local backups and stages through the Controller\'s li
   };
   const running = (s: ServerDetail) => s.status.runtimeState === 'RUNNING' && s.convergence === 'CONVERGED';
   const stopped = (s: ServerDetail) => s.status.runtimeState === 'STOPPED' && s.convergence === 'CONVERGED';
-  const templateJson = async () => (await f.t.controller.services.agents.desiredStateFor(f.nodeId)).find((s) => s.serverId === id)!.templateJson;
+  /** The server's desired state as the Controller sends it to its Node (it has no plugins and is in no network). */
+  const desiredOnLink = async (): Promise<DesiredServer> => {
+    const { controller } = f.t;
+    return toLinkDesired(desiredEntryFor((await controller.repos.servers.findById(id))!, f.nodeId)!, controller.services.deps.templates);
+  };
+  const templateJson = async () => (await desiredOnLink()).templateJson;
   const software = { template: 'simcraft', version: '1.21.4', build: '' };
 
   before(async () => {
@@ -198,7 +205,7 @@ describe('Agent snapshots, local backups and stages through the Controller\'s li
     const installed = await readFile(join(softwareOf(target.agentDir), 'installed.json'), 'utf8');
 
     // The desired state naming the server arrives after the commit (here sent by hand: the migration workflow is the Controller's).
-    const [desired] = (await f.t.controller.services.agents.desiredStateFor(f.nodeId)).filter((s) => s.serverId === id);
+    const desired = await desiredOnLink();
     expect(f.t.controller.services.agents.sendDesiredState(target.nodeId, [{ ...desired, desiredState: 'DESIRED_RUNTIME_STATE_RUNNING' }])).to.equal(true);
     await waitFor(() => tcpAccepts(gamePort), { timeoutMs: 20_000, what: 'the game on the target Node' });
     expect(await readFile(join(softwareOf(target.agentDir), 'installed.json'), 'utf8'), 'adopted as installed, not installed again').to.equal(installed);

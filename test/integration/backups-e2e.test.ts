@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildPluginJar } from '../../src/controller/catalog/plugin-jar.js';
+import { buildPluginJar } from '../../src/controller/adapters/plugins/plugin-jar.js';
 import type { Backup, BackupDestination, PluginInstallation, PluginInstallationPage, ServerDetail } from '../support/api-types.js';
 import { startFleet, waitForServer, type Fleet } from '../support/fleet.js';
 import { waitFor } from '../support/wait-for.js';

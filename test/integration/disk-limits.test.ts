@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildPluginJar } from '../../src/controller/catalog/plugin-jar.js';
+import { buildPluginJar } from '../../src/controller/adapters/plugins/plugin-jar.js';
 import type { Node, ServerDetail } from '../support/api-types.js';
 import { startFleet, waitForServer, type Fleet } from '../support/fleet.js';
 import { removeGameCgroups } from '../support/game-cgroups.js';

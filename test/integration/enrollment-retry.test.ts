@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import * as grpc from '@grpc/grpc-js';
-import { enroll, EnrollmentRefused } from '../../src/agent/enroll.js';
-import { newEnrollmentAttemptId } from '../../src/agent/enrollment-attempt.js';
-import { AgentLinkClient } from '../../src/agent/link-client.js';
+import { enroll, EnrollmentRefused } from '../../src/agent/link/enroll.js';
+import { newEnrollmentAttemptId } from '../../src/agent/link/enrollment-attempt.js';
+import { AgentLinkClient } from '../../src/agent/link/link-client.js';
 import { enrollLimits } from '../../src/controller/link/agent-link.js';
 import type { EnrollInput } from '../../src/controller/services/nodes/enrollment.js';
 import { silentLogger } from '../../src/shared/logger.js';

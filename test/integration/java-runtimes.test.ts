@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultTemplatesDir } from '../../src/controller/templates/template-catalog.js';
+import { defaultTemplatesDir } from '../../src/controller/adapters/software/template-catalog.js';
 import type { Node, ServerDetail, Team } from '../support/api-types.js';
 import { setupAdmin, startTestController, type TestController } from '../support/controller.js';
 import { FakeAgent } from '../support/fake-agent.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock } from '../../src/shared/clock.js';
 import { defaultLeaseTiming } from '../../src/controller/domain/lease-timing.js';
-import { LeaseKeeper } from '../../src/controller/services/nodes/lease-keeper.js';
+import { LeaseKeeper } from '../../src/controller/services/leases/lease-keeper.js';
 import type { Collection } from '../../src/controller/store/collection.js';
 import { EmbeddedAdapter } from '../../src/controller/store/embedded/embedded-adapter.js';
 import { fenced, LeaseStore } from '../../src/controller/store/lease-store.js';

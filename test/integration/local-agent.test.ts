@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { localAgentDir } from '../../src/controller/local-agent.js';
+import { localAgentDir } from '../../src/controller/program/local-agent.js';
 import type { PortRange } from '../../src/shared/link/messages.js';
 import { adminCredentials, setupAdmin, startTestController, type TestController } from '../support/controller.js';
 import { killGames, tcpAccepts, waitForServer } from '../support/fleet.js';

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { access, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildPluginJar } from '../../src/controller/catalog/plugin-jar.js';
+import { buildPluginJar } from '../../src/controller/adapters/plugins/plugin-jar.js';
 import { AgentPool, type AgentProcess } from '../support/agent-process.js';
 import { ControllerProcess, setUpAdminOf } from '../support/controller-process.js';
 import { EventStreamReader } from '../support/event-stream.js';

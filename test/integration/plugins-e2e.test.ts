@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { buildPluginJar, zipEntries } from '../../src/controller/catalog/plugin-jar.js';
+import { buildPluginJar, zipEntries } from '../../src/controller/adapters/plugins/plugin-jar.js';
 import { createReadyUser } from '../support/controller.js';
 import { GiB, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
 import type { AuditEventPage, CatalogPluginDetail, CatalogPluginPage, ConsoleStreamEvent, PluginInstallation, PluginInstallationPage, Problem, RolePage, ServerDetail } from '../support/api-types.js';

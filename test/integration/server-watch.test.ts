@@ -179,7 +179,7 @@ describe('GET /servers/watch: snapshot, event ids and resume with Last-Event-ID'
       socket.pause();
       const doc = (await t.controller.services.deps.repos.servers.findById(servers.a1))!;
       const changes = 20_000;
-      for (let i = 0; i < changes; i++) t.controller.services.servers.changed(doc);
+      for (let i = 0; i < changes; i++) t.controller.services.serverAggregate.changed(doc);
       socket.resume();
       // The end of the chunked response: the Controller closed the stream.
       await waitFor(() => received.endsWith('\r\n0\r\n\r\n'), { timeoutMs: 20_000, what: 'the stream to end' });

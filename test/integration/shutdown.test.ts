@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { localAgentDir } from '../../src/controller/local-agent.js';
+import { localAgentDir } from '../../src/controller/program/local-agent.js';
 import type { AuditEventPage, ConsoleStreamEvent, Node, NodePage, ServerDetail, Team, User } from '../support/api-types.js';
 import { adminCredentials, networkInput } from '../support/controller.js';
 import { ControllerProcess } from '../support/controller-process.js';

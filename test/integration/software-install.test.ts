@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultTemplatesDir } from '../../src/controller/templates/template-catalog.js';
+import { defaultTemplatesDir } from '../../src/controller/adapters/software/template-catalog.js';
 import type { ServerDetail } from '../support/api-types.js';
 import { FakeUpstream } from '../support/fake-upstream.js';
 import { GiB, startFleet, waitForServer, type ExtraNode, type Fleet } from '../support/fleet.js';

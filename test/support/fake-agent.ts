@@ -1,7 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
-import { enroll } from '../../src/agent/enroll.js';
-import { newEnrollmentAttemptId } from '../../src/agent/enrollment-attempt.js';
-import { AgentLinkClient } from '../../src/agent/link-client.js';
+import { enroll } from '../../src/agent/link/enroll.js';
+import { newEnrollmentAttemptId } from '../../src/agent/link/enrollment-attempt.js';
+import { AgentLinkClient } from '../../src/agent/link/link-client.js';
 import type { DesiredServer, DesiredState, PortRange, Runtime, ServerStatus } from '../../src/shared/link/messages.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import type { EnrollmentIssued } from './api-types.js';

@@ -2,10 +2,10 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentError } from '../../src/agent/errors.js';
-import { movePath } from '../../src/agent/operations/file-move.js';
-import { deletePath, listDirectory, makeDirectory, readFileRange } from '../../src/agent/operations/files.js';
-import { ServerProperties } from '../../src/agent/operations/properties.js';
-import { Uploads } from '../../src/agent/operations/uploads.js';
+import { movePath } from '../../src/agent/files/file-move.js';
+import { deletePath, listDirectory, makeDirectory, readFileRange } from '../../src/agent/files/files.js';
+import { ServerProperties } from '../../src/agent/files/properties.js';
+import { Uploads } from '../../src/agent/files/uploads.js';
 import type { FakeAgent } from './fake-agent.js';
 
 /**

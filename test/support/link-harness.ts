@@ -1,4 +1,4 @@
-import type { AgentLinkClient } from '../../src/agent/link-client.js';
+import type { AgentLinkClient } from '../../src/agent/link/link-client.js';
 import { setupAdmin, startTestController, type TestController, type TestControllerOptions } from './controller.js';
 import type { EnrollmentIssued } from './api-types.js';
 import type { ApiClient } from './http.js';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultTemplatesDir } from '../../src/controller/templates/template-catalog.js';
+import { defaultTemplatesDir } from '../../src/controller/adapters/software/template-catalog.js';
 import { createReadyUser, setupAdmin, startTestController, type TestController } from './controller.js';
 import { FakeAgent } from './fake-agent.js';
 import { GiB, waitForServer } from './fleet.js';

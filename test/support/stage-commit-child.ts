@@ -6,9 +6,9 @@
  */
 import { writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { recordCommitted } from '../../src/agent/operations/stage-commits.js';
-import { stagesDir } from '../../src/agent/operations/stages.js';
-import { swapIn, swapPathsOf } from '../../src/agent/operations/stage-swap.js';
+import { recordCommitted } from '../../src/agent/transfers/stage-commits.js';
+import { stagesDir } from '../../src/agent/transfers/stages.js';
+import { swapIn, swapPathsOf } from '../../src/agent/transfers/stage-swap.js';
 import { serverRoot } from '../../src/agent/reconciler/server-paths.js';
 
 const [dataDir, stageId, serverId] = process.argv.slice(2);

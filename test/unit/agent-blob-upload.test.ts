@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough, Readable } from 'node:stream';
-import { uploadBlob } from '../../src/agent/operations/blob-upload.js';
+import { uploadBlob } from '../../src/agent/transfers/blob-upload.js';
 import { failureOf } from '../support/agent-failure.js';
 import { waitFor } from '../support/wait-for.js';
 

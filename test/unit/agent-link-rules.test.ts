@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { backoffDelay } from '../../src/shared/backoff.js';
 import { AgentConfigError, parseAgentConfig } from '../../src/agent/config.js';
-import { ConfigError, parseControllerConfig } from '../../src/controller/config.js';
+import { ConfigError, parseControllerConfig } from '../../src/controller/program/config.js';
 import { mergeAgentConditions } from '../../src/controller/actors/node-conditions.js';
 import { isNodeAddress, reachAddressOf } from '../../src/shared/node-address.js';
 import { InvalidCredentialError, NodeCredentials } from '../../src/controller/link/node-credentials.js';

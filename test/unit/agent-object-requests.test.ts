@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { getObject, putObjectPart } from '../../src/agent/operations/object-requests.js';
+import { getObject, putObjectPart } from '../../src/agent/transfers/object-requests.js';
 import { failureOf } from '../support/agent-failure.js';
 import { waitFor } from '../support/wait-for.js';
 

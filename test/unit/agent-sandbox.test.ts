@@ -3,10 +3,10 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentError } from '../../src/agent/errors.js';
-import { deletePath, listDirectory, makeDirectory, readFileRange } from '../../src/agent/operations/files.js';
-import { withPlace } from '../../src/agent/operations/beneath.js';
-import { pathSegments, type PathAccess } from '../../src/agent/operations/sandbox.js';
-import { Uploads } from '../../src/agent/operations/uploads.js';
+import { deletePath, listDirectory, makeDirectory, readFileRange } from '../../src/agent/files/files.js';
+import { withPlace } from '../../src/agent/files/beneath.js';
+import { pathSegments, type PathAccess } from '../../src/agent/files/sandbox.js';
+import { Uploads } from '../../src/agent/files/uploads.js';
 import { codeOf } from '../support/agent-error-code.js';
 
 /** Walks to a path and lets go of it: what the files API's operations do first. */

@@ -5,8 +5,8 @@ import { access, cp, lstat, stat, mkdir, mkdtemp, readdir, readFile, readlink, r
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { wasCommitted } from '../../src/agent/operations/stage-commits.js';
-import { Stages, stagesDir, type StageDeps } from '../../src/agent/operations/stages.js';
+import { wasCommitted } from '../../src/agent/transfers/stage-commits.js';
+import { Stages, stagesDir, type StageDeps } from '../../src/agent/transfers/stages.js';
 import { serverRoot } from '../../src/agent/reconciler/server-paths.js';
 import { silentLogger } from '../../src/shared/logger.js';
 

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ArtifactStore } from '../../src/controller/plugins/artifact-store.js';
+import { ArtifactStore } from '../../src/controller/adapters/software/artifact-store.js';
 import { silentLogger } from '../../src/shared/logger.js';
 
 describe('a server artifact download past its deadline says what happened', () => {

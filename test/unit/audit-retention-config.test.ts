@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseControllerConfig } from '../../src/controller/config.js';
+import { parseControllerConfig } from '../../src/controller/program/config.js';
 
 describe('--audit-retention-days', () => {
   let dir: string;

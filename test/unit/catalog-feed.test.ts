@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
-import { hangarToFeed, type HangarProject, type HangarVersion } from '../../src/controller/catalog/adapters/hangar.js';
-import { modrinthToFeed, type ModrinthProject, type ModrinthVersion } from '../../src/controller/catalog/adapters/modrinth.js';
-import { CatalogIndex } from '../../src/controller/catalog/catalog-index.js';
-import { CatalogFeedError, checkFeed, parseFeed } from '../../src/controller/catalog/feed.js';
+import { hangarToFeed, type HangarProject, type HangarVersion } from '../../src/controller/adapters/plugins/hangar.js';
+import { modrinthToFeed, type ModrinthProject, type ModrinthVersion } from '../../src/controller/adapters/plugins/modrinth.js';
+import { CatalogIndex } from '../../src/controller/domain/catalog-index.js';
+import { CatalogFeedError, checkFeed, parseFeed } from '../../src/controller/adapters/plugins/feed.js';
 import type { CatalogFeed, FeedPlugin } from '../../src/controller/schemas/catalog-feed.js';
 
 const fixture = async <T>(path: string) => JSON.parse(await readFile(new URL(`../fixtures/catalog/${path}`, import.meta.url), 'utf8')) as T;

@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { refusePortInUse } from '../../src/controller/port-in-use.js';
+import { refusePortInUse } from '../../src/controller/program/port-in-use.js';
 import { DataDirLockedError, lockDataDir, lockFileOf, type DataDirLock } from '../../src/shared/data-dir-lock.js';
 import { readProcStat } from '../../src/shared/proc-stat.js';
 import { StartRefusedError } from '../../src/shared/program-config.js';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAgentConfig } from '../../src/agent/config.js';
-import { parseControllerConfig } from '../../src/controller/config.js';
+import { parseControllerConfig } from '../../src/controller/program/config.js';
 import { repoRoot } from '../support/run-program.js';
 
 type Unit = Record<string, Record<string, string[]>>;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { DesiredSequence } from '../../src/agent/desired-sequence.js';
+import { DesiredSequence } from '../../src/agent/link/desired-sequence.js';
 import type { DesiredServer } from '../../src/shared/link/messages.js';
 
 const server = (serverId: string, generation = 1): DesiredServer => ({

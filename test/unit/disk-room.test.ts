@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { DomainError } from '../../src/controller/core/errors.js';
-import { requireDiskRoom, requireRoomForFiles } from '../../src/controller/services/servers/disk-room.js';
+import { requireDiskRoom, requireRoomForFiles } from '../../src/controller/domain/disk-room.js';
 import type { ServerDoc } from '../../src/controller/store/records.js';
 
 const MiB = 2 ** 20;

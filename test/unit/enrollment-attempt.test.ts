@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { attemptFile, EnrollmentAttemptStore } from '../../src/agent/enrollment-attempt.js';
+import { attemptFile, EnrollmentAttemptStore } from '../../src/agent/link/enrollment-attempt.js';
 
 describe('Agent enrollment attempt id', () => {
   let dir: string;

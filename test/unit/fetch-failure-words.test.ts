@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { fetchFailureWords, softwareDownloadFailure } from '../../src/controller/software/fetch-failure-words.js';
+import { fetchFailureWords, softwareDownloadFailure } from '../../src/controller/adapters/software/fetch-failure-words.js';
 import { splitDetails } from '../../src/shared/failure-text.js';
 
 /** What fetch throws: a TypeError whose cause carries the system error's code. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { compareGameVersions } from '../../src/controller/domain/game-versions.js';
+import { compareGameVersions } from '../../src/shared/game-versions.js';
 
 describe('game versions in their vendors\' order', () => {
   it('compares numbers as numbers, a shorter release before its patches', () => {

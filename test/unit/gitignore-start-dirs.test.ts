@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseControllerConfig } from '../../src/controller/config.js';
-import { localAgentDir } from '../../src/controller/local-agent-dir.js';
+import { parseControllerConfig } from '../../src/controller/program/config.js';
+import { localAgentDir } from '../../src/controller/program/local-agent-dir.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { HttpDrain } from '../../src/controller/http/drain.js';
 import { frontMiddleware } from '../../src/controller/http/front.js';
-import { createMetrics } from '../../src/controller/http/metrics.js';
+import { createMetrics } from '../../src/controller/metrics/registry.js';
 import { openEventStream } from '../../src/controller/http/sse.js';
 import { openSse } from '../support/sse.js';
 import { silentLogger } from '../../src/shared/logger.js';

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInRoot } from '../../src/agent/operations/root-files.js';
+import { createInRoot } from '../../src/agent/files/root-files.js';
 import { Installer, readInstalled } from '../../src/agent/reconciler/installer.js';
 import { prepareSoftwareMount } from '../../src/agent/reconciler/software-mount.js';
 import type { Template } from '../../src/shared/templates.js';

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import yazl from 'yazl';
-import { buildPluginJar, zipEntries } from '../../src/controller/catalog/plugin-jar.js';
-import { inspectJar, JarRejectedError } from '../../src/controller/plugins/jar-inspector.js';
+import { buildPluginJar, zipEntries } from '../../src/controller/adapters/plugins/plugin-jar.js';
+import { inspectJar, JarRejectedError } from '../../src/controller/adapters/plugins/jar-inspector.js';
 
 const MiB = 1024 * 1024;
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { placeholderValues } from '../../src/agent/reconciler/launch.js';
 import type { ServerTarget } from '../../src/agent/reconciler/server-target.js';
-import { TemplateCatalog } from '../../src/controller/templates/template-catalog.js';
+import { TemplateCatalog } from '../../src/controller/adapters/software/template-catalog.js';
 import { resolveRunCommand, type Template } from '../../src/shared/templates.js';
 
 const target = (cpuMillis: number): ServerTarget => ({

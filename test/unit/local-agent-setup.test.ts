@@ -3,8 +3,8 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { formerLocalAgentDir, localAgentDir, moveFormerLocalAgentDir } from '../../src/controller/local-agent-dir.js';
-import { localAgentEnvironment } from '../../src/controller/local-agent-env.js';
+import { formerLocalAgentDir, localAgentDir, moveFormerLocalAgentDir } from '../../src/controller/program/local-agent-dir.js';
+import { localAgentEnvironment } from '../../src/controller/program/local-agent-env.js';
 import { ensurePrivateDir } from '../../src/shared/private-dir.js';
 
 /** A logger whose lines the test can read. */

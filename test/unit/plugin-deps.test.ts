@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CatalogIndex } from '../../src/controller/catalog/catalog-index.js';
+import { CatalogIndex } from '../../src/controller/domain/catalog-index.js';
 import type { DenyEntry, FeedPlugin } from '../../src/controller/schemas/catalog-feed.js';
 import { isNewer, newestCompatible } from '../../src/controller/domain/plugin-compat.js';
 import { orphanedDependencies, planInstall, planRemoval, PluginResolutionError, requiredBy, type InstalledPlugin } from '../../src/controller/domain/plugin-deps.js';

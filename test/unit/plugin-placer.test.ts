@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PluginPlacer, PluginPlacementError } from '../../src/agent/plugins/plugin-placer.js';
-import { CatalogIndex } from '../../src/controller/catalog/catalog-index.js';
+import { CatalogIndex } from '../../src/controller/domain/catalog-index.js';
 import type { FeedPlugin } from '../../src/controller/schemas/catalog-feed.js';
 import { installationView } from '../../src/controller/services/plugins/plugin-views.js';
 import type { PluginInstallationDoc } from '../../src/controller/store/records.js';

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAgentConfig } from '../../src/agent/config.js';
-import { parseControllerConfig } from '../../src/controller/config.js';
+import { parseControllerConfig } from '../../src/controller/program/config.js';
 import { ProgramArgsError } from '../../src/shared/program-args.js';
 
 /** `--config FILE` of cairn-controller and cairn-agent: YAML keyed by the long flags, below flags and variables. */

@@ -2,7 +2,7 @@ import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/
 import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { uploadBlob } from '../../src/agent/operations/blob-upload.js';
+import { uploadBlob } from '../../src/agent/transfers/blob-upload.js';
 import { s3ClientFor } from '../../src/controller/store/s3/s3-client.js';
 import { partLayout, presignDownload, presignUpload } from '../../src/controller/store/s3/s3-presigned.js';
 import { s3rverAccessKeyId, startTestS3, type TestS3 } from '../support/s3-server.js';

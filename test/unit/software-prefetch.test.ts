@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { AgentRequestError, NodeUnavailableError } from '../../src/controller/link/errors.js';
 import type { NodeCalls } from '../../src/controller/link/node-calls.js';
 import { prefetchDeadlineMs, SoftwarePrefetch } from '../../src/controller/services/workflows/update/software-prefetch.js';
-import type { TemplateCatalog } from '../../src/controller/templates/template-catalog.js';
+import type { TemplateCatalog } from '../../src/controller/adapters/software/template-catalog.js';
 import { silentLogger } from '../../src/shared/logger.js';
 
 const download = { url: 'https://example.test/paper.jar', sha256: 'a'.repeat(64), size: 50 * 2 ** 20 };

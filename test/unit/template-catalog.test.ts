@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultTemplatesDir, TemplateCatalog, TemplateFileError } from '../../src/controller/templates/template-catalog.js';
+import { defaultTemplatesDir, TemplateCatalog, TemplateFileError } from '../../src/controller/adapters/software/template-catalog.js';
 import { resolveManagedConfig, resolveRunCommand, type PlaceholderValues } from '../../src/shared/templates.js';
 
 const values: PlaceholderValues = {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { defaultTemplatesDir } from '../../src/controller/templates/template-catalog.js';
+import { defaultTemplatesDir } from '../../src/controller/adapters/software/template-catalog.js';
 import { InvalidTemplateError, parseTemplateJson } from '../../src/shared/template-check.js';
 
 function refusal(text: string): InvalidTemplateError {

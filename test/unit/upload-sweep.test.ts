@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { lstat, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sweepAllUploadTemps, sweepUploadTemps } from '../../src/agent/operations/upload-sweep.js';
+import { sweepAllUploadTemps, sweepUploadTemps } from '../../src/agent/files/upload-sweep.js';
 import { serverRoot } from '../../src/agent/reconciler/server-paths.js';
 import { scanTree } from '../../src/shared/backup/scan.js';
 import { silentLogger } from '../../src/shared/logger.js';

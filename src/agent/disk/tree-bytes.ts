@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { lstat, open, readdir, type FileHandle } from 'node:fs/promises';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { at, errnoOf } from '../operations/beneath.js';
+import { at, errnoOf } from '../files/beneath.js';
 
 const dirFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 /** Entries looked at between two yields to the event loop: a big tree never holds up the link. */

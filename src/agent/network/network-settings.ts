@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { Template } from '../../shared/templates.js';
 import type { GameIdentity } from '../isolation/game-identity.js';
-import { readInRoot, writeInRoot } from '../operations/root-files.js';
+import { readInRoot, writeInRoot } from '../files/root-files.js';
 import type { ServerTarget } from '../reconciler/server-target.js';
 
 /**

@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import * as grpc from '@grpc/grpc-js';
 import type { ArtifactChunk } from '../../shared/link/messages.js';
 import { agentLinkClientConstructor, credentialMetadataKey } from '../../shared/link/proto.js';
-import { agentChannelOptions } from '../link-client.js';
+import { agentChannelOptions } from '../link/link-client.js';
 import { splitDetails, withDetails } from '../../shared/failure-text.js';
 
 /** The artifact could not be fetched, or its bytes are not the ones asked for. */

@@ -8,7 +8,7 @@ import type { Logger } from '../../shared/logger.js';
 import { KeyedMutex } from '../../shared/keyed-mutex.js';
 import { AgentError } from '../errors.js';
 import type { GameIdentity } from '../isolation/game-identity.js';
-import { at, errnoOf, fileReadFlags, makeDirectoryIn, openDirectory, replaceFileIn, withPlace } from '../operations/beneath.js';
+import { at, errnoOf, fileReadFlags, makeDirectoryIn, openDirectory, replaceFileIn, withPlace } from '../files/beneath.js';
 import type { ArtifactFetcher } from './artifact-fetcher.js';
 
 /** A jar the Agent will not put in place (bad name, wrong checksum); the server's start fails with it. */

@@ -4,7 +4,7 @@ import { chmod, copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'n
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { ArtifactFetcher } from '../plugins/artifact-fetcher.js';
-import { createInRoot } from '../operations/root-files.js';
+import { createInRoot } from '../files/root-files.js';
 import type { DownloadArtifactSpec, Template } from '../../shared/templates.js';
 import { builtinLauncherSource } from '../../shared/programs.js';
 import { softwareBeside } from './server-paths.js';

@@ -1,7 +1,7 @@
 import { heapMb, resolveRunCommand, type PlaceholderValues, type Template } from '../../shared/templates.js';
 import type { LaunchSpec } from '../runtime/launch-spec.js';
-import { chooseJava } from '../runtimes/java-choice.js';
-import type { JavaRuntime } from '../runtimes/java-version.js';
+import { chooseJava } from '../java/java-choice.js';
+import type { JavaRuntime } from '../java/java-version.js';
 import type { ServerTarget } from './server-target.js';
 
 export interface HostSettings {

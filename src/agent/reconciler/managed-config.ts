@@ -4,7 +4,7 @@ import type { SimproxyConfigSpec } from '../../shared/simproxy-config.js';
 import { resolveManagedConfig, type PlaceholderValues, type Template } from '../../shared/templates.js';
 import type { GameIdentity } from '../isolation/game-identity.js';
 import { renderVelocityToml } from '../network/velocity-toml.js';
-import { readInRoot, writeInRoot } from '../operations/root-files.js';
+import { readInRoot, writeInRoot } from '../files/root-files.js';
 
 /** Where a proxy sends players; none for a proxy that has not been told yet. */
 const routesOf = (network: ServerNetwork | null | undefined) => network?.routes ?? [];

@@ -8,8 +8,8 @@ import type { Template } from '../../shared/templates.js';
 import { DiskAccounts, type DiskMode } from '../disk/disk-accounts.js';
 import { AgentError } from '../errors.js';
 import type { GameBoxes } from '../isolation/game-boxes.js';
-import type { AgentLinkClient } from '../link-client.js';
-import type { ProcessRuntime } from '../runtime/process-runtime.js';
+import type { AgentLinkClient } from '../link/link-client.js';
+import type { ServerRuntime } from '../runtime/runtime-types.js';
 import type { ServerTarget } from './server-target.js';
 import type { Installer } from './installer.js';
 import type { HostSettings } from './launch.js';
@@ -20,7 +20,7 @@ import { ServerRunner } from './server-runner.js';
 
 export interface ReconcilerDeps {
   dataDir: string;
-  runtime: ProcessRuntime;
+  runtime: ServerRuntime;
   installer: Installer;
   boxes: GameBoxes;
   host: HostSettings;

@@ -7,16 +7,15 @@ import type { Logger } from '../../shared/logger.js';
 import type { Template } from '../../shared/templates.js';
 import type { GameBoxes } from '../isolation/game-boxes.js';
 import { isolationUnavailableReason } from '../isolation/isolation-mode.js';
-import { runtimeRefusal } from '../runtimes/java-choice.js';
-import type { ProcessRuntime } from '../runtime/process-runtime.js';
+import { runtimeRefusal } from '../java/java-choice.js';
 import { isRuntimeError } from '../runtime/errors.js';
 import { writeFileAtomic } from '../runtime/state-dir.js';
-import type { GameExit, OutputLine } from '../runtime/runtime-types.js';
+import type { GameExit, OutputLine, ServerRuntime } from '../runtime/runtime-types.js';
 import { endedWith, isCrash } from './crash-record.js';
 import type { AppliedSpec, ServerTarget } from './server-target.js';
 import { readInstalled, type Installer } from './installer.js';
 import { prepareSoftwareMount } from './software-mount.js';
-import { removeEntryOf } from '../operations/beneath.js';
+import { removeEntryOf } from '../files/beneath.js';
 import { networkSettingsForStart, recordMembership } from '../network/network-settings.js';
 import { launchSpec, placeholderValues, type HostSettings, type ServerDirs } from './launch.js';
 import { writeManagedConfig } from './managed-config.js';
@@ -33,7 +32,7 @@ import { pingHostFor, StatusSampler } from '../status/status-sampler.js';
 
 export interface RunnerDeps {
   dataDir: string;
-  runtime: ProcessRuntime;
+  runtime: ServerRuntime;
   installer: Installer;
   /** Puts each start in the server's box, as far as this Node enforces one. */
   boxes: GameBoxes;

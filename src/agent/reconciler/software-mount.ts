@@ -3,8 +3,8 @@ import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir, rename } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { adoptLegacyMemberMarker } from '../network/network-settings.js';
-import { at, errnoOf, removeEntryOf } from '../operations/beneath.js';
-import { protectedDir } from '../operations/sandbox.js';
+import { at, errnoOf, removeEntryOf } from '../files/beneath.js';
+import { protectedDir } from '../files/sandbox.js';
 
 /**
  * Makes `root/.cairn` an empty directory of the Agent's: the mount point the game's view binds

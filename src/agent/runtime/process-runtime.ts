@@ -17,6 +17,7 @@ import type {
   ExitListener,
   GameExit,
   LastRun,
+  RecordFailureListener,
   RuntimeStatus,
   ServerRuntime,
 } from './runtime-types.js';
@@ -68,8 +69,6 @@ interface LiveShim {
   exitHandling: Promise<void> | null;
   closed: Promise<void>;
 }
-
-export type RecordFailureListener = (serverId: string, path: string, error: unknown) => void;
 
 /**
  * The Agent's runtime: one detached shim per server, reached over its unix socket. The Agent may
@@ -217,7 +216,6 @@ export class ProcessRuntime implements ServerRuntime {
     return () => this.exitListeners.delete(listener);
   }
 
-  /** An exit that went to `onExit` but could not be recorded on disk (e.g. ENOSPC): which file, and why. */
   onRecordFailed(listener: RecordFailureListener): () => void {
     this.recordListeners.add(listener);
     return () => this.recordListeners.delete(listener);

@@ -34,6 +34,9 @@ export type AdoptOutcome = { ok: true; status: RuntimeStatus } | { ok: false; er
 /** Hears a game's exit with the last lines of its console (none when they could not be read). */
 export type ExitListener = (serverId: string, exit: GameExit, lastLines: readonly OutputLine[]) => void;
 
+/** Hears which file of an exit could not be recorded, and why. */
+export type RecordFailureListener = (serverId: string, path: string, error: unknown) => void;
+
 /**
  * The Agent's view of game processes, after Wings' environment interface. Exits reach `onExit`
  * once each: from a live shim, from a shim found after an Agent restart, or from the state dir
@@ -50,6 +53,8 @@ export interface ServerRuntime {
   status(serverId: string): Promise<RuntimeStatus>;
   usage(serverId: string): Promise<ProcessUsage | null>;
   onExit(listener: ExitListener): () => void;
+  /** An exit that went to `onExit` but could not be recorded on disk (e.g. ENOSPC): which file, and why. */
+  onRecordFailed(listener: RecordFailureListener): () => void;
   /** The server's last ended run while this Agent runs (its console outlives the game), until the next start. */
   lastRun(serverId: string): LastRun | undefined;
   /** Lets go of every shim without stopping any game (the Agent is shutting down). */

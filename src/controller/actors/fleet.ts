@@ -5,9 +5,10 @@ import type { ResourceAmounts, StatusCondition } from '../domain/status.js';
 import type { NodeDoc, NodeStatusDoc } from '../store/records.js';
 import {
   acceptsPlacementsOf, adminChange, adminStateOf, conditionsOf, connectionStateOf, isLive, isQuietlyHealthy, nodeMachine, rehydratedNode,
-  type AdminEvent, type AdminState, type ConnectionState, type NodeEvent, type NodeInput, type NodeSnapshot, type NodeTimings, type RehydratedNode,
+  type AdminEvent, type NodeEvent, type NodeInput, type NodeSnapshot, type NodeTimings, type RehydratedNode,
 } from './node-machine.js';
 import type { ReportedCondition } from './node-conditions.js';
+import type { AdminState, ConnectionState } from '../schemas/nodes.js';
 
 /** What drives xstate's delayed transitions (setTimeout/clearTimeout). */
 export type TimerClock = NonNullable<ActorOptions<AnyActorLogic>['clock']>;

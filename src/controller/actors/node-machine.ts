@@ -1,11 +1,10 @@
 import { and, assign, not, setup, stateIn, type SnapshotFrom } from 'xstate';
 import type { StatusCondition } from '../domain/status.js';
+import type { AdminState, ConnectionState } from '../schemas/nodes.js';
 import {
   controllerConditions, isoPlus, isPressure, mergeAgentConditions, withCondition, withoutCondition, type ReportedCondition,
 } from './node-conditions.js';
 
-export type AdminState = 'ENABLED' | 'DISABLED' | 'REVOKED';
-export type ConnectionState = 'AWAITING_ENROLLMENT' | 'HEALTHY' | 'DEGRADED' | 'UNREACHABLE';
 
 /** The contract's timings; tests shorten them. */
 export interface NodeTimings {

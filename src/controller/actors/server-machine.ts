@@ -33,8 +33,6 @@ export type ServerEvent =
   | { type: 'WORKFLOW_ABORTED'; at: string; reason: WorkflowFailure['reason']; message: string }
   | { type: 'WORKFLOW_FAILED'; at: string; message: string };
 
-export type ServerEventType = ServerEvent['type'];
-
 /** A desired-spec change: the new spec and the next generation, together. */
 const change = (context: ServerPhaseContext, patch: Partial<ServerDesired>): Partial<ServerPhaseContext> => ({
   generation: context.generation + 1,

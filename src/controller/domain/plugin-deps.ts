@@ -1,4 +1,5 @@
 import type { DenyEntry, FeedPlugin, FeedVersion } from '../schemas/catalog-feed.js';
+import type { PluginInstallationView } from '../schemas/plugins.js';
 import { denialOf, isCompatible, newestFirst, type PluginTarget } from './plugin-compat.js';
 
 /** What dependency resolution reads of the catalog. */
@@ -7,12 +8,11 @@ export interface CatalogLookup {
   readonly denylist: readonly DenyEntry[];
 }
 
-/** An installation as resolution sees it: which plugin, whether it came as a dependency, what it requires. */
-export interface InstalledPlugin {
-  pluginId: string;
-  dependency: boolean;
-  requires: readonly string[];
-}
+/**
+ * An installation as resolution sees it: which plugin, whether it came as a dependency, and what it
+ * requires (the record keeps it; the API shows the reverse, `requiredBy`).
+ */
+export type InstalledPlugin = Pick<PluginInstallationView, 'pluginId' | 'dependency'> & { requires: readonly string[] };
 
 export interface PlannedPlugin {
   pluginId: string;

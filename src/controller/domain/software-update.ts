@@ -1,5 +1,6 @@
 import type { FeedPlugin } from '../schemas/catalog-feed.js';
-import { compareGameVersions } from './game-versions.js';
+import type { PluginInstallationView } from '../schemas/plugins.js';
+import { compareGameVersions } from '../../shared/game-versions.js';
 import { isCompatible, type PluginTarget } from './plugin-compat.js';
 import type { ServerSoftware } from './server-spec.js';
 
@@ -27,19 +28,12 @@ export function updateRefusal(current: ServerSoftware, target: { version: string
   return undefined;
 }
 
-/** An installed plugin as the compatibility check reads it. */
-export interface InstalledPlugin {
-  pluginId: string;
-  name: string;
-  source: 'CATALOG' | 'UPLOAD';
-}
-
 /**
  * The installed catalog plugins the catalog offers no version of for the target (platform and
  * game version), by name. An uploaded jar declares nothing the Controller can check; a catalog
  * plugin the catalog no longer lists has no version known to suit, so it is named too.
  */
-export function incompatiblePlugins(installed: readonly InstalledPlugin[], pluginOf: (id: string) => FeedPlugin | undefined, target: PluginTarget): string[] {
+export function incompatiblePlugins(installed: readonly Pick<PluginInstallationView, 'pluginId' | 'name' | 'source'>[], pluginOf: (id: string) => FeedPlugin | undefined, target: PluginTarget): string[] {
   return installed
     .filter((p) => p.source === 'CATALOG')
     .filter((p) => !(pluginOf(p.pluginId)?.versions.some((v) => isCompatible(v, target)) ?? false))

@@ -3,7 +3,7 @@ import Koa from 'koa';
 import type { Logger } from '../../shared/logger.js';
 import type { Services } from '../services/index.js';
 import { Authenticator } from './authenticate.js';
-import type { Metrics } from './metrics.js';
+import type { Metrics } from '../metrics/registry.js';
 import { checkReadiness, type ReadinessProbes } from './readiness.js';
 import { mountRoute } from './mount.js';
 import { RouteTable } from './route-table.js';

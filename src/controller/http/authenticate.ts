@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { SessionService } from '../services/identity/sessions.js';
 import type { TokenService } from '../services/identity/tokens.js';
+import { callerUser } from '../services/identity/caller-user.js';
 import type { Caller } from '../core/caller.js';
 import { readSessionCookie } from './cookies.js';
 import { forbidden } from '../core/errors.js';
@@ -21,7 +22,7 @@ export class Authenticator {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization);
     if (!match) return undefined;
     const found = await this.tokens.resolve(match[1]);
-    return found ? { kind: 'API_TOKEN', user: found.user, tokenId: found.tokenId, ...(found.scope ? { scope: found.scope } : {}) } : undefined;
+    return found ? { kind: 'API_TOKEN', user: callerUser(found.user), tokenId: found.tokenId, ...(found.scope ? { scope: found.scope } : {}) } : undefined;
   }
 }
 

@@ -2,7 +2,7 @@ import type { Context, Middleware } from 'koa';
 import type { Logger } from '../../shared/logger.js';
 import { DomainError } from '../core/errors.js';
 import type { HttpDrain } from './drain.js';
-import type { Metrics } from './metrics.js';
+import type { Metrics } from '../metrics/registry.js';
 import { problemBody, statusOf, toDomainError } from './problem.js';
 
 /** JSON bodies above this are refused with 413; file and jar uploads stream with their own limits. */

@@ -13,7 +13,7 @@ import { koaPath, newAuditScope, type AnyRoute } from './route.js';
 import { checkResponse, validateBody, validateText } from './schema-registry.js';
 import { guardBody } from './body-guard.js';
 import type { UploadGate } from './upload-gate.js';
-import { authFailureReasons, type AuthFailureReason } from './metrics.js';
+import { authFailureReasons, type AuthFailureReason } from '../metrics/registry.js';
 import type { TrustedProxies } from './client-address.js';
 
 export interface MountDeps {

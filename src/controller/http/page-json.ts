@@ -5,7 +5,7 @@ const itemJson = new WeakMap<object, string>();
  * A page's JSON, byte for byte what `JSON.stringify(page)` gives, joined from its items' JSON kept
  * per item object. Only for pages whose items are objects handed out again unchanged while what
  * they show is (a server's list item is the same object while its record and its Node's
- * connection are: services/server-views.ts): serializing fifty items was a page's largest cost.
+ * connection are: services/servers/views.ts): serializing fifty items was a page's largest cost.
  */
 export function pageJson(page: { items: readonly object[]; nextCursor?: string }): string {
   let first = true;

@@ -12,11 +12,12 @@ import type { AgentGate } from './agent-gate.js';
 import { serveArtifact, type ArtifactProvider } from './artifact-rpc.js';
 import { EnrollSlots } from './enroll-slots.js';
 import { ConnectRefusedError, EnrollmentRefusedError } from './errors.js';
-import type { LinkMetrics } from './link-metrics.js';
+import type { LinkMetrics } from '../metrics/link-metrics.js';
 import { NodeSession, type AgentStream } from './node-session.js';
 import { peerAddress } from './peer-address.js';
 import { widenSessionWindows } from './session-windows.js';
 import type { AgentSessions } from './session-registry.js';
+import { fromLinkStatus } from './status-report.js';
 import type { DiskIsolation } from '../store/records.js';
 
 export interface AgentLinkDeps {
@@ -42,7 +43,8 @@ const helloTimeoutMs = 10_000;
 
 /**
  * The gRPC server of `cairn.agent.v1.AgentLink`. It authenticates streams, keeps one session per
- * Node in AgentSessions, and turns Agent messages into fleet events and session answers.
+ * Node in AgentSessions, and turns Agent messages into fleet events, session answers and the
+ * events AgentSessions publishes to the services.
  * Keepalive pings (every 60 s, 5 s to answer) close the stream of a frozen (not closed) Agent and
  * free its socket; the fleet notices the missed heartbeats sooner (DEGRADED at 15 s, UNREACHABLE at
  * 45 s). They are rare on purpose: a ping costs the Controller about what a heartbeat does, and at
@@ -227,22 +229,24 @@ export class AgentLinkServer {
     this.deps.logger.info({ event: 'agent_connected', nodeId, peer: session.observedAddress, agentVersion: hello.agentVersion }, 'Agent connected');
     session.acceptsChanges = hello.acceptsDesiredChanges;
     session.send({ kind: 'welcome', welcome: { nodeId, heartbeatIntervalMs: this.deps.timings.heartbeatIntervalMs, observedAddress: session.observedAddress } });
-    try {
-      await this.deps.agents.sendFullState(nodeId);
-    } catch (err) {
-      this.deps.logger.error({ err, nodeId }, 'loading the desired state failed; closing the stream so the Agent retries');
-      this.deps.agents.disconnect(nodeId, grpc.status.UNAVAILABLE, 'desired state unavailable');
-    }
+    await this.sendFullState(nodeId);
   }
 
   /** The Agent missed a change (a bug or a lost message somewhere): it gets the whole state again. */
   private resync(session: NodeSession, ask: RequestFullState): void {
     const { nodeId } = session;
     this.deps.logger.warn({ event: 'desired_resync', nodeId, lastRevision: ask.lastRevision, receivedRevision: ask.receivedRevision }, 'the Agent asked for its full desired state');
-    this.deps.agents.sendFullState(nodeId).catch((err: unknown) => {
+    void this.sendFullState(nodeId);
+  }
+
+  /** The services load and send the Node's full desired state; one that cannot be loaded closes the stream, so the Agent retries. */
+  private async sendFullState(nodeId: string): Promise<void> {
+    try {
+      await this.deps.agents.wantFullState(nodeId);
+    } catch (err) {
       this.deps.logger.error({ err, nodeId }, 'loading the desired state failed; closing the stream so the Agent retries');
       this.deps.agents.disconnect(nodeId, grpc.status.UNAVAILABLE, 'desired state unavailable');
-    });
+    }
   }
 
   /** An Agent older than `game_ports` offers the default range; a range outside the rule is a bug there, logged and replaced by the default. */
@@ -260,7 +264,7 @@ export class AgentLinkServer {
         this.deps.fleet.heartbeat(session.nodeId, message.heartbeat.usage ?? emptyResources(), message.heartbeat.conditions);
         return;
       case 'serverStatus':
-        this.deps.agents.emitServerStatus(session.nodeId, message.serverStatus);
+        this.deps.agents.emitServerReport(session.nodeId, fromLinkStatus(message.serverStatus));
         return;
       case 'consoleLine':
         this.deps.agents.emitConsoleLine(session.nodeId, message.consoleLine);

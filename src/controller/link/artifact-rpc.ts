@@ -6,7 +6,7 @@ import type { AgentLinkHandlers } from '../../shared/link/proto.js';
 import type { Logger } from '../../shared/logger.js';
 import type { AgentGate } from './agent-gate.js';
 import { ConnectRefusedError } from './errors.js';
-import { ArtifactUnavailableError } from '../plugins/artifact-store.js';
+import { ArtifactUnavailableError } from '../adapters/software/artifact-store.js';
 import { withDetails } from '../../shared/failure-text.js';
 
 /** An artifact as a Node asks for it: by sha256, or by sha1 alone (Mojang's server jars). */

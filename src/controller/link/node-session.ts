@@ -57,7 +57,7 @@ export class NodeSession {
   /**
    * Sends one server's change (`server` null: it is not the Node's any more). False before the
    * stream's first full state: a change read before that full state is in it, one read after comes
-   * after it (the gateway loads and sends both one at a time per Node).
+   * after it (the desired-state sender loads and sends both one at a time per Node).
    */
   sendDesiredChange(serverId: string, server: DesiredServer | null): boolean {
     if (this.revision === 0) return false;

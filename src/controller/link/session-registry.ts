@@ -1,38 +1,19 @@
-import type { ConsoleEnd, ConsoleLine, DesiredServer, RequestBody, Response, ServerStatus } from '../../shared/link/messages.js';
-import type { Logger } from '../../shared/logger.js';
+import type { DesiredServer, RequestBody, Response } from '../../shared/link/messages.js';
+import { AgentEvents } from './agent-events.js';
 import { NodeUnavailableError } from './errors.js';
 import type { NodeSession, RequestOptions } from './node-session.js';
 import { status as GrpcStatus } from '@grpc/grpc-js';
-
-/** What the servers give the link: desired state goes out to Agents, their server reports come in. */
-export interface ServerLinkHooks {
-  /** The full desired state of a Node's servers. */
-  desiredStateFor(nodeId: string): Promise<DesiredServer[]>;
-  /** Loads and sends the Node's full desired state (on every (re)connect and when the Agent asks); rejects when it cannot be loaded. */
-  sendFullState(nodeId: string): Promise<void>;
-  /** One server's status as the Node's Agent reported it. */
-  serverStatus(nodeId: string, status: ServerStatus): void;
-}
-export type ConsoleLineListener = (nodeId: string, line: ConsoleLine) => void;
-export type ConsoleEndListener = (nodeId: string, end: ConsoleEnd) => void;
-/** Hears a Node's session go (closed, replaced or cut off): whatever it relayed has stopped. */
-export type SessionEndListener = (nodeId: string) => void;
 
 /** Default wait for an Agent's answer before `node_unavailable`. */
 export const defaultRequestTimeoutMs = 10_000;
 
 /**
  * The Controller side's one handle on connected Agents, used by services: at most one session
- * per Node, desired state out, requests with deadlines, and server status and console lines in.
- * It holds no gRPC server, so services can use it before the link listens.
+ * per Node, and what goes out to it (desired state, requests with deadlines); what comes in is
+ * published (AgentEvents). It holds no gRPC server, so services can use it before the link listens.
  */
-export class AgentSessions {
+export class AgentSessions extends AgentEvents {
   private readonly sessions = new Map<string, NodeSession>();
-  private readonly consoleListeners = new Set<ConsoleLineListener>();
-  private readonly consoleEndListeners = new Set<ConsoleEndListener>();
-  private readonly sessionEndListeners = new Set<SessionEndListener>();
-
-  constructor(private readonly logger: Logger, private readonly servers: ServerLinkHooks) {}
 
   /** Makes `session` the Node's one session; the one it replaces is closed (ABORTED) and returned. */
   attach(session: NodeSession): NodeSession | undefined {
@@ -40,7 +21,7 @@ export class AgentSessions {
     this.sessions.set(session.nodeId, session);
     if (previous && previous !== session) {
       previous.close({ code: GrpcStatus.ABORTED, details: 'replaced by a newer connection of the same Node' });
-      this.sessionEnded(session.nodeId);
+      this.emitSessionEnd(session.nodeId);
       return previous;
     }
     return undefined;
@@ -50,7 +31,7 @@ export class AgentSessions {
   detach(session: NodeSession): boolean {
     if (this.sessions.get(session.nodeId) !== session) return false;
     this.sessions.delete(session.nodeId);
-    this.sessionEnded(session.nodeId);
+    this.emitSessionEnd(session.nodeId);
     return true;
   }
 
@@ -64,15 +45,6 @@ export class AgentSessions {
 
   get connectedCount(): number {
     return this.sessions.size;
-  }
-
-  desiredStateFor(nodeId: string): Promise<DesiredServer[]> {
-    return this.servers.desiredStateFor(nodeId);
-  }
-
-  /** Loads and sends the Node's full desired state, in order with the changes sent to it. */
-  sendFullState(nodeId: string): Promise<void> {
-    return this.servers.sendFullState(nodeId);
   }
 
   /** Sends the Node's full desired state now; false when the Node is not connected (it gets it on connect). */
@@ -103,52 +75,13 @@ export class AgentSessions {
     if (!session) return;
     this.sessions.delete(nodeId);
     session.close({ code, details });
-    this.sessionEnded(nodeId);
-  }
-
-  onConsoleLine(listener: ConsoleLineListener): () => void {
-    this.consoleListeners.add(listener);
-    return () => this.consoleListeners.delete(listener);
-  }
-
-  onConsoleEnd(listener: ConsoleEndListener): () => void {
-    this.consoleEndListeners.add(listener);
-    return () => this.consoleEndListeners.delete(listener);
-  }
-
-  onSessionEnd(listener: SessionEndListener): () => void {
-    this.sessionEndListeners.add(listener);
-    return () => this.sessionEndListeners.delete(listener);
-  }
-
-  emitConsoleEnd(nodeId: string, end: ConsoleEnd): void {
-    for (const listener of this.consoleEndListeners) this.guard(() => listener(nodeId, end), nodeId);
-  }
-
-  private sessionEnded(nodeId: string): void {
-    for (const listener of this.sessionEndListeners) this.guard(() => listener(nodeId), nodeId);
-  }
-
-  emitServerStatus(nodeId: string, status: ServerStatus): void {
-    this.guard(() => this.servers.serverStatus(nodeId, status), nodeId);
-  }
-
-  emitConsoleLine(nodeId: string, line: ConsoleLine): void {
-    for (const listener of this.consoleListeners) this.guard(() => listener(nodeId, line), nodeId);
+    this.emitSessionEnd(nodeId);
   }
 
   closeAll(): void {
     for (const session of this.sessions.values()) session.close({ code: GrpcStatus.UNAVAILABLE, details: 'the Controller is shutting down' });
     const nodeIds = [...this.sessions.keys()];
     this.sessions.clear();
-    nodeIds.forEach((nodeId) => this.sessionEnded(nodeId));
-  }
-
-  private guard(fn: () => void, nodeId: string): void {
-    try {
-      fn();
-    } catch (err) {
-      this.logger.error({ err, nodeId }, 'agent message listener failed');
-    }
+    nodeIds.forEach((nodeId) => this.emitSessionEnd(nodeId));
   }
 }

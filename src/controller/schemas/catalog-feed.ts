@@ -1,9 +1,9 @@
 import Type, { type Static } from 'typebox';
 
 /**
- * The shape of the catalog feed (catalog/feed.ts reads and checks it; docs/plugins.md describes
- * it). Here, with the API's schemas, because the domain's plugin rules name its types and the
- * domain never imports the catalog.
+ * The shape of the catalog feed (adapters/plugins/feed.ts reads and checks it; docs/plugins.md
+ * describes it). Here, with the API's schemas, because the domain's plugin rules name its types and
+ * the domain never imports adapters/.
  */
 
 /** Largest jar a feed may list: the same bound as an upload. */

@@ -1,4 +1,4 @@
-import Type from 'typebox';
+import Type, { type Static } from 'typebox';
 import { ConditionSchema, DateTime, Int64, ResourceAmountsSchema, Uuid } from './common.js';
 
 const reservationFields = { cpuMillis: Int64, memoryBytes: Int64 };
@@ -10,6 +10,9 @@ export const AdminState = Type.Union([Type.Literal('ENABLED'), Type.Literal('DIS
 export const ConnectionState = Type.Union([
   Type.Literal('AWAITING_ENROLLMENT'), Type.Literal('HEALTHY'), Type.Literal('DEGRADED'), Type.Literal('UNREACHABLE'),
 ], { description: 'DEGRADED: no heartbeat for 15 s, or the Agent reports pressure. UNREACHABLE: stream closed or no heartbeat for 45 s.' });
+
+export type AdminState = Static<typeof AdminState>;
+export type ConnectionState = Static<typeof ConnectionState>;
 
 export const GamePorts = Type.Object({
   first: Type.Integer({ minimum: 1024, maximum: 65535 }),

@@ -1,4 +1,4 @@
-import Type from 'typebox';
+import Type, { type Static } from 'typebox';
 import { DateTime, Uuid, pageQueryFields } from './common.js';
 import { CatalogPluginId, Denial } from './catalog.js';
 
@@ -40,3 +40,5 @@ export const PluginInstallation = Type.Object({
   installedAt: DateTime,
   updatedAt: DateTime,
 });
+
+export type PluginInstallationView = Static<typeof PluginInstallation>;

@@ -50,7 +50,4 @@ export const MojangVersion = Type.Object({
   javaVersion: Type.Optional(Type.Object({ majorVersion: Type.Integer({ minimum: 1, maximum: 99 }) })),
 });
 
-export type FillVersionsAnswer = Static<typeof FillVersions>;
 export type FillBuildsAnswer = Static<typeof FillBuilds>;
-export type MojangManifestAnswer = Static<typeof MojangManifest>;
-export type MojangVersionAnswer = Static<typeof MojangVersion>;

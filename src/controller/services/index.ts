@@ -3,8 +3,8 @@ import { NodeFleet, type TimerClock } from '../actors/fleet.js';
 import { ServerFleet } from '../actors/server-fleet.js';
 import { defaultNodeTimings, type NodeTimings } from '../actors/node-machine.js';
 import { AgentSessions } from '../link/session-registry.js';
-import { ArtifactStore } from '../plugins/artifact-store.js';
-import type { TemplateCatalog } from '../templates/template-catalog.js';
+import { ArtifactStore } from '../adapters/software/artifact-store.js';
+import type { TemplateCatalog } from '../adapters/software/template-catalog.js';
 import { Access } from './identity/access.js';
 import { AccessEvents } from './identity/access-events.js';
 import { AuditService } from './audit/audit.js';
@@ -28,28 +28,32 @@ import { ReconcileTimer } from './servers/reconcile-timer.js';
 import { CatalogService, type CatalogOptions } from './plugins/catalog.js';
 import { SoftwareArtifacts } from './software/software-artifacts.js';
 import { SoftwareService, type SoftwareOptions } from './software/software.js';
-import { defaultUpstreamBases } from '../software/upstream-sources.js';
+import { defaultUpstreamBases } from '../adapters/software/upstream-sources.js';
 import type { ServiceDeps } from './deps.js';
 import { NetworkRoutePush } from './network/route-push.js';
 import { ForwardingSecret } from './network/forwarding-secret.js';
 import { NetworkState } from './network/network-state.js';
 import { NetworkService } from './network/network.js';
+import { ProxyServer } from './network/proxy-server.js';
 import { SecretRotation } from './network/secret-rotation.js';
 import { NodeEnrollment } from './nodes/enrollment.js';
+import { FleetNodeDirectory } from './nodes/node-directory.js';
 import { NodeService } from './nodes/nodes.js';
 import { PluginService } from './plugins/plugins.js';
 import { RoleService } from './identity/roles.js';
-import { FleetNodeGateway } from './agent-link/desired-sender.js';
-import { AgentInbound } from './agent-link/inbound.js';
+import { DesiredSender } from './agent-link/desired-sender.js';
 import { ServerCensus } from './servers/census.js';
 import { ServerUsageService } from './servers/usage.js';
 import { ServerPlacements } from './placement/placements.js';
 import { ServerPortMoves } from './servers/port-moves.js';
-import { ServerReportFeed } from './servers/report-feed.js';
 import { ServerReports } from './servers/status-reports.js';
 import { ServerChangeHub } from './servers/change-hub.js';
 import { ServerWatchStream } from './servers/watch-stream.js';
 import { ServerService } from './servers/servers.js';
+import { ServerAggregate } from './servers/aggregate.js';
+import { PlacementTurn } from './servers/placement-turn.js';
+import { ServerRoom } from './servers/room.js';
+import { ServerCreation } from './servers/server-creation.js';
 import { SessionService, defaultSessionPolicy, type SessionPolicy } from './identity/sessions.js';
 import { SetupService } from './identity/setup.js';
 import { StreamGuards } from './identity/stream-guard.js';
@@ -129,12 +133,11 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const loginFailures = new LoginFailureLog(deps, audit);
   const totpFactor = new TotpFactor(deps);
   const placements = new ServerPlacements(deps.repos);
-  // Nodes: the actors, the Controller's handle on connected Agents, and the enrollment gate.
+  // Nodes: the actors and their read view, the Controller's handle on connected Agents, and the enrollment gate.
   const fleet = new NodeFleet({ ...deps, timings: deps.nodeTimings ?? defaultNodeTimings, timerClock: deps.nodeTimerClock });
-  // The link is a loop (desired state out to the Agents, their reports back to the servers):
-  // `inbound` is what the Agents' messages become, bound to the services once they exist below.
-  const inbound = new AgentInbound(deps.logger);
-  const agents = new AgentSessions(deps.logger, inbound);
+  const nodeDirectory = new FleetNodeDirectory(fleet);
+  // What Agents send is published by `agents` and subscribed to below by the services it is for; desired state goes out through it.
+  const agents = new AgentSessions(deps.logger);
   const enrollment = new NodeEnrollment(deps, fleet, audit);
   const nodes = new NodeService(deps, access, fleet, agents, enrollment, placements);
   const teams = new TeamService(deps, access, roles, placements, accessEvents);
@@ -142,19 +145,22 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const serverWatch = new ServerChangeHub();
   const forwardingSecret = new ForwardingSecret(deps);
   const networkState = new NetworkState(deps.repos, fleet, forwardingSecret);
-  const gateway = new FleetNodeGateway(fleet, agents, deps.repos, deps.templates, (serverIds) => deps.repos.pluginInstallations.find({ serverId: { $in: serverIds } }), networkState, deps.logger);
-  const servers = new ServerService(deps, access, new ServerFleet(), deps.templates, gateway, serverWatch, placements, fleet);
-  const serverWatchFeed = new ServerWatchStream(serverWatch, servers.listItem, access, deps, streamGuards, accessEvents);
+  const desiredSender = new DesiredSender(agents, deps.repos, deps.templates, (serverIds) => deps.repos.pluginInstallations.find({ serverId: { $in: serverIds } }), networkState, deps.logger);
+  // The aggregate is what every capability changes servers through; the API's use cases are `ServerService`.
+  const serverAggregate = new ServerAggregate(deps, access, new ServerFleet(), nodeDirectory, desiredSender, serverWatch, fleet);
+  const placing = new PlacementTurn(new ServerRoom(deps.repos, nodeDirectory, placements, serverAggregate.portRefusals));
+  const serverCreation = new ServerCreation(deps, serverAggregate, placing, deps.templates);
+  const servers = new ServerService(deps, access, serverAggregate, deps.templates, nodeDirectory, placing, serverCreation);
+  const serverWatchFeed = new ServerWatchStream(serverWatch, serverAggregate.listItem, access, deps, streamGuards, accessEvents);
   // The network: its proxy's routes follow every server and Node change that shapes them.
-  const routePush = new NetworkRoutePush(networkState, gateway, serverWatch, fleet, deps.logger);
-  const serverReports = new ServerReports(deps, servers, new ServerPortMoves(deps, servers, audit));
-  const reportFeed = new ServerReportFeed();
-  inbound.bind({ gateway, reportFeed, serverReports });
+  const routePush = new NetworkRoutePush(networkState, desiredSender, serverWatch, fleet, deps.logger);
+  const serverReports = new ServerReports(deps, serverAggregate, new ServerPortMoves(deps, serverAggregate, placing, audit));
+  agents.onServerReport(serverReports.heard);
   // What the metrics read: servers counted by state when scraped, and each desired change timed until its Agent reports it.
-  const serverCensus = new ServerCensus(deps.repos, (nodeId) => gateway.isConnected(nodeId));
+  const serverCensus = new ServerCensus(deps.repos, (nodeId) => nodeDirectory.isConnected(nodeId));
   const reconcileTimer = new ReconcileTimer();
   serverWatch.subscribe((change) => reconcileTimer.changed(change));
-  reportFeed.subscribe((nodeId, report) => reconcileTimer.reported(nodeId, report));
+  agents.onServerReport((nodeId, report) => reconcileTimer.reported(nodeId, report));
   // File changes through the API under way: refused while files move, and awaited by a workflow before its files are replaced or last copied.
   const fileChanges = new FileChangesUnderWay();
   // Operating a server through its Agent: console, files, server.properties, usage history.
@@ -162,19 +168,19 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const consoleHub = new ConsoleHub(agents, nodeCalls, deps.logger);
   // Plugins: the synced catalog, installations per server, and the jars Nodes fetch.
   const catalog = new CatalogService(deps, access, { source: deps.catalog?.source, syncIntervalMs: deps.catalog?.syncIntervalMs ?? 60 * 60 * 1000 });
-  const plugins = new PluginService(deps, servers, catalog, deps.templates, gateway, new ArtifactStore(join(deps.dataDir, 'artifacts'), deps.logger, deps.repos.sharedArtifacts()), serverWatch);
+  const plugins = new PluginService(deps, serverAggregate, catalog, deps.templates, desiredSender, new ArtifactStore(join(deps.dataDir, 'artifacts'), deps.logger, deps.repos.sharedArtifacts()), serverWatch);
   // Backups: destinations, manual and scheduled backups.
-  const backups = createBackupServices({ deps, access, audit, servers, agents, fleet, serverChanges: serverWatch, timers: deps.scheduleTimers });
+  const backups = createBackupServices({ deps, access, audit, servers: serverAggregate, agents, fleet, serverChanges: serverWatch, timers: deps.scheduleTimers });
   // Workflows of servers, on one runner: migrations (and drains), restores, software updates.
   const workflows = createWorkflowServices({
-    deps, access, servers, templates: deps.templates, nodes, fleet, agents, gateway, reports: reportFeed, serverChanges: serverWatch, backups, catalog,
+    deps, access, servers: serverAggregate, placing, templates: deps.templates, nodes, fleet, agents, directory: nodeDirectory, desired: desiredSender, serverChanges: serverWatch, backups, catalog,
     artifacts: plugins.artifacts, fileChanges, reconnectGraceMs: (deps.nodeTimings ?? defaultNodeTimings).unreachableAfterMs,
     migrationTimings: deps.migrationTimings, updateTimings: deps.updateTimings,
   });
   // Notifications: webhooks hearing the events of servers, backups, workflows and Nodes.
   const notifications = createNotificationServices({
     deps, access, allowPrivate: deps.allowPrivateWebhooks ?? false,
-    feeds: { reports: reportFeed, serverChanges: serverWatch, workflows: workflows.runner.outcomes, backups: backups.runner, fleet },
+    feeds: { reports: agents, serverChanges: serverWatch, workflows: workflows.runner.outcomes, backups: backups.runner, fleet },
   });
   const auth = new AuthService(deps, sessions, tokens, access, loginFailures, totpFactor, oidcSettings);
   const totp = new TotpService(deps, access, totpFactor, sessions);
@@ -197,10 +203,12 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     auditRetention: new AuditRetention(deps, deps.auditRetentionDays ?? 365, deps.scheduleTimers ?? processTimers),
     fleet,
     agents,
-    gateway,
+    nodeDirectory,
+    desiredSender,
     enrollment,
     nodes,
     servers,
+    serverAggregate,
     serverWatch: serverWatchFeed,
     serverReports,
     serverCensus,
@@ -208,15 +216,18 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     workflows: workflows.runner,
     migrations: workflows.migrations,
     drain: workflows.drain,
-    network: new NetworkService(deps, access, networkState, servers, teams, routePush, new SecretRotation(deps, forwardingSecret, servers, serverWatch, deps.logger)),
+    network: new NetworkService(
+      deps, access, networkState, serverAggregate, new ProxyServer(deps, serverAggregate, placing, serverCreation, deps.templates), teams, routePush,
+      new SecretRotation(deps, forwardingSecret, serverAggregate, serverWatch, deps.logger),
+    ),
     forwardingSecret,
     templates: new TemplateService(deps.templates),
     software: new SoftwareService(deps, access, deps.templates, { bases: deps.software?.bases ?? defaultUpstreamBases, syncIntervalMs: deps.software?.syncIntervalMs ?? 6 * 60 * 60 * 1000 }),
     consoleHub,
-    console: new ConsoleService(servers, nodeCalls, consoleHub, access, streamGuards),
-    files: new FileService(servers, nodeCalls, deps.templates, fileChanges),
-    properties: new PropertiesService(servers, nodeCalls, deps.templates, fileChanges),
-    usage: new ServerUsageService(servers, nodeCalls),
+    console: new ConsoleService(serverAggregate, nodeCalls, consoleHub, access, streamGuards),
+    files: new FileService(serverAggregate, nodeCalls, deps.templates, fileChanges),
+    properties: new PropertiesService(serverAggregate, nodeCalls, deps.templates, fileChanges),
+    usage: new ServerUsageService(serverAggregate, nodeCalls),
     catalog,
     plugins,
     /** What Nodes may fetch over the link: plugin jars, then server software. */

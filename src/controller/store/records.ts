@@ -1,6 +1,7 @@
 import type { S3Location } from './s3/s3-client.js';
 /** Stored shapes. Timestamps are ISO 8601 strings in both adapters so that they compare alike. */
 import type { ResourceAmounts, StatusCondition } from '../domain/status.js';
+import type { AdminState, ConnectionState } from '../schemas/nodes.js';
 
 export interface UserDoc {
   _id: string;
@@ -159,7 +160,7 @@ export interface NodeRuntimeDoc {
 /** What the Controller last observed of a Node (kept so a restart shows the last known facts). */
 export interface NodeStatusDoc {
   observedAddress?: string;
-  connectionState: 'AWAITING_ENROLLMENT' | 'HEALTHY' | 'DEGRADED' | 'UNREACHABLE';
+  connectionState: ConnectionState;
   agentVersion: string;
   hostname: string;
   os: string;
@@ -201,7 +202,7 @@ export interface NodeDoc {
   nameKey: string;
   /** Where other Nodes reach this one; empty means the observed address. */
   address: string;
-  adminState: 'ENABLED' | 'DISABLED' | 'REVOKED';
+  adminState: AdminState;
   enrolledAt?: string;
   /** Id (jti) of the one valid Node credential; an older or foreign credential is refused. */
   credentialId?: string;

@@ -2,14 +2,13 @@ import { ApiToken, CreateApiToken, CreatedApiToken } from '../../schemas/auth.js
 import { IdParams, PageQuery, Paged } from '../../schemas/common.js';
 import { User } from '../../schemas/users.js';
 import type { Services } from '../../services/index.js';
-import { userView } from '../../services/identity/views.js';
 import { route } from '../route.js';
 
 export const meRoutes = (s: Services) => [
   route({
     method: 'GET', path: '/me', tag: 'me', auth: 'signed-in', status: 200,
     summary: 'The signed-in user.', response: User,
-    handler: async ({ caller }) => userView(caller.user),
+    handler: async ({ caller }) => s.users.get(caller, caller.user._id),
   }),
   route({
     method: 'POST', path: '/me/tokens', tag: 'me', status: 201,

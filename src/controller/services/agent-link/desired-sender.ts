@@ -1,26 +1,15 @@
-import { defaultGamePorts } from '../../../shared/game-ports.js';
 import { KeyedMutex } from '../../../shared/keyed-mutex.js';
 import type { DesiredServer } from '../../../shared/link/messages.js';
 import type { Logger } from '../../../shared/logger.js';
-import type { NodeFleet, NodeState } from '../../actors/fleet.js';
 import type { AgentSessions } from '../../link/session-registry.js';
 import type { PluginInstallationDoc, ServerDoc } from '../../store/records.js';
 import type { Repositories } from '../../store/repositories.js';
-import type { TemplateCatalog } from '../../templates/template-catalog.js';
+import type { TemplateCatalog } from '../../adapters/software/template-catalog.js';
 import type { NetworkState } from '../network/network-state.js';
-import type { NodeGateway, NodeInfo } from '../../core/node-gateway.js';
+import type { DesiredChanges } from '../../core/desired-changes.js';
 import { desiredEntryFor, desiredStateOf, type DesiredServerEntry } from './desired-state.js';
 import { toLinkDesired, toLinkPlugins } from './wire.js';
 import { Listeners } from '../../../shared/listeners.js';
-
-const info = (s: NodeState): NodeInfo => ({
-  nodeId: s.nodeId,
-  acceptsPlacements: s.acceptsPlacements,
-  allocatable: { cpuMillis: s.status.allocatable.cpuMillis, memoryBytes: s.status.allocatable.memoryBytes },
-  hostname: s.status.hostname,
-  gamePorts: s.status.gamePorts ?? defaultGamePorts,
-  javaMajors: (s.status.runtimes ?? []).filter((r) => r.name === 'java').map((r) => r.major),
-});
 
 /** The plugin jars installed on the given servers (the plugins capability's records). */
 export type InstalledPlugins = (serverIds: string[]) => Promise<PluginInstallationDoc[]>;
@@ -28,52 +17,35 @@ export type InstalledPlugins = (serverIds: string[]) => Promise<PluginInstallati
 /** Hears a desired-state send that could not be made (its plugins or network could not be read). */
 export type SendFailureListener = (nodeId: string, err: unknown) => void;
 
+/** What the sender uses of the link: the Agent's ask for its full state in, desired state out. */
+type DesiredLink = Pick<AgentSessions, 'onFullStateWanted' | 'sendDesiredState' | 'sendDesiredChange' | 'acceptsChanges'>;
+
 /**
- * How a desired change reaches the Agent. Servers' view of the Nodes, over the Node actors and
- * the Agent sessions. Desired state goes out one server at a time (whole on connect, on the
- * Agent's request, and to Agents that take no changes), one load-and-send per Node at a time, so
- * a quick series of changes cannot arrive out of order and a change is never older than the full
- * state before it. A send that fails (its plugins or network could not be read) is logged and
- * counted, and a failed change is followed by the Node's full state.
+ * How a desired change reaches the Agent. Desired state goes out one server at a time (whole on
+ * connect, on the Agent's request, and to Agents that take no changes), one load-and-send per Node
+ * at a time, so a quick series of changes cannot arrive out of order and a change is never older
+ * than the full state before it. A send that fails (its plugins or network could not be read) is
+ * logged and counted, and a failed change is followed by the Node's full state.
  */
-export class FleetNodeGateway implements NodeGateway {
+export class DesiredSender implements DesiredChanges {
   private readonly sends = new KeyedMutex();
   private readonly failureListeners = new Listeners<Parameters<SendFailureListener>>();
 
   constructor(
-    private readonly fleet: NodeFleet,
-    private readonly agents: AgentSessions,
+    private readonly agents: DesiredLink,
     private readonly repos: Repositories,
     private readonly templates: TemplateCatalog,
     private readonly installedPlugins: InstalledPlugins,
     private readonly network: NetworkState,
     private readonly logger: Logger,
-  ) {}
-
-  async get(nodeId: string): Promise<NodeInfo | undefined> {
-    const state = this.fleet.state(nodeId);
-    return state ? info(state) : undefined;
+  ) {
+    agents.onFullStateWanted((nodeId) => this.sendFull(nodeId));
   }
-
-  async list(): Promise<NodeInfo[]> {
-    return this.fleet.states().map(info);
-  }
-
-  isConnected(nodeId: string): boolean {
-    const state = this.fleet.connectionState(nodeId);
-    return state === 'HEALTHY' || state === 'DEGRADED';
-  }
-
-  desiredFor = async (nodeId: string): Promise<DesiredServer[]> => this.toLink(await desiredStateOf(this.repos, nodeId));
-
-  sendFull = (nodeId: string): Promise<void> => this.sends.run(nodeId, async () => {
-    this.agents.sendDesiredState(nodeId, await this.desiredFor(nodeId));
-  });
 
   desiredStateChanged(nodeId: string, servers?: readonly ServerDoc[]): void {
     this.sends.run(nodeId, async () => {
       if (!servers || !this.agents.acceptsChanges(nodeId)) {
-        this.agents.sendDesiredState(nodeId, await this.desiredFor(nodeId));
+        this.agents.sendDesiredState(nodeId, await this.fullStateOf(nodeId));
         return;
       }
       for (const server of servers) {
@@ -93,6 +65,17 @@ export class FleetNodeGateway implements NodeGateway {
 
   onSendFailed(listener: SendFailureListener): () => void {
     return this.failureListeners.add(listener);
+  }
+
+  /** Loads and sends the Node's full desired state, in order with the changes sent to it; rejects when it cannot be loaded. */
+  private sendFull(nodeId: string): Promise<void> {
+    return this.sends.run(nodeId, async () => {
+      this.agents.sendDesiredState(nodeId, await this.fullStateOf(nodeId));
+    });
+  }
+
+  private async fullStateOf(nodeId: string): Promise<DesiredServer[]> {
+    return this.toLink(await desiredStateOf(this.repos, nodeId));
   }
 
   private async toLink(entries: DesiredServerEntry[]): Promise<DesiredServer[]> {

@@ -8,7 +8,7 @@ import type { BackupDoc, BackupState, ServerDoc } from '../../store/records.js';
 import { hidden, type Access } from '../identity/access.js';
 import type { ServiceDeps } from '../deps.js';
 import { errorFromAgent } from '../../link/node-calls.js';
-import type { ServerService } from '../servers/servers.js';
+import type { ServerAggregate } from '../servers/aggregate.js';
 import type { BackupRemoval } from './backup-removal.js';
 import { unbackable, type BackupRunner } from './backup-runner.js';
 import { backupView } from './backup-views.js';
@@ -30,7 +30,7 @@ export class BackupService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly access: Access,
-    private readonly servers: ServerService,
+    private readonly servers: ServerAggregate,
     private readonly destinations: BackupDestinations,
     private readonly runner: BackupRunner,
     private readonly removal: BackupRemoval,

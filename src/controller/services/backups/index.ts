@@ -2,7 +2,7 @@ import type { Access } from '../identity/access.js';
 import type { AuditService } from '../audit/audit.js';
 import type { ServiceDeps } from '../deps.js';
 import type { ServerChangeHub } from '../servers/change-hub.js';
-import type { ServerService } from '../servers/servers.js';
+import type { ServerAggregate } from '../servers/aggregate.js';
 import type { NodeFleet } from '../../actors/fleet.js';
 import type { AgentSessions } from '../../link/session-registry.js';
 import { backupDeadlines } from './backup-deadlines.js';
@@ -23,7 +23,7 @@ export interface BackupDeps {
   deps: ServiceDeps;
   access: Access;
   audit: AuditService;
-  servers: ServerService;
+  servers: ServerAggregate;
   agents: AgentSessions;
   fleet: NodeFleet;
   serverChanges: ServerChangeHub;

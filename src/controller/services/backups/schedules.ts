@@ -8,7 +8,7 @@ import type { Access } from '../identity/access.js';
 import type { AuditService } from '../audit/audit.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import type { ServerChangeHub } from '../servers/change-hub.js';
-import type { ServerService } from '../servers/servers.js';
+import type { ServerAggregate } from '../servers/aggregate.js';
 import type { BackupRemoval } from './backup-removal.js';
 import type { BackupRunner } from './backup-runner.js';
 import { scheduleView } from './backup-views.js';
@@ -36,7 +36,7 @@ export class BackupSchedules {
     private readonly deps: ServiceDeps,
     private readonly access: Access,
     private readonly audit: AuditService,
-    private readonly servers: ServerService,
+    private readonly servers: ServerAggregate,
     private readonly destinations: BackupDestinations,
     private readonly backups: BackupService,
     private readonly removal: BackupRemoval,

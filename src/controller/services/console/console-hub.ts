@@ -2,7 +2,7 @@ import type { ConsoleEnd, ConsoleLine } from '../../../shared/link/messages.js';
 import { KeyedMutex } from '../../../shared/keyed-mutex.js';
 import type { Logger } from '../../../shared/logger.js';
 import { tooManyAttempts } from '../../core/errors.js';
-import type { AgentSessions } from '../../link/session-registry.js';
+import type { AgentInbound } from '../../link/agent-events.js';
 import type { ConsoleEndEvent, ConsoleLineEvent, ConsoleReplayedEvent } from '../../schemas/console-events.js';
 import type { ServerDoc } from '../../store/records.js';
 import { accessRevokedReason } from '../identity/access-events.js';
@@ -136,7 +136,7 @@ export class ConsoleHub {
   private readonly servers = new Map<string, ServerConsole>();
   private readonly locks = new KeyedMutex();
 
-  constructor(agents: AgentSessions, private readonly calls: NodeCalls, private readonly logger: Logger) {
+  constructor(agents: AgentInbound, private readonly calls: NodeCalls, private readonly logger: Logger) {
     agents.onConsoleLine((nodeId, line) => {
       const server = this.servers.get(line.serverId);
       if (server?.nodeId === nodeId) server.watchers.forEach((w) => w.push(line));

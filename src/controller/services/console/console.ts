@@ -1,7 +1,7 @@
 import type { ConsoleHub, ConsoleWatch } from './console-hub.js';
 import { agentDeadlines, type NodeCalls } from '../../link/node-calls.js';
 import type { Access } from '../identity/access.js';
-import type { ServerService } from '../servers/servers.js';
+import type { ServerAggregate } from '../servers/aggregate.js';
 import type { StreamGuards } from '../identity/stream-guard.js';
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
@@ -20,7 +20,7 @@ export function checkCommand(command: string): void {
 /** The server console: commands typed as an operator would, and the live stream. */
 export class ConsoleService {
   constructor(
-    private readonly servers: ServerService,
+    private readonly servers: ServerAggregate,
     private readonly calls: NodeCalls,
     private readonly hub: ConsoleHub,
     private readonly access: Access,

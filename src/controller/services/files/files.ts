@@ -3,12 +3,12 @@ import type { FileEntry } from '../../../shared/link/messages.js';
 import { refuseWhileFilesInMotion, type FileChangesUnderWay } from './file-changes.js';
 import { downloadStream, maxFileBytes, tooLarge, uploadBody } from './file-transfer.js';
 import { agentDeadlines, type NodeCalls } from '../../link/node-calls.js';
-import type { ServerService } from '../servers/servers.js';
+import type { ServerAggregate } from '../servers/aggregate.js';
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
 import { DomainError } from '../../core/errors.js';
 import type { ServerDoc } from '../../store/records.js';
-import type { TemplateCatalog } from '../../templates/template-catalog.js';
+import type { TemplateCatalog } from '../../adapters/software/template-catalog.js';
 
 /** A path as the Agent resolves it inside the root: `/`-separated, without empty or `.` segments. */
 export const normalPath = (path: string): string => path.split('/').filter((p) => p !== '' && p !== '.').join('/');
@@ -22,7 +22,7 @@ export const normalPath = (path: string): string => path.split('/').filter((p) =
  */
 export class FileService {
   constructor(
-    private readonly servers: ServerService,
+    private readonly servers: ServerAggregate,
     private readonly calls: NodeCalls,
     private readonly templates: Pick<TemplateCatalog, 'get'>,
     private readonly changes: FileChangesUnderWay,

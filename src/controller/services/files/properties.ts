@@ -1,14 +1,14 @@
 import { isManagedProperty } from '../../../shared/properties-file.js';
 import { refuseWhileFilesInMotion, type FileChangesUnderWay } from './file-changes.js';
 import { agentDeadlines, type NodeCalls } from '../../link/node-calls.js';
-import type { ServerService } from '../servers/servers.js';
+import type { ServerAggregate } from '../servers/aggregate.js';
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
 import { invalidRequest, DomainError } from '../../core/errors.js';
 import { knownProperties, propertyValueProblem, type PropertyKind } from '../../domain/server-properties.js';
 import { maxPropertyKeyLength } from '../../schemas/operations.js';
 import type { ServerDoc } from '../../store/records.js';
-import type { TemplateCatalog } from '../../templates/template-catalog.js';
+import type { TemplateCatalog } from '../../adapters/software/template-catalog.js';
 
 const valuesOf = (response: Awaited<ReturnType<NodeCalls['ask']>>): Record<string, string> =>
   response.payload === 'properties' ? { ...response.properties.values } : {};
@@ -16,7 +16,7 @@ const valuesOf = (response: Awaited<ReturnType<NodeCalls['ask']>>): Record<strin
 /** server.properties of a server, read and changed by its Agent on the Node's disk. */
 export class PropertiesService {
   constructor(
-    private readonly servers: ServerService,
+    private readonly servers: ServerAggregate,
     private readonly calls: NodeCalls,
     private readonly templates: TemplateCatalog,
     private readonly changes: FileChangesUnderWay,

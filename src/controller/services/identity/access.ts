@@ -1,10 +1,8 @@
-import type { Caller } from '../../core/caller.js';
+import type { Caller, CallerUser } from '../../core/caller.js';
 import { forbidden, DomainError } from '../../core/errors.js';
 import type { GlobalPermission, Permission } from '../../core/permission-names.js';
 import { isGlobalAdmin, mayGlobally, mayInTeam, scopeAllows, scopedTeams, teamPermissions } from '../../domain/permissions.js';
-import type { Shared } from '../../store/collection.js';
 import type { Repositories } from '../../store/repositories.js';
-import type { UserDoc } from '../../store/records.js';
 
 /** Not found, recorded as DENIED: the caller may not see it, and must not learn that it exists. */
 export const hidden = (what: string) => new DomainError('not_found', `No such ${what}.`, { denied: true });
@@ -18,7 +16,7 @@ export const hidden = (what: string) => new DomainError('not_found', `No such ${
 export class Access {
   constructor(private readonly repos: Repositories) {}
 
-  async permissionsIn(user: Shared<UserDoc>, teamId: string): Promise<Set<Permission>> {
+  async permissionsIn(user: Pick<CallerUser, '_id'>, teamId: string): Promise<Set<Permission>> {
     const membership = await this.repos.memberships.findById(`${teamId}:${user._id}`);
     if (!membership || membership.roleIds.length === 0) return new Set();
     const roles = await this.repos.roles.find({ _id: { $in: membership.roleIds } });
@@ -31,7 +29,7 @@ export class Access {
     return caller.user.globalAdmin || (await this.permissionsIn(caller.user, teamId)).has(permission);
   }
 
-  async isMember(user: Shared<UserDoc>, teamId: string): Promise<boolean> {
+  async isMember(user: Pick<CallerUser, '_id'>, teamId: string): Promise<boolean> {
     return (await this.repos.memberships.findById(`${teamId}:${user._id}`)) !== null;
   }
 
@@ -53,7 +51,7 @@ export class Access {
     return scopedTeams(caller.scope, await this.ownerTeamsWith(caller.user, permission), permission);
   }
 
-  private async ownerTeamsWith(user: Shared<UserDoc>, permission: Permission): Promise<string[] | undefined> {
+  private async ownerTeamsWith(user: Pick<CallerUser, '_id' | 'globalAdmin'>, permission: Permission): Promise<string[] | undefined> {
     if (user.globalAdmin) return undefined;
     const memberships = await this.repos.memberships.find({ userId: user._id });
     const roleIds = [...new Set(memberships.flatMap((m) => m.roleIds))];

@@ -134,9 +134,10 @@ export class AuthService {
   async changePassword(caller: Caller, input: { currentPassword: string; newPassword: string; revokeTokens?: boolean }, audit: AuditScope) {
     audit.target(caller.user._id);
     this.access.requireUnscoped(caller);
-    const key = caller.user.usernameKey;
-    const slot = this.perChange.reserve(key);
-    if (!(await verifyPassword(caller.user.passwordHash, input.currentPassword))) {
+    const user = await this.deps.repos.users.findById(caller.user._id);
+    if (!user) throw hidden('user');
+    const slot = this.perChange.reserve(user.usernameKey);
+    if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
       throw invalidRequest('body.currentPassword: does not match the current password.');
     }
     slot.release();

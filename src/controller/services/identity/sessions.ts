@@ -1,8 +1,9 @@
 import { newSessionId, sha256 } from '../../security/secrets.js';
 import type { Caller } from '../../core/caller.js';
 import type { Shared } from '../../store/collection.js';
-import type { SessionDoc, SessionOidc } from '../../store/records.js';
+import type { SessionDoc, SessionOidc, UserDoc } from '../../store/records.js';
 import type { AccessEvents } from './access-events.js';
+import { callerUser } from './caller-user.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 
 export interface SessionPolicy {
@@ -28,7 +29,7 @@ const touchEverySeconds = 60;
 /** Server-side sessions: the random id lives only in the cookie; the store keeps its SHA-256. */
 export class SessionService {
   /** Per cached session document: its caller and the times that end its quiet use (see `remember`). */
-  private readonly known = new WeakMap<Shared<SessionDoc>, { caller: Caller; expiresAtMs: number; lastSeenAtMs: number }>();
+  private readonly known = new WeakMap<Shared<SessionDoc>, { caller: Caller; user: Shared<UserDoc>; expiresAtMs: number; lastSeenAtMs: number }>();
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -65,7 +66,7 @@ export class SessionService {
     if (session && user) {
       const known = this.known.get(session);
       const now = this.deps.clock.now().getTime();
-      if (known?.caller.user === user && now < known.expiresAtMs && now < known.lastSeenAtMs + touchEverySeconds * 1000) return known.caller;
+      if (known?.user === user && now < known.expiresAtMs && now < known.lastSeenAtMs + touchEverySeconds * 1000) return known.caller;
     }
     return this.read(hash);
   }
@@ -84,9 +85,9 @@ export class SessionService {
     if (!user) return undefined;
     if (now - Date.parse(session.lastSeenAt) >= touchEverySeconds * 1000) {
       await this.deps.repos.sessions.update({ _id: hash }, { lastSeenAt: nowIso(this.deps) });
-      return { kind: 'USER', user, sessionHash: hash };
+      return { kind: 'USER', user: callerUser(user), sessionHash: hash };
     }
-    const caller: Caller = { kind: 'USER', user, sessionHash: hash };
+    const caller: Caller = { kind: 'USER', user: callerUser(user), sessionHash: hash };
     this.remember(hash, caller);
     return caller;
   }
@@ -102,7 +103,7 @@ export class SessionService {
     if (!session || !user) return;
     const lastSeenAtMs = Date.parse(session.lastSeenAt);
     const expiresAtMs = Math.min(Date.parse(session.expiresAt), lastSeenAtMs + this.policy.idleSeconds * 1000, this.standing?.dueAtMs(session) ?? Infinity);
-    this.known.set(session, { caller: { ...caller, user }, expiresAtMs, lastSeenAtMs });
+    this.known.set(session, { caller: { ...caller, user: callerUser(user) }, user, expiresAtMs, lastSeenAtMs });
   }
 
   /** Whether the session still lets its holder in; a read only (no activity recorded): what open streams re-check. */

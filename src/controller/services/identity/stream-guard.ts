@@ -5,6 +5,7 @@ import type { AccessEvents } from './access-events.js';
 import type { ScheduleTimers } from '../../core/schedule-timers.js';
 import type { SessionService } from './sessions.js';
 import type { TokenService } from './tokens.js';
+import { callerUser } from './caller-user.js';
 
 /** How often an open stream re-checks its caller unasked: the backstop for sessions and tokens that expire (no signal marks that). */
 export const streamRecheckMs = 60_000;
@@ -59,7 +60,7 @@ export class StreamGuards {
       : caller.sessionHash !== undefined && (await this.sessions.isLive(caller.sessionHash));
     if (!live) return undefined;
     const user = await this.repos.users.findById(caller.user._id);
-    return user ? { ...caller, user } : undefined;
+    return user ? { ...caller, user: callerUser(user) } : undefined;
   }
 
   /**

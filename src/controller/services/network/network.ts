@@ -9,7 +9,8 @@ import type { NetworkRoutePush } from './route-push.js';
 import type { SecretRotation } from './secret-rotation.js';
 import { networkId } from '../../domain/network.js';
 import type { NetworkState } from './network-state.js';
-import type { ServerService } from '../servers/servers.js';
+import type { ServerAggregate } from '../servers/aggregate.js';
+import type { ProxyServer } from './proxy-server.js';
 import type { TeamService } from '../identity/teams.js';
 
 /** The team the proxy joins when POST /network/proxy names none. */
@@ -50,7 +51,8 @@ export class NetworkService {
     private readonly deps: ServiceDeps,
     private readonly access: Access,
     private readonly state: NetworkState,
-    private readonly servers: ServerService,
+    private readonly servers: ServerAggregate,
+    private readonly proxyServer: ProxyServer,
     private readonly teams: TeamService,
     private readonly routePush: NetworkRoutePush,
     private readonly rotation: SecretRotation,
@@ -86,7 +88,7 @@ export class NetworkService {
       if (missing) throw invalidRequest(`body.teamIds: no team ${missing}.`);
     }
     const proxy = await this.state.proxy();
-    if (input.port !== undefined && proxy) await this.servers.moveProxyPort(proxy, input.port);
+    if (input.port !== undefined && proxy) await this.proxyServer.movePort(proxy, input.port);
     const removed = teamIds ? [...await this.liveTeams(network)].filter((id) => !teamIds.includes(id)) : [];
     const left = await this.leave(removed);
     const { lobbyServerId, teamIds: _teamIds, ...fields } = input;
@@ -142,7 +144,7 @@ export class NetworkService {
       audit.detail({ teamId: made._id, ...(created ? { teamCreated: true } : {}) });
       return made._id;
     };
-    return this.servers.createProxy({ name, team, software: input.software, resources: input.resources, ...(input.nodeId ? { nodeId: input.nodeId } : {}) }, network.port, audit);
+    return this.proxyServer.create({ name, team, software: input.software, resources: input.resources, ...(input.nodeId ? { nodeId: input.nodeId } : {}) }, network.port, audit);
   }
 
   /** What the proxy is told, lobby first; a caller who is not a global administrator sees the members it can read. */

@@ -3,7 +3,7 @@ import type { NodeFleet } from '../../actors/fleet.js';
 import { routable } from '../../domain/network.js';
 import type { ServerDoc } from '../../store/records.js';
 import { networkFactsOf, type NetworkState } from './network-state.js';
-import type { NodeGateway } from '../../core/node-gateway.js';
+import type { DesiredChanges } from '../../core/desired-changes.js';
 import type { ServerChangeHub } from '../servers/change-hub.js';
 
 /** The facts of a server that make or shape a route; '' for a server that is not routed to. */
@@ -30,7 +30,7 @@ export class NetworkRoutePush {
 
   constructor(
     private readonly state: NetworkState,
-    private readonly nodes: Pick<NodeGateway, 'desiredStateChanged'>,
+    private readonly desired: DesiredChanges,
     changes: Pick<ServerChangeHub, 'subscribe'>,
     fleet: Pick<NodeFleet, 'subscribe'>,
     private readonly logger: Logger,
@@ -90,6 +90,6 @@ export class NetworkRoutePush {
     const key = JSON.stringify([proxy._id, proxy.nodeId, await this.state.routeSet()]);
     if (key === this.lastSent) return;
     this.lastSent = key;
-    this.nodes.desiredStateChanged(proxy.nodeId, [proxy]);
+    this.desired.desiredStateChanged(proxy.nodeId, [proxy]);
   }
 }

@@ -4,7 +4,7 @@ import type { ServerDoc } from '../../store/records.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import type { ServerChangeHub } from '../servers/change-hub.js';
 import { awaitServer, startedAt } from '../servers/server-waits.js';
-import type { ServerService } from '../servers/servers.js';
+import type { ServerAggregate } from '../servers/aggregate.js';
 import type { ForwardingSecret } from './forwarding-secret.js';
 
 /** How long one server of a roll may take to be running again before the roll goes on without it. */
@@ -33,7 +33,7 @@ export class SecretRotation {
   constructor(
     private readonly deps: Pick<ServiceDeps, 'repos' | 'clock'>,
     private readonly secret: ForwardingSecret,
-    private readonly servers: Pick<ServerService, 'apply'>,
+    private readonly servers: Pick<ServerAggregate, 'apply'>,
     private readonly changes: ServerChangeHub,
     private readonly logger: Logger,
   ) {}

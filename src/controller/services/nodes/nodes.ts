@@ -1,6 +1,7 @@
 import type { NodeFleet } from '../../actors/fleet.js';
 import { initialStatus } from '../../actors/fleet.js';
-import type { AdminEvent, AdminState } from '../../actors/node-machine.js';
+import type { AdminEvent } from '../../actors/node-machine.js';
+import type { AdminState } from '../../schemas/nodes.js';
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
 import { conflict, forbidden, invalidRequest, DomainError } from '../../core/errors.js';

@@ -1,15 +1,15 @@
 import type { NodeFleet } from '../../actors/fleet.js';
+import type { AgentInbound } from '../../link/agent-events.js';
 import type { BackupDoc } from '../../store/records.js';
 import type { BackupRunner } from '../backups/backup-runner.js';
 import type { ServiceDeps } from '../deps.js';
 import type { ServerChangeHub } from '../servers/change-hub.js';
-import type { ServerReportFeed } from '../servers/report-feed.js';
 import type { WorkflowOutcomes } from '../workflows/workflow-outcomes.js';
 import { CrashReports, ServerTransitions, serverOf } from './server-events.js';
 import type { NotificationEvent, WebhookOutbox } from './webhook-outbox.js';
 
 export interface EventFeeds {
-  reports: ServerReportFeed;
+  reports: Pick<AgentInbound, 'onServerReport'>;
   serverChanges: ServerChangeHub;
   workflows: WorkflowOutcomes;
   backups: BackupRunner;
@@ -36,7 +36,7 @@ export class NotificationSources {
     this.transitions.seed(await this.deps.repos.servers.find({}));
     const f = this.feeds;
     this.unsubscribes.push(
-      f.reports.subscribe((nodeId, report) => {
+      f.reports.onServerReport((nodeId, report) => {
         const details = crashes.reported(report.serverId, report.lastCrash, report.removed);
         if (details) this.later(() => this.crashed(nodeId, report.serverId, details));
       }),

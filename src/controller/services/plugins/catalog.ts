@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { CatalogIndex, type CatalogPosition, type CatalogSearch } from '../../catalog/catalog-index.js';
-import { CatalogFeedError, parseFeed } from '../../catalog/feed.js';
-import { feedLocation, readFeedText, type FeedLocation } from '../../catalog/feed-source.js';
-import { writeSampleCatalog } from '../../catalog/sample-catalog.js';
+import { CatalogIndex, type CatalogPosition, type CatalogSearch } from '../../domain/catalog-index.js';
+import { CatalogFeedError, parseFeed } from '../../adapters/plugins/feed.js';
+import { feedLocation, readFeedText, type FeedLocation } from '../../adapters/plugins/feed-source.js';
+import { writeSampleCatalog } from '../../adapters/plugins/sample-catalog.js';
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
 import { invalidRequest, notFound, DomainError } from '../../core/errors.js';

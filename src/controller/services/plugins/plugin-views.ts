@@ -1,4 +1,4 @@
-import type { CatalogIndex } from '../../catalog/catalog-index.js';
+import type { CatalogIndex } from '../../domain/catalog-index.js';
 import { denialOf, isNewer, newestCompatible, type PluginTarget } from '../../domain/plugin-compat.js';
 import { requiredBy } from '../../domain/plugin-deps.js';
 import type { PluginInstallationDoc } from '../../store/records.js';
@@ -33,8 +33,6 @@ export function installationView(doc: PluginInstallationDoc, all: readonly Plugi
     updatedAt: doc.updatedAt,
   };
 }
-
-export type InstallationView = ReturnType<typeof installationView>;
 
 const safe = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 100) || 'plugin';
 

@@ -10,18 +10,18 @@ import type { PluginTarget } from '../../domain/plugin-compat.js';
 import {
   chooseVersion, orphanedDependencies, planInstall, planRemoval, PluginResolutionError, resolveDependencies, type PlannedPlugin,
 } from '../../domain/plugin-deps.js';
-import { ArtifactUnavailableError, type ArtifactStore } from '../../plugins/artifact-store.js';
+import { ArtifactUnavailableError, type ArtifactStore } from '../../adapters/software/artifact-store.js';
 import type { ArtifactKey } from '../../link/artifact-rpc.js';
-import { receiveBody } from '../../plugins/upload-receiver.js';
+import { receiveBody } from '../../adapters/plugins/upload-receiver.js';
 import type { PluginInstallationDoc, ServerDoc } from '../../store/records.js';
-import type { TemplateCatalog } from '../../templates/template-catalog.js';
+import type { TemplateCatalog } from '../../adapters/software/template-catalog.js';
 import type { CatalogService } from './catalog.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
-import type { NodeGateway } from '../../core/node-gateway.js';
+import type { DesiredChanges } from '../../core/desired-changes.js';
 import { installationView } from './plugin-views.js';
-import { requireDiskRoom } from '../servers/disk-room.js';
+import { requireDiskRoom } from '../../domain/disk-room.js';
 import type { ServerChangeHub } from '../servers/change-hub.js';
-import type { ServerService } from '../servers/servers.js';
+import type { ServerAggregate } from '../servers/aggregate.js';
 
 export interface InstallInput {
   pluginId: string;
@@ -54,10 +54,10 @@ export class PluginService {
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly servers: ServerService,
+    private readonly servers: ServerAggregate,
     private readonly catalog: CatalogService,
     private readonly templates: TemplateCatalog,
-    private readonly nodes: NodeGateway,
+    private readonly desired: DesiredChanges,
     readonly artifacts: ArtifactStore,
     serverChanges: ServerChangeHub,
   ) {
@@ -79,7 +79,7 @@ export class PluginService {
   }
 
   private changed(server: ServerDoc): void {
-    if (server.nodeId) this.nodes.desiredStateChanged(server.nodeId, [server]);
+    if (server.nodeId) this.desired.desiredStateChanged(server.nodeId, [server]);
   }
 
   async list(caller: Caller, serverId: string, page: { limit: number; cursor?: string }) {
@@ -215,7 +215,7 @@ export class PluginService {
       if (received.size === 0) throw invalidRequest('body: the jar is empty.');
       const platform = this.templates.get(server.desired.software.template)?.platform ?? 'paper';
       // The jar reader and the YAML parser are loaded by the first upload, not at start.
-      const { inspectJar, JarRejectedError } = await import('../../plugins/jar-inspector.js');
+      const { inspectJar, JarRejectedError } = await import('../../adapters/plugins/jar-inspector.js');
       let declared;
       try {
         declared = await inspectJar(temp, platform);

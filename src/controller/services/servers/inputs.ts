@@ -16,16 +16,6 @@ export interface ServerNetworkInput {
   egressAllow: string[];
 }
 
-/** The network's proxy, as POST /network/proxy creates it (the network service checks who may). */
-export interface CreateProxyInput {
-  name: string;
-  /** The proxy's team, resolved once it is placed (a team made for it is not made for a refused proxy). */
-  team: () => Promise<string>;
-  software: CreateServerInput['software'];
-  resources: Reservation;
-  nodeId?: string;
-}
-
 export interface ServerListQuery {
   limit: number;
   cursor?: string;

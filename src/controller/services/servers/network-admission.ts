@@ -17,13 +17,3 @@ export async function requireMayJoinNetwork(deps: ServiceDeps, access: Access, c
     throw forbidden(`inNetwork: the team ${teamId} is not admitted to the network; a global administrator admits teams with PATCH /network {teamIds}.`);
   }
 }
-
-/**
- * What a game may reach on private ranges and the Node is the operator's call, as the Agent's
- * `--game-egress-allow` is: only global administrators change a server's entries. Sending the
- * entries it has changes nothing, so a team's own tools may send them back.
- */
-export function requireMaySetEgress(caller: Caller, current: readonly string[], next: readonly string[] | undefined): void {
-  if (next === undefined || isGlobalAdmin(caller) || JSON.stringify(current) === JSON.stringify(next)) return;
-  throw forbidden('body.network.egressAllow: only global administrators set where a server\'s game may connect beyond the internet.');
-}

@@ -1,4 +1,3 @@
-import type { ServerEvent } from '../../actors/server-machine.js';
 import type { Phase, ServerObserved } from '../../domain/server-spec.js';
 import type { ServerDoc } from '../../store/records.js';
 
@@ -10,14 +9,6 @@ export interface KnownObserved {
   nodeId?: string;
   phase: Phase;
   observed: ServerObserved;
-}
-
-/** An Agent's report as `observe` applies it. */
-export interface ObservedReport {
-  /** True when the report would leave a record holding what is known of it as it is. */
-  unchanged(known: KnownObserved): boolean;
-  /** What to write on the record as it is now (an event for the actor and the observed status), or nothing. */
-  decide(current: ServerDoc): { event?: ServerEvent; observed: ServerObserved } | undefined;
 }
 
 /** The fields a report sets; a stored status with any other is rewritten. */
@@ -45,7 +36,7 @@ export function worthWriting(stored: ServerObserved, observed: ServerObserved): 
 }
 
 /**
- * Each server's record as far as reports need it, kept beside the store by the one service that
+ * Each server's record as far as reports need it, kept beside the store by the aggregate, which
  * writes server records. An Agent reports every server again whenever it connects and at each
  * step of its work, and most reports change nothing: checked against this, they cost no read of
  * the record, which on the embedded store waited in the servers collection's one queue.

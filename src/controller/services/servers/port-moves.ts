@@ -3,7 +3,8 @@ import { DomainError } from '../../core/errors.js';
 import type { AuditService } from '../audit/audit.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import type { ServerReport } from '../../domain/server-report.js';
-import type { ServerService } from './servers.js';
+import type { ServerAggregate } from './aggregate.js';
+import type { PlacementTurn } from './placement-turn.js';
 
 /**
  * Moves a server off a game port another program holds on its host. The Agent refuses to start
@@ -13,7 +14,12 @@ import type { ServerService } from './servers.js';
  * server stays where it is and its condition says so; nothing loops.
  */
 export class ServerPortMoves {
-  constructor(private readonly deps: ServiceDeps, private readonly servers: ServerService, private readonly audit: AuditService) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly servers: ServerAggregate,
+    private readonly placing: PlacementTurn,
+    private readonly audit: AuditService,
+  ) {}
 
   /** A report from `nodeId` (applied already): a held port is moved off; any other settles what was noted. */
   async reported(nodeId: string, report: ServerReport): Promise<void> {
@@ -27,7 +33,7 @@ export class ServerPortMoves {
   }
 
   private async moveOff(nodeId: string, serverId: string, heldPort: number): Promise<void> {
-    await this.servers.placing(async (room) => {
+    await this.placing.run(async (room) => {
       const doc = await this.deps.repos.servers.findById(serverId);
       // Moved already, elsewhere, or not meant to run: this report is about a port the server no longer wants.
       if (!doc || doc.nodeId !== nodeId || doc.gamePort !== heldPort || doc.desired.state !== 'RUNNING') return;

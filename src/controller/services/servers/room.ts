@@ -4,7 +4,7 @@ import type { Reservation } from '../../domain/server-spec.js';
 import type { PortRange } from '../../../shared/link/messages.js';
 import type { Repositories } from '../../store/repositories.js';
 import { networkId } from '../../domain/network.js';
-import type { NodeGateway, NodeInfo } from '../../core/node-gateway.js';
+import type { NodeDirectory, NodeInfo } from '../../core/node-directory.js';
 import type { PortRefusals } from './port-refusals.js';
 import type { ServerPlacements } from '../placement/placements.js';
 
@@ -14,12 +14,12 @@ const amounts = (r: Reservation) => `${r.cpuMillis}m CPU, ${r.memoryBytes >= gib
 
 /**
  * Room on the fleet for a server: which Node has space for a reservation, and which game ports a
- * host has free. Reads only; the caller holds the placement lock around a read and what it decides.
+ * host has free. Reads only; a caller reads and decides in the placement turn (`PlacementTurn`).
  */
 export class ServerRoom {
   constructor(
     private readonly repos: Repositories,
-    private readonly nodes: NodeGateway,
+    private readonly nodes: NodeDirectory,
     private readonly placements: ServerPlacements,
     private readonly refusals: PortRefusals,
   ) {}

@@ -1,6 +1,6 @@
 import { invalidRequest } from '../../core/errors.js';
 import type { ServerSoftware } from '../../domain/server-spec.js';
-import type { TemplateCatalog } from '../../templates/template-catalog.js';
+import type { TemplateCatalog } from '../../adapters/software/template-catalog.js';
 
 /**
  * The software a request names, checked against what its template lists now, with the build

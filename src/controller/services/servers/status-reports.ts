@@ -1,61 +1,63 @@
-import type { Phase, ServerObserved } from '../../domain/server-spec.js';
+import type { Phase } from '../../domain/server-spec.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import { worthWriting } from './observed-memo.js';
 import type { ServerPortMoves } from './port-moves.js';
-import type { ServerReport } from '../../domain/server-report.js';
-import type { ServerService } from './servers.js';
+import { observedOf, type ServerReport } from '../../domain/server-report.js';
+import type { ServerAggregate } from './aggregate.js';
+import type { ServerEvent } from '../../actors/server-machine.js';
+import type { ServerDoc } from '../../store/records.js';
 
 /**
- * Applies Agent reports: the only writer of a server's observed status. Reports also drive the
- * workflows that wait on the Node: PROVISIONING ends when the software is installed, DELETING
- * when the Node has removed the server.
+ * What happens when a server's status report arrives: the only writer of a server's observed
+ * status. Reports also drive the workflows that wait on the Node: PROVISIONING ends when the
+ * software is installed, DELETING when the Node has removed the server, and a failed install
+ * that turns out installed after all is READY again.
  */
 export class ServerReports {
-  constructor(private readonly deps: ServiceDeps, private readonly servers: ServerService, private readonly portMoves: ServerPortMoves) {}
+  constructor(private readonly deps: ServiceDeps, private readonly servers: ServerAggregate, private readonly portMoves: ServerPortMoves) {}
+
+  /** A report as the link publishes it: applied in the background, a failure logged. */
+  heard = (nodeId: string, report: ServerReport): void => {
+    this.apply(nodeId, report).catch((err: unknown) => this.deps.logger.error({ err, nodeId, serverId: report.serverId }, 'a server report could not be applied'));
+  };
 
   /**
-   * Queues the report on the server's lock at once (before any await), so reports keep their
-   * arrival order; a held game port is moved off once the report is applied.
+   * Queues the report in the server's turn at once (before any await), so reports keep their
+   * arrival order and never interleave with a command's read and write; a held game port is
+   * moved off once the report is applied.
    */
   async apply(nodeId: string, report: ServerReport): Promise<void> {
     this.servers.crashes.report(nodeId, report.serverId, report.lastCrash, report.removed);
-    await this.observe(nodeId, report);
+    await this.servers.locked(report.serverId, () => this.settle(nodeId, report));
     await this.portMoves.reported(nodeId, report);
   }
 
-  private observe(nodeId: string, report: ServerReport): Promise<void> {
-    return this.servers.observe(report.serverId, {
-      // A report from another Node is never applied; one in a phase a report can end is always decided on the record.
-      unchanged: (known) => known.nodeId !== nodeId || (!endedByReports.has(known.phase) && !worthWriting(known.observed, observedOf(report, nowIso(this.deps)))),
-      decide: (doc) => {
-        if (doc.nodeId !== nodeId) return undefined;
-        const at = nowIso(this.deps);
-        const observed = observedOf(report, at);
-        const event =
-          report.removed && doc.phase === 'DELETING' ? ({ type: 'REMOVED', at } as const)
-            : report.installError && doc.phase === 'PROVISIONING' ? ({ type: 'INSTALL_FAILED', at, message: report.installError } as const)
-              : report.installed && (doc.phase === 'PROVISIONING' || (doc.phase === 'FAILED' && doc.failureReason === 'INSTALL_FAILED')) ? ({ type: 'INSTALLED', at } as const)
-                : undefined;
-        if (event) return { event, observed };
-        return worthWriting(doc.observed, observed) ? { observed } : undefined;
-      },
-    });
+  /**
+   * Settled unread when what is known of the record says the report changes nothing (most
+   * reports: an Agent reports every server at each connect and each step of its work), else
+   * decided on the record as it is now. Only the server's own Node is heeded.
+   */
+  private async settle(nodeId: string, report: ServerReport): Promise<void> {
+    const known = this.servers.known(report.serverId);
+    // One in a phase a report can end is always decided on the record.
+    if (known && (known.nodeId !== nodeId || (!endedByReports.has(known.phase) && !worthWriting(known.observed, observedOf(report, nowIso(this.deps)))))) return;
+    const current = await this.servers.read(report.serverId);
+    if (!current || current.nodeId !== nodeId) return;
+    const at = nowIso(this.deps);
+    const observed = observedOf(report, at);
+    const event = eventOf(report, current, at);
+    if (event) await this.servers.take(current, event, observed);
+    else if (worthWriting(current.observed, observed)) await this.servers.writeObserved(current, observed);
   }
+}
+
+/** The event a report brings the server's machine, if any: the end of the phase it waited on the Node in. */
+function eventOf(report: ServerReport, doc: ServerDoc, at: string): ServerEvent | undefined {
+  if (report.removed && doc.phase === 'DELETING') return { type: 'REMOVED', at };
+  if (report.installError && doc.phase === 'PROVISIONING') return { type: 'INSTALL_FAILED', at, message: report.installError };
+  if (report.installed && (doc.phase === 'PROVISIONING' || (doc.phase === 'FAILED' && doc.failureReason === 'INSTALL_FAILED'))) return { type: 'INSTALLED', at };
+  return undefined;
 }
 
 /** The phases a report can end (installed, removed, install failed; a failed install installed after all). */
 const endedByReports = new Set<Phase>(['PROVISIONING', 'DELETING', 'FAILED']);
-
-const observedOf = (report: ServerReport, at: string): ServerObserved => ({
-  observedGeneration: report.observedGeneration,
-  ...(report.runtimeState ? { runtimeState: report.runtimeState } : {}),
-  installed: report.installed,
-  restarting: report.restarting,
-  startedInNetwork: report.startedInNetwork,
-  usage: report.usage,
-  conditions: report.conditions,
-  ...(report.startedAt ? { startedAt: report.startedAt } : {}),
-  ...(report.pid ? { pid: report.pid } : {}),
-  ...(report.players ? { players: report.players } : {}),
-  reportedAt: at,
-});

@@ -1,5 +1,5 @@
 import { paginate } from '../../domain/cursor.js';
-import type { TemplateCatalog } from '../../templates/template-catalog.js';
+import type { TemplateCatalog } from '../../adapters/software/template-catalog.js';
 
 /** The templates offered to every signed-in user; only what a client needs to choose one. */
 export class TemplateService {

@@ -1,7 +1,7 @@
 import type { Caller } from '../../core/caller.js';
 import { DomainError } from '../../core/errors.js';
 import { agentDeadlines, type NodeCalls } from '../../link/node-calls.js';
-import type { ServerService } from './servers.js';
+import type { ServerAggregate } from './aggregate.js';
 import type { UsageWindowName } from '../../domain/usage.js';
 
 /**
@@ -9,7 +9,7 @@ import type { UsageWindowName } from '../../domain/usage.js';
  * none (a fleet's samples would be most of its store, and an Agent has them at hand).
  */
 export class ServerUsageService {
-  constructor(private readonly servers: ServerService, private readonly calls: NodeCalls) {}
+  constructor(private readonly servers: ServerAggregate, private readonly calls: NodeCalls) {}
 
   async of(caller: Caller, serverId: string, window: UsageWindowName) {
     const doc = await this.servers.load(caller, serverId, 'servers.read');

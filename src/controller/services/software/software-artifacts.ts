@@ -1,7 +1,7 @@
 import type { ArtifactKey, ArtifactProvider } from '../../link/artifact-rpc.js';
-import type { ArtifactStore } from '../../plugins/artifact-store.js';
+import type { ArtifactStore } from '../../adapters/software/artifact-store.js';
 import type { ServiceDeps } from '../deps.js';
-import type { TemplateCatalog } from '../../templates/template-catalog.js';
+import type { TemplateCatalog } from '../../adapters/software/template-catalog.js';
 
 /**
  * Server software for Nodes: a checksum a Node asks for is served when some server of the fleet

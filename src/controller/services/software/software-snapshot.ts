@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Type from 'typebox';
 import { ListedVersion, type ListedVersionRecord } from '../../schemas/software.js';
 import { jsonAjv } from '../../schemas/validators.js';
-import { defaultTemplatesDir } from '../../templates/template-catalog.js';
+import { defaultTemplatesDir } from '../../adapters/software/template-catalog.js';
 
 const Snapshot = Type.Record(Type.String(), Type.Array(ListedVersion));
 const validate = jsonAjv.compile(Snapshot);

@@ -1,17 +1,17 @@
-import { syncFailureWords } from '../../software/sync-failure-words.js';
+import { syncFailureWords } from './sync-failure-words.js';
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
 import { notFound } from '../../core/errors.js';
 import { paginate } from '../../domain/cursor.js';
 import type { ListedVersionRecord, SoftwareSyncResultView, TemplateVersionView } from '../../schemas/software.js';
-import { listMojangReleases } from '../../software/mojang-listing.js';
-import { listPaperProject } from '../../software/papermc-listing.js';
-import type { TemplateCatalog, UpstreamListings, VersionSyncState } from '../../templates/template-catalog.js';
+import { listMojangReleases } from '../../adapters/software/mojang-listing.js';
+import { listPaperProject } from '../../adapters/software/papermc-listing.js';
+import type { TemplateCatalog, UpstreamListings, VersionSyncState } from '../../adapters/software/template-catalog.js';
 import { fixedVersions, type UpstreamVersionsSpec } from '../../../shared/templates.js';
 import type { Access } from '../identity/access.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import { readShippedSnapshot } from './software-snapshot.js';
-import { listingKey, type UpstreamBases } from '../../software/upstream-sources.js';
+import { listingKey, type UpstreamBases } from '../../adapters/software/upstream-sources.js';
 
 export interface SoftwareOptions {
   bases: UpstreamBases;

@@ -1,7 +1,7 @@
 import type { NodeFleet } from '../../actors/fleet.js';
 import type { AgentSessions } from '../../link/session-registry.js';
-import type { ArtifactStore } from '../../plugins/artifact-store.js';
-import type { TemplateCatalog } from '../../templates/template-catalog.js';
+import type { ArtifactStore } from '../../adapters/software/artifact-store.js';
+import type { TemplateCatalog } from '../../adapters/software/template-catalog.js';
 import { backupDeadlines } from '../backups/backup-deadlines.js';
 import type { BackupServices } from '../backups/index.js';
 import { nodeReady } from '../backups/node-ready.js';
@@ -9,12 +9,13 @@ import { RawNodeCalls } from '../backups/raw-node-calls.js';
 import type { ServiceDeps } from '../deps.js';
 import type { FileChangesUnderWay } from '../files/file-changes.js';
 import type { Access } from '../identity/access.js';
-import type { NodeGateway } from '../../core/node-gateway.js';
+import type { DesiredChanges } from '../../core/desired-changes.js';
+import type { NodeDirectory } from '../../core/node-directory.js';
 import type { NodeService } from '../nodes/nodes.js';
 import type { CatalogService } from '../plugins/catalog.js';
 import type { ServerChangeHub } from '../servers/change-hub.js';
-import type { ServerReportFeed } from '../servers/report-feed.js';
-import type { ServerService } from '../servers/servers.js';
+import type { ServerAggregate } from '../servers/aggregate.js';
+import type { PlacementTurn } from '../servers/placement-turn.js';
 import { NodeDrain } from './migrate/drain.js';
 import { defaultMigrationTimings, type MigrationTimings } from './migrate/migration-context.js';
 import { MigrationService } from './migrate/migrations.js';
@@ -28,13 +29,14 @@ import { WorkflowRunner } from './workflow-runner.js';
 export interface WorkflowDeps {
   deps: ServiceDeps;
   access: Access;
-  servers: ServerService;
+  servers: ServerAggregate;
+  placing: PlacementTurn;
   templates: TemplateCatalog;
   nodes: NodeService;
   fleet: NodeFleet;
   agents: AgentSessions;
-  gateway: NodeGateway;
-  reports: ServerReportFeed;
+  directory: NodeDirectory;
+  desired: DesiredChanges;
   serverChanges: ServerChangeHub;
   backups: BackupServices;
   catalog: Pick<CatalogService, 'current'>;
@@ -60,22 +62,20 @@ export function createWorkflowServices(d: WorkflowDeps) {
   const calls = new RawNodeCalls(d.agents);
   const ready = (nodeId: string) => nodeReady(d.fleet, nodeId, backupDeadlines.nodeReadyMs);
   const migrations = new MigrationService({
-    deps, servers, templates, gateway: d.gateway, reports: d.reports, nodeStates: d.fleet, agents: d.agents, fileChanges: d.fileChanges,
+    deps, servers, placing: d.placing, templates, directory: d.directory, desired: d.desired, nodeStates: d.fleet, agents: d.agents, fileChanges: d.fileChanges,
     timings: d.migrationTimings ?? defaultMigrationTimings,
   }, d.access, runner);
   const restore = new RestoreService({
     deps, servers, templates, destinations: d.backups.destinations, runner: d.backups.runner, calls, changes: d.serverChanges, nodeReady: ready, fileChanges: d.fileChanges,
-  }, d.access, d.backups.backups, d.gateway, runner);
+  }, d.access, d.backups.backups, d.directory, runner);
   const updates = new UpdateService({
     deps, servers, templates, runner: d.backups.runner, destinations: d.backups.destinations, removal: d.backups.removal, calls,
     prefetch: new SoftwarePrefetch(deps, templates, d.artifacts, calls), changes: d.serverChanges, nodeReady: ready, fileChanges: d.fileChanges,
     timings: d.updateTimings ?? defaultUpdateTimings,
-  }, d.gateway, d.catalog, runner);
-  const drain = new NodeDrain(deps, d.nodes, migrations, runner, d.gateway, d.reconnectGraceMs);
+  }, d.directory, d.catalog, runner);
+  const drain = new NodeDrain(deps, d.nodes, migrations, runner, d.directory, d.reconnectGraceMs);
   for (const definition of [migrations, restore, updates]) runner.define(definition);
   // After the migrations it left are resumed: a drain waits for them before it looks again.
   runner.carryOn(drain);
   return { runner, outcomes, migrations, drain, restore, updates };
 }
-
-export type WorkflowServices = ReturnType<typeof createWorkflowServices>;

@@ -1,11 +1,11 @@
 import type { ServerReport } from '../../domain/server-report.js';
-import type { ServerReportFeed } from '../servers/report-feed.js';
+import type { AgentInbound } from '../../link/agent-events.js';
 import { StepFailure } from './step-failure.js';
 
 const abortReason = (signal: AbortSignal): Error => (signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
 
 export interface ReportWait {
-  feed: ServerReportFeed;
+  feed: Pick<AgentInbound, 'onServerReport'>;
   nodeId: string;
   serverId: string;
   accept: (report: ServerReport) => boolean;
@@ -37,7 +37,7 @@ export function awaitReport(w: ReportWait): Promise<ServerReport> {
       end();
       reject(abortReason(w.signal));
     };
-    const unsubscribe = w.feed.subscribe((nodeId, report) => {
+    const unsubscribe = w.feed.onServerReport((nodeId, report) => {
       if (nodeId !== w.nodeId || report.serverId !== w.serverId || !w.accept(report)) return;
       end();
       resolve(report);

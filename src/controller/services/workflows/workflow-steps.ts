@@ -2,7 +2,7 @@ import type { ServerEvent } from '../../actors/server-machine.js';
 import type { ServerSoftware, WorkflowFacts, WorkflowFailure } from '../../domain/server-spec.js';
 import type { ServerDoc } from '../../store/records.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
-import type { ServerService } from '../servers/servers.js';
+import type { ServerAggregate } from '../servers/aggregate.js';
 import { Stopped } from './step-failure.js';
 import type { WorkflowResult } from './workflow-outcomes.js';
 
@@ -17,7 +17,7 @@ export interface WorkflowRun {
 /** What every run writes its record with. */
 export interface StepContext {
   deps: ServiceDeps;
-  servers: Pick<ServerService, 'apply'>;
+  servers: Pick<ServerAggregate, 'apply'>;
 }
 
 /**

@@ -71,6 +71,10 @@ export const api = {
     createProxy: (body: T.CreateProxy) => post<T.ServerDetail>('/network/proxy', body),
     routes: () => get<T.NetworkRoutes>('/network/routes'),
   },
+  /** Where Agents reach the Controller, for the enrollment command. */
+  agentLink: {
+    get: () => get<T.AgentLink>('/agent-link'),
+  },
   nodes: {
     list: (query: T.PageQuery = {}) => get<T.Page<T.Node>>('/nodes', query),
     get: (id: string) => get<T.Node>(`/nodes/${enc(id)}`),

@@ -5,21 +5,31 @@
 export const queryKeys = {
   setup: ['setup'] as const,
   me: ['me'] as const,
-  tokens: (cursor?: string) => ['me', 'tokens', cursor ?? ''] as const,
+  tokens: {
+    all: ['me', 'tokens'] as const,
+    list: (cursor?: string) => ['me', 'tokens', cursor ?? ''] as const,
+  },
   users: {
     all: ['users'] as const,
     list: (cursor?: string) => ['users', 'list', cursor ?? ''] as const,
+    /** Every user, for pickers and names in tables. */
+    everything: ['users', 'everything'] as const,
   },
   teams: {
     all: ['teams'] as const,
     list: (cursor?: string) => ['teams', 'list', cursor ?? ''] as const,
     /** Every team the caller sees, for pickers and names in tables. */
     everything: ['teams', 'everything'] as const,
-    members: (teamId: string, cursor?: string) => ['teams', teamId, 'members', cursor ?? ''] as const,
+    detail: (id: string) => ['teams', 'detail', id] as const,
+    members: {
+      all: (teamId: string) => ['teams', teamId, 'members'] as const,
+      list: (teamId: string, cursor?: string) => ['teams', teamId, 'members', cursor ?? ''] as const,
+    },
   },
   roles: {
     all: ['roles'] as const,
     list: (cursor?: string) => ['roles', 'list', cursor ?? ''] as const,
+    everything: ['roles', 'everything'] as const,
   },
   sso: {
     methods: ['sso', 'methods'] as const,
@@ -35,7 +45,9 @@ export const queryKeys = {
     all: ['nodes'] as const,
     list: (cursor?: string) => ['nodes', 'list', cursor ?? ''] as const,
     everything: ['nodes', 'everything'] as const,
+    detail: (id: string) => ['nodes', 'detail', id] as const,
   },
+  agentLink: ['agent-link'] as const,
   templates: ['templates'] as const,
   /** Under `templates`, so a sync that invalidates `templates` refreshes every version list too. */
   templateVersions: (id: string) => ['templates', id, 'versions'] as const,

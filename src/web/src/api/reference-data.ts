@@ -23,6 +23,12 @@ export const useAllTeams = (fresh = false) =>
 export const useAllNodes = (fresh = false) =>
   useQuery({ queryKey: queryKeys.nodes.everything, queryFn: () => allPages(api.nodes.list), staleTime: 30_000, refetchOnMount: fresh ? 'always' : true });
 
+/** Every user, for pickers and names in tables; only global administrators may list them (`enabled` false for others). */
+export const useAllUsers = (enabled = true) =>
+  useQuery({ queryKey: queryKeys.users.everything, queryFn: () => allPages(api.users.list), enabled });
+
+export const useAllRoles = () => useQuery({ queryKey: queryKeys.roles.everything, queryFn: () => allPages(api.roles.list) });
+
 /** Servers the caller may read, for names and links in the backups tables. */
 export const useAllServers = () =>
   useQuery({ queryKey: queryKeys.servers.everything, queryFn: () => allPages(api.servers.list), staleTime: 30_000 });

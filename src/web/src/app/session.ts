@@ -5,6 +5,9 @@ import { isProblem } from '../api/problem';
 import { queryKeys } from '../api/query-keys';
 import type { User } from '../api/types';
 
+/** Whether the signed-in user may change Nodes: a convenience for hiding controls; the API decides. */
+export const mayManageNodes = (me: User | null | undefined) => !!me && (me.globalAdmin || me.globalPermissions.includes('nodes.manage'));
+
 /** The signed-in user, or null when nobody is (a 401 is an answer here, not an error). */
 export function useMe() {
   return useQuery({

@@ -1,7 +1,7 @@
 import type { AuditScope } from '../../../core/audit-scope.js';
 import type { Caller } from '../../../core/caller.js';
 import { nowIso, type ServiceDeps } from '../../deps.js';
-import type { NodeGateway } from '../../../core/node-gateway.js';
+import type { NodeDirectory } from '../../../core/node-directory.js';
 import type { NodeService } from '../../nodes/nodes.js';
 import type { CarriedOn, WorkflowRunner } from '../workflow-runner.js';
 import type { MigrationService } from './migrations.js';
@@ -23,7 +23,7 @@ export class NodeDrain implements CarriedOn {
     private readonly nodes: NodeService,
     private readonly migrations: MigrationService,
     private readonly runner: Pick<WorkflowRunner, 'stopped' | 'runOf'>,
-    private readonly gateway: Pick<NodeGateway, 'list'>,
+    private readonly directory: Pick<NodeDirectory, 'list'>,
     /** How long a drain carried on at start waits for another Node to take servers: the time after which a silent Node is unreachable anyway. */
     private readonly reconnectGraceMs: number,
   ) {}
@@ -55,7 +55,7 @@ export class NodeDrain implements CarriedOn {
   private async untilAnotherNodeTakesPlacements(nodeId: string): Promise<void> {
     const deadline = Date.now() + this.reconnectGraceMs;
     while (Date.now() < deadline && !this.runner.stopped) {
-      if ((await this.gateway.list()).some((n) => n.nodeId !== nodeId && n.acceptsPlacements)) return;
+      if ((await this.directory.list()).some((n) => n.nodeId !== nodeId && n.acceptsPlacements)) return;
       await new Promise((resolve) => setTimeout(resolve, reconnectPollMs));
     }
   }

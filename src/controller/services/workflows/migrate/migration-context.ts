@@ -1,11 +1,12 @@
 import type { NodeFleet } from '../../../actors/fleet.js';
 import type { AgentSessions } from '../../../link/session-registry.js';
-import type { TemplateCatalog } from '../../../templates/template-catalog.js';
+import type { TemplateCatalog } from '../../../adapters/software/template-catalog.js';
 import type { ServiceDeps } from '../../deps.js';
 import type { FileChangesUnderWay } from '../../files/file-changes.js';
-import type { NodeGateway } from '../../../core/node-gateway.js';
-import type { ServerReportFeed } from '../../servers/report-feed.js';
-import type { ServerService } from '../../servers/servers.js';
+import type { DesiredChanges } from '../../../core/desired-changes.js';
+import type { NodeDirectory } from '../../../core/node-directory.js';
+import type { ServerAggregate } from '../../servers/aggregate.js';
+import type { PlacementTurn } from '../../servers/placement-turn.js';
 
 /** How long a migration waits on a Node for what it asked through desired state; tests shorten them. */
 export interface MigrationTimings {
@@ -24,10 +25,12 @@ export const defaultMigrationTimings: MigrationTimings = { stopMs: 120_000, star
 /** What every migration run works with. */
 export interface MigrationContext {
   deps: ServiceDeps;
-  servers: ServerService;
+  servers: ServerAggregate;
+  /** Where a migration's target is chosen and its room reserved. */
+  placing: PlacementTurn;
   templates: TemplateCatalog;
-  gateway: NodeGateway;
-  reports: ServerReportFeed;
+  directory: NodeDirectory;
+  desired: DesiredChanges;
   nodeStates: Pick<NodeFleet, 'subscribe'>;
   agents: AgentSessions;
   fileChanges: Pick<FileChangesUnderWay, 'settled'>;

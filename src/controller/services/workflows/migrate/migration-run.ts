@@ -84,7 +84,7 @@ export class MigrationRun extends WorkflowSteps {
   /** Everything up to and including the switch; answers the wait for the target to run the server. */
   private async moveFiles(source: string, target: string): Promise<{ started: Promise<ServerReport> }> {
     for (const nodeId of [source, target]) {
-      if (!this.ctx.gateway.isConnected(nodeId)) throw new StepFailure(`Node ${this.name(nodeId)} is not connected`);
+      if (!this.ctx.directory.isConnected(nodeId)) throw new StepFailure(`Node ${this.name(nodeId)} is not connected`);
     }
     const resolved = this.ctx.templates.resolve(this.doc.desired.software);
     if ('problem' in resolved) throw new StepFailure(`the software is no longer offered (${resolved.problem})`);
@@ -142,7 +142,7 @@ export class MigrationRun extends WorkflowSteps {
       r.observedGeneration === generation && (r.runtimeState === 'STOPPED' || (r.runtimeState === 'CRASHED' && !r.restarting));
     if (desired.state === 'STOPPED' && stopped(observed)) return Promise.resolve();
     return awaitReport({
-      feed: this.ctx.reports, nodeId: source, serverId: this.doc._id, accept: stopped, timeoutMs: this.ctx.timings.stopMs,
+      feed: this.ctx.agents, nodeId: source, serverId: this.doc._id, accept: stopped, timeoutMs: this.ctx.timings.stopMs,
       what: 'stop the server', nodeName: this.name(source), signal: this.guard,
     });
   }
@@ -155,7 +155,7 @@ export class MigrationRun extends WorkflowSteps {
     const { generation, desired } = this.doc;
     const want = desired.state === 'RUNNING' ? 'RUNNING' : 'STOPPED';
     return awaitReport({
-      feed: this.ctx.reports, nodeId: target, serverId: this.doc._id, timeoutMs: this.ctx.timings.startMs,
+      feed: this.ctx.agents, nodeId: target, serverId: this.doc._id, timeoutMs: this.ctx.timings.startMs,
       accept: (r) => r.installed && r.observedGeneration === generation && (r.runtimeState === want || (r.runtimeState === 'CRASHED' && !r.restarting)),
       what: want === 'RUNNING' ? 'start the server' : 'take the server in', nodeName: this.name(target), signal: this.stopping,
     });
@@ -163,7 +163,7 @@ export class MigrationRun extends WorkflowSteps {
 
   private removedFrom(nodeId: string): Promise<ServerReport> {
     return awaitReport({
-      feed: this.ctx.reports, nodeId, serverId: this.doc._id, accept: (r) => r.removed, timeoutMs: this.ctx.timings.removeMs,
+      feed: this.ctx.agents, nodeId, serverId: this.doc._id, accept: (r) => r.removed, timeoutMs: this.ctx.timings.removeMs,
       what: 'remove its copy of the server', nodeName: this.name(nodeId), signal: this.stopping,
     });
   }
@@ -185,15 +185,15 @@ export class MigrationRun extends WorkflowSteps {
       await this.tolerate(started ?? this.startedOn(this.doc.nodeId!), 'starting');
       const removed = this.removedFrom(source);
       await this.step('cleaning', { removeOnNodeId: source });
-      this.ctx.gateway.desiredStateChanged(source, [this.doc]);
+      this.ctx.desired.desiredStateChanged(source, [this.doc]);
       await this.tolerate(removed, 'cleaning');
     } else {
       const removed = this.removedFrom(source);
-      this.ctx.gateway.desiredStateChanged(source, [this.doc]);
+      this.ctx.desired.desiredStateChanged(source, [this.doc]);
       await this.tolerate(removed, 'cleaning');
     }
     await this.done();
-    this.ctx.gateway.desiredStateChanged(source, [this.doc]);
+    this.ctx.desired.desiredStateChanged(source, [this.doc]);
     return 'succeeded';
   }
 
@@ -210,12 +210,12 @@ export class MigrationRun extends WorkflowSteps {
     if (removeTarget) {
       const removed = this.removedFrom(target);
       if (step !== 'rolling back') await this.step('rolling back', { hold: false, removeOnNodeId: target });
-      this.ctx.gateway.desiredStateChanged(target, [this.doc]);
+      this.ctx.desired.desiredStateChanged(target, [this.doc]);
       await this.tolerate(removed, 'rolling back');
     }
     const message = `Migration to Node ${this.name(target)} failed while ${step}: ${cause}. The server stays on Node ${this.name(this.doc.nodeId!)}.`;
     await this.aborted('MIGRATION_FAILED', message);
-    if (removeTarget) this.ctx.gateway.desiredStateChanged(target, [this.doc]);
+    if (removeTarget) this.ctx.desired.desiredStateChanged(target, [this.doc]);
     return 'rolled_back';
   }
 }

@@ -1,8 +1,8 @@
-import { accepts } from '../../../actors/server-fleet.js';
 import type { AuditScope } from '../../../core/audit-scope.js';
 import type { Caller } from '../../../core/caller.js';
 import { DomainError, invalidRequest } from '../../../core/errors.js';
 import type { ServerEvent } from '../../../actors/server-machine.js';
+import { networkId } from '../../../domain/network.js';
 import type { ServerDoc } from '../../../store/records.js';
 import type { Access } from '../../identity/access.js';
 import { nowIso } from '../../deps.js';
@@ -48,12 +48,15 @@ export class MigrationService implements WorkflowDefinition {
   async begin(doc: ServerDoc, nodeId: string | undefined): Promise<BegunMigration> {
     this.runner.refuseWhileStopping();
     const event: ServerEvent = { type: 'WORKFLOW_BEGIN', at: nowIso(this.ctx.deps), kind: 'MIGRATE', step: 'reserving' };
-    const actor = this.ctx.servers.actorOf(doc);
-    if (!accepts(actor, event)) throw this.ctx.servers.busy(actor);
+    this.ctx.servers.requireAccepts(doc, event);
     if (!doc.nodeId) throw invalidRequest('The server is not placed on a Node.');
-    const begun = await this.ctx.servers.reserveMove(doc, nodeId, (target) => {
-      if (target.nodeId === doc.nodeId) throw new DomainError('insufficient_capacity', 'No other Node that accepts placements has room for this server.');
-      return this.ctx.servers.apply(doc, { ...event, facts: { targetNodeId: target.nodeId, targetGamePort: target.gamePort } });
+    // The proxy keeps the network's port. The reservation is recorded in the placement turn, so no other placement takes the room.
+    const begun = await this.ctx.placing.run(async (room) => {
+      const fixedPort = doc.kind === 'PROXY' ? (await this.ctx.deps.repos.network.findById(networkId))?.port : undefined;
+      const target = await room.place(doc.desired.resources, nodeId, fixedPort, this.ctx.templates.javaMinimum(doc.desired.software));
+      const targetGamePort = fixedPort ?? (await room.allocatePort(target));
+      if (target === doc.nodeId) throw new DomainError('insufficient_capacity', 'No other Node that accepts placements has room for this server.');
+      return this.ctx.servers.apply(doc, { ...event, facts: { targetNodeId: target, targetGamePort } });
     });
     return { doc: begun, done: this.runner.launch(begun, 'forward') };
   }

@@ -1,5 +1,5 @@
 import type { BackupDoc, PluginInstallationDoc, ServerDoc } from '../../../store/records.js';
-import type { TemplateCatalog } from '../../../templates/template-catalog.js';
+import type { TemplateCatalog } from '../../../adapters/software/template-catalog.js';
 import type { NodeCalls } from '../../../link/node-calls.js';
 import { backupDeadlines } from '../../backups/backup-deadlines.js';
 import { failureText } from '../../backups/backup-failure.js';
@@ -10,7 +10,7 @@ import type { ServiceDeps } from '../../deps.js';
 import { fileChangesEnded, type FileChangesUnderWay } from '../../files/file-changes.js';
 import type { ServerChangeHub } from '../../servers/change-hub.js';
 import { awaitServer, isStopped } from '../../servers/server-waits.js';
-import type { ServerService } from '../../servers/servers.js';
+import type { ServerAggregate } from '../../servers/aggregate.js';
 import { StageSink } from '../../transfers/stage-sink.js';
 import { unlessAborted } from '../report-waits.js';
 import { StepFailure } from '../step-failure.js';
@@ -29,7 +29,7 @@ export const restoreSteps = {
 /** What every restore run works with. */
 export interface RestoreContext {
   deps: ServiceDeps;
-  servers: ServerService;
+  servers: ServerAggregate;
   templates: TemplateCatalog;
   destinations: BackupDestinations;
   runner: Pick<BackupRunner, 'create' | 'execute'>;

@@ -6,8 +6,8 @@ import { nodeUnavailable } from '../../../link/node-calls.js';
 import type { BackupService } from '../../backups/backups.js';
 import { nowIso } from '../../deps.js';
 import type { Access } from '../../identity/access.js';
-import type { NodeGateway } from '../../../core/node-gateway.js';
-import { requireRoomForFiles } from '../../servers/disk-room.js';
+import type { NodeDirectory } from '../../../core/node-directory.js';
+import { requireRoomForFiles } from '../../../domain/disk-room.js';
 import type { WorkflowDefinition, WorkflowRunner } from '../workflow-runner.js';
 import { RestoreRun, restoreSteps, type RestoreContext } from './restore-run.js';
 
@@ -23,7 +23,7 @@ export class RestoreService implements WorkflowDefinition {
     private readonly ctx: RestoreContext,
     private readonly access: Access,
     private readonly backups: Pick<BackupService, 'load'>,
-    private readonly nodes: Pick<NodeGateway, 'isConnected'>,
+    private readonly nodes: Pick<NodeDirectory, 'isConnected'>,
     private readonly runner: WorkflowRunner,
   ) {}
 

@@ -1,6 +1,6 @@
-import type { ArtifactStore } from '../../../plugins/artifact-store.js';
+import type { ArtifactStore } from '../../../adapters/software/artifact-store.js';
 import type { ServerSoftware } from '../../../domain/server-spec.js';
-import type { TemplateCatalog } from '../../../templates/template-catalog.js';
+import type { TemplateCatalog } from '../../../adapters/software/template-catalog.js';
 import { isAgentRequestError, isNodeUnavailable } from '../../../link/errors.js';
 import type { NodeCalls } from '../../../link/node-calls.js';
 import type { ServiceDeps } from '../../deps.js';

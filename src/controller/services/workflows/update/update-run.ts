@@ -1,6 +1,6 @@
 import type { ServerSoftware } from '../../../domain/server-spec.js';
 import type { BackupDoc, ServerDoc } from '../../../store/records.js';
-import type { TemplateCatalog } from '../../../templates/template-catalog.js';
+import type { TemplateCatalog } from '../../../adapters/software/template-catalog.js';
 import type { NodeCalls } from '../../../link/node-calls.js';
 import { failureText } from '../../backups/backup-failure.js';
 import type { BackupRemoval } from '../../backups/backup-removal.js';
@@ -11,7 +11,7 @@ import type { ServiceDeps } from '../../deps.js';
 import { fileChangesEnded, type FileChangesUnderWay } from '../../files/file-changes.js';
 import type { ServerChangeHub } from '../../servers/change-hub.js';
 import { awaitServer, isStopped, startedAt } from '../../servers/server-waits.js';
-import type { ServerService } from '../../servers/servers.js';
+import type { ServerAggregate } from '../../servers/aggregate.js';
 import type { StageSink } from '../../transfers/stage-sink.js';
 import { StepFailure } from '../step-failure.js';
 import type { WorkflowResult } from '../workflow-outcomes.js';
@@ -42,7 +42,7 @@ export const defaultUpdateTimings: UpdateTimings = { stopMs: 3 * 60_000, startMs
 /** What every update run works with. */
 export interface UpdateContext {
   deps: ServiceDeps;
-  servers: ServerService;
+  servers: ServerAggregate;
   templates: TemplateCatalog;
   runner: Pick<BackupRunner, 'create' | 'execute'>;
   destinations: BackupDestinations;

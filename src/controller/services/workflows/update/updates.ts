@@ -1,4 +1,3 @@
-import { accepts } from '../../../actors/server-fleet.js';
 import type { AuditScope } from '../../../core/audit-scope.js';
 import type { Caller } from '../../../core/caller.js';
 import { DomainError, invalidRequest } from '../../../core/errors.js';
@@ -7,7 +6,7 @@ import type { ServerSoftware } from '../../../domain/server-spec.js';
 import type { ServerDoc } from '../../../store/records.js';
 import type { CatalogService } from '../../plugins/catalog.js';
 import { nodeUnavailable } from '../../../link/node-calls.js';
-import type { NodeGateway } from '../../../core/node-gateway.js';
+import type { NodeDirectory } from '../../../core/node-directory.js';
 import { nowIso } from '../../deps.js';
 import type { WorkflowDefinition, WorkflowRunner } from '../workflow-runner.js';
 import { UpdateRun, updateSteps, type UpdateContext } from './update-run.js';
@@ -30,7 +29,7 @@ export class UpdateService implements WorkflowDefinition {
 
   constructor(
     private readonly ctx: UpdateContext,
-    private readonly gateway: NodeGateway,
+    private readonly nodes: NodeDirectory,
     private readonly catalog: Pick<CatalogService, 'current'>,
     private readonly runner: WorkflowRunner,
   ) {}
@@ -44,12 +43,11 @@ export class UpdateService implements WorkflowDefinition {
     const refusal = updateRefusal(from, to, input.allowDowngrade ?? false);
     if (refusal) throw new DomainError(refusal.code, refusal.detail);
     const event = { type: 'WORKFLOW_BEGIN', at: nowIso(this.ctx.deps), kind: 'UPDATE', step: updateSteps.fetching } as const;
-    const actor = this.ctx.servers.actorOf(doc);
-    if (!accepts(actor, event)) throw this.ctx.servers.busy(actor);
+    this.ctx.servers.requireAccepts(doc, event);
     if (!input.force) await this.requireSuitedPlugins(doc, to);
     const destination = input.backupDestinationId === undefined ? undefined : await this.ctx.destinations.resolve(input.backupDestinationId, 'body.backupDestinationId');
     if (destination?.kind === 'NODE_DIRECTORY' && !doc.nodeId) throw invalidRequest('body.backupDestinationId: the server is on no Node.');
-    if (!doc.nodeId || !this.gateway.isConnected(doc.nodeId)) throw nodeUnavailable();
+    if (!doc.nodeId || !this.nodes.isConnected(doc.nodeId)) throw nodeUnavailable();
     this.runner.refuseWhileStopping();
     const begun = await this.ctx.servers.apply(doc, {
       ...event,

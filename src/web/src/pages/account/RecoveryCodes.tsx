@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { CopyField } from '../admin-components/CopyField';
-import { ShownOnce } from '../admin-components/ShownOnce';
+import { CopyField } from '../../components/CopyField';
+import { ShownOnce } from '../../components/ShownOnce';
 
 /** The file a person keeps: the codes one a line, with what they are, since the file outlives this page. */
 const fileText = (codes: string[], username: string) =>

@@ -7,7 +7,7 @@ import { useMe } from '../../app/session';
 import { TextField } from '../../components/Field';
 import { Loading } from '../../components/Loading';
 import { ProblemAlert } from '../../components/ProblemAlert';
-import { CopyField } from '../admin-components/CopyField';
+import { CopyField } from '../../components/CopyField';
 import '../admin.css';
 import { PasswordSection } from './PasswordSection';
 import { RecoveryCodes } from './RecoveryCodes';

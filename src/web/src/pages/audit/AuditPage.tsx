@@ -1,15 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { adminApi, adminKeys } from '../../api/admin';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
+import { useAllUsers } from '../../api/reference-data';
 import type { AuditEvent, User } from '../../api/types';
 import { DataTable, type Column } from '../../components/DataTable';
 import { Loading } from '../../components/Loading';
 import { Pager, useCursorPager } from '../../components/Pager';
 import { formatTime } from '../../format/units';
-import { FormProblem } from '../admin-components/FormProblem';
+import { FormProblem } from '../../components/FormProblem';
 import '../admin.css';
 import { AuditFilterForm } from './AuditFilterForm';
 import { AuditDetails } from './AuditDetails';
@@ -32,7 +32,7 @@ export function AuditPage() {
   const pager = useCursorPager();
   const events = useQuery({ queryKey: queryKeys.audit({ ...query, cursor: pager.cursor }), queryFn: () => api.audit.search({ ...query, cursor: pager.cursor }) });
   // Names for actor ids and the actor picker; without it the picker is a user-id field.
-  const users = useQuery({ queryKey: adminKeys.allUsers, queryFn: adminApi.allUsers });
+  const users = useAllUsers();
   const usersById = useMemo(() => new Map((users.data ?? []).map((u) => [u.id, u])), [users.data]);
   const targetName = useTargetNames(users.data);
   const apply = (filters: AuditFilters) => {

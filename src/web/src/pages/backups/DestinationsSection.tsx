@@ -7,7 +7,7 @@ import { DataTable, type Column } from '../../components/DataTable';
 import { Loading } from '../../components/Loading';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { formatTime } from '../../format/units';
-import { ConfirmButton } from '../admin-components/ConfirmButton';
+import { ConfirmButton } from '../../components/ConfirmButton';
 import { NewDestinationForm } from './NewDestinationForm';
 import { RotateKeyForm } from './RotateKeyForm';
 import type { useDestinations } from './use-destinations';

@@ -1,6 +1,6 @@
 import type { CreateBackupDestination } from '../../api/types';
 import { TextField } from '../../components/Field';
-import { CheckboxField } from '../admin-components/Choices';
+import { CheckboxField } from '../../components/Choices';
 
 /** What the form keeps for an S3 destination (every field, empty until typed); the secret goes to the API once and is never shown again. */
 export type S3Values = Required<Pick<CreateBackupDestination, 'endpoint' | 'region' | 'bucket' | 'prefix' | 'accessKeyId' | 'secretAccessKey' | 'forcePathStyle'>>;

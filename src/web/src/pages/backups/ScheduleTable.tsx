@@ -4,7 +4,7 @@ import { queryKeys } from '../../api/query-keys';
 import type { BackupDestination, BackupSchedule, ServerListItem } from '../../api/types';
 import { DataTable, type Column } from '../../components/DataTable';
 import { formatTime } from '../../format/units';
-import { ConfirmButton } from '../admin-components/ConfirmButton';
+import { ConfirmButton } from '../../components/ConfirmButton';
 import { ServerLink } from './ServerLink';
 
 interface ScheduleTableProps {

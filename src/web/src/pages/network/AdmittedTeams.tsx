@@ -5,7 +5,7 @@ import { queryKeys } from '../../api/query-keys';
 import { nameOf, useAllTeams } from '../../api/reference-data';
 import type { Network } from '../../api/types';
 import { ProblemAlert } from '../../components/ProblemAlert';
-import { CheckboxGroup } from '../admin-components/Choices';
+import { CheckboxGroup } from '../../components/Choices';
 
 const trustHint = 'Members share the forwarding secret: whoever runs code on one member (plugins, files) can pose as any player on the others. Admit only teams you trust as much as each other.';
 

@@ -1,5 +1,5 @@
-import type { AgentLink } from '../../api/admin';
-import { CopyField } from '../admin-components/CopyField';
+import type { AgentLink } from '../../api/types';
+import { CopyField } from '../../components/CopyField';
 
 const loopbackHosts = new Set(['127.0.0.1', '::1', '[::1]', 'localhost']);
 export const isLoopback = (host: string | undefined) => host !== undefined && (loopbackHosts.has(host) || host.startsWith('127.'));

@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { adminKeys } from '../../api/admin';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { nameOf, useAllNodes } from '../../api/reference-data';
@@ -59,7 +58,7 @@ export function DrainButton({ node, onDrained }: { node: Node; onDrained: (start
     mutationFn: () => api.nodes.drain(node.id),
     onSuccess: (started) => {
       setOpen(false);
-      client.setQueryData(adminKeys.node(node.id), started.node);
+      client.setQueryData(queryKeys.nodes.detail(node.id), started.node);
       void client.invalidateQueries({ queryKey: queryKeys.servers.all });
       onDrained(started);
     },

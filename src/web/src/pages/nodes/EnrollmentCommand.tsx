@@ -1,12 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { adminApi, adminKeys, type AgentLink } from '../../api/admin';
-import type { EnrollmentIssued } from '../../api/types';
+import { api } from '../../api/client';
+import { queryKeys } from '../../api/query-keys';
+import type { AgentLink, EnrollmentIssued } from '../../api/types';
 import { TextField } from '../../components/Field';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { formatTime } from '../../format/units';
-import { CopyField } from '../admin-components/CopyField';
-import { ShownOnce } from '../admin-components/ShownOnce';
+import { CopyField } from '../../components/CopyField';
+import { ShownOnce } from '../../components/ShownOnce';
 import { AgentReach } from './AgentReach';
 
 const defaultDataDir = '/var/lib/cairn-agent';
@@ -27,7 +28,7 @@ function agentCommand(link: AgentLink, dataDir: string, token: string): string {
 
 /** The one-time enrollment token of a Node and the command that enrolls its Agent, shown once. */
 export function EnrollmentCommand({ issued, onDone }: { issued: EnrollmentIssued; onDone: () => void }) {
-  const link = useQuery({ queryKey: adminKeys.agentLink, queryFn: adminApi.agentLink, staleTime: Infinity });
+  const link = useQuery({ queryKey: queryKeys.agentLink, queryFn: api.agentLink.get, staleTime: Infinity });
   const [dataDir, setDataDir] = useState(defaultDataDir);
   return (
     <ShownOnce title={`Enroll the Agent of ${issued.node.name}`} onDone={onDone}>

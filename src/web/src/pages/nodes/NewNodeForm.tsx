@@ -4,7 +4,7 @@ import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import type { EnrollmentIssued } from '../../api/types';
 import { TextField } from '../../components/Field';
-import { FormProblem } from '../admin-components/FormProblem';
+import { FormProblem } from '../../components/FormProblem';
 
 const fields = ['name', 'address'];
 

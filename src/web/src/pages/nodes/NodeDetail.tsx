@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { adminKeys } from '../../api/admin';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import type { DrainStarted, EnrollmentIssued, Node } from '../../api/types';
@@ -8,10 +7,10 @@ import { TextField } from '../../components/Field';
 import { Loading } from '../../components/Loading';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { formatBytes, formatCores, formatTime } from '../../format/units';
-import { CapacityMeter } from '../admin-components/CapacityMeter';
-import { ConfirmButton } from '../admin-components/ConfirmButton';
-import { FormDialog } from '../admin-components/FormDialog';
-import { FormProblem } from '../admin-components/FormProblem';
+import { CapacityMeter } from '../../components/CapacityMeter';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { FormDialog } from '../../components/FormDialog';
+import { FormProblem } from '../../components/FormProblem';
 import { DrainButton, DrainProgress } from './DrainNode';
 import { adminStateClass, connectionStateClass, formatIsolation, javasOf } from './node-format';
 
@@ -26,7 +25,7 @@ interface NodeDetailProps {
 /** One Node: its facts, capacity and conditions, and what an administrator does with it. */
 export function NodeDetail({ nodeId, manage, onEnrollment, onClose }: NodeDetailProps) {
   const client = useQueryClient();
-  const node = useQuery({ queryKey: adminKeys.node(nodeId), queryFn: () => api.nodes.get(nodeId), refetchInterval: 5_000 });
+  const node = useQuery({ queryKey: queryKeys.nodes.detail(nodeId), queryFn: () => api.nodes.get(nodeId), refetchInterval: 5_000 });
   const heading = useRef<HTMLHeadingElement>(null);
   const [drained, setDrained] = useState<DrainStarted>();
   const loaded = node.data !== undefined;
@@ -35,7 +34,7 @@ export function NodeDetail({ nodeId, manage, onEnrollment, onClose }: NodeDetail
   }, [nodeId, loaded]);
 
   const changed = async (updated?: Node) => {
-    if (updated) client.setQueryData(adminKeys.node(nodeId), updated);
+    if (updated) client.setQueryData(queryKeys.nodes.detail(nodeId), updated);
     await client.invalidateQueries({ queryKey: queryKeys.nodes.all });
   };
   const admin = useMutation({ mutationFn: (verb: 'enable' | 'disable') => api.nodes.setAdminState(nodeId, verb), onSuccess: changed });

@@ -1,7 +1,7 @@
 import type { CreateRole } from '../../api/types';
 import { TextField } from '../../components/Field';
-import { CheckboxGroup } from '../admin-components/Choices';
-import { permissionChoices } from '../admin-components/permissions';
+import { CheckboxGroup } from '../../components/Choices';
+import { permissionChoices } from '../../components/permissions';
 
 /** The form's value: the request's fields, the optional description empty until typed. */
 export type RoleFields = Required<CreateRole>;

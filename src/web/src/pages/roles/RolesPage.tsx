@@ -1,18 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { Permission } from '../../api/admin';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
-import type { Role, UpdateRole } from '../../api/types';
+import type { Permission, Role, UpdateRole } from '../../api/types';
 import { useMe } from '../../app/session';
 import { DataTable, type Column } from '../../components/DataTable';
 import { Loading } from '../../components/Loading';
 import { Pager, useCursorPager } from '../../components/Pager';
 import { ProblemAlert } from '../../components/ProblemAlert';
-import { ConfirmButton } from '../admin-components/ConfirmButton';
-import { CreateForm } from '../admin-components/CreateForm';
-import { FormDialog } from '../admin-components/FormDialog';
-import { FormProblem } from '../admin-components/FormProblem';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { CreateForm } from '../../components/CreateForm';
+import { FormDialog } from '../../components/FormDialog';
+import { FormProblem } from '../../components/FormProblem';
 import '../admin.css';
 import { emptyRole, roleFields, RoleFormFields, type RoleFields } from './RoleForm';
 

@@ -8,7 +8,7 @@ import { useMe } from '../../app/session';
 import { TextField } from '../../components/Field';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { rememberServer } from '../../api/server-cache';
-import { CheckboxField } from '../admin-components/Choices';
+import { CheckboxField } from '../../components/Choices';
 import '../admin.css';
 import { ServerSpecFields, serverSpecFields, useServerSpec } from './ServerSpecFields';
 import { SyncVersions } from './software/SyncVersions';

@@ -1,13 +1,13 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type SubmitEvent } from 'react';
-import { adminApi, adminKeys } from '../../api/admin';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
+import { useAllRoles } from '../../api/reference-data';
 import type { OidcSetting, OidcTeamMapping } from '../../api/types';
 import { TextField } from '../../components/Field';
-import { CheckboxField } from '../admin-components/Choices';
-import { ConfirmButton } from '../admin-components/ConfirmButton';
-import { FormProblem } from '../admin-components/FormProblem';
+import { CheckboxField } from '../../components/Choices';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { FormProblem } from '../../components/FormProblem';
 import { TeamMappingsField } from './TeamMappingsField';
 
 const fields = ['issuer', 'clientId', 'clientSecret', 'displayName', 'adminGroups', 'redirectUri'];
@@ -19,7 +19,7 @@ const listOf = (text: string) => [...new Set(text.split(',').map((g) => g.trim()
  */
 export function SsoForm({ setting }: { setting: OidcSetting | undefined }) {
   const client = useQueryClient();
-  const roles = useQuery({ queryKey: adminKeys.allRoles, queryFn: adminApi.allRoles }).data ?? [];
+  const roles = useAllRoles().data ?? [];
   const [form, setForm] = useState({
     issuer: setting?.issuer ?? '', clientId: setting?.clientId ?? '', clientSecret: '', displayName: setting?.displayName ?? '',
     adminGroups: setting?.adminGroups.join(', ') ?? '',

@@ -1,7 +1,7 @@
 import { useAllTeams } from '../../api/reference-data';
 import type { OidcTeamMapping, Role } from '../../api/types';
 import { SelectField, TextField } from '../../components/Field';
-import { CheckboxGroup } from '../admin-components/Choices';
+import { CheckboxGroup } from '../../components/Choices';
 import { peopleTeams } from '../teams/people-teams';
 
 interface TeamMappingsFieldProps {

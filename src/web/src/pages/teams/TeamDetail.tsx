@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type SubmitEvent } from 'react';
-import { adminApi, adminKeys } from '../../api/admin';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
+import { useAllRoles, useAllUsers } from '../../api/reference-data';
 import type { Membership, Role, TeamDetail as Team, User } from '../../api/types';
 import { DataTable, type Column } from '../../components/DataTable';
 import { SelectField, TextField } from '../../components/Field';
@@ -10,10 +10,10 @@ import { Loading } from '../../components/Loading';
 import { Pager, useCursorPager } from '../../components/Pager';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { formatTime } from '../../format/units';
-import { CheckboxGroup, type Choice } from '../admin-components/Choices';
-import { ConfirmButton } from '../admin-components/ConfirmButton';
-import { FormDialog } from '../admin-components/FormDialog';
-import { FormProblem } from '../admin-components/FormProblem';
+import { CheckboxGroup, type Choice } from '../../components/Choices';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { FormDialog } from '../../components/FormDialog';
+import { FormProblem } from '../../components/FormProblem';
 
 interface TeamDetailProps {
   teamId: string;
@@ -28,12 +28,12 @@ const roleChoices = (roles: Role[] | undefined): Choice<string>[] =>
 /** One team: rename, delete, and its members with their roles. */
 export function TeamDetail({ teamId, admin, onClose }: TeamDetailProps) {
   const client = useQueryClient();
-  const team = useQuery({ queryKey: adminKeys.team(teamId), queryFn: () => api.teams.get(teamId) });
-  const roles = useQuery({ queryKey: adminKeys.allRoles, queryFn: adminApi.allRoles });
+  const team = useQuery({ queryKey: queryKeys.teams.detail(teamId), queryFn: () => api.teams.get(teamId) });
+  const roles = useAllRoles();
   // Listing users is for global administrators; others see members by id.
-  const users = useQuery({ queryKey: adminKeys.allUsers, queryFn: adminApi.allUsers, enabled: admin });
+  const users = useAllUsers(admin);
   const pager = useCursorPager();
-  const members = useQuery({ queryKey: queryKeys.teams.members(teamId, pager.cursor), queryFn: () => api.teams.members(teamId, { cursor: pager.cursor }) });
+  const members = useQuery({ queryKey: queryKeys.teams.members.list(teamId, pager.cursor), queryFn: () => api.teams.members(teamId, { cursor: pager.cursor }) });
   const heading = useRef<HTMLHeadingElement>(null);
   const loaded = team.data !== undefined;
   useEffect(() => {
@@ -42,7 +42,7 @@ export function TeamDetail({ teamId, admin, onClose }: TeamDetailProps) {
 
   const usersById = useMemo(() => new Map((users.data ?? []).map((u) => [u.id, u])), [users.data]);
   const rolesById = useMemo(() => new Map((roles.data ?? []).map((r) => [r.id, r])), [roles.data]);
-  const membersChanged = () => client.invalidateQueries({ queryKey: adminKeys.members(teamId) });
+  const membersChanged = () => client.invalidateQueries({ queryKey: queryKeys.teams.members.all(teamId) });
   const who = (userId: string) => {
     const u = usersById.get(userId);
     return u ? `${u.displayName} (${u.username})` : userId;
@@ -100,7 +100,7 @@ function RenameTeam({ team }: { team: Team }) {
     mutationFn: () => api.teams.rename(team.id, { name: name.trim() }),
     onSuccess: async (renamed) => {
       setOpen(false);
-      client.setQueryData(adminKeys.team(team.id), renamed);
+      client.setQueryData(queryKeys.teams.detail(team.id), renamed);
       await client.invalidateQueries({ queryKey: queryKeys.teams.all });
     },
   });

@@ -10,7 +10,7 @@ import { TextField } from '../../components/Field';
 import { Loading } from '../../components/Loading';
 import { Pager, useCursorPager } from '../../components/Pager';
 import { ProblemAlert } from '../../components/ProblemAlert';
-import { FormProblem } from '../admin-components/FormProblem';
+import { FormProblem } from '../../components/FormProblem';
 import { peopleTeams } from './people-teams';
 import '../admin.css';
 import { TeamDetail } from './TeamDetail';

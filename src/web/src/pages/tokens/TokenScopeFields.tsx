@@ -1,6 +1,6 @@
 import type { Permission, Team } from '../../api/types';
-import { CheckboxField, CheckboxGroup } from '../admin-components/Choices';
-import { permissionChoices } from '../admin-components/permissions';
+import { CheckboxField, CheckboxGroup } from '../../components/Choices';
+import { permissionChoices } from '../../components/permissions';
 import { peopleTeams } from '../teams/people-teams';
 
 /** A token's scope as the form holds it: off means unscoped (everything its owner may do). */

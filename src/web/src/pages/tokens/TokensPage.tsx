@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type SubmitEvent } from 'react';
-import { adminKeys } from '../../api/admin';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import type { ApiToken, CreateApiToken, CreatedApiToken, Team } from '../../api/types';
@@ -12,10 +11,10 @@ import { ProblemAlert } from '../../components/ProblemAlert';
 import { useAllTeams } from '../../api/reference-data';
 import { formatTime } from '../../format/units';
 import { scopeBody, TokenScopeFields, unscopedFields, type ScopeFields } from './TokenScopeFields';
-import { ConfirmButton } from '../admin-components/ConfirmButton';
-import { CopyField } from '../admin-components/CopyField';
-import { FormProblem } from '../admin-components/FormProblem';
-import { ShownOnce } from '../admin-components/ShownOnce';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { CopyField } from '../../components/CopyField';
+import { FormProblem } from '../../components/FormProblem';
+import { ShownOnce } from '../../components/ShownOnce';
 import '../admin.css';
 
 /** A date from the form (`2027-01-31`) → the end of that day, local time, as the API's date-time. */
@@ -25,9 +24,9 @@ const endOfDay = (date: string) => new Date(`${date}T23:59:59.999`).toISOString(
 export function TokensPage() {
   const client = useQueryClient();
   const pager = useCursorPager();
-  const tokens = useQuery({ queryKey: queryKeys.tokens(pager.cursor), queryFn: () => api.me.tokens({ cursor: pager.cursor }) });
+  const tokens = useQuery({ queryKey: queryKeys.tokens.list(pager.cursor), queryFn: () => api.me.tokens({ cursor: pager.cursor }) });
   const [created, setCreated] = useState<CreatedApiToken>();
-  const refresh = () => client.invalidateQueries({ queryKey: adminKeys.tokens });
+  const refresh = () => client.invalidateQueries({ queryKey: queryKeys.tokens.all });
   const teams = useAllTeams();
   const teamName = (id: string) => teams.data?.find((t) => t.id === id)?.name ?? id.slice(0, 8);
 

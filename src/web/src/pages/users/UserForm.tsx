@@ -1,7 +1,7 @@
 import type { CreateUser } from '../../api/types';
 import { TextField } from '../../components/Field';
-import { CheckboxField, CheckboxGroup } from '../admin-components/Choices';
-import { globalPermissionChoices } from '../admin-components/permissions';
+import { CheckboxField, CheckboxGroup } from '../../components/Choices';
+import { globalPermissionChoices } from '../../components/permissions';
 
 /** The form's value: the create request's fields, all present (editing sends the ones changed). */
 export type UserFields = Required<CreateUser>;

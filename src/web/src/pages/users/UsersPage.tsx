@@ -1,21 +1,20 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { GlobalPermission } from '../../api/admin';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { useMe } from '../../app/session';
-import type { PasswordResetIssued, UpdateUser, User } from '../../api/types';
+import type { GlobalPermission, PasswordResetIssued, UpdateUser, User } from '../../api/types';
 import { DataTable, type Column } from '../../components/DataTable';
 import { Loading } from '../../components/Loading';
 import { Pager, useCursorPager } from '../../components/Pager';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { formatTime } from '../../format/units';
-import { ConfirmButton } from '../admin-components/ConfirmButton';
-import { CopyField } from '../admin-components/CopyField';
-import { CreateForm } from '../admin-components/CreateForm';
-import { FormDialog } from '../admin-components/FormDialog';
-import { FormProblem } from '../admin-components/FormProblem';
-import { ShownOnce } from '../admin-components/ShownOnce';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { CopyField } from '../../components/CopyField';
+import { CreateForm } from '../../components/CreateForm';
+import { FormDialog } from '../../components/FormDialog';
+import { FormProblem } from '../../components/FormProblem';
+import { ShownOnce } from '../../components/ShownOnce';
 import '../admin.css';
 import { emptyUser, userFields, UserFormFields, type UserFields } from './UserForm';
 

@@ -6,7 +6,7 @@ import { rememberServer } from '../../../api/server-cache';
 import type { ServerDetail, TemplateVersion, UpdateSoftware } from '../../../api/types';
 import { SelectField } from '../../../components/Field';
 import { ProblemAlert } from '../../../components/ProblemAlert';
-import { CheckboxField } from '../../admin-components/Choices';
+import { CheckboxField } from '../../../components/Choices';
 import { startedUpdate, versionLabel, type UpdateStarted } from './software-format';
 
 const fields = ['version', 'build', 'allowDowngrade', 'force'];

@@ -6,7 +6,7 @@ import { useTemplates } from '../../../api/reference-data';
 import type { ServerDetail } from '../../../api/types';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { ProblemAlert } from '../../../components/ProblemAlert';
-import { CheckboxField } from '../../admin-components/Choices';
+import { CheckboxField } from '../../../components/Choices';
 import '../../admin.css';
 import { rememberServer } from '../../../api/server-cache';
 

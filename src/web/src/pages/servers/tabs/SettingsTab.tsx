@@ -1,11 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type SubmitEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { mayManageNodes } from '../../../api/admin';
 import { api } from '../../../api/client';
 import { queryKeys } from '../../../api/query-keys';
 import type { ServerDetail } from '../../../api/types';
-import { useMe } from '../../../app/session';
+import { mayManageNodes, useMe } from '../../../app/session';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { TextField } from '../../../components/Field';
 import { ProblemAlert } from '../../../components/ProblemAlert';

@@ -1,0 +1,102 @@
+import type { ManifestEntry } from '../../shared/backup/manifest.js';
+import type { FileChunk, ResponsePayload } from '../../shared/link/messages.js';
+import type { Logger } from '../../shared/logger.js';
+import { AgentError } from '../errors.js';
+import type { RequestContext } from '../link/link-client.js';
+import { holdIfAsked, scanServer, serverOf, type BackupHost } from './backup-host.js';
+import { withPlace, openRegularFile } from '../files/beneath.js';
+import { uploadBlob, type Uploaded } from './blob-upload.js';
+import { readFileRange } from '../files/files.js';
+import type { HashCaches } from './hash-caches.js';
+import { checkId, leaseMsOf, Leases } from './leases.js';
+import { answerManifest } from './manifest-parts.js';
+import type { Quiescer, Release } from './quiesce.js';
+
+/** An upload reads the file this much at a time. */
+const readBytes = 1024 * 1024;
+
+interface Snapshot {
+  root: string;
+  /** The FILE entries of its manifest by path: only these can be read. */
+  files: Map<string, ManifestEntry>;
+  release?: Release;
+}
+
+export interface SnapshotDeps {
+  host: BackupHost;
+  quiescer: Quiescer;
+  caches: HashCaches;
+  logger: Logger;
+}
+
+export interface OpenInput {
+  serverId: string;
+  snapshotId: string;
+  quiesce: boolean;
+  leaseMs: number;
+}
+
+/**
+ * Open snapshots: a server's manifest, taken while the server is held still (when asked), and
+ * reads of its files until the snapshot closes. However it closes (asked, its lease ran out, the
+ * link went, the Agent stops) the server resumes exactly once.
+ */
+export class Snapshots {
+  private readonly leases: Leases<Snapshot>;
+
+  constructor(private readonly deps: SnapshotDeps) {
+    this.leases = new Leases('snapshot', async (s) => s.release?.(), (err, id) => deps.logger.error({ err, snapshotId: id }, 'closing an expired snapshot failed'));
+  }
+
+  /** Opens the snapshot and answers its manifest in parts. */
+  async open(input: OpenInput, ctx: Pick<RequestContext, 'sendPart' | 'signal'>): Promise<ResponsePayload> {
+    const snapshotId = checkId('snapshot_id', input.snapshotId);
+    if (this.leases.has(snapshotId)) throw new AgentError('ALREADY_EXISTS', `A snapshot ${snapshotId} is open already.`);
+    const server = serverOf(this.deps.host, input.serverId);
+    const release = await holdIfAsked(this.deps.quiescer, input.serverId, server, input.quiesce);
+    let entries: ManifestEntry[];
+    try {
+      entries = await this.deps.caches.scan(input.serverId, (cache) => scanServer(server.root, cache));
+      // Nobody waits for the answer any more: a snapshot opened now would only hold the server still.
+      ctx.signal.throwIfAborted();
+      this.leases.add(snapshotId, { root: server.root, files: new Map(entries.filter((e) => e.type === 'FILE').map((e) => [e.path, e])), release }, leaseMsOf(input.leaseMs));
+    } catch (e) {
+      await release?.();
+      throw e;
+    }
+    return answerManifest(entries, ctx);
+  }
+
+  /** Reads one file of the snapshot (or `length` bytes of it from `offset`) in chunks, every one but the last to `part`. */
+  async read(input: { snapshotId: string; path: string; chunkBytes: number; offset: number; length: number }, part: (chunk: FileChunk) => void, signal: AbortSignal): Promise<FileChunk> {
+    return this.leases.use(input.snapshotId, async (snapshot) => {
+      if (!snapshot.files.has(input.path)) throw new AgentError('NOT_FOUND', 'path: not a file of this snapshot.');
+      return readFileRange(snapshot.root, input.path, { offset: input.offset, length: input.length, chunkBytes: input.chunkBytes }, part, signal);
+    });
+  }
+
+  /**
+   * Uploads one file of the snapshot to an object store with presigned requests (SnapshotUpload).
+   * The snapshot stays open while it runs, however long the file takes.
+   */
+  async upload(input: { snapshotId: string; path: string; sha256: string; partBytes: number; partUrls: string[] }, signal: AbortSignal): Promise<Uploaded> {
+    return this.leases.use(input.snapshotId, async (snapshot) => {
+      if (!snapshot.files.has(input.path)) throw new AgentError('NOT_FOUND', 'path: not a file of this snapshot.');
+      const handle = await withPlace(snapshot.root, input.path, 'read', openRegularFile);
+      try {
+        return await uploadBlob(handle.createReadStream({ autoClose: false, highWaterMark: readBytes }), input, signal);
+      } finally {
+        await handle.close();
+      }
+    });
+  }
+
+  close(snapshotId: string): Promise<void> {
+    return this.leases.release(snapshotId);
+  }
+
+  /** Closes every snapshot (the link went, or the Agent stops). */
+  closeAll(): Promise<void> {
+    return this.leases.releaseAll();
+  }
+}

@@ -1,0 +1,201 @@
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { schemaProblem } from '../../../shared/template-check.js';
+import { checkTemplateRules } from '../../../shared/template-rules.js';
+import { fixedVersions, type DownloadArtifactSpec, type Template, type UpstreamVersionsSpec } from '../../../shared/templates.js';
+import type { ArtifactDownloadSpec, ListedVersionRecord } from '../../schemas/software.js';
+
+/** The versions upstreams list, as last synced (or as the shipped snapshot has them), newest first. */
+export interface UpstreamListings {
+  listed(source: UpstreamVersionsSpec): readonly ListedVersionRecord[];
+  /** When the listing was last synced (none: the shipped snapshot's) and why the last sync failed, if it did. */
+  syncState(source: UpstreamVersionsSpec): VersionSyncState;
+}
+
+export interface VersionSyncState {
+  syncedAt?: string;
+  error?: string;
+}
+
+/** What the Agent needs to install one software choice, and where the Controller fetches its artifact. */
+export interface ResolvedSoftware {
+  /** The template as sent to the Agent: one version, its one artifact (by checksum, no URL), its Java. */
+  template: Template;
+  /** The build installed (the newest listed when none was asked for). */
+  build?: string;
+  /** Where the Controller fetches the artifact; none for a built-in program. */
+  download?: ArtifactDownloadSpec;
+}
+
+const noListings: UpstreamListings = { listed: () => [], syncState: () => ({}) };
+
+/** A template file the Controller refuses to start with; the message names the file and the field. */
+export class TemplateFileError extends Error {
+  constructor(readonly file: string, readonly problem: string) {
+    super(`template ${file}: ${problem}`);
+    this.name = 'TemplateFileError';
+  }
+}
+
+/**
+ * The project's `templates/` directory. Found by walking up from this module to the package root,
+ * so it is the same from `src/` under tsx and from `dist/src/` after a build.
+ */
+export function defaultTemplatesDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('cannot find the Cairn package root to locate templates/');
+    dir = parent;
+  }
+  return join(dir, 'templates');
+}
+
+/** Parses and checks one template file's text; `file` is its path, named in every message. */
+export function parseTemplate(file: string, text: string): Template {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new TemplateFileError(file, `not valid JSON (${(error as Error).message})`);
+  }
+  const invalid = schemaProblem(value);
+  if (invalid) throw new TemplateFileError(file, invalid);
+  const template = value as Template;
+  const expectedFile = `${template.id}.json`;
+  if (basename(file) !== expectedFile) throw new TemplateFileError(file, `id: "${template.id}" must be stored as ${expectedFile}`);
+  const problem = checkTemplateRules(template);
+  if (problem) throw new TemplateFileError(file, problem);
+  return template;
+}
+
+/** The service templates the Controller offers, loaded once at start from one directory. */
+export class TemplateCatalog {
+  private readonly byId: Map<string, Template>;
+  /** Resolved choices by `template version build` and the listing they came from: 100,000 servers share a handful. */
+  private readonly resolved = new Map<string, { from: readonly ListedVersionRecord[]; value: ResolvedSoftware }>();
+  private listings: UpstreamListings = noListings;
+
+  constructor(templates: Template[]) {
+    this.byId = new Map([...templates].sort((a, b) => (a.id < b.id ? -1 : 1)).map((t) => [t.id, t]));
+  }
+
+  /** Where upstream templates' versions come from (the software service, once it has loaded them). */
+  useListings(listings: UpstreamListings): void {
+    this.listings = listings;
+    this.resolved.clear();
+  }
+
+  /** Reads every `*.json` in `dir`; any bad file refuses the whole catalog. */
+  static async load(dir: string = defaultTemplatesDir()): Promise<TemplateCatalog> {
+    let names: string[];
+    try {
+      names = (await readdir(dir)).filter((n) => n.endsWith('.json')).sort();
+    } catch (error) {
+      throw new TemplateFileError(dir, `cannot read the templates directory (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+    if (names.length === 0) throw new TemplateFileError(dir, 'no *.json template files in the templates directory');
+    const templates: Template[] = [];
+    for (const name of names) {
+      const file = join(dir, name);
+      templates.push(parseTemplate(file, await readFile(file, 'utf8')));
+    }
+    return new TemplateCatalog(templates);
+  }
+
+  get(id: string): Template | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Ordered by id. */
+  list(): Template[] {
+    return [...this.byId.values()];
+  }
+
+  /** The versions a server of the template can run now, newest first. */
+  versionsOf(id: string): readonly ListedVersionRecord[] {
+    const template = this.byId.get(id);
+    if (!template) return [];
+    const fixed = fixedVersions(template);
+    if (!fixed) return this.listings.listed(template.versions as UpstreamVersionsSpec);
+    const artifacts: Partial<Record<string, DownloadArtifactSpec>> = template.install.source === 'download' ? template.install.artifacts : {};
+    return fixed.map((version) => {
+      const artifact = artifacts[version];
+      return {
+        version,
+        ...(template.java ? { java: template.java } : {}),
+        ...(artifact?.build ? { latestBuild: artifact.build } : {}),
+        ...(artifact?.url ? { download: { url: artifact.url, ...pick(artifact) } } : {}),
+      };
+    });
+  }
+
+  /** Where an upstream template's versions stand; undefined for a template with its own list. */
+  syncStateOf(id: string): VersionSyncState | undefined {
+    const template = this.byId.get(id);
+    if (!template || fixedVersions(template)) return undefined;
+    return this.listings.syncState(template.versions as UpstreamVersionsSpec);
+  }
+
+  findVersion(id: string, version: string): ListedVersionRecord | undefined {
+    return this.versionsOf(id).find((v) => v.version === version);
+  }
+
+  /** The Java major a version of the template needs, if any (placement prefers Nodes that have it). */
+  javaMinimum(software: { template: string; version: string }): number | undefined {
+    return this.findVersion(software.template, software.version)?.java?.minimum;
+  }
+
+  supports(id: string, version: string): boolean {
+    return this.findVersion(id, version) !== undefined;
+  }
+
+  /**
+   * The software as an Agent installs it, or why it cannot be: a version or build the listing
+   * lacks. A template whose one artifact is known only by URL stays as it is.
+   */
+  resolve(software: { template: string; version: string; build?: string }): ResolvedSoftware | { problem: string } {
+    const template = this.byId.get(software.template);
+    if (!template) return { problem: `no template ${software.template}` };
+    const listing = this.versionsOf(template.id);
+    const key = `${template.id} ${software.version} ${software.build ?? ''}`;
+    const cached = this.resolved.get(key);
+    if (cached?.from === listing) return cached.value;
+    const listed = listing.find((v) => v.version === software.version);
+    if (!listed) return { problem: `${template.id} lists no version ${software.version}` };
+    const value = resolveListed(template, software.version, software.build, listed);
+    if ('problem' in value) return value;
+    this.resolved.set(key, { from: listing, value });
+    return value;
+  }
+}
+
+const pick = (a: { sha256?: string; sha1?: string; size?: number }) => ({
+  ...(a.sha256 ? { sha256: a.sha256 } : {}), ...(a.sha1 ? { sha1: a.sha1 } : {}), ...(a.size !== undefined ? { size: a.size } : {}),
+});
+
+function resolveListed(template: Template, version: string, build: string | undefined, listed: ListedVersionRecord): ResolvedSoftware | { problem: string } {
+  const java = listed.java ?? template.java;
+  if (template.install.source === 'builtin') {
+    return { template: { ...template, versions: [version], ...(java ? { java } : {}) } };
+  }
+  let download = listed.download;
+  let buildId = build ?? listed.latestBuild;
+  if (listed.builds) {
+    const chosen = listed.builds.find((b) => b.id === (build ?? listed.latestBuild ?? listed.builds![0]?.id));
+    if (!chosen) return { problem: `${template.id} ${version} lists no build ${build ?? '(none)'}` };
+    download = chosen.download;
+    buildId = chosen.id;
+  } else if (build !== undefined && build !== listed.latestBuild) {
+    return { problem: `${template.id} ${version} lists no build ${build}` };
+  }
+  if (!download || (!download.sha256 && !download.sha1)) return { problem: `${template.id} ${version} has no verifiable download` };
+  const artifact = { ...pick(download), ...(buildId ? { build: buildId } : {}) };
+  return {
+    template: { ...template, versions: [version], ...(java ? { java } : {}), install: { source: 'download', file: template.install.file, artifacts: { [version]: artifact } } },
+    ...(buildId ? { build: buildId } : {}),
+    download,
+  };
+}

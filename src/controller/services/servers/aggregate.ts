@@ -1,0 +1,214 @@
+import { KeyedMutex } from '../../../shared/keyed-mutex.js';
+import type { NodeFleet } from '../../actors/fleet.js';
+import { accepts, machineState, ServerFleet, type ServerActor } from '../../actors/server-fleet.js';
+import type { ServerEvent } from '../../actors/server-machine.js';
+import type { Caller } from '../../core/caller.js';
+import type { DomainError } from '../../core/errors.js';
+import type { DesiredChanges } from '../../core/desired-changes.js';
+import type { NodeDirectory } from '../../core/node-directory.js';
+import type { Permission } from '../../core/permission-names.js';
+import { withoutConsoleLines } from '../../domain/last-crash.js';
+import type { ServerDesired, ServerObserved } from '../../domain/server-spec.js';
+import type { Shared } from '../../store/collection.js';
+import type { ServerDoc } from '../../store/records.js';
+import { nowIso, type ServiceDeps } from '../deps.js';
+import { hidden, type Access } from '../identity/access.js';
+import { busyError, fromActor, nextRecord } from './actor-record.js';
+import type { ServerChangeHub } from './change-hub.js';
+import { ServerCrashes } from './crashes.js';
+import { ObservedMemo, type KnownObserved } from './observed-memo.js';
+import { PortRefusals } from './port-refusals.js';
+import { serverDetail, serverListItem } from './views.js';
+
+/** Hears every change of a Node's states (the Node actors' fleet). */
+type NodeStateFeed = Pick<NodeFleet, 'subscribe'>;
+
+/** A new server's record but for what its actor decides. */
+type NewServer = Omit<ServerDoc, keyof ReturnType<typeof fromActor>>;
+
+/**
+ * The server aggregate: each server's record, changed only through its actor and under its
+ * lock. A change is persisted before anyone is answered, then its Node is told (when what it runs
+ * changed) and every listener of the change hub hears it. What reports found that the store
+ * never holds (the last crash, ports other programs hold) is kept here too, beside the record it
+ * shows on. Every capability that changes or reads a server for a caller goes through this; the
+ * API's own use cases are `ServerService`.
+ */
+export class ServerAggregate {
+  private readonly locks = new KeyedMutex();
+  /** Each server's last crash as its Agent reported it (console lines: memory only, never in the record). */
+  readonly crashes = new ServerCrashes();
+  /** What reports need of each record, kept as this aggregate writes it (memory only). */
+  private readonly observedMemo = new ObservedMemo();
+  /** Game ports other programs hold, as Agents found them (memory only). */
+  readonly portRefusals: PortRefusals;
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly access: Access,
+    private readonly fleet: ServerFleet,
+    private readonly nodes: Pick<NodeDirectory, 'isConnected'>,
+    private readonly desired: DesiredChanges,
+    private readonly changes: ServerChangeHub,
+    nodeStates: NodeStateFeed,
+  ) {
+    this.portRefusals = new PortRefusals(deps.clock);
+    // A Node heard again or lost changes its servers' convergence: tell the watchers. A Node just
+    // added (created, or rehydrated before anyone can watch) changes no server's.
+    nodeStates.subscribe((state, previous) => {
+      if (!previous || previous.connectionState === state.connectionState) return;
+      this.deps.repos.servers.find({ nodeId: state.nodeId })
+        .then((docs) => docs.forEach((doc) => this.changed(doc)))
+        .catch((err: unknown) => this.deps.logger.error({ err, nodeId: state.nodeId }, 'telling watchers of a Node change failed'));
+    });
+  }
+
+  /** Stops every server actor (Controller shutdown); their state is in the store already. */
+  stop(): void {
+    this.fleet.stopAll();
+  }
+
+  private connected = (doc: Shared<ServerDoc>) => (doc.nodeId ? this.nodes.isConnected(doc.nodeId) : false);
+  /** The last crash's lines are console output: only for a caller who holds `servers.console`, and never in an action's answer. */
+  detail = (doc: ServerDoc, seesConsole = false) => {
+    const crash = seesConsole ? this.crashes.of(doc) : withoutConsoleLines(this.crashes.of(doc));
+    return serverDetail(doc, this.connected(doc), crash, this.portRefusals.noneLeftOf(doc._id, doc.nodeId));
+  };
+  listItem = (doc: Shared<ServerDoc>) => serverListItem(doc, this.connected(doc));
+
+  /** The server, if the caller may see it and holds `permission` in its team. */
+  async load(caller: Caller, serverId: string, permission: Permission): Promise<ServerDoc> {
+    const doc = await this.deps.repos.servers.findById(serverId);
+    if (!doc) throw hidden('server');
+    await this.access.require(caller, doc.teamId, permission, 'server', 'servers.read');
+    return doc;
+  }
+
+  /** Refused (`phase_busy`) as `apply` would refuse `event` now: checked before work that must not start for nothing. */
+  requireAccepts(doc: ServerDoc, event: ServerEvent): void {
+    const actor = this.actorOf(doc);
+    if (!accepts(actor, event)) throw busyError(actor);
+  }
+
+  /** The refusal of a server busy in its present phase, saying which. */
+  busy(doc: ServerDoc): DomainError {
+    return busyError(this.actorOf(doc));
+  }
+
+  /** Runs `work` in the server's turn: commands and reports in arrival order, never one's read and write interleaved with another's. */
+  locked<T>(serverId: string, work: () => Promise<T>): Promise<T> {
+    return this.locks.run(serverId, work);
+  }
+
+  /**
+   * Stores a new server with an actor made for it, then tells its Node. With `dryRun` the record
+   * is answered as it would be, and nothing is stored, told or kept.
+   */
+  async add(server: NewServer, desired: ServerDesired, dryRun: boolean): Promise<ServerDoc> {
+    const actor = dryRun ? ServerFleet.fresh(desired, server.createdAt) : this.fleet.create(server._id, desired, server.createdAt);
+    const { observed, createdAt, updatedAt, ...placed } = server;
+    const doc: ServerDoc = { ...placed, ...fromActor(actor), observed, createdAt, updatedAt };
+    if (dryRun) {
+      actor.stop();
+      return doc;
+    }
+    try {
+      await this.deps.repos.servers.insert(doc);
+    } catch (e) {
+      this.fleet.remove(doc._id);
+      throw e;
+    }
+    this.observedMemo.saw(doc);
+    if (doc.nodeId) this.desired.desiredStateChanged(doc.nodeId, [doc]);
+    this.changed(doc);
+    return doc;
+  }
+
+  /**
+   * Sends an event to the server's actor under its lock and persists the outcome (with a new
+   * observed status, for reports, and placement fields that change with it: a new port, or a
+   * migration's switch to another Node).
+   */
+  async apply(doc: ServerDoc, event: ServerEvent, observed?: ServerDoc['observed'], placement: Pick<Partial<ServerDoc>, 'gamePort' | 'nodeId'> = {}): Promise<ServerDoc> {
+    return this.locked(doc._id, async () => {
+      const stored = (await this.deps.repos.servers.findById(doc._id)) ?? doc;
+      const current = { ...stored, ...placement };
+      const actor = this.actorOf(current);
+      if (!accepts(actor, event)) throw busyError(actor);
+      actor.send(event);
+      return this.persist(current, actor, observed ?? current.observed);
+    });
+  }
+
+  /** What is known of the record without reading it: as it was last read or written. In the server's turn (`locked`). */
+  known(serverId: string): KnownObserved | undefined {
+    return this.observedMemo.get(serverId);
+  }
+
+  /** The record as stored now, which is then what is known of it. In the server's turn (`locked`). */
+  async read(serverId: string): Promise<ServerDoc | null> {
+    const current = await this.deps.repos.servers.findById(serverId);
+    if (current) this.observedMemo.saw(current);
+    else this.observedMemo.forget(serverId);
+    return current;
+  }
+
+  /** `event` with a new observed status when the actor accepts it, else nothing: a report is never refused. In the server's turn (`locked`). */
+  async take(current: ServerDoc, event: ServerEvent, observed: ServerObserved): Promise<void> {
+    const actor = this.actorOf(current);
+    if (!accepts(actor, event)) return;
+    actor.send(event);
+    await this.persist(current, actor, observed);
+  }
+
+  /** A new observed status alone: the machine's fields stay the record's, and so does what the Node is told. In the server's turn (`locked`). */
+  async writeObserved(current: ServerDoc, observed: ServerObserved): Promise<void> {
+    const { snapshot: _s, ...rest } = current as ServerDoc & { snapshot?: unknown };
+    const next: ServerDoc = { ...rest, observed, updatedAt: nowIso(this.deps) };
+    try {
+      await this.deps.repos.servers.replace({ _id: current._id }, next);
+    } catch (e) {
+      this.observedMemo.forget(current._id);
+      throw e;
+    }
+    this.observedMemo.saw(next);
+    this.changed(next);
+  }
+
+  changed(doc: ServerDoc): void {
+    this.changes.publish({ doc, deleted: false });
+  }
+
+  private actorOf(doc: ServerDoc): ServerActor {
+    return this.fleet.get(doc._id) ?? this.fleet.restore(doc);
+  }
+
+  /**
+   * Writes the actor's outcome. A server whose actor finished (DELETED) is removed for good,
+   * which releases its reservation and port. If the write fails, the actor is rebuilt from the
+   * store so memory never runs ahead of what was persisted.
+   */
+  private async persist(before: ServerDoc, actor: ServerActor, observed: ServerObserved): Promise<ServerDoc> {
+    if (machineState(actor).done) {
+      await this.deps.repos.servers.delete({ _id: before._id });
+      this.observedMemo.forget(before._id);
+      this.fleet.remove(before._id);
+      this.changes.publish({ doc: before, deleted: true });
+      return before;
+    }
+    const next = nextRecord(before, actor, observed, nowIso(this.deps));
+    try {
+      await this.deps.repos.servers.replace({ _id: before._id }, next);
+    } catch (e) {
+      this.observedMemo.forget(before._id);
+      this.fleet.remove(before._id);
+      this.fleet.restore(before);
+      throw e;
+    }
+    this.observedMemo.saw(next);
+    // A hold begun or lifted changes what the Node is told as much as a new generation does.
+    if ((next.generation !== before.generation || Boolean(next.workflow?.hold) !== Boolean(before.workflow?.hold)) && next.nodeId) this.desired.desiredStateChanged(next.nodeId, [next]);
+    this.changed(next);
+    return next;
+  }
+}
