@@ -30,6 +30,8 @@ const capabilityLevels = [
   ['files', 'console', 'plugins', 'network', 'agent-link'],
   ['backups', 'transfers'],
   ['workflows'],
+  // Hears every capability below it (servers, backups, workflows, Nodes) and is heard by none.
+  ['notifications'],
 ];
 
 /** One rule per level but the top: none of its capabilities imports one of a higher level. */

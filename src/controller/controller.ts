@@ -21,6 +21,7 @@ import { createLinkMetrics } from './metrics/link-metrics.js';
 import { isLoopbackHost } from './link/loopback.js';
 import { registerDesiredSendMetrics } from './metrics/desired-send-metrics.js';
 import { registerBackupMetrics } from './metrics/backup-metrics.js';
+import { registerNotificationMetrics } from './metrics/notification-metrics.js';
 import type { ScheduleTimers } from './core/schedule-timers.js';
 import { createServices, type Services } from './services/index.js';
 import type { MigrationTimings } from './services/workflows/migrate/migration-context.js';
@@ -94,7 +95,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
     onRepair: (repair) => logger.warn({ event: 'store_repaired', ...repair }, `Store file ${repair.file} repaired at load: dropped ${repair.dropped}`),
   });
   const secrets = await SecretBox.fromFile(config.secretsKeyFile);
-  const services = createServices({ repos, clock, ids: options.ids ?? uuidV7Ids, logger, dataDir: config.dataDir, secrets, templates, nodeTimings: options.nodeTimings, migrationTimings: options.migrationTimings, scheduleTimers: options.scheduleTimers, auditRetentionDays: config.auditRetentionDays, catalog: { source: config.catalogSource, syncIntervalMs: config.catalogSyncMinutes * 60_000 }, software: { bases: config.softwareSources }, oidc: { publicUrl: config.publicUrl, recheckSeconds: config.oidcRecheckSeconds } }, options.sessionPolicy);
+  const services = createServices({ repos, clock, ids: options.ids ?? uuidV7Ids, logger, dataDir: config.dataDir, secrets, templates, nodeTimings: options.nodeTimings, migrationTimings: options.migrationTimings, scheduleTimers: options.scheduleTimers, auditRetentionDays: config.auditRetentionDays, catalog: { source: config.catalogSource, syncIntervalMs: config.catalogSyncMinutes * 60_000 }, software: { bases: config.softwareSources }, oidc: { publicUrl: config.publicUrl, recheckSeconds: config.oidcRecheckSeconds }, allowPrivateWebhooks: config.allowPrivateWebhooks }, options.sessionPolicy);
   await services.roles.seedBuiltins();
   const setupCodeFile = await services.setup.prepare();
   await services.nodes.start();
@@ -108,6 +109,9 @@ export async function startController(options: ControllerOptions): Promise<Runni
   registerServerMetrics(metrics.registry, { census: services.serverCensus, reconcile: services.reconcileTimer, console: services.consoleHub }, logger);
   registerBackupMetrics(metrics.registry, services.backups.runner);
   registerDesiredSendMetrics(metrics.registry, services.desiredSender);
+  registerNotificationMetrics(metrics.registry, services.notifications.outbox);
+  // Before anything that tells events (backups recovering, workflows resuming, Agents connecting) starts.
+  await services.notifications.start();
   await services.backups.start();
   // After the backups' own recovery: a workflow cut off during its PRE_RESTORE or PRE_UPDATE backup finds that backup settled.
   await services.workflows.resume();
@@ -160,6 +164,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
       const report = await drain.drain(app, http, config.shutdownTimeoutMs);
       // Workflows stop where they are before the link goes: its closing must not look like a failure to roll back.
       await services.workflows.stop();
+      await services.notifications.stop();
       services.catalog.stop();
       services.software.stop();
       services.backups.stop();

@@ -27,6 +27,7 @@ describe('layer check (dependency-cruiser with .dependency-cruiser.js)', () => {
       // adapters stand at their capability's level: software's may not use plugins'
       'capability-order-nodes-servers-software: src/controller/adapters/software/listing.ts → src/controller/adapters/plugins/feed.ts',
       'capability-order-nodes-servers-software: src/controller/services/nodes/lamp-node.ts → src/controller/services/files/shelf.ts',
+      'capability-order-workflows: src/controller/services/workflows/flow.ts → src/controller/services/notifications/bell.ts',
       'cli-only-api-types: src/cli/type-leak.ts → src/controller/wiring.ts',
       'cli-only-shared: src/cli/runtime-leak.ts → src/controller/schemas/lamp.ts',
       // a file and a folder at the Controller's root that are no layer

@@ -30,6 +30,8 @@ export interface ControllerConfig {
   localAgent: boolean;
   /** Accept a plaintext Agent link beyond loopback (a private network); refused without it. */
   insecureLink: boolean;
+  /** Webhooks may post to loopback, link-local and private addresses (tests, a receiver on the same network). */
+  allowPrivateWebhooks: boolean;
   /** The game port range the local Agent offers (passed on as its `--game-ports`); its default when absent. */
   localAgentGamePorts?: PortRange;
   /** How long a shutdown lets requests and uploads finish before it destroys their connections. */
@@ -78,6 +80,7 @@ const flags = {
   'oidc-recheck-seconds': { value: 'N', env: 'CAIRN_OIDC_RECHECK_SECONDS', help: 'how long a single sign-on provider\'s word on a user holds before their session or API token asks it again, 1..900 (default 900)' },
   'local-agent': { env: 'CAIRN_LOCAL_AGENT=1', help: 'also run an Agent on this machine, enrolled automatically' },
   'insecure-link': { env: 'CAIRN_INSECURE_LINK=1', help: 'let the Agent link listen beyond loopback without TLS (refused otherwise; a warning at every start)' },
+  'allow-private-webhooks': { env: 'CAIRN_ALLOW_PRIVATE_WEBHOOKS=1', help: 'let webhooks post to loopback, link-local and private addresses (refused otherwise, so a webhook cannot reach the Controller\'s own network)' },
 } as const satisfies Record<string, FlagSpec>;
 
 const port = wholeNumber(0, 65535);
@@ -136,6 +139,7 @@ function configFrom(settings: ProgramSettings<keyof typeof flags>): ControllerCo
     tlsCa: optionalPath(get('tls-ca')),
     localAgent: on('local-agent'),
     insecureLink: on('insecure-link'),
+    allowPrivateWebhooks: on('allow-private-webhooks'),
     localAgentGamePorts: parsed('game-ports', gamePortsRule, parseGamePorts),
     shutdownTimeoutMs: parsed('shutdown-timeout', 'seconds 0..3600', shutdownTimeoutMs) ?? 10_000,
     metricsToken: get('metrics-token') || undefined,

@@ -67,6 +67,7 @@ import { UserService } from './identity/users.js';
 import type { MigrationTimings } from './workflows/migrate/migration-context.js';
 import type { UpdateTimings } from './workflows/update/update-run.js';
 import { createWorkflowServices } from './workflows/index.js';
+import { createNotificationServices } from './notifications/index.js';
 
 /** Node heartbeat timings and the timer clock of the Node actors; tests shorten or simulate them. */
 export interface NodeRuntimeDeps {
@@ -90,6 +91,11 @@ export interface AuditRetentionDeps {
   auditRetentionDays?: number;
 }
 
+/** `--allow-private-webhooks`: webhooks may post to loopback, link-local and private addresses. */
+export interface NotificationOptionDeps {
+  allowPrivateWebhooks?: boolean;
+}
+
 /** Single sign-on: the Controller's public address (`--public-url`) and how long a provider's word holds (`--oidc-recheck-seconds`). */
 export interface OidcDeps {
   oidc?: { publicUrl?: string; recheckSeconds?: number };
@@ -109,7 +115,7 @@ export interface SoftwareDeps {
  * Every service of the Controller, built once from shared deps. Each gets what it uses through
  * its constructor, so this function is the whole graph.
  */
-export function createServices(deps: ServiceDeps & { templates: TemplateCatalog } & NodeRuntimeDeps & CatalogDeps & SoftwareDeps & MigrationDeps & BackupRuntimeDeps & AuditRetentionDeps & OidcDeps, sessionPolicy: SessionPolicy = defaultSessionPolicy) {
+export function createServices(deps: ServiceDeps & { templates: TemplateCatalog } & NodeRuntimeDeps & CatalogDeps & SoftwareDeps & MigrationDeps & BackupRuntimeDeps & AuditRetentionDeps & OidcDeps & NotificationOptionDeps, sessionPolicy: SessionPolicy = defaultSessionPolicy) {
   const access = new Access(deps.repos);
   // Who may still see what: services that end or narrow a caller's access say so; open streams re-check.
   const accessEvents = new AccessEvents();
@@ -171,6 +177,11 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     artifacts: plugins.artifacts, fileChanges, reconnectGraceMs: (deps.nodeTimings ?? defaultNodeTimings).unreachableAfterMs,
     migrationTimings: deps.migrationTimings, updateTimings: deps.updateTimings,
   });
+  // Notifications: webhooks hearing the events of servers, backups, workflows and Nodes.
+  const notifications = createNotificationServices({
+    deps, access, allowPrivate: deps.allowPrivateWebhooks ?? false,
+    feeds: { reports: agents, serverChanges: serverWatch, workflows: workflows.runner.outcomes, backups: backups.runner, fleet },
+  });
   const auth = new AuthService(deps, sessions, tokens, access, loginFailures, totpFactor, oidcSettings);
   const totp = new TotpService(deps, access, totpFactor, sessions);
   return {
@@ -224,6 +235,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     backups,
     restore: workflows.restore,
     updates: workflows.updates,
+    notifications,
   };
 }
 

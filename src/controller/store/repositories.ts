@@ -6,6 +6,7 @@ import type {
 } from './records.js';
 import type { CatalogPluginDoc, PluginInstallationDoc } from './records.js';
 import type { BackupDestinationDoc, BackupDoc, BackupScheduleDoc } from './records.js';
+import type { WebhookDeliveryDoc, WebhookDoc } from './records.js';
 
 /**
  * Disk kept free for audit events, where the store's disk is the Controller's (embedded store):
@@ -56,6 +57,8 @@ export interface Repositories {
   backups: Collection<BackupDoc>;
   backupSchedules: Collection<BackupScheduleDoc>;
   leases: Collection<LeaseDoc>;
+  webhooks: Collection<WebhookDoc>;
+  webhookDeliveries: Collection<WebhookDeliveryDoc>;
   audit: AuditLog;
   auditRoom: AuditRoom;
   /** A destination's content-addressed store: its root area, or a team's area when `teamId` is given. */
@@ -87,6 +90,9 @@ export const collectionIndexes: Record<Exclude<keyof Repositories, 'kind' | 'aud
   backups: [{ field: 'serverId' }, { field: 'destinationId' }, { field: 'scheduleId' }, { field: 'state' }],
   backupSchedules: [{ field: 'serverId' }, { field: 'destinationId' }],
   leases: [],
+  webhooks: [{ field: 'teamId', sparse: true }],
+  // The deliveries list pages by webhook; a start resumes every PENDING one.
+  webhookDeliveries: [{ field: 'webhookId' }, { field: 'state' }],
 };
 
 export async function openRepositories(adapter: StoreAdapter): Promise<Repositories> {
@@ -114,6 +120,8 @@ export async function openRepositories(adapter: StoreAdapter): Promise<Repositor
     backups: await open<BackupDoc>('backups'),
     backupSchedules: await open<BackupScheduleDoc>('backupSchedules'),
     leases: await open<LeaseDoc>('leases'),
+    webhooks: await open<WebhookDoc>('webhooks'),
+    webhookDeliveries: await open<WebhookDeliveryDoc>('webhookDeliveries'),
     audit: await adapter.openAuditLog(),
     auditRoom: adapter.auditRoom ?? noRoomKept,
     blobStore: (destinationId, teamId) => adapter.openBlobStore(destinationId, teamId),

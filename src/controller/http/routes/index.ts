@@ -21,6 +21,7 @@ import { teamRoutes } from './teams.js';
 import { templateRoutes } from './templates.js';
 import { totpRoutes } from './totp.js';
 import { userRoutes } from './users.js';
+import { webhookRoutes } from './webhooks.js';
 
 /** Every route of /api/v1, in the order the API reference lists them; `agentLink` is where the Agent link listens. */
 export const allRoutes = (s: Services, agentLink: AgentLink): AnyRoute[] => [
@@ -44,4 +45,5 @@ export const allRoutes = (s: Services, agentLink: AgentLink): AnyRoute[] => [
   ...pluginRoutes(s),
   ...catalogRoutes(s),
   ...backupRoutes(s),
+  ...webhookRoutes(s),
 ];

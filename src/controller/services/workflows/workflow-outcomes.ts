@@ -11,14 +11,14 @@ export type RecordedWorkflowKind = (typeof recordedWorkflowKinds)[number];
 export const workflowResults = ['succeeded', 'rolled_back', 'failed'] as const;
 export type WorkflowResult = (typeof workflowResults)[number];
 
-export type OutcomeListener = (kind: RecordedWorkflowKind, result: WorkflowResult) => void;
+export type OutcomeListener = (kind: RecordedWorkflowKind, result: WorkflowResult, serverId: string) => void;
 
-/** Every workflow's end, for the metrics (`cairn_workflows_total`). */
+/** Every workflow's end and the server it ran on, for the metrics (`cairn_workflows_total`) and notifications. */
 export class WorkflowOutcomes {
   private readonly listeners = new Listeners<Parameters<OutcomeListener>>();
 
-  record(kind: RecordedWorkflowKind, result: WorkflowResult): void {
-    this.listeners.emit(kind, result);
+  record(kind: RecordedWorkflowKind, result: WorkflowResult, serverId: string): void {
+    this.listeners.emit(kind, result, serverId);
   }
 
   subscribe(listener: OutcomeListener): () => void {

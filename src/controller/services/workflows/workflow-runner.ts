@@ -72,7 +72,7 @@ export class WorkflowRunner {
       return how === 'forward' ? run.forward() : run.resume();
     })
       .then((result): WorkflowEnd => {
-        this.outcomes.record(definition.kind, result);
+        this.outcomes.record(definition.kind, result, doc._id);
         return result;
       })
       .catch((err: unknown): WorkflowEnd => {

@@ -1,0 +1,73 @@
+import type { LastCrash } from '../../domain/last-crash.js';
+import type { ServerDoc } from '../../store/records.js';
+import type { ServerChange } from '../servers/change-hub.js';
+import type { NotificationEvent } from './webhook-outbox.js';
+
+type Seen = { runtime?: string; crashLoop: boolean };
+
+const seenOf = (doc: ServerDoc): Seen => ({ runtime: doc.observed.runtimeState, crashLoop: doc.observed.conditions.some((c) => c.reason === 'CRASH_LOOP') });
+
+export const serverOf = (doc: Pick<ServerDoc, '_id' | 'name' | 'teamId'>) => ({ id: doc._id, name: doc.name, teamId: doc.teamId });
+
+/**
+ * A server's events read off its record's changes: it started, stopped, or went into a crash
+ * loop. What each server was last seen as is kept (seeded from the store at start), so a change
+ * is told once and a Controller restart tells nothing twice.
+ */
+export class ServerTransitions {
+  private readonly seen = new Map<string, Seen>();
+
+  seed(docs: ServerDoc[]): void {
+    for (const doc of docs) this.seen.set(doc._id, seenOf(doc));
+  }
+
+  changed({ doc, deleted }: ServerChange): NotificationEvent[] {
+    if (deleted) {
+      this.seen.delete(doc._id);
+      return [];
+    }
+    const before = this.seen.get(doc._id) ?? { crashLoop: false };
+    const now = seenOf(doc);
+    this.seen.set(doc._id, now);
+    const server = serverOf(doc);
+    const events: NotificationEvent[] = [];
+    if (now.runtime === 'RUNNING' && before.runtime !== 'RUNNING' && before.runtime !== undefined) events.push({ event: 'server.started', server, details: {} });
+    if (now.runtime === 'STOPPED' && (before.runtime === 'RUNNING' || before.runtime === 'STOPPING')) events.push({ event: 'server.stopped', server, details: {} });
+    if (now.crashLoop && !before.crashLoop) {
+      const condition = doc.observed.conditions.find((c) => c.reason === 'CRASH_LOOP');
+      events.push({ event: 'server.crash_loop', server, details: { message: condition?.message ?? '' } });
+    }
+    return events;
+  }
+}
+
+/**
+ * Crashes as the Agents report them: a server's last crash is told when its time is new. The
+ * first report after a start carries the crash the Agent last saw, which is told only when it
+ * happened since this Controller started (an older one was told before, or belongs to a past).
+ */
+export class CrashReports {
+  private readonly lastAt = new Map<string, string>();
+
+  constructor(private readonly startedAtMs: number) {}
+
+  /** The crash's details when it is new: how the game ended, never what it printed. */
+  reported(serverId: string, crash: LastCrash | undefined, removed: boolean): Record<string, unknown> | undefined {
+    if (removed) {
+      this.lastAt.delete(serverId);
+      return undefined;
+    }
+    if (!crash) return undefined;
+    const before = this.lastAt.get(serverId);
+    this.lastAt.set(serverId, crash.at);
+    const isNew = before === undefined ? Date.parse(crash.at) >= this.startedAtMs : before !== crash.at;
+    if (!isNew) return undefined;
+    return {
+      at: crash.at,
+      ...(crash.exitCode !== undefined ? { exitCode: crash.exitCode } : {}),
+      ...(crash.signal !== undefined ? { signal: crash.signal } : {}),
+      ...(crash.reason !== undefined ? { reason: crash.reason } : {}),
+      ...(crash.restarts !== undefined ? { restarts: crash.restarts } : {}),
+    };
+  }
+}
