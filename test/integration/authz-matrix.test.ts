@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import yazl from 'yazl';
 import type { Backup, BackupDestination, BackupSchedule, CreatedApiToken, EnrollmentIssued, PluginInstallation, PluginInstallationPage, Role, ServerDetail, Team, User } from '../support/api-types.js';
 import { buildIdentities, identityNames, type Identity, type IdentityName } from '../support/authz-identities.js';
-import { buildWorld, simcraft, smallResources, type World } from '../support/fixture-world.js';
+import { buildWorld, simcraft, smallResources, worldWebhookUrl, type World } from '../support/fixture-world.js';
 import { waitForServer } from '../support/fleet.js';
 import type { ApiClient } from '../support/http.js';
 import { rawRequest } from '../support/raw-request.js';
@@ -71,6 +71,7 @@ const installed = async (c: Ctx, pluginId: string) => {
   const list = await admin(c).get<PluginInstallationPage>(`/servers/${c.w.serverId}/plugins?limit=200`);
   return list.body.items.find((i) => i.pluginId === pluginId)!.id;
 };
+const teamWebhook = (c: Ctx) => ({ url: worldWebhookUrl, events: ['server.crashed'], teamId: c.w.teamId });
 const admitTeam = (c: Ctx, teamIds: string[]) => ok(admin(c).patch('/network', { teamIds }), 'admit teams');
 const leaveNetwork = (c: Ctx) => ok(admin(c).patch(`/servers/${c.f.spareId}`, { inNetwork: false }), 'leave the network');
 const put = (c: Ctx, path: string) => admin(c).request('PUT', `/servers/${c.w.serverId}/files/content?path=${path}`, { rawBody: Buffer.from('hello'), contentType: 'application/octet-stream' });
@@ -262,6 +263,15 @@ const table: Row[] = [
   row('DELETE /backup-schedules/{scheduleId}',                        '401   pcr   403   2     2     404   404   2     2     403   403', async (c) => ({
     path: `/backup-schedules/${(await ok(admin(c).post<BackupSchedule>(`/servers/${c.w.serverId}/backup-schedules`, { cron: '0 6 * * *', destinationId: c.w.controllerDestinationId, retain: 1 }), 'schedule')).id}`,
   })),
+  row('GET /webhooks',                                                '401   pcr   2     2     2     2     2     2     2     2     2'),
+  row('POST /webhooks',                                               '401   pcr   403   403   2     404   404   2     2     403   403', (c) => ({ body: { ...teamWebhook(c), name: c.unique('hook') } })),
+  row('GET /webhooks/{webhookId}',                                    '401   pcr   403   403   2     404   404   2     2     403   403'),
+  row('PATCH /webhooks/{webhookId}',                                  '401   pcr   403   403   2     404   404   2     2     403   403', () => ({ body: { events: ['server.crashed', 'server.stopped'] } })),
+  row('POST /webhooks/{webhookId}/test',                              '401   pcr   403   403   2     404   404   2     2     403   403'),
+  row('GET /webhooks/{webhookId}/deliveries',                         '401   pcr   403   403   2     404   404   2     2     403   403'),
+  row('DELETE /webhooks/{webhookId}',                                 '401   pcr   403   403   2     404   404   2     2     403   403', async (c) => ({
+    path: `/webhooks/${(await ok(admin(c).post<{ id: string }>('/webhooks', { ...teamWebhook(c), name: c.unique('hook') }), 'webhook')).id}`,
+  })),
   // Last: a restore keeps the spare server busy, and a logout ends the caller's session or token.
   row('POST /backups/{backupId}/restore',                             '401   pcr   403   403   2|409 404   404   2|409 2|409 403   403', (c) => ({ path: `/backups/${c.f.spareBackupId}/restore`, body: {} })),
   row('POST /auth/logout',                                            '401   2     2     2     2     2     2     2     2     2     2'),
@@ -324,7 +334,7 @@ describe('authorization matrix: every operation × every kind of caller', functi
     const unique = (prefix: string) => `${prefix}-${++n}`;
     const ids: Record<string, string> = {
       serverId: w.serverId, teamId: w.teamId, userId: w.userId, roleId: w.roleId, nodeId: w.nodeId, tokenId: w.spareTokenId,
-      destinationId: w.destinationId, backupId: w.backupId, scheduleId: w.scheduleId, installationId: w.installationId, pluginId: encodeURIComponent(w.pluginId),
+      destinationId: w.destinationId, backupId: w.backupId, scheduleId: w.scheduleId, installationId: w.installationId, pluginId: encodeURIComponent(w.pluginId), webhookId: w.webhookId,
     };
     const mismatches: string[] = [];
     const grid: string[] = [];

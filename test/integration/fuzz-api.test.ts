@@ -51,7 +51,7 @@ describe('fuzz: every operation of the OpenAPI document gets bad input', functio
 
   const hint = (w: World) => (field: string): unknown => ({
     serverId: w.serverId, teamId: w.teamId, userId: w.userId, roleId: w.roleId, nodeId: w.nodeId, tokenId: w.spareTokenId,
-    destinationId: w.destinationId, backupId: w.backupId, scheduleId: w.scheduleId, installationId: w.installationId,
+    destinationId: w.destinationId, backupId: w.backupId, scheduleId: w.scheduleId, installationId: w.installationId, webhookId: w.webhookId,
     pluginId: w.pluginId, condition: 'CRASH_LOOP', template: simcraft.template, templateId: simcraft.template, version: simcraft.version,
     cron: '0 4 * * *', path: 'fuzz.txt',
   } as Record<string, unknown>)[field];

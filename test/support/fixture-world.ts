@@ -38,6 +38,8 @@ export interface World {
   scheduleId: string;
   installationId: string;
   pluginId: string;
+  /** A team webhook to a documentation address (TEST-NET-3): public, so no `--allow-private-webhooks`; it never answers. */
+  webhookId: string;
   dispose(): Promise<void>;
 }
 
@@ -45,6 +47,8 @@ function created<T>(res: ApiResponse<T>, what: string, status = 201): T {
   if (res.status !== status) throw new Error(`${what}: ${res.status} ${res.text}`);
   return res.body;
 }
+
+export const worldWebhookUrl = 'https://203.0.113.10/cairn';
 
 export async function buildWorld(options: { serverName?: string } = {}): Promise<World> {
   const t = await startTestController();
@@ -69,9 +73,10 @@ export async function buildWorld(options: { serverName?: string } = {}): Promise
   await waitFor(async () => (await admin.get<Backup>(`/backups/${backupId}`)).body.state === 'SUCCEEDED', { what: 'the backup SUCCEEDED' });
   const scheduleId = created(await admin.post<BackupSchedule>(`/servers/${server.id}/backup-schedules`, { cron: '0 3 * * *', destinationId: controllerDestinationId, retain: 3 }), 'schedule').id;
   const installation = created(await admin.post<PluginInstallation>(`/servers/${server.id}/plugins`, { pluginId: 'sample:essentialsx-chat' }), 'plugin');
+  const webhookId = created(await admin.post<{ id: string }>('/webhooks', { name: 'world', url: worldWebhookUrl, events: ['server.crashed'], teamId }), 'webhook').id;
   return {
     t, admin, adminId, adminToken, agent, nodeId: agent.nodeId, teamId, serverId: server.id, userId, roleId, builtinRoles, spareTokenId,
-    destinationId, controllerDestinationId, backupId, scheduleId, installationId: installation.id, pluginId: installation.pluginId,
+    destinationId, controllerDestinationId, backupId, scheduleId, installationId: installation.id, pluginId: installation.pluginId, webhookId,
     async dispose() {
       agent.stop();
       await t.dispose();
