@@ -6,8 +6,8 @@ import { silentLogger, type Logger } from '../../shared/logger.js';
 import { programCommand, type ProgramCommand } from '../../shared/programs.js';
 import { isRuntimeError, RuntimeError } from './errors.js';
 import { parseLaunchSpec, parseShimConfig, type LaunchSpec, type ShimBox, type ShimConfig } from './launch-spec.js';
-import { exitAlreadyReported, readEndOfConsole } from './last-run.js';
-import { settleWithoutShim } from './lost-shim.js';
+import { ExitReports } from './exit-reports.js';
+import { readEndOfConsole } from './last-run.js';
 import { readProcessUsage, type ProcessUsage } from './process-usage.js';
 import { readConsole } from './console-reader.js';
 import type {
@@ -27,7 +27,6 @@ import { absentIfHung } from './hung-shim.js';
 import type { ShimStatus } from './shim-protocol.js';
 import {
   isValidServerId,
-  moveIfPresent,
   perRunFiles,
   readJsonFile,
   readPidFile,
@@ -78,9 +77,7 @@ export class ProcessRuntime implements ServerRuntime {
   private readonly live = new Map<string, LiveShim>();
   /** Console readers, each on a connection of its own. */
   private readonly readers = new Set<ShimConnection>();
-  private readonly exitListeners = new Set<ExitListener>();
-  private readonly recordListeners = new Set<RecordFailureListener>();
-  private readonly lastRuns = new Map<string, LastRun>();
+  private readonly exits: ExitReports;
   /** One start or adoption per server at a time; the chain continues past a failure. */
   private readonly locks = new KeyedMutex();
   private readonly clock: Clock;
@@ -99,6 +96,7 @@ export class ProcessRuntime implements ServerRuntime {
     this.shimStartTimeoutMs = options.shimStartTimeoutMs ?? 10_000;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 5_000;
     this.shimCommand = options.shimCommand ?? programCommand('shim');
+    this.exits = new ExitReports(this.logger, this.clock);
   }
 
   start(serverId: string, spec: LaunchSpec, box?: ShimBox): Promise<RuntimeStatus> {
@@ -114,7 +112,7 @@ export class ProcessRuntime implements ServerRuntime {
       const config: ShimConfig = { serverId, launch, consoleLines: this.consoleLines, lingerMs: this.lingerMs, ...(box ? { box } : {}) };
       await writeFileAtomic(join(stateDir, stateFiles.config), JSON.stringify(config), 0o600, 'process-lifetime');
       const conn = await this.startShimOrAdopt(serverId, stateDir);
-      this.lastRuns.delete(serverId);
+      this.exits.forget(serverId);
       return this.track(serverId, stateDir, conn, launch);
     });
   }
@@ -208,17 +206,15 @@ export class ProcessRuntime implements ServerRuntime {
   }
 
   lastRun(serverId: string): LastRun | undefined {
-    return this.lastRuns.get(serverId);
+    return this.exits.lastRun(serverId);
   }
 
   onExit(listener: ExitListener): () => void {
-    this.exitListeners.add(listener);
-    return () => this.exitListeners.delete(listener);
+    return this.exits.onExit(listener);
   }
 
   onRecordFailed(listener: RecordFailureListener): () => void {
-    this.recordListeners.add(listener);
-    return () => this.recordListeners.delete(listener);
+    return this.exits.onRecordFailed(listener);
   }
 
   close(): void {
@@ -260,7 +256,7 @@ export class ProcessRuntime implements ServerRuntime {
       return await this.track(serverId, stateDir, conn, config.launch);
     } catch (error) {
       if (!isRuntimeError(error, 'shim_unavailable')) throw error;
-      return this.settleFromFiles(serverId, stateDir);
+      return this.exits.settleFromFiles(serverId, stateDir);
     }
   }
 
@@ -333,9 +329,7 @@ export class ProcessRuntime implements ServerRuntime {
   /** Keeps the end of the console, reports the exit (once), marks it reported on disk, then lets the shim go. */
   private async collectExit(serverId: string, live: LiveShim, exit: GameExit): Promise<void> {
     const lines = await readEndOfConsole(socketPathFor(live.stateDir, live.shimPid), this.requestTimeoutMs);
-    this.lastRuns.set(serverId, { exit, lines });
-    if (!(await exitAlreadyReported(live.stateDir, exit))) this.emitExit(serverId, exit, lines);
-    await this.recordReported(serverId, live.stateDir, exit);
+    await this.exits.collected(serverId, live.stateDir, exit, lines);
     try {
       await live.conn.request({ type: 'release' }, this.requestTimeoutMs);
     } catch (error) {
@@ -349,44 +343,9 @@ export class ProcessRuntime implements ServerRuntime {
 
   private onShimLost(serverId: string): void {
     this.logger.warn({ serverId }, 'lost the connection to the shim');
-    this.locks.run(serverId, () => this.settleFromFiles(serverId, this.stateDir(serverId))).catch((error: unknown) => {
+    this.locks.run(serverId, () => this.exits.settleFromFiles(serverId, this.stateDir(serverId))).catch((error: unknown) => {
       this.logger.error({ serverId, err: error }, 'could not settle a lost shim');
     });
-  }
-
-  private async settleFromFiles(serverId: string, stateDir: string): Promise<RuntimeStatus> {
-    const settled = await settleWithoutShim(stateDir, this.clock);
-    if (settled.kind === 'none') return { state: 'absent' };
-    if (settled.kind === 'unreported') {
-      this.lastRuns.set(serverId, { exit: settled.exit, lines: [] });
-      this.emitExit(serverId, settled.exit, []);
-      await this.recordReported(serverId, stateDir, settled.exit);
-    }
-    return { state: 'exited', exit: settled.exit, startedAt: settled.startedAt };
-  }
-
-  /**
-   * The record only keeps a later adoption from reporting the exit again; the exit itself is known
-   * and reported. So a record that cannot be written never fails the stop (a stop failing for it
-   * would be retried for ever while the game is long gone): the listeners hear it instead.
-   */
-  private async recordReported(serverId: string, stateDir: string, exit: GameExit): Promise<void> {
-    try {
-      await markReported(stateDir, exit);
-    } catch (error) {
-      this.logger.warn({ serverId, err: error }, 'the game\'s exit could not be recorded');
-      for (const listener of this.recordListeners) listener(serverId, join(stateDir, stateFiles.reportedExit), error);
-    }
-  }
-
-  private emitExit(serverId: string, exit: GameExit, lastLines: readonly OutputLine[]): void {
-    for (const listener of this.exitListeners) {
-      try {
-        listener(serverId, exit, lastLines);
-      } catch (error) {
-        this.logger.error({ serverId, err: error }, 'an exit listener failed');
-      }
-    }
   }
 }
 
@@ -398,10 +357,4 @@ async function exists(path: string): Promise<boolean> {
     if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return false;
     throw error;
   }
-}
-
-/** Moves `exit.json` aside so a later adoption does not report the same exit again. */
-async function markReported(stateDir: string, exit: GameExit): Promise<void> {
-  const moved = await moveIfPresent(join(stateDir, stateFiles.exit), join(stateDir, stateFiles.reportedExit));
-  if (!moved) await writeFileAtomic(join(stateDir, stateFiles.reportedExit), `${JSON.stringify(exit)}\n`);
 }
