@@ -160,6 +160,18 @@ describe('webhooks: the API and deliveries to a local receiver', function () {
     expect((await ed.client.post(`/webhooks/${made.body.id}/test`)).status).to.equal(202);
   });
 
+  it('a deleted team takes its webhooks and their deliveries with it; fleet-wide ones stay', async () => {
+    const gone = (await admin.post<Team>('/teams', { name: 'Short-lived' })).body.id;
+    const teamHook = await create({ name: 'short-lived', teamId: gone });
+    const delivered = await settled(teamHook.id, (await test(teamHook.id)).id);
+    expect(delivered.state).to.equal('DELIVERED');
+    const fleetWide = await create({ name: 'stays' });
+    expect((await admin.delete(`/teams/${gone}`)).status).to.equal(204);
+    await waitFor(async () => (await admin.get(`/webhooks/${teamHook.id}`)).status === 404, { what: 'the team\'s webhook removed' });
+    expect(await t.controller.services.deps.repos.webhookDeliveries.find({ webhookId: teamHook.id })).to.deep.equal([]);
+    expect((await admin.get(`/webhooks/${fleetWide.id}`)).status).to.equal(200);
+  });
+
   it('lists a webhook\'s deliveries newest first, paged', async () => {
     const hook = await create({ name: 'paged' });
     const ids: string[] = [];

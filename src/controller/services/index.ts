@@ -179,7 +179,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   });
   // Notifications: webhooks hearing the events of servers, backups, workflows and Nodes.
   const notifications = createNotificationServices({
-    deps, access, allowPrivate: deps.allowPrivateWebhooks ?? false,
+    deps, access, teams, allowPrivate: deps.allowPrivateWebhooks ?? false,
     feeds: { reports: agents, serverChanges: serverWatch, workflows: workflows.runner.outcomes, backups: backups.runner, fleet },
   });
   const auth = new AuthService(deps, sessions, tokens, access, loginFailures, totpFactor, oidcSettings);

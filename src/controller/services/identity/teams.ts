@@ -3,6 +3,7 @@ import type { Caller } from '../../core/caller.js';
 import { conflict } from '../../core/errors.js';
 import { paginate } from '../../domain/cursor.js';
 import { isGlobalAdmin } from '../../domain/permissions.js';
+import { Listeners } from '../../../shared/listeners.js';
 import { isDuplicateKey } from '../../store/collection.js';
 import type { MembershipDoc, TeamDoc } from '../../store/records.js';
 import { hidden, type Access } from './access.js';
@@ -20,6 +21,9 @@ const membershipView = (m: MembershipDoc) => ({ userId: m.userId, teamId: m.team
  * A team that still has servers cannot be deleted.
  */
 export class TeamService {
+  /** A team was deleted: what other capabilities kept for it (its webhooks) goes with it. */
+  readonly deleted = new Listeners<[teamId: string]>();
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly access: Access,
@@ -122,6 +126,7 @@ export class TeamService {
     await this.deps.repos.memberships.delete({ teamId });
     await this.deps.repos.teams.delete({ _id: teamId });
     this.accessEvents.publishAll(members.map((m) => m.userId), 'team_deleted');
+    this.deleted.emit(teamId);
   }
 
   /** Puts a user in a team with exactly these roles (replacing any it had there). */

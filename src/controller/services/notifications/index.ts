@@ -1,4 +1,5 @@
 import type { Access } from '../identity/access.js';
+import type { TeamService } from '../identity/teams.js';
 import type { ServiceDeps } from '../deps.js';
 import { NotificationSources, type EventFeeds } from './event-sources.js';
 import { WebhookOutbox } from './webhook-outbox.js';
@@ -9,6 +10,7 @@ export interface NotificationDeps {
   deps: ServiceDeps;
   access: Access;
   feeds: EventFeeds;
+  teams: Pick<TeamService, 'deleted'>;
   /** `--allow-private-webhooks`: loopback, link-local and private addresses allowed. */
   allowPrivate: boolean;
 }
@@ -18,15 +20,21 @@ export function createNotificationServices(d: NotificationDeps) {
   const sender = new WebhookSender(d.allowPrivate);
   const outbox = new WebhookOutbox(d.deps, sender);
   const sources = new NotificationSources(d.deps, d.feeds, outbox);
+  const webhooks = new WebhookService(d.deps, d.access, outbox, d.allowPrivate);
+  let offTeams: (() => void) | undefined;
   return {
-    webhooks: new WebhookService(d.deps, d.access, outbox, d.allowPrivate),
+    webhooks,
     outbox,
     /** Listening before the Agents connect, then the deliveries left PENDING by the last run tried again. */
     async start(): Promise<void> {
+      offTeams = d.teams.deleted.add((teamId) => {
+        webhooks.removeOfTeam(teamId).catch((err: unknown) => d.deps.logger.error({ err, teamId }, 'the webhooks of a deleted team could not be removed'));
+      });
       await sources.start();
       await outbox.resume();
     },
     async stop(): Promise<void> {
+      offTeams?.();
       sources.stop();
       outbox.stop();
       await sender.close();

@@ -105,6 +105,15 @@ export class WebhookService {
     audit.target(id);
     const doc = await this.managed(caller, id);
     audit.detail(described(doc));
+    await this.remove(id);
+  }
+
+  /** A deleted team's webhooks go with it: nobody could manage them, and none of its servers is left to hear. */
+  async removeOfTeam(teamId: string): Promise<void> {
+    for (const hook of await this.deps.repos.webhooks.find({ teamId })) await this.remove(hook._id);
+  }
+
+  private async remove(id: string): Promise<void> {
     this.outbox.forget(id);
     await this.deps.repos.webhooks.delete({ _id: id });
     await this.deps.repos.webhookDeliveries.delete({ webhookId: id });
