@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { AgentError } from '../../src/agent/errors.js';
 import type { AuditEventPage, BackupDestination, BackupPage, ScheduleRun, Webhook, WebhookEventBody } from '../support/api-types.js';
+import { expectProblem } from '../support/problems.js';
 import { SchedulesRig } from '../support/schedules-rig.js';
 import { waitFor } from '../support/wait-for.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -43,22 +45,28 @@ describe('schedule runs: backup tasks with retain, and schedule.run_failed to we
     expect((await rig.admin.delete(`/schedules/${schedule.id}`)).status).to.equal(204);
   });
 
-  it('tells a team\'s webhook schedule.run_failed with the failed task and what it said', async () => {
+  it('keeps a destination a schedule backs up to; tells a team\'s webhook schedule.run_failed with the failed task and what it said', async () => {
     const hook = await rig.admin.post<Webhook>('/webhooks', { name: 'ops', url: receiver.url, events: ['schedule.run_failed'], teamId: rig.teamId });
     expect(hook.status, hook.text).to.equal(201);
-    const gone = await destination('gone');
-    const schedule = await rig.create({ name: 'doomed', tasks: [{ action: 'backup', destinationId: gone.id }, { action: 'command', command: 'say never' }] });
-    expect((await rig.admin.delete(`/backup-destinations/${gone.id}`)).status).to.equal(204);
+    const kept = await destination('kept');
+    const schedule = await rig.create({ name: 'doomed', tasks: [{ action: 'command', command: 'fail' }, { action: 'backup', destinationId: kept.id }] });
+    expectProblem(await rig.admin.delete(`/backup-destinations/${kept.id}`), 409, 'conflict', '1 schedule(s)');
+    rig.agent.client.handle('consoleCommand', async ({ command }) => {
+      if (command === 'fail') throw new AgentError('SERVER_NOT_RUNNING', 'The server is not running.');
+      return {};
+    });
     const run = await runNow(schedule.id);
     expect(run.result).to.equal('FAILED');
     expect(run.tasks.map((t) => t.result)).to.deep.equal(['FAILED', 'NOT_RUN']);
-    expect(run.tasks[0].detail).to.include('is gone');
+    expect(run.tasks[0].detail).to.match(/not running/i);
     const [got] = await waitFor(() => (receiver.received.length > 0 ? receiver.received : undefined), { what: 'the webhook delivery' });
     expect(got.headers['cairn-event']).to.equal('schedule.run_failed');
     const body = JSON.parse(got.body) as WebhookEventBody;
     expect(body.server).to.deep.include({ id: rig.serverId, teamId: rig.teamId });
-    expect(body.details).to.deep.include({ scheduleId: schedule.id, scheduleName: 'doomed', runId: run.id, action: 'backup' });
-    expect(String(body.details.message)).to.match(/^the backup task failed: .*is gone/);
+    expect(body.details).to.deep.include({ scheduleId: schedule.id, scheduleName: 'doomed', runId: run.id, action: 'command' });
+    expect(String(body.details.message)).to.match(/^the command task failed: .*not running/i);
+    expect((await rig.admin.delete(`/schedules/${schedule.id}`)).status).to.equal(204);
+    expect((await rig.admin.delete(`/backup-destinations/${kept.id}`)).status).to.equal(204);
     const metrics = await rig.t.api.get('/metrics');
     expect(metrics.text).to.match(/cairn_schedule_runs_total\{result="FAILED"\} [1-9]/).and.match(/cairn_schedule_runs_total\{result="SUCCEEDED"\} [1-9]/);
   });
