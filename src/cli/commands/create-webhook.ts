@@ -18,10 +18,10 @@ interface WebhookOptions {
  * refuses, so they are sent as typed. The secret comes from stdin only, never from argv.
  */
 export function registerCreateWebhook(create: Command): void {
-  withGlobals(create.command('webhook'))
+  withGlobals(create.command('webhook'), { ownUrl: true })
     .description('create a webhook: each event it names is POSTed to the URL; with no --team it hears the whole fleet (global administrators)')
     .argument('<name>')
-    .requiredOption('--url <url>', 'where deliveries are POSTed (http or https)')
+    .requiredOption('--url <url>', 'where deliveries are POSTed (http or https); here it is not the Controller\'s, which goes before the verb (`cairn --url U create webhook`), in CAIRN_URL or comes from `cairn login`')
     .requiredOption('--event <event>', 'an event, e.g. server.crashed or backup.failed (repeat, or separate with commas)', collect)
     .option('--team <team>', 'the team whose servers it hears (name or id); needs servers.update there')
     .option('--format <format>', 'json, discord or slack (default json)')
