@@ -5,7 +5,7 @@ import { adminCredentials, setupAdmin, startTestController, type TestController 
 import type { ApiClient } from '../support/http.js';
 import { waitFor } from '../support/wait-for.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
-import { description, openSection, screenshot, signedInPage } from './support-admin.js';
+import { description, desktop, expectNoSidewaysScroll, openSection, phone, screenshot, signedInPage } from './support-admin.js';
 
 /**
  * The Webhooks page against a real Controller (allowed to send to 127.0.0.1) and a local receiver:
@@ -92,6 +92,12 @@ describe('web UI: the Webhooks page', function () {
     const got = await waitFor(() => receiver.received.find((r) => r.headers['cairn-event'] === 'webhook.test'), { what: 'the test delivery at the receiver' });
     expect(JSON.parse(got.body)).to.deep.include({ event: 'webhook.test' });
     await screenshot(page, 'webhooks-page');
+    // On a phone the tables keep their essential columns (the state, the answer, the actions) without pushing the page sideways.
+    await page.setViewportSize(phone);
+    await expectNoSidewaysScroll(page);
+    await row.getByRole('cell', { name: 'DELIVERED', exact: true }).waitFor();
+    await screenshot(page, 'webhooks-page-phone');
+    await page.setViewportSize(desktop);
   });
 
   it('Delete asks first, then the webhook is gone from the page and the API', async () => {
