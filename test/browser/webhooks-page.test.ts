@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import type { Team, WebhookPage } from '../support/api-types.js';
-import { adminCredentials, setupAdmin, startTestController, type TestController } from '../support/controller.js';
+import type { RolePage, Team, Webhook, WebhookPage } from '../support/api-types.js';
+import { adminCredentials, createReadyUser, setupAdmin, startTestController, type TestController } from '../support/controller.js';
 import type { ApiClient } from '../support/http.js';
 import { waitFor } from '../support/wait-for.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -107,5 +107,33 @@ describe('web UI: the Webhooks page', function () {
     await page.getByRole('table', { name: 'Webhooks' }).getByRole('cell', { name: 'No webhooks yet.' }).waitFor();
     expect(await page.getByRole('table', { name: `Deliveries of ${name}` }).count()).to.equal(0);
     expect(await listed()).to.deep.equal([]);
+  });
+
+  it('a team administrator sees only their teams\' webhooks and cannot choose No team, which only global administrators may', async () => {
+    const fleet = await admin.post<Webhook>('/webhooks', { name: 'fleet-pager', url: receiver.url, events: ['node.unreachable'] });
+    expect(fleet.status, fleet.text).to.equal(201);
+    const { userId } = await createReadyUser(t, admin, 'lena');
+    const teamAdmin = (await admin.get<RolePage>('/roles')).body.items.find((r) => r.name === 'admin')!;
+    const member = await admin.put(`/teams/${teamId}/members/${userId}`, { roleIds: [teamAdmin.id] });
+    expect(member.status, member.text).to.equal(200);
+    const lena = await signedInPage(t.baseUrl, pageErrors, { username: 'lena', password: 'second-password-2' }, { timeoutMs: 15_000 });
+    try {
+      await lena.page.goto(`${t.baseUrl}/webhooks`);
+      await lena.page.getByRole('table', { name: 'Webhooks' }).getByRole('cell', { name: 'No webhooks yet.' }).waitFor();
+      const form = lena.page.getByRole('form', { name: 'New webhook', exact: true });
+      const team = form.getByLabel('Team', { exact: true });
+      expect(await team.locator('option').allTextContents()).to.deep.equal(['Choose a team', 'Ops']);
+      expect(await team.locator('option', { hasText: 'Choose a team' }).isDisabled()).to.equal(true);
+      await form.getByLabel('Name', { exact: true }).fill('ops-chat');
+      await form.getByLabel('URL', { exact: true }).fill(receiver.url);
+      await team.selectOption({ label: 'Ops' });
+      expect(await form.getByLabel('node.healthy', { exact: true }).count()).to.equal(0);
+      await form.getByLabel('backup.failed', { exact: true }).check();
+      await form.getByRole('button', { name: 'Create webhook' }).click();
+      await lena.page.getByRole('table', { name: 'Webhooks' }).getByRole('cell', { name: 'ops-chat', exact: true }).waitFor();
+    } finally {
+      await lena.browser.close();
+    }
+    expect((await listed()).map((w) => [w.name, w.teamId])).to.deep.equal([['fleet-pager', undefined], ['ops-chat', teamId]]);
   });
 });
