@@ -23,6 +23,7 @@ import type * as teams from '../controller/schemas/teams.js';
 import type * as templates from '../controller/schemas/templates.js';
 import type * as users from '../controller/schemas/users.js';
 import type * as usage from '../controller/schemas/usage.js';
+import type * as webhooks from '../controller/schemas/webhooks.js';
 import type { ConsoleEndEvent, ConsoleLineEvent } from '../controller/schemas/console-events.js';
 import type { ServerWatchSynced } from '../controller/schemas/watch-events.js';
 
@@ -56,4 +57,5 @@ export type PropertiesView = Static<typeof operations.PropertiesView>;
 export type PluginInstallation = Static<typeof plugins.PluginInstallation>;
 export type CatalogPluginItem = Static<typeof catalog.CatalogPluginItem>;
 export type CatalogPluginDetail = Static<typeof catalog.CatalogPluginDetail>;
+export type Webhook = Static<typeof webhooks.Webhook>;
 export type { ConsoleEndEvent, ConsoleLineEvent, ServerWatchSynced };

@@ -6,13 +6,19 @@ import { loadCredentials } from './credentials.js';
 import { CliError, UsageError } from './errors.js';
 import { formats, parseFormat, type Format } from './output.js';
 
+/** Commands whose own `--url` names something other than the Controller (a webhook's endpoint). */
+const ownUrl = new WeakSet<Command>();
+
 /**
  * Adds the global flags to `cmd`. Every command carries them (not only the root) so they may
  * follow the verb as in kubectl, while `cairn create server --version V` keeps its own `--version`.
+ * A command with `ownUrl` (the contract's `create webhook --url`) takes the Controller's address
+ * from before the verb (`cairn --url U create webhook ...`), CAIRN_URL or `cairn login`.
  */
-export function withGlobals(cmd: Command): Command {
+export function withGlobals(cmd: Command, options: { ownUrl?: boolean } = {}): Command {
+  if (options.ownUrl) ownUrl.add(cmd);
+  else cmd.option('--url <url>', 'the Controller, e.g. http://127.0.0.1:8080 (env CAIRN_URL; default: what `cairn login` stored)');
   return cmd
-    .option('--url <url>', 'the Controller, e.g. http://127.0.0.1:8080 (env CAIRN_URL; default: what `cairn login` stored)')
     .option('--token <token>', 'an API token (env CAIRN_TOKEN; default: what `cairn login` stored)')
     .option('--ca <file>', 'the CA (PEM) that signed the Controller\'s HTTPS certificate, trusted instead of the system\'s (env CAIRN_CA; default: what `cairn login` stored)')
     .addOption(new Option('-o, --output <format>', 'output format').choices(formats));
@@ -29,7 +35,7 @@ export interface Globals {
 export function globalsOf(cmd: Command): Globals {
   const chain: Command[] = [];
   for (let c: Command | null = cmd; c; c = c.parent) chain.push(c);
-  const pick = (key: string) => chain.map((c) => c.opts()[key] as string | undefined).find((v) => v !== undefined && v !== '');
+  const pick = (key: string) => chain.filter((c) => key !== 'url' || !ownUrl.has(c)).map((c) => c.opts()[key] as string | undefined).find((v) => v !== undefined && v !== '');
   return { url: pick('url'), token: pick('token'), ca: pick('ca'), format: parseFormat(pick('output')) };
 }
 

@@ -1,4 +1,4 @@
-import type { NodeInfo, Role, ServerItem, Team, User } from './api-types.js';
+import type { NodeInfo, Role, ServerItem, Team, User, Webhook } from './api-types.js';
 import type { CliClient } from './client.js';
 import { ApiError, CliError, notFound } from './errors.js';
 import type { Names } from './views.js';
@@ -20,6 +20,7 @@ export const kinds = {
   team: { word: 'team', plural: 'teams', listPath: '/teams', itemPath: (id) => `/teams/${id}`, nameOf: (t) => t.name } satisfies Kind<Team>,
   user: { word: 'user', plural: 'users', listPath: '/users', itemPath: (id) => `/users/${id}`, nameOf: (u) => u.username, foldCase: true } satisfies Kind<User>,
   role: { word: 'role', plural: 'roles', listPath: '/roles', itemPath: (id) => `/roles/${id}`, nameOf: (r) => r.name } satisfies Kind<Role>,
+  webhook: { word: 'webhook', plural: 'webhooks', listPath: '/webhooks', itemPath: (id) => `/webhooks/${id}`, nameOf: (w) => w.name } satisfies Kind<Webhook>,
 };
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,4 +1,4 @@
-import type { Backup, Membership, NodeInfo, Role, ServerItem, SoftwareSyncResult, Team, Template, TemplateVersion, User } from './api-types.js';
+import type { Backup, Membership, NodeInfo, Role, ServerItem, SoftwareSyncResult, Team, Template, TemplateVersion, User, Webhook } from './api-types.js';
 import type { View } from './output.js';
 import { formatCpu, formatMemory, humanBytes } from './quantity.js';
 
@@ -160,5 +160,21 @@ export const memberView = (names: Names): View<Membership> => ({
     { header: 'TEAM', value: (m) => names.team(m.teamId) },
     { header: 'ROLES', value: (m) => m.roleIds.map((id) => names.role(id)).join(',') },
     { header: 'USER-ID', value: (m) => m.userId, wide: true },
+  ],
+});
+
+/** A webhook with no team hears the whole fleet. */
+export const webhookView = (names: Names): View<Webhook> => ({
+  kind: 'webhook',
+  plural: 'webhooks',
+  name: (w) => w.name,
+  columns: [
+    { header: 'NAME', value: (w) => w.name },
+    { header: 'TEAM', value: (w) => (w.teamId === undefined ? '<fleet>' : names.team(w.teamId)) },
+    { header: 'FORMAT', value: (w) => w.format },
+    { header: 'EVENTS', value: (w) => w.events.join(',') },
+    { header: 'URL', value: (w) => w.url, wide: true },
+    { header: 'SIGNED', value: (w) => (w.hasSecret ? 'yes' : 'no'), wide: true },
+    { header: 'ID', value: (w) => w.id, wide: true },
   ],
 });

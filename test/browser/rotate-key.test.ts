@@ -1,19 +1,11 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { BackupDestination, BackupDestinationPage } from '../support/api-types.js';
 import { adminCredentials, setupAdmin, startTestController, type TestController } from '../support/controller.js';
 import type { ApiClient } from '../support/http.js';
 import { s3rverAccessKeyId, startTestS3, type TestS3 } from '../support/s3-server.js';
-import { screenshot, signedInPage } from './support-admin.js';
-
-/** The text of the elements an input's aria-describedby names: its hint and the error under it. */
-async function description(page: Page, input: Locator): Promise<string> {
-  const ids = (await input.getAttribute('aria-describedby'))?.split(' ') ?? [];
-  // useId's ids hold characters a CSS #id selector would need escaped; an attribute selector takes them as they are.
-  const texts = await Promise.all(ids.map((id) => page.locator(`[id="${id}"]`).textContent()));
-  return texts.join(' ');
-}
+import { description, screenshot, signedInPage } from './support-admin.js';
 
 /**
  * Rotate key on the Backups page, against a real Controller and a local S3 server: the Controller

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { adminCredentials } from '../support/controller.js';
 
 /** Debian's chromium; playwright's own browsers are never downloaded. */
@@ -33,6 +33,14 @@ export async function signIn(page: Page, baseUrl: string, username: string, pass
 export async function openSection(page: Page, link: string, heading: string): Promise<void> {
   await page.getByRole('link', { name: link, exact: true }).click();
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+}
+
+/** The text of the elements an input's aria-describedby names: its hint and the error under it. */
+export async function description(page: Page, input: Locator): Promise<string> {
+  const ids = (await input.getAttribute('aria-describedby'))?.split(' ') ?? [];
+  // useId's ids hold characters a CSS #id selector would need escaped; an attribute selector takes them as they are.
+  const texts = await Promise.all(ids.map((id) => page.locator(`[id="${id}"]`).textContent()));
+  return texts.join(' ');
 }
 
 /** On a narrow screen nothing may push the page sideways; wide tables scroll inside their own box. */

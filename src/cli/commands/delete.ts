@@ -5,11 +5,11 @@ import { formatDone } from '../output.js';
 import { kinds, resolve, resolveServer, type Kind } from '../resolve.js';
 import { teamOf } from './members.js';
 
-const deletable: Record<string, Kind<{ id: string }>> = { server: kinds.server, node: kinds.node, team: kinds.team, user: kinds.user, role: kinds.role };
+const deletable: Record<string, Kind<{ id: string }>> = { server: kinds.server, node: kinds.node, team: kinds.team, user: kinds.user, role: kinds.role, webhook: kinds.webhook };
 
 export function registerDelete(program: Command): void {
   withGlobals(program.command('delete'))
-    .description('delete a server, Node, team, user or role; or a member of a team')
+    .description('delete a server, Node, team, user, role or webhook; or a member of a team')
     .argument('<type>', [...Object.keys(deletable), 'member'].join('|'))
     .argument('<name>', 'a name or id')
     .option('--team <team>', 'narrows a server name shared across teams; the team of a member')

@@ -7,7 +7,7 @@ import { notFound, UsageError } from '../errors.js';
 import { teamOf } from './members.js';
 import { formatList, formatOne, type View } from '../output.js';
 import { kinds, loadNames, resolve, resolveServer, type Kind } from '../resolve.js';
-import { backupView, memberView, nodeView, roleView, serverView, teamView, templateView, userView, versionView, type Names } from '../views.js';
+import { backupView, memberView, nodeView, roleView, serverView, teamView, templateView, userView, versionView, webhookView, type Names } from '../views.js';
 import { watchServers } from '../watch-servers.js';
 
 interface GetOptions {
@@ -48,6 +48,13 @@ const getters: Record<string, Getter> = {
   teams: plain(kinds.team, teamView),
   users: plain(kinds.user, userView),
   roles: plain(kinds.role, roleView),
+  webhooks: {
+    list: (client) => client.all(kinds.webhook.listPath),
+    // The list's items are the webhooks themselves: the one a name finds needs no second read.
+    one: (client, ref) => resolve(client, kinds.webhook, ref),
+    view: (names) => webhookView(names) as View<unknown>,
+    names: { teams: true },
+  },
   templates: {
     list: (client) => client.all<Template>('/templates'),
     one: async (client, ref) => {

@@ -165,6 +165,14 @@ export const api = {
     update: (id: string, body: T.UpdateBackupDestination) => patch<T.BackupDestination>(`/backup-destinations/${enc(id)}`, body),
     delete: (id: string) => del(`/backup-destinations/${enc(id)}`),
   },
+  webhooks: {
+    list: (query: T.PageQuery = {}) => get<T.Page<T.Webhook>>('/webhooks', query),
+    create: (body: T.CreateWebhook) => post<T.Webhook>('/webhooks', body),
+    delete: (id: string) => del(`/webhooks/${enc(id)}`),
+    /** Queues a `webhook.test` delivery and answers it PENDING, before its first try. */
+    test: (id: string) => post<T.WebhookDelivery>(`/webhooks/${enc(id)}/test`),
+    deliveries: (id: string, query: T.PageQuery = {}) => get<T.Page<T.WebhookDelivery>>(`/webhooks/${enc(id)}/deliveries`, query),
+  },
   catalog: {
     list: (query: T.CatalogQuery = {}) => get<T.Page<T.CatalogPlugin>>('/catalog/plugins', query),
     get: (pluginId: string) => get<T.CatalogPluginDetail>(`/catalog/plugins/${enc(pluginId)}`),

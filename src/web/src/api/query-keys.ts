@@ -78,4 +78,12 @@ export const queryKeys = {
     list: ['backup-schedules', 'list'] as const,
   },
   backupDestinations: ['backup-destinations'] as const,
+  webhooks: {
+    all: ['webhooks'] as const,
+    list: (cursor?: string) => ['webhooks', 'list', cursor ?? ''] as const,
+    deliveries: {
+      all: (id: string) => ['webhooks', 'deliveries', id] as const,
+      list: (id: string, cursor?: string) => ['webhooks', 'deliveries', id, cursor ?? ''] as const,
+    },
+  },
 };

@@ -26,6 +26,7 @@ import type * as templates from '../../../controller/schemas/templates.js';
 import type * as totp from '../../../controller/schemas/totp.js';
 import type * as users from '../../../controller/schemas/users.js';
 import type * as usage from '../../../controller/schemas/usage.js';
+import type * as webhooks from '../../../controller/schemas/webhooks.js';
 import type { ConsoleEndEvent, ConsoleLineEvent } from '../../../controller/schemas/console-events.js';
 
 /** A page of any list the API answers: `Page<User>`, `Page<Backup>`. */
@@ -133,3 +134,9 @@ export type CreateBackupSchedule = Static<typeof backups.CreateSchedule>;
 export type MigrateServer = Static<typeof migrations.MigrateServer>;
 /** The drained Node and the servers being moved off it. */
 export type DrainStarted = Static<typeof migrations.DrainStarted>;
+
+export type Webhook = Static<typeof webhooks.Webhook>;
+export type CreateWebhook = Static<typeof webhooks.CreateWebhook>;
+export type WebhookFormat = Webhook['format'];
+export type WebhookEventName = webhooks.WebhookEventName;
+export type WebhookDelivery = Static<typeof webhooks.WebhookDelivery>;

@@ -7,6 +7,7 @@ const sections = [
   ['/nodes', 'Nodes'],
   ['/network', 'Network'],
   ['/backups', 'Backups'],
+  ['/webhooks', 'Webhooks'],
   ['/teams', 'Teams'],
   ['/users', 'Users'],
   ['/roles', 'Roles'],

@@ -30,6 +30,7 @@ export const createRouter = () =>
           { path: 'nodes', lazy: async () => ({ Component: (await import('../pages/nodes/NodesPage')).NodesPage }) },
           { path: 'network', lazy: async () => ({ Component: (await import('../pages/network/NetworkPage')).NetworkPage }) },
           { path: 'backups', lazy: async () => ({ Component: (await import('../pages/backups/BackupsPage')).BackupsPage }) },
+          { path: 'webhooks', lazy: async () => ({ Component: (await import('../pages/webhooks/WebhooksPage')).WebhooksPage }) },
           { path: 'teams', lazy: async () => ({ Component: (await import('../pages/teams/TeamsPage')).TeamsPage }) },
           { path: 'users', lazy: async () => ({ Component: (await import('../pages/users/UsersPage')).UsersPage }) },
           { path: 'roles', lazy: async () => ({ Component: (await import('../pages/roles/RolesPage')).RolesPage }) },
