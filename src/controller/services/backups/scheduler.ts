@@ -2,11 +2,10 @@ import type { Clock } from '../../../shared/clock.js';
 import type { Logger } from '../../../shared/logger.js';
 import type { BackupScheduleDoc } from '../../store/records.js';
 import type { Repositories } from '../../store/repositories.js';
+import { KeyedAlarms } from '../../core/keyed-alarms.js';
 import type { ScheduleTimers } from '../../core/schedule-timers.js';
 import { nextRun } from '../../core/cron.js';
 
-/** Node's timers hold at most about 24.8 days; a later run is reached by waking up on the way. */
-const longestTimerMs = 2 ** 31 - 1;
 
 /**
  * One timer per schedule, armed for its `nextRunAt`. A run first moves `nextRunAt` on (so a
@@ -14,16 +13,18 @@ const longestTimerMs = 2 ** 31 - 1;
  * `nextRunAt` passed while the Controller was down runs once, however many runs it missed.
  */
 export class BackupScheduler {
-  private readonly armed = new Map<string, unknown>();
+  private readonly alarms: KeyedAlarms;
   private stopped = false;
 
   constructor(
     private readonly repos: Repositories,
     private readonly clock: Clock,
-    private readonly timers: ScheduleTimers,
+    timers: ScheduleTimers,
     private readonly logger: Logger,
     private readonly fire: (schedule: BackupScheduleDoc) => Promise<void>,
-  ) {}
+  ) {
+    this.alarms = new KeyedAlarms(timers, clock);
+  }
 
   async start(): Promise<void> {
     for (const schedule of await this.repos.backupSchedules.find({})) await this.due(schedule);
@@ -31,27 +32,20 @@ export class BackupScheduler {
 
   stop(): void {
     this.stopped = true;
-    for (const handle of this.armed.values()) this.timers.clearTimeout(handle);
-    this.armed.clear();
+    this.alarms.clear();
   }
 
   arm(schedule: BackupScheduleDoc): void {
-    this.disarm(schedule._id);
-    if (this.stopped) return;
-    const wait = Math.min(longestTimerMs, Math.max(0, new Date(schedule.nextRunAt).getTime() - this.clock.now().getTime()));
-    this.armed.set(schedule._id, this.timers.setTimeout(() => {
-      this.armed.delete(schedule._id);
+    if (this.stopped) return this.disarm(schedule._id);
+    this.alarms.arm(schedule._id, new Date(schedule.nextRunAt), () => {
       this.repos.backupSchedules.findById(schedule._id)
         .then((current) => (current ? this.due(current) : undefined))
         .catch((err: unknown) => this.logger.error({ err, scheduleId: schedule._id }, 'a backup schedule failed to run'));
-    }, wait));
+    });
   }
 
   disarm(scheduleId: string): void {
-    const handle = this.armed.get(scheduleId);
-    if (handle === undefined) return;
-    this.timers.clearTimeout(handle);
-    this.armed.delete(scheduleId);
+    this.alarms.disarm(scheduleId);
   }
 
   /** Runs the schedule if its time has come, and arms it for the next run. */

@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { nextRun, previousRun } from '../../core/cron.js';
+import { KeyedAlarms } from '../../core/keyed-alarms.js';
 import type { ScheduleTimers } from '../../core/schedule-timers.js';
 import type { ScheduleDoc, ScheduleRunDoc } from '../../store/records.js';
 import type { ServiceDeps } from '../deps.js';
@@ -7,9 +8,6 @@ import type { ServerChangeHub } from '../servers/change-hub.js';
 import type { GoAhead, RunExecutor } from './run-executor.js';
 import { minuteKey, type RunRecords } from './run-records.js';
 import { RunWaits } from './run-waits.js';
-
-/** Node's timers hold at most about 24.8 days; a later minute is reached by waking up on the way. */
-const longestTimerMs = 2 ** 31 - 1;
 
 /** What stops every run at shutdown: the workflow runner's one signal. */
 export interface StopSignal {
@@ -26,7 +24,7 @@ export interface StopSignal {
  * MISSED record for it, never a late run.
  */
 export class ScheduleScheduler {
-  private readonly armed = new Map<string, unknown>();
+  private readonly alarms: KeyedAlarms;
   private readonly underWay = new Set<Promise<unknown>>();
 
   constructor(
@@ -39,6 +37,7 @@ export class ScheduleScheduler {
   ) {
     // Every wait of every run under way listens to the stop signal: a thousand runs on one minute are a thousand listeners.
     setMaxListeners(0, stopping.signal);
+    this.alarms = new KeyedAlarms(timers, deps.clock);
   }
 
   async start(): Promise<void> {
@@ -54,29 +53,21 @@ export class ScheduleScheduler {
 
   /** Disarms every timer and waits for the runs under way, which the stop signal ends where they are. */
   async stop(): Promise<void> {
-    for (const handle of this.armed.values()) this.timers.clearTimeout(handle);
-    this.armed.clear();
+    this.alarms.clear();
     await Promise.all(this.underWay);
   }
 
   /** Arms the schedule for its next minute after `after` (now by default); a disabled one is only disarmed. */
   arm(schedule: ScheduleDoc, after = this.deps.clock.now()): void {
-    this.disarm(schedule._id);
-    if (!schedule.enabled || this.stopping.stopped) return;
-    const minute = nextRun(schedule.cron, after, schedule.timezone);
-    if (!minute) return;
-    const wait = Math.min(longestTimerMs, Math.max(0, minute.getTime() - this.deps.clock.now().getTime()));
-    this.armed.set(schedule._id, this.timers.setTimeout(() => {
-      this.armed.delete(schedule._id);
+    const minute = schedule.enabled && !this.stopping.stopped ? nextRun(schedule.cron, after, schedule.timezone) : undefined;
+    if (!minute) return this.disarm(schedule._id);
+    this.alarms.arm(schedule._id, minute, () => {
       this.fired(schedule._id, minute).catch((err: unknown) => this.deps.logger.error({ err, scheduleId: schedule._id }, 'a schedule failed to run'));
-    }, wait));
+    });
   }
 
   disarm(scheduleId: string): void {
-    const handle = this.armed.get(scheduleId);
-    if (handle === undefined) return;
-    this.timers.clearTimeout(handle);
-    this.armed.delete(scheduleId);
+    this.alarms.disarm(scheduleId);
   }
 
   /** The next minute the schedule is armed for, as the API shows it. */
