@@ -1,4 +1,4 @@
-import type { NodeInfo, Role, ServerItem, Team, User } from './api-types.js';
+import type { BackupDestination, NodeInfo, Role, ServerItem, Team, User } from './api-types.js';
 import type { CliClient } from './client.js';
 import { ApiError, CliError, notFound } from './errors.js';
 import type { Names } from './views.js';
@@ -20,6 +20,9 @@ export const kinds = {
   team: { word: 'team', plural: 'teams', listPath: '/teams', itemPath: (id) => `/teams/${id}`, nameOf: (t) => t.name } satisfies Kind<Team>,
   user: { word: 'user', plural: 'users', listPath: '/users', itemPath: (id) => `/users/${id}`, nameOf: (u) => u.username, foldCase: true } satisfies Kind<User>,
   role: { word: 'role', plural: 'roles', listPath: '/roles', itemPath: (id) => `/roles/${id}`, nameOf: (r) => r.name } satisfies Kind<Role>,
+  destination: {
+    word: 'backup destination', plural: 'backup destinations', listPath: '/backup-destinations', itemPath: (id) => `/backup-destinations/${id}`, nameOf: (d) => d.name,
+  } satisfies Kind<BackupDestination>,
 };
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -96,3 +99,6 @@ export async function resolveServer(client: CliClient, ref: string, team?: strin
     },
   });
 }
+
+/** A backup destination by id as given (anyone with backups.create may name one), by name through the list (global administrators). */
+export const resolveDestinationId = async (client: CliClient, ref: string) => (isId(ref) ? ref : (await resolve(client, kinds.destination, ref)).id);

@@ -78,4 +78,9 @@ export const queryKeys = {
     list: ['backup-schedules', 'list'] as const,
   },
   backupDestinations: ['backup-destinations'] as const,
+  schedules: {
+    all: ['schedules'] as const,
+    ofServer: (serverId: string) => ['schedules', 'server', serverId] as const,
+    runs: (scheduleId: string, cursor?: string) => ['schedules', 'runs', scheduleId, cursor ?? ''] as const,
+  },
 };

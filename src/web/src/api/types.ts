@@ -17,6 +17,7 @@ import type * as nodes from '../../../controller/schemas/nodes.js';
 import type * as operations from '../../../controller/schemas/operations.js';
 import type * as plugins from '../../../controller/schemas/plugins.js';
 import type * as roles from '../../../controller/schemas/roles.js';
+import type * as schedules from '../../../controller/schemas/schedules.js';
 import type * as servers from '../../../controller/schemas/servers.js';
 import type * as setup from '../../../controller/schemas/setup.js';
 import type * as software from '../../../controller/schemas/software.js';
@@ -133,3 +134,17 @@ export type CreateBackupSchedule = Static<typeof backups.CreateSchedule>;
 export type MigrateServer = Static<typeof migrations.MigrateServer>;
 /** The drained Node and the servers being moved off it. */
 export type DrainStarted = Static<typeof migrations.DrainStarted>;
+
+export type Schedule = Static<typeof schedules.Schedule>;
+export type ScheduleTask = Static<typeof schedules.ScheduleTask>;
+export type ScheduleTaskAction = schedules.ScheduleTaskAction;
+export type ScheduleRun = Static<typeof schedules.ScheduleRun>;
+export type ScheduleRunResult = schedules.ScheduleRunResult;
+export type ScheduleRunReason = schedules.ScheduleRunReason;
+export type ScheduleTaskResult = schedules.ScheduleTaskResult;
+export type CreateServerSchedule = Static<typeof schedules.CreateServerSchedule>;
+export type UpdateServerSchedule = Static<typeof schedules.UpdateServerSchedule>;
+/** The literal types of the API's limits and default, so the UI's copies of them cannot drift. */
+export type DefaultWarnCommand = typeof schedules.defaultWarnCommand;
+export type MaxScheduleTasks = typeof schedules.maxScheduleTasks;
+export type MaxTaskOffsetSeconds = typeof schedules.maxTaskOffsetSeconds;
