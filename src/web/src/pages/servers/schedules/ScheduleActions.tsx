@@ -34,7 +34,7 @@ export function ScheduleActions({ schedule, runsShown, onToggleRuns, onRan }: Sc
         <button type="button" aria-expanded={runsShown} onClick={onToggleRuns}>Runs{named}</button>
         <button type="button" onClick={() => toggle.mutate()} disabled={toggle.isPending}>{schedule.enabled ? 'Disable' : 'Enable'}{named}</button>
         <ConfirmButton title={`Delete the schedule ${schedule.name}?`} confirmLabel="Delete" action={() => api.schedules.delete(schedule.id)} onDone={() => void refresh()}
-          description={`It runs no more, and its runs' records go with it. What its tasks did (backups taken, restarts) stays.`}>
+          description="It runs no more. What its runs did (backups taken, restarts) stays.">
           Delete{named}
         </ConfirmButton>
       </div>
