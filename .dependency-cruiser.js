@@ -30,7 +30,9 @@ const capabilityLevels = [
   ['files', 'console', 'plugins', 'network', 'agent-link'],
   ['backups', 'transfers'],
   ['workflows'],
-  // Hears every capability below it (servers, backups, workflows, Nodes) and is heard by none.
+  // Runs tasks through the capabilities below it, stopped by the workflows' signal.
+  ['schedules'],
+  // Hears every capability below it (servers, backups, workflows, schedules, Nodes) and is heard by none.
   ['notifications'],
 ];
 

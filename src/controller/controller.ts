@@ -22,6 +22,7 @@ import { isLoopbackHost } from './link/loopback.js';
 import { registerDesiredSendMetrics } from './metrics/desired-send-metrics.js';
 import { registerBackupMetrics } from './metrics/backup-metrics.js';
 import { registerNotificationMetrics } from './metrics/notification-metrics.js';
+import { registerScheduleMetrics } from './metrics/schedule-metrics.js';
 import type { ScheduleTimers } from './core/schedule-timers.js';
 import { createServices, type Services } from './services/index.js';
 import type { MigrationTimings } from './services/workflows/migrate/migration-context.js';
@@ -110,11 +111,14 @@ export async function startController(options: ControllerOptions): Promise<Runni
   registerBackupMetrics(metrics.registry, services.backups.runner);
   registerDesiredSendMetrics(metrics.registry, services.desiredSender);
   registerNotificationMetrics(metrics.registry, services.notifications.outbox);
+  registerScheduleMetrics(metrics.registry, services.schedules.runs);
   // Before anything that tells events (backups recovering, workflows resuming, Agents connecting) starts.
   await services.notifications.start();
   await services.backups.start();
   // After the backups' own recovery: a workflow cut off during its PRE_RESTORE or PRE_UPDATE backup finds that backup settled.
   await services.workflows.resume();
+  // After the workflows' resumption: a run's `phase_busy` sees the servers they hold.
+  await services.schedules.start();
   const link = new AgentLinkServer({
     gate: services.enrollment, fleet: services.fleet, agents: services.agents, logger, clock, timings: services.fleet.timings,
     metrics: createLinkMetrics(metrics.registry, services.fleet, services.agents, () => clock.now().getTime()),
@@ -164,6 +168,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
       const report = await drain.drain(app, http, config.shutdownTimeoutMs);
       // Workflows stop where they are before the link goes: its closing must not look like a failure to roll back.
       await services.workflows.stop();
+      await services.schedules.stop();
       await services.notifications.stop();
       services.catalog.stop();
       services.software.stop();

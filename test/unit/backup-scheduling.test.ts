@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { DomainError } from '../../src/controller/core/errors.js';
-import { nextRun, parseCron } from '../../src/controller/services/backups/cron.js';
+import { nextRun, parseCron } from '../../src/controller/core/cron.js';
 import { DestinationLocks } from '../../src/controller/services/backups/destination-locks.js';
 
 describe('backup scheduling: cron expressions and destination locks', () => {

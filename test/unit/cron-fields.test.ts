@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { cronProblem } from '../../src/controller/services/backups/cron-fields.js';
+import { cronProblem } from '../../src/controller/domain/cron-fields.js';
 
 describe('cronProblem: a schedule\'s cron checked in Cairn\'s words', () => {
   it('takes numbers, names, ranges, lists and steps within each field\'s bounds', () => {

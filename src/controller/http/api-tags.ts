@@ -15,6 +15,7 @@ export const apiTags = {
   templates: 'The service templates servers run.',
   plugins: 'The plugin catalog and a server\'s installed plugins.',
   backups: 'Backup destinations, schedules, backups and restores.',
+  schedules: 'A server\'s schedules: tasks on a clock (commands, power, backups) and their runs.',
   webhooks: 'Notifications: webhooks that hear the fleet\'s events, and their deliveries.',
 } as const;
 

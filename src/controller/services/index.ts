@@ -68,6 +68,7 @@ import type { MigrationTimings } from './workflows/migrate/migration-context.js'
 import type { UpdateTimings } from './workflows/update/update-run.js';
 import { createWorkflowServices } from './workflows/index.js';
 import { createNotificationServices } from './notifications/index.js';
+import { createScheduleServices } from './schedules/index.js';
 
 /** Node heartbeat timings and the timer clock of the Node actors; tests shorten or simulate them. */
 export interface NodeRuntimeDeps {
@@ -81,7 +82,7 @@ export interface MigrationDeps {
   updateTimings?: UpdateTimings;
 }
 
-/** What backup schedules' timers and streams' periodic access re-checks run on; tests pass a clock they move. */
+/** What the timers of backup schedules, server schedules and streams' periodic access re-checks run on; tests pass a clock they move. */
 export interface BackupRuntimeDeps {
   scheduleTimers?: ScheduleTimers;
 }
@@ -177,10 +178,16 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     artifacts: plugins.artifacts, fileChanges, reconnectGraceMs: (deps.nodeTimings ?? defaultNodeTimings).unreachableAfterMs,
     migrationTimings: deps.migrationTimings, updateTimings: deps.updateTimings,
   });
-  // Notifications: webhooks hearing the events of servers, backups, workflows and Nodes.
+  const consoleService = new ConsoleService(serverAggregate, nodeCalls, consoleHub, access, streamGuards);
+  // Schedules: tasks on a clock, acting as their editor through the same services as requests, stopped with the workflows.
+  const schedules = createScheduleServices({
+    deps, access, audit, aggregate: serverAggregate, servers, console: consoleService, backups, serverChanges: serverWatch, workflows: workflows.runner,
+    timers: deps.scheduleTimers ?? processTimers,
+  });
+  // Notifications: webhooks hearing the events of servers, backups, workflows, schedules and Nodes.
   const notifications = createNotificationServices({
     deps, access, allowPrivate: deps.allowPrivateWebhooks ?? false,
-    feeds: { reports: agents, serverChanges: serverWatch, workflows: workflows.runner.outcomes, backups: backups.runner, fleet },
+    feeds: { reports: agents, serverChanges: serverWatch, workflows: workflows.runner.outcomes, backups: backups.runner, schedules: schedules.runs, fleet },
   });
   const auth = new AuthService(deps, sessions, tokens, access, loginFailures, totpFactor, oidcSettings);
   const totp = new TotpService(deps, access, totpFactor, sessions);
@@ -224,7 +231,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     templates: new TemplateService(deps.templates),
     software: new SoftwareService(deps, access, deps.templates, { bases: deps.software?.bases ?? defaultUpstreamBases, syncIntervalMs: deps.software?.syncIntervalMs ?? 6 * 60 * 60 * 1000 }),
     consoleHub,
-    console: new ConsoleService(serverAggregate, nodeCalls, consoleHub, access, streamGuards),
+    console: consoleService,
     files: new FileService(serverAggregate, nodeCalls, deps.templates, fileChanges),
     properties: new PropertiesService(serverAggregate, nodeCalls, deps.templates, fileChanges),
     usage: new ServerUsageService(serverAggregate, nodeCalls),
@@ -235,6 +242,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     backups,
     restore: workflows.restore,
     updates: workflows.updates,
+    schedules,
     notifications,
   };
 }

@@ -7,6 +7,7 @@ import type {
 import type { CatalogPluginDoc, PluginInstallationDoc } from './records.js';
 import type { BackupDestinationDoc, BackupDoc, BackupScheduleDoc } from './records.js';
 import type { WebhookDeliveryDoc, WebhookDoc } from './records.js';
+import type { ScheduleDoc, ScheduleRunDoc } from './records.js';
 
 /**
  * Disk kept free for audit events, where the store's disk is the Controller's (embedded store):
@@ -59,6 +60,8 @@ export interface Repositories {
   leases: Collection<LeaseDoc>;
   webhooks: Collection<WebhookDoc>;
   webhookDeliveries: Collection<WebhookDeliveryDoc>;
+  schedules: Collection<ScheduleDoc>;
+  scheduleRuns: Collection<ScheduleRunDoc>;
   audit: AuditLog;
   auditRoom: AuditRoom;
   /** A destination's content-addressed store: its root area, or a team's area when `teamId` is given. */
@@ -93,6 +96,9 @@ export const collectionIndexes: Record<Exclude<keyof Repositories, 'kind' | 'aud
   webhooks: [{ field: 'teamId', sparse: true }],
   // The deliveries list pages by webhook; a start resumes every PENDING one.
   webhookDeliveries: [{ field: 'webhookId' }, { field: 'state' }],
+  schedules: [{ field: 'serverId' }, { field: 'teamId' }],
+  // A run is claimed by inserting it: the unique key is what keeps a minute from running twice.
+  scheduleRuns: [{ field: 'scheduleId' }, { field: 'claimKey', unique: true }, { field: 'result' }],
 };
 
 export async function openRepositories(adapter: StoreAdapter): Promise<Repositories> {
@@ -122,6 +128,8 @@ export async function openRepositories(adapter: StoreAdapter): Promise<Repositor
     leases: await open<LeaseDoc>('leases'),
     webhooks: await open<WebhookDoc>('webhooks'),
     webhookDeliveries: await open<WebhookDeliveryDoc>('webhookDeliveries'),
+    schedules: await open<ScheduleDoc>('schedules'),
+    scheduleRuns: await open<ScheduleRunDoc>('scheduleRuns'),
     audit: await adapter.openAuditLog(),
     auditRoom: adapter.auditRoom ?? noRoomKept,
     blobStore: (destinationId, teamId) => adapter.openBlobStore(destinationId, teamId),

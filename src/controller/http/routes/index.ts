@@ -15,6 +15,7 @@ import { nodeRoutes } from './nodes.js';
 import { oidcRoutes } from './oidc.js';
 import { pluginRoutes } from './plugins.js';
 import { roleRoutes } from './roles.js';
+import { scheduleRoutes } from './schedules.js';
 import { serverRoutes } from './servers.js';
 import { softwareUpdateRoutes } from './software-update.js';
 import { teamRoutes } from './teams.js';
@@ -45,5 +46,6 @@ export const allRoutes = (s: Services, agentLink: AgentLink): AnyRoute[] => [
   ...pluginRoutes(s),
   ...catalogRoutes(s),
   ...backupRoutes(s),
+  ...scheduleRoutes(s),
   ...webhookRoutes(s),
 ];

@@ -3,7 +3,7 @@ import type { Logger } from '../../../shared/logger.js';
 import type { BackupScheduleDoc } from '../../store/records.js';
 import type { Repositories } from '../../store/repositories.js';
 import type { ScheduleTimers } from '../../core/schedule-timers.js';
-import { nextRun } from './cron.js';
+import { nextRun } from '../../core/cron.js';
 
 /** Node's timers hold at most about 24.8 days; a later run is reached by waking up on the way. */
 const longestTimerMs = 2 ** 31 - 1;

@@ -13,7 +13,7 @@ import type { BackupRemoval } from './backup-removal.js';
 import type { BackupRunner } from './backup-runner.js';
 import { scheduleView } from './backup-views.js';
 import type { BackupService } from './backups.js';
-import { nextRun, parseCron } from './cron.js';
+import { nextRun, parseCron } from '../../core/cron.js';
 import type { BackupDestinations } from './destinations.js';
 import type { BackupScheduler } from './scheduler.js';
 

@@ -9,12 +9,12 @@ import { invalidRequest } from '../../core/errors.js';
 import { commandTooLong, maxCommandBytes } from '../../../shared/console-limits.js';
 
 /** One line of printable text: no line breaks or other control characters, not blank, no leading slash. */
-export function checkCommand(command: string): void {
+export function checkCommand(command: string, field = 'body.command'): void {
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(command)) throw invalidRequest('body.command: one line without line breaks or control characters.');
-  if (command.trim() === '') throw invalidRequest('body.command: must not be empty.');
-  if (commandTooLong(command)) throw invalidRequest(`body.command: at most ${maxCommandBytes} bytes of UTF-8.`);
-  if (command.startsWith('/')) throw invalidRequest('body.command: leave out the leading slash.');
+  if (/[\u0000-\u001f\u007f]/.test(command)) throw invalidRequest(`${field}: one line without line breaks or control characters.`);
+  if (command.trim() === '') throw invalidRequest(`${field}: must not be empty.`);
+  if (commandTooLong(command)) throw invalidRequest(`${field}: at most ${maxCommandBytes} bytes of UTF-8.`);
+  if (command.startsWith('/')) throw invalidRequest(`${field}: leave out the leading slash.`);
 }
 
 /** The server console: commands typed as an operator would, and the live stream. */

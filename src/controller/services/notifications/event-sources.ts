@@ -1,8 +1,9 @@
 import type { NodeFleet } from '../../actors/fleet.js';
 import type { AgentInbound } from '../../link/agent-events.js';
-import type { BackupDoc } from '../../store/records.js';
+import type { BackupDoc, ScheduleDoc, ScheduleRunDoc } from '../../store/records.js';
 import type { BackupRunner } from '../backups/backup-runner.js';
 import type { ServiceDeps } from '../deps.js';
+import type { RunRecords } from '../schedules/run-records.js';
 import type { ServerChangeHub } from '../servers/change-hub.js';
 import type { WorkflowOutcomes } from '../workflows/workflow-outcomes.js';
 import { CrashReports, ServerTransitions, serverOf } from './server-events.js';
@@ -13,6 +14,7 @@ export interface EventFeeds {
   serverChanges: ServerChangeHub;
   workflows: WorkflowOutcomes;
   backups: BackupRunner;
+  schedules: Pick<RunRecords, 'onEnded'>;
   fleet: NodeFleet;
 }
 
@@ -48,6 +50,9 @@ export class NotificationSources {
         this.later(() => this.workflowFailed(workflowEvents[kind], result, serverId));
       }),
       f.backups.onFinished((backup) => this.later(() => this.backupFinished(backup))),
+      f.schedules.onEnded((run, schedule) => {
+        if (run.result === 'FAILED') this.later(() => this.scheduleRunFailed(run, schedule));
+      }),
       f.fleet.subscribe((state, previous) => {
         const { nodeId, connectionState } = state;
         if (connectionState === previous?.connectionState) return;
@@ -89,6 +94,17 @@ export class NotificationSources {
     const server = doc ? serverOf(doc) : { id: backup.serverId, name: backup.serverId, teamId: backup.teamId };
     const details = { backupId: backup._id, trigger: backup.trigger, ...(backup.error ? { message: backup.error } : { sizeBytes: backup.sizeBytes }) };
     await this.outbox.publish({ event: backup.state === 'SUCCEEDED' ? 'backup.succeeded' : 'backup.failed', server, details });
+  }
+
+  /** Why the run failed: its reason (`interrupted`), or the task that failed and what it said. */
+  private async scheduleRunFailed(run: ScheduleRunDoc, schedule: ScheduleDoc): Promise<void> {
+    const doc = await this.deps.repos.servers.findById(schedule.serverId);
+    if (!doc) return;
+    const failed = run.tasks.find((t) => t.result === 'FAILED');
+    const why = run.reason || !failed
+      ? { reason: run.reason ?? 'failed' }
+      : { action: failed.action, ...(failed.detail ? { detail: failed.detail } : {}), message: `the ${failed.action} task failed${failed.detail ? `: ${failed.detail}` : ''}` };
+    await this.outbox.publish({ event: 'schedule.run_failed', server: serverOf(doc), details: { scheduleId: schedule._id, scheduleName: schedule.name, runId: run._id, ...why } });
   }
 
   private async nodeEvent(event: 'node.unreachable' | 'node.healthy', nodeId: string): Promise<void> {

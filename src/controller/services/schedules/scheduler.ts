@@ -1,0 +1,115 @@
+import { nextRun, previousRun } from '../../core/cron.js';
+import type { ScheduleTimers } from '../../core/schedule-timers.js';
+import type { ScheduleDoc, ScheduleRunDoc } from '../../store/records.js';
+import type { ServiceDeps } from '../deps.js';
+import type { ServerChangeHub } from '../servers/change-hub.js';
+import type { GoAhead, RunExecutor } from './run-executor.js';
+import { minuteKey, type RunRecords } from './run-records.js';
+import { RunWaits } from './run-waits.js';
+
+/** Node's timers hold at most about 24.8 days; a later minute is reached by waking up on the way. */
+const longestTimerMs = 2 ** 31 - 1;
+
+/** What stops every run at shutdown: the workflow runner's one signal. */
+export interface StopSignal {
+  readonly signal: AbortSignal;
+  readonly stopped: boolean;
+}
+
+/**
+ * One timer per enabled schedule, armed for its next minute in its time zone, at start and on
+ * every change. When it fires, the minute is claimed in the store (a run record inserted) before
+ * anything runs, so one minute runs once whichever Controller or life of one fires it; the next
+ * minute is armed before the run starts. At start, runs a dead process left RUNNING end
+ * `interrupted`, and a schedule whose latest minute passed while no Controller was up gets one
+ * MISSED record for it, never a late run.
+ */
+export class ScheduleScheduler {
+  private readonly armed = new Map<string, unknown>();
+  private readonly underWay = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly timers: ScheduleTimers,
+    private readonly records: RunRecords,
+    private readonly executor: RunExecutor,
+    private readonly changes: ServerChangeHub,
+    private readonly stopping: StopSignal,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.records.interrupted();
+    const now = this.deps.clock.now();
+    for (const schedule of await this.deps.repos.schedules.find({ enabled: true }, { sort: { _id: 1 } })) {
+      const missed = previousRun(schedule.cron, now, schedule.timezone);
+      // A duplicate claim is a minute a Controller did run: only one nobody claimed is missed.
+      if (missed && missed.toISOString() > schedule.dueSince) await this.records.claim(schedule, minuteKey(schedule._id, missed), missed, 'MISSED');
+      this.arm(schedule);
+    }
+  }
+
+  /** Disarms every timer and waits for the runs under way, which the stop signal ends where they are. */
+  async stop(): Promise<void> {
+    for (const handle of this.armed.values()) this.timers.clearTimeout(handle);
+    this.armed.clear();
+    await Promise.all(this.underWay);
+  }
+
+  /** Arms the schedule for its next minute after `after` (now by default); a disabled one is only disarmed. */
+  arm(schedule: ScheduleDoc, after = this.deps.clock.now()): void {
+    this.disarm(schedule._id);
+    if (!schedule.enabled || this.stopping.stopped) return;
+    const minute = nextRun(schedule.cron, after, schedule.timezone);
+    if (!minute) return;
+    const wait = Math.min(longestTimerMs, Math.max(0, minute.getTime() - this.deps.clock.now().getTime()));
+    this.armed.set(schedule._id, this.timers.setTimeout(() => {
+      this.armed.delete(schedule._id);
+      this.fired(schedule._id, minute).catch((err: unknown) => this.deps.logger.error({ err, scheduleId: schedule._id }, 'a schedule failed to run'));
+    }, wait));
+  }
+
+  disarm(scheduleId: string): void {
+    const handle = this.armed.get(scheduleId);
+    if (handle === undefined) return;
+    this.timers.clearTimeout(handle);
+    this.armed.delete(scheduleId);
+  }
+
+  /** The next minute the schedule is armed for, as the API shows it. */
+  nextMinute(schedule: ScheduleDoc): Date | undefined {
+    return schedule.enabled ? nextRun(schedule.cron, this.deps.clock.now(), schedule.timezone) : undefined;
+  }
+
+  /** Claims a run asked for now and carries it out in the background; its record once admitted or skipped. */
+  async runNow(schedule: ScheduleDoc): Promise<ScheduleRunDoc> {
+    const now = this.deps.clock.now();
+    const run = await this.records.claim(schedule, `${schedule._id}@now@${this.deps.ids.next()}`, now, 'RUNNING');
+    if (!run) throw new Error('a run asked for now was claimed twice');
+    const admitted = await this.executor.admit(schedule, run);
+    if (typeof admitted === 'string') return this.records.finish(run, schedule, 'SKIPPED', admitted);
+    this.carryOut(schedule, run, admitted);
+    return run;
+  }
+
+  private async fired(scheduleId: string, minute: Date): Promise<void> {
+    const schedule = await this.deps.repos.schedules.findById(scheduleId);
+    if (!schedule || !schedule.enabled || this.stopping.stopped) return;
+    const now = this.deps.clock.now();
+    // A long wait woke on the way, or the timer came a little early: the minute is still ahead.
+    if (now < minute) {
+      this.arm(schedule, new Date(minute.getTime() - 1));
+      return;
+    }
+    this.arm(schedule, minute);
+    const run = await this.records.claim(schedule, minuteKey(schedule._id, minute), minute, 'RUNNING');
+    if (run) this.carryOut(schedule, run);
+  }
+
+  private carryOut(schedule: ScheduleDoc, run: ScheduleRunDoc, admitted?: GoAhead): void {
+    const waits = new RunWaits(this.timers, this.changes, this.stopping.signal);
+    const done = this.executor.execute(schedule, run, waits, admitted)
+      .catch((err: unknown) => this.deps.logger.error({ err, scheduleId: schedule._id, runId: run._id }, 'a schedule run failed'))
+      .finally(() => this.underWay.delete(done));
+    this.underWay.add(done);
+  }
+}
