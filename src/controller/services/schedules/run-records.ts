@@ -1,5 +1,5 @@
 import { Listeners } from '../../../shared/listeners.js';
-import type { ScheduleRunReason, ScheduleRunResult } from '../../schemas/schedules.js';
+import type { ScheduleRunReason, ScheduleRunResult, ScheduleTask } from '../../schemas/schedules.js';
 import { isDuplicateKey } from '../../store/collection.js';
 import type { ScheduleDoc, ScheduleRunDoc } from '../../store/records.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
@@ -9,6 +9,8 @@ export const keptRuns = 100;
 
 /** A run that ended (not RUNNING), and its schedule as it was when the run ended. */
 export type RunEnded = (run: ScheduleRunDoc, schedule: ScheduleDoc) => void;
+
+const notRun = (tasks: readonly ScheduleTask[]): ScheduleRunDoc['tasks'] => tasks.map((t) => ({ action: t.action, result: 'NOT_RUN' }));
 
 export const minuteKey = (scheduleId: string, minute: Date) => `${scheduleId}@${minute.toISOString()}`;
 
@@ -20,7 +22,7 @@ export const minuteKey = (scheduleId: string, minute: Date) => `${scheduleId}@${
 export class RunRecords {
   private readonly ended = new Listeners<Parameters<RunEnded>>();
 
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(private readonly deps: Pick<ServiceDeps, 'repos' | 'clock' | 'ids'>) {}
 
   onEnded(listener: RunEnded): () => void {
     return this.ended.add(listener);
@@ -29,9 +31,10 @@ export class RunRecords {
   /** The new RUNNING (or MISSED) record, or undefined when the key was claimed already. */
   async claim(schedule: ScheduleDoc, claimKey: string, scheduledFor: Date, result: 'RUNNING' | 'MISSED'): Promise<ScheduleRunDoc | undefined> {
     const at = nowIso(this.deps);
+    // A MISSED run is ended as it is claimed: none of its tasks ran.
     const run: ScheduleRunDoc = {
-      _id: this.deps.ids.next(), scheduleId: schedule._id, serverId: schedule.serverId, claimKey, scheduledFor: scheduledFor.toISOString(), result, tasks: [],
-      ...(result === 'RUNNING' ? { startedAt: at } : { finishedAt: at }),
+      _id: this.deps.ids.next(), scheduleId: schedule._id, serverId: schedule.serverId, claimKey, scheduledFor: scheduledFor.toISOString(), result,
+      ...(result === 'RUNNING' ? { startedAt: at, tasks: [] } : { finishedAt: at, tasks: notRun(schedule.tasks) }),
     };
     try {
       await this.deps.repos.scheduleRuns.insert(run);
@@ -50,7 +53,7 @@ export class RunRecords {
 
   /** Ends the run: every task not reached is NOT_RUN. */
   async finish(run: ScheduleRunDoc, schedule: ScheduleDoc, result: Exclude<ScheduleRunResult, 'RUNNING'>, reason?: ScheduleRunReason): Promise<ScheduleRunDoc> {
-    const tasks = [...run.tasks, ...schedule.tasks.slice(run.tasks.length).map((t) => ({ action: t.action, result: 'NOT_RUN' as const }))];
+    const tasks = [...run.tasks, ...notRun(schedule.tasks.slice(run.tasks.length))];
     const ended: ScheduleRunDoc = { ...run, result, tasks, finishedAt: nowIso(this.deps), ...(reason ? { reason } : {}) };
     await this.deps.repos.scheduleRuns.replace({ _id: run._id }, ended);
     await this.told(ended, schedule);

@@ -1,4 +1,5 @@
 import type { ScheduleTimers } from '../../core/schedule-timers.js';
+import type { Collection } from '../../store/collection.js';
 import type { ServerDoc } from '../../store/records.js';
 import type { ServerChangeHub } from '../servers/change-hub.js';
 import { unlessAborted } from '../workflows/report-waits.js';
@@ -12,7 +13,12 @@ export class TaskFailure extends Error {}
  * Controller's stop signal with `Stopped`: the run then ends where it is.
  */
 export class RunWaits {
-  constructor(private readonly timers: ScheduleTimers, private readonly changes: ServerChangeHub, private readonly signal: AbortSignal) {}
+  constructor(
+    private readonly timers: ScheduleTimers,
+    private readonly changes: ServerChangeHub,
+    private readonly servers: Pick<Collection<ServerDoc>, 'findById'>,
+    private readonly signal: AbortSignal,
+  ) {}
 
   throwIfStopping(): void {
     if (this.signal.aborted) throw new Stopped();
@@ -41,37 +47,39 @@ export class RunWaits {
   }
 
   /**
-   * The server's record once `reached` takes it: the record as it is now, or a later change. Fails
-   * (TaskFailure naming `what`) when the server is deleted or `deadlineMs` passes first.
+   * The server's record once `reached` takes it: the record as it is read now, or a later change
+   * (heard from before the read, so none is missed). Fails (TaskFailure naming `what`) when the
+   * server is deleted or `deadlineMs` passes first. `cancel` gives the wait up (the action it
+   * waited for was refused).
    */
-  server(current: ServerDoc, reached: (doc: ServerDoc) => boolean, what: string, deadlineMs: number): Promise<ServerDoc> {
+  server(serverId: string, reached: (doc: ServerDoc) => boolean, what: string, deadlineMs: number): { arrived: Promise<ServerDoc>; cancel: () => void } {
     this.throwIfStopping();
-    if (reached(current)) return Promise.resolve(current);
-    return new Promise<ServerDoc>((resolve, reject) => {
-      const end = () => {
+    // Assigned by the executor, which runs before the constructor returns.
+    let cancel!: () => void;
+    const arrived = new Promise<ServerDoc>((resolve, reject) => {
+      let settled = false;
+      const end = (settle: () => void) => {
+        if (settled) return;
+        settled = true;
         this.timers.clearTimeout(timer);
         unsubscribe();
         this.signal.removeEventListener('abort', stopped);
+        settle();
       };
-      const stopped = () => {
-        end();
-        reject(new Stopped());
+      const stopped = () => end(() => reject(new Stopped()));
+      const seen = (doc: ServerDoc | null) => {
+        if (!doc) end(() => reject(new TaskFailure('the server was deleted')));
+        else if (reached(doc)) end(() => resolve(doc));
       };
       const unsubscribe = this.changes.subscribe(({ doc, deleted }) => {
-        if (doc._id !== current._id) return;
-        if (deleted) {
-          end();
-          reject(new TaskFailure('the server was deleted'));
-        } else if (reached(doc)) {
-          end();
-          resolve(doc);
-        }
+        if (doc._id === serverId) seen(deleted ? null : doc);
       });
-      const timer = this.timers.setTimeout(() => {
-        end();
-        reject(new TaskFailure(`the server did not ${what} within ${Math.round(deadlineMs / 1000)} s`));
-      }, deadlineMs);
+      const timer = this.timers.setTimeout(() => end(() => reject(new TaskFailure(`the server did not ${what} within ${Math.round(deadlineMs / 1000)} s`))), deadlineMs);
       this.signal.addEventListener('abort', stopped, { once: true });
+      cancel = () => end(() => reject(new TaskFailure('given up')));
+      this.servers.findById(serverId).then(seen, (err: unknown) => end(() => reject(err instanceof Error ? err : new Error(String(err)))));
     });
+    arrived.catch(() => undefined);
+    return { arrived, cancel };
   }
 }

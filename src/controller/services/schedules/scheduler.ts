@@ -106,7 +106,7 @@ export class ScheduleScheduler {
   }
 
   private carryOut(schedule: ScheduleDoc, run: ScheduleRunDoc, admitted?: GoAhead): void {
-    const waits = new RunWaits(this.timers, this.changes, this.stopping.signal);
+    const waits = new RunWaits(this.timers, this.changes, this.deps.repos.servers, this.stopping.signal);
     const done = this.executor.execute(schedule, run, waits, admitted)
       .catch((err: unknown) => this.deps.logger.error({ err, scheduleId: schedule._id, runId: run._id }, 'a schedule run failed'))
       .finally(() => this.underWay.delete(done));

@@ -62,7 +62,8 @@ export class TaskActions {
   private async audited<T>(ctx: TaskContext, action: string, targetKind: string, work: (scope: AuditScope) => Promise<T>): Promise<T> {
     const scope = new AuditScope(action, targetKind).target(ctx.schedule.serverId).detail({ scheduleId: ctx.schedule._id });
     try {
-      const result = await work(scope);
+      // At shutdown the run ends where it is, not when a Node answers.
+      const result = await ctx.waits.until(work(scope));
       await this.audit.record(scope, ctx.editor, 'SUCCESS');
       return result;
     } catch (e) {
@@ -77,9 +78,16 @@ export class TaskActions {
 
   private async power(ctx: TaskContext, action: 'START' | 'STOP' | 'RESTART', reached: (doc: ServerDoc) => boolean, what: string): Promise<ServerDoc> {
     const verb = action.toLowerCase();
-    await this.audited(ctx, `server.${verb}`, 'server', (scope) => this.servers.power(ctx.editor, ctx.schedule.serverId, action, scope));
-    const doc = await this.current(ctx);
-    return ctx.waits.server(doc, reached, what, powerTaskDeadlineMs);
+    const serverId = ctx.schedule.serverId;
+    // Heard from before the action, so a report that answers it at once is not missed.
+    const wait = ctx.waits.server(serverId, reached, what, powerTaskDeadlineMs);
+    try {
+      await this.audited(ctx, `server.${verb}`, 'server', (scope) => this.servers.power(ctx.editor, serverId, action, scope));
+    } catch (e) {
+      wait.cancel();
+      throw e;
+    }
+    return wait.arrived;
   }
 
   /** Warnings first (each that many seconds before the stop), then the restart, done once the game runs again with a new start time. */
