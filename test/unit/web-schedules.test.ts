@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { formatInZone, previewCron, timezoneChoices } from '../../src/web/src/pages/servers/schedules/cron-preview.js';
+import { formatInZone, formatScheduleTime, previewCron, timezoneChoices } from '../../src/web/src/pages/servers/schedules/cron-preview.js';
 import { describeTask } from '../../src/web/src/pages/servers/schedules/schedule-words.js';
 import { moveTask, newTask, taskBodies, taskControlFields } from '../../src/web/src/pages/servers/schedules/task-drafts.js';
 
@@ -21,6 +21,13 @@ describe('web UI: the Schedules tab\'s helpers', () => {
       expect(previewCron(expression, 'UTC'), expression).to.equal(undefined);
     }
     expect(previewCron('0 4 * * *', 'Mars/Olympus')).to.equal(undefined);
+  });
+
+  it('shows a schedule\'s times as its own zone\'s clocks read them', () => {
+    expect(formatScheduleTime('2026-07-02T02:00:00Z', 'Europe/Berlin')).to.match(/04:00$/);
+    expect(formatScheduleTime('2026-07-02T02:00:05Z', 'Europe/Berlin', { seconds: true })).to.match(/04:00:05$/);
+    expect(formatScheduleTime('2026-07-02T02:00:00Z', 'UTC')).to.match(/02:00$/);
+    expect(formatScheduleTime(undefined, 'UTC')).to.equal('—');
   });
 
   it('offers UTC first, then every zone the runtime knows, once each', () => {

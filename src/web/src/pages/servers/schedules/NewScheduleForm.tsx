@@ -6,8 +6,8 @@ import type { BackupDestination, CreateServerSchedule, ServerDetail } from '../.
 import { CheckboxField } from '../../../components/Choices';
 import { TextField } from '../../../components/Field';
 import { FormProblem } from '../../../components/FormProblem';
-import { formatTime } from '../../../format/units';
 import { defaultDestinationId } from '../../backups/backup-format';
+import { formatScheduleTime } from './cron-preview';
 import { CronField } from './CronField';
 import { TaskList } from './TaskList';
 import { newTask, taskBodies, taskControlFields, type TaskDraft } from './task-drafts';
@@ -59,7 +59,7 @@ export function NewScheduleForm({ server, destinations }: NewScheduleFormProps) 
         hint="A run finds the server stopped: it is skipped (not_running) instead of taking its tasks." />
       <TaskList drafts={drafts} onChange={setDrafts} destinations={destinations} defaultDestinationId={fallbackDestination} error={create.error} problems={problems} />
       <FormProblem error={create.error} fields={['name', 'cron', 'timezone', 'onlyWhenRunning', ...taskControlFields(drafts, destinations !== undefined)]} />
-      {create.isSuccess ? <p role="status" className="success">Schedule {create.data.name} created: next run {formatTime(create.data.nextRunAt)}.</p> : null}
+      {create.isSuccess ? <p role="status" className="success">Schedule {create.data.name} created: next run {formatScheduleTime(create.data.nextRunAt, create.data.timezone)} ({create.data.timezone}).</p> : null}
       <div className="actions">
         <button type="submit" className="primary" disabled={create.isPending}>{create.isPending ? 'Creating schedule…' : 'Create schedule'}</button>
       </div>

@@ -6,14 +6,15 @@ import { DataTable, type Column } from '../../../components/DataTable';
 import { Loading } from '../../../components/Loading';
 import { Pager, useCursorPager } from '../../../components/Pager';
 import { ProblemAlert } from '../../../components/ProblemAlert';
-import { formatTime } from '../../../format/units';
+import { formatScheduleTime } from './cron-preview';
 import { reasonWords, resultClass } from './schedule-words';
 
 /** How often the runs are read again while one is RUNNING. */
 const livePollMs = 2_000;
 const pageSize = 20;
 
-const columns: Column<ScheduleRun>[] = [
+/** The runs' columns, their times in the schedule's zone as its cron is. */
+const columnsIn = (timezone: string): Column<ScheduleRun>[] => [
   {
     header: 'Result', essential: true, cell: (r) => (
       <>
@@ -22,9 +23,9 @@ const columns: Column<ScheduleRun>[] = [
       </>
     ),
   },
-  { header: 'Scheduled for', cell: (r) => formatTime(r.scheduledFor) },
-  { header: 'Started', essential: true, cell: (r) => formatTime(r.startedAt, { seconds: true }) },
-  { header: 'Finished', cell: (r) => formatTime(r.finishedAt, { seconds: true }) },
+  { header: 'Scheduled for', cell: (r) => formatScheduleTime(r.scheduledFor, timezone) },
+  { header: 'Started', essential: true, cell: (r) => formatScheduleTime(r.startedAt, timezone, { seconds: true }) },
+  { header: 'Finished', cell: (r) => formatScheduleTime(r.finishedAt, timezone, { seconds: true }) },
   {
     header: 'Tasks', essential: true, cell: (r) => (r.tasks.length === 0 ? 'none run' : (
       <ol className="schedule-task-results">
@@ -51,7 +52,7 @@ export function ScheduleRuns({ schedule }: { schedule: Schedule }) {
       <h3 id={headingId}>Runs of {schedule.name}</h3>
       <ProblemAlert error={runs.error} />
       {runs.isPending ? <Loading what="runs" /> : (
-        <DataTable caption={`Runs of ${schedule.name}, newest first`} columns={columns} rows={runs.data?.items} rowKey={(r) => r.id} empty="No runs yet." />
+        <DataTable caption={`Runs of ${schedule.name}, newest first`} columns={columnsIn(schedule.timezone)} rows={runs.data?.items} rowKey={(r) => r.id} empty="No runs yet." />
       )}
       <Pager pager={pager} nextCursor={runs.data?.nextCursor} label={`Pages of runs of ${schedule.name}`} />
     </section>

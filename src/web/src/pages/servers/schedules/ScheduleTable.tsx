@@ -1,6 +1,6 @@
 import type { Schedule } from '../../../api/types';
 import { DataTable, type Column } from '../../../components/DataTable';
-import { formatTime } from '../../../format/units';
+import { formatScheduleTime } from './cron-preview';
 import { ScheduleActions } from './ScheduleActions';
 import { describeTask, resultClass } from './schedule-words';
 
@@ -18,10 +18,10 @@ export function ScheduleTable({ caption, schedules, shownRuns, onShowRuns }: Sch
     { header: 'Name', essential: true, cell: (s) => s.name },
     { header: 'Cron', essential: true, cell: (s) => <><code className="nowrap">{s.cron}</code> <span className="nowrap">{s.timezone}</span></> },
     { header: 'Tasks', cell: (s) => <ol className="schedule-task-summary">{s.tasks.map((t, i) => <li key={i}>{describeTask(t)}</li>)}</ol> },
-    { header: 'Next run', essential: true, cell: (s) => (s.enabled ? formatTime(s.nextRunAt) : 'disabled') },
+    { header: 'Next run', essential: true, cell: (s) => (s.enabled ? <span className="nowrap">{formatScheduleTime(s.nextRunAt, s.timezone)}</span> : 'disabled') },
     {
       header: 'Last result', essential: true, cell: (s) => (s.lastRun
-        ? <><span className={resultClass(s.lastRun.result)}>{s.lastRun.result}</span> <span className="nowrap">{formatTime(s.lastRun.startedAt)}</span></>
+        ? <><span className={resultClass(s.lastRun.result)}>{s.lastRun.result}</span> <span className="nowrap">{formatScheduleTime(s.lastRun.startedAt, s.timezone)}</span></>
         : 'not run yet'),
     },
     { header: 'Enabled', cell: (s) => (s.enabled ? 'yes' : 'no') },

@@ -32,6 +32,17 @@ export function previewCron(expression: string, timezone: string, count = 5, aft
 export const formatInZone = (date: Date, timezone: string) =>
   date.toLocaleString(undefined, { timeZone: timezone, dateStyle: 'full', timeStyle: 'short', hourCycle: 'h23' });
 
+/**
+ * A schedule's time, short, as its own zone's clocks read it ("Nov 30, 2026, 04:00"), so it
+ * matches the cron whatever the browser's zone; to the second (`seconds`) where a run's start
+ * and end are told apart; "—" when there is none.
+ */
+export function formatScheduleTime(iso: string | undefined, timezone: string, { seconds = false } = {}): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { timeZone: timezone, dateStyle: 'medium', timeStyle: seconds ? 'medium' : 'short', hourCycle: 'h23' });
+}
+
 /** The IANA names the browser knows, UTC first (some browsers list it under Etc/ only). */
 export function timezoneChoices(): string[] {
   const zones = Intl.supportedValuesOf('timeZone');
