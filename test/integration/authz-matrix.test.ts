@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import yazl from 'yazl';
-import type { Backup, BackupDestination, BackupSchedule, CreatedApiToken, EnrollmentIssued, PluginInstallation, PluginInstallationPage, Role, ServerDetail, Team, User } from '../support/api-types.js';
+import type { Backup, BackupDestination, BackupSchedule, CreatedApiToken, EnrollmentIssued, PluginInstallation, PluginInstallationPage, Role, Schedule, ServerDetail, Team, User } from '../support/api-types.js';
 import { buildIdentities, identityNames, type Identity, type IdentityName } from '../support/authz-identities.js';
 import { buildWorld, simcraft, smallResources, type World } from '../support/fixture-world.js';
 import { waitForServer } from '../support/fleet.js';
@@ -65,6 +65,8 @@ const throwawayBackup = async (c: Ctx) => {
   await waitFor(async () => (await admin(c).get<Backup>(`/backups/${b.id}`)).body.state === 'SUCCEEDED', { what: 'the throwaway backup' });
   return b.id;
 };
+const throwawaySchedule = async (c: Ctx) =>
+  (await ok(admin(c).post<Schedule>(`/servers/${c.w.serverId}/schedules`, { name: c.unique('schedule'), cron: '0 4 * * *', tasks: [{ action: 'command', command: 'say matrix' }] }), 'schedule')).id;
 const installed = async (c: Ctx, pluginId: string) => {
   const res = await admin(c).post<PluginInstallation>(`/servers/${c.w.serverId}/plugins`, { pluginId });
   if (res.status === 201) return res.body.id;
@@ -253,6 +255,16 @@ const table: Row[] = [
   row('GET /backups',                                                 '401   pcr   2     2     2     2     2     2     2     2     2'),
   row('GET /backups/{backupId}',                                      '401   pcr   2     2     2     404   404   2     2     403   403'),
   row('DELETE /backups/{backupId}',                                   '401   pcr   403   2     2     404   404   2     2     403   403', async (c) => ({ path: `/backups/${await throwawayBackup(c)}` })),
+  // A schedule is read with servers.read; kept with servers.update and its tasks' permissions (here servers.command).
+  row('POST /servers/{serverId}/schedules',                           '401   pcr   403   403   2     404   404   2     2     403   403', (c) => ({
+    body: { name: c.unique('schedule'), cron: '0 4 * * *', tasks: [{ action: 'command', command: 'say matrix' }] },
+  })),
+  row('GET /servers/{serverId}/schedules',                            '401   pcr   2     2     2     404   404   2     2     2     2'),
+  row('GET /schedules/{scheduleId}',                                  '401   pcr   2     2     2     404   404   2     2     2     2', async (c) => ({ path: `/schedules/${await throwawaySchedule(c)}` })),
+  row('PATCH /schedules/{scheduleId}',                                '401   pcr   403   403   2     404   404   2     2     403   403', async (c) => ({ path: `/schedules/${await throwawaySchedule(c)}`, body: { enabled: false } })),
+  row('DELETE /schedules/{scheduleId}',                               '401   pcr   403   403   2     404   404   2     2     403   403', async (c) => ({ path: `/schedules/${await throwawaySchedule(c)}` })),
+  row('POST /schedules/{scheduleId}/run',                             '401   pcr   403   403   2     404   404   2     2     403   403', async (c) => ({ path: `/schedules/${await throwawaySchedule(c)}/run` })),
+  row('GET /schedules/{scheduleId}/runs',                             '401   pcr   2     2     2     404   404   2     2     2     2', async (c) => ({ path: `/schedules/${await throwawaySchedule(c)}/runs` })),
   row('POST /servers/{serverId}/backup-schedules',                    '401   pcr   403   2     2     404   404   2     2     403   403', (c) => ({
     body: { cron: '0 5 * * *', destinationId: c.w.controllerDestinationId, retain: 2 },
   })),

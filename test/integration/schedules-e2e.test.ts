@@ -45,7 +45,7 @@ describe('schedules end to end: a warned restart at a real minute on a real Agen
       const warning = await console.next((e) => e.event === 'line' && /Restarting in 2 seconds/.test((e.data as { text: string }).text), 75_000);
       expect(warning.event).to.equal('line');
       const warnedAt = Date.now();
-      expect(warnedAt - minute, 'the warning at the minute').to.be.within(0, 2500);
+      expect(warnedAt - minute, 'the warning at the minute (seen through the console stream)').to.be.within(0, 5000);
       const after = await waitForServer(f.admin, serverId, (s) => running(s) && s.status.startedAt !== undefined && s.status.startedAt !== before, 'RUNNING with a new start time', 60_000);
       expect(Date.parse(after.status.startedAt!) - minute, 'the restart 2 s after the warning').to.be.at.least(2000);
       const run = await waitFor(async () => (await f.admin.get<ScheduleRunPage>(`/schedules/${created.body.id}/runs`)).body.items.find((r) => r.result !== 'RUNNING'), { timeoutMs: 30_000, what: 'the run to end' });

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createReadyUser, setupAdmin, startTestController, type TestController } from './controller.js';
+import { FakeBackups } from './backups-rig.js';
 import { FakeAgent } from './fake-agent.js';
 import { GiB, waitForServer } from './fleet.js';
 import type { Node, RolePage, Schedule, ScheduleRun, ScheduleRunPage, ServerDetail, Team } from './api-types.js';
@@ -27,12 +28,15 @@ export class SchedulesRig {
   teamId!: string;
   serverId!: string;
   schedulerRoleId!: string;
+  /** The fake Node's answers to backups (NODE_DIRECTORY destinations). */
+  backups!: FakeBackups;
   /** Every console command the fake Node was sent, in order, as `<serverId> <line>`. */
   commands: string[] = [];
 
-  static register(): SchedulesRig {
+  /** `extraArgs`: the Controller's own (e.g. --allow-private-webhooks). */
+  static register(extraArgs: string[] = []): SchedulesRig {
     const rig = new SchedulesRig();
-    before(() => rig.start());
+    before(() => rig.start(extraArgs));
     after(() => rig.dispose());
     return rig;
   }
@@ -77,11 +81,12 @@ export class SchedulesRig {
 
   connected = () => waitFor(async () => (await this.admin.get<Node>(`/nodes/${this.agent.nodeId}`)).body.status.connectionState === 'HEALTHY', { what: 'fake Node HEALTHY' });
 
-  private async start(): Promise<void> {
-    this.t = await startTestController();
+  private async start(extraArgs: string[]): Promise<void> {
+    this.t = await startTestController({ extraArgs });
     ({ admin: this.admin } = await setupAdmin(this.t));
     this.teamId = (await this.admin.post<Team>('/teams', { name: 'Ops' })).body.id;
     this.agent = await FakeAgent.connect(this.admin, this.t.controller.grpcPort, 'node-a');
+    this.backups = new FakeBackups(this.agent);
     this.agent.client.handle('consoleCommand', async ({ serverId, command }) => {
       this.commands.push(`${serverId} ${command}`);
       return {};

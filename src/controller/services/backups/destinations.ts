@@ -189,7 +189,8 @@ export class BackupDestinations {
     audit.detail({ name: doc.name, kind: doc.kind });
     if (doc.builtin) throw conflict('The built-in destination is where backups go by default; it cannot be deleted.');
     const backups = await this.deps.repos.backups.count({ destinationId });
-    const schedules = await this.deps.repos.backupSchedules.count({ destinationId });
+    // Backup schedules, and server schedules with a backup task to it.
+    const schedules = await this.deps.repos.backupSchedules.count({ destinationId }) + await this.deps.repos.schedules.count({ 'tasks.destinationId': destinationId });
     if (backups > 0 || schedules > 0) throw conflict(`The destination is in use by ${backups} backup(s) and ${schedules} schedule(s); delete those first.`);
     await this.deps.repos.backupDestinations.delete({ _id: destinationId });
     this.s3Clients.get(openedWith(doc))?.destroy();

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { nextRun, previousRun } from '../../core/cron.js';
 import type { ScheduleTimers } from '../../core/schedule-timers.js';
 import type { ScheduleDoc, ScheduleRunDoc } from '../../store/records.js';
@@ -35,7 +36,10 @@ export class ScheduleScheduler {
     private readonly executor: RunExecutor,
     private readonly changes: ServerChangeHub,
     private readonly stopping: StopSignal,
-  ) {}
+  ) {
+    // Every wait of every run under way listens to the stop signal: a thousand runs on one minute are a thousand listeners.
+    setMaxListeners(0, stopping.signal);
+  }
 
   async start(): Promise<void> {
     await this.records.interrupted();

@@ -145,10 +145,13 @@ export class ScheduleService {
 
   /** The schedule's runs, newest first. */
   async runs(caller: Caller, scheduleId: string, page: Page) {
-    await this.readable(caller, scheduleId);
+    // The cursor is read before the schedule is looked up: a bad one is refused whatever the id.
     const result = await paginate<ScheduleRunDoc, string>(
       page,
-      (before, limit) => this.deps.repos.scheduleRuns.find(before === undefined ? { scheduleId } : { scheduleId, _id: { $lt: before } }, { sort: { _id: -1 }, limit }),
+      async (before, limit) => {
+        await this.readable(caller, scheduleId);
+        return this.deps.repos.scheduleRuns.find(before === undefined ? { scheduleId } : { scheduleId, _id: { $lt: before } }, { sort: { _id: -1 }, limit });
+      },
       (r) => r._id,
     );
     return { ...result, items: result.items.map(runView) };
