@@ -4,7 +4,7 @@ import type * as schedules from '../../src/controller/schemas/schedules.js';
 import type { PageOf, ServerDetail } from '../support/api-types.js';
 import { GiB, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
 import { waitFor } from '../support/wait-for.js';
-import { screenshot, signedInPage } from './support-admin.js';
+import { desktop, expectNoSidewaysScroll, phone, screenshot, signedInPage } from './support-admin.js';
 
 type SchedulePage = PageOf<typeof schedules.Schedule>;
 
@@ -93,6 +93,16 @@ describe('web UI: the server page\'s Schedules tab', function () {
     expect(Date.parse(instants[0])).to.be.greaterThan(Date.now());
   });
 
+  it('the API\'s problem about a task is shown under that task\'s field (body.tasks[0].command)', async () => {
+    await form().getByLabel('Name').fill('speechless');
+    await task(1).getByLabel('Action').selectOption({ label: 'Send a console command' });
+    const command = task(1).getByLabel('Command');
+    await form().getByRole('button', { name: 'Create schedule' }).click();
+    await waitFor(async () => (await command.getAttribute('aria-invalid')) === 'true', { timeoutMs: 10_000, what: 'the Command field marked invalid' });
+    expect(await form().getByLabel('Cron').getAttribute('aria-invalid'), 'only the field the problem names').to.equal(null);
+    expect(await listed()).to.deep.equal([]);
+  });
+
   it('creates a schedule whose tasks are a console command and a restart warned ahead, in the order shown', async () => {
     await form().getByLabel('Name').fill('nightly');
     await task(1).getByLabel('Action').selectOption({ label: 'Restart the server' });
@@ -135,6 +145,14 @@ describe('web UI: the server page\'s Schedules tab', function () {
     const after = (await f.admin.get<ServerDetail>(`/servers/${serverId}`)).body.status.startedAt;
     expect(after, 'the restart started the game anew').to.be.a('string').and.not.equal(before);
     await screenshot(page, 'schedules-run-now');
+  });
+
+  it('on a phone the tab never pushes the page sideways: the table scrolls in its own box', async () => {
+    await page.setViewportSize(phone);
+    await page.getByRole('row').filter({ hasText: 'nightly' }).waitFor();
+    await expectNoSidewaysScroll(page);
+    await screenshot(page, 'schedules-phone');
+    await page.setViewportSize(desktop);
   });
 
   it('Disable stops its clock; Delete asks first, then the schedule is gone', async () => {
