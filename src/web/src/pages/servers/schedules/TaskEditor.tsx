@@ -27,6 +27,7 @@ const actions = Object.keys(actionLabels) as ScheduleTaskAction[];
 export function TaskEditor({ index, count, draft, onChange, onMove, onRemove, destinations, defaultDestinationId, error, problems }: TaskEditorProps) {
   const set = (change: Partial<TaskDraft>) => onChange({ ...draft, ...change });
   const field = (property: Parameters<typeof taskField>[1]) => taskField(index, property);
+  // What each text control of the task shares: its request field, the problems about it, its value.
   const text = (property: 'command' | 'warnSeconds' | 'warnCommand' | 'retain' | 'offsetSeconds') => ({
     field: field(property), error, localError: problems[field(property)], value: draft[property],
     onChange: (e: { target: { value: string } }) => set({ [property]: e.target.value }), autoComplete: 'off',
