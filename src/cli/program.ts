@@ -11,6 +11,7 @@ import { registerGet } from './commands/get.js';
 import { registerMembers } from './commands/members.js';
 import { registerPower } from './commands/power.js';
 import { registerRotateKey } from './commands/rotate-key.js';
+import { registerRun } from './commands/schedules.js';
 import { registerSession } from './commands/session.js';
 import { registerSync } from './commands/sync.js';
 import { registerTop } from './commands/top.js';
@@ -32,7 +33,7 @@ export function buildProgram(): Command {
   withGlobals(program);
   for (const register of [
     registerSession, registerGet, registerDescribe, registerCreate, registerMembers, registerPower, registerDelete, registerConsole,
-    registerCopy, registerWait, registerApply, registerWorkflows, registerSync, registerTop, registerRotateKey, registerCompletion,
+    registerCopy, registerWait, registerApply, registerWorkflows, registerRun, registerSync, registerTop, registerRotateKey, registerCompletion,
   ]) register(program);
   return program;
 }

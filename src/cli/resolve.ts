@@ -1,4 +1,4 @@
-import type { NodeInfo, Role, ServerItem, Team, User, Webhook } from './api-types.js';
+import type { BackupDestination, NodeInfo, Role, ServerItem, Team, User, Webhook } from './api-types.js';
 import type { CliClient } from './client.js';
 import { ApiError, CliError, notFound } from './errors.js';
 import type { Names } from './views.js';
@@ -21,6 +21,9 @@ export const kinds = {
   user: { word: 'user', plural: 'users', listPath: '/users', itemPath: (id) => `/users/${id}`, nameOf: (u) => u.username, foldCase: true } satisfies Kind<User>,
   role: { word: 'role', plural: 'roles', listPath: '/roles', itemPath: (id) => `/roles/${id}`, nameOf: (r) => r.name } satisfies Kind<Role>,
   webhook: { word: 'webhook', plural: 'webhooks', listPath: '/webhooks', itemPath: (id) => `/webhooks/${id}`, nameOf: (w) => w.name } satisfies Kind<Webhook>,
+  destination: {
+    word: 'backup destination', plural: 'backup destinations', listPath: '/backup-destinations', itemPath: (id) => `/backup-destinations/${id}`, nameOf: (d) => d.name,
+  } satisfies Kind<BackupDestination>,
 };
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -97,3 +100,6 @@ export async function resolveServer(client: CliClient, ref: string, team?: strin
     },
   });
 }
+
+/** A backup destination by id as given (anyone with backups.create may name one), by name through the list (global administrators). */
+export const resolveDestinationId = async (client: CliClient, ref: string) => (isId(ref) ? ref : (await resolve(client, kinds.destination, ref)).id);

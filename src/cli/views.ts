@@ -1,4 +1,4 @@
-import type { Backup, Membership, NodeInfo, Role, ServerItem, SoftwareSyncResult, Team, Template, TemplateVersion, User, Webhook } from './api-types.js';
+import type { Backup, Membership, NodeInfo, Role, Schedule, ServerItem, SoftwareSyncResult, Team, Template, TemplateVersion, User, Webhook } from './api-types.js';
 import type { View } from './output.js';
 import { formatCpu, formatMemory, humanBytes } from './quantity.js';
 
@@ -176,5 +176,25 @@ export const webhookView = (names: Names): View<Webhook> => ({
     { header: 'URL', value: (w) => w.url, wide: true },
     { header: 'SIGNED', value: (w) => (w.hasSecret ? 'yes' : 'no'), wide: true },
     { header: 'ID', value: (w) => w.id, wide: true },
+  ],
+});
+
+/** `cairn get schedules`: NEXT-RUN empty while a schedule is disabled, LAST-RESULT empty before its first run. */
+export const scheduleView = (names: Names): View<Schedule> => ({
+  kind: 'schedule',
+  plural: 'schedules',
+  name: (s) => s.name,
+  columns: [
+    { header: 'NAME', value: (s) => s.name },
+    { header: 'SERVER', value: (s) => names.server(s.serverId) },
+    { header: 'CRON', value: (s) => s.cron },
+    { header: 'TIMEZONE', value: (s) => s.timezone },
+    { header: 'ENABLED', value: (s) => (s.enabled ? 'yes' : 'no') },
+    { header: 'NEXT-RUN', value: (s) => s.nextRunAt },
+    { header: 'LAST-RESULT', value: (s) => s.lastRun?.result },
+    { header: 'TASKS', value: (s) => s.tasks.map((t) => t.action).join(','), wide: true },
+    { header: 'ONLY-WHEN-RUNNING', value: (s) => (s.onlyWhenRunning ? 'yes' : 'no'), wide: true },
+    { header: 'LAST-RUN', value: (s) => s.lastRun?.startedAt, wide: true },
+    { header: 'ID', value: (s) => s.id, wide: true },
   ],
 });

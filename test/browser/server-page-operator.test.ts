@@ -94,7 +94,7 @@ describe('web UI: the server page for a new operator', function () {
 
   it('the software and its update are on a tab of their own, after the contract\'s tabs but before Settings', async () => {
     const tabs = await page.getByRole('tablist', { name: 'Server sections' }).getByRole('tab').allTextContents();
-    expect(tabs).to.deep.equal(['Console', 'Files', 'Properties', 'Plugins', 'Backups', 'Software', 'Settings']);
+    expect(tabs).to.deep.equal(['Console', 'Files', 'Properties', 'Plugins', 'Backups', 'Schedules', 'Software', 'Settings']);
     expect(await page.getByRole('region', { name: 'Software' }).count(), 'no Software card on the console').to.equal(0);
     await page.getByRole('tab', { name: 'Software' }).click();
     const card = page.getByRole('region', { name: 'Software' });

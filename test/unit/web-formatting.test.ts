@@ -14,6 +14,9 @@ describe('web UI: the pure helpers behind its forms and tables', () => {
     expect(problemField('body: the jar is empty.')).to.equal(undefined);
     expect(problemField('A user with that username already exists.')).to.equal(undefined);
     expect(problemField(undefined)).to.equal(undefined);
+    expect(problemField('body.tasks[1].command: is required; add it.')).to.equal('tasks[1].command');
+    expect(problemField('body.network.egressAllow[3]: give a CIDR.')).to.equal('network.egressAllow[3]');
+    expect(withoutField('body.tasks[1].command: is required; add it.')).to.equal('is required; add it.');
     expect(withoutField('body.network.port: must be <= 65535.')).to.equal('must be <= 65535.');
     expect(withoutField('No such server.')).to.equal('No such server.');
   });

@@ -32,7 +32,7 @@ const names = (plural: string) => `$(cairn get ${plural} -o name 2>/dev/null | c
 
 /**
  * A bash completion function generated from the command tree: verbs, types, flags and `-o`
- * formats, and the names of servers, Nodes and teams (asked of the Controller with `-o name`).
+ * formats, and the names of servers, Nodes, teams and schedules (asked of the Controller with `-o name`).
  */
 function bash(program: Command): string {
   const words = [...completionWords(program)].map(([path, list]) => `    "${path}") echo "${list.join(' ')}" ;;`).join('\n');
@@ -66,6 +66,8 @@ _cairn() {
         COMPREPLY=($(compgen -W "${names('servers')}" -- "$cur")); return ;;
       drain:0:*|get:1:node*|describe:1:node*|delete:1:node*)
         COMPREPLY=($(compgen -W "${names('nodes')}" -- "$cur")); return ;;
+      run:1:*|get:1:schedule*|delete:1:schedule*)
+        COMPREPLY=($(compgen -W "${names('schedules')}" -- "$cur")); return ;;
     esac
     [[ $args -gt 0 ]] && return
   fi

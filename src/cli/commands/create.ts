@@ -9,6 +9,7 @@ import { hostPort, shellQuote } from '../shell-quote.js';
 import { UsageError } from '../errors.js';
 import { registerCreateDestination } from './create-destination.js';
 import { registerCreateWebhook } from './create-webhook.js';
+import { registerCreateSchedule } from './schedules.js';
 
 /** The Agent command line for a new Node: where the Agent link listens, as the Controller says (GET /agent-link). */
 export function agentCommand(link: AgentLink, controllerUrl: string, token: string, dataDir: string, ca: string | undefined): string {
@@ -19,9 +20,10 @@ export function agentCommand(link: AgentLink, controllerUrl: string, token: stri
 }
 
 export function registerCreate(program: Command): void {
-  const create = program.command('create').description('create a server, Node, team, user, role, API token, backup destination or webhook').helpCommand(false);
+  const create = program.command('create').description('create a server, Node, team, user, role, API token, backup destination, webhook or schedule').helpCommand(false);
   registerCreateDestination(create);
   registerCreateWebhook(create);
+  registerCreateSchedule(create);
 
   withGlobals(create.command('server'))
     .description('create a game server (STOPPED until `cairn start`)')

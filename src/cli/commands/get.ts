@@ -7,7 +7,8 @@ import { notFound, UsageError } from '../errors.js';
 import { teamOf } from './members.js';
 import { formatList, formatOne, type View } from '../output.js';
 import { kinds, loadNames, resolve, resolveServer, type Kind } from '../resolve.js';
-import { backupView, memberView, nodeView, roleView, serverView, teamView, templateView, userView, versionView, webhookView, type Names } from '../views.js';
+import { listSchedules, resolveSchedule } from '../schedules.js';
+import { backupView, memberView, nodeView, roleView, scheduleView, serverView, teamView, templateView, userView, versionView, webhookView, type Names } from '../views.js';
 import { watchServers } from '../watch-servers.js';
 
 interface GetOptions {
@@ -76,6 +77,12 @@ const getters: Record<string, Getter> = {
     view: (names) => backupView(names) as View<unknown>,
     names: { nodes: true, servers: true },
   },
+  schedules: {
+    list: (client, opts) => listSchedules(client, opts),
+    one: (client, ref, opts) => resolveSchedule(client, ref, opts),
+    view: (names) => scheduleView(names) as View<unknown>,
+    names: { servers: true },
+  },
   members: {
     list: async (client, opts) => client.all<Membership>(`/teams/${(await teamOf(client, opts.team)).id}/members`),
     one: async (client, ref, opts) => {
@@ -101,9 +108,9 @@ export function registerGet(program: Command): void {
     .description(`list things, or show one: ${Object.keys(getters).join('|')}`)
     .argument('<type>', Object.keys(getters).join('|'))
     .argument('[name]', 'a name or id; for versions, the template')
-    .option('--team <team>', 'servers of this team only, members of this team (name or id); narrows a server name')
+    .option('--team <team>', 'servers or schedules of this team only, members of this team (name or id); narrows a server name')
     .option('--node <node>', 'servers on this Node only (name or id)')
-    .option('--server <server>', 'backups of this server only (name or id)')
+    .option('--server <server>', 'backups or schedules of this server only (name or id); narrows a schedule name')
     .option('-w, --watch', 'servers: after the list, print each change as it happens; resumes after the stream drops')
     .option('--reconnect-timeout <duration>', 'with --watch: give up (exit 1) when the stream stays lost this long', '60s')
     .action(async (type: string, name: string | undefined, opts: GetOptions, cmd: Command) => {

@@ -1,18 +1,10 @@
 import type { Command } from 'commander';
-import type { Backup, BackupDestination, DrainStarted, ServerDetail } from '../api-types.js';
-import type { CliClient } from '../client.js';
+import type { Backup, DrainStarted, ServerDetail } from '../api-types.js';
 import { connect, print, withGlobals } from '../context.js';
 import { formatDone } from '../output.js';
 import { parseDuration } from '../duration.js';
 import { upgradeServer } from '../upgrade.js';
-import { isId, kinds, resolve, resolveServer, type Kind } from '../resolve.js';
-
-const destinationKind: Kind<BackupDestination> = {
-  word: 'backup destination', plural: 'backup destinations', listPath: '/backup-destinations', itemPath: (id) => `/backup-destinations/${id}`, nameOf: (d) => d.name,
-};
-
-/** A destination by id as given (anyone with backups.create may name one), by name through the list (global administrators). */
-const destinationId = async (client: CliClient, ref: string) => (isId(ref) ? ref : (await resolve(client, destinationKind, ref)).id);
+import { kinds, resolve, resolveDestinationId, resolveServer } from '../resolve.js';
 
 /** Backups, restores, migrations and drains: each answers 202 and goes on in the Controller. */
 export function registerWorkflows(program: Command): void {
@@ -24,7 +16,7 @@ export function registerWorkflows(program: Command): void {
     .action(async (name: string, opts: { destination?: string; team?: string }, cmd: Command) => {
       const { client, format } = await connect(cmd);
       const server = await resolveServer(client, name, opts.team);
-      const body = opts.destination === undefined ? {} : { destinationId: await destinationId(client, opts.destination) };
+      const body = opts.destination === undefined ? {} : { destinationId: await resolveDestinationId(client, opts.destination) };
       const backup = await client.post<Backup>(`/servers/${server.id}/backups`, body);
       print(formatDone('backup', backup.id, `of server/${server.name} started`, backup, format));
     });

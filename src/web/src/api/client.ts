@@ -173,6 +173,16 @@ export const api = {
     test: (id: string) => post<T.WebhookDelivery>(`/webhooks/${enc(id)}/test`),
     deliveries: (id: string, query: T.PageQuery = {}) => get<T.Page<T.WebhookDelivery>>(`/webhooks/${enc(id)}/deliveries`, query),
   },
+  schedules: {
+    ofServer: (serverId: string, query: T.PageQuery = {}) => get<T.Page<T.Schedule>>(`${server(serverId)}/schedules`, query),
+    create: (serverId: string, body: T.CreateServerSchedule) => post<T.Schedule>(`${server(serverId)}/schedules`, body),
+    update: (id: string, body: T.UpdateServerSchedule) => patch<T.Schedule>(`/schedules/${enc(id)}`, body),
+    delete: (id: string) => del(`/schedules/${enc(id)}`),
+    /** Runs it now, once; the run answers RUNNING (or already SKIPPED) and goes on in the Controller. */
+    run: (id: string) => post<T.ScheduleRun>(`/schedules/${enc(id)}/run`),
+    /** Newest first. */
+    runs: (id: string, query: T.PageQuery = {}) => get<T.Page<T.ScheduleRun>>(`/schedules/${enc(id)}/runs`, query),
+  },
   catalog: {
     list: (query: T.CatalogQuery = {}) => get<T.Page<T.CatalogPlugin>>('/catalog/plugins', query),
     get: (pluginId: string) => get<T.CatalogPluginDetail>(`/catalog/plugins/${enc(pluginId)}`),

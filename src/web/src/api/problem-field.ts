@@ -1,4 +1,5 @@
-const fieldPattern = /^(?:body|query|path)\.([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*):\s*/;
+/** `body.tasks[1].command: ` → `tasks[1].command`: the API names an item of a list by its index in brackets. */
+const fieldPattern = /^(?:body|query|path)\.([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+|\[\d+\])*):\s*/;
 
 /** The request field an API detail is about: `body.network.port: must be <= 65535` → `network.port`. */
 export function problemField(detail: string | undefined): string | undefined {

@@ -86,4 +86,9 @@ export const queryKeys = {
       list: (id: string, cursor?: string) => ['webhooks', 'deliveries', id, cursor ?? ''] as const,
     },
   },
+  schedules: {
+    all: ['schedules'] as const,
+    ofServer: (serverId: string) => ['schedules', 'server', serverId] as const,
+    runs: (scheduleId: string, cursor?: string) => ['schedules', 'runs', scheduleId, cursor ?? ''] as const,
+  },
 };

@@ -1,9 +1,9 @@
 import { asProblem } from '../api/problem';
 import { ProblemAlert } from './ProblemAlert';
 
-/** Names `field` itself or a part of it (`permissions` covers `permissions.3`). */
+/** Names `field` itself or a part of it (`permissions` covers `permissions[3]`, `tasks` covers `tasks[0].command`). */
 export const namesField = (problemField: string | undefined, field: string) =>
-  problemField !== undefined && (problemField === field || problemField.startsWith(`${field}.`));
+  problemField !== undefined && (problemField === field || problemField.startsWith(`${field}.`) || problemField.startsWith(`${field}[`));
 
 /**
  * ProblemAlert for a whole form, leaving out a problem that one of `fields` shows next to its

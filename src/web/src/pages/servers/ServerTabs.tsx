@@ -8,6 +8,7 @@ import { ConsoleTab } from './tabs/ConsoleTab';
 import { FilesTab } from './tabs/FilesTab';
 import { PluginsTab } from './tabs/PluginsTab';
 import { PropertiesTab } from './tabs/PropertiesTab';
+import { SchedulesTab } from './tabs/SchedulesTab';
 import { SettingsTab } from './tabs/SettingsTab';
 
 const allTabs = [
@@ -16,6 +17,7 @@ const allTabs = [
   ['properties', 'Properties', PropertiesTab],
   ['plugins', 'Plugins', PluginsTab],
   ['backups', 'Backups', BackupsTab],
+  ['schedules', 'Schedules', SchedulesTab],
   // The contract's tabs keep their order; the software and its update have a tab of their own, so the console comes first.
   ['software', 'Software', SoftwareCard],
   ['settings', 'Settings', SettingsTab],
