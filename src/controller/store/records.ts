@@ -3,6 +3,10 @@ import type { S3Location } from './s3/s3-client.js';
 import type { ResourceAmounts, StatusCondition } from '../domain/status.js';
 import type { AdminState, ConnectionState } from '../schemas/nodes.js';
 
+// The records of the capabilities added last, each in its own file; every record is still read from here.
+export type { ScheduleDoc, ScheduleRunDoc } from './schedule-records.js';
+export type { WebhookDeliveryDoc, WebhookDoc } from './webhook-records.js';
+
 export interface UserDoc {
   _id: string;
   username: string;
@@ -386,82 +390,5 @@ export interface BackupScheduleDoc {
   retain: number;
   nextRunAt: string;
   lastRunAt?: string;
-  createdAt: string;
-}
-
-/** A server's schedule: ordered tasks run at the minutes its cron names, in its time zone. */
-export interface ScheduleDoc {
-  _id: string;
-  serverId: string;
-  /** The server's team, kept for listing and permissions without reading the server. */
-  teamId: string;
-  name: string;
-  /** Five fields, one space between them. */
-  cron: string;
-  /** An IANA name in its canonical spelling. */
-  timezone: string;
-  enabled: boolean;
-  onlyWhenRunning: boolean;
-  tasks: import('../schemas/schedules.js').ScheduleTask[];
-  /**
-   * Since when the schedule fires as it is (created, enabled, or its cron or time zone changed):
-   * a minute before it was never due, so it is never recorded as MISSED.
-   */
-  dueSince: string;
-  createdAt: string;
-  updatedAt: string;
-  /** The last editor: runs act as this user, with its permissions at the time of the run. */
-  updatedBy: string;
-}
-
-/**
- * One run of a schedule. Inserted (RUNNING, or MISSED) before anything runs: `claimKey` is unique,
- * so a minute is claimed once, whichever Controller or life of one tries.
- */
-export interface ScheduleRunDoc {
-  _id: string;
-  scheduleId: string;
-  serverId: string;
-  /** `<scheduleId>@<scheduledFor ISO>` for a minute of the cron; `<scheduleId>@now@<run id>` for a run asked for. */
-  claimKey: string;
-  scheduledFor: string;
-  startedAt?: string;
-  finishedAt?: string;
-  result: import('../schemas/schedules.js').ScheduleRunResult;
-  reason?: import('../schemas/schedules.js').ScheduleRunReason;
-  /** The tasks ended so far, in order; at the end every task has its result (NOT_RUN for those not reached). */
-  tasks: { action: import('../schemas/schedules.js').ScheduleTaskAction; result: import('../schemas/schedules.js').ScheduleTaskResult; detail?: string }[];
-}
-
-/** Where notifications of fleet events go: a team's (events of its servers) or fleet-wide (teamId absent). */
-export interface WebhookDoc {
-  _id: string;
-  name: string;
-  url: string;
-  format: 'json' | 'discord' | 'slack';
-  events: string[];
-  teamId?: string;
-  /** Signs each delivery; sealed (SecretBox, purpose `webhook:<webhookId>`), never returned. */
-  secretSealed?: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/**
- * One event to one webhook: the outbox. Stored before its first try, so a Controller stopped or
- * killed before it was delivered sends it at its next start (at-least-once).
- */
-export interface WebhookDeliveryDoc {
-  _id: string;
-  webhookId: string;
-  event: string;
-  /** The body as the event was when it happened (the `json` shape); the webhook's format is applied at each try. */
-  body: import('../schemas/webhooks.js').WebhookEventBody;
-  state: 'PENDING' | 'DELIVERED' | 'FAILED';
-  attempts: number;
-  /** When the next try is due (PENDING only). */
-  nextAttemptAt?: string;
-  lastStatus?: number;
-  lastError?: string;
   createdAt: string;
 }
