@@ -50,6 +50,8 @@ export async function fetchIntoStage(files: StageFiles, input: FetchInput, signa
   const { path } = input;
   let offset = 0;
   let broke: Error | undefined;
+  // An abort rejects the pipeline at once, while a chunk may still be on its way to the file: the removal waits for it, or the chunk would bring the file back.
+  let writing: Promise<unknown> = Promise.resolve();
   try {
     const body = await getObject(input.url, signal);
     body.once('error', (e) => {
@@ -60,12 +62,14 @@ export async function fetchIntoStage(files: StageFiles, input: FetchInput, signa
     await pipeline(body, asUploaded ? new PassThrough() : new BlobDecoder(), failure.wrap(async (decoded: AsyncIterable<Buffer>) => {
       for await (const data of inChunks(decoded, maxChunkBytes)) {
         if (offset + data.length > input.size) throw new AgentError('CHECKSUM_MISMATCH', `${path}: the blob in the object store holds more than the manifest's ${input.size} bytes.`);
-        await files.write({ path, offset, data, last: false, sha256: '', mode: 0, size: 0 });
+        writing = files.write({ path, offset, data, last: false, sha256: '', mode: 0, size: 0 });
+        await writing;
         offset += data.length;
       }
     }), { signal }).catch(failure.rethrow);
     await files.write({ path, offset, data: Buffer.alloc(0), last: true, sha256: input.sha256, mode: input.mode, size: input.size });
   } catch (e) {
+    await writing.catch(() => undefined);
     await files.remove(path);
     if (isDamage(e)) throw new AgentError('CHECKSUM_MISMATCH', `${path}: the blob in the object store is damaged (${(e as Error).message}).`);
     if (broke && !(e instanceof AgentError) && !signal.aborted) throw storeError(input.url, `broke off the download (${broke.message})`);
