@@ -6,6 +6,7 @@ import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import mc from 'minecraft-protocol';
 import yazl from 'yazl';
 import { builtinLauncherSource } from '../../src/shared/programs.js';
 import { handshake, login, statusPing, stringAt, GameClient } from '../support/minecraft-client.js';
@@ -148,6 +149,24 @@ describe('simcraft: the simulated Minecraft server', () => {
       }
       await sim.waitForLine(/Steve left the game$/);
       expect(await online()).to.equal(0);
+    });
+
+    it('lets a real 1.21.4 client (minecraft-protocol) in: it takes Login Success and goes on to configuration', async () => {
+      const client = mc.createClient({ host: '127.0.0.1', port, username: 'Notch', version: '1.21.4', auth: 'offline' });
+      try {
+        await new Promise<void>((resolve, reject) => {
+          // The state after Login Success since 1.20.2 (the library's types predate it).
+          client.on('state', (state: string) => {
+            if (state === 'configuration') resolve();
+          });
+          client.once('disconnect', (packet: { reason: string }) => reject(new Error(`disconnected: ${packet.reason}`)));
+          client.once('error', reject);
+        });
+        await waitFor(async () => (await online()) === 1, { what: 'Notch online' });
+      } finally {
+        client.end();
+      }
+      await sim.waitForLine(/Notch left the game$/);
     });
 
     it('closes a handshake that asks for another state, or a login whose name is none, and counts neither', async () => {
