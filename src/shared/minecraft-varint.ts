@@ -1,7 +1,7 @@
 /**
  * The VarInt of Minecraft's protocol (little-endian groups of 7 bits, the high bit saying more
- * follow, at most 5 bytes): both sides of the Server List Ping frame packets with it, simcraft
- * answering and the Agent asking.
+ * follow, at most 5 bytes): packet lengths, ids and string lengths are written with it
+ * (minecraft-packets.ts).
  */
 
 /** A VarInt at `at`: its value and where it ends; undefined while incomplete. */
@@ -26,10 +26,4 @@ export function writeVarInt(value: number): Buffer {
     bytes.push(byte);
   } while (v !== 0);
   return Buffer.from(bytes);
-}
-
-/** A packet as it goes on the wire: `VarInt length, VarInt id, data`. */
-export function packet(id: number, data: Buffer): Buffer {
-  const body = Buffer.concat([writeVarInt(id), data]);
-  return Buffer.concat([writeVarInt(body.length), body]);
 }

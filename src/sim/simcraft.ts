@@ -5,7 +5,9 @@
  * Run in the server's directory: `node simcraft.js [--version 1.21.4]`. It reads `server.properties`
  * (`server-port`, default 25565; `server-ip`, empty means every interface; `max-players`, default 20),
  * reads `plugins/*.jar` (paper-plugin.yml or plugin.yml), listens on the port (greeting every
- * player with `Simcraft <version> on port <port>: <motd>`), prints Paper-like
+ * plain TCP player with `Simcraft <version> on port <port>: <motd>`; a Minecraft client's status
+ * ping is answered with the players online, and its login gets Login Success and makes it a
+ * player under its login name until it closes: player-listener.ts), prints Paper-like
  * lines ending `Done (<t>s)! For help, type "help"`, then takes console commands on stdin:
  * `say <text>`, `list`, `help`, `stop` (saves, frees the port, exits 0), `crash` (exits 1 at once),
  * and Minecraft's save commands: `save-off` and `save-on` (automatic saves stop and resume),
@@ -36,6 +38,7 @@ import { readCommands } from './command-input.js';
 import { stdoutLog } from './console-log.js';
 import { debugCommand, debugHelp } from './debug-hooks.js';
 import { PlayerListener } from './player-listener.js';
+import { simcraftProtocol } from './minecraft-answers.js';
 import { loadPlugins } from './plugin-loader.js';
 import type { PluginDescriptor } from './plugin-descriptor.js';
 import { installCrashHandlers } from '../shared/crash-handlers.js';
@@ -169,8 +172,7 @@ async function main(): Promise<void> {
   log.info(`Starting Minecraft server on ${host ?? '*'}:${port}`);
   try {
     const motd = props.get('motd') ?? 'A Minecraft Server';
-    // 769 is the protocol number of Minecraft 1.21.4; clients show it only to say whether they can join.
-    await players.listen(port, host, `Simcraft ${version} on port ${port}: ${motd}`, (online) => ({ version: `Simcraft ${version}`, protocol: 769, max: maxPlayers, online, motd }));
+    await players.listen(port, host, `Simcraft ${version} on port ${port}: ${motd}`, (online) => ({ version: `Simcraft ${version}`, protocol: simcraftProtocol, max: maxPlayers, online, motd }));
   } catch (error) {
     log.warn('**** FAILED TO BIND TO PORT!');
     log.warn(`The exception was: ${(error as Error).message}`);

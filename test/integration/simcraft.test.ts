@@ -6,8 +6,10 @@ import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import mc from 'minecraft-protocol';
 import yazl from 'yazl';
 import { builtinLauncherSource } from '../../src/shared/programs.js';
+import { handshake, login, statusPing, stringAt, GameClient } from '../support/minecraft-client.js';
 import { freePort, SimProcess, simSource } from '../support/sim-process.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -106,6 +108,75 @@ describe('simcraft: the simulated Minecraft server', () => {
       probe.listen(port, '127.0.0.1');
       await once(probe, 'listening');
       await new Promise<void>((resolve) => probe.close(() => resolve()));
+    });
+  });
+
+  describe('Minecraft clients: the status ping and a real login', () => {
+    let port: number;
+    let sim: SimProcess;
+    const online = async () => ((await statusPing(port)).status as { players: { online: number } }).players.online;
+
+    before(async () => {
+      port = await freePort();
+      sim = start(await newDir(port));
+      await sim.waitForLine(ready);
+    });
+    after(() => sim.kill());
+
+    it('answers a status ping with the version it claims and nobody online, and counts the ping as no player', async () => {
+      const { status, ponged } = await statusPing(port);
+      expect(status).to.deep.equal({ version: { name: 'Simcraft 1.21.4', protocol: 769 }, players: { max: 20, online: 0 }, description: { text: 'A test!' } });
+      expect(ponged).to.equal(true);
+      expect(await sim.command('list', /There are/)).to.match(/There are 0 of a max of 20 players online: $/);
+    });
+
+    it('lets a login in with Login Success and counts it as a player under its name until the connection closes', async () => {
+      const { client, answer } = await login(port, 'Steve');
+      try {
+        expect(answer?.id, 'Login Success').to.equal(0x02);
+        // The offline-mode UUID of Steve (MD5 of "OfflinePlayer:Steve", version 3), then the name and no properties.
+        expect(answer!.data.subarray(0, 16).toString('hex')).to.equal('5627dd98e6be3c21b8a8e92344183641');
+        expect(stringAt(answer!, 16)).to.equal('Steve');
+        expect(answer!.data.at(-1)).to.equal(0);
+        await sim.waitForLine(/Steve joined the game$/);
+        expect(await online()).to.equal(1);
+        expect(await sim.command('list', /There are/)).to.match(/There are 1 of a max of 20 players online: Steve$/);
+        // What a real client sends next (Login Acknowledged) is taken and changes nothing.
+        client.send(Buffer.from([0x01, 0x03]));
+        expect(await online()).to.equal(1);
+      } finally {
+        client.destroy();
+      }
+      await sim.waitForLine(/Steve left the game$/);
+      expect(await online()).to.equal(0);
+    });
+
+    it('lets a real 1.21.4 client (minecraft-protocol) in: it takes Login Success and goes on to configuration', async () => {
+      const client = mc.createClient({ host: '127.0.0.1', port, username: 'Notch', version: '1.21.4', auth: 'offline' });
+      try {
+        await new Promise<void>((resolve, reject) => {
+          // The state after Login Success since 1.20.2 (the library's types predate it).
+          client.on('state', (state: string) => {
+            if (state === 'configuration') resolve();
+          });
+          client.once('disconnect', (packet: { reason: string }) => reject(new Error(`disconnected: ${packet.reason}`)));
+          client.once('error', reject);
+        });
+        await waitFor(async () => (await online()) === 1, { what: 'Notch online' });
+      } finally {
+        client.end();
+      }
+      await sim.waitForLine(/Notch left the game$/);
+    });
+
+    it('closes a handshake that asks for another state, or a login whose name is none, and counts neither', async () => {
+      for (const opening of [[handshake(port, 9)], [handshake(port, 2), Buffer.from([0x03, 0x00, 0x01, 0x20])]]) {
+        const client = await GameClient.connect(port);
+        client.send(...opening);
+        expect(await client.next()).to.equal(undefined);
+        await client.closed;
+      }
+      expect(await online()).to.equal(0);
     });
   });
 

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { pingPlayers, playersOfStatus } from '../../src/agent/status/slp-client.js';
-import { packet, writeVarInt } from '../../src/shared/minecraft-varint.js';
-import { ServerListPingSession } from '../../src/sim/server-list-ping.js';
+import { packet, writeString } from '../../src/shared/minecraft-packets.js';
+import { ServerSession } from '../../src/shared/minecraft-server-session.js';
+import { statusJson } from '../../src/sim/minecraft-answers.js';
 
 /** A TCP server on a free loopback port whose every connection `onSocket` handles. */
 async function listen(onSocket: (socket: Socket) => void): Promise<{ server: Server; port: number }> {
@@ -11,10 +12,7 @@ async function listen(onSocket: (socket: Socket) => void): Promise<{ server: Ser
   return { server, port: (server.address() as AddressInfo).port };
 }
 
-const statusPacket = (json: string) => {
-  const text = Buffer.from(json, 'utf8');
-  return packet(0x00, Buffer.concat([writeVarInt(text.length), text]));
-};
+const statusPacket = (json: string) => packet(0x00, writeString(json));
 
 describe('Server List Ping client (the Agent asking a game for its players)', () => {
   const servers: Server[] = [];
@@ -33,10 +31,11 @@ describe('Server List Ping client (the Agent asking a game for its players)', ()
   it('reads the players from a status answer, then pings and gets the pong', async () => {
     let ponged = false;
     const port = await serve((socket) => {
-      const session = new ServerListPingSession(() => ({ version: 'Simcraft 1.21.4', protocol: 769, max: 20, online: 3, motd: 'hello' }));
+      const status = () => statusJson({ version: 'Simcraft 1.21.4', protocol: 769, max: 20, online: 3, motd: 'hello' });
+      const session = new ServerSession({ status, login: () => ({ packets: [], stay: false }) });
       socket.on('data', (chunk) => {
         for (const out of session.receive(chunk)) socket.write(out);
-        if (session.done) {
+        if (session.state === 'ended') {
           ponged = true;
           socket.end();
         }
