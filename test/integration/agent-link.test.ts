@@ -212,7 +212,7 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
       serverId: '0190a1b2-0000-7000-8000-000000000001', generation: 3,
       software: { template: 'simcraft', version: '1.0', build: '' }, resources: { cpuMillis: 500, memoryBytes: 1024, diskBytes: 0 },
       gamePort: 25570, desiredState: 'DESIRED_RUNTIME_STATE_RUNNING', restartPolicy: { maxRestarts: 3, windowSeconds: 60 },
-      acknowledgedConditionIds: ['c1'], inNetwork: true, restartNonce: 2, templateJson: '{"id":"simcraft"}',
+      acknowledgedConditionIds: ['c1'], inNetwork: true, restartNonce: 2, sleep: null, wakeNonce: 0, templateJson: '{"id":"simcraft"}',
       plugins: [{ installationId: '0190a1b2-0000-7000-8000-0000000000aa', fileName: 'Vault-1.7.1.jar', sha256: 'a'.repeat(64), sizeBytes: 2048, pluginId: 'sample:vaultapi' }],
       network: { routes: [{ serverId: '0190a1b2-0000-7000-8000-000000000002', name: 'lobby', address: '10.0.0.2', port: 41566 }], lobbyServerId: '', forwardingSecret: 's3cret' },
       egressAllow: ['203.0.113.7:5432'],
@@ -292,7 +292,7 @@ describe('Agent link (in-process Agent client over real gRPC)', function () {
       const offLines = h.t.controller.services.agents.onConsoleLine((id, l) => id === nodeId && lines.push(l.text));
       client.sendServerStatus({
         serverId: created.id, observedGeneration: 1, runtimeState: 'RUNTIME_STATE_STOPPED', installed: true, usage: { cpuMillis: 7, memoryBytes: 512, diskBytes: 2048 },
-        conditions: [], ports: [], startedAt: '', removed: false, restarting: false, startedInNetwork: false, installError: '', lastCrash: null, portInUse: 0, pid: 0, players: { online: 3, max: 20 },
+        conditions: [], ports: [], startedAt: '', removed: false, restarting: false, startedInNetwork: false, installError: '', lastCrash: null, portInUse: 0, pid: 0, players: { online: 3, max: 20 }, sleeping: null, lastWake: null,
       });
       client.sendConsoleLine({ serverId: created.id, text: 'Done (1.0s)!', atUnixMs: Date.now(), truncated: false, seq: 0 });
       const reported = await waitFor(async () => {

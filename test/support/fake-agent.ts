@@ -130,6 +130,6 @@ function statusFor(desired: Pick<DesiredServer, 'serverId' | 'generation' | 'des
     serverId: desired.serverId, observedGeneration: desired.generation,
     runtimeState: state === 'RUNNING' ? 'RUNTIME_STATE_RUNNING' : 'RUNTIME_STATE_STOPPED',
     installed: true, usage: null, conditions: [], ports: [], startedAt: '', removed: state === 'DELETED',
-    restarting: false, installError: '', startedInNetwork: state === 'RUNNING' && desired.inNetwork === true, lastCrash: null, portInUse: 0, pid: 0, players: null,
+    restarting: false, installError: '', startedInNetwork: state === 'RUNNING' && desired.inNetwork === true, lastCrash: null, portInUse: 0, pid: 0, players: null, sleeping: null, lastWake: null,
   };
 }

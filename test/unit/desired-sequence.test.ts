@@ -5,7 +5,7 @@ import type { DesiredServer } from '../../src/shared/link/messages.js';
 const server = (serverId: string, generation = 1): DesiredServer => ({
   serverId, generation, software: { template: 'simcraft', version: '1.21.4', build: '' }, resources: { cpuMillis: 100, memoryBytes: 2 ** 26, diskBytes: 0 },
   gamePort: 30000, desiredState: 'DESIRED_RUNTIME_STATE_RUNNING', restartPolicy: { maxRestarts: 0, windowSeconds: 60 },
-  acknowledgedConditionIds: [], inNetwork: false, restartNonce: 0, templateJson: '', plugins: [], network: null, egressAllow: [],
+  acknowledgedConditionIds: [], inNetwork: false, restartNonce: 0, sleep: null, wakeNonce: 0, templateJson: '', plugins: [], network: null, egressAllow: [],
 });
 const change = (revision: number, s: DesiredServer) => ({ revision, server: s, removedServerId: '' });
 const removal = (revision: number, serverId: string) => ({ revision, server: null, removedServerId: serverId });

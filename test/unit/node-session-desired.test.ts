@@ -6,7 +6,7 @@ import { systemClock } from '../../src/shared/clock.js';
 const server = (serverId: string): DesiredServer => ({
   serverId, generation: 3, software: { template: 'simcraft', version: '1.21.4', build: '' }, resources: { cpuMillis: 100, memoryBytes: 2 ** 26, diskBytes: 0 },
   gamePort: 30000, desiredState: 'DESIRED_RUNTIME_STATE_STOPPED', restartPolicy: { maxRestarts: 0, windowSeconds: 60 },
-  acknowledgedConditionIds: [], inNetwork: false, restartNonce: 0, templateJson: '', plugins: [], network: null, egressAllow: [],
+  acknowledgedConditionIds: [], inNetwork: false, restartNonce: 0, templateJson: '', plugins: [], network: null, egressAllow: [], sleep: null, wakeNonce: 0,
 });
 
 describe('Node session: desired-state revisions on one stream', () => {

@@ -12,7 +12,7 @@ import { silentLogger } from '../../src/shared/logger.js';
 const desired = (serverId: string, over: Partial<DesiredServer>): DesiredServer => ({
   serverId, generation: 2, software: { template: 'simcraft', version: '1.21.4', build: '' }, resources: { cpuMillis: 500, memoryBytes: 2 ** 28, diskBytes: 0 },
   gamePort: 25570, desiredState: 'DESIRED_RUNTIME_STATE_RUNNING', restartPolicy: { maxRestarts: 0, windowSeconds: 60 },
-  acknowledgedConditionIds: [], inNetwork: false, restartNonce: 0, templateJson: '', plugins: [], network: null, egressAllow: [], ...over,
+  acknowledgedConditionIds: [], inNetwork: false, restartNonce: 0, templateJson: '', plugins: [], network: null, egressAllow: [], sleep: null, wakeNonce: 0, ...over,
 });
 
 describe('reconciler: templates arriving over the link', () => {

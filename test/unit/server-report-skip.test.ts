@@ -1,3 +1,4 @@
+import { SleepAudit } from '../../src/controller/services/servers/sleep-audit.js';
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -58,7 +59,7 @@ describe('server reports that change nothing', () => {
     fleet = new ServerFleet();
     const servers = new ServerAggregate(deps, new Access(repos), fleet, nodes, nodes, watch, { subscribe: () => () => undefined });
     const placing = new PlacementTurn(new ServerRoom(repos, nodes, new ServerPlacements(repos), servers.portRefusals));
-    reports = new ServerReports(deps, servers, new ServerPortMoves(deps, servers, placing, {} as AuditService));
+    reports = new ServerReports(deps, servers, new ServerPortMoves(deps, servers, placing, {} as AuditService), new SleepAudit({ recordSystem: async () => undefined }));
     reads = 0;
     const findById = repos.servers.findById.bind(repos.servers);
     repos.servers.findById = (id) => {

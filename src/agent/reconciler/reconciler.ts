@@ -259,7 +259,7 @@ export class Reconciler {
 function absentStatus(desired: ServerTarget): ServerStatus {
   return {
     serverId: desired.serverId, observedGeneration: desired.generation, runtimeState: 'RUNTIME_STATE_UNSPECIFIED', installed: false,
-    usage: null, conditions: [], ports: [], startedAt: '', removed: false, restarting: false, installError: '', startedInNetwork: false, lastCrash: null, portInUse: 0, pid: 0, players: null,
+    usage: null, conditions: [], ports: [], startedAt: '', removed: false, restarting: false, installError: '', startedInNetwork: false, lastCrash: null, portInUse: 0, pid: 0, players: null, sleeping: null, lastWake: null,
   };
 }
 

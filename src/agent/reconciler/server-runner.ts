@@ -237,6 +237,8 @@ export class ServerRunner {
       portInUse: context.portInUse ?? 0,
       pid: live ? this.pid : 0,
       players: state === 'running' ? this.sampler.players : null,
+      sleeping: null,
+      lastWake: null,
     });
   }
 

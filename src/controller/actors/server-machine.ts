@@ -1,5 +1,5 @@
 import { assign, setup } from 'xstate';
-import type { Reservation, ServerDesired, ServerSoftware, Workflow, WorkflowFacts, WorkflowFailure } from '../domain/server-spec.js';
+import type { Reservation, ServerDesired, ServerSleep, ServerSoftware, Workflow, WorkflowFacts, WorkflowFailure } from '../domain/server-spec.js';
 
 export interface ServerPhaseContext {
   generation: number;
@@ -14,10 +14,12 @@ export interface ServerPhaseContext {
 
 /** Every event carries the time it happened at, so the machine stays free of clocks and I/O. */
 export type ServerEvent =
-  | { type: 'START'; at: string }
+  /** `asleep`: the server sleeps now (its Agent said so), and a start wakes it. */
+  | { type: 'START'; at: string; asleep?: boolean }
   | { type: 'STOP'; at: string }
   | { type: 'RESTART'; at: string }
-  | { type: 'UPDATE'; at: string; resources?: Reservation; inNetwork?: boolean; egressAllow?: string[] }
+  /** `sleep` null turns sleeping off. */
+  | { type: 'UPDATE'; at: string; resources?: Reservation; inNetwork?: boolean; egressAllow?: string[]; sleep?: ServerSleep | null }
   | { type: 'ACKNOWLEDGE'; at: string; conditionId: string }
   | { type: 'DELETE'; at: string }
   /** Install again after a failed install: back to PROVISIONING with a new generation, which the Agent installs. */
@@ -53,6 +55,7 @@ export const serverMachine = setup({
   },
   guards: {
     runningDesired: ({ context }) => context.desired.state === 'RUNNING',
+    asleep: ({ context, event }) => context.desired.state === 'RUNNING' && event.type === 'START' && event.asleep === true,
   },
   actions: {
     /** Accepted and audited, but the desired spec is what it was: no new generation. */
@@ -60,13 +63,17 @@ export const serverMachine = setup({
     start: assign(({ context }) => change(context, { state: 'RUNNING' })),
     stop: assign(({ context }) => change(context, { state: 'STOPPED' })),
     restart: assign(({ context }) => change(context, { state: 'RUNNING', restartNonce: context.desired.restartNonce + 1 })),
+    wake: assign(({ context }) => change(context, { wakeNonce: (context.desired.wakeNonce ?? 0) + 1 })),
     update: assign(({ context, event }) => {
       if (event.type !== 'UPDATE') return {};
-      return change(context, {
+      const next = change(context, {
         ...(event.resources ? { resources: event.resources } : {}),
         ...(event.inNetwork !== undefined ? { inNetwork: event.inNetwork } : {}),
         ...(event.egressAllow !== undefined ? { egressAllow: event.egressAllow } : {}),
+        ...(event.sleep ? { sleep: event.sleep } : {}),
       });
+      if (event.sleep === null) delete next.desired!.sleep;
+      return next;
     }),
     acknowledge: assign(({ context, event }) => {
       if (event.type !== 'ACKNOWLEDGE') return {};
@@ -123,7 +130,7 @@ export const serverMachine = setup({
     },
     READY: {
       on: {
-        START: [{ guard: 'runningDesired', actions: 'unchanged' }, { actions: 'start' }],
+        START: [{ guard: 'asleep', actions: 'wake' }, { guard: 'runningDesired', actions: 'unchanged' }, { actions: 'start' }],
         STOP: { actions: 'stop' },
         RESTART: { actions: 'restart' },
         UPDATE: { actions: 'update' },

@@ -9,12 +9,12 @@ export interface ConvergenceInput {
 }
 
 /** What convergence reads of the observed status. */
-type ObservedRuntime = Pick<ServerObserved, 'observedGeneration' | 'runtimeState' | 'restarting'>;
+type ObservedRuntime = Pick<ServerObserved, 'observedGeneration' | 'runtimeState' | 'restarting' | 'sleeping'>;
 
-/** Does the observed runtime state satisfy the desired one? A crashed process counts as stopped. */
+/** Does the observed runtime state satisfy the desired one? A crashed process counts as stopped; a sleeping one as running (its Agent wakes it on a join). */
 function runtimeMatches(desired: ServerDesiredState, observed: ObservedRuntime): boolean {
   const runtime = observed.runtimeState;
-  if (desired === 'RUNNING') return runtime === 'RUNNING';
+  if (desired === 'RUNNING') return runtime === 'RUNNING' || (runtime === 'STOPPED' && observed.sleeping !== undefined);
   if (desired === 'STOPPED') return runtime === undefined || runtime === 'STOPPED' || runtime === 'CRASHED';
   return false;
 }

@@ -1,7 +1,7 @@
 import type { Caller } from '../core/caller.js';
 import { DomainError, forbidden, invalidRequest } from '../core/errors.js';
 import { isGlobalAdmin } from './permissions.js';
-import type { Phase, ServerKind, ServerObserved } from './server-spec.js';
+import type { Phase, ServerKind, ServerObserved, ServerSleep } from './server-spec.js';
 
 /**
  * POST /servers makes game servers and POST /network/proxy the network's proxy: a template of
@@ -23,6 +23,21 @@ export function requireJoinableTemplate(template: { id: string; networkMember: b
 export function requireJoinable(kind: ServerKind, networkMember: boolean | undefined): void {
   if (kind === 'PROXY') throw new DomainError('not_network_capable', 'The proxy cannot join the network it serves.');
   if (!networkMember) throw new DomainError('not_network_capable', 'This server\'s template cannot join the network.');
+}
+
+/**
+ * Sleep is decided on the player count, so only a game server whose template reports one sleeps: on
+ * any other, an empty server could never be told from one whose count is unknown.
+ */
+export function requireSleepable(kind: ServerKind, template: { id: string; status?: unknown } | undefined, sleep: unknown): void {
+  if (!sleep) return;
+  if (kind === 'PROXY') throw invalidRequest('body.sleep: the proxy serves the network and never sleeps.');
+  if (!template?.status) throw invalidRequest(`body.sleep: ${template?.id ?? 'this template\'s'} servers report no player count (template status.protocol), so they cannot sleep when empty.`);
+}
+
+/** `sleep` as stored: a join wakes the server unless told otherwise; null (off) stays null. */
+export function sleepOf(input: { afterEmptySeconds: number; wakeOnJoin?: boolean } | null | undefined): ServerSleep | null | undefined {
+  return input ? { afterEmptySeconds: input.afterEmptySeconds, wakeOnJoin: input.wakeOnJoin ?? true } : input;
 }
 
 /**

@@ -42,6 +42,16 @@ export interface ServerDesired {
   acknowledgedConditions: string[];
   /** Bumped by POST restart, so the Agent restarts a server whose other fields did not change. */
   restartNonce: number;
+  /** Sleep when nobody plays (templates with a player count); absent: never. */
+  sleep?: ServerSleep;
+  /** Bumped by POST start of a sleeping server, so its Agent wakes it. */
+  wakeNonce?: number;
+}
+
+/** `sleep`: how long the server stays up with nobody online, and whether a login wakes it. */
+export interface ServerSleep {
+  afterEmptySeconds: number;
+  wakeOnJoin: boolean;
 }
 
 /** What the Agent last reported; written only from Agent reports. */
@@ -63,6 +73,10 @@ export interface ServerObserved {
   pid?: number;
   /** Players online and the most the server takes, as its last Server List Ping answered. */
   players?: Players;
+  /** Set while the server sleeps (its game stopped for want of players, its port answered by the Agent). */
+  sleeping?: { since: string };
+  /** Its last wake on its Agent, kept until it sleeps again: by a login (`player`) or a start. */
+  lastWake?: { at: string; player?: string };
   reportedAt?: string;
 }
 

@@ -26,6 +26,8 @@ export function fromLinkStatus(status: ServerStatus): ServerReport {
     ...(status.lastCrash ? { lastCrash: lastCrashOf(status.lastCrash) } : {}),
     ...(status.portInUse ? { portInUse: status.portInUse } : {}),
     ...(status.players ? { players: { online: status.players.online, max: status.players.max } } : {}),
+    ...(status.sleeping ? { sleeping: { since: status.sleeping.since } } : {}),
+    ...(status.lastWake ? { lastWake: { at: status.lastWake.at, ...(status.lastWake.player ? { player: status.lastWake.player } : {}) } } : {}),
   };
 }
 

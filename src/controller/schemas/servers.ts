@@ -48,6 +48,18 @@ export const ServerNetworkSchema = Type.Object({
   }),
 }, { additionalProperties: false });
 
+export const SleepSchema = Type.Object({
+  afterEmptySeconds: Type.Integer({ minimum: 10, maximum: 86400, description: 'How long the server\'s players online (by Server List Ping) must stay 0 before it sleeps.' }),
+  wakeOnJoin: Type.Optional(Type.Boolean({ default: true, description: 'Whether a player\'s login on the sleeping port wakes it (the player is told it is starting and joins again). Default true.' })),
+}, {
+  additionalProperties: false,
+  description: 'Stop the server when nobody plays and wake it when someone joins: it sleeps with `status.runtimeState` STOPPED and `status.sleeping` true while '
+    + 'staying desired RUNNING and CONVERGED; its Agent answers its port meanwhile (status pings get its last status with 0 players). '
+    + 'Only for templates with a player count (`status.protocol`); never while a player is online or a workflow runs. `null` turns it off.',
+});
+
+const SleepField = Type.Optional(Type.Union([SleepSchema, Type.Null()]));
+
 export const ServerKindSchema = Type.Union([Type.Literal('GAME_SERVER'), Type.Literal('PROXY')]);
 
 export const ServerName = PrintableName(64);
@@ -61,6 +73,7 @@ export const CreateServer = Type.Object({
   inNetwork: Type.Optional(Type.Boolean()),
   restartPolicy: Type.Optional(RestartPolicySchema),
   network: Type.Optional(ServerNetworkSchema),
+  sleep: SleepField,
 }, { additionalProperties: false });
 
 /** `?dryRun=true` of POST and PATCH /servers: decide, and change nothing. */
@@ -74,6 +87,7 @@ export const UpdateServer = Type.Object({
   resources: Type.Optional(ResourcesSchema),
   inNetwork: Type.Optional(Type.Boolean({ description: 'Join or leave the network; a running server takes it at its next start.' })),
   network: Type.Optional(ServerNetworkSchema),
+  sleep: SleepField,
 }, { additionalProperties: false, minProperties: 1 });
 
 const listItemFields = {
@@ -93,6 +107,7 @@ const listItemFields = {
   gamePort: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
   conditionCount: Type.Integer({ minimum: 0 }),
   playersOnline: Type.Optional(Type.Integer({ minimum: 0, description: 'Players online as the server\'s last Server List Ping answered; absent when unknown.' })),
+  sleeping: Type.Optional(Type.Literal(true, { description: 'Present while the server sleeps (`sleep`): stopped for want of players, woken by a join or a start.' })),
 };
 
 export const ServerListItem = Type.Object(listItemFields);
@@ -126,6 +141,7 @@ export const ServerDetail = Type.Object({
   observedGeneration: Type.Integer({ minimum: 0 }),
   ports: Type.Array(Type.Object({ name: Type.String(), protocol: Type.Literal('TCP'), hostPort: Type.Integer() })),
   restartPolicy: RestartPolicySchema,
+  sleep: Type.Optional(Type.Object({ afterEmptySeconds: SleepSchema.properties.afterEmptySeconds, wakeOnJoin: Type.Boolean() }, { description: 'Present when the server sleeps when empty (`sleep` on create and PATCH).' })),
   network: Type.Optional(Type.Object(ServerNetworkSchema.properties, { additionalProperties: false, description: 'Present while the server has `egressAllow` entries.' })),
   conditions: Type.Array(ConditionSchema),
   acknowledgedConditions: Type.Array(Type.String()),
@@ -138,6 +154,8 @@ export const ServerDetail = Type.Object({
     pid: Type.Optional(Type.Integer({ minimum: 1, description: 'The game\'s process id on its Node while it starts or runs (inside its box: the game itself); absent otherwise.' })),
     lastCrash: Type.Optional(LastCrashSchema),
     players: Type.Optional(PlayersSchema),
+    sleeping: Type.Optional(Type.Literal(true, { description: 'Present while the server sleeps: its game is stopped for want of players (runtimeState STOPPED) and its Agent answers its port.' })),
+    sleepingSince: Type.Optional(DateTime),
   }),
   workflow: Type.Optional(Type.Object({
     kind: Type.String(), startedAt: DateTime, step: Type.String(),

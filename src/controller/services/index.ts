@@ -46,6 +46,7 @@ import { ServerCensus } from './servers/census.js';
 import { ServerUsageService } from './servers/usage.js';
 import { ServerPlacements } from './placement/placements.js';
 import { ServerPortMoves } from './servers/port-moves.js';
+import { SleepAudit } from './servers/sleep-audit.js';
 import { ServerReports } from './servers/status-reports.js';
 import { ServerChangeHub } from './servers/change-hub.js';
 import { ServerWatchStream } from './servers/watch-stream.js';
@@ -155,7 +156,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const serverWatchFeed = new ServerWatchStream(serverWatch, serverAggregate.listItem, access, deps, streamGuards, accessEvents);
   // The network: its proxy's routes follow every server and Node change that shapes them.
   const routePush = new NetworkRoutePush(networkState, desiredSender, serverWatch, fleet, deps.logger);
-  const serverReports = new ServerReports(deps, serverAggregate, new ServerPortMoves(deps, serverAggregate, placing, audit));
+  const serverReports = new ServerReports(deps, serverAggregate, new ServerPortMoves(deps, serverAggregate, placing, audit), new SleepAudit(audit));
   agents.onServerReport(serverReports.heard);
   // What the metrics read: servers counted by state when scraped, and each desired change timed until its Agent reports it.
   const serverCensus = new ServerCensus(deps.repos, (nodeId) => nodeDirectory.isConnected(nodeId));

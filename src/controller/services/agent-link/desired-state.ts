@@ -1,4 +1,4 @@
-import type { ServerDesired, ServerKind } from '../../domain/server-spec.js';
+import type { ServerDesired, ServerKind, ServerSleep } from '../../domain/server-spec.js';
 import type { ServerDoc } from '../../store/records.js';
 import type { Repositories } from '../../store/repositories.js';
 
@@ -9,6 +9,8 @@ export interface DesiredServerEntry {
   generation: number;
   desired: ServerDesired;
   gamePort?: number;
+  /** The server's `sleep`, unless a workflow runs on it (none sleeps or wakes by itself under one). */
+  sleep?: ServerSleep;
 }
 
 /**
@@ -36,5 +38,6 @@ function entryOf(s: ServerDoc, nodeId: string): DesiredServerEntry {
     // A workflow's hold keeps the server stopped on its Node without changing what is desired.
     desired: s.workflow?.hold && s.desired.state === 'RUNNING' ? { ...s.desired, state: 'STOPPED' as const } : s.desired,
     ...(s.gamePort ? { gamePort: s.gamePort } : {}),
+    ...(s.desired.sleep && !s.workflow ? { sleep: s.desired.sleep } : {}),
   };
 }

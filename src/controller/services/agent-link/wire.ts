@@ -28,6 +28,8 @@ export function toLinkDesired(entry: DesiredServerEntry, templates: TemplateCata
     plugins,
     network,
     egressAllow: desired.egressAllow ?? [],
+    sleep: entry.sleep ? { afterEmptySeconds: entry.sleep.afterEmptySeconds, wakeOnJoin: entry.sleep.wakeOnJoin } : null,
+    wakeNonce: desired.wakeNonce ?? 0,
   };
 }
 

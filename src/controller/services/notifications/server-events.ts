@@ -3,9 +3,14 @@ import type { ServerDoc } from '../../store/records.js';
 import type { ServerChange } from '../servers/change-hub.js';
 import type { NotificationEvent } from './webhook-outbox.js';
 
-type Seen = { runtime?: string; crashLoop: boolean };
+type Seen = { runtime?: string; crashLoop: boolean; sleeping: boolean; wokeAt?: string };
 
-const seenOf = (doc: ServerDoc): Seen => ({ runtime: doc.observed.runtimeState, crashLoop: doc.observed.conditions.some((c) => c.reason === 'CRASH_LOOP') });
+const seenOf = (doc: ServerDoc): Seen => ({
+  runtime: doc.observed.runtimeState,
+  crashLoop: doc.observed.conditions.some((c) => c.reason === 'CRASH_LOOP'),
+  sleeping: doc.observed.sleeping !== undefined,
+  wokeAt: doc.observed.lastWake?.at,
+});
 
 export const serverOf = (doc: Pick<ServerDoc, '_id' | 'name' | 'teamId'>) => ({ id: doc._id, name: doc.name, teamId: doc.teamId });
 
@@ -26,13 +31,19 @@ export class ServerTransitions {
       this.seen.delete(doc._id);
       return [];
     }
-    const before = this.seen.get(doc._id) ?? { crashLoop: false };
+    const before = this.seen.get(doc._id) ?? { crashLoop: false, sleeping: false };
     const now = seenOf(doc);
     this.seen.set(doc._id, now);
     const server = serverOf(doc);
     const events: NotificationEvent[] = [];
     if (now.runtime === 'RUNNING' && before.runtime !== 'RUNNING' && before.runtime !== undefined) events.push({ event: 'server.started', server, details: {} });
-    if (now.runtime === 'STOPPED' && (before.runtime === 'RUNNING' || before.runtime === 'STOPPING')) events.push({ event: 'server.stopped', server, details: {} });
+    // A server that went to sleep stopped for want of players: that is told as server.slept alone.
+    if (now.runtime === 'STOPPED' && (before.runtime === 'RUNNING' || before.runtime === 'STOPPING') && !now.sleeping) events.push({ event: 'server.stopped', server, details: {} });
+    if (now.sleeping && !before.sleeping) events.push({ event: 'server.slept', server, details: { since: doc.observed.sleeping!.since } });
+    if (now.wokeAt && now.wokeAt !== before.wokeAt) {
+      const player = doc.observed.lastWake?.player;
+      events.push({ event: 'server.woke', server, details: { at: now.wokeAt, ...(player ? { player } : {}) } });
+    }
     if (now.crashLoop && !before.crashLoop) {
       const condition = doc.observed.conditions.find((c) => c.reason === 'CRASH_LOOP');
       events.push({ event: 'server.crash_loop', server, details: { message: condition?.message ?? '' } });

@@ -1,5 +1,8 @@
 import type { Reservation, ServerKind, ServerRestartPolicy, ServerSoftware } from '../../domain/server-spec.js';
 
+/** `sleep` of POST and PATCH /servers; null turns it off. */
+export type SleepInput = { afterEmptySeconds: number; wakeOnJoin?: boolean } | null;
+
 export interface CreateServerInput {
   name: string;
   teamId: string;
@@ -9,6 +12,7 @@ export interface CreateServerInput {
   inNetwork?: boolean;
   restartPolicy?: ServerRestartPolicy;
   network?: ServerNetworkInput;
+  sleep?: SleepInput;
 }
 
 /** `network` of POST and PATCH /servers: `CIDR[:PORT]` entries, checked by the schema. */

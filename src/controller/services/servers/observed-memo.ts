@@ -12,13 +12,14 @@ export interface KnownObserved {
 }
 
 /** The fields a report sets; a stored status with any other is rewritten. */
-const reportedFields = new Set(['observedGeneration', 'runtimeState', 'installed', 'restarting', 'startedInNetwork', 'usage', 'conditions', 'startedAt', 'pid', 'players', 'reportedAt']);
+const reportedFields = new Set(['observedGeneration', 'runtimeState', 'installed', 'restarting', 'startedInNetwork', 'usage', 'conditions', 'startedAt', 'pid', 'players', 'sleeping', 'lastWake', 'reportedAt']);
 
 /** Field by field: reports arrive by the hundred thousand, and a JSON copy of each to compare was a tenth of the Controller's work. */
 function sameApartFromUsage(a: ServerObserved, b: ServerObserved): boolean {
   if (a.observedGeneration !== b.observedGeneration || a.runtimeState !== b.runtimeState || a.installed !== b.installed || a.restarting !== b.restarting
     || a.startedInNetwork !== b.startedInNetwork || a.startedAt !== b.startedAt || a.pid !== b.pid
-    || a.players?.online !== b.players?.online || a.players?.max !== b.players?.max) return false;
+    || a.players?.online !== b.players?.online || a.players?.max !== b.players?.max
+    || a.sleeping?.since !== b.sleeping?.since || a.lastWake?.at !== b.lastWake?.at) return false;
   if (a.conditions.length !== b.conditions.length || (a.conditions.length > 0 && JSON.stringify(a.conditions) !== JSON.stringify(b.conditions))) return false;
   return Object.keys(a).every((field) => reportedFields.has(field));
 }

@@ -1,6 +1,7 @@
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { ServerDoc } from '../../store/records.js';
 import { defaultRestartPolicy, emptyObserved, type ServerDesired, type ServerKind } from '../../domain/server-spec.js';
+import { sleepOf } from '../../domain/server-refusals.js';
 import type { TemplateCatalog } from '../../adapters/software/template-catalog.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import type { ServerAggregate } from './aggregate.js';
@@ -46,6 +47,7 @@ export class ServerCreation {
         restartPolicy: input.restartPolicy ?? defaultRestartPolicy,
         acknowledgedConditions: [],
         restartNonce: 0,
+        ...(input.sleep ? { sleep: sleepOf(input.sleep)! } : {}),
       };
       const server = { _id: id, name: input.name, nameKey, teamId, nodeId, kind, gamePort, observed: emptyObserved(), createdAt: at, updatedAt: at };
       const doc = await this.servers.add(server, desired, dryRun).catch((e: unknown) => {

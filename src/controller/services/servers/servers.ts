@@ -6,7 +6,7 @@ import type { Permission } from '../../core/permission-names.js';
 import type { ServerEvent } from '../../actors/server-machine.js';
 import { paginate } from '../../domain/cursor.js';
 import { networkId } from '../../domain/network.js';
-import { requireJoinable, requireJoinableTemplate, requireMaySetEgress, requireReinstallable, requireTemplateKind } from '../../domain/server-refusals.js';
+import { requireJoinable, requireJoinableTemplate, requireMaySetEgress, requireReinstallable, requireSleepable, requireTemplateKind, sleepOf } from '../../domain/server-refusals.js';
 import { serverName } from '../../domain/server-name.js';
 import type { Reservation } from '../../domain/server-spec.js';
 import type { TemplateCatalog } from '../../adapters/software/template-catalog.js';
@@ -14,7 +14,7 @@ import { nowIso, type ServiceDeps } from '../deps.js';
 import { hidden, type Access } from '../identity/access.js';
 import { previewRecord } from './actor-record.js';
 import type { ServerAggregate } from './aggregate.js';
-import type { ChangeOptions, CreateServerInput, ServerListQuery, ServerNetworkInput } from './inputs.js';
+import type { ChangeOptions, CreateServerInput, ServerListQuery, ServerNetworkInput, SleepInput } from './inputs.js';
 import { walkServerList } from './list-walk.js';
 import { requireMayJoinNetwork } from './network-admission.js';
 import type { PlacementTurn } from './placement-turn.js';
@@ -41,13 +41,14 @@ export class ServerService {
 
   async create(caller: Caller, raw: CreateServerInput, audit: AuditScope, options: ChangeOptions = {}) {
     const input = { ...raw, name: serverName(raw.name) };
-    audit.detail({ name: input.name, teamId: input.teamId, software: input.software, resources: input.resources, ...(input.network ? { network: input.network } : {}) });
+    audit.detail({ name: input.name, teamId: input.teamId, software: input.software, resources: input.resources, ...(input.network ? { network: input.network } : {}), ...(input.sleep ? { sleep: input.sleep } : {}) });
     const team = await this.deps.repos.teams.findById(input.teamId);
     if (!team) throw hidden('team');
     await this.access.require(caller, input.teamId, 'servers.create', 'team', 'servers.read');
     requireMaySetEgress(caller, [], input.network?.egressAllow);
     const { template, software } = chooseSoftware(this.templates, input.software);
     requireTemplateKind(template.kind, 'GAME_SERVER');
+    requireSleepable('GAME_SERVER', template, input.sleep);
     if (input.inNetwork) {
       requireJoinableTemplate(template);
       await requireMayJoinNetwork(this.deps, this.access, caller, input.teamId);
@@ -77,13 +78,15 @@ export class ServerService {
     audit.target(serverId);
     const permission: Permission = action === 'STOP' ? 'servers.stop' : 'servers.start';
     const doc = await this.servers.load(caller, serverId, permission);
-    return this.servers.detail(await this.servers.apply(doc, { type: action, at: nowIso(this.deps) }));
+    const event: ServerEvent = action === 'START' ? { type: 'START', at: nowIso(this.deps), asleep: doc.observed.sleeping !== undefined } : { type: action, at: nowIso(this.deps) };
+    return this.servers.detail(await this.servers.apply(doc, event));
   }
 
-  async update(caller: Caller, serverId: string, input: { resources?: Reservation; inNetwork?: boolean; network?: ServerNetworkInput }, audit: AuditScope, options: ChangeOptions = {}) {
+  async update(caller: Caller, serverId: string, input: { resources?: Reservation; inNetwork?: boolean; network?: ServerNetworkInput; sleep?: SleepInput }, audit: AuditScope, options: ChangeOptions = {}) {
     audit.target(serverId).detail({ ...input });
     const doc = await this.servers.load(caller, serverId, 'servers.update');
     requireMaySetEgress(caller, doc.desired.egressAllow ?? [], input.network?.egressAllow);
+    requireSleepable(doc.kind, this.templates.get(doc.desired.software.template), input.sleep);
     if (input.inNetwork) {
       requireJoinable(doc.kind, this.templates.get(doc.desired.software.template)?.networkMember);
       await requireMayJoinNetwork(this.deps, this.access, caller, doc.teamId);
@@ -95,8 +98,10 @@ export class ServerService {
         this.servers.requireAccepts(current, { type: 'UPDATE', at: nowIso(this.deps) });
         await room.requireRoomOn(current.nodeId, input.resources, serverId);
       }
-      const { network, ...fields } = input;
-      const event: ServerEvent = { type: 'UPDATE', at: nowIso(this.deps), ...fields, ...(network ? { egressAllow: network.egressAllow } : {}) };
+      const { network, sleep, ...fields } = input;
+      const event: ServerEvent = {
+        type: 'UPDATE', at: nowIso(this.deps), ...fields, ...(network ? { egressAllow: network.egressAllow } : {}), ...(sleep !== undefined ? { sleep: sleepOf(sleep) } : {}),
+      };
       if (options.dryRun) return this.servers.detail(previewRecord(current, event, nowIso(this.deps)));
       const updated = await this.servers.apply(current, event);
       if (input.inNetwork === false) await this.leaveLobby(serverId);

@@ -2,6 +2,7 @@ import type { Phase } from '../../domain/server-spec.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import { worthWriting } from './observed-memo.js';
 import type { ServerPortMoves } from './port-moves.js';
+import type { SleepAudit } from './sleep-audit.js';
 import { observedOf, type ServerReport } from '../../domain/server-report.js';
 import type { ServerAggregate } from './aggregate.js';
 import type { ServerEvent } from '../../actors/server-machine.js';
@@ -14,7 +15,7 @@ import type { ServerDoc } from '../../store/records.js';
  * that turns out installed after all is READY again.
  */
 export class ServerReports {
-  constructor(private readonly deps: ServiceDeps, private readonly servers: ServerAggregate, private readonly portMoves: ServerPortMoves) {}
+  constructor(private readonly deps: ServiceDeps, private readonly servers: ServerAggregate, private readonly portMoves: ServerPortMoves, private readonly sleeps: SleepAudit) {}
 
   /** A report as the link publishes it: applied in the background, a failure logged. */
   heard = (nodeId: string, report: ServerReport): void => {
@@ -48,6 +49,8 @@ export class ServerReports {
     const event = eventOf(report, current, at);
     if (event) await this.servers.take(current, event, observed);
     else if (worthWriting(current.observed, observed)) await this.servers.writeObserved(current, observed);
+    else return;
+    await this.sleeps.reported(current._id, nodeId, current.observed, observed);
   }
 }
 

@@ -60,6 +60,7 @@ export function serverListItem(doc: Shared<ServerDoc>, nodeConnected: boolean) {
     gamePort: doc.gamePort || undefined,
     conditionCount: conditionCount(doc, nodeConnected),
     playersOnline: doc.observed.players?.online,
+    sleeping: doc.observed.sleeping ? true as const : undefined,
   };
 }
 
@@ -76,6 +77,7 @@ export function serverDetail(doc: ServerDoc, nodeConnected: boolean, lastCrash?:
     observedGeneration: doc.observed.observedGeneration,
     ports: doc.gamePort ? [{ name: 'game', protocol: 'TCP' as const, hostPort: doc.gamePort }] : [],
     restartPolicy: doc.desired.restartPolicy,
+    ...(doc.desired.sleep ? { sleep: doc.desired.sleep } : {}),
     ...(doc.desired.egressAllow?.length ? { network: { egressAllow: doc.desired.egressAllow } } : {}),
     conditions,
     acknowledgedConditions: doc.desired.acknowledgedConditions,
@@ -90,6 +92,7 @@ export function serverDetail(doc: ServerDoc, nodeConnected: boolean, lastCrash?:
       ...(doc.observed.pid ? { pid: doc.observed.pid } : {}),
       ...(lastCrash ? { lastCrash } : {}),
       ...(doc.observed.players ? { players: doc.observed.players } : {}),
+      ...(doc.observed.sleeping ? { sleeping: true as const, sleepingSince: doc.observed.sleeping.since } : {}),
     },
     ...(doc.workflow ? { workflow: workflowView(doc.workflow) } : {}),
     createdAt: doc.createdAt,

@@ -56,6 +56,8 @@ import type { RuntimeInput as _cairn_agent_v1_RuntimeInput, Runtime as _cairn_ag
 import type { ServerNetworkInput as _cairn_agent_v1_ServerNetworkInput, ServerNetwork as _cairn_agent_v1_ServerNetwork } from './cairn/agent/v1/ServerNetwork.js';
 import type { ServerResourcesInput as _cairn_agent_v1_ServerResourcesInput, ServerResources as _cairn_agent_v1_ServerResources } from './cairn/agent/v1/ServerResources.js';
 import type { ServerStatusInput as _cairn_agent_v1_ServerStatusInput, ServerStatus as _cairn_agent_v1_ServerStatus } from './cairn/agent/v1/ServerStatus.js';
+import type { SleepPolicyInput as _cairn_agent_v1_SleepPolicyInput, SleepPolicy as _cairn_agent_v1_SleepPolicy } from './cairn/agent/v1/SleepPolicy.js';
+import type { SleepingInput as _cairn_agent_v1_SleepingInput, Sleeping as _cairn_agent_v1_Sleeping } from './cairn/agent/v1/Sleeping.js';
 import type { SnapshotCloseInput as _cairn_agent_v1_SnapshotCloseInput, SnapshotClose as _cairn_agent_v1_SnapshotClose } from './cairn/agent/v1/SnapshotClose.js';
 import type { SnapshotManifestInput as _cairn_agent_v1_SnapshotManifestInput, SnapshotManifest as _cairn_agent_v1_SnapshotManifest } from './cairn/agent/v1/SnapshotManifest.js';
 import type { SnapshotOpenInput as _cairn_agent_v1_SnapshotOpenInput, SnapshotOpen as _cairn_agent_v1_SnapshotOpen } from './cairn/agent/v1/SnapshotOpen.js';
@@ -75,6 +77,7 @@ import type { StageWriteInput as _cairn_agent_v1_StageWriteInput, StageWrite as 
 import type { UsageHistoryInput as _cairn_agent_v1_UsageHistoryInput, UsageHistory as _cairn_agent_v1_UsageHistory } from './cairn/agent/v1/UsageHistory.js';
 import type { UsageSampleInput as _cairn_agent_v1_UsageSampleInput, UsageSample as _cairn_agent_v1_UsageSample } from './cairn/agent/v1/UsageSample.js';
 import type { UsageSamplesInput as _cairn_agent_v1_UsageSamplesInput, UsageSamples as _cairn_agent_v1_UsageSamples } from './cairn/agent/v1/UsageSamples.js';
+import type { WakeInput as _cairn_agent_v1_WakeInput, Wake as _cairn_agent_v1_Wake } from './cairn/agent/v1/Wake.js';
 import type { WelcomeInput as _cairn_agent_v1_WelcomeInput, Welcome as _cairn_agent_v1_Welcome } from './cairn/agent/v1/Welcome.js';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
@@ -142,6 +145,8 @@ export interface ProtoGrpcType {
         ServerNetwork: MessageTypeDefinition<_cairn_agent_v1_ServerNetworkInput, _cairn_agent_v1_ServerNetwork>
         ServerResources: MessageTypeDefinition<_cairn_agent_v1_ServerResourcesInput, _cairn_agent_v1_ServerResources>
         ServerStatus: MessageTypeDefinition<_cairn_agent_v1_ServerStatusInput, _cairn_agent_v1_ServerStatus>
+        SleepPolicy: MessageTypeDefinition<_cairn_agent_v1_SleepPolicyInput, _cairn_agent_v1_SleepPolicy>
+        Sleeping: MessageTypeDefinition<_cairn_agent_v1_SleepingInput, _cairn_agent_v1_Sleeping>
         SnapshotClose: MessageTypeDefinition<_cairn_agent_v1_SnapshotCloseInput, _cairn_agent_v1_SnapshotClose>
         SnapshotManifest: MessageTypeDefinition<_cairn_agent_v1_SnapshotManifestInput, _cairn_agent_v1_SnapshotManifest>
         SnapshotOpen: MessageTypeDefinition<_cairn_agent_v1_SnapshotOpenInput, _cairn_agent_v1_SnapshotOpen>
@@ -161,6 +166,7 @@ export interface ProtoGrpcType {
         UsageHistory: MessageTypeDefinition<_cairn_agent_v1_UsageHistoryInput, _cairn_agent_v1_UsageHistory>
         UsageSample: MessageTypeDefinition<_cairn_agent_v1_UsageSampleInput, _cairn_agent_v1_UsageSample>
         UsageSamples: MessageTypeDefinition<_cairn_agent_v1_UsageSamplesInput, _cairn_agent_v1_UsageSamples>
+        Wake: MessageTypeDefinition<_cairn_agent_v1_WakeInput, _cairn_agent_v1_Wake>
         Welcome: MessageTypeDefinition<_cairn_agent_v1_WelcomeInput, _cairn_agent_v1_Welcome>
       }
     }

@@ -6,6 +6,7 @@ import type { DesiredRuntimeStateInput as _cairn_agent_v1_DesiredRuntimeStateInp
 import type { RestartPolicyInput as _cairn_agent_v1_RestartPolicyInput, RestartPolicy as _cairn_agent_v1_RestartPolicy } from '../../../cairn/agent/v1/RestartPolicy.js';
 import type { DesiredPluginInput as _cairn_agent_v1_DesiredPluginInput, DesiredPlugin as _cairn_agent_v1_DesiredPlugin } from '../../../cairn/agent/v1/DesiredPlugin.js';
 import type { ServerNetworkInput as _cairn_agent_v1_ServerNetworkInput, ServerNetwork as _cairn_agent_v1_ServerNetwork } from '../../../cairn/agent/v1/ServerNetwork.js';
+import type { SleepPolicyInput as _cairn_agent_v1_SleepPolicyInput, SleepPolicy as _cairn_agent_v1_SleepPolicy } from '../../../cairn/agent/v1/SleepPolicy.js';
 import type { Long } from '@grpc/proto-loader';
 
 /**
@@ -79,6 +80,16 @@ export interface DesiredServerInput {
    * host's network. An entry the Agent cannot read is skipped.
    */
   'egressAllow'?: (string)[];
+  /**
+   * Stop the game when nobody plays and answer its port meanwhile (templates with a player count
+   * only); absent: never sleeps. The Controller leaves it out while a workflow runs on the server,
+   * so a sleeping server is never woken, and a running one never put to sleep, under a workflow.
+   */
+  'sleep'?: (_cairn_agent_v1_SleepPolicyInput | null);
+  /**
+   * Bumped by an explicit start of a sleeping server: the Agent wakes it (as a login would).
+   */
+  'wakeNonce'?: (number | string | Long);
 }
 
 /**
@@ -152,4 +163,14 @@ export interface DesiredServer {
    * host's network. An entry the Agent cannot read is skipped.
    */
   'egressAllow': (string)[];
+  /**
+   * Stop the game when nobody plays and answer its port meanwhile (templates with a player count
+   * only); absent: never sleeps. The Controller leaves it out while a workflow runs on the server,
+   * so a sleeping server is never woken, and a running one never put to sleep, under a workflow.
+   */
+  'sleep': (_cairn_agent_v1_SleepPolicy | null);
+  /**
+   * Bumped by an explicit start of a sleeping server: the Agent wakes it (as a login would).
+   */
+  'wakeNonce': (number);
 }

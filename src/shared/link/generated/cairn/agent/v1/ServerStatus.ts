@@ -6,6 +6,8 @@ import type { ConditionInput as _cairn_agent_v1_ConditionInput, Condition as _ca
 import type { PortBindingInput as _cairn_agent_v1_PortBindingInput, PortBinding as _cairn_agent_v1_PortBinding } from '../../../cairn/agent/v1/PortBinding.js';
 import type { LastCrashInput as _cairn_agent_v1_LastCrashInput, LastCrash as _cairn_agent_v1_LastCrash } from '../../../cairn/agent/v1/LastCrash.js';
 import type { PlayersInput as _cairn_agent_v1_PlayersInput, Players as _cairn_agent_v1_Players } from '../../../cairn/agent/v1/Players.js';
+import type { SleepingInput as _cairn_agent_v1_SleepingInput, Sleeping as _cairn_agent_v1_Sleeping } from '../../../cairn/agent/v1/Sleeping.js';
+import type { WakeInput as _cairn_agent_v1_WakeInput, Wake as _cairn_agent_v1_Wake } from '../../../cairn/agent/v1/Wake.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface ServerStatusInput {
@@ -79,6 +81,16 @@ export interface ServerStatusInput {
    * `status: {protocol: "minecraft-slp"}`, while running); unset when unknown.
    */
   'players'?: (_cairn_agent_v1_PlayersInput | null);
+  /**
+   * Set while the server sleeps: its game is stopped for want of players and the Agent answers its
+   * port (runtime_state STOPPED). Unset otherwise.
+   */
+  'sleeping'?: (_cairn_agent_v1_SleepingInput | null);
+  /**
+   * The server's last wake since it last slept on this Agent, kept until it sleeps again; unset when
+   * it has not woken. The Controller audits a wake whose time it has not seen (server.woke).
+   */
+  'lastWake'?: (_cairn_agent_v1_WakeInput | null);
 }
 
 export interface ServerStatus {
@@ -152,4 +164,14 @@ export interface ServerStatus {
    * `status: {protocol: "minecraft-slp"}`, while running); unset when unknown.
    */
   'players': (_cairn_agent_v1_Players | null);
+  /**
+   * Set while the server sleeps: its game is stopped for want of players and the Agent answers its
+   * port (runtime_state STOPPED). Unset otherwise.
+   */
+  'sleeping': (_cairn_agent_v1_Sleeping | null);
+  /**
+   * The server's last wake since it last slept on this Agent, kept until it sleeps again; unset when
+   * it has not woken. The Controller audits a wake whose time it has not seen (server.woke).
+   */
+  'lastWake': (_cairn_agent_v1_Wake | null);
 }
