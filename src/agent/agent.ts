@@ -18,6 +18,8 @@ import { formatGameUids } from './isolation/game-uids.js';
 import { discoverJava } from './java/java-discovery.js';
 import { Installer } from './reconciler/installer.js';
 import { registerPrefetch } from './reconciler/register-prefetch.js';
+import { openSleepingPorts } from './sleeper/sleeping-ports.js';
+import type { SleeperPool } from './sleeper/sleeper-pool.js';
 import { Reconciler } from './reconciler/reconciler.js';
 import { narrowAgentFiles } from './reconciler/server-home.js';
 import { downloadCache, pluginCache } from './reconciler/server-paths.js';
@@ -39,6 +41,8 @@ export class NotEnrolledError extends Error {
 
 export interface AgentOptions {
   backoff?: BackoffPolicy;
+  /** The sleeping ports the caller opened already (main.ts, before loading this); opened here otherwise. */
+  sleepers?: SleeperPool;
 }
 
 export interface RunningAgent {
@@ -94,12 +98,14 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
   if (looseMode !== undefined) logger.warn({ event: 'data_dir_tightened', dataDir: config.dataDir, was: looseMode.toString(8) }, 'the data dir was open to other users; it is now 0700');
   const narrowed = await narrowAgentFiles(config.dataDir);
   if (narrowed > 0) logger.warn({ event: 'data_files_tightened', dataDir: config.dataDir, entries: narrowed }, `narrowed ${narrowed} of the Agent's files and directories to 0600/0700`);
+  const sleepers = options.sleepers ?? await openSleepingPorts(config.dataDir, logger);
   const credentials = await linkCredentials(config);
   // Before enrolling: an Agent refused its uid range must not use up its token.
   const javas = await discoverJava({ given: config.javas, javaHome: process.env.JAVA_HOME }, logger);
   const boxes = await boxesForAgent({ ...config, javas: javas.map((j) => j.path) }, logger);
   const { nodeId, credential } = await credentialFor(config, credentials, logger, backoff).catch(async (e: unknown) => {
     await boxes.close();
+    await sleepers.closeAll();
     throw e;
   });
   const sampler = new UsageSampler(config.dataDir);
@@ -121,6 +127,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
     restartBackoffMs: config.restartBackoffMs,
     statusIntervalMs: config.statusIntervalMs,
     beforeStart: (desired, serverDir) => plugins.place(desired.plugins ?? [], serverDir, boxes.identityOf(desired.serverId)),
+    sleepers,
   });
   const link = new AgentLinkClient({
     address: config.controller,

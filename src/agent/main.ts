@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import { createLogger } from '../shared/logger.js';
 import { runProgram, stopOnSignals } from '../shared/program-main.js';
-import { NotEnrolledError, runAgent, type RunningAgent } from './agent.js';
+import type { RunningAgent } from './agent.js';
 import { agentHelp, parseAgentCommandLine, type AgentConfig } from './config.js';
-import { EnrollmentRefused } from './link/enroll.js';
 import { GameUidsRefusedError } from './isolation/game-uids.js';
+import { openSleepingPorts } from './sleeper/sleeping-ports.js';
 
 const logger = createLogger('cairn-agent');
 /** The Agent closes its link and removes unfinished uploads within this, or leaves anyway (`--local-agent` waits 5 s, then kills it). */
@@ -15,9 +15,15 @@ async function startAgent(config: AgentConfig): Promise<RunningAgent> {
   // A server's files are for its game to read (`.cairn`, the config the Agent writes), whatever umask
   // the Agent inherited (a `--local-agent` inherits the Controller's 077); its data dir's top is 0700.
   process.umask(0o022);
+  // Sleeping servers' ports are answered before the rest of the Agent is even loaded (the link's
+  // modules take seconds): players' clients keep seeing them across the Agent's restart.
+  const sleepers = await openSleepingPorts(config.dataDir, logger);
+  const { NotEnrolledError, runAgent } = await import('./agent.js');
+  const { EnrollmentRefused } = await import('./link/enroll.js');
   try {
-    return await runAgent(config, logger);
+    return await runAgent(config, logger, { sleepers });
   } catch (e) {
+    await sleepers.closeAll();
     const uids = e instanceof GameUidsRefusedError;
     if (!uids && !(e instanceof NotEnrolledError) && !(e instanceof EnrollmentRefused)) throw e;
     logger.fatal({ event: uids ? 'game_uids_refused' : 'not_enrolled', reason: (e as Error).message }, 'cannot start');

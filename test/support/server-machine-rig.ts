@@ -7,7 +7,7 @@ import type { ServerTarget } from '../../src/agent/reconciler/server-target.js';
 export const machineTarget = (over: Partial<ServerTarget> = {}): ServerTarget => ({
   serverId: 's1', generation: 1, state: 'RUNNING', software: { template: 'simcraft', version: '1.21.4' },
   resources: { cpuMillis: 500, memoryBytes: 256 * 2 ** 20 }, gamePort: 41565, inNetwork: false,
-  restartPolicy: { maxRestarts: 0, windowSeconds: 60 }, acknowledgedConditions: [], restartNonce: 0, ...over,
+  restartPolicy: { maxRestarts: 0, windowSeconds: 60 }, acknowledgedConditions: [], restartNonce: 0, wakeNonce: 0, ...over,
 });
 
 /**

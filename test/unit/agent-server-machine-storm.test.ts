@@ -10,7 +10,7 @@ type Action = 'start' | 'stop' | 'restart';
 const target = (over: Partial<ServerTarget>): ServerTarget => ({
   serverId: 's1', generation: 1, state: 'STOPPED', software: { template: 'simcraft', version: '1.21.4' },
   resources: { cpuMillis: 1000, memoryBytes: 1 << 30 }, gamePort: 41565, inNetwork: false,
-  restartPolicy: { maxRestarts: 3, windowSeconds: 300 }, acknowledgedConditions: [], restartNonce: 0, ...over,
+  restartPolicy: { maxRestarts: 3, windowSeconds: 300 }, acknowledgedConditions: [], restartNonce: 0, wakeNonce: 0, ...over,
 });
 
 /**

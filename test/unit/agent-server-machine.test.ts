@@ -6,7 +6,7 @@ import { agentServerMachine, runtimeStateOf, type AgentServerState, type ProbeRe
 const desired = (over: Partial<ServerTarget> = {}): ServerTarget => ({
   serverId: 's1', generation: 1, state: 'STOPPED', software: { template: 'simcraft', version: '1.21.4' },
   resources: { cpuMillis: 1000, memoryBytes: 1 << 30 }, gamePort: 41565, inNetwork: false,
-  restartPolicy: { maxRestarts: 2, windowSeconds: 60 }, acknowledgedConditions: [], restartNonce: 0, ...over,
+  restartPolicy: { maxRestarts: 2, windowSeconds: 60 }, acknowledgedConditions: [], restartNonce: 0, wakeNonce: 0, ...over,
 });
 
 /** A promise settled by the test: an effect that takes as long as the test wants. */

@@ -7,7 +7,7 @@ import { resolveRunCommand, type Template } from '../../src/shared/templates.js'
 const target = (cpuMillis: number): ServerTarget => ({
   serverId: '0190a1b2-0000-7000-8000-000000000001', generation: 1, state: 'RUNNING', software: { template: 'paper', version: '1.21.4' },
   resources: { cpuMillis, memoryBytes: 512 * 2 ** 20 }, gamePort: 25570, inNetwork: false, restartPolicy: { maxRestarts: 0, windowSeconds: 60 },
-  acknowledgedConditions: [], restartNonce: 0,
+  acknowledgedConditions: [], restartNonce: 0, wakeNonce: 0,
 });
 const host = { javas: [{ name: 'java' as const, version: '21.0.5', major: 21, path: '/usr/lib/jvm/jdk-21/bin/java' }], bindAddress: '127.0.0.1' };
 

@@ -112,7 +112,7 @@ describe('game ports held by other programs', () => {
     const desired = (over: Partial<ServerTarget> = {}): ServerTarget => ({
       serverId: 's1', generation: 2, state: 'RUNNING', software: { template: 'simcraft', version: '1.21.4' },
       resources: { cpuMillis: 1000, memoryBytes: 1 << 30 }, gamePort: 41000, inNetwork: false,
-      restartPolicy: { maxRestarts: 2, windowSeconds: 60 }, acknowledgedConditions: [], restartNonce: 0, ...over,
+      restartPolicy: { maxRestarts: 2, windowSeconds: 60 }, acknowledgedConditions: [], restartNonce: 0, wakeNonce: 0, ...over,
     });
 
     function harness(heldPorts: Set<number>) {

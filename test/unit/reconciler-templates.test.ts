@@ -1,3 +1,4 @@
+import { SleeperPool } from '../../src/agent/sleeper/sleeper-pool.js';
 import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -24,7 +25,7 @@ describe('reconciler: templates arriving over the link', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'cairn-reconciler-'));
     reconciler = new Reconciler({
       dataDir, runtime: new ProcessRuntime({ dataDir }), installer: new Installer(join(dataDir, 'cache'), { fetch: () => Promise.reject(new Error('this test installs built-in programs only')) }),
-      boxes: GameBoxes.off(silentLogger), host: { javas: [], bindAddress: '127.0.0.1' }, logger: silentLogger, restartBackoffMs: 100, statusIntervalMs: 60_000,
+      boxes: GameBoxes.off(silentLogger), host: { javas: [], bindAddress: '127.0.0.1' }, logger: silentLogger, restartBackoffMs: 100, statusIntervalMs: 60_000, sleepers: new SleeperPool(silentLogger),
     });
     statuses.length = 0;
     reconciler.attach({ onDesiredState: () => () => true, onDesiredChange: () => () => true, onConnected: () => () => true, sendServerStatus: (status) => statuses.push(status) > 0 });

@@ -41,7 +41,9 @@ describe('Server List Ping client (the Agent asking a game for its players)', ()
         }
       });
     });
-    expect(await pingPlayers('127.0.0.1', port)).to.deep.equal({ online: 3, max: 20 });
+    expect(await pingPlayers('127.0.0.1', port)).to.deep.equal({
+      online: 3, max: 20, game: { version: { name: 'Simcraft 1.21.4', protocol: 769 }, description: { text: 'hello' } },
+    }, 'its version and description come too: what its port says while it sleeps');
     expect(ponged, 'the exchange went on to the ping').to.equal(true);
   });
 

@@ -17,6 +17,7 @@ import type { AgentServerState } from './server-machine.js';
 import { makeServerHome } from './server-home.js';
 import { serverHome, serverRoot } from './server-paths.js';
 import { ServerRunner } from './server-runner.js';
+import type { SleeperPool } from '../sleeper/sleeper-pool.js';
 
 export interface ReconcilerDeps {
   dataDir: string;
@@ -32,6 +33,8 @@ export interface ReconcilerDeps {
   /** How disk limits are held here; accounting when not given. */
   diskMode?: DiskMode;
   beforeStart?: (desired: ServerTarget, serverDir: string) => Promise<void>;
+  /** The Node's sleeping ports (opened at the Agent's start for servers that slept). */
+  sleepers: SleeperPool;
 }
 
 /** What the reconciler needs of the link: desired state in, server status out. */
@@ -54,6 +57,8 @@ export function fromLink(d: DesiredServer): ServerTarget {
     ...(d.network ? { network: d.network } : {}),
     // The Controller checks entries by the same rules: one unread here is a newer Controller's form, and allows nothing.
     egressAllow: d.egressAllow.map((raw) => parseEgressRule(raw)).filter((r): r is EgressRule => r !== undefined),
+    ...(d.sleep && d.sleep.afterEmptySeconds > 0 ? { sleep: { afterEmptySeconds: d.sleep.afterEmptySeconds, wakeOnJoin: d.sleep.wakeOnJoin } } : {}),
+    wakeNonce: d.wakeNonce,
   };
 }
 
@@ -252,6 +257,7 @@ export class Reconciler {
   stop(): void {
     clearInterval(this.statusTimer);
     for (const runner of this.runners.values()) runner.actor.stop();
+    void this.deps.sleepers.closeAll();
     this.deps.runtime.close();
   }
 }

@@ -33,4 +33,8 @@ export interface ServerMachineContext extends RestartCount {
   backoffBaseMs: number;
   startRefusal?: AgentCondition;
   runtimeRefusal?: AgentCondition;
+  /** While asleep: when it fell asleep, and the desired wake nonce then (a newer one wakes it). */
+  asleep?: { since: string; wakeNonce: number };
+  /** Its last wake since it last fell asleep: by a login (`player`) or, with none, a start. */
+  lastWake?: { at: string; player: string };
 }

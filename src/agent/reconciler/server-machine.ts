@@ -1,4 +1,4 @@
-import { assign, fromCallback, fromPromise, setup, type EventObject } from 'xstate';
+import { assign, fromCallback, fromPromise, not, setup, type EventObject } from 'xstate';
 import { crashAt, crashLoopMessage, isCrash, launchFailureAt, withOomCondition, type CrashLine } from './crash-record.js';
 import { clearPortInUse, notePortInUse, portRecheckMs, type PortCheckResult } from './port-in-use.js';
 import { restartsAtCrash, startAsked } from './restart-count.js';
@@ -13,6 +13,8 @@ export interface ProbeResult {
   applied?: AppliedSpec;
   /** The game exited while nobody watched (e.g. the Agent was down). */
   missedExit?: { code: number | null; signal: string | null };
+  /** The server was asleep when the Agent stopped (its marker). */
+  asleep?: { since: string; wakeNonce: number };
 }
 
 export type ServerMachineEvent =
@@ -20,7 +22,11 @@ export type ServerMachineEvent =
   | { type: 'READY_LINE' }
   | { type: 'EXITED'; code: number | null; signal: string | null; at: number; lastLines: readonly CrashLine[]; oomKilled?: boolean }
   /** The server's files were replaced and its software installed (a restore committed here). */
-  | { type: 'FILES_REPLACED' };
+  | { type: 'FILES_REPLACED' }
+  /** Nobody played for the server's `sleep.afterEmptySeconds`, by its pings. */
+  | { type: 'EMPTY' }
+  /** A login on the sleeping port, by `player`. */
+  | { type: 'WAKE'; player: string; at: number };
 
 const crashLoopId = (serverId: string) => `${serverId}:crash-loop`;
 const maxBackoffMs = 30_000;
@@ -69,6 +75,10 @@ export const agentServerMachine = setup({
     remove: fromPromise<void, { desired: ServerTarget }>(async () => {
       throw new Error('remove not provided');
     }),
+    /** Answers the game port while the server sleeps and sends WAKE at a login; ending it frees the port. */
+    sleep: fromCallback<EventObject, { desired: ServerTarget; since: string }>(() => {
+      throw new Error('sleep not provided');
+    }),
   },
   guards: {
     wantsDeleted: ({ context }) => context.desired.state === 'DELETED',
@@ -86,6 +96,13 @@ export const agentServerMachine = setup({
     runEnded: ({ context }) => context.runEnded,
     acknowledgedCrashLoop: ({ context, event }) => event.type === 'DESIRED'
       && event.desired.acknowledgedConditions.includes(crashLoopId(context.desired.serverId)),
+    /** A running server that may sleep now: still wanted running as it runs, and with `sleep`. */
+    maySleep: ({ context }) => context.desired.state === 'RUNNING' && context.desired.sleep !== undefined
+      && (context.applied === undefined || !needsRestart(context.applied, context.desired)),
+    /** What keeps a sleeping server asleep: wanted running, still with `sleep`, and no start since it fell asleep. */
+    staysAsleep: ({ context }) => context.desired.state === 'RUNNING' && context.desired.sleep !== undefined
+      && context.desired.wakeNonce === context.asleep?.wakeNonce,
+    wokenByJoin: ({ context }) => context.desired.sleep?.wakeOnJoin !== false,
   },
   actions: {
     takeDesired: assign(({ context, event }) => (event.type === 'DESIRED'
@@ -133,6 +150,12 @@ export const agentServerMachine = setup({
     countRestart: assign(({ context }) => ({ restarts: context.restarts + 1, automaticRun: true })),
     notePortInUse: assign(({ context, event }) => notePortInUse(context, (event as unknown as { output?: PortCheckResult }).output)),
     clearPortInUse: assign(({ context }) => clearPortInUse(context)),
+    fallAsleep: assign(({ context }) => ({ asleep: { since: new Date().toISOString(), wakeNonce: context.desired.wakeNonce }, lastWake: undefined })),
+    /** Woken by a login (the player's name) or, leaving sleep for any other reason, by the Controller (none). */
+    wake: assign(({ event }) => ({
+      asleep: undefined,
+      lastWake: event.type === 'WAKE' ? { at: new Date(event.at).toISOString(), player: event.player } : { at: new Date().toISOString(), player: '' },
+    })),
     noteInstallError: assign(({ event }) => {
       const error = (event as unknown as { error?: unknown }).error;
       return { installError: error instanceof Error ? error.message : String(error) };
@@ -166,6 +189,8 @@ export const agentServerMachine = setup({
         input: ({ context }) => ({ desired: context.desired }),
         onDone: [
           { guard: ({ event }) => event.output.running, target: 'running', actions: assign(({ event }) => ({ applied: event.output.applied })) },
+          // Asleep when the Agent stopped: asleep again, unless what is desired changed meanwhile (then `asleep` wakes it at once).
+          { guard: ({ event }) => event.output.installed && event.output.asleep !== undefined, target: 'asleep', actions: assign(({ event }) => ({ asleep: event.output.asleep })) },
           { guard: 'wantsDeleted', target: 'removing' },
           {
             guard: ({ event }) => event.output.installed && event.output.missedExit !== undefined
@@ -274,6 +299,7 @@ export const agentServerMachine = setup({
       always: { guard: 'outdatedAfterLaunch', target: 'stopping' },
       on: {
         EXITED: { target: 'crashed', actions: 'recordExit' },
+        EMPTY: { guard: 'maySleep', target: 'fallingAsleep' },
         DESIRED: [
           { guard: 'mustStopNow', target: 'stopping', actions: 'takeDesired' },
           { actions: 'takeDesired' },
@@ -292,6 +318,35 @@ export const agentServerMachine = setup({
         onDone: { target: 'deciding', actions: 'clearApplied' },
         // Not known to be gone: deciding now could start a second game beside it, or call it stopped.
         onError: 'stopFailed',
+      },
+    },
+    // Stopping the game for want of players: a stop like any other, that ends asleep while still wanted.
+    fallingAsleep: {
+      on: {
+        DESIRED: { actions: 'takeDesired' },
+        EXITED: {},
+      },
+      invoke: {
+        src: 'stop',
+        input: ({ context }) => ({ desired: context.desired }),
+        onDone: { target: 'asleep', actions: ['clearApplied', 'fallAsleep'] },
+        onError: 'stopFailed',
+      },
+    },
+    asleep: {
+      always: [
+        // A stop or a delete is no wake: the server just leaves its sleep (and its port) behind.
+        { guard: ({ context }) => context.desired.state !== 'RUNNING', target: 'deciding', actions: assign({ asleep: undefined }) },
+        // A start (a new wake nonce), or `sleep` turned off, wakes it.
+        { guard: not('staysAsleep'), target: 'deciding', actions: 'wake' },
+      ],
+      invoke: {
+        src: 'sleep',
+        input: ({ context }) => ({ desired: context.desired, since: context.asleep?.since ?? '' }),
+      },
+      on: {
+        DESIRED: { actions: 'takeDesired' },
+        WAKE: { guard: 'wokenByJoin', target: 'deciding', actions: 'wake' },
       },
     },
     stopFailed: {
@@ -339,7 +394,7 @@ export const agentServerMachine = setup({
 });
 
 export type AgentServerState = 'probing' | 'installing' | 'installFailed' | 'deciding' | 'stopped' | 'checkingPort' | 'portBlocked' | 'launching' | 'starting' | 'running'
-  | 'stopping' | 'stopFailed' | 'crashed' | 'backoff' | 'crashLoop' | 'removing' | 'removed';
+  | 'stopping' | 'fallingAsleep' | 'asleep' | 'stopFailed' | 'crashed' | 'backoff' | 'crashLoop' | 'removing' | 'removed';
 
 /**
  * The runtime state the Agent reports for a machine state (undefined before anything is known).
@@ -362,9 +417,12 @@ export function runtimeStateOf(state: AgentServerState, context: ServerMachineCo
     case 'running':
       return 'RUNNING';
     case 'stopping':
+    case 'fallingAsleep':
     case 'stopFailed':
     case 'removing':
       return 'STOPPING';
+    case 'asleep':
+      return 'STOPPED';
     case 'crashed':
     case 'backoff':
       return 'CRASHED';

@@ -29,6 +29,9 @@ import { recordFailureCondition } from './record-failure.js';
 import type { AgentCondition } from './start-refusal.js';
 import { historyFileName } from '../status/history-file.js';
 import { pingHostFor, StatusSampler } from '../status/status-sampler.js';
+import { readSleepMarker, removeSleepMarker, writeSleepMarker, type SleepMarker } from '../sleeper/sleep-marker.js';
+import type { SleeperPool } from '../sleeper/sleeper-pool.js';
+import type { LastStatus } from '../sleeper/sleeping-status.js';
 
 export interface RunnerDeps {
   dataDir: string;
@@ -47,6 +50,8 @@ export interface RunnerDeps {
   beforeStart?: (desired: ServerTarget, serverDir: string) => Promise<void>;
   /** Held by a start until its process runs, and by whatever replaces the server's files. */
   files: KeyedMutex;
+  /** The Node's sleeping ports: this server's while it sleeps. */
+  sleepers: SleeperPool;
 }
 
 /**
@@ -70,6 +75,12 @@ export class ServerRunner {
   private portHeldLogged?: number;
   /** Why the game's last exit could not be recorded on disk; stands until a start succeeds. */
   private recordFailure?: AgentCondition;
+  /** Since when its pings have said nobody plays (ms), while it runs with `sleep`. */
+  private emptySince?: number;
+  /** Its sleep marker is on disk (it sleeps, or slept when the Agent stopped). */
+  private markerKept = false;
+  /** What its sleeping port answers: the game's last status, or the marker's after an Agent restart. */
+  private markedStatus?: LastStatus;
 
   constructor(private readonly deps: RunnerDeps, desired: ServerTarget, template: Template) {
     this.template = template;
@@ -92,6 +103,7 @@ export class ServerRunner {
         watchReady: fromCallback<EventObject, { desired: ServerTarget }>(({ sendBack }) => this.watchForReady(() => sendBack({ type: 'READY_LINE' }))),
         stop: fromPromise<void, { desired: ServerTarget }>(() => this.stop()),
         remove: fromPromise<void, { desired: ServerTarget }>(() => this.remove()),
+        sleep: fromCallback<EventObject, { desired: ServerTarget; since: string }>(({ input, sendBack }) => this.sleep(input.desired, input.since, (player) => sendBack({ type: 'WAKE', player, at: Date.now() }))),
       },
     });
     // Before the machine starts: the allowances are in place when its first start makes the namespace.
@@ -103,7 +115,10 @@ export class ServerRunner {
       input: { desired, backoffBaseMs: deps.backoffBaseMs, startRefusal, runtimeRefusal: runtimeRefusal(desired.serverId, template, deps.host.javas) },
     });
     this.actor.subscribe({
-      next: () => this.sendStatus(),
+      next: () => {
+        this.leftSleep();
+        this.sendStatus();
+      },
       error: (err) => deps.logger.error({ err, serverId: desired.serverId }, 'server reconciler failed'),
     });
     this.actor.start();
@@ -212,6 +227,57 @@ export class ServerRunner {
       ...(this.startedAt ? { startedAtMs: Date.parse(this.startedAt) } : {}),
     });
     this.sendStatus();
+    this.checkEmpty();
+  }
+
+  /**
+   * Counts how long the pings have said nobody plays; once that is the server's `sleep`, the machine
+   * hears EMPTY. A ping that failed says nothing, so it starts the count over: only a game that
+   * answered 0, again and again, is put to sleep.
+   */
+  private checkEmpty(): void {
+    const { value, context } = this.actor.getSnapshot();
+    const sleep = context.desired.sleep;
+    if (value !== 'running' || !sleep || this.sampler.players?.online !== 0) {
+      this.emptySince = undefined;
+      return;
+    }
+    const now = Date.now();
+    this.emptySince ??= now;
+    if (now - this.emptySince >= sleep.afterEmptySeconds * 1000) {
+      this.emptySince = undefined;
+      this.actor.send({ type: 'EMPTY' });
+    }
+  }
+
+  /**
+   * Answers the port while the server sleeps; the marker beside its root keeps it asleep across an
+   * Agent restart. The returned function (the machine leaving `asleep`, or the Agent stopping)
+   * frees the port; the marker goes only when the server itself leaves its sleep (leftSleep).
+   */
+  private sleep(desired: ServerTarget, since: string, onWake: (player: string) => void): () => void {
+    const host = this.deps.host.bindAddress === '0.0.0.0' || this.deps.host.bindAddress === '::' ? undefined : this.deps.host.bindAddress;
+    const marker: SleepMarker = {
+      since, port: desired.gamePort, ...(host ? { host } : {}), status: this.markedStatus ?? lastStatusOf(this.sampler.lastGame, desired),
+      wakeOnJoin: desired.sleep?.wakeOnJoin !== false, wakeNonce: desired.wakeNonce,
+    };
+    this.markerKept = true;
+    this.markedStatus = marker.status;
+    this.deps.sleepers.open(this.serverId, { port: marker.port, host, status: marker.status, wakeOnJoin: marker.wakeOnJoin }, onWake);
+    writeSleepMarker(serverHome(this.deps.dataDir, this.serverId), marker)
+      .catch((err: unknown) => this.deps.logger.warn({ err, serverId: this.serverId }, 'the sleeping server\'s marker could not be written; an Agent restart would wake it'));
+    return () => void this.deps.sleepers.close(this.serverId);
+  }
+
+  /** Past its sleep (woken, stopped, deleted): no port answered and no marker for it. */
+  private leftSleep(): void {
+    const state = this.state;
+    if (state === 'asleep' || state === 'probing' || state === 'fallingAsleep' || !this.markerKept) return;
+    this.markerKept = false;
+    this.markedStatus = undefined;
+    void this.deps.sleepers.close(this.serverId);
+    removeSleepMarker(serverHome(this.deps.dataDir, this.serverId))
+      .catch((err: unknown) => this.deps.logger.warn({ err, serverId: this.serverId }, 'the sleeping server\'s marker could not be removed'));
   }
 
   sendStatus(): void {
@@ -237,8 +303,8 @@ export class ServerRunner {
       portInUse: context.portInUse ?? 0,
       pid: live ? this.pid : 0,
       players: state === 'running' ? this.sampler.players : null,
-      sleeping: null,
-      lastWake: null,
+      sleeping: state === 'asleep' && context.asleep ? { since: context.asleep.since } : null,
+      lastWake: context.lastWake ?? null,
     });
   }
 
@@ -251,12 +317,21 @@ export class ServerRunner {
       this.pid = status.pid;
       return { installed: true, running: true, applied: await this.readApplied() };
     }
+    // A sleeping server's game was stopped to sleep: its last exit is that stop, not news.
+    const marker = await readSleepMarker(serverHome(this.deps.dataDir, this.serverId));
+    if (marker) {
+      this.markerKept = true;
+      this.markedStatus = marker.status;
+      return { installed: isInstalled, running: false, asleep: { since: marker.since, wakeNonce: marker.wakeNonce } };
+    }
     if (status.state === 'exited') return { installed: isInstalled, running: false, missedExit: { code: status.exit.code, signal: status.exit.signal } };
     return { installed: isInstalled, running: false };
   }
 
   /** Whether another program holds the game port. The server's own game (one to adopt) holds it by right. */
   private async checkPort(desired: ServerTarget): Promise<PortCheckResult> {
+    // The server's own sleeping port is handed to the game: never counted as another program's.
+    await this.deps.sleepers.close(this.serverId);
     const status = await this.deps.runtime.status(this.serverId);
     if (status.state === 'running' || status.state === 'stopping' || !desired.gamePort) return { held: false };
     const host = this.deps.host.bindAddress;
@@ -281,6 +356,7 @@ export class ServerRunner {
    * server already running (another shim serves its state dir) is adopted, never doubled.
    */
   private async launch(desired: ServerTarget): Promise<void> {
+    await this.deps.sleepers.close(this.serverId);
     await makeServerHome(this.deps.dataDir, this.serverId);
     if (await prepareSoftwareMount(this.root)) this.deps.logger.info({ serverId: this.serverId }, 'moved what stood at the root\'s .cairn out of the game\'s reach (software now lives beside the root)');
     // A game adopted across an upgrade from a version that kept the software in the root has none beside it yet.
@@ -365,6 +441,13 @@ export class ServerRunner {
     await rm(serverHome(this.deps.dataDir, this.serverId), { recursive: true, force: true });
     await this.deps.boxes.forget(this.serverId);
   }
+}
+
+/** What a sleeping port says: the game's last status, or (it never answered a ping here) its version and template. */
+function lastStatusOf(game: StatusSampler['lastGame'], desired: ServerTarget): LastStatus {
+  return game
+    ? { version: game.version, maxPlayers: game.maxPlayers, description: game.description }
+    : { version: { name: desired.software.version, protocol: -1 }, maxPlayers: 20, description: desired.software.template };
 }
 
 /** How long a failed attach of the ready watch waits before the next try. */

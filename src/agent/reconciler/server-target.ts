@@ -24,6 +24,10 @@ export interface ServerTarget {
   network?: ServerNetwork;
   /** Where the game may connect beyond the Agent's own allowances (absent: nowhere more); the Node's rules alone: no restart. */
   egressAllow?: EgressRule[];
+  /** Stop the game when nobody plays (absent: never; the Controller leaves it out while a workflow runs). Never a restart. */
+  sleep?: { afterEmptySeconds: number; wakeOnJoin: boolean };
+  /** Bumped by an explicit start of a sleeping server: it wakes. */
+  wakeNonce: number;
 }
 
 /** What a running process was started from; a change to it needs a restart to apply. */

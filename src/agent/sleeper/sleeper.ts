@@ -1,7 +1,7 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { packet, writeString } from '../../shared/minecraft-packets.js';
 import { ServerSession } from '../../shared/minecraft-server-session.js';
-import { sleepingStatusJson, startingReason, type LastStatus } from './sleeping-status.js';
+import { asleepReason, sleepingStatusJson, startingReason, type LastStatus } from './sleeping-status.js';
 
 export interface SleeperOptions {
   port: number;
@@ -10,6 +10,8 @@ export interface SleeperOptions {
   status: LastStatus;
   /** Called once, with the first login's name, after its disconnect is sent; later logins are turned away alike and call nothing. */
   onWake: (player: string) => void;
+  /** False: a login is turned away saying the server sleeps, and wakes nothing (`sleep.wakeOnJoin`). Default true. */
+  wakeOnJoin?: boolean;
   /** A connection that has not finished its exchange this long after it opened is closed (5 s; tests use less). */
   timeoutMs?: number;
 }
@@ -77,11 +79,12 @@ export class Sleeper {
       this.sockets.delete(socket);
     });
     let login: string | undefined;
+    const wakes = this.options.wakeOnJoin !== false;
     const session = new ServerSession({
       status: () => this.statusJson,
       login: (name) => {
-        login = name;
-        return { packets: [packet(0x00, writeString(startingReason))], stay: false };
+        if (wakes) login = name;
+        return { packets: [packet(0x00, writeString(wakes ? startingReason : asleepReason))], stay: false };
       },
     });
     let read = 0;

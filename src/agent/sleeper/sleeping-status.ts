@@ -25,3 +25,6 @@ export function sleepingStatusJson(last: LastStatus): string {
 
 /** The login disconnect's reason, a JSON text component as the login state takes it in every version. */
 export const startingReason = JSON.stringify({ text: 'This server is starting: join again in a moment.' });
+
+/** The reason when joining does not wake the server (`sleep.wakeOnJoin` false). */
+export const asleepReason = JSON.stringify({ text: 'This server is asleep: an operator starts it.' });

@@ -1,10 +1,12 @@
 import { connect } from 'node:net';
 import { handshakePacket, packet, PacketReader, readString, type Packet } from '../../shared/minecraft-packets.js';
 
-/** Players online and the most the server takes, as its status answer says. */
+/** Players online and the most the server takes, as its status answer says, and what else it said of itself. */
 export interface PingedPlayers {
   online: number;
   max: number;
+  /** The game's version and description when its answer had them: what its port says while it sleeps. */
+  game?: { version: { name: string; protocol: number }; description: string | object };
 }
 
 export interface PingOptions {
@@ -31,7 +33,11 @@ export function playersOfStatus(json: string): PingedPlayers | null {
   const count = (n: unknown) => (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : undefined);
   const online = count(players?.online);
   const max = count(players?.max);
-  return online === undefined || max === undefined ? null : { online, max };
+  if (online === undefined || max === undefined) return null;
+  const { version, description } = parsed as { version?: { name?: unknown; protocol?: unknown }; description?: unknown };
+  const known = typeof version?.name === 'string' && Number.isSafeInteger(version.protocol)
+    && (typeof description === 'string' || (typeof description === 'object' && description !== null));
+  return known ? { online, max, game: { version: { name: version.name as string, protocol: version.protocol as number }, description } } : { online, max };
 }
 
 /**

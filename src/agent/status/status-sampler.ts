@@ -41,6 +41,8 @@ export const pingHostFor = (bindAddress: string) => (bindAddress === '0.0.0.0' ?
 export class StatusSampler {
   usage = { cpuMillis: 0, memoryBytes: 0, diskBytes: 0 };
   players: PingedPlayers | null = null;
+  /** What the game last said of itself (its version and description), kept after it stops: its sleeping port says it. */
+  lastGame?: NonNullable<PingedPlayers['game']> & { maxPlayers: number };
   private history?: UsageHistory;
   private lastCpu?: { pid: number; cpuMs: number; atMs: number };
   /** The saved history being read: the first sample waits for it, so none is lost to it. */
@@ -92,6 +94,7 @@ export class StatusSampler {
       of.ping && of.port > 0 ? ping(this.deps.pingHost, of.port, pingDefaults) : Promise.resolve(null),
     ]);
     this.players = players;
+    if (players?.game) this.lastGame = { ...players.game, maxPlayers: players.max };
     if (!process) return;
     const atMs = this.now();
     this.usage = { cpuMillis: this.cpuMillis(process, atMs, of.startedAtMs), memoryBytes: process.memoryBytes, diskBytes: 0 };
