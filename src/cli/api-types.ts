@@ -35,6 +35,9 @@ export type Condition = Static<typeof common.ConditionSchema>;
 
 export type ServerItem = Static<typeof servers.ServerListItem>;
 export type ServerDetail = Static<typeof servers.ServerDetail>;
+export type UpdateServer = Static<typeof servers.UpdateServer>;
+/** `sleep` as create and PATCH take it: `wakeOnJoin` left out means true. */
+export type Sleep = Static<typeof servers.SleepSchema>;
 export type ServerUsage = Static<typeof usage.ServerUsage>;
 export type NodeInfo = Static<typeof nodes.Node>;
 export type EnrollmentIssued = Static<typeof nodes.EnrollmentIssued>;

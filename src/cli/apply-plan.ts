@@ -1,14 +1,16 @@
-import type { PluginInstallation, ServerItem } from './api-types.js';
+import type { PluginInstallation, ServerItem, Sleep, UpdateServer } from './api-types.js';
 import type { ResolvedPlugin } from './catalog-plugins.js';
 import { CliError } from './errors.js';
 import type { DesiredServer } from './manifest.js';
 import { formatCpu, formatMemory } from './quantity.js';
+import { sameSleep, sleepWords } from './sleep.js';
 
-/** What a server is now: the list item, and properties and plugins when the file names them. */
+/** What a server is now: the list item, and properties, plugins and sleep (null: off) when the file names them. */
 export interface Current {
   server: ServerItem;
   properties?: Record<string, string>;
   plugins?: PluginInstallation[];
+  sleep?: Sleep | null;
 }
 
 /**
@@ -29,7 +31,7 @@ export interface Change {
 export interface Plan {
   action: 'created' | 'configured' | 'unchanged';
   changes: Change[];
-  patch?: { resources?: { cpuMillis: number; memoryBytes: number }; inNetwork?: boolean };
+  patch?: UpdateServer;
   /** Another version of the same template: the update workflow (POST /servers/{id}/software), run first. */
   software?: { version: string };
   properties?: Record<string, string>;
@@ -64,6 +66,7 @@ function createPlan(desired: DesiredServer, plugins: ResolvedPlugin[]): Plan {
     { field: 'software', to: software(desired.software) },
     { field: 'resources', to: `cpu ${formatCpu(cpuMillis)}, memory ${formatMemory(memoryBytes)}` },
     ...(desired.inNetwork === undefined ? [] : [{ field: 'inNetwork', to: String(desired.inNetwork) }]),
+    ...(desired.sleep ? [{ field: 'sleep', to: sleepWords(desired.sleep) }] : []),
     ...Object.entries(desired.properties ?? {}).map(([k, v]) => ({ field: `properties.${k}`, to: v })),
     ...install.changes,
     ...(desired.desiredState === undefined ? [] : [{ field: 'desiredState', to: desired.desiredState }]),
@@ -103,6 +106,11 @@ export function planServer(desired: DesiredServer, current: Current | undefined,
   if (desired.inNetwork !== undefined && desired.inNetwork !== s.inNetwork) {
     patch.inNetwork = desired.inNetwork;
     changes.push({ field: 'inNetwork', from: String(s.inNetwork), to: String(desired.inNetwork), ...effect('next-start') });
+  }
+  // A new sleep setting restarts nothing: the Agent applies it to the game as it runs.
+  if (desired.sleep !== undefined && !sameSleep(desired.sleep, current.sleep)) {
+    patch.sleep = desired.sleep;
+    changes.push({ field: 'sleep', from: sleepWords(current.sleep), to: sleepWords(desired.sleep) });
   }
   const properties: Record<string, string> = {};
   for (const [k, v] of Object.entries(desired.properties ?? {})) {

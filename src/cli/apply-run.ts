@@ -18,7 +18,9 @@ export class PartlyApplied extends CliError {
 
 /** POST /servers's body for a server the file names and the API does not have yet. */
 const createBody = (desired: DesiredServer, teamId: string) => ({
-  name: desired.name, teamId, software: desired.software, resources: desired.resources, ...(desired.inNetwork === undefined ? {} : { inNetwork: desired.inNetwork }),
+  name: desired.name, teamId, software: desired.software, resources: desired.resources,
+  ...(desired.inNetwork === undefined ? {} : { inNetwork: desired.inNetwork }),
+  ...(desired.sleep ? { sleep: desired.sleep } : {}),
 });
 
 /**

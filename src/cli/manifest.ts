@@ -1,6 +1,8 @@
 import YAML from 'yaml';
 import { UsageError } from './errors.js';
+import type { Sleep } from './api-types.js';
 import { parseCpu, parseMemory } from './quantity.js';
+import { sleepSeconds } from './sleep.js';
 
 /**
  * One server as `cairn apply` wants it. Fields left out are left as they are on an existing
@@ -19,6 +21,8 @@ export interface DesiredServer {
    * `sample:luckperms`); `version` is a version or a catalog version id, absent for the newest compatible one.
    */
   plugins?: { pluginId: string; version?: string }[];
+  /** null (`sleep: null` or `false` in the file) turns sleeping off. */
+  sleep?: Sleep | null;
 }
 
 type Raw = Record<string, unknown>;
@@ -75,6 +79,26 @@ function properties(raw: unknown, where: string): DesiredServer['properties'] {
   return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, scalar(v, `${where}.properties.${k}`)]));
 }
 
+/** `sleep: {afterEmpty: 10m}` (a duration) or `{afterEmptySeconds: 600}`, with an optional `wakeOnJoin`; null or false turns it off. */
+function sleep(raw: unknown, where: string): DesiredServer['sleep'] {
+  if (raw === undefined) return undefined;
+  if (raw === null || raw === false) return null;
+  if (!isObject(raw)) throw new UsageError(`${where}.sleep: a map such as {afterEmpty: 10m, wakeOnJoin: true}, or null to turn it off`);
+  const unknown = Object.keys(raw).filter((k) => !['afterEmpty', 'afterEmptySeconds', 'wakeOnJoin'].includes(k));
+  if (unknown.length > 0) throw new UsageError(`${where}.sleep: unknown field ${unknown.join(', ')}`);
+  let afterEmptySeconds: number;
+  if (raw.afterEmptySeconds !== undefined) {
+    if (!Number.isSafeInteger(raw.afterEmptySeconds)) throw new UsageError(`${where}.sleep.afterEmptySeconds: a whole number of seconds`);
+    afterEmptySeconds = raw.afterEmptySeconds as number;
+  } else if (raw.afterEmpty !== undefined) {
+    afterEmptySeconds = sleepSeconds(scalar(raw.afterEmpty, `${where}.sleep.afterEmpty`), `${where}.sleep.afterEmpty`);
+  } else {
+    throw new UsageError(`${where}.sleep.afterEmpty: required (how long empty before it sleeps, e.g. 10m)`);
+  }
+  if (raw.wakeOnJoin !== undefined && typeof raw.wakeOnJoin !== 'boolean') throw new UsageError(`${where}.sleep.wakeOnJoin: true or false`);
+  return raw.wakeOnJoin === undefined ? { afterEmptySeconds } : { afterEmptySeconds, wakeOnJoin: raw.wakeOnJoin };
+}
+
 function server(item: unknown, where: string): DesiredServer {
   if (!isObject(item)) throw new UsageError(`${where}: an object with kind: Server`);
   if (item.kind !== 'Server') throw new UsageError(`${where}.kind: must be Server, got ${JSON.stringify(item.kind)}`);
@@ -83,7 +107,7 @@ function server(item: unknown, where: string): DesiredServer {
   const desiredState = item.desiredState === undefined ? undefined : scalar(item.desiredState, `${where}.desiredState`).toUpperCase();
   if (desiredState !== undefined && desiredState !== 'RUNNING' && desiredState !== 'STOPPED') throw new UsageError(`${where}.desiredState: RUNNING or STOPPED`);
   if (item.inNetwork !== undefined && typeof item.inNetwork !== 'boolean') throw new UsageError(`${where}.inNetwork: true or false`);
-  const known = new Set(['kind', 'name', 'team', 'software', 'resources', 'desiredState', 'inNetwork', 'properties', 'plugins']);
+  const known = new Set(['kind', 'name', 'team', 'software', 'resources', 'desiredState', 'inNetwork', 'properties', 'plugins', 'sleep']);
   const unknown = Object.keys(item).filter((k) => !known.has(k));
   if (unknown.length > 0) throw new UsageError(`${where}: unknown field ${unknown.join(', ')}`);
   const result: DesiredServer = {
@@ -99,6 +123,8 @@ function server(item: unknown, where: string): DesiredServer {
   if (props !== undefined) result.properties = props;
   const plugs = plugins(item.plugins, where);
   if (plugs !== undefined) result.plugins = plugs;
+  const sleepSetting = sleep(item.sleep, where);
+  if (sleepSetting !== undefined) result.sleep = sleepSetting;
   return result;
 }
 

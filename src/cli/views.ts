@@ -1,6 +1,7 @@
 import type { Backup, Membership, NodeInfo, Role, Schedule, ServerItem, SoftwareSyncResult, Team, Template, TemplateVersion, User, Webhook } from './api-types.js';
 import type { View } from './output.js';
 import { formatCpu, formatMemory, humanBytes } from './quantity.js';
+import { runtimeWord } from './sleep.js';
 
 /** Names for the ids a row refers to; an id nobody could name shows as itself. */
 export interface Names {
@@ -24,7 +25,7 @@ export const serverView = (names: Names): View<ServerRow> => ({
     { header: 'NODE', value: (s) => names.node(s.nodeId) },
     { header: 'DESIRED', value: (s) => s.desiredState },
     { header: 'PHASE', value: (s) => s.phase },
-    { header: 'RUNTIME', value: (s) => s.runtimeState },
+    { header: 'RUNTIME', value: runtimeWord },
     { header: 'CONVERGENCE', value: (s) => s.convergence },
     { header: 'SOFTWARE', value: (s) => `${s.software.template} ${s.software.version}`, wide: true },
     { header: 'CPU', value: (s) => formatCpu(s.resources.cpuMillis), wide: true },

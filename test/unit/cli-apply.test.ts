@@ -132,4 +132,35 @@ describe('cairn CLI: apply files and their diff', () => {
     expect(() => planServer(desired({ software: { template: 'paper', version: '1.21.4' } }), { server: existing() }))
         .to.throw(/the software is simcraft 1\.21\.4; the API cannot change it to paper 1\.21\.4/);
   });
+
+  it('reads sleep as a duration or the API\'s seconds, null or false to turn it off, and refuses the rest by name', () => {
+    const base = 'kind: Server\nname: a\nteam: t\n';
+    expect(parseManifest(`${base}sleep: {afterEmpty: 10m}`)[0].sleep).to.deep.equal({ afterEmptySeconds: 600 });
+    expect(parseManifest(`${base}sleep: {afterEmpty: 90, wakeOnJoin: false}`)[0].sleep).to.deep.equal({ afterEmptySeconds: 90, wakeOnJoin: false });
+    expect(parseManifest(`${base}sleep: {afterEmptySeconds: 600, wakeOnJoin: true}`)[0].sleep).to.deep.equal({ afterEmptySeconds: 600, wakeOnJoin: true });
+    expect(parseManifest(`${base}sleep: null`)[0].sleep).to.equal(null);
+    expect(parseManifest(`${base}sleep: false`)[0].sleep).to.equal(null);
+    expect(parseManifest(base)[0]).to.not.have.property('sleep');
+    expect(() => parseManifest(`${base}sleep: 10m`)).to.throw(/item 1\.sleep: a map/);
+    expect(() => parseManifest(`${base}sleep: {wakeOnJoin: true}`)).to.throw(/item 1\.sleep\.afterEmpty: required/);
+    expect(() => parseManifest(`${base}sleep: {afterEmpty: 1500ms}`)).to.throw(/item 1\.sleep\.afterEmpty: whole seconds/);
+    expect(() => parseManifest(`${base}sleep: {afterEmptySeconds: 1.5}`)).to.throw(/afterEmptySeconds: a whole number/);
+    expect(() => parseManifest(`${base}sleep: {afterEmpty: 10m, wakeOnJoin: sometimes}`)).to.throw(/wakeOnJoin: true or false/);
+    expect(() => parseManifest(`${base}sleep: {afterEmpty: 10m, pause: true}`)).to.throw(/sleep: unknown field pause/);
+  });
+
+  it('sleep: created with it, changed old -> new without a restart, off by null; a left-out wakeOnJoin is true, as the API stores it', () => {
+    const created = planServer(desired({ sleep: { afterEmptySeconds: 600 } }), undefined);
+    expect(diffLines(created.changes)).to.include('  + sleep: after 600s empty, wakes on join');
+    const running = existing({ desiredState: 'RUNNING', runtimeState: 'RUNNING' });
+    const same = planServer(desired({ sleep: { afterEmptySeconds: 600 } }), { server: running, sleep: { afterEmptySeconds: 600, wakeOnJoin: true } });
+    expect(same.action).to.equal('unchanged');
+    const on = planServer(desired({ sleep: { afterEmptySeconds: 300, wakeOnJoin: false } }), { server: running, sleep: null });
+    expect(on.patch).to.deep.equal({ sleep: { afterEmptySeconds: 300, wakeOnJoin: false } });
+    expect(diffLines(on.changes)).to.deep.equal(['  ~ sleep: off -> after 300s empty, no wake on join (cairn start wakes it)']);
+    const off = planServer(desired({ sleep: null }), { server: running, sleep: { afterEmptySeconds: 600, wakeOnJoin: true } });
+    expect(off.patch).to.deep.equal({ sleep: null });
+    expect(diffLines(off.changes)).to.deep.equal(['  ~ sleep: after 600s empty, wakes on join -> off']);
+    expect(planServer(desired({ sleep: null }), { server: running, sleep: null }).action).to.equal('unchanged');
+  });
 });

@@ -46,6 +46,12 @@ describe('cairn CLI: output formats', () => {
     expect(wide).to.match(/simcraft 1\.21\.4\s+500m\s+512Mi\s+30001\s+0\s+s1$/m);
   });
 
+  it('a sleeping server reads SLEEPING in the RUNTIME column (its runtimeState is STOPPED, desired RUNNING and CONVERGED)', () => {
+    const out = formatList(view, [server({ runtimeState: 'STOPPED', sleeping: true }), server({ id: 's2', name: 'arena', runtimeState: 'STOPPED', desiredState: 'STOPPED' })], 'table');
+    expect(out).to.match(/^lobby\s+Survival\s+host-1\s+RUNNING\s+READY\s+SLEEPING\s+CONVERGED$/m);
+    expect(out).to.match(/^arena\s+Survival\s+host-1\s+STOPPED\s+READY\s+STOPPED\s+CONVERGED$/m);
+  });
+
   it('json and yaml print {items} of what the API sent for a list, the thing itself for one', () => {
     const items = [server()];
     expect(JSON.parse(formatList(view, items, 'json'))).to.deep.equal({ items });

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { text as readAll } from 'node:stream/consumers';
 import type { Command } from 'commander';
-import type { PluginInstallation, PropertiesView, ServerItem } from '../api-types.js';
+import type { PluginInstallation, PropertiesView, ServerDetail, ServerItem } from '../api-types.js';
 import { diffLines, planServer, type Change, type Current, type Plan } from '../apply-plan.js';
 import { carryOut, PartlyApplied, rehearse } from '../apply-run.js';
 import { resolvePlugins } from '../catalog-plugins.js';
@@ -21,6 +21,8 @@ async function currentOf(client: CliClient, desired: DesiredServer, teamId: stri
   const current: Current = { server };
   if (desired.properties) current.properties = (await client.get<PropertiesView>(`/servers/${server.id}/properties`)).properties;
   if (desired.plugins) current.plugins = await client.all<PluginInstallation>(`/servers/${server.id}/plugins`);
+  // Only the server's detail shows its sleep setting.
+  if (desired.sleep !== undefined) current.sleep = (await client.get<ServerDetail>(`/servers/${server.id}`)).sleep ?? null;
   return current;
 }
 
@@ -74,6 +76,8 @@ The file holds servers (a list, {items: [...]}, or YAML documents), matched by n
     inNetwork: true                # optional
     properties: {motd: Welcome}    # optional: only these keys are compared
     plugins: [luckperms, {id: sample:worldedit, version: "7.3.8"}]   # optional: a catalog slug or id; installed if missing
+    sleep: {afterEmpty: 10m}       # optional: sleep after 10m with nobody online (or afterEmptySeconds: 600);
+                                   # wakeOnJoin: false leaves waking to cairn start; sleep: null turns it off
 For an existing server only the fields the file names are compared (software and resources may be
 left out, or only cpu or memory named); creating one needs software and both resources.
 Each prints server/<name> created, configured or unchanged; a change that restarts a running

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
-import type { AgentLink, CreatedApiToken, EnrollmentIssued, Role, ServerDetail, Team, User } from '../api-types.js';
+import type { AgentLink, CreatedApiToken, EnrollmentIssued, Role, ServerDetail, Sleep, Team, User } from '../api-types.js';
 import { collect, connect, print, withGlobals } from '../context.js';
 import { formatDone } from '../output.js';
 import { parseCpu, parseMemory } from '../quantity.js';
 import { readLineFromStdin } from '../read-secret.js';
 import { kinds, resolve } from '../resolve.js';
 import { hostPort, shellQuote } from '../shell-quote.js';
+import { sleepSeconds } from '../sleep.js';
 import { UsageError } from '../errors.js';
 import { registerCreateDestination } from './create-destination.js';
 import { registerCreateWebhook } from './create-webhook.js';
@@ -17,6 +18,27 @@ export function agentCommand(link: AgentLink, controllerUrl: string, token: stri
   const words = ['cairn-agent', '--controller', hostPort(host, link.port), '--data-dir', dataDir, '--enrollment-token', token];
   if (link.tls) words.push('--controller-ca', ca ?? 'CA_FILE');
   return words.map(shellQuote).join(' ');
+}
+
+interface CreateServerOptions {
+  team: string;
+  template: string;
+  version: string;
+  cpu: string;
+  memory: string;
+  node?: string;
+  inNetwork?: boolean;
+  sleepAfter?: string;
+  /** commander's `--no-wake-on-join`: true unless given. */
+  wakeOnJoin: boolean;
+}
+
+function sleepOf(opts: CreateServerOptions): Sleep | undefined {
+  if (opts.sleepAfter === undefined) {
+    if (!opts.wakeOnJoin) throw new UsageError('--no-wake-on-join needs --sleep-after');
+    return undefined;
+  }
+  return { afterEmptySeconds: sleepSeconds(opts.sleepAfter, '--sleep-after'), ...(opts.wakeOnJoin ? {} : { wakeOnJoin: false }) };
 }
 
 export function registerCreate(program: Command): void {
@@ -35,8 +57,11 @@ export function registerCreate(program: Command): void {
     .option('--memory <quantity>', 'memory: 512Mi, 2Gi', '1Gi')
     .option('--node <node>', 'place it on this Node (name or id); default: the Controller places it')
     .option('--in-network', 'join the network')
-    .action(async (name: string, opts: { team: string; template: string; version: string; cpu: string; memory: string; node?: string; inNetwork?: boolean }, cmd: Command) => {
+    .option('--sleep-after <duration>', 'sleep when no player was online this long (600, 10m; 10s to 24h): the game stops, its port still answers, a join wakes it')
+    .option('--no-wake-on-join', 'with --sleep-after: a join does not wake it, only `cairn start` does')
+    .action(async (name: string, opts: CreateServerOptions, cmd: Command) => {
       const resources = { cpuMillis: parseCpu(opts.cpu), memoryBytes: parseMemory(opts.memory) };
+      const sleep = sleepOf(opts);
       const { client, format } = await connect(cmd);
       const created = await client.post<ServerDetail>('/servers', {
         name,
@@ -45,6 +70,7 @@ export function registerCreate(program: Command): void {
         resources,
         ...(opts.node === undefined ? {} : { nodeId: (await resolve(client, kinds.node, opts.node)).id }),
         ...(opts.inNetwork ? { inNetwork: true } : {}),
+        ...(sleep ? { sleep } : {}),
       });
       print(formatDone('server', created.name, 'created', created, format));
     });

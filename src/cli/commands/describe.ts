@@ -6,6 +6,7 @@ import { ApiError, UsageError } from '../errors.js';
 import { document, table } from '../output.js';
 import { formatCpu, formatMemory, humanBytes } from '../quantity.js';
 import { kinds, loadNames, resolve, resolveServer } from '../resolve.js';
+import { runtimeWord, sleepWords } from '../sleep.js';
 
 const auditShown = 10;
 
@@ -50,10 +51,12 @@ async function describeServer(client: CliClient, s: ServerDetail): Promise<strin
     ['Resources', `cpu ${formatCpu(s.resources.cpuMillis)}, memory ${formatMemory(s.resources.memoryBytes)}`],
     ['Desired state', `${s.desiredState} (generation ${s.generation}, observed ${s.observedGeneration})`],
     ['Phase', s.phase],
-    ['Runtime state', s.runtimeState],
+    ['Runtime state', runtimeWord(s)],
+    ...(s.status.sleeping ? [['Sleeping since', s.status.sleepingSince] as [string, string | undefined]] : []),
     ['Convergence', s.convergence],
     ['In network', s.inNetwork ? 'yes' : 'no'],
     ['Ports', s.ports.map((p) => `${p.name} ${p.hostPort}/${p.protocol}`).join(', ')],
+    ['Sleep', sleepWords(s.sleep)],
     ['Restart policy', s.restartPolicy.maxRestarts === 0 ? 'no automatic restarts' : `at most ${s.restartPolicy.maxRestarts} restarts in ${s.restartPolicy.windowSeconds}s`],
     ['Usage', `cpu ${formatCpu(usage.cpuMillis)}, memory ${humanBytes(usage.memoryBytes)}, disk ${humanBytes(usage.diskBytes)}`],
     ['Started', s.status.startedAt],
@@ -96,13 +99,14 @@ async function describeNode(client: CliClient, n: NodeInfo): Promise<string> {
   ]);
   const serverList = servers.length === 0
     ? 'Servers: <none>\n'
-    : `Servers:\n${indent(table([['NAME', 'DESIRED', 'PHASE', 'RUNTIME', 'CPU', 'MEMORY'], ...servers.map((s) => [s.name, s.desiredState, s.phase, s.runtimeState ?? '<none>', formatCpu(s.resources.cpuMillis), formatMemory(s.resources.memoryBytes)])]))}`;
+    : `Servers:\n${indent(table([['NAME', 'DESIRED', 'PHASE', 'RUNTIME', 'CPU', 'MEMORY'], ...servers.map((s) => [s.name, s.desiredState, s.phase, runtimeWord(s) ?? '<none>', formatCpu(s.resources.cpuMillis), formatMemory(s.resources.memoryBytes)])]))}`;
   return summary + conditions('Conditions', n.conditions) + serverList + (await events(client, n.id));
 }
 
 export function registerDescribe(program: Command): void {
   withGlobals(program.command('describe'))
     .description('a server or Node for people: state, conditions, workflow, audit events')
+    .addHelpText('after', '\nA sleeping server shows Runtime state SLEEPING and Sleeping since <time>; Sleep shows its setting (off, or after how long empty).')
     .argument('<type>', 'server|node')
     .argument('<name>', 'a name or id')
     .option('--team <team>', 'narrows a server name shared across teams')

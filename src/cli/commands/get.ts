@@ -106,6 +106,8 @@ export function getterFor(type: string): Getter {
 export function registerGet(program: Command): void {
   withGlobals(program.command('get'))
     .description(`list things, or show one: ${Object.keys(getters).join('|')}`)
+    .addHelpText('after', '\nServers: RUNTIME reads SLEEPING while a server sleeps (`sleep`: stopped for want of players while desired RUNNING;\n'
+      + 'its port still answers, and a join or `cairn start` wakes it).')
     .argument('<type>', Object.keys(getters).join('|'))
     .argument('[name]', 'a name or id; for versions, the template')
     .option('--team <team>', 'servers or schedules of this team only, members of this team (name or id); narrows a server name')
