@@ -15,6 +15,10 @@ describe('convergence', () => {
     expect(deriveConvergence({ ...base, observed: observed({ observedGeneration: 2, runtimeState: 'RUNNING' }) })).to.equal('CONVERGED');
     expect(deriveConvergence({ ...base, desiredState: 'STOPPED', observed: observed({ observedGeneration: 2, runtimeState: 'STOPPED' }) })).to.equal('CONVERGED');
   });
+  it('is CONVERGED for a sleeping server desired RUNNING, and DISCREPANCY for one just STOPPED', () => {
+    expect(deriveConvergence({ ...base, observed: observed({ observedGeneration: 2, runtimeState: 'STOPPED', sleeping: { since: '2026-11-29T20:00:00.000Z' } }) })).to.equal('CONVERGED');
+    expect(deriveConvergence({ ...base, observed: observed({ observedGeneration: 2, runtimeState: 'STOPPED' }) })).to.equal('DISCREPANCY');
+  });
   it('is IN_PROGRESS for an unseen generation, a moving process, a pending restart or a workflow', () => {
     expect(deriveConvergence({ ...base, observed: observed({ observedGeneration: 1, runtimeState: 'STOPPED' }) })).to.equal('IN_PROGRESS');
     expect(deriveConvergence({ ...base, observed: observed({ observedGeneration: 2, runtimeState: 'STARTING' }) })).to.equal('IN_PROGRESS');

@@ -151,4 +151,23 @@ describe('server machine', () => {
     restored.send({ type: 'STOP', at });
     expect(restored.getSnapshot().context.generation).to.equal(3);
   });
+
+  it('a start of a sleeping server wakes it (a new wake nonce); of an awake running one changes nothing', () => {
+    const actor = actorIn({ type: 'INSTALLED', at }, { type: 'START', at });
+    const running = actor.getSnapshot().context;
+    actor.send({ type: 'START', at });
+    expect(actor.getSnapshot().context.generation).to.equal(running.generation);
+    actor.send({ type: 'START', at, asleep: true });
+    const woken = actor.getSnapshot().context;
+    expect(woken.desired.wakeNonce).to.equal(1);
+    expect(woken.generation).to.equal(running.generation + 1);
+    expect(woken.desired.state).to.equal('RUNNING');
+  });
+
+  it('sets sleep with UPDATE and removes it with null', () => {
+    const actor = actorIn({ type: 'INSTALLED', at }, { type: 'UPDATE', at, sleep: { afterEmptySeconds: 60, wakeOnJoin: true } });
+    expect(actor.getSnapshot().context.desired.sleep).to.deep.equal({ afterEmptySeconds: 60, wakeOnJoin: true });
+    actor.send({ type: 'UPDATE', at, sleep: null });
+    expect(actor.getSnapshot().context.desired).to.not.have.property('sleep');
+  });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Caller } from '../../src/controller/core/caller.js';
 import { DomainError } from '../../src/controller/core/errors.js';
-import { requireJoinable, requireJoinableTemplate, requireMaySetEgress, requireReinstallable, requireTemplateKind } from '../../src/controller/domain/server-refusals.js';
+import { requireJoinable, requireJoinableTemplate, requireMaySetEgress, requireReinstallable, requireSleepable, requireTemplateKind, sleepOf } from '../../src/controller/domain/server-refusals.js';
 import { emptyObserved } from '../../src/controller/domain/server-spec.js';
 
 const codeOf = (work: () => void) => {
@@ -41,5 +41,26 @@ describe('server refusals: what a change is refused for before any record is rea
       codeOf(() => requireReinstallable({ phase: 'FAILED', observed: installed }, busy)),
       codeOf(() => requireReinstallable({ phase: 'FAILED', observed: emptyObserved() }, busy)),
     ]).to.deep.equal(['invalid_transition', 'phase_busy', 'invalid_transition', 'OK']);
+  });
+
+  it('sleep only for game servers whose template counts players; a join wakes unless told otherwise', () => {
+    const slp = { id: 'paper', status: { protocol: 'minecraft-slp' } };
+    const refusal = (work: () => void) => {
+      try {
+        work();
+        return 'OK';
+      } catch (e) {
+        return e instanceof DomainError ? `${e.code} ${e.message.split(':')[0]}` : 'other';
+      }
+    };
+    expect([
+      refusal(() => requireSleepable('GAME_SERVER', slp, { afterEmptySeconds: 60 })),
+      refusal(() => requireSleepable('GAME_SERVER', { id: 'countless' }, { afterEmptySeconds: 60 })),
+      refusal(() => requireSleepable('PROXY', slp, { afterEmptySeconds: 60 })),
+      refusal(() => requireSleepable('GAME_SERVER', { id: 'countless' }, null)),
+    ]).to.deep.equal(['OK', 'invalid_request body.sleep', 'invalid_request body.sleep', 'OK']);
+    expect(sleepOf({ afterEmptySeconds: 60 })).to.deep.equal({ afterEmptySeconds: 60, wakeOnJoin: true });
+    expect(sleepOf({ afterEmptySeconds: 60, wakeOnJoin: false })).to.deep.equal({ afterEmptySeconds: 60, wakeOnJoin: false });
+    expect(sleepOf(null)).to.equal(null);
   });
 });
