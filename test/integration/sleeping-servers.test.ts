@@ -107,6 +107,19 @@ describe('sleeping servers: stop when empty, wake on join (real Agent and simcra
     expect(after.convergence).to.equal('CONVERGED');
   });
 
+  it('a Controller restart wakes nothing and audits nothing again', async () => {
+    const cookie = f.admin.auth.cookie!;
+    f.t = await f.t.restart();
+    f.admin = f.t.api.withCookie(cookie);
+    await waitFor(async () => (await f.admin.get<{ status: { connectionState: string } }>(`/nodes/${f.nodeId}`)).body.status.connectionState === 'HEALTHY', { timeoutMs: 20_000, what: 'the Agent reconnected' });
+    // The Agent reports every server at its connect: the report is in once the server is known CONVERGED again.
+    const after = await waitForServer(f.admin, server.id, (s) => s.convergence === 'CONVERGED', 'CONVERGED after the restart');
+    expect(after.status.sleeping).to.equal(true);
+    expect(descriptionText((await statusPing(port)).status).startsWith(sleepingPrefix)).to.equal(true);
+    expect((await audited('server.slept')).length).to.equal(1);
+    expect(await audited('server.woke')).to.deep.equal([]);
+  });
+
   it('wakes at a login, which is told the server is starting; the next login gets in and holds it awake', async () => {
     const first = await login(port, 'Alex');
     expect(first.answer?.id, 'a login disconnect').to.equal(0x00);

@@ -263,7 +263,7 @@ export class ServerRunner {
     };
     this.markerKept = true;
     this.markedStatus = marker.status;
-    this.deps.sleepers.open(this.serverId, { port: marker.port, host, status: marker.status, wakeOnJoin: marker.wakeOnJoin }, onWake);
+    this.deps.sleepers.open(this.serverId, { since, port: marker.port, host, status: marker.status, wakeOnJoin: marker.wakeOnJoin }, onWake);
     writeSleepMarker(serverHome(this.deps.dataDir, this.serverId), marker)
       .catch((err: unknown) => this.deps.logger.warn({ err, serverId: this.serverId }, 'the sleeping server\'s marker could not be written; an Agent restart would wake it'));
     return () => void this.deps.sleepers.close(this.serverId);
@@ -284,13 +284,15 @@ export class ServerRunner {
     const snapshot = this.actor.getSnapshot();
     const state = snapshot.value;
     const { context } = snapshot;
-    const runtime = runtimeStateOf(state, context);
+    // Until its probe is done, a server the Agent found asleep (its port answered since the Agent's start) is reported asleep.
+    const foundAsleep = state === 'probing' ? this.deps.sleepers.sleepingSince(context.desired.serverId) : undefined;
+    const runtime = foundAsleep ? 'STOPPED' : runtimeStateOf(state, context);
     const live = state === 'running' || state === 'starting' || state === 'launching';
     this.deps.report({
       serverId: context.desired.serverId,
       observedGeneration: context.observedGeneration,
       runtimeState: runtime ? `RUNTIME_STATE_${runtime}` : 'RUNTIME_STATE_UNSPECIFIED',
-      installed: !['probing', 'installing', 'installFailed'].includes(state),
+      installed: foundAsleep !== undefined || !['probing', 'installing', 'installFailed'].includes(state),
       usage: live ? this.sampler.usage : { cpuMillis: 0, memoryBytes: 0, diskBytes: 0 },
       conditions: this.recordFailure ? [...context.conditions, this.recordFailure] : context.conditions,
       ports: context.desired.gamePort ? [{ name: 'game', protocol: 'TCP', hostPort: context.desired.gamePort }] : [],
@@ -303,7 +305,7 @@ export class ServerRunner {
       portInUse: context.portInUse ?? 0,
       pid: live ? this.pid : 0,
       players: state === 'running' ? this.sampler.players : null,
-      sleeping: state === 'asleep' && context.asleep ? { since: context.asleep.since } : null,
+      sleeping: state === 'asleep' && context.asleep ? { since: context.asleep.since } : foundAsleep ? { since: foundAsleep } : null,
       lastWake: context.lastWake ?? null,
     });
   }

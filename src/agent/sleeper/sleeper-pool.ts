@@ -3,6 +3,8 @@ import { Sleeper } from './sleeper.js';
 import type { LastStatus } from './sleeping-status.js';
 
 export interface SleepingPort {
+  /** When the server fell asleep: reported for it while its runner is not up yet. */
+  since: string;
   port: number;
   host?: string;
   status: LastStatus;
@@ -10,6 +12,7 @@ export interface SleepingPort {
 }
 
 interface Entry {
+  since: string;
   port: number;
   /** Undefined while the port is being bound (or bound again after a failure). */
   sleeper?: Sleeper;
@@ -36,8 +39,9 @@ export class SleeperPool {
 
   constructor(private readonly logger: Logger) {}
 
-  has(serverId: string): boolean {
-    return this.entries.has(serverId);
+  /** When the server whose port is answered fell asleep; undefined when none is. */
+  sleepingSince(serverId: string): string | undefined {
+    return this.entries.get(serverId)?.since;
   }
 
   /** Answers the server's port (or keeps answering it); `onWake` hears the first login, now or one that came before. */
@@ -49,7 +53,7 @@ export class SleeperPool {
       return;
     }
     if (current) void this.close(serverId);
-    const entry: Entry = { port: port.port, onWake, binding: Promise.resolve() };
+    const entry: Entry = { since: port.since, port: port.port, onWake, binding: Promise.resolve() };
     this.entries.set(serverId, entry);
     entry.binding = this.bind(serverId, entry, port, true);
   }

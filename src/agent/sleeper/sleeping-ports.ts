@@ -12,7 +12,7 @@ export async function openSleepingPorts(dataDir: string, logger: Logger): Promis
   const pool = new SleeperPool(logger);
   const markers = await sleepMarkersIn(join(dataDir, 'servers'));
   for (const [serverId, marker] of markers) {
-    pool.open(serverId, { port: marker.port, host: marker.host, status: marker.status, wakeOnJoin: marker.wakeOnJoin });
+    pool.open(serverId, { since: marker.since, port: marker.port, host: marker.host, status: marker.status, wakeOnJoin: marker.wakeOnJoin });
   }
   await pool.bound();
   if (markers.size > 0) logger.info({ event: 'sleeping_ports', servers: markers.size, sinceProcessStartMs: Math.round(performance.now()) }, 'sleeping servers\' ports answered');
