@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { installFailed, startBlockedReason } from '../../src/web/src/pages/servers/power-rules.js';
+import { installFailed, powerAllowed, startBlockedReason } from '../../src/web/src/pages/servers/power-rules.js';
 
 const failed = (reason: string, message: string) => ({
   phase: 'FAILED' as const, desiredState: 'STOPPED' as const, runtimeState: undefined, workflow: undefined,
@@ -9,6 +9,13 @@ const failed = (reason: string, message: string) => ({
 describe('web: why Start is disabled', () => {
   it('says nothing when Start is allowed', () => {
     expect(startBlockedReason({ phase: 'READY', desiredState: 'STOPPED', conditions: [], workflow: undefined })).to.equal(undefined);
+  });
+
+  it('lets Start wake a sleeping server (desired RUNNING, its game STOPPED), and Stop turn it off', () => {
+    const sleeping = { phase: 'READY' as const, desiredState: 'RUNNING' as const, runtimeState: 'STOPPED' as const };
+    expect(powerAllowed(sleeping, 'start')).to.equal(true);
+    expect(powerAllowed(sleeping, 'stop')).to.equal(true);
+    expect(startBlockedReason({ ...sleeping, conditions: [], workflow: undefined })).to.equal(undefined);
   });
 
   it('names a failed install with its message and the way out', () => {

@@ -6,6 +6,7 @@ import type { Network, NetworkRoute, ServerListItem } from '../../api/types';
 import { DataTable, type Column } from '../../components/DataTable';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { StateText } from '../servers/server-state';
+import { shownRuntime } from '../servers/shown-runtime';
 import { LobbyForm } from './LobbyForm';
 
 const memberFilter = { inNetwork: true, limit: 200 } as const;
@@ -20,18 +21,20 @@ interface MemberRow {
 }
 
 /**
- * Routed only while the member runs: the routes are polled, the runtime state is live, so a
- * member that stopped or crashed since the last poll is not shown as routed.
+ * Routed only while the member runs or sleeps (its players are told it is starting, and a join
+ * wakes it): the routes are polled, the runtime state is live, so a member that stopped or
+ * crashed since the last poll is not shown as routed.
  */
 function RouteText({ row }: { row: MemberRow }) {
   const running = row.server.runtimeState === 'RUNNING';
+  if (row.route && row.server.sleeping) return <>routed to <code>{row.route.address}:{row.route.port}</code> (sleeping)</>;
   if (row.route && running) return <>routed to <code>{row.route.address}:{row.route.port}</code></>;
   return <>not routed{running ? '' : ` (${row.server.runtimeState ?? 'not running'})`}</>;
 }
 
 const columns: Column<MemberRow>[] = [
   { header: 'Name', essential: true, cell: (r) => <Link to={`/servers/${r.server.id}`}>{r.server.name}</Link> },
-  { header: 'Runtime state', cell: (r) => <StateText value={r.server.runtimeState} /> },
+  { header: 'Runtime state', cell: (r) => <StateText value={shownRuntime(r.server)} /> },
   { header: 'Route', essential: true, cell: (r) => <RouteText row={r} /> },
   { header: 'Markers', essential: true, cell: (r) => (r.restartPending ? <span className="marker" title="Takes its network change at its next start">RESTART_PENDING</span> : '—') },
   { header: 'Lobby', cell: (r) => (r.lobby ? 'lobby' : '') },

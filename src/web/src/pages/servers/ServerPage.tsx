@@ -12,6 +12,7 @@ import { Conditions } from './Conditions';
 import { CrashNotice } from './CrashNotice';
 import { PlayerAddress } from './PlayerAddress';
 import { PowerButtons } from './PowerButtons';
+import { RuntimeState } from './RuntimeState';
 import { StateWithWords } from './server-state';
 import { ServerTabs } from './ServerTabs';
 import { StateLegend } from './StateLegend';
@@ -59,7 +60,7 @@ export function ServerPage() {
       {/* The facts take a few lines and the software has its own tab, so the console is on the first screen of a laptop. */}
       <dl className="facts compact server-facts">
         <StateFact of="phase"><StateWithWords value={s.phase} /></StateFact>
-        <StateFact of="runtime"><StateWithWords value={s.status.runtimeState} /></StateFact>
+        <StateFact of="runtime"><RuntimeState server={s} /></StateFact>
         <StateFact of="convergence"><StateWithWords value={s.convergence} /></StateFact>
         <StateFact of="desired"><span className="state">{s.desiredState}</span></StateFact>
         <StateFact of="generation">

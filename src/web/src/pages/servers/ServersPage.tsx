@@ -11,6 +11,7 @@ import { Loading } from '../../components/Loading';
 import { Pager, useCursorPager } from '../../components/Pager';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { StateText } from './server-state';
+import { shownRuntime } from './shown-runtime';
 import { useServerWatch } from './use-server-watch';
 
 const convergenceValues: Convergence[] = ['CONVERGED', 'IN_PROGRESS', 'DISCREPANCY', 'UNKNOWN'];
@@ -34,7 +35,7 @@ export function ServersPage() {
     { header: 'Team', cell: (s) => nameOf(teams.data, s.teamId) },
     { header: 'Node', cell: (s) => nameOf(nodes.data, s.nodeId) },
     { header: 'Phase', essential: true, cell: (s) => <StateText value={s.phase} /> },
-    { header: 'Runtime state', essential: true, cell: (s) => <StateText value={s.runtimeState} /> },
+    { header: 'Runtime state', essential: true, cell: (s) => <StateText value={shownRuntime(s)} /> },
     { header: 'Convergence', cell: (s) => <StateText value={s.convergence} /> },
     { header: 'Players', cell: (s) => s.playersOnline ?? '—' },
     { header: 'Generation', cell: (s) => s.generation },

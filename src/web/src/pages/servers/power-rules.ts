@@ -5,8 +5,8 @@ export type PowerVerb = 'start' | 'stop' | 'restart';
 
 /**
  * The API takes power actions only while the phase is READY (`phase_busy` otherwise); within
- * that, Start is for a server meant to be stopped or not running, Stop and Restart for one
- * meant to run.
+ * that, Start is for a server meant to be stopped or not running (a sleeping one too, desired
+ * RUNNING and STOPPED: a start wakes it), Stop and Restart for one meant to run.
  */
 export function powerAllowed(server: Pick<ServerDetail, 'phase' | 'desiredState'> & { runtimeState?: ServerRuntimeState }, verb: PowerVerb): boolean {
   if (server.phase !== 'READY') return false;

@@ -32,7 +32,13 @@ function applyServer(client: QueryClient, item: ServerListItem): void {
   if (unseen) void client.invalidateQueries({ queryKey: queryKeys.servers.lists });
   const detailKey = queryKeys.servers.detail(item.id);
   const detail = client.getQueryData<ServerDetail>(detailKey);
-  if (detail) client.setQueryData<ServerDetail>(detailKey, { ...detail, ...item, status: { ...detail.status, runtimeState: item.runtimeState } });
+  if (detail) {
+    // The list item says `sleeping` at its top level, the detail in its status (with the time, which comes with the fetch below).
+    const { sleeping, ...fields } = item;
+    const { sleeping: _, sleepingSince, ...status } = detail.status;
+    const asleep = sleeping ? { sleeping, ...(sleepingSince ? { sleepingSince } : {}) } : {};
+    client.setQueryData<ServerDetail>(detailKey, { ...detail, ...fields, status: { ...status, runtimeState: item.runtimeState, ...asleep } });
+  }
   // observedGeneration, conditions and markers are only in the detail; and a detail still on its
   // first fetch may answer from before this event, so its fetch is cancelled and made again.
   void client.invalidateQueries({ queryKey: detailKey, exact: true });

@@ -11,9 +11,10 @@ import { ProblemAlert } from '../../../components/ProblemAlert';
 import { bytesToMiB, formatBytes, formatCpu, MiB, parseWholeNumber } from '../../../format/units';
 import { MigrationSection } from './MigrationSection';
 import { NetworkMembership } from './NetworkMembership';
+import { SleepSettings } from './SleepSettings';
 import { rememberServer } from '../../../api/server-cache';
 
-/** Resources (a running server restarts gracefully to apply them), network membership (game servers), migration and deleting the server. */
+/** Resources (a running server restarts gracefully to apply them), network membership and sleep (game servers), migration and deleting the server. */
 export function SettingsTab({ server }: { server: ServerDetail }) {
   const client = useQueryClient();
   const navigate = useNavigate();
@@ -55,6 +56,8 @@ export function SettingsTab({ server }: { server: ServerDetail }) {
         </div>
       </form>
       {server.kind === 'GAME_SERVER' ? <NetworkMembership server={server} /> : null}
+      {/* The proxy serves the network and never sleeps (the API refuses it). */}
+      {server.kind === 'GAME_SERVER' ? <SleepSettings server={server} /> : null}
       {mayManageNodes(me.data) ? <MigrationSection server={server} /> : null}
       <section className="card danger-zone" aria-labelledby="delete-heading">
         <h2 id="delete-heading">Delete server</h2>
