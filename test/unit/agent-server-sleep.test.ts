@@ -110,4 +110,27 @@ describe('agent server machine: sleeping', () => {
     expect(off.calls).to.deep.equal(['start']);
     expect(woke.context.lastWake?.player).to.equal('');
   });
+
+  it('a game that fails to start on wake follows the crash rules into CRASH_LOOP, and is never asleep there', async () => {
+    const { machine } = rig();
+    let starts = 0;
+    const failing = machine.provide({
+      actors: {
+        start: fromPromise<void, { desired: ServerTarget }>(async () => {
+          starts += 1;
+          if (starts > 1) throw new Error('the game would not start');
+        }),
+      },
+    });
+    const actor = run(failing, sleepy({ restartPolicy: { maxRestarts: 1, windowSeconds: 60 } }));
+    await ready(actor);
+    actor.send({ type: 'EMPTY' });
+    await waitFor(actor, inState('asleep'));
+    actor.send({ type: 'WAKE', player: 'Alex', at: Date.now() });
+    const s = await waitFor(actor, inState('crashLoop'));
+    expect(starts).to.equal(3);
+    expect(s.context.asleep).to.equal(undefined);
+    actor.send({ type: 'EMPTY' });
+    expect(actor.getSnapshot().value).to.equal('crashLoop');
+  });
 });
