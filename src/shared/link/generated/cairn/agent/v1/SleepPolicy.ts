@@ -6,7 +6,7 @@
  */
 export interface SleepPolicyInput {
   /**
-   * How long its players online (by Server List Ping) must stay 0 before it sleeps (10–86400).
+   * How long its players online (by Server List Ping) must stay 0 before it sleeps (10 to 86400).
    */
   'afterEmptySeconds'?: (number);
   /**
@@ -20,7 +20,7 @@ export interface SleepPolicyInput {
  */
 export interface SleepPolicy {
   /**
-   * How long its players online (by Server List Ping) must stay 0 before it sleeps (10–86400).
+   * How long its players online (by Server List Ping) must stay 0 before it sleeps (10 to 86400).
    */
   'afterEmptySeconds': (number);
   /**
