@@ -306,33 +306,9 @@ export const agentServerMachine = setup({
         ],
       },
     },
-    stopping: {
-      on: {
-        DESIRED: { actions: 'takeDesired' },
-        // The process's exit is expected here: it ends the stop, not a crash.
-        EXITED: {},
-      },
-      invoke: {
-        src: 'stop',
-        input: ({ context }) => ({ desired: context.desired }),
-        onDone: { target: 'deciding', actions: 'clearApplied' },
-        // Not known to be gone: deciding now could start a second game beside it, or call it stopped.
-        onError: 'stopFailed',
-      },
-    },
+    stopping: stopThen({ target: 'deciding', actions: ['clearApplied'] }),
     // Stopping the game for want of players: a stop like any other, that ends asleep while still wanted.
-    fallingAsleep: {
-      on: {
-        DESIRED: { actions: 'takeDesired' },
-        EXITED: {},
-      },
-      invoke: {
-        src: 'stop',
-        input: ({ context }) => ({ desired: context.desired }),
-        onDone: { target: 'asleep', actions: ['clearApplied', 'fallAsleep'] },
-        onError: 'stopFailed',
-      },
-    },
+    fallingAsleep: stopThen({ target: 'asleep', actions: ['clearApplied', 'fallAsleep'] }),
     asleep: {
       always: [
         // A stop or a delete is no wake: the server just leaves its sleep (and its port) behind.
@@ -392,6 +368,23 @@ export const agentServerMachine = setup({
     removed: { type: 'final' },
   },
 });
+
+/**
+ * A stop of the game, then `done`. Desired changes are taken and acted on once it is over; the
+ * process's exit is expected here (it ends the stop, not a crash); a failed stop is tried again,
+ * since deciding on a game not known to be gone could start a second one beside it.
+ */
+function stopThen(done: { target: 'deciding' | 'asleep'; actions: ('clearApplied' | 'fallAsleep')[] }) {
+  return {
+    on: { DESIRED: { actions: 'takeDesired' as const }, EXITED: {} },
+    invoke: {
+      src: 'stop' as const,
+      input: ({ context }: { context: ServerMachineContext }) => ({ desired: context.desired }),
+      onDone: done,
+      onError: 'stopFailed' as const,
+    },
+  };
+}
 
 export type AgentServerState = 'probing' | 'installing' | 'installFailed' | 'deciding' | 'stopped' | 'checkingPort' | 'portBlocked' | 'launching' | 'starting' | 'running'
   | 'stopping' | 'fallingAsleep' | 'asleep' | 'stopFailed' | 'crashed' | 'backoff' | 'crashLoop' | 'removing' | 'removed';
