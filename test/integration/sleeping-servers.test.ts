@@ -170,3 +170,38 @@ describe('sleeping servers: stop when empty, wake on join (real Agent and simcra
     expectProblem(await f.admin.patch(`/servers/${proxy.body.id}`, { sleep: { afterEmptySeconds: 60 } }), 400, 'invalid_request', 'body.sleep');
   });
 });
+
+/** The same in a box: the game in a network namespace of its own, its port published on the host only while it runs. */
+describe('sleeping servers in a box (real Agent as root, isolation auto)', function () {
+  this.timeout(120_000);
+  let f: Fleet;
+
+  before(async () => {
+    f = await startFleet({ agentArgs: ['--status-interval-ms', '1000', '--isolation', 'auto'] });
+  });
+  after(async () => f.dispose());
+
+  it('sleeps, answers its port from the host, and wakes into its box at a login', async () => {
+    const res = await f.admin.post<ServerDetail>('/servers', {
+      name: 'boxed-napper', teamId: f.teamId, software: { template: 'simcraft', version: '1.21.4' }, resources: { cpuMillis: 200, memoryBytes: GiB / 8 },
+      sleep: { afterEmptySeconds: 10 },
+    });
+    expect(res.status, res.text).to.equal(201);
+    const port = res.body.gamePort!;
+    await waitForServer(f.admin, res.body.id, (s) => s.phase === 'READY', 'READY');
+    expect((await f.admin.post(`/servers/${res.body.id}/start`)).status).to.equal(202);
+    await waitForServer(f.admin, res.body.id, (s) => s.status.players !== undefined, 'pinged in its box', 30_000);
+    await waitForServer(f.admin, res.body.id, (s) => s.status.sleeping === true, 'asleep', 40_000);
+    expect(descriptionText((await statusPing(port)).status).startsWith(sleepingPrefix)).to.equal(true);
+    const first = await login(port, 'Steve');
+    expect(JSON.parse(stringAt(first.answer!))).to.deep.equal({ text: startingReason });
+    first.client.destroy();
+    const inside = await waitFor(async () => {
+      const attempt = await login(port, 'Steve').catch(() => undefined);
+      if (attempt?.answer?.id === 0x02) return attempt;
+      attempt?.client.destroy();
+      return undefined;
+    }, { timeoutMs: 30_000, intervalMs: 200, what: 'a login into the woken, boxed game' });
+    inside.client.destroy();
+  });
+});
