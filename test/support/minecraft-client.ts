@@ -21,7 +21,8 @@ export class GameClient {
       this.packets.push(...this.reader.push(chunk));
       this.wake();
     });
-    this.closed = once(socket, 'close').then(() => this.wake());
+    // Not events.once: it rejects on 'error' (a reset by the server), which nobody awaiting `closed` would handle.
+    this.closed = new Promise<void>((resolve) => socket.once('close', () => resolve())).then(() => this.wake());
   }
 
   static async connect(port: number, host = '127.0.0.1'): Promise<GameClient> {
