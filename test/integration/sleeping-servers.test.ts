@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import { connect } from 'node:net';
-import type { AuditEventPage, ServerDetail, ServerPage } from '../support/api-types.js';
+import type { AuditEventPage, NetworkRoutes, ServerDetail, ServerPage } from '../support/api-types.js';
 import { GiB, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
 import { GameClient, handshake, login, statusPing, stringAt } from '../support/minecraft-client.js';
 import { expectProblem } from '../support/problems.js';
+import { freePort } from '../support/sim-process.js';
 import { waitFor } from '../support/wait-for.js';
 
 const sleepingPrefix = 'Sleeping: join to wake. ';
@@ -202,6 +203,54 @@ describe('sleeping servers in a box (real Agent as root, isolation auto)', funct
       attempt?.client.destroy();
       return undefined;
     }, { timeoutMs: 30_000, intervalMs: 200, what: 'a login into the woken, boxed game' });
+    inside.client.destroy();
+  });
+});
+
+/** Behind the network's proxy: a member asleep stays routed, and a player sent to it wakes it. */
+describe('a sleeping member behind the network\'s proxy (real Agent, simproxy, simcraft)', function () {
+  this.timeout(120_000);
+  let f: Fleet;
+
+  before(async () => {
+    f = await startFleet({ agentArgs: ['--status-interval-ms', '1000'] });
+    const patched = await f.admin.patch('/network', { port: await freePort() });
+    expect(patched.status, patched.text).to.equal(200);
+  });
+  after(async () => f.dispose());
+
+  it('stays in the routes while asleep; a login through the proxy is told it starts and wakes it, then gets in', async () => {
+    const small = { cpuMillis: 200, memoryBytes: GiB / 8 };
+    const proxy = await f.admin.post<ServerDetail>('/network/proxy', { software: { template: 'simproxy', version: '3.4.0' }, resources: small });
+    expect(proxy.status, proxy.text).to.equal(201);
+    const member = await f.admin.post<ServerDetail>('/servers', {
+      name: 'dozing-member', teamId: f.teamId, software: { template: 'simcraft', version: '1.21.4' }, resources: small, inNetwork: true, sleep: { afterEmptySeconds: 10 },
+    });
+    expect(member.status, member.text).to.equal(201);
+    for (const s of [proxy.body, member.body]) {
+      await waitForServer(f.admin, s.id, (d) => d.phase === 'READY', `${s.name} READY`);
+      expect((await f.admin.post(`/servers/${s.id}/start`)).status).to.equal(202);
+    }
+    const routedTo = async () => (await f.admin.get<NetworkRoutes>('/network/routes')).body.items.map((r) => r.serverId);
+    await waitFor(async () => (await routedTo()).includes(member.body.id), { timeoutMs: 30_000, what: 'the member routed' });
+    await waitForServer(f.admin, member.body.id, (s) => s.status.sleeping === true, 'the member asleep', 40_000);
+    await waitFor(async () => (await routedTo()).includes(member.body.id), { what: 'the sleeping member still routed' });
+    const networkPort = proxy.body.gamePort!;
+    const told = await waitFor(async () => {
+      const attempt = await login(networkPort, 'Rover').catch(() => undefined);
+      attempt?.client.destroy();
+      return attempt?.answer?.id === 0x00 ? attempt.answer : undefined;
+    }, { timeoutMs: 10_000, intervalMs: 200, what: 'the member\'s reason through the proxy' });
+    expect(JSON.parse(stringAt(told))).to.deep.equal({ text: startingReason });
+    await waitForServer(f.admin, member.body.id, (s) => s.status.runtimeState === 'RUNNING', 'the member awake', 30_000);
+    const woke = (await f.admin.get<AuditEventPage>(`/audit-events?targetId=${member.body.id}&action=server.woke`)).body.items;
+    expect(woke.map((e) => e.details.player)).to.deep.equal(['Rover']);
+    const inside = await waitFor(async () => {
+      const attempt = await login(networkPort, 'Rover').catch(() => undefined);
+      if (attempt?.answer?.id === 0x02) return attempt;
+      attempt?.client.destroy();
+      return undefined;
+    }, { timeoutMs: 30_000, intervalMs: 200, what: 'a login through the proxy into the woken member' });
     inside.client.destroy();
   });
 });

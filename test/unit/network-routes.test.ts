@@ -18,6 +18,14 @@ describe('network rules', () => {
     expect(networkRoutes([member('a', 'a', { nodeId: 'n3' })], reach, undefined)).to.deep.equal([]);
   });
 
+  it('keeps a member asleep in the routes (a join through the proxy wakes it), not one stopped or leaving', () => {
+    const asleep = { runtimeState: 'STOPPED' as const, startedInNetwork: false, sleeping: true };
+    expect(routable(member('a', 'a', asleep))).to.equal(true);
+    expect(routable(member('a', 'a', { ...asleep, sleeping: false }))).to.equal(false);
+    expect(routable(member('a', 'a', { ...asleep, desiredInNetwork: false }))).to.equal(false);
+    expect(routable(member('a', 'a', { ...asleep, desiredState: 'STOPPED' }))).to.equal(false);
+  });
+
   it('orders the lobby first, then by name and id, whatever order the servers come in', () => {
     const servers = [member('3', 'zulu'), member('2', 'alpha', { nodeId: 'n2', gamePort: 25570 }), member('1', 'alpha'), member('4', 'mike')];
     const names = (lobby?: string) => networkRoutes(servers, reach, lobby).map((r) => r.serverId);

@@ -14,6 +14,8 @@ export interface NetworkFacts {
   desiredInNetwork: boolean;
   runtimeState?: RuntimeState;
   startedInNetwork: boolean;
+  /** Asleep (`sleep`): its game is stopped and its Agent answers its port; a join through the proxy wakes it. */
+  sleeping?: boolean;
 }
 
 /** One place the proxy may send players to. */
@@ -43,11 +45,12 @@ export const holdsStaleSecret = (s: { runtimeState?: RuntimeState; startedAt?: s
 /**
  * Whether players may be sent to the server: a game server that runs, was started as a member,
  * and is meant to keep running (one being stopped or deleted leaves the routes at once, so no
- * new player is sent to it). Membership itself changes only at a start.
+ * new player is sent to it). Membership itself changes only at a start. A member asleep stays
+ * routed: a player sent to it is told it starts, wakes it, and joins again (it wakes a member).
  */
 export const routable = (s: NetworkFacts) =>
-  s.kind === 'GAME_SERVER' && s.desiredState === 'RUNNING' && s.runtimeState === 'RUNNING' && s.startedInNetwork
-  && s.nodeId !== undefined && s.gamePort !== undefined;
+  s.kind === 'GAME_SERVER' && s.desiredState === 'RUNNING' && s.nodeId !== undefined && s.gamePort !== undefined
+  && ((s.runtimeState === 'RUNNING' && s.startedInNetwork) || (s.sleeping === true && s.runtimeState === 'STOPPED' && s.desiredInNetwork));
 
 /** The lobby the proxy is told of: the configured one while it still wants to be a member. */
 export function effectiveLobby(lobbyServerId: string | undefined, members: readonly NetworkFacts[]): string | undefined {

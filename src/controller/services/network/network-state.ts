@@ -17,6 +17,7 @@ export const networkFactsOf = (doc: ServerDoc): NetworkFacts => ({
   desiredInNetwork: doc.desired.inNetwork,
   ...(doc.observed.runtimeState ? { runtimeState: doc.observed.runtimeState } : {}),
   startedInNetwork: doc.observed.startedInNetwork,
+  ...(doc.observed.sleeping ? { sleeping: true } : {}),
 });
 
 /** What the proxy is told: its routes, lobby first, and the lobby's id when it is among them. */
@@ -67,11 +68,14 @@ export class NetworkState {
   };
 
   async routeSet(): Promise<RouteSet> {
-    const [network, started] = await Promise.all([
+    // Members started as members, and members asleep (started as members at their wake): two reads, as an $or scans every server.
+    const [network, started, members] = await Promise.all([
       this.record(),
       this.repos.servers.find({ kind: 'GAME_SERVER', 'observed.startedInNetwork': true }),
+      this.repos.servers.find({ kind: 'GAME_SERVER', 'desired.inNetwork': true }),
     ]);
-    const routes = networkRoutes(started.map(networkFactsOf), this.reachAddress, network?.lobbyServerId);
+    const candidates = new Map([...started, ...members.filter((s) => s.observed.sleeping)].map((s) => [s._id, s]));
+    const routes = networkRoutes([...candidates.values()].map(networkFactsOf), this.reachAddress, network?.lobbyServerId);
     const lobby = routes.find((r) => r.serverId === network?.lobbyServerId);
     return { routes, ...(lobby ? { lobbyServerId: lobby.serverId } : {}) };
   }
