@@ -30,6 +30,7 @@ import { registerFiles } from './files/register-files.js';
 import { registerUsage } from './status/register-usage.js';
 import { sweepAllUploadTemps } from './files/upload-sweep.js';
 import { registerBackupOperations } from './transfers/register-backups.js';
+import { Quiescer } from './transfers/quiesce.js';
 
 /** No credential in the data dir and no token to get one. */
 export class NotEnrolledError extends Error {
@@ -116,6 +117,8 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
   const plugins = new PluginPlacer(pluginCache(config.dataDir), fetcher, logger);
   const installer = new Installer(downloadCache(config.dataDir), fetcher);
   const isolationSince = new Date().toISOString();
+  // Copies hold servers still through it; the reconciler asks it before a server falls asleep.
+  const quiescer = new Quiescer(runtime, logger);
   // Exits are routed to the reconciler from its construction on, so none found while adopting is lost.
   const reconciler = new Reconciler({
     dataDir: config.dataDir,
@@ -128,6 +131,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
     statusIntervalMs: config.statusIntervalMs,
     beforeStart: (desired, serverDir) => plugins.place(desired.plugins ?? [], serverDir, boxes.identityOf(desired.serverId)),
     sleepers,
+    heldForCopy: (serverId) => quiescer.holds(serverId),
   });
   const link = new AgentLinkClient({
     address: config.controller,
@@ -158,7 +162,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
   registerConsole({ link, reconciler, runtime });
   const uploads = registerFiles({ dataDir: config.dataDir, link, reconciler, identityOf: (serverId) => boxes.identityOf(serverId) });
   registerUsage(link, reconciler);
-  const backups = await registerBackupOperations({ dataDir: config.dataDir, link, reconciler, runtime, installer, logger });
+  const backups = await registerBackupOperations({ dataDir: config.dataDir, link, reconciler, runtime, installer, logger, quiescer });
   registerPrefetch(link, installer);
   link.start();
   return {

@@ -52,12 +52,15 @@ describe('agent: quiescing a server for a consistent copy', () => {
   it('types the quiesce commands, waits for the save line, and resumes exactly once', async () => {
     const console = new FakeConsole();
     const quiescer = new Quiescer(console, silentLogger);
+    expect(quiescer.holds('s1')).to.equal(false);
     const release = await quiescer.hold('s1', spec);
     expect(console.typed).to.deep.equal(['save-off', 'save-all flush']);
     expect(console.readers.size, 'the console reader is let go once the line came').to.equal(0);
+    expect(quiescer.holds('s1'), 'held: the server does not fall asleep under the copy').to.equal(true);
     await release();
     await release();
     expect(console.typed).to.deep.equal(['save-off', 'save-all flush', 'save-on']);
+    expect(quiescer.holds('s1')).to.equal(false);
   });
 
   it('counts only a save line printed after the last quiesce command', async () => {

@@ -35,6 +35,8 @@ export interface ReconcilerDeps {
   beforeStart?: (desired: ServerTarget, serverDir: string) => Promise<void>;
   /** The Node's sleeping ports (opened at the Agent's start for servers that slept). */
   sleepers: SleeperPool;
+  /** Whether a copy holds the server still now (a quiesced backup): an empty server does not fall asleep under it. */
+  heldForCopy?: (serverId: string) => boolean;
 }
 
 /** What the reconciler needs of the link: desired state in, server status out. */

@@ -52,6 +52,7 @@ export interface RunnerDeps {
   files: KeyedMutex;
   /** The Node's sleeping ports: this server's while it sleeps. */
   sleepers: SleeperPool;
+  heldForCopy?: (serverId: string) => boolean;
 }
 
 /**
@@ -233,12 +234,13 @@ export class ServerRunner {
   /**
    * Counts how long the pings have said nobody plays; once that is the server's `sleep`, the machine
    * hears EMPTY. A ping that failed says nothing, so it starts the count over: only a game that
-   * answered 0, again and again, is put to sleep.
+   * answered 0, again and again, is put to sleep. A copy holding the server still (a quiesced
+   * backup) starts it over too: the game is not stopped under the copy.
    */
   private checkEmpty(): void {
     const { value, context } = this.actor.getSnapshot();
     const sleep = context.desired.sleep;
-    if (value !== 'running' || !sleep || this.sampler.players?.online !== 0) {
+    if (value !== 'running' || !sleep || this.sampler.players?.online !== 0 || this.deps.heldForCopy?.(this.serverId) === true) {
       this.emptySince = undefined;
       return;
     }

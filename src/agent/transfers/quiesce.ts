@@ -31,6 +31,11 @@ export class Quiescer {
 
   constructor(private readonly console: ConsoleAccess, private readonly logger: Logger) {}
 
+  /** Whether the server is held still for a copy now (or being quiesced or resumed for one). */
+  holds(serverId: string): boolean {
+    return this.held.has(serverId) || this.resuming.has(serverId);
+  }
+
   async hold(serverId: string, spec: TemplateBackupSpec): Promise<Release> {
     let hold = this.held.get(serverId);
     if (!hold) {

@@ -17,6 +17,8 @@ export interface BackupOperationDeps {
   runtime: ServerRuntime;
   installer: Installer;
   logger: Logger;
+  /** Made by the Agent before its reconciler, which asks it whether a server is held for a copy (it does not sleep then). */
+  quiescer: Quiescer;
 }
 
 /** How long the Agent, stopping, waits for quiesced servers to resume and stages to go. */
@@ -29,7 +31,7 @@ const shutdownDeadlineMs = 10_000;
  */
 export async function registerBackupOperations(deps: BackupOperationDeps): Promise<{ shutdown(): Promise<void> }> {
   const { link, reconciler: host, logger } = deps;
-  const quiescer = new Quiescer(deps.runtime, logger);
+  const { quiescer } = deps;
   const caches = new HashCaches();
   const stores = new LocalStores(deps.dataDir);
   const snapshots = new Snapshots({ host, quiescer, caches, logger });
