@@ -111,7 +111,8 @@ describe('Fabric servers: versions from the meta API, the launcher pinned, a rea
     expect(message).to.include(`sha256 ${sha256(changed)}, not ${sha256(pinned)} as pinned at its first download`);
     expect(message).to.match(/differs from the one the Controller took at its first download/);
     expect(failed.status.runtimeState).to.not.equal('RUNNING');
-    expect(upstream.count(new RegExp(`^${launcherPath('1.21.4', '0.16.10', '1.0.1')}$`))).to.equal(2);
+    // Downloaded again (the Agent may retry the install; each try is refused alike).
+    expect(upstream.count(new RegExp(`^${launcherPath('1.21.4', '0.16.10', '1.0.1')}$`))).to.be.at.least(2);
     launchers.set('1.21.4/0.16.10/1.0.1', pinned);
   });
 
