@@ -98,6 +98,21 @@ describe('Fabric servers: versions from the meta API, the launcher pinned, a rea
     await waitForServer(f.admin, created.id, (s) => s.status.runtimeState === 'STOPPED' && s.convergence === 'CONVERGED', 'STOPPED', 60_000);
   });
 
+  it('an update to another loader installs that loader\'s pinned launcher beside the same Mojang jar', async () => {
+    const created = await create('fabric-update', { template: 'fabric', version: '1.21.4', build: '0.16.9' }, f.nodeId);
+    await waitForServer(f.admin, created.id, (s) => s.phase === 'READY', 'READY', 60_000);
+    const res = await f.admin.post<ServerDetail>(`/servers/${created.id}/software`, { version: '1.21.4', build: '0.16.10' });
+    expect(res.status, res.text).to.equal(202);
+    const done = await waitForServer(f.admin, created.id, (s) => s.phase === 'READY' && !s.workflow, 'READY after the update', 60_000);
+    expect(done.conditions.find((c) => c.reason === 'UPDATE_FAILED')?.message).to.equal(undefined);
+    expect(done.software).to.deep.equal({ template: 'fabric', version: '1.21.4', build: '0.16.10' });
+    const software = join(f.agentDir, 'servers', created.id, 'software');
+    expect(await readFile(join(software, 'fabric-server-launch.jar'))).to.deep.equal(launchers.get('1.21.4/0.16.10/1.0.1'));
+    expect(await readFile(join(software, 'minecraft-server.jar'))).to.deep.equal(vanilla);
+    // Each launcher was downloaded once, when first given to a server.
+    expect(upstream.count(/\/server\/jar$/)).to.equal(2);
+  });
+
   it('a launcher that changed upstream after its pin is refused: INSTALL_FAILED names both sums, nothing is installed', async () => {
     const pinned = launchers.get('1.21.4/0.16.10/1.0.1')!;
     const changed = await fabricLauncherJar('1.21.4', '0.16.10', true);
