@@ -55,5 +55,7 @@ function checkArtifacts(t: Template): string | undefined {
   if (extra) return `install.artifacts.${extra}: not one of versions`;
   const unchecked = Object.entries(artifacts).find(([, a]) => a.sha256 === undefined && a.sha1 === undefined);
   if (unchecked) return `install.artifacts.${unchecked[0]}: needs sha256 or sha1`;
+  const companion = (t.install.companions ?? []).findIndex((c) => c.sha256 === undefined && c.sha1 === undefined);
+  if (companion >= 0) return `install.companions.${companion}: needs sha256 or sha1`;
   return undefined;
 }

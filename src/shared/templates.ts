@@ -62,6 +62,16 @@ export const DownloadInstall = Type.Object({
   file: CairnFileName,
   /** One artifact per entry of `versions`, keyed by version. */
   artifacts: Type.Record(Type.String(), DownloadArtifact),
+  /**
+   * Artifacts installed beside `file` in `.cairn`, each under its own name: what the one artifact
+   * needs to run without the internet (Fabric's launcher: Mojang's server jar).
+   */
+  companions: Type.Optional(Type.Array(Type.Object({
+    file: CairnFileName,
+    sha256: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })),
+    sha1: Type.Optional(Type.String({ pattern: '^[0-9a-f]{40}$' })),
+    size: Type.Optional(Type.Integer({ minimum: 1 })),
+  }, { additionalProperties: false }), { maxItems: 8 })),
 }, { additionalProperties: false });
 
 /**
@@ -72,6 +82,11 @@ export const DownloadInstall = Type.Object({
 export const UpstreamInstall = Type.Object({
   source: Type.Literal('upstream'),
   file: CairnFileName,
+  /**
+   * For an upstream whose builds are loaders of a game version (Fabric): where the version's own
+   * download, the game's server jar, goes beside `file` (the run command points the loader at it).
+   */
+  gameJar: Type.Optional(CairnFileName),
 }, { additionalProperties: false });
 
 export const SeedFile = Type.Object({
@@ -147,13 +162,16 @@ export const TemplateBackup = Type.Object({
   timeoutSeconds: Type.Integer({ minimum: 1, maximum: 600 }),
 }, { additionalProperties: false });
 
-export const versionSources = ['papermc', 'mojang'] as const;
+export const versionSources = ['papermc', 'mojang', 'fabric'] as const;
 export type VersionSource = (typeof versionSources)[number];
 
-/** Versions listed by an upstream, synced by the Controller: PaperMC's Fill v3 (a project) or Mojang's manifest (releases). */
+/**
+ * Versions listed by an upstream, synced by the Controller: PaperMC's Fill v3 (a project), Mojang's
+ * manifest (releases) or Fabric's meta API v2 (stable game versions, loaders as builds).
+ */
 export const UpstreamVersions = Type.Object({
   source: Type.Enum(versionSources),
-  /** The PaperMC project (`paper`, `folia`, `velocity`); none for `mojang`. */
+  /** The PaperMC project (`paper`, `folia`, `velocity`); none for `mojang` and `fabric`. */
   project: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: templateIdPattern })),
 }, { additionalProperties: false });
 

@@ -41,7 +41,7 @@ describe('web UI: what an offline Controller says about software', function () {
     const closed = `127.0.0.1:${(probe.address() as AddressInfo).port}`;
     await new Promise((resolve) => probe.close(resolve));
     refused = `could not reach ${closed}: ECONNREFUSED`;
-    t = await startTestController({ extraArgs: ['--software-source', `papermc=http://${closed}/v3`, '--software-source', `mojang=http://${closed}/mc.json`] });
+    t = await startTestController({ extraArgs: ['--software-source', `papermc=http://${closed}/v3`, '--software-source', `mojang=http://${closed}/mc.json`, '--software-source', `fabric=http://${closed}/v2`] });
     ({ admin } = await setupAdmin(t));
     // The sync at start fails at once (the port refuses); the forms must say so.
     await waitFor(async () => (await admin.get<TemplatePage>('/templates')).body.items.find((i) => i.id === 'paper')?.syncError !== undefined, { what: 'the first sync to fail' });

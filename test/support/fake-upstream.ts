@@ -25,18 +25,34 @@ export interface FakeMojangVersion {
   bytes?: Buffer;
 }
 
+export interface FakeFabricVersion {
+  version: string;
+  stable: boolean;
+}
+
+/** What the fake meta.fabricmc.net v2 lists, newest first as Fabric does; empty lists by default. */
+export interface FakeFabric {
+  games: FakeFabricVersion[];
+  loaders: FakeFabricVersion[];
+  installers: FakeFabricVersion[];
+  /** The server launcher's bytes for a game, loader and installer version (none: 404); a test may change them. */
+  launcher?: (game: string, loader: string, installer: string) => Buffer | undefined;
+}
+
 const sha = (algorithm: 'sha256' | 'sha1', b: Buffer) => createHash(algorithm).update(b).digest('hex');
 
 /**
- * A local stand-in for PaperMC's Fill v3 and Mojang's piston-meta, serving the documented shapes
+ * A local stand-in for PaperMC's Fill v3, Mojang's piston-meta and Fabric's meta API v2, serving the documented shapes
  * (`/v3/projects/{p}`, `/versions`, `/versions/{v}`, `/versions/{v}/builds`, `builds/latest`,
  * `downloads["server:default"]` with `checksums.sha256`; `version_manifest_v2.json` and each
- * version's JSON with `downloads.server.sha1` and `javaVersion.majorVersion`) and the jars. It
+ * version's JSON with `downloads.server.sha1` and `javaVersion.majorVersion`; `/v2/versions/game`, `/v2/versions/loader`, `/v2/versions/installer`
+ * and `/v2/versions/loader/{game}/{loader}/{installer}/server/jar`) and the jars. It
  * records every request with its User-Agent, so tests see what reached the upstream.
  */
 export class FakeUpstream {
   readonly paper = new Map<string, FakePaperVersion[]>();
   mojang: FakeMojangVersion[] = [];
+  fabric: FakeFabric = { games: [], loaders: [], installers: [] };
   readonly requests: { path: string; userAgent: string }[] = [];
   /** Answer every request with this status instead (an upstream that is down). */
   failWith?: number;
@@ -62,9 +78,13 @@ export class FakeUpstream {
     return `${this.base}/mc/version_manifest_v2.json`;
   }
 
+  get fabricBase(): string {
+    return `${this.base}/v2`;
+  }
+
   /** `--software-source` flags pointing the Controller here. */
   get controllerArgs(): string[] {
-    return ['--software-source', `papermc=${this.papermcBase}`, '--software-source', `mojang=${this.mojangManifest}`];
+    return ['--software-source', `papermc=${this.papermcBase}`, '--software-source', `mojang=${this.mojangManifest}`, '--software-source', `fabric=${this.fabricBase}`];
   }
 
   /** How many requests asked for a path matching `pattern`. */
@@ -100,7 +120,21 @@ export class FakeUpstream {
     if (parts[0] === 'v3' && parts[1] === 'projects') return this.fill(parts.slice(2));
     if (parts[0] === 'objects') return this.jar(parts[1]);
     if (parts[0] === 'mc') return this.pistonMeta(parts.slice(1));
+    if (parts[0] === 'v2' && parts[1] === 'versions') return this.fabricMeta(parts.slice(2));
     return undefined;
+  }
+
+  /** meta.fabricmc.net v2 as documented (https://github.com/FabricMC/fabric-meta): the fields Fabric answers with. */
+  private fabricMeta([kind, game, loader, installer, side, file, ...rest]: (string | undefined)[]): unknown {
+    const { games, loaders, installers } = this.fabric;
+    if (game === undefined) {
+      if (kind === 'game') return games.map((g) => ({ version: g.version, stable: g.stable }));
+      if (kind === 'loader') return loaders.map((l, i) => ({ separator: '.', build: loaders.length - i, maven: `net.fabricmc:fabric-loader:${l.version}`, version: l.version, stable: l.stable }));
+      if (kind === 'installer') return installers.map((v) => ({ url: `${this.base}/maven/fabric-installer-${v.version}.jar`, maven: `net.fabricmc:fabric-installer:${v.version}`, version: v.version, stable: v.stable }));
+      return undefined;
+    }
+    if (kind !== 'loader' || !loader || !installer || side !== 'server' || file !== 'jar' || rest.length) return undefined;
+    return this.fabric.launcher?.(game, loader, installer);
   }
 
   private fill([project, section, version, sub, which]: (string | undefined)[]): unknown {

@@ -25,7 +25,7 @@ describe('launch placeholders: {cpus} is the reservation in whole processors', (
   });
 
   it('every Java template caps the JVM at it with -XX:ActiveProcessorCount (the box hides the cgroup limits from Java)', () => {
-    for (const id of ['paper', 'folia', 'vanilla', 'velocity']) {
+    for (const id of ['paper', 'folia', 'vanilla', 'velocity', 'fabric']) {
       const template = templates.get(id)!;
       const command = resolveRunCommand(template, values(template, 1500));
       expect(command.command, id).to.equal('/usr/lib/jvm/jdk-21/bin/java');

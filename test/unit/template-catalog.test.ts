@@ -38,8 +38,8 @@ describe('template catalog', () => {
     throw new Error('the catalog loaded');
   }
 
-  it('loads the six shipped templates, ordered by id', () => {
-    expect(shipped.list().map((t) => t.id)).to.deep.equal(['folia', 'paper', 'simcraft', 'simproxy', 'vanilla', 'velocity']);
+  it('loads the seven shipped templates, ordered by id', () => {
+    expect(shipped.list().map((t) => t.id)).to.deep.equal(['fabric', 'folia', 'paper', 'simcraft', 'simproxy', 'vanilla', 'velocity']);
   });
 
   it('describes the simulated templates as the contract says', () => {
@@ -104,6 +104,32 @@ describe('template catalog', () => {
     expect((await refusal(await dirWith((t) => { network(t).standaloneConfig = {}; }))).message).to.include('network.standaloneConfig');
     expect((await refusal(await dirWith((t) => { network(t).forwardingSecret = { file: 'forwarding.secret', format: 'secret-file' }; }))).message).to.include('secret-file is for proxies');
     expect((await refusal(await dirWith((t) => { network(t).reloadCommand = 'reload'; }))).message).to.include('network.reloadCommand');
+  });
+
+  it('resolves a Fabric build to its pinned launcher with Mojang\'s jar beside it; an unpinned launcher is not installable', async () => {
+    const catalog = await TemplateCatalog.load();
+    const launcher = { url: 'https://meta.fabricmc.net/v2/versions/loader/1.21.4/0.16.10/1.0.1/server/jar', sha256: 'c'.repeat(64), size: 200, pinnedAt: '2026-11-29T12:00:00.000Z' };
+    const vanilla = { url: 'https://piston-data.mojang.com/v1/objects/a/server.jar', sha1: 'a'.repeat(40), size: 100 };
+    catalog.useListings({
+      listed: () => [{
+        version: '1.21.4', java: { minimum: 21 }, latestBuild: '0.16.10', installer: '1.0.1', download: vanilla,
+        builds: [{ id: '0.16.10', channel: 'STABLE', sha256: launcher.sha256, size: 200, download: launcher }, { id: '0.16.9', channel: 'STABLE', download: { url: 'https://meta.fabricmc.net/v2/versions/loader/1.21.4/0.16.9/1.0.1/server/jar' } }],
+      }],
+      syncState: () => ({}),
+      prepare: () => Promise.resolve(undefined),
+    });
+    const resolved = catalog.resolve({ template: 'fabric', version: '1.21.4' });
+    if ('problem' in resolved) throw new Error(resolved.problem);
+    expect(resolved.build).to.equal('0.16.10');
+    expect(resolved.download).to.deep.equal(launcher);
+    expect(resolved.companions).to.deep.equal([vanilla]);
+    expect(resolved.template.install).to.deep.equal({
+      source: 'download', file: 'fabric-server-launch.jar', artifacts: { '1.21.4': { sha256: launcher.sha256, size: 200, build: '0.16.10' } },
+      companions: [{ file: 'minecraft-server.jar', sha1: vanilla.sha1, size: 100 }],
+    });
+    const command = resolveRunCommand(resolved.template, values);
+    expect(command.args.slice(-4)).to.deep.equal(['-Dfabric.installer.server.gameJar=/srv/s1/.cairn/minecraft-server.jar', '-jar', '/srv/s1/.cairn/fabric-server-launch.jar', 'nogui']);
+    expect(catalog.resolve({ template: 'fabric', version: '1.21.4', build: '0.16.9' })).to.deep.equal({ problem: 'fabric 1.21.4 build 0.16.9 has no verifiable download' });
   });
 
   it('refuses a missing or empty directory', async () => {

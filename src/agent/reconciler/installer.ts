@@ -87,6 +87,11 @@ export class Installer {
       if (!artifact) throw new InstallError(`${template.id} has no artifact for version ${version}`);
       const cached = await this.cached(artifact);
       await placeFile(join(software, template.install.file), (path) => copyFile(cached, path));
+      // What the artifact runs beside it, so it never downloads anything at its start (Fabric's launcher: Mojang's server jar).
+      for (const companion of template.install.companions ?? []) {
+        const copy = await this.cached(companion);
+        await placeFile(join(software, companion.file), (path) => copyFile(copy, path));
+      }
       build = artifact.build;
     }
     await prepareSoftwareMount(root);
@@ -102,10 +107,10 @@ export class Installer {
     await this.cached(artifact);
   }
 
-  private async cached(artifact: DownloadArtifactSpec): Promise<string> {
+  private async cached(artifact: Omit<DownloadArtifactSpec, 'url'>): Promise<string> {
     await mkdir(this.cacheDir, { recursive: true });
     const key = artifact.sha256 ?? artifact.sha1;
-    if (!key) throw new InstallError(`no checksum for ${artifact.url}`);
+    if (!key) throw new InstallError('an artifact without a checksum is never installed');
     const path = join(this.cacheDir, key);
     try {
       await verify(path, artifact);

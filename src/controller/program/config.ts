@@ -19,7 +19,7 @@ export interface ControllerConfig {
   /** Minutes between catalog syncs; 0 syncs only at start and on POST /catalog/sync. */
   catalogSyncMinutes: number;
   templatesDir?: string;
-  /** Where upstreams answer (`--software-source papermc=URL`, `mojang=URL`); the vendors' addresses by default. */
+  /** Where upstreams answer (`--software-source papermc=URL`, `mojang=URL`, `fabric=URL`); the vendors' addresses by default. */
   softwareSources: UpstreamBases;
   /** The built web UI (default: `dist/web` of this installation). */
   webDir: string;
@@ -64,7 +64,7 @@ const flags = {
   'mongodb-uri': { value: 'URI', env: 'MONGODB_URI', help: 'keep the store in MongoDB instead of the embedded store' },
   'catalog-source': { value: 'PATH_OR_URL', env: 'CAIRN_CATALOG_SOURCE', help: 'the plugin catalog feed (default: the sample feed shipped)' },
   'catalog-sync-minutes': { value: 'N', env: 'CAIRN_CATALOG_SYNC_MINUTES', help: 'minutes between catalog syncs; 0 syncs at start only (default 60)' },
-  'software-source': { value: 'NAME=URL', env: 'CAIRN_SOFTWARE_SOURCES', multiple: true, help: 'where versions come from: papermc=<Fill v3 root>, mojang=<version manifest URL>; repeatable (env: comma-separated; default: the vendors\' addresses)' },
+  'software-source': { value: 'NAME=URL', env: 'CAIRN_SOFTWARE_SOURCES', multiple: true, help: 'where versions come from: papermc=<Fill v3 root>, mojang=<version manifest URL>, fabric=<meta API /v2 root>; repeatable (env: comma-separated; default: the vendors\' addresses)' },
   'templates-dir': { value: 'DIR', env: 'CAIRN_TEMPLATES_DIR', help: 'service templates (default: the ones shipped)' },
   'web-dir': { value: 'DIR', env: 'CAIRN_WEB_DIR', help: 'the built web UI (default dist/web)' },
   'tls-cert': { value: 'FILE', env: 'CAIRN_TLS_CERT', help: 'TLS certificate (PEM) for HTTP and the Agent link; with --tls-key' },

@@ -25,7 +25,7 @@ export const TemplateParams = Type.Object({ templateId: Type.String({ minLength:
 
 export const SoftwareSyncResult = Type.Object({
   sources: Type.Array(Type.Object({
-    source: Type.String({ description: '`papermc:<project>` or `mojang`.' }),
+    source: Type.String({ description: '`papermc:<project>`, `mojang` or `fabric`.' }),
     ok: Type.Boolean(),
     versionCount: Type.Integer({ minimum: 0 }),
     syncedAt: Type.Optional(DateTime),
@@ -39,6 +39,8 @@ export const ArtifactDownload = Type.Object({
   sha256: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })),
   sha1: Type.Optional(Type.String({ pattern: '^[0-9a-f]{40}$' })),
   size: Type.Optional(Type.Integer({ minimum: 0 })),
+  /** When the upstream publishes no checksum: when the Controller took the sha256 of its first download (Fabric's launcher). */
+  pinnedAt: Type.Optional(DateTime),
 });
 
 /** A build as synced: what the API shows and where its artifact is. */
@@ -54,7 +56,10 @@ export const ListedVersion = Type.Object({
   java: Type.Optional(JavaNeed),
   latestBuild: Type.Optional(Type.String()),
   builds: Type.Optional(Type.Array(ListedBuild)),
+  /** The version's own download; for Fabric, Mojang's server jar the loader's launcher runs. */
   download: Type.Optional(ArtifactDownload),
+  /** Fabric: the installer version whose server launcher the builds download. */
+  installer: Type.Optional(Type.String()),
 });
 
 export type TemplateVersionView = Static<typeof TemplateVersion>;

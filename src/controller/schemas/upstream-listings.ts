@@ -51,3 +51,18 @@ export const MojangVersion = Type.Object({
 });
 
 export type FillBuildsAnswer = Static<typeof FillBuilds>;
+
+/** Fabric meta v2 `GET /v2/versions/game`: every game version Fabric supports, newest first. */
+export const FabricGameVersions = Type.Array(Type.Object({
+  version: Type.String({ minLength: 1, maxLength: 64 }),
+  stable: Type.Boolean(),
+}));
+
+/**
+ * Fabric meta v2 `GET /v2/versions/loader` and `GET /v2/versions/installer`: every loader (or
+ * installer) version, newest first, each `stable` or not.
+ */
+export const FabricComponentVersions = Type.Array(Type.Object({
+  version: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9][A-Za-z0-9.+_-]*$' }),
+  stable: Type.Boolean(),
+}));

@@ -28,6 +28,7 @@ import { ReconcileTimer } from './servers/reconcile-timer.js';
 import { CatalogService, type CatalogOptions } from './plugins/catalog.js';
 import { SoftwareArtifacts } from './software/software-artifacts.js';
 import { SoftwareService, type SoftwareOptions } from './software/software.js';
+import { LauncherPins } from './software/launcher-pins.js';
 import { defaultUpstreamBases } from '../adapters/software/upstream-sources.js';
 import type { ServiceDeps } from './deps.js';
 import { NetworkRoutePush } from './network/route-push.js';
@@ -170,7 +171,8 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const consoleHub = new ConsoleHub(agents, nodeCalls, deps.logger);
   // Plugins: the synced catalog, installations per server, and the jars Nodes fetch.
   const catalog = new CatalogService(deps, access, { source: deps.catalog?.source, syncIntervalMs: deps.catalog?.syncIntervalMs ?? 60 * 60 * 1000 });
-  const plugins = new PluginService(deps, serverAggregate, catalog, deps.templates, desiredSender, new ArtifactStore(join(deps.dataDir, 'artifacts'), deps.logger, deps.repos.sharedArtifacts()), serverWatch);
+  const artifactStore = new ArtifactStore(join(deps.dataDir, 'artifacts'), deps.logger, deps.repos.sharedArtifacts());
+  const plugins = new PluginService(deps, serverAggregate, catalog, deps.templates, desiredSender, artifactStore, serverWatch);
   // Backups: destinations, manual and scheduled backups.
   const backups = createBackupServices({ deps, access, audit, servers: serverAggregate, agents, fleet, serverChanges: serverWatch, timers: deps.scheduleTimers });
   // Workflows of servers, on one runner: migrations (and drains), restores, software updates.
@@ -230,7 +232,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     ),
     forwardingSecret,
     templates: new TemplateService(deps.templates),
-    software: new SoftwareService(deps, access, deps.templates, { bases: deps.software?.bases ?? defaultUpstreamBases, syncIntervalMs: deps.software?.syncIntervalMs ?? 6 * 60 * 60 * 1000 }),
+    software: new SoftwareService(deps, access, deps.templates, { bases: deps.software?.bases ?? defaultUpstreamBases, syncIntervalMs: deps.software?.syncIntervalMs ?? 6 * 60 * 60 * 1000 }, new LauncherPins(deps, artifactStore)),
     consoleHub,
     console: consoleService,
     files: new FileService(serverAggregate, nodeCalls, deps.templates, fileChanges),

@@ -118,11 +118,13 @@ export class ArtifactStore {
       if (await access(target).then(() => true, () => false)) return target;
       const temp = await this.tempPath();
       try {
-        const got = await this.download(download.url, temp, download.size ?? maxUnsizedBytes);
-        const wrong = (download.size !== undefined && got.size !== download.size && `${got.size} bytes, not ${download.size}`)
-          || (download.sha256 && got.sha256 !== download.sha256 && `sha256 ${got.sha256}, not ${download.sha256}`)
-          || (download.sha1 && got.sha1 !== download.sha1 && `sha1 ${got.sha1}, not ${download.sha1}`);
-        if (wrong) throw new ArtifactUnavailableError(`checksum mismatch: ${download.url} gave ${wrong} as listed; nothing unverified is kept or run`, 'checksum');
+        // A pinned size is only what the first download had: a changed download is let in whole, so its sha256 can be named.
+        const got = await this.download(download.url, temp, (download.pinnedAt ? undefined : download.size) ?? maxUnsizedBytes);
+        const wrong = (download.sha256 && got.sha256 !== download.sha256 && `sha256 ${got.sha256}, not ${download.sha256}`)
+          || (download.sha1 && got.sha1 !== download.sha1 && `sha1 ${got.sha1}, not ${download.sha1}`)
+          || (download.size !== undefined && got.size !== download.size && `${got.size} bytes, not ${download.size}`);
+        const against = download.pinnedAt ? `as pinned at its first download (${download.pinnedAt})` : 'as listed';
+        if (wrong) throw new ArtifactUnavailableError(`checksum mismatch: ${download.url} gave ${wrong} ${against}; nothing unverified is kept or run`, download.pinnedAt ? 'pinned' : 'checksum');
         await rename(temp, target);
         this.logger.info({ event: 'artifact_fetched', key, url: download.url }, 'server software fetched and verified');
         return target;
@@ -133,6 +135,26 @@ export class ArtifactStore {
         await rm(temp, { force: true });
       }
     });
+  }
+
+  /**
+   * A download whose upstream publishes no checksum (Fabric's launcher): fetched once, within the
+   * size bound of an unsized download, and kept by the sha256 it turned out to have, which the
+   * caller pins. Answers that sha256 and size.
+   */
+  async pinDownload(url: string): Promise<{ sha256: string; size: number }> {
+    const temp = await this.tempPath();
+    try {
+      const { sha256, size } = await this.download(url, temp, maxUnsizedBytes);
+      await rename(temp, join(this.dir, `${sha256}.jar`));
+      this.logger.info({ event: 'artifact_pinned', sha256, url }, 'server software without a published checksum fetched; its sha256 is pinned');
+      return { sha256, size };
+    } catch (e) {
+      if (e instanceof ArtifactUnavailableError) e.explained = softwareDownloadFailure(url, e.kind, e.message);
+      throw e;
+    } finally {
+      await rm(temp, { force: true });
+    }
   }
 
   /** Streams a stored artifact; `size` is its length. */

@@ -32,7 +32,7 @@ export function fetchFailureWords(url: string, error: unknown, timeoutMs: number
   return `could not reach ${host}: ${code ?? cause?.message ?? (error as Error).message}`;
 }
 
-export type DownloadFailureKind = 'unreachable' | 'status' | 'checksum' | 'other';
+export type DownloadFailureKind = 'unreachable' | 'status' | 'checksum' | 'pinned' | 'other';
 
 /**
  * A server's install that failed because the Controller could not get its software, as the
@@ -48,6 +48,8 @@ export function softwareDownloadFailure(url: string, kind: DownloadFailureKind, 
       return withDetails(`${host} refused the download (${message.split(' from ')[0]}). Retry the install, or sync versions: the vendor may no longer offer this build.`, message);
     case 'checksum':
       return withDetails(`The download from ${host} did not match the checksum its listing gives; nothing unverified is kept or run. Retry the install; if it goes on, check the mirror named with --software-source.`, message);
+    case 'pinned':
+      return withDetails(`The download from ${host} differs from the one the Controller took at its first download (the vendor publishes no checksum to check it against); nothing unverified is kept or run. Choose another build, or ask the vendor why it changed.`, message);
     default:
       return withDetails(`The download from ${host} failed. Retry the install.`, message);
   }

@@ -12,6 +12,8 @@ export interface UpstreamListings {
   listed(source: UpstreamVersionsSpec): readonly ListedVersionRecord[];
   /** When the listing was last synced (none: the shipped snapshot's) and why the last sync failed, if it did. */
   syncState(source: UpstreamVersionsSpec): VersionSyncState;
+  /** Makes a listed choice installable (fetches what has no published checksum); why it cannot be, if so. */
+  prepare(source: UpstreamVersionsSpec, software: { version: string; build?: string }): Promise<string | undefined>;
 }
 
 export interface VersionSyncState {
@@ -27,9 +29,11 @@ export interface ResolvedSoftware {
   build?: string;
   /** Where the Controller fetches the artifact; none for a built-in program. */
   download?: ArtifactDownloadSpec;
+  /** What the Controller fetches too, installed beside the artifact (Fabric: Mojang's server jar). */
+  companions?: ArtifactDownloadSpec[];
 }
 
-const noListings: UpstreamListings = { listed: () => [], syncState: () => ({}) };
+const noListings: UpstreamListings = { listed: () => [], syncState: () => ({}), prepare: () => Promise.resolve(undefined) };
 
 /** A template file the Controller refuses to start with; the message names the file and the field. */
 export class TemplateFileError extends Error {
@@ -143,6 +147,16 @@ export class TemplateCatalog {
     return this.versionsOf(id).find((v) => v.version === version);
   }
 
+  /**
+   * Before a server is given the software: what the template's upstream publishes no checksum for
+   * is fetched and pinned, so `resolve` can answer. Why it cannot be, if so.
+   */
+  async prepare(software: { template: string; version: string; build?: string }): Promise<string | undefined> {
+    const template = this.byId.get(software.template);
+    if (!template || fixedVersions(template)) return undefined;
+    return this.listings.prepare(template.versions as UpstreamVersionsSpec, software);
+  }
+
   /** The Java major a version of the template needs, if any (placement prefers Nodes that have it). */
   javaMinimum(software: { template: string; version: string }): number | undefined {
     return this.findVersion(software.template, software.version)?.java?.minimum;
@@ -191,11 +205,20 @@ function resolveListed(template: Template, version: string, build: string | unde
   } else if (build !== undefined && build !== listed.latestBuild) {
     return { problem: `${template.id} ${version} lists no build ${build}` };
   }
-  if (!download || (!download.sha256 && !download.sha1)) return { problem: `${template.id} ${version} has no verifiable download` };
+  if (!download || (!download.sha256 && !download.sha1)) return { problem: `${template.id} ${version}${buildId ? ` build ${buildId}` : ''} has no verifiable download` };
   const artifact = { ...pick(download), ...(buildId ? { build: buildId } : {}) };
+  const gameJar = template.install.source === 'upstream' ? template.install.gameJar : undefined;
+  if (gameJar && !listed.download?.sha1 && !listed.download?.sha256) return { problem: `${template.id} ${version} lists no verifiable server jar of the game` };
+  // A loader's launcher runs the game's own server jar (Fabric): it is installed beside it.
+  const gameJarDownload = gameJar ? listed.download : undefined;
+  const install = {
+    source: 'download' as const, file: template.install.file, artifacts: { [version]: artifact },
+    ...(gameJar && gameJarDownload ? { companions: [{ file: gameJar, ...pick(gameJarDownload) }] } : {}),
+  };
   return {
-    template: { ...template, versions: [version], ...(java ? { java } : {}), install: { source: 'download', file: template.install.file, artifacts: { [version]: artifact } } },
+    template: { ...template, versions: [version], ...(java ? { java } : {}), install },
     ...(buildId ? { build: buildId } : {}),
     download,
+    ...(gameJarDownload ? { companions: [gameJarDownload] } : {}),
   };
 }

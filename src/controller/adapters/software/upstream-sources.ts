@@ -1,24 +1,27 @@
 import type { UpstreamVersionsSpec, VersionSource } from '../../../shared/templates.js';
 
-/** Where each upstream answers: PaperMC's Fill v3 root and Mojang's version manifest. */
+/** Where each upstream answers: PaperMC's Fill v3 root, Mojang's version manifest and Fabric's meta API v2 root. */
 export type UpstreamBases = Record<VersionSource, string>;
 
 export const defaultUpstreamBases: UpstreamBases = {
   papermc: 'https://fill.papermc.io/v3',
   mojang: 'https://piston-meta.mojang.com/mc/game/version_manifest_v2.json',
+  fabric: 'https://meta.fabricmc.net/v2',
 };
 
-/** The key a listing is kept under: `papermc:<project>` or `mojang`. */
-export const listingKey = (spec: UpstreamVersionsSpec): string => (spec.source === 'papermc' ? `papermc:${spec.project ?? 'paper'}` : 'mojang');
+/** The key a listing is kept under: `papermc:<project>`, `mojang` or `fabric`. */
+export const listingKey = (spec: UpstreamVersionsSpec): string => (spec.source === 'papermc' ? `papermc:${spec.project ?? 'paper'}` : spec.source);
 
-/** `papermc=URL` and `mojang=URL` entries (flags or a comma-separated env value) over the defaults; undefined and the problem when one is wrong. */
+const isSource = (name: string): name is VersionSource => Object.hasOwn(defaultUpstreamBases, name);
+
+/** `papermc=URL`, `mojang=URL` and `fabric=URL` entries (flags or a comma-separated env value) over the defaults; undefined and the problem when one is wrong. */
 export function parseUpstreamBases(entries: readonly string[]): { bases: UpstreamBases } | { problem: string } {
   const bases = { ...defaultUpstreamBases };
   for (const entry of entries) {
     const eq = entry.indexOf('=');
     const name = entry.slice(0, eq).trim();
     const url = entry.slice(eq + 1).trim();
-    if (eq < 0 || (name !== 'papermc' && name !== 'mojang')) return { problem: `"${entry}": give papermc=URL or mojang=URL` };
+    if (eq < 0 || !isSource(name)) return { problem: `"${entry}": give papermc=URL, mojang=URL or fabric=URL` };
     if (!/^https?:\/\/\S+$/.test(url)) return { problem: `"${entry}": the URL must start with http:// or https://` };
     bases[name] = url;
   }

@@ -13,7 +13,7 @@ export const templateRoutes = (s: Services) => [
   route({
     method: 'GET', path: '/templates/{templateId}/versions', tag: 'templates', status: 200,
     summary: 'The versions a server of the template can run, newest first (any signed-in user).',
-    description: 'Fixed for built-in templates; for `papermc` and `mojang` templates, as last synced from the upstream (or the snapshot shipped with Cairn until a sync succeeds).',
+    description: 'Fixed for built-in templates; for `papermc`, `mojang` and `fabric` templates, as last synced from the upstream (or the snapshot shipped with Cairn until a sync succeeds).',
     params: TemplateParams, query: PageQuery, response: Paged(TemplateVersion),
     handler: async ({ params, query }) => s.software.versions(params.templateId, query),
   }),

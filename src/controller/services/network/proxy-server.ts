@@ -39,7 +39,7 @@ export class ProxyServer {
 
   async create(raw: CreateProxyInput, port: number, audit: AuditScope) {
     const input = { ...raw, name: serverName(raw.name) };
-    const { template, software } = chooseSoftware(this.templates, input.software);
+    const { template, software } = await chooseSoftware(this.templates, input.software);
     requireTemplateKind(template.kind, 'PROXY');
     // One proxy per network: the check and the insert are one step, so two creates cannot both pass.
     return this.creating.run('proxy', async () => {

@@ -46,7 +46,7 @@ export class ServerService {
     if (!team) throw hidden('team');
     await this.access.require(caller, input.teamId, 'servers.create', 'team', 'servers.read');
     requireMaySetEgress(caller, [], input.network?.egressAllow);
-    const { template, software } = chooseSoftware(this.templates, input.software);
+    const { template, software } = await chooseSoftware(this.templates, input.software);
     requireTemplateKind(template.kind, 'GAME_SERVER');
     requireSleepable('GAME_SERVER', template, input.sleep);
     if (input.inNetwork) {

@@ -5,11 +5,14 @@ import type { TemplateCatalog } from '../../adapters/software/template-catalog.j
 /**
  * The software a request names, checked against what its template lists now, with the build
  * written down: the newest listed one when none is named, so a later build never arrives unasked
- * (an update does that). Answers the template and the pinned choice; `field` prefixes refusals.
+ * (an update does that). What has no published checksum is fetched and pinned first (Fabric's
+ * launcher). Answers the template and the pinned choice; `field` prefixes refusals.
  */
-export function chooseSoftware(templates: TemplateCatalog, software: ServerSoftware, field = 'body.software') {
+export async function chooseSoftware(templates: TemplateCatalog, software: ServerSoftware, field = 'body.software') {
   const template = templates.get(software.template);
   if (!template) throw invalidRequest(`${field}.template: no template ${software.template}.`);
+  const unprepared = await templates.prepare(software);
+  if (unprepared) throw invalidRequest(`${field}.build: ${unprepared}.`);
   const resolved = templates.resolve(software);
   if ('problem' in resolved) {
     const offered = templates.versionsOf(template.id).slice(0, 5).map((v) => v.version);

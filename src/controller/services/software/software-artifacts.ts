@@ -28,9 +28,10 @@ export class SoftwareArtifacts implements ArtifactProvider {
       if (seen.has(id)) continue;
       seen.add(id);
       const resolved = this.templates.resolve(software);
-      const download = 'problem' in resolved ? undefined : resolved.download;
-      if (!download) continue;
-      if ((key.sha256 && download.sha256 === key.sha256) || (!key.sha256 && key.sha1 && download.sha1 === key.sha1)) return this.store.ensureDownload(download);
+      if ('problem' in resolved) continue;
+      for (const download of [...(resolved.download ? [resolved.download] : []), ...(resolved.companions ?? [])]) {
+        if ((key.sha256 && download.sha256 === key.sha256) || (!key.sha256 && key.sha1 && download.sha1 === key.sha1)) return this.store.ensureDownload(download);
+      }
     }
     return undefined;
   }

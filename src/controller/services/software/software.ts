@@ -4,6 +4,7 @@ import type { Caller } from '../../core/caller.js';
 import { notFound } from '../../core/errors.js';
 import { paginate } from '../../domain/cursor.js';
 import type { ListedVersionRecord, SoftwareSyncResultView, TemplateVersionView } from '../../schemas/software.js';
+import { listFabricVersions } from '../../adapters/software/fabric-listing.js';
 import { listMojangReleases } from '../../adapters/software/mojang-listing.js';
 import { listPaperProject } from '../../adapters/software/papermc-listing.js';
 import type { TemplateCatalog, UpstreamListings, VersionSyncState } from '../../adapters/software/template-catalog.js';
@@ -12,6 +13,7 @@ import type { Access } from '../identity/access.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import { readShippedSnapshot } from './software-snapshot.js';
 import { listingKey, type UpstreamBases } from '../../adapters/software/upstream-sources.js';
+import { PinFailure, type LauncherPins } from './launcher-pins.js';
 
 export interface SoftwareOptions {
   bases: UpstreamBases;
@@ -21,7 +23,10 @@ export interface SoftwareOptions {
 
 interface Listing {
   spec: UpstreamVersionsSpec;
+  /** As synced (and stored). */
   versions: ListedVersionRecord[];
+  /** What servers are offered: `versions`, with the pinned launchers' checksums for Fabric. */
+  offered: ListedVersionRecord[];
   /**
    * The upstream address the versions were synced from; none for the snapshot. A sync reuses
    * builds it already holds only when they came from the same address.
@@ -32,6 +37,9 @@ interface Listing {
 }
 
 const settingId = (key: string) => `software:${key}`;
+const mojangSpec: UpstreamVersionsSpec = { source: 'mojang' };
+/** Fabric's versions take the server jar and Java from Mojang's listing: it is synced after it. */
+const syncOrder = (spec: UpstreamVersionsSpec) => (spec.source === 'fabric' ? 1 : 0);
 
 /**
  * The versions upstreams list for the templates that name one: loaded from the store (or the
@@ -50,10 +58,30 @@ export class SoftwareService implements UpstreamListings {
     private readonly access: Access,
     private readonly templates: TemplateCatalog,
     private readonly options: SoftwareOptions,
+    private readonly pins: LauncherPins,
   ) {}
 
   listed(spec: UpstreamVersionsSpec): readonly ListedVersionRecord[] {
-    return this.listings.get(listingKey(spec))?.versions ?? [];
+    return this.listings.get(listingKey(spec))?.offered ?? [];
+  }
+
+  /**
+   * Makes a choice installable before a server is given it: a Fabric build whose launcher is not
+   * pinned yet is downloaded and pinned now. Answers why it cannot be, if so.
+   */
+  async prepare(spec: UpstreamVersionsSpec, software: { version: string; build?: string }): Promise<string | undefined> {
+    const listing = this.listings.get(listingKey(spec));
+    const version = listing?.offered.find((v) => v.version === software.version);
+    const build = version?.builds?.find((b) => b.id === (software.build ?? version.latestBuild));
+    if (!listing || !version?.installer || !build || build.download.sha256) return undefined;
+    try {
+      await this.pins.pin(version.version, build.id, version.installer, build.download.url);
+    } catch (e) {
+      if (e instanceof PinFailure) return e.message;
+      throw e;
+    }
+    listing.offered = this.pins.applyTo(listing.versions);
+    return undefined;
   }
 
   syncState(spec: UpstreamVersionsSpec): VersionSyncState {
@@ -64,13 +92,15 @@ export class SoftwareService implements UpstreamListings {
   /** Stored listings (else the snapshot's) in use at once; the first sync runs in the background, so an offline Controller starts as fast. */
   async start(): Promise<void> {
     const snapshot = await readShippedSnapshot();
-    for (const template of this.templates.list()) {
-      if (fixedVersions(template)) continue;
-      const spec = template.versions as UpstreamVersionsSpec;
+    await this.pins.load();
+    const specs = this.templates.list().flatMap((t) => (fixedVersions(t) ? [] : [t.versions as UpstreamVersionsSpec]));
+    if (specs.some((spec) => spec.source === 'fabric')) specs.push(mojangSpec);
+    for (const spec of specs.sort((a, b) => syncOrder(a) - syncOrder(b))) {
       const key = listingKey(spec);
       if (this.listings.has(key)) continue;
       const stored = (await this.deps.repos.settings.findById(settingId(key)))?.value as { versions: ListedVersionRecord[]; syncedAt: string; from?: string } | undefined;
-      this.listings.set(key, stored ? { spec, versions: stored.versions, syncedAt: stored.syncedAt, ...(stored.from ? { from: stored.from } : {}) } : { spec, versions: snapshot.get(key) ?? [] });
+      const versions = stored?.versions ?? snapshot.get(key) ?? [];
+      this.listings.set(key, { spec, versions, offered: this.offer(spec, versions), ...(stored ? { syncedAt: stored.syncedAt } : {}), ...(stored?.from ? { from: stored.from } : {}) });
     }
     this.templates.useListings(this);
     void this.syncNow('startup');
@@ -120,12 +150,13 @@ export class SoftwareService implements UpstreamListings {
       const from = this.options.bases[listing.spec.source];
       const held = listing.from === from ? listing.versions : [];
       try {
-        const versions = listing.spec.source === 'papermc'
-          ? await listPaperProject(from, listing.spec.project ?? 'paper', held, this.abort.signal)
-          : await listMojangReleases(from, held, this.abort.signal);
+        const versions = await this.fetchListing(listing.spec, from, held);
         const syncedAt = nowIso(this.deps);
         const changed = JSON.stringify(versions) !== JSON.stringify(listing.versions);
         if (changed) listing.versions = versions;
+        // Another Controller on the store may have pinned launchers since: their checksums are offered here too.
+        if (listing.spec.source === 'fabric') await this.pins.load();
+        if (changed || listing.spec.source === 'fabric') listing.offered = this.offer(listing.spec, versions);
         listing.from = from;
         listing.syncedAt = syncedAt;
         delete listing.error;
@@ -147,6 +178,18 @@ export class SoftwareService implements UpstreamListings {
       );
     }
     return { sources };
+  }
+
+  private fetchListing(spec: UpstreamVersionsSpec, from: string, held: ListedVersionRecord[]): Promise<ListedVersionRecord[]> {
+    switch (spec.source) {
+      case 'papermc': return listPaperProject(from, spec.project ?? 'paper', held, this.abort.signal);
+      case 'mojang': return listMojangReleases(from, held, this.abort.signal);
+      case 'fabric': return listFabricVersions(from, this.listed(mojangSpec), this.abort.signal);
+    }
+  }
+
+  private offer(spec: UpstreamVersionsSpec, versions: ListedVersionRecord[]): ListedVersionRecord[] {
+    return spec.source === 'fabric' ? this.pins.applyTo(versions) : versions;
   }
 
   private async store(key: string, listing: Listing): Promise<void> {

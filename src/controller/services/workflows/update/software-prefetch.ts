@@ -1,4 +1,5 @@
 import type { ArtifactStore } from '../../../adapters/software/artifact-store.js';
+import type { ArtifactDownloadSpec } from '../../../schemas/software.js';
 import type { ServerSoftware } from '../../../domain/server-spec.js';
 import type { TemplateCatalog } from '../../../adapters/software/template-catalog.js';
 import { isAgentRequestError, isNodeUnavailable } from '../../../link/errors.js';
@@ -34,8 +35,13 @@ export class SoftwarePrefetch {
   async prefetch(serverId: string, nodeId: string, software: ServerSoftware): Promise<void> {
     const resolved = this.templates.resolve(software);
     if ('problem' in resolved) throw new PrefetchFailure(`the software is not offered (${resolved.problem})`);
-    const { download } = resolved;
-    if (!download) return;
+    // The artifact and what is installed beside it (Fabric's launcher and Mojang's server jar).
+    for (const download of [...(resolved.download ? [resolved.download] : []), ...(resolved.companions ?? [])]) {
+      await this.prefetchOne(serverId, nodeId, download);
+    }
+  }
+
+  private async prefetchOne(serverId: string, nodeId: string, download: ArtifactDownloadSpec): Promise<void> {
     try {
       await this.store.ensureDownload(download);
     } catch (e) {

@@ -38,7 +38,7 @@ export class UpdateService implements WorkflowDefinition {
     audit.target(serverId).detail({ ...input });
     const doc = await this.ctx.servers.load(caller, serverId, 'servers.update');
     const from = doc.desired.software;
-    const to = this.target(from, input);
+    const to = await this.target(from, input);
     audit.detail({ from, to });
     const refusal = updateRefusal(from, to, input.allowDowngrade ?? false);
     if (refusal) throw new DomainError(refusal.code, refusal.detail);
@@ -59,8 +59,10 @@ export class UpdateService implements WorkflowDefinition {
   }
 
   /** The software asked for, as the catalog offers it, its build pinned; `body.version` or `body.build` named when it is not offered. */
-  private target(from: ServerSoftware, input: UpdateSoftwareInput): ServerSoftware {
+  private async target(from: ServerSoftware, input: UpdateSoftwareInput): Promise<ServerSoftware> {
     const to: ServerSoftware = { template: from.template, version: input.version, ...(input.build !== undefined ? { build: input.build } : {}) };
+    const unprepared = await this.ctx.templates.prepare(to);
+    if (unprepared) throw invalidRequest(`body.build: ${unprepared}.`);
     const resolved = this.ctx.templates.resolve(to);
     if ('problem' in resolved) {
       const field = input.build !== undefined && this.ctx.templates.supports(from.template, input.version) ? 'build' : 'version';
