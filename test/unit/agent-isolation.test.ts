@@ -10,7 +10,7 @@ import { GameIdentities, UidRangeExhaustedError } from '../../src/agent/isolatio
 import { lowestFreeUid, parseGameUids } from '../../src/agent/isolation/game-uids.js';
 import { isolationUnavailableMessage } from '../../src/agent/isolation/isolation-mode.js';
 import { missingCapabilities } from '../../src/agent/isolation/isolation-probe.js';
-import { runtimeStateOf } from '../../src/agent/reconciler/server-machine.js';
+import { runtimeStateOf } from '../../src/agent/reconciler/runtime-state-of.js';
 import { lastCrashOf } from '../../src/agent/reconciler/status-report.js';
 import { signalOfBoxExit } from '../../src/agent/runtime/boxed-game.js';
 import { parseOomKills } from '../../src/agent/runtime/cgroup-files.js';

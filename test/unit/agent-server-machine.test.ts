@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { createActor, fromCallback, fromPromise, waitFor, type EventObject } from 'xstate';
 import type { ServerTarget } from '../../src/agent/reconciler/server-target.js';
-import { agentServerMachine, runtimeStateOf, type AgentServerState, type ProbeResult } from '../../src/agent/reconciler/server-machine.js';
+import { agentServerMachine, type ProbeResult } from '../../src/agent/reconciler/server-machine.js';
+import { runtimeStateOf, type AgentServerState } from '../../src/agent/reconciler/runtime-state-of.js';
 
 const desired = (over: Partial<ServerTarget> = {}): ServerTarget => ({
   serverId: 's1', generation: 1, state: 'STOPPED', software: { template: 'simcraft', version: '1.21.4' },

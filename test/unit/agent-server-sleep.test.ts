@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createActor, fromCallback, fromPromise, waitFor, type EventObject } from 'xstate';
-import { runtimeStateOf, type AgentServerState, type ProbeResult } from '../../src/agent/reconciler/server-machine.js';
+import type { ProbeResult } from '../../src/agent/reconciler/server-machine.js';
+import { runtimeStateOf, type AgentServerState } from '../../src/agent/reconciler/runtime-state-of.js';
 import type { ServerTarget } from '../../src/agent/reconciler/server-target.js';
 import { machineTarget, stubbedServerMachine } from '../support/server-machine-rig.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createActor, waitFor } from 'xstate';
-import { runtimeStateOf } from '../../src/agent/reconciler/server-machine.js';
+import { runtimeStateOf } from '../../src/agent/reconciler/runtime-state-of.js';
 import type { ServerTarget } from '../../src/agent/reconciler/server-target.js';
 import { bestFit } from '../../src/controller/domain/placement.js';
 import { machineTarget, stubbedServerMachine } from '../support/server-machine-rig.js';

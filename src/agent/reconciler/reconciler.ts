@@ -13,7 +13,7 @@ import type { ServerRuntime } from '../runtime/runtime-types.js';
 import type { ServerTarget } from './server-target.js';
 import type { Installer } from './installer.js';
 import type { HostSettings } from './launch.js';
-import type { AgentServerState } from './server-machine.js';
+import type { AgentServerState } from './runtime-state-of.js';
 import { makeServerHome } from './server-home.js';
 import { serverHome, serverRoot } from './server-paths.js';
 import { ServerRunner } from './server-runner.js';
