@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { checkTemplateRules } from './template-rules.js';
-import { BuiltinInstall, DownloadInstall, TemplateFile, type Template } from './templates.js';
+import { BuiltinInstall, DownloadInstall, TemplateFile, TreeInstall, type Template } from './templates.js';
 
 /**
  * The one check of a service template, for both programs: the Controller runs it on the files it
@@ -19,13 +19,13 @@ export class InvalidTemplateError extends Error {
 const ajv = new Ajv({ allErrors: false, strict: false });
 const validate = ajv.compile(TemplateFile);
 /** `install` is a union: its errors are taken from the branch its `source` names, not the first one. */
-const installBySource = { builtin: ajv.compile(BuiltinInstall), download: ajv.compile(DownloadInstall) };
+const installBySource = { builtin: ajv.compile(BuiltinInstall), download: ajv.compile(DownloadInstall), tree: ajv.compile(TreeInstall) };
 
 function firstError(value: unknown): ErrorObject | undefined {
   const error = validate.errors?.[0];
   const install = (value as { install?: { source?: unknown } }).install;
   const source = install?.source;
-  if (!error?.instancePath.startsWith('/install') || (source !== 'builtin' && source !== 'download')) return error;
+  if (!error?.instancePath.startsWith('/install') || (source !== 'builtin' && source !== 'download' && source !== 'tree')) return error;
   const branch = installBySource[source];
   if (branch(install)) return error;
   const inner = branch.errors?.[0];

@@ -47,7 +47,7 @@ function checkArtifacts(t: Template): string | undefined {
   const versions = fixedVersions(t);
   if (t.install.source === 'upstream') return versions ? 'install: "upstream" needs versions from an upstream ({"source": …})' : undefined;
   if (!versions) return 'versions: an upstream\'s versions need install.source "upstream"';
-  if (t.install.source !== 'download') return undefined;
+  if (t.install.source !== 'download') return t.install.source === 'tree' && versions.length !== 1 ? 'install.tree: a tree is one version\'s software' : undefined;
   const { artifacts } = t.install;
   const missing = versions.find((v) => !(v in artifacts));
   if (missing) return `install.artifacts: no artifact for version "${missing}"`;

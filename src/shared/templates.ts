@@ -1,4 +1,5 @@
 import Type, { type Static } from 'typebox';
+import { ArtifactSetRef } from './artifact-set.js';
 
 /**
  * A service template: what the Controller offers as `software.template` and everything an Agent
@@ -89,12 +90,24 @@ export const UpstreamInstall = Type.Object({
   gameJar: Type.Optional(CairnFileName),
 }, { additionalProperties: false });
 
+/**
+ * Software the Controller produced by running an installer (NeoForge, Forge): its output, a set of
+ * files installed under `.cairn` at their paths, named by the set's manifest (`artifact-set.ts`).
+ * Only in the templates the Controller sends; `run` points into the tree.
+ */
+export const TreeInstall = Type.Object({
+  source: Type.Literal('tree'),
+  tree: ArtifactSetRef,
+  /** The vendor's build (the loader version), reported as `software.build`. */
+  build: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+}, { additionalProperties: false });
+
 export const SeedFile = Type.Object({
   path: ServerRelativePath,
   content: Type.String({ maxLength: 4096 }),
 }, { additionalProperties: false });
 
-export const TemplateInstall = Type.Union([BuiltinInstall, DownloadInstall, UpstreamInstall]);
+export const TemplateInstall = Type.Union([BuiltinInstall, DownloadInstall, UpstreamInstall, TreeInstall]);
 
 export const TemplateRun = Type.Object({
   command: Type.String({ minLength: 1 }),
@@ -162,16 +175,18 @@ export const TemplateBackup = Type.Object({
   timeoutSeconds: Type.Integer({ minimum: 1, maximum: 600 }),
 }, { additionalProperties: false });
 
-export const versionSources = ['papermc', 'mojang', 'fabric'] as const;
+export const versionSources = ['papermc', 'mojang', 'fabric', 'neoforge', 'forge', 'modrinth'] as const;
 export type VersionSource = (typeof versionSources)[number];
 
 /**
  * Versions listed by an upstream, synced by the Controller: PaperMC's Fill v3 (a project), Mojang's
- * manifest (releases) or Fabric's meta API v2 (stable game versions, loaders as builds).
+ * manifest (releases), Fabric's meta API v2 (stable game versions, loaders as builds), the Maven
+ * metadata of NeoForge and Forge (game versions, loader versions as builds), or Modrinth's API v2
+ * (a modpack's versions, asked for per pack).
  */
 export const UpstreamVersions = Type.Object({
   source: Type.Enum(versionSources),
-  /** The PaperMC project (`paper`, `folia`, `velocity`); none for `mojang` and `fabric`. */
+  /** The PaperMC project (`paper`, `folia`, `velocity`); none for the other sources. */
   project: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: templateIdPattern })),
 }, { additionalProperties: false });
 
@@ -202,6 +217,12 @@ export const TemplateFile = Type.Object({
   install: TemplateInstall,
   /** Files written into the server's directory at install when absent (never overwritten). */
   seedFiles: Type.Optional(Type.Array(SeedFile)),
+  /**
+   * A modpack's files, placed into the server's directory at their paths at every install (mods,
+   * configs), named by the set's manifest. Only in the templates the Controller sends. The Agent
+   * keeps the list of what it placed, and removes what the last pack placed and this one does not.
+   */
+  pack: Type.Optional(ArtifactSetRef),
   run: TemplateRun,
   /** Matched against each stdout line (no line end, not anchored): the first match means RUNNING. */
   readyPattern: Type.String({ minLength: 1, maxLength: 500 }),

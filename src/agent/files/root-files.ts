@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { constants, createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { AgentError } from '../errors.js';
 import type { GameIdentity } from '../isolation/game-identity.js';
@@ -75,4 +75,12 @@ export async function fileInRoot(serverDir: string, file: string): Promise<boole
     await handle.close();
     return true;
   }).catch(() => false);
+}
+
+/** Replaces `file` with a copy of `source` (a file of the Agent's own), by the walk: a link at it or on the way is never followed. */
+export async function copyIntoRoot(serverDir: string, file: string, source: string, options: { mode?: number; owner?: GameIdentity | null } = {}): Promise<void> {
+  await makeParents(serverDir, file, options.owner);
+  await withPlace(serverDir, file, 'write', (place) => replaceFileIn(place.dir, place.name, options.mode ?? 0o644, options.owner, async (handle) => {
+    for await (const chunk of createReadStream(source)) await handle.write(chunk as Buffer);
+  }));
 }

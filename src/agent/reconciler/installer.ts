@@ -9,6 +9,7 @@ import type { DownloadArtifactSpec, Template } from '../../shared/templates.js';
 import { builtinLauncherSource } from '../../shared/programs.js';
 import { softwareBeside } from './server-paths.js';
 import { prepareSoftwareMount } from './software-mount.js';
+import { ArtifactSetError, installPack, installTree, readArtifactSet, type CachedArtifact } from './artifact-set-install.js';
 
 const markerName = 'installed.json';
 
@@ -77,6 +78,9 @@ export class Installer {
     let build: string | undefined;
     if (template.install.source === 'upstream') {
       throw new InstallError(`${template.id}: the Controller sends an upstream's template with its artifact resolved`);
+    } else if (template.install.source === 'tree') {
+      await installTree(software, await this.readSet(template.install.tree), this.fromCache);
+      build = template.install.build;
     } else if (template.install.source === 'builtin') {
       const source = builtinLauncherSource(template.install.program);
       await placeFile(join(software, template.install.file), (path) => writeFile(path, source));
@@ -94,12 +98,26 @@ export class Installer {
       }
       build = artifact.build;
     }
+    // With no pack, what an earlier pack placed is removed (a server moved from a modpack to its loader).
+    await installPack(root, software, template.pack ? await this.readSet(template.pack) : [], this.fromCache).catch((e: unknown) => {
+      throw e instanceof ArtifactSetError ? new InstallError(e.message) : e;
+    });
     await prepareSoftwareMount(root);
     // Through the files API's walk: a directory of the game's swapped for a link never leads a seed outside.
     for (const seed of template.seedFiles ?? []) await createInRoot(root, seed.path, seed.content);
     const marker: InstalledMarker = { template: template.id, version, ...(build ? { build } : {}), installedAt: new Date().toISOString() };
     await placeFile(join(software, markerName), (path) => writeFile(path, JSON.stringify(marker, null, 2) + '\n'));
     return marker;
+  }
+
+  private readonly fromCache: CachedArtifact = (artifact) => this.cached(artifact);
+
+  private async readSet(ref: { sha256: string; size: number }) {
+    try {
+      return await readArtifactSet(ref, this.fromCache);
+    } catch (e) {
+      throw e instanceof ArtifactSetError ? new InstallError(e.message) : e;
+    }
   }
 
   /** Puts the verified artifact in the download cache (fetched only when missing), so a later install finds it there. */

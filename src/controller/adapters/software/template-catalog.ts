@@ -31,6 +31,11 @@ export interface ResolvedSoftware {
   download?: ArtifactDownloadSpec;
   /** What the Controller fetches too, installed beside the artifact (Fabric: Mojang's server jar). */
   companions?: ArtifactDownloadSpec[];
+  /**
+   * What the Controller made itself and holds in its artifact store (an installer's output, a
+   * modpack's files, their sets' manifests): served to Nodes by checksum, never fetched.
+   */
+  produced?: { sha256: string; size: number }[];
 }
 
 const noListings: UpstreamListings = { listed: () => [], syncState: () => ({}), prepare: () => Promise.resolve(undefined) };
@@ -195,6 +200,7 @@ function resolveListed(template: Template, version: string, build: string | unde
   if (template.install.source === 'builtin') {
     return { template: { ...template, versions: [version], ...(java ? { java } : {}) } };
   }
+  if (template.install.source === 'tree') return { problem: `${template.id}: a tree install is made by the Controller, never read from a template file` };
   let download = listed.download;
   let buildId = build ?? listed.latestBuild;
   if (listed.builds) {

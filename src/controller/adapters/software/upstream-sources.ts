@@ -1,12 +1,18 @@
 import type { UpstreamVersionsSpec, VersionSource } from '../../../shared/templates.js';
 
-/** Where each upstream answers: PaperMC's Fill v3 root, Mojang's version manifest and Fabric's meta API v2 root. */
+/**
+ * Where each upstream answers: PaperMC's Fill v3 root, Mojang's version manifest, Fabric's meta API
+ * v2 root, the Maven repositories of NeoForge and Forge, and Modrinth's API v2 root.
+ */
 export type UpstreamBases = Record<VersionSource, string>;
 
 export const defaultUpstreamBases: UpstreamBases = {
   papermc: 'https://fill.papermc.io/v3',
   mojang: 'https://piston-meta.mojang.com/mc/game/version_manifest_v2.json',
   fabric: 'https://meta.fabricmc.net/v2',
+  neoforge: 'https://maven.neoforged.net/releases',
+  forge: 'https://maven.minecraftforge.net',
+  modrinth: 'https://api.modrinth.com/v2',
 };
 
 /** The key a listing is kept under: `papermc:<project>`, `mojang` or `fabric`. */
@@ -14,14 +20,14 @@ export const listingKey = (spec: UpstreamVersionsSpec): string => (spec.source =
 
 const isSource = (name: string): name is VersionSource => Object.hasOwn(defaultUpstreamBases, name);
 
-/** `papermc=URL`, `mojang=URL` and `fabric=URL` entries (flags or a comma-separated env value) over the defaults; undefined and the problem when one is wrong. */
+/** `<source>=URL` entries (flags or a comma-separated env value) over the defaults; undefined and the problem when one is wrong. */
 export function parseUpstreamBases(entries: readonly string[]): { bases: UpstreamBases } | { problem: string } {
   const bases = { ...defaultUpstreamBases };
   for (const entry of entries) {
     const eq = entry.indexOf('=');
     const name = entry.slice(0, eq).trim();
     const url = entry.slice(eq + 1).trim();
-    if (eq < 0 || !isSource(name)) return { problem: `"${entry}": give papermc=URL, mojang=URL or fabric=URL` };
+    if (eq < 0 || !isSource(name)) return { problem: `"${entry}": give ${Object.keys(defaultUpstreamBases).map((n) => `${n}=URL`).join(', ')}` };
     if (!/^https?:\/\/\S+$/.test(url)) return { problem: `"${entry}": the URL must start with http:// or https://` };
     bases[name] = url;
   }

@@ -6,7 +6,8 @@ import type { TemplateCatalog } from '../../adapters/software/template-catalog.j
 /**
  * Server software for Nodes: a checksum a Node asks for is served when some server of the fleet
  * runs software (or an update is installing software) whose listed download has it, so a Node can make the
- * Controller fetch only software in use, and only from where the upstream lists it. Plugins are
+ * Controller fetch only software in use, and only from where the upstream lists it (or serve what
+ * it made itself: an installer's output, a modpack's files). Plugins are
  * asked first (`plugins`), then this.
  */
 export class SoftwareArtifacts implements ArtifactProvider {
@@ -32,6 +33,8 @@ export class SoftwareArtifacts implements ArtifactProvider {
       for (const download of [...(resolved.download ? [resolved.download] : []), ...(resolved.companions ?? [])]) {
         if ((key.sha256 && download.sha256 === key.sha256) || (!key.sha256 && key.sha1 && download.sha1 === key.sha1)) return this.store.ensureDownload(download);
       }
+      const made = key.sha256 ? resolved.produced?.find((p) => p.sha256 === key.sha256) : undefined;
+      if (made) return this.store.ensure({ sha256: made.sha256, sizeBytes: made.size });
     }
     return undefined;
   }

@@ -185,6 +185,7 @@ export class SoftwareService implements UpstreamListings {
       case 'papermc': return listPaperProject(from, spec.project ?? 'paper', held, this.abort.signal);
       case 'mojang': return listMojangReleases(from, held, this.abort.signal);
       case 'fabric': return listFabricVersions(from, this.listed(mojangSpec), this.abort.signal);
+      default: return Promise.reject(new Error(`no listing is synced for ${spec.source}`));
     }
   }
 
