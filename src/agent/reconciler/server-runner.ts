@@ -20,19 +20,19 @@ import { networkSettingsForStart, recordMembership } from '../network/network-se
 import { launchSpec, placeholderValues, type HostSettings, type ServerDirs } from './launch.js';
 import { writeManagedConfig } from './managed-config.js';
 import { agentServerMachine, type ProbeResult } from './server-machine.js';
-import { runtimeStateOf, type AgentServerState } from './runtime-state-of.js';
+import type { AgentServerState } from './runtime-state-of.js';
 import { makeServerHome } from './server-home.js';
 import { appliedFile, serverHome, serverRoot } from './server-paths.js';
 import { portHeld, portInUseMessage } from './port-check.js';
 import type { PortCheckResult } from './port-in-use.js';
-import { lastCrashOf } from './status-report.js';
+import { statusReport } from './status-report.js';
 import { recordFailureCondition } from './record-failure.js';
 import type { AgentCondition } from './start-refusal.js';
 import { historyFileName } from '../status/history-file.js';
 import { pingHostFor, StatusSampler } from '../status/status-sampler.js';
-import { readSleepMarker, removeSleepMarker, writeSleepMarker, type SleepMarker } from '../sleeper/sleep-marker.js';
+import { readSleepMarker } from '../sleeper/sleep-marker.js';
 import type { SleeperPool } from '../sleeper/sleeper-pool.js';
-import type { LastStatus } from '../sleeper/sleeping-status.js';
+import { ServerSleep } from './server-sleep.js';
 
 export interface RunnerDeps {
   dataDir: string;
@@ -77,15 +77,15 @@ export class ServerRunner {
   private portHeldLogged?: number;
   /** Why the game's last exit could not be recorded on disk; stands until a start succeeds. */
   private recordFailure?: AgentCondition;
-  /** Since when its pings have said nobody plays (ms), while it runs with `sleep`. */
-  private emptySince?: number;
-  /** Its sleep marker is on disk (it sleeps, or slept when the Agent stopped). */
-  private markerKept = false;
-  /** What its sleeping port answers: the game's last status, or the marker's after an Agent restart. */
-  private markedStatus?: LastStatus;
+  /** When it goes to sleep, and its sleeping port and marker. */
+  private readonly sleep: ServerSleep;
 
   constructor(private readonly deps: RunnerDeps, desired: ServerTarget, template: Template) {
     this.template = template;
+    this.sleep = new ServerSleep({
+      home: serverHome(deps.dataDir, desired.serverId), bindAddress: deps.host.bindAddress, sleepers: deps.sleepers, logger: deps.logger,
+      heldForCopy: () => deps.heldForCopy?.(desired.serverId) === true,
+    }, desired.serverId);
     this.sampler = new StatusSampler({
       usage: () => this.deps.runtime.usage(this.serverId), intervalMs: deps.statusIntervalMs, pingHost: pingHostFor(deps.host.bindAddress),
       historyFile: join(serverHome(deps.dataDir, desired.serverId), historyFileName), logger: deps.logger,
@@ -105,7 +105,7 @@ export class ServerRunner {
         watchReady: fromCallback<EventObject, { desired: ServerTarget }>(({ sendBack }) => this.watchForReady(() => sendBack({ type: 'READY_LINE' }))),
         stop: fromPromise<void, { desired: ServerTarget }>(() => this.stop()),
         remove: fromPromise<void, { desired: ServerTarget }>(() => this.remove()),
-        sleep: fromCallback<EventObject, { desired: ServerTarget; since: string }>(({ input, sendBack }) => this.sleep(input.desired, input.since, (player) => sendBack({ type: 'WAKE', player, at: Date.now() }))),
+        sleep: fromCallback<EventObject, { desired: ServerTarget; since: string }>(({ input, sendBack }) => this.sleep.open(input.desired, input.since, this.sampler.lastGame, (player) => sendBack({ type: 'WAKE', player, at: Date.now() }))),
       },
     });
     // Before the machine starts: the allowances are in place when its first start makes the namespace.
@@ -118,7 +118,7 @@ export class ServerRunner {
     });
     this.actor.subscribe({
       next: () => {
-        this.leftSleep();
+        this.sleep.left(this.state);
         this.sendStatus();
       },
       error: (err) => deps.logger.error({ err, serverId: desired.serverId }, 'server reconciler failed'),
@@ -229,88 +229,17 @@ export class ServerRunner {
       ...(this.startedAt ? { startedAtMs: Date.parse(this.startedAt) } : {}),
     });
     this.sendStatus();
-    this.checkEmpty();
-  }
-
-  /**
-   * Counts how long the pings have said nobody plays; once that is the server's `sleep`, the machine
-   * hears EMPTY. A ping that failed says nothing, so it starts the count over: only a game that
-   * answered 0, again and again, is put to sleep. A copy holding the server still (a quiesced
-   * backup) starts it over too: the game is not stopped under the copy.
-   */
-  private checkEmpty(): void {
     const { value, context } = this.actor.getSnapshot();
-    const sleep = context.desired.sleep;
-    if (value !== 'running' || !sleep || this.sampler.players?.online !== 0 || this.deps.heldForCopy?.(this.serverId) === true) {
-      this.emptySince = undefined;
-      return;
-    }
-    const now = Date.now();
-    this.emptySince ??= now;
-    if (now - this.emptySince >= sleep.afterEmptySeconds * 1000) {
-      this.emptySince = undefined;
-      this.actor.send({ type: 'EMPTY' });
-    }
-  }
-
-  /**
-   * Answers the port while the server sleeps; the marker beside its root keeps it asleep across an
-   * Agent restart. The returned function (the machine leaving `asleep`, or the Agent stopping)
-   * frees the port; the marker goes only when the server itself leaves its sleep (leftSleep).
-   */
-  private sleep(desired: ServerTarget, since: string, onWake: (player: string) => void): () => void {
-    const host = this.deps.host.bindAddress === '0.0.0.0' || this.deps.host.bindAddress === '::' ? undefined : this.deps.host.bindAddress;
-    const marker: SleepMarker = {
-      since, port: desired.gamePort, ...(host ? { host } : {}), status: this.markedStatus ?? lastStatusOf(this.sampler.lastGame, desired),
-      wakeOnJoin: desired.sleep?.wakeOnJoin !== false, wakeNonce: desired.wakeNonce,
-    };
-    this.markerKept = true;
-    this.markedStatus = marker.status;
-    this.deps.sleepers.open(this.serverId, { since, port: marker.port, host, status: marker.status, wakeOnJoin: marker.wakeOnJoin }, onWake);
-    writeSleepMarker(serverHome(this.deps.dataDir, this.serverId), marker)
-      .catch((err: unknown) => this.deps.logger.warn({ err, serverId: this.serverId }, 'the sleeping server\'s marker could not be written; an Agent restart would wake it'));
-    return () => void this.deps.sleepers.close(this.serverId);
-  }
-
-  /** Past its sleep (woken, stopped, deleted): no port answered and no marker for it. */
-  private leftSleep(): void {
-    const state = this.state;
-    if (state === 'asleep' || state === 'probing' || state === 'fallingAsleep' || !this.markerKept) return;
-    this.markerKept = false;
-    this.markedStatus = undefined;
-    void this.deps.sleepers.close(this.serverId);
-    removeSleepMarker(serverHome(this.deps.dataDir, this.serverId))
-      .catch((err: unknown) => this.deps.logger.warn({ err, serverId: this.serverId }, 'the sleeping server\'s marker could not be removed'));
+    if (this.sleep.emptyLongEnough(value, context.desired, this.sampler.players?.online)) this.actor.send({ type: 'EMPTY' });
   }
 
   sendStatus(): void {
-    const snapshot = this.actor.getSnapshot();
-    const state = snapshot.value;
-    const { context } = snapshot;
-    // Until its probe is done, a server the Agent found asleep (its port answered since the Agent's start) is reported asleep.
-    const foundAsleep = state === 'probing' ? this.deps.sleepers.sleepingSince(context.desired.serverId) : undefined;
-    const runtime = foundAsleep ? 'STOPPED' : runtimeStateOf(state, context);
-    const live = state === 'running' || state === 'starting' || state === 'launching';
-    this.deps.report({
-      serverId: context.desired.serverId,
-      observedGeneration: context.observedGeneration,
-      runtimeState: runtime ? `RUNTIME_STATE_${runtime}` : 'RUNTIME_STATE_UNSPECIFIED',
-      installed: foundAsleep !== undefined || !['probing', 'installing', 'installFailed'].includes(state),
-      usage: live ? this.sampler.usage : { cpuMillis: 0, memoryBytes: 0, diskBytes: 0 },
-      conditions: this.recordFailure ? [...context.conditions, this.recordFailure] : context.conditions,
-      ports: context.desired.gamePort ? [{ name: 'game', protocol: 'TCP', hostPort: context.desired.gamePort }] : [],
-      startedAt: state === 'running' ? this.startedAt : '',
-      removed: state === 'removed',
-      restarting: state === 'crashed' || state === 'backoff',
-      installError: state === 'installFailed' ? context.installError ?? 'install failed' : '',
-      startedInNetwork: live && context.applied?.inNetwork === true,
-      lastCrash: lastCrashOf(context.desired.serverId, context.lastCrash, context.restarts),
-      portInUse: context.portInUse ?? 0,
-      pid: live ? this.pid : 0,
-      players: state === 'running' ? this.sampler.players : null,
-      sleeping: state === 'asleep' && context.asleep ? { since: context.asleep.since } : foundAsleep ? { since: foundAsleep } : null,
-      lastWake: context.lastWake ?? null,
-    });
+    const { value: state, context } = this.actor.getSnapshot();
+    this.deps.report(statusReport(state, context, {
+      // Until its probe is done, a server the Agent found asleep (its port answered since the Agent's start) is reported asleep.
+      foundAsleep: state === 'probing' ? this.deps.sleepers.sleepingSince(context.desired.serverId) : undefined,
+      usage: this.sampler.usage, players: this.sampler.players, startedAt: this.startedAt, pid: this.pid, recordFailure: this.recordFailure,
+    }));
   }
 
   private async probe(desired: ServerTarget): Promise<ProbeResult> {
@@ -325,8 +254,7 @@ export class ServerRunner {
     // A sleeping server's game was stopped to sleep: its last exit is that stop, not news.
     const marker = await readSleepMarker(serverHome(this.deps.dataDir, this.serverId));
     if (marker) {
-      this.markerKept = true;
-      this.markedStatus = marker.status;
+      this.sleep.found(marker);
       return { installed: isInstalled, running: false, asleep: { since: marker.since, wakeNonce: marker.wakeNonce } };
     }
     if (status.state === 'exited') return { installed: isInstalled, running: false, missedExit: { code: status.exit.code, signal: status.exit.signal } };
@@ -446,13 +374,6 @@ export class ServerRunner {
     await rm(serverHome(this.deps.dataDir, this.serverId), { recursive: true, force: true });
     await this.deps.boxes.forget(this.serverId);
   }
-}
-
-/** What a sleeping port says: the game's last status, or (it never answered a ping here) its version and template. */
-function lastStatusOf(game: StatusSampler['lastGame'], desired: ServerTarget): LastStatus {
-  return game
-    ? { version: game.version, maxPlayers: game.maxPlayers, description: game.description }
-    : { version: { name: desired.software.version, protocol: -1 }, maxPlayers: 20, description: desired.software.template };
 }
 
 /** How long a failed attach of the ready watch waits before the next try. */
