@@ -67,16 +67,6 @@ export async function createInRoot(serverDir: string, file: string, content: str
   });
 }
 
-/** Whether the root holds `file` as a regular file (a symlink at it does not count). */
-export async function fileInRoot(serverDir: string, file: string): Promise<boolean> {
-  return withPlace(serverDir, file, 'write', async (place) => {
-    const handle = await open(at(place.dir, place.name), fileReadFlags).catch(() => undefined);
-    if (!handle) return false;
-    await handle.close();
-    return true;
-  }).catch(() => false);
-}
-
 /** Replaces `file` with a copy of `source` (a file of the Agent's own), by the walk: a link at it or on the way is never followed. */
 export async function copyIntoRoot(serverDir: string, file: string, source: string, options: { mode?: number; owner?: GameIdentity | null } = {}): Promise<void> {
   await makeParents(serverDir, file, options.owner);

@@ -16,8 +16,6 @@ export interface IsolationSupport {
 
 export const noIsolation: IsolationSupport = { users: false, filesystem: false, memory: false, cpu: false, pids: false, network: false };
 
-export const isFullIsolation = (s: IsolationSupport) => s.users && s.filesystem && s.memory && s.cpu && s.pids;
-
 /** The Node condition and the server condition a missing part of the box raises. */
 export const isolationUnavailableReason = 'ISOLATION_UNAVAILABLE';
 
