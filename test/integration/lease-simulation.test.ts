@@ -12,7 +12,7 @@ import { MongoAdapter } from '../../src/controller/store/mongo/mongo-adapter.js'
 import type { LeaseDoc } from '../../src/controller/store/records.js';
 import type { StoreAdapter } from '../../src/controller/store/repositories.js';
 import { TestClock } from '../support/clock.js';
-import { freshDatabase } from '../support/mongo-db.js';
+import { freshTestDatabase, testMongo, type TestMongo } from '../support/test-mongodb.js';
 
 /**
  * Several Controllers sharing one store, in one process, on simulated time: they race for the
@@ -90,13 +90,13 @@ function embedded(): StoreCase {
   };
 }
 
-function mongodb(uri: string): StoreCase {
-  const db = freshDatabase(uri, 'cairn_leases');
-  return { name: 'mongodb', open: (clock) => MongoAdapter.open(db.uri, clock), cleanup: () => db.drop() };
+function mongodb(mongo: TestMongo): StoreCase {
+  const db = freshTestDatabase(mongo, 'cairn_leases');
+  return { name: mongo.kind === 'ferretdb' ? 'mongodb (FerretDB)' : 'mongodb', open: async (clock) => MongoAdapter.open(await db.uri(), clock), cleanup: () => db.drop() };
 }
 
 const cases = [embedded()];
-if (process.env.MONGODB_URI) cases.push(mongodb(process.env.MONGODB_URI));
+if (testMongo) cases.push(mongodb(testMongo));
 
 for (const c of cases) {
   describe(`leases: ${c.name} store, simulated Controllers`, function () {

@@ -3,25 +3,28 @@ import { MongoClient } from 'mongodb';
 import type { Team } from '../support/api-types.js';
 import { setupAdmin, startTestController, type TestController } from '../support/controller.js';
 import type { ApiClient } from '../support/http.js';
-import { freshDatabase } from '../support/mongo-db.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
+import { freshTestDatabase, testMongo } from '../support/test-mongodb.js';
 import { waitFor } from '../support/wait-for.js';
 
 /**
- * The Controller on a real replica set while it fails over or disappears: no acknowledged write is
- * lost, no request answers 500 or hangs, and everything works again afterwards. Runs only where
- * MONGODB_URI names a replica set (`replSetStepDown` needs one).
+ * The Controller on a MongoDB-compatible server while it fails over or disappears: no acknowledged
+ * write is lost, no request answers 500 or hangs, and everything works again afterwards. The
+ * step-down needs MongoDB as a replica set (MONGODB_URI); the outage runs on FerretDB too.
  */
-const uri = process.env.MONGODB_URI;
-if (!uri) console.log('MongoDB resilience: not run (MONGODB_URI is not set)');
+const mongo = testMongo;
+if (!mongo) console.log('MongoDB resilience: not run (no MongoDB or FerretDB for the tests)');
 else {
-  describe('MongoDB resilience: step-down and outage', function () {
+  describe(`MongoDB resilience${mongo.kind === 'ferretdb' ? ' on FerretDB' : ''}: step-down and outage`, function () {
     this.timeout(180_000);
-    const db = freshDatabase(uri, 'cairn_resilience');
+    const db = freshTestDatabase(mongo, 'cairn_resilience');
+    // A database of its own: the first test's Controller sealed its secrets there with a key file the second does not have.
+    const outageDb = freshTestDatabase(mongo, 'cairn_resilience_outage');
     let t: TestController | undefined;
     after(async () => {
       await t?.dispose();
       await db.drop();
+      await outageDb.drop();
     });
 
     /** Creates teams one after another; answers the names acknowledged and every other status seen. */
@@ -40,10 +43,12 @@ else {
       return { acknowledged, others };
     }
 
-    it('a primary step-down loses no acknowledged write and answers only 201 or 503 not_ready', async () => {
-      t = await startTestController({ mongodbUri: db.uri });
+    it('a primary step-down loses no acknowledged write and answers only 201 or 503 not_ready', async function () {
+      // FerretDB is a single server: there is no primary to step down.
+      if (mongo.kind === 'ferretdb') this.skip();
+      t = await startTestController({ mongodbUri: await db.uri() });
       const { admin } = await setupAdmin(t);
-      const client = await MongoClient.connect(uri, { serverSelectionTimeoutMS: 5000 });
+      const client = await MongoClient.connect(await mongo.uri(), { serverSelectionTimeoutMS: 5000 });
       try {
         const stepDown = async () => {
           await client.db('admin').command({ replSetStepDown: 10, secondaryCatchUpPeriodSecs: 5, force: true }).catch(() => undefined);
@@ -59,11 +64,12 @@ else {
     });
 
     it('a 20 s outage fails requests with 503 in bounded time, /readyz says so within 1.5 s, and all works afterwards', async function () {
-      const target = /^mongodb:\/\/(?:[^@/]*@)?(127\.0\.0\.1|localhost):(\d+)/.exec(db.uri);
+      const outageUri = await outageDb.uri();
+      const target = /^mongodb:\/\/(?:[^@/]*@)?(127\.0\.0\.1|localhost):(\d+)/.exec(outageUri);
       // The proxy relays to a local port; a remote server cannot be cut from here.
       if (!target) this.skip();
       const proxy = await TcpProxy.start(Number(target[2]));
-      const proxied = db.uri.replace(`${target[1]}:${target[2]}`, `127.0.0.1:${proxy.port}`) + (db.uri.includes('?') ? '&' : '?') + 'directConnection=true';
+      const proxied = outageUri.replace(`${target[1]}:${target[2]}`, `127.0.0.1:${proxy.port}`) + (outageUri.includes('?') ? '&' : '?') + 'directConnection=true';
       await t?.dispose();
       t = await startTestController({ mongodbUri: proxied });
       const { admin } = await setupAdmin(t);

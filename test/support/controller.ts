@@ -11,7 +11,7 @@ import type { MigrationTimings } from '../../src/controller/services/workflows/m
 import { silentLogger } from '../../src/shared/logger.js';
 import { TestClock } from './clock.js';
 import { waitFor } from './wait-for.js';
-import { freshDatabase } from './mongo-db.js';
+import { freshTestDatabase, testMongo } from './test-mongodb.js';
 import type { User } from './api-types.js';
 import { ApiClient, sessionCookieFrom } from './http.js';
 import type { ServerCert, TestCa } from './tls-certs.js';
@@ -51,11 +51,12 @@ export interface TestControllerOptions {
 }
 
 /**
- * `CAIRN_TEST_MONGODB=1` with `MONGODB_URI` puts every test Controller on MongoDB, each in a
- * database of its own (kept across its restarts, dropped by `dispose`).
+ * `CAIRN_TEST_MONGODB=1` puts every test Controller on the MongoDB adapter: on the server
+ * `MONGODB_URI` names, else on the FerretDB the suite starts (test-mongodb.ts); each in a database of
+ * its own (kept across its restarts, dropped by `dispose`).
  */
-export const testStoreIsMongo = process.env.CAIRN_TEST_MONGODB === '1' && Boolean(process.env.MONGODB_URI);
-const testDatabases = new Map<string, { uri: string; drop(): Promise<void> }>();
+export const testStoreIsMongo = process.env.CAIRN_TEST_MONGODB === '1' && testMongo !== undefined;
+const testDatabases = new Map<string, { uri(): Promise<string>; drop(): Promise<void> }>();
 
 // A `--local-agent` of a test Controller inherits this: test servers reserve little (64 MiB, 100m),
 // which a box would hold them to. containment.test.ts boxes games on purpose.
@@ -64,14 +65,14 @@ process.env.CAIRN_ISOLATION ??= 'off';
 // use) unless a test serves its own (test/support/fake-upstream.ts).
 process.env.CAIRN_SOFTWARE_SOURCES ??= 'papermc=http://127.0.0.1:2/v3,mojang=http://127.0.0.1:2/mc/version_manifest_v2.json,fabric=http://127.0.0.1:2/v2,neoforge=http://127.0.0.1:2/releases,forge=http://127.0.0.1:2/forge,modrinth=http://127.0.0.1:2/modrinth/v2';
 
-function testDatabaseFor(dataDir: string): string | undefined {
+async function testDatabaseFor(dataDir: string): Promise<string | undefined> {
   if (!testStoreIsMongo) return undefined;
   let db = testDatabases.get(dataDir);
   if (!db) {
-    db = freshDatabase(process.env.MONGODB_URI!, 'cairn_test');
+    db = freshTestDatabase(testMongo!, 'cairn_test');
     testDatabases.set(dataDir, db);
   }
-  return db.uri;
+  return db.uri();
 }
 
 /** An in-process Controller on ephemeral ports with its own temporary data dir and an adjustable clock. */
@@ -80,7 +81,7 @@ export async function startTestController(options: TestControllerOptions = {}): 
   const clock = options.clock ?? new TestClock();
   const tlsArgs = options.tls ? ['--tls-cert', options.tls.cert.certFile, '--tls-key', options.tls.cert.keyFile] : [];
   const config = parseControllerConfig(['--data-dir', dataDir, '--http-port', '0', '--grpc-port', String(options.grpcPort ?? 0), ...tlsArgs, ...(options.extraArgs ?? [])], {
-    MONGODB_URI: options.mongodbUri ?? testDatabaseFor(dataDir),
+    MONGODB_URI: options.mongodbUri ?? (await testDatabaseFor(dataDir)),
     CAIRN_SOFTWARE_SOURCES: process.env.CAIRN_SOFTWARE_SOURCES,
   });
   const controller = await startController({ config, clock, logger: silentLogger, checkResponses: true, sessionPolicy: options.sessionPolicy, nodeTimings: options.nodeTimings, migrationTimings: options.migrationTimings, scheduleTimers: clock, uploads: options.uploads });

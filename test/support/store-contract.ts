@@ -7,10 +7,11 @@ import type { StoreRepair } from '../../src/controller/store/embedded/torn-tail.
 import { MongoAdapter } from '../../src/controller/store/mongo/mongo-adapter.js';
 import type { StoreAdapter } from '../../src/controller/store/repositories.js';
 import { TestClock } from './clock.js';
-import { freshDatabase } from './mongo-db.js';
+import { freshTestDatabase, testMongo, type TestMongo } from './test-mongodb.js';
 
 /**
- * One contract, run against every adapter: the embedded store always, MongoDB when MONGODB_URI is set.
+ * One contract, run against every adapter: the embedded store always, and the MongoDB adapter on the
+ * test server (MONGODB_URI, else the FerretDB the suite starts: test-mongodb.ts).
  * Each suite opens its own data dir (or database) and drops it afterwards.
  */
 export interface AdapterCase {
@@ -56,17 +57,14 @@ function embeddedCase(): AdapterCase {
   };
 }
 
-function mongoCase(uri: string): AdapterCase {
-  const db = freshDatabase(uri, 'cairn_contract');
+function mongoCase(mongo: TestMongo): AdapterCase {
+  const db = freshTestDatabase(mongo, 'cairn_contract');
   return {
     name: 'mongodb',
-    open: (clock) => MongoAdapter.open(db.uri, clock),
+    open: async (clock) => MongoAdapter.open(await db.uri(), clock),
     cleanup: () => db.drop(),
   };
 }
-
-// Said once per run, not once per contract file.
-if (!process.env.MONGODB_URI) console.log('store contract: MongoDB adapter not run (MONGODB_URI is not set)');
 
 /** What a part of the contract works with: its adapter (reopened by some tests), the case it came from, its clock. */
 export interface ContractStore {
@@ -81,9 +79,10 @@ export interface ContractStore {
  */
 export function describeStoreContract(part: string, suite: (store: ContractStore) => void): void {
   const cases: AdapterCase[] = [embeddedCase()];
-  if (process.env.MONGODB_URI) cases.push(mongoCase(process.env.MONGODB_URI));
+  if (testMongo) cases.push(mongoCase(testMongo));
   for (const c of cases) {
-    describe(`store contract: ${c.name} adapter — ${part}`, () => {
+    const server = c.name === 'mongodb' && testMongo?.kind === 'ferretdb' ? ' on FerretDB' : '';
+    describe(`store contract: ${c.name} adapter${server} — ${part}`, () => {
       const store = { c, clock: new TestClock() } as ContractStore;
       before(async () => {
         store.adapter = await c.open(store.clock);

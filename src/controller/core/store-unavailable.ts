@@ -8,4 +8,9 @@ export class StoreUnavailableError extends Error {
     super(`the store does not answer: ${cause.message}`, { cause });
     this.name = 'StoreUnavailableError';
   }
+
+  /** By name, as `DuplicateKeyError` (store/collection.ts) and for the same reason: the lazily imported MongoDB adapter. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return value instanceof Error && value.name === 'StoreUnavailableError';
+  }
 }

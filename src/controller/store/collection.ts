@@ -53,6 +53,14 @@ export class DuplicateKeyError extends Error {
     super(`duplicate value for unique field ${field}`);
     this.name = 'DuplicateKeyError';
   }
+
+  /**
+   * By name: the MongoDB adapter is imported lazily, and under the test runner that import can load
+   * a second copy of this module, whose errors the first copy's class would not recognise.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return value instanceof Error && value.name === 'DuplicateKeyError' && typeof (value as { field?: unknown }).field === 'string';
+  }
 }
 
 export const isDuplicateKey = (e: unknown): e is DuplicateKeyError => e instanceof DuplicateKeyError;

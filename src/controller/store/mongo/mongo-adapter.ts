@@ -36,7 +36,7 @@ export class MongoAdapter implements StoreAdapter {
   async openCollection<T extends { _id: string }>(name: string, indexes: IndexSpec[]): Promise<Collection<T>> {
     const collection = this.db.collection(name);
     await reconcileIndexes(collection, indexes);
-    return new MongoCollection<T>(collection);
+    return new MongoCollection<T>(collection, indexes);
   }
 
   async openAuditLog(): Promise<AuditLog> {

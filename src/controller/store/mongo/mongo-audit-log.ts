@@ -39,12 +39,13 @@ export class MongoAuditLog implements AuditLog {
     try {
       const counter = await this.counters.findOneAndUpdate(
         { _id: 'auditEvents' as never },
-        [{ $set: { seq: { $add: [{ $ifNull: ['$seq', 0] }, 1] }, at: { $max: [{ $ifNull: ['$at', now] }, now] } } }],
+        // Update operators, not a pipeline: FerretDB has none, and ISO times order as strings.
+        { $inc: { seq: 1 }, $max: { at: now } },
         { upsert: true, returnDocument: 'after' },
       );
       const event: AuditEventRecord = { ...input, id: Number(counter?.seq), occurredAt: input.occurredAt ?? String(counter?.at ?? now) };
-      const { id, ...rest } = event;
-      await this.events.insertOne(withoutUndefined({ _id: id as never, ...rest }));
+      const { id, details, ...rest } = event;
+      await this.events.insertOne(withoutUndefined({ _id: id as never, ...rest, detailsJson: JSON.stringify(details) }));
       return event;
     } catch (e) {
       mapDriverError(e);
@@ -64,7 +65,9 @@ export class MongoAuditLog implements AuditLog {
       };
     }
     const rows = await this.events.find(filter).sort({ _id: -1 }).limit(query.limit).toArray().catch(mapDriverError);
-    return rows.map(({ _id, ...rest }) => ({ id: Number(_id), ...rest }) as AuditEventRecord);
+    // Details are kept as JSON text: their keys may hold dots (file names, properties), which FerretDB refuses in a document.
+    // Events written before keep theirs as a document.
+    return rows.map(({ _id, detailsJson, details, ...rest }) => ({ id: Number(_id), ...rest, details: (typeof detailsJson === 'string' ? JSON.parse(detailsJson) : details) as unknown }) as AuditEventRecord);
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { Collection as DriverCollection, Document } from 'mongodb';
-import type { Collection, Filter, FindOptions, Shared } from '../collection.js';
+import { DuplicateKeyError, type Collection, type Filter, type FindOptions, type IndexSpec, type Shared } from '../collection.js';
 import { assertDefinedFilter, undefinedFieldsOf, withoutUndefined } from '../document-rules.js';
-import { mapDriverError, singleIdOf } from './mongo-documents.js';
+import { duplicateFieldOf, isDuplicate, mapDriverError, singleIdOf } from './mongo-documents.js';
 
 /** Runs a driver call, turning its errors into the store's (duplicate key, store unavailable). */
 async function driver<R>(call: () => Promise<R>): Promise<R> {
@@ -19,10 +19,33 @@ async function driver<R>(call: () => Promise<R>): Promise<R> {
  * adapters store and match the same things.
  */
 export class MongoCollection<T extends { _id: string }> implements Collection<T> {
-  constructor(private readonly c: DriverCollection<Document>) {}
+  private readonly uniqueFields: string[];
+
+  constructor(private readonly c: DriverCollection<Document>, indexes: IndexSpec[] = []) {
+    this.uniqueFields = indexes.filter((i) => i.unique).map((i) => i.field);
+  }
 
   async insert(doc: T): Promise<void> {
-    await driver(() => this.c.insertOne(withoutUndefined(doc) as Document));
+    const stored = withoutUndefined(doc) as Document;
+    try {
+      await this.c.insertOne(stored);
+    } catch (e) {
+      if (isDuplicate(e) && duplicateFieldOf(e) === undefined) throw new DuplicateKeyError(await this.clashingField(stored));
+      mapDriverError(e);
+    }
+  }
+
+  /**
+   * For a server that does not say which value was taken (FerretDB on an insert): the first unique
+   * field another document holds the same value in, else `_id`.
+   */
+  private async clashingField(doc: Document): Promise<string> {
+    for (const field of this.uniqueFields) {
+      if (doc[field] === undefined) continue;
+      const other = await this.c.findOne({ [field]: doc[field] as unknown, _id: { $ne: doc._id as never } }, { projection: { _id: 1 } }).catch(() => null);
+      if (other) return field;
+    }
+    return '_id';
   }
 
   async findById(id: string): Promise<T | null> {

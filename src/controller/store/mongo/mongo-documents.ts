@@ -6,17 +6,24 @@ import { DuplicateKeyError, type Filter } from '../collection.js';
 export const singleIdOf = (filter: Filter): string | undefined => (typeof filter._id === 'string' ? filter._id : undefined);
 
 /**
- * The field a duplicate-key error names. MongoDB says it in `keyPattern` and `keyValue`; some
- * compatible servers (DocumentDB, Cosmos DB, FerretDB) leave those out, so the index name in the
- * message (`index: nameKey_1 dup key`) is read as a fallback.
+ * The field a duplicate-key error names, when it names one. MongoDB says it in `keyPattern` and
+ * `keyValue`; DocumentDB and Cosmos DB only in the message (`index: nameKey_1 dup key`); FerretDB's
+ * SQLite backend in its constraint's words (`UNIQUE constraint failed: index 'servers_1a2b_nameKey_1'`,
+ * code 1 on an update) or not at all (a bare E11000 on an insert): then undefined.
  */
-export function duplicateFieldOf(e: MongoServerError): string {
+export function duplicateFieldOf(e: MongoServerError): string | undefined {
   const structured = (e.keyPattern ?? e.keyValue) as Document | undefined;
   const fromStructure = structured && Object.keys(structured)[0];
   if (fromStructure) return fromStructure;
   const index = /index:\s+(?:\S+\.\$)?([A-Za-z0-9_.$-]+?)(?:_-?1)?(?:\s|$)/.exec(e.message)?.[1];
-  return index === '_id_' || index === undefined ? '_id' : index;
+  if (index !== undefined) return index === '_id_' ? '_id' : index;
+  const constraint = /UNIQUE constraint failed: index '[^']*?_([A-Za-z0-9.$]+)_1'/.exec(e.message)?.[1];
+  return constraint;
 }
+
+/** A write refused for a duplicate value: MongoDB's E11000, or FerretDB's SQLite constraint under code 1. */
+export const isDuplicate = (e: unknown): e is MongoServerError =>
+  e instanceof MongoServerError && (e.code === 11000 || e.code === 11001 || (e.code === 1 && /UNIQUE constraint failed/.test(e.message)));
 
 /** Error codes of a server that cannot serve now: not primary, shutting down, a majority wait timed out. */
 const unavailableCodes = new Set([6, 7, 64, 89, 91, 189, 9001, 10107, 11600, 11602, 13435, 13436]);
@@ -28,7 +35,7 @@ export const isUnavailable = (e: unknown): e is Error =>
 
 /** Turns a duplicate key and an unreachable store into the store's own errors; anything else is rethrown unchanged. */
 export function mapDriverError(e: unknown): never {
-  if (e instanceof MongoServerError && (e.code === 11000 || e.code === 11001)) throw new DuplicateKeyError(duplicateFieldOf(e));
+  if (isDuplicate(e)) throw new DuplicateKeyError(duplicateFieldOf(e) ?? '_id');
   if (isUnavailable(e)) throw new StoreUnavailableError(e);
   throw e;
 }
