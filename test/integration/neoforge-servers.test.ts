@@ -136,6 +136,19 @@ describe('NeoForge and Forge servers: versions from Maven, the installer run on 
     expect(maven.count(/1\.21\.4-54\.0\.12-installer\.jar\.sha1$/)).to.equal(1);
   });
 
+  it('a Forge older than 1.17 (no argument file) is started by the jar its installer left', async () => {
+    const created = await create('forge-legacy', { template: 'forge', version: '1.16.5' });
+    expect(created.status, created.text).to.equal(201);
+    expect(created.body.software).to.deep.equal({ template: 'forge', version: '1.16.5', build: '36.2.39' });
+    await waitForServer(f.admin, created.body.id, (s) => s.phase === 'READY', 'READY', 60_000);
+    expect(await exists(join(f.agentDir, 'servers', created.body.id, 'software', 'forge-1.16.5-36.2.39.jar'))).to.equal(true);
+    expect((await f.admin.post(`/servers/${created.body.id}/start`)).status).to.equal(202);
+    const running = await waitForServer(f.admin, created.body.id, (s) => (s.status.runtimeState === 'RUNNING' && s.convergence === 'CONVERGED') || s.conditions.some((c) => c.reason === 'CRASH_LOOP'), 'RUNNING', 90_000);
+    expect(running.status.runtimeState, `${conditionsOf(running)}\n${JSON.stringify(running.status.lastCrash)}`).to.equal('RUNNING');
+    expect((await f.admin.post(`/servers/${created.body.id}/stop`)).status).to.equal(202);
+    await waitForServer(f.admin, created.body.id, (s) => s.status.runtimeState === 'STOPPED' && s.convergence === 'CONVERGED', 'STOPPED', 60_000);
+  });
+
   it('an installer that does not match its published checksum is refused, naming both sums', async () => {
     const res = await create('mismatch', { template: 'neoforge', version: '1.21.4', build: '21.4.130' });
     expect(res.status, res.text).to.equal(400);
