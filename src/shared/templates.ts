@@ -88,6 +88,11 @@ export const UpstreamInstall = Type.Object({
    * download, the game's server jar, goes beside `file` (the run command points the loader at it).
    */
   gameJar: Type.Optional(CairnFileName),
+  /**
+   * The download is an installer the Controller runs (NeoForge, Forge): the Agent gets its output
+   * as a `tree`, and the start arguments it names go before the last of `run.args` (`nogui`).
+   */
+  installer: Type.Optional(Type.Boolean()),
 }, { additionalProperties: false });
 
 /**

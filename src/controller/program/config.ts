@@ -21,6 +21,9 @@ export interface ControllerConfig {
   templatesDir?: string;
   /** Where upstreams answer (`--software-source papermc=URL`, `mojang=URL`, `fabric=URL`); the vendors' addresses by default. */
   softwareSources: UpstreamBases;
+  /** The Java NeoForge's and Forge's installers run with on the Controller, and their deadline. */
+  installerJava: string;
+  installerTimeoutMs: number;
   /** The built web UI (default: `dist/web` of this installation). */
   webDir: string;
   tlsCert?: string;
@@ -65,6 +68,8 @@ const flags = {
   'catalog-source': { value: 'PATH_OR_URL', env: 'CAIRN_CATALOG_SOURCE', help: 'the plugin catalog feed (default: the sample feed shipped)' },
   'catalog-sync-minutes': { value: 'N', env: 'CAIRN_CATALOG_SYNC_MINUTES', help: 'minutes between catalog syncs; 0 syncs at start only (default 60)' },
   'software-source': { value: 'NAME=URL', env: 'CAIRN_SOFTWARE_SOURCES', multiple: true, help: 'where versions come from: papermc=<Fill v3 root>, mojang=<version manifest URL>, fabric=<meta API /v2 root>; repeatable (env: comma-separated; default: the vendors\' addresses)' },
+  'installer-java': { value: 'PATH', env: 'CAIRN_INSTALLER_JAVA', help: 'the java that runs NeoForge\'s and Forge\'s installers on the Controller (default: java on PATH)' },
+  'installer-timeout': { value: 'SECONDS', env: 'CAIRN_INSTALLER_TIMEOUT', help: 'how long such an installer may run before it is killed and the software refused (default 600)' },
   'templates-dir': { value: 'DIR', env: 'CAIRN_TEMPLATES_DIR', help: 'service templates (default: the ones shipped)' },
   'web-dir': { value: 'DIR', env: 'CAIRN_WEB_DIR', help: 'the built web UI (default dist/web)' },
   'tls-cert': { value: 'FILE', env: 'CAIRN_TLS_CERT', help: 'TLS certificate (PEM) for HTTP and the Agent link; with --tls-key' },
@@ -133,6 +138,8 @@ function configFrom(settings: ProgramSettings<keyof typeof flags>): ControllerCo
     catalogSyncMinutes: parsed('catalog-sync-minutes', 'a whole number 0..10080', wholeNumber(0, 10_080)) ?? 60,
     templatesDir: optionalPath(get('templates-dir')),
     softwareSources: upstreamBases(get('software-source')),
+    installerJava: get('installer-java') ?? 'java',
+    installerTimeoutMs: (parsed('installer-timeout', 'a whole number of seconds 1..86400', wholeNumber(1, 86_400)) ?? 600) * 1000,
     webDir: resolve(get('web-dir') ?? defaultWebDir()),
     tlsCert: optionalPath(get('tls-cert')),
     tlsKey: optionalPath(get('tls-key')),

@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { templateIdPattern } from '../../shared/templates.js';
 import { DateTime } from './common.js';
+import { InstallerOutput } from './installer-output.js';
 
 const JavaNeed = Type.Object({
   minimum: Type.Integer({ minimum: 8, maximum: 99, description: 'The lowest Java feature release (major) the version runs on.' }),
@@ -43,8 +44,11 @@ export const ArtifactDownload = Type.Object({
   pinnedAt: Type.Optional(DateTime),
 });
 
-/** A build as synced: what the API shows and where its artifact is. */
-export const ListedBuild = Type.Intersect([VersionBuild, Type.Object({ download: ArtifactDownload })]);
+/**
+ * A build as synced: what the API shows and where its artifact is; as offered, an installer's
+ * build (NeoForge, Forge) carries what the Controller's run of it left, once it ran.
+ */
+export const ListedBuild = Type.Intersect([VersionBuild, Type.Object({ download: ArtifactDownload, installed: Type.Optional(InstallerOutput) })]);
 
 /**
  * A version as the Controller keeps it after a sync: what `GET /templates/{id}/versions` shows,

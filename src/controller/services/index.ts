@@ -29,6 +29,7 @@ import { CatalogService, type CatalogOptions } from './plugins/catalog.js';
 import { SoftwareArtifacts } from './software/software-artifacts.js';
 import { SoftwareService, type SoftwareOptions } from './software/software.js';
 import { LauncherPins } from './software/launcher-pins.js';
+import { InstallerRuns } from './software/installer-runs.js';
 import { defaultUpstreamBases } from '../adapters/software/upstream-sources.js';
 import type { ServiceDeps } from './deps.js';
 import { NetworkRoutePush } from './network/route-push.js';
@@ -232,7 +233,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     ),
     forwardingSecret,
     templates: new TemplateService(deps.templates),
-    software: new SoftwareService(deps, access, deps.templates, { bases: deps.software?.bases ?? defaultUpstreamBases, syncIntervalMs: deps.software?.syncIntervalMs ?? 6 * 60 * 60 * 1000 }, new LauncherPins(deps, artifactStore)),
+    software: new SoftwareService(deps, access, deps.templates, { bases: deps.software?.bases ?? defaultUpstreamBases, syncIntervalMs: deps.software?.syncIntervalMs ?? 6 * 60 * 60 * 1000 }, new LauncherPins(deps, artifactStore), new InstallerRuns(deps, artifactStore, deps.software?.installer)),
     consoleHub,
     console: consoleService,
     files: new FileService(serverAggregate, nodeCalls, deps.templates, fileChanges),

@@ -6,6 +6,7 @@ import { schemaProblem } from '../../../shared/template-check.js';
 import { checkTemplateRules } from '../../../shared/template-rules.js';
 import { fixedVersions, type DownloadArtifactSpec, type Template, type UpstreamVersionsSpec } from '../../../shared/templates.js';
 import type { ArtifactDownloadSpec, ListedVersionRecord } from '../../schemas/software.js';
+import { resolveInstallerChoice, runsInstaller } from './installer-template.js';
 
 /** The versions upstreams list, as last synced (or as the shipped snapshot has them), newest first. */
 export interface UpstreamListings {
@@ -201,6 +202,7 @@ function resolveListed(template: Template, version: string, build: string | unde
     return { template: { ...template, versions: [version], ...(java ? { java } : {}) } };
   }
   if (template.install.source === 'tree') return { problem: `${template.id}: a tree install is made by the Controller, never read from a template file` };
+  if (runsInstaller(template)) return resolveInstallerChoice(template, version, build, listed);
   let download = listed.download;
   let buildId = build ?? listed.latestBuild;
   if (listed.builds) {

@@ -14,10 +14,20 @@ export class UpstreamError extends Error {
 
 /** GETs JSON from an upstream within the deadline, refusing answers over the size bound. */
 export async function fetchUpstreamJson(url: string, signal?: AbortSignal): Promise<unknown> {
+  const text = await fetchUpstreamText(url, 'application/json', signal);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new UpstreamError(`${url} did not answer JSON`);
+  }
+}
+
+/** GETs a text answer (Maven's XML metadata, a checksum file) within the deadline and the size bound. */
+export async function fetchUpstreamText(url: string, accept: string, signal?: AbortSignal): Promise<string> {
   const deadline = AbortSignal.timeout(upstreamTimeoutMs);
   let res: Response;
   try {
-    res = await fetch(url, { headers: { 'user-agent': upstreamUserAgent, accept: 'application/json' }, signal: signal ? AbortSignal.any([signal, deadline]) : deadline, redirect: 'follow' });
+    res = await fetch(url, { headers: { 'user-agent': upstreamUserAgent, accept }, signal: signal ? AbortSignal.any([signal, deadline]) : deadline, redirect: 'follow' });
   } catch (error) {
     throw new UpstreamError(fetchFailureWords(url, error, upstreamTimeoutMs));
   }
@@ -27,7 +37,6 @@ export async function fetchUpstreamJson(url: string, signal?: AbortSignal): Prom
   }
   const declared = Number(res.headers.get('content-length') ?? 0);
   if (declared > maxListingBytes) throw new UpstreamError(`${url} answered ${declared} bytes, more than a listing can be`);
-  let text: string;
   try {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -36,14 +45,9 @@ export async function fetchUpstreamJson(url: string, signal?: AbortSignal): Prom
       if (size > maxListingBytes) throw new UpstreamError(`${url} answered more than ${maxListingBytes} bytes`);
       chunks.push(Buffer.from(chunk));
     }
-    text = Buffer.concat(chunks).toString('utf8');
+    return Buffer.concat(chunks).toString('utf8');
   } catch (error) {
     if (error instanceof UpstreamError) throw error;
     throw new UpstreamError(fetchFailureWords(url, error, upstreamTimeoutMs));
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new UpstreamError(`${url} did not answer JSON`);
   }
 }

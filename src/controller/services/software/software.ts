@@ -14,11 +14,15 @@ import { nowIso, type ServiceDeps } from '../deps.js';
 import { readShippedSnapshot } from './software-snapshot.js';
 import { listingKey, type UpstreamBases } from '../../adapters/software/upstream-sources.js';
 import { PinFailure, type LauncherPins } from './launcher-pins.js';
+import { listMavenLoader } from '../../adapters/software/maven-listing.js';
+import { InstallerFailure, type InstallerOptions, type InstallerRuns, type InstallerSource } from './installer-runs.js';
 
 export interface SoftwareOptions {
   bases: UpstreamBases;
   /** Milliseconds between syncs; 0 syncs only at start and on request. */
   syncIntervalMs: number;
+  /** How the Controller runs NeoForge's and Forge's installers. */
+  installer?: InstallerOptions;
 }
 
 interface Listing {
@@ -38,8 +42,9 @@ interface Listing {
 
 const settingId = (key: string) => `software:${key}`;
 const mojangSpec: UpstreamVersionsSpec = { source: 'mojang' };
-/** Fabric's versions take the server jar and Java from Mojang's listing: it is synced after it. */
-const syncOrder = (spec: UpstreamVersionsSpec) => (spec.source === 'fabric' ? 1 : 0);
+/** The loaders' versions take the server jar or Java from Mojang's listing: they are synced after it. */
+const syncOrder = (spec: UpstreamVersionsSpec) => (spec.source === 'mojang' || spec.source === 'papermc' ? 0 : 1);
+const isInstaller = (source: string): source is InstallerSource => source === 'neoforge' || source === 'forge';
 
 /**
  * The versions upstreams list for the templates that name one: loaded from the store (or the
@@ -59,6 +64,7 @@ export class SoftwareService implements UpstreamListings {
     private readonly templates: TemplateCatalog,
     private readonly options: SoftwareOptions,
     private readonly pins: LauncherPins,
+    private readonly installs: InstallerRuns,
   ) {}
 
   listed(spec: UpstreamVersionsSpec): readonly ListedVersionRecord[] {
@@ -73,6 +79,7 @@ export class SoftwareService implements UpstreamListings {
     const listing = this.listings.get(listingKey(spec));
     const version = listing?.offered.find((v) => v.version === software.version);
     const build = version?.builds?.find((b) => b.id === (software.build ?? version.latestBuild));
+    if (listing && version && build && isInstaller(spec.source)) return this.prepareInstaller(listing, spec.source, version.version, build);
     if (!listing || !version?.installer || !build || build.download.sha256) return undefined;
     try {
       await this.pins.pin(version.version, build.id, version.installer, build.download.url);
@@ -81,6 +88,19 @@ export class SoftwareService implements UpstreamListings {
       throw e;
     }
     listing.offered = this.pins.applyTo(listing.versions);
+    return undefined;
+  }
+
+  /** A NeoForge or Forge build whose installer has not run yet is run now, on the Controller. */
+  private async prepareInstaller(listing: Listing, source: InstallerSource, game: string, build: NonNullable<ListedVersionRecord['builds']>[number]): Promise<string | undefined> {
+    if (build.installed) return undefined;
+    try {
+      await this.installs.prepare(source, game, build);
+    } catch (e) {
+      if (e instanceof InstallerFailure) return e.message;
+      throw e;
+    }
+    listing.offered = this.installs.applyTo(source, listing.versions);
     return undefined;
   }
 
@@ -93,8 +113,9 @@ export class SoftwareService implements UpstreamListings {
   async start(): Promise<void> {
     const snapshot = await readShippedSnapshot();
     await this.pins.load();
+    for (const source of ['neoforge', 'forge'] as const) await this.installs.load(source);
     const specs = this.templates.list().flatMap((t) => (fixedVersions(t) ? [] : [t.versions as UpstreamVersionsSpec]));
-    if (specs.some((spec) => spec.source === 'fabric')) specs.push(mojangSpec);
+    if (specs.some((spec) => spec.source === 'fabric' || isInstaller(spec.source))) specs.push(mojangSpec);
     for (const spec of specs.sort((a, b) => syncOrder(a) - syncOrder(b))) {
       const key = listingKey(spec);
       if (this.listings.has(key)) continue;
@@ -156,7 +177,8 @@ export class SoftwareService implements UpstreamListings {
         if (changed) listing.versions = versions;
         // Another Controller on the store may have pinned launchers since: their checksums are offered here too.
         if (listing.spec.source === 'fabric') await this.pins.load();
-        if (changed || listing.spec.source === 'fabric') listing.offered = this.offer(listing.spec, versions);
+        if (isInstaller(listing.spec.source)) await this.installs.load(listing.spec.source);
+        if (changed || listing.spec.source === 'fabric' || isInstaller(listing.spec.source)) listing.offered = this.offer(listing.spec, versions);
         listing.from = from;
         listing.syncedAt = syncedAt;
         delete listing.error;
@@ -185,11 +207,13 @@ export class SoftwareService implements UpstreamListings {
       case 'papermc': return listPaperProject(from, spec.project ?? 'paper', held, this.abort.signal);
       case 'mojang': return listMojangReleases(from, held, this.abort.signal);
       case 'fabric': return listFabricVersions(from, this.listed(mojangSpec), this.abort.signal);
+      case 'neoforge': case 'forge': return listMavenLoader(spec.source, from, this.listed(mojangSpec), this.abort.signal);
       default: return Promise.reject(new Error(`no listing is synced for ${spec.source}`));
     }
   }
 
   private offer(spec: UpstreamVersionsSpec, versions: ListedVersionRecord[]): ListedVersionRecord[] {
+    if (isInstaller(spec.source)) return this.installs.applyTo(spec.source, versions);
     return spec.source === 'fabric' ? this.pins.applyTo(versions) : versions;
   }
 
