@@ -67,9 +67,9 @@ export function ServerSpecFields({ spec, error, nodeHint }: { spec: ServerSpec; 
       <SelectField label="Template" field="software.template" error={error} value={template?.id ?? ''} onChange={set('template')} hint={template?.description} required>
         {choices.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
       </SelectField>
-      {modpack ? <ModpackPicker chosen={form.pack} onChoose={(slug) => set('pack')({ target: { value: slug } })} localError={local.pack} /> : null}
+      {modpack ? <ModpackPicker chosen={form.pack} onChoose={(slug) => set('pack')({ target: { value: slug } })} localError={form.pack ? undefined : local.pack} /> : null}
       {!modpack || form.pack ? (
-        <SelectField label={modpack ? 'Pack version' : 'Version'} field="software.version" error={error} value={version} onChange={set('version')} required
+        <SelectField label={modpack ? 'Pack version' : 'Version'} field="software.version" error={error} localError={modpack && !version ? local.pack : undefined} value={version} onChange={set('version')} required
           hint={modpack ? `Versions of ${form.pack}, newest first; each fixes its game version and loader.` : undefined}>
           {versions.map((v) => <option key={v.version} value={v.version}>{versionLabel(v)}</option>)}
         </SelectField>
