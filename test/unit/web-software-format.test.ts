@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { workflowText } from '../../src/web/src/pages/backups/backup-format.js';
+import { buildLabel, downloadsText, loaderText } from '../../src/web/src/pages/servers/software/loaders.js';
 import { newerSoftware, startedUpdate, updateOutcome, versionLabel } from '../../src/web/src/pages/servers/software/software-format.js';
 
 const versions = [
@@ -20,6 +21,15 @@ describe('web UI: the pure helpers behind the Software card', () => {
   it('labels a version with its Java need, when it has one', () => {
     expect(versionLabel(versions[0])).to.equal('1.21.5 (Java 21)');
     expect(versionLabel({ version: '1.21.4' })).to.equal('1.21.4');
+  });
+
+  it('labels a modpack version by its name, game and loader; a loader template\'s builds are its loader versions', () => {
+    expect(versionLabel({ version: 'fab-pack:VerNew02', name: '2.0.0', game: '1.21.4', loader: { template: 'neoforge', build: '21.4.1' } })).to.equal('2.0.0 (Minecraft 1.21.4, NeoForge 21.4.1)');
+    expect(versionLabel({ version: 'fab-pack:VerOld01', name: '1.0.0' })).to.equal('1.0.0');
+    expect([buildLabel('fabric'), buildLabel('forge'), buildLabel('paper'), buildLabel(undefined)]).to.deep.equal(['Loader version', 'Loader version', 'Build', 'Build']);
+    expect(loaderText({ template: 'quilt', build: '0.1' }), 'a loader the UI has no name for keeps its id').to.equal('quilt 0.1');
+    expect([downloadsText(9), downloadsText(12_345), downloadsText(2_000_000)]).to.deep.equal(['9', '12.3k', '2M']);
+    expect(newerSoftware([{ version: 'p:b', name: '2.0.0' }, { version: 'p:a', name: '1.0.0' }], { template: 'modrinth', version: 'p:a' })).to.equal('Version 2.0.0 is available.');
   });
 
   it('says a newer version is available when one is listed before the current one, else a newer build of the same version', () => {

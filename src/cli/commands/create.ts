@@ -8,6 +8,7 @@ import { kinds, resolve } from '../resolve.js';
 import { hostPort, shellQuote } from '../shell-quote.js';
 import { sleepSeconds } from '../sleep.js';
 import { UsageError } from '../errors.js';
+import { softwareChoice, softwareOf, type SoftwareFlags } from '../server-software.js';
 import { registerCreateDestination } from './create-destination.js';
 import { registerCreateWebhook } from './create-webhook.js';
 import { registerCreateSchedule } from './schedules.js';
@@ -20,10 +21,8 @@ export function agentCommand(link: AgentLink, controllerUrl: string, token: stri
   return words.map(shellQuote).join(' ');
 }
 
-interface CreateServerOptions {
+interface CreateServerOptions extends SoftwareFlags {
   team: string;
-  template: string;
-  version: string;
   cpu: string;
   memory: string;
   node?: string;
@@ -51,8 +50,10 @@ export function registerCreate(program: Command): void {
     .description('create a game server (STOPPED until `cairn start`)')
     .argument('<name>')
     .requiredOption('--team <team>', 'the team (name or id)')
-    .requiredOption('--template <template>', 'the software template, e.g. paper or simcraft (`cairn get templates`)')
-    .requiredOption('--version <version>', 'the software version')
+    .option('--template <template>', 'the software template, e.g. paper, fabric or simcraft (`cairn get templates`); required unless --modpack')
+    .option('--version <version>', 'the software version (for fabric, neoforge and forge: the game version); required unless --modpack')
+    .option('--build <build>', 'the build (for fabric, neoforge and forge: the loader version); default: the newest the template lists (`cairn get versions TEMPLATE -o wide`)')
+    .option('--modpack <slug[:version]>', 'a Modrinth modpack instead of --template/--version: its project slug, and a version id (default: its newest version)')
     .option('--cpu <quantity>', 'CPU: 500m, 1, 2.5', '1')
     .option('--memory <quantity>', 'memory: 512Mi, 2Gi', '1Gi')
     .option('--node <node>', 'place it on this Node (name or id); default: the Controller places it')
@@ -62,11 +63,12 @@ export function registerCreate(program: Command): void {
     .action(async (name: string, opts: CreateServerOptions, cmd: Command) => {
       const resources = { cpuMillis: parseCpu(opts.cpu), memoryBytes: parseMemory(opts.memory) };
       const sleep = sleepOf(opts);
+      const choice = softwareChoice(opts);
       const { client, format } = await connect(cmd);
       const created = await client.post<ServerDetail>('/servers', {
         name,
         teamId: (await resolve(client, kinds.team, opts.team)).id,
-        software: { template: opts.template, version: opts.version },
+        software: await softwareOf(client, choice),
         resources,
         ...(opts.node === undefined ? {} : { nodeId: (await resolve(client, kinds.node, opts.node)).id }),
         ...(opts.inNetwork ? { inNetwork: true } : {}),

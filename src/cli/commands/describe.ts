@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { AuditEvent, Condition, NodeInfo, Page, ServerDetail, ServerItem } from '../api-types.js';
+import type { AuditEvent, Condition, NodeInfo, Page, ServerDetail, ServerItem, ServerModpack } from '../api-types.js';
 import type { CliClient } from '../client.js';
 import { connect, print, withGlobals } from '../context.js';
 import { ApiError, UsageError } from '../errors.js';
@@ -38,6 +38,10 @@ async function events(client: CliClient, targetId: string): Promise<string> {
   return `Events (newest first):\n${indent(table([['TIME', 'ACTION', 'OUTCOME', 'ACTOR', 'DETAILS'], ...body]))}`;
 }
 
+/** `Fabulously Optimized (fabulously-optimized) 6.2.0: Minecraft 1.21.4, fabric 0.16.10`. */
+const modpackWords = (m: ServerModpack) =>
+  `${m.title ? `${m.title} (${m.project})` : m.project} ${m.versionName}: Minecraft ${m.game}, ${m.loader.template} ${m.loader.build}`;
+
 async function describeServer(client: CliClient, s: ServerDetail): Promise<string> {
   const names = await loadNames(client, { teams: true, nodes: true });
   const usage = s.status.usage;
@@ -48,6 +52,7 @@ async function describeServer(client: CliClient, s: ServerDetail): Promise<strin
     ['Node', names.node(s.nodeId)],
     ['Kind', s.kind],
     ['Software', `${s.software.template} ${s.software.version}${s.software.build ? ` (build ${s.software.build})` : ''}`],
+    ...(s.modpack ? [['Modpack', modpackWords(s.modpack)] as [string, string]] : []),
     ['Resources', `cpu ${formatCpu(s.resources.cpuMillis)}, memory ${formatMemory(s.resources.memoryBytes)}`],
     ['Desired state', `${s.desiredState} (generation ${s.generation}, observed ${s.observedGeneration})`],
     ['Phase', s.phase],

@@ -15,6 +15,7 @@ interface GetOptions {
   team?: string;
   node?: string;
   server?: string;
+  project?: string;
   watch?: boolean;
   reconnectTimeout: string;
 }
@@ -26,7 +27,7 @@ interface Getter {
   view(names: Names): View<unknown>;
   names?: Parameters<typeof loadNames>[1];
   /** A kind listed within another (a template's versions): NAME names that owner and is required. */
-  within?: { word: string; list(client: CliClient, owner: string): Promise<unknown[]> };
+  within?: { word: string; list(client: CliClient, owner: string, opts: GetOptions): Promise<unknown[]> };
 }
 
 /** Lists and details of a kind whose detail lives at its item path. */
@@ -69,7 +70,7 @@ const getters: Record<string, Getter> = {
     list: () => Promise.reject(new UsageError('name the template: cairn get versions TEMPLATE')),
     one: () => Promise.reject(new UsageError('name the template: cairn get versions TEMPLATE')),
     view: () => versionView as View<unknown>,
-    within: { word: 'TEMPLATE', list: (client, template) => client.all<TemplateVersion>(`/templates/${encodeURIComponent(template)}/versions`) },
+    within: { word: 'TEMPLATE', list: (client, template, opts) => client.all<TemplateVersion>(`/templates/${encodeURIComponent(template)}/versions`, { project: opts.project }) },
   },
   backups: {
     list: async (client, opts) => client.all<Backup>('/backups', { serverId: opts.server === undefined ? undefined : (await resolveServer(client, opts.server, opts.team)).id }),
@@ -113,6 +114,7 @@ export function registerGet(program: Command): void {
     .option('--team <team>', 'servers or schedules of this team only, members of this team (name or id); narrows a server name')
     .option('--node <node>', 'servers on this Node only (name or id)')
     .option('--server <server>', 'backups or schedules of this server only (name or id); narrows a schedule name')
+    .option('--project <slug>', 'versions of the modrinth template: the modpack\'s Modrinth project slug')
     .option('-w, --watch', 'servers: after the list, print each change as it happens; resumes after the stream drops')
     .option('--reconnect-timeout <duration>', 'with --watch: give up (exit 1) when the stream stays lost this long', '60s')
     .action(async (type: string, name: string | undefined, opts: GetOptions, cmd: Command) => {
@@ -123,7 +125,7 @@ export function registerGet(program: Command): void {
       const view = getter.view(names);
       if (getter.within) {
         if (name === undefined) throw new UsageError(`cairn get ${type} ${getter.within.word}: name the ${getter.within.word.toLowerCase()}`);
-        const items = await getter.within.list(client, name);
+        const items = await getter.within.list(client, name, opts);
         if (items.length === 0 && (format === 'table' || format === 'wide')) process.stderr.write(`No ${view.plural} found.\n`);
         print(formatList(view, items, format));
         return;

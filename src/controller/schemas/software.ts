@@ -2,6 +2,7 @@ import Type, { type Static } from 'typebox';
 import { templateIdPattern } from '../../shared/templates.js';
 import { DateTime } from './common.js';
 import { InstallerOutput } from './installer-output.js';
+import { modpackVersionFields } from './modpacks.js';
 
 const JavaNeed = Type.Object({
   minimum: Type.Integer({ minimum: 8, maximum: 99, description: 'The lowest Java feature release (major) the version runs on.' }),
@@ -20,6 +21,7 @@ export const TemplateVersion = Type.Object({
   java: Type.Optional(JavaNeed),
   latestBuild: Type.Optional(Type.String({ description: 'The newest build (PaperMC): what a server gets when it names no build.' })),
   builds: Type.Optional(Type.Array(VersionBuild, { description: 'Newest first.' })),
+  ...modpackVersionFields,
 });
 
 export const TemplateParams = Type.Object({ templateId: Type.String({ minLength: 1, maxLength: 64, pattern: templateIdPattern }) }, { additionalProperties: false });

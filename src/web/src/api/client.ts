@@ -89,7 +89,9 @@ export const api = {
   templates: {
     list: (query: T.PageQuery = {}) => get<T.Page<T.TemplateSummary>>('/templates', query),
     /** The versions a server of the template can run, newest first. */
-    versions: (id: string, query: T.PageQuery = {}) => get<T.Page<T.TemplateVersion>>(`/templates/${enc(id)}/versions`, query),
+    versions: (id: string, query: T.PageQuery & { project?: string } = {}) => get<T.Page<T.TemplateVersion>>(`/templates/${enc(id)}/versions`, query),
+    /** Modrinth's modpacks matching `query`, in Modrinth's order (the `modrinth` template's projects). */
+    modpacks: (query: string) => get<T.ModpackSearch>('/templates/modrinth/packs', { query }),
   },
   software: {
     /** Reads every upstream's versions now (global administrators); each source answers on its own. */

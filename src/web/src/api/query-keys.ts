@@ -50,7 +50,8 @@ export const queryKeys = {
   agentLink: ['agent-link'] as const,
   templates: ['templates'] as const,
   /** Under `templates`, so a sync that invalidates `templates` refreshes every version list too. */
-  templateVersions: (id: string) => ['templates', id, 'versions'] as const,
+  templateVersions: (id: string, project?: string) => ['templates', id, 'versions', project ?? ''] as const,
+  modpacks: (query: string) => ['templates', 'modrinth', 'packs', query] as const,
   servers: {
     all: ['servers'] as const,
     lists: ['servers', 'list'] as const,

@@ -35,12 +35,25 @@ export const useAllServers = () =>
 
 export const useTemplates = () => useQuery({ queryKey: queryKeys.templates, queryFn: () => allPages(api.templates.list), staleTime: 5 * 60_000 });
 
-/** Every version of a template, newest first; nothing is asked until a template is chosen. */
-export const useTemplateVersions = (templateId: string | undefined) =>
-  useQuery({
-    queryKey: queryKeys.templateVersions(templateId ?? ''), queryFn: () => allPages((query) => api.templates.versions(templateId ?? '', query)),
-    enabled: !!templateId, staleTime: 5 * 60_000,
+/** The template whose versions are a Modrinth project's: its versions are asked for one project at a time. */
+export const modpackTemplate = 'modrinth';
+
+/**
+ * Every version of a template, newest first; nothing is asked until a template is chosen, and for
+ * the modpack template until a project (its slug) is chosen.
+ */
+export const useTemplateVersions = (templateId: string | undefined, project?: string) => {
+  const needsProject = templateId === modpackTemplate;
+  return useQuery({
+    queryKey: queryKeys.templateVersions(templateId ?? '', needsProject ? project : undefined),
+    queryFn: () => allPages((query) => api.templates.versions(templateId ?? '', needsProject ? { ...query, project } : query)),
+    enabled: !!templateId && (!needsProject || !!project), staleTime: 5 * 60_000,
   });
+};
+
+/** Modrinth's modpacks matching `query` (already debounced by the caller); `enabled` false while the modpack template is not chosen. */
+export const useModpackSearch = (query: string, enabled: boolean) =>
+  useQuery({ queryKey: queryKeys.modpacks(query), queryFn: () => api.templates.modpacks(query), enabled, staleTime: 60_000, placeholderData: (previous) => previous });
 
 /** `id → name` for a table cell, falling back to a short id while unknown. */
 export function nameOf(list: { id: string; name: string }[] | undefined, id: string | undefined): string {

@@ -11,6 +11,7 @@ import type * as backups from '../../../controller/schemas/backups.js';
 import type * as catalog from '../../../controller/schemas/catalog.js';
 import type * as common from '../../../controller/schemas/common.js';
 import type * as migrations from '../../../controller/schemas/migrations.js';
+import type * as modpacks from '../../../controller/schemas/modpacks.js';
 import type * as network from '../../../controller/schemas/network.js';
 import type * as oidc from '../../../controller/schemas/oidc.js';
 import type * as nodes from '../../../controller/schemas/nodes.js';
@@ -89,6 +90,9 @@ export type EnrollmentIssued = Static<typeof nodes.EnrollmentIssued>;
 export type TemplateSummary = Static<typeof templates.TemplateSummary>;
 export type TemplateVersion = Static<typeof software.TemplateVersion>;
 export type SoftwareSyncResult = Static<typeof software.SoftwareSyncResult>;
+export type ModpackSearch = Static<typeof modpacks.ModpackSearch>;
+export type ModpackSearchItem = Static<typeof modpacks.ModpackSearchItem>;
+export type ServerModpack = Static<typeof modpacks.ServerModpack>;
 export type UpdateSoftware = Static<typeof softwareUpdate.UpdateSoftware>;
 
 export type ServerListItem = Static<typeof servers.ServerListItem>;

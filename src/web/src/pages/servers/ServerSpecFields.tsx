@@ -1,13 +1,15 @@
 import { useState } from 'react';
-import { useAllNodes, useTemplateVersions, useTemplates } from '../../api/reference-data';
+import { modpackTemplate, useAllNodes, useTemplateVersions, useTemplates } from '../../api/reference-data';
 import type { CreateServer, TemplateSummary, TemplateVersion } from '../../api/types';
 import { SelectField, TextField } from '../../components/Field';
 import { formatBytes, formatCpu, MiB, parseWholeNumber } from '../../format/units';
+import { buildLabel } from './software/loaders';
+import { ModpackPicker } from './software/ModpackPicker';
 import { versionLabel } from './software/software-format';
 import { orderTemplates, versionsWarning } from './template-choice';
 
 /** The request fields ServerSpecFields shows problems for, to leave out of the form's ProblemAlert. */
-export const serverSpecFields = ['software.template', 'software.version', 'resources.cpuMillis', 'resources.memoryBytes', 'nodeId'];
+export const serverSpecFields = ['software.template', 'software.version', 'software.build', 'resources.cpuMillis', 'resources.memoryBytes', 'nodeId'];
 
 /** What a new server and the network's proxy are both created with. */
 export type ServerSpecBody = Pick<CreateServer, 'software' | 'resources' | 'nodeId'>;
@@ -15,46 +17,68 @@ export type ServerSpecBody = Pick<CreateServer, 'software' | 'resources' | 'node
 /**
  * The software and resources of a new server as typed into ServerSpecFields: a template of
  * `kind` (the first of `orderTemplates` until another is chosen) and its version (the newest until another is
- * chosen), CPU, memory and an optional Node. `body()` checks the numbers when the form is sent: it answers what to send, or undefined
+ * chosen), CPU, memory and an optional Node. A version with builds (PaperMC's, a mod loader's) takes one, its
+ * `latestBuild` until another is chosen; the modpack template (`modrinth`) takes a pack found by a search, then one
+ * of the pack's versions. `body()` checks the numbers when the form is sent: it answers what to send, or undefined
  * and shows why under the field.
  */
 export function useServerSpec(kind: TemplateSummary['kind'], initial: { cpu: string; memory: string }) {
   const templates = useTemplates();
   const nodes = useAllNodes(true);
   const choices = orderTemplates(templates.data?.filter((t) => t.kind === kind) ?? []);
-  const [form, setForm] = useState({ template: '', version: '', cpu: initial.cpu, memory: initial.memory, nodeId: '' });
-  const [local, setLocal] = useState<{ cpu?: string; memory?: string }>({});
+  const [form, setForm] = useState({ template: '', version: '', build: '', pack: '', cpu: initial.cpu, memory: initial.memory, nodeId: '' });
+  const [local, setLocal] = useState<{ cpu?: string; memory?: string; pack?: string }>({});
   const template = choices.find((t) => t.id === (form.template || choices[0]?.id));
-  const versionList = useTemplateVersions(template?.id);
-  // Until the template's versions (with their Java need) arrive, the names in its summary are offered.
-  const versions: Pick<TemplateVersion, 'version' | 'java'>[] = versionList.data ?? template?.versions.map((v) => ({ version: v })) ?? [];
+  const modpack = template?.id === modpackTemplate;
+  const versionList = useTemplateVersions(template?.id, form.pack);
+  // Until the template's versions (with their Java need) arrive, the names in its summary are offered; a pack's come only from its list.
+  const versions: TemplateVersion[] = versionList.data ?? (modpack ? [] : template?.versions.map((v) => ({ version: v })) ?? []);
   const version = form.version || versions[0]?.version || '';
+  const builds = versions.find((v) => v.version === version)?.builds ?? [];
+  const build = form.build || versions.find((v) => v.version === version)?.latestBuild || builds[0]?.id || '';
   const cpu = parseWholeNumber(form.cpu);
   const memory = parseWholeNumber(form.memory);
-  const set = (key: keyof typeof form) => (e: { target: { value: string } }) =>
-    setForm({ ...form, [key]: e.target.value, ...(key === 'template' ? { version: '' } : {}) });
+  // A new template or pack starts from its newest version, a new version from its newest build.
+  const resets: Partial<Record<keyof typeof form, Partial<typeof form>>> = { template: { version: '', build: '', pack: '' }, pack: { version: '', build: '' }, version: { build: '' } };
+  const set = (key: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [key]: e.target.value, ...resets[key] });
   const body = (): ServerSpecBody | undefined => {
-    setLocal({ cpu: cpu ? undefined : 'Enter a whole number of millicores (1000 is one CPU).', memory: memory ? undefined : 'Enter a whole number of MiB.' });
-    if (!cpu || !memory || !template) return undefined;
-    return { software: { template: template.id, version }, resources: { cpuMillis: cpu, memoryBytes: memory * MiB }, ...(form.nodeId ? { nodeId: form.nodeId } : {}) };
+    const packMissing = modpack && !version;
+    setLocal({
+      cpu: cpu ? undefined : 'Enter a whole number of millicores (1000 is one CPU).', memory: memory ? undefined : 'Enter a whole number of MiB.',
+      pack: packMissing ? 'Choose a modpack, then one of its versions.' : undefined,
+    });
+    if (!cpu || !memory || !template || packMissing) return undefined;
+    return {
+      software: { template: template.id, version, ...(builds.length && build ? { build } : {}) },
+      resources: { cpuMillis: cpu, memoryBytes: memory * MiB }, ...(form.nodeId ? { nodeId: form.nodeId } : {}),
+    };
   };
-  return { templates, nodes, choices, form, local, template, versions, versionList, version, cpu, memory, set, body };
+  return { templates, nodes, choices, form, local, template, modpack, versions, versionList, version, builds, build, cpu, memory, set, body };
 }
 
 export type ServerSpec = ReturnType<typeof useServerSpec>;
 
 /** Template, Version, CPU, Memory and Node controls, with the API's problem about each under it. */
 export function ServerSpecFields({ spec, error, nodeHint }: { spec: ServerSpec; error: unknown; nodeHint: string }) {
-  const { choices, form, local, template, versions, version, cpu, memory, set } = spec;
-  const warning = versionsWarning(template);
+  const { choices, form, local, template, modpack, versions, version, builds, build, cpu, memory, set } = spec;
+  const warning = modpack ? undefined : versionsWarning(template);
   return (
     <>
       <SelectField label="Template" field="software.template" error={error} value={template?.id ?? ''} onChange={set('template')} hint={template?.description} required>
         {choices.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
       </SelectField>
-      <SelectField label="Version" field="software.version" error={error} value={version} onChange={set('version')} required>
-        {versions.map((v) => <option key={v.version} value={v.version}>{versionLabel(v)}</option>)}
-      </SelectField>
+      {modpack ? <ModpackPicker chosen={form.pack} onChoose={(slug) => set('pack')({ target: { value: slug } })} localError={form.pack ? undefined : local.pack} /> : null}
+      {!modpack || form.pack ? (
+        <SelectField label={modpack ? 'Pack version' : 'Version'} field="software.version" error={error} localError={modpack && !version ? local.pack : undefined} value={version} onChange={set('version')} required
+          hint={modpack ? `Versions of ${form.pack}, newest first; each fixes its game version and loader.` : undefined}>
+          {versions.map((v) => <option key={v.version} value={v.version}>{versionLabel(v)}</option>)}
+        </SelectField>
+      ) : null}
+      {builds.length ? (
+        <SelectField label={buildLabel(template?.id)} field="software.build" error={error} value={build} onChange={set('build')}>
+          {builds.map((b) => <option key={b.id} value={b.id}>{b.id} ({b.channel}){b.id === versions.find((v) => v.version === version)?.latestBuild ? ', newest' : ''}</option>)}
+        </SelectField>
+      ) : null}
       {warning ? <p className="warning" role="note" aria-label="About these versions">{warning}</p> : null}
       <TextField label="CPU (millicores)" field="resources.cpuMillis" error={error} localError={local.cpu} inputMode="numeric" value={form.cpu} onChange={set('cpu')}
         hint={cpu ? `Reserves ${formatCpu(cpu)}.` : '1000 millicores are one CPU core.'} required />

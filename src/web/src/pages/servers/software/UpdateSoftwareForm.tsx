@@ -7,6 +7,7 @@ import type { ServerDetail, TemplateVersion, UpdateSoftware } from '../../../api
 import { SelectField } from '../../../components/Field';
 import { ProblemAlert } from '../../../components/ProblemAlert';
 import { CheckboxField } from '../../../components/Choices';
+import { buildLabel } from './loaders';
 import { startedUpdate, versionLabel, type UpdateStarted } from './software-format';
 
 const fields = ['version', 'build', 'allowDowngrade', 'force'];
@@ -54,7 +55,7 @@ export function UpdateSoftwareForm({ server, versions, onStarted }: {
         {versions.map((v) => <option key={v.version} value={v.version}>{versionLabel(v)}{v.version === server.software.version ? ' (current)' : ''}</option>)}
       </SelectField>
       {target?.builds?.length ? (
-        <SelectField label="Build" field="build" error={update.error} value={form.build} onChange={(e) => setForm({ ...form, build: e.target.value })}>
+        <SelectField label={buildLabel(server.software.template)} field="build" error={update.error} value={form.build} onChange={(e) => setForm({ ...form, build: e.target.value })}>
           <option value="">Newest ({target.latestBuild ?? target.builds[0].id})</option>
           {target.builds.map((b) => <option key={b.id} value={b.id}>{b.id} ({b.channel})</option>)}
         </SelectField>

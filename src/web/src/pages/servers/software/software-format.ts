@@ -1,9 +1,18 @@
 // With its extension: the unit tests type-check this file under Node's module resolution.
 import type { ServerDetail, TemplateVersion } from '../../../api/types.js';
+import { loaderText } from './loaders.js';
 
-/** `1.21.4 (Java 21)`; a version without a Java need (simcraft's) is only its name. */
-export const versionLabel = (v: Pick<TemplateVersion, 'version' | 'java'>) =>
-  v.java ? `${v.version} (Java ${v.java.minimum})` : v.version;
+/**
+ * `1.21.4 (Java 21)`; a version without a Java need (simcraft's) is only its name; a modpack's
+ * version its name for people, with its game and loader: `1.2.0 (Minecraft 1.21.4, Fabric 0.16.10)`.
+ */
+export function versionLabel(v: Pick<TemplateVersion, 'version' | 'java' | 'name' | 'game' | 'loader'>): string {
+  if (v.name !== undefined) {
+    const about = [v.game ? `Minecraft ${v.game}` : '', v.loader ? loaderText(v.loader) : ''].filter(Boolean).join(', ');
+    return about ? `${v.name} (${about})` : v.name;
+  }
+  return v.java ? `${v.version} (Java ${v.java.minimum})` : v.version;
+}
 
 /**
  * What the template offers beyond the server's software, as one sentence, or undefined when it
@@ -12,7 +21,7 @@ export const versionLabel = (v: Pick<TemplateVersion, 'version' | 'java'>) =>
  */
 export function newerSoftware(versions: readonly TemplateVersion[], software: ServerDetail['software']): string | undefined {
   const index = versions.findIndex((v) => v.version === software.version);
-  if (index > 0) return `Version ${versions[0].version} is available.`;
+  if (index > 0) return `Version ${versions[0].name ?? versions[0].version} is available.`;
   const current = versions[index] as TemplateVersion | undefined;
   if (current?.latestBuild && software.build && current.latestBuild !== software.build) {
     return `Build ${current.latestBuild} of ${current.version} is available.`;
