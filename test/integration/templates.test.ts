@@ -19,7 +19,7 @@ describe('GET /api/v1/templates', () => {
     const res = await admin.get<TemplatePage>('/templates');
     expect(res.status).to.equal(200);
     expect(res.body.nextCursor).to.equal(undefined);
-    expect(res.body.items.map((i) => i.id)).to.deep.equal(['fabric', 'folia', 'paper', 'simcraft', 'simproxy', 'vanilla', 'velocity']);
+    expect(res.body.items.map((i) => i.id)).to.deep.equal(['fabric', 'folia', 'modrinth', 'paper', 'simcraft', 'simproxy', 'vanilla', 'velocity']);
     expect(res.body.items[3]).to.deep.equal({
       id: 'simcraft', name: 'Simcraft (simulated Minecraft server)', description: simcraftDescription, kind: 'GAME_SERVER', networkMember: true, platform: 'paper', versions: ['1.21.4', '1.21.1', '1.20.6', '1.21.4-crash'],
     });

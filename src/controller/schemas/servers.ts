@@ -1,3 +1,4 @@
+import { ServerModpack } from './modpacks.js';
 import Type from 'typebox';
 import { egressRuleFormat } from './validators.js';
 import { ConditionSchema, DateTime, ResourceAmountsSchema, Uuid, pageQueryFields, PrintableName } from './common.js';
@@ -157,6 +158,7 @@ export const ServerDetail = Type.Object({
     sleeping: Type.Optional(Type.Literal(true, { description: 'Present while the server sleeps: its game is stopped for want of players (runtimeState STOPPED) and its Agent answers its port.' })),
     sleepingSince: Type.Optional(DateTime),
   }),
+  modpack: Type.Optional(ServerModpack),
   workflow: Type.Optional(Type.Object({
     kind: Type.String(), startedAt: DateTime, step: Type.String(),
     targetNodeId: Type.Optional(Uuid),
