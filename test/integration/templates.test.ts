@@ -15,12 +15,12 @@ describe('GET /api/v1/templates', () => {
   });
   after(async () => t.dispose());
 
-  it('lists the seven shipped templates with only their public fields, named for people', async () => {
+  it('lists the eight shipped templates with only their public fields, named for people', async () => {
     const res = await admin.get<TemplatePage>('/templates');
     expect(res.status).to.equal(200);
     expect(res.body.nextCursor).to.equal(undefined);
     expect(res.body.items.map((i) => i.id)).to.deep.equal(['fabric', 'folia', 'modrinth', 'paper', 'simcraft', 'simproxy', 'vanilla', 'velocity']);
-    expect(res.body.items[3]).to.deep.equal({
+    expect(res.body.items[4]).to.deep.equal({
       id: 'simcraft', name: 'Simcraft (simulated Minecraft server)', description: simcraftDescription, kind: 'GAME_SERVER', networkMember: true, platform: 'paper', versions: ['1.21.4', '1.21.1', '1.20.6', '1.21.4-crash'],
     });
   });
@@ -29,9 +29,9 @@ describe('GET /api/v1/templates', () => {
     const first = await admin.get<TemplatePage>('/templates?limit=2');
     expect(first.body.items.map((i) => i.id)).to.deep.equal(['fabric', 'folia']);
     const second = await admin.get<TemplatePage>(`/templates?limit=2&cursor=${first.body.nextCursor}`);
-    expect(second.body.items.map((i) => i.id)).to.deep.equal(['paper', 'simcraft']);
-    const third = await admin.get<TemplatePage>(`/templates?limit=2&cursor=${second.body.nextCursor}`);
-    expect(third.body.items.map((i) => i.id)).to.deep.equal(['simproxy', 'vanilla']);
+    expect(second.body.items.map((i) => i.id)).to.deep.equal(['modrinth', 'paper']);
+    const third = await admin.get<TemplatePage>(`/templates?limit=3&cursor=${second.body.nextCursor}`);
+    expect(third.body.items.map((i) => i.id)).to.deep.equal(['simcraft', 'simproxy', 'vanilla']);
     const last = await admin.get<TemplatePage>(`/templates?limit=2&cursor=${third.body.nextCursor}`);
     expect(last.body.items.map((i) => i.id)).to.deep.equal(['velocity']);
     expect(last.body.nextCursor).to.equal(undefined);

@@ -167,7 +167,8 @@ export class TemplateCatalog {
   /** Where an upstream template's versions stand; undefined for a template with its own list. */
   syncStateOf(id: string): VersionSyncState | undefined {
     const template = this.byId.get(id);
-    if (!template || fixedVersions(template)) return undefined;
+    // A modpack's versions are asked of Modrinth per project, never synced.
+    if (!template || fixedVersions(template) || (template.versions as UpstreamVersionsSpec).source === 'modrinth') return undefined;
     return this.listings.syncState(template.versions as UpstreamVersionsSpec);
   }
 
