@@ -8,6 +8,7 @@ import { FakeModrinth, type FakePackVersion } from '../support/fake-modrinth.js'
 import { FakeUpstream } from '../support/fake-upstream.js';
 import { GiB, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
 import { javaGameJar, javaGameRelease } from '../support/java-game.js';
+import { ApiClient } from '../support/http.js';
 import { expectProblem } from '../support/problems.js';
 
 const conditionsOf = (s: ServerDetail) => s.conditions.map((c) => `${c.reason}: ${c.message}`).join('\n');
@@ -172,6 +173,8 @@ describe('Modrinth modpacks: read once by the Controller, run by a real Agent, u
       const res = await create(`bad-${id}`, `badpacks:${id}`);
       expectProblem(res, 400, 'invalid_request', 'body.software.version');
       expect((res.body as unknown as { detail: string }).detail).to.match(reason);
+      const servers = await f.admin.get<{ items: { name: string }[] }>('/servers?limit=200');
+      expect(servers.body.items.map((s) => s.name)).to.not.include(`bad-${id}`);
     });
   }
 
@@ -191,6 +194,28 @@ describe('Modrinth modpacks: read once by the Controller, run by a real Agent, u
       expectProblem(await f.admin.get('/templates/modrinth/packs?query=x'), 502, 'upstream_unavailable');
     } finally {
       delete modrinth.failWith;
+    }
+  });
+
+  it('a restarted Controller knows the pack versions it read: nothing is read again, the server stays as it runs, the last list comes from the store', async () => {
+    const packFetches = modrinth.count(/\.mrpack$/);
+    f.t = await f.t.restart();
+    const admin = new ApiClient(f.t.baseUrl, f.admin.auth);
+    modrinth.failWith = 503;
+    try {
+      const detail = await admin.get<ServerDetail>(`/servers/${serverId}`);
+      expect(detail.body.modpack).to.deep.include({ versionId: 'B2', loader: { template: 'fabric', build: '0.16.10' } });
+      await waitForServer(admin, serverId, isRunning, 'RUNNING and CONVERGED after the restart', 60_000);
+      const page = await admin.get<TemplateVersionPage>('/templates/modrinth/versions?project=testpack');
+      expect(page.status, page.text).to.equal(200);
+      expect(page.body.items.map((v) => v.version)).to.deep.equal(['testpack:C3', 'testpack:B2', 'testpack:A1']);
+      // Read before the restart: a new server of it needs nothing from Modrinth.
+      const again = await admin.post<ServerDetail>('/servers', { name: 'after-restart', teamId: f.teamId, nodeId: f.nodeId, software: { template: 'modrinth', version: 'testpack:A1' }, resources: { cpuMillis: 500, memoryBytes: GiB / 4 } });
+      expect(again.status, again.text).to.equal(201);
+      expect(modrinth.count(/\.mrpack$/)).to.equal(packFetches);
+    } finally {
+      delete modrinth.failWith;
+      f.admin = admin;
     }
   });
 });
