@@ -103,6 +103,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   await services.forwardingSecret.sealStored();
   await services.catalog.start();
   await services.software.start();
+  await services.modpacks.start();
   services.auditRetention.start();
 
   const metrics = createMetrics(cairnVersion);

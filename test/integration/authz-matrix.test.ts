@@ -232,6 +232,8 @@ const table: Row[] = [
   row('PATCH /servers/{serverId}/properties',                         '401   pcr   403   403   2     404   404   2     2     403   403', () => ({ body: { motd: 'hello' } })),
   row('GET /templates',                                               '401   pcr   2     2     2     2     2     2     2     2     2'),
   row('GET /templates/{templateId}/versions',                         '401   pcr   2     2     2     2     2     2     2     2     2', () => ({ path: '/templates/simcraft/versions' })),
+  // Any signed-in user reaches Modrinth's search; the test Controller's Modrinth is a closed port (502 upstream_unavailable).
+  row('GET /templates/modrinth/packs',                                '401   pcr   502   502   502   502   502   502   502   502   502'),
   row('POST /software/sync',                                          '401   pcr   403   403   403   403   403   2     2     403   403'),
   row('GET /servers/{serverId}/plugins',                              '401   pcr   2     2     2     404   404   2     2     403   403'),
   row('POST /servers/{serverId}/plugins',                             '401   pcr   403   2|409 2|409 404   404   2|409 2|409 403   403', () => ({ body: { pluginId: 'sample:luckperms' } })),

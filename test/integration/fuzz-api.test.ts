@@ -84,7 +84,8 @@ describe('fuzz: every operation of the OpenAPI document gets bad input', functio
     if (!errorCodes.includes(code)) return `${status} with undocumented code ${body.code}`;
     if (problemCatalog[code].status !== status || body.status !== status) return `${status} with code ${code} of status ${problemCatalog[code].status}`;
     if (!body.type?.endsWith(`/problems/${code}`) || !body.title) return `${status} ${code} without type or title`;
-    if (status >= 500) return `${status} ${code}: ${text.slice(0, 200)}`;
+    // Test Controllers' upstreams are closed ports: an operation that asks Modrinth gives its documented 502.
+    if (status >= 500 && code !== 'upstream_unavailable') return `${status} ${code}: ${text.slice(0, 200)}`;
     // The fuzzer's workers share one caller, who may hold only 2 uploads at once: the cap's refusal is a documented answer.
     if (status === 429 && code === 'too_many_attempts' && c.op.rawBody) return undefined;
     if (c.expect && !c.expect.includes(status)) return `expected ${c.expect.join('/')}, got ${status} ${code}: ${text.slice(0, 160)}`;

@@ -15,12 +15,12 @@ describe('GET /api/v1/templates', () => {
   });
   after(async () => t.dispose());
 
-  it('lists the nine shipped templates with only their public fields, named for people', async () => {
+  it('lists the ten shipped templates with only their public fields, named for people', async () => {
     const res = await admin.get<TemplatePage>('/templates');
     expect(res.status).to.equal(200);
     expect(res.body.nextCursor).to.equal(undefined);
-    expect(res.body.items.map((i) => i.id)).to.deep.equal(['fabric', 'folia', 'forge', 'neoforge', 'paper', 'simcraft', 'simproxy', 'vanilla', 'velocity']);
-    expect(res.body.items[5]).to.deep.equal({
+    expect(res.body.items.map((i) => i.id)).to.deep.equal(['fabric', 'folia', 'forge', 'modrinth', 'neoforge', 'paper', 'simcraft', 'simproxy', 'vanilla', 'velocity']);
+    expect(res.body.items[6]).to.deep.equal({
       id: 'simcraft', name: 'Simcraft (simulated Minecraft server)', description: simcraftDescription, kind: 'GAME_SERVER', networkMember: true, platform: 'paper', versions: ['1.21.4', '1.21.1', '1.20.6', '1.21.4-crash'],
     });
   });
@@ -29,9 +29,9 @@ describe('GET /api/v1/templates', () => {
     const first = await admin.get<TemplatePage>('/templates?limit=2');
     expect(first.body.items.map((i) => i.id)).to.deep.equal(['fabric', 'folia']);
     const second = await admin.get<TemplatePage>(`/templates?limit=2&cursor=${first.body.nextCursor}`);
-    expect(second.body.items.map((i) => i.id)).to.deep.equal(['forge', 'neoforge']);
-    const third = await admin.get<TemplatePage>(`/templates?limit=2&cursor=${second.body.nextCursor}`);
-    expect(third.body.items.map((i) => i.id)).to.deep.equal(['paper', 'simcraft']);
+    expect(second.body.items.map((i) => i.id)).to.deep.equal(['forge', 'modrinth']);
+    const third = await admin.get<TemplatePage>(`/templates?limit=3&cursor=${second.body.nextCursor}`);
+    expect(third.body.items.map((i) => i.id)).to.deep.equal(['neoforge', 'paper', 'simcraft']);
     const fourth = await admin.get<TemplatePage>(`/templates?limit=2&cursor=${third.body.nextCursor}`);
     expect(fourth.body.items.map((i) => i.id)).to.deep.equal(['simproxy', 'vanilla']);
     const last = await admin.get<TemplatePage>(`/templates?limit=2&cursor=${fourth.body.nextCursor}`);

@@ -38,8 +38,8 @@ describe('template catalog', () => {
     throw new Error('the catalog loaded');
   }
 
-  it('loads the nine shipped templates, ordered by id', () => {
-    expect(shipped.list().map((t) => t.id)).to.deep.equal(['fabric', 'folia', 'forge', 'neoforge', 'paper', 'simcraft', 'simproxy', 'vanilla', 'velocity']);
+  it('loads the ten shipped templates, ordered by id', () => {
+    expect(shipped.list().map((t) => t.id)).to.deep.equal(['fabric', 'folia', 'forge', 'modrinth', 'neoforge', 'paper', 'simcraft', 'simproxy', 'vanilla', 'velocity']);
   });
 
   it('describes the simulated templates as the contract says', () => {

@@ -98,11 +98,12 @@ export class Installer {
       }
       build = artifact.build;
     }
+    // Makes the root too: a new server's pack files go into it.
+    await prepareSoftwareMount(root);
     // With no pack, what an earlier pack placed is removed (a server moved from a modpack to its loader).
     await installPack(root, software, template.pack ? await this.readSet(template.pack) : [], this.fromCache).catch((e: unknown) => {
       throw e instanceof ArtifactSetError ? new InstallError(e.message) : e;
     });
-    await prepareSoftwareMount(root);
     // Through the files API's walk: a directory of the game's swapped for a link never leads a seed outside.
     for (const seed of template.seedFiles ?? []) await createInRoot(root, seed.path, seed.content);
     const marker: InstalledMarker = { template: template.id, version, ...(build ? { build } : {}), installedAt: new Date().toISOString() };

@@ -15,14 +15,19 @@ export interface UpdateRefusal {
  * says it means it, since a world saved by a newer version cannot be opened by an older one. A
  * new build of the same version is an update. No build named means the version's newest.
  */
-export function updateRefusal(current: ServerSoftware, target: { version: string; build?: string }, allowDowngrade: boolean): UpdateRefusal | undefined {
+export function updateRefusal(
+  current: ServerSoftware, target: { version: string; build?: string }, allowDowngrade: boolean,
+  // A modpack's version is no game version: the game version it runs is compared.
+  gameOf: (software: ServerSoftware) => string = (s) => s.version,
+): UpdateRefusal | undefined {
   if (target.version === current.version && (target.build === undefined || target.build === current.build)) {
     return { code: 'invalid_request', detail: `body.version: the server runs ${current.template} ${current.version}${current.build ? ` build ${current.build}` : ''} already.` };
   }
-  if (!allowDowngrade && compareGameVersions(target.version, current.version) < 0) {
+  const [to, from] = [gameOf({ ...current, ...target }), gameOf(current)];
+  if (!allowDowngrade && compareGameVersions(to, from) < 0) {
     return {
       code: 'downgrade_refused',
-      detail: `${target.version} is older than ${current.version}, which the server runs: a world saved by a newer version cannot be opened by an older one. Send allowDowngrade: true to try anyway (a failed start rolls back).`,
+      detail: `${to} is older than ${from}, which the server runs: a world saved by a newer version cannot be opened by an older one. Send allowDowngrade: true to try anyway (a failed start rolls back).`,
     };
   }
   return undefined;

@@ -1,20 +1,18 @@
-import Type from 'typebox';
+import Type, { type Static } from 'typebox';
+import { Defaulted } from './common.js';
 
-/** The loader a modpack version runs on, as its `.mrpack` `dependencies` name it: one of the loader templates and its version. */
 export const ModpackLoader = Type.Object({
-  template: Type.String({ description: 'The loader template: `fabric`, `neoforge` or `forge`.' }),
-  build: Type.String({ description: 'The loader version, as `software.build` of that template.' }),
+  template: Type.String({ description: 'The loader\'s template: `fabric`, `neoforge` or `forge`.' }),
+  build: Type.Optional(Type.String({ description: 'The loader version the pack names; present once the Controller has read that pack version (Modrinth\'s listing does not say it).' })),
 });
 
-/** What a version item of `GET /templates/modrinth/versions?project=<slug>` adds to TemplateVersion. */
-export const modpackVersionFields = {
-  name: Type.Optional(Type.String({ description: 'Modrinth templates: the pack version\'s `version_number`, for people (`version` is `<slug>:<version id>`).' })),
-  game: Type.Optional(Type.String({ description: 'Modrinth templates: the Minecraft version the pack version runs.' })),
-  loader: Type.Optional(ModpackLoader),
-};
+export const PackSearchQuery = Type.Object({
+  query: Type.Optional(Type.String({ maxLength: 200, description: 'Words to search Modrinth\'s modpacks for; none: the most relevant packs.' })),
+  limit: Defaulted(Type.Integer({ minimum: 1, maximum: 50, default: 20, description: 'At most this many packs, 1 to 50.' })),
+}, { additionalProperties: false });
 
-export const ModpackSearchItem = Type.Object({
-  slug: Type.String({ description: 'The project\'s slug: the part of `software.version` before the colon.' }),
+export const PackSummary = Type.Object({
+  slug: Type.String({ description: 'The project\'s slug: `software.version` is `<slug>:<version id>`.' }),
   title: Type.String(),
   description: Type.String(),
   downloads: Type.Integer({ minimum: 0 }),
@@ -23,15 +21,17 @@ export const ModpackSearchItem = Type.Object({
   iconUrl: Type.Optional(Type.String()),
 });
 
-/** `GET /templates/modrinth/packs?query=&limit=`: Modrinth's modpack search, in Modrinth's order. */
-export const ModpackSearch = Type.Object({ items: Type.Array(ModpackSearchItem) });
+export const PackSearchResult = Type.Object({ items: Type.Array(PackSummary) });
 
-/** Server detail `modpack`: present when `software.template` is `modrinth` and the Controller has read that pack version. */
+/** On a server's detail: the pack version it runs, as the Controller read it. */
 export const ServerModpack = Type.Object({
-  project: Type.String({ description: 'The project\'s slug.' }),
+  project: Type.String({ description: 'The Modrinth project\'s slug.' }),
   title: Type.Optional(Type.String()),
   versionId: Type.String(),
-  versionName: Type.String(),
-  game: Type.String(),
-  loader: ModpackLoader,
-});
+  versionName: Type.String({ description: 'Modrinth\'s `version_number`.' }),
+  game: Type.String({ description: 'The game version the pack names.' }),
+  loader: Type.Object({ template: Type.String(), build: Type.String() }),
+}, { description: 'Present when `software.template` is `modrinth` and the Controller has read that pack version.' });
+
+export type PackSummaryView = Static<typeof PackSummary>;
+export type ServerModpackView = Static<typeof ServerModpack>;

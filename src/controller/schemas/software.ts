@@ -1,8 +1,8 @@
 import Type, { type Static } from 'typebox';
 import { templateIdPattern } from '../../shared/templates.js';
-import { DateTime } from './common.js';
+import { DateTime, pageQueryFields } from './common.js';
 import { InstallerOutput } from './installer-output.js';
-import { modpackVersionFields } from './modpacks.js';
+import { ModpackLoader } from './modpacks.js';
 
 const JavaNeed = Type.Object({
   minimum: Type.Integer({ minimum: 8, maximum: 99, description: 'The lowest Java feature release (major) the version runs on.' }),
@@ -21,8 +21,15 @@ export const TemplateVersion = Type.Object({
   java: Type.Optional(JavaNeed),
   latestBuild: Type.Optional(Type.String({ description: 'The newest build (PaperMC): what a server gets when it names no build.' })),
   builds: Type.Optional(Type.Array(VersionBuild, { description: 'Newest first.' })),
-  ...modpackVersionFields,
+  name: Type.Optional(Type.String({ description: 'A modpack version\'s own name (Modrinth\'s `version_number`).' })),
+  game: Type.Optional(Type.String({ description: 'The game version a modpack version runs.' })),
+  loader: Type.Optional(ModpackLoader),
 });
+
+export const TemplateVersionsQuery = Type.Object({
+  ...pageQueryFields,
+  project: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._-]+$', description: 'The Modrinth project (slug) whose versions to list: required for `modrinth`, refused for the others.' })),
+}, { additionalProperties: false });
 
 export const TemplateParams = Type.Object({ templateId: Type.String({ minLength: 1, maxLength: 64, pattern: templateIdPattern }) }, { additionalProperties: false });
 

@@ -30,6 +30,8 @@ import { SoftwareArtifacts } from './software/software-artifacts.js';
 import { SoftwareService, type SoftwareOptions } from './software/software.js';
 import { LauncherPins } from './software/launcher-pins.js';
 import { InstallerRuns } from './software/installer-runs.js';
+import { ModpackService } from './software/modpacks.js';
+import { TemplateVersions } from './software/template-versions.js';
 import { defaultUpstreamBases } from '../adapters/software/upstream-sources.js';
 import type { ServiceDeps } from './deps.js';
 import { NetworkRoutePush } from './network/route-push.js';
@@ -173,6 +175,8 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   // Plugins: the synced catalog, installations per server, and the jars Nodes fetch.
   const catalog = new CatalogService(deps, access, { source: deps.catalog?.source, syncIntervalMs: deps.catalog?.syncIntervalMs ?? 60 * 60 * 1000 });
   const artifactStore = new ArtifactStore(join(deps.dataDir, 'artifacts'), deps.logger, deps.repos.sharedArtifacts());
+  const software = new SoftwareService(deps, access, deps.templates, { bases: deps.software?.bases ?? defaultUpstreamBases, syncIntervalMs: deps.software?.syncIntervalMs ?? 6 * 60 * 60 * 1000 }, new LauncherPins(deps, artifactStore), new InstallerRuns(deps, artifactStore, deps.software?.installer));
+  const modpacks = new ModpackService(deps, artifactStore, deps.templates, { base: (deps.software?.bases ?? defaultUpstreamBases).modrinth });
   const plugins = new PluginService(deps, serverAggregate, catalog, deps.templates, desiredSender, artifactStore, serverWatch);
   // Backups: destinations, manual and scheduled backups.
   const backups = createBackupServices({ deps, access, audit, servers: serverAggregate, agents, fleet, serverChanges: serverWatch, timers: deps.scheduleTimers });
@@ -233,7 +237,9 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     ),
     forwardingSecret,
     templates: new TemplateService(deps.templates),
-    software: new SoftwareService(deps, access, deps.templates, { bases: deps.software?.bases ?? defaultUpstreamBases, syncIntervalMs: deps.software?.syncIntervalMs ?? 6 * 60 * 60 * 1000 }, new LauncherPins(deps, artifactStore), new InstallerRuns(deps, artifactStore, deps.software?.installer)),
+    software,
+    modpacks,
+    templateVersions: new TemplateVersions(deps.templates, software, modpacks),
     consoleHub,
     console: consoleService,
     files: new FileService(serverAggregate, nodeCalls, deps.templates, fileChanges),

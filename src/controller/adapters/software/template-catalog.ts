@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { schemaProblem } from '../../../shared/template-check.js';
 import { checkTemplateRules } from '../../../shared/template-rules.js';
 import { fixedVersions, type DownloadArtifactSpec, type Template, type UpstreamVersionsSpec } from '../../../shared/templates.js';
+import type { ServerModpackView } from '../../schemas/modpacks.js';
 import type { ArtifactDownloadSpec, ListedVersionRecord } from '../../schemas/software.js';
 import { resolveInstallerChoice, runsInstaller } from './installer-template.js';
 
@@ -15,6 +16,22 @@ export interface UpstreamListings {
   syncState(source: UpstreamVersionsSpec): VersionSyncState;
   /** Makes a listed choice installable (fetches what has no published checksum); why it cannot be, if so. */
   prepare(source: UpstreamVersionsSpec, software: { version: string; build?: string }): Promise<string | undefined>;
+}
+
+/** Modpacks (`versions.source` `modrinth`): read before a server is given one, resolved onto their loader. */
+export interface PackSource {
+  prepare(software: { version: string; build?: string }): Promise<Unprepared | undefined>;
+  resolve(pack: Template, version: string): ResolvedSoftware | { problem: string };
+  /** The game version a read pack version runs. */
+  gameOf(version: string): string | undefined;
+  /** A read pack version as a server's detail shows it. */
+  modpackOf(version: string): ServerModpackView | undefined;
+}
+
+/** Why a choice cannot be installed, and which field of it is to blame. */
+export interface Unprepared {
+  field: 'version' | 'build';
+  problem: string;
 }
 
 export interface VersionSyncState {
@@ -87,6 +104,7 @@ export class TemplateCatalog {
   /** Resolved choices by `template version build` and the listing they came from: 100,000 servers share a handful. */
   private readonly resolved = new Map<string, { from: readonly ListedVersionRecord[]; value: ResolvedSoftware }>();
   private listings: UpstreamListings = noListings;
+  private packs?: PackSource;
 
   constructor(templates: Template[]) {
     this.byId = new Map([...templates].sort((a, b) => (a.id < b.id ? -1 : 1)).map((t) => [t.id, t]));
@@ -96,6 +114,11 @@ export class TemplateCatalog {
   useListings(listings: UpstreamListings): void {
     this.listings = listings;
     this.resolved.clear();
+  }
+
+  /** Where modpack templates' versions are read (the modpack service, once it has loaded them). */
+  usePacks(packs: PackSource): void {
+    this.packs = packs;
   }
 
   /** Reads every `*.json` in `dir`; any bad file refuses the whole catalog. */
@@ -145,7 +168,8 @@ export class TemplateCatalog {
   /** Where an upstream template's versions stand; undefined for a template with its own list. */
   syncStateOf(id: string): VersionSyncState | undefined {
     const template = this.byId.get(id);
-    if (!template || fixedVersions(template)) return undefined;
+    // A modpack's versions are asked of Modrinth per project, never synced.
+    if (!template || fixedVersions(template) || (template.versions as UpstreamVersionsSpec).source === 'modrinth') return undefined;
     return this.listings.syncState(template.versions as UpstreamVersionsSpec);
   }
 
@@ -157,10 +181,29 @@ export class TemplateCatalog {
    * Before a server is given the software: what the template's upstream publishes no checksum for
    * is fetched and pinned, so `resolve` can answer. Why it cannot be, if so.
    */
-  async prepare(software: { template: string; version: string; build?: string }): Promise<string | undefined> {
+  async prepare(software: { template: string; version: string; build?: string }): Promise<Unprepared | undefined> {
     const template = this.byId.get(software.template);
     if (!template || fixedVersions(template)) return undefined;
-    return this.listings.prepare(template.versions as UpstreamVersionsSpec, software);
+    const packs = this.packOf(template);
+    if (packs) return packs.prepare(software);
+    const problem = await this.listings.prepare(template.versions as UpstreamVersionsSpec, software);
+    return problem === undefined ? undefined : { field: 'build', problem };
+  }
+
+  /** The game version a choice runs: its version, or for a modpack the one the pack names. */
+  gameVersionOf(software: { template: string; version: string }): string {
+    const template = this.byId.get(software.template);
+    return (template && this.packOf(template)?.gameOf(software.version)) ?? software.version;
+  }
+
+  /** The modpack a server's software is, as read (server detail's `modpack`). */
+  modpackOf(software: { template: string; version: string }): ServerModpackView | undefined {
+    const template = this.byId.get(software.template);
+    return template ? this.packOf(template)?.modpackOf(software.version) : undefined;
+  }
+
+  private packOf(template: Template): PackSource | undefined {
+    return !fixedVersions(template) && (template.versions as UpstreamVersionsSpec).source === 'modrinth' ? this.packs : undefined;
   }
 
   /** The Java major a version of the template needs, if any (placement prefers Nodes that have it). */
@@ -179,6 +222,8 @@ export class TemplateCatalog {
   resolve(software: { template: string; version: string; build?: string }): ResolvedSoftware | { problem: string } {
     const template = this.byId.get(software.template);
     if (!template) return { problem: `no template ${software.template}` };
+    const packs = this.packOf(template);
+    if (packs) return packs.resolve(template, software.version);
     const listing = this.versionsOf(template.id);
     const key = `${template.id} ${software.version} ${software.build ?? ''}`;
     const cached = this.resolved.get(key);

@@ -1,5 +1,6 @@
 import { PageQuery, Paged } from '../../schemas/common.js';
-import { SoftwareSyncResult, TemplateParams, TemplateVersion } from '../../schemas/software.js';
+import { PackSearchQuery, PackSearchResult } from '../../schemas/modpacks.js';
+import { SoftwareSyncResult, TemplateParams, TemplateVersion, TemplateVersionsQuery } from '../../schemas/software.js';
 import { TemplateSummary } from '../../schemas/templates.js';
 import type { Services } from '../../services/index.js';
 import { route } from '../route.js';
@@ -13,9 +14,17 @@ export const templateRoutes = (s: Services) => [
   route({
     method: 'GET', path: '/templates/{templateId}/versions', tag: 'templates', status: 200,
     summary: 'The versions a server of the template can run, newest first (any signed-in user).',
-    description: 'Fixed for built-in templates; for `papermc`, `mojang` and `fabric` templates, as last synced from the upstream (or the snapshot shipped with Cairn until a sync succeeds).',
-    params: TemplateParams, query: PageQuery, response: Paged(TemplateVersion),
-    handler: async ({ params, query }) => s.software.versions(params.templateId, query),
+    description: 'Fixed for built-in templates; for `papermc`, `mojang` and `fabric` templates, as last synced from the upstream (or the snapshot shipped with Cairn until a sync succeeds). '
+      + 'For `modrinth`, one project\'s pack versions (`project` required) as Modrinth lists them now, each with `name`, `game` and `loader`; when Modrinth cannot be read the last good list stays, and `upstream_unavailable` when there is none.',
+    params: TemplateParams, query: TemplateVersionsQuery, response: Paged(TemplateVersion), errors: ['upstream_unavailable'],
+    handler: async ({ params, query }) => s.templateVersions.versions(params.templateId, query),
+  }),
+  route({
+    method: 'GET', path: '/templates/modrinth/packs', tag: 'templates', status: 200,
+    summary: 'Modrinth\'s modpacks matching the words, in Modrinth\'s order (any signed-in user).',
+    description: 'Asked of Modrinth\'s search (`project_type:modpack`) each time; `upstream_unavailable` when it cannot be read. A pack\'s versions: `GET /templates/modrinth/versions?project=<slug>`.',
+    query: PackSearchQuery, response: PackSearchResult, errors: ['upstream_unavailable'],
+    handler: async ({ query }) => s.modpacks.search(query.query, query.limit),
   }),
   route({
     method: 'POST', path: '/software/sync', tag: 'templates', status: 200,

@@ -11,6 +11,7 @@ import { withoutConsoleLines } from '../../domain/last-crash.js';
 import type { ServerDesired, ServerObserved } from '../../domain/server-spec.js';
 import type { Shared } from '../../store/collection.js';
 import type { ServerDoc } from '../../store/records.js';
+import type { TemplateCatalog } from '../../adapters/software/template-catalog.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import { hidden, type Access } from '../identity/access.js';
 import { busyError, fromActor, nextRecord } from './actor-record.js';
@@ -44,7 +45,7 @@ export class ServerAggregate {
   readonly portRefusals: PortRefusals;
 
   constructor(
-    private readonly deps: ServiceDeps,
+    private readonly deps: ServiceDeps & { templates?: Pick<TemplateCatalog, 'modpackOf'> },
     private readonly access: Access,
     private readonly fleet: ServerFleet,
     private readonly nodes: Pick<NodeDirectory, 'isConnected'>,
@@ -72,7 +73,9 @@ export class ServerAggregate {
   /** The last crash's lines are console output: only for a caller who holds `servers.console`, and never in an action's answer. */
   detail = (doc: ServerDoc, seesConsole = false) => {
     const crash = seesConsole ? this.crashes.of(doc) : withoutConsoleLines(this.crashes.of(doc));
-    return serverDetail(doc, this.connected(doc), crash, this.portRefusals.noneLeftOf(doc._id, doc.nodeId));
+    const view = serverDetail(doc, this.connected(doc), crash, this.portRefusals.noneLeftOf(doc._id, doc.nodeId));
+    const modpack = this.deps.templates?.modpackOf(doc.desired.software);
+    return modpack ? { ...view, modpack } : view;
   };
   listItem = (doc: Shared<ServerDoc>) => serverListItem(doc, this.connected(doc));
 

@@ -12,7 +12,7 @@ export async function chooseSoftware(templates: TemplateCatalog, software: Serve
   const template = templates.get(software.template);
   if (!template) throw invalidRequest(`${field}.template: no template ${software.template}.`);
   const unprepared = await templates.prepare(software);
-  if (unprepared) throw invalidRequest(`${field}.build: ${unprepared}.`);
+  if (unprepared) throw invalidRequest(`${field}.${unprepared.field}: ${unprepared.problem}.`);
   const resolved = templates.resolve(software);
   if ('problem' in resolved) {
     const offered = templates.versionsOf(template.id).slice(0, 5).map((v) => v.version);

@@ -114,7 +114,8 @@ export class SoftwareService implements UpstreamListings {
     const snapshot = await readShippedSnapshot();
     await this.pins.load();
     for (const source of ['neoforge', 'forge'] as const) await this.installs.load(source);
-    const specs = this.templates.list().flatMap((t) => (fixedVersions(t) ? [] : [t.versions as UpstreamVersionsSpec]));
+    // A modpack's versions are one project's, asked of Modrinth when listed (modpacks.ts): nothing to sync.
+    const specs = this.templates.list().flatMap((t) => (fixedVersions(t) ? [] : [t.versions as UpstreamVersionsSpec])).filter((spec) => spec.source !== 'modrinth');
     if (specs.some((spec) => spec.source === 'fabric' || isInstaller(spec.source))) specs.push(mojangSpec);
     for (const spec of specs.sort((a, b) => syncOrder(a) - syncOrder(b))) {
       const key = listingKey(spec);

@@ -90,8 +90,8 @@ export type EnrollmentIssued = Static<typeof nodes.EnrollmentIssued>;
 export type TemplateSummary = Static<typeof templates.TemplateSummary>;
 export type TemplateVersion = Static<typeof software.TemplateVersion>;
 export type SoftwareSyncResult = Static<typeof software.SoftwareSyncResult>;
-export type ModpackSearch = Static<typeof modpacks.ModpackSearch>;
-export type ModpackSearchItem = Static<typeof modpacks.ModpackSearchItem>;
+export type ModpackSearch = Static<typeof modpacks.PackSearchResult>;
+export type ModpackSearchItem = Static<typeof modpacks.PackSummary>;
 export type ServerModpack = Static<typeof modpacks.ServerModpack>;
 export type UpdateSoftware = Static<typeof softwareUpdate.UpdateSoftware>;
 

@@ -40,7 +40,7 @@ export class UpdateService implements WorkflowDefinition {
     const from = doc.desired.software;
     const to = await this.target(from, input);
     audit.detail({ from, to });
-    const refusal = updateRefusal(from, to, input.allowDowngrade ?? false);
+    const refusal = updateRefusal(from, to, input.allowDowngrade ?? false, (s) => this.ctx.templates.gameVersionOf(s));
     if (refusal) throw new DomainError(refusal.code, refusal.detail);
     const event = { type: 'WORKFLOW_BEGIN', at: nowIso(this.ctx.deps), kind: 'UPDATE', step: updateSteps.fetching } as const;
     this.ctx.servers.requireAccepts(doc, event);
@@ -62,7 +62,7 @@ export class UpdateService implements WorkflowDefinition {
   private async target(from: ServerSoftware, input: UpdateSoftwareInput): Promise<ServerSoftware> {
     const to: ServerSoftware = { template: from.template, version: input.version, ...(input.build !== undefined ? { build: input.build } : {}) };
     const unprepared = await this.ctx.templates.prepare(to);
-    if (unprepared) throw invalidRequest(`body.build: ${unprepared}.`);
+    if (unprepared) throw invalidRequest(`body.${unprepared.field}: ${unprepared.problem}.`);
     const resolved = this.ctx.templates.resolve(to);
     if ('problem' in resolved) {
       const field = input.build !== undefined && this.ctx.templates.supports(from.template, input.version) ? 'build' : 'version';

@@ -12,9 +12,9 @@ export const isLoaderTemplate = (templateId: string | undefined) => templateId !
 /** The label of the select of a version's builds. */
 export const buildLabel = (templateId: string | undefined) => (isLoaderTemplate(templateId) ? 'Loader version' : 'Build');
 
-/** `Fabric 0.16.10`: a loader template and its version, in words. */
-export const loaderText = (loader: ServerModpack['loader']) =>
-  `${Object.hasOwn(loaderNames, loader.template) ? loaderNames[loader.template] : loader.template} ${loader.build}`;
+/** `Fabric 0.16.10`: a loader template and its version, in words (only its name while a pack's listing does not say the version). */
+export const loaderText = (loader: { template: string; build?: ServerModpack['loader']['build'] }) =>
+  [Object.hasOwn(loaderNames, loader.template) ? loaderNames[loader.template] : loader.template, loader.build].filter(Boolean).join(' ');
 
 /** `1.2M`: a pack's downloads, short. */
 export function downloadsText(n: number): string {
