@@ -96,7 +96,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
     onRepair: (repair) => logger.warn({ event: 'store_repaired', ...repair }, `Store file ${repair.file} repaired at load: dropped ${repair.dropped}`),
   });
   const secrets = await SecretBox.fromFile(config.secretsKeyFile);
-  const services = createServices({ repos, clock, ids: options.ids ?? uuidV7Ids, logger, dataDir: config.dataDir, secrets, templates, nodeTimings: options.nodeTimings, migrationTimings: options.migrationTimings, scheduleTimers: options.scheduleTimers, auditRetentionDays: config.auditRetentionDays, catalog: { source: config.catalogSource, syncIntervalMs: config.catalogSyncMinutes * 60_000 }, software: { bases: config.softwareSources }, oidc: { publicUrl: config.publicUrl, recheckSeconds: config.oidcRecheckSeconds }, allowPrivateWebhooks: config.allowPrivateWebhooks }, options.sessionPolicy);
+  const services = createServices({ repos, clock, ids: options.ids ?? uuidV7Ids, logger, dataDir: config.dataDir, secrets, templates, nodeTimings: options.nodeTimings, migrationTimings: options.migrationTimings, scheduleTimers: options.scheduleTimers, auditRetentionDays: config.auditRetentionDays, catalog: { source: config.catalogSource, bases: config.softwareSources, syncIntervalMs: config.catalogSyncMinutes * 60_000 }, software: { bases: config.softwareSources }, oidc: { publicUrl: config.publicUrl, recheckSeconds: config.oidcRecheckSeconds }, allowPrivateWebhooks: config.allowPrivateWebhooks }, options.sessionPolicy);
   await services.roles.seedBuiltins();
   const setupCodeFile = await services.setup.prepare();
   await services.nodes.start();
