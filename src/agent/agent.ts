@@ -13,6 +13,7 @@ import { AgentLinkClient } from './link/link-client.js';
 import { linkCredentials, tlsProblem } from './link/link-credentials.js';
 import { ArtifactFetcher } from './plugins/artifact-fetcher.js';
 import { PluginPlacer } from './plugins/plugin-placer.js';
+import { pluginFolderOf } from '../shared/plugin-folder.js';
 import { boxesForAgent } from './isolation/boxes-for-agent.js';
 import { formatGameUids } from './isolation/game-uids.js';
 import { discoverJava } from './java/java-discovery.js';
@@ -129,7 +130,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
     logger,
     restartBackoffMs: config.restartBackoffMs,
     statusIntervalMs: config.statusIntervalMs,
-    beforeStart: (desired, serverDir) => plugins.place(desired.plugins ?? [], serverDir, boxes.identityOf(desired.serverId)),
+    beforeStart: (desired, serverDir, template) => plugins.place(desired.plugins ?? [], serverDir, boxes.identityOf(desired.serverId), pluginFolderOf(template.platform)),
     sleepers,
     heldForCopy: (serverId) => quiescer.holds(serverId),
   });

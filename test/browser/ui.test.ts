@@ -212,6 +212,11 @@ describe('web UI in Chromium against a real Controller and Agent', function () {
 
   it('plugins: installs a catalog plugin with the plugin it requires', async () => {
     await page.getByRole('tab', { name: 'Plugins' }).click();
+    // Offline, the shipped sample stands in, and the page says so.
+    await page.getByRole('note', { name: 'Sample catalog' }).filter({ hasText: 'Sample catalog: no plugin source' }).waitFor();
+    // Platform and game version are choices: the server's by default, "any" among them.
+    expect(await page.getByRole('combobox', { name: 'Platform' }).inputValue()).to.equal('paper');
+    await page.getByRole('combobox', { name: 'Game version' }).selectOption('');
     await page.getByLabel('Search plugins').fill('essentials');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByRole('button', { name: 'Install EssentialsX Chat' }).click();

@@ -63,7 +63,7 @@ const testDatabases = new Map<string, { uri(): Promise<string>; drop(): Promise<
 process.env.CAIRN_ISOLATION ??= 'off';
 // No test reaches the internet: upstreams answer on a closed local port (the shipped snapshot stays in
 // use) unless a test serves its own (test/support/fake-upstream.ts).
-process.env.CAIRN_SOFTWARE_SOURCES ??= 'papermc=http://127.0.0.1:2/v3,mojang=http://127.0.0.1:2/mc/version_manifest_v2.json,fabric=http://127.0.0.1:2/v2,neoforge=http://127.0.0.1:2/releases,forge=http://127.0.0.1:2/forge,modrinth=http://127.0.0.1:2/modrinth/v2';
+process.env.CAIRN_SOFTWARE_SOURCES ??= 'papermc=http://127.0.0.1:2/v3,mojang=http://127.0.0.1:2/mc/version_manifest_v2.json,fabric=http://127.0.0.1:2/v2,neoforge=http://127.0.0.1:2/releases,forge=http://127.0.0.1:2/forge,modrinth=http://127.0.0.1:2/modrinth/v2,hangar=http://127.0.0.1:2/hangar/api/v1';
 
 async function testDatabaseFor(dataDir: string): Promise<string | undefined> {
   if (!testStoreIsMongo) return undefined;

@@ -74,26 +74,21 @@ describe('catalog index: search, filters, order', () => {
 });
 
 describe('catalog adapters on recorded responses', () => {
-  it('Modrinth v2: primary files, required dependencies by project or version, sha256 asked for', async () => {
+  it('Modrinth v2: primary files by sha512 (no download), required dependencies by project or version', async () => {
     const projects = await fixture<ModrinthProject[]>('modrinth/projects.json');
     const versions = {
       Vebnzrzj: await fixture<ModrinthVersion[]>('modrinth/versions-Vebnzrzj.json'),
       K3c4b0Qe: await fixture<ModrinthVersion[]>('modrinth/versions-K3c4b0Qe.json'),
     };
-    const asked: string[] = [];
-    const plugins = await modrinthToFeed(projects, versions, async (file) => {
-      asked.push(file.filename);
-      return sha(String(asked.length));
-    });
+    const plugins = modrinthToFeed(projects, versions);
     const feed = checkFeed({ plugins, denylist: [] });
     const [lp, lpc] = feed.plugins;
     expect(lp).to.include({ id: 'modrinth:Vebnzrzj', source: 'modrinth', slug: 'luckperms', name: 'LuckPerms', license: 'MIT', downloads: 1873204, url: 'https://modrinth.com/plugin/luckperms' });
     expect(lp.versions.map((v) => v.platforms)).to.deep.equal([['bukkit', 'folia', 'paper', 'purpur', 'spigot'], ['velocity']]);
     expect(lpc.versions[0]).to.deep.include({ versionId: 'mQ1nV7ab', version: '3.6.1', dependencies: ['modrinth:Vebnzrzj'] });
-    expect(lpc.versions[0].download).to.deep.equal({ url: 'https://cdn.modrinth.com/data/K3c4b0Qe/versions/mQ1nV7ab/LPC-3.6.1.jar', sha256: sha('3'), size: 24512 });
+    expect(lpc.versions[0].download).to.deep.equal({ url: 'https://cdn.modrinth.com/data/K3c4b0Qe/versions/mQ1nV7ab/LPC-3.6.1.jar', sha512: 'aa11'.repeat(32), size: 24512 });
     // The older version names its dependency by version id only.
     expect(lpc.versions[1].dependencies).to.deep.equal(['modrinth:Vebnzrzj']);
-    expect(asked).to.not.include('LPC-3.6.1-sources.jar');
   });
 
   it('Hangar v1: one feed version per distinct jar, external files left out, dependencies by project', async () => {

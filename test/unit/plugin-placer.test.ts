@@ -10,6 +10,7 @@ import { installationView } from '../../src/controller/services/plugins/plugin-v
 import type { PluginInstallationDoc } from '../../src/controller/store/records.js';
 import type { DesiredPlugin } from '../../src/shared/link/messages.js';
 import { silentLogger } from '../../src/shared/logger.js';
+import { pluginFolderOf } from '../../src/shared/plugin-folder.js';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -51,6 +52,15 @@ describe('Agent plugin placement: checksums, a manifest, operator jars left alon
     expect(fetched).to.have.length(2);
     expect(await readFile(join(server, 'plugins', 'alpha.jar'), 'utf8')).to.equal('alpha');
     expect(await readFile(join(server, 'plugins', 'operator.jar'), 'utf8')).to.equal('mine');
+  });
+
+  it('a mod loader\'s server gets its jars in mods/, and plugins/ stays untouched', async () => {
+    expect([pluginFolderOf('fabric'), pluginFolderOf('neoforge'), pluginFolderOf('forge'), pluginFolderOf('paper'), pluginFolderOf('velocity')]).to.deep.equal(['mods', 'mods', 'mods', 'plugins', 'plugins']);
+    const placer = new PluginPlacer(join(dir, 'cache'), fetcher(), silentLogger);
+    const server = join(dir, 'server');
+    await placer.place([jar('lithium')], server, undefined, pluginFolderOf('fabric'));
+    expect((await readdir(join(server, 'mods'))).sort()).to.deep.equal(['.cairn-managed.json', 'lithium.jar']);
+    expect(await readdir(server)).to.deep.equal(['mods']);
   });
 
   it('refuses bytes that do not match the sha256, and an unsafe file name, before touching plugins/', async () => {

@@ -4,6 +4,7 @@ import { mkdir, open, readFile, rm, unlink, type FileHandle } from 'node:fs/prom
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { DesiredPlugin } from '../../shared/link/messages.js';
+import type { PluginFolder } from '../../shared/plugin-folder.js';
 import type { Logger } from '../../shared/logger.js';
 import { KeyedMutex } from '../../shared/keyed-mutex.js';
 import { AgentError } from '../errors.js';
@@ -64,10 +65,10 @@ async function readManifest(dir: FileHandle): Promise<Manifest['files']> {
  * it in, and the root Agent writing through it could put files anywhere on the host; replacing
  * it would silently drop a layout an operator may have chosen, so the start fails and says why.
  */
-async function openPluginsDir(serverDir: string, owner: GameIdentity | null | undefined): Promise<FileHandle> {
+async function openPluginsDir(serverDir: string, folder: PluginFolder, owner: GameIdentity | null | undefined): Promise<FileHandle> {
   await mkdir(serverDir, { recursive: true });
   try {
-    return await withPlace(serverDir, 'plugins', 'read', async (place) => {
+    return await withPlace(serverDir, folder, 'read', async (place) => {
       if (place.name) {
         await makeDirectoryIn(place.dir, place.name, owner).catch((e: unknown) => {
           if (errnoOf(e) !== 'EEXIST') throw e;
@@ -76,7 +77,7 @@ async function openPluginsDir(serverDir: string, owner: GameIdentity | null | un
       return openDirectory(place);
     });
   } catch (e) {
-    if (e instanceof AgentError) throw new PluginPlacementError(`plugins/ cannot take jars: ${e.message}`);
+    if (e instanceof AgentError) throw new PluginPlacementError(`${folder}/ cannot take jars: ${e.message}`);
     throw e;
   }
 }
@@ -114,15 +115,18 @@ export class PluginPlacer {
     });
   }
 
-  /** Puts the jars in place; what Cairn creates there is owned by `owner` when games run as their own user. */
-  async place(plugins: readonly DesiredPlugin[], serverDir: string, owner?: GameIdentity | null): Promise<void> {
+  /**
+   * Puts the jars in place; what Cairn creates there is owned by `owner` when games run as their own
+   * user. A mod loader's server gets them in `mods/` instead (shared/plugin-folder.ts), with its own manifest.
+   */
+  async place(plugins: readonly DesiredPlugin[], serverDir: string, owner?: GameIdentity | null, folder: PluginFolder = 'plugins'): Promise<void> {
     for (const p of plugins) {
       if (!safeFileName(p.fileName)) throw new PluginPlacementError(`${p.pluginId}: unsafe file name ${JSON.stringify(p.fileName)}`);
     }
     // Fetch everything first: a missing jar fails the start before plugins/ is changed at all.
     const sources = new Map<string, string>();
     for (const p of plugins) sources.set(p.fileName, await this.cached(p));
-    const dir = await openPluginsDir(serverDir, owner);
+    const dir = await openPluginsDir(serverDir, folder, owner);
     try {
       const previous = await readManifest(dir);
       const wanted = new Map(plugins.map((p) => [p.fileName, p.sha256]));

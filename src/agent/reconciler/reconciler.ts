@@ -32,7 +32,7 @@ export interface ReconcilerDeps {
   statusIntervalMs: number;
   /** How disk limits are held here; accounting when not given. */
   diskMode?: DiskMode;
-  beforeStart?: (desired: ServerTarget, serverDir: string) => Promise<void>;
+  beforeStart?: (desired: ServerTarget, serverDir: string, template: Template) => Promise<void>;
   /** The Node's sleeping ports (opened at the Agent's start for servers that slept). */
   sleepers: SleeperPool;
   /** Whether a copy holds the server still now (a quiesced backup): an empty server does not fall asleep under it. */

@@ -48,7 +48,7 @@ export interface RunnerDeps {
   /** Sends the server's status to the Controller (dropped while disconnected; resent on connect). */
   report(status: ServerStatus): void;
   /** Hooks run before every start, e.g. putting installed plugins in place. */
-  beforeStart?: (desired: ServerTarget, serverDir: string) => Promise<void>;
+  beforeStart?: (desired: ServerTarget, serverDir: string, template: Template) => Promise<void>;
   /** Held by a start until its process runs, and by whatever replaces the server's files. */
   files: KeyedMutex;
   /** The Node's sleeping ports: this server's while it sleeps. */
@@ -303,7 +303,7 @@ export class ServerRunner {
       if (this.template.kind === 'GAME_SERVER') await recordMembership(this.root, desired);
       this.routesWritten = routesKey(network);
     });
-    await this.deps.beforeStart?.(desired, this.root);
+    await this.deps.beforeStart?.(desired, this.root, this.template);
     const applied = this.actor.getSnapshot().context.applied;
     const file = appliedFile(this.deps.dataDir, this.serverId);
     await writeFileAtomic(file, JSON.stringify(applied));

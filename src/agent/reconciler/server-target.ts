@@ -15,7 +15,7 @@ export interface ServerTarget {
   restartPolicy: { maxRestarts: number; windowSeconds: number };
   acknowledgedConditions: string[];
   restartNonce: number;
-  /** Installed plugin jars, put in `plugins/` at each start; a change waits for the next start. */
+  /** Installed plugin jars, put in `plugins/` (`mods/` on a mod loader) at each start; a change waits for the next start. */
   plugins?: DesiredPlugin[];
   /**
    * The proxy's routes and the forwarding secret (proxy and members). Not part of what a process

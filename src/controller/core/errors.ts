@@ -10,7 +10,7 @@ export const errorCodes = [
   'forbidden', 'password_change_required', 'read_only', 'not_found', 'method_not_allowed', 'conflict', 'setup_done',
   'builtin_role', 'invalid_transition', 'phase_busy', 'insufficient_capacity', 'server_not_running', 'incompatible_plugin', 'downgrade_refused',
   'plugin_denied', 'plugin_required', 'not_network_capable', 'request_timeout', 'too_large', 'headers_too_large', 'too_many_attempts',
-  'internal', 'insufficient_storage', 'catalog_sync_failed', 'upstream_unavailable', 'node_unavailable', 'not_ready',
+  'internal', 'insufficient_storage', 'catalog_sync_failed', 'upstream_unavailable', 'plugin_unavailable', 'node_unavailable', 'not_ready',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

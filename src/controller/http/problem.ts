@@ -40,6 +40,7 @@ export const problemCatalog = {
   insufficient_storage: { status: 507, title: 'There is no room left on disk for this write.' },
   catalog_sync_failed: { status: 502, title: 'The catalog source could not be read or is not a valid feed; the last good catalog stays in use.' },
   upstream_unavailable: { status: 502, title: 'An upstream (Modrinth) could not be read, and nothing read from it before is kept.' },
+  plugin_unavailable: { status: 502, title: 'The plugin\'s jar could not be fetched from its source, or it does not match the checksum its source lists.' },
   node_unavailable: { status: 503, title: 'The server\'s Node is not connected or did not answer in time.' },
   not_ready: { status: 503, title: 'The Controller cannot reach its store.' },
 } as const satisfies Record<ErrorCode, { status: number; title: string }>;

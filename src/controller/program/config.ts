@@ -7,7 +7,7 @@ import { programConfig, ProgramConfigError, wholeNumber, type ProgramSettings } 
 import { defaultWebDir } from '../http/web-ui.js';
 import { TrustedProxies } from '../http/client-address.js';
 import { maxOidcRecheckSeconds } from '../services/identity/oidc-standing.js';
-import { parseUpstreamBases, type UpstreamBases } from '../adapters/software/upstream-sources.js';
+import { parseUpstreamBases, type SourceBases } from '../adapters/software/upstream-sources.js';
 
 export interface ControllerConfig {
   dataDir: string;
@@ -19,8 +19,8 @@ export interface ControllerConfig {
   /** Minutes between catalog syncs; 0 syncs only at start and on POST /catalog/sync. */
   catalogSyncMinutes: number;
   templatesDir?: string;
-  /** Where upstreams answer (`--software-source papermc=URL`, `mojang=URL`, `fabric=URL`); the vendors' addresses by default. */
-  softwareSources: UpstreamBases;
+  /** Where upstreams answer (`--software-source NAME=URL`, one per upstream); the vendors' addresses by default. */
+  softwareSources: SourceBases;
   /** The Java NeoForge's and Forge's installers run with on the Controller, and their deadline. */
   installerJava: string;
   installerTimeoutMs: number;
@@ -65,9 +65,9 @@ const flags = {
   'grpc-port': { value: 'N', env: 'CAIRN_GRPC_PORT', help: 'the Agent link\'s port; 0 picks a free one (default 8443)' },
   host: { value: 'ADDR', env: 'CAIRN_HOST', help: 'the address both listen on (default 127.0.0.1)' },
   'mongodb-uri': { value: 'URI', env: 'MONGODB_URI', help: 'keep the store in MongoDB instead of the embedded store' },
-  'catalog-source': { value: 'PATH_OR_URL', env: 'CAIRN_CATALOG_SOURCE', help: 'the plugin catalog feed (default: the sample feed shipped)' },
+  'catalog-source': { value: 'PATH_OR_URL', env: 'CAIRN_CATALOG_SOURCE', help: 'the plugin catalog feed (default: Modrinth and Hangar, the shipped sample only while neither answers)' },
   'catalog-sync-minutes': { value: 'N', env: 'CAIRN_CATALOG_SYNC_MINUTES', help: 'minutes between catalog syncs; 0 syncs at start only (default 60)' },
-  'software-source': { value: 'NAME=URL', env: 'CAIRN_SOFTWARE_SOURCES', multiple: true, help: 'where versions come from: papermc=<Fill v3 root>, mojang=<version manifest URL>, fabric=<meta API /v2 root>; repeatable (env: comma-separated; default: the vendors\' addresses)' },
+  'software-source': { value: 'NAME=URL', env: 'CAIRN_SOFTWARE_SOURCES', multiple: true, help: 'where versions come from: papermc=<Fill v3 root>, mojang=<version manifest URL>, fabric=<meta API /v2 root>, neoforge=<Maven root>, forge=<Maven root>, modrinth=<API /v2 root>, hangar=<API /v1 root> (these two also feed the plugin catalog); repeatable (env: comma-separated; default: the vendors\' addresses)' },
   'installer-java': { value: 'PATH', env: 'CAIRN_INSTALLER_JAVA', help: 'the java that runs NeoForge\'s and Forge\'s installers on the Controller (default: java on PATH)' },
   'installer-timeout': { value: 'SECONDS', env: 'CAIRN_INSTALLER_TIMEOUT', help: 'how long such an installer may run before it is killed and the software refused (default 600)' },
   'templates-dir': { value: 'DIR', env: 'CAIRN_TEMPLATES_DIR', help: 'service templates (default: the ones shipped)' },
@@ -117,7 +117,7 @@ function trustedProxies(raw: string | undefined): TrustedProxies {
   }
 }
 
-function upstreamBases(raw: string | undefined): UpstreamBases {
+function upstreamBases(raw: string | undefined): SourceBases {
   const parsed = parseUpstreamBases(raw ? raw.split(',').filter((e) => e.trim() !== '') : []);
   if ('problem' in parsed) throw new ConfigError(`--software-source ${parsed.problem}`);
   return parsed.bases;

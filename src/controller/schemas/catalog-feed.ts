@@ -24,9 +24,11 @@ export const FeedVersion = Type.Object({
   /** Plugin ids this version requires (optional dependencies are not listed). */
   dependencies: Type.Array(PluginId, { maxItems: 64 }),
   publishedAt: Type.String({ format: 'date-time' }),
+  /** At least one of sha256 and sha512 (feed.ts checks): a jar listed by sha512 only gets its sha256 when first installed. */
   download: Type.Object({
     url: Type.String({ minLength: 1, maxLength: 2048, pattern: '^(https?|file):' }),
-    sha256: Sha256Hex,
+    sha256: Type.Optional(Sha256Hex),
+    sha512: Type.Optional(Type.String({ pattern: '^[0-9a-f]{128}$', description: 'Lower-case hex SHA-512 of the jar.' })),
     size: Type.Integer({ minimum: 1, maximum: maxJarBytes }),
   }),
 });

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { DateTime, Defaulted } from './common.js';
+import { DateTime, Defaulted, Paged } from './common.js';
 import { maxCursorLength } from '../core/cursor-limit.js';
 
 /** A catalog plugin id, `<source>:<id>` (URL-encode the colon or not: both arrive the same). */
@@ -41,12 +41,19 @@ export const CatalogVersion = Type.Object({
   denied: Type.Optional(Denial),
 });
 
-export const CatalogPluginDetail = Type.Object({ ...listItemFields, versions: Type.Array(CatalogVersion, { description: 'Newest first.' }) });
+/** Every catalog answer says whether the shipped sample is what it shows. */
+const sampleField = { sample: Type.Boolean({ description: 'True while the shipped sample catalog (placeholder jars, made-up download counts) stands in because no source has answered yet.' }) };
+
+export const CatalogPluginPage = Type.Object({ ...Paged(CatalogPluginItem).properties, ...sampleField });
+
+export const CatalogPluginDetail = Type.Object({ ...listItemFields, ...sampleField, versions: Type.Array(CatalogVersion, { description: 'Newest first.' }) });
 
 export const CatalogSyncResult = Type.Object({
-  source: Type.String({ description: 'The feed file or URL read.' }),
+  source: Type.String({ description: 'The feed file or URL read; `modrinth+hangar` (the public sources that answered); or `sample`.' }),
   syncedAt: DateTime,
   pluginCount: Type.Integer({ minimum: 0 }),
   denylistCount: Type.Integer({ minimum: 0 }),
   changed: Type.Boolean({ description: 'False when the feed was the same as the catalog already held.' }),
+  ...sampleField,
+  unavailable: Type.Optional(Type.Array(Type.Object({ source: Type.String(), reason: Type.String() }), { description: 'Public sources that did not answer; each keeps the plugins it gave last time.' })),
 });

@@ -107,7 +107,7 @@ export interface OidcDeps {
   oidc?: { publicUrl?: string; recheckSeconds?: number };
 }
 
-/** Where the plugin catalog comes from and how often it syncs (default: the sample feed, hourly). */
+/** Where the plugin catalog comes from and how often it syncs (default: Modrinth and Hangar, hourly). */
 export interface CatalogDeps {
   catalog?: Partial<CatalogOptions>;
 }
@@ -173,7 +173,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const nodeCalls = new NodeCalls(agents);
   const consoleHub = new ConsoleHub(agents, nodeCalls, deps.logger);
   // Plugins: the synced catalog, installations per server, and the jars Nodes fetch.
-  const catalog = new CatalogService(deps, access, { source: deps.catalog?.source, syncIntervalMs: deps.catalog?.syncIntervalMs ?? 60 * 60 * 1000 });
+  const catalog = new CatalogService(deps, access, { source: deps.catalog?.source, bases: deps.catalog?.bases, syncIntervalMs: deps.catalog?.syncIntervalMs ?? 60 * 60 * 1000 });
   const artifactStore = new ArtifactStore(join(deps.dataDir, 'artifacts'), deps.logger, deps.repos.sharedArtifacts());
   const software = new SoftwareService(deps, access, deps.templates, { bases: deps.software?.bases ?? defaultUpstreamBases, syncIntervalMs: deps.software?.syncIntervalMs ?? 6 * 60 * 60 * 1000 }, new LauncherPins(deps, artifactStore), new InstallerRuns(deps, artifactStore, deps.software?.installer));
   const modpacks = new ModpackService(deps, artifactStore, deps.templates, { base: (deps.software?.bases ?? defaultUpstreamBases).modrinth });

@@ -29,6 +29,7 @@ export function checkFeed(feed: unknown): CatalogFeed {
     ids.add(plugin.id);
     const versionIds = new Set<string>();
     for (const version of plugin.versions) {
+      if (!version.download.sha256 && !version.download.sha512) throw new CatalogFeedError(`feed.plugins.${i}: version ${version.versionId} has neither download.sha256 nor download.sha512`);
       if (versionIds.has(version.versionId)) throw new CatalogFeedError(`feed.plugins.${i}: versionId ${version.versionId} appears twice`);
       versionIds.add(version.versionId);
     }

@@ -6,22 +6,29 @@ import type { UpstreamVersionsSpec, VersionSource } from '../../../shared/templa
  */
 export type UpstreamBases = Record<VersionSource, string>;
 
-export const defaultUpstreamBases: UpstreamBases = {
+/** The plugin catalog's upstreams: Modrinth's API v2 root (shared with the software sources) and Hangar's API v1 root. */
+export type CatalogBases = Pick<UpstreamBases, 'modrinth'> & { hangar: string };
+
+/** Every `--software-source` base: the software upstreams and Hangar, which only the catalog reads. */
+export type SourceBases = UpstreamBases & CatalogBases;
+
+export const defaultUpstreamBases: SourceBases = {
   papermc: 'https://fill.papermc.io/v3',
   mojang: 'https://piston-meta.mojang.com/mc/game/version_manifest_v2.json',
   fabric: 'https://meta.fabricmc.net/v2',
   neoforge: 'https://maven.neoforged.net/releases',
   forge: 'https://maven.minecraftforge.net',
   modrinth: 'https://api.modrinth.com/v2',
+  hangar: 'https://hangar.papermc.io/api/v1',
 };
 
 /** The key a listing is kept under: `papermc:<project>`, `mojang` or `fabric`. */
 export const listingKey = (spec: UpstreamVersionsSpec): string => (spec.source === 'papermc' ? `papermc:${spec.project ?? 'paper'}` : spec.source);
 
-const isSource = (name: string): name is VersionSource => Object.hasOwn(defaultUpstreamBases, name);
+const isSource = (name: string): name is keyof SourceBases => Object.hasOwn(defaultUpstreamBases, name);
 
 /** `<source>=URL` entries (flags or a comma-separated env value) over the defaults; undefined and the problem when one is wrong. */
-export function parseUpstreamBases(entries: readonly string[]): { bases: UpstreamBases } | { problem: string } {
+export function parseUpstreamBases(entries: readonly string[]): { bases: SourceBases } | { problem: string } {
   const bases = { ...defaultUpstreamBases };
   for (const entry of entries) {
     const eq = entry.indexOf('=');

@@ -1,20 +1,21 @@
-import { createHash } from 'node:crypto';
 import { CatalogIndex, type CatalogPosition, type CatalogSearch } from '../../domain/catalog-index.js';
-import { CatalogFeedError, parseFeed } from '../../adapters/plugins/feed.js';
-import { feedLocation, readFeedText, type FeedLocation } from '../../adapters/plugins/feed-source.js';
-import { writeSampleCatalog } from '../../adapters/plugins/sample-catalog.js';
+import { CatalogFeedError } from '../../adapters/plugins/feed.js';
+import { defaultUpstreamBases, type CatalogBases } from '../../adapters/software/upstream-sources.js';
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
 import { invalidRequest, notFound, DomainError } from '../../core/errors.js';
 import { paginate } from '../../domain/cursor.js';
 import { denialOf, newestFirst } from '../../domain/plugin-compat.js';
 import type { CatalogFeed, DenyEntry, FeedPlugin } from '../../schemas/catalog-feed.js';
+import { CatalogSources, sampleSource, type SourcedFeed } from './catalog-sources.js';
 import type { Access } from '../identity/access.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 
 export interface CatalogOptions {
-  /** `--catalog-source`: a feed file or an http(s) URL; without it the sample feed is built and used. */
+  /** `--catalog-source`: a feed file or an http(s) URL; without it Modrinth and Hangar (the sample while neither has answered). */
   source?: string;
+  /** Where Modrinth and Hangar answer (`--software-source modrinth=URL`, `hangar=URL`). */
+  bases?: CatalogBases;
   /** Milliseconds between periodic syncs; 0 turns them off. */
   syncIntervalMs: number;
 }
@@ -26,6 +27,9 @@ export interface SyncResult {
   denylistCount: number;
   /** False when the feed was the same as the catalog already held. */
   changed: boolean;
+  /** True while the shipped sample stands in for a catalog no source has given yet. */
+  sample: boolean;
+  unavailable?: SourcedFeed['unavailable'];
 }
 
 interface CatalogSetting extends Record<string, unknown> {
@@ -53,31 +57,48 @@ export const catalogListItem = (p: FeedPlugin) => ({
 /**
  * The synced plugin catalog. The last good feed is kept in the store and served from memory; a
  * sync (at start, every interval, or on request) replaces it only when the new feed is readable
- * and valid, so a source that is down or broken never empties the catalog.
+ * and valid, so a source that is down or broken never empties the catalog. Without
+ * `--catalog-source` the shipped sample is put in at a first start and stays, marked `sample`,
+ * until Modrinth or Hangar answers (catalog-sources.ts).
  */
 export class CatalogService {
   private index = CatalogIndex.empty();
   private lastSync?: SyncResult;
   private timer?: NodeJS.Timeout;
-  private location?: FeedLocation;
+  private readonly sources: CatalogSources;
   private syncing?: Promise<SyncResult>;
 
   constructor(
     private readonly deps: ServiceDeps,
     private readonly access: Access,
     private readonly options: CatalogOptions,
-  ) {}
+  ) {
+    this.sources = new CatalogSources(deps.dataDir, options.source, options.bases ?? defaultUpstreamBases);
+  }
+
+  /** True while the catalog in use is the shipped sample. */
+  get sample(): boolean {
+    return this.lastSync?.sample ?? false;
+  }
 
   /** The catalog in use now (immutable; a sync swaps in a new one). */
   get current(): CatalogIndex {
     return this.index;
   }
 
-  /** Loads the last good catalog, syncs once, then every interval. A failed first sync is logged, not fatal. */
+  /**
+   * Loads the last good catalog, syncs once, then every interval. A failed first sync is logged,
+   * not fatal. The public sources are synced in the background, so an offline Controller starts at
+   * once: with the sample when it holds no catalog yet (rebuilt at every start, as its jars are local).
+   */
   async start(): Promise<void> {
     await this.loadStored();
-    this.location = feedLocation(this.options.source ?? (await writeSampleCatalog(this.deps.dataDir)));
-    await this.syncNow('startup').catch(() => undefined);
+    if (this.sources.upstream) {
+      if (this.index.size === 0 || this.sample) await this.apply(await this.sources.sample(), 'startup');
+      void this.syncNow('startup').catch(() => undefined);
+    } else {
+      await this.syncNow('startup').catch(() => undefined);
+    }
     if (this.options.syncIntervalMs > 0) {
       this.timer = setInterval(() => void this.syncNow('periodic').catch(() => undefined), this.options.syncIntervalMs);
       this.timer.unref();
@@ -94,7 +115,7 @@ export class CatalogService {
     const value = setting.value as CatalogSetting;
     const plugins = (await this.deps.repos.catalogPlugins.find({})).map((d) => d.plugin);
     this.index = new CatalogIndex({ plugins, denylist: value.denylist });
-    this.lastSync = { source: value.source, syncedAt: value.syncedAt, pluginCount: plugins.length, denylistCount: value.denylist.length, changed: false };
+    this.lastSync = { source: value.source, syncedAt: value.syncedAt, pluginCount: plugins.length, denylistCount: value.denylist.length, changed: false, sample: value.source === sampleSource };
   }
 
   /** One sync at a time: a request during a sync shares its outcome. */
@@ -106,28 +127,28 @@ export class CatalogService {
   }
 
   private async runSync(trigger: string): Promise<SyncResult> {
-    const location = this.location!;
-    const source = location.kind === 'url' ? location.url : location.path;
     try {
-      const text = await readFeedText(location);
-      const feed = parseFeed(text);
-      // Local jar URLs are for feeds on this machine (the sample, an offline mirror); a remote feed may not point into the Controller's disk.
-      if (location.kind === 'url') refuseFileUrls(feed);
-      const feedSha256 = createHash('sha256').update(text).digest('hex');
-      const stored = (await this.deps.repos.settings.findById(settingId))?.value as CatalogSetting | undefined;
-      const changed = stored?.feedSha256 !== feedSha256;
-      const syncedAt = nowIso(this.deps);
-      if (changed) await this.store(feed, { source, syncedAt, feedSha256, denylist: feed.denylist });
-      else await this.deps.repos.settings.update({ _id: settingId }, { value: { ...stored, source, syncedAt }, updatedAt: syncedAt });
-      this.index = new CatalogIndex(feed);
-      this.lastSync = { source, syncedAt, pluginCount: feed.plugins.length, denylistCount: feed.denylist.length, changed };
-      this.deps.logger.info({ event: 'catalog_synced', trigger, source, plugins: feed.plugins.length, denylist: feed.denylist.length, changed }, 'catalog synced');
-      return this.lastSync;
+      return await this.apply(await this.sources.read(this.index, this.sample), trigger);
     } catch (error) {
       const message = error instanceof CatalogFeedError ? error.message : `storing the catalog failed (${(error as Error).message})`;
-      this.deps.logger.warn({ event: 'catalog_sync_failed', trigger, source, reason: message, keptPlugins: this.index.size }, 'catalog sync failed; the last good catalog stays in use');
+      this.deps.logger.warn({ event: 'catalog_sync_failed', trigger, reason: message, keptPlugins: this.index.size }, 'catalog sync failed; the last good catalog stays in use');
       throw new CatalogFeedError(message);
     }
+  }
+
+  private async apply({ feed, source, feedSha256, sample, unavailable }: SourcedFeed, trigger: string): Promise<SyncResult> {
+    const stored = (await this.deps.repos.settings.findById(settingId))?.value as CatalogSetting | undefined;
+    const changed = stored?.feedSha256 !== feedSha256;
+    const syncedAt = nowIso(this.deps);
+    if (changed) await this.store(feed, { source, syncedAt, feedSha256, denylist: feed.denylist });
+    else await this.deps.repos.settings.update({ _id: settingId }, { value: { ...stored, source, syncedAt }, updatedAt: syncedAt });
+    this.index = new CatalogIndex(feed);
+    this.lastSync = { source, syncedAt, pluginCount: feed.plugins.length, denylistCount: feed.denylist.length, changed, sample, ...(unavailable ? { unavailable } : {}) };
+    const event = sample ? 'catalog_sample_in_use' : 'catalog_synced';
+    const log = { event, trigger, source, plugins: feed.plugins.length, denylist: feed.denylist.length, changed, ...(unavailable ? { unavailable } : {}) };
+    if (sample || unavailable) this.deps.logger.warn(log, sample ? 'no catalog source answered; the shipped sample catalog is in use' : 'catalog synced; a source did not answer and keeps its last plugins');
+    else this.deps.logger.info(log, 'catalog synced');
+    return this.lastSync;
   }
 
   /** Writes the new catalog: marked unfinished first, so a crash half way is visible and the next sync rewrites it. */
@@ -149,7 +170,7 @@ export class CatalogService {
     this.access.requireGlobalAdmin(caller);
     try {
       const result = await this.syncNow('request');
-      audit.detail({ source: result.source, pluginCount: result.pluginCount, denylistCount: result.denylistCount, changed: result.changed });
+      audit.detail({ source: result.source, pluginCount: result.pluginCount, denylistCount: result.denylistCount, changed: result.changed, sample: result.sample });
       return result;
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
@@ -169,7 +190,7 @@ export class CatalogService {
       positionKey,
       isPositionKey,
     );
-    return { ...page, items: page.items.map(catalogListItem) };
+    return { ...page, items: page.items.map(catalogListItem), sample: this.sample };
   }
 
   get(pluginId: string) {
@@ -178,6 +199,7 @@ export class CatalogService {
     if (!plugin) throw notFound('catalog plugin');
     return {
       ...catalogListItem(plugin),
+      sample: this.sample,
       versions: newestFirst(plugin.versions).map((v) => {
         const denial = denialOf(this.index.denylist, plugin.id, v);
         return {
@@ -186,12 +208,5 @@ export class CatalogService {
         };
       }),
     };
-  }
-}
-
-function refuseFileUrls(feed: CatalogFeed): void {
-  for (const plugin of feed.plugins) {
-    const local = plugin.versions.find((v) => v.download.url.startsWith('file:'));
-    if (local) throw new CatalogFeedError(`feed: ${plugin.id} ${local.version} has a file: download URL, which only a feed read from a file may use`);
   }
 }

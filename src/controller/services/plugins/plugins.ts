@@ -19,6 +19,7 @@ import type { CatalogService } from './catalog.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import type { DesiredChanges } from '../../core/desired-changes.js';
 import { installationView } from './plugin-views.js';
+import { CatalogJars, type Sha256Planned } from './catalog-jars.js';
 import { requireDiskRoom } from '../../domain/disk-room.js';
 import type { ServerChangeHub } from '../servers/change-hub.js';
 import type { ServerAggregate } from '../servers/aggregate.js';
@@ -51,6 +52,7 @@ function asDomainError(error: unknown): unknown {
  */
 export class PluginService {
   private readonly locks = new KeyedMutex();
+  private readonly jars: CatalogJars;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -61,6 +63,7 @@ export class PluginService {
     readonly artifacts: ArtifactStore,
     serverChanges: ServerChangeHub,
   ) {
+    this.jars = new CatalogJars(artifacts);
     serverChanges.subscribe(({ doc, deleted }) => {
       if (deleted) this.forgetServer(doc._id).catch((err: unknown) => deps.logger.error({ err, serverId: doc._id }, 'removing a deleted server\'s plugins failed'));
     });
@@ -108,7 +111,7 @@ export class PluginService {
         throw asDomainError(error);
       }
       const at = nowIso(this.deps);
-      const docs = plan.map((p) => this.fromPlan(serverId, p, at));
+      const docs = (await this.jars.withSha256(plan)).map((p) => this.fromPlan(serverId, p, at));
       requireDiskRoom(server, docs.reduce((sum, d) => sum + d.sizeBytes, 0));
       for (const doc of docs) await this.deps.repos.pluginInstallations.insert(doc);
       audit.detail({
@@ -166,9 +169,10 @@ export class PluginService {
         return this.view(server, doc, all);
       }
       const at = nowIso(this.deps);
-      const next: PluginInstallationDoc = { ...this.fromPlan(serverId, root, at), _id: doc._id, installedAt: doc.installedAt };
+      const [rootJar, ...addedJars] = await this.jars.withSha256([root, ...added]);
+      const next: PluginInstallationDoc = { ...this.fromPlan(serverId, rootJar, at), _id: doc._id, installedAt: doc.installedAt };
       await this.deps.repos.pluginInstallations.replace({ _id: doc._id }, next);
-      const addedDocs = added.map((p) => this.fromPlan(serverId, p, at));
+      const addedDocs = addedJars.map((p) => this.fromPlan(serverId, p, at));
       for (const d of addedDocs) await this.deps.repos.pluginInstallations.insert(d);
       const after = [...all.map((d) => (d._id === doc._id ? next : d)), ...addedDocs];
       // A dependency the old version needed and nothing needs now goes with the update.
@@ -274,12 +278,12 @@ export class PluginService {
     return target;
   }
 
-  private fromPlan(serverId: string, p: PlannedPlugin, at: string): PluginInstallationDoc {
+  private fromPlan(serverId: string, p: Sha256Planned, at: string): PluginInstallationDoc {
     return {
       _id: this.deps.ids.next(), serverId, key: installationKey(serverId, p.pluginId), pluginId: p.pluginId, name: p.plugin.name, source: 'CATALOG',
       version: p.version.version, catalogVersionId: p.version.versionId, verified: true, compatibilityConfirmed: p.compatibilityConfirmed,
       dependency: p.dependency, requires: p.requires, fileName: `${p.plugin.slug}-${p.version.version}.jar`,
-      sha256: p.version.download.sha256, sizeBytes: p.version.download.size, downloadUrl: p.version.download.url, installedAt: at, updatedAt: at,
+      sha256: p.sha256, sizeBytes: p.version.download.size, downloadUrl: p.version.download.url, installedAt: at, updatedAt: at,
     };
   }
 

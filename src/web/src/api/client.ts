@@ -186,7 +186,7 @@ export const api = {
     runs: (id: string, query: T.PageQuery = {}) => get<T.Page<T.ScheduleRun>>(`/schedules/${enc(id)}/runs`, query),
   },
   catalog: {
-    list: (query: T.CatalogQuery = {}) => get<T.Page<T.CatalogPlugin>>('/catalog/plugins', query),
+    list: (query: T.CatalogQuery = {}) => get<T.CatalogPage>('/catalog/plugins', query),
     get: (pluginId: string) => get<T.CatalogPluginDetail>(`/catalog/plugins/${enc(pluginId)}`),
   },
 };

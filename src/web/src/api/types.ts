@@ -121,6 +121,7 @@ export type PluginInstallation = Static<typeof plugins.PluginInstallation>;
 export type InstallPlugin = Static<typeof plugins.InstallPlugin>;
 export type UpdatePlugin = Static<typeof plugins.UpdatePlugin>;
 export type CatalogPlugin = Static<typeof catalog.CatalogPluginItem>;
+export type CatalogPage = Static<typeof catalog.CatalogPluginPage>;
 export type CatalogQuery = Static<typeof catalog.CatalogListQuery>;
 export type CatalogPluginDetail = Static<typeof catalog.CatalogPluginDetail>;
 

@@ -2,25 +2,31 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useState, type SubmitEvent } from 'react';
 import { api } from '../../../api/client';
 import { queryKeys } from '../../../api/query-keys';
-import { useTemplates } from '../../../api/reference-data';
+import { useTemplates, useTemplateVersions } from '../../../api/reference-data';
 import type { CatalogPlugin, CatalogQuery, ServerDetail } from '../../../api/types';
 import { DataTable, type Column } from '../../../components/DataTable';
-import { TextField } from '../../../components/Field';
+import { SelectField, TextField } from '../../../components/Field';
 import { Pager, useCursorPager } from '../../../components/Pager';
 import { ProblemAlert } from '../../../components/ProblemAlert';
 
-/** The synced catalog, searched with the server's platform and game version by default. */
+/** Choices, not free text: the templates' platforms and the server template's versions (with the server's own), or any. */
+const choices = (values: (string | undefined)[]) => [...new Set(values.filter((v): v is string => !!v))];
+
+/** The synced catalog, searched with the server's platform and game version by default ('' in a choice: any). */
 export function CatalogSearch({ server }: { server: ServerDetail }) {
   const client = useQueryClient();
   const templates = useTemplates();
+  const versions = useTemplateVersions(server.software.template);
   const platform = templates.data?.find((t) => t.id === server.software.template)?.platform ?? '';
+  const platforms = choices([platform, ...(templates.data?.map((t) => t.platform) ?? [])]).sort();
+  const gameVersions = choices([server.software.version, ...(versions.data?.map((v) => v.version) ?? [])]);
   const [form, setForm] = useState<{ search: string; platform?: string; gameVersion?: string }>({ search: '' });
   const [submitted, setSubmitted] = useState<typeof form>({ search: '' });
   const pager = useCursorPager();
   const query: CatalogQuery = {
     search: submitted.search || undefined,
-    platform: submitted.platform ?? (platform || undefined),
-    gameVersion: submitted.gameVersion ?? server.software.version,
+    platform: (submitted.platform ?? platform) || undefined,
+    gameVersion: (submitted.gameVersion ?? server.software.version) || undefined,
     cursor: pager.cursor, limit: 20,
   };
   const catalog = useQuery({ queryKey: queryKeys.catalog(query), queryFn: () => api.catalog.list(query), enabled: templates.isSuccess, placeholderData: keepPreviousData });
@@ -59,10 +65,22 @@ export function CatalogSearch({ server }: { server: ServerDetail }) {
   return (
     <section aria-labelledby="catalog-heading">
       <h2 id="catalog-heading">Catalog</h2>
+      {catalog.data?.sample ? (
+        <p className="warning" role="note" aria-label="Sample catalog">
+          Sample catalog: no plugin source (Modrinth, Hangar) has answered yet, so these are placeholder plugins with made-up download counts, not the real
+          projects. The real catalog replaces them at the first sync that reaches a source.
+        </p>
+      ) : null}
       <form className="filters" role="search" aria-label="Search the catalog" onSubmit={search}>
         <TextField label="Search plugins" type="search" value={form.search} onChange={(e) => setForm({ ...form, search: e.target.value })} />
-        <TextField label="Platform" value={form.platform ?? platform} onChange={(e) => setForm({ ...form, platform: e.target.value })} />
-        <TextField label="Game version" value={form.gameVersion ?? server.software.version} onChange={(e) => setForm({ ...form, gameVersion: e.target.value })} />
+        <SelectField label="Platform" value={form.platform ?? platform} onChange={(e) => setForm({ ...form, platform: e.target.value })}>
+          <option value="">Any platform</option>
+          {platforms.map((p) => <option key={p} value={p}>{p}</option>)}
+        </SelectField>
+        <SelectField label="Game version" value={form.gameVersion ?? server.software.version} onChange={(e) => setForm({ ...form, gameVersion: e.target.value })}>
+          <option value="">Any game version</option>
+          {gameVersions.map((v) => <option key={v} value={v}>{v}</option>)}
+        </SelectField>
         <button type="submit">Search</button>
       </form>
       {install.isSuccess ? <p role="status" className="success">Installed {install.data.name} {install.data.version}; the plugins it requires come with it.</p> : null}
