@@ -101,7 +101,9 @@ describe('Modrinth modpacks: read once by the Controller, run by a real Agent, u
     const packs = await f.admin.get<{ items: { slug: string; loaders: string[]; gameVersions: string[] }[] }>('/templates/modrinth/packs?query=test&limit=5');
     expect(packs.status, packs.text).to.equal(200);
     expect(packs.body.items).to.deep.equal([{ slug: 'testpack', title: 'Pack testpack', description: 'The testpack pack', downloads: 1000, gameVersions: ['1.21.4'], loaders: ['fabric'] }]);
-    expect(modrinth.requests.find((r) => r.path === '/v2/search')?.query).to.include('project_type%3Amodpack');
+    // The plugin catalog searches the same Modrinth for plugins and mods: the pack search is the one asking for modpacks.
+    const searches = modrinth.requests.filter((r) => r.path === '/v2/search').map((r) => r.query);
+    expect(searches.filter((q) => q.includes('project_type%3Amodpack') && q.includes('query=test'))).to.have.length(1);
     expectProblem(await f.admin.get('/templates/fabric/versions?project=testpack'), 400, 'invalid_request', 'query.project');
   });
 
