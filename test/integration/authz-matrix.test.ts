@@ -226,6 +226,13 @@ const table: Row[] = [
     return { body: { from: name, to: c.unique('moved') } };
   }),
   row('POST /servers/{serverId}/files/move (forwarding secret)',      '401   pcr   403   ro    ro    404   404   ro    ro    403   403', (c) => ({ body: { from: 'config', to: c.unique('cfg') } })),
+  // A job starts (202) whether or not its archive exists: that is found out by the job.
+  row('POST /servers/{serverId}/files/extract',                       '401   pcr   403   2     2     404   404   2     2     403   403', (c) => ({ body: { path: `${c.unique('a')}.zip` } })),
+  row('POST /servers/{serverId}/files/compress',                      '401   pcr   403   2     2     404   404   2     2     403   403', (c) => ({ body: { paths: ['missing.txt'], into: `${c.unique('c')}.zip` } })),
+  row('GET /servers/{serverId}/files/jobs/{jobId}',                   '401   pcr   2     2     2     404   404   2     2     403   403', async (c) => ({
+    path: `/servers/${c.w.serverId}/files/jobs/${(await ok(admin(c).post<{ id: string }>(`/servers/${c.w.serverId}/files/extract`, { path: `${c.unique('j')}.zip` }), 'job')).id}`,
+  })),
+  row('GET /servers/{serverId}/files/archive',                        '401   pcr   2     2     2     404   404   2     2     403   403', (c) => ({ path: `/servers/${c.w.serverId}/files/archive?path=.` })),
   row('POST /servers/{serverId}/files/directories',                   '401   pcr   403   2     2     404   404   2     2     403   403', (c) => ({ path: `/servers/${c.w.serverId}/files/directories?path=${c.unique('dir')}` })),
   row('GET /servers/{serverId}/usage',                                '401   pcr   2     2     2     404   404   2     2     2     2', (c) => ({ path: `/servers/${c.w.serverId}/usage?window=10m` })),
   row('GET /servers/{serverId}/properties',                           '401   pcr   2     2     2     404   404   2     2     2     2'),

@@ -2,6 +2,9 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentError } from '../../src/agent/errors.js';
+import { ArchiveReads } from '../../src/agent/files/archives/archive-reads.js';
+import { archiveSources } from '../../src/agent/files/archives/archive-sources.js';
+import { archiveStream } from '../../src/agent/files/archives/archive-writer.js';
 import { movePath } from '../../src/agent/files/file-move.js';
 import { deletePath, listDirectory, makeDirectory, readFileRange } from '../../src/agent/files/files.js';
 import { ServerProperties } from '../../src/agent/files/properties.js';
@@ -67,6 +70,13 @@ export class FakeOperations {
     client.handle('fileMove', async ({ serverId, from, to }) => {
       await movePath(await this.rootOf(serverId), from, to);
       return {};
+    });
+    const zips = new ArchiveReads();
+    client.handle('fileArchiveRead', async ({ serverId, path, streamId, maxBytes }, ctx) => {
+      const root = await this.rootOf(serverId);
+      const last = await zips.read(streamId, maxBytes, async () => archiveStream(root, 'zip', await archiveSources(root, [path], undefined)),
+        (chunk) => ctx.sendPart({ payload: 'fileChunk', fileChunk: chunk }));
+      return { payload: 'fileChunk', fileChunk: last };
     });
     client.handle('propertiesGet', async ({ serverId }) => ({
       payload: 'properties', properties: { values: await properties.get(await this.rootOf(serverId)) },

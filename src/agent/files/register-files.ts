@@ -3,6 +3,7 @@ import type { IdentityOf } from '../isolation/game-identity.js';
 import type { AgentLinkClient } from '../link/link-client.js';
 import type { Reconciler } from '../reconciler/reconciler.js';
 import { serverRoot } from '../reconciler/server-paths.js';
+import { registerArchives } from './archives/register-archives.js';
 import { movePath } from './file-move.js';
 import { deletePath, listDirectory, makeDirectory, readFileRange } from './files.js';
 import { ServerProperties } from './properties.js';
@@ -78,6 +79,8 @@ export function registerFiles(deps: FilesDeps): Uploads {
     await movePath(rootOf(serverId), from, to, secretFileOf(serverId));
     return {};
   });
+
+  registerArchives({ link, reconciler, rootOf, ownerOf, secretFileOf });
 
   link.handle('propertiesGet', async ({ serverId }) => ({
     payload: 'properties', properties: { values: await properties.get(rootOf(serverId)) },

@@ -18,6 +18,7 @@ const agentCodes: Partial<Record<string, ErrorCode>> = {
   INVALID_REQUEST: 'invalid_request',
   NOT_A_DIRECTORY: 'invalid_request',
   NOT_A_FILE: 'invalid_request',
+  INVALID_ARCHIVE: 'invalid_request',
   READ_ONLY: 'read_only',
   SERVER_NOT_RUNNING: 'server_not_running',
   ALREADY_EXISTS: 'conflict',

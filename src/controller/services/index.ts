@@ -20,6 +20,8 @@ import { createBackupServices } from './backups/index.js';
 import { processTimers, type ScheduleTimers } from '../core/schedule-timers.js';
 import { ConsoleHub } from './console/console-hub.js';
 import { ConsoleService } from './console/console.js';
+import { ArchiveDownloads } from './files/archive-download.js';
+import { ArchiveJobs } from './files/archive-jobs.js';
 import { FileChangesUnderWay } from './files/file-changes.js';
 import { FileService } from './files/files.js';
 import { NodeCalls } from '../link/node-calls.js';
@@ -243,6 +245,8 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     consoleHub,
     console: consoleService,
     files: new FileService(serverAggregate, nodeCalls, deps.templates, fileChanges),
+    archiveJobs: new ArchiveJobs(serverAggregate, nodeCalls, fileChanges),
+    archiveDownloads: new ArchiveDownloads(serverAggregate, nodeCalls),
     properties: new PropertiesService(serverAggregate, nodeCalls, deps.templates, fileChanges),
     usage: new ServerUsageService(serverAggregate, nodeCalls),
     catalog,

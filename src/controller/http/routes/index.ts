@@ -6,6 +6,7 @@ import { catalogRoutes } from './catalog.js';
 import { authRoutes } from './auth.js';
 import { backupRoutes } from './backups.js';
 import { consoleRoutes } from './console.js';
+import { fileArchiveRoutes } from './file-archives.js';
 import { fileRoutes } from './files.js';
 import { propertyRoutes } from './properties.js';
 import { meRoutes } from './me.js';
@@ -41,6 +42,7 @@ export const allRoutes = (s: Services, agentLink: AgentLink): AnyRoute[] => [
   ...softwareUpdateRoutes(s),
   ...consoleRoutes(s),
   ...fileRoutes(s),
+  ...fileArchiveRoutes(s),
   ...propertyRoutes(s),
   ...templateRoutes(s),
   ...pluginRoutes(s),

@@ -3,6 +3,7 @@ import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-load
 
 import type { AgentLinkClient as _cairn_agent_v1_AgentLinkClient, AgentLinkDefinition as _cairn_agent_v1_AgentLinkDefinition } from './cairn/agent/v1/AgentLink.js';
 import type { AgentMessageInput as _cairn_agent_v1_AgentMessageInput, AgentMessage as _cairn_agent_v1_AgentMessage } from './cairn/agent/v1/AgentMessage.js';
+import type { ArchiveProgressInput as _cairn_agent_v1_ArchiveProgressInput, ArchiveProgress as _cairn_agent_v1_ArchiveProgress } from './cairn/agent/v1/ArchiveProgress.js';
 import type { ArtifactChunkInput as _cairn_agent_v1_ArtifactChunkInput, ArtifactChunk as _cairn_agent_v1_ArtifactChunk } from './cairn/agent/v1/ArtifactChunk.js';
 import type { BackupResultInput as _cairn_agent_v1_BackupResultInput, BackupResult as _cairn_agent_v1_BackupResult } from './cairn/agent/v1/BackupResult.js';
 import type { ConditionInput as _cairn_agent_v1_ConditionInput, Condition as _cairn_agent_v1_Condition } from './cairn/agent/v1/Condition.js';
@@ -20,6 +21,8 @@ import type { DesiredStateInput as _cairn_agent_v1_DesiredStateInput, DesiredSta
 import type { EnrollRequestInput as _cairn_agent_v1_EnrollRequestInput, EnrollRequest as _cairn_agent_v1_EnrollRequest } from './cairn/agent/v1/EnrollRequest.js';
 import type { EnrollResponseInput as _cairn_agent_v1_EnrollResponseInput, EnrollResponse as _cairn_agent_v1_EnrollResponse } from './cairn/agent/v1/EnrollResponse.js';
 import type { FetchArtifactRequestInput as _cairn_agent_v1_FetchArtifactRequestInput, FetchArtifactRequest as _cairn_agent_v1_FetchArtifactRequest } from './cairn/agent/v1/FetchArtifactRequest.js';
+import type { FileArchiveJobInput as _cairn_agent_v1_FileArchiveJobInput, FileArchiveJob as _cairn_agent_v1_FileArchiveJob } from './cairn/agent/v1/FileArchiveJob.js';
+import type { FileArchiveReadInput as _cairn_agent_v1_FileArchiveReadInput, FileArchiveRead as _cairn_agent_v1_FileArchiveRead } from './cairn/agent/v1/FileArchiveRead.js';
 import type { FileChunkInput as _cairn_agent_v1_FileChunkInput, FileChunk as _cairn_agent_v1_FileChunk } from './cairn/agent/v1/FileChunk.js';
 import type { FileDeleteInput as _cairn_agent_v1_FileDeleteInput, FileDelete as _cairn_agent_v1_FileDelete } from './cairn/agent/v1/FileDelete.js';
 import type { FileEntriesInput as _cairn_agent_v1_FileEntriesInput, FileEntries as _cairn_agent_v1_FileEntries } from './cairn/agent/v1/FileEntries.js';
@@ -90,6 +93,7 @@ export interface ProtoGrpcType {
       v1: {
         AgentLink: SubtypeConstructor<typeof grpc.Client, _cairn_agent_v1_AgentLinkClient> & { service: _cairn_agent_v1_AgentLinkDefinition }
         AgentMessage: MessageTypeDefinition<_cairn_agent_v1_AgentMessageInput, _cairn_agent_v1_AgentMessage>
+        ArchiveProgress: MessageTypeDefinition<_cairn_agent_v1_ArchiveProgressInput, _cairn_agent_v1_ArchiveProgress>
         ArtifactChunk: MessageTypeDefinition<_cairn_agent_v1_ArtifactChunkInput, _cairn_agent_v1_ArtifactChunk>
         BackupResult: MessageTypeDefinition<_cairn_agent_v1_BackupResultInput, _cairn_agent_v1_BackupResult>
         Condition: MessageTypeDefinition<_cairn_agent_v1_ConditionInput, _cairn_agent_v1_Condition>
@@ -108,6 +112,8 @@ export interface ProtoGrpcType {
         EnrollRequest: MessageTypeDefinition<_cairn_agent_v1_EnrollRequestInput, _cairn_agent_v1_EnrollRequest>
         EnrollResponse: MessageTypeDefinition<_cairn_agent_v1_EnrollResponseInput, _cairn_agent_v1_EnrollResponse>
         FetchArtifactRequest: MessageTypeDefinition<_cairn_agent_v1_FetchArtifactRequestInput, _cairn_agent_v1_FetchArtifactRequest>
+        FileArchiveJob: MessageTypeDefinition<_cairn_agent_v1_FileArchiveJobInput, _cairn_agent_v1_FileArchiveJob>
+        FileArchiveRead: MessageTypeDefinition<_cairn_agent_v1_FileArchiveReadInput, _cairn_agent_v1_FileArchiveRead>
         FileChunk: MessageTypeDefinition<_cairn_agent_v1_FileChunkInput, _cairn_agent_v1_FileChunk>
         FileDelete: MessageTypeDefinition<_cairn_agent_v1_FileDeleteInput, _cairn_agent_v1_FileDelete>
         FileEntries: MessageTypeDefinition<_cairn_agent_v1_FileEntriesInput, _cairn_agent_v1_FileEntries>

@@ -28,6 +28,8 @@ import type { SnapshotUploadInput as _cairn_agent_v1_SnapshotUploadInput, Snapsh
 import type { StageFetchInput as _cairn_agent_v1_StageFetchInput, StageFetch as _cairn_agent_v1_StageFetch } from '../../../cairn/agent/v1/StageFetch.js';
 import type { PrefetchArtifactInput as _cairn_agent_v1_PrefetchArtifactInput, PrefetchArtifact as _cairn_agent_v1_PrefetchArtifact } from '../../../cairn/agent/v1/PrefetchArtifact.js';
 import type { FileMoveInput as _cairn_agent_v1_FileMoveInput, FileMove as _cairn_agent_v1_FileMove } from '../../../cairn/agent/v1/FileMove.js';
+import type { FileArchiveJobInput as _cairn_agent_v1_FileArchiveJobInput, FileArchiveJob as _cairn_agent_v1_FileArchiveJob } from '../../../cairn/agent/v1/FileArchiveJob.js';
+import type { FileArchiveReadInput as _cairn_agent_v1_FileArchiveReadInput, FileArchiveRead as _cairn_agent_v1_FileArchiveRead } from '../../../cairn/agent/v1/FileArchiveRead.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface RequestInput {
@@ -71,7 +73,9 @@ export interface RequestInput {
   'stageFetch'?: (_cairn_agent_v1_StageFetchInput | null);
   'prefetchArtifact'?: (_cairn_agent_v1_PrefetchArtifactInput | null);
   'fileMove'?: (_cairn_agent_v1_FileMoveInput | null);
-  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch"|"prefetchArtifact"|"fileMove";
+  'fileArchiveJob'?: (_cairn_agent_v1_FileArchiveJobInput | null);
+  'fileArchiveRead'?: (_cairn_agent_v1_FileArchiveReadInput | null);
+  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch"|"prefetchArtifact"|"fileMove"|"fileArchiveJob"|"fileArchiveRead";
 }
 
 export interface Request {
@@ -115,5 +119,7 @@ export interface Request {
   'stageFetch'?: (_cairn_agent_v1_StageFetch | null);
   'prefetchArtifact'?: (_cairn_agent_v1_PrefetchArtifact | null);
   'fileMove'?: (_cairn_agent_v1_FileMove | null);
-  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch"|"prefetchArtifact"|"fileMove";
+  'fileArchiveJob'?: (_cairn_agent_v1_FileArchiveJob | null);
+  'fileArchiveRead'?: (_cairn_agent_v1_FileArchiveRead | null);
+  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch"|"prefetchArtifact"|"fileMove"|"fileArchiveJob"|"fileArchiveRead";
 }

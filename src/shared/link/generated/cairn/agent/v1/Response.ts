@@ -10,6 +10,7 @@ import type { SnapshotManifestInput as _cairn_agent_v1_SnapshotManifestInput, Sn
 import type { StageCommitStateInput as _cairn_agent_v1_StageCommitStateInput, StageCommitState as _cairn_agent_v1_StageCommitState } from '../../../cairn/agent/v1/StageCommitState.js';
 import type { UsageSamplesInput as _cairn_agent_v1_UsageSamplesInput, UsageSamples as _cairn_agent_v1_UsageSamples } from '../../../cairn/agent/v1/UsageSamples.js';
 import type { ObjectUploadedInput as _cairn_agent_v1_ObjectUploadedInput, ObjectUploaded as _cairn_agent_v1_ObjectUploaded } from '../../../cairn/agent/v1/ObjectUploaded.js';
+import type { ArchiveProgressInput as _cairn_agent_v1_ArchiveProgressInput, ArchiveProgress as _cairn_agent_v1_ArchiveProgress } from '../../../cairn/agent/v1/ArchiveProgress.js';
 
 export interface ResponseInput {
   /**
@@ -37,7 +38,8 @@ export interface ResponseInput {
   'stageCommitState'?: (_cairn_agent_v1_StageCommitStateInput | null);
   'usageSamples'?: (_cairn_agent_v1_UsageSamplesInput | null);
   'objectUploaded'?: (_cairn_agent_v1_ObjectUploadedInput | null);
-  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay"|"stageCommitState"|"usageSamples"|"objectUploaded";
+  'archiveProgress'?: (_cairn_agent_v1_ArchiveProgressInput | null);
+  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay"|"stageCommitState"|"usageSamples"|"objectUploaded"|"archiveProgress";
 }
 
 export interface Response {
@@ -66,5 +68,6 @@ export interface Response {
   'stageCommitState'?: (_cairn_agent_v1_StageCommitState | null);
   'usageSamples'?: (_cairn_agent_v1_UsageSamples | null);
   'objectUploaded'?: (_cairn_agent_v1_ObjectUploaded | null);
-  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay"|"stageCommitState"|"usageSamples"|"objectUploaded";
+  'archiveProgress'?: (_cairn_agent_v1_ArchiveProgress | null);
+  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay"|"stageCommitState"|"usageSamples"|"objectUploaded"|"archiveProgress";
 }

@@ -11,7 +11,8 @@ export interface ResponseErrorInput {
    * what its sha256 says; for PrefetchArtifact, bytes that are not the artifact), QUIESCE_FAILED (the template's quiesce did not finish before its deadline);
    * for SnapshotUpload and StageFetch also OBJECT_STORE (the object store refused a presigned
    * request or could not be reached; the message gives its status and error code, never the URL);
-   * for PrefetchArtifact also UNAVAILABLE (the artifact could not be fetched; the message says why).
+   * for PrefetchArtifact also UNAVAILABLE (the artifact could not be fetched; the message says why);
+   * for FileArchiveJob also INVALID_ARCHIVE (not a readable archive) and DISK_QUOTA_EXCEEDED.
    */
   'code'?: (string);
   /**
@@ -30,7 +31,8 @@ export interface ResponseError {
    * what its sha256 says; for PrefetchArtifact, bytes that are not the artifact), QUIESCE_FAILED (the template's quiesce did not finish before its deadline);
    * for SnapshotUpload and StageFetch also OBJECT_STORE (the object store refused a presigned
    * request or could not be reached; the message gives its status and error code, never the URL);
-   * for PrefetchArtifact also UNAVAILABLE (the artifact could not be fetched; the message says why).
+   * for PrefetchArtifact also UNAVAILABLE (the artifact could not be fetched; the message says why);
+   * for FileArchiveJob also INVALID_ARCHIVE (not a readable archive) and DISK_QUOTA_EXCEEDED.
    */
   'code': (string);
   /**
