@@ -50,6 +50,17 @@ describe('Agent archive extraction: hostile archives', function () {
     expect(await readFile(join(root, 'd/f.txt'), 'utf8')).to.equal('tar!');
   });
 
+  // Made once with Debian's zstd (`zstd -19`) from tars of archive-builders.ts: no zstd encoder is on npm that the Agent uses.
+  it('extracts a tar.zst, and refuses one with an entry leading out', async () => {
+    const fixtures = join(import.meta.dirname, '..', 'fixtures', 'archives');
+    await writeFile(join(root, 'w.tar.zst'), await readFile(join(fixtures, 'world.tar.zst')));
+    expect(await extractArchive({ root, path: 'w.tar.zst', into: 'z', progress })).to.deep.equal({ bytes: 20, entries: 3 });
+    expect(await readFile(join(root, 'z/world/level.dat'), 'utf8')).to.equal('zstd level');
+    expect(await readFile(join(root, 'z/server.properties'), 'utf8')).to.equal('motd=zstd\n');
+    const { message } = await refusal('e.tar.zst', await readFile(join(fixtures, 'escape.tar.zst')));
+    expect(message).to.include('../../etc/passwd');
+  });
+
   it('refuses a zip entry ../../etc/passwd, naming it, before writing anything', async () => {
     const r = await refusal('up.zip', await zipWithRenamedEntry('aa/bb/etc/passwd', '../../etc/passwd'));
     expect(r.message).to.contain('../../etc/passwd');
