@@ -31,6 +31,7 @@ export function sftpConnect(port: number, username: string, login: SftpLogin): P
   return new Promise((resolve, reject) => {
     client.on('error', reject);
     client.on('ready', () => {
+      client.setNoDelay(true);
       client.sftp((err, sftp) => {
         if (err) return reject(err);
         resolve({

@@ -63,6 +63,8 @@ export class SftpServer {
 
   private accept(client: Connection, clientAddress: string): void {
     client.on('error', () => undefined);
+    // Each SFTP request waits for its answer: Nagle's delay would hold every small answer back 40 ms.
+    (client as Connection & { setNoDelay(noDelay: boolean): void }).setNoDelay(true);
     const held = (this.perAddress.get(clientAddress) ?? 0) + 1;
     if (held > maxConnectionsPerAddress || this.open.size >= maxConnections) {
       client.end();
