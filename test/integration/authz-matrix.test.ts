@@ -7,7 +7,7 @@ import { waitForServer } from '../support/fleet.js';
 import type { ApiClient } from '../support/http.js';
 import { rawRequest } from '../support/raw-request.js';
 import { waitFor } from '../support/wait-for.js';
-import ssh2 from 'ssh2';
+import { ed25519KeyPair } from '../support/sftp-client.js';
 
 /**
  * Who may do what, for every operation of the API, from one table. Columns are the callers of
@@ -104,10 +104,10 @@ const table: Row[] = [
   row('DELETE /me/tokens/{tokenId}',                                  '401   pcr   404   404   404   404   404   2     2     403   403', async (c) => ({
     path: `/me/tokens/${(await ok(admin(c).post<CreatedApiToken>('/me/tokens', { name: c.unique('t') }), 'token')).id}`,
   })),
-  row('POST /me/ssh-keys',                                            '401   pcr   2     2     2     2     2     2     2     403   403', (c) => ({ body: { name: c.unique('k'), publicKey: ssh2.utils.generateKeyPairSync('ed25519').public } })),
+  row('POST /me/ssh-keys',                                            '401   pcr   2     2     2     2     2     2     2     403   403', (c) => ({ body: { name: c.unique('k'), publicKey: ed25519KeyPair().public } })),
   row('GET /me/ssh-keys',                                             '401   pcr   2     2     2     2     2     2     2     2     2'),
   row('DELETE /me/ssh-keys/{keyId}',                                  '401   pcr   404   404   404   404   404   2     2     403   403', async (c) => ({
-    path: `/me/ssh-keys/${(await ok(admin(c).post<SshKey>('/me/ssh-keys', { name: c.unique('k'), publicKey: ssh2.utils.generateKeyPairSync('ed25519').public }), 'ssh key')).id}`,
+    path: `/me/ssh-keys/${(await ok(admin(c).post<SshKey>('/me/ssh-keys', { name: c.unique('k'), publicKey: ed25519KeyPair().public }), 'ssh key')).id}`,
   })),
   row('POST /me/totp',                                                '401   pcr   2     2     2     2     2     2     2     403   403'),
   row('POST /me/totp/confirm',                                        '401   pcr   400   400   400   400   400   400   400   403   403', () => ({ body: { code: '000000' } })),

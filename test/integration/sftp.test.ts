@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
-import { lstat, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { execFile, spawnSync } from 'node:child_process';
+import { lstat, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ssh2 from 'ssh2';
@@ -9,7 +10,7 @@ import { waitFor } from '../support/wait-for.js';
 import { GiB, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
 import { createReadyUser } from '../support/controller.js';
 import { expectProblem } from '../support/problems.js';
-import { sftpConnect, type SftpSession } from '../support/sftp-client.js';
+import { ed25519KeyPair, sftpConnect, type SftpSession } from '../support/sftp-client.js';
 
 const { STATUS_CODE } = ssh2.utils.sftp;
 const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -152,7 +153,7 @@ describe('SFTP on the Controller (real Agent, ssh2\'s client)', function () {
 
   it('SSH keys: 201, listed, sign in with the key, refused after DELETE; bad keys and short RSA named body.publicKey; at most 20', async () => {
     const { client } = await member('keyed', ['servers.read', 'files.read']);
-    const keys = ssh2.utils.generateKeyPairSync('ed25519');
+    const keys = ed25519KeyPair();
     const added = await client.post<{ id: string; name: string; fingerprint: string; createdAt: string }>('/me/ssh-keys', { name: 'laptop', publicKey: keys.public });
     expect(added.status, added.text).to.equal(201);
     expect(added.body).to.include({ name: 'laptop' });
@@ -160,21 +161,50 @@ describe('SFTP on the Controller (real Agent, ssh2\'s client)', function () {
     expect((await client.get<{ items: { id: string }[] }>('/me/ssh-keys')).body.items.map((k) => k.id)).to.deep.equal([added.body.id]);
     const s = await connect(`keyed.${prefix}`, { privateKey: keys.private });
     expect(await s.realpath('.')).to.equal('/');
-    await expectRefused(connect(`keyed.${prefix}`, { privateKey: ssh2.utils.generateKeyPairSync('ed25519').private }));
+    await expectRefused(connect(`keyed.${prefix}`, { privateKey: ed25519KeyPair().private }));
     expectProblem(await client.post('/me/ssh-keys', { name: 'junk', publicKey: 'ssh-ed25519 AAAAnotakey' }), 400, 'invalid_request', 'body.publicKey');
     const rsa = ssh2.utils.generateKeyPairSync('rsa', { bits: 2048 });
     expectProblem(await client.post('/me/ssh-keys', { name: 'old', publicKey: rsa.public }), 400, 'invalid_request', 'body.publicKey: an RSA key of 2048 bits');
     expectProblem(await client.post('/me/ssh-keys', { name: 'again', publicKey: keys.public }), 409, 'conflict', 'body.publicKey');
     for (let i = 1; i < 20; i += 1) {
-      const more = await client.post('/me/ssh-keys', { name: `key-${i}`, publicKey: ssh2.utils.generateKeyPairSync('ed25519').public });
+      const more = await client.post('/me/ssh-keys', { name: `key-${i}`, publicKey: ed25519KeyPair().public });
       expect(more.status, more.text).to.equal(201);
     }
-    expectProblem(await client.post('/me/ssh-keys', { name: 'too-many', publicKey: ssh2.utils.generateKeyPairSync('ed25519').public }), 409, 'conflict', '20 SSH keys');
+    expectProblem(await client.post('/me/ssh-keys', { name: 'too-many', publicKey: ed25519KeyPair().public }), 409, 'conflict', '20 SSH keys');
     expect((await client.delete(`/me/ssh-keys/${added.body.id}`)).status).to.equal(204);
     await expectRefused(connect(`keyed.${prefix}`, { privateKey: keys.private }));
     expect((await client.delete(`/me/ssh-keys/${added.body.id}`)).status).to.equal(404);
     const other = (await f.admin.get<User>('/me')).body;
     expect(other.username).to.equal('admin');
+  });
+
+  it('works with OpenSSH\'s sftp (key sign-in, batch mode): put a tree, ls, get, rename, rm', async function () {
+    const sftpBinary = spawnSync('which', ['sftp']).status === 0;
+    if (!sftpBinary) this.skip();
+    const { client } = await member('openssh', ['servers.read', 'files.read', 'files.write', 'files.delete']);
+    const keys = ed25519KeyPair();
+    expect((await client.post('/me/ssh-keys', { name: 'openssh', publicKey: keys.public })).status).to.equal(201);
+    const dir = await mkdtemp(join(tmpdir(), 'cairn-openssh-'));
+    try {
+      await writeFile(join(dir, 'id'), keys.private, { mode: 0o600 });
+      await mkdir(join(dir, 'tree', 'sub'), { recursive: true });
+      const data = randomBytes(300_000);
+      await writeFile(join(dir, 'tree', 'sub', 'a.bin'), data);
+      await writeFile(join(dir, 'tree', 'b.txt'), 'bee');
+      await writeFile(join(dir, 'batch'), ['put -r tree /tree', 'ls -l /tree', 'get /tree/sub/a.bin back.bin', 'rename /tree/b.txt /tree/c.txt', 'rm /tree/sub/a.bin', 'rmdir /tree/sub', ''].join('\n'));
+      // Asynchronously: the Controller answering it runs in this process.
+      const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => execFile('sftp', [
+        '-b', join(dir, 'batch'), '-P', String(port), '-i', join(dir, 'id'), '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null',
+        '-o', 'IdentitiesOnly=yes', '-o', 'PasswordAuthentication=no', `openssh.${prefix}@127.0.0.1`,
+      ], { cwd: dir, encoding: 'utf8', timeout: 30_000 }, (err, stdout, stderr) => resolve({ status: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr })));
+      expect(run.status, `${run.stdout}\n${run.stderr}`).to.equal(0);
+      expect(run.stdout).to.include('b.txt');
+      expect(sha(await readFile(join(dir, 'back.bin')))).to.equal(sha(data));
+      expect(await readFile(join(rootOf(), 'tree', 'c.txt'), 'utf8')).to.equal('bee');
+      expect(await exists(join(rootOf(), 'tree', 'sub'))).to.equal(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

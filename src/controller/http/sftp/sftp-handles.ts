@@ -92,3 +92,23 @@ export class WriteHandle {
 }
 
 export type Handle = DirHandle | ReadHandle | WriteHandle;
+
+/** The parts of ssh2's server-side SFTP channel its types leave out. */
+interface SftpChannel {
+  outgoing: { id: number; state: string };
+  _protocol: { exitStatus(channel: number, status: number): void };
+  on(event: 'end', listener: () => void): unknown;
+  end(): void;
+}
+
+/**
+ * When the client ends the subsystem, answer with exit status 0 before closing: OpenSSH's `sftp`
+ * exits 1 after a batch that all went well when the channel closes without one.
+ */
+export function exitCleanly(sftp: object): void {
+  const channel = sftp as SftpChannel;
+  channel.on('end', () => {
+    if (channel.outgoing.state === 'open') channel._protocol.exitStatus(channel.outgoing.id, 0);
+    channel.end();
+  });
+}

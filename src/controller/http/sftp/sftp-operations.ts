@@ -5,7 +5,7 @@ import { DomainError } from '../../core/errors.js';
 import type { FileService } from '../../services/files/files.js';
 import type { SftpAccess, SftpTarget } from '../../services/files/sftp-access.js';
 import { apiPath, shownPath, splitPath } from './sftp-paths.js';
-import { DirHandle, ReadHandle, WriteHandle, type Handle } from './sftp-handles.js';
+import { DirHandle, ReadHandle, WriteHandle, exitCleanly, type Handle } from './sftp-handles.js';
 
 const { OPEN_MODE, STATUS_CODE } = ssh2.utils.sftp;
 
@@ -63,6 +63,7 @@ export class SftpOperations {
   readonly counts: SessionCounts = { filesWritten: 0, bytesWritten: 0, filesDeleted: 0 };
 
   constructor(private readonly sftp: SFTPWrapper, private readonly target: () => SftpTarget, private readonly files: FileService, private readonly access: SftpAccess) {
+    exitCleanly(sftp);
     const on = <A extends unknown[]>(event: string, work: (...args: A) => Promise<void>) =>
       sftp.on(event, (reqId: number, ...args: A) => {
         work(...args).then(() => sftp.status(reqId, STATUS_CODE.OK), (e: unknown) => {
