@@ -52,19 +52,28 @@ export class ReadHandle {
   }
 }
 
+/** How far ahead of the file's end a write may arrive: clients pipeline writes, and split ones can come out of order. */
+const maxWritesAheadBytes = 16 * 1024 * 1024;
+
 /**
  * A file open for writing: an upload to the Agent fed in order. SFTP writes carry offsets; clients
- * send them in sequence, and a write elsewhere (a gap, a rewrite) is refused, since the upload only
- * appends. The file appears whole at CLOSE, as an upload through the API does.
+ * send them in sequence, though a pipelining client's split writes may overtake each other, so a
+ * write ahead of the end waits (up to 16 MiB) for the ones before it. A write behind the end (a
+ * rewrite) or too far ahead is refused, since the upload only appends. The file appears whole at
+ * CLOSE, as an upload through the API does.
  */
 export class WriteHandle {
   readonly kind = 'write';
-  readonly body = new PassThrough();
+  readonly body = new PassThrough({ highWaterMark: 1024 * 1024 });
   written = 0;
   failure?: Error;
   readonly done: Promise<void>;
+  private readonly ahead = new Map<number, Buffer>();
+  private aheadBytes = 0;
 
   constructor(readonly path: string, upload: (body: PassThrough) => Promise<void>) {
+    // A pipelining client has up to 64 writes waiting for the same drain.
+    this.body.setMaxListeners(0);
     this.done = upload(this.body);
     this.done.catch((e: unknown) => {
       this.failure = e instanceof Error ? e : new Error(String(e));
@@ -73,13 +82,34 @@ export class WriteHandle {
 
   async write(offset: number, data: Buffer): Promise<void> {
     if (this.failure) throw this.failure;
-    if (offset !== this.written) throw new Error(`writes must come in order: expected offset ${this.written}, got ${offset} (Cairn's SFTP writes a file from start to end)`);
-    this.written += data.length;
-    if (!this.body.write(data)) await Promise.race([once(this.body, 'drain'), this.done]);
+    if (offset < this.written || offset + data.length > this.written + maxWritesAheadBytes || this.ahead.has(offset)) {
+      throw new Error(`writes must come in order: the file is written up to ${this.written} bytes, a write at ${offset} cannot be taken (Cairn's SFTP writes a file from start to end)`);
+    }
+    if (offset > this.written) {
+      this.ahead.set(offset, data);
+      this.aheadBytes += data.length;
+      return;
+    }
+    let next: Buffer | undefined = data;
+    let flowing = true;
+    while (next) {
+      this.written += next.length;
+      flowing = this.body.write(next);
+      next = this.ahead.get(this.written);
+      if (next) {
+        this.ahead.delete(this.written);
+        this.aheadBytes -= next.length;
+      }
+    }
+    if (!flowing) await Promise.race([once(this.body, 'drain'), this.done]);
   }
 
   /** Resolves with the file's size once the Agent has it whole. */
   async close(): Promise<number> {
+    if (this.ahead.size > 0) {
+      this.abort();
+      throw new Error(`the file was closed with a gap: written up to ${this.written} bytes, and ${this.aheadBytes} bytes beyond`);
+    }
     this.body.end();
     await this.done;
     return this.written;
