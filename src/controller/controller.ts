@@ -33,6 +33,8 @@ import type { Repositories } from './store/repositories.js';
 import { TemplateCatalog } from './adapters/software/template-catalog.js';
 import { loadControllerTls, localAgentTlsName } from './program/tls.js';
 import { SecretBox } from './security/secret-box.js';
+import { startSftp } from './program/sftp.js';
+import { registerSftpMetrics } from './metrics/sftp-metrics.js';
 
 export interface ControllerOptions {
   config: ControllerConfig;
@@ -55,6 +57,8 @@ export interface ControllerOptions {
 export interface RunningController {
   httpPort: number;
   grpcPort: number;
+  /** Undefined while SFTP is off (`--sftp-port off`). */
+  sftpPort?: number;
   /** Where a browser opens the web UI, and where Agents dial the link (as this Controller knows them). */
   webUrl: string;
   grpcAddress: string;
@@ -113,6 +117,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   registerDesiredSendMetrics(metrics.registry, services.desiredSender);
   registerNotificationMetrics(metrics.registry, services.notifications.outbox);
   registerScheduleMetrics(metrics.registry, services.schedules.runs);
+  registerSftpMetrics(metrics.registry, services.sftp);
   // Before anything that tells events (backups recovering, workflows resuming, Agents connecting) starts.
   await services.notifications.start();
   await services.backups.start();
@@ -141,6 +146,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const http = await listenHttp(app, { host: config.host, port: config.httpPort, tls })
     .catch(refusePortInUse({ host: config.host, port: config.httpPort, what: 'the HTTP API', flag: '--http-port' }));
   answerClientErrors(http);
+  const sftp = await startSftp(config, services, logger);
   const httpPort = (http.address() as AddressInfo).port;
   const webUrl = `${tls ? 'https' : 'http'}://${dialAddress(config.host, httpPort)}/`;
   logger.info({ event: 'http_listening', host: config.host, port: httpPort, store: repos.kind, webUrl }, `HTTP API listening; web UI at ${webUrl}`);
@@ -159,6 +165,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   return {
     httpPort,
     grpcPort,
+    ...(sftp ? { sftpPort: sftp.port } : {}),
     webUrl,
     grpcAddress: dialAddress(config.host, grpcPort),
     ...(setupCodeFile ? { setupCodeFile } : {}),
@@ -167,6 +174,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
     localAgent,
     async close() {
       const report = await drain.drain(app, http, config.shutdownTimeoutMs);
+      await sftp?.server.close();
       // Workflows stop where they are before the link goes: its closing must not look like a failure to roll back.
       await services.workflows.stop();
       await services.schedules.stop();

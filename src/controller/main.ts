@@ -37,7 +37,7 @@ runProgram({
       await settleBriefly(() => !controller.localAgent || controller.services.agents.connectedCount > 0, localAgentSettleMs);
       process.stdout.write(readyLines(controller).join('\n') + '\n');
     } else {
-      process.stdout.write(JSON.stringify({ event: 'listening', httpPort: controller.httpPort, grpcPort: controller.grpcPort }) + '\n');
+      process.stdout.write(JSON.stringify({ event: 'listening', httpPort: controller.httpPort, grpcPort: controller.grpcPort, sftpPort: controller.sftpPort }) + '\n');
     }
   },
 });

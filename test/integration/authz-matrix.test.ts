@@ -1,12 +1,13 @@
 import { expect } from 'chai';
 import yazl from 'yazl';
-import type { Backup, BackupDestination, BackupSchedule, CreatedApiToken, EnrollmentIssued, PluginInstallation, PluginInstallationPage, Role, Schedule, ServerDetail, Team, User } from '../support/api-types.js';
+import type { Backup, BackupDestination, BackupSchedule, CreatedApiToken, EnrollmentIssued, PluginInstallation, PluginInstallationPage, Role, Schedule, ServerDetail, SshKey, Team, User } from '../support/api-types.js';
 import { buildIdentities, identityNames, type Identity, type IdentityName } from '../support/authz-identities.js';
 import { buildWorld, simcraft, smallResources, worldWebhookUrl, type World } from '../support/fixture-world.js';
 import { waitForServer } from '../support/fleet.js';
 import type { ApiClient } from '../support/http.js';
 import { rawRequest } from '../support/raw-request.js';
 import { waitFor } from '../support/wait-for.js';
+import { ed25519KeyPair } from '../support/sftp-client.js';
 
 /**
  * Who may do what, for every operation of the API, from one table. Columns are the callers of
@@ -102,6 +103,11 @@ const table: Row[] = [
   row('GET /me/tokens',                                               '401   pcr   2     2     2     2     2     2     2     2     2'),
   row('DELETE /me/tokens/{tokenId}',                                  '401   pcr   404   404   404   404   404   2     2     403   403', async (c) => ({
     path: `/me/tokens/${(await ok(admin(c).post<CreatedApiToken>('/me/tokens', { name: c.unique('t') }), 'token')).id}`,
+  })),
+  row('POST /me/ssh-keys',                                            '401   pcr   2     2     2     2     2     2     2     403   403', (c) => ({ body: { name: c.unique('k'), publicKey: ed25519KeyPair().public } })),
+  row('GET /me/ssh-keys',                                             '401   pcr   2     2     2     2     2     2     2     2     2'),
+  row('DELETE /me/ssh-keys/{keyId}',                                  '401   pcr   404   404   404   404   404   2     2     403   403', async (c) => ({
+    path: `/me/ssh-keys/${(await ok(admin(c).post<SshKey>('/me/ssh-keys', { name: c.unique('k'), publicKey: ed25519KeyPair().public }), 'ssh key')).id}`,
   })),
   row('POST /me/totp',                                                '401   pcr   2     2     2     2     2     2     2     403   403'),
   row('POST /me/totp/confirm',                                        '401   pcr   400   400   400   400   400   400   400   403   403', () => ({ body: { code: '000000' } })),

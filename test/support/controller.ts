@@ -83,6 +83,7 @@ export async function startTestController(options: TestControllerOptions = {}): 
   const config = parseControllerConfig(['--data-dir', dataDir, '--http-port', '0', '--grpc-port', String(options.grpcPort ?? 0), ...tlsArgs, ...(options.extraArgs ?? [])], {
     MONGODB_URI: options.mongodbUri ?? (await testDatabaseFor(dataDir)),
     CAIRN_SOFTWARE_SOURCES: process.env.CAIRN_SOFTWARE_SOURCES,
+    CAIRN_SFTP_PORT: process.env.CAIRN_SFTP_PORT,
   });
   const controller = await startController({ config, clock, logger: silentLogger, checkResponses: true, sessionPolicy: options.sessionPolicy, nodeTimings: options.nodeTimings, migrationTimings: options.migrationTimings, scheduleTimers: clock, uploads: options.uploads });
   // As `npm start` on a terminal, a test has a Controller's local Agent connected before it goes on:

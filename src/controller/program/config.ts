@@ -13,6 +13,8 @@ export interface ControllerConfig {
   dataDir: string;
   httpPort: number;
   grpcPort: number;
+  /** The SFTP server's port (0: a free one); undefined: SFTP is off. */
+  sftpPort?: number;
   host: string;
   mongodbUri?: string;
   catalogSource?: string;
@@ -62,6 +64,7 @@ const flags = {
   config: { value: 'FILE', env: 'CAIRN_CONTROLLER_CONFIG', help: 'a YAML file of settings whose keys are these long flags (data-dir: /var/lib/cairn); flags and variables win over it' },
   'data-dir': { value: 'DIR', env: 'CAIRN_DATA_DIR', help: 'where the embedded store, the setup code and backups live (default ./data)' },
   'http-port': { value: 'N', env: 'CAIRN_HTTP_PORT', help: 'HTTP API and web UI port; 0 picks a free one (default 8080)' },
+  'sftp-port': { value: 'N|off', env: 'CAIRN_SFTP_PORT', help: 'the SFTP server\'s port (docs/sftp.md); 0 picks a free one, off turns SFTP off (default 2022)' },
   'grpc-port': { value: 'N', env: 'CAIRN_GRPC_PORT', help: 'the Agent link\'s port; 0 picks a free one (default 8443)' },
   host: { value: 'ADDR', env: 'CAIRN_HOST', help: 'the address both listen on (default 127.0.0.1)' },
   'mongodb-uri': { value: 'URI', env: 'MONGODB_URI', help: 'keep the store in MongoDB instead of the embedded store' },
@@ -132,6 +135,7 @@ function configFrom(settings: ProgramSettings<keyof typeof flags>): ControllerCo
     dataDir: resolve(get('data-dir') ?? './data'),
     httpPort: parsed('http-port', 'a port number 0..65535', port) ?? 8080,
     grpcPort: parsed('grpc-port', 'a port number 0..65535', port) ?? 8443,
+    sftpPort: get('sftp-port') === 'off' ? undefined : parsed('sftp-port', 'a port number 0..65535 or off', port) ?? 2022,
     host: get('host') ?? '127.0.0.1',
     mongodbUri: get('mongodb-uri'),
     catalogSource: get('catalog-source'),

@@ -2,6 +2,7 @@ import Type from 'typebox';
 import { ServerModpack } from './modpacks.js';
 import { egressRuleFormat } from './validators.js';
 import { ConditionSchema, DateTime, ResourceAmountsSchema, Uuid, pageQueryFields, PrintableName } from './common.js';
+import { SftpAddress } from './sftp.js';
 
 /**
  * The values of a server's state fields. domain/server-spec.ts names their types (Phase,
@@ -163,6 +164,7 @@ export const ServerDetail = Type.Object({
     kind: Type.String(), startedAt: DateTime, step: Type.String(),
     targetNodeId: Type.Optional(Uuid),
   })),
+  sftp: Type.Optional(SftpAddress),
   createdAt: DateTime,
   updatedAt: DateTime,
 });

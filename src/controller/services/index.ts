@@ -24,6 +24,8 @@ import { ArchiveDownloads } from './files/archive-download.js';
 import { ArchiveJobs } from './files/archive-jobs.js';
 import { FileChangesUnderWay } from './files/file-changes.js';
 import { FileService } from './files/files.js';
+import { SftpAccess } from './files/sftp-access.js';
+import { SshKeyService } from './identity/ssh-keys.js';
 import { NodeCalls } from '../link/node-calls.js';
 import { PropertiesService } from './files/properties.js';
 import { ReconcileTimer } from './servers/reconcile-timer.js';
@@ -210,6 +212,8 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     auth,
     totp,
     unlock: new UnlockService(deps, access, auth, totp),
+    sshKeys: new SshKeyService(deps, access),
+    sftp: new SftpAccess(deps, access, auth, serverAggregate, servers),
     oidc: { settings: oidcSettings, login: oidcLogin },
     loginFailures,
     setup: new SetupService(deps, sessions),

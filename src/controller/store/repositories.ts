@@ -8,6 +8,7 @@ import type { CatalogPluginDoc, PluginInstallationDoc } from './records.js';
 import type { BackupDestinationDoc, BackupDoc, BackupScheduleDoc } from './records.js';
 import type { WebhookDeliveryDoc, WebhookDoc } from './records.js';
 import type { ScheduleDoc, ScheduleRunDoc } from './records.js';
+import type { SshKeyDoc } from './ssh-key-records.js';
 
 /**
  * Disk kept free for audit events, where the store's disk is the Controller's (embedded store):
@@ -62,6 +63,7 @@ export interface Repositories {
   webhookDeliveries: Collection<WebhookDeliveryDoc>;
   schedules: Collection<ScheduleDoc>;
   scheduleRuns: Collection<ScheduleRunDoc>;
+  sshKeys: Collection<SshKeyDoc>;
   audit: AuditLog;
   auditRoom: AuditRoom;
   /** A destination's content-addressed store: its root area, or a team's area when `teamId` is given. */
@@ -99,6 +101,7 @@ export const collectionIndexes: Record<Exclude<keyof Repositories, 'kind' | 'aud
   schedules: [{ field: 'serverId' }, { field: 'teamId' }],
   // A run is claimed by inserting it: the unique key is what keeps a minute from running twice.
   scheduleRuns: [{ field: 'scheduleId' }, { field: 'claimKey', unique: true }, { field: 'result' }],
+  sshKeys: [{ field: 'userId' }, { field: 'fingerprint' }],
 };
 
 export async function openRepositories(adapter: StoreAdapter): Promise<Repositories> {
@@ -130,6 +133,7 @@ export async function openRepositories(adapter: StoreAdapter): Promise<Repositor
     webhookDeliveries: await open<WebhookDeliveryDoc>('webhookDeliveries'),
     schedules: await open<ScheduleDoc>('schedules'),
     scheduleRuns: await open<ScheduleRunDoc>('scheduleRuns'),
+    sshKeys: await open<SshKeyDoc>('sshKeys'),
     audit: await adapter.openAuditLog(),
     auditRoom: adapter.auditRoom ?? noRoomKept,
     blobStore: (destinationId, teamId) => adapter.openBlobStore(destinationId, teamId),

@@ -1,5 +1,6 @@
 import { ApiToken, CreateApiToken, CreatedApiToken } from '../../schemas/auth.js';
 import { IdParams, PageQuery, Paged } from '../../schemas/common.js';
+import { CreateSshKey, SshKey, SshKeyList, maxSshKeysPerUser } from '../../schemas/sftp.js';
 import { User } from '../../schemas/users.js';
 import type { Services } from '../../services/index.js';
 import { route } from '../route.js';
@@ -27,5 +28,24 @@ export const meRoutes = (s: Services) => [
     summary: 'Revoke one of your API tokens.', params: IdParams('tokenId'),
     audit: { action: 'token.delete', targetKind: 'api_token' },
     handler: async ({ caller, params, audit }) => s.tokens.revoke(caller, params.tokenId, audit),
+  }),
+  route({
+    method: 'POST', path: '/me/ssh-keys', tag: 'me', status: 201,
+    summary: 'Add an SSH public key to sign in to SFTP with (docs/sftp.md).',
+    description: `At most ${maxSshKeysPerUser} keys per user (\`conflict\` past it, and for a key added already).`,
+    body: CreateSshKey, response: SshKey, errors: ['conflict'],
+    audit: { action: 'ssh_key.create', targetKind: 'ssh_key' },
+    handler: async ({ caller, body, audit }) => s.sshKeys.create(caller, body, audit),
+  }),
+  route({
+    method: 'GET', path: '/me/ssh-keys', tag: 'me', status: 200,
+    summary: 'Your SSH public keys for SFTP.', response: SshKeyList,
+    handler: async ({ caller }) => s.sshKeys.list(caller),
+  }),
+  route({
+    method: 'DELETE', path: '/me/ssh-keys/{keyId}', tag: 'me', status: 204,
+    summary: 'Remove one of your SSH public keys; SFTP sessions it opened stay open until they end.', params: IdParams('keyId'),
+    audit: { action: 'ssh_key.delete', targetKind: 'ssh_key' },
+    handler: async ({ caller, params, audit }) => s.sshKeys.remove(caller, params.keyId, audit),
   }),
 ];

@@ -90,7 +90,7 @@ export const serverRoutes = (s: Services) => [
       }
     },
   }),
-  server.get(() => s.servers, {
+  server.get(() => ({ get: (caller, id) => s.sftp.serverDetail(caller, id) }), {
     summary: 'One server: desired spec, observed status (with its last crash: exit code or signal and last console lines), conditions.', response: ServerDetail,
   }),
   route({

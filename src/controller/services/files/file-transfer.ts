@@ -61,12 +61,13 @@ export async function uploadBody(calls: NodeCalls, doc: ServerDoc, path: string,
   }
 }
 
-interface Range {
+export interface Range {
   chunks: FileChunk[];
   totalBytes: number;
 }
 
-async function readRange(calls: NodeCalls, doc: ServerDoc, path: string, offset: number, length: number): Promise<Range> {
+/** One range of a file as the Agent sends it: at most `length` bytes from `offset`, and the file's size. */
+export async function readRange(calls: NodeCalls, doc: ServerDoc, path: string, offset: number, length: number): Promise<Range> {
   const chunks: FileChunk[] = [];
   const take = (c: FileChunk) => chunks.push(c);
   const last = await calls.ask(doc, { body: 'fileRead', fileRead: { serverId: doc._id, path, chunkBytes: maxChunkBytes, offset, length } }, {

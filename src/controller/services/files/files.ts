@@ -1,7 +1,7 @@
 import type { PassThrough, Readable } from 'node:stream';
 import type { FileEntry } from '../../../shared/link/messages.js';
 import { refuseWhileFilesInMotion, type FileChangesUnderWay } from './file-changes.js';
-import { downloadStream, maxFileBytes, tooLarge, uploadBody } from './file-transfer.js';
+import { downloadStream, maxFileBytes, readRange, tooLarge, uploadBody, type Range } from './file-transfer.js';
 import { agentDeadlines, type NodeCalls } from '../../link/node-calls.js';
 import type { ServerAggregate } from '../servers/aggregate.js';
 import type { AuditScope } from '../../core/audit-scope.js';
@@ -65,6 +65,13 @@ export class FileService {
     const doc = await this.servers.load(caller, serverId, 'files.read');
     this.refuseSecret(doc, path);
     return downloadStream(this.calls, doc, path);
+  }
+
+  /** Up to `length` bytes from `offset` (SFTP reads at offsets): the chunks and the file's size. */
+  async readAt(caller: Caller, serverId: string, path: string, offset: number, length: number): Promise<Range> {
+    const doc = await this.servers.load(caller, serverId, 'files.read');
+    this.refuseSecret(doc, path);
+    return readRange(this.calls, doc, path, offset, length);
   }
 
   /** `declaredBytes` is the Content-Length, if any: a declared size over the limit is refused before reading. */

@@ -90,6 +90,24 @@ export class AuthService {
   }
 
   /**
+   * A password sign-in outside the HTTP API (SFTP): the throttles of `login`, no session. Refused
+   * (undefined) for an account a password alone must not open: TOTP on, single sign-on, or password
+   * sign-in turned off. Throws `too_many_attempts` past the limits; the caller counts its refusals.
+   */
+  async passwordOnly(username: string, password: string, clientAddress: string): Promise<UserDoc | undefined> {
+    const key = username.toLowerCase();
+    const user = await this.deps.repos.users.findOne({ usernameKey: key });
+    const account = user?._id ?? key;
+    const slot = reserveAll([[this.perAddress, clientAddress], [this.perAccountAddress, `${account}\n${clientAddress}`], [this.perAccount, account]]);
+    const ok = await verifyPassword(user?.passwordHash ?? (await decoyPasswordHash()), password);
+    if (!user || !ok) return undefined;
+    slot.release();
+    this.perAccountAddress.reset(`${account}\n${clientAddress}`);
+    if (user.totpSeal !== undefined || user.identity !== undefined || !(await this.passwordPolicy.allowsPassword(user))) return undefined;
+    return user;
+  }
+
+  /**
    * Takes the attempt's slot in every throttle before the password is hashed, so a burst of
    * concurrent guesses gets no more checks than the allowance; a failure keeps its slot.
    */

@@ -119,6 +119,7 @@ export class UserService {
     await repos.users.delete({ _id: userId });
     await repos.sessions.delete({ userId });
     await repos.apiTokens.delete({ userId });
+    await repos.sshKeys.delete({ userId });
     await repos.memberships.delete({ userId });
     await repos.passwordResets.delete({ userId });
     this.accessEvents.publish({ userId, kind: 'user_deleted' });

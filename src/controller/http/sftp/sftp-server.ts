@@ -1,0 +1,140 @@
+import type { AddressInfo } from 'node:net';
+import ssh2, { type AuthContext, type Connection } from 'ssh2';
+import type { Logger } from '../../../shared/logger.js';
+import { AuditScope } from '../../core/audit-scope.js';
+import type { SshHostKey } from '../../security/ssh-host-key.js';
+import type { AuditService } from '../../services/audit/audit.js';
+import type { FileService } from '../../services/files/files.js';
+import type { SftpAccess, SftpTarget } from '../../services/files/sftp-access.js';
+import type { SshKeyService } from '../../services/identity/ssh-keys.js';
+import { SftpOperations } from './sftp-operations.js';
+import { verifyKeyLogin } from './sftp-key-login.js';
+
+export interface SftpServerOptions {
+  host: string;
+  port: number;
+  hostKey: SshHostKey;
+  access: SftpAccess;
+  keys: SshKeyService;
+  files: FileService;
+  audit: AuditService;
+  logger: Logger;
+  /** How often an open session checks that its user still holds `files.read` on the server (a revoked membership ends it). */
+  recheckMs?: number;
+}
+
+/** Connections one address may hold open at once, signed in or not, so a flood from one place cannot starve the rest. */
+const maxConnectionsPerAddress = 16;
+const maxConnections = 512;
+/** A connection must sign in within this time, and in at most this many tries. */
+const signInMs = 30_000;
+const maxSignInTries = 6;
+const methods: AuthContext['method'][] = ['publickey', 'password'];
+
+/**
+ * The SFTP server: SSH with the SFTP subsystem and nothing else (no shell, no exec, no
+ * forwarding). It signs users in (SftpAccess, the sign-in throttles), then hands each request to
+ * SftpOperations, which goes through the files service as the API does.
+ */
+export class SftpServer {
+  private readonly server: ssh2.Server;
+  private readonly perAddress = new Map<string, number>();
+  private readonly open = new Set<Connection>();
+
+  constructor(private readonly options: SftpServerOptions) {
+    this.server = new ssh2.Server({ hostKeys: [options.hostKey.privateKey], ident: 'Cairn' }, (client, info) => this.accept(client, info.ip));
+  }
+
+  async listen(): Promise<number> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.options.port, this.options.host, () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  async close(): Promise<void> {
+    for (const client of this.open) client.end();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private accept(client: Connection, clientAddress: string): void {
+    client.on('error', () => undefined);
+    // Each SFTP request waits for its answer: Nagle's delay would hold every small answer back 40 ms.
+    (client as Connection & { setNoDelay(noDelay: boolean): void }).setNoDelay(true);
+    const held = (this.perAddress.get(clientAddress) ?? 0) + 1;
+    if (held > maxConnectionsPerAddress || this.open.size >= maxConnections) {
+      client.end();
+      return;
+    }
+    this.perAddress.set(clientAddress, held);
+    this.open.add(client);
+    let target: SftpTarget | undefined;
+    let tries = 0;
+    const signInTimer = setTimeout(() => client.end(), signInMs);
+    client.on('authentication', (ctx) => {
+      void this.signIn(ctx, clientAddress).then((signedIn) => {
+        if (signedIn) {
+          target = signedIn;
+          ctx.accept();
+          return;
+        }
+        tries += 1;
+        if (tries >= maxSignInTries) client.end();
+        else ctx.reject(methods);
+      }, (e: unknown) => {
+        this.options.logger.warn({ event: 'sftp_sign_in_error', err: e }, 'SFTP sign-in failed on an error');
+        ctx.reject(methods);
+      });
+    });
+    client.on('ready', () => {
+      clearTimeout(signInTimer);
+      if (target) this.session(client, target, clientAddress);
+    });
+    client.on('close', () => {
+      clearTimeout(signInTimer);
+      this.open.delete(client);
+      const left = (this.perAddress.get(clientAddress) ?? 1) - 1;
+      if (left > 0) this.perAddress.set(clientAddress, left);
+      else this.perAddress.delete(clientAddress);
+    });
+  }
+
+  private async signIn(ctx: AuthContext, clientAddress: string): Promise<SftpTarget | undefined> {
+    if (ctx.method === 'password') return this.options.access.byPassword(ctx.username, ctx.password, clientAddress);
+    if (ctx.method === 'publickey') return verifyKeyLogin(ctx, this.options.access, this.options.keys);
+    return undefined;
+  }
+
+  /** A signed-in connection: audited at its start and end, rechecked on a timer, SFTP only. */
+  private session(client: Connection, signedIn: SftpTarget, clientAddress: string): void {
+    const { audit, logger, files, access } = this.options;
+    let target = signedIn;
+    const operations: SftpOperations[] = [];
+    const record = (action: string, details: Record<string, unknown>) =>
+      audit.record(new AuditScope(action, 'server').target(target.serverId).detail({ clientAddress, ...details }), target.caller, 'SUCCESS')
+        .catch((e: unknown) => logger.warn({ event: 'sftp_audit_failed', err: e }, 'could not audit an SFTP session'));
+    void record('server.sftp.open', {});
+    const recheck = setInterval(() => {
+      void access.recheck(target).then((now) => {
+        if (now) target = now;
+        else client.end();
+      }, () => undefined);
+    }, this.options.recheckMs ?? 2_000);
+    client.on('session', (acceptSession) => {
+      const session = acceptSession();
+      // ssh2 refuses every request of a session no listener takes: shell, exec, pty and forwarding alike.
+      session.on('sftp', (acceptSftp) => operations.push(new SftpOperations(acceptSftp(), () => target, files, access)));
+    });
+    client.on('close', () => {
+      clearInterval(recheck);
+      for (const ops of operations) ops.end();
+      const counts = { filesWritten: 0, bytesWritten: 0, filesDeleted: 0 };
+      for (const ops of operations) for (const key of Object.keys(counts) as (keyof typeof counts)[]) counts[key] += ops.counts[key];
+      void record('server.sftp.close', counts);
+    });
+  }
+}
