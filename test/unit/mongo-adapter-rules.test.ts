@@ -36,7 +36,11 @@ describe('MongoDB adapter rules (no server needed)', () => {
     expect(duplicateFieldOf(duplicate({ errmsg: 'E11000 duplicate key error collection: cairn.users index: usernameKey_1 dup key: { usernameKey: "x" }' }))).to.equal('usernameKey');
     expect(duplicateFieldOf(duplicate({ errmsg: 'E11000 duplicate key error index: cairn.users.$emailKey_1 dup key: { : "x" }' }))).to.equal('emailKey');
     expect(duplicateFieldOf(duplicate({ errmsg: 'E11000 duplicate key error collection: cairn.users index: _id_ dup key: { _id: "x" }' }))).to.equal('_id');
-    expect(duplicateFieldOf(duplicate({ errmsg: 'E11000 duplicate key' }))).to.equal('_id');
+    // FerretDB says no field on an insert (the collection then looks it up) and only its SQLite constraint on an update.
+    expect(duplicateFieldOf(duplicate({ errmsg: 'E11000 duplicate key' }))).to.equal(undefined);
+    expect(() => mapDriverError(duplicate({ errmsg: 'E11000 duplicate key' }))).to.throw(DuplicateKeyError).with.property('field', '_id');
+    const constraint = new MongoServerError({ code: 1, errmsg: "constraint failed: UNIQUE constraint failed: index 'servers_d330f226_nameKey_1' (2067)" });
+    expect(() => mapDriverError(constraint)).to.throw(DuplicateKeyError).with.property('field', 'nameKey');
     expect(() => mapDriverError(duplicate({ errmsg: 'index: hash_1 dup key' }))).to.throw(DuplicateKeyError).with.property('field', 'hash');
     const other = new MongoServerError({ code: 2, errmsg: 'bad value' });
     expect(() => mapDriverError(other)).to.throw(other);
