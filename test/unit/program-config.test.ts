@@ -55,6 +55,17 @@ describe('--config: settings from a YAML file', () => {
     expect(parseControllerConfig(['--config', await file('blank.yaml', 'mongodb-uri:\nhost: ""\n')], {})).to.deep.include({ mongodbUri: undefined, host: '127.0.0.1' });
   });
 
+  it('--store: MongoDB when a URI is given, embedded otherwise; the choice wins over a URI in the environment', () => {
+    const uri = 'mongodb://127.0.0.1:1/cairn';
+    expect(parseControllerConfig([], {}).mongodbUri).to.equal(undefined);
+    expect(parseControllerConfig([], { MONGODB_URI: uri }).mongodbUri).to.equal(uri);
+    expect(parseControllerConfig(['--store', 'mongodb'], { MONGODB_URI: uri }).mongodbUri).to.equal(uri);
+    expect(parseControllerConfig(['--store', 'embedded'], { MONGODB_URI: uri }).mongodbUri).to.equal(undefined);
+    expect(parseControllerConfig([], { CAIRN_STORE: 'mongodb', MONGODB_URI: uri }).mongodbUri).to.equal(uri);
+    expect(() => parseControllerConfig(['--store', 'mongodb'], {})).to.throw('--store mongodb needs the database: give MONGODB_URI or --mongodb-uri');
+    expect(() => parseControllerConfig(['--store', 'sqlite'], {})).to.throw('--store must be embedded or mongodb, got "sqlite"');
+  });
+
   it('the file is validated like the flags: a bad value is refused naming the setting', async () => {
     const path = await file('bad-port.yaml', 'http-port: 70000\n');
     expect(() => parseControllerConfig(['--config', path], {})).to.throw('--http-port must be a port number 0..65535, got "70000"');

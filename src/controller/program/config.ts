@@ -67,7 +67,8 @@ const flags = {
   'sftp-port': { value: 'N|off', env: 'CAIRN_SFTP_PORT', help: 'the SFTP server\'s port (docs/sftp.md); 0 picks a free one, off turns SFTP off (default 2022)' },
   'grpc-port': { value: 'N', env: 'CAIRN_GRPC_PORT', help: 'the Agent link\'s port; 0 picks a free one (default 8443)' },
   host: { value: 'ADDR', env: 'CAIRN_HOST', help: 'the address both listen on (default 127.0.0.1)' },
-  'mongodb-uri': { value: 'URI', env: 'MONGODB_URI', help: 'keep the store in MongoDB instead of the embedded store' },
+  store: { value: 'embedded|mongodb', env: 'CAIRN_STORE', help: 'where records live: the embedded store in --data-dir, or MongoDB at MONGODB_URI (default: mongodb when a URI is given, else embedded; embedded ignores a URI)' },
+  'mongodb-uri': { value: 'URI', env: 'MONGODB_URI', help: 'the MongoDB database of --store mongodb (mongodb://…/cairn; a replica set in production; docs/operations.md#mongodb)' },
   'catalog-source': { value: 'PATH_OR_URL', env: 'CAIRN_CATALOG_SOURCE', help: 'the plugin catalog feed (default: Modrinth and Hangar, the shipped sample only while neither answers)' },
   'catalog-sync-minutes': { value: 'N', env: 'CAIRN_CATALOG_SYNC_MINUTES', help: 'minutes between catalog syncs; 0 syncs at start only (default 60)' },
   'software-source': { value: 'NAME=URL', env: 'CAIRN_SOFTWARE_SOURCES', multiple: true, help: 'where versions come from: papermc=<Fill v3 root>, mojang=<version manifest URL>, fabric=<meta API /v2 root>, neoforge=<Maven root>, forge=<Maven root>, modrinth=<API /v2 root>, hangar=<API /v1 root> (these two also feed the plugin catalog); repeatable (env: comma-separated; default: the vendors\' addresses)' },
@@ -126,6 +127,19 @@ function upstreamBases(raw: string | undefined): SourceBases {
   return parsed.bases;
 }
 
+const storeKinds = ['embedded', 'mongodb'] as const;
+const storeKind = (raw: string) => storeKinds.find((kind) => kind === raw);
+
+/**
+ * The URI the store opens, or none for the embedded store. `--store` is the operator's choice and wins: a
+ * MONGODB_URI left in the environment does not move an embedded install, and MongoDB without a URI cannot start.
+ */
+function mongodbUriOf(kind: (typeof storeKinds)[number] | undefined, uri: string | undefined): string | undefined {
+  if (kind === 'embedded') return undefined;
+  if (kind === 'mongodb' && !uri) throw new ConfigError('--store mongodb needs the database: give MONGODB_URI or --mongodb-uri (mongodb://host/cairn)');
+  return uri || undefined;
+}
+
 /** Flags win over environment variables, which win over the config file, which wins over defaults. */
 function configFrom(settings: ProgramSettings<keyof typeof flags>): ControllerConfig {
   const { get, on, parsed } = settings;
@@ -137,7 +151,7 @@ function configFrom(settings: ProgramSettings<keyof typeof flags>): ControllerCo
     grpcPort: parsed('grpc-port', 'a port number 0..65535', port) ?? 8443,
     sftpPort: get('sftp-port') === 'off' ? undefined : parsed('sftp-port', 'a port number 0..65535 or off', port) ?? 2022,
     host: get('host') ?? '127.0.0.1',
-    mongodbUri: get('mongodb-uri'),
+    mongodbUri: mongodbUriOf(parsed('store', 'embedded or mongodb', storeKind), get('mongodb-uri')),
     catalogSource: get('catalog-source'),
     catalogSyncMinutes: parsed('catalog-sync-minutes', 'a whole number 0..10080', wholeNumber(0, 10_080)) ?? 60,
     templatesDir: optionalPath(get('templates-dir')),
