@@ -75,6 +75,11 @@ async function testDatabaseFor(dataDir: string): Promise<string | undefined> {
   return db.uri();
 }
 
+/** The MongoDB database a test Controller runs on under CAIRN_TEST_MONGODB=1; undefined on the embedded store. */
+export async function testStoreUri(t: TestController): Promise<string | undefined> {
+  return testDatabases.get(t.dataDir)?.uri();
+}
+
 /** An in-process Controller on ephemeral ports with its own temporary data dir and an adjustable clock. */
 export async function startTestController(options: TestControllerOptions = {}): Promise<TestController> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'cairn-test-')));
