@@ -68,9 +68,9 @@ export class ServerWatcher implements ServerWatch {
     this.enqueue(async () => event);
   }
 
-  /** Queues a change, sent if the caller may read its server's team (`visible` defaults to the live check). */
-  change(entry: RingEntry<JournalEntry>, visible = this.visible): void {
-    this.enqueue(async () => ((await visible(entry.value.teamId)) ? { ...entry.value.change, id: this.idOf(entry.seq) } : undefined));
+  /** Queues a change, sent if the caller may read its server's team. */
+  change(entry: RingEntry<JournalEntry>): void {
+    this.enqueue(async () => ((await this.visible(entry.value.teamId)) ? { ...entry.value.change, id: this.idOf(entry.seq) } : undefined));
   }
 
   /** Queues the `synced` marker, counting what was sent before it. */

@@ -13,6 +13,13 @@ import { WatchRing, type RingLimits } from './watch-ring.js';
 
 /** Watch streams one user may hold open at once (every credential of the user together). */
 export const maxWatchStreamsPerUser = 8;
+/** A watching client's caller as last re-checked, its answers per team since then, and how to stop its re-checks. */
+interface WatchedCaller {
+  caller: Caller;
+  checked: Map<string, Promise<boolean>>;
+  unguard?: () => void;
+}
+
 /** Seconds a refused watch is told to wait. */
 export const watchRetryAfterSeconds = 5;
 
@@ -99,10 +106,7 @@ export class ServerWatchStream {
     const missed = stale ? undefined : this.ring.after(resumeFrom);
     if (!missed) return this.snapshot(caller, release);
     const { watcher, current } = this.watcher(caller, release);
-    // One check per team for the whole replay, however many changes it holds.
-    const checked = new Map<string, Promise<boolean>>();
-    const visible = (teamId: string) => checked.get(teamId) ?? checked.set(teamId, this.may(current.caller, teamId)).get(teamId)!;
-    for (const entry of missed) watcher.change(entry, visible);
+    for (const entry of missed) watcher.change(entry);
     watcher.synced(false, this.ring.reserve());
     return this.watch(watcher, current);
   }
@@ -127,12 +131,16 @@ export class ServerWatchStream {
     return this.watch(watcher, current);
   }
 
-  /** A client's watcher, and its caller as last re-checked (whose rights decide every change). */
-  private watcher(caller: Caller, release: () => void): { watcher: ServerWatcher; current: { caller: Caller; unguard?: () => void } } {
-    const current: { caller: Caller; unguard?: () => void } = { caller };
+  /**
+   * A client's watcher, and its caller as last re-checked (whose rights decide every change). A team's
+   * answer is kept until the next re-check, so a burst of changes costs one store read per team, not
+   * one per change (on MongoDB nothing of a user's rights is kept in memory otherwise).
+   */
+  private watcher(caller: Caller, release: () => void): { watcher: ServerWatcher; current: WatchedCaller } {
+    const current: WatchedCaller = { caller, checked: new Map() };
     const watcher = new ServerWatcher(
       (seq) => `${this.epoch}-${seq}`,
-      (teamId) => this.may(current.caller, teamId),
+      (teamId) => current.checked.get(teamId) ?? current.checked.set(teamId, this.may(current.caller, teamId)).get(teamId)!,
       (w) => {
         this.watchers.delete(w);
         current.unguard?.();
@@ -144,13 +152,14 @@ export class ServerWatchStream {
   }
 
   /** Starts the client's changes and its access re-checks (after its opening events, so they cover them too). */
-  private watch(watcher: ServerWatcher, current: { caller: Caller; unguard?: () => void }): ServerWatcher {
+  private watch(watcher: ServerWatcher, current: WatchedCaller): ServerWatcher {
     this.watchers.add(watcher);
     const { caller } = current;
     const recheck = async () => {
       const now = await this.guards.current(caller);
       if (!now) return undefined;
       current.caller = now;
+      current.checked = new Map();
       const teams = await this.access.teamsWith(now, 'servers.read');
       return teams ? (teamId: string) => teams.includes(teamId) : () => true;
     };
