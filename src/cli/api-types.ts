@@ -68,4 +68,5 @@ export type PluginInstallation = Static<typeof plugins.PluginInstallation>;
 export type CatalogPluginItem = Static<typeof catalog.CatalogPluginItem>;
 export type CatalogPluginDetail = Static<typeof catalog.CatalogPluginDetail>;
 export type Webhook = Static<typeof webhooks.Webhook>;
+export type WebhookDelivery = Static<typeof webhooks.WebhookDelivery>;
 export type { ConsoleEndEvent, ConsoleLineEvent, ServerWatchSynced };

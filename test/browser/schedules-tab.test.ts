@@ -155,6 +155,52 @@ describe('web UI: the server page\'s Schedules tab', function () {
     await page.setViewportSize(desktop);
   });
 
+  it('Edit: the New form\'s controls filled in; a refused cron shown at its field; Save changes cron, timezone, switches and tasks; Cancel changes nothing', async () => {
+    const row = page.getByRole('row').filter({ hasText: 'nightly' });
+    await row.getByRole('button', { name: 'Edit nightly' }).click();
+    const edit = page.getByRole('form', { name: 'Edit schedule nightly' });
+    const editTask = (n: number) => edit.getByRole('group', { name: `Task ${n}`, exact: true });
+    const cron = edit.getByLabel('Cron');
+    expect(await edit.getByLabel('Name').inputValue()).to.equal('nightly');
+    expect(await cron.inputValue()).to.equal('0 4 * * *');
+    expect(await edit.getByLabel('Timezone').inputValue()).to.equal('Europe/Berlin');
+    expect(await edit.getByLabel('Enabled').isChecked()).to.equal(true);
+    expect(await editTask(1).getByLabel('Command').inputValue()).to.equal('say the schedule says hello');
+    expect(await editTask(2).getByLabel('Warnings (seconds before the stop)').inputValue()).to.equal('2,1');
+    await edit.getByText('At 04:00 (Europe/Berlin).').waitFor();
+
+    await cron.fill('0 4 * *');
+    await edit.getByText('This does not read as a schedule yet.').waitFor();
+    await edit.getByRole('button', { name: 'Save', exact: true }).click();
+    await waitFor(async () => (await cron.getAttribute('aria-invalid')) === 'true', { timeoutMs: 10_000, what: 'the Cron field marked invalid' });
+    expect((await listed())[0].cron, 'nothing changed').to.equal('0 4 * * *');
+
+    await edit.getByLabel('Timezone').selectOption('UTC');
+    await cron.fill('30 5 * * 1');
+    const times = edit.getByRole('list', { name: 'Next five runs' }).locator('time');
+    await waitFor(async () => (await times.count()) === 5, { what: 'the next five runs of the new cron' });
+    const instants = await Promise.all((await times.all()).map(async (t) => (await t.getAttribute('datetime')) ?? ''));
+    for (const iso of instants) expect([new Date(iso).getUTCDay(), wallClock(iso, 'UTC')]).to.deep.equal([1, '05:30']);
+    await edit.getByLabel('Only when running').check();
+    await editTask(1).getByRole('button', { name: 'Remove Task 1' }).click();
+    await editTask(1).getByLabel('Warnings (seconds before the stop)').fill('5');
+    await screenshot(page, 'schedules-edit-form');
+    await edit.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Schedule nightly saved.' }).waitFor();
+    expect(await edit.count(), 'the form closes').to.equal(0);
+    const [saved] = await listed();
+    expect(saved).to.include({ name: 'nightly', cron: '30 5 * * 1', timezone: 'UTC', enabled: true, onlyWhenRunning: true });
+    expect(saved.tasks).to.deep.equal([{ action: 'restart', warnSeconds: [5] }]);
+    expect(new Date(saved.nextRunAt!).getUTCDay()).to.equal(1);
+    await row.getByText('30 5 * * 1').waitFor();
+
+    await row.getByRole('button', { name: 'Edit nightly' }).click();
+    await edit.getByLabel('Name').fill('renamed');
+    await edit.getByRole('button', { name: 'Cancel', exact: true }).click();
+    expect(await edit.count()).to.equal(0);
+    expect((await listed())[0].name).to.equal('nightly');
+  });
+
   it('Disable stops its clock; Delete asks first, then the schedule is gone', async () => {
     const row = page.getByRole('row').filter({ hasText: 'nightly' });
     await row.getByRole('button', { name: 'Disable nightly' }).click();

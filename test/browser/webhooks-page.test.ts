@@ -100,6 +100,48 @@ describe('web UI: the Webhooks page', function () {
     await page.setViewportSize(desktop);
   });
 
+  it('Edit: the New form\'s controls filled in, its team fixed; a refused URL shown at its field; Save changes it and a new secret signs; Cancel changes nothing', async () => {
+    await page.getByRole('button', { name: `Edit ${name}`, exact: true }).click();
+    const form = page.getByRole('form', { name: `Edit webhook ${name}`, exact: true });
+    const url = form.getByLabel('URL', { exact: true });
+    expect(await form.getByLabel('Name', { exact: true }).inputValue()).to.equal(name);
+    expect(await url.inputValue()).to.equal(receiver.url);
+    expect(await form.getByLabel('server.crashed', { exact: true }).isChecked()).to.equal(true);
+    const team = form.getByLabel('Team', { exact: true });
+    expect(await team.isDisabled(), 'a webhook keeps its team').to.equal(true);
+    expect(await team.inputValue()).to.equal(teamId);
+    expect(await form.getByLabel('New secret (optional)', { exact: true }).inputValue(), 'the secret is never shown').to.equal('');
+
+    await url.fill('ftp://example.com/hook');
+    await form.getByRole('button', { name: 'Save', exact: true }).click();
+    await form.getByRole('alert').filter({ hasText: 'Must be http or https.' }).waitFor();
+    expect(await url.getAttribute('aria-invalid')).to.equal('true');
+    expect((await listed())[0].url, 'nothing changed').to.equal(receiver.url);
+
+    const edited = `${receiver.url}?edited=1`;
+    await url.fill(edited);
+    await form.getByLabel('Format', { exact: true }).selectOption('discord');
+    await form.getByLabel('backup.failed', { exact: true }).check();
+    await form.getByLabel('New secret (optional)', { exact: true }).fill('a-new-secret-of-many-chars');
+    await screenshot(page, 'webhooks-edit-form');
+    await form.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: `Webhook ${name} saved.` }).waitFor();
+    expect(await form.count(), 'the form closes').to.equal(0);
+    const [saved] = await listed();
+    expect(saved).to.deep.include({ name, url: edited, format: 'discord', teamId, hasSecret: true });
+    expect([...saved.events].sort()).to.deep.equal(['backup.failed', 'server.crashed']);
+    await page.getByRole('table', { name: 'Webhooks' }).getByRole('row').filter({ hasText: name }).getByRole('cell', { name: 'Yes', exact: true }).waitFor();
+    await page.getByRole('button', { name: `Send test to ${name}`, exact: true }).click();
+    const got = await waitFor(() => receiver.received.find((r) => r.path.includes('edited=1')), { what: 'a delivery to the new URL' });
+    expect(got.headers['cairn-signature'], 'signed with the new secret').to.match(/^t=\d+,v1=[0-9a-f]{64}$/);
+
+    await page.getByRole('button', { name: `Edit ${name}`, exact: true }).click();
+    await form.getByLabel('Name', { exact: true }).fill('renamed');
+    await form.getByRole('button', { name: 'Cancel', exact: true }).click();
+    expect(await form.count()).to.equal(0);
+    expect((await listed())[0].name).to.equal(name);
+  });
+
   it('Delete asks first, then the webhook is gone from the page and the API', async () => {
     await page.getByRole('button', { name: `Delete ${name}`, exact: true }).click();
     const dialog = page.getByRole('dialog', { name: `Delete the webhook ${name}?` });

@@ -126,6 +126,36 @@ describe('cairn CLI: schedules', function () {
     expect(wrongType.stderr).to.include('cannot run "server" (only schedule)');
   });
 
+  it('get runs --schedule NAME lists its runs newest first: when, result, reason and each task\'s result', async () => {
+    const greet = (await schedulesOf('alpha')).find((s) => s.name === 'greet')!;
+    const runs = await waitFor(async () => {
+      const items = (await f.admin.get<RunPage>(`/schedules/${greet.id}/runs`)).body.items;
+      return items.length === 2 && items.every((r) => r.result !== 'RUNNING') ? items : undefined;
+    }, { timeoutMs: 30_000, what: 'both runs of greet to end' });
+    const table = await ok(['get', 'runs', '--schedule', 'greet']);
+    const lines = table.trim().split('\n').map((l) => l.split(/\s{3,}/));
+    expect(lines[0]).to.deep.equal(['SCHEDULED-FOR', 'RESULT', 'REASON', 'TASKS']);
+    expect(lines.slice(1)).to.deep.equal(runs.map((r) => [r.scheduledFor, r.result, r.reason ?? '<none>', r.tasks.map((t) => `${t.action}:${t.result}`).join(',')]));
+    expect(lines.at(-1)).to.deep.equal([runs[1].scheduledFor, 'SUCCEEDED', '<none>', 'command:SUCCEEDED']);
+    expect(await ok(['get', 'runs', '--schedule', 'greet', '-o', 'wide'])).to.include(runs[0].id);
+    expect((await json<ScheduleRun>(['get', 'run', runs[1].id, '--schedule', greet.id])).id).to.equal(runs[1].id);
+
+    await ok(['create', 'schedule', 'quiet', '--server', 'beta', '--cron', '0 5 * * *', '--command', 'list', '--only-when-running']);
+    await ok(['run', 'schedule', 'quiet']);
+    expect(await ok(['get', 'runs', '--schedule', 'quiet', '--server', 'beta'])).to.match(/^\S+Z\s+SKIPPED\s+not_running\s+command:\S+$/m);
+    await ok(['delete', 'schedule', 'quiet']);
+
+    const missing = await cairn(['get', 'runs']);
+    expect(missing.code).to.equal(2);
+    expect(missing.stderr).to.include('cairn get runs --schedule NAME');
+    const ambiguous = await cairn(['get', 'runs', '--schedule', 'nightly']);
+    expect(ambiguous.code).to.equal(1);
+    expect(ambiguous.stderr).to.include('schedule name "nightly" is ambiguous');
+    const none = await cairn(['get', 'runs', '--schedule', 'nightly', '--server', 'beta']);
+    expect(none.code, none.stderr).to.equal(0);
+    expect(none.stderr).to.equal('No runs found.\n');
+  });
+
   it('delete schedule NAME --server deletes that one only', async () => {
     expect(await ok(['delete', 'schedule', 'nightly', '--server', 'beta'])).to.equal('schedule/nightly deleted\n');
     expect(await schedulesOf('beta')).to.deep.equal([]);

@@ -2,10 +2,11 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CreatedApiToken, Team, Webhook, WebhookPage } from '../support/api-types.js';
+import type { CreatedApiToken, Team, Webhook, WebhookDelivery, WebhookDeliveryPage, WebhookPage } from '../support/api-types.js';
 import { adminCredentials, setupAdmin, startTestController, type TestController } from '../support/controller.js';
 import type { ApiClient } from '../support/http.js';
 import { runBuilt } from '../support/run-program.js';
+import { waitFor } from '../support/wait-for.js';
 
 /** `cairn create|get|delete webhook`, as users run it (the built binary, `npm run build` first). */
 describe('cairn create webhook, get webhooks, delete webhook', function () {
@@ -81,6 +82,44 @@ describe('cairn create webhook, get webhooks, delete webhook', function () {
     expect(fleetOnly.code).to.equal(1);
     expect(fleetOnly.stderr).to.include('body.events: node.healthy reaches fleet-wide webhooks only');
     expect((await listed()).map((w) => w.name)).to.deep.equal(['ops-alerts', 'fleet']);
+  });
+
+  it('describe webhook NAME shows its fields without the secret, its events, and its latest deliveries with their last error', async () => {
+    const fleet = (await listed()).find((w) => w.name === 'fleet')!;
+    const sent = await admin.post<WebhookDelivery>(`/webhooks/${fleet.id}/test`);
+    expect(sent.status, sent.text).to.equal(202);
+    // Port 9 refuses: the first try fails and the delivery waits for its next.
+    const tried = await waitFor(async () => {
+      const d = (await admin.get<WebhookDeliveryPage>(`/webhooks/${fleet.id}/deliveries`)).body.items.find((x) => x.id === sent.body.id);
+      return d && d.attempts >= 1 && d.lastError !== undefined ? d : undefined;
+    }, { what: 'the first try to fail' });
+    const res = await cairn(['describe', 'webhook', 'fleet']);
+    expect(res.code, res.stderr).to.equal(0);
+    expect(res.stdout).to.not.include(secret);
+    expect(res.stdout).to.match(/^Name:\s+fleet$/m);
+    expect(res.stdout).to.match(new RegExp(`^ID:\\s+${fleet.id}$`, 'm'));
+    expect(res.stdout).to.match(/^Team:\s+<fleet>/m);
+    expect(res.stdout).to.match(new RegExp(`^URL:\\s+${url.replace(/\./g, '\\.')}$`, 'm'));
+    expect(res.stdout).to.match(/^Format:\s+discord$/m);
+    expect(res.stdout).to.match(/^Signed:\s+yes/m);
+    expect(res.stdout).to.include('Events:\n  node.unreachable\n');
+    const [header, row] = res.stdout.slice(res.stdout.indexOf('Deliveries (newest first):\n')).split('\n').slice(1, 3).map((l) => l.trim().split(/\s{3,}/));
+    expect(header).to.deep.equal(['CREATED', 'EVENT', 'STATE', 'ATTEMPTS', 'LAST-STATUS', 'LAST-ERROR', 'ID']);
+    expect(row.slice(0, 3)).to.deep.equal([tried.createdAt, 'webhook.test', 'PENDING']);
+    expect(Number(row[3])).to.be.at.least(1);
+    expect(row[4]).to.equal('<none>');
+    expect(row[6]).to.equal(sent.body.id);
+
+    const doc = JSON.parse((await cairn(['describe', 'webhook', fleet.id, '-o', 'json'])).stdout) as Webhook & { deliveries: WebhookDelivery[] };
+    expect(doc).to.deep.include({ id: fleet.id, hasSecret: true }).and.not.have.property('secret');
+    expect(doc.deliveries.map((d) => d.id)).to.deep.equal([sent.body.id]);
+    const team = await cairn(['describe', 'webhook', 'ops-alerts']);
+    expect(team.stdout).to.match(/^Team:\s+Ops$/m);
+    expect(team.stdout).to.match(/^Signed:\s+no$/m);
+    expect(team.stdout).to.include('Deliveries: <none>\n');
+    const unknown = await cairn(['describe', 'webhook', 'pager']);
+    expect(unknown.code).to.equal(1);
+    expect(unknown.stderr).to.include('webhook "pager" not found');
   });
 
   it('delete webhook NAME removes it', async () => {

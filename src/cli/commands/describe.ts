@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import type { AuditEvent, Condition, NodeInfo, Page, ServerDetail, ServerItem, ServerModpack } from '../api-types.js';
 import type { CliClient } from '../client.js';
 import { connect, print, withGlobals } from '../context.js';
+import { fields, indent } from '../describe-lines.js';
+import { describeWebhook } from '../describe-webhook.js';
 import { ApiError, UsageError } from '../errors.js';
 import { document, table } from '../output.js';
 import { formatCpu, formatMemory, humanBytes } from '../quantity.js';
@@ -10,19 +12,11 @@ import { runtimeWord, sleepWords } from '../sleep.js';
 
 const auditShown = 10;
 
-/** `Label:  value` lines, values aligned; an empty value reads `<none>`. */
-export function fields(pairs: [string, string | number | undefined][]): string {
-  const width = Math.max(...pairs.map(([label]) => label.length)) + 2;
-  return pairs.map(([label, value]) => `${`${label}:`.padEnd(width)}${value === undefined || value === '' ? '<none>' : value}\n`).join('');
-}
-
 function conditions(title: string, list: Condition[], acknowledged: string[] = []): string {
   if (list.length === 0) return `${title}: <none>\n`;
   const body = list.map((c) => [c.reason, c.source, c.since, acknowledged.includes(c.id) ? 'yes' : 'no', c.message]);
   return `${title}:\n${indent(table([['REASON', 'SOURCE', 'SINCE', 'ACKNOWLEDGED', 'MESSAGE'], ...body]))}`;
 }
-
-const indent = (text: string) => text.replace(/^(?=.)/gm, '  ');
 
 /** The last audit events about `targetId`; the audit log is for global administrators, so others read why it is missing. */
 async function events(client: CliClient, targetId: string): Promise<string> {
@@ -110,17 +104,21 @@ async function describeNode(client: CliClient, n: NodeInfo): Promise<string> {
 
 export function registerDescribe(program: Command): void {
   withGlobals(program.command('describe'))
-    .description('a server or Node for people: state, conditions, workflow, audit events')
+    .description('a server, Node or webhook for people: state, conditions, workflow, audit events; a webhook\'s latest deliveries')
     .addHelpText('after', '\nA sleeping server shows Runtime state SLEEPING and Sleeping since <time>; Sleep shows its setting (off, or after how long empty).')
-    .argument('<type>', 'server|node')
+    .argument('<type>', 'server|node|webhook')
     .argument('<name>', 'a name or id')
     .option('--team <team>', 'narrows a server name shared across teams')
     .action(async (type: string, name: string, opts: { team?: string }, cmd: Command) => {
       const { client, format } = await connect(cmd);
+      if (type === 'webhook' || type === 'webhooks') {
+        print(await describeWebhook(client, name, format));
+        return;
+      }
       let detail: ServerDetail | NodeInfo;
       if (type === 'server' || type === 'servers') detail = await client.get<ServerDetail>(`/servers/${(await resolveServer(client, name, opts.team)).id}`);
       else if (type === 'node' || type === 'nodes') detail = await client.get<NodeInfo>(`/nodes/${(await resolve(client, kinds.node, name)).id}`);
-      else throw new UsageError(`cannot describe "${type}" (server or node)`);
+      else throw new UsageError(`cannot describe "${type}" (server, node or webhook)`);
       if (format === 'json' || format === 'yaml') print(document(detail, format));
       else print('ports' in detail ? await describeServer(client, detail) : await describeNode(client, detail));
     });

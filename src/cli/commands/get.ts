@@ -7,6 +7,7 @@ import { notFound, UsageError } from '../errors.js';
 import { teamOf } from './members.js';
 import { formatList, formatOne, type View } from '../output.js';
 import { kinds, loadNames, resolve, resolveServer, type Kind } from '../resolve.js';
+import { findRun, listRuns, runView } from '../schedule-runs.js';
 import { listSchedules, resolveSchedule } from '../schedules.js';
 import { backupView, memberView, nodeView, roleView, scheduleView, serverView, teamView, templateView, userView, versionView, webhookView, type Names } from '../views.js';
 import { watchServers } from '../watch-servers.js';
@@ -15,6 +16,7 @@ interface GetOptions {
   team?: string;
   node?: string;
   server?: string;
+  schedule?: string;
   project?: string;
   watch?: boolean;
   reconnectTimeout: string;
@@ -84,6 +86,11 @@ const getters: Record<string, Getter> = {
     view: (names) => scheduleView(names) as View<unknown>,
     names: { servers: true },
   },
+  runs: {
+    list: (client, opts) => listRuns(client, opts),
+    one: (client, ref, opts) => findRun(client, ref, opts),
+    view: () => runView as View<unknown>,
+  },
   members: {
     list: async (client, opts) => client.all<Membership>(`/teams/${(await teamOf(client, opts.team)).id}/members`),
     one: async (client, ref, opts) => {
@@ -114,6 +121,7 @@ export function registerGet(program: Command): void {
     .option('--team <team>', 'servers or schedules of this team only, members of this team (name or id); narrows a server name')
     .option('--node <node>', 'servers on this Node only (name or id)')
     .option('--server <server>', 'backups or schedules of this server only (name or id); narrows a schedule name')
+    .option('--schedule <schedule>', 'runs: the schedule whose runs are listed, newest first (name or id; required)')
     .option('--project <slug>', 'versions of the modrinth template: the modpack\'s Modrinth project slug')
     .option('-w, --watch', 'servers: after the list, print each change as it happens; resumes after the stream drops')
     .option('--reconnect-timeout <duration>', 'with --watch: give up (exit 1) when the stream stays lost this long', '60s')

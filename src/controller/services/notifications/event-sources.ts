@@ -35,7 +35,9 @@ export class NotificationSources {
 
   async start(): Promise<void> {
     const crashes = new CrashReports(this.deps.clock.now().getTime());
-    this.transitions.seed(await this.deps.repos.servers.find({}));
+    const stored = await this.deps.repos.servers.find({});
+    this.transitions.seed(stored);
+    crashes.seed(stored);
     const f = this.feeds;
     this.unsubscribes.push(
       f.reports.onServerReport((nodeId, report) => {

@@ -54,24 +54,34 @@ export class ServerTransitions {
 
 /**
  * Crashes as the Agents report them: a server's last crash is told when its time is new. The
- * first report after a start carries the crash the Agent last saw, which is told only when it
- * happened since this Controller started (an older one was told before, or belongs to a past).
+ * first report after a start carries the crash the Agent last saw, which is told only when it is
+ * newer than the status the store held for the server at this Controller's start: a crash while no
+ * Controller heard the Agent (down, or its link cut) is told when the Agent reports again, and one
+ * told before is older than the status its report wrote, so a restart tells nothing twice.
  */
 export class CrashReports {
   private readonly lastAt = new Map<string, string>();
+  /** When the store last heard each server at this Controller's start (0: never). */
+  private readonly storedAt = new Map<string, number>();
 
+  /** `startedAtMs`: for servers created after the start, whose every crash is new. */
   constructor(private readonly startedAtMs: number) {}
+
+  seed(docs: ServerDoc[]): void {
+    for (const doc of docs) this.storedAt.set(doc._id, doc.observed.reportedAt ? Date.parse(doc.observed.reportedAt) : 0);
+  }
 
   /** The crash's details when it is new: how the game ended, never what it printed. */
   reported(serverId: string, crash: LastCrash | undefined, removed: boolean): Record<string, unknown> | undefined {
     if (removed) {
       this.lastAt.delete(serverId);
+      this.storedAt.delete(serverId);
       return undefined;
     }
     if (!crash) return undefined;
     const before = this.lastAt.get(serverId);
     this.lastAt.set(serverId, crash.at);
-    const isNew = before === undefined ? Date.parse(crash.at) >= this.startedAtMs : before !== crash.at;
+    const isNew = before === undefined ? Date.parse(crash.at) > (this.storedAt.get(serverId) ?? this.startedAtMs - 1) : before !== crash.at;
     if (!isNew) return undefined;
     return {
       at: crash.at,

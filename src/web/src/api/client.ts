@@ -170,6 +170,7 @@ export const api = {
   webhooks: {
     list: (query: T.PageQuery = {}) => get<T.Page<T.Webhook>>('/webhooks', query),
     create: (body: T.CreateWebhook) => post<T.Webhook>('/webhooks', body),
+    update: (id: string, body: T.UpdateWebhook) => patch<T.Webhook>(`/webhooks/${enc(id)}`, body),
     delete: (id: string) => del(`/webhooks/${enc(id)}`),
     /** Queues a `webhook.test` delivery and answers it PENDING, before its first try. */
     test: (id: string) => post<T.WebhookDelivery>(`/webhooks/${enc(id)}/test`),

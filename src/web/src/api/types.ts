@@ -143,6 +143,7 @@ export type DrainStarted = Static<typeof migrations.DrainStarted>;
 
 export type Webhook = Static<typeof webhooks.Webhook>;
 export type CreateWebhook = Static<typeof webhooks.CreateWebhook>;
+export type UpdateWebhook = Static<typeof webhooks.UpdateWebhook>;
 export type WebhookFormat = Webhook['format'];
 export type WebhookEventName = webhooks.WebhookEventName;
 export type WebhookDelivery = Static<typeof webhooks.WebhookDelivery>;

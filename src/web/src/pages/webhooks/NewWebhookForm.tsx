@@ -1,64 +1,23 @@
 import { api } from '../../api/client';
-import type { CreateWebhook, Team, Webhook, WebhookFormat } from '../../api/types';
-import { CheckboxGroup } from '../../components/Choices';
+import type { CreateWebhook, Team, Webhook } from '../../api/types';
 import { CreateForm } from '../../components/CreateForm';
-import { SelectField, TextField } from '../../components/Field';
-import { eventChoices, eventNames } from './webhook-events';
+import { WebhookControls, webhookControlFields, type WebhookValue } from './WebhookControls';
 
-/** The form's value: the request's fields, `teamId` empty for a fleet-wide webhook, `secret` empty to send unsigned. */
-type WebhookFields = Required<CreateWebhook>;
+const empty: WebhookValue = { name: '', url: '', format: 'json', events: [], teamId: '', secret: '' };
 
-const empty: WebhookFields = { name: '', url: '', format: 'json', events: [], teamId: '', secret: '' };
-const fields = ['name', 'url', 'format', 'events', 'teamId', 'secret'];
-
-const formats: { value: WebhookFormat; label: string }[] = [
-  { value: 'json', label: 'JSON: the event as Cairn describes it' },
-  { value: 'discord', label: 'Discord: a message with an embed' },
-  { value: 'slack', label: 'Slack: a text message' },
-];
-
-function body(value: WebhookFields): CreateWebhook {
+function body(value: WebhookValue): CreateWebhook {
   return {
     name: value.name.trim(), url: value.url.trim(), format: value.format, events: value.events,
     ...(value.teamId ? { teamId: value.teamId } : {}), ...(value.secret ? { secret: value.secret } : {}),
   };
 }
 
-/**
- * POST /webhooks. A fleet-wide webhook (no team) is for global administrators, so others are asked
- * to choose a team; choosing one drops the Node events, which only fleet-wide webhooks hear.
- */
+/** POST /webhooks. */
 export function NewWebhookForm({ teams, admin, onCreated }: { teams: Team[]; admin: boolean; onCreated: (created: Webhook) => void }) {
   return (
-    <CreateForm noun="webhook" empty={empty} body={body} create={api.webhooks.create} onCreated={onCreated} fields={fields}
+    <CreateForm noun="webhook" empty={empty} body={body} create={api.webhooks.create} onCreated={onCreated} fields={webhookControlFields}
       done={(hook) => <>Webhook {hook.name} created.</>}>
-      {(value, onChange, error) => {
-        const set = <K extends keyof WebhookFields>(key: K, v: WebhookFields[K]) => onChange({ ...value, [key]: v });
-        const fleetWide = value.teamId === '';
-        const chooseTeam = (teamId: string) => {
-          const allowed = eventNames(teamId === '');
-          onChange({ ...value, teamId, events: value.events.filter((e) => allowed.includes(e)) });
-        };
-        return (
-          <>
-            <TextField label="Name" field="name" error={error} value={value.name} onChange={(e) => set('name', e.target.value)} autoComplete="off" hint="What it is for, e.g. Ops Discord." required />
-            <TextField label="URL" field="url" error={error} value={value.url} onChange={(e) => set('url', e.target.value)} type="url" autoComplete="off" spellCheck={false}
-              placeholder="https://discord.com/api/webhooks/…" hint="Each event is POSTed here (http or https); redirects are not followed." required />
-            <SelectField label="Format" field="format" error={error} value={value.format} onChange={(e) => set('format', e.target.value as WebhookFormat)}>
-              {formats.map((f) => <option key={f.value} value={f.value}>{f.label}</option>)}
-            </SelectField>
-            <SelectField label="Team" field="teamId" error={error} value={value.teamId} onChange={(e) => chooseTeam(e.target.value)}
-              hint={admin ? 'A team\'s webhook hears its servers\' events only; with no team it hears the whole fleet.' : 'You manage the webhooks of teams where you may change servers.'}>
-              <option value="" disabled={!admin}>{admin ? 'No team: the whole fleet' : 'Choose a team'}</option>
-              {teams.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
-            </SelectField>
-            <CheckboxGroup legend="Events" field="events" error={error} choices={eventChoices(fleetWide)} selected={value.events} onChange={(events) => set('events', events)}
-              hint={fleetWide ? 'Choose at least one.' : 'Choose at least one. Node events reach fleet-wide webhooks only.'} />
-            <TextField label="Secret (optional)" field="secret" type="password" error={error} value={value.secret} onChange={(e) => set('secret', e.target.value)} autoComplete="new-password"
-              hint="16 to 256 characters. Each delivery is then signed (Cairn-Signature); the secret is never shown again." />
-          </>
-        );
-      }}
+      {(value, onChange, error) => <WebhookControls value={value} onChange={onChange} error={error} teams={teams} admin={admin} />}
     </CreateForm>
   );
 }

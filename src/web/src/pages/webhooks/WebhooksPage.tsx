@@ -11,12 +11,13 @@ import { Loading } from '../../components/Loading';
 import { Pager, useCursorPager } from '../../components/Pager';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import '../admin.css';
+import { EditWebhookForm } from './EditWebhookForm';
 import { NewWebhookForm } from './NewWebhookForm';
 import { WebhookDeliveries } from './WebhookDeliveries';
 
 /**
  * The webhooks you may manage: a team's (with `servers.update` there) or the whole fleet's (global
- * administrators). Each row opens its deliveries; `Send test` queues a delivery and shows them.
+ * administrators). Each row opens its deliveries or its Edit form; `Send test` queues a delivery and shows them.
  */
 export function WebhooksPage() {
   const client = useQueryClient();
@@ -28,6 +29,13 @@ export function WebhooksPage() {
   // The id, not the row: the deliveries follow the webhook through the list's refetches.
   const [shown, setShown] = useState<string>();
   const shownWebhook = webhooks.data?.items.find((w) => w.id === shown);
+  const [editing, setEditing] = useState<string>();
+  const [saved, setSaved] = useState<string>();
+  const editedWebhook = webhooks.data?.items.find((w) => w.id === editing);
+  const edit = (id: string | undefined) => {
+    setSaved(undefined);
+    setEditing(id);
+  };
   const test = useMutation({
     mutationFn: (hook: Webhook) => api.webhooks.test(hook.id),
     onSuccess: (_delivery, hook) => {
@@ -50,11 +58,14 @@ export function WebhooksPage() {
           <button type="button" aria-expanded={shown === w.id} onClick={() => setShown(shown === w.id ? undefined : w.id)}>
             Deliveries<span className="visually-hidden"> of {w.name}</span>
           </button>
+          <button type="button" aria-expanded={editing === w.id} onClick={() => edit(editing === w.id ? undefined : w.id)}>
+            Edit<span className="visually-hidden"> {w.name}</span>
+          </button>
           <button type="button" onClick={() => test.mutate(w)} disabled={test.isPending && test.variables.id === w.id}>
             Send test<span className="visually-hidden"> to {w.name}</span>
           </button>
           <ConfirmButton title={`Delete the webhook ${w.name}?`} confirmLabel="Delete" action={() => api.webhooks.delete(w.id)}
-            onDone={() => { if (shown === w.id) setShown(undefined); void refresh(); }}
+            onDone={() => { if (shown === w.id) setShown(undefined); if (editing === w.id) setEditing(undefined); void refresh(); }}
             description="Its deliveries go with it; those still pending are not sent.">
             Delete<span className="visually-hidden"> {w.name}</span>
           </ConfirmButton>
@@ -72,6 +83,11 @@ export function WebhooksPage() {
       <Pager pager={pager} nextCursor={webhooks.data?.nextCursor} label="Webhook pages" />
       <ProblemAlert error={test.error} />
       {test.isSuccess ? <p role="status" className="success">Test queued for {test.variables.name}.</p> : null}
+      {saved ? <p role="status" className="success">Webhook {saved} saved.</p> : null}
+      {editedWebhook ? (
+        <EditWebhookForm key={`edit-${editedWebhook.id}`} webhook={editedWebhook} teams={teams.data ?? []} admin={admin}
+          onClose={(done) => { setEditing(undefined); setSaved(done?.name); if (done) void refresh(); }} />
+      ) : null}
       {shownWebhook ? <WebhookDeliveries key={shownWebhook.id} webhook={shownWebhook} /> : null}
       <NewWebhookForm teams={teams.data ?? []} admin={admin} onCreated={() => void refresh()} />
     </section>

@@ -12,10 +12,13 @@ interface ScheduleActionsProps {
   onToggleRuns: () => void;
   /** After Run now: its run is shown. */
   onRan: () => void;
+  editing: boolean;
+  /** Opens the Edit schedule form for this schedule (or closes it again). */
+  onToggleEdit: () => void;
 }
 
-/** A schedule's row buttons: Run now (once, now), its runs, Enable or Disable, and Delete (asked first). */
-export function ScheduleActions({ schedule, runsShown, onToggleRuns, onRan }: ScheduleActionsProps) {
+/** A schedule's row buttons: Run now (once, now), its runs, Edit, Enable or Disable, and Delete (asked first). */
+export function ScheduleActions({ schedule, runsShown, onToggleRuns, onRan, editing, onToggleEdit }: ScheduleActionsProps) {
   const client = useQueryClient();
   const refresh = () => client.invalidateQueries({ queryKey: queryKeys.schedules.all });
   const run = useMutation({
@@ -32,6 +35,7 @@ export function ScheduleActions({ schedule, runsShown, onToggleRuns, onRan }: Sc
       <div className="row-actions">
         <button type="button" onClick={() => run.mutate()} disabled={run.isPending}>{run.isPending ? 'Starting…' : 'Run now'}{named}</button>
         <button type="button" aria-expanded={runsShown} onClick={onToggleRuns}>Runs{named}</button>
+        <button type="button" aria-expanded={editing} onClick={onToggleEdit}>Edit{named}</button>
         <button type="button" onClick={() => toggle.mutate()} disabled={toggle.isPending}>{schedule.enabled ? 'Disable' : 'Enable'}{named}</button>
         <ConfirmButton title={`Delete the schedule ${schedule.name}?`} confirmLabel="Delete" action={() => api.schedules.delete(schedule.id)} onDone={() => void refresh()}
           description="It runs no more. What its runs did (backups taken, restarts) stays.">

@@ -10,10 +10,13 @@ interface ScheduleTableProps {
   /** The schedule whose runs are shown, if any. */
   shownRuns?: string;
   onShowRuns: (id: string | undefined) => void;
+  /** The schedule in the Edit form, if any. */
+  editing?: string;
+  onEdit: (id: string | undefined) => void;
 }
 
 /** A server's schedules: when each runs next, how its last run ended, and its buttons. */
-export function ScheduleTable({ caption, schedules, shownRuns, onShowRuns }: ScheduleTableProps) {
+export function ScheduleTable({ caption, schedules, shownRuns, onShowRuns, editing, onEdit }: ScheduleTableProps) {
   const columns: Column<Schedule>[] = [
     { header: 'Name', essential: true, cell: (s) => s.name },
     { header: 'Cron', essential: true, cell: (s) => <><code className="nowrap">{s.cron}</code> <span className="nowrap">{s.timezone}</span></> },
@@ -27,7 +30,8 @@ export function ScheduleTable({ caption, schedules, shownRuns, onShowRuns }: Sch
     { header: 'Enabled', cell: (s) => (s.enabled ? 'yes' : 'no') },
     {
       header: 'Actions', essential: true, cell: (s) => (
-        <ScheduleActions schedule={s} runsShown={shownRuns === s.id} onToggleRuns={() => onShowRuns(shownRuns === s.id ? undefined : s.id)} onRan={() => onShowRuns(s.id)} />
+        <ScheduleActions schedule={s} runsShown={shownRuns === s.id} onToggleRuns={() => onShowRuns(shownRuns === s.id ? undefined : s.id)} onRan={() => onShowRuns(s.id)}
+          editing={editing === s.id} onToggleEdit={() => onEdit(editing === s.id ? undefined : s.id)} />
       ),
     },
   ];

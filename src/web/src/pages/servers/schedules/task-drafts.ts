@@ -25,6 +25,13 @@ export const newTask = (key: number, action: ScheduleTaskAction = 'restart'): Ta
   key, action, command: '', warnSeconds: '', warnCommand: '', destinationId: '', retain: '', offsetSeconds: '', continueOnFailure: false,
 });
 
+/** A stored task as the form shows it, to be changed and sent again (the Edit schedule form). */
+export const draftOfTask = (task: ScheduleTask, key: number): TaskDraft => ({
+  key, action: task.action, command: task.command ?? '', warnSeconds: task.warnSeconds?.join(',') ?? '', warnCommand: task.warnCommand ?? '',
+  destinationId: task.destinationId ?? '', retain: task.retain?.toString() ?? '', offsetSeconds: task.offsetSeconds?.toString() ?? '',
+  continueOnFailure: task.continueOnFailure ?? false,
+});
+
 /** The request field of a task's property, as the API names it in a problem: `tasks[1].command`. */
 export const taskField = (index: number, property: keyof ScheduleTask) => `tasks[${index}].${property}`;
 
