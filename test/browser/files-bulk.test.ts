@@ -9,7 +9,7 @@ import { adminCredentials } from '../support/controller.js';
 import { GiB, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
 import { ed25519KeyPair } from '../support/sftp-client.js';
 import { waitFor } from '../support/wait-for.js';
-import { screenshot, signedInPage } from './support-admin.js';
+import { desktop, expectNoSidewaysScroll, phone, screenshot, signedInPage } from './support-admin.js';
 
 const filesIn = (page: Page, dir: string) => page.getByRole('table', { name: `Files in ${dir}` });
 
@@ -186,6 +186,14 @@ describe('web UI: files in bulk (drag in, extract, download as zip, SFTP, SSH ke
     await copied('host key fingerprint', sftp.hostKeyFingerprint);
     await copied('SFTP command', `sftp -P ${f.t.controller.sftpPort} ${sftp.username}@${sftp.host}`);
     await screenshot(page, 'files-sftp-block');
+    // The fingerprint and the command are long: on a phone they wrap rather than push the page sideways.
+    await page.setViewportSize(phone);
+    try {
+      await block.getByText(sftp.hostKeyFingerprint, { exact: true }).waitFor();
+      await expectNoSidewaysScroll(page);
+    } finally {
+      await page.setViewportSize(desktop);
+    }
   });
 
   it('SSH keys on the Security page: a bad key refused at its field, a good one listed, then deleted after a confirmation', async () => {
