@@ -1,5 +1,6 @@
 import { apiUrl, del, get, patch, post, put, request } from './http';
 import type * as T from './types';
+import { resumableUpload, singlePutBytes } from './resumable-upload';
 import { putWithProgress, type UploadProgressListener } from './upload';
 
 const enc = encodeURIComponent;
@@ -28,6 +29,9 @@ export const api = {
     enrolTotp: () => post<T.TotpEnrolment>('/me/totp'),
     confirmTotp: (body: T.ConfirmTotpInput) => post<T.TotpRecoveryCodes>('/me/totp/confirm', body),
     disableTotp: (body: T.TotpCodeInput) => request<void>('DELETE', '/me/totp', { json: body }),
+    sshKeys: () => get<T.SshKeyList>('/me/ssh-keys'),
+    addSshKey: (body: T.CreateSshKey) => post<T.SshKey>('/me/ssh-keys', body),
+    deleteSshKey: (id: string) => del(`/me/ssh-keys/${enc(id)}`),
   },
   users: {
     list: (query: T.PageQuery = {}) => get<T.Page<T.User>>('/users', query),
@@ -125,12 +129,20 @@ export const api = {
     read: (id: string, path: string) => request<string>('GET', `${server(id)}/files/content`, { query: { path } }),
     downloadUrl: (id: string, path: string) => apiUrl(`${server(id)}/files/content`, { path }),
     write: (id: string, path: string, content: Blob) => put<void>(`${server(id)}/files/content`, content, { path }),
-    /** `write` for a picked file, telling how far it is. */
-    upload: (id: string, path: string, file: Blob, onProgress: UploadProgressListener) => putWithProgress(`${server(id)}/files/content`, { path }, file, onProgress),
+    /** `write` for a picked file, telling how far it is; a file over 64 MiB goes in chunks through a resumable upload session. */
+    upload: (id: string, path: string, file: Blob, onProgress: UploadProgressListener) => file.size > singlePutBytes
+      ? resumableUpload(id, path, file, onProgress)
+      : putWithProgress(`${server(id)}/files/content`, { path }, file, onProgress),
     mkdir: (id: string, path: string) => post<void>(`${server(id)}/files/directories`, undefined, { path }),
     delete: (id: string, path: string) => del(`${server(id)}/files`, { path }),
     /** Renames or moves within the server's root; a destination that exists is a conflict, never replaced. */
     move: (id: string, body: T.FileMove) => post<void>(`${server(id)}/files/move`, body),
+    /** Starts extracting an archive (into its own folder unless `into`); answers the job RUNNING. */
+    extract: (id: string, body: T.FileExtract) => post<T.ArchiveJob>(`${server(id)}/files/extract`, body),
+    compress: (id: string, body: T.FileCompress) => post<T.ArchiveJob>(`${server(id)}/files/compress`, body),
+    job: (id: string, jobId: string) => get<T.ArchiveJob>(`${server(id)}/files/jobs/${enc(jobId)}`),
+    /** A folder as a zip made while it downloads: a plain link, the session cookie goes with it. */
+    archiveUrl: (id: string, path: string) => apiUrl(`${server(id)}/files/archive`, { path }),
   },
   properties: {
     get: (id: string) => get<T.PropertiesView>(`${server(id)}/properties`),

@@ -5,6 +5,7 @@
 export const queryKeys = {
   setup: ['setup'] as const,
   me: ['me'] as const,
+  sshKeys: ['me', 'ssh-keys'] as const,
   tokens: {
     all: ['me', 'tokens'] as const,
     list: (cursor?: string) => ['me', 'tokens', cursor ?? ''] as const,
@@ -57,7 +58,10 @@ export const queryKeys = {
     lists: ['servers', 'list'] as const,
     list: (filters: object) => ['servers', 'list', filters] as const,
     detail: (id: string) => ['servers', 'detail', id] as const,
+    /** Every folder's listing of the server: an extract may add to any of them. */
+    allFiles: (id: string) => ['servers', 'detail', id, 'files'] as const,
     files: (id: string, path: string) => ['servers', 'detail', id, 'files', path] as const,
+    fileJob: (id: string, jobId: string) => ['servers', 'detail', id, 'file-job', jobId] as const,
     file: (id: string, path: string) => ['servers', 'detail', id, 'file', path] as const,
     properties: (id: string) => ['servers', 'detail', id, 'properties'] as const,
     plugins: (id: string) => ['servers', 'detail', id, 'plugins'] as const,

@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import { asProblem, problemMessage } from '../api/problem';
 import { useProblemUntilEdited } from './stale-problem';
 
@@ -56,6 +56,18 @@ export function SelectField({ label, field, error, localError, hint, children, o
       <select id={id} name={field} aria-invalid={message ? true : undefined} aria-describedby={describedBy(id, hint, message)} {...select} onChange={(e) => { edited(); onChange?.(e); }}>
         {children}
       </select>
+    </Wrapper>
+  );
+}
+
+/** A labelled multi-line input (a key, a list) with the same problem display as TextField. */
+export function TextAreaField({ label, field, error, localError, hint, onChange, ...textarea }: FieldBase & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const id = useId();
+  const [apiError, edited] = useProblemUntilEdited(error);
+  const message = fieldError({ label, field, error: apiError, localError });
+  return (
+    <Wrapper id={id} label={label} hint={hint} error={message}>
+      <textarea id={id} name={field} aria-invalid={message ? true : undefined} aria-describedby={describedBy(id, hint, message)} {...textarea} onChange={(e) => { edited(); onChange?.(e); }} />
     </Wrapper>
   );
 }

@@ -11,9 +11,10 @@ import { CopyField } from '../../components/CopyField';
 import '../admin.css';
 import { PasswordSection } from './PasswordSection';
 import { RecoveryCodes } from './RecoveryCodes';
+import { SshKeysSection } from './SshKeysSection';
 import { TotpQrCode } from './TotpQrCode';
 
-/** Your account's sign-in security: the TOTP second factor, turned on with an app and off with a code. */
+/** Your account's sign-in security: the password, the TOTP second factor (on with an app, off with a code), and SSH keys for SFTP. */
 export function SecurityPage() {
   const me = useMe();
   const client = useQueryClient();
@@ -31,6 +32,7 @@ export function SecurityPage() {
       {me.data.totpEnabled
         ? <DisableTotp onDone={() => void refreshMe()} />
         : <EnableTotp onEnabled={(codes) => { setRecoveryCodes(codes); void refreshMe(); }} />}
+      <SshKeysSection />
     </section>
   );
 }

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { useAllNodes } from '../../api/reference-data';
 import type { ServerDetail } from '../../api/types';
+import { CopyValue } from '../../components/CopyValue';
 
 /**
  * Where players point their Minecraft client. A network member (and the proxy itself) is reached
@@ -22,23 +22,6 @@ function useAddress(server: ServerDetail): string | undefined {
 /** The address players use, with a Copy button; where the clipboard is refused the text is selected to copy by hand. */
 export function PlayerAddress({ server }: { server: ServerDetail }) {
   const address = useAddress(server);
-  const [copied, setCopied] = useState<string>();
-  const text = useRef<HTMLElement>(null);
   if (!address) return <span className="hint">not known yet (the Node has not reported its address)</span>;
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(address);
-      setCopied('Copied.');
-    } catch {
-      if (text.current) window.getSelection()?.selectAllChildren(text.current);
-      setCopied('Selected: press Ctrl+C (⌘C) to copy.');
-    }
-  };
-  return (
-    <span className="player-address">
-      <code ref={text}>{address}</code>{' '}
-      <button type="button" aria-label="Copy address" onClick={() => void copy()}>Copy</button>
-      <span role="status" className="hint">{copied}</span>
-    </span>
-  );
+  return <CopyValue label="address" value={address} />;
 }

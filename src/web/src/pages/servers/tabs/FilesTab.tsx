@@ -9,20 +9,28 @@ import { TextField } from '../../../components/Field';
 import { Loading } from '../../../components/Loading';
 import { ProblemAlert } from '../../../components/ProblemAlert';
 import { formatBytes, formatTime } from '../../../format/units';
+import { SftpAccess } from '../SftpAccess';
 import { crumbs, isReadOnly, joinPath, parentOf } from './file-paths';
+import { zipNameFor } from './files/archive-names';
+import { ArchiveJobStatus } from './files/ArchiveJobStatus';
+import { looseFile } from './files/drop-contents';
+import { DropZone } from './files/DropZone';
+import { FileRowActions } from './files/FileRowActions';
 import { MoveDialog, type MoveKind } from './files/MoveDialog';
 import { NewFileForm } from './files/NewFileForm';
 import { UploadStatus } from './files/UploadStatus';
+import { useArchiveJob } from './files/use-archive-job';
 import { useOpenFolder } from './files/use-open-folder';
 import { useUpload } from './use-upload';
 
 /** CodeMirror is loaded the first time a file is opened. */
 const FileEditor = lazy(async () => ({ default: (await import('./FileEditor')).FileEditor }));
 
-/** Files larger than this are downloaded, not opened in the editor. */
-const editableBytes = 2 * 1024 * 1024;
-
-/** Browse the server's files (the open folder in the address), upload files and folders, create, edit, rename, move, delete with confirmation. */
+/**
+ * Browse the server's files (the open folder in the address), upload or drop files and folders,
+ * create, edit, rename, move, delete with confirmation, extract and compress archives, download a
+ * folder as a zip; where to connect with SFTP above it.
+ */
 export function FilesTab({ server }: { server: ServerDetail }) {
   const client = useQueryClient();
   const [dir, openFolder] = useOpenFolder();
@@ -34,6 +42,7 @@ export function FilesTab({ server }: { server: ServerDetail }) {
   const files = useQuery({ queryKey: listKey, queryFn: () => api.files.list(server.id, dir) });
   const refresh = () => void client.invalidateQueries({ queryKey: listKey });
   const { upload, progress } = useUpload(server.id, dir, refresh);
+  const archive = useArchiveJob(server.id, () => void client.invalidateQueries({ queryKey: queryKeys.servers.allFiles(server.id) }));
   const mkdir = useMutation({
     mutationFn: (name: string) => api.files.mkdir(server.id, joinPath(dir, name)),
     onSuccess: () => {
@@ -60,7 +69,7 @@ export function FilesTab({ server }: { server: ServerDetail }) {
   const pick = (e: { target: HTMLInputElement }) => {
     const picked = [...(e.target.files ?? [])];
     e.target.value = '';
-    if (picked.length > 0) upload.mutate(picked);
+    if (picked.length > 0) upload.mutate({ folders: [], files: picked.map(looseFile) });
   };
   const createFolder = (e: SubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -79,25 +88,28 @@ export function FilesTab({ server }: { server: ServerDetail }) {
     {
       header: 'Actions', essential: true,
       cell: (f) => (
-        <div className="actions tight">
-          {f.type === 'FILE' ? <a className="button" href={api.files.downloadUrl(server.id, f.path)} download={f.name} aria-label={`Download ${f.name}`}>Download</a> : null}
-          {f.type === 'FILE' && f.sizeBytes <= editableBytes
-            ? <button type="button" onClick={() => setEditing(f.path)} aria-label={`${isReadOnly(f.path) ? 'View' : 'Edit'} ${f.name}`}>{isReadOnly(f.path) ? 'View' : 'Edit'}</button>
-            : null}
-          {isReadOnly(f.path) ? <span className="hint">read-only</span> : (
-            <>
-              <button type="button" onClick={() => setMoving({ kind: 'rename', item: f })} aria-label={`Rename ${f.name}`}>Rename</button>
-              <button type="button" onClick={() => setMoving({ kind: 'move', item: f })} aria-label={`Move ${f.name}`}>Move</button>
-              <button type="button" className="danger-outline" onClick={() => setDeleting(f)} aria-label={`Delete ${f.name}`}>Delete</button>
-            </>
-          )}
-        </div>
+        <FileRowActions serverId={server.id} item={f} busy={archive.start.isPending} onEdit={setEditing} onMove={(kind, item) => setMoving({ kind, item })} onDelete={setDeleting}
+          onExtract={(item) => archive.start.mutate({ extract: item.path })} onCompress={(item) => archive.start.mutate({ compress: [item.path], into: zipNameFor(item.path) })} />
       ),
     },
   ];
 
+  const listing = (
+    <>
+      {progress ? <UploadStatus progress={progress} /> : null}
+      <ProblemAlert error={upload.error} />
+      {archive.job ? <ArchiveJobStatus job={archive.job} onDismiss={archive.dismiss} /> : null}
+      <ProblemAlert error={archive.error} />
+      <ProblemAlert error={files.error} />
+      {files.isPending ? <Loading what="files" /> : (
+        <DataTable caption={`Files in ${dir === '.' ? 'the server root' : dir}`} columns={columns} rows={files.data?.items} rowKey={(f) => f.path} empty="This folder is empty." />
+      )}
+    </>
+  );
+
   return (
     <div>
+      {server.sftp ? <SftpAccess sftp={server.sftp} /> : null}
       <nav aria-label="Folder" className="breadcrumbs">
         <button type="button" className="link" onClick={() => openFolder('.')} aria-current={dir === '.' ? 'location' : undefined}>server root</button>
         {crumbs(dir).map(([name, path]) => (
@@ -111,16 +123,11 @@ export function FilesTab({ server }: { server: ServerDetail }) {
           <form onSubmit={createFolder} className="inline-form">
             <TextField label="Folder name" field="path" error={mkdir.error} value={folderName} onChange={(e) => setFolderName(e.target.value)} />
             <button type="submit" disabled={mkdir.isPending || !folderName.trim()}>Create folder</button>
-                </form>
+          </form>
           <NewFileForm serverId={server.id} dir={dir} entries={files.data?.items} onCreated={(path) => { refresh(); setEditing(path); }} />
         </div>
       )}
-      {progress ? <UploadStatus progress={progress} /> : null}
-      <ProblemAlert error={upload.error} />
-      <ProblemAlert error={files.error} />
-      {files.isPending ? <Loading what="files" /> : (
-        <DataTable caption={`Files in ${dir === '.' ? 'the server root' : dir}`} columns={columns} rows={files.data?.items} rowKey={(f) => f.path} empty="This folder is empty." />
-      )}
+      {readOnlyDir ? listing : <DropZone dir={dir} onDrop={(contents) => upload.mutate(contents)}>{listing}</DropZone>}
       {editing ? (
         <Suspense fallback={<Loading what="the editor" />}>
           <FileEditor key={editing} serverId={server.id} path={editing} onClose={() => setEditing(undefined)} />
