@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ServerItem } from './api-types.js';
 import type { CliClient } from './client.js';
 import { print } from './context.js';
-import { ApiError, UsageError } from './errors.js';
+import { ApiError, localFileError, UsageError } from './errors.js';
 import { copiedFiles } from './folder-upload.js';
 import { unpackZip } from './unpack-zip.js';
 
@@ -50,6 +50,8 @@ export async function downloadFolder(client: CliClient, server: ServerItem, path
     await pipeline(body, createWriteStream(zipPath));
     const { files, bytes } = await unpackZip(zipPath, target, name);
     print(copiedFiles(files, bytes, `from ${server.name}:${path} to ${target}`));
+  } catch (e) {
+    throw localFileError(e);
   } finally {
     await rm(zipPath, { force: true });
   }

@@ -7,7 +7,7 @@ import pMap from 'p-map';
 import type { ServerItem } from './api-types.js';
 import type { CliClient } from './client.js';
 import { print } from './context.js';
-import { ApiError } from './errors.js';
+import { ApiError, localFileError } from './errors.js';
 
 /** Files sent at once: the Controller lets one user stream two uploads at a time (docs/api.md), a third is refused. */
 const parallelFiles = 2;
@@ -92,7 +92,9 @@ async function putOnce(client: CliClient, serverId: string, file: LocalFile, pat
  * PUT files/content. The first refusal stops the copy, saying how far it got and naming the file.
  */
 export async function uploadFolder(client: CliClient, server: ServerItem, localDir: string, target: string): Promise<void> {
-  const tree = await walk(localDir);
+  const tree = await walk(localDir).catch((e: unknown) => {
+    throw localFileError(e);
+  });
   const where = `to ${server.name}:${target}`;
   if (tree.skipped.length > 0) process.stderr.write(`left out (links and special files are not copied): ${tree.skipped.join(', ')}\n`);
   await mkdirRemote(client, server.id, target);

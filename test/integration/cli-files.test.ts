@@ -111,6 +111,12 @@ describe('cairn cp with folders, extract and compress: the built CLI against a C
     expect(await ok(['cp', 'lobby:world/region', fresh])).to.equal(`copied 2 files, ${world.get('region/r.0.0.mca')!.length + world.get('region/r.0.1.mca')!.length} bytes from lobby:world/region to ${join(fresh, 'region')}\n`);
     expect(await readdir(home)).to.not.include.members(['.down.cairn-partial.zip']);
     expect((await ok(['cp', 'lobby:world', '-'])).startsWith('PK\u0003\u0004')).to.equal(true);
+    await mkdir(join(home, 'blocked'));
+    await writeFile(join(home, 'blocked/world'), 'a file where the folder would go');
+    const blocked = await cairn(['cp', 'lobby:world', join(home, 'blocked')]);
+    expect(blocked.code).to.equal(1);
+    expect(blocked.stderr).to.match(/^error: E[A-Z]+: .*, mkdir '.*blocked\/world'\n$/);
+    expect(await readdir(join(home, 'blocked'))).to.deep.equal(['world']);
     const missing = await cairn(['cp', 'lobby:nowhere/', join(home, 'none')]);
     expect(missing.code).to.equal(1);
     expect(missing.stderr).to.match(/^Error from server \(not_found\)/);
