@@ -14,3 +14,6 @@ export class UsageError extends Error {}
 export class CliError extends Error {}
 
 export const notFound = (kind: string, ref: string) => new ApiError(404, 'not_found', `${kind} "${ref}" not found`);
+
+/** A failure of this machine's files (Node's message names the call and the path): one `error:` line, not a stack. */
+export const localFileError = (e: unknown): unknown => ((e as NodeJS.ErrnoException | undefined)?.syscall ? new CliError((e as Error).message) : e);

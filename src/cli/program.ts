@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { cairnVersion } from '../shared/version.js';
 import { registerApply } from './commands/apply.js';
+import { registerArchives } from './commands/archives.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerConsole } from './commands/console.js';
 import { registerCopy } from './commands/copy.js';
@@ -33,7 +34,7 @@ export function buildProgram(): Command {
   withGlobals(program);
   for (const register of [
     registerSession, registerGet, registerDescribe, registerCreate, registerMembers, registerPower, registerDelete, registerConsole,
-    registerCopy, registerWait, registerApply, registerWorkflows, registerRun, registerSync, registerTop, registerRotateKey, registerCompletion,
+    registerCopy, registerArchives, registerWait, registerApply, registerWorkflows, registerRun, registerSync, registerTop, registerRotateKey, registerCompletion,
   ]) register(program);
   return program;
 }

@@ -8,7 +8,7 @@ export function completionWords(program: Command): Map<string, string[]> {
   const table = new Map<string, string[]>();
   const walk = (cmd: Command, path: string[]) => {
     const first = cmd.registeredArguments[0]?.description ?? '';
-    const types = /^[a-z]+(\|[a-z]+)+$/.test(first) ? first.split('|') : [];
+    const types = /^[a-z-]+(\|[a-z-]+)+$/.test(first) ? first.split('|') : [];
     const flags = cmd.options.flatMap((o) => [o.long, o.short].filter((f): f is string => f !== undefined));
     table.set(path.join(' '), [...cmd.commands.map((c) => c.name()), ...types, ...flags]);
     for (const sub of cmd.commands) walk(sub, [...path, sub.name()]);

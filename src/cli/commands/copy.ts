@@ -1,12 +1,14 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
-import { basename, join, posix } from 'node:path';
+import { basename, join, posix, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import type { CliClient } from '../client.js';
 import { connect, print, withGlobals } from '../context.js';
 import { ApiError, UsageError } from '../errors.js';
+import { downloadFolder, isRemoteDirectory } from '../folder-download.js';
+import { uploadFolder } from '../folder-upload.js';
 import { resolveServer } from '../resolve.js';
 
 export interface RemotePath {
@@ -39,9 +41,10 @@ const copied = (bytes: number, from: string | undefined, to: string) => `copied 
 
 async function upload(client: CliClient, local: string, remote: RemotePath, team?: string): Promise<void> {
   const info = await stat(local).catch(() => undefined);
-  if (!info?.isFile()) throw new UsageError(`${local}: not a file (cp copies one file)`);
+  if (!info?.isFile() && !info?.isDirectory()) throw new UsageError(`${local}: not a file or directory`);
   const server = await resolveServer(client, remote.server, team);
-  const path = await remoteTarget(client, server.id, remote.path, basename(local));
+  const path = await remoteTarget(client, server.id, remote.path, basename(resolve(local)));
+  if (info.isDirectory()) return uploadFolder(client, server, local, path);
   await client.request('PUT', `/servers/${server.id}/files/content?path=${encodeURIComponent(path)}`, {
     headers: { 'content-type': 'application/octet-stream', 'content-length': String(info.size) },
     body: Readable.toWeb(createReadStream(local)) as ReadableStream,
@@ -56,6 +59,7 @@ async function upload(client: CliClient, local: string, remote: RemotePath, team
  */
 async function download(client: CliClient, remote: RemotePath, local: string, team?: string): Promise<void> {
   const server = await resolveServer(client, remote.server, team);
+  if (await isRemoteDirectory(client, server.id, remote.path)) return downloadFolder(client, server, remote.path, local);
   const res = await client.request('GET', `/servers/${server.id}/files/content?path=${encodeURIComponent(remote.path)}`);
   const body = Readable.fromWeb(res.body! as never);
   if (local === '-') {
@@ -76,7 +80,7 @@ async function download(client: CliClient, remote: RemotePath, local: string, te
 
 export function registerCopy(program: Command): void {
   withGlobals(program.command('cp'))
-    .description('copy a file to or from a server: LOCAL NAME:PATH, NAME:PATH LOCAL')
+    .description('copy a file or folder to or from a server: LOCAL NAME:PATH, NAME:PATH LOCAL (a folder downloaded to - is a zip on stdout)')
     .argument('<source>')
     .argument('<destination>')
     .option('--team <team>', 'narrows a server name shared across teams')

@@ -10,6 +10,7 @@ import { sleepSeconds } from '../sleep.js';
 import { UsageError } from '../errors.js';
 import { softwareChoice, softwareOf, type SoftwareFlags } from '../server-software.js';
 import { registerCreateDestination } from './create-destination.js';
+import { registerCreateSshKey } from './create-ssh-key.js';
 import { registerCreateWebhook } from './create-webhook.js';
 import { registerCreateSchedule } from './schedules.js';
 
@@ -41,10 +42,11 @@ function sleepOf(opts: CreateServerOptions): Sleep | undefined {
 }
 
 export function registerCreate(program: Command): void {
-  const create = program.command('create').description('create a server, Node, team, user, role, API token, backup destination, webhook or schedule').helpCommand(false);
+  const create = program.command('create').description('create a server, Node, team, user, role, API token, backup destination, webhook, schedule or SSH key').helpCommand(false);
   registerCreateDestination(create);
   registerCreateWebhook(create);
   registerCreateSchedule(create);
+  registerCreateSshKey(create);
 
   withGlobals(create.command('server'))
     .description('create a game server (STOPPED until `cairn start`)')

@@ -4,14 +4,15 @@ import { UsageError } from '../errors.js';
 import { formatDone } from '../output.js';
 import { kinds, resolve, resolveServer, type Kind } from '../resolve.js';
 import { resolveSchedule } from '../schedules.js';
+import { resolveSshKey } from '../ssh-keys.js';
 import { teamOf } from './members.js';
 
 const deletable: Record<string, Kind<{ id: string }>> = { server: kinds.server, node: kinds.node, team: kinds.team, user: kinds.user, role: kinds.role, webhook: kinds.webhook };
 
 export function registerDelete(program: Command): void {
   withGlobals(program.command('delete'))
-    .description('delete a server, Node, team, user, role, webhook or schedule; or a member of a team')
-    .argument('<type>', [...Object.keys(deletable), 'schedule', 'member'].join('|'))
+    .description('delete a server, Node, team, user, role, webhook, schedule or one of your SSH keys; or a member of a team')
+    .argument('<type>', [...Object.keys(deletable), 'schedule', 'member', 'ssh-key'].join('|'))
     .argument('<name>', 'a name or id')
     .option('--team <team>', 'narrows a server name shared across teams; the team of a member')
     .option('--server <server>', 'the schedule\'s server (name or id): narrows a schedule name that several servers\' schedules have')
@@ -24,6 +25,13 @@ export function registerDelete(program: Command): void {
         print(formatDone('schedule', schedule.name, 'deleted', undefined, format));
         return;
       }
+      if (word === 'ssh-key') {
+        const { client, format } = await connect(cmd);
+        const key = await resolveSshKey(client, name);
+        await client.delete(`/me/ssh-keys/${key.id}`);
+        print(formatDone('ssh-key', key.name, 'deleted', undefined, format));
+        return;
+      }
       if (word === 'member') {
         const { client, format } = await connect(cmd);
         const team = await teamOf(client, opts.team);
@@ -33,7 +41,7 @@ export function registerDelete(program: Command): void {
         return;
       }
       const kind = Object.hasOwn(deletable, word) ? deletable[word] : undefined;
-      if (!kind) throw new UsageError(`cannot delete "${type}" (one of ${[...Object.keys(deletable), 'schedule', 'member'].join(', ')})`);
+      if (!kind) throw new UsageError(`cannot delete "${type}" (one of ${[...Object.keys(deletable), 'schedule', 'member', 'ssh-key'].join(', ')})`);
       const { client, format } = await connect(cmd);
       const target = kind === kinds.server ? await resolveServer(client, name, opts.team) : await resolve(client, kind, name);
       const answer = await client.delete(kind.itemPath(target.id));

@@ -9,6 +9,7 @@ import { formatList, formatOne, type View } from '../output.js';
 import { kinds, loadNames, resolve, resolveServer, type Kind } from '../resolve.js';
 import { findRun, listRuns, runView } from '../schedule-runs.js';
 import { listSchedules, resolveSchedule } from '../schedules.js';
+import { listSshKeys, resolveSshKey, sshKeyView } from '../ssh-keys.js';
 import { backupView, memberView, nodeView, roleView, scheduleView, serverView, teamView, templateView, userView, versionView, webhookView, type Names } from '../views.js';
 import { watchServers } from '../watch-servers.js';
 
@@ -101,6 +102,11 @@ const getters: Record<string, Getter> = {
     },
     view: (names) => memberView(names) as View<unknown>,
     names: { teams: true, users: true, roles: true },
+  },
+  'ssh-keys': {
+    list: (client) => listSshKeys(client),
+    one: (client, ref) => resolveSshKey(client, ref),
+    view: () => sshKeyView as View<unknown>,
   },
 };
 
