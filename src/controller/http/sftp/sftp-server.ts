@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import ssh2, { type AuthContext, type Connection } from 'ssh2';
 import type { Logger } from '../../../shared/logger.js';
 import { AuditScope } from '../../core/audit-scope.js';
@@ -7,6 +7,7 @@ import type { AuditService } from '../../services/audit/audit.js';
 import type { FileService } from '../../services/files/files.js';
 import type { SftpAccess, SftpTarget } from '../../services/files/sftp-access.js';
 import type { SshKeyService } from '../../services/identity/ssh-keys.js';
+import { SftpGate } from './sftp-gate.js';
 import { SftpOperations } from './sftp-operations.js';
 import { verifyKeyLogin } from './sftp-key-login.js';
 
@@ -23,10 +24,7 @@ export interface SftpServerOptions {
   recheckMs?: number;
 }
 
-/** Connections one address may hold open at once, signed in or not, so a flood from one place cannot starve the rest. */
-const maxConnectionsPerAddress = 16;
-const maxConnections = 512;
-/** A connection must sign in within this time, and in at most this many tries. */
+/** A connection must sign in within this time from its TCP accept, and in at most this many tries. */
 const signInMs = 30_000;
 const maxSignInTries = 6;
 const methods: AuthContext['method'][] = ['publickey', 'password'];
@@ -37,44 +35,70 @@ const methods: AuthContext['method'][] = ['publickey', 'password'];
  * SftpOperations, which goes through the files service as the API does.
  */
 export class SftpServer {
-  private readonly server: ssh2.Server;
-  private readonly perAddress = new Map<string, number>();
-  private readonly open = new Set<Connection>();
+  private readonly ssh: ssh2.Server;
+  /** The listener is this server's own, so a connection is counted (and refused) before ssh2 spends anything on it. */
+  private readonly listener: NetServer;
+  private readonly gate = new SftpGate();
+  /** What to call when an admitted socket signs in, by `address:port` (how ssh2 names its connection). */
+  private readonly signingIn = new Map<string, () => void>();
+  private readonly sockets = new Set<Socket>();
 
   constructor(private readonly options: SftpServerOptions) {
-    this.server = new ssh2.Server({ hostKeys: [options.hostKey.privateKey], ident: 'Cairn' }, (client, info) => this.accept(client, info.ip));
+    this.ssh = new ssh2.Server({ hostKeys: [options.hostKey.privateKey], ident: 'Cairn' }, (client, info) => this.accept(client, info.ip, info.port));
+    this.listener = createServer((socket) => this.admit(socket));
   }
 
   async listen(): Promise<number> {
     await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(this.options.port, this.options.host, () => {
-        this.server.off('error', reject);
+      this.listener.once('error', reject);
+      this.listener.listen(this.options.port, this.options.host, () => {
+        this.listener.off('error', reject);
         resolve();
       });
     });
-    return (this.server.address() as AddressInfo).port;
+    return (this.listener.address() as AddressInfo).port;
   }
 
   async close(): Promise<void> {
-    for (const client of this.open) client.end();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.listener.close(() => resolve()));
   }
 
-  private accept(client: Connection, clientAddress: string): void {
+  /**
+   * A TCP connection: past the gate's counts it is closed at once, before any SSH; let in, it has
+   * `signInMs` from now to sign in, however slowly it sends its first bytes.
+   */
+  private admit(socket: Socket): void {
+    const address = socket.remoteAddress ?? '';
+    const ticket = this.gate.admit(address);
+    if (!ticket) {
+      socket.destroy();
+      this.options.access.failed('too_many_connections');
+      return;
+    }
+    const key = `${address}:${socket.remotePort}`;
+    const signInTimer = setTimeout(() => socket.destroy(), signInMs);
+    this.signingIn.set(key, () => {
+      clearTimeout(signInTimer);
+      ticket.signedIn();
+    });
+    this.sockets.add(socket);
+    socket.once('close', () => {
+      clearTimeout(signInTimer);
+      ticket.release();
+      this.signingIn.delete(key);
+      this.sockets.delete(socket);
+    });
+    this.ssh.injectSocket(socket);
+  }
+
+  private accept(client: Connection, clientAddress: string, clientPort: number): void {
     client.on('error', () => undefined);
     // Each SFTP request waits for its answer: Nagle's delay would hold every small answer back 40 ms.
     (client as Connection & { setNoDelay(noDelay: boolean): void }).setNoDelay(true);
-    const held = (this.perAddress.get(clientAddress) ?? 0) + 1;
-    if (held > maxConnectionsPerAddress || this.open.size >= maxConnections) {
-      client.end();
-      return;
-    }
-    this.perAddress.set(clientAddress, held);
-    this.open.add(client);
+    const signedInNow = this.signingIn.get(`${clientAddress}:${clientPort}`);
     let target: SftpTarget | undefined;
     let tries = 0;
-    const signInTimer = setTimeout(() => client.end(), signInMs);
     client.on('authentication', (ctx) => {
       void this.signIn(ctx, clientAddress).then((signedIn) => {
         if (signedIn) {
@@ -91,15 +115,8 @@ export class SftpServer {
       });
     });
     client.on('ready', () => {
-      clearTimeout(signInTimer);
+      signedInNow?.();
       if (target) this.session(client, target, clientAddress);
-    });
-    client.on('close', () => {
-      clearTimeout(signInTimer);
-      this.open.delete(client);
-      const left = (this.perAddress.get(clientAddress) ?? 1) - 1;
-      if (left > 0) this.perAddress.set(clientAddress, left);
-      else this.perAddress.delete(clientAddress);
     });
   }
 
