@@ -22,6 +22,7 @@ const folders = ['world/region', 'world/DIM-1/region', 'world/DIM1/region', 'wor
 export async function writeWorld(dir: string, options: { files: number; totalBytes: number; seed?: number; maxFileBytes?: number }): Promise<WorldFile[]> {
   const random = seeded(options.seed ?? 46);
   const maxFileBytes = options.maxFileBytes ?? 48 * 1024 * 1024;
+  if (options.totalBytes > options.files * maxFileBytes) throw new Error(`${options.files} files of at most ${maxFileBytes} bytes cannot hold ${options.totalBytes}`);
   const weights = Array.from({ length: options.files }, () => 0.02 + random() ** 4);
   const sum = weights.reduce((a, b) => a + b, 0);
   const sizes = weights.map((w) => Math.min(maxFileBytes, Math.floor((w / sum) * options.totalBytes)));
