@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { connect, type Socket } from 'node:net';
+import type { SFTPWrapper } from 'ssh2';
 import type { AuditEventPage, Role, ServerDetail } from '../support/api-types.js';
 import { createReadyUser } from '../support/controller.js';
 import { GiB, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
@@ -90,6 +91,24 @@ describe('SFTP floods: 1,000 connections and a password guesser (real Agent)', f
     for (let i = 0; i < 16; i += 1) await signIn(`admin.${prefix}`, { password }, from);
     expect(await refused(`admin.${prefix}`, { password }, from)).to.equal(true);
     expect(await refused(`admin.${prefix}`, { password }, '127.0.0.7')).to.equal(false);
+  });
+
+  it('caps one connection at 10 SFTP channels open at once; a closed one frees its place and its counts reach the close audit', async () => {
+    const s = await signIn(`admin.${prefix}`, { password }, '127.0.0.8');
+    const channel = () => new Promise<SFTPWrapper>((resolve, reject) => s.client.sftp((err, sftp) => (err ? reject(err) : resolve(sftp))));
+    const opened = [s.sftp];
+    for (let i = 1; i < 10; i += 1) opened.push(await channel());
+    const eleventh = await channel().then(() => 'opened', (e: unknown) => (e as Error).message);
+    expect(eleventh).to.match(/open failure|refused|failure/i);
+    await new Promise<void>((resolve, reject) => opened[9].writeFile('/from-channel-10.txt', 'ten', (e) => (e ? reject(e) : resolve())));
+    opened[9].end();
+    const again = await waitFor(() => channel().catch(() => undefined), { timeoutMs: 10_000, what: 'a channel once the 10th closed' });
+    expect(again).to.not.equal(undefined);
+    s.end();
+    await s.closed;
+    const close = await waitFor(async () => (await f.admin.get<AuditEventPage>(`/audit-events?action=server.sftp.close&targetId=${id}&limit=200`)).body.items
+      .find((e) => e.details.clientAddress === '127.0.0.8'), { what: 'the connection\'s close audited' });
+    expect(close.details).to.deep.include({ filesWritten: 1, bytesWritten: 3 });
   });
 
   it('a password guesser is throttled per address and per account, counted in a metric, audited not once; the API answers meanwhile', async () => {

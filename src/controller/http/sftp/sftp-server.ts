@@ -8,7 +8,7 @@ import type { FileService } from '../../services/files/files.js';
 import type { SftpAccess, SftpTarget } from '../../services/files/sftp-access.js';
 import type { SshKeyService } from '../../services/identity/ssh-keys.js';
 import { SftpGate } from './sftp-gate.js';
-import { SftpOperations } from './sftp-operations.js';
+import { SftpOperations, type SessionCounts } from './sftp-operations.js';
 import { verifyKeyLogin } from './sftp-key-login.js';
 
 export interface SftpServerOptions {
@@ -27,6 +27,7 @@ export interface SftpServerOptions {
 /** A connection must sign in within this time from its TCP accept, and in at most this many tries. */
 const signInMs = 30_000;
 const maxSignInTries = 6;
+const maxSessionsPerConnection = 10;
 const methods: AuthContext['method'][] = ['publickey', 'password'];
 
 /**
@@ -126,11 +127,22 @@ export class SftpServer {
     return undefined;
   }
 
-  /** A signed-in connection: audited at its start and end, rechecked on a timer, SFTP only. */
+  /**
+   * A signed-in connection: audited at its start and end, rechecked on a timer, SFTP only, and at
+   * most `maxSessionsPerConnection` channels open at once (OpenSSH's own MaxSessions).
+   */
   private session(client: Connection, signedIn: SftpTarget, clientAddress: string): void {
     const { audit, logger, files, access } = this.options;
     let target = signedIn;
-    const operations: SftpOperations[] = [];
+    const live = new Set<SftpOperations>();
+    let channels = 0;
+    const counts: SessionCounts = { filesWritten: 0, bytesWritten: 0, filesDeleted: 0 };
+    // A closed channel's counts are added up at once, so a long connection holds only its open ones.
+    const finish = (ops: SftpOperations) => {
+      if (!live.delete(ops)) return;
+      ops.end();
+      for (const key of Object.keys(counts) as (keyof SessionCounts)[]) counts[key] += ops.counts[key];
+    };
     const record = (action: string, details: Record<string, unknown>) =>
       audit.record(new AuditScope(action, 'server').target(target.serverId).detail({ clientAddress, ...details }), target.caller, 'SUCCESS')
         .catch((e: unknown) => logger.warn({ event: 'sftp_audit_failed', err: e }, 'could not audit an SFTP session'));
@@ -141,17 +153,25 @@ export class SftpServer {
         else client.end();
       }, () => undefined);
     }, this.options.recheckMs ?? 2_000);
-    client.on('session', (acceptSession) => {
+    client.on('session', (acceptSession, rejectSession) => {
+      if (channels >= maxSessionsPerConnection) return rejectSession();
+      channels += 1;
       const session = acceptSession();
+      let ops: SftpOperations | undefined;
       // ssh2 refuses every request of a session no listener takes: shell, exec, pty and forwarding alike.
-      session.on('sftp', (acceptSftp) => operations.push(new SftpOperations(acceptSftp(), () => target, files, access)));
+      session.on('sftp', (acceptSftp) => {
+        ops = new SftpOperations(acceptSftp(), () => target, files, access);
+        live.add(ops);
+      });
+      session.once('close', () => {
+        channels -= 1;
+        if (ops) finish(ops);
+      });
     });
     client.on('close', () => {
       clearInterval(recheck);
-      for (const ops of operations) ops.end();
-      const counts = { filesWritten: 0, bytesWritten: 0, filesDeleted: 0 };
-      for (const ops of operations) for (const key of Object.keys(counts) as (keyof typeof counts)[]) counts[key] += ops.counts[key];
-      void record('server.sftp.close', counts);
+      for (const ops of [...live]) finish(ops);
+      void record('server.sftp.close', { ...counts });
     });
   }
 }
