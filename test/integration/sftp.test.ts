@@ -129,6 +129,12 @@ describe('SFTP on the Controller (real Agent, ssh2\'s client)', function () {
     expect(await refusedWith(s.get('/out/host.txt'))).to.not.equal(STATUS_CODE.OK);
     expect(await refusedWith(s.put('/out/planted.txt', Buffer.from('x')))).to.not.equal(STATUS_CODE.OK);
     expect(await exists(join(outside, 'planted.txt'))).to.equal(false);
+    expect(await refusedWith(s.list('/out'))).to.not.equal(STATUS_CODE.OK);
+    await writeFile(join(rootOf(), 'inside.txt'), 'inside');
+    expect(await refusedWith(s.rename('/inside.txt', '/out/inside.txt'))).to.not.equal(STATUS_CODE.OK);
+    expect(await exists(join(outside, 'inside.txt'))).to.equal(false);
+    expect(await refusedWith(new Promise<void>((resolve, reject) => s.sftp.symlink('/', '/root-link', (e) => (e ? reject(e) : resolve()))))).to.equal(STATUS_CODE.OP_UNSUPPORTED);
+    expect(await exists(join(rootOf(), 'root-link'))).to.equal(false);
   });
 
   it('checks files.write and files.delete per operation: a reader reads and is refused writes and deletes', async () => {
@@ -139,7 +145,41 @@ describe('SFTP on the Controller (real Agent, ssh2\'s client)', function () {
     expect(await refusedWith(s.put('/written.txt', Buffer.from('no')))).to.equal(STATUS_CODE.PERMISSION_DENIED);
     expect(await refusedWith(s.remove('/readme.txt'))).to.equal(STATUS_CODE.PERMISSION_DENIED);
     expect(await refusedWith(s.mkdir('/made'))).to.equal(STATUS_CODE.PERMISSION_DENIED);
+    expect(await refusedWith(s.rename('/readme.txt', '/moved.txt'))).to.equal(STATUS_CODE.PERMISSION_DENIED);
     expect(await exists(join(rootOf(), 'written.txt'))).to.equal(false);
+    expect(await exists(join(rootOf(), 'readme.txt'))).to.equal(true);
+  });
+
+  it('checks files.read: a member who may only see the server is refused ls, stat and get', async () => {
+    await member('looker', ['servers.read']);
+    await writeFile(join(rootOf(), 'secret.txt'), 'not for lookers');
+    const s = await connect(`looker.${prefix}`, { password: 'second-password-2' });
+    expect(await refusedWith(s.list('/'))).to.equal(STATUS_CODE.PERMISSION_DENIED);
+    expect(await refusedWith(s.stat('/secret.txt'))).to.equal(STATUS_CODE.PERMISSION_DENIED);
+    expect(await refusedWith(s.get('/secret.txt'))).to.equal(STATUS_CODE.PERMISSION_DENIED);
+  });
+
+  it('checks files.delete: a writer puts, renames and makes folders but is refused rm and rmdir', async () => {
+    await member('writer', ['servers.read', 'files.read', 'files.write']);
+    const s = await connect(`writer.${prefix}`, { password: 'second-password-2' });
+    await s.mkdir('/wdir');
+    await s.put('/wdir/w.txt', Buffer.from('written'));
+    await s.rename('/wdir/w.txt', '/wdir/v.txt');
+    expect(await readFile(join(rootOf(), 'wdir', 'v.txt'), 'utf8')).to.equal('written');
+    expect(await refusedWith(s.remove('/wdir/v.txt'))).to.equal(STATUS_CODE.PERMISSION_DENIED);
+    await rm(join(rootOf(), 'wdir', 'v.txt'));
+    expect(await refusedWith(s.rmdir('/wdir'))).to.equal(STATUS_CODE.PERMISSION_DENIED);
+    expect(await exists(join(rootOf(), 'wdir'))).to.equal(true);
+  });
+
+  it('ends an open session within seconds of its role losing files.read', async () => {
+    await member('demoted', ['servers.read', 'files.read']);
+    const roleId = (await f.admin.get<{ items: Role[] }>('/roles?limit=200')).body.items.find((r) => r.name === 'demoted-role')!.id;
+    const s = await connect(`demoted.${prefix}`, { password: 'second-password-2' });
+    expect(await s.realpath('/')).to.equal('/');
+    const changed = await f.admin.patch(`/roles/${roleId}`, { permissions: ['servers.read'] });
+    expect(changed.status, changed.text).to.equal(200);
+    await s.closed;
   });
 
   it('ends an open session within seconds of the membership being revoked', async () => {

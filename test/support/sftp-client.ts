@@ -23,8 +23,8 @@ export interface SftpSession {
 const call = <T>(work: (done: (err: Error | null | undefined, value?: T) => void) => void) =>
   new Promise<T>((resolve, reject) => work((err, value) => (err ? reject(err) : resolve(value as T))));
 
-/** Connects with ssh2's client; rejects with the client's error when the server refuses the sign-in. */
-export function sftpConnect(port: number, username: string, login: SftpLogin): Promise<SftpSession> {
+/** Connects with ssh2's client (from `localAddress`, a loopback address of its own when given); rejects with the client's error when the server refuses the sign-in. */
+export function sftpConnect(port: number, username: string, login: SftpLogin, localAddress?: string): Promise<SftpSession> {
   const client = new ssh2.Client();
   let hostKeyFingerprint = '';
   const closed = new Promise<void>((resolve) => client.on('close', () => resolve()));
@@ -50,7 +50,7 @@ export function sftpConnect(port: number, username: string, login: SftpLogin): P
       });
     });
     client.connect({
-      host: '127.0.0.1', port, username, ...login, tryKeyboard: false, readyTimeout: 10_000,
+      host: '127.0.0.1', port, username, ...login, tryKeyboard: false, readyTimeout: 10_000, ...(localAddress ? { localAddress } : {}),
       hostHash: 'sha256',
       hostVerifier: (hash: string) => {
         hostKeyFingerprint = `SHA256:${Buffer.from(hash, 'hex').toString('base64').replace(/=+$/, '')}`;

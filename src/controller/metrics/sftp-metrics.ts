@@ -1,7 +1,7 @@
 import { Counter, type Registry } from 'prom-client';
 import type { SftpAccess, SftpLoginFailure } from '../services/files/sftp-access.js';
 
-const reasons: SftpLoginFailure[] = ['bad_username', 'bad_credentials', 'throttled', 'no_server'];
+const reasons: SftpLoginFailure[] = ['bad_username', 'bad_credentials', 'throttled', 'no_server', 'too_many_connections'];
 
 /** `cairn_sftp_login_failures_total{reason}`: refused SFTP sign-ins, counted rather than each audited (a password guesser would flood the log). */
 export function registerSftpMetrics(registry: Registry, access: Pick<SftpAccess, 'onLoginFailure'>): void {

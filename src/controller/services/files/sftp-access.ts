@@ -21,7 +21,7 @@ export interface SftpListening {
 export const minPrefixLength = 8;
 
 /** Why an SFTP sign-in was refused, as `cairn_sftp_login_failures_total` counts it. */
-export type SftpLoginFailure = 'bad_username' | 'bad_credentials' | 'throttled' | 'no_server';
+export type SftpLoginFailure = 'bad_username' | 'bad_credentials' | 'throttled' | 'no_server' | 'too_many_connections';
 
 /** A signed-in SFTP user on one server. */
 export interface SftpTarget {
