@@ -40,7 +40,8 @@ export class MongoAuditLog implements AuditLog {
 
   /**
    * FerretDB runs `findOneAndUpdate` as a read and a write, so two Controllers can be handed the
-   * same id: the one whose insert finds it taken asks the counter again.
+   * same id, and one's write can even set the counter back below ids already used: the one whose
+   * insert finds its id taken moves the counter past the highest stored id and asks again.
    */
   private async appendNow(input: NewAuditEvent): Promise<AuditEventRecord> {
     for (let attempt = 1; ; attempt++) {
@@ -48,6 +49,8 @@ export class MongoAuditLog implements AuditLog {
         return await this.appendOnce(input);
       } catch (e) {
         if (!(isDuplicateKey(e) && e.field === '_id') || attempt === maxIdAttempts) throw e;
+        const [highest] = await this.events.find({}, { projection: { _id: 1 } }).sort({ _id: -1 }).limit(1).toArray().catch(mapDriverError);
+        await this.counters.updateOne({ _id: 'auditEvents' as never }, { $max: { seq: Number(highest._id) } }).catch(mapDriverError);
       }
     }
   }
