@@ -101,6 +101,8 @@ export async function startController(options: ControllerOptions): Promise<Runni
   });
   const secrets = await SecretBox.fromFile(config.secretsKeyFile);
   const services = createServices({ repos, clock, ids: options.ids ?? uuidV7Ids, logger, dataDir: config.dataDir, secrets, templates, nodeTimings: options.nodeTimings, migrationTimings: options.migrationTimings, scheduleTimers: options.scheduleTimers, auditRetentionDays: config.auditRetentionDays, catalog: { source: config.catalogSource, bases: config.softwareSources, syncIntervalMs: config.catalogSyncMinutes * 60_000 }, software: { bases: config.softwareSources, installer: { java: config.installerJava, deadlineMs: config.installerTimeoutMs } }, oidc: { publicUrl: config.publicUrl, recheckSeconds: config.oidcRecheckSeconds }, allowPrivateWebhooks: config.allowPrivateWebhooks }, options.sessionPolicy);
+  // Before anything changes a server: every change of this Controller is shared with the others on the store.
+  await services.serverFeed.start();
   await services.roles.seedBuiltins();
   const setupCodeFile = await services.setup.prepare();
   await services.nodes.start();
@@ -188,6 +190,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
       await localAgent?.stop();
       await link.close();
       await services.nodes.stop();
+      await services.serverFeed.stop();
       services.serverAggregate.stop();
       await repos.close();
       return report;

@@ -207,6 +207,27 @@ describe('server watch', () => {
       }
     });
 
+    it('changes of other Controllers are journaled as its own, shared never back; lost track, every client reconnects to a snapshot', async () => {
+      const own: JournalEntry[] = [];
+      feed.onOwnChange((value) => own.push(value));
+      const first = await open();
+      const mark = (await synced(first)).id;
+      hub.publish({ doc: server('s1', 'readable', 'RUNNING'), deleted: false });
+      const remote: JournalEntry = { teamId: 'readable', serverId: 's9', change: { event: 'server-deleted', data: { id: 's9' } } };
+      feed.heard(remote);
+      feed.heard({ ...remote, teamId: 'other' });
+      await waitFor(() => first.sent.length === 5, { what: 'both readable changes' });
+      const after = Number(mark.split('-')[1]);
+      expect(first.sent.slice(3).map((e) => [e.event, e.id])).to.deep.equal([['server', `${feed.epoch}-${after + 1}`], ['server-deleted', `${feed.epoch}-${after + 2}`]]);
+      expect(own.map((v) => v.serverId), 'only its own go to the feed').to.deep.equal(['s1']);
+      const resumed = await open(mark);
+      expect((await synced(resumed)).data).to.deep.equal({ snapshot: false, events: 2 });
+      feed.lostTrack();
+      await waitFor(() => first.closed && resumed.closed, { what: 'both clients closed' });
+      const again = await open(first.sent.at(-1)!.id);
+      expect((await synced(again)).data, 'a snapshot, not a resume').to.deep.equal({ snapshot: true, events: 2 });
+    });
+
     it('a client resuming from before its access changed gets a fresh snapshot, so it forgets what it may no longer read', async () => {
       const first = await open();
       const mark = (await synced(first)).id;

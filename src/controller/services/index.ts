@@ -58,6 +58,7 @@ import { SleepAudit } from './servers/sleep-audit.js';
 import { ServerReports } from './servers/status-reports.js';
 import { ServerChangeHub } from './servers/change-hub.js';
 import { ServerWatchStream } from './servers/watch-stream.js';
+import { ServerWatchFeed } from './servers/watch-feed.js';
 import { ServerService } from './servers/servers.js';
 import { ServerAggregate } from './servers/aggregate.js';
 import { PlacementTurn } from './servers/placement-turn.js';
@@ -162,6 +163,8 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const serverCreation = new ServerCreation(deps, serverAggregate, placing, deps.templates);
   const servers = new ServerService(deps, access, serverAggregate, deps.templates, nodeDirectory, placing, serverCreation);
   const serverWatchFeed = new ServerWatchStream(serverWatch, serverAggregate.listItem, access, deps, streamGuards, accessEvents);
+  // With several Controllers on one database, the watch hears the others' changes through the store.
+  const serverFeed = new ServerWatchFeed(deps.repos.serverFeed, serverWatchFeed, (id) => serverAggregate.forgetRemote(id), deps);
   // The network: its proxy's routes follow every server and Node change that shapes them.
   const routePush = new NetworkRoutePush(networkState, desiredSender, serverWatch, fleet, deps.logger);
   const serverReports = new ServerReports(deps, serverAggregate, new ServerPortMoves(deps, serverAggregate, placing, audit), new SleepAudit(audit));
@@ -231,6 +234,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     servers,
     serverAggregate,
     serverWatch: serverWatchFeed,
+    serverFeed,
     serverReports,
     serverCensus,
     reconcileTimer,

@@ -1,5 +1,6 @@
 import type { BlobStore } from '../../shared/backup/blob-store.js';
 import { ByIdCache } from './by-id-cache.js';
+import { ChangeFeedStore, feedBatchIndexes, type FeedBatchDoc, type FeedWriterDoc } from './change-feed.js';
 import type { Collection, IndexSpec } from './collection.js';
 import type {
   ApiTokenDoc, AuditLog, LeaseDoc, EnrollmentTokenDoc, NodeDoc, ServerDoc, MembershipDoc, NetworkDoc, PasswordResetDoc, RoleDoc, SessionDoc, SettingDoc, TeamDoc, UserDoc,
@@ -66,6 +67,8 @@ export interface Repositories {
   sshKeys: Collection<SshKeyDoc>;
   audit: AuditLog;
   auditRoom: AuditRoom;
+  /** Server changes shared between Controllers on one MongoDB database; none on the embedded store (one Controller). */
+  serverFeed: ChangeFeedStore | undefined;
   /** A destination's content-addressed store: its root area, or a team's area when `teamId` is given. */
   blobStore(destinationId: string, teamId?: string): BlobStore;
   sharedArtifacts(): BlobStore | undefined;
@@ -73,7 +76,7 @@ export interface Repositories {
   close(): Promise<void>;
 }
 
-export const collectionIndexes: Record<Exclude<keyof Repositories, 'kind' | 'audit' | 'auditRoom' | 'blobStore' | 'sharedArtifacts' | 'ping' | 'close'>, IndexSpec[]> = {
+export const collectionIndexes: Record<Exclude<keyof Repositories, 'kind' | 'audit' | 'auditRoom' | 'serverFeed' | 'blobStore' | 'sharedArtifacts' | 'ping' | 'close'>, IndexSpec[]> = {
   users: [{ field: 'usernameKey', unique: true }, { field: 'emailKey', unique: true }, { field: 'identity.subject', sparse: true }],
   sessions: [{ field: 'userId' }],
   apiTokens: [{ field: 'hash', unique: true }, { field: 'userId' }],
@@ -136,6 +139,9 @@ export async function openRepositories(adapter: StoreAdapter): Promise<Repositor
     sshKeys: await open<SshKeyDoc>('sshKeys'),
     audit: await adapter.openAuditLog(),
     auditRoom: adapter.auditRoom ?? noRoomKept,
+    serverFeed: adapter.kind === 'mongodb'
+      ? new ChangeFeedStore(await adapter.openCollection<FeedBatchDoc>('serverFeed', feedBatchIndexes), await adapter.openCollection<FeedWriterDoc>('serverFeedWriters', []))
+      : undefined,
     blobStore: (destinationId, teamId) => adapter.openBlobStore(destinationId, teamId),
     sharedArtifacts: () => adapter.openSharedArtifacts(),
     ping: () => adapter.ping(),

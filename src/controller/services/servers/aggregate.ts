@@ -178,6 +178,14 @@ export class ServerAggregate {
     this.changed(next);
   }
 
+  /** Another Controller changed the server: its actor and what is known of its record are read from the store at their next use. */
+  forgetRemote(serverId: string): Promise<void> {
+    return this.locked(serverId, async () => {
+      this.fleet.remove(serverId);
+      this.observedMemo.forget(serverId);
+    });
+  }
+
   changed(doc: ServerDoc): void {
     this.changes.publish({ doc, deleted: false });
   }

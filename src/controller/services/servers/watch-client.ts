@@ -103,6 +103,15 @@ export class ServerWatcher implements ServerWatch {
     }).catch((err: unknown) => this.fail(err));
   }
 
+  /** Queues the stream's close after what is queued: the client reconnects, and resumes or gets a snapshot. */
+  resync(): void {
+    this.chain = this.chain.then(() => {
+      if (this.isClosed()) return;
+      this.sink!.close();
+      this.close();
+    });
+  }
+
   start(sink: WatchSink): void {
     this.sink = sink;
     this.begin();

@@ -67,6 +67,12 @@ export class WatchRing<T> {
     return entries;
   }
 
+  /** Forgets every entry and every number given out so far: a resume from any of them finds nothing to go on. */
+  forgetAll(): void {
+    while (this.count > 0) this.dropOldest();
+    this.forgottenThrough = ++this.last;
+  }
+
   private forgetOld(): void {
     const oldest = this.now() - this.limits.maxAgeMs;
     while (this.count > 0 && this.slots[this.start]!.at < oldest) this.dropOldest();

@@ -43,6 +43,7 @@ export class ServerWatchStream {
   readonly epoch = randomBytes(4).toString('hex');
   private readonly ring: WatchRing<JournalEntry>;
   private readonly watchers = new Set<ServerWatcher>();
+  private readonly ownListeners = new Set<(value: JournalEntry) => void>();
   /** Per user, the last change number before its access last changed. */
   private readonly accessChangedAt = new Map<string, number>();
   /** Per user, the streams open or opening (taken before the first await, so a burst cannot overshoot). */
@@ -60,13 +61,39 @@ export class ServerWatchStream {
     this.ring = new WatchRing(limits, () => deps.clock.now().getTime());
     accessEvents.subscribeAll(({ userId }) => this.accessChangedAt.set(userId, this.ring.head));
     hub.subscribe(({ doc, deleted }) => {
-      const entry = this.ring.append({
+      const value: JournalEntry = {
         teamId: doc.teamId, serverId: doc._id,
         // The state as it is now: later clients resuming get what this moment looked like.
         change: deleted ? { event: 'server-deleted', data: { id: doc._id } } : { event: 'server', data: this.view(doc) },
-      });
-      for (const watcher of this.watchers) watcher.change(entry);
+      };
+      this.journal(value);
+      for (const listener of this.ownListeners) listener(value);
     });
+  }
+
+  /** Hears every change this Controller makes, as journaled (the store's feed shares them with other Controllers). */
+  onOwnChange(listener: (value: JournalEntry) => void): () => void {
+    this.ownListeners.add(listener);
+    return () => this.ownListeners.delete(listener);
+  }
+
+  /** A change another Controller made, heard through the store: numbered and sent as this Controller's own are. */
+  heard(value: JournalEntry): void {
+    this.journal(value);
+  }
+
+  /**
+   * Some changes of other Controllers were missed: every id handed out so far resumes with a fresh
+   * snapshot, and every open client is closed after what it was sent, to reconnect and get one.
+   */
+  lostTrack(): void {
+    this.ring.forgetAll();
+    for (const watcher of this.watchers) watcher.resync();
+  }
+
+  private journal(value: JournalEntry): void {
+    const entry = this.ring.append(value);
+    for (const watcher of this.watchers) watcher.change(entry);
   }
 
   /** Opens one client's watch; reads (and may fail) before anything is sent. Past the user's cap: 429. */

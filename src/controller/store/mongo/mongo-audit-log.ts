@@ -2,7 +2,11 @@ import type { Collection as DriverCollection, Db, Document } from 'mongodb';
 import type { Clock } from '../../../shared/clock.js';
 import { withoutUndefined } from '../document-rules.js';
 import type { AuditEventRecord, AuditLog, AuditQuery, NewAuditEvent } from '../records.js';
+import { isDuplicateKey } from '../collection.js';
 import { mapDriverError } from './mongo-documents.js';
+
+/** Ids asked of the counter for one event before its insert gives up. */
+const maxIdAttempts = 10;
 
 /** Audit events in MongoDB: integer ids from a counter document, compound indexes per filter. */
 export class MongoAuditLog implements AuditLog {
@@ -34,7 +38,24 @@ export class MongoAuditLog implements AuditLog {
     return appended;
   }
 
+  /**
+   * FerretDB runs `findOneAndUpdate` as a read and a write, so two Controllers can be handed the
+   * same id, and one's write can even set the counter back below ids already used: the one whose
+   * insert finds its id taken moves the counter past the highest stored id and asks again.
+   */
   private async appendNow(input: NewAuditEvent): Promise<AuditEventRecord> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.appendOnce(input);
+      } catch (e) {
+        if (!(isDuplicateKey(e) && e.field === '_id') || attempt === maxIdAttempts) throw e;
+        const [highest] = await this.events.find({}, { projection: { _id: 1 } }).sort({ _id: -1 }).limit(1).toArray().catch(mapDriverError);
+        await this.counters.updateOne({ _id: 'auditEvents' as never }, { $max: { seq: Number(highest._id) } }).catch(mapDriverError);
+      }
+    }
+  }
+
+  private async appendOnce(input: NewAuditEvent): Promise<AuditEventRecord> {
     const now = this.clock.now().toISOString();
     try {
       const counter = await this.counters.findOneAndUpdate(
