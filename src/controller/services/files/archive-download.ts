@@ -10,6 +10,16 @@ import type { ServerAggregate } from '../servers/aggregate.js';
 /** A zip download asks the Agent for this much at a time, then waits for the client to take it. */
 const rangeBytes = 4 * maxChunkBytes;
 
+/** Waits until the client took what was written, or left; the listener that did not fire is removed (a large zip waits thousands of times). */
+async function drainedOrClosed(body: PassThrough): Promise<void> {
+  const settled = new AbortController();
+  try {
+    await Promise.race([once(body, 'drain', { signal: settled.signal }), once(body, 'close', { signal: settled.signal })]);
+  } finally {
+    settled.abort();
+  }
+}
+
 /**
  * A folder as a zip made by the Agent as the client reads it: 4 MiB at a time, the next asked
  * only once the client took the last (see file-transfer.ts), so neither side holds the zip. The
@@ -41,7 +51,7 @@ export class ArchiveDownloads {
     const pump = async () => {
       for (let chunks = first; ; chunks = await range()) {
         for (const chunk of chunks) {
-          if (chunk.data.length > 0 && !body.write(chunk.data)) await Promise.race([once(body, 'drain'), once(body, 'close')]);
+          if (chunk.data.length > 0 && !body.write(chunk.data)) await drainedOrClosed(body);
         }
         if (chunks.some((c) => c.eof)) break;
         if (body.destroyed) throw new Error('the client went away');
