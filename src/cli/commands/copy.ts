@@ -8,6 +8,7 @@ import type { CliClient } from '../client.js';
 import { connect, print, withGlobals } from '../context.js';
 import { ApiError, UsageError } from '../errors.js';
 import { resolveServer } from '../resolve.js';
+import { resumableAboveBytes, resumableUpload } from '../resumable-upload.js';
 
 export interface RemotePath {
   server: string;
@@ -42,6 +43,11 @@ async function upload(client: CliClient, local: string, remote: RemotePath, team
   if (!info?.isFile()) throw new UsageError(`${local}: not a file (cp copies one file)`);
   const server = await resolveServer(client, remote.server, team);
   const path = await remoteTarget(client, server.id, remote.path, basename(local));
+  if (info.size > resumableAboveBytes) {
+    await resumableUpload(client, server.id, path, local, info, (offset) => process.stderr.write(`resuming at ${offset} of ${info.size} bytes\n`));
+    print(copied(info.size, undefined, `${server.name}:${path}`));
+    return;
+  }
   await client.request('PUT', `/servers/${server.id}/files/content?path=${encodeURIComponent(path)}`, {
     headers: { 'content-type': 'application/octet-stream', 'content-length': String(info.size) },
     body: Readable.toWeb(createReadStream(local)) as ReadableStream,
