@@ -3,8 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, readdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { placeUpload } from '../../src/agent/files/upload-place.js';
-import { UploadSessions, uploadLifetimeMs, uploadsDirOf } from '../../src/agent/files/upload-sessions.js';
+import { UploadSessions, uploadsDirOf } from '../../src/agent/files/upload-sessions.js';
 import { serverRoot } from '../../src/agent/reconciler/server-paths.js';
+import { uploadLifetimeMs } from '../../src/shared/upload-lifetime.js';
 import { failureOf } from '../support/agent-failure.js';
 import { tempDirPerTest } from '../support/temp-dir.js';
 

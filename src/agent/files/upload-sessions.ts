@@ -2,13 +2,11 @@ import { constants } from 'node:fs';
 import { mkdir, open, readFile, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { maxChunkBytes } from '../../shared/link/messages.js';
+import { uploadLifetimeMs } from '../../shared/upload-lifetime.js';
 import { AgentError } from '../errors.js';
 import { serverHome } from '../reconciler/server-paths.js';
 import { isValidServerId } from '../runtime/state-dir.js';
 import { errnoOf } from './beneath.js';
-
-/** An upload nobody wrote to for this long is swept with its partial data (the contract's "after a day"). */
-export const uploadLifetimeMs = 24 * 60 * 60 * 1000;
 
 /** What the Agent keeps of an upload beside its partial data; `offset` and `touchedAt` come from the data file itself. */
 interface Sidecar {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { RequestBody } from '../../../shared/link/messages.js';
+import { uploadLifetimeMs } from '../../../shared/upload-lifetime.js';
 import type { UploadState } from '../../../shared/link/generated/cairn/agent/v1/UploadState.js';
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
@@ -13,8 +14,6 @@ import { refuseWhileFilesInMotion, type FileChangesUnderWay } from './file-chang
 import { maxFileBytes } from './file-transfer.js';
 import { streamIntoUpload } from './upload-stream.js';
 
-/** The Node sweeps an upload this long after its last write (the Agent's uploadLifetimeMs). */
-const uploadLifetimeMs = 24 * 60 * 60 * 1000;
 /** Putting the file in place may copy it whole when the root is on another file system than the Agent's data. */
 const completeDeadlineMs = 30 * 60 * 1000;
 /** One PUT of an upload carries at most this much (the single-request limit; clients send 8–16 MiB). */
