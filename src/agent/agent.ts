@@ -161,7 +161,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
   reconciler.attach(link);
   await sweepAllUploadTemps(config.dataDir, logger);
   registerConsole({ link, reconciler, runtime });
-  const uploads = registerFiles({ dataDir: config.dataDir, link, reconciler, identityOf: (serverId) => boxes.identityOf(serverId) });
+  const files = registerFiles({ dataDir: config.dataDir, link, reconciler, identityOf: (serverId) => boxes.identityOf(serverId), logger });
   registerUsage(link, reconciler);
   const backups = await registerBackupOperations({ dataDir: config.dataDir, link, reconciler, runtime, installer, logger, quiescer });
   registerPrefetch(link, installer);
@@ -174,7 +174,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
       await backups.shutdown();
       link.stop();
       // Uploads half done are nobody's now: their temporary files go before the process does.
-      await uploads.discardAll();
+      await files.stop();
       await reconciler.saveHistories();
       reconciler.stop();
       await boxes.close();

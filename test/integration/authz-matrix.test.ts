@@ -77,6 +77,7 @@ const installed = async (c: Ctx, pluginId: string) => {
 const teamWebhook = (c: Ctx) => ({ url: worldWebhookUrl, events: ['server.crashed'], teamId: c.w.teamId });
 const admitTeam = (c: Ctx, teamIds: string[]) => ok(admin(c).patch('/network', { teamIds }), 'admit teams');
 const leaveNetwork = (c: Ctx) => ok(admin(c).patch(`/servers/${c.f.spareId}`, { inNetwork: false }), 'leave the network');
+const begunUpload = async (c: Ctx) => (await ok(admin(c).post<{ id: string }>(`/servers/${c.w.serverId}/files/uploads`, { path: c.unique('upload'), size: 5 }), 'upload')).id;
 const put = (c: Ctx, path: string) => admin(c).request('PUT', `/servers/${c.w.serverId}/files/content?path=${path}`, { rawBody: Buffer.from('hello'), contentType: 'application/octet-stream' });
 
 //                                                                     anon  pwc   view  oper  tadm  out   node  admin token scop  tscop
@@ -239,6 +240,12 @@ const table: Row[] = [
     path: `/servers/${c.w.serverId}/files/jobs/${(await ok(admin(c).post<{ id: string }>(`/servers/${c.w.serverId}/files/extract`, { path: `${c.unique('j')}.zip` }), 'job')).id}`,
   })),
   row('GET /servers/{serverId}/files/archive',                        '401   pcr   2     2     2     404   404   2     2     403   403', (c) => ({ path: `/servers/${c.w.serverId}/files/archive?path=.` })),
+  row('POST /servers/{serverId}/files/uploads',                       '401   pcr   403   2     2     404   404   2     2     403   403', (c) => ({ body: { path: c.unique('big'), size: 5 } })),
+  row('PUT /servers/{serverId}/files/uploads/{uploadId}',             '401   pcr   403   2     2     404   404   2     2     403   403', async (c) => ({
+    path: `/servers/${c.w.serverId}/files/uploads/${await begunUpload(c)}?offset=0`, raw: { data: Buffer.from('bytes'), type: 'application/octet-stream' },
+  })),
+  row('GET /servers/{serverId}/files/uploads/{uploadId}',             '401   pcr   403   2     2     404   404   2     2     403   403', async (c) => ({ path: `/servers/${c.w.serverId}/files/uploads/${await begunUpload(c)}` })),
+  row('DELETE /servers/{serverId}/files/uploads/{uploadId}',          '401   pcr   403   2     2     404   404   2     2     403   403', async (c) => ({ path: `/servers/${c.w.serverId}/files/uploads/${await begunUpload(c)}` })),
   row('POST /servers/{serverId}/files/directories',                   '401   pcr   403   2     2     404   404   2     2     403   403', (c) => ({ path: `/servers/${c.w.serverId}/files/directories?path=${c.unique('dir')}` })),
   row('GET /servers/{serverId}/usage',                                '401   pcr   2     2     2     404   404   2     2     2     2', (c) => ({ path: `/servers/${c.w.serverId}/usage?window=10m` })),
   row('GET /servers/{serverId}/properties',                           '401   pcr   2     2     2     404   404   2     2     2     2'),

@@ -10,6 +10,7 @@ import { deletePath, listDirectory, makeDirectory, readFileRange } from '../../s
 import { ServerProperties } from '../../src/agent/files/properties.js';
 import { Uploads } from '../../src/agent/files/uploads.js';
 import type { FakeAgent } from './fake-agent.js';
+import { handleFakeUploadSessions } from './fake-upload-sessions.js';
 
 /**
  * The operator's requests (files, server.properties, console) for a FakeAgent: the Agent's own
@@ -71,6 +72,7 @@ export class FakeOperations {
       await movePath(await this.rootOf(serverId), from, to);
       return {};
     });
+    handleFakeUploadSessions(client, join(this.dir, '.agent-data'), (serverId) => this.rootOf(serverId));
     const zips = new ArchiveReads();
     client.handle('fileArchiveRead', async ({ serverId, path, streamId, maxBytes }, ctx) => {
       const root = await this.rootOf(serverId);

@@ -1,5 +1,6 @@
 import { AgentError } from '../errors.js';
 import type { IdentityOf } from '../isolation/game-identity.js';
+import type { Logger } from '../../shared/logger.js';
 import type { AgentLinkClient } from '../link/link-client.js';
 import type { Reconciler } from '../reconciler/reconciler.js';
 import { serverRoot } from '../reconciler/server-paths.js';
@@ -7,6 +8,7 @@ import { registerArchives } from './archives/register-archives.js';
 import { movePath } from './file-move.js';
 import { deletePath, listDirectory, makeDirectory, readFileRange } from './files.js';
 import { ServerProperties } from './properties.js';
+import { registerUploadSessions } from './register-upload-sessions.js';
 import { Uploads } from './uploads.js';
 
 export interface FilesDeps {
@@ -15,13 +17,19 @@ export interface FilesDeps {
   reconciler: Reconciler;
   /** Each server's identity when games run as their own users: what the files API creates becomes theirs. */
   identityOf?: IdentityOf;
+  logger: Logger;
+}
+
+/** What the Agent's stop ends: uploads of single requests half done, and the sweep of resumable ones. */
+export interface FilesRegistered {
+  stop(): Promise<void>;
 }
 
 /**
  * The operator's file requests (files and server.properties), registered on the link. Every one
  * names a server this Agent runs; each path is resolved inside that server's root.
  */
-export function registerFiles(deps: FilesDeps): Uploads {
+export function registerFiles(deps: FilesDeps): FilesRegistered {
   const { link, reconciler } = deps;
   const uploads = new Uploads();
   const properties = new ServerProperties();
@@ -51,10 +59,10 @@ export function registerFiles(deps: FilesDeps): Uploads {
     return { payload: 'fileChunk', fileChunk: last };
   });
 
-  link.handle('fileWriteChunk', async ({ serverId, path, uploadId, offset, data, last, abort }) => {
+  link.handle('fileWriteChunk', async ({ serverId, path, uploadId, offset, data, last, abort, maxBytes }) => {
     if (abort) await uploads.discard(uploadId);
     else {
-      const grew = await uploads.chunk({ root: rootOf(serverId), path, uploadId, offset, data, last, owner: ownerOf(serverId), room: reconciler.diskRoom(serverId) });
+      const grew = await uploads.chunk({ root: rootOf(serverId), path, uploadId, offset, data, last, owner: ownerOf(serverId), room: reconciler.diskRoom(serverId), maxBytes });
       // The next upload is held against what this one left at once; the walk after it (never awaited: a big tree is slow) corrects the estimate.
       if (last) {
         reconciler.disk.grew(serverId, grew);
@@ -81,6 +89,7 @@ export function registerFiles(deps: FilesDeps): Uploads {
   });
 
   registerArchives({ link, reconciler, rootOf, ownerOf, secretFileOf });
+  const stopSweep = registerUploadSessions({ dataDir: deps.dataDir, link, reconciler, logger: deps.logger, rootOf, ownerOf, secretFileOf });
 
   link.handle('propertiesGet', async ({ serverId }) => ({
     payload: 'properties', properties: { values: await properties.get(rootOf(serverId)) },
@@ -90,5 +99,10 @@ export function registerFiles(deps: FilesDeps): Uploads {
     payload: 'properties', properties: { values: await properties.patch(serverId, rootOf(serverId), set, remove, ownerOf(serverId)) },
   }));
 
-  return uploads;
+  return {
+    stop: async () => {
+      stopSweep();
+      await uploads.discardAll();
+    },
+  };
 }

@@ -24,6 +24,8 @@ export interface ChunkInput {
   owner?: GameIdentity | null;
   /** Bytes the server's files may still grow by under its disk limit; undefined: no limit. Taken at the first chunk. */
   room?: number;
+  /** The most the file may hold (taken at the first chunk); 0 or absent: the files API's 64 MiB. SFTP writes are bound by the disk limit alone. */
+  maxBytes?: number;
 }
 
 interface Upload {
@@ -38,6 +40,7 @@ interface Upload {
   room?: number;
   /** What the file being replaced holds: freed when the upload takes its place. */
   replaces: number;
+  maxBytes: number;
   /** Chunks are applied one after another in arrival order. */
   chain: Promise<unknown>;
   timer?: NodeJS.Timeout;
@@ -68,7 +71,7 @@ export class Uploads {
     let upload = this.open.get(input.uploadId);
     if (!upload) {
       if (input.offset !== 0) return Promise.reject(new AgentError('NOT_FOUND', 'No such upload (it was given up or never began).'));
-      const created: Upload = { path: input.path, temp: '', written: 0, replaces: 0, chain: Promise.resolve(), done: false, ...(input.room === undefined ? {} : { room: input.room }) };
+      const created: Upload = { path: input.path, temp: '', written: 0, replaces: 0, maxBytes: input.maxBytes || maxUploadBytes, chain: Promise.resolve(), done: false, ...(input.room === undefined ? {} : { room: input.room }) };
       upload = created;
       this.open.set(input.uploadId, created);
       created.chain = this.begin(input, created);
@@ -133,7 +136,7 @@ export class Uploads {
   private async apply(input: ChunkInput, upload: Upload): Promise<number> {
     if (upload.done || !upload.handle || !upload.place) throw new AgentError('NOT_FOUND', 'No such upload (it was given up).');
     if (input.offset !== upload.written) throw new AgentError('INVALID_REQUEST', `Chunk at offset ${input.offset}; expected ${upload.written}.`);
-    if (upload.written + input.data.length > maxUploadBytes) throw new AgentError('TOO_LARGE', `A file holds at most ${maxUploadBytes} bytes.`);
+    if (upload.written + input.data.length > upload.maxBytes) throw new AgentError('TOO_LARGE', `A file holds at most ${upload.maxBytes} bytes.`);
     const growth = upload.written + input.data.length - upload.replaces;
     if (upload.room !== undefined && input.data.length > 0 && growth > upload.room) {
       throw new AgentError('DISK_QUOTA_EXCEEDED', `The server's files would pass its disk limit (resources.diskBytes): ${Math.max(upload.room, 0)} bytes are left and the upload needs ${growth}.`);

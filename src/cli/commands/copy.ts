@@ -10,6 +10,7 @@ import { ApiError, UsageError } from '../errors.js';
 import { downloadFolder, isRemoteDirectory } from '../folder-download.js';
 import { uploadFolder } from '../folder-upload.js';
 import { resolveServer } from '../resolve.js';
+import { resumableAboveBytes, resumableUpload } from '../resumable-upload.js';
 
 export interface RemotePath {
   server: string;
@@ -45,6 +46,11 @@ async function upload(client: CliClient, local: string, remote: RemotePath, team
   const server = await resolveServer(client, remote.server, team);
   const path = await remoteTarget(client, server.id, remote.path, basename(resolve(local)));
   if (info.isDirectory()) return uploadFolder(client, server, local, path);
+  if (info.size > resumableAboveBytes) {
+    await resumableUpload(client, server.id, path, local, info, (offset) => process.stderr.write(`resuming at ${offset} of ${info.size} bytes\n`));
+    print(copied(info.size, undefined, `${server.name}:${path}`));
+    return;
+  }
   await client.request('PUT', `/servers/${server.id}/files/content?path=${encodeURIComponent(path)}`, {
     headers: { 'content-type': 'application/octet-stream', 'content-length': String(info.size) },
     body: Readable.toWeb(createReadStream(local)) as ReadableStream,

@@ -11,6 +11,7 @@ export const errorCodes = [
   'builtin_role', 'invalid_transition', 'phase_busy', 'insufficient_capacity', 'server_not_running', 'incompatible_plugin', 'downgrade_refused',
   'plugin_denied', 'plugin_required', 'not_network_capable', 'request_timeout', 'too_large', 'headers_too_large', 'too_many_attempts',
   'internal', 'insufficient_storage', 'catalog_sync_failed', 'upstream_unavailable', 'plugin_unavailable', 'node_unavailable', 'not_ready',
+  'upload_offset_mismatch',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];
@@ -20,17 +21,21 @@ export interface DomainErrorOptions {
   headers?: Record<string, string>;
   /** A refusal whatever the code says: a resource hidden from the caller answers not_found but is audited DENIED. */
   denied?: boolean;
+  /** Where to go on from, carried in the problem: `upload_offset_mismatch` gives the upload's current offset. */
+  offset?: number;
 }
 
 export class DomainError extends Error {
   readonly headers: Record<string, string>;
   readonly denied: boolean;
+  readonly offset?: number;
 
   constructor(readonly code: ErrorCode, readonly detail?: string, options: DomainErrorOptions = {}) {
     super(detail ?? code);
     this.name = 'DomainError';
     this.headers = options.headers ?? {};
     this.denied = options.denied ?? false;
+    if (options.offset !== undefined) this.offset = options.offset;
   }
 }
 

@@ -43,6 +43,7 @@ export const problemCatalog = {
   plugin_unavailable: { status: 502, title: 'The plugin\'s jar could not be fetched from its source, or it does not match the checksum its source lists.' },
   node_unavailable: { status: 503, title: 'The server\'s Node is not connected or did not answer in time.' },
   not_ready: { status: 503, title: 'The Controller cannot reach its store.' },
+  upload_offset_mismatch: { status: 409, title: 'The bytes are not at the upload\'s offset; continue from the `offset` this problem gives.' },
 } as const satisfies Record<ErrorCode, { status: number; title: string }>;
 
 export const problemTypeBase = 'https://cairn.dev/problems/';
@@ -53,6 +54,7 @@ export interface ProblemBody {
   status: number;
   detail?: string;
   code: ErrorCode;
+  offset?: number;
 }
 
 export const statusOf = (error: DomainError): number => problemCatalog[error.code].status;
@@ -65,6 +67,7 @@ export function problemBody(error: DomainError): ProblemBody {
     code: error.code,
   };
   if (error.detail !== undefined) body.detail = error.detail;
+  if (error.offset !== undefined) body.offset = error.offset;
   return body;
 }
 

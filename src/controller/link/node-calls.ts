@@ -35,6 +35,7 @@ const agentCodes: Partial<Record<string, ErrorCode>> = {
   NO_SPACE: 'insufficient_storage',
   // A write the server's disk limit (resources.diskBytes) has no room for.
   DISK_QUOTA_EXCEEDED: 'insufficient_storage',
+  UPLOAD_OFFSET_MISMATCH: 'upload_offset_mismatch',
 };
 
 export const nodeUnavailable = (detail = 'The server\'s Node is not connected or did not answer in time.') => new DomainError('node_unavailable', detail);

@@ -45,6 +45,7 @@ export const Problem = Type.Object({
   status: Type.Integer(),
   detail: Type.Optional(Type.String()),
   code: Type.String(),
+  offset: Type.Optional(Type.Integer({ minimum: 0, description: '`upload_offset_mismatch`: the bytes the upload holds, where to continue.' })),
 });
 
 export const Int64 = Type.Integer({ format: 'int64' });

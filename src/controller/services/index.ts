@@ -22,6 +22,7 @@ import { ConsoleHub } from './console/console-hub.js';
 import { ConsoleService } from './console/console.js';
 import { ArchiveDownloads } from './files/archive-download.js';
 import { ArchiveJobs } from './files/archive-jobs.js';
+import { UploadSessionService } from './files/upload-sessions.js';
 import { FileChangesUnderWay } from './files/file-changes.js';
 import { FileService } from './files/files.js';
 import { SftpAccess } from './files/sftp-access.js';
@@ -255,6 +256,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     files: new FileService(serverAggregate, nodeCalls, deps.templates, fileChanges),
     archiveJobs: new ArchiveJobs(serverAggregate, nodeCalls, fileChanges),
     archiveDownloads: new ArchiveDownloads(serverAggregate, nodeCalls),
+    uploadSessions: new UploadSessionService(serverAggregate, nodeCalls, fileChanges),
     properties: new PropertiesService(serverAggregate, nodeCalls, deps.templates, fileChanges),
     usage: new ServerUsageService(serverAggregate, nodeCalls),
     catalog,

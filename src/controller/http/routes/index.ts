@@ -7,6 +7,7 @@ import { authRoutes } from './auth.js';
 import { backupRoutes } from './backups.js';
 import { consoleRoutes } from './console.js';
 import { fileArchiveRoutes } from './file-archives.js';
+import { fileUploadRoutes } from './file-uploads.js';
 import { fileRoutes } from './files.js';
 import { propertyRoutes } from './properties.js';
 import { meRoutes } from './me.js';
@@ -43,6 +44,7 @@ export const allRoutes = (s: Services, agentLink: AgentLink): AnyRoute[] => [
   ...consoleRoutes(s),
   ...fileRoutes(s),
   ...fileArchiveRoutes(s),
+  ...fileUploadRoutes(s),
   ...propertyRoutes(s),
   ...templateRoutes(s),
   ...pluginRoutes(s),

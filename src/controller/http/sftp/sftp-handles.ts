@@ -58,9 +58,10 @@ const maxWritesAheadBytes = 16 * 1024 * 1024;
 /**
  * A file open for writing: an upload to the Agent fed in order. SFTP writes carry offsets; clients
  * send them in sequence, though a pipelining client's split writes may overtake each other, so a
- * write ahead of the end waits (up to 16 MiB) for the ones before it. A write behind the end (a
- * rewrite) or too far ahead is refused, since the upload only appends. The file appears whole at
- * CLOSE, as an upload through the API does.
+ * write ahead of the end waits (up to 16 MiB) for the ones before it, unanswered until its turn
+ * comes: a client sends more only as its writes are answered, so what waits stays within its
+ * window however large the file. A write behind the end (a rewrite) or too far ahead is refused,
+ * since the upload only appends. The file appears whole at CLOSE, as an upload through the API does.
  */
 export class WriteHandle {
   readonly kind = 'write';
@@ -68,7 +69,7 @@ export class WriteHandle {
   written = 0;
   failure?: Error;
   readonly done: Promise<void>;
-  private readonly ahead = new Map<number, Buffer>();
+  private readonly ahead = new Map<number, { data: Buffer; taken(): void; failed(e: Error): void }>();
   private aheadBytes = 0;
 
   constructor(readonly path: string, upload: (body: PassThrough) => Promise<void>) {
@@ -77,6 +78,7 @@ export class WriteHandle {
     this.done = upload(this.body);
     this.done.catch((e: unknown) => {
       this.failure = e instanceof Error ? e : new Error(String(e));
+      this.failAhead(this.failure);
     });
   }
 
@@ -86,19 +88,20 @@ export class WriteHandle {
       throw new Error(`writes must come in order: the file is written up to ${this.written} bytes, a write at ${offset} cannot be taken (Cairn's SFTP writes a file from start to end)`);
     }
     if (offset > this.written) {
-      this.ahead.set(offset, data);
       this.aheadBytes += data.length;
-      return;
+      return new Promise((taken, failed) => this.ahead.set(offset, { data, taken, failed }));
     }
     let next: Buffer | undefined = data;
     let flowing = true;
     while (next) {
       this.written += next.length;
       flowing = this.body.write(next);
-      next = this.ahead.get(this.written);
-      if (next) {
+      const waiting = this.ahead.get(this.written);
+      next = waiting?.data;
+      if (waiting) {
         this.ahead.delete(this.written);
-        this.aheadBytes -= next.length;
+        this.aheadBytes -= waiting.data.length;
+        waiting.taken();
       }
     }
     if (!flowing) await Promise.race([once(this.body, 'drain'), this.done]);
@@ -107,8 +110,9 @@ export class WriteHandle {
   /** Resolves with the file's size once the Agent has it whole. */
   async close(): Promise<number> {
     if (this.ahead.size > 0) {
+      const gap = new Error(`the file was closed with a gap: written up to ${this.written} bytes, and ${this.aheadBytes} bytes beyond`);
       this.abort();
-      throw new Error(`the file was closed with a gap: written up to ${this.written} bytes, and ${this.aheadBytes} bytes beyond`);
+      throw gap;
     }
     this.body.end();
     await this.done;
@@ -117,7 +121,15 @@ export class WriteHandle {
 
   /** The session ended before CLOSE: the Agent removes what it had written. */
   abort(): void {
-    this.body.destroy(new Error('the SFTP session ended before the file was closed'));
+    const error = new Error('the SFTP session ended before the file was closed');
+    this.failAhead(error);
+    this.body.destroy(error);
+  }
+
+  private failAhead(error: Error): void {
+    for (const waiting of this.ahead.values()) waiting.failed(error);
+    this.ahead.clear();
+    this.aheadBytes = 0;
   }
 }
 

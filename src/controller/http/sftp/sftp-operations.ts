@@ -2,6 +2,7 @@ import ssh2, { type Attributes, type SFTPWrapper } from 'ssh2';
 import type { FileEntry } from '../../../shared/link/messages.js';
 import { AuditScope } from '../../core/audit-scope.js';
 import { DomainError } from '../../core/errors.js';
+import { diskLimitOnly } from '../../services/files/file-transfer.js';
 import type { FileService } from '../../services/files/files.js';
 import type { SftpAccess, SftpTarget } from '../../services/files/sftp-access.js';
 import { apiPath, shownPath, splitPath } from './sftp-paths.js';
@@ -184,7 +185,7 @@ export class SftpOperations {
     }
     if (flags & OPEN_MODE.APPEND) throw new Refusal(STATUS_CODE.OP_UNSUPPORTED, 'appending is not offered: write the whole file');
     await this.access.require(this.target(), 'files.write');
-    return new WriteHandle(path, (body) => this.files.write(caller, serverId, path, body, undefined, this.scope('file.write')));
+    return new WriteHandle(path, (body) => this.files.write(caller, serverId, path, body, undefined, this.scope('file.write'), diskLimitOnly));
   }
 
   private async remove(path: string, directory: boolean): Promise<void> {

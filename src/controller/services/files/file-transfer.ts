@@ -8,6 +8,8 @@ import { agentDeadlines, type NodeCalls } from '../../link/node-calls.js';
 
 /** The spec's file size limit for PUT. */
 export const maxFileBytes = 64 * 1024 * 1024;
+/** SFTP writes know no size up front and have no limit of their own: only the server's disk limit, which the Agent holds. */
+export const diskLimitOnly = Number.MAX_SAFE_INTEGER;
 /** A download asks the Agent for this much at a time, then waits for the client to take it. */
 const downloadRangeBytes = 4 * maxChunkBytes;
 
@@ -18,12 +20,13 @@ export const tooLarge = () => new DomainError('too_large', `A file holds at most
  * while the next is read, so the Controller holds about 2 MiB of an upload whatever its size, and
  * the client is read no faster than the Agent writes. An empty first chunk lets the Agent check the
  * path before any of the body is read. Crossing the limit or losing the client aborts the upload,
- * and the Agent removes what it had written. Resolves with the file's size.
+ * and the Agent removes what it had written. Resolves with the file's size. `maxBytes` is told to
+ * the Agent, which holds it too.
  */
-export async function uploadBody(calls: NodeCalls, doc: ServerDoc, path: string, body: Readable): Promise<number> {
+export async function uploadBody(calls: NodeCalls, doc: ServerDoc, path: string, body: Readable, maxBytes = maxFileBytes): Promise<number> {
   const uploadId = randomUUID();
   const send = (offset: number, data: Buffer, last: boolean) =>
-    calls.ask(doc, { body: 'fileWriteChunk', fileWriteChunk: { serverId: doc._id, path, uploadId, offset, data, last, abort: false } }, { timeoutMs: agentDeadlines.disk });
+    calls.ask(doc, { body: 'fileWriteChunk', fileWriteChunk: { serverId: doc._id, path, uploadId, offset, data, last, abort: false, maxBytes } }, { timeoutMs: agentDeadlines.disk });
   await send(0, Buffer.alloc(0), false);
   let offset = 0;
   let received = 0;
@@ -35,7 +38,7 @@ export async function uploadBody(calls: NodeCalls, doc: ServerDoc, path: string,
     // the client reads the 413; the rest of the body is drained instead (see the catch).
     for await (const piece of body.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
       received += piece.length;
-      if (received > maxFileBytes) throw tooLarge();
+      if (received > maxBytes) throw tooLarge();
       held.push(piece);
       heldBytes += piece.length;
       while (heldBytes >= maxChunkBytes) {
@@ -55,7 +58,7 @@ export async function uploadBody(calls: NodeCalls, doc: ServerDoc, path: string,
     return received;
   } catch (e) {
     body.resume();
-    void calls.ask(doc, { body: 'fileWriteChunk', fileWriteChunk: { serverId: doc._id, path, uploadId, offset: 0, data: Buffer.alloc(0), last: false, abort: true } }, { timeoutMs: agentDeadlines.quick })
+    void calls.ask(doc, { body: 'fileWriteChunk', fileWriteChunk: { serverId: doc._id, path, uploadId, offset: 0, data: Buffer.alloc(0), last: false, abort: true, maxBytes } }, { timeoutMs: agentDeadlines.quick })
       .catch(() => undefined);
     throw e;
   }

@@ -74,14 +74,17 @@ export class FileService {
     return readRange(this.calls, doc, path, offset, length);
   }
 
-  /** `declaredBytes` is the Content-Length, if any: a declared size over the limit is refused before reading. */
-  async write(caller: Caller, serverId: string, path: string, body: Readable, declaredBytes: number | undefined, audit: AuditScope): Promise<void> {
+  /**
+   * `declaredBytes` is the Content-Length, if any: a declared size over the limit is refused before
+   * reading. `maxBytes`: the PUT's 64 MiB unless told otherwise (SFTP: `diskLimitOnly`).
+   */
+  async write(caller: Caller, serverId: string, path: string, body: Readable, declaredBytes: number | undefined, audit: AuditScope, maxBytes = maxFileBytes): Promise<void> {
     audit.target(serverId).detail({ path, ...(declaredBytes !== undefined ? { sizeBytes: declaredBytes } : {}) });
     const doc = await this.servers.load(caller, serverId, 'files.write');
     this.refuseSecret(doc, path);
     refuseWhileFilesInMotion(doc);
-    if (declaredBytes !== undefined && declaredBytes > maxFileBytes) throw tooLarge();
-    const sizeBytes = await this.changes.run(serverId, () => uploadBody(this.calls, doc, path, body));
+    if (declaredBytes !== undefined && declaredBytes > maxBytes) throw tooLarge();
+    const sizeBytes = await this.changes.run(serverId, () => uploadBody(this.calls, doc, path, body, maxBytes));
     audit.detail({ sizeBytes });
   }
 

@@ -77,6 +77,12 @@ import type { StageFromLocalInput as _cairn_agent_v1_StageFromLocalInput, StageF
 import type { StageRemoveInput as _cairn_agent_v1_StageRemoveInput, StageRemove as _cairn_agent_v1_StageRemove } from './cairn/agent/v1/StageRemove.js';
 import type { StageScanInput as _cairn_agent_v1_StageScanInput, StageScan as _cairn_agent_v1_StageScan } from './cairn/agent/v1/StageScan.js';
 import type { StageWriteInput as _cairn_agent_v1_StageWriteInput, StageWrite as _cairn_agent_v1_StageWrite } from './cairn/agent/v1/StageWrite.js';
+import type { UploadAppendInput as _cairn_agent_v1_UploadAppendInput, UploadAppend as _cairn_agent_v1_UploadAppend } from './cairn/agent/v1/UploadAppend.js';
+import type { UploadBeginInput as _cairn_agent_v1_UploadBeginInput, UploadBegin as _cairn_agent_v1_UploadBegin } from './cairn/agent/v1/UploadBegin.js';
+import type { UploadCancelInput as _cairn_agent_v1_UploadCancelInput, UploadCancel as _cairn_agent_v1_UploadCancel } from './cairn/agent/v1/UploadCancel.js';
+import type { UploadCompleteInput as _cairn_agent_v1_UploadCompleteInput, UploadComplete as _cairn_agent_v1_UploadComplete } from './cairn/agent/v1/UploadComplete.js';
+import type { UploadStateInput as _cairn_agent_v1_UploadStateInput, UploadState as _cairn_agent_v1_UploadState } from './cairn/agent/v1/UploadState.js';
+import type { UploadStatusInput as _cairn_agent_v1_UploadStatusInput, UploadStatus as _cairn_agent_v1_UploadStatus } from './cairn/agent/v1/UploadStatus.js';
 import type { UsageHistoryInput as _cairn_agent_v1_UsageHistoryInput, UsageHistory as _cairn_agent_v1_UsageHistory } from './cairn/agent/v1/UsageHistory.js';
 import type { UsageSampleInput as _cairn_agent_v1_UsageSampleInput, UsageSample as _cairn_agent_v1_UsageSample } from './cairn/agent/v1/UsageSample.js';
 import type { UsageSamplesInput as _cairn_agent_v1_UsageSamplesInput, UsageSamples as _cairn_agent_v1_UsageSamples } from './cairn/agent/v1/UsageSamples.js';
@@ -169,6 +175,12 @@ export interface ProtoGrpcType {
         StageRemove: MessageTypeDefinition<_cairn_agent_v1_StageRemoveInput, _cairn_agent_v1_StageRemove>
         StageScan: MessageTypeDefinition<_cairn_agent_v1_StageScanInput, _cairn_agent_v1_StageScan>
         StageWrite: MessageTypeDefinition<_cairn_agent_v1_StageWriteInput, _cairn_agent_v1_StageWrite>
+        UploadAppend: MessageTypeDefinition<_cairn_agent_v1_UploadAppendInput, _cairn_agent_v1_UploadAppend>
+        UploadBegin: MessageTypeDefinition<_cairn_agent_v1_UploadBeginInput, _cairn_agent_v1_UploadBegin>
+        UploadCancel: MessageTypeDefinition<_cairn_agent_v1_UploadCancelInput, _cairn_agent_v1_UploadCancel>
+        UploadComplete: MessageTypeDefinition<_cairn_agent_v1_UploadCompleteInput, _cairn_agent_v1_UploadComplete>
+        UploadState: MessageTypeDefinition<_cairn_agent_v1_UploadStateInput, _cairn_agent_v1_UploadState>
+        UploadStatus: MessageTypeDefinition<_cairn_agent_v1_UploadStatusInput, _cairn_agent_v1_UploadStatus>
         UsageHistory: MessageTypeDefinition<_cairn_agent_v1_UsageHistoryInput, _cairn_agent_v1_UsageHistory>
         UsageSample: MessageTypeDefinition<_cairn_agent_v1_UsageSampleInput, _cairn_agent_v1_UsageSample>
         UsageSamples: MessageTypeDefinition<_cairn_agent_v1_UsageSamplesInput, _cairn_agent_v1_UsageSamples>

@@ -35,6 +35,11 @@ export interface FileWriteChunkInput {
    * partly written temporary file; `data` and `last` are ignored.
    */
   'abort'?: (boolean);
+  /**
+   * The most bytes the file may hold; 0 means the files API's 64 MiB (what an older Controller
+   * meant). SFTP writes send a larger bound; the server's disk limit applies whatever it is.
+   */
+  'maxBytes'?: (number | string | Long);
 }
 
 /**
@@ -70,4 +75,9 @@ export interface FileWriteChunk {
    * partly written temporary file; `data` and `last` are ignored.
    */
   'abort': (boolean);
+  /**
+   * The most bytes the file may hold; 0 means the files API's 64 MiB (what an older Controller
+   * meant). SFTP writes send a larger bound; the server's disk limit applies whatever it is.
+   */
+  'maxBytes': (number);
 }

@@ -30,6 +30,11 @@ import type { PrefetchArtifactInput as _cairn_agent_v1_PrefetchArtifactInput, Pr
 import type { FileMoveInput as _cairn_agent_v1_FileMoveInput, FileMove as _cairn_agent_v1_FileMove } from '../../../cairn/agent/v1/FileMove.js';
 import type { FileArchiveJobInput as _cairn_agent_v1_FileArchiveJobInput, FileArchiveJob as _cairn_agent_v1_FileArchiveJob } from '../../../cairn/agent/v1/FileArchiveJob.js';
 import type { FileArchiveReadInput as _cairn_agent_v1_FileArchiveReadInput, FileArchiveRead as _cairn_agent_v1_FileArchiveRead } from '../../../cairn/agent/v1/FileArchiveRead.js';
+import type { UploadBeginInput as _cairn_agent_v1_UploadBeginInput, UploadBegin as _cairn_agent_v1_UploadBegin } from '../../../cairn/agent/v1/UploadBegin.js';
+import type { UploadAppendInput as _cairn_agent_v1_UploadAppendInput, UploadAppend as _cairn_agent_v1_UploadAppend } from '../../../cairn/agent/v1/UploadAppend.js';
+import type { UploadStatusInput as _cairn_agent_v1_UploadStatusInput, UploadStatus as _cairn_agent_v1_UploadStatus } from '../../../cairn/agent/v1/UploadStatus.js';
+import type { UploadCancelInput as _cairn_agent_v1_UploadCancelInput, UploadCancel as _cairn_agent_v1_UploadCancel } from '../../../cairn/agent/v1/UploadCancel.js';
+import type { UploadCompleteInput as _cairn_agent_v1_UploadCompleteInput, UploadComplete as _cairn_agent_v1_UploadComplete } from '../../../cairn/agent/v1/UploadComplete.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface RequestInput {
@@ -75,7 +80,12 @@ export interface RequestInput {
   'fileMove'?: (_cairn_agent_v1_FileMoveInput | null);
   'fileArchiveJob'?: (_cairn_agent_v1_FileArchiveJobInput | null);
   'fileArchiveRead'?: (_cairn_agent_v1_FileArchiveReadInput | null);
-  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch"|"prefetchArtifact"|"fileMove"|"fileArchiveJob"|"fileArchiveRead";
+  'uploadBegin'?: (_cairn_agent_v1_UploadBeginInput | null);
+  'uploadAppend'?: (_cairn_agent_v1_UploadAppendInput | null);
+  'uploadStatus'?: (_cairn_agent_v1_UploadStatusInput | null);
+  'uploadCancel'?: (_cairn_agent_v1_UploadCancelInput | null);
+  'uploadComplete'?: (_cairn_agent_v1_UploadCompleteInput | null);
+  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch"|"prefetchArtifact"|"fileMove"|"fileArchiveJob"|"fileArchiveRead"|"uploadBegin"|"uploadAppend"|"uploadStatus"|"uploadCancel"|"uploadComplete";
 }
 
 export interface Request {
@@ -121,5 +131,10 @@ export interface Request {
   'fileMove'?: (_cairn_agent_v1_FileMove | null);
   'fileArchiveJob'?: (_cairn_agent_v1_FileArchiveJob | null);
   'fileArchiveRead'?: (_cairn_agent_v1_FileArchiveRead | null);
-  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch"|"prefetchArtifact"|"fileMove"|"fileArchiveJob"|"fileArchiveRead";
+  'uploadBegin'?: (_cairn_agent_v1_UploadBegin | null);
+  'uploadAppend'?: (_cairn_agent_v1_UploadAppend | null);
+  'uploadStatus'?: (_cairn_agent_v1_UploadStatus | null);
+  'uploadCancel'?: (_cairn_agent_v1_UploadCancel | null);
+  'uploadComplete'?: (_cairn_agent_v1_UploadComplete | null);
+  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch"|"prefetchArtifact"|"fileMove"|"fileArchiveJob"|"fileArchiveRead"|"uploadBegin"|"uploadAppend"|"uploadStatus"|"uploadCancel"|"uploadComplete";
 }

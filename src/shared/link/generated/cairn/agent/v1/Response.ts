@@ -11,6 +11,7 @@ import type { StageCommitStateInput as _cairn_agent_v1_StageCommitStateInput, St
 import type { UsageSamplesInput as _cairn_agent_v1_UsageSamplesInput, UsageSamples as _cairn_agent_v1_UsageSamples } from '../../../cairn/agent/v1/UsageSamples.js';
 import type { ObjectUploadedInput as _cairn_agent_v1_ObjectUploadedInput, ObjectUploaded as _cairn_agent_v1_ObjectUploaded } from '../../../cairn/agent/v1/ObjectUploaded.js';
 import type { ArchiveProgressInput as _cairn_agent_v1_ArchiveProgressInput, ArchiveProgress as _cairn_agent_v1_ArchiveProgress } from '../../../cairn/agent/v1/ArchiveProgress.js';
+import type { UploadStateInput as _cairn_agent_v1_UploadStateInput, UploadState as _cairn_agent_v1_UploadState } from '../../../cairn/agent/v1/UploadState.js';
 
 export interface ResponseInput {
   /**
@@ -39,7 +40,8 @@ export interface ResponseInput {
   'usageSamples'?: (_cairn_agent_v1_UsageSamplesInput | null);
   'objectUploaded'?: (_cairn_agent_v1_ObjectUploadedInput | null);
   'archiveProgress'?: (_cairn_agent_v1_ArchiveProgressInput | null);
-  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay"|"stageCommitState"|"usageSamples"|"objectUploaded"|"archiveProgress";
+  'uploadState'?: (_cairn_agent_v1_UploadStateInput | null);
+  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay"|"stageCommitState"|"usageSamples"|"objectUploaded"|"archiveProgress"|"uploadState";
 }
 
 export interface Response {
@@ -69,5 +71,6 @@ export interface Response {
   'usageSamples'?: (_cairn_agent_v1_UsageSamples | null);
   'objectUploaded'?: (_cairn_agent_v1_ObjectUploaded | null);
   'archiveProgress'?: (_cairn_agent_v1_ArchiveProgress | null);
-  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay"|"stageCommitState"|"usageSamples"|"objectUploaded"|"archiveProgress";
+  'uploadState'?: (_cairn_agent_v1_UploadState | null);
+  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay"|"stageCommitState"|"usageSamples"|"objectUploaded"|"archiveProgress"|"uploadState";
 }

@@ -12,7 +12,8 @@ export interface ResponseErrorInput {
    * for SnapshotUpload and StageFetch also OBJECT_STORE (the object store refused a presigned
    * request or could not be reached; the message gives its status and error code, never the URL);
    * for PrefetchArtifact also UNAVAILABLE (the artifact could not be fetched; the message says why);
-   * for FileArchiveJob also INVALID_ARCHIVE (not a readable archive) and DISK_QUOTA_EXCEEDED.
+   * for FileArchiveJob also INVALID_ARCHIVE (not a readable archive) and DISK_QUOTA_EXCEEDED;
+   * for uploads also UPLOAD_OFFSET_MISMATCH (bytes not at the upload's offset), DISK_QUOTA_EXCEEDED and NO_SPACE.
    */
   'code'?: (string);
   /**
@@ -32,7 +33,8 @@ export interface ResponseError {
    * for SnapshotUpload and StageFetch also OBJECT_STORE (the object store refused a presigned
    * request or could not be reached; the message gives its status and error code, never the URL);
    * for PrefetchArtifact also UNAVAILABLE (the artifact could not be fetched; the message says why);
-   * for FileArchiveJob also INVALID_ARCHIVE (not a readable archive) and DISK_QUOTA_EXCEEDED.
+   * for FileArchiveJob also INVALID_ARCHIVE (not a readable archive) and DISK_QUOTA_EXCEEDED;
+   * for uploads also UPLOAD_OFFSET_MISMATCH (bytes not at the upload's offset), DISK_QUOTA_EXCEEDED and NO_SPACE.
    */
   'code': (string);
   /**
