@@ -8,6 +8,7 @@ import type { ServerItem } from './api-types.js';
 import type { CliClient } from './client.js';
 import { print } from './context.js';
 import { ApiError, localFileError } from './errors.js';
+import { resumableAboveBytes, resumableUpload } from './resumable-upload.js';
 
 /** Files sent at once: the Controller lets one user stream two uploads at a time (docs/api.md), a third is refused. */
 const parallelFiles = 2;
@@ -79,6 +80,10 @@ async function putFile(client: CliClient, serverId: string, file: LocalFile, pat
 }
 
 async function putOnce(client: CliClient, serverId: string, file: LocalFile, path: string): Promise<void> {
+  // Past the single request's limit a file goes in pieces, and a second run of the copy resumes it.
+  if (file.size > resumableAboveBytes) {
+    return resumableUpload(client, serverId, path, file.local, await stat(file.local), (offset) => process.stderr.write(`${file.relative}: resuming at ${offset} of ${file.size} bytes\n`));
+  }
   await client.request('PUT', `/servers/${serverId}/files/content?path=${encodeURIComponent(path)}`, {
     headers: { 'content-type': 'application/octet-stream', 'content-length': String(file.size) },
     body: Readable.toWeb(createReadStream(file.local)) as ReadableStream,
