@@ -1,10 +1,11 @@
+import type { Upload } from './types';
 /** Bytes per PUT of a session: the API takes at most 64 MiB a request, and a cut costs at most one chunk again. */
 export const chunkBytes = 8 * 1024 * 1024;
 /** Tries of one chunk before the upload is given up. */
 const attempts = 5;
 
 /** What this client reads of the API's Upload. */
-export interface SessionOffset { id: string; offset: number }
+export type SessionOffset = Pick<Upload, 'id' | 'offset'>;
 
 /** The upload session endpoints, as the loop below calls them (HTTP in resumable-upload.ts). */
 export interface SessionCalls {
