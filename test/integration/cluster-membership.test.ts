@@ -120,5 +120,14 @@ for (const c of cases) {
       for (const n of ofA) expect(b.termFor(n), n).to.be.greaterThan(terms.get(n)!);
       expect((await b.controllers()).map((e) => e.id)).to.deep.equal(['controller-b']);
     });
+
+    it('gives up a Node revoked or deleted through another Controller within a tick', async () => {
+      const b = members[1];
+      await repos.nodes.update({ _id: 'n1' }, { adminState: 'REVOKED' });
+      await repos.nodes.delete({ _id: 'n2' });
+      await waitFor(() => b.termFor('n1') === undefined && b.termFor('n2') === undefined, { timeoutMs: timing.renewEveryMs * 4, what: 'n1 and n2 given up' });
+      expect([...(await b.holders(['n1', 'n2', 'n3', 'n4'])).keys()].sort()).to.deep.equal(['n3', 'n4']);
+      expect(b.heldCount).to.equal(2);
+    });
   });
 }

@@ -64,6 +64,14 @@ export class LeaseKeeper {
     return [...this.held.keys()];
   }
 
+  /** Hands one lease back (its resource is gone): nobody need wait for it to expire. */
+  async release(resource: string): Promise<void> {
+    const lease = this.held.get(resource);
+    if (!lease) return;
+    this.held.delete(resource);
+    await this.store.release(lease);
+  }
+
   /** Hands every lease back, for a clean shutdown: successors need not wait for expiry. */
   async releaseAll(): Promise<void> {
     for (const lease of this.held.values()) await this.store.release(lease);

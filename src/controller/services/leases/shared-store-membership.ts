@@ -154,7 +154,22 @@ export class SharedStoreMembership implements ClusterMembership {
     const lost = [...(await keeper.renewAll()), ...keeper.dropUnsafe()];
     for (const resource of lost) this.lost(resource);
     if (keeper.termFor(controllerResource(this.controllerId)) === undefined) await this.register();
+    await this.dropGone();
     await this.claimShare();
+  }
+
+  /**
+   * Gives up the Nodes revoked or deleted through another Controller: their Agents' streams end
+   * here within a tick, and a revoked Agent's credential is refused when it dials again.
+   */
+  private async dropGone(): Promise<void> {
+    const held = this.keeper!.holds().map(nodeOfResource).filter((id) => id !== undefined);
+    if (held.length === 0) return;
+    const current = new Set((await this.deps.repos.nodes.find({ _id: { $in: held }, adminState: { $ne: 'REVOKED' } })).map((n) => n._id));
+    for (const nodeId of held.filter((id) => !current.has(id))) {
+      await this.keeper!.release(nodeResource(nodeId));
+      this.lost(nodeResource(nodeId));
+    }
   }
 
   /** Claims free Nodes up to this Controller's share of the enrolled, unrevoked ones. */

@@ -174,6 +174,8 @@ export class NodeService {
     const doc = await this.manageableNode(caller, nodeId);
     const target: AdminState = event.type === 'ENABLE' ? 'ENABLED' : event.type === 'DISABLE' ? 'DISABLED' : 'REVOKED';
     audit.detail({ from: doc.adminState, to: target });
+    // A Node created through another Controller after this one started: its record is the truth.
+    if (!this.fleet.has(nodeId)) this.fleet.add(doc);
     const verdict = this.fleet.checkAdmin(nodeId, event);
     if (verdict === 'refused') throw new DomainError('invalid_transition', `A ${doc.adminState} Node cannot become ${target}.`);
     if (verdict === 'unknown') throw hidden('node');
