@@ -77,7 +77,7 @@ async function main(): Promise<void> {
         for (const s of state.servers) held.set(s.serverId, s.generation);
       });
       agent.client.onDesiredChange((serverId, server) => {
-        bytes += serialize({ kind: 'desiredServerChange', desiredServerChange: { revision: 1, server, removedServerId: server ? '' : serverId } }).length;
+        bytes += serialize({ kind: 'desiredServerChange', desiredServerChange: { revision: 1, server, removedServerId: server ? '' : serverId, leaseTerm: 0 } }).length;
         if (server) held.set(serverId, server.generation);
       });
       bytes = 0;

@@ -35,6 +35,7 @@ import { loadControllerTls, localAgentTlsName } from './program/tls.js';
 import { SecretBox } from './security/secret-box.js';
 import { startSftp } from './program/sftp.js';
 import { registerSftpMetrics } from './metrics/sftp-metrics.js';
+import { registerLeaseMetrics } from './metrics/lease-metrics.js';
 
 export interface ControllerOptions {
   config: ControllerConfig;
@@ -120,6 +121,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   registerNotificationMetrics(metrics.registry, services.notifications.outbox);
   registerScheduleMetrics(metrics.registry, services.schedules.runs);
   registerSftpMetrics(metrics.registry, services.sftp);
+  registerLeaseMetrics(metrics.registry, services.cluster);
   // Before anything that tells events (backups recovering, workflows resuming, Agents connecting) starts.
   await services.notifications.start();
   await services.backups.start();
@@ -130,7 +132,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const link = new AgentLinkServer({
     gate: services.enrollment, fleet: services.fleet, agents: services.agents, logger, clock, timings: services.fleet.timings,
     metrics: createLinkMetrics(metrics.registry, services.fleet, services.agents, () => clock.now().getTime()),
-    artifacts: services.artifacts,
+    artifacts: services.artifacts, ownership: services.cluster,
   });
   const grpcPort = await link.listen({ host: config.host, port: config.grpcPort, tls })
     .catch(refusePortInUse({ host: config.host, port: config.grpcPort, what: 'the Agent link', flag: '--grpc-port' }));
@@ -152,6 +154,8 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const httpPort = (http.address() as AddressInfo).port;
   const webUrl = `${tls ? 'https' : 'http'}://${dialAddress(config.host, httpPort)}/`;
   logger.info({ event: 'http_listening', host: config.host, port: httpPort, store: repos.kind, webUrl }, `HTTP API listening; web UI at ${webUrl}`);
+  // Once both listen: the others are told where this one is, and Agents that said hello wait until now.
+  await services.cluster.start({ address: config.advertiseAddress ?? dialAddress(config.host, grpcPort), httpAddress: dialAddress(config.host, httpPort) });
   if (setupCodeFile) {
     logger.info({ event: 'setup_pending', setupCodeFile, webUrl }, `Setup pending: open ${webUrl} and enter the one-time setup code from ${setupCodeFile} (or send it with POST /api/v1/setup)`);
   }
@@ -191,6 +195,8 @@ export async function startController(options: ControllerOptions): Promise<Runni
       await link.close();
       await services.nodes.stop();
       await services.serverFeed.stop();
+      // After the last status write under them: the others claim the Nodes without waiting for expiry.
+      await services.cluster.stop();
       services.serverAggregate.stop();
       await repos.close();
       return report;

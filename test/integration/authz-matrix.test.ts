@@ -169,6 +169,7 @@ const table: Row[] = [
   row('POST /nodes/{nodeId}/enrollment-token',                        '401   pcr   404   404   404   404   2     2     2     403   404', async (c) => ({ path: `/nodes/${await throwawayNode(c)}/enrollment-token` })),
   row('POST /nodes/{nodeId}/drain',                                   '401   pcr   404   404   404   404   2     2     2     403   404', async (c) => ({ path: `/nodes/${await throwawayNode(c)}/drain` })),
   row('GET /agent-link',                                              '401   pcr   403   403   403   403   2     2     2     403   403'),
+  row('GET /cluster',                                                 '401   pcr   403   403   403   403   403   2     2     403   403'),
   row('POST /servers',                                                '401   pcr   403   403   2     404   404   2     2     403   403', (c) => ({
     body: { name: c.unique('new'), teamId: c.w.teamId, software: simcraft, resources: smallResources, nodeId: c.w.nodeId },
   })),

@@ -77,7 +77,7 @@ describe('the link sends one server\'s desired-state change, the full state only
     const session = t.controller.services.agents.get(agent.nodeId)!;
     const before = heard.full.length;
     // A message that skips revisions, as if one went missing on the way.
-    session.send({ kind: 'desiredServerChange', desiredServerChange: { revision: 10_000, server: null, removedServerId: ids[0] } });
+    session.send({ kind: 'desiredServerChange', desiredServerChange: { revision: 10_000, server: null, removedServerId: ids[0], leaseTerm: 0 } });
     await waitFor(() => heard.full.length > before, { what: 'the full state the Agent asked for' });
     expect(heard.changes, 'the change out of sequence was not applied').to.deep.equal([]);
     expect(heard.full.at(-1)!.servers.map((s) => s.serverId).sort()).to.deep.equal([...ids].sort());

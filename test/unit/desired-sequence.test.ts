@@ -7,14 +7,14 @@ const server = (serverId: string, generation = 1): DesiredServer => ({
   gamePort: 30000, desiredState: 'DESIRED_RUNTIME_STATE_RUNNING', restartPolicy: { maxRestarts: 0, windowSeconds: 60 },
   acknowledgedConditionIds: [], inNetwork: false, restartNonce: 0, sleep: null, wakeNonce: 0, templateJson: '', plugins: [], network: null, egressAllow: [],
 });
-const change = (revision: number, s: DesiredServer) => ({ revision, server: s, removedServerId: '' });
-const removal = (revision: number, serverId: string) => ({ revision, server: null, removedServerId: serverId });
+const change = (revision: number, s: DesiredServer) => ({ revision, server: s, removedServerId: '', leaseTerm: 0 });
+const removal = (revision: number, serverId: string) => ({ revision, server: null, removedServerId: serverId, leaseTerm: 0 });
 const generations = (seq: DesiredSequence) => Object.fromEntries((seq.state?.servers ?? []).map((s) => [s.serverId, s.generation]));
 
 describe('desired-state sequence on the Agent: full state, changes in order, gaps', () => {
   it('applies changes that follow the full state one revision at a time', () => {
     const seq = new DesiredSequence();
-    seq.full({ servers: [server('a'), server('b')], revision: 1 });
+    seq.full({ servers: [server('a'), server('b')], revision: 1, leaseTerm: 0 });
     expect(seq.change(change(2, server('a', 2)))).to.deep.include({ kind: 'change', serverId: 'a' });
     expect(seq.change(change(3, server('c')))).to.deep.include({ kind: 'change', serverId: 'c' });
     expect(seq.change(removal(4, 'b'))).to.deep.equal({ kind: 'change', serverId: 'b', server: null });
@@ -24,18 +24,18 @@ describe('desired-state sequence on the Agent: full state, changes in order, gap
 
   it('a skipped revision is a gap: asked for once, later changes ignored until the full state', () => {
     const seq = new DesiredSequence();
-    seq.full({ servers: [server('a')], revision: 1 });
+    seq.full({ servers: [server('a')], revision: 1, leaseTerm: 0 });
     expect(seq.change(change(3, server('a', 3)))).to.deep.equal({ kind: 'gap', lastRevision: 1, receivedRevision: 3 });
     expect(seq.state, 'no state is trusted during a gap').to.equal(undefined);
     expect(seq.change(change(4, server('a', 4)))).to.deep.equal({ kind: 'ignored' });
-    seq.full({ servers: [server('a', 4)], revision: 5 });
+    seq.full({ servers: [server('a', 4)], revision: 5, leaseTerm: 0 });
     expect(seq.change(change(6, server('a', 5)))).to.deep.include({ kind: 'change', serverId: 'a' });
     expect(generations(seq)).to.deep.equal({ a: 5 });
   });
 
   it('a repeated or older revision is a gap too', () => {
     const seq = new DesiredSequence();
-    seq.full({ servers: [], revision: 7 });
+    seq.full({ servers: [], revision: 7, leaseTerm: 0 });
     expect(seq.change(change(7, server('a')))).to.include({ kind: 'gap' });
   });
 
@@ -46,10 +46,10 @@ describe('desired-state sequence on the Agent: full state, changes in order, gap
 
   it('a new stream starts over from its own full state', () => {
     const seq = new DesiredSequence();
-    seq.full({ servers: [server('a')], revision: 9 });
+    seq.full({ servers: [server('a')], revision: 9, leaseTerm: 0 });
     seq.reset();
     expect(seq.change(change(10, server('a', 2)))).to.include({ kind: 'gap' });
-    seq.full({ servers: [server('a', 2)], revision: 1 });
+    seq.full({ servers: [server('a', 2)], revision: 1, leaseTerm: 0 });
     expect(seq.change(change(2, server('a', 3)))).to.include({ kind: 'change' });
   });
 });

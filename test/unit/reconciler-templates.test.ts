@@ -38,6 +38,7 @@ describe('reconciler: templates arriving over the link', () => {
   it('refuses a malformed or missing template: nothing is installed, the status says why, the rest of the state applies', async () => {
     await reconciler.apply({
       revision: 1,
+      leaseTerm: 0,
       servers: [
         desired('0190a1b2-0000-7000-8000-000000000001', { templateJson: '{"id":"simcraft","run":{"command":"rm"}}' }),
         desired('0190a1b2-0000-7000-8000-000000000002', { templateJson: '' }),

@@ -20,13 +20,15 @@ export class DesiredSequence {
   private revision = 0;
   private synced = false;
   private asked = false;
+  private leaseTerm = 0;
 
   /** The current desired state; undefined before the first full state. */
   get state(): DesiredState | undefined {
-    return this.synced ? { servers: [...this.servers.values()], revision: this.revision } : undefined;
+    return this.synced ? { servers: [...this.servers.values()], revision: this.revision, leaseTerm: this.leaseTerm } : undefined;
   }
 
   full(state: DesiredState): SequenceOutcome {
+    this.leaseTerm = state.leaseTerm;
     this.servers.clear();
     for (const server of state.servers) this.servers.set(server.serverId, server);
     this.revision = state.revision;

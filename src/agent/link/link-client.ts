@@ -7,6 +7,8 @@ import { agentLinkClientConstructor, credentialMetadataKey, type AgentLinkStub }
 import type { Logger } from '../../shared/logger.js';
 import { backoffDelay, defaultBackoff, type BackoffPolicy } from '../../shared/backoff.js';
 import { DesiredSequence } from './desired-sequence.js';
+import { TermKeeper } from './term-keeper.js';
+import { ownerTrailer } from '../../shared/link/owner-trailer.js';
 import { agentErrorFromErrno, isAgentError } from '../errors.js';
 
 /** The kinds of request the Controller sends, and the payload of each. */
@@ -27,7 +29,7 @@ export interface RequestContext {
 export type RequestHandler<K extends RequestKind> = (payload: RequestPayloads[K], context: RequestContext) => Promise<ResponsePayload>;
 
 export interface LinkClientOptions {
-  /** HOST:PORT of the Controller. */
+  /** HOST:PORT of the Controller (or of a load balancer in front of several). */
   address: string;
   channelCredentials: grpc.ChannelCredentials;
   /** The Node credential from enrollment. */
@@ -57,6 +59,11 @@ export const agentChannelOptions: grpc.ChannelOptions = {
   'grpc-node.flow_control_window': linkWindowBytes,
 };
 
+/** Redirects followed without waiting, between two Welcomes; a longer chain (holders changing under it) backs off. */
+const maxQuickRedirects = 3;
+/** The backoff step a redirected Agent stays at (2 s with the default policy) until its next Welcome. */
+const redirectBackoffAttempt = 2;
+
 /**
  * The Agent's side of the link: keeps one Connect stream open forever (jittered exponential
  * backoff between attempts, reset by each Welcome), says hello, heartbeats at the interval the
@@ -70,6 +77,11 @@ export class AgentLinkClient {
   private attempt = 0;
   private welcome?: Welcome;
   private readonly desiredSequence = new DesiredSequence();
+  private readonly terms: TermKeeper;
+  /** The Controller that drives this Node, as the last one dialled said (`cairn-owner`): dialled next, once. */
+  private owner?: string;
+  /** Redirects followed since the last Welcome: a few are followed at once, more wait their backoff. */
+  private redirects = 0;
   private heartbeatTimer?: NodeJS.Timeout;
   private reconnectTimer?: NodeJS.Timeout;
   private heartbeatBusy = false;
@@ -80,7 +92,9 @@ export class AgentLinkClient {
   private readonly connectedListeners = new Set<(welcome: Welcome) => void>();
   private readonly disconnectedListeners = new Set<(reason: string) => void>();
 
-  constructor(private readonly options: LinkClientOptions) {}
+  constructor(private readonly options: LinkClientOptions) {
+    this.terms = new TermKeeper(options.logger);
+  }
 
   /** True between a Welcome and the end of that stream. */
   get connected(): boolean {
@@ -167,18 +181,20 @@ export class AgentLinkClient {
     // Stopped while the hello was being built.
     if (!this.running) return;
     const Client = agentLinkClientConstructor();
-    const client = new Client(this.options.address, this.options.channelCredentials, agentChannelOptions);
+    const address = this.owner ?? this.options.address;
+    this.owner = undefined;
+    const client = new Client(address, this.options.channelCredentials, agentChannelOptions);
     const metadata = new grpc.Metadata();
     metadata.set(credentialMetadataKey, `Bearer ${this.options.credential}`);
     const call = client.Connect(metadata);
     this.client = client;
     this.call = call;
     let ended = false;
-    const end = (reason: string) => {
+    const end = (reason: string, redirected = false) => {
       if (ended) return;
       ended = true;
       if (this.call === call) this.teardown(reason);
-      this.scheduleReconnect(reason);
+      this.scheduleReconnect(reason, redirected);
     };
     call.on('data', (message: ControllerMessage) => this.receive(message));
     call.on('error', (err: grpc.ServiceError) => {
@@ -189,7 +205,13 @@ export class AgentLinkClient {
       }
       const explained = this.options.explainError?.(err.details);
       if (explained) this.options.logger.error({ event: 'tls_refused', details: err.details }, explained);
-      end(`${grpc.status[err.code]}: ${err.details}`);
+      const owner = err.code === grpc.status.UNAVAILABLE ? err.metadata.get(ownerTrailer).at(0) : undefined;
+      if (typeof owner === 'string' && owner !== '') {
+        // Another Controller drives this Node: dial it next; if that fails, `--controller` again.
+        this.owner = owner;
+        this.options.logger.info({ event: 'redirected', owner, from: address }, 'the Controller sent this Agent to the one that drives its Node');
+      }
+      end(`${grpc.status[err.code]}: ${err.details}`, this.owner !== undefined);
     });
     call.on('end', () => end('stream ended'));
     call.write({ kind: 'hello', hello });
@@ -201,10 +223,12 @@ export class AgentLinkClient {
         this.welcomed(message.welcome);
         return;
       case 'desiredState':
+        if (!this.terms.accept(message.desiredState.leaseTerm, 'a desired state')) return;
         this.desiredSequence.full(message.desiredState);
         for (const listener of this.desiredListeners) this.guard(() => listener(message.desiredState));
         return;
       case 'desiredServerChange':
+        if (!this.terms.accept(message.desiredServerChange.leaseTerm, 'a desired-state change')) return;
         this.desiredChange(message.desiredServerChange);
         return;
       case 'request':
@@ -226,6 +250,7 @@ export class AgentLinkClient {
   private welcomed(welcome: Welcome): void {
     this.welcome = welcome;
     this.attempt = 0;
+    this.redirects = 0;
     this.options.logger.info({ event: 'connected', nodeId: welcome.nodeId, observedAddress: welcome.observedAddress }, 'connected to the Controller');
     void this.beat();
     clearInterval(this.heartbeatTimer);
@@ -254,6 +279,10 @@ export class AgentLinkClient {
     };
     const remaining = deadlineUnixMs - Date.now();
     if (remaining <= 0) return;
+    if (!this.terms.accept(request.leaseTerm, `a ${request.body} request`)) {
+      reply({ ok: false, more: false, error: { code: 'STALE_TERM', message: 'A Controller with a newer lease term drives this Node.' } });
+      return;
+    }
     const handler = this.handlers.get(request.body);
     if (!handler) {
       reply({ ok: false, more: false, error: { code: 'UNSUPPORTED', message: `This Agent does not handle ${request.body} requests.` } });
@@ -306,10 +335,14 @@ export class AgentLinkClient {
     }
   }
 
-  private scheduleReconnect(reason?: string): void {
+  /** A redirect is an answer, not a failure: the first few are followed at once. */
+  private scheduleReconnect(reason?: string, redirected = false): void {
     if (!this.running) return;
     clearTimeout(this.reconnectTimer);
-    const delay = backoffDelay(this.attempt++, this.options.backoff ?? defaultBackoff);
+    if (redirected) this.redirects++;
+    // Once redirected, Controllers answer and a holder changes hands soon (a dead one's lease expires): short waits only.
+    const attempt = this.redirects > 0 ? Math.min(this.attempt++, redirectBackoffAttempt) : this.attempt++;
+    const delay = redirected && this.redirects <= maxQuickRedirects ? 0 : backoffDelay(attempt, this.options.backoff ?? defaultBackoff);
     this.options.logger.info({ event: 'reconnecting', inMs: delay, attempt: this.attempt, reason }, 'reconnecting');
     this.reconnectTimer = setTimeout(() => void this.open(), delay);
   }

@@ -19,6 +19,8 @@ import { widenSessionWindows } from './session-windows.js';
 import type { AgentSessions } from './session-registry.js';
 import { fromLinkStatus } from './status-report.js';
 import type { DiskIsolation } from '../store/records.js';
+import type { NodeOwnership } from '../core/node-ownership.js';
+import { ownerTrailer } from '../../shared/link/owner-trailer.js';
 
 export interface AgentLinkDeps {
   gate: AgentGate;
@@ -30,6 +32,8 @@ export interface AgentLinkDeps {
   timings: NodeTimings;
   /** Plugin jars Nodes fetch with FetchArtifact. */
   artifacts?: ArtifactProvider;
+  /** Which Nodes this Controller drives (several Controllers on one store); without it, every Node under term 0. */
+  ownership?: Pick<NodeOwnership, 'admit'>;
 }
 
 export interface ListenOptions {
@@ -206,8 +210,34 @@ export class AgentLinkServer {
     });
   }
 
+  /**
+   * Whether this Controller drives the Node: an Agent whose Node another Controller holds is sent
+   * there (UNAVAILABLE with the `cairn-owner` trailer); one nobody holds is claimed here.
+   */
+  private async admitted(session: NodeSession): Promise<boolean> {
+    if (!this.deps.ownership) return true;
+    const { nodeId } = session;
+    try {
+      const admission = await this.deps.ownership.admit(nodeId);
+      if (admission.kind === 'mine') {
+        session.leaseTerm = admission.term;
+        return true;
+      }
+      if (admission.kind === 'elsewhere') {
+        this.deps.logger.info({ event: 'agent_redirected', nodeId, owner: admission.address }, 'Agent sent to the Controller that drives its Node');
+        session.close({ code: grpc.status.UNAVAILABLE, details: 'another Controller drives this Node' }, { [ownerTrailer]: admission.address });
+        return false;
+      }
+    } catch (err) {
+      this.deps.logger.warn({ err, nodeId }, 'the Node\'s lease could not be read or claimed');
+    }
+    session.close({ code: grpc.status.UNAVAILABLE, details: 'no Controller can drive this Node right now; retry' });
+    return false;
+  }
+
   private async greet(session: NodeSession, hello: Hello): Promise<void> {
     const { nodeId } = session;
+    if (!(await this.admitted(session)) || session.closed) return;
     this.deps.agents.attach(session);
     const connected = this.deps.fleet.connected(nodeId, {
       agentVersion: hello.agentVersion,

@@ -1,4 +1,4 @@
-import { status as GrpcStatus } from '@grpc/grpc-js';
+import { Metadata, status as GrpcStatus } from '@grpc/grpc-js';
 import type { Clock } from '../../shared/clock.js';
 import type { AgentLinkHandlers } from '../../shared/link/proto.js';
 import type { ControllerMessage, DesiredServer, RequestBody, Response } from '../../shared/link/messages.js';
@@ -31,6 +31,8 @@ export class NodeSession {
   private closedFlag = false;
   /** Set by the hello: the Agent applies DesiredServerChange (an older one gets the full state each time). */
   acceptsChanges = false;
+  /** The lease term this Controller drives the Node under (0 without leases); stamped on what the Agent must obey. */
+  leaseTerm = 0;
 
   constructor(
     readonly id: string,
@@ -51,7 +53,7 @@ export class NodeSession {
   }
 
   sendDesiredState(servers: DesiredServer[]): boolean {
-    return this.send({ kind: 'desiredState', desiredState: { servers, revision: ++this.revision } });
+    return this.send({ kind: 'desiredState', desiredState: { servers, revision: ++this.revision, leaseTerm: this.leaseTerm } });
   }
 
   /**
@@ -61,7 +63,7 @@ export class NodeSession {
    */
   sendDesiredChange(serverId: string, server: DesiredServer | null): boolean {
     if (this.revision === 0) return false;
-    return this.send({ kind: 'desiredServerChange', desiredServerChange: { revision: ++this.revision, server, removedServerId: server ? '' : serverId } });
+    return this.send({ kind: 'desiredServerChange', desiredServerChange: { revision: ++this.revision, server, removedServerId: server ? '' : serverId, leaseTerm: this.leaseTerm } });
   }
 
   /** Sends a request and resolves with the Agent's final answer; `ok: false` rejects with AgentRequestError. */
@@ -75,7 +77,7 @@ export class NodeSession {
         reject(new NodeUnavailableError(this.nodeId, 'deadline'));
       }, options.timeoutMs);
       this.pending.set(requestId, { resolve, reject, onPart: options.onPart, timer });
-      this.send({ kind: 'request', request: { requestId, deadlineUnixMs, ...body } });
+      this.send({ kind: 'request', request: { requestId, deadlineUnixMs, leaseTerm: this.leaseTerm, ...body } });
     });
   }
 
@@ -95,9 +97,10 @@ export class NodeSession {
 
   /**
    * Ends the stream: with a status when the Controller ends it (revocation: UNAUTHENTICATED,
-   * replacement: ABORTED), or plainly when the Agent already went away.
+   * replacement: ABORTED), or plainly when the Agent already went away. `trailers` go with the
+   * status (`cairn-owner`: where the Node's holder is).
    */
-  close(status?: { code: GrpcStatus; details: string }): void {
+  close(status?: { code: GrpcStatus; details: string }, trailers?: Record<string, string>): void {
     if (this.closedFlag) return;
     this.closedFlag = true;
     for (const [id, pending] of this.pending) {
@@ -105,7 +108,11 @@ export class NodeSession {
       pending.reject(new NodeUnavailableError(this.nodeId, 'closed'));
       this.pending.delete(id);
     }
-    if (status) this.call.emit('error', status);
+    if (status && trailers) {
+      const metadata = new Metadata();
+      for (const [key, value] of Object.entries(trailers)) metadata.set(key, value);
+      this.call.emit('error', { ...status, metadata });
+    } else if (status) this.call.emit('error', status);
     else if (!this.call.writableEnded) this.call.end();
   }
 }

@@ -69,12 +69,12 @@ export class AgentSessions extends AgentEvents {
     return session.request(body, { timeoutMs: defaultRequestTimeoutMs, ...options });
   }
 
-  /** Closes the Node's stream (revocation, deletion); the Agent sees `code`. */
-  disconnect(nodeId: string, code: GrpcStatus, details: string): void {
+  /** Closes the Node's stream (revocation, deletion, its lease lost); the Agent sees `code` (and `trailers`). */
+  disconnect(nodeId: string, code: GrpcStatus, details: string, trailers?: Record<string, string>): void {
     const session = this.sessions.get(nodeId);
     if (!session) return;
     this.sessions.delete(nodeId);
-    session.close({ code, details });
+    session.close({ code, details }, trailers);
     this.emitSessionEnd(nodeId);
   }
 

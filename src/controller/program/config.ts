@@ -16,6 +16,8 @@ export interface ControllerConfig {
   /** The SFTP server's port (0: a free one); undefined: SFTP is off. */
   sftpPort?: number;
   host: string;
+  /** The link address other Controllers send Agents to (HOST:PORT); the link's own address when absent. */
+  advertiseAddress?: string;
   mongodbUri?: string;
   catalogSource?: string;
   /** Minutes between catalog syncs; 0 syncs only at start and on POST /catalog/sync. */
@@ -69,6 +71,7 @@ const flags = {
   host: { value: 'ADDR', env: 'CAIRN_HOST', help: 'the address both listen on (default 127.0.0.1)' },
   store: { value: 'embedded|mongodb', env: 'CAIRN_STORE', help: 'where records live: the embedded store in --data-dir, or MongoDB at MONGODB_URI (default: mongodb when a URI is given, else embedded; embedded ignores a URI)' },
   'mongodb-uri': { value: 'URI', env: 'MONGODB_URI', help: 'the MongoDB database of --store mongodb (mongodb://…/cairn; a replica set in production; docs/operations.md#mongodb)' },
+  'advertise-address': { value: 'HOST:PORT', env: 'CAIRN_ADVERTISE_ADDRESS', help: 'where other Controllers on the same MongoDB send this one\'s Agents: its link as they reach it (default: --host and --grpc-port)' },
   'catalog-source': { value: 'PATH_OR_URL', env: 'CAIRN_CATALOG_SOURCE', help: 'the plugin catalog feed (default: Modrinth and Hangar, the shipped sample only while neither answers)' },
   'catalog-sync-minutes': { value: 'N', env: 'CAIRN_CATALOG_SYNC_MINUTES', help: 'minutes between catalog syncs; 0 syncs at start only (default 60)' },
   'software-source': { value: 'NAME=URL', env: 'CAIRN_SOFTWARE_SOURCES', multiple: true, help: 'where versions come from: papermc=<Fill v3 root>, mojang=<version manifest URL>, fabric=<meta API /v2 root>, neoforge=<Maven root>, forge=<Maven root>, modrinth=<API /v2 root>, hangar=<API /v1 root> (these two also feed the plugin catalog); repeatable (env: comma-separated; default: the vendors\' addresses)' },
@@ -93,6 +96,12 @@ const flags = {
 } as const satisfies Record<string, FlagSpec>;
 
 const port = wholeNumber(0, 65535);
+
+/** HOST:PORT (a bracketed IPv6 host too) with a port 1..65535. */
+function hostPort(raw: string): string | undefined {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^\s:[\]]+):(\d{1,5})$/.exec(raw);
+  return match && Number(match[2]) >= 1 && Number(match[2]) <= 65535 ? raw : undefined;
+}
 
 /** Seconds with a fraction, 0..3600, as milliseconds. */
 function shutdownTimeoutMs(raw: string): number | undefined {
@@ -151,6 +160,7 @@ function configFrom(settings: ProgramSettings<keyof typeof flags>): ControllerCo
     grpcPort: parsed('grpc-port', 'a port number 0..65535', port) ?? 8443,
     sftpPort: get('sftp-port') === 'off' ? undefined : parsed('sftp-port', 'a port number 0..65535 or off', port) ?? 2022,
     host: get('host') ?? '127.0.0.1',
+    advertiseAddress: parsed('advertise-address', 'HOST:PORT', hostPort),
     mongodbUri: mongodbUriOf(parsed('store', 'embedded or mongodb', storeKind), get('mongodb-uri')),
     catalogSource: get('catalog-source'),
     catalogSyncMinutes: parsed('catalog-sync-minutes', 'a whole number 0..10080', wholeNumber(0, 10_080)) ?? 60,

@@ -55,6 +55,7 @@ export const NodeStatus = Type.Object({
   isolation: Type.Optional(NodeIsolation),
   runtimes: Type.Optional(Type.Array(NodeRuntime, { description: 'The runtimes games can run on here; absent until the Agent first connects.' })),
   lastHeartbeatAt: Type.Optional(DateTime),
+  controllerId: Type.Optional(Type.String({ description: 'The Controller driving this Node now (the holder of its lease; see GET /cluster); absent while none does.' })),
 });
 
 export const Node = Type.Object({

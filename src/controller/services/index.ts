@@ -48,6 +48,8 @@ import { SecretRotation } from './network/secret-rotation.js';
 import { NodeEnrollment } from './nodes/enrollment.js';
 import { FleetNodeDirectory } from './nodes/node-directory.js';
 import { NodeService } from './nodes/nodes.js';
+import { ClusterService } from './nodes/cluster.js';
+import { clusterMembership } from './leases/cluster-membership.js';
 import { PluginService } from './plugins/plugins.js';
 import { RoleService } from './identity/roles.js';
 import { DesiredSender } from './agent-link/desired-sender.js';
@@ -151,7 +153,9 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   // What Agents send is published by `agents` and subscribed to below by the services it is for; desired state goes out through it.
   const agents = new AgentSessions(deps.logger);
   const enrollment = new NodeEnrollment(deps, fleet, audit);
-  const nodes = new NodeService(deps, access, fleet, agents, enrollment, placements);
+  // Which Nodes this Controller drives: all of them on the embedded store, those whose lease it holds on MongoDB.
+  const cluster = clusterMembership({ ...deps, fleet, agents });
+  const nodes = new NodeService(deps, access, fleet, agents, enrollment, placements, cluster);
   const teams = new TeamService(deps, access, roles, placements, accessEvents);
   // Servers: one actor each, placed on Nodes, told to Agents, watched by SRE tooling.
   const serverWatch = new ServerChangeHub();
@@ -211,6 +215,8 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     deps,
     sessionPolicy,
     access,
+    cluster,
+    clusterView: new ClusterService(access, cluster),
     sessions,
     tokens,
     auth,

@@ -1,6 +1,9 @@
 import { isDuplicateKey, type Collection, type Filter } from './collection.js';
 import type { LeaseDoc } from './records.js';
 
+/** What a Controller's own lease tells the others besides the holder's link address. */
+export type HolderFacts = Pick<LeaseDoc, 'httpAddress' | 'startedAt'>;
+
 /** A lease as its holder knows it: what it may drive, under which term, until when. */
 export interface Lease {
   resource: string;
@@ -22,10 +25,10 @@ export class LeaseStore {
   constructor(private readonly leases: Collection<LeaseDoc>) {}
 
   /** Takes the resource when it is free or expired (a new term), or renews it for its holder (same term). */
-  async acquire(resource: string, holder: string, holderAddress: string, now: number, ttlMs: number): Promise<Lease | undefined> {
+  async acquire(resource: string, holder: string, holderAddress: string, now: number, ttlMs: number, facts: HolderFacts = {}): Promise<Lease | undefined> {
     const current = await this.leases.findById(resource);
     if (!current) {
-      const doc: LeaseDoc = { _id: resource, holder, holderAddress, term: 1, expiresAt: now + ttlMs };
+      const doc: LeaseDoc = { _id: resource, holder, holderAddress, term: 1, expiresAt: now + ttlMs, ...facts };
       try {
         await this.leases.insert(doc);
         return asLease(doc);
@@ -36,7 +39,7 @@ export class LeaseStore {
     }
     if (current.holder === holder && current.expiresAt > now) return this.renew(asLease(current), now, ttlMs);
     if (current.expiresAt > now) return undefined;
-    const next = { holder, holderAddress, term: current.term + 1, expiresAt: now + ttlMs };
+    const next = { holder, holderAddress, term: current.term + 1, expiresAt: now + ttlMs, ...facts };
     const won = await this.leases.update({ _id: resource, term: current.term, holder: current.holder, expiresAt: current.expiresAt }, next);
     return won === 1 ? { resource, holder, term: next.term, expiresAt: next.expiresAt } : undefined;
   }
@@ -49,6 +52,34 @@ export class LeaseStore {
     const expiresAt = now + ttlMs;
     const held = await this.leases.update({ _id: lease.resource, holder: lease.holder, term: lease.term }, { expiresAt });
     return held === 1 ? { ...lease, expiresAt } : undefined;
+  }
+
+  /**
+   * Renews many of one holder's leases with one update and one read, whatever their number: a
+   * lease matches while its holder is unchanged (a Controller's id is its own, and only it
+   * writes new terms under it). Answers the leases kept and the resources lost.
+   */
+  async renewMany(holder: string, leases: Lease[], now: number, ttlMs: number): Promise<{ kept: Lease[]; lost: string[] }> {
+    if (leases.length === 0) return { kept: [], lost: [] };
+    const expiresAt = now + ttlMs;
+    const ids = leases.map((l) => l.resource);
+    await this.leases.update({ _id: { $in: ids }, holder }, { expiresAt });
+    const docs = new Map((await this.leases.find({ _id: { $in: ids } })).map((d) => [d._id, d]));
+    const kept: Lease[] = [];
+    const lost: string[] = [];
+    for (const lease of leases) {
+      const doc = docs.get(lease.resource);
+      if (doc && doc.holder === holder && doc.term === lease.term && doc.expiresAt === expiresAt) kept.push({ ...lease, expiresAt });
+      else lost.push(lease.resource);
+    }
+    return { kept, lost };
+  }
+
+  /** Every lease whose resource starts with `prefix` (`node:`, `controller:`), expired ones included. */
+  async withPrefix(prefix: string): Promise<LeaseDoc[]> {
+    // The character after the prefix's last one bounds the range, so the scan stays on the _id index.
+    const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+    return this.leases.find({ _id: { $gte: prefix, $lt: end } });
   }
 
   /** Gives the resource up at once, so another Controller need not wait for expiry. */

@@ -151,6 +151,9 @@ export interface LeaseDoc {
   term: number;
   /** Epoch milliseconds by the store's clock of whoever wrote it last. */
   expiresAt: number;
+  /** A Controller's own lease (`controller:<id>`) says where its API listens and since when it runs. */
+  httpAddress?: string;
+  startedAt?: string;
 }
 
 /** A runtime installation on a Node, as its Agent reported it. */
@@ -214,6 +217,8 @@ export interface NodeDoc {
   conditions: StatusCondition[];
   /** Set while a drain moves the Node's servers off it: a Controller that restarts carries it on. */
   drain?: { startedAt: string };
+  /** The lease term of the Controller that last wrote the status (several Controllers on one store: fenced writes). */
+  fenceTerm?: number;
   createdAt: string;
   updatedAt: string;
 }

@@ -36,6 +36,8 @@ export interface StoreAdapter {
   openSharedArtifacts(): BlobStore | undefined;
   /** Throws when the store cannot be reached (readiness). */
   ping(): Promise<void>;
+  /** The store's own clock in epoch milliseconds, which every Controller of one store judges lease expiry by. */
+  serverTime(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -73,10 +75,11 @@ export interface Repositories {
   blobStore(destinationId: string, teamId?: string): BlobStore;
   sharedArtifacts(): BlobStore | undefined;
   ping(): Promise<void>;
+  serverTime(): Promise<number>;
   close(): Promise<void>;
 }
 
-export const collectionIndexes: Record<Exclude<keyof Repositories, 'kind' | 'audit' | 'auditRoom' | 'serverFeed' | 'blobStore' | 'sharedArtifacts' | 'ping' | 'close'>, IndexSpec[]> = {
+export const collectionIndexes: Record<Exclude<keyof Repositories, 'kind' | 'audit' | 'auditRoom' | 'serverFeed' | 'blobStore' | 'sharedArtifacts' | 'ping' | 'serverTime' | 'close'>, IndexSpec[]> = {
   users: [{ field: 'usernameKey', unique: true }, { field: 'emailKey', unique: true }, { field: 'identity.subject', sparse: true }],
   sessions: [{ field: 'userId' }],
   apiTokens: [{ field: 'hash', unique: true }, { field: 'userId' }],
@@ -145,6 +148,7 @@ export async function openRepositories(adapter: StoreAdapter): Promise<Repositor
     blobStore: (destinationId, teamId) => adapter.openBlobStore(destinationId, teamId),
     sharedArtifacts: () => adapter.openSharedArtifacts(),
     ping: () => adapter.ping(),
+    serverTime: () => adapter.serverTime(),
     close: () => adapter.close(),
   };
 }

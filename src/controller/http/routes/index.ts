@@ -3,6 +3,7 @@ import type { Services } from '../../services/index.js';
 import type { AnyRoute } from '../route.js';
 import { auditRoutes } from './audit.js';
 import { catalogRoutes } from './catalog.js';
+import { clusterRoutes } from './cluster.js';
 import { authRoutes } from './auth.js';
 import { backupRoutes } from './backups.js';
 import { consoleRoutes } from './console.js';
@@ -38,6 +39,7 @@ export const allRoutes = (s: Services, agentLink: AgentLink): AnyRoute[] => [
   ...auditRoutes(s),
   ...networkRoutes(s),
   ...nodeRoutes(s, agentLink),
+  ...clusterRoutes(s),
   ...serverRoutes(s),
   ...migrationRoutes(s),
   ...softwareUpdateRoutes(s),

@@ -1,6 +1,6 @@
 import type { Clock } from '../../../shared/clock.js';
 import { isSafeTiming, mayDrive, type LeaseTiming } from '../../domain/lease-timing.js';
-import type { Lease, LeaseStore } from '../../store/lease-store.js';
+import type { HolderFacts, Lease, LeaseStore } from '../../store/lease-store.js';
 
 /**
  * One Controller's leases: it claims resources, renews what it holds on every tick, and answers
@@ -21,26 +21,37 @@ export class LeaseKeeper {
   }
 
   /** Tries to take (or keep) the resource; answers whether this Controller holds it now. */
-  async claim(resource: string): Promise<boolean> {
-    const lease = await this.store.acquire(resource, this.holder, this.address, this.clock.now().getTime(), this.timing.ttlMs);
+  async claim(resource: string, facts?: HolderFacts): Promise<boolean> {
+    const lease = await this.store.acquire(resource, this.holder, this.address, this.clock.now().getTime(), this.timing.ttlMs, facts);
     if (lease) this.held.set(resource, lease);
     else this.held.delete(resource);
     return lease !== undefined;
   }
 
-  /** Renews every held lease; answers the resources lost. */
+  /** Renews every held lease in one bulk write; answers the resources lost. */
   async renewAll(): Promise<string[]> {
-    const lost: string[] = [];
-    for (const lease of [...this.held.values()]) {
-      const renewed = await this.store.renew(lease, this.clock.now().getTime(), this.timing.ttlMs);
-      if (renewed) {
-        this.held.set(lease.resource, renewed);
-      } else {
-        this.held.delete(lease.resource);
-        lost.push(lease.resource);
-      }
-    }
+    const { kept, lost } = await this.store.renewMany(this.holder, [...this.held.values()], this.clock.now().getTime(), this.timing.ttlMs);
+    for (const lease of kept) if (this.held.has(lease.resource)) this.held.set(lease.resource, lease);
+    for (const resource of lost) this.held.delete(resource);
     return lost;
+  }
+
+  /**
+   * Drops every lease this Controller may no longer act on by its own clock (a renewal that
+   * failed or hung long enough): they are lost at once, whatever the store says later.
+   */
+  dropUnsafe(): string[] {
+    const now = this.clock.now().getTime();
+    const dropped = [...this.held.values()].filter((l) => !mayDrive(l.expiresAt, now, this.timing)).map((l) => l.resource);
+    for (const resource of dropped) this.held.delete(resource);
+    return dropped;
+  }
+
+  /** Forgets every lease without a word to the store (its renewal failed: they are lost at once). */
+  forgetAll(): string[] {
+    const all = this.holds();
+    this.held.clear();
+    return all;
   }
 
   /** The term to act on the resource under, or undefined when this Controller must not act on it. */
@@ -51,6 +62,14 @@ export class LeaseKeeper {
 
   holds(): string[] {
     return [...this.held.keys()];
+  }
+
+  /** Hands one lease back (its resource is gone): nobody need wait for it to expire. */
+  async release(resource: string): Promise<void> {
+    const lease = this.held.get(resource);
+    if (!lease) return;
+    this.held.delete(resource);
+    await this.store.release(lease);
   }
 
   /** Hands every lease back, for a clean shutdown: successors need not wait for expiry. */

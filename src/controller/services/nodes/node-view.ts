@@ -15,16 +15,16 @@ const drainingCondition = (since: string) => ({
 
 /**
  * A Node as the API shows it: the stored record (name, address, createdAt), the fleet's live
- * state and the reservation sums. `free` is allocatable minus reserved, never below zero.
+ * state (when this Controller drives it), the reservation sums and the Controller driving it. `free` is allocatable minus reserved, never below zero.
  */
-export function nodeView(doc: NodeDoc, live: NodeState | undefined, reserved: Reservation) {
+export function nodeView(doc: NodeDoc, live: NodeState | undefined, reserved: Reservation, controllerId?: string) {
   const status = live?.status ?? doc.status;
   const { observedAddress, lastHeartbeatAt, ...facts } = status;
   return {
     id: doc._id,
     name: doc.name,
     adminState: live?.adminState ?? doc.adminState,
-    acceptsPlacements: live?.acceptsPlacements ?? false,
+    acceptsPlacements: live?.acceptsPlacements ?? (doc.adminState === 'ENABLED' && status.connectionState === 'HEALTHY'),
     address: doc.address,
     reachAddress: reachAddressOf(doc.address, observedAddress),
     createdAt: doc.createdAt,
@@ -33,6 +33,7 @@ export function nodeView(doc: NodeDoc, live: NodeState | undefined, reserved: Re
       ...facts,
       connectionState: live?.connectionState ?? status.connectionState,
       ...(lastHeartbeatAt ? { lastHeartbeatAt } : {}),
+      ...(controllerId ? { controllerId } : {}),
     },
     conditions: doc.drain ? [...(live?.conditions ?? doc.conditions), drainingCondition(doc.drain.startedAt)] : live?.conditions ?? doc.conditions,
     reserved,

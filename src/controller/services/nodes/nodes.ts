@@ -20,6 +20,7 @@ import type { NodeEnrollment } from './enrollment.js';
 import { NodeStatusWriter } from './status-writer.js';
 import { noReservation, nodeView, type NodeView } from './node-view.js';
 import type { ServerPlacements } from '../placement/placements.js';
+import type { NodeOwnership } from '../../core/node-ownership.js';
 
 const duplicateNode = () => conflict('A Node with that name already exists.');
 const adminEvents = { enable: { type: 'ENABLE' }, disable: { type: 'DISABLE' } } as const;
@@ -40,8 +41,9 @@ export class NodeService {
     private readonly agents: AgentSessions,
     private readonly enrollment: NodeEnrollment,
     private readonly placements: ServerPlacements,
+    private readonly ownership: NodeOwnership,
   ) {
-    this.statusWriter = new NodeStatusWriter(deps.repos, deps.logger);
+    this.statusWriter = new NodeStatusWriter(deps.repos, deps.logger, (nodeId) => ownership.termFor(nodeId));
     fleet.subscribe((state) => this.statusWriter.write(state));
   }
 
@@ -172,6 +174,8 @@ export class NodeService {
     const doc = await this.manageableNode(caller, nodeId);
     const target: AdminState = event.type === 'ENABLE' ? 'ENABLED' : event.type === 'DISABLE' ? 'DISABLED' : 'REVOKED';
     audit.detail({ from: doc.adminState, to: target });
+    // A Node created through another Controller after this one started: its record is the truth.
+    if (!this.fleet.has(nodeId)) this.fleet.add(doc);
     const verdict = this.fleet.checkAdmin(nodeId, event);
     if (verdict === 'refused') throw new DomainError('invalid_transition', `A ${doc.adminState} Node cannot become ${target}.`);
     if (verdict === 'unknown') throw hidden('node');
@@ -218,8 +222,15 @@ export class NodeService {
     return doc;
   }
 
+  /** The live state is this Controller's only for the Nodes it drives; the others' is what their holders wrote. */
   private async views(docs: NodeDoc[]): Promise<NodeView[]> {
-    const reserved = docs.length === 0 ? new Map<string, Reservation>() : await this.placements.reservations(docs.map((d) => d._id));
-    return docs.map((d) => nodeView(d, this.fleet.state(d._id), reserved.get(d._id) ?? noReservation()));
+    const ids = docs.map((d) => d._id);
+    const [reserved, holders] = docs.length === 0
+      ? [new Map<string, Reservation>(), new Map<string, string>()]
+      : await Promise.all([this.placements.reservations(ids), this.ownership.holders(ids)]);
+    return docs.map((d) => {
+      const live = this.ownership.termFor(d._id) === undefined ? undefined : this.fleet.state(d._id);
+      return nodeView(d, live, reserved.get(d._id) ?? noReservation(), holders.get(d._id));
+    });
   }
 }

@@ -74,6 +74,11 @@ export class EmbeddedAdapter implements StoreAdapter {
     await this.auditRoom.hold();
   }
 
+  /** One process holds the embedded store: its clock is the store's. */
+  serverTime(): Promise<number> {
+    return Promise.resolve(this.clock.now().getTime());
+  }
+
   async close(): Promise<void> {
     // Compacting waits for every queued write, and leaves each file one line per document for the next load.
     for (const c of this.collections) {

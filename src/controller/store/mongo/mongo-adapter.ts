@@ -58,6 +58,18 @@ export class MongoAdapter implements StoreAdapter {
     await this.db.command({ ping: 1 });
   }
 
+  /**
+   * The server's clock from `hello` (`localTime`), moved on by half the round trip: MongoDB and
+   * FerretDB both answer it, where an update pipeline's `$$NOW` is MongoDB's alone.
+   */
+  async serverTime(): Promise<number> {
+    const sent = Date.now();
+    const hello = await this.db.command({ hello: 1 });
+    const local = hello.localTime as Date | undefined;
+    const back = Date.now();
+    return local instanceof Date ? local.getTime() + Math.round((back - sent) / 2) : back;
+  }
+
   async close(): Promise<void> {
     await this.client.close();
   }

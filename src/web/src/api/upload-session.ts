@@ -1,4 +1,4 @@
-import type { Upload } from './types';
+import type { Upload } from './types.js';
 /** Bytes per PUT of a session: the API takes at most 64 MiB a request, and a cut costs at most one chunk again. */
 export const chunkBytes = 8 * 1024 * 1024;
 /** Tries of one chunk before the upload is given up. */

@@ -21,6 +21,10 @@ export interface DesiredServerChangeInput {
    * Set when the server is not the Node's any more (as if missing from a DesiredState).
    */
   'removedServerId'?: (string);
+  /**
+   * As DesiredState.lease_term.
+   */
+  'leaseTerm'?: (number | string | Long);
 }
 
 /**
@@ -41,4 +45,8 @@ export interface DesiredServerChange {
    * Set when the server is not the Node's any more (as if missing from a DesiredState).
    */
   'removedServerId': (string);
+  /**
+   * As DesiredState.lease_term.
+   */
+  'leaseTerm': (number);
 }

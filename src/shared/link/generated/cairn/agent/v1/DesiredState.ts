@@ -13,6 +13,11 @@ export interface DesiredStateInput {
    * from 1: each one carries the previous one's revision plus one.
    */
   'revision'?: (number | string | Long);
+  /**
+   * The term of the sender's lease on this Node (0: a Controller without leases, the embedded
+   * store's). The Agent keeps the highest term it has seen and refuses messages of an older one.
+   */
+  'leaseTerm'?: (number | string | Long);
 }
 
 export interface DesiredState {
@@ -25,4 +30,9 @@ export interface DesiredState {
    * from 1: each one carries the previous one's revision plus one.
    */
   'revision': (number);
+  /**
+   * The term of the sender's lease on this Node (0: a Controller without leases, the embedded
+   * store's). The Agent keeps the highest term it has seen and refuses messages of an older one.
+   */
+  'leaseTerm': (number);
 }

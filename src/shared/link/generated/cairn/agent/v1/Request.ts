@@ -46,6 +46,10 @@ export interface RequestInput {
    * The Controller gives up at this time (ms since the Unix epoch); work after it is wasted.
    */
   'deadlineUnixMs'?: (number | string | Long);
+  /**
+   * As DesiredState.lease_term: a request of an older term is refused (STALE_TERM).
+   */
+  'leaseTerm'?: (number | string | Long);
   'consoleCommand'?: (_cairn_agent_v1_ConsoleCommandInput | null);
   'consoleSubscribe'?: (_cairn_agent_v1_ConsoleSubscribeInput | null);
   'consoleUnsubscribe'?: (_cairn_agent_v1_ConsoleUnsubscribeInput | null);
@@ -97,6 +101,10 @@ export interface Request {
    * The Controller gives up at this time (ms since the Unix epoch); work after it is wasted.
    */
   'deadlineUnixMs': (number);
+  /**
+   * As DesiredState.lease_term: a request of an older term is refused (STALE_TERM).
+   */
+  'leaseTerm': (number);
   'consoleCommand'?: (_cairn_agent_v1_ConsoleCommand | null);
   'consoleSubscribe'?: (_cairn_agent_v1_ConsoleSubscribe | null);
   'consoleUnsubscribe'?: (_cairn_agent_v1_ConsoleUnsubscribe | null);

@@ -1,0 +1,226 @@
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import type { Clock } from '../../../shared/clock.js';
+import type { Logger } from '../../../shared/logger.js';
+import type { NodeFleet } from '../../actors/fleet.js';
+import type { Admission } from '../../core/node-ownership.js';
+import { controllerResource, fairShare, nodeOfResource, nodeResource, nodesToClaim } from '../../domain/lease-share.js';
+import type { LeaseTiming } from '../../domain/lease-timing.js';
+import type { AgentSessions } from '../../link/session-registry.js';
+import type { ClusterController } from '../../schemas/cluster.js';
+import { LeaseStore } from '../../store/lease-store.js';
+import type { LeaseDoc } from '../../store/records.js';
+import type { Repositories } from '../../store/repositories.js';
+import { LeaseKeeper } from './lease-keeper.js';
+import type { ClusterMembership, ControllerSelf, LeaseChange } from './membership.js';
+import { StoreClock } from './store-clock.js';
+
+export interface SharedStoreDeps {
+  repos: Repositories;
+  fleet: NodeFleet;
+  agents: AgentSessions;
+  logger: Logger;
+  clock: Clock;
+  timing: LeaseTiming;
+}
+
+/**
+ * A Controller among several on one MongoDB database. It registers itself (`controller:<id>`),
+ * claims its share of the enrolled Nodes (`node:<id>`) and renews everything it holds in one bulk
+ * write per tick. It drives a Node (its actor, its servers' desired states, operations) only
+ * while it holds the Node's lease: a lease lost (renewed by nobody, taken by another, or a renewal
+ * that failed or hung) ends the Node's stream at once, naming the new holder when there is one.
+ * Expiry is judged by the store's clock (StoreClock), never by comparing Controllers' clocks.
+ */
+export class SharedStoreMembership implements ClusterMembership {
+  private readonly leases: LeaseStore;
+  private readonly clock: StoreClock;
+  private keeper?: LeaseKeeper;
+  private self?: ControllerSelf;
+  private readonly startedAt: string;
+  private timer?: NodeJS.Timeout;
+  private stopped = false;
+  private readonly listeners = new Set<(change: LeaseChange) => void>();
+  private readonly started: Promise<void>;
+  private markStarted!: () => void;
+
+  constructor(readonly controllerId: string, private readonly deps: SharedStoreDeps) {
+    this.leases = new LeaseStore(deps.repos.leases);
+    this.clock = new StoreClock(deps.clock, () => deps.repos.serverTime());
+    this.startedAt = deps.clock.now().toISOString();
+    this.started = new Promise((resolve) => (this.markStarted = resolve));
+  }
+
+  get heldCount(): number {
+    return this.keeper?.holds().filter((r) => nodeOfResource(r) !== undefined).length ?? 0;
+  }
+
+  onChange(listener: (change: LeaseChange) => void): void {
+    this.listeners.add(listener);
+  }
+
+  async start(self: ControllerSelf): Promise<void> {
+    this.self = self;
+    this.keeper = new LeaseKeeper(this.leases, this.controllerId, self.address, this.clock, this.deps.timing);
+    await this.clock.sync();
+    await this.register();
+    this.markStarted();
+    this.deps.logger.info({ event: 'cluster_joined', controllerId: this.controllerId, address: self.address }, 'joined the Controllers on this store');
+    await this.round().catch((err: unknown) => this.deps.logger.warn({ err }, 'the first lease round failed'));
+    this.schedule();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.keeper?.releaseAll().catch((err: unknown) => this.deps.logger.warn({ err }, 'handing the leases back failed; they expire instead'));
+  }
+
+  termFor(nodeId: string): number | undefined {
+    return this.keeper?.termFor(nodeResource(nodeId));
+  }
+
+  async admit(nodeId: string): Promise<Admission> {
+    await this.started;
+    const keeper = this.keeper!;
+    const resource = nodeResource(nodeId);
+    const term = keeper.termFor(resource);
+    if (term !== undefined) return { kind: 'mine', term };
+    const held = keeper.holds().includes(resource);
+    if (await keeper.claim(resource)) {
+      if (!held) await this.gained(nodeId);
+      const claimed = keeper.termFor(resource);
+      if (claimed !== undefined) return { kind: 'mine', term: claimed };
+    }
+    const holder = await this.leases.holderOf(resource, this.clock.now().getTime());
+    return holder && holder.holder !== this.controllerId ? { kind: 'elsewhere', address: holder.holderAddress } : { kind: 'unavailable' };
+  }
+
+  async holders(nodeIds: readonly string[]): Promise<Map<string, string>> {
+    if (nodeIds.length === 0) return new Map();
+    const now = this.clock.now().getTime();
+    const docs = await this.deps.repos.leases.find({ _id: { $in: nodeIds.map(nodeResource) } });
+    return new Map(docs.filter((d) => d.expiresAt > now).map((d) => [nodeOfResource(d._id)!, d.holder]));
+  }
+
+  async controllers(): Promise<ClusterController[]> {
+    const now = this.clock.now().getTime();
+    const live = (d: LeaseDoc) => d.expiresAt > now;
+    const [controllers, nodes] = await Promise.all([this.leases.withPrefix('controller:'), this.leases.withPrefix('node:')]);
+    const driven = new Map<string, number>();
+    for (const lease of nodes.filter(live)) driven.set(lease.holder, (driven.get(lease.holder) ?? 0) + 1);
+    return controllers.filter(live).sort((a, b) => a.holder.localeCompare(b.holder)).map((d) => ({
+      id: d.holder, address: d.holderAddress, ...(d.httpAddress ? { httpAddress: d.httpAddress } : {}),
+      startedAt: d.startedAt ?? new Date(0).toISOString(),
+      lastSeenAt: new Date(d.expiresAt - this.deps.timing.ttlMs).toISOString(),
+      nodes: driven.get(d.holder) ?? 0,
+    }));
+  }
+
+  private async register(): Promise<void> {
+    await this.keeper!.claim(controllerResource(this.controllerId), { httpAddress: this.self!.httpAddress, startedAt: this.startedAt });
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => void this.tick(), this.deps.timing.renewEveryMs);
+  }
+
+  /**
+   * One round, bounded by the renewal interval: a store that does not answer in time costs every
+   * lease at once (their Nodes stop being driven here). The next round starts only once this one
+   * settled, so rounds never overlap.
+   */
+  private async tick(): Promise<void> {
+    const round = this.round();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), this.deps.timing.renewEveryMs)));
+    try {
+      if ((await Promise.race([round, late])) === 'late') {
+        this.loseAll('the store did not answer the renewal in time');
+        await round.catch(() => undefined);
+      }
+    } catch (err) {
+      this.loseAll('the renewal failed', err);
+    } finally {
+      clearTimeout(timer);
+      this.schedule();
+    }
+  }
+
+  private async round(): Promise<void> {
+    if (this.stopped) return;
+    const keeper = this.keeper!;
+    await this.clock.sync();
+    const lost = [...(await keeper.renewAll()), ...keeper.dropUnsafe()];
+    for (const resource of lost) this.lost(resource);
+    if (keeper.termFor(controllerResource(this.controllerId)) === undefined) await this.register();
+    await this.dropGone();
+    await this.claimShare();
+  }
+
+  /**
+   * Gives up the Nodes revoked or deleted through another Controller: their Agents' streams end
+   * here within a tick, and a revoked Agent's credential is refused when it dials again.
+   */
+  private async dropGone(): Promise<void> {
+    const held = this.keeper!.holds().map(nodeOfResource).filter((id) => id !== undefined);
+    if (held.length === 0) return;
+    const current = new Set((await this.deps.repos.nodes.find({ _id: { $in: held }, adminState: { $ne: 'REVOKED' } })).map((n) => n._id));
+    for (const nodeId of held.filter((id) => !current.has(id))) {
+      await this.keeper!.release(nodeResource(nodeId));
+      this.lost(nodeResource(nodeId));
+    }
+  }
+
+  /** Claims free Nodes up to this Controller's share of the enrolled, unrevoked ones. */
+  private async claimShare(): Promise<void> {
+    const keeper = this.keeper!;
+    const now = this.clock.now().getTime();
+    const [nodes, controllers, nodeLeases] = await Promise.all([
+      this.deps.repos.nodes.find({ enrolledAt: { $exists: true }, adminState: { $ne: 'REVOKED' } }),
+      this.leases.withPrefix('controller:'),
+      this.leases.withPrefix('node:'),
+    ]);
+    const taken = new Set(nodeLeases.filter((d) => d.expiresAt > now).map((d) => d._id));
+    const free = nodes.map((n) => n._id).filter((id) => !taken.has(nodeResource(id)));
+    const share = fairShare(nodes.length, controllers.filter((d) => d.expiresAt > now).length);
+    for (const nodeId of nodesToClaim(free, this.heldCount, share, this.controllerId)) {
+      if (this.stopped) return;
+      if (await keeper.claim(nodeResource(nodeId))) await this.gained(nodeId);
+    }
+  }
+
+  private loseAll(why: string, err?: unknown): void {
+    const lost = this.keeper!.forgetAll();
+    this.deps.logger.warn({ event: 'leases_lost', err, count: lost.length }, `${why}: every lease is lost, their Nodes are not driven here until claimed again`);
+    for (const resource of lost) this.lost(resource);
+  }
+
+  /** The Node is this Controller's now: its actor starts again from the store's record (another may have driven it). */
+  private async gained(nodeId: string): Promise<void> {
+    await this.reload(nodeId);
+    this.deps.logger.info({ event: 'lease_gained', nodeId, term: this.termFor(nodeId) }, 'driving the Node');
+    this.tell('gained');
+  }
+
+  /** The Node is not this Controller's any more: its stream ends at once and its actor stops acting. */
+  private lost(resource: string): void {
+    const nodeId = nodeOfResource(resource);
+    if (nodeId === undefined) return;
+    this.deps.logger.warn({ event: 'lease_lost', nodeId }, 'lost the Node\'s lease; no longer driving it');
+    this.tell('lost');
+    this.deps.agents.disconnect(nodeId, GrpcStatus.UNAVAILABLE, 'another Controller drives this Node now');
+    this.deps.fleet.remove(nodeId);
+    this.reload(nodeId).catch((err: unknown) => this.deps.logger.warn({ err, nodeId }, 'reloading a Node after its lease was lost failed'));
+  }
+
+  private async reload(nodeId: string): Promise<void> {
+    const doc = await this.deps.repos.nodes.findById(nodeId);
+    this.deps.fleet.remove(nodeId);
+    if (doc) this.deps.fleet.add(doc);
+  }
+
+  private tell(change: LeaseChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
+}

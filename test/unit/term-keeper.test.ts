@@ -1,0 +1,41 @@
+import { expect } from 'chai';
+import { TermKeeper } from '../../src/agent/link/term-keeper.js';
+import { pino } from 'pino';
+import { Writable } from 'node:stream';
+
+/** A logger whose JSON lines the test reads. */
+function capturingLogger() {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { lines, logger: pino({ level: 'debug' }, sink) };
+}
+
+describe('the Agent\'s lease term keeper', () => {
+  it('obeys the highest term seen and refuses older ones, saying so in its log', () => {
+    const { lines, logger } = capturingLogger();
+    const terms = new TermKeeper(logger);
+    expect(terms.accept(3, 'a desired state')).to.equal(true);
+    expect(terms.accept(3, 'a desired-state change')).to.equal(true);
+    expect(terms.accept(5, 'a desired state')).to.equal(true);
+    expect(terms.term).to.equal(5);
+    expect(terms.accept(4, 'a fileList request')).to.equal(false);
+    expect(terms.term).to.equal(5);
+    const refusal = lines.find((l) => l.event === 'stale_term_refused');
+    expect(refusal).to.deep.include({ term: 4, highestTerm: 5, what: 'a fileList request' });
+    expect(String(refusal?.msg)).to.match(/refused a fileList request of lease term 4/);
+  });
+
+  it('always obeys term 0, a Controller without leases (the embedded store\'s)', () => {
+    const { logger } = capturingLogger();
+    const terms = new TermKeeper(logger);
+    expect(terms.accept(0, 'a desired state')).to.equal(true);
+    expect(terms.accept(2, 'a desired state')).to.equal(true);
+    expect(terms.accept(0, 'a desired state')).to.equal(true);
+    expect(terms.term).to.equal(2);
+  });
+});
