@@ -31,6 +31,6 @@ describe('Node session: desired-state revisions on one stream', () => {
     session.sendDesiredState([server('a')]);
     expect(revisions(written)).to.deep.equal([1, 2, 3, 4]);
     const removal = written[2];
-    expect(removal.kind === 'desiredServerChange' && removal.desiredServerChange).to.deep.equal({ revision: 3, server: null, removedServerId: 'b' });
+    expect(removal.kind === 'desiredServerChange' && removal.desiredServerChange).to.deep.equal({ revision: 3, server: null, removedServerId: 'b', leaseTerm: 0 });
   });
 });
