@@ -142,11 +142,21 @@ describe('web UI: usage charts and the overview', function () {
     const players = page.getByRole('region', { name: 'Players online' });
     await players.getByText('3 / 20', { exact: true }).waitFor();
     await players.getByText('3 on 1 member', { exact: true }).waitFor();
+    // One Controller on the embedded store, driving the one Node; the Nodes page names it too.
+    const cluster = (await f.admin.get<{ controllers: { id: string; address: string }[] }>('/cluster')).body;
+    expect(cluster.controllers).to.have.length(1);
+    const [self] = cluster.controllers;
+    const row = page.getByRole('table', { name: 'Controllers' }).getByRole('row').filter({ hasText: self.id.slice(0, 8) });
+    await row.getByRole('cell', { name: self.address }).waitFor();
+    await row.getByRole('cell', { name: '1', exact: true }).waitFor();
     await screenshot(page, 'overview');
     await page.setViewportSize(phone);
     await expectNoSidewaysScroll(page);
     await screenshot(page, 'overview-phone');
     await page.setViewportSize(desktop);
+    await openSection(page, 'Nodes', 'Nodes');
+    const nodeRow = page.getByRole('table', { name: 'Nodes' }).getByRole('row').filter({ hasText: 'node-1' });
+    await nodeRow.getByRole('cell', { name: self.id.slice(0, 8) }).waitFor();
   });
 
   it('a Node that does not answer shows the problem instead of the charts', async () => {

@@ -75,6 +75,10 @@ export const api = {
     createProxy: (body: T.CreateProxy) => post<T.ServerDetail>('/network/proxy', body),
     routes: () => get<T.NetworkRoutes>('/network/routes'),
   },
+  /** The Controllers sharing the store (global administrators). */
+  cluster: {
+    get: () => get<T.Cluster>('/cluster'),
+  },
   /** Where Agents reach the Controller, for the enrollment command. */
   agentLink: {
     get: () => get<T.AgentLink>('/agent-link'),

@@ -37,6 +37,7 @@ export const queryKeys = {
     setting: ['sso', 'setting'] as const,
   },
   audit: (query: object) => ['audit', query] as const,
+  cluster: ['cluster'] as const,
   network: {
     all: ['network'] as const,
     record: ['network', 'record'] as const,

@@ -9,6 +9,7 @@ import type * as audit from '../../../controller/schemas/audit.js';
 import type * as auth from '../../../controller/schemas/auth.js';
 import type * as backups from '../../../controller/schemas/backups.js';
 import type * as catalog from '../../../controller/schemas/catalog.js';
+import type * as cluster from '../../../controller/schemas/cluster.js';
 import type * as common from '../../../controller/schemas/common.js';
 import type * as fileArchives from '../../../controller/schemas/file-archives.js';
 import type * as fileUploads from '../../../controller/schemas/file-uploads.js';
@@ -86,6 +87,8 @@ export type NetworkRoute = Static<typeof network.NetworkRoute>;
 export type NetworkRoutes = Static<typeof network.NetworkRoutes>;
 
 export type Node = Static<typeof nodes.Node>;
+export type Cluster = Static<typeof cluster.Cluster>;
+export type ClusterController = Static<typeof cluster.ClusterController>;
 export type CreateNode = Static<typeof nodes.CreateNode>;
 export type UpdateNode = Static<typeof nodes.UpdateNode>;
 export type EnrollmentIssued = Static<typeof nodes.EnrollmentIssued>;

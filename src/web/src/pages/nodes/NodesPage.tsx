@@ -15,7 +15,7 @@ import '../admin.css';
 import { EnrollmentCommand } from './EnrollmentCommand';
 import { NewNodeForm } from './NewNodeForm';
 import { NodeDetail } from './NodeDetail';
-import { adminStateClass, connectionStateClass } from './node-format';
+import { adminStateClass, connectionStateClass, shortControllerId } from './node-format';
 
 /** Nodes change state on their own (heartbeats, pressure): the list is read again this often. */
 const refreshMs = 5_000;
@@ -25,6 +25,7 @@ const columns: Column<Node>[] = [
   { header: 'Admin state', essential: true, cell: (n) => <span className={adminStateClass(n.adminState)}>{n.adminState}</span> },
   { header: 'Connection', essential: true, cell: (n) => <span className={connectionStateClass(n.status.connectionState)}>{n.status.connectionState}</span> },
   { header: 'Placements', cell: (n) => (n.acceptsPlacements ? 'Accepted' : 'None') },
+  { header: 'Controller', cell: (n) => (n.status.controllerId ? <code title={n.status.controllerId}>{shortControllerId(n.status.controllerId)}</code> : '—') },
   { header: 'Reach address', cell: (n) => (n.reachAddress ? <code>{n.reachAddress}</code> : '—') },
   {
     header: 'Capacity', cell: (n) => (

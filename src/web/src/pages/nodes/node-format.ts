@@ -9,6 +9,9 @@ const connectionTone: Record<Node['status']['connectionState'], string> = {
 export const adminStateClass = (state: Node['adminState']) => `state ${adminTone[state]}`;
 export const connectionStateClass = (state: Node['status']['connectionState']) => `state ${connectionTone[state]}`;
 
+/** A Controller's id as tables show it: its first 8 characters (the whole id in the cell's title). */
+export const shortControllerId = (id: string) => id.slice(0, 8);
+
 const isolationParts = { users: 'own users', filesystem: 'own filesystem view', memory: 'memory limits', cpu: 'CPU limits', pids: 'task limits', network: 'own network' } as const;
 
 /** What the Node boxes its games with, in words; a missing part is named by the ISOLATION_UNAVAILABLE condition. */
