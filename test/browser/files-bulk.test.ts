@@ -2,41 +2,16 @@ import { expect } from 'chai';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import yauzl from 'yauzl';
 import type { ServerDetail } from '../support/api-types.js';
 import { zipOf, zipWithRenamedEntry } from '../support/archive-builders.js';
 import { adminCredentials } from '../support/controller.js';
 import { GiB, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
 import { ed25519KeyPair } from '../support/sftp-client.js';
 import { waitFor } from '../support/wait-for.js';
+import { unzip } from '../support/zip-contents.js';
 import { desktop, expectNoSidewaysScroll, phone, screenshot, signedInPage } from './support-admin.js';
 
 const filesIn = (page: Page, dir: string) => page.getByRole('table', { name: `Files in ${dir}` });
-
-/** The names and contents of a zip's files. */
-function unzip(bytes: Buffer): Promise<Record<string, string>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(bytes, { lazyEntries: true }, (err, zip) => {
-      if (err) return reject(err);
-      const out: Record<string, string> = {};
-      zip.on('entry', (entry: yauzl.Entry) => {
-        if (entry.fileName.endsWith('/')) return zip.readEntry();
-        zip.openReadStream(entry, (e, stream) => {
-          if (e) return reject(e);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            out[entry.fileName] = Buffer.concat(chunks).toString('utf8');
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(out));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
-}
 
 /**
  * Drops files on the Files tab as a desktop drag would: a DataTransfer built in the page, handed to

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import yauzl from 'yauzl';
 import type { ArchiveJob } from '../../src/controller/schemas/file-archives.js';
 import { tarOf, zipOf, zipWithRenamedEntry } from '../support/archive-builders.js';
 import type { AuditEventPage, RolePage } from '../support/api-types.js';
@@ -10,31 +9,7 @@ import type { Fleet } from '../support/fleet.js';
 import { expectProblem } from '../support/problems.js';
 import { serverOpsRig } from '../support/server-ops-rig.js';
 import { waitFor } from '../support/wait-for.js';
-
-/** The names and contents of a zip's files. */
-function unzip(bytes: Buffer): Promise<Record<string, string>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(bytes, { lazyEntries: true }, (err, zip) => {
-      if (err) return reject(err);
-      const out: Record<string, string> = {};
-      zip.on('entry', (entry: yauzl.Entry) => {
-        if (entry.fileName.endsWith('/')) return zip.readEntry();
-        zip.openReadStream(entry, (e, stream) => {
-          if (e) return reject(e);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            out[entry.fileName] = Buffer.concat(chunks).toString('utf8');
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(out));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
-}
+import { unzip } from '../support/zip-contents.js';
 
 describe('archives through the files API (real Agent and simcraft)', function () {
   this.timeout(60_000);
