@@ -5,7 +5,8 @@
  * its own) answers the bodies fetched from the Controller first. autocannon (32 connections) loads
  * each in turn, alternately, after a warm-up, and the ratio is Cairn's req/s over bare Koa's.
  * Run with `npm run bench http-ratios`. Knobs: BENCH_HTTP_SECONDS (8 per run), BENCH_WARMUP_SECONDS (2),
- * BENCH_ROUNDS (2), BENCH_ONLY (`/me` or `/servers`: one endpoint), BENCH_CPU_PROF_DIR (V8 CPU profiles of both processes, in cairn/ and bare/ there).
+ * BENCH_ROUNDS (2), BENCH_ONLY (`/me` or `/servers`: one endpoint), BENCH_CPU_PROF_DIR (V8 CPU profiles of both processes, in cairn/ and bare/ there),
+ * BENCH_STORE=mongodb (the Controller on a fresh database of the test suite's FerretDB, or of MONGODB_URI's server).
  */
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -19,6 +20,7 @@ import Koa from 'koa';
 import { FakeAgent } from '../test/support/fake-agent.js';
 import type { Node, ServerPage, Team } from '../test/support/api-types.js';
 import { ApiClient, sessionCookieFrom } from '../test/support/http.js';
+import { freshTestDatabase, testMongo } from '../test/support/test-mongodb.js';
 import { startControllerProcess } from './support/controller-process.js';
 
 const seconds = Number(process.env.BENCH_HTTP_SECONDS ?? 8);
@@ -74,7 +76,11 @@ async function run(url: string, pid: number, cookie: string, duration: number): 
 
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'cairn-bench-ratios-'));
-  const { child, httpPort, grpcPort } = await startControllerProcess(join(dir, 'controller'), profileArgs('cairn'));
+  const onMongo = process.env.BENCH_STORE === 'mongodb';
+  if (onMongo && !testMongo) throw new Error('BENCH_STORE=mongodb needs MONGODB_URI or FerretDB built (.ci/run)');
+  const database = onMongo ? freshTestDatabase(testMongo!, 'cairn_bench') : undefined;
+  const { child, httpPort, grpcPort } = await startControllerProcess(join(dir, 'controller'), profileArgs('cairn'), await database?.uri());
+  console.log(`the Controller's store: ${onMongo ? 'MongoDB adapter (' + (process.env.MONGODB_URI ? 'MONGODB_URI' : 'FerretDB') + ')' : 'embedded'}`);
   let bareChild: ChildProcess | undefined;
   let agent: FakeAgent | undefined;
   try {
@@ -139,6 +145,7 @@ async function main(): Promise<void> {
     child.kill('SIGTERM');
     await once(child, 'exit');
     if (bareChild && bareChild.exitCode === null) await once(bareChild, 'exit');
+    await database?.drop();
     await rm(dir, { recursive: true, force: true });
   }
 }
