@@ -113,20 +113,21 @@ for (const c of cases) {
       const lostAt = Date.now();
       // Its store fails from now on: its next tick fails, and it drops what it held.
       cutOff.get(a)!();
-      await waitFor(() => a.heldCount === 0, { timeoutMs: timing.renewEveryMs * 3, what: 'every lease dropped' });
-      expect(Date.now() - lostAt).to.be.below(timing.renewEveryMs * 3);
+      // At its first failed tick, and in any case before its leases could expire for the other (a busy machine delays ticks).
+      await waitFor(() => a.heldCount === 0, { timeoutMs: timing.ttlMs, what: 'every lease dropped' });
+      expect(Date.now() - lostAt).to.be.below(timing.ttlMs);
       for (const n of ofA) expect(a.termFor(n), n).to.equal(undefined);
       await waitFor(() => b.heldCount === 4, { timeoutMs: timing.ttlMs + timing.renewEveryMs * 4, what: 'the survivor holds all four' });
       for (const n of ofA) expect(b.termFor(n), n).to.be.greaterThan(terms.get(n)!);
       expect((await b.controllers()).map((e) => e.id)).to.deep.equal(['controller-b']);
     });
 
-    it('gives up a Node revoked or deleted through another Controller within a tick', async () => {
+    it('gives up a Node revoked or deleted through another Controller at its next renewal', async () => {
       const b = members[1];
       await repos.nodes.update({ _id: 'n1' }, { adminState: 'REVOKED' });
       await repos.nodes.delete({ _id: 'n2' });
-      await waitFor(() => b.termFor('n1') === undefined && b.termFor('n2') === undefined, { timeoutMs: timing.renewEveryMs * 4, what: 'n1 and n2 given up' });
-      expect([...(await b.holders(['n1', 'n2', 'n3', 'n4'])).keys()].sort()).to.deep.equal(['n3', 'n4']);
+      // Dropped here first, then released in the store by a write of its own: the lease records follow a moment later.
+      await waitFor(async () => b.termFor('n1') === undefined && b.termFor('n2') === undefined && [...(await b.holders(['n1', 'n2', 'n3', 'n4'])).keys()].sort().join() === 'n3,n4', { timeoutMs: 10_000, what: 'n1 and n2 given up and released' });
       expect(b.heldCount).to.equal(2);
     });
   });
