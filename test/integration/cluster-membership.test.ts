@@ -102,7 +102,8 @@ for (const c of cases) {
       expect(mine.kind).to.equal('mine');
       expect(a.membership.termFor(ofA)).to.be.a('number');
       expect(b.membership.termFor(ofA)).to.equal(undefined);
-      expect(a.changes.filter((ch) => ch === 'gained')).to.have.length(2);
+      // Two held now; a busy machine may have cost it a lease and given it back, which counts both ways.
+      expect(a.changes.filter((ch) => ch === 'gained').length - a.changes.filter((ch) => ch === 'lost').length).to.equal(2);
     });
 
     it('a Controller whose store stops answering loses every lease at once, and the other takes its Nodes with a newer term', async () => {
