@@ -49,7 +49,7 @@ export function createBackupServices(d: BackupDeps) {
     destinations, runner, removal, backups, schedules,
     /**
      * The built-in destination, interrupted work settled (the leftovers of backups cut off
-     * collected), queued backups resumed, missed schedules run.
+     * collected), queued backups resumed. Missed schedules run when the schedules' job starts.
      */
     async start(): Promise<void> {
       await destinations.ensureBuiltin();
@@ -59,8 +59,9 @@ export function createBackupServices(d: BackupDeps) {
       for (const destination of await d.deps.repos.backupDestinations.find({ kind: 'S3' })) {
         await controller.collect(destination, 0).catch((err: unknown) => d.deps.logger.warn({ err, destinationId: destination._id }, 'an S3 destination could not be collected at start'));
       }
-      await scheduler.start();
     },
+    /** The fleet-wide job of backup schedules: every schedule armed, those missed run once. */
+    job: { start: () => scheduler.start(), stop: () => Promise.resolve(scheduler.stop()) },
     stop(): void {
       scheduler.stop();
       runner.stop();

@@ -10,11 +10,12 @@ import { nextRun } from '../../core/cron.js';
 /**
  * One timer per schedule, armed for its `nextRunAt`. A run first moves `nextRunAt` on (so a
  * Controller that stops mid-run does not run it twice), then fires. At start, a schedule whose
- * `nextRunAt` passed while the Controller was down runs once, however many runs it missed.
+ * `nextRunAt` passed while the Controller was down runs once, however many runs it missed. A
+ * fleet-wide job: nothing is armed until it starts, which on a shared store is where its lease is.
  */
 export class BackupScheduler {
   private readonly alarms: KeyedAlarms;
-  private stopped = false;
+  private stopped = true;
 
   constructor(
     private readonly repos: Repositories,
@@ -27,6 +28,7 @@ export class BackupScheduler {
   }
 
   async start(): Promise<void> {
+    this.stopped = false;
     for (const schedule of await this.repos.backupSchedules.find({})) await this.due(schedule);
   }
 
