@@ -18,6 +18,16 @@ import { waitFor } from '../support/wait-for.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 type ClusterBody = Static<typeof Cluster>;
+
+/** A test clock that keeps when each of its timers is due, so a test sees a schedule armed before it moves the clock there. */
+class WatchedClock extends TestClock {
+  readonly dues: number[] = [];
+
+  override setTimeout(fn: () => void, ms: number): number {
+    this.dues.push(this.now().getTime() + ms);
+    return super.setTimeout(fn, ms);
+  }
+}
 const simcraft = { template: 'simcraft', version: '1.21.4' };
 /** The default lease timing's expiry (15 s) and one renewal tick (5 s), with room for a loaded machine. */
 const takeOverWithinMs = 30_000;
@@ -36,7 +46,7 @@ else {
     this.timeout(120_000);
     const db = freshTestDatabase(mongo, 'cairn_fleet_jobs');
     // One clock for both: moving it to a minute fires the schedule timers of whichever Controller armed them.
-    const clock = new TestClock();
+    const clock = new WatchedClock();
     let keyDir: string;
     let a: TestController;
     let b: TestController;
@@ -54,11 +64,16 @@ else {
     };
     const jobsOf = (cluster: ClusterBody, t: TestController) => cluster.controllers.find((c) => c.httpAddress === `127.0.0.1:${t.controller.httpPort}`)?.jobs ?? [];
     const runsAt = async (scheduleId: string, minute: Date) => (await a.controller.repos.scheduleRuns.find({ scheduleId })).filter((r) => r.scheduledFor === minute.toISOString());
-    /** Moves the shared clock to the next whole minute, firing the timers due on the way. */
-    const toNextMinute = () => {
-      const now = clock.now().getTime();
-      const minute = Math.ceil((now + 1) / 60_000) * 60_000;
-      clock.advance(minute - now);
+    /**
+     * Waits for a timer armed for a whole minute within the next two (a schedule's, armed by whichever
+     * Controller runs the schedules) among those set since `mark`, then moves the shared clock there.
+     */
+    const toArmedMinute = async (mark: number) => {
+      const minute = await waitFor(() => {
+        const now = clock.now().getTime();
+        return clock.dues.slice(mark).filter((at) => at % 60_000 === 0 && at > now - 60_000 && at <= now + 120_000).sort((x, y) => x - y).at(0);
+      }, { timeoutMs: 30_000, what: 'a schedule armed for its next minute' });
+      clock.advance(Math.max(0, minute - clock.now().getTime()));
       return new Date(minute);
     };
 
@@ -103,14 +118,17 @@ else {
       expect(b.controller.services.fleetJobs.held()).to.deep.equal([]);
     });
 
-    it('runs a schedule\'s minute once across both, on the holder', async () => {
+    it('runs a schedule\'s minute once across both: created through B, armed and run by A', async () => {
+      const mark = clock.dues.length;
       const created = await adminB.post<Schedule>(`/servers/${serverId}/schedules`, { name: 'tick', cron: '* * * * *', tasks: [{ action: 'command', command: 'say tick' }] });
       expect(created.status, created.text).to.equal(201);
-      const minute = toNextMinute();
+      const minute = await toArmedMinute(mark);
       const [run] = await waitFor(async () => {
         const runs = await runsAt(created.body.id, minute);
         return runs.some((r) => r.result !== 'RUNNING') ? runs : undefined;
       }, { what: 'the minute\'s run' });
+      expect(await runsAt(created.body.id, minute), 'one run of the minute').to.have.length(1);
+      expect(run.runBy, 'carried out by A, which holds the schedules').to.equal(a.controller.services.cluster.controllerId);
       expect(run.result, JSON.stringify(run)).to.equal('SUCCEEDED');
       expect(commands.filter((c) => c === 'say tick')).to.have.length(1);
       expect((await adminA.delete(`/schedules/${created.body.id}`)).status).to.equal(204);
@@ -156,6 +174,7 @@ else {
       const repos = b.controller.repos;
       const stoppedAt = Date.now();
       await a.stop();
+      const mark = clock.dues.length;
       const signIn = await b.api.post('/auth/login', { username: adminCredentials.username, password: adminCredentials.password });
       adminB = b.api.withCookie(sessionCookieFrom(signIn));
       await waitFor(() => b.controller.services.fleetJobs.held().length === fleetJobNames.length, { timeoutMs: takeOverWithinMs, what: 'B running every job' });
@@ -169,12 +188,13 @@ else {
         return run?.result === 'RUNNING' ? undefined : run;
       }, { what: 'the run A left swept' });
       expect(swept).to.deep.include({ result: 'FAILED', reason: 'interrupted' });
-      const minute = toNextMinute();
+      const minute = await toArmedMinute(mark);
       const fired = await waitFor(async () => {
         const runs = (await repos.scheduleRuns.find({ scheduleId: schedule.body.id })).filter((r) => r.scheduledFor === minute.toISOString());
         return runs.length > 0 ? runs : undefined;
       }, { what: 'the schedule fired on B' });
       expect(fired).to.have.length(1);
+      expect(fired[0].runBy).to.equal(b.controller.services.cluster.controllerId);
     });
   });
 }

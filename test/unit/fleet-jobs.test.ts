@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { fleetJobNames, jobOfResource, jobResource, jobsToClaim, type FleetJobName } from '../../src/controller/domain/fleet-jobs.js';
 import { FleetJobs, type FleetJob } from '../../src/controller/services/leases/fleet-jobs.js';
+import { RecentRecords } from '../../src/controller/services/leases/recent-records.js';
 import { silentLogger } from '../../src/shared/logger.js';
+import { waitFor } from '../support/wait-for.js';
 
 describe('fleet-wide jobs', () => {
   describe('their leases', () => {
@@ -110,5 +112,30 @@ describe('fleet-wide jobs', () => {
       expect(tries).to.equal(2);
       expect(jobs.held()).to.deep.equal(['software-sync']);
     });
+  });
+});
+
+describe('records changed through other Controllers', () => {
+  it('hands each version of a recent record over once, looks from the skew margin back, and stops looking when stopped', async () => {
+    const docs = [{ _id: 's1', updatedAt: '2030-01-01T00:00:00.000Z' }];
+    const sinces: string[] = [];
+    const changed: string[] = [];
+    const clock = { now: () => new Date('2030-01-01T00:01:00.000Z') };
+    const recent = new RecentRecords('schedules', (since) => {
+      sinces.push(since);
+      return Promise.resolve(docs.map((d) => ({ ...d })));
+    }, (d) => d.updatedAt, (d) => changed.push(`${d._id} ${d.updatedAt}`), { clock, logger: silentLogger }, 5);
+    recent.start();
+    await waitFor(() => sinces.length >= 3, { what: 'three looks' });
+    expect(changed).to.deep.equal(['s1 2030-01-01T00:00:00.000Z']);
+    expect(sinces[0]).to.equal('2029-12-31T23:56:00.000Z');
+    docs.push({ _id: 's2', updatedAt: '2030-01-01T00:00:30.000Z' });
+    docs[0].updatedAt = '2030-01-01T00:00:40.000Z';
+    await waitFor(() => changed.length === 3, { what: 'the new versions' });
+    expect(changed.slice(1).sort()).to.deep.equal(['s1 2030-01-01T00:00:40.000Z', 's2 2030-01-01T00:00:30.000Z']);
+    recent.stop();
+    const looks = sinces.length;
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(sinces.length).to.be.at.most(looks + 1);
   });
 });

@@ -195,7 +195,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const modpacks = new ModpackService(deps, artifactStore, deps.templates, { base: (deps.software?.bases ?? defaultUpstreamBases).modrinth });
   const plugins = new PluginService(deps, serverAggregate, catalog, deps.templates, desiredSender, artifactStore, serverWatch);
   // Backups: destinations, manual and scheduled backups.
-  const backups = createBackupServices({ deps, access, audit, servers: serverAggregate, agents, fleet, serverChanges: serverWatch, timers: deps.scheduleTimers });
+  const backups = createBackupServices({ deps, access, audit, servers: serverAggregate, agents, fleet, serverChanges: serverWatch, timers: deps.scheduleTimers, followEveryMs: byLease ? 2000 : undefined });
   // Workflows of servers, on one runner: migrations (and drains), restores, software updates.
   const workflows = createWorkflowServices({
     deps, access, servers: serverAggregate, placing, templates: deps.templates, nodes, fleet, agents, directory: nodeDirectory, desired: desiredSender, serverChanges: serverWatch, backups, catalog,
@@ -206,7 +206,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   // Schedules: tasks on a clock, acting as their editor through the same services as requests, stopped with the workflows.
   const schedules = createScheduleServices({
     deps, access, audit, aggregate: serverAggregate, servers, console: consoleService, backups, serverChanges: serverWatch, workflows: workflows.runner,
-    timers: deps.scheduleTimers ?? processTimers, cluster,
+    timers: deps.scheduleTimers ?? processTimers, cluster, followEveryMs: byLease ? 2000 : undefined,
   });
   // Notifications: webhooks hearing the events of servers, backups, workflows, schedules and Nodes.
   const notifications = createNotificationServices({

@@ -29,6 +29,8 @@ export interface BackupDeps {
   serverChanges: ServerChangeHub;
   /** What schedules' timers run on (tests pass a clock they move). */
   timers?: ScheduleTimers;
+  /** With several Controllers: how often the one running the backup schedules looks for those created through the others. */
+  followEveryMs?: number;
 }
 
 /** Backups, their destinations and schedules: built together, started after the servers. */
@@ -43,7 +45,7 @@ export function createBackupServices(d: BackupDeps) {
   const removal = new BackupRemoval(d.deps, destinations, nodeDirectory, controller);
   const backups = new BackupService(d.deps, d.access, d.servers, destinations, runner, removal);
   const schedules = new BackupSchedules(d.deps, d.access, d.audit, d.servers, destinations, backups, removal, runner, d.serverChanges);
-  const scheduler = new BackupScheduler(d.deps.repos, d.deps.clock, d.timers ?? processTimers, d.deps.logger, (s) => schedules.fire(s));
+  const scheduler = new BackupScheduler(d.deps.repos, d.deps.clock, d.timers ?? processTimers, d.deps.logger, (s) => schedules.fire(s), d.followEveryMs);
   schedules.attach(scheduler);
   return {
     destinations, runner, removal, backups, schedules,

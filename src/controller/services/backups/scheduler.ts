@@ -5,6 +5,7 @@ import type { Repositories } from '../../store/repositories.js';
 import { KeyedAlarms } from '../../core/keyed-alarms.js';
 import type { ScheduleTimers } from '../../core/schedule-timers.js';
 import { nextRun } from '../../core/cron.js';
+import { RecentRecords } from '../leases/recent-records.js';
 
 
 /**
@@ -16,6 +17,8 @@ import { nextRun } from '../../core/cron.js';
 export class BackupScheduler {
   private readonly alarms: KeyedAlarms;
   private stopped = true;
+  /** With several Controllers: the schedules created through the others, armed here too. */
+  private readonly others?: RecentRecords<BackupScheduleDoc>;
 
   constructor(
     private readonly repos: Repositories,
@@ -23,17 +26,23 @@ export class BackupScheduler {
     timers: ScheduleTimers,
     private readonly logger: Logger,
     private readonly fire: (schedule: BackupScheduleDoc) => Promise<void>,
+    followEveryMs?: number,
   ) {
     this.alarms = new KeyedAlarms(timers, clock);
+    if (followEveryMs !== undefined) {
+      this.others = new RecentRecords('backup schedules', (since) => repos.backupSchedules.find({ createdAt: { $gte: since } }), (s) => s.createdAt, (s) => this.arm(s), { clock, logger }, followEveryMs);
+    }
   }
 
   async start(): Promise<void> {
     this.stopped = false;
     for (const schedule of await this.repos.backupSchedules.find({})) await this.due(schedule);
+    this.others?.start();
   }
 
   stop(): void {
     this.stopped = true;
+    this.others?.stop();
     this.alarms.clear();
   }
 

@@ -30,6 +30,8 @@ export interface ScheduleDeps {
   timers: ScheduleTimers;
   /** Who carries runs out here, and which Controllers are alive: their runs under way are never swept. */
   cluster: Pick<ClusterMembership, 'controllerId' | 'controllers'>;
+  /** With several Controllers: how often the one running the schedules looks for those changed through the others. */
+  followEveryMs?: number;
 }
 
 /** Server schedules: their records, the timers that claim their minutes, and the runs that act as their editors. */
@@ -38,7 +40,7 @@ export function createScheduleServices(d: ScheduleDeps) {
   const actions = new TaskActions(d.deps, d.audit, d.servers, d.console, new ScheduleBackups(d.deps, d.access, d.audit, d.backups));
   const executor = new RunExecutor(d.deps, d.access, records, actions);
   const alive = async () => new Set((await d.cluster.controllers()).map((c) => c.id));
-  const scheduler = new ScheduleScheduler(d.deps, d.timers, records, executor, d.serverChanges, d.workflows, alive);
+  const scheduler = new ScheduleScheduler(d.deps, d.timers, records, executor, d.serverChanges, d.workflows, alive, d.followEveryMs);
   const schedules = new ScheduleService(d.deps, d.access, d.aggregate, d.backups.destinations, records, scheduler, () => d.workflows.refuseWhileStopping(), d.serverChanges);
   return {
     schedules,

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { nextRun, previousRun } from '../../core/cron.js';
 import { KeyedAlarms } from '../../core/keyed-alarms.js';
+import { RecentRecords } from '../leases/recent-records.js';
 import type { ScheduleTimers } from '../../core/schedule-timers.js';
 import type { ScheduleDoc, ScheduleRunDoc } from '../../store/records.js';
 import type { ServiceDeps } from '../deps.js';
@@ -30,6 +31,8 @@ export class ScheduleScheduler {
   private readonly alarms: KeyedAlarms;
   private readonly underWay = new Set<Promise<unknown>>();
   private active = false;
+  /** With several Controllers: the schedules created or edited through the others, armed here too. */
+  private readonly others?: RecentRecords<ScheduleDoc>;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -40,10 +43,14 @@ export class ScheduleScheduler {
     private readonly stopping: StopSignal,
     /** The ids of the live Controllers sharing the store (this one among them). */
     private readonly alive: () => Promise<ReadonlySet<string>>,
+    followEveryMs?: number,
   ) {
     // Every wait of every run under way listens to the stop signal: a thousand runs on one minute are a thousand listeners.
     setMaxListeners(0, stopping.signal);
     this.alarms = new KeyedAlarms(timers, deps.clock);
+    if (followEveryMs !== undefined) {
+      this.others = new RecentRecords('schedules', (since) => deps.repos.schedules.find({ updatedAt: { $gte: since } }), (s) => s.updatedAt, (s) => this.arm(s), deps, followEveryMs);
+    }
   }
 
   async start(): Promise<void> {
@@ -56,11 +63,13 @@ export class ScheduleScheduler {
       if (missed && missed.toISOString() > schedule.dueSince) await this.records.claim(schedule, minuteKey(schedule._id, missed), missed, 'MISSED');
       this.arm(schedule);
     }
+    this.others?.start();
   }
 
   /** Disarms every timer and waits for the runs under way, which the stop signal ends where they are. */
   async stop(): Promise<void> {
     this.active = false;
+    this.others?.stop();
     this.alarms.clear();
     await Promise.all(this.underWay);
   }
