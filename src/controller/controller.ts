@@ -109,9 +109,11 @@ export async function startController(options: ControllerOptions): Promise<Runni
   await services.nodes.start();
   await services.forwardingSecret.sealStored();
   await services.catalog.start();
+  await services.fleetJobs.startHere('catalog-sync');
   await services.software.start();
+  await services.fleetJobs.startHere('software-sync');
   await services.modpacks.start();
-  services.auditRetention.start();
+  await services.fleetJobs.startHere('audit-prune');
 
   const metrics = createMetrics(cairnVersion);
   createWorkflowMetrics(metrics.registry, services.workflows.outcomes);
@@ -124,11 +126,13 @@ export async function startController(options: ControllerOptions): Promise<Runni
   registerLeaseMetrics(metrics.registry, services.cluster);
   // Before anything that tells events (backups recovering, workflows resuming, Agents connecting) starts.
   await services.notifications.start();
+  await services.fleetJobs.startHere('webhook-deliveries');
   await services.backups.start();
+  await services.fleetJobs.startHere('backup-scheduler');
   // After the backups' own recovery: a workflow cut off during its PRE_RESTORE or PRE_UPDATE backup finds that backup settled.
   await services.workflows.resume();
   // After the workflows' resumption: a run's `phase_busy` sees the servers they hold.
-  await services.schedules.start();
+  await services.fleetJobs.startHere('task-schedules');
   const link = new AgentLinkServer({
     gate: services.enrollment, fleet: services.fleet, agents: services.agents, logger, clock, timings: services.fleet.timings,
     metrics: createLinkMetrics(metrics.registry, services.fleet, services.agents, () => clock.now().getTime()),
@@ -183,6 +187,8 @@ export async function startController(options: ControllerOptions): Promise<Runni
       await sftp?.server.close();
       // Workflows stop where they are before the link goes: its closing must not look like a failure to roll back.
       await services.workflows.stop();
+      // No fleet-wide job starts again here, whatever leases this Controller holds until it hands them back.
+      await services.fleetJobs.close();
       await services.schedules.stop();
       await services.notifications.stop();
       services.catalog.stop();

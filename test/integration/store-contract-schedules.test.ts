@@ -49,4 +49,22 @@ describeStoreContract('schedule runs', (contract) => {
     expect(kept).to.have.length(100);
     expect(kept.every((r) => r.result === 'MISSED')).to.equal(true);
   });
+
+  it('leaves alone the runs of a Controller still alive, and ends those of one gone', async () => {
+    const s = schedule(uuidV7Ids.next());
+    await repos.schedules.insert(s);
+    const onA = new RunRecords({ repos, clock: contract.clock, ids: uuidV7Ids }, 'controller-a');
+    const onB = new RunRecords({ repos, clock: contract.clock, ids: uuidV7Ids }, 'controller-b');
+    const minute = new Date('2030-01-03T04:00:00.000Z');
+    const ofA = await onA.claim(s, minuteKey(s._id, minute), minute, 'RUNNING');
+    const ofB = await onB.claim(s, `${s._id}@now@${uuidV7Ids.next()}`, minute, 'RUNNING');
+    expect(ofA).to.include({ runBy: 'controller-a' });
+    await onB.interrupted(new Set(['controller-a', 'controller-b']));
+    expect((await repos.scheduleRuns.findById(ofA!._id))?.result).to.equal('RUNNING');
+    expect((await repos.scheduleRuns.findById(ofB!._id))?.result).to.equal('RUNNING');
+    // A is gone (its lease expired): its run is swept, B's own stays under way.
+    await onB.interrupted(new Set(['controller-b']));
+    expect(await repos.scheduleRuns.findById(ofA!._id)).to.deep.include({ result: 'FAILED', reason: 'interrupted' });
+    expect((await repos.scheduleRuns.findById(ofB!._id))?.result).to.equal('RUNNING');
+  });
 });

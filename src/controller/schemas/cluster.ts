@@ -8,6 +8,7 @@ export const ClusterController = Type.Object({
   startedAt: DateTime,
   lastSeenAt: DateTime,
   nodes: Type.Integer({ minimum: 0, description: 'How many Nodes it drives now.' }),
+  jobs: Type.Optional(Type.Array(Type.String(), { description: 'The fleet-wide jobs it runs now (task-schedules, backup-scheduler, webhook-deliveries, audit-prune, catalog-sync, software-sync): each runs on one Controller at a time.' })),
 });
 
 export const Cluster = Type.Object({

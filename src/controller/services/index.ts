@@ -50,6 +50,7 @@ import { FleetNodeDirectory } from './nodes/node-directory.js';
 import { NodeService } from './nodes/nodes.js';
 import { ClusterService } from './nodes/cluster.js';
 import { clusterMembership } from './leases/cluster-membership.js';
+import { FleetJobs } from './leases/fleet-jobs.js';
 import { PluginService } from './plugins/plugins.js';
 import { RoleService } from './identity/roles.js';
 import { DesiredSender } from './agent-link/desired-sender.js';
@@ -153,8 +154,11 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   // What Agents send is published by `agents` and subscribed to below by the services it is for; desired state goes out through it.
   const agents = new AgentSessions(deps.logger);
   const enrollment = new NodeEnrollment(deps, fleet, audit);
+  // The jobs run once per fleet (schedules, syncs, pruning, webhook sending): all here on the embedded store, by lease on MongoDB.
+  const byLease = deps.repos.kind !== 'embedded';
+  const fleetJobs = new FleetJobs(byLease, deps.logger);
   // Which Nodes this Controller drives: all of them on the embedded store, those whose lease it holds on MongoDB.
-  const cluster = clusterMembership({ ...deps, fleet, agents });
+  const cluster = clusterMembership({ ...deps, fleet, agents, jobs: fleetJobs });
   const nodes = new NodeService(deps, access, fleet, agents, enrollment, placements, cluster);
   const teams = new TeamService(deps, access, roles, placements, accessEvents);
   // Servers: one actor each, placed on Nodes, told to Agents, watched by SRE tooling.
@@ -185,13 +189,13 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const nodeCalls = new NodeCalls(agents);
   const consoleHub = new ConsoleHub(agents, nodeCalls, deps.logger);
   // Plugins: the synced catalog, installations per server, and the jars Nodes fetch.
-  const catalog = new CatalogService(deps, access, { source: deps.catalog?.source, bases: deps.catalog?.bases, syncIntervalMs: deps.catalog?.syncIntervalMs ?? 60 * 60 * 1000 });
+  const catalog = new CatalogService(deps, access, { source: deps.catalog?.source, bases: deps.catalog?.bases, syncIntervalMs: deps.catalog?.syncIntervalMs ?? 60 * 60 * 1000, followEveryMs: byLease ? 60_000 : undefined });
   const artifactStore = new ArtifactStore(join(deps.dataDir, 'artifacts'), deps.logger, deps.repos.sharedArtifacts());
-  const software = new SoftwareService(deps, access, deps.templates, { bases: deps.software?.bases ?? defaultUpstreamBases, syncIntervalMs: deps.software?.syncIntervalMs ?? 6 * 60 * 60 * 1000 }, new LauncherPins(deps, artifactStore), new InstallerRuns(deps, artifactStore, deps.software?.installer));
+  const software = new SoftwareService(deps, access, deps.templates, { bases: deps.software?.bases ?? defaultUpstreamBases, syncIntervalMs: deps.software?.syncIntervalMs ?? 6 * 60 * 60 * 1000, followEveryMs: byLease ? 60_000 : undefined }, new LauncherPins(deps, artifactStore), new InstallerRuns(deps, artifactStore, deps.software?.installer));
   const modpacks = new ModpackService(deps, artifactStore, deps.templates, { base: (deps.software?.bases ?? defaultUpstreamBases).modrinth });
   const plugins = new PluginService(deps, serverAggregate, catalog, deps.templates, desiredSender, artifactStore, serverWatch);
   // Backups: destinations, manual and scheduled backups.
-  const backups = createBackupServices({ deps, access, audit, servers: serverAggregate, agents, fleet, serverChanges: serverWatch, timers: deps.scheduleTimers });
+  const backups = createBackupServices({ deps, access, audit, servers: serverAggregate, agents, fleet, serverChanges: serverWatch, timers: deps.scheduleTimers, followEveryMs: byLease ? 2000 : undefined });
   // Workflows of servers, on one runner: migrations (and drains), restores, software updates.
   const workflows = createWorkflowServices({
     deps, access, servers: serverAggregate, placing, templates: deps.templates, nodes, fleet, agents, directory: nodeDirectory, desired: desiredSender, serverChanges: serverWatch, backups, catalog,
@@ -202,13 +206,20 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   // Schedules: tasks on a clock, acting as their editor through the same services as requests, stopped with the workflows.
   const schedules = createScheduleServices({
     deps, access, audit, aggregate: serverAggregate, servers, console: consoleService, backups, serverChanges: serverWatch, workflows: workflows.runner,
-    timers: deps.scheduleTimers ?? processTimers,
+    timers: deps.scheduleTimers ?? processTimers, cluster, followEveryMs: byLease ? 2000 : undefined,
   });
   // Notifications: webhooks hearing the events of servers, backups, workflows, schedules and Nodes.
   const notifications = createNotificationServices({
     deps, access, teams, allowPrivate: deps.allowPrivateWebhooks ?? false,
     feeds: { reports: agents, serverChanges: serverWatch, workflows: workflows.runner.outcomes, backups: backups.runner, schedules: schedules.runs, fleet },
   });
+  const auditRetention = new AuditRetention(deps, deps.auditRetentionDays ?? 365, deps.scheduleTimers ?? processTimers);
+  fleetJobs.register('task-schedules', schedules.job);
+  fleetJobs.register('backup-scheduler', backups.job);
+  fleetJobs.register('webhook-deliveries', notifications.job);
+  fleetJobs.register('audit-prune', { start: () => Promise.resolve(auditRetention.start()), stop: () => auditRetention.stop() });
+  fleetJobs.register('catalog-sync', catalog.job);
+  fleetJobs.register('software-sync', software.job);
   const auth = new AuthService(deps, sessions, tokens, access, loginFailures, totpFactor, oidcSettings);
   const totp = new TotpService(deps, access, totpFactor, sessions);
   return {
@@ -231,7 +242,8 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     roles,
     teams,
     audit,
-    auditRetention: new AuditRetention(deps, deps.auditRetentionDays ?? 365, deps.scheduleTimers ?? processTimers),
+    auditRetention,
+    fleetJobs,
     fleet,
     agents,
     nodeDirectory,

@@ -40,6 +40,8 @@ export interface ScheduleRunDoc {
   finishedAt?: string;
   result: ScheduleRunResult;
   reason?: ScheduleRunReason;
+  /** The Controller carrying a RUNNING run out (its id of that start): a sweep leaves the runs of a live Controller alone. */
+  runBy?: string;
   /** The tasks ended so far, in order; at the end every task has its result (NOT_RUN for those not reached). */
   tasks: { action: ScheduleTaskAction; result: ScheduleTaskResult; detail?: string }[];
 }

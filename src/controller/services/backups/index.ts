@@ -29,6 +29,8 @@ export interface BackupDeps {
   serverChanges: ServerChangeHub;
   /** What schedules' timers run on (tests pass a clock they move). */
   timers?: ScheduleTimers;
+  /** With several Controllers: how often the one running the backup schedules looks for those created through the others. */
+  followEveryMs?: number;
 }
 
 /** Backups, their destinations and schedules: built together, started after the servers. */
@@ -43,13 +45,13 @@ export function createBackupServices(d: BackupDeps) {
   const removal = new BackupRemoval(d.deps, destinations, nodeDirectory, controller);
   const backups = new BackupService(d.deps, d.access, d.servers, destinations, runner, removal);
   const schedules = new BackupSchedules(d.deps, d.access, d.audit, d.servers, destinations, backups, removal, runner, d.serverChanges);
-  const scheduler = new BackupScheduler(d.deps.repos, d.deps.clock, d.timers ?? processTimers, d.deps.logger, (s) => schedules.fire(s));
+  const scheduler = new BackupScheduler(d.deps.repos, d.deps.clock, d.timers ?? processTimers, d.deps.logger, (s) => schedules.fire(s), d.followEveryMs);
   schedules.attach(scheduler);
   return {
     destinations, runner, removal, backups, schedules,
     /**
      * The built-in destination, interrupted work settled (the leftovers of backups cut off
-     * collected), queued backups resumed, missed schedules run.
+     * collected), queued backups resumed. Missed schedules run when the schedules' job starts.
      */
     async start(): Promise<void> {
       await destinations.ensureBuiltin();
@@ -59,8 +61,9 @@ export function createBackupServices(d: BackupDeps) {
       for (const destination of await d.deps.repos.backupDestinations.find({ kind: 'S3' })) {
         await controller.collect(destination, 0).catch((err: unknown) => d.deps.logger.warn({ err, destinationId: destination._id }, 'an S3 destination could not be collected at start'));
       }
-      await scheduler.start();
     },
+    /** The fleet-wide job of backup schedules: every schedule armed, those missed run once. */
+    job: { start: () => scheduler.start(), stop: () => Promise.resolve(scheduler.stop()) },
     stop(): void {
       scheduler.stop();
       runner.stop();

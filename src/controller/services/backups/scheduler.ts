@@ -5,16 +5,20 @@ import type { Repositories } from '../../store/repositories.js';
 import { KeyedAlarms } from '../../core/keyed-alarms.js';
 import type { ScheduleTimers } from '../../core/schedule-timers.js';
 import { nextRun } from '../../core/cron.js';
+import { RecentRecords } from '../leases/recent-records.js';
 
 
 /**
  * One timer per schedule, armed for its `nextRunAt`. A run first moves `nextRunAt` on (so a
  * Controller that stops mid-run does not run it twice), then fires. At start, a schedule whose
- * `nextRunAt` passed while the Controller was down runs once, however many runs it missed.
+ * `nextRunAt` passed while the Controller was down runs once, however many runs it missed. A
+ * fleet-wide job: nothing is armed until it starts, which on a shared store is where its lease is.
  */
 export class BackupScheduler {
   private readonly alarms: KeyedAlarms;
-  private stopped = false;
+  private stopped = true;
+  /** With several Controllers: the schedules created through the others, armed here too. */
+  private readonly others?: RecentRecords<BackupScheduleDoc>;
 
   constructor(
     private readonly repos: Repositories,
@@ -22,16 +26,23 @@ export class BackupScheduler {
     timers: ScheduleTimers,
     private readonly logger: Logger,
     private readonly fire: (schedule: BackupScheduleDoc) => Promise<void>,
+    followEveryMs?: number,
   ) {
     this.alarms = new KeyedAlarms(timers, clock);
+    if (followEveryMs !== undefined) {
+      this.others = new RecentRecords('backup schedules', (since) => repos.backupSchedules.find({ createdAt: { $gte: since } }), (s) => s.createdAt, (s) => this.arm(s), { clock, logger }, followEveryMs);
+    }
   }
 
   async start(): Promise<void> {
+    this.stopped = false;
     for (const schedule of await this.repos.backupSchedules.find({})) await this.due(schedule);
+    this.others?.start();
   }
 
   stop(): void {
     this.stopped = true;
+    this.others?.stop();
     this.alarms.clear();
   }
 

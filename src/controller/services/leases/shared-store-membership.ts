@@ -3,6 +3,7 @@ import type { Clock } from '../../../shared/clock.js';
 import type { Logger } from '../../../shared/logger.js';
 import type { NodeFleet } from '../../actors/fleet.js';
 import type { Admission } from '../../core/node-ownership.js';
+import { fleetJobNames, type FleetJobName, jobOfResource, jobResource, jobsToClaim } from '../../domain/fleet-jobs.js';
 import { controllerResource, fairShare, nodeOfResource, nodeResource, nodesToClaim } from '../../domain/lease-share.js';
 import type { LeaseTiming } from '../../domain/lease-timing.js';
 import type { AgentSessions } from '../../link/session-registry.js';
@@ -10,6 +11,7 @@ import type { ClusterController } from '../../schemas/cluster.js';
 import { LeaseStore } from '../../store/lease-store.js';
 import type { LeaseDoc } from '../../store/records.js';
 import type { Repositories } from '../../store/repositories.js';
+import type { FleetJobs } from './fleet-jobs.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import type { ClusterMembership, ControllerSelf, LeaseChange } from './membership.js';
 import { StoreClock } from './store-clock.js';
@@ -21,6 +23,8 @@ export interface SharedStoreDeps {
   logger: Logger;
   clock: Clock;
   timing: LeaseTiming;
+  /** The fleet-wide jobs, run here while their lease (`fleet:<job>`) is held. */
+  jobs?: FleetJobs;
 }
 
 /**
@@ -72,6 +76,8 @@ export class SharedStoreMembership implements ClusterMembership {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    // The jobs stop before their leases are handed back: another Controller never runs one while this one still does.
+    await this.deps.jobs?.close();
     await this.keeper?.releaseAll().catch((err: unknown) => this.deps.logger.warn({ err }, 'handing the leases back failed; they expire instead'));
   }
 
@@ -105,14 +111,16 @@ export class SharedStoreMembership implements ClusterMembership {
   async controllers(): Promise<ClusterController[]> {
     const now = this.clock.now().getTime();
     const live = (d: LeaseDoc) => d.expiresAt > now;
-    const [controllers, nodes] = await Promise.all([this.leases.withPrefix('controller:'), this.leases.withPrefix('node:')]);
+    const [controllers, nodes, jobLeases] = await Promise.all([this.leases.withPrefix('controller:'), this.leases.withPrefix('node:'), this.leases.withPrefix('fleet:')]);
     const driven = new Map<string, number>();
     for (const lease of nodes.filter(live)) driven.set(lease.holder, (driven.get(lease.holder) ?? 0) + 1);
+    const jobs = new Map<string, string[]>();
+    for (const lease of jobLeases.filter(live).sort((a, b) => a._id.localeCompare(b._id))) jobs.set(lease.holder, [...(jobs.get(lease.holder) ?? []), lease._id.slice('fleet:'.length)]);
     return controllers.filter(live).sort((a, b) => a.holder.localeCompare(b.holder)).map((d) => ({
       id: d.holder, address: d.holderAddress, ...(d.httpAddress ? { httpAddress: d.httpAddress } : {}),
       startedAt: d.startedAt ?? new Date(0).toISOString(),
       lastSeenAt: new Date(d.expiresAt - this.deps.timing.ttlMs).toISOString(),
-      nodes: driven.get(d.holder) ?? 0,
+      nodes: driven.get(d.holder) ?? 0, jobs: jobs.get(d.holder) ?? [],
     }));
   }
 
@@ -156,6 +164,7 @@ export class SharedStoreMembership implements ClusterMembership {
     if (keeper.termFor(controllerResource(this.controllerId)) === undefined) await this.register();
     await this.dropGone();
     await this.claimShare();
+    await this.claimJobs();
   }
 
   /**
@@ -190,6 +199,29 @@ export class SharedStoreMembership implements ClusterMembership {
     }
   }
 
+  /** Claims free fleet-wide jobs up to this Controller's share of them; a job gained starts here at once. */
+  private async claimJobs(): Promise<void> {
+    const jobs = this.deps.jobs;
+    if (!jobs) return;
+    const keeper = this.keeper!;
+    const now = this.clock.now().getTime();
+    const [controllers, jobLeases] = await Promise.all([this.leases.withPrefix('controller:'), this.leases.withPrefix('fleet:')]);
+    const taken = new Set(jobLeases.filter((d) => d.expiresAt > now).map((d) => d._id));
+    const free = fleetJobNames.filter((job) => !taken.has(jobResource(job)));
+    const held = keeper.holds().filter((r) => jobOfResource(r) !== undefined).length;
+    for (const job of jobsToClaim(free, held, controllers.filter((d) => d.expiresAt > now).length, this.controllerId)) {
+      if (this.stopped) return;
+      if (await keeper.claim(jobResource(job))) void this.startJob(jobs, job);
+    }
+  }
+
+  /** A job that failed to start hands its lease back, so that it is claimed (here or elsewhere) and tried again. */
+  private async startJob(jobs: FleetJobs, job: FleetJobName): Promise<void> {
+    if (await jobs.gained(job)) return;
+    if (this.keeper!.termFor(jobResource(job)) === undefined) return;
+    await this.keeper!.release(jobResource(job)).catch((err: unknown) => this.deps.logger.warn({ err, job }, 'handing back the lease of a job that failed to start failed; it expires instead'));
+  }
+
   private loseAll(why: string, err?: unknown): void {
     const lost = this.keeper!.forgetAll();
     this.deps.logger.warn({ event: 'leases_lost', err, count: lost.length }, `${why}: every lease is lost, their Nodes are not driven here until claimed again`);
@@ -205,6 +237,8 @@ export class SharedStoreMembership implements ClusterMembership {
 
   /** The Node is not this Controller's any more: its stream ends at once and its actor stops acting. */
   private lost(resource: string): void {
+    const job = jobOfResource(resource);
+    if (job) void this.deps.jobs?.lost(job);
     const nodeId = nodeOfResource(resource);
     if (nodeId === undefined) return;
     this.deps.logger.warn({ event: 'lease_lost', nodeId }, 'lost the Node\'s lease; no longer driving it');

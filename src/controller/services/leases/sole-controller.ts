@@ -2,6 +2,7 @@ import type { Clock } from '../../../shared/clock.js';
 import type { Admission } from '../../core/node-ownership.js';
 import type { ClusterController } from '../../schemas/cluster.js';
 import type { Repositories } from '../../store/repositories.js';
+import type { FleetJobs } from './fleet-jobs.js';
 import type { ClusterMembership, ControllerSelf } from './membership.js';
 
 /**
@@ -13,7 +14,7 @@ export class SoleController implements ClusterMembership {
   private self?: ControllerSelf;
   private readonly startedAt: string;
 
-  constructor(readonly controllerId: string, private readonly repos: Repositories, private readonly clock: Clock) {
+  constructor(readonly controllerId: string, private readonly repos: Repositories, private readonly clock: Clock, private readonly jobs?: FleetJobs) {
     this.startedAt = clock.now().toISOString();
   }
 
@@ -42,7 +43,7 @@ export class SoleController implements ClusterMembership {
     const nodes = await this.repos.nodes.count({ enrolledAt: { $exists: true }, adminState: { $ne: 'REVOKED' } });
     return [{
       id: this.controllerId, address: this.self?.address ?? '', ...(this.self ? { httpAddress: this.self.httpAddress } : {}),
-      startedAt: this.startedAt, lastSeenAt: this.clock.now().toISOString(), nodes,
+      startedAt: this.startedAt, lastSeenAt: this.clock.now().toISOString(), nodes, jobs: this.jobs?.held() ?? [],
     }];
   }
 

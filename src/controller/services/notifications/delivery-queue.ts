@@ -6,13 +6,18 @@
 export class DeliveryQueue {
   private readonly due = new Map<string, number>();
   private timer?: NodeJS.Timeout;
-  private busy = false;
+  private busy?: string;
   private closed = false;
 
   constructor(private readonly attempt: (deliveryId: string) => Promise<number | null>, private readonly now: () => number) {}
 
   get size(): number {
-    return this.due.size + (this.busy ? 1 : 0);
+    return this.due.size + (this.busy !== undefined ? 1 : 0);
+  }
+
+  /** Whether the delivery waits here or is being tried. */
+  has(deliveryId: string): boolean {
+    return this.busy === deliveryId || this.due.has(deliveryId);
   }
 
   add(deliveryId: string, dueAt: number): void {
@@ -33,7 +38,7 @@ export class DeliveryQueue {
   }
 
   private wake(): void {
-    if (this.busy || this.closed) return;
+    if (this.busy !== undefined || this.closed) return;
     clearTimeout(this.timer);
     const first = this.next();
     if (!first) return;
@@ -41,13 +46,13 @@ export class DeliveryQueue {
   }
 
   private async run(deliveryId: string): Promise<void> {
-    this.busy = true;
+    this.busy = deliveryId;
     this.due.delete(deliveryId);
     try {
       const again = await this.attempt(deliveryId);
       if (again !== null && !this.closed) this.due.set(deliveryId, again);
     } finally {
-      this.busy = false;
+      this.busy = undefined;
       this.wake();
     }
   }

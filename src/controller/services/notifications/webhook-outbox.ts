@@ -25,14 +25,19 @@ const resumePage = 500;
  * The outbox: every event is stored as one delivery per webhook that hears it before its first
  * try, then tried on its webhook's own queue. A Controller stopped or killed with deliveries
  * PENDING tries them again at its next start, with the same `Cairn-Delivery` (at-least-once).
+ * Sending is a fleet-wide job: every Controller stores the events it sees, but only the one
+ * running the job (`resume`, until `stop`) tries deliveries, so none is tried twice at once. With
+ * several Controllers it also looks for deliveries the others stored, every `pollMs`.
  */
 export class WebhookOutbox {
   private readonly queues = new Map<string, DeliveryQueue>();
-  private readonly stopping = new AbortController();
+  private stopping = new AbortController();
+  private sending = false;
+  private poll?: NodeJS.Timeout;
   /** Every delivery that ended (DELIVERED or FAILED), for the metrics. */
   readonly finished = new Listeners<[WebhookDeliveryDoc['state']]>();
 
-  constructor(private readonly deps: ServiceDeps, private readonly sender: WebhookSender) {}
+  constructor(private readonly deps: ServiceDeps, private readonly sender: WebhookSender, private readonly pollMs?: number) {}
 
   /** Stores the event for each webhook that hears it, then queues each delivery; answers the deliveries' ids. */
   async publish(event: NotificationEvent, only?: WebhookDoc): Promise<string[]> {
@@ -43,21 +48,39 @@ export class WebhookOutbox {
       const at = nowIso(this.deps);
       const delivery: WebhookDeliveryDoc = { _id: this.deps.ids.next(), webhookId: hook._id, event: body.event, body, state: 'PENDING', attempts: 0, nextAttemptAt: at, createdAt: at };
       await this.deps.repos.webhookDeliveries.insert(delivery);
-      this.queueOf(hook._id).add(delivery._id, Date.parse(at));
+      if (this.sending) this.queueOf(hook._id).add(delivery._id, Date.parse(at));
       ids.push(delivery._id);
     }
     return ids;
   }
 
-  /** At start: every PENDING delivery back on its queue, due when it was due. */
+  /** The job starts: every PENDING delivery back on its queue, due when it was due. */
   async resume(): Promise<void> {
+    if (this.sending) return;
+    this.sending = true;
+    this.stopping = new AbortController();
+    await this.takeUp();
+    if (this.pollMs !== undefined) this.watch(this.pollMs);
+  }
+
+  /** Queues the PENDING deliveries not on a queue here yet (stored before the start, or by another Controller). */
+  private async takeUp(): Promise<void> {
     let after = '';
     for (;;) {
       const page = await this.deps.repos.webhookDeliveries.find({ state: 'PENDING', _id: { $gt: after } }, { sort: { _id: 1 }, limit: resumePage });
-      for (const d of page) this.queueOf(d.webhookId).add(d._id, Date.parse(d.nextAttemptAt ?? d.createdAt));
+      if (!this.sending) return;
+      for (const d of page) if (!this.queues.get(d.webhookId)?.has(d._id)) this.queueOf(d.webhookId).add(d._id, Date.parse(d.nextAttemptAt ?? d.createdAt));
       if (page.length < resumePage) return;
       after = page[page.length - 1]._id;
     }
+  }
+
+  private watch(everyMs: number): void {
+    this.poll = setTimeout(() => {
+      this.takeUp()
+        .catch((err: unknown) => this.deps.logger.warn({ err }, 'looking for webhook deliveries stored by other Controllers failed'))
+        .finally(() => this.sending && this.watch(everyMs));
+    }, everyMs);
   }
 
   /** A deleted webhook's queue goes with it; a try under way finds the webhook gone and ends. */
@@ -73,7 +96,10 @@ export class WebhookOutbox {
     return n;
   }
 
+  /** The job stops at once: tries under way are cut off (their deliveries stay PENDING) and nothing is queued here. */
   stop(): void {
+    this.sending = false;
+    clearTimeout(this.poll);
     this.stopping.abort();
     for (const queue of this.queues.values()) queue.close();
     this.queues.clear();
@@ -87,6 +113,8 @@ export class WebhookOutbox {
 
   /** One try: the webhook read as it is now (its URL, format or secret may have changed since the event). */
   private async attempt(deliveryId: string): Promise<number | null> {
+    // This start's signal: a try of a job stopped since ends, though the job may run here again.
+    const { signal } = this.stopping;
     try {
       const delivery = await this.deps.repos.webhookDeliveries.findById(deliveryId);
       if (!delivery || delivery.state !== 'PENDING') return null;
@@ -95,8 +123,8 @@ export class WebhookOutbox {
       const text = deliveryBody(hook.format, delivery.body);
       const headers: Record<string, string> = { 'cairn-event': delivery.event, 'cairn-delivery': delivery._id };
       if (hook.secretSealed !== undefined) headers['cairn-signature'] = signatureHeader(this.deps.secrets.open(hook.secretSealed, webhookSecretPurpose(hook._id)), text, this.deps.clock.now());
-      const outcome = await this.sender.send(hook.url, headers, text, this.stopping.signal);
-      if (this.stopping.signal.aborted) return null;
+      const outcome = await this.sender.send(hook.url, headers, text, signal);
+      if (signal.aborted) return null;
       const attempts = delivery.attempts + 1;
       const step = nextStep(attempts, outcome, this.deps.clock.now());
       const error = tryError(outcome);

@@ -18,6 +18,8 @@ export interface CatalogOptions {
   bases?: CatalogBases;
   /** Milliseconds between periodic syncs; 0 turns them off. */
   syncIntervalMs: number;
+  /** With several Controllers: how often one that does not sync reads whether the one that does stored a new catalog. */
+  followEveryMs?: number;
 }
 
 export interface SyncResult {
@@ -65,8 +67,12 @@ export class CatalogService {
   private index = CatalogIndex.empty();
   private lastSync?: SyncResult;
   private timer?: NodeJS.Timeout;
+  private followTimer?: NodeJS.Timeout;
+  /** The feed digest of the catalog in memory, so a Controller following another's syncs reloads only what changed. */
+  private loadedSha?: string;
   private readonly sources: CatalogSources;
   private syncing?: Promise<SyncResult>;
+  private syncsHere = false;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -93,20 +99,49 @@ export class CatalogService {
    */
   async start(): Promise<void> {
     await this.loadStored();
-    if (this.sources.upstream) {
-      if (this.index.size === 0 || this.sample) await this.apply(await this.sources.sample(), 'startup');
-      void this.syncNow('startup').catch(() => undefined);
-    } else {
-      await this.syncNow('startup').catch(() => undefined);
-    }
+    if (this.sources.upstream && (this.index.size === 0 || this.sample)) await this.apply(await this.sources.sample(), 'startup');
     if (this.options.syncIntervalMs > 0) {
-      this.timer = setInterval(() => void this.syncNow('periodic').catch(() => undefined), this.options.syncIntervalMs);
+      this.timer = setInterval(() => void (this.syncsHere && this.syncNow('periodic').catch(() => undefined)), this.options.syncIntervalMs);
       this.timer.unref();
+    }
+    if (this.options.followEveryMs !== undefined) {
+      this.followTimer = setInterval(() => void (this.syncsHere || this.follow()), this.options.followEveryMs);
+      this.followTimer.unref();
+    }
+  }
+
+  /**
+   * Syncing is a fleet-wide job: the Controller running it syncs at its start and every interval;
+   * the others read the catalog it stored at each of theirs.
+   */
+  readonly job = {
+    start: async (): Promise<void> => {
+      this.syncsHere = true;
+      const first = this.syncNow('startup').catch(() => undefined);
+      if (!this.sources.upstream) await first;
+    },
+    stop: (): Promise<void> => {
+      this.syncsHere = false;
+      return Promise.resolve();
+    },
+  };
+
+  /** Another Controller syncs: the catalog it stored is read again once its feed changed (and is written whole). */
+  private async follow(): Promise<void> {
+    try {
+      const value = (await this.deps.repos.settings.findById(settingId))?.value as CatalogSetting | undefined;
+      if (!value || value.feedSha256 === '') return;
+      if (value.feedSha256 !== this.loadedSha) await this.loadStored();
+      else if (this.lastSync) this.lastSync = { ...this.lastSync, source: value.source, syncedAt: value.syncedAt };
+    } catch (err) {
+      this.deps.logger.warn({ err }, 'reading the catalog another Controller synced failed; the one held stays in use');
     }
   }
 
   stop(): void {
+    this.syncsHere = false;
     clearInterval(this.timer);
+    clearInterval(this.followTimer);
   }
 
   private async loadStored(): Promise<void> {
@@ -115,6 +150,7 @@ export class CatalogService {
     const value = setting.value as CatalogSetting;
     const plugins = (await this.deps.repos.catalogPlugins.find({})).map((d) => d.plugin);
     this.index = new CatalogIndex({ plugins, denylist: value.denylist });
+    this.loadedSha = value.feedSha256;
     this.lastSync = { source: value.source, syncedAt: value.syncedAt, pluginCount: plugins.length, denylistCount: value.denylist.length, changed: false, sample: value.source === sampleSource };
   }
 
@@ -143,6 +179,7 @@ export class CatalogService {
     if (changed) await this.store(feed, { source, syncedAt, feedSha256, denylist: feed.denylist });
     else await this.deps.repos.settings.update({ _id: settingId }, { value: { ...stored, source, syncedAt }, updatedAt: syncedAt });
     this.index = new CatalogIndex(feed);
+    this.loadedSha = feedSha256;
     this.lastSync = { source, syncedAt, pluginCount: feed.plugins.length, denylistCount: feed.denylist.length, changed, sample, ...(unavailable ? { unavailable } : {}) };
     const event = sample ? 'catalog_sample_in_use' : 'catalog_synced';
     const log = { event, trigger, source, plugins: feed.plugins.length, denylist: feed.denylist.length, changed, ...(unavailable ? { unavailable } : {}) };

@@ -22,7 +22,7 @@ export const minuteKey = (scheduleId: string, minute: Date) => `${scheduleId}@${
 export class RunRecords {
   private readonly ended = new Listeners<Parameters<RunEnded>>();
 
-  constructor(private readonly deps: Pick<ServiceDeps, 'repos' | 'clock' | 'ids'>) {}
+  constructor(private readonly deps: Pick<ServiceDeps, 'repos' | 'clock' | 'ids'>, private readonly runBy?: string) {}
 
   onEnded(listener: RunEnded): () => void {
     return this.ended.add(listener);
@@ -34,7 +34,7 @@ export class RunRecords {
     // A MISSED run is ended as it is claimed: none of its tasks ran.
     const run: ScheduleRunDoc = {
       _id: this.deps.ids.next(), scheduleId: schedule._id, serverId: schedule.serverId, claimKey, scheduledFor: scheduledFor.toISOString(), result,
-      ...(result === 'RUNNING' ? { startedAt: at, tasks: [] } : { finishedAt: at, tasks: notRun(schedule.tasks) }),
+      ...(result === 'RUNNING' ? { startedAt: at, tasks: [], ...(this.runBy !== undefined ? { runBy: this.runBy } : {}) } : { finishedAt: at, tasks: notRun(schedule.tasks) }),
     };
     try {
       await this.deps.repos.scheduleRuns.insert(run);
@@ -60,9 +60,13 @@ export class RunRecords {
     return ended;
   }
 
-  /** Runs left RUNNING by a Controller that stopped or died: FAILED `interrupted`, never run again. */
-  async interrupted(): Promise<void> {
+  /**
+   * Runs left RUNNING by a Controller that stopped or died: FAILED `interrupted`, never run again.
+   * Those of the Controllers still `alive` (this one too) are under way and left alone.
+   */
+  async interrupted(alive: ReadonlySet<string> = new Set()): Promise<void> {
     for (const run of await this.deps.repos.scheduleRuns.find({ result: 'RUNNING' })) {
+      if (run.runBy !== undefined && alive.has(run.runBy)) continue;
       const schedule = await this.deps.repos.schedules.findById(run.scheduleId);
       if (!schedule) await this.deps.repos.scheduleRuns.delete({ _id: run._id });
       else await this.finish(run, schedule, 'FAILED', 'interrupted');

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { nextRun, previousRun } from '../../core/cron.js';
 import { KeyedAlarms } from '../../core/keyed-alarms.js';
+import { RecentRecords } from '../leases/recent-records.js';
 import type { ScheduleTimers } from '../../core/schedule-timers.js';
 import type { ScheduleDoc, ScheduleRunDoc } from '../../store/records.js';
 import type { ServiceDeps } from '../deps.js';
@@ -21,11 +22,17 @@ export interface StopSignal {
  * anything runs, so one minute runs once whichever Controller or life of one fires it; the next
  * minute is armed before the run starts. At start, runs a dead process left RUNNING end
  * `interrupted`, and a schedule whose latest minute passed while no Controller was up gets one
- * MISSED record for it, never a late run.
+ * MISSED record for it, never a late run. It is a fleet-wide job: with several Controllers on one
+ * store only the holder of its lease starts it (and sweeps); until then nothing is armed here. A
+ * run records the Controller carrying it out, and the sweep leaves a live one's runs alone (a run
+ * asked for on another Controller, or one under way where the lease was lost).
  */
 export class ScheduleScheduler {
   private readonly alarms: KeyedAlarms;
   private readonly underWay = new Set<Promise<unknown>>();
+  private active = false;
+  /** With several Controllers: the schedules created or edited through the others, armed here too. */
+  private readonly others?: RecentRecords<ScheduleDoc>;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -34,14 +41,21 @@ export class ScheduleScheduler {
     private readonly executor: RunExecutor,
     private readonly changes: ServerChangeHub,
     private readonly stopping: StopSignal,
+    /** The ids of the live Controllers sharing the store (this one among them). */
+    private readonly alive: () => Promise<ReadonlySet<string>>,
+    followEveryMs?: number,
   ) {
     // Every wait of every run under way listens to the stop signal: a thousand runs on one minute are a thousand listeners.
     setMaxListeners(0, stopping.signal);
     this.alarms = new KeyedAlarms(timers, deps.clock);
+    if (followEveryMs !== undefined) {
+      this.others = new RecentRecords('schedules', (since) => deps.repos.schedules.find({ updatedAt: { $gte: since } }), (s) => s.updatedAt, (s) => this.arm(s), deps, followEveryMs);
+    }
   }
 
   async start(): Promise<void> {
-    await this.records.interrupted();
+    this.active = true;
+    await this.records.interrupted(await this.alive());
     const now = this.deps.clock.now();
     for (const schedule of await this.deps.repos.schedules.find({ enabled: true }, { sort: { _id: 1 } })) {
       const missed = previousRun(schedule.cron, now, schedule.timezone);
@@ -49,17 +63,20 @@ export class ScheduleScheduler {
       if (missed && missed.toISOString() > schedule.dueSince) await this.records.claim(schedule, minuteKey(schedule._id, missed), missed, 'MISSED');
       this.arm(schedule);
     }
+    this.others?.start();
   }
 
   /** Disarms every timer and waits for the runs under way, which the stop signal ends where they are. */
   async stop(): Promise<void> {
+    this.active = false;
+    this.others?.stop();
     this.alarms.clear();
     await Promise.all(this.underWay);
   }
 
   /** Arms the schedule for its next minute after `after` (now by default); a disabled one is only disarmed. */
   arm(schedule: ScheduleDoc, after = this.deps.clock.now()): void {
-    const minute = schedule.enabled && !this.stopping.stopped ? nextRun(schedule.cron, after, schedule.timezone) : undefined;
+    const minute = schedule.enabled && this.active && !this.stopping.stopped ? nextRun(schedule.cron, after, schedule.timezone) : undefined;
     if (!minute) return this.disarm(schedule._id);
     this.alarms.arm(schedule._id, minute, () => {
       this.fired(schedule._id, minute).catch((err: unknown) => this.deps.logger.error({ err, scheduleId: schedule._id }, 'a schedule failed to run'));
@@ -88,7 +105,7 @@ export class ScheduleScheduler {
 
   private async fired(scheduleId: string, minute: Date): Promise<void> {
     const schedule = await this.deps.repos.schedules.findById(scheduleId);
-    if (!schedule || !schedule.enabled || this.stopping.stopped) return;
+    if (!schedule || !schedule.enabled || !this.active || this.stopping.stopped) return;
     const now = this.deps.clock.now();
     // A long wait woke on the way, or the timer came a little early: the minute is still ahead.
     if (now < minute) {

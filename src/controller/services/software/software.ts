@@ -21,6 +21,8 @@ export interface SoftwareOptions {
   bases: UpstreamBases;
   /** Milliseconds between syncs; 0 syncs only at start and on request. */
   syncIntervalMs: number;
+  /** With several Controllers: how often one that does not sync reads the listings the one that does stored. */
+  followEveryMs?: number;
   /** How the Controller runs NeoForge's and Forge's installers. */
   installer?: InstallerOptions;
 }
@@ -40,6 +42,13 @@ interface Listing {
   error?: string;
 }
 
+/** A listing as the store keeps it (`software:<key>` in settings), written by whichever Controller synced it. */
+interface StoredListing {
+  versions: ListedVersionRecord[];
+  syncedAt: string;
+  from?: string;
+}
+
 const settingId = (key: string) => `software:${key}`;
 const mojangSpec: UpstreamVersionsSpec = { source: 'mojang' };
 /** The loaders' versions take the server jar or Java from Mojang's listing: they are synced after it. */
@@ -55,6 +64,8 @@ const isInstaller = (source: string): source is InstallerSource => source === 'n
 export class SoftwareService implements UpstreamListings {
   private readonly listings = new Map<string, Listing>();
   private timer?: NodeJS.Timeout;
+  private followTimer?: NodeJS.Timeout;
+  private syncsHere = false;
   private syncing?: Promise<SoftwareSyncResultView>;
   private readonly abort = new AbortController();
 
@@ -120,21 +131,58 @@ export class SoftwareService implements UpstreamListings {
     for (const spec of specs.sort((a, b) => syncOrder(a) - syncOrder(b))) {
       const key = listingKey(spec);
       if (this.listings.has(key)) continue;
-      const stored = (await this.deps.repos.settings.findById(settingId(key)))?.value as { versions: ListedVersionRecord[]; syncedAt: string; from?: string } | undefined;
+      const stored = (await this.deps.repos.settings.findById(settingId(key)))?.value as StoredListing | undefined;
       const versions = stored?.versions ?? snapshot.get(key) ?? [];
       this.listings.set(key, { spec, versions, offered: this.offer(spec, versions), ...(stored ? { syncedAt: stored.syncedAt } : {}), ...(stored?.from ? { from: stored.from } : {}) });
     }
     this.templates.useListings(this);
-    void this.syncNow('startup');
     if (this.options.syncIntervalMs > 0) {
-      this.timer = setInterval(() => void this.syncNow('periodic'), this.options.syncIntervalMs);
+      this.timer = setInterval(() => void (this.syncsHere && this.syncNow('periodic')), this.options.syncIntervalMs);
       this.timer.unref();
+    }
+    if (this.options.followEveryMs !== undefined) {
+      this.followTimer = setInterval(() => void (this.syncsHere || this.follow()), this.options.followEveryMs);
+      this.followTimer.unref();
     }
   }
 
+  /**
+   * Syncing is a fleet-wide job: the Controller running it syncs at its start (in the background)
+   * and every interval; the others read the listings it stored.
+   */
+  readonly job = {
+    start: (): Promise<void> => {
+      this.syncsHere = true;
+      void this.syncNow('startup');
+      return Promise.resolve();
+    },
+    stop: (): Promise<void> => {
+      this.syncsHere = false;
+      return Promise.resolve();
+    },
+  };
+
   stop(): void {
+    this.syncsHere = false;
     clearInterval(this.timer);
+    clearInterval(this.followTimer);
     this.abort.abort();
+  }
+
+  /** Another Controller syncs: each listing it stored since is taken up here, as a new array. */
+  private async follow(): Promise<void> {
+    try {
+      for (const [key, listing] of this.listings) {
+        const stored = (await this.deps.repos.settings.findById(settingId(key)))?.value as StoredListing | undefined;
+        if (!stored || stored.syncedAt === listing.syncedAt) continue;
+        if (listing.spec.source === 'fabric') await this.pins.load();
+        if (isInstaller(listing.spec.source)) await this.installs.load(listing.spec.source);
+        Object.assign(listing, { versions: stored.versions, offered: this.offer(listing.spec, stored.versions), syncedAt: stored.syncedAt, from: stored.from });
+        delete listing.error;
+      }
+    } catch (err) {
+      this.deps.logger.warn({ err }, 'reading the software listings another Controller synced failed; the ones held stay in use');
+    }
   }
 
   /** `POST /software/sync`: every upstream now; each source's outcome, the last good list kept where one failed. */
