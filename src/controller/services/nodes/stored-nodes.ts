@@ -72,6 +72,7 @@ export class StoredNodes {
   }
 
   private async refresh(): Promise<void> {
+    if (this.repos.kind === 'embedded') return;
     const docs = (await this.repos.nodes.find({ enrolledAt: { $exists: true } })).filter((d) => this.ownership.termFor(d._id) === undefined);
     const held = await this.ownership.holders(docs.map((d) => d._id));
     this.known = new Map(docs.map((d) => [d._id, this.storedOf(d, held.has(d._id))]));
