@@ -122,6 +122,8 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
   });
 
   it('stops and deletes the server through B: the Agent stops the game and removes it', async () => {
+    // The last resize restarts the game: its run is read once it runs again.
+    await waitForServer(apiOf(b), serverId, (s) => s.status.runtimeState === 'RUNNING' && s.convergence === 'CONVERGED' && s.markers.length === 0, 'RUNNING again on B', 60_000);
     const run = JSON.parse(await readFile(join(agentDir, 'servers', serverId, 'state', 'run.json'), 'utf8')) as { gamePid: number };
     const stopped = await apiOf(b).post(`/servers/${serverId}/stop`);
     expect(stopped.status, stopped.text).to.equal(202);
