@@ -107,6 +107,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   await services.roles.seedBuiltins();
   const setupCodeFile = await services.setup.prepare();
   await services.nodes.start();
+  services.storedNodes.start();
   await services.forwardingSecret.sealStored();
   await services.catalog.start();
   await services.fleetJobs.startHere('catalog-sync');
@@ -199,6 +200,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
       // Its games run under their own supervisors and keep running.
       await localAgent?.stop();
       await link.close();
+      services.storedNodes.stop();
       await services.nodes.stop();
       await services.serverFeed.stop();
       // After the last status write under them: the others claim the Nodes without waiting for expiry.

@@ -47,6 +47,7 @@ import { ProxyServer } from './network/proxy-server.js';
 import { SecretRotation } from './network/secret-rotation.js';
 import { NodeEnrollment } from './nodes/enrollment.js';
 import { FleetNodeDirectory } from './nodes/node-directory.js';
+import { StoredNodes } from './nodes/stored-nodes.js';
 import { NodeService } from './nodes/nodes.js';
 import { ClusterService } from './nodes/cluster.js';
 import { clusterMembership } from './leases/cluster-membership.js';
@@ -150,7 +151,6 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const placements = new ServerPlacements(deps.repos);
   // Nodes: the actors and their read view, the Controller's handle on connected Agents, and the enrollment gate.
   const fleet = new NodeFleet({ ...deps, timings: deps.nodeTimings ?? defaultNodeTimings, timerClock: deps.nodeTimerClock });
-  const nodeDirectory = new FleetNodeDirectory(fleet);
   // What Agents send is published by `agents` and subscribed to below by the services it is for; desired state goes out through it.
   const agents = new AgentSessions(deps.logger);
   const enrollment = new NodeEnrollment(deps, fleet, audit);
@@ -159,6 +159,9 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const fleetJobs = new FleetJobs(byLease, deps.logger);
   // Which Nodes this Controller drives: all of them on the embedded store, those whose lease it holds on MongoDB.
   const cluster = clusterMembership({ ...deps, fleet, agents, jobs: fleetJobs });
+  // Nodes another Controller drives are read as their holders stored them: any Controller places on and shows every Node.
+  const storedNodes = new StoredNodes(deps.repos, cluster, deps.logger);
+  const nodeDirectory = new FleetNodeDirectory(fleet, cluster, storedNodes);
   const nodes = new NodeService(deps, access, fleet, agents, enrollment, placements, cluster);
   const teams = new TeamService(deps, access, roles, placements, accessEvents);
   // Servers: one actor each, placed on Nodes, told to Agents, watched by SRE tooling.
@@ -172,8 +175,10 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const serverCreation = new ServerCreation(deps, serverAggregate, placing, deps.templates);
   const servers = new ServerService(deps, access, serverAggregate, deps.templates, nodeDirectory, placing, serverCreation);
   const serverWatchFeed = new ServerWatchStream(serverWatch, serverAggregate.listItem, access, deps, streamGuards, accessEvents);
-  // With several Controllers on one database, the watch hears the others' changes through the store.
-  const serverFeed = new ServerWatchFeed(deps.repos.serverFeed, serverWatchFeed, (id) => serverAggregate.forgetRemote(id), deps);
+  // With several Controllers on one database, the watch hears the others' changes through the store, and the holder of a server's Node sends them on to it.
+  const serverFeed = new ServerWatchFeed(deps.repos.serverFeed, serverWatchFeed, (heard) => serverAggregate.heardRemote(
+    heard.serverId, heard.change.event === 'server' ? heard.change.data.nodeId : undefined, (nodeId) => cluster.termFor(nodeId) !== undefined,
+  ), deps);
   // The network: its proxy's routes follow every server and Node change that shapes them.
   const routePush = new NetworkRoutePush(networkState, desiredSender, serverWatch, fleet, deps.logger);
   const serverReports = new ServerReports(deps, serverAggregate, new ServerPortMoves(deps, serverAggregate, placing, audit), new SleepAudit(audit));
@@ -247,6 +252,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     fleet,
     agents,
     nodeDirectory,
+    storedNodes,
     desiredSender,
     enrollment,
     nodes,

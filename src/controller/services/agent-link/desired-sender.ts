@@ -18,7 +18,7 @@ export type InstalledPlugins = (serverIds: string[]) => Promise<PluginInstallati
 export type SendFailureListener = (nodeId: string, err: unknown) => void;
 
 /** What the sender uses of the link: the Agent's ask for its full state in, desired state out. */
-type DesiredLink = Pick<AgentSessions, 'onFullStateWanted' | 'sendDesiredState' | 'sendDesiredChange' | 'acceptsChanges'>;
+type DesiredLink = Pick<AgentSessions, 'onFullStateWanted' | 'isConnected' | 'sendDesiredState' | 'sendDesiredChange' | 'acceptsChanges'>;
 
 /**
  * How a desired change reaches the Agent. Desired state goes out one server at a time (whole on
@@ -44,6 +44,8 @@ export class DesiredSender implements DesiredChanges {
 
   desiredStateChanged(nodeId: string, servers?: readonly ServerDoc[]): void {
     this.sends.run(nodeId, async () => {
+      // Not connected here (another Controller drives it, or its Agent is away): it is sent its full state when it connects, read then.
+      if (!this.agents.isConnected(nodeId)) return;
       if (!servers || !this.agents.acceptsChanges(nodeId)) {
         this.agents.sendDesiredState(nodeId, await this.fullStateOf(nodeId));
         return;

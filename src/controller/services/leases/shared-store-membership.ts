@@ -8,6 +8,7 @@ import { controllerResource, fairShare, nodeOfResource, nodeResource, nodesToCla
 import type { LeaseTiming } from '../../domain/lease-timing.js';
 import type { AgentSessions } from '../../link/session-registry.js';
 import type { ClusterController } from '../../schemas/cluster.js';
+import type { AdminState } from '../../schemas/nodes.js';
 import { LeaseStore } from '../../store/lease-store.js';
 import type { LeaseDoc } from '../../store/records.js';
 import type { Repositories } from '../../store/repositories.js';
@@ -169,16 +170,28 @@ export class SharedStoreMembership implements ClusterMembership {
 
   /**
    * Gives up the Nodes revoked or deleted through another Controller: their Agents' streams end
-   * here within a tick, and a revoked Agent's credential is refused when it dials again.
+   * here within a tick, and a revoked Agent's credential is refused when it dials again. A Node
+   * enabled or disabled through another Controller is enabled or disabled here, within a tick.
    */
   private async dropGone(): Promise<void> {
     const held = this.keeper!.holds().map(nodeOfResource).filter((id) => id !== undefined);
     if (held.length === 0) return;
-    const current = new Set((await this.deps.repos.nodes.find({ _id: { $in: held }, adminState: { $ne: 'REVOKED' } })).map((n) => n._id));
-    for (const nodeId of held.filter((id) => !current.has(id))) {
-      await this.keeper!.release(nodeResource(nodeId));
-      this.lost(nodeResource(nodeId));
+    const current = new Map((await this.deps.repos.nodes.find({ _id: { $in: held }, adminState: { $ne: 'REVOKED' } })).map((n) => [n._id, n]));
+    for (const nodeId of held) {
+      const doc = current.get(nodeId);
+      if (doc) this.followAdmin(nodeId, doc.adminState);
+      else {
+        await this.keeper!.release(nodeResource(nodeId));
+        this.lost(nodeResource(nodeId));
+      }
     }
+  }
+
+  /** The record's admin state, stored by whichever Controller the administrator asked, applied to the Node's actor here. */
+  private followAdmin(nodeId: string, adminState: AdminState): void {
+    if (adminState === 'REVOKED' || this.deps.fleet.state(nodeId)?.adminState === adminState) return;
+    const event = adminState === 'ENABLED' ? ({ type: 'ENABLE' } as const) : ({ type: 'DISABLE' } as const);
+    if (this.deps.fleet.checkAdmin(nodeId, event) === 'allowed') this.deps.fleet.applyAdmin(nodeId, event);
   }
 
   /** Claims free Nodes up to this Controller's share of the enrolled, unrevoked ones. */

@@ -1,6 +1,8 @@
 import { defaultGamePorts } from '../../../shared/game-ports.js';
 import type { NodeFleet, NodeState } from '../../actors/fleet.js';
 import type { NodeDirectory, NodeInfo } from '../../core/node-directory.js';
+import type { NodeOwnership } from '../../core/node-ownership.js';
+import type { StoredNodes } from './stored-nodes.js';
 
 const info = (s: NodeState): NodeInfo => ({
   nodeId: s.nodeId,
@@ -11,21 +13,33 @@ const info = (s: NodeState): NodeInfo => ({
   javaMajors: (s.status.runtimes ?? []).filter((r) => r.name === 'java').map((r) => r.major),
 });
 
-/** The Nodes as their actors know them, for the capabilities above: read only. */
+/**
+ * The Nodes for the capabilities above, read only: those this Controller drives as their actors
+ * know them live, the others as their holders wrote them to the store (`StoredNodes`), so any
+ * Controller places on any Node and shows every Node's connection.
+ */
 export class FleetNodeDirectory implements NodeDirectory {
-  constructor(private readonly fleet: NodeFleet) {}
+  constructor(private readonly fleet: NodeFleet, private readonly ownership: Pick<NodeOwnership, 'termFor'>, private readonly stored: StoredNodes) {}
 
   async get(nodeId: string): Promise<NodeInfo | undefined> {
+    if (!this.drives(nodeId)) return (await this.stored.get(nodeId))?.info;
     const state = this.fleet.state(nodeId);
     return state ? info(state) : undefined;
   }
 
   async list(): Promise<NodeInfo[]> {
-    return this.fleet.states().map(info);
+    const driven = this.fleet.states().filter((s) => this.drives(s.nodeId)).map(info);
+    const others = (await this.stored.list()).map((s) => s.info).filter((n) => !this.drives(n.nodeId));
+    return [...driven, ...others];
   }
 
   isConnected(nodeId: string): boolean {
+    if (!this.drives(nodeId)) return this.stored.connected(nodeId);
     const state = this.fleet.connectionState(nodeId);
     return state === 'HEALTHY' || state === 'DEGRADED';
+  }
+
+  private drives(nodeId: string): boolean {
+    return this.ownership.termFor(nodeId) !== undefined;
   }
 }

@@ -22,6 +22,12 @@ export function fromActor(actor: ServerActor): Pick<ServerDoc, 'phase' | 'genera
   };
 }
 
+/** Whether the actor still stands where the record does: not once another Controller wrote the record. */
+export function mirrors(actor: ServerActor, doc: ServerDoc): boolean {
+  const { phase, context } = machineState(actor);
+  return phase === doc.phase && context.generation === doc.generation && context.workflow?.kind === doc.workflow?.kind && context.workflow?.step === doc.workflow?.step;
+}
+
 /**
  * The record after the machine took an event: what is written, and what a dry run answers
  * without writing it. The machine's optional fields are its own (one it cleared goes), and a

@@ -3,7 +3,7 @@ import type { NodeFleet } from '../../actors/fleet.js';
 import { accepts, machineState, ServerFleet, type ServerActor } from '../../actors/server-fleet.js';
 import type { ServerEvent } from '../../actors/server-machine.js';
 import type { Caller } from '../../core/caller.js';
-import type { DomainError } from '../../core/errors.js';
+import { conflict, type DomainError } from '../../core/errors.js';
 import type { DesiredChanges } from '../../core/desired-changes.js';
 import type { NodeDirectory } from '../../core/node-directory.js';
 import type { Permission } from '../../core/permission-names.js';
@@ -14,12 +14,21 @@ import type { ServerDoc } from '../../store/records.js';
 import type { TemplateCatalog } from '../../adapters/software/template-catalog.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import { hidden, type Access } from '../identity/access.js';
-import { busyError, fromActor, nextRecord } from './actor-record.js';
+import { busyError, fromActor, mirrors, nextRecord } from './actor-record.js';
 import type { ServerChangeHub } from './change-hub.js';
 import { ServerCrashes } from './crashes.js';
 import { ObservedMemo, type KnownObserved } from './observed-memo.js';
 import { PortRefusals } from './port-refusals.js';
 import { serverDetail, serverListItem } from './views.js';
+
+/** How often a command is decided again on a record another Controller keeps writing before it is refused. */
+const writeAttempts = 3;
+
+/**
+ * The record as it was read, and only so: several Controllers write server records (the API's on
+ * any of them, reports on the Node's holder), and a write over another's would lose it.
+ */
+const unchangedSince = (doc: ServerDoc) => ({ _id: doc._id, updatedAt: doc.updatedAt });
 
 /** Hears every change of a Node's states (the Node actors' fleet). */
 type NodeStateFeed = Pick<NodeFleet, 'subscribe'>;
@@ -134,12 +143,16 @@ export class ServerAggregate {
    */
   async apply(doc: ServerDoc, event: ServerEvent, observed?: ServerDoc['observed'], placement: Pick<Partial<ServerDoc>, 'gamePort' | 'nodeId'> = {}): Promise<ServerDoc> {
     return this.locked(doc._id, async () => {
-      const stored = (await this.deps.repos.servers.findById(doc._id)) ?? doc;
-      const current = { ...stored, ...placement };
-      const actor = this.actorOf(current);
-      if (!accepts(actor, event)) throw busyError(actor);
-      actor.send(event);
-      return this.persist(current, actor, observed ?? current.observed);
+      for (let attempt = 1; attempt <= writeAttempts; attempt++) {
+        const stored = (await this.deps.repos.servers.findById(doc._id)) ?? doc;
+        const current = { ...stored, ...placement };
+        const actor = this.actorOf(current);
+        if (!accepts(actor, event)) throw busyError(actor);
+        actor.send(event);
+        const next = await this.persist(current, actor, observed ?? current.observed);
+        if (next) return next;
+      }
+      throw conflict('The server was changed through another Controller at the same time, again and again; try again.');
     });
   }
 
@@ -157,32 +170,57 @@ export class ServerAggregate {
   }
 
   /** `event` with a new observed status when the actor accepts it, else nothing: a report is never refused. In the server's turn (`locked`). */
-  async take(current: ServerDoc, event: ServerEvent, observed: ServerObserved): Promise<void> {
+  async take(current: ServerDoc, event: ServerEvent, observed: ServerObserved): Promise<boolean> {
     const actor = this.actorOf(current);
-    if (!accepts(actor, event)) return;
+    if (!accepts(actor, event)) return true;
     actor.send(event);
-    await this.persist(current, actor, observed);
+    return (await this.persist(current, actor, observed)) !== undefined;
   }
 
-  /** A new observed status alone: the machine's fields stay the record's, and so does what the Node is told. In the server's turn (`locked`). */
-  async writeObserved(current: ServerDoc, observed: ServerObserved): Promise<void> {
+  /**
+   * A new observed status alone: the machine's fields stay the record's, and so does what the Node is told. In the server's turn (`locked`).
+   * False when another Controller wrote the record since `current` was read (read it and decide again).
+   */
+  async writeObserved(current: ServerDoc, observed: ServerObserved): Promise<boolean> {
     const { snapshot: _s, ...rest } = current as ServerDoc & { snapshot?: unknown };
     const next: ServerDoc = { ...rest, observed, updatedAt: nowIso(this.deps) };
+    let written: boolean;
     try {
-      await this.deps.repos.servers.replace({ _id: current._id }, next);
+      written = await this.deps.repos.servers.replace(unchangedSince(current), next);
     } catch (e) {
       this.observedMemo.forget(current._id);
       throw e;
     }
+    if (!written) {
+      this.observedMemo.forget(current._id);
+      return false;
+    }
     this.observedMemo.saw(next);
     this.changed(next);
+    return true;
   }
 
-  /** Another Controller changed the server: its actor and what is known of its record are read from the store at their next use. */
-  forgetRemote(serverId: string): Promise<void> {
+  /**
+   * Another Controller changed the server: its actor and what is known of its record are read
+   * from the store again. On the Controller that drives the server's Node (`drives`: the Node
+   * the change names, or the one known here) that is at once, and a change of what the Node runs
+   * is sent to it as a change made here would be; one whose generation and hold this
+   * Controller's actor already had is not sent again. The others read it at its next use.
+   */
+  heardRemote(serverId: string, namedNodeId: string | undefined, drives: (nodeId: string) => boolean): Promise<void> {
     return this.locked(serverId, async () => {
+      const before = this.fleet.get(serverId);
+      const had = before ? fromActor(before) : undefined;
+      const knownNodeId = this.observedMemo.get(serverId)?.nodeId;
       this.fleet.remove(serverId);
       this.observedMemo.forget(serverId);
+      if (![namedNodeId, knownNodeId].some((id) => id !== undefined && drives(id))) return;
+      const doc = await this.read(serverId);
+      const told = new Set([doc?.nodeId, doc?.workflow?.removeOnNodeId].filter((id): id is string => id !== undefined && drives(id)));
+      if (!doc || told.size === 0) return;
+      this.fleet.restore(doc);
+      if (had && had.generation === doc.generation && Boolean(had.workflow?.hold) === Boolean(doc.workflow?.hold)) return;
+      for (const nodeId of told) this.desired.desiredStateChanged(nodeId, [doc]);
     });
   }
 
@@ -190,16 +228,21 @@ export class ServerAggregate {
     this.changes.publish({ doc, deleted: false });
   }
 
+  /** The server's actor; made again from the record when another Controller changed it since (before its change was heard here). */
   private actorOf(doc: ServerDoc): ServerActor {
-    return this.fleet.get(doc._id) ?? this.fleet.restore(doc);
+    const actor = this.fleet.get(doc._id);
+    if (actor && mirrors(actor, doc)) return actor;
+    this.fleet.remove(doc._id);
+    return this.fleet.restore(doc);
   }
 
   /**
    * Writes the actor's outcome. A server whose actor finished (DELETED) is removed for good,
    * which releases its reservation and port. If the write fails, the actor is rebuilt from the
-   * store so memory never runs ahead of what was persisted.
+   * store so memory never runs ahead of what was persisted. The write is made only over the
+   * record as it was read (`unchangedSince`): undefined when another Controller wrote it since.
    */
-  private async persist(before: ServerDoc, actor: ServerActor, observed: ServerObserved): Promise<ServerDoc> {
+  private async persist(before: ServerDoc, actor: ServerActor, observed: ServerObserved): Promise<ServerDoc | undefined> {
     if (machineState(actor).done) {
       await this.deps.repos.servers.delete({ _id: before._id });
       this.observedMemo.forget(before._id);
@@ -208,13 +251,20 @@ export class ServerAggregate {
       return before;
     }
     const next = nextRecord(before, actor, observed, nowIso(this.deps));
+    let written: boolean;
     try {
-      await this.deps.repos.servers.replace({ _id: before._id }, next);
+      written = await this.deps.repos.servers.replace(unchangedSince(before), next);
     } catch (e) {
       this.observedMemo.forget(before._id);
       this.fleet.remove(before._id);
       this.fleet.restore(before);
       throw e;
+    }
+    if (!written) {
+      // Another Controller wrote it since it was read: nothing here, and the actor is made again from the record at its next use.
+      this.observedMemo.forget(before._id);
+      this.fleet.remove(before._id);
+      if (await this.deps.repos.servers.findById(before._id)) return undefined;
     }
     this.observedMemo.saw(next);
     // A hold begun or lifted changes what the Node is told as much as a new generation does.

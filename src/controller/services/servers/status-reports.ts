@@ -42,15 +42,22 @@ export class ServerReports {
     const known = this.servers.known(report.serverId);
     // One in a phase a report can end is always decided on the record.
     if (known && (known.nodeId !== nodeId || (!endedByReports.has(known.phase) && !worthWriting(known.observed, observedOf(report, nowIso(this.deps)))))) return;
-    const current = await this.servers.read(report.serverId);
-    if (!current || current.nodeId !== nodeId) return;
-    const at = nowIso(this.deps);
-    const observed = observedOf(report, at);
-    const event = eventOf(report, current, at);
-    if (event) await this.servers.take(current, event, observed);
-    else if (worthWriting(current.observed, observed)) await this.servers.writeObserved(current, observed);
-    else return;
-    await this.sleeps.reported(current._id, nodeId, current.observed, observed);
+    // A record another Controller wrote between the read and the write (a request it served) is read and decided again.
+    for (let attempt = 1; attempt <= rereadAttempts; attempt++) {
+      const current = await this.servers.read(report.serverId);
+      if (!current || current.nodeId !== nodeId) return;
+      const at = nowIso(this.deps);
+      const observed = observedOf(report, at);
+      const event = eventOf(report, current, at);
+      let written: boolean;
+      if (event) written = await this.servers.take(current, event, observed);
+      else if (worthWriting(current.observed, observed)) written = await this.servers.writeObserved(current, observed);
+      else return;
+      if (!written) continue;
+      await this.sleeps.reported(current._id, nodeId, current.observed, observed);
+      return;
+    }
+    this.deps.logger.warn({ nodeId, serverId: report.serverId }, 'a server report was not written: its record kept changing through other Controllers; the next report writes it');
   }
 }
 
@@ -61,6 +68,9 @@ function eventOf(report: ServerReport, doc: ServerDoc, at: string): ServerEvent 
   if (report.installed && (doc.phase === 'PROVISIONING' || (doc.phase === 'FAILED' && doc.failureReason === 'INSTALL_FAILED'))) return { type: 'INSTALLED', at };
   return undefined;
 }
+
+/** How often a report is decided again on a record other Controllers keep writing. */
+const rereadAttempts = 3;
 
 /** The phases a report can end (installed, removed, install failed; a failed install installed after all). */
 const endedByReports = new Set<Phase>(['PROVISIONING', 'DELETING', 'FAILED']);

@@ -54,7 +54,8 @@ export class ServerWatchFeed {
   constructor(
     private readonly feed: ChangeFeedStore | undefined,
     private readonly stream: ServerWatchStream,
-    private readonly forgetRemote: (serverId: string) => Promise<void>,
+    /** What this Controller does of a server another one changed (re-reads it; sends it to its Node when it drives that). */
+    private readonly heardRemote: (change: JournalEntry) => Promise<void>,
     private readonly deps: Pick<ServiceDeps, 'clock' | 'logger'>,
     private readonly timings = defaultServerFeedTimings,
     private readonly clockTimers: ScheduleTimers = processTimers,
@@ -132,7 +133,7 @@ export class ServerWatchFeed {
       const value = journalEntryOf(item);
       if (!value) continue;
       this.stream.heard(value);
-      this.forgetRemote(value.serverId).catch((err: unknown) => this.deps.logger.error({ err, serverId: value.serverId }, 'forgetting a server another Controller changed failed'));
+      this.heardRemote(value).catch((err: unknown) => this.deps.logger.error({ err, serverId: value.serverId }, 'taking in a server another Controller changed failed'));
     }
   }
 

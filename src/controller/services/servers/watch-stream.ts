@@ -48,6 +48,8 @@ export class ServerWatchStream {
   private readonly accessChangedAt = new Map<string, number>();
   /** Per user, the streams open or opening (taken before the first await, so a burst cannot overshoot). */
   private readonly openPerUser = new Map<string, number>();
+  /** The newest generation journaled of each server: one heard older is not journaled. */
+  private readonly generations = new Map<string, number>();
 
   constructor(
     hub: ServerChangeHub,
@@ -92,8 +94,25 @@ export class ServerWatchStream {
   }
 
   private journal(value: JournalEntry): void {
+    if (this.older(value)) return;
     const entry = this.ring.append(value);
     for (const watcher of this.watchers) watcher.change(entry);
+  }
+
+  /**
+   * A server's state older than one journaled already: a generation never goes back, but two
+   * Controllers writing one server (a request on one, its Node's reports on the holder) may be
+   * heard in either order. Dropped, so a watcher never sees a desired state undone.
+   */
+  private older(value: JournalEntry): boolean {
+    if (value.change.event === 'server-deleted') {
+      this.generations.delete(value.serverId);
+      return false;
+    }
+    const { generation } = value.change.data;
+    if (generation < (this.generations.get(value.serverId) ?? 0)) return true;
+    this.generations.set(value.serverId, generation);
+    return false;
   }
 
   /** Opens one client's watch; reads (and may fail) before anything is sent. Past the user's cap: 429. */
