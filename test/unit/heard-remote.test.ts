@@ -72,6 +72,16 @@ describe('server changes heard from another Controller', () => {
     expect(told).to.have.length(1);
   });
 
+  it('a change whose record a report\'s turn read first (the actor rebuilt from it) is still sent on when heard', async () => {
+    await repos.servers.insert(record('s2'));
+    const changed = await writtenElsewhere('s2');
+    // The Agent's report arrives before the feed: its turn rebuilds the actor from the newer record, and sends nothing.
+    aggregate.requireAccepts(changed, { type: 'STOP', at } as const);
+    expect(told).to.deep.equal([]);
+    await aggregate.heardRemote('s2', 'n1', (nodeId) => nodeId === 'n1');
+    expect(told).to.deep.equal([{ nodeId: 'n1', generation: 2 }]);
+  });
+
   it('a command decided on an actor another Controller moved past is decided again on the record, never over it', async () => {
     await repos.servers.insert(record('s2'));
     // This Controller's actor stands at READY, generation 1; the other starts the server meanwhile.

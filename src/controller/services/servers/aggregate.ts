@@ -30,6 +30,9 @@ const writeAttempts = 3;
  */
 const unchangedSince = (doc: ServerDoc) => ({ _id: doc._id, updatedAt: doc.updatedAt });
 
+/** A server's generation and whether a workflow holds it, in one number: what its Node was told. */
+const sentMark = (doc: ServerDoc) => doc.generation * 2 + (doc.workflow?.hold ? 1 : 0);
+
 /** Hears every change of a Node's states (the Node actors' fleet). */
 type NodeStateFeed = Pick<NodeFleet, 'subscribe'>;
 
@@ -50,6 +53,8 @@ export class ServerAggregate {
   readonly crashes = new ServerCrashes();
   /** What reports need of each record, kept as this aggregate writes it (memory only). */
   private readonly observedMemo = new ObservedMemo();
+  /** Each server's generation and hold as last sent to its Node from here (`sentMark`): a change heard again is not sent twice. */
+  private readonly sentGenerations = new Map<string, number>();
   /** Game ports other programs hold, as Agents found them (memory only). */
   readonly portRefusals: PortRefusals;
 
@@ -131,7 +136,7 @@ export class ServerAggregate {
       throw e;
     }
     this.observedMemo.saw(doc);
-    if (doc.nodeId) this.desired.desiredStateChanged(doc.nodeId, [doc]);
+    if (doc.nodeId) this.tell(doc.nodeId, doc);
     this.changed(doc);
     return doc;
   }
@@ -204,24 +209,29 @@ export class ServerAggregate {
    * Another Controller changed the server: its actor and what is known of its record are read
    * from the store again. On the Controller that drives the server's Node (`drives`: the Node
    * the change names, or the one known here) that is at once, and a change of what the Node runs
-   * is sent to it as a change made here would be; one whose generation and hold this
-   * Controller's actor already had is not sent again. The others read it at its next use.
+   * is sent to it as a change made here would be. The others read it at its next use.
    */
   heardRemote(serverId: string, namedNodeId: string | undefined, drives: (nodeId: string) => boolean): Promise<void> {
     return this.locked(serverId, async () => {
-      const before = this.fleet.get(serverId);
-      const had = before ? fromActor(before) : undefined;
       const knownNodeId = this.observedMemo.get(serverId)?.nodeId;
       this.fleet.remove(serverId);
       this.observedMemo.forget(serverId);
       if (![namedNodeId, knownNodeId].some((id) => id !== undefined && drives(id))) return;
       const doc = await this.read(serverId);
       const told = new Set([doc?.nodeId, doc?.workflow?.removeOnNodeId].filter((id): id is string => id !== undefined && drives(id)));
+      if (!doc) this.sentGenerations.delete(serverId);
       if (!doc || told.size === 0) return;
       this.fleet.restore(doc);
-      if (had && had.generation === doc.generation && Boolean(had.workflow?.hold) === Boolean(doc.workflow?.hold)) return;
-      for (const nodeId of told) this.desired.desiredStateChanged(nodeId, [doc]);
+      // Judged by what was sent from here, not by the actor: a report's turn may have rebuilt it from the newer record before the change was heard.
+      if (this.sentGenerations.get(serverId) === sentMark(doc)) return;
+      for (const nodeId of told) this.tell(nodeId, doc);
     });
+  }
+
+  /** Sends the server's change to its Node, and remembers which generation and hold went out from here. */
+  private tell(nodeId: string, doc: ServerDoc): void {
+    this.sentGenerations.set(doc._id, sentMark(doc));
+    this.desired.desiredStateChanged(nodeId, [doc]);
   }
 
   changed(doc: ServerDoc): void {
@@ -246,6 +256,7 @@ export class ServerAggregate {
     if (machineState(actor).done) {
       await this.deps.repos.servers.delete({ _id: before._id });
       this.observedMemo.forget(before._id);
+      this.sentGenerations.delete(before._id);
       this.fleet.remove(before._id);
       this.changes.publish({ doc: before, deleted: true });
       return before;
@@ -268,7 +279,7 @@ export class ServerAggregate {
     }
     this.observedMemo.saw(next);
     // A hold begun or lifted changes what the Node is told as much as a new generation does.
-    if ((next.generation !== before.generation || Boolean(next.workflow?.hold) !== Boolean(before.workflow?.hold)) && next.nodeId) this.desired.desiredStateChanged(next.nodeId, [next]);
+    if ((next.generation !== before.generation || Boolean(next.workflow?.hold) !== Boolean(before.workflow?.hold)) && next.nodeId) this.tell(next.nodeId, next);
     this.changed(next);
     return next;
   }
