@@ -21,6 +21,8 @@ const purposes: Partial<Record<string, InternalPurpose>> = { [linkRequestPath]: 
 
 function answer(ctx: Context, status: number, code: string, detail?: string, headers?: Record<string, string>): void {
   ctx.status = status;
+  // A refusal before the body was read must not cost reading it: the connection closes instead.
+  if (!ctx.req.complete) ctx.set('Connection', 'close');
   ctx.type = 'application/json';
   ctx.body = toJsonLine({ code, ...(detail ? { detail } : {}), ...(headers ? { headers } : {}) });
 }
