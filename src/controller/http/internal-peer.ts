@@ -3,7 +3,7 @@ import type { Context, Middleware } from 'koa';
 import type { Logger } from '../../shared/logger.js';
 import { isDomainError } from '../core/errors.js';
 import { toJsonLine } from '../link/link-json.js';
-import { linkRequestPath, type ForwardedRequest } from '../link/link-forward.js';
+import { linkRequestPath, type ForwardedAnswer, type ForwardedRequest } from '../link/link-forward.js';
 import { fromJsonLine } from '../link/link-json.js';
 import type { InternalPurpose, InternalTokens } from '../security/internal-token.js';
 import type { HolderSide } from '../services/console/holder-side.js';
@@ -93,10 +93,14 @@ function forwardLinkRequest(ctx: Context, deps: { holder: HolderSide; logger: Lo
   ctx.type = 'application/x-ndjson';
   (ctx as unknown as { compress?: boolean }).compress = false;
   ctx.body = lines;
-  deps.holder.ask(request, (line) => lines.write(toJsonLine(line)))
+  // The other Controller may leave (its caller gave up): what its Agent still answers is dropped.
+  const send = (line: ForwardedAnswer) => {
+    if (!lines.destroyed) lines.write(toJsonLine(line));
+  };
+  deps.holder.ask(request, send)
     .catch((err: unknown) => {
       deps.logger.error({ err, nodeId: request.nodeId }, 'a forwarded Agent request failed here');
-      lines.write(toJsonLine({ unavailable: 'closed' }));
+      send({ unavailable: 'closed' });
     })
     .finally(() => lines.end());
 }

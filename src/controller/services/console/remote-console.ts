@@ -129,11 +129,11 @@ export class RemoteConsole {
 
 const unavailable: ForwardedRefusal = { code: 'node_unavailable', detail: 'The server\'s Node is not connected.' };
 /**
- * The holder's refusals the caller is told as they are: the server gone, the console's watcher
- * limits, the Node unavailable there. Any other (our token refused, a proxy's page) is the Node
+ * The holder's refusals the caller is told as they are: the server gone, not running, the
+ * console's watcher limits, the Node unavailable there. Any other (our token refused, a proxy's page) is the Node
  * being unreachable from here, never the caller's fault.
  */
-const passedOn = new Set([404, 429, 503]);
+const passedOn = new Set([404, 409, 429, 503]);
 
 async function readRefusal(answer: IncomingMessage): Promise<ForwardedRefusal> {
   try {
