@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import type { InternalPurpose, InternalTokens } from '../security/internal-token.js';
 import { fromJsonLine, toJsonLine } from './link-json.js';
 
@@ -34,16 +34,40 @@ export class PeerHttp {
       const request = (this.tls ? httpsRequest : httpRequest)(url, {
         method: 'POST', signal, ...(this.tls ? { ca: this.tls.ca } : {}),
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-      }, resolve);
+      }, (answer) => {
+        // An answer cut short (the peer gone, or this side hanging up once it read enough) is seen
+        // by its reader as lines that stop before the last one; the error event adds nothing to that.
+        answer.on('error', () => undefined);
+        resolve(answer);
+      });
       request.on('error', reject);
       request.end(body);
     });
   }
 }
 
+/**
+ * The lines of an answer as they arrive. Leaving early destroys the answer (its connection is not
+ * reused); an answer cut short ends the lines, or throws.
+ */
+async function* linesOf(input: Readable): AsyncGenerator<string> {
+  // A character split between two pieces is joined before it is decoded.
+  const decoder = new StringDecoder('utf8');
+  let held = '';
+  for await (const piece of input as AsyncIterable<Buffer>) {
+    held += decoder.write(piece);
+    let cut: number;
+    while ((cut = held.indexOf('\n')) >= 0) {
+      yield held.slice(0, cut).replace(/\r$/, '');
+      held = held.slice(cut + 1);
+    }
+  }
+  if (held !== '') yield held;
+}
+
 /** The JSON lines of an answer, as they arrive. */
 export async function* jsonLines<T>(input: Readable): AsyncGenerator<T> {
-  for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+  for await (const line of linesOf(input)) {
     if (line !== '') yield fromJsonLine<T>(line);
   }
 }
@@ -52,7 +76,7 @@ export async function* jsonLines<T>(input: Readable): AsyncGenerator<T> {
 export async function* eventLines(input: Readable): AsyncGenerator<{ event: string; data: unknown }> {
   let event = 'message';
   let data: string | undefined;
-  for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+  for await (const line of linesOf(input)) {
     if (line === '') {
       if (data !== undefined) yield { event, data: JSON.parse(data) as unknown };
       event = 'message';
