@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { systemClock, uuidV7Ids, type Clock, type IdGenerator } from '../shared/clock.js';
 import { createLogger, type Logger } from '../shared/logger.js';
 import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { ensurePrivateDir, tightenTree } from '../shared/private-dir.js';
 import { cairnVersion } from '../shared/version.js';
 import type { NodeTimings } from './actors/node-machine.js';
@@ -76,6 +77,11 @@ export interface RunningController {
   close(): Promise<DrainReport>;
 }
 
+/** Where the others reach this one's API (forwarded requests): the advertised link's host, else --host, with the HTTP port. */
+function advertisedHttp(advertiseAddress: string | undefined, host: string, httpPort: number): string {
+  return advertiseAddress ? `${advertiseAddress.replace(/:\d+$/, '')}:${httpPort}` : dialAddress(host, httpPort);
+}
+
 /** Builds and starts a whole Controller: store, services, HTTP. No work happens at import time. */
 export async function startController(options: ControllerOptions): Promise<RunningController> {
   const { config } = options;
@@ -101,7 +107,8 @@ export async function startController(options: ControllerOptions): Promise<Runni
     onRepair: (repair) => logger.warn({ event: 'store_repaired', ...repair }, `Store file ${repair.file} repaired at load: dropped ${repair.dropped}`),
   });
   const secrets = await SecretBox.fromFile(config.secretsKeyFile);
-  const services = createServices({ repos, clock, ids: options.ids ?? uuidV7Ids, logger, dataDir: config.dataDir, secrets, templates, nodeTimings: options.nodeTimings, migrationTimings: options.migrationTimings, scheduleTimers: options.scheduleTimers, auditRetentionDays: config.auditRetentionDays, catalog: { source: config.catalogSource, bases: config.softwareSources, syncIntervalMs: config.catalogSyncMinutes * 60_000 }, software: { bases: config.softwareSources, installer: { java: config.installerJava, deadlineMs: config.installerTimeoutMs } }, oidc: { publicUrl: config.publicUrl, recheckSeconds: config.oidcRecheckSeconds }, allowPrivateWebhooks: config.allowPrivateWebhooks }, options.sessionPolicy);
+  const peerTls = tls && { ca: await readFile(tls.caFile) };
+  const services = createServices({ repos, clock, ids: options.ids ?? uuidV7Ids, logger, dataDir: config.dataDir, secrets, templates, nodeTimings: options.nodeTimings, migrationTimings: options.migrationTimings, scheduleTimers: options.scheduleTimers, auditRetentionDays: config.auditRetentionDays, catalog: { source: config.catalogSource, bases: config.softwareSources, syncIntervalMs: config.catalogSyncMinutes * 60_000 }, software: { bases: config.softwareSources, installer: { java: config.installerJava, deadlineMs: config.installerTimeoutMs } }, oidc: { publicUrl: config.publicUrl, recheckSeconds: config.oidcRecheckSeconds }, allowPrivateWebhooks: config.allowPrivateWebhooks, peerTls }, options.sessionPolicy);
   // Before anything changes a server: every change of this Controller is shared with the others on the store.
   await services.serverFeed.start();
   await services.roles.seedBuiltins();
@@ -160,7 +167,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const webUrl = `${tls ? 'https' : 'http'}://${dialAddress(config.host, httpPort)}/`;
   logger.info({ event: 'http_listening', host: config.host, port: httpPort, store: repos.kind, webUrl }, `HTTP API listening; web UI at ${webUrl}`);
   // Once both listen: the others are told where this one is, and Agents that said hello wait until now.
-  await services.cluster.start({ address: config.advertiseAddress ?? dialAddress(config.host, grpcPort), httpAddress: dialAddress(config.host, httpPort) });
+  await services.cluster.start({ address: config.advertiseAddress ?? dialAddress(config.host, grpcPort), httpAddress: advertisedHttp(config.advertiseAddress, config.host, httpPort) });
   if (setupCodeFile) {
     logger.info({ event: 'setup_pending', setupCodeFile, webUrl }, `Setup pending: open ${webUrl} and enter the one-time setup code from ${setupCodeFile} (or send it with POST /api/v1/setup)`);
   }

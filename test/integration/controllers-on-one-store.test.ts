@@ -138,9 +138,9 @@ interface Host {
       const ids = new Set(await Promise.all(controllers.map(async (c) => (await nodeOn(c, host.nodeId)).status.controllerId)));
       expect([...ids], `${host.nodeId}'s controllerId on every Controller`).to.have.length(1);
       const holder = (await holderOf(host.nodeId, controllers[0]))!;
-      // The others do not drive it: no session there, so an operation on its server is refused by them.
+      // The others do not drive it (no session there): they forward an operation on its server to the holder.
       for (const other of controllers.filter((c) => c !== holder)) {
-        expect((await apiOf(other).get(`/servers/${host.serverId}/files?path=.`)).status, 'a Controller not holding the Node').to.not.equal(200);
+        expect((await apiOf(other).get(`/servers/${host.serverId}/files?path=.`)).status, 'forwarded by a Controller not holding the Node').to.equal(200);
       }
     }
     const metrics = await controllers[0].api.get('/metrics');

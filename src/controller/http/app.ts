@@ -15,6 +15,7 @@ import { UploadGate } from './upload-gate.js';
 import { webUi } from './web-ui.js';
 import { metricsGuard, strictTransportSecurity } from './metrics-guard.js';
 import { TrustedProxies } from './client-address.js';
+import { internalPeerEndpoint } from './internal-peer.js';
 
 export interface HttpAppOptions {
   services: Services;
@@ -107,6 +108,8 @@ export function createHttpApp(options: HttpAppOptions): Koa {
     mountRoute(api.routerFor(route.path), route, { authenticator, audit: services.audit, logger, checkResponses: options.checkResponses, jsonLimitBytes, uploads, countAuthFailure: options.metrics.countAuthFailure, proxies });
   }
 
+  // Before the API: other Controllers' requests are no API route and carry no user's credentials.
+  app.use(internalPeerEndpoint({ tokens: services.internalTokens, holder: services.holderSide, logger }));
   app.use(api.middleware(ops));
   app.use(webUi({ dir: options.webDir }));
   app.on('error', (error: NodeJS.ErrnoException) => {

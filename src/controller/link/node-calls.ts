@@ -3,6 +3,7 @@ import { DomainError, type ErrorCode } from '../core/errors.js';
 import { isAgentRequestError, isNodeUnavailable } from './errors.js';
 import type { RequestOptions } from './node-session.js';
 import type { AgentSessions } from './session-registry.js';
+import type { LinkForward } from './link-forward.js';
 import type { ServerDoc } from '../store/records.js';
 
 /** Deadlines of the operator's requests to Agents: short for quick ones, longer for disk work. */
@@ -55,9 +56,12 @@ export function errorFromAgent(error: unknown): unknown {
 /** Every call has a deadline: the Agent is told it, and the Controller stops waiting then. */
 export type CallOptions = Partial<RequestOptions> & { timeoutMs: number };
 
-/** Requests about one server to the Agent of its Node, with API errors. */
+/**
+ * Requests about one server to the Agent of its Node, with API errors: through this Controller's
+ * link when the Agent is connected here, else through the Controller that drives the Node.
+ */
 export class NodeCalls {
-  constructor(private readonly agents: AgentSessions) {}
+  constructor(private readonly agents: AgentSessions, private readonly forward?: LinkForward) {}
 
   ask(server: ServerDoc, body: RequestBody, options: CallOptions): Promise<Response> {
     return this.askNode(server.nodeId, body, options);
@@ -66,6 +70,8 @@ export class NodeCalls {
   async askNode(nodeId: string | undefined, body: RequestBody, options: CallOptions): Promise<Response> {
     if (!nodeId) throw nodeUnavailable('The server is not placed on a Node.');
     try {
+      const holder = this.agents.isConnected(nodeId) ? undefined : await this.forward?.holderOf(nodeId);
+      if (holder) return await this.forward!.ask(holder, nodeId, body, options);
       return await this.agents.request(nodeId, body, options);
     } catch (e) {
       throw errorFromAgent(e);

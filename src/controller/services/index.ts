@@ -28,6 +28,13 @@ import { FileService } from './files/files.js';
 import { SftpAccess } from './files/sftp-access.js';
 import { SshKeyService } from './identity/ssh-keys.js';
 import { NodeCalls } from '../link/node-calls.js';
+import { LinkForward } from '../link/link-forward.js';
+import { PeerHttp } from '../link/peer-http.js';
+import { InternalTokens } from '../security/internal-token.js';
+import { loadInternalKey } from './leases/internal-key.js';
+import { StoredHolderRoutes } from './leases/holder-routes.js';
+import { RemoteConsole } from './console/remote-console.js';
+import { HolderSide } from './console/holder-side.js';
 import { PropertiesService } from './files/properties.js';
 import { ReconcileTimer } from './servers/reconcile-timer.js';
 import { CatalogService, type CatalogOptions } from './plugins/catalog.js';
@@ -38,7 +45,7 @@ import { InstallerRuns } from './software/installer-runs.js';
 import { ModpackService } from './software/modpacks.js';
 import { TemplateVersions } from './software/template-versions.js';
 import { defaultUpstreamBases } from '../adapters/software/upstream-sources.js';
-import type { ServiceDeps } from './deps.js';
+import { nowIso, type ServiceDeps } from './deps.js';
 import { NetworkRoutePush } from './network/route-push.js';
 import { ForwardingSecret } from './network/forwarding-secret.js';
 import { NetworkState } from './network/network-state.js';
@@ -113,6 +120,11 @@ export interface NotificationOptionDeps {
 }
 
 /** Single sign-on: the Controller's public address (`--public-url`) and how long a provider's word holds (`--oidc-recheck-seconds`). */
+/** With TLS: the CA the Controllers' one certificate is checked against when one forwards to another. */
+export interface PeerDeps {
+  peerTls?: { ca: Buffer };
+}
+
 export interface OidcDeps {
   oidc?: { publicUrl?: string; recheckSeconds?: number };
 }
@@ -131,7 +143,7 @@ export interface SoftwareDeps {
  * Every service of the Controller, built once from shared deps. Each gets what it uses through
  * its constructor, so this function is the whole graph.
  */
-export function createServices(deps: ServiceDeps & { templates: TemplateCatalog } & NodeRuntimeDeps & CatalogDeps & SoftwareDeps & MigrationDeps & BackupRuntimeDeps & AuditRetentionDeps & OidcDeps & NotificationOptionDeps, sessionPolicy: SessionPolicy = defaultSessionPolicy) {
+export function createServices(deps: ServiceDeps & { templates: TemplateCatalog } & NodeRuntimeDeps & CatalogDeps & SoftwareDeps & MigrationDeps & BackupRuntimeDeps & AuditRetentionDeps & OidcDeps & NotificationOptionDeps & PeerDeps, sessionPolicy: SessionPolicy = defaultSessionPolicy) {
   const access = new Access(deps.repos);
   // Who may still see what: services that end or narrow a caller's access say so; open streams re-check.
   const accessEvents = new AccessEvents();
@@ -191,7 +203,11 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   // File changes through the API under way: refused while files move, and awaited by a workflow before its files are replaced or last copied.
   const fileChanges = new FileChangesUnderWay();
   // Operating a server through its Agent: console, files, server.properties, usage history.
-  const nodeCalls = new NodeCalls(agents);
+  // A Node another Controller drives is asked through that Controller, with a token signed by the key shared in the store.
+  const internalTokens = new InternalTokens(cluster.controllerId, () => loadInternalKey(deps.repos.settings, deps.secrets, nowIso(deps)));
+  const holderRoutes = new StoredHolderRoutes(cluster, deps.repos, deps.clock);
+  const peers = new PeerHttp(internalTokens, deps.peerTls);
+  const nodeCalls = new NodeCalls(agents, new LinkForward(holderRoutes, peers));
   const consoleHub = new ConsoleHub(agents, nodeCalls, deps.logger);
   // Plugins: the synced catalog, installations per server, and the jars Nodes fetch.
   const catalog = new CatalogService(deps, access, { source: deps.catalog?.source, bases: deps.catalog?.bases, syncIntervalMs: deps.catalog?.syncIntervalMs ?? 60 * 60 * 1000, followEveryMs: byLease ? 60_000 : undefined });
@@ -207,7 +223,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     artifacts: plugins.artifacts, fileChanges, reconnectGraceMs: (deps.nodeTimings ?? defaultNodeTimings).unreachableAfterMs,
     migrationTimings: deps.migrationTimings, updateTimings: deps.updateTimings,
   });
-  const consoleService = new ConsoleService(serverAggregate, nodeCalls, consoleHub, access, streamGuards);
+  const consoleService = new ConsoleService(serverAggregate, nodeCalls, consoleHub, access, streamGuards, new RemoteConsole(holderRoutes, peers));
   // Schedules: tasks on a clock, acting as their editor through the same services as requests, stopped with the workflows.
   const schedules = createScheduleServices({
     deps, access, audit, aggregate: serverAggregate, servers, console: consoleService, backups, serverChanges: serverWatch, workflows: workflows.runner,
@@ -277,6 +293,8 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     templateVersions: new TemplateVersions(deps.templates, software, modpacks),
     consoleHub,
     console: consoleService,
+    internalTokens,
+    holderSide: new HolderSide(agents, cluster, consoleHub, deps.repos),
     files: new FileService(serverAggregate, nodeCalls, deps.templates, fileChanges),
     archiveJobs: new ArchiveJobs(serverAggregate, nodeCalls, fileChanges),
     archiveDownloads: new ArchiveDownloads(serverAggregate, nodeCalls),

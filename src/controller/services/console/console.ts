@@ -6,6 +6,7 @@ import type { StreamGuards } from '../identity/stream-guard.js';
 import type { AuditScope } from '../../core/audit-scope.js';
 import type { Caller } from '../../core/caller.js';
 import { invalidRequest } from '../../core/errors.js';
+import type { RemoteConsole } from './remote-console.js';
 import { commandTooLong, maxCommandBytes } from '../../../shared/console-limits.js';
 
 /** One line of printable text: no line breaks or other control characters, not blank, no leading slash. */
@@ -25,6 +26,7 @@ export class ConsoleService {
     private readonly hub: ConsoleHub,
     private readonly access: Access,
     private readonly guards: StreamGuards,
+    private readonly remote?: RemoteConsole,
   ) {}
 
   async command(caller: Caller, serverId: string, command: string, audit: AuditScope): Promise<void> {
@@ -36,7 +38,9 @@ export class ConsoleService {
 
   async watch(caller: Caller, serverId: string, tail: number): Promise<ConsoleWatch> {
     const doc = await this.servers.load(caller, serverId, 'servers.console');
-    const watch = await this.hub.watch(doc, tail, caller.user._id);
+    // A server whose Node another Controller drives is watched there, and relayed.
+    const holder = await this.remote?.holderOf(doc);
+    const watch = holder ? await this.remote!.watch(holder, doc, tail, caller.user._id) : await this.hub.watch(doc, tail, caller.user._id);
     // The stream lasts as long as its caller may read this console: re-checked on every access change.
     const unguard = this.guards.keep(caller, watch, (current) => this.access.may(current, doc.teamId, 'servers.console'));
     return {
