@@ -25,9 +25,30 @@ export async function reconcileIndexes(collection: DriverCollection<Document>, d
     if (name === '_id_') continue;
     const spec = wanted.get(name);
     if (spec && matches(index, spec)) wanted.delete(name);
-    else await collection.dropIndex(name);
+    else await dropIfThere(collection, name);
   }
-  for (const spec of wanted.values()) {
+  for (const spec of wanted.values()) await createOnce(collection, spec);
+}
+
+/**
+ * Creates the index, unless another Controller starting on the same database made it meanwhile:
+ * MongoDB then answers as for a create of an index that exists, but FerretDB fails the second
+ * create ("already exists"), so the index is looked for again before the failure counts.
+ */
+async function createOnce(collection: DriverCollection<Document>, spec: IndexSpec): Promise<void> {
+  try {
     await collection.createIndex({ [spec.field]: 1 }, { name: nameOf(spec), unique: spec.unique ?? false, sparse: spec.sparse ?? false }, undefined);
+  } catch (e) {
+    const now = (await collection.listIndexes().toArray()) as Document[];
+    if (!now.some((index) => index.name === nameOf(spec) && matches(index, spec))) throw e;
+  }
+}
+
+/** Drops the index; one another Controller starting at the same time dropped first is gone as wanted (IndexNotFound). */
+async function dropIfThere(collection: DriverCollection<Document>, name: string): Promise<void> {
+  try {
+    await collection.dropIndex(name);
+  } catch (e) {
+    if (!(e instanceof MongoServerError && e.code === 27)) throw e;
   }
 }
