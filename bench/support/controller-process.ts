@@ -3,11 +3,11 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 
 /**
- * The built Controller in its own process (so its CPU and memory are its own), on free ports and the embedded
+ * The built Controller in its own process (so its CPU and memory are its own), on free ports (SFTP too: 2022 may be taken) and the embedded
  * store, or the MongoDB database `mongodbUri` names. `nodeArgs` go to node itself (e.g. `--cpu-prof`).
  */
 export async function startControllerProcess(dataDir: string, nodeArgs: string[] = [], mongodbUri = ''): Promise<{ child: ChildProcess; httpPort: number; grpcPort: number }> {
-  const child = spawn(process.execPath, [...nodeArgs, 'dist/src/controller/main.js', '--data-dir', dataDir, '--http-port', '0', '--grpc-port', '0'], {
+  const child = spawn(process.execPath, [...nodeArgs, 'dist/src/controller/main.js', '--data-dir', dataDir, '--http-port', '0', '--grpc-port', '0', '--sftp-port', '0'], {
     env: { ...process.env, MONGODB_URI: mongodbUri, CAIRN_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

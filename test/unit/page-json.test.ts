@@ -26,4 +26,16 @@ describe('page JSON joined from its items', () => {
     const rebuilt = { id: 'a', phase: 'FAILED' };
     expect(pageJson({ items: [rebuilt, item] })).to.equal('{"items":[{"id":"a","phase":"FAILED"},{"id":"a","phase":"READY"}]}');
   });
+
+  it('answers a page of the very same item objects with the same text, and anew when an item, the order or the cursor differs', () => {
+    const a = { id: 'a' };
+    const b = { id: 'b' };
+    const first = pageJson({ items: [a, b], nextCursor: 'x' });
+    expect(pageJson({ items: [a, b], nextCursor: 'x' })).to.equal(first);
+    expect(pageJson({ items: [a, b] })).to.equal('{"items":[{"id":"a"},{"id":"b"}]}');
+    expect(pageJson({ items: [a] })).to.equal('{"items":[{"id":"a"}]}');
+    expect(pageJson({ items: [a, { id: 'c' }] })).to.equal('{"items":[{"id":"a"},{"id":"c"}]}');
+    expect(pageJson({ items: [b, a] })).to.equal('{"items":[{"id":"b"},{"id":"a"}]}');
+    expect(pageJson({ items: [a, b], nextCursor: 'x' })).to.equal('{"items":[{"id":"a"},{"id":"b"}],"nextCursor":"x"}');
+  });
 });

@@ -12,9 +12,10 @@ export class Authenticator {
 
   /** At once (no promise) for a session the store holds in memory: see `SessionService.resolve`. */
   resolve(ctx: Context): Caller | undefined | Promise<Caller | undefined> {
-    const authorization = ctx.get('authorization');
+    // Node's header object, as `ctx.get` reads it, without Koa's lookup by a lower-cased name: this runs on every request.
+    const { authorization, cookie } = ctx.req.headers;
     if (authorization) return this.bearer(authorization);
-    const sessionId = readSessionCookie(ctx.get('cookie'));
+    const sessionId = readSessionCookie(cookie);
     return sessionId ? this.sessions.resolve(sessionId) : undefined;
   }
 

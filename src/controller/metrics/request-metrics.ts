@@ -18,35 +18,47 @@ const requestsName = 'cairn_http_requests_total';
 const latencyName = 'cairn_http_request_duration_seconds';
 
 /**
- * `cairn_http_requests_total` and `cairn_http_request_duration_seconds`, counted with one map
- * lookup a request. prom-client's Counter and Histogram would build, check and hash the label
+ * `cairn_http_requests_total` and `cairn_http_request_duration_seconds`, counted with three map
+ * lookups a request (see `byRoute`). prom-client's Counter and Histogram would build, check and hash the label
  * set twice a request; these series hand prom-client's registry their values in the very form
  * its Counter and Histogram do, when scraped (the registry reads any metric that answers `get()`).
  */
 export class HttpRequestMetrics {
-  private readonly series = new Map<string, Series>();
+  private readonly series: Series[] = [];
+  /**
+   * The same series by route, method and status: three lookups of strings whose hashes are known
+   * (route templates and method names are the same string objects each request) cost less than
+   * building and hashing a key string a request.
+   */
+  private readonly byRoute = new Map<string, Map<string, Map<number, Series>>>();
 
   constructor(registry: Registry, private readonly bounds: readonly number[]) {
     const requests = {
       name: requestsName, help: 'HTTP requests by route template, method and status.', type: 'counter', aggregator: 'sum',
-      get: () => ({ ...requests, values: [...this.series.values()].map((s) => ({ value: s.count, labels: s.labels })) }),
-      reset: () => this.series.clear(),
+      get: () => ({ ...requests, values: this.series.map((s) => ({ value: s.count, labels: s.labels })) }),
+      reset: () => this.reset(),
     };
     const latency = {
       name: latencyName, help: 'HTTP request latency by route template, method and status.', type: 'histogram', aggregator: 'sum',
-      get: () => ({ ...latency, values: [...this.series.values()].flatMap((s) => this.histogramValues(s)) }),
-      reset: () => this.series.clear(),
+      get: () => ({ ...latency, values: this.series.flatMap((s) => this.histogramValues(s)) }),
+      reset: () => this.reset(),
     };
     registry.registerMetric(requests as unknown as Metric);
     registry.registerMetric(latency as unknown as Metric);
   }
 
   observe(method: string, route: string, status: number, seconds: number): void {
-    const key = `${method} ${status} ${route}`;
-    let series = this.series.get(key);
+    let byStatus = this.byRoute.get(route)?.get(method);
+    if (!byStatus) {
+      const byMethod = this.byRoute.get(route) ?? new Map<string, Map<number, Series>>();
+      this.byRoute.set(route, byMethod);
+      byMethod.set(method, (byStatus = new Map<number, Series>()));
+    }
+    let series = byStatus.get(status);
     if (!series) {
       series = { labels: { method, route, status: String(status) }, count: 0, sum: 0, perBucket: this.bounds.map(() => 0) };
-      this.series.set(key, series);
+      byStatus.set(status, series);
+      this.series.push(series);
     }
     series.count += 1;
     series.sum += seconds;
@@ -56,6 +68,11 @@ export class HttpRequestMetrics {
         return;
       }
     }
+  }
+
+  private reset(): void {
+    this.series.length = 0;
+    this.byRoute.clear();
   }
 
   /** As prom-client's Histogram exports a series: cumulative buckets, `+Inf`, sum and count. */

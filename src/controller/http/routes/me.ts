@@ -3,12 +3,13 @@ import { IdParams, PageQuery, Paged } from '../../schemas/common.js';
 import { CreateSshKey, SshKey, SshKeyList, maxSshKeysPerUser } from '../../schemas/sftp.js';
 import { User } from '../../schemas/users.js';
 import type { Services } from '../../services/index.js';
+import { objectJson } from '../page-json.js';
 import { route } from '../route.js';
 
 export const meRoutes = (s: Services) => [
   route({
     method: 'GET', path: '/me', tag: 'me', auth: 'signed-in', status: 200,
-    summary: 'The signed-in user.', response: User,
+    summary: 'The signed-in user.', response: User, serialize: objectJson,
     handler: async ({ caller }) => s.users.get(caller, caller.user._id),
   }),
   route({

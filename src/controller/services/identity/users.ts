@@ -9,7 +9,7 @@ import type { UserDoc } from '../../store/records.js';
 import { hidden, type Access } from './access.js';
 import type { AccessEvents } from './access-events.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
-import { userView } from './views.js';
+import { sharedUserView, userView } from './views.js';
 
 export interface NewUser {
   username: string;
@@ -74,6 +74,8 @@ export class UserService {
     if (!isGlobalAdmin(caller) && caller.user._id !== userId) {
       throw caller.user.globalAdmin ? forbidden('A scoped API token never carries global administration.') : hidden('user');
     }
+    const cached = this.deps.repos.users.cachedById?.(userId);
+    if (cached) return sharedUserView(cached);
     const user = await this.deps.repos.users.findById(userId);
     if (!user) throw hidden('user');
     return userView(user);

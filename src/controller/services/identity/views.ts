@@ -14,6 +14,22 @@ export const userView = (u: Shared<UserDoc>) => ({
   createdAt: u.createdAt,
 });
 
+export type UserView = ReturnType<typeof userView>;
+
+const viewOfShared = new WeakMap<Shared<UserDoc>, UserView>();
+
+/**
+ * The view of a user the store lends from its memory, made once per lent document: a write
+ * replaces that document rather than change it, so the view stays true while the document lives.
+ * `GET /me` reads it on every request; handing out the same object lets its JSON be kept too
+ * (http/page-json.ts), so no caller may change it.
+ */
+export function sharedUserView(u: Shared<UserDoc>): UserView {
+  let view = viewOfShared.get(u);
+  if (!view) viewOfShared.set(u, (view = userView(u)));
+  return view;
+}
+
 export const teamView = (t: TeamDoc) => ({ id: t._id, name: t.name, ...(t.internal ? { internal: true as const } : {}) });
 
 export const roleView = (r: RoleDoc) => ({

@@ -21,9 +21,17 @@ interface NedbSteps {
 
 const isUniqueViolation = (e: unknown) => (e as { errorType?: string } | null)?.errorType === 'uniqueViolated';
 
+/** nedb's order of two strings (`compareThings` of two strings). */
+const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /** nedb's own order (`compareThings`), with each document's sort values read once rather than at every comparison. */
-function sortLikeNedb<T>(docs: T[], sort: Sort): T[] {
+function sortLikeNedb<T extends { _id: string }>(docs: T[], sort: Sort): T[] {
   const fields = Object.entries(sort);
+  // By id alone (every page of a list): ids are strings, so compared directly.
+  if (fields.length === 1 && fields[0][0] === '_id') {
+    const direction = fields[0][1];
+    return docs.sort((a, b) => direction * compareIds(a._id, b._id));
+  }
   const keyed = docs.map((doc) => ({ doc, values: fields.map(([field]) => nedbModel.getDotValue(doc, field)) }));
   keyed.sort((a, b) => {
     for (let i = 0; i < fields.length; i++) {
