@@ -44,7 +44,7 @@ export class SharedStoreMembership implements ClusterMembership {
   private readonly startedAt: string;
   private timer?: NodeJS.Timeout;
   private stopped = false;
-  private readonly listeners = new Set<(change: LeaseChange) => void>();
+  private readonly listeners = new Set<(change: LeaseChange, nodeId: string) => void>();
   private readonly started: Promise<void>;
   private markStarted!: () => void;
 
@@ -59,7 +59,7 @@ export class SharedStoreMembership implements ClusterMembership {
     return this.keeper?.holds().filter((r) => nodeOfResource(r) !== undefined).length ?? 0;
   }
 
-  onChange(listener: (change: LeaseChange) => void): void {
+  onChange(listener: (change: LeaseChange, nodeId: string) => void): void {
     this.listeners.add(listener);
   }
 
@@ -245,7 +245,7 @@ export class SharedStoreMembership implements ClusterMembership {
   private async gained(nodeId: string): Promise<void> {
     await this.reload(nodeId);
     this.deps.logger.info({ event: 'lease_gained', nodeId, term: this.termFor(nodeId) }, 'driving the Node');
-    this.tell('gained');
+    this.tell('gained', nodeId);
   }
 
   /** The Node is not this Controller's any more: its stream ends at once and its actor stops acting. */
@@ -255,7 +255,7 @@ export class SharedStoreMembership implements ClusterMembership {
     const nodeId = nodeOfResource(resource);
     if (nodeId === undefined) return;
     this.deps.logger.warn({ event: 'lease_lost', nodeId }, 'lost the Node\'s lease; no longer driving it');
-    this.tell('lost');
+    this.tell('lost', nodeId);
     this.deps.agents.disconnect(nodeId, GrpcStatus.UNAVAILABLE, 'another Controller drives this Node now');
     this.deps.fleet.remove(nodeId);
     this.reload(nodeId).catch((err: unknown) => this.deps.logger.warn({ err, nodeId }, 'reloading a Node after its lease was lost failed'));
@@ -267,7 +267,7 @@ export class SharedStoreMembership implements ClusterMembership {
     if (doc) this.deps.fleet.add(doc);
   }
 
-  private tell(change: LeaseChange): void {
-    for (const listener of this.listeners) listener(change);
+  private tell(change: LeaseChange, nodeId: string): void {
+    for (const listener of this.listeners) listener(change, nodeId);
   }
 }
