@@ -6,7 +6,7 @@ import type { AuditLog } from '../records.js';
 import type { StoreAdapter } from '../repositories.js';
 import { GridFsBlobStore } from './gridfs-blob-store.js';
 import { MongoAuditLog } from './mongo-audit-log.js';
-import { mongoClientOptions } from './mongo-client-options.js';
+import { majorityCollections, majorityConcerns, mongoClientOptions } from './mongo-client-options.js';
 import { MongoCollection } from './mongo-collection.js';
 import { reconcileIndexes } from './mongo-indexes.js';
 
@@ -34,7 +34,7 @@ export class MongoAdapter implements StoreAdapter {
   }
 
   async openCollection<T extends { _id: string }>(name: string, indexes: IndexSpec[]): Promise<Collection<T>> {
-    const collection = this.db.collection(name);
+    const collection = this.db.collection(name, majorityCollections.has(name) ? majorityConcerns : {});
     await reconcileIndexes(collection, indexes);
     return new MongoCollection<T>(collection, indexes);
   }
