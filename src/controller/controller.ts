@@ -135,10 +135,12 @@ export async function startController(options: ControllerOptions): Promise<Runni
   // Before anything that tells events (backups recovering, workflows resuming, Agents connecting) starts.
   await services.notifications.start();
   await services.fleetJobs.startHere('webhook-deliveries');
-  await services.backups.start();
+  // Alone on the embedded store, this Controller settles what its last run left; on MongoDB each Node's holder does (HolderWork).
+  const alone = !services.fleetJobs.byLease;
+  await services.backups.start(alone);
   await services.fleetJobs.startHere('backup-scheduler');
   // After the backups' own recovery: a workflow cut off during its PRE_RESTORE or PRE_UPDATE backup finds that backup settled.
-  await services.workflows.resume();
+  if (alone) await services.workflows.resume();
   // After the workflows' resumption: a run's `phase_busy` sees the servers they hold.
   await services.fleetJobs.startHere('task-schedules');
   const link = new AgentLinkServer({

@@ -131,5 +131,30 @@ for (const c of cases) {
       await waitFor(async () => b.termFor('n1') === undefined && b.termFor('n2') === undefined && [...(await b.holders(['n1', 'n2', 'n3', 'n4'])).keys()].sort().join() === 'n3,n4', { timeoutMs: 10_000, what: 'n1 and n2 given up and released' });
       expect(b.heldCount).to.equal(2);
     });
+
+    it('hands Nodes over to a Controller that joins, one per round, never driven by two at once', async () => {
+      const b = members[1];
+      for (const id of ['n6', 'n7']) await repos.nodes.insert(node(id));
+      await waitFor(() => b.heldCount === 4, { timeoutMs: 10_000, what: 'the survivor holds all four' });
+      const c = member('controller-c');
+      const joinedAt = Date.now();
+      await c.membership.start({ address: 'c.example:8443', httpAddress: 'c.example:8080' });
+      const fleet = ['n3', 'n4', 'n6', 'n7'];
+      let doubly = 0;
+      const watch = setInterval(() => {
+        doubly += fleet.filter((n) => b.termFor(n) !== undefined && c.membership.termFor(n) !== undefined).length;
+      }, 5);
+      try {
+        await waitFor(() => b.heldCount === 2 && c.membership.heldCount === 2, { timeoutMs: 10_000, what: 'two Nodes each' });
+      } finally {
+        clearInterval(watch);
+      }
+      // Two Nodes handed back one per round, each claimed at the joiner's next round.
+      expect(Date.now() - joinedAt).to.be.below(timing.renewEveryMs * 8 + timing.ttlMs);
+      expect(doubly, 'samples of a Node driven by two').to.equal(0);
+      expect(c.changes.filter((ch) => ch === 'gained')).to.have.length(2);
+      const holders = await c.membership.holders(fleet);
+      expect([...holders.values()].sort()).to.deep.equal(['controller-b', 'controller-b', 'controller-c', 'controller-c']);
+    });
   });
 }

@@ -34,8 +34,8 @@ const takeOverWithinMs = 30_000;
 
 /**
  * The fleet-wide jobs on two Controllers of one database (FerretDB unless MONGODB_URI is set):
- * each job runs on exactly one; a schedule's minute runs once; the Controller that does not hold
- * the schedules does not sweep at its start (a run under way elsewhere stays RUNNING); a webhook
+ * each job runs on exactly one, the first up handing half of them over to the second; a schedule's
+ * minute runs once; a run under way on a live Controller stays RUNNING whoever sweeps; a webhook
  * delivery stored by the other is sent by the holder, once; and when the holder stops, the other
  * takes every job, sweeps, and its schedules fire.
  */
@@ -107,18 +107,23 @@ else {
       for (const t of started) if (t) await rm(t.dataDir, { recursive: true, force: true });
     });
 
-    it('runs each job on exactly one Controller, as GET /cluster says on both', async () => {
-      // A was alone at its first lease round: it took every job, and B finds none free.
+    it('runs each job on exactly one Controller, as GET /cluster says on both: A, up first, hands half of them over to B', async () => {
+      // A was alone at its first lease round and took every job; B joined, and A hands one back per round until each runs three.
+      const handedOverWithinMs = 20_000;
+      await waitFor(() => a.controller.services.fleetJobs.held().length === 3 && b.controller.services.fleetJobs.held().length === 3, { timeoutMs: handedOverWithinMs, what: 'three jobs each' });
+      const onA = a.controller.services.fleetJobs.held();
+      const onB = b.controller.services.fleetJobs.held();
+      expect([...onA, ...onB].sort(), 'every job, each once').to.deep.equal([...fleetJobNames].sort());
+      // The first in order are handed over: A keeps the schedules and the webhook deliveries, which the tests below rely on.
+      expect(onA).to.include.members(['task-schedules', 'webhook-deliveries']);
       for (const client of [adminA, adminB]) {
         const cluster = await clusterOn(client);
-        expect(jobsOf(cluster, a), 'A\'s jobs').to.deep.equal([...fleetJobNames].sort());
-        expect(jobsOf(cluster, b), 'B\'s jobs').to.deep.equal([]);
+        expect(jobsOf(cluster, a), 'A\'s jobs').to.deep.equal([...onA].sort());
+        expect(jobsOf(cluster, b), 'B\'s jobs').to.deep.equal([...onB].sort());
       }
-      expect(a.controller.services.fleetJobs.held()).to.deep.equal([...fleetJobNames]);
-      expect(b.controller.services.fleetJobs.held()).to.deep.equal([]);
     });
 
-    it('runs a schedule\'s minute once across both: created through B, armed and run by A', async () => {
+    it('runs a schedule\'s minute once across both, on the Controller that holds the schedules', async () => {
       const mark = clock.dues.length;
       const created = await adminB.post<Schedule>(`/servers/${serverId}/schedules`, { name: 'tick', cron: '* * * * *', tasks: [{ action: 'command', command: 'say tick' }] });
       expect(created.status, created.text).to.equal(201);
@@ -128,7 +133,8 @@ else {
         return runs.some((r) => r.result !== 'RUNNING') ? runs : undefined;
       }, { what: 'the minute\'s run' });
       expect(await runsAt(created.body.id, minute), 'one run of the minute').to.have.length(1);
-      expect(run.runBy, 'carried out by A, which holds the schedules').to.equal(a.controller.services.cluster.controllerId);
+      const holder = [a, b].find((t) => t.controller.services.fleetJobs.held().includes('task-schedules'))!;
+      expect(run.runBy, 'carried out by the Controller that holds the schedules').to.equal(holder.controller.services.cluster.controllerId);
       expect(run.result, JSON.stringify(run)).to.equal('SUCCEEDED');
       expect(commands.filter((c) => c === 'say tick')).to.have.length(1);
       expect((await adminA.delete(`/schedules/${created.body.id}`)).status).to.equal(204);
@@ -153,7 +159,7 @@ else {
     });
 
     let underWay: ScheduleRunDoc;
-    it('does not sweep at the start of a Controller that does not hold the schedules: a run under way elsewhere stays RUNNING', async () => {
+    it('leaves a run under way on a live Controller RUNNING when another starts', async () => {
       const created = await adminA.post<Schedule>(`/servers/${serverId}/schedules`, { name: 'long', cron: '0 4 * * *', tasks: [{ action: 'command', command: 'say long' }] });
       expect(created.status, created.text).to.equal(201);
       // As A records a run it carries out: RUNNING until it ends.
@@ -163,8 +169,8 @@ else {
       };
       await a.controller.repos.scheduleRuns.insert(underWay);
       b = await b.restart();
-      await waitFor(async () => jobsOf(await clusterOn(adminA), b).length === 0 && (await clusterOn(adminA)).controllers.length === 2, { what: 'B back, holding no job' });
-      expect(b.controller.services.fleetJobs.held()).to.deep.equal([]);
+      // B's jobs went back to A at its stop; B, back, is handed its share again.
+      await waitFor(async () => jobsOf(await clusterOn(adminA), b).length === 3 && (await clusterOn(adminA)).controllers.length === 2, { timeoutMs: 20_000, what: 'B back, running three jobs' });
       expect((await a.controller.repos.scheduleRuns.findById(underWay._id))?.result).to.equal('RUNNING');
     });
 

@@ -58,6 +58,7 @@ import { StoredNodes } from './nodes/stored-nodes.js';
 import { NodeService } from './nodes/nodes.js';
 import { ClusterService } from './nodes/cluster.js';
 import { clusterMembership } from './leases/cluster-membership.js';
+import { HolderWork } from './leases/holder-work.js';
 import { FleetJobs } from './leases/fleet-jobs.js';
 import { PluginService } from './plugins/plugins.js';
 import { RoleService } from './identity/roles.js';
@@ -236,7 +237,10 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   });
   const auditRetention = new AuditRetention(deps, deps.auditRetentionDays ?? 365, deps.scheduleTimers ?? processTimers);
   fleetJobs.register('task-schedules', schedules.job);
-  fleetJobs.register('backup-scheduler', backups.job);
+  // Work a stopped Controller left (backups cut off, workflows under way) is settled by its Nodes' next holder on MongoDB.
+  const holderWork = new HolderWork({ backups: backups.runner, workflows: workflows.runner }, deps.logger);
+  if (byLease) holderWork.follow(cluster);
+  fleetJobs.register('backup-scheduler', byLease ? holderWork.withUnplaced(backups.job) : backups.job);
   fleetJobs.register('webhook-deliveries', notifications.job);
   fleetJobs.register('audit-prune', { start: () => Promise.resolve(auditRetention.start()), stop: () => auditRetention.stop() });
   fleetJobs.register('catalog-sync', catalog.job);

@@ -35,6 +35,8 @@ const recorded = ({ _id: _i, serverId: _s, key: _k, ...plugin }: { _id: string; 
 export class BackupRunner {
   private readonly perServer = new KeyedMutex();
   private readonly listeners = new Set<BackupFinished>();
+  /** Backups queued or running in this process: a recovery never touches them. */
+  private readonly here = new Set<string>();
   private stopping = false;
 
   constructor(
@@ -62,7 +64,8 @@ export class BackupRunner {
 
   /** Runs the backup after those of its server queued before it; resolves with the finished record. */
   enqueue(backupId: string, serverId: string): Promise<BackupDoc | undefined> {
-    return this.perServer.run(serverId, () => this.execute(backupId));
+    this.here.add(backupId);
+    return this.perServer.run(serverId, () => this.execute(backupId)).finally(() => this.here.delete(backupId));
   }
 
   /** Runs `work` with the server's backups held back (a restore takes its PRE_RESTORE backup inside). */
@@ -72,6 +75,15 @@ export class BackupRunner {
 
   /** Runs a PENDING backup now; the caller holds the server's turn (enqueue or exclusive). */
   async execute(backupId: string): Promise<BackupDoc | undefined> {
+    this.here.add(backupId);
+    try {
+      return await this.take(backupId);
+    } finally {
+      this.here.delete(backupId);
+    }
+  }
+
+  private async take(backupId: string): Promise<BackupDoc | undefined> {
     const pending = await this.deps.repos.backups.findById(backupId);
     if (pending?.state !== 'PENDING') return pending ?? undefined;
     const server = await this.deps.repos.servers.findById(pending.serverId);
@@ -106,18 +118,22 @@ export class BackupRunner {
   }
 
   /**
-   * At start: a backup that was RUNNING when the Controller stopped is FAILED (its snapshot or
-   * local run is gone with the old process); one still PENDING is queued again, except those a
-   * workflow took for itself (PRE_RESTORE, PRE_MIGRATE), whose workflow is rolled back.
+   * At start, or when this Controller gains a Node another drove: a backup left RUNNING is FAILED
+   * (its snapshot or local run is gone with the process that ran it); one still PENDING is queued
+   * again, except those a workflow took for itself (PRE_RESTORE, PRE_MIGRATE), whose workflow is
+   * rolled back. `nodeId` narrows it to one Node's backups ('' for those never placed); backups
+   * queued or running in this process are left alone.
    */
-  async recover(): Promise<void> {
+  async recover(nodeId?: string): Promise<void> {
     const at = nowIso(this.deps);
-    for (const doc of await this.deps.repos.backups.find({ state: { $in: ['RUNNING', 'PENDING'] } }, { sort: { _id: 1 } })) {
+    const filter = { state: { $in: ['RUNNING', 'PENDING'] }, ...(nodeId === undefined ? {} : { nodeId }) };
+    for (const doc of await this.deps.repos.backups.find(filter, { sort: { _id: 1 } })) {
+      if (this.here.has(doc._id)) continue;
       if (doc.state === 'PENDING' && (doc.trigger === 'MANUAL' || doc.trigger === 'SCHEDULED')) {
         void this.enqueue(doc._id, doc.serverId).catch((err: unknown) => this.deps.logger.error({ err, backupId: doc._id }, 'a queued backup failed to run'));
         continue;
       }
-      const failed: BackupDoc = { ...doc, state: 'FAILED', error: 'Interrupted: the Controller restarted while the backup was under way.', finishedAt: at };
+      const failed: BackupDoc = { ...doc, state: 'FAILED', error: 'Interrupted: the Controller running it stopped while the backup was under way.', finishedAt: at };
       await this.deps.repos.backups.replace({ _id: doc._id }, failed);
       for (const listener of this.listeners) listener(failed);
     }

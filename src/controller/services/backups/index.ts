@@ -50,11 +50,15 @@ export function createBackupServices(d: BackupDeps) {
   return {
     destinations, runner, removal, backups, schedules,
     /**
-     * The built-in destination, interrupted work settled (the leftovers of backups cut off
-     * collected), queued backups resumed. Missed schedules run when the schedules' job starts.
+     * The built-in destination; when this Controller is `alone` on its store, interrupted work
+     * settled (the leftovers of backups cut off collected) and queued backups resumed. With others
+     * on the store they may be writing into the same destinations now: each Node's backups are
+     * settled by its holder instead (HolderWork), and leftovers go with the later collections.
+     * Missed schedules run when the schedules' job starts.
      */
-    async start(): Promise<void> {
+    async start(alone: boolean): Promise<void> {
       await destinations.ensureBuiltin();
+      if (!alone) return;
       await runner.recover();
       for (const destination of await d.deps.repos.backupDestinations.find({ kind: 'CONTROLLER' })) await controller.collect(destination, 0);
       // S3 may be unreachable at start; the Controller starts anyway and the next prune collects it.

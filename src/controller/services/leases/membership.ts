@@ -20,6 +20,6 @@ export interface ClusterMembership extends NodeOwnership {
   controllers(): Promise<ClusterController[]>;
   /** Node leases held now. */
   readonly heldCount: number;
-  /** Hears every Node lease gained or lost. */
-  onChange(listener: (change: LeaseChange) => void): void;
+  /** Hears every Node lease gained or lost, with its Node. */
+  onChange(listener: (change: LeaseChange, nodeId: string) => void): void;
 }

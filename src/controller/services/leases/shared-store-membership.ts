@@ -4,6 +4,7 @@ import type { Logger } from '../../../shared/logger.js';
 import type { NodeFleet } from '../../actors/fleet.js';
 import type { Admission } from '../../core/node-ownership.js';
 import { fleetJobNames, type FleetJobName, jobOfResource, jobResource, jobsToClaim } from '../../domain/fleet-jobs.js';
+import { pickToHandBack, shouldHandBack } from '../../domain/lease-handover.js';
 import { controllerResource, fairShare, nodeOfResource, nodeResource, nodesToClaim } from '../../domain/lease-share.js';
 import type { LeaseTiming } from '../../domain/lease-timing.js';
 import type { AgentSessions } from '../../link/session-registry.js';
@@ -13,6 +14,7 @@ import { LeaseStore } from '../../store/lease-store.js';
 import type { LeaseDoc } from '../../store/records.js';
 import type { Repositories } from '../../store/repositories.js';
 import type { FleetJobs } from './fleet-jobs.js';
+import { busyNodes, HandedBack, shareView } from './lease-handover.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import type { ClusterMembership, ControllerSelf, LeaseChange } from './membership.js';
 import { StoreClock } from './store-clock.js';
@@ -44,22 +46,26 @@ export class SharedStoreMembership implements ClusterMembership {
   private readonly startedAt: string;
   private timer?: NodeJS.Timeout;
   private stopped = false;
-  private readonly listeners = new Set<(change: LeaseChange) => void>();
+  private readonly listeners = new Set<(change: LeaseChange, nodeId: string) => void>();
   private readonly started: Promise<void>;
   private markStarted!: () => void;
+  private readonly handedBack: HandedBack;
+  /** A job being handed back (stopping, then released): one at a time. */
+  private handingBackJob = false;
 
   constructor(readonly controllerId: string, private readonly deps: SharedStoreDeps) {
     this.leases = new LeaseStore(deps.repos.leases);
     this.clock = new StoreClock(deps.clock, () => deps.repos.serverTime());
     this.startedAt = deps.clock.now().toISOString();
     this.started = new Promise((resolve) => (this.markStarted = resolve));
+    this.handedBack = new HandedBack(deps.timing.ttlMs);
   }
 
   get heldCount(): number {
     return this.keeper?.holds().filter((r) => nodeOfResource(r) !== undefined).length ?? 0;
   }
 
-  onChange(listener: (change: LeaseChange) => void): void {
+  onChange(listener: (change: LeaseChange, nodeId: string) => void): void {
     this.listeners.add(listener);
   }
 
@@ -93,7 +99,7 @@ export class SharedStoreMembership implements ClusterMembership {
     const term = keeper.termFor(resource);
     if (term !== undefined) return { kind: 'mine', term };
     const held = keeper.holds().includes(resource);
-    if (await keeper.claim(resource)) {
+    if (!this.handedBack.heldOff(resource, this.clock.now().getTime()) && await keeper.claim(resource)) {
       if (!held) await this.gained(nodeId);
       const claimed = keeper.termFor(resource);
       if (claimed !== undefined) return { kind: 'mine', term: claimed };
@@ -210,6 +216,23 @@ export class SharedStoreMembership implements ClusterMembership {
       if (this.stopped) return;
       if (await keeper.claim(nodeResource(nodeId))) await this.gained(nodeId);
     }
+    const view = shareView(nodes.map((n) => nodeResource(n._id)), nodeLeases, controllers, now, { id: this.controllerId, held: this.heldCount });
+    if (shouldHandBack(this.controllerId, view)) await this.handBackNode();
+  }
+
+  /**
+   * Hands one Node over to a Controller below its share: driven here no more (its stream closed,
+   * so its Agent dials again and is sent to the new holder), then released in the store. Its games
+   * run on under their Agent meanwhile.
+   */
+  private async handBackNode(): Promise<void> {
+    const held = this.keeper!.holds().filter((r) => nodeOfResource(r) !== undefined);
+    const resource = pickToHandBack(held, await busyNodes(this.deps.repos, held.map((r) => nodeOfResource(r)!)));
+    if (resource === undefined || this.stopped) return;
+    this.deps.logger.info({ event: 'lease_handed_back', nodeId: nodeOfResource(resource) }, 'handing the Node over to a Controller below its share');
+    this.handedBack.note(resource, this.clock.now().getTime());
+    this.lost(resource);
+    await this.keeper!.release(resource);
   }
 
   /** Claims free fleet-wide jobs up to this Controller's share of them; a job gained starts here at once. */
@@ -225,6 +248,24 @@ export class SharedStoreMembership implements ClusterMembership {
     for (const job of jobsToClaim(free, held, controllers.filter((d) => d.expiresAt > now).length, this.controllerId)) {
       if (this.stopped) return;
       if (await keeper.claim(jobResource(job))) void this.startJob(jobs, job);
+    }
+    const mine = keeper.holds().filter((r) => jobOfResource(r) !== undefined);
+    const view = shareView(fleetJobNames.map(jobResource), jobLeases, controllers, now, { id: this.controllerId, held: mine.length });
+    const job = this.handingBackJob || !shouldHandBack(this.controllerId, view) ? undefined : pickToHandBack(mine, new Set());
+    if (job !== undefined) void this.handBackJob(jobs, jobOfResource(job)!);
+  }
+
+  /** Hands one job over to a Controller below its share, beside the round: it stops here first, then its lease goes back. */
+  private async handBackJob(jobs: FleetJobs, job: FleetJobName): Promise<void> {
+    this.handingBackJob = true;
+    try {
+      this.deps.logger.info({ event: 'fleet_job_handed_back', job }, `handing the fleet-wide job ${job} over to a Controller below its share`);
+      await jobs.lost(job);
+      await this.keeper!.release(jobResource(job));
+    } catch (err) {
+      this.deps.logger.warn({ err, job }, 'handing a job back failed; its lease expires instead');
+    } finally {
+      this.handingBackJob = false;
     }
   }
 
@@ -245,7 +286,7 @@ export class SharedStoreMembership implements ClusterMembership {
   private async gained(nodeId: string): Promise<void> {
     await this.reload(nodeId);
     this.deps.logger.info({ event: 'lease_gained', nodeId, term: this.termFor(nodeId) }, 'driving the Node');
-    this.tell('gained');
+    this.tell('gained', nodeId);
   }
 
   /** The Node is not this Controller's any more: its stream ends at once and its actor stops acting. */
@@ -255,7 +296,7 @@ export class SharedStoreMembership implements ClusterMembership {
     const nodeId = nodeOfResource(resource);
     if (nodeId === undefined) return;
     this.deps.logger.warn({ event: 'lease_lost', nodeId }, 'lost the Node\'s lease; no longer driving it');
-    this.tell('lost');
+    this.tell('lost', nodeId);
     this.deps.agents.disconnect(nodeId, GrpcStatus.UNAVAILABLE, 'another Controller drives this Node now');
     this.deps.fleet.remove(nodeId);
     this.reload(nodeId).catch((err: unknown) => this.deps.logger.warn({ err, nodeId }, 'reloading a Node after its lease was lost failed'));
@@ -267,7 +308,7 @@ export class SharedStoreMembership implements ClusterMembership {
     if (doc) this.deps.fleet.add(doc);
   }
 
-  private tell(change: LeaseChange): void {
-    for (const listener of this.listeners) listener(change);
+  private tell(change: LeaseChange, nodeId: string): void {
+    for (const listener of this.listeners) listener(change, nodeId);
   }
 }

@@ -15,9 +15,9 @@ export interface WorkflowDefinition {
   open(doc: ServerDoc, stopping: AbortSignal): WorkflowRun | Promise<WorkflowRun>;
 }
 
-/** Work made of workflows (a drain), carried on at start once every server's own workflow was resumed. */
+/** Work made of workflows (a drain), carried on at start once every server's own workflow was resumed; `nodeId` narrows it to one Node's. */
 export interface CarriedOn {
-  resume(): Promise<void>;
+  resume(nodeId?: string): Promise<void>;
 }
 
 /** Runs `work` in the server's turn: its backups wait meanwhile, and it waits for the one under way. */
@@ -91,14 +91,16 @@ export class WorkflowRunner {
   }
 
   /**
-   * At start (before any Agent is connected): every workflow the store holds, a Controller stopped
-   * or killed mid-way, is finished or rolled back in the background; then the work made of
-   * workflows carries on, seeing the runs it may wait for.
+   * At start (before any Agent is connected), or when this Controller gains a Node another drove
+   * (`nodeId`: that Node's servers only): every workflow the store holds, its Controller stopped or
+   * killed mid-way, is finished or rolled back in the background; then the work made of workflows
+   * carries on, seeing the runs it may wait for. A run already going on here is left to go on.
    */
-  async resume(): Promise<void> {
+  async resume(nodeId?: string): Promise<void> {
     const kinds = [...this.definitions.keys()];
-    for (const doc of await this.deps.repos.servers.find({ 'workflow.kind': { $in: kinds } }, { sort: { _id: 1 } })) void this.launch(doc, 'resume');
-    for (const work of this.carriedOn) await work.resume();
+    const filter = { 'workflow.kind': { $in: kinds }, ...(nodeId === undefined ? {} : { nodeId }) };
+    for (const doc of await this.deps.repos.servers.find(filter, { sort: { _id: 1 } })) if (!this.runs.has(doc._id)) void this.launch(doc, 'resume');
+    for (const work of this.carriedOn) await work.resume(nodeId);
   }
 
   /** Stops every run where it is, leaving its workflow in the store for the next start. */

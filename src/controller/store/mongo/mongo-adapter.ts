@@ -6,9 +6,9 @@ import type { AuditLog } from '../records.js';
 import type { StoreAdapter } from '../repositories.js';
 import { GridFsBlobStore } from './gridfs-blob-store.js';
 import { MongoAuditLog } from './mongo-audit-log.js';
-import { mongoClientOptions } from './mongo-client-options.js';
+import { majorityCollections, majorityConcerns, mongoClientOptions } from './mongo-client-options.js';
 import { MongoCollection } from './mongo-collection.js';
-import { reconcileIndexes } from './mongo-indexes.js';
+import { reconcileIndexes, type IndexListing } from './mongo-indexes.js';
 
 /**
  * The database named by the URI's path, `cairn` when it has none. Read with a pattern rather than
@@ -25,17 +25,20 @@ export class MongoAdapter implements StoreAdapter {
   private bucket?: GridFSBucket;
   private artifacts?: GridFSBucket;
 
-  private constructor(private readonly client: MongoClient, private readonly db: Db, private readonly clock: Clock) {}
+  private constructor(private readonly client: MongoClient, private readonly db: Db, private readonly clock: Clock, private readonly listing: IndexListing) {}
 
   static async open(uri: string, clock: Clock): Promise<MongoAdapter> {
     const client = new MongoClient(uri, mongoClientOptions);
     await client.connect();
-    return new MongoAdapter(client, client.db(databaseNameOf(uri)), clock);
+    const db = client.db(databaseNameOf(uri));
+    // FerretDB names itself in buildInfo; it lists indexes without `sparse`, which would otherwise rebuild them at every start.
+    const ferretdb = 'ferretdbVersion' in (await db.command({ buildInfo: 1 }));
+    return new MongoAdapter(client, db, clock, { reportsSparse: !ferretdb });
   }
 
   async openCollection<T extends { _id: string }>(name: string, indexes: IndexSpec[]): Promise<Collection<T>> {
-    const collection = this.db.collection(name);
-    await reconcileIndexes(collection, indexes);
+    const collection = this.db.collection(name, majorityCollections.has(name) ? majorityConcerns : {});
+    await reconcileIndexes(collection, indexes, this.listing);
     return new MongoCollection<T>(collection, indexes);
   }
 

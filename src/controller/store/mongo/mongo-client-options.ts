@@ -21,3 +21,17 @@ export const mongoClientOptions: MongoClientOptions = {
   socketTimeoutMS: 10_000,
   waitQueueTimeoutMS: 5_000,
 };
+
+/**
+ * Leases are read with `majority` as well: a lease read that a failover could roll back would let
+ * two Controllers each believe they hold the same Node. Writes are `majority` for every collection
+ * (above), stated again here so the lease collection keeps it whatever the client's defaults
+ * become. FerretDB accepts both and ignores them (it has no replication).
+ */
+export const majorityConcerns = {
+  readConcern: { level: 'majority' },
+  writeConcern: { w: 'majority', wtimeoutMS: 5_000 },
+} as const;
+
+/** The collections read and written with `majorityConcerns`. */
+export const majorityCollections: ReadonlySet<string> = new Set(['leases']);

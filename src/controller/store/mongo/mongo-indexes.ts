@@ -3,15 +3,21 @@ import type { IndexSpec } from '../collection.js';
 
 const nameOf = (spec: IndexSpec) => `${spec.field}_1`;
 
-const matches = (existing: Document, spec: IndexSpec) =>
-  JSON.stringify(existing.key) === JSON.stringify({ [spec.field]: 1 }) && Boolean(existing.unique) === Boolean(spec.unique) && Boolean(existing.sparse) === Boolean(spec.sparse);
+/** What the server tells of its indexes: FerretDB v1 lists no `sparse`, so there it cannot be compared. */
+export interface IndexListing {
+  reportsSparse: boolean;
+}
+
+const matches = (existing: Document, spec: IndexSpec, listing: IndexListing) =>
+  JSON.stringify(existing.key) === JSON.stringify({ [spec.field]: 1 }) && Boolean(existing.unique) === Boolean(spec.unique)
+  && (!listing.reportsSparse || Boolean(existing.sparse) === Boolean(spec.sparse));
 
 /**
  * Makes the collection's indexes the declared ones. Cairn owns the indexes of its collections: one
  * whose options changed between versions is dropped and built again (creating it over the old one
  * would stop start-up with code 85/86), and one no longer declared is dropped.
  */
-export async function reconcileIndexes(collection: DriverCollection<Document>, declared: IndexSpec[]): Promise<void> {
+export async function reconcileIndexes(collection: DriverCollection<Document>, declared: IndexSpec[], listing: IndexListing = { reportsSparse: true }): Promise<void> {
   let existing: Document[] = [];
   try {
     existing = (await collection.listIndexes().toArray()) as Document[];
@@ -24,10 +30,10 @@ export async function reconcileIndexes(collection: DriverCollection<Document>, d
     const name = String(index.name);
     if (name === '_id_') continue;
     const spec = wanted.get(name);
-    if (spec && matches(index, spec)) wanted.delete(name);
+    if (spec && matches(index, spec, listing)) wanted.delete(name);
     else await dropIfThere(collection, name);
   }
-  for (const spec of wanted.values()) await createOnce(collection, spec);
+  for (const spec of wanted.values()) await createOnce(collection, spec, listing);
 }
 
 /**
@@ -35,12 +41,12 @@ export async function reconcileIndexes(collection: DriverCollection<Document>, d
  * MongoDB then answers as for a create of an index that exists, but FerretDB fails the second
  * create ("already exists"), so the index is looked for again before the failure counts.
  */
-async function createOnce(collection: DriverCollection<Document>, spec: IndexSpec): Promise<void> {
+async function createOnce(collection: DriverCollection<Document>, spec: IndexSpec, listing: IndexListing): Promise<void> {
   try {
     await collection.createIndex({ [spec.field]: 1 }, { name: nameOf(spec), unique: spec.unique ?? false, sparse: spec.sparse ?? false }, undefined);
   } catch (e) {
     const now = (await collection.listIndexes().toArray()) as Document[];
-    if (!now.some((index) => index.name === nameOf(spec) && matches(index, spec))) throw e;
+    if (!now.some((index) => index.name === nameOf(spec) && matches(index, spec, listing))) throw e;
   }
 }
 

@@ -28,6 +28,9 @@ export class NodeDrain implements CarriedOn {
     private readonly reconnectGraceMs: number,
   ) {}
 
+  /** Nodes whose drain runs in this process: one gained again is not drained twice. */
+  private readonly moving = new Set<string>();
+
   async drain(caller: Caller, nodeId: string, audit: AuditScope) {
     await this.nodes.disable(caller, nodeId, audit);
     const servers = await this.deps.repos.servers.find({ nodeId, phase: 'READY' }, { sort: { _id: 1 } });
@@ -43,12 +46,14 @@ export class NodeDrain implements CarriedOn {
   /**
    * Drains a stopped Controller left under way (after the migrations it left were resumed). Right
    * after a start no Agent is connected yet, so each waits until another Node takes placements (or
-   * the grace ran out) rather than find no room for every server.
+   * the grace ran out) rather than find no room for every server. `nodeId` narrows it to that Node.
    */
-  async resume(): Promise<void> {
-    for (const node of await this.deps.repos.nodes.find({ drain: { $exists: true } })) {
+  async resume(nodeId?: string): Promise<void> {
+    for (const node of await this.deps.repos.nodes.find({ drain: { $exists: true }, ...(nodeId === undefined ? {} : { _id: nodeId }) })) {
+      if (this.moving.has(node._id)) continue;
       this.deps.logger.info({ nodeId: node._id, since: node.drain?.startedAt }, 'carrying on the drain of a Node');
-      void this.untilAnotherNodeTakesPlacements(node._id).then(() => this.moveAll(node._id));
+      this.moving.add(node._id);
+      void this.untilAnotherNodeTakesPlacements(node._id).then(() => this.moveAll(node._id), () => this.moving.delete(node._id));
     }
   }
 
@@ -66,6 +71,15 @@ export class NodeDrain implements CarriedOn {
    * the server back here.
    */
   private async moveAll(nodeId: string): Promise<void> {
+    this.moving.add(nodeId);
+    try {
+      await this.moveEach(nodeId);
+    } finally {
+      this.moving.delete(nodeId);
+    }
+  }
+
+  private async moveEach(nodeId: string): Promise<void> {
     const tried = new Set<string>();
     for (;;) {
       // Left marked: the next start carries on.
