@@ -52,10 +52,10 @@ export class FsBlobStore implements BlobStore {
     const temp = `${path}.${randomUUID()}.partial`;
     try {
       // Flushed once per blob before its rename (not per chunk): a backup that SUCCEEDED survives a power cut.
-      await pipeline(Readable.from(content), verifying(sha256), new BlobEncoder(), createWriteStream(temp, { flush: true }));
-      const { size } = await stat(temp);
+      const file = createWriteStream(temp, { flush: true });
+      await pipeline(Readable.from(content), verifying(sha256), new BlobEncoder(), file);
       await rename(temp, path);
-      return size;
+      return file.bytesWritten;
     } catch (e) {
       await rm(temp, { force: true });
       throw e;
