@@ -121,7 +121,11 @@ async function main(): Promise<void> {
     if (failure) throw new Error(`the restore from S3 failed: ${failure.message}`);
     process.stdout.write(`restore from S3 (local s3rver): ${(toS3.sizeBytes / 1e6 / seconds).toFixed(1)} MB/s (${toS3.sizeBytes / MiB} MiB in ${seconds.toFixed(1)} s, its PRE_RESTORE backup included); ${rssText(rss)}\n`);
   } finally {
-    agent?.kill('SIGTERM'); if (agent) await once(agent, 'exit');
+    // SIGTERM, not SIGKILL: a stopping Agent writes its CPU profile (BENCH_CPU_PROF).
+    if (agent && agent.exitCode === null && agent.signalCode === null) {
+      agent.kill('SIGTERM');
+      await once(agent, 'exit');
+    }
     await s3?.dispose();
     controller.kill('SIGTERM');
     await once(controller, 'exit');
