@@ -6,7 +6,11 @@
  * - the first backup: every file read from the Agent's snapshot into the Controller's store;
  * - 1% of the files rewritten, then a second backup, which reads and stores only those;
  * - for each: MB/s (world bytes over the time from POST to SUCCEEDED), the bytes it stored, and the
- *   Controller's and the Agent's RSS (sampled from /proc every 20 ms) before and at their peaks.
+ *   Controller's and the Agent's RSS (sampled from /proc every 20 ms) before and at their peaks;
+ * - beside each first backup's MB/s, that of `cp -a` of the region files on the same filesystem,
+ *   synced, measured just before it, and the ratio; beside the incremental, its share of the first's time;
+ * - what each process read (rchar from /proc: an incremental backup reads the changed files, not
+ *   the world) and the CPU seconds it spent (a cost the machine's other load does not change much).
  * Then the same world is backed up to a local S3-compatible server (s3rver, in this process) by
  * the Agent with presigned requests, and restored from it.
  * Run with `npm run bench backups`.
@@ -20,6 +24,8 @@ import { join } from 'node:path';
 import type { Backup, BackupDestination, EnrollmentIssued, Node, ServerDetail, Team } from '../test/support/api-types.js';
 import { startTestS3, s3rverAccessKeyId, type TestS3 } from '../test/support/s3-server.js';
 import { adminSession } from './support/admin-session.js';
+import { againstCp, cpRate, settle } from './support/disk-baseline.js';
+import { countersDuring, countersText } from './support/process-io.js';
 import { MiB, peakRss, rssText, spawnProgram } from './support/process-rss.js';
 
 const worldMiB = Number(process.env.BENCH_WORLD_MIB ?? 1024);
@@ -38,7 +44,7 @@ async function poll<T>(what: string, probe: () => Promise<T | undefined>, timeou
 
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'cairn-bench-backups-'));
-  const controller = spawnProgram('dist/src/controller/main.js', ['--data-dir', join(dir, 'controller'), '--http-port', '0', '--grpc-port', '0']);
+  const controller = spawnProgram('dist/src/controller/main.js', ['--data-dir', join(dir, 'controller'), '--http-port', '0', '--grpc-port', '0', '--sftp-port', 'off']);
   let agent: ChildProcess | undefined;
   let s3: TestS3 | undefined;
   try {
@@ -61,26 +67,34 @@ async function main(): Promise<void> {
     for (let i = 0; i < files; i++) await writeFile(regionFile(i), randomBytes(fileMiB * MiB));
     process.stdout.write(`world: ${files} files of ${fileMiB} MiB of random bytes (${worldMiB} MiB)\n`);
 
-    const backup = async (label: string, destinationId?: string) => {
+    const worldBytes = files * fileMiB * MiB;
+    const cpNow = () => cpRate(region, join(dir, 'cp-baseline'), worldBytes);
+
+    const backup = async (label: string, destinationId?: string, cp?: number) => {
+      await settle(dir);
       const started = now();
-      const { result, rss } = await peakRss({ Controller: controller.pid!, Agent: agent!.pid! }, async () => {
+      // To S3 the bench process counts too: the S3 server is in it.
+      const pids = { Controller: controller.pid!, Agent: agent!.pid!, ...(destinationId ? { 's3rver (bench process)': process.pid } : {}) };
+      const { result: { result, rss }, spent } = await countersDuring(pids, () => peakRss(pids, async () => {
         const taken = await call<Backup>('POST', `/servers/${server.id}/backups`, destinationId ? { destinationId } : {});
         return poll(`${label} backup`, async () => {
           const b = await call<Backup>('GET', `/backups/${taken.id}`);
           return b.state === 'SUCCEEDED' || b.state === 'FAILED' ? b : undefined;
         }, 30 * 60_000, 100);
-      });
+      }));
       const seconds = (now() - started) / 1000;
       if (result.state !== 'SUCCEEDED') throw new Error(`${label} backup failed: ${result.error}`);
-      process.stdout.write(`${label} backup: ${(result.sizeBytes / 1e6 / seconds).toFixed(1)} MB/s (${result.sizeBytes / MiB} MiB world in ${seconds.toFixed(1)} s, ${result.fileCount} files), stored ${(result.storedBytes / MiB).toFixed(1)} MiB (${((100 * result.storedBytes) / result.sizeBytes).toFixed(2)}% of the world); ${rssText(rss)}\n`);
-      return result;
+      const rate = result.sizeBytes / 1e6 / seconds;
+      process.stdout.write(`${label} backup: ${cp ? againstCp(rate, cp) : `${rate.toFixed(1)} MB/s`} (${result.sizeBytes / MiB} MiB world in ${seconds.toFixed(1)} s, ${result.fileCount} files), stored ${(result.storedBytes / MiB).toFixed(1)} MiB (${((100 * result.storedBytes) / result.sizeBytes).toFixed(2)}% of the world); ${rssText(rss)}; ${countersText(spent)} (reads: files, sockets and the API's polls)\n`);
+      return { ...result, seconds };
     };
 
-    await backup('first (full)');
+    const first = await backup('first (full)', undefined, await cpNow());
     const changed = Math.max(1, Math.round(files / 100));
     for (let i = 0; i < changed; i++) await writeFile(regionFile((i * 97) % files), randomBytes(fileMiB * MiB));
     process.stdout.write(`changed ${changed} of ${files} files\n`);
     const second = await backup('second (incremental)');
+    process.stdout.write(`incremental: ${second.seconds.toFixed(2)} s, ${(second.seconds / first.seconds).toFixed(3)} of the first backup's ${first.seconds.toFixed(2)} s (goal: at most 0.1)\n`);
     if (second.storedBytes >= second.sizeBytes * 0.05) {
       process.stdout.write('the incremental backup stored 5% of the world or more\n');
       process.exitCode = 1;
@@ -91,7 +105,7 @@ async function main(): Promise<void> {
     const destination = await call<BackupDestination>('POST', '/backup-destinations', {
       name: 'bench-s3', kind: 'S3', endpoint: s3.endpoint, region: 'us-east-1', bucket: s3.bucket, accessKeyId: s3rverAccessKeyId, secretAccessKey: 'S3RVER', forcePathStyle: true,
     });
-    const toS3 = await backup('first to S3 (local s3rver)', destination.id);
+    const toS3 = await backup('first to S3 (local s3rver)', destination.id, await cpNow());
 
     // A restore from it: the Agent downloads every file with presigned GETs (after a PRE_RESTORE backup that stores nothing new).
     const started = now();
@@ -107,7 +121,11 @@ async function main(): Promise<void> {
     if (failure) throw new Error(`the restore from S3 failed: ${failure.message}`);
     process.stdout.write(`restore from S3 (local s3rver): ${(toS3.sizeBytes / 1e6 / seconds).toFixed(1)} MB/s (${toS3.sizeBytes / MiB} MiB in ${seconds.toFixed(1)} s, its PRE_RESTORE backup included); ${rssText(rss)}\n`);
   } finally {
-    agent?.kill('SIGKILL');
+    // SIGTERM, not SIGKILL: a stopping Agent writes its CPU profile (BENCH_CPU_PROF).
+    if (agent && agent.exitCode === null && agent.signalCode === null) {
+      agent.kill('SIGTERM');
+      await once(agent, 'exit');
+    }
     await s3?.dispose();
     controller.kill('SIGTERM');
     await once(controller, 'exit');

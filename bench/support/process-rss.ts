@@ -3,9 +3,13 @@ import { readFile } from 'node:fs/promises';
 
 export const MiB = 1024 * 1024;
 
-/** A built Cairn program (`dist/...`) in its own process, quiet but for warnings, on the embedded store. */
+/**
+ * A built Cairn program (`dist/...`) in its own process, quiet but for warnings, on the embedded store.
+ * With BENCH_CPU_PROF=<dir> it writes a CPU profile there when it exits (Node refuses --cpu-prof in NODE_OPTIONS).
+ */
 export function spawnProgram(script: string, args: string[]): ChildProcess {
-  return spawn(process.execPath, [script, ...args], { env: { ...process.env, MONGODB_URI: '', CAIRN_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  return spawn(process.execPath, [...profile, script, ...args], { env: { ...process.env, MONGODB_URI: '', CAIRN_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
 }
 
 /** A process's resident memory now, from /proc; 0 once it is gone. */

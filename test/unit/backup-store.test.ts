@@ -44,6 +44,16 @@ describe('the content-addressed backup store', () => {
     expect(entries.filter((e) => e.type === 'FILE')).to.have.length(101);
   });
 
+  it('hashes each file by its own bytes, whatever the sizes of the files hashed before it', async () => {
+    const sizes = { 'a-large.bin': 2.5 * 1024 * 1024, 'b-empty.bin': 0, 'c-small.bin': 3, 'd-exact.bin': 1024 * 1024, 'e-medium.bin': 70_000 };
+    const contents = Object.fromEntries(Object.entries(sizes).map(([name, size]) => [name, randomBytes(size)]));
+    for (const [name, content] of Object.entries(contents)) await writeFile(join(world, name), content);
+    const entries = await scanTree(world);
+    for (const [name, content] of Object.entries(contents)) {
+      expect(entries.find((e) => e.path === name)?.sha256, name).to.equal(createHash('sha256').update(content).digest('hex'));
+    }
+  });
+
   it('a second backup after 1% of the files changed stores under 5% of the bytes again', async () => {
     const first = await backupTree(world, store, 'one', at);
     expect(first.fileCount).to.equal(101);

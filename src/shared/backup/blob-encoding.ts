@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
-import { createGunzip, createGzip, deflateRawSync, type Gunzip, type Gzip } from 'node:zlib';
+import { createGunzip, createGzip, type Gunzip, type Gzip } from 'node:zlib';
 import { ChecksumMismatchError } from './blob-store.js';
+import { worthCompressing } from './compressibility.js';
 
 export const shaPattern = /^[0-9a-f]{64}$/;
 
@@ -26,8 +27,8 @@ const tags = { raw: 0x52, gzip: 0x47 } as const;
 const sampleBytes = 64 * 1024;
 
 /**
- * Encodes a blob for storage: gzip (fast level) when a sample of its start compresses by a tenth
- * or more, else as it is. Minecraft region files are compressed already, and gzip of
+ * Encodes a blob for storage: gzip (fast level) when a sample of its start would compress by a
+ * tenth or more (compressibility.ts), else as it is. Minecraft region files are compressed already, and gzip of
  * incompressible bytes would cost most of a backup's time for nothing.
  */
 export class BlobEncoder extends Transform {
@@ -54,10 +55,10 @@ export class BlobEncoder extends Transform {
 
   private decide(): Buffer {
     this.decided = true;
-    const sample = Buffer.concat(this.head);
+    // A first chunk as large as the sample (the link's 1 MiB) is looked at where it is, not copied.
+    const sample = this.head.length === 1 ? this.head[0] : Buffer.concat(this.head);
     this.head = [];
-    const tried = sample.subarray(0, sampleBytes);
-    const compressible = tried.length > 0 && deflateRawSync(tried, { level: 1 }).length < tried.length * 0.9;
+    const compressible = worthCompressing(sample.subarray(0, sampleBytes));
     this.push(Buffer.from([compressible ? tags.gzip : tags.raw]));
     if (compressible) {
       this.gzip = createGzip({ level: 1 });

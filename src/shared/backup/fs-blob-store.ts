@@ -23,8 +23,8 @@ function checkId(backupId: string): string {
 /**
  * A content-addressed store in a directory: `blobs/<ab>/<sha256>.blob` (BlobEncoder: gzip only where
  * it pays) and `manifests/<backupId>.json`. Every write goes to a
- * temporary file (`*.partial`) renamed into place, so a crash never leaves a half blob under a real
- * name; what a crash does leave, garbage collection removes.
+ * temporary file (`*.partial`), flushed to the disk and renamed into place, so a crash never leaves
+ * a half blob under a real name; what a crash does leave, garbage collection removes.
  */
 export class FsBlobStore implements BlobStore {
   constructor(readonly root: string) {}
@@ -51,10 +51,11 @@ export class FsBlobStore implements BlobStore {
     await mkdir(join(path, '..'), { recursive: true });
     const temp = `${path}.${randomUUID()}.partial`;
     try {
-      await pipeline(Readable.from(content), verifying(sha256), new BlobEncoder(), createWriteStream(temp));
-      const { size } = await stat(temp);
+      // Flushed once per blob before its rename (not per chunk): a backup that SUCCEEDED survives a power cut.
+      const file = createWriteStream(temp, { flush: true });
+      await pipeline(Readable.from(content), verifying(sha256), new BlobEncoder(), file);
       await rename(temp, path);
-      return size;
+      return file.bytesWritten;
     } catch (e) {
       await rm(temp, { force: true });
       throw e;
@@ -86,7 +87,7 @@ export class FsBlobStore implements BlobStore {
     const path = this.manifestPath(manifest.backupId);
     await mkdir(join(path, '..'), { recursive: true });
     const temp = `${path}.${randomUUID()}.partial`;
-    await writeFile(temp, JSON.stringify(manifest));
+    await writeFile(temp, JSON.stringify(manifest), { flush: true });
     await rename(temp, path);
   }
 

@@ -1,4 +1,4 @@
-import { eachFile } from '../transfers/pipelined.js';
+import pMap from 'p-map';
 import { collectGarbage, type BlobStore } from '../../../shared/backup/blob-store.js';
 import { checkManifestPath, totalBytes, type ManifestEntry } from '../../../shared/backup/manifest.js';
 import { isDirect } from '../../store/direct-blobs.js';
@@ -9,6 +9,14 @@ import { SnapshotSource } from '../transfers/snapshot-source.js';
 import { areaTeamOf } from './backup-area.js';
 import type { BackupKind, BackupOutcome } from './backup-runner.js';
 import type { DestinationLocks } from './destination-locks.js';
+
+/**
+ * Blobs a backup stores at once. Through the Controller each holds at most two read ranges
+ * (8 MiB) and waits a round trip per range and a flush per blob: with eight, the others' bytes
+ * fill those waits. Uploaded by the Agent to S3 each is mostly waiting on requests (HEAD,
+ * presigning, the PUT), which a dozen at once overlap.
+ */
+const blobsInFlight = { throughController: 8, byAgent: 12 } as const;
 
 /**
  * CONTROLLER and S3, the destinations whose store the Controller holds: a snapshot of the server
@@ -42,12 +50,12 @@ export class ControllerKind implements BackupKind {
         const send = isDirect(store)
           ? (entry: ManifestEntry) => uploadDirect(this.calls, snapshot, entry, store)
           : (entry: ManifestEntry) => store.putBlob(entry.sha256, snapshot.read(entry));
-        await eachFile(byContent.values(), async (entry) => {
+        await pMap(byContent.values(), async (entry) => {
           if (await store.hasBlob(entry.sha256)) return;
           // Awaited before it is added: `x += await` would add to the value read before the wait, losing the others'.
           const stored = await send(entry);
           storedBytes += stored;
-        });
+        }, { concurrency: isDirect(store) ? blobsInFlight.byAgent : blobsInFlight.throughController, stopOnError: true });
         await store.putManifest({ formatVersion: 1, backupId: backup._id, createdAt: backup.startedAt, entries });
         return { sizeBytes: totalBytes(entries), storedBytes, fileCount: entries.filter((e) => e.type === 'FILE').length };
       } finally {
