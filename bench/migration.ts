@@ -5,15 +5,19 @@
  * - how long players cannot connect: from the first refused TCP connect to the old address:port
  *   to the first accepted connect to the new one (both polled every 10 ms);
  * - the whole migration (202 to READY on the target) and when each step was first seen;
- * - the Controller's and both Agents' RSS before and their peaks during the migration (sampled from /proc every 10 ms).
+ * - the Controller's and both Agents' RSS before and their peaks during the migration (sampled from /proc every 10 ms);
+ * - the first copy's MB/s (the world's bytes over the `copying` step: the snapshot's open, which
+ *   hashes the world on the source, and the copy) beside `cp -a` of the same tree on the same
+ *   filesystem, synced, in the same run, and their ratio; and which path the copy took.
  * Run with `npm run bench migration`.
  */
-import type { ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { EnrollmentIssued, Node, ServerDetail, Team } from '../test/support/api-types.js';
 import { killGames } from '../test/support/fleet.js';
 import { writeWorld } from '../test/support/world-files.js';
@@ -21,6 +25,7 @@ import { adminSession } from './support/admin-session.js';
 import { MiB, peakRss, rssText, spawnProgram } from './support/process-rss.js';
 
 const worldMiB = Number(process.env.BENCH_WORLD_MIB ?? 1024);
+const run = promisify(execFile);
 const now = () => performance.now();
 
 async function poll<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
@@ -64,7 +69,15 @@ async function main(): Promise<void> {
     const get = () => call<ServerDetail>('GET', `/servers/${server.id}`);
     const server = await call<ServerDetail>('POST', '/servers', { name: 'world', teamId: team.id, software: { template: 'simcraft', version: '1.21.4' }, resources: { cpuMillis: 1000, memoryBytes: 1024 * MiB }, nodeId: nodes[0].id });
     await poll('READY', async () => ((await get()).phase === 'READY' ? true : undefined));
-    const files = await writeWorld(join(nodes[0].dir, 'servers', server.id, 'root'), worldMiB * MiB);
+    const root = join(nodes[0].dir, 'servers', server.id, 'root');
+    const files = await writeWorld(root, worldMiB * MiB);
+    // The baseline: the same tree copied by cp -a on the same filesystem, and synced, as the migration's stage is.
+    await run('sync');
+    const cpStarted = now();
+    await run('cp', ['-a', root, join(dir, 'cp-baseline')]);
+    await run('sync');
+    const cpMs = now() - cpStarted;
+    await rm(join(dir, 'cp-baseline'), { recursive: true, force: true });
     await call('POST', `/servers/${server.id}/start`);
     const running = await poll('RUNNING', async () => {
       const s = await get();
@@ -76,6 +89,7 @@ async function main(): Promise<void> {
 
     const steps = new Map<string, number>();
     let newPort: number | undefined;
+    let copyPath: string | undefined;
     let closedAt: number | undefined;
     let openedAt: number | undefined;
     const started = now();
@@ -84,6 +98,7 @@ async function main(): Promise<void> {
     const measured = peakRss({ Controller: controller.pid!, 'source Agent': agents[0].pid!, 'target Agent': agents[1].pid! }, () => poll('the migration', async () => {
       const s = await get();
       if (s.workflow && !steps.has(s.workflow.step)) steps.set(s.workflow.step, now() - started);
+      copyPath ??= s.workflow?.copyPath;
       if (s.nodeId === nodes[1].id && s.gamePort) newPort = s.gamePort;
       return s.phase === 'READY' && s.status.runtimeState === 'RUNNING' ? s : undefined;
     }, 600_000), 10);
@@ -104,6 +119,9 @@ async function main(): Promise<void> {
 
     const seconds = (ms: number) => (ms / 1000).toFixed(2);
     process.stdout.write(`steps first seen at (s after the 202): ${[...steps].map(([step, at]) => `${step} ${seconds(at)}`).join(', ')}\n`);
+    const mbps = (ms: number) => (worldMiB * MiB) / 1e6 / (ms / 1000);
+    const copyingMs = (steps.get('stopping') ?? NaN) - (steps.get('copying') ?? NaN);
+    process.stdout.write(`first copy (${copyPath ?? 'path not seen'}): ${seconds(copyingMs)} s, ${mbps(copyingMs).toFixed(0)} MB/s; cp -a of the same tree, synced: ${seconds(cpMs)} s, ${mbps(cpMs).toFixed(0)} MB/s; ratio ${(cpMs / copyingMs).toFixed(2)}\n`);
     process.stdout.write(`migration of ${worldMiB} MiB: ${seconds(totalMs)} s until READY and RUNNING on the target (${((worldMiB * MiB) / 1e6 / (totalMs / 1000)).toFixed(0)} MB/s overall)\n`);
     process.stdout.write(`game port closed (old ${oldPort} refused → new ${newPort} accepts): ${closedAt !== undefined && openedAt !== undefined ? `${seconds(openedAt - closedAt)} s` : 'not measured'}\n`);
     process.stdout.write(`${rssText(rss)}\n`);

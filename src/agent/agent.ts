@@ -163,7 +163,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
   registerConsole({ link, reconciler, runtime });
   const files = registerFiles({ dataDir: config.dataDir, link, reconciler, identityOf: (serverId) => boxes.identityOf(serverId), logger });
   registerUsage(link, reconciler);
-  const backups = await registerBackupOperations({ dataDir: config.dataDir, link, reconciler, runtime, installer, logger, quiescer });
+  const backups = await registerBackupOperations({ dataDir: config.dataDir, link, reconciler, runtime, installer, logger, quiescer, bindAddress: config.bindAddress });
   registerPrefetch(link, installer);
   link.start();
   return {

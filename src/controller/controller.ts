@@ -14,6 +14,7 @@ import { HttpDrain, type DrainReport } from './http/drain.js';
 import { createMetrics } from './metrics/registry.js';
 import { registerServerMetrics } from './metrics/server-metrics.js';
 import { createWorkflowMetrics } from './metrics/workflow-metrics.js';
+import { createMigrationCopyMetrics } from './metrics/migration-copy-metrics.js';
 import { allRoutes } from './http/routes/index.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { advertisedAgentLink } from './link/advertised-link.js';
@@ -125,6 +126,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
 
   const metrics = createMetrics(cairnVersion);
   createWorkflowMetrics(metrics.registry, services.workflows.outcomes);
+  createMigrationCopyMetrics(metrics.registry, services.migrationCopies);
   registerServerMetrics(metrics.registry, { census: services.serverCensus, reconcile: services.reconcileTimer, console: services.consoleHub }, logger);
   registerBackupMetrics(metrics.registry, services.backups.runner);
   registerDesiredSendMetrics(metrics.registry, services.desiredSender);

@@ -17,6 +17,8 @@ export interface BackupOperationDeps {
   runtime: ServerRuntime;
   installer: Installer;
   logger: Logger;
+  /** The address other Agents reach this one on (a migration's copy Agent to Agent binds there). */
+  bindAddress: string;
   /** Made by the Agent before its reconciler, which asks it whether a server is held for a copy (it does not sleep then). */
   quiescer: Quiescer;
 }
@@ -34,7 +36,7 @@ export async function registerBackupOperations(deps: BackupOperationDeps): Promi
   const { quiescer } = deps;
   const caches = new HashCaches();
   const stores = new LocalStores(deps.dataDir);
-  const snapshots = new Snapshots({ host, quiescer, caches, logger });
+  const snapshots = new Snapshots({ host, quiescer, caches, logger, peerAddress: deps.bindAddress });
   const localBackups = new LocalBackups({ host, quiescer, caches, stores, now: () => new Date() });
   const stages = await Stages.open({ dataDir: deps.dataDir, host, installer: deps.installer, stores, logger });
 
@@ -49,6 +51,7 @@ export async function registerBackupOperations(deps: BackupOperationDeps): Promi
     return { payload: 'fileChunk', fileChunk: last };
   });
   link.handle('snapshotUpload', async (input, ctx) => ({ payload: 'objectUploaded', objectUploaded: await snapshots.upload(input, ctx.signal) }));
+  link.handle('snapshotServe', async (input) => ({ payload: 'snapshotServing', snapshotServing: { port: await snapshots.serve(input) } }));
   link.handle('snapshotClose', async ({ snapshotId }) => {
     await snapshots.close(snapshotId);
     return {};
@@ -70,6 +73,7 @@ export async function registerBackupOperations(deps: BackupOperationDeps): Promi
     await stages.fetch(input, ctx.signal);
     return {};
   });
+  link.handle('stagePull', async (input, ctx) => ({ payload: 'stagePulled', stagePulled: { bytes: await stages.pull(input, ctx.signal) } }));
   link.handle('stageRemove', async (input) => {
     await stages.remove(input);
     return {};

@@ -10,6 +10,7 @@ import { readFileRange } from '../files/files.js';
 import type { HashCaches } from './hash-caches.js';
 import { checkId, leaseMsOf, Leases } from './leases.js';
 import { answerManifest } from './manifest-parts.js';
+import { SnapshotServer } from './peer/snapshot-server.js';
 import type { Quiescer, Release } from './quiesce.js';
 
 /** An upload reads the file this much at a time. */
@@ -20,6 +21,8 @@ interface Snapshot {
   /** The FILE entries of its manifest by path: only these can be read. */
   files: Map<string, ManifestEntry>;
   release?: Release;
+  /** Set once the snapshot is served to another Agent (SnapshotServe). */
+  peers?: Promise<SnapshotServer>;
 }
 
 export interface SnapshotDeps {
@@ -27,6 +30,8 @@ export interface SnapshotDeps {
   quiescer: Quiescer;
   caches: HashCaches;
   logger: Logger;
+  /** Where other Agents reach this one: the address its listener for them binds to. */
+  peerAddress: string;
 }
 
 export interface OpenInput {
@@ -45,7 +50,10 @@ export class Snapshots {
   private readonly leases: Leases<Snapshot>;
 
   constructor(private readonly deps: SnapshotDeps) {
-    this.leases = new Leases('snapshot', async (s) => s.release?.(), (err, id) => deps.logger.error({ err, snapshotId: id }, 'closing an expired snapshot failed'));
+    this.leases = new Leases('snapshot', async (s) => {
+      await s.peers?.then((served) => served.close(), () => undefined);
+      await s.release?.();
+    }, (err, id) => deps.logger.error({ err, snapshotId: id }, 'closing an expired snapshot failed'));
   }
 
   /** Opens the snapshot and answers its manifest in parts. */
@@ -88,6 +96,26 @@ export class Snapshots {
       } finally {
         await handle.close();
       }
+    });
+  }
+
+  /**
+   * Lets the holder of the grant's key read the snapshot's files straight from this Agent
+   * (SnapshotServe); answers the port they are served on. The listener is opened at the first
+   * grant and closes with the snapshot.
+   */
+  async serve(input: { snapshotId: string; grantId: string; key: Buffer; ttlMs: number }): Promise<number> {
+    return this.leases.use(input.snapshotId, async (snapshot) => {
+      snapshot.peers ??= SnapshotServer.listen({
+        root: snapshot.root,
+        files: snapshot.files,
+        use: (work) => this.leases.use(input.snapshotId, work),
+      }, this.deps.peerAddress, 0, this.deps.logger);
+      const served = await snapshot.peers.catch((e: unknown) => {
+        throw new AgentError('PEER_UNREACHABLE', `cannot listen for other Agents on ${this.deps.peerAddress}: ${e instanceof Error ? e.message : String(e)}`);
+      });
+      served.grant(input.grantId, input.key, input.ttlMs);
+      return served.port;
     });
   }
 

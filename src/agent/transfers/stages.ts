@@ -7,6 +7,7 @@ import { KeyedMutex } from '../../shared/keyed-mutex.js';
 import type { StageCommit } from '../../shared/link/generated/cairn/agent/v1/StageCommit.js';
 import type { StageFetch } from '../../shared/link/generated/cairn/agent/v1/StageFetch.js';
 import type { StageFromLocal } from '../../shared/link/generated/cairn/agent/v1/StageFromLocal.js';
+import type { StagePull } from '../../shared/link/generated/cairn/agent/v1/StagePull.js';
 import type { ResponsePayload } from '../../shared/link/messages.js';
 import type { Logger } from '../../shared/logger.js';
 import { InvalidTemplateError, parseTemplateJson } from '../../shared/template-check.js';
@@ -20,6 +21,7 @@ import type { LocalStores } from './local-stores.js';
 import { answerManifest } from './manifest-parts.js';
 import { fetchIntoStage } from './stage-fetch.js';
 import { StageFiles, stagePath, type StageChunk } from './stage-files.js';
+import { pullIntoStage } from './stage-pull.js';
 import { finishInterruptedCommits, recordCommitted, wasCommitted } from './stage-commits.js';
 import { swapIn, swapPathsOf } from './stage-swap.js';
 
@@ -97,6 +99,13 @@ export class Stages {
   async fetch(input: StageFetch, signal: AbortSignal): Promise<void> {
     const path = stagePath(input.path);
     return this.leases.use(input.stageId, (stage) => this.writeLocks.run(`${input.stageId}/${path}`, () => fetchIntoStage(stage.files, { ...input, path }, signal)));
+  }
+
+  /** Files straight from another Agent's snapshot (StagePull); answers the bytes written. */
+  async pull(input: StagePull, signal: AbortSignal): Promise<number> {
+    const files = input.files.map((f) => ({ ...f, path: stagePath(f.path) }));
+    const peer = { host: input.host, port: input.port, grantId: input.grantId, key: input.key, connectTimeoutMs: input.connectTimeoutMs || 3000 };
+    return this.leases.use(input.stageId, (stage) => pullIntoStage(stage.files, { peer, files, expectManifest: input.expectManifest }, (path, work) => this.writeLocks.run(`${input.stageId}/${path}`, work), signal));
   }
 
   async remove(input: { stageId: string; path: string }): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import type {
-  convergenceValues, desiredStates, phases, ResourcesSchema, RestartPolicySchema, runtimeStates, SoftwareSchema,
+  convergenceValues, CopyPath, desiredStates, phases, ResourcesSchema, RestartPolicySchema, runtimeStates, SoftwareSchema,
 } from '../schemas/servers.js';
 import type { Players, ResourceAmounts, StatusCondition } from './status.js';
 
@@ -103,6 +103,8 @@ export interface Workflow {
   /** MIGRATE: where the server goes, and the game port held for it there. */
   targetNodeId?: string;
   targetGamePort?: number;
+  /** MIGRATE: how the files went, once the first copy chose (the Agents could reach each other, or not). */
+  copyPath?: CopyPath;
   /** MIGRATE: the Node it leaves, once it has switched (its copy is removed last). */
   sourceNodeId?: string;
   /**

@@ -11,6 +11,9 @@ import { SftpAddress } from './sftp.js';
 export const desiredStates = ['RUNNING', 'STOPPED', 'DELETED'] as const;
 export const phases = ['PROVISIONING', 'READY', 'MIGRATING', 'RESTORING', 'UPDATING', 'DELETING', 'FAILED'] as const;
 export const runtimeStates = ['STOPPED', 'STARTING', 'RUNNING', 'STOPPING', 'CRASHED'] as const;
+/** How a migration's files go: Agent to Agent, or through the Controller when the Agents cannot reach each other. */
+export const copyPaths = ['DIRECT', 'RELAYED'] as const;
+export type CopyPath = (typeof copyPaths)[number];
 export const convergenceValues = ['CONVERGED', 'IN_PROGRESS', 'DISCREPANCY', 'UNKNOWN'] as const;
 
 export const SoftwareSchema = Type.Object({
@@ -163,6 +166,9 @@ export const ServerDetail = Type.Object({
   workflow: Type.Optional(Type.Object({
     kind: Type.String(), startedAt: DateTime, step: Type.String(),
     targetNodeId: Type.Optional(Uuid),
+    copyPath: Type.Optional(Type.Enum(copyPaths, {
+      description: 'MIGRATE: how the files are copied, once the first copy began: `DIRECT` (the target Agent pulls them from the source) or `RELAYED` (through the Controller, when the Agents cannot reach each other).',
+    })),
   })),
   sftp: Type.Optional(SftpAddress),
   createdAt: DateTime,

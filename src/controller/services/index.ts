@@ -285,6 +285,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     reconcileTimer,
     workflows: workflows.runner,
     migrations: workflows.migrations,
+    migrationCopies: workflows.copies,
     drain: workflows.drain,
     network: new NetworkService(
       deps, access, networkState, serverAggregate, new ProxyServer(deps, serverAggregate, placing, serverCreation, deps.templates), teams, routePush,

@@ -23,9 +23,9 @@ function controllerConditions(doc: Shared<ServerDoc>, nodeConnected: boolean): S
   return conditions;
 }
 
-/** The workflow as the API shows it: kind, start, step and, for a migration, where the server goes. */
+/** The workflow as the API shows it: kind, start, step and, for a migration, where the server goes and how its files go. */
 const workflowView = (w: NonNullable<ServerDoc['workflow']>) =>
-  ({ kind: w.kind, startedAt: w.startedAt, step: w.step, ...(w.targetNodeId ? { targetNodeId: w.targetNodeId } : {}) });
+  ({ kind: w.kind, startedAt: w.startedAt, step: w.step, ...(w.targetNodeId ? { targetNodeId: w.targetNodeId } : {}), ...(w.copyPath ? { copyPath: w.copyPath } : {}) });
 
 export function serverConditions(doc: Shared<ServerDoc>, nodeConnected: boolean): Shared<StatusCondition>[] {
   return [...doc.observed.conditions, ...controllerConditions(doc, nodeConnected)];

@@ -16,6 +16,7 @@ import type { CatalogService } from '../plugins/catalog.js';
 import type { ServerChangeHub } from '../servers/change-hub.js';
 import type { ServerAggregate } from '../servers/aggregate.js';
 import type { PlacementTurn } from '../servers/placement-turn.js';
+import { CopyTally } from '../transfers/copy-tally.js';
 import { NodeDrain } from './migrate/drain.js';
 import { defaultMigrationTimings, type MigrationTimings } from './migrate/migration-context.js';
 import { MigrationService } from './migrate/migrations.js';
@@ -57,13 +58,14 @@ export interface WorkflowDeps {
  */
 export function createWorkflowServices(d: WorkflowDeps) {
   const outcomes = new WorkflowOutcomes();
+  const copies = new CopyTally();
   const runner = new WorkflowRunner(d.deps, (serverId, work) => d.backups.runner.exclusive(serverId, work), outcomes);
   const { deps, servers, templates } = d;
   const calls = new RawNodeCalls(d.agents);
   const ready = (nodeId: string) => nodeReady(d.fleet, nodeId, backupDeadlines.nodeReadyMs);
   const migrations = new MigrationService({
     deps, servers, placing: d.placing, templates, directory: d.directory, desired: d.desired, nodeStates: d.fleet, agents: d.agents, fileChanges: d.fileChanges,
-    timings: d.migrationTimings ?? defaultMigrationTimings,
+    timings: d.migrationTimings ?? defaultMigrationTimings, copies,
   }, d.access, runner);
   const restore = new RestoreService({
     deps, servers, templates, destinations: d.backups.destinations, runner: d.backups.runner, calls, changes: d.serverChanges, nodeReady: ready, fileChanges: d.fileChanges,
@@ -77,5 +79,5 @@ export function createWorkflowServices(d: WorkflowDeps) {
   for (const definition of [migrations, restore, updates]) runner.define(definition);
   // After the migrations it left are resumed: a drain waits for them before it looks again.
   runner.carryOn(drain);
-  return { runner, outcomes, migrations, drain, restore, updates };
+  return { runner, outcomes, copies, migrations, drain, restore, updates };
 }

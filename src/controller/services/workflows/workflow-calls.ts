@@ -23,7 +23,8 @@ export class WorkflowCalls extends NodeCalls {
     }
   }
 
-  private describe(nodeId: string, request: string, e: unknown): string {
+  /** A failure of a request to a Node, in the words a rollback's condition shows. */
+  describe(nodeId: string, request: string, e: unknown): string {
     const node = this.nameOf(nodeId);
     if (isNodeUnavailable(e)) {
       return e.reason === 'deadline' ? `Node ${node} did not answer ${request} in time` : `Node ${node} is not connected`;

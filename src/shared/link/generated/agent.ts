@@ -49,6 +49,7 @@ import type { PrefetchArtifactInput as _cairn_agent_v1_PrefetchArtifactInput, Pr
 import type { PropertiesInput as _cairn_agent_v1_PropertiesInput, Properties as _cairn_agent_v1_Properties } from './cairn/agent/v1/Properties.js';
 import type { PropertiesGetInput as _cairn_agent_v1_PropertiesGetInput, PropertiesGet as _cairn_agent_v1_PropertiesGet } from './cairn/agent/v1/PropertiesGet.js';
 import type { PropertiesPatchInput as _cairn_agent_v1_PropertiesPatchInput, PropertiesPatch as _cairn_agent_v1_PropertiesPatch } from './cairn/agent/v1/PropertiesPatch.js';
+import type { PullFileInput as _cairn_agent_v1_PullFileInput, PullFile as _cairn_agent_v1_PullFile } from './cairn/agent/v1/PullFile.js';
 import type { RequestInput as _cairn_agent_v1_RequestInput, Request as _cairn_agent_v1_Request } from './cairn/agent/v1/Request.js';
 import type { RequestFullStateInput as _cairn_agent_v1_RequestFullStateInput, RequestFullState as _cairn_agent_v1_RequestFullState } from './cairn/agent/v1/RequestFullState.js';
 import type { ResourcesInput as _cairn_agent_v1_ResourcesInput, Resources as _cairn_agent_v1_Resources } from './cairn/agent/v1/Resources.js';
@@ -65,6 +66,8 @@ import type { SnapshotCloseInput as _cairn_agent_v1_SnapshotCloseInput, Snapshot
 import type { SnapshotManifestInput as _cairn_agent_v1_SnapshotManifestInput, SnapshotManifest as _cairn_agent_v1_SnapshotManifest } from './cairn/agent/v1/SnapshotManifest.js';
 import type { SnapshotOpenInput as _cairn_agent_v1_SnapshotOpenInput, SnapshotOpen as _cairn_agent_v1_SnapshotOpen } from './cairn/agent/v1/SnapshotOpen.js';
 import type { SnapshotReadInput as _cairn_agent_v1_SnapshotReadInput, SnapshotRead as _cairn_agent_v1_SnapshotRead } from './cairn/agent/v1/SnapshotRead.js';
+import type { SnapshotServeInput as _cairn_agent_v1_SnapshotServeInput, SnapshotServe as _cairn_agent_v1_SnapshotServe } from './cairn/agent/v1/SnapshotServe.js';
+import type { SnapshotServingInput as _cairn_agent_v1_SnapshotServingInput, SnapshotServing as _cairn_agent_v1_SnapshotServing } from './cairn/agent/v1/SnapshotServing.js';
 import type { SnapshotUploadInput as _cairn_agent_v1_SnapshotUploadInput, SnapshotUpload as _cairn_agent_v1_SnapshotUpload } from './cairn/agent/v1/SnapshotUpload.js';
 import type { SoftwareInput as _cairn_agent_v1_SoftwareInput, Software as _cairn_agent_v1_Software } from './cairn/agent/v1/Software.js';
 import type { StageAbortInput as _cairn_agent_v1_StageAbortInput, StageAbort as _cairn_agent_v1_StageAbort } from './cairn/agent/v1/StageAbort.js';
@@ -74,6 +77,8 @@ import type { StageCommitStateInput as _cairn_agent_v1_StageCommitStateInput, St
 import type { StageCommittedInput as _cairn_agent_v1_StageCommittedInput, StageCommitted as _cairn_agent_v1_StageCommitted } from './cairn/agent/v1/StageCommitted.js';
 import type { StageFetchInput as _cairn_agent_v1_StageFetchInput, StageFetch as _cairn_agent_v1_StageFetch } from './cairn/agent/v1/StageFetch.js';
 import type { StageFromLocalInput as _cairn_agent_v1_StageFromLocalInput, StageFromLocal as _cairn_agent_v1_StageFromLocal } from './cairn/agent/v1/StageFromLocal.js';
+import type { StagePullInput as _cairn_agent_v1_StagePullInput, StagePull as _cairn_agent_v1_StagePull } from './cairn/agent/v1/StagePull.js';
+import type { StagePulledInput as _cairn_agent_v1_StagePulledInput, StagePulled as _cairn_agent_v1_StagePulled } from './cairn/agent/v1/StagePulled.js';
 import type { StageRemoveInput as _cairn_agent_v1_StageRemoveInput, StageRemove as _cairn_agent_v1_StageRemove } from './cairn/agent/v1/StageRemove.js';
 import type { StageScanInput as _cairn_agent_v1_StageScanInput, StageScan as _cairn_agent_v1_StageScan } from './cairn/agent/v1/StageScan.js';
 import type { StageWriteInput as _cairn_agent_v1_StageWriteInput, StageWrite as _cairn_agent_v1_StageWrite } from './cairn/agent/v1/StageWrite.js';
@@ -146,6 +151,7 @@ export interface ProtoGrpcType {
         Properties: MessageTypeDefinition<_cairn_agent_v1_PropertiesInput, _cairn_agent_v1_Properties>
         PropertiesGet: MessageTypeDefinition<_cairn_agent_v1_PropertiesGetInput, _cairn_agent_v1_PropertiesGet>
         PropertiesPatch: MessageTypeDefinition<_cairn_agent_v1_PropertiesPatchInput, _cairn_agent_v1_PropertiesPatch>
+        PullFile: MessageTypeDefinition<_cairn_agent_v1_PullFileInput, _cairn_agent_v1_PullFile>
         Request: MessageTypeDefinition<_cairn_agent_v1_RequestInput, _cairn_agent_v1_Request>
         RequestFullState: MessageTypeDefinition<_cairn_agent_v1_RequestFullStateInput, _cairn_agent_v1_RequestFullState>
         Resources: MessageTypeDefinition<_cairn_agent_v1_ResourcesInput, _cairn_agent_v1_Resources>
@@ -163,6 +169,8 @@ export interface ProtoGrpcType {
         SnapshotManifest: MessageTypeDefinition<_cairn_agent_v1_SnapshotManifestInput, _cairn_agent_v1_SnapshotManifest>
         SnapshotOpen: MessageTypeDefinition<_cairn_agent_v1_SnapshotOpenInput, _cairn_agent_v1_SnapshotOpen>
         SnapshotRead: MessageTypeDefinition<_cairn_agent_v1_SnapshotReadInput, _cairn_agent_v1_SnapshotRead>
+        SnapshotServe: MessageTypeDefinition<_cairn_agent_v1_SnapshotServeInput, _cairn_agent_v1_SnapshotServe>
+        SnapshotServing: MessageTypeDefinition<_cairn_agent_v1_SnapshotServingInput, _cairn_agent_v1_SnapshotServing>
         SnapshotUpload: MessageTypeDefinition<_cairn_agent_v1_SnapshotUploadInput, _cairn_agent_v1_SnapshotUpload>
         Software: MessageTypeDefinition<_cairn_agent_v1_SoftwareInput, _cairn_agent_v1_Software>
         StageAbort: MessageTypeDefinition<_cairn_agent_v1_StageAbortInput, _cairn_agent_v1_StageAbort>
@@ -172,6 +180,8 @@ export interface ProtoGrpcType {
         StageCommitted: MessageTypeDefinition<_cairn_agent_v1_StageCommittedInput, _cairn_agent_v1_StageCommitted>
         StageFetch: MessageTypeDefinition<_cairn_agent_v1_StageFetchInput, _cairn_agent_v1_StageFetch>
         StageFromLocal: MessageTypeDefinition<_cairn_agent_v1_StageFromLocalInput, _cairn_agent_v1_StageFromLocal>
+        StagePull: MessageTypeDefinition<_cairn_agent_v1_StagePullInput, _cairn_agent_v1_StagePull>
+        StagePulled: MessageTypeDefinition<_cairn_agent_v1_StagePulledInput, _cairn_agent_v1_StagePulled>
         StageRemove: MessageTypeDefinition<_cairn_agent_v1_StageRemoveInput, _cairn_agent_v1_StageRemove>
         StageScan: MessageTypeDefinition<_cairn_agent_v1_StageScanInput, _cairn_agent_v1_StageScan>
         StageWrite: MessageTypeDefinition<_cairn_agent_v1_StageWriteInput, _cairn_agent_v1_StageWrite>

@@ -2,6 +2,7 @@ import type { NodeFleet } from '../../../actors/fleet.js';
 import type { AgentSessions } from '../../../link/session-registry.js';
 import type { TemplateCatalog } from '../../../adapters/software/template-catalog.js';
 import type { ServiceDeps } from '../../deps.js';
+import type { CopyTally } from '../../transfers/copy-tally.js';
 import type { FileChangesUnderWay } from '../../files/file-changes.js';
 import type { DesiredChanges } from '../../../core/desired-changes.js';
 import type { NodeDirectory } from '../../../core/node-directory.js';
@@ -35,4 +36,6 @@ export interface MigrationContext {
   agents: AgentSessions;
   fileChanges: Pick<FileChangesUnderWay, 'settled'>;
   timings: MigrationTimings;
+  /** Where each copy's bytes and path are told (the metrics). */
+  copies: CopyTally;
 }

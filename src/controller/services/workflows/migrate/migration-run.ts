@@ -3,7 +3,6 @@ import { emptyObserved } from '../../../domain/server-spec.js';
 import type { ServerDoc } from '../../../store/records.js';
 import { fileChangesEnded } from '../../files/file-changes.js';
 import type { ServerReport } from '../../../domain/server-report.js';
-import { copyEntries } from '../../transfers/copy.js';
 import { SnapshotSource } from '../../transfers/snapshot-source.js';
 import { StageSink } from '../../transfers/stage-sink.js';
 import { awaitReport, unlessAborted } from '../report-waits.js';
@@ -12,6 +11,7 @@ import { WorkflowCalls } from '../workflow-calls.js';
 import type { WorkflowResult } from '../workflow-outcomes.js';
 import { WorkflowSteps } from '../workflow-steps.js';
 import type { MigrationContext } from './migration-context.js';
+import { MigrationCopy } from './migration-copy.js';
 
 /** After these steps the server lives on its target: a restart finishes the migration; before them it rolls back. */
 const switchedSteps = new Set(['starting', 'cleaning']);
@@ -30,6 +30,7 @@ const reasonOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 export class MigrationRun extends WorkflowSteps {
   private sink?: StageSink;
   private readonly calls: WorkflowCalls;
+  private readonly copier: MigrationCopy;
   private readonly lost = new AbortController();
   /** Aborted when a Node is lost before the switch or the Controller stops. */
   private readonly guard: AbortSignal;
@@ -42,6 +43,7 @@ export class MigrationRun extends WorkflowSteps {
   ) {
     super(ctx, doc, stopping);
     this.calls = new WorkflowCalls(ctx.agents, this.name);
+    this.copier = new MigrationCopy(ctx, this.calls, doc._id);
     this.guard = AbortSignal.any([this.lost.signal, stopping]);
   }
 
@@ -122,6 +124,7 @@ export class MigrationRun extends WorkflowSteps {
    * Copies the source's files into the stage. The first pass reads the running server as it is
    * (a file written meanwhile is staged as read); the second, of the stopped server, copies only
    * what differs from the stage and removes what went, each file checked against the manifest.
+   * The workflow records the path the files took (`copyPath`) as soon as it is known.
    */
   private async copy(source: string, sink: StageSink, sync: boolean): Promise<void> {
     const staged = sync ? await sink.scan() : [];
@@ -129,7 +132,8 @@ export class MigrationRun extends WorkflowSteps {
     try {
       const delta = manifestDelta(staged, snapshot.entries);
       for (const path of delta.remove) await sink.remove(path);
-      await copyEntries(snapshot, sink, [...delta.directories, ...delta.copy], sync);
+      const path = await this.copier.copy(snapshot, sink, [...delta.directories, ...delta.copy], sync);
+      if (this.workflow.copyPath !== path) await this.step(this.workflow.step, { copyPath: path });
     } finally {
       await snapshot.close();
     }

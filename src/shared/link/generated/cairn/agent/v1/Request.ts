@@ -35,6 +35,8 @@ import type { UploadAppendInput as _cairn_agent_v1_UploadAppendInput, UploadAppe
 import type { UploadStatusInput as _cairn_agent_v1_UploadStatusInput, UploadStatus as _cairn_agent_v1_UploadStatus } from '../../../cairn/agent/v1/UploadStatus.js';
 import type { UploadCancelInput as _cairn_agent_v1_UploadCancelInput, UploadCancel as _cairn_agent_v1_UploadCancel } from '../../../cairn/agent/v1/UploadCancel.js';
 import type { UploadCompleteInput as _cairn_agent_v1_UploadCompleteInput, UploadComplete as _cairn_agent_v1_UploadComplete } from '../../../cairn/agent/v1/UploadComplete.js';
+import type { SnapshotServeInput as _cairn_agent_v1_SnapshotServeInput, SnapshotServe as _cairn_agent_v1_SnapshotServe } from '../../../cairn/agent/v1/SnapshotServe.js';
+import type { StagePullInput as _cairn_agent_v1_StagePullInput, StagePull as _cairn_agent_v1_StagePull } from '../../../cairn/agent/v1/StagePull.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface RequestInput {
@@ -89,7 +91,12 @@ export interface RequestInput {
   'uploadStatus'?: (_cairn_agent_v1_UploadStatusInput | null);
   'uploadCancel'?: (_cairn_agent_v1_UploadCancelInput | null);
   'uploadComplete'?: (_cairn_agent_v1_UploadCompleteInput | null);
-  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch"|"prefetchArtifact"|"fileMove"|"fileArchiveJob"|"fileArchiveRead"|"uploadBegin"|"uploadAppend"|"uploadStatus"|"uploadCancel"|"uploadComplete";
+  /**
+   * Migrations Agent to Agent (see "Snapshots and stages" below).
+   */
+  'snapshotServe'?: (_cairn_agent_v1_SnapshotServeInput | null);
+  'stagePull'?: (_cairn_agent_v1_StagePullInput | null);
+  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch"|"prefetchArtifact"|"fileMove"|"fileArchiveJob"|"fileArchiveRead"|"uploadBegin"|"uploadAppend"|"uploadStatus"|"uploadCancel"|"uploadComplete"|"snapshotServe"|"stagePull";
 }
 
 export interface Request {
@@ -144,5 +151,10 @@ export interface Request {
   'uploadStatus'?: (_cairn_agent_v1_UploadStatus | null);
   'uploadCancel'?: (_cairn_agent_v1_UploadCancel | null);
   'uploadComplete'?: (_cairn_agent_v1_UploadComplete | null);
-  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch"|"prefetchArtifact"|"fileMove"|"fileArchiveJob"|"fileArchiveRead"|"uploadBegin"|"uploadAppend"|"uploadStatus"|"uploadCancel"|"uploadComplete";
+  /**
+   * Migrations Agent to Agent (see "Snapshots and stages" below).
+   */
+  'snapshotServe'?: (_cairn_agent_v1_SnapshotServe | null);
+  'stagePull'?: (_cairn_agent_v1_StagePull | null);
+  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch"|"prefetchArtifact"|"fileMove"|"fileArchiveJob"|"fileArchiveRead"|"uploadBegin"|"uploadAppend"|"uploadStatus"|"uploadCancel"|"uploadComplete"|"snapshotServe"|"stagePull";
 }

@@ -12,6 +12,8 @@ import type { UsageSamplesInput as _cairn_agent_v1_UsageSamplesInput, UsageSampl
 import type { ObjectUploadedInput as _cairn_agent_v1_ObjectUploadedInput, ObjectUploaded as _cairn_agent_v1_ObjectUploaded } from '../../../cairn/agent/v1/ObjectUploaded.js';
 import type { ArchiveProgressInput as _cairn_agent_v1_ArchiveProgressInput, ArchiveProgress as _cairn_agent_v1_ArchiveProgress } from '../../../cairn/agent/v1/ArchiveProgress.js';
 import type { UploadStateInput as _cairn_agent_v1_UploadStateInput, UploadState as _cairn_agent_v1_UploadState } from '../../../cairn/agent/v1/UploadState.js';
+import type { SnapshotServingInput as _cairn_agent_v1_SnapshotServingInput, SnapshotServing as _cairn_agent_v1_SnapshotServing } from '../../../cairn/agent/v1/SnapshotServing.js';
+import type { StagePulledInput as _cairn_agent_v1_StagePulledInput, StagePulled as _cairn_agent_v1_StagePulled } from '../../../cairn/agent/v1/StagePulled.js';
 
 export interface ResponseInput {
   /**
@@ -41,7 +43,9 @@ export interface ResponseInput {
   'objectUploaded'?: (_cairn_agent_v1_ObjectUploadedInput | null);
   'archiveProgress'?: (_cairn_agent_v1_ArchiveProgressInput | null);
   'uploadState'?: (_cairn_agent_v1_UploadStateInput | null);
-  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay"|"stageCommitState"|"usageSamples"|"objectUploaded"|"archiveProgress"|"uploadState";
+  'snapshotServing'?: (_cairn_agent_v1_SnapshotServingInput | null);
+  'stagePulled'?: (_cairn_agent_v1_StagePulledInput | null);
+  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay"|"stageCommitState"|"usageSamples"|"objectUploaded"|"archiveProgress"|"uploadState"|"snapshotServing"|"stagePulled";
 }
 
 export interface Response {
@@ -72,5 +76,7 @@ export interface Response {
   'objectUploaded'?: (_cairn_agent_v1_ObjectUploaded | null);
   'archiveProgress'?: (_cairn_agent_v1_ArchiveProgress | null);
   'uploadState'?: (_cairn_agent_v1_UploadState | null);
-  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay"|"stageCommitState"|"usageSamples"|"objectUploaded"|"archiveProgress"|"uploadState";
+  'snapshotServing'?: (_cairn_agent_v1_SnapshotServing | null);
+  'stagePulled'?: (_cairn_agent_v1_StagePulled | null);
+  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay"|"stageCommitState"|"usageSamples"|"objectUploaded"|"archiveProgress"|"uploadState"|"snapshotServing"|"stagePulled";
 }

@@ -11,6 +11,7 @@ export interface ResponseErrorInput {
    * what its sha256 says; for PrefetchArtifact, bytes that are not the artifact), QUIESCE_FAILED (the template's quiesce did not finish before its deadline);
    * for SnapshotUpload and StageFetch also OBJECT_STORE (the object store refused a presigned
    * request or could not be reached; the message gives its status and error code, never the URL);
+   * for StagePull also PEER_UNREACHABLE (the serving Agent could not be reached, or broke off);
    * for PrefetchArtifact also UNAVAILABLE (the artifact could not be fetched; the message says why);
    * for FileArchiveJob also INVALID_ARCHIVE (not a readable archive) and DISK_QUOTA_EXCEEDED;
    * for uploads also UPLOAD_OFFSET_MISMATCH (bytes not at the upload's offset), DISK_QUOTA_EXCEEDED and NO_SPACE.
@@ -32,6 +33,7 @@ export interface ResponseError {
    * what its sha256 says; for PrefetchArtifact, bytes that are not the artifact), QUIESCE_FAILED (the template's quiesce did not finish before its deadline);
    * for SnapshotUpload and StageFetch also OBJECT_STORE (the object store refused a presigned
    * request or could not be reached; the message gives its status and error code, never the URL);
+   * for StagePull also PEER_UNREACHABLE (the serving Agent could not be reached, or broke off);
    * for PrefetchArtifact also UNAVAILABLE (the artifact could not be fetched; the message says why);
    * for FileArchiveJob also INVALID_ARCHIVE (not a readable archive) and DISK_QUOTA_EXCEEDED;
    * for uploads also UPLOAD_OFFSET_MISMATCH (bytes not at the upload's offset), DISK_QUOTA_EXCEEDED and NO_SPACE.
