@@ -9,7 +9,8 @@
  * late change set beside the stalls of the Controller and of its Agent process (support/stall-probe.js). Knobs: BENCH_FLEET_AGENTS (5000),
  * BENCH_FLEET_SERVERS (100000), BENCH_FLEET_PROCS (8: with 1,250 Agents in one process its own pauses reached 2.2 s; their CPU and event-loop delay are printed beside the Controller's), BENCH_FLEET_ENROLL_BATCH (100 enrolling at
  * once, shared by the processes), BENCH_FLEET_WINDOW_SECONDS (20),
- * BENCH_FLEET_CHANGES_PER_SECOND (20), BENCH_FLEET_CHANGE_SECONDS (30), BENCH_FLEET_CPU_PROF (a
+ * BENCH_FLEET_CHANGES_PER_SECOND (20), BENCH_FLEET_CHANGE_SECONDS (30), BENCH_FLEET_RUNS (5 change windows),
+ * BENCH_FLEET_HEALTHY_SECONDS (600: how long the Agents may take to be all HEALTHY), BENCH_FLEET_CPU_PROF (a
  * directory: the Controller writes its --cpu-prof there), BENCH_FLEET_ONLY=rehydrate (stop after
  * rehydration), BENCH_FLEET_SEED_DIR (keep the seed there and reuse it). Run with `npm run bench fleet`.
  */
@@ -35,6 +36,7 @@ const windowSeconds = Number(process.env.BENCH_FLEET_WINDOW_SECONDS ?? 20);
 const changesPerSecond = Number(process.env.BENCH_FLEET_CHANGES_PER_SECOND ?? 20);
 const changeSeconds = Number(process.env.BENCH_FLEET_CHANGE_SECONDS ?? 30);
 const runs = Number(process.env.BENCH_FLEET_RUNS ?? 5);
+const healthySeconds = Number(process.env.BENCH_FLEET_HEALTHY_SECONDS ?? 600);
 const cpuProfDir = process.env.BENCH_FLEET_CPU_PROF;
 const stallProbe = ['--import', join(import.meta.dirname, 'support', 'stall-probe.js')];
 const onlyRehydrate = process.env.BENCH_FLEET_ONLY === 'rehydrate';
@@ -108,7 +110,7 @@ async function main(): Promise<void> {
     for (;;) {
       if (!enrolledMs && enrolled >= seed.nodes.length) enrolledMs = performance.now() - connectedAt;
       if (enrolledMs && metric(await metrics(), healthy) >= seed.nodes.length) break;
-      if (performance.now() - connectedAt > 600_000) throw new Error(`${enrolled} enrolled, ${metric(await metrics(), healthy)} HEALTHY after 600 s`);
+      if (performance.now() - connectedAt > healthySeconds * 1000) throw new Error(`${enrolled} enrolled, ${metric(await metrics(), healthy)} HEALTHY after ${healthySeconds} s (BENCH_FLEET_HEALTHY_SECONDS)`);
       // Each scrape counts every server (cairn_servers): seldom, so the bench does not load what it measures.
       await sleep(2000);
     }
