@@ -2,7 +2,8 @@
 // event-loop stall, each GC pause and each fdatasync of 10 ms or more, with its wall-clock span,
 // as a JSON line to $BENCH_STALL_DIR/<pid>.jsonl, so the bench can tell which late changes met
 // which of them in which process. A timer every 5 ms that fires late is the stall; an fdatasync
-// (the embedded store's durable appends wait for it) is timed by wrapping FileHandle's. Lines are
+// (the embedded store's durable appends wait for it) is timed by wrapping FileHandle's, up to when the
+// main thread sees it done (so a stall of the main thread lengthens it too). Lines are
 // written asynchronously, twice a second: a synchronous append waits for the file system's journal
 // while another file is being synced, which stalled the very process it measured.
 import { appendFile, open } from 'node:fs/promises';
