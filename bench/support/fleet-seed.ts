@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { systemClock, uuidV7Ids } from '../../src/shared/clock.js';
 import { openStore } from '../../src/controller/store/open-store.js';
 import type { ServerDoc } from '../../src/controller/store/records.js';
+import { serverNameKey } from '../../src/controller/domain/server-name.js';
 import { FakeAgent } from '../../test/support/fake-agent.js';
 import type { Node, ServerDetail, Team } from '../../test/support/api-types.js';
 import type { ApiClient } from '../../test/support/http.js';
@@ -81,7 +82,7 @@ async function cloneServers(dataDir: string, template: { nodeId: string; serverI
     const ids: string[] = [];
     for (const [n, node] of nodes.entries()) {
       const docs: ServerDoc[] = Array.from({ length: perNode }, (_, k) => ({
-        ...structuredClone(original), _id: uuidV7Ids.next(), name: `fleet-${n}-${k}`, nodeId: node.id, gamePort: fleetGamePorts.first + k,
+        ...structuredClone(original), _id: uuidV7Ids.next(), name: `fleet-${n}-${k}`, nameKey: serverNameKey(original.teamId, `fleet-${n}-${k}`), nodeId: node.id, gamePort: fleetGamePorts.first + k,
       }));
       await Promise.all(docs.map((doc) => repos.servers.insert(doc)));
       ids.push(...docs.map((doc) => doc._id));

@@ -37,3 +37,6 @@ export interface ServerListQuery {
 export interface ChangeOptions {
   dryRun?: boolean;
 }
+
+/** What PATCH /servers/{id} may change. */
+export interface ServerUpdateInput { resources?: Reservation; inNetwork?: boolean; network?: ServerNetworkInput; sleep?: SleepInput }

@@ -8,16 +8,17 @@ import { paginate } from '../../domain/cursor.js';
 import { networkId } from '../../domain/network.js';
 import { requireJoinable, requireJoinableTemplate, requireMaySetEgress, requireReinstallable, requireSleepable, requireTemplateKind, sleepOf } from '../../domain/server-refusals.js';
 import { serverName } from '../../domain/server-name.js';
-import type { Reservation } from '../../domain/server-spec.js';
 import type { TemplateCatalog } from '../../adapters/software/template-catalog.js';
+import type { ServerDoc } from '../../store/records.js';
 import { nowIso, type ServiceDeps } from '../deps.js';
 import { hidden, type Access } from '../identity/access.js';
 import { previewRecord } from './actor-record.js';
 import type { ServerAggregate } from './aggregate.js';
-import type { ChangeOptions, CreateServerInput, ServerListQuery, ServerNetworkInput, SleepInput } from './inputs.js';
+import type { ChangeOptions, CreateServerInput, ServerListQuery, ServerUpdateInput } from './inputs.js';
 import { walkServerList } from './list-walk.js';
 import { requireMayJoinNetwork } from './network-admission.js';
 import type { PlacementTurn } from './placement-turn.js';
+import type { ServerRoom } from './room.js';
 import type { ServerCreation } from './server-creation.js';
 import { chooseSoftware } from './software-choice.js';
 import type { ServerListItemView } from './views.js';
@@ -82,7 +83,7 @@ export class ServerService {
     return this.servers.detail(await this.servers.apply(doc, event));
   }
 
-  async update(caller: Caller, serverId: string, input: { resources?: Reservation; inNetwork?: boolean; network?: ServerNetworkInput; sleep?: SleepInput }, audit: AuditScope, options: ChangeOptions = {}) {
+  async update(caller: Caller, serverId: string, input: ServerUpdateInput, audit: AuditScope, options: ChangeOptions = {}) {
     audit.target(serverId).detail({ ...input });
     const doc = await this.servers.load(caller, serverId, 'servers.update');
     requireMaySetEgress(caller, doc.desired.egressAllow ?? [], input.network?.egressAllow);
@@ -91,22 +92,36 @@ export class ServerService {
       requireJoinable(doc.kind, this.templates.get(doc.desired.software.template)?.networkMember);
       await requireMayJoinNetwork(this.deps, this.access, caller, doc.teamId);
     }
-    return this.placing.run(async (room) => {
-      const current = (await this.deps.repos.servers.findById(serverId)) ?? doc;
-      if (input.resources && current.nodeId) {
-        // phase_busy comes before capacity: a busy server is not resized whatever the numbers.
-        this.servers.requireAccepts(current, { type: 'UPDATE', at: nowIso(this.deps) });
-        await room.requireRoomOn(current.nodeId, input.resources, serverId);
-      }
-      const { network, sleep, ...fields } = input;
-      const event: ServerEvent = {
-        type: 'UPDATE', at: nowIso(this.deps), ...fields, ...(network ? { egressAllow: network.egressAllow } : {}), ...(sleep !== undefined ? { sleep: sleepOf(sleep) } : {}),
-      };
-      if (options.dryRun) return this.servers.detail(previewRecord(current, event, nowIso(this.deps)));
-      const updated = await this.servers.apply(current, event);
-      if (input.inNetwork === false) await this.leaveLobby(serverId);
-      return this.servers.detail(updated);
-    });
+    const read = async () => (await this.deps.repos.servers.findById(serverId)) ?? doc;
+    // A server on its Node and in no workflow changes only that Node's room: its turn is enough.
+    const nodeId = doc.nodeId && !doc.workflow ? doc.nodeId : undefined;
+    if (nodeId) {
+      const done = await this.placing.runOnNode(nodeId, async (room) => {
+        const current = await read();
+        // Moved or in a workflow since it was loaded: decided fleet-wide below instead.
+        if (current.nodeId !== nodeId || current.workflow) return undefined;
+        return this.decideUpdate(room, current, input, options);
+      });
+      if (done) return done;
+    }
+    return this.placing.run(async (room) => this.decideUpdate(room, await read(), input, options));
+  }
+
+  /** A resize and the other fields of a PATCH, in a placement turn that covers `current`'s Node. */
+  private async decideUpdate(room: ServerRoom, current: ServerDoc, input: ServerUpdateInput, options: ChangeOptions) {
+    if (input.resources && current.nodeId) {
+      // phase_busy comes before capacity: a busy server is not resized whatever the numbers.
+      this.servers.requireAccepts(current, { type: 'UPDATE', at: nowIso(this.deps) });
+      await room.requireRoomOn(current.nodeId, input.resources, current._id);
+    }
+    const { network, sleep, ...fields } = input;
+    const event: ServerEvent = {
+      type: 'UPDATE', at: nowIso(this.deps), ...fields, ...(network ? { egressAllow: network.egressAllow } : {}), ...(sleep !== undefined ? { sleep: sleepOf(sleep) } : {}),
+    };
+    if (options.dryRun) return this.servers.detail(previewRecord(current, event, nowIso(this.deps)));
+    const updated = await this.servers.apply(current, event);
+    if (input.inNetwork === false) await this.leaveLobby(current._id);
+    return this.servers.detail(updated);
   }
 
   /** A server that leaves the network, or goes, is no longer its lobby. */
