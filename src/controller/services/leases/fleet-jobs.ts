@@ -63,7 +63,9 @@ export class FleetJobs {
       await this.turns.get(name);
       return;
     }
-    this.logger.warn({ event: 'fleet_job_lost', job: name }, `the fleet-wide job ${name} no longer runs here`);
+    // A shutdown's stop is expected: only a lease lost while running is worth a warning.
+    if (this.closed) this.logger.info({ event: 'fleet_job_stopped', job: name }, `the fleet-wide job ${name} stopped for the shutdown`);
+    else this.logger.warn({ event: 'fleet_job_lost', job: name }, `the fleet-wide job ${name} no longer runs here`);
     await this.turn(name, (job) => job.stop());
   }
 
