@@ -25,17 +25,19 @@ export class MongoAdapter implements StoreAdapter {
   private bucket?: GridFSBucket;
   private artifacts?: GridFSBucket;
 
-  private constructor(private readonly client: MongoClient, private readonly db: Db, private readonly clock: Clock) {}
+  private constructor(private readonly client: MongoClient, private readonly db: Db, private readonly clock: Clock, private readonly listsSparse: boolean) {}
 
   static async open(uri: string, clock: Clock): Promise<MongoAdapter> {
     const client = new MongoClient(uri, mongoClientOptions);
     await client.connect();
-    return new MongoAdapter(client, client.db(databaseNameOf(uri)), clock);
+    // FerretDB (it says so in buildInfo) does not list an index's `sparse` back.
+    const build = await client.db('admin').command({ buildInfo: 1 });
+    return new MongoAdapter(client, client.db(databaseNameOf(uri)), clock, build.ferretdbVersion === undefined);
   }
 
   async openCollection<T extends { _id: string }>(name: string, indexes: IndexSpec[]): Promise<Collection<T>> {
     const collection = this.db.collection(name);
-    await reconcileIndexes(collection, indexes);
+    await reconcileIndexes(collection, indexes, this.listsSparse);
     return new MongoCollection<T>(collection, indexes);
   }
 

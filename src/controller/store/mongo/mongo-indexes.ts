@@ -3,15 +3,17 @@ import type { IndexSpec } from '../collection.js';
 
 const nameOf = (spec: IndexSpec) => `${spec.field}_1`;
 
-const matches = (existing: Document, spec: IndexSpec) =>
-  JSON.stringify(existing.key) === JSON.stringify({ [spec.field]: 1 }) && Boolean(existing.unique) === Boolean(spec.unique) && Boolean(existing.sparse) === Boolean(spec.sparse);
+/** `listsSparse` false: the server does not list `sparse` (FerretDB), which then cannot tell an index changed. */
+const matches = (existing: Document, spec: IndexSpec, listsSparse = true) =>
+  JSON.stringify(existing.key) === JSON.stringify({ [spec.field]: 1 }) && Boolean(existing.unique) === Boolean(spec.unique)
+  && (!listsSparse || Boolean(existing.sparse) === Boolean(spec.sparse));
 
 /**
  * Makes the collection's indexes the declared ones. Cairn owns the indexes of its collections: one
  * whose options changed between versions is dropped and built again (creating it over the old one
  * would stop start-up with code 85/86), and one no longer declared is dropped.
  */
-export async function reconcileIndexes(collection: DriverCollection<Document>, declared: IndexSpec[]): Promise<void> {
+export async function reconcileIndexes(collection: DriverCollection<Document>, declared: IndexSpec[], listsSparse = true): Promise<void> {
   let existing: Document[] = [];
   try {
     existing = (await collection.listIndexes().toArray()) as Document[];
@@ -24,7 +26,9 @@ export async function reconcileIndexes(collection: DriverCollection<Document>, d
     const name = String(index.name);
     if (name === '_id_') continue;
     const spec = wanted.get(name);
-    if (spec && matches(index, spec)) wanted.delete(name);
+    // Without `sparse` listed, every start would drop and build the sparse indexes again, and two Controllers
+    // starting at once on FerretDB leave it refusing the create for good ("already exists", never listed).
+    if (spec && matches(index, spec, listsSparse)) wanted.delete(name);
     else await dropIfThere(collection, name);
   }
   for (const spec of wanted.values()) await createOnce(collection, spec);
@@ -33,14 +37,15 @@ export async function reconcileIndexes(collection: DriverCollection<Document>, d
 /**
  * Creates the index, unless another Controller starting on the same database made it meanwhile:
  * MongoDB then answers as for a create of an index that exists, but FerretDB fails the second
- * create ("already exists"), so the index is looked for again before the failure counts.
+ * create ("already exists"), so the index is looked for again before the failure counts (the
+ * other Controller's create of the same declaration: name, key and uniqueness are enough).
  */
 async function createOnce(collection: DriverCollection<Document>, spec: IndexSpec): Promise<void> {
   try {
     await collection.createIndex({ [spec.field]: 1 }, { name: nameOf(spec), unique: spec.unique ?? false, sparse: spec.sparse ?? false }, undefined);
   } catch (e) {
     const now = (await collection.listIndexes().toArray()) as Document[];
-    if (!now.some((index) => index.name === nameOf(spec) && matches(index, spec))) throw e;
+    if (!now.some((index) => index.name === nameOf(spec) && matches(index, spec, false))) throw e;
   }
 }
 
