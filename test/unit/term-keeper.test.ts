@@ -28,6 +28,7 @@ describe('the Agent\'s lease term keeper', () => {
     const refusal = lines.find((l) => l.event === 'stale_term_refused');
     expect(refusal).to.deep.include({ term: 4, highestTerm: 5, what: 'a fileList request' });
     expect(String(refusal?.msg)).to.match(/refused a fileList request of lease term 4/);
+    expect(lines.filter((l) => l.event === 'lease_term_raised').map((l) => [l.previousTerm, l.term]), 'each new term said once').to.deep.equal([[0, 3], [3, 5]]);
   });
 
   it('always obeys term 0, a Controller without leases (the embedded store\'s)', () => {

@@ -18,6 +18,8 @@ export class TermKeeper {
   /** Whether a message of `term` may be obeyed; raises the highest term seen. `what` names it in the log. */
   accept(term: number, what: string): boolean {
     if (term === 0 || term >= this.highest) {
+      // Said once per term: the log then shows every term obeyed, in order (the fault tests read it).
+      if (term > this.highest) this.logger.info({ event: 'lease_term_raised', term, previousTerm: this.highest, what }, `obeying lease term ${term} from now on`);
       this.highest = Math.max(this.highest, term);
       return true;
     }

@@ -8,6 +8,7 @@ import { defaultWebDir } from '../http/web-ui.js';
 import { TrustedProxies } from '../http/client-address.js';
 import { maxOidcRecheckSeconds } from '../services/identity/oidc-standing.js';
 import { parseUpstreamBases, type SourceBases } from '../adapters/software/upstream-sources.js';
+import { defaultLeaseTiming, isSafeTiming, leaseTimingOf, type LeaseTiming } from '../domain/lease-timing.js';
 
 export interface ControllerConfig {
   dataDir: string;
@@ -19,6 +20,8 @@ export interface ControllerConfig {
   /** The link address other Controllers send Agents to (HOST:PORT); the link's own address when absent. */
   advertiseAddress?: string;
   mongodbUri?: string;
+  /** The leases of Nodes and fleet-wide jobs on MongoDB (`--lease-ttl-seconds`): shorter fails over sooner, at more store writes. */
+  leaseTiming: LeaseTiming;
   catalogSource?: string;
   /** Minutes between catalog syncs; 0 syncs only at start and on POST /catalog/sync. */
   catalogSyncMinutes: number;
@@ -72,6 +75,7 @@ const flags = {
   store: { value: 'embedded|mongodb', env: 'CAIRN_STORE', help: 'where records live: the embedded store in --data-dir, or MongoDB at MONGODB_URI (default: mongodb when a URI is given, else embedded; embedded ignores a URI)' },
   'mongodb-uri': { value: 'URI', env: 'MONGODB_URI', help: 'the MongoDB database of --store mongodb (mongodb://…/cairn; a replica set in production; docs/operations.md#mongodb)' },
   'advertise-address': { value: 'HOST:PORT', env: 'CAIRN_ADVERTISE_ADDRESS', help: 'where other Controllers on the same MongoDB send this one\'s Agents: its link as they reach it (default: --host and --grpc-port)' },
+  'lease-ttl-seconds': { value: 'SECONDS', env: 'CAIRN_LEASE_TTL_SECONDS', help: 'on MongoDB, how long a Controller\'s leases on Nodes and fleet-wide jobs last, 1..3600 with a fraction: renewed every third of it, so a dead Controller\'s Nodes are driven again about this long after; shorter means more store writes (default 15)' },
   'catalog-source': { value: 'PATH_OR_URL', env: 'CAIRN_CATALOG_SOURCE', help: 'the plugin catalog feed (default: Modrinth and Hangar, the shipped sample only while neither answers)' },
   'catalog-sync-minutes': { value: 'N', env: 'CAIRN_CATALOG_SYNC_MINUTES', help: 'minutes between catalog syncs; 0 syncs at start only (default 60)' },
   'software-source': { value: 'NAME=URL', env: 'CAIRN_SOFTWARE_SOURCES', multiple: true, help: 'where versions come from: papermc=<Fill v3 root>, mojang=<version manifest URL>, fabric=<meta API /v2 root>, neoforge=<Maven root>, forge=<Maven root>, modrinth=<API /v2 root>, hangar=<API /v1 root> (these two also feed the plugin catalog); repeatable (env: comma-separated; default: the vendors\' addresses)' },
@@ -107,6 +111,14 @@ function hostPort(raw: string): string | undefined {
 function shutdownTimeoutMs(raw: string): number | undefined {
   const n = Number(raw);
   return Number.isFinite(n) && n >= 0 && n <= 3600 ? Math.round(n * 1000) : undefined;
+}
+
+/** Seconds with a fraction, 1..3600, as the lease timing they make; a timing that leaves no room for two renewals is refused. */
+function leaseTiming(raw: string): LeaseTiming | undefined {
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 1 || n > 3600) return undefined;
+  const timing = leaseTimingOf(Math.round(n * 1000));
+  return isSafeTiming(timing) ? timing : undefined;
 }
 
 const optionalPath = (raw: string | undefined) => (raw === undefined ? undefined : resolve(raw));
@@ -162,6 +174,7 @@ function configFrom(settings: ProgramSettings<keyof typeof flags>): ControllerCo
     host: get('host') ?? '127.0.0.1',
     advertiseAddress: parsed('advertise-address', 'HOST:PORT', hostPort),
     mongodbUri: mongodbUriOf(parsed('store', 'embedded or mongodb', storeKind), get('mongodb-uri')),
+    leaseTiming: parsed('lease-ttl-seconds', 'seconds 1..3600 (a fraction allowed)', leaseTiming) ?? defaultLeaseTiming,
     catalogSource: get('catalog-source'),
     catalogSyncMinutes: parsed('catalog-sync-minutes', 'a whole number 0..10080', wholeNumber(0, 10_080)) ?? 60,
     templatesDir: optionalPath(get('templates-dir')),

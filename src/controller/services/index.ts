@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { NodeFleet, type TimerClock } from '../actors/fleet.js';
 import { ServerFleet } from '../actors/server-fleet.js';
 import { defaultNodeTimings, type NodeTimings } from '../actors/node-machine.js';
+import type { LeaseTiming } from '../domain/lease-timing.js';
 import { AgentSessions } from '../link/session-registry.js';
 import { ArtifactStore } from '../adapters/software/artifact-store.js';
 import type { TemplateCatalog } from '../adapters/software/template-catalog.js';
@@ -93,9 +94,10 @@ import { createWorkflowServices } from './workflows/index.js';
 import { createNotificationServices } from './notifications/index.js';
 import { createScheduleServices } from './schedules/index.js';
 
-/** Node heartbeat timings and the timer clock of the Node actors; tests shorten or simulate them. */
+/** Node heartbeat timings, the timer clock of the Node actors and the leases' timing (`--lease-ttl-seconds`); tests shorten or simulate them. */
 export interface NodeRuntimeDeps {
   nodeTimings?: NodeTimings;
+  leaseTiming?: LeaseTiming;
   nodeTimerClock?: TimerClock;
 }
 

@@ -37,7 +37,11 @@ export class NodeStatusWriter {
       if (term === 0) await this.repos.nodes.update({ _id: state.nodeId }, set);
       else {
         const fence = fenced(term);
-        await this.repos.nodes.update({ _id: state.nodeId, ...fence.filter }, { ...set, ...fence.set });
+        const written = await this.repos.nodes.update({ _id: state.nodeId, ...fence.filter }, { ...set, ...fence.set });
+        // The record was there but a newer term wrote it: this Controller drives the Node no longer, and its write changed nothing.
+        if (written === 0 && (await this.repos.nodes.findById(state.nodeId)) !== null) {
+          this.logger.warn({ event: 'fenced_write_refused', nodeId: state.nodeId, term }, 'a Node status write of an older lease term was refused by the store');
+        }
       }
     } catch (err) {
       this.logger.error({ err, nodeId: state.nodeId }, 'writing node status failed');

@@ -1,0 +1,202 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Static } from 'typebox';
+import type { Cluster } from '../../src/controller/schemas/cluster.js';
+import type { EnrollmentIssued, Node, ServerDetail, Team } from './api-types.js';
+import { AgentProcess } from './agent-process.js';
+import { ControllerProcess, setUpAdminOf } from './controller-process.js';
+import { GiB, killGames, waitForServer } from './fleet.js';
+import { privateGamePorts } from './game-ports.js';
+import type { ApiClient } from './http.js';
+import { TcpBalancer } from './tcp-balancer.js';
+import { freshTestDatabase, type TestMongo } from './test-mongodb.js';
+import { waitFor } from './wait-for.js';
+
+const simcraft = { template: 'simcraft', version: '1.21.4' };
+export const serverMemory = GiB / 8;
+const agentArgs = ['--cpu-millis', '8000', '--memory-bytes', String(4 * GiB), '--restart-backoff-ms', '100', '--bind-address', '127.0.0.1'];
+
+/** `up`: answering; `stopped`: SIGSTOPped (alive, silent); `down`: no process (killed or restarting). */
+export type SlotState = 'up' | 'stopped' | 'down';
+
+/** One Controller's place in the cluster: its data dir and link port outlive its processes. */
+export interface ControllerSlot {
+  readonly index: number;
+  readonly dataDir: string;
+  grpcPort: number;
+  process: ControllerProcess;
+  state: SlotState;
+  /** The logs of the processes this slot ran before the current one. */
+  pastLogs: string[];
+}
+
+export interface FaultHost {
+  nodeId: string;
+  dir: string;
+  agent: AgentProcess;
+  serverId: string;
+  gamePid: number;
+}
+
+/**
+ * Controller processes on one fresh database (FerretDB or MONGODB_URI) with short leases, a TCP
+ * balancer in front of their link ports, and real Agents dialling it, each running one simcraft
+ * game: the rig the fault test and bench break. A slot's Controller comes back as a new process
+ * with the same flags, data dir and link port.
+ */
+export class FaultCluster {
+  readonly slots: ControllerSlot[] = [];
+  readonly hosts: FaultHost[] = [];
+  private readonly dirs: string[] = [];
+  private cookie = '';
+  private balancer: TcpBalancer | undefined;
+  private secretsKeyFile = '';
+
+  private constructor(private readonly database: { uri(): Promise<string>; drop(): Promise<void> }, readonly leaseTtlSeconds: number) {}
+
+  static async start(mongo: TestMongo, options: { controllers: number; agents: number; leaseTtlSeconds: number }): Promise<FaultCluster> {
+    const cluster = new FaultCluster(freshTestDatabase(mongo, 'cairn_faults'), options.leaseTtlSeconds);
+    try {
+      await cluster.build(options.controllers, options.agents);
+    } catch (e) {
+      await cluster.close();
+      throw e;
+    }
+    return cluster;
+  }
+
+  apiOf(slot: ControllerSlot): ApiClient {
+    return slot.process.api.withCookie(this.cookie);
+  }
+
+  get up(): ControllerSlot[] {
+    return this.slots.filter((s) => s.state === 'up');
+  }
+
+  /** A new process in the slot, with the slot's flags; resolves once it listens. */
+  async relaunch(slot: ControllerSlot): Promise<void> {
+    slot.pastLogs.push(slot.process.stderr);
+    slot.process = await this.launch(slot.dataDir, slot.grpcPort);
+  }
+
+  /** The log lines of every Controller process the rig ran, each process's apart (JSON lines only). */
+  controllerLogs(): Record<string, unknown>[][] {
+    return this.slots.flatMap((s) => [...s.pastLogs, s.process.stderr].map(jsonLines));
+  }
+
+  agentLogs(): Record<string, unknown>[][] {
+    return this.hosts.map((h) => jsonLines(h.agent.stderr));
+  }
+
+  async gamePidOf(host: FaultHost): Promise<number> {
+    return (JSON.parse(await readFile(join(host.dir, 'servers', host.serverId, 'state', 'run.json'), 'utf8')) as { gamePid: number }).gamePid;
+  }
+
+  /**
+   * The Controller slot driving the Node, asked of `via`: a Controller that is up holds its live
+   * lease, shows it HEALTHY, and answers an operation on its server (a file listing reaches the Agent).
+   */
+  async drivenBy(host: FaultHost, via: ControllerSlot): Promise<ControllerSlot | undefined> {
+    const seen = await this.apiOf(via).get<Node>(`/nodes/${host.nodeId}`);
+    const id = seen.status === 200 ? seen.body.status.controllerId : undefined;
+    if (!id) return undefined;
+    const cluster = await this.apiOf(via).get<Static<typeof Cluster>>('/cluster');
+    if (cluster.status !== 200) return undefined;
+    const entry = cluster.body.controllers.find((c) => c.id === id);
+    const holder = this.up.find((s) => entry?.httpAddress === `127.0.0.1:${s.process.httpPort}`);
+    if (!holder) return undefined;
+    const node = await this.apiOf(holder).get<Node>(`/nodes/${host.nodeId}`);
+    if (node.status !== 200 || node.body.status.connectionState !== 'HEALTHY' || node.body.status.controllerId !== id) return undefined;
+    if (host.serverId && (await this.apiOf(holder).get(`/servers/${host.serverId}/files?path=.`)).status !== 200) return undefined;
+    return holder;
+  }
+
+  /** Whether every Node is driven by a Controller that is up, asked of one that is up. */
+  async allDriven(): Promise<boolean> {
+    const via = this.up[Math.floor(Math.random() * this.up.length)] as ControllerSlot | undefined;
+    if (!via) return false;
+    const viaProcess = via.process;
+    const holders = await Promise.all(this.hosts.map((h) => this.drivenBy(h, via)));
+    // A probe that straddled a fault of its own Controller says nothing.
+    return via.state === 'up' && via.process === viaProcess && holders.every((h) => h !== undefined && h.state === 'up');
+  }
+
+  async close(): Promise<void> {
+    for (const host of this.hosts) {
+      await host.agent.kill();
+      await killGames(host.dir);
+    }
+    for (const slot of this.slots) await slot.process.kill('SIGKILL');
+    await this.balancer?.close();
+    await this.database.drop();
+    for (const dir of this.dirs) await rm(dir, { recursive: true, force: true });
+  }
+
+  private async tempDir(prefix: string): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), prefix));
+    this.dirs.push(dir);
+    return dir;
+  }
+
+  private async launch(dataDir: string, grpcPort: number): Promise<ControllerProcess> {
+    return ControllerProcess.start(dataDir, grpcPort, {
+      // A clean restart must not wait on the watchers' open streams for the default 10 s.
+      extraArgs: ['--secrets-key-file', this.secretsKeyFile, '--sftp-port', 'off', '--lease-ttl-seconds', String(this.leaseTtlSeconds), '--shutdown-timeout', '1'],
+      env: { MONGODB_URI: await this.database.uri(), CAIRN_LOG_LEVEL: 'info' },
+    });
+  }
+
+  private async build(controllers: number, agents: number): Promise<void> {
+    const first = await this.tempDir('cairn-faults-');
+    this.secretsKeyFile = join(first, 'shared-secrets.key');
+    for (let i = 0; i < controllers; i++) {
+      const dataDir = i === 0 ? first : await this.tempDir('cairn-faults-');
+      const process = await this.launch(dataDir, 0);
+      this.slots.push({ index: i, dataDir, grpcPort: process.grpcPort, process, state: 'up', pastLogs: [] });
+      if (i === 0) this.cookie = (await setUpAdminOf(process, first)).cookie;
+    }
+    this.balancer = await TcpBalancer.start(this.slots.map((s) => s.grpcPort));
+    const admin = this.apiOf(this.slots[0]);
+    const teamId = (await admin.post<Team>('/teams', { name: 'Faults' })).body.id;
+    await Promise.all(Array.from({ length: agents }, async (_, i) => {
+      const issued = (await admin.post<EnrollmentIssued>('/nodes', { name: `node-${i}` })).body;
+      const dir = await this.tempDir('cairn-faults-agent-');
+      const agent = AgentProcess.start({ grpcPort: this.balancer!.port, dataDir: dir, gamePorts: await privateGamePorts(), enrollmentToken: issued.enrollmentToken, extra: agentArgs });
+      const host: FaultHost = { nodeId: issued.node.id, dir, agent, serverId: '', gamePid: 0 };
+      this.hosts.push(host);
+      const holder = await waitFor(() => this.drivenBy(host, this.slots[0]), { timeoutMs: 90_000, what: `${host.nodeId} driven` });
+      // The holder may not know a Node enrolled after it started, and the others place on the status it stored, which
+      // may lag its first hello: whichever accepts first.
+      const body = { name: `game-${i}`, teamId, nodeId: host.nodeId, software: simcraft, resources: { cpuMillis: 250, memoryBytes: serverMemory } };
+      let refusal = '';
+      const created = await waitFor(async () => {
+        for (const via of [holder, this.slots[0]]) {
+          const res = await this.apiOf(via).post<ServerDetail>('/servers', body);
+          if (res.status === 201) return res;
+          refusal = `${res.status} ${res.text}`;
+        }
+        return undefined;
+      }, { timeoutMs: 60_000, intervalMs: 500, what: `game-${i} created`, explain: () => refusal });
+      host.serverId = created.body.id;
+      await waitForServer(admin, host.serverId, (s) => s.phase === 'READY', `${host.serverId} READY`, 90_000);
+      const started = await admin.post(`/servers/${host.serverId}/start`);
+      if (started.status !== 202) throw new Error(`starting game-${i}: ${started.status} ${started.text}`);
+      await waitForServer(admin, host.serverId, (s) => s.status.runtimeState === 'RUNNING' && s.convergence === 'CONVERGED', `${host.serverId} RUNNING`, 90_000);
+      host.gamePid = await this.gamePidOf(host);
+    }));
+  }
+}
+
+function jsonLines(text: string): Record<string, unknown>[] {
+  const lines: Record<string, unknown>[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      lines.push(JSON.parse(line) as Record<string, unknown>);
+    } catch {
+      // a line cut by the process's death
+    }
+  }
+  return lines;
+}
