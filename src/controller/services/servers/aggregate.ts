@@ -30,6 +30,15 @@ const writeAttempts = 3;
  */
 const unchangedSince = (doc: ServerDoc) => ({ _id: doc._id, updatedAt: doc.updatedAt });
 
+/**
+ * When a write over `before` is dated: now, but always after `before` (`updatedAt` is what
+ * `unchangedSince` compares, so two writes in one millisecond, or on Controllers whose clocks
+ * differ, must still tell apart).
+ */
+function writtenAt(before: ServerDoc, now: string): string {
+  return now > before.updatedAt ? now : new Date(Date.parse(before.updatedAt) + 1).toISOString();
+}
+
 /** A server's generation and whether a workflow holds it, in one number: what its Node was told. */
 const sentMark = (doc: ServerDoc) => doc.generation * 2 + (doc.workflow?.hold ? 1 : 0);
 
@@ -188,7 +197,7 @@ export class ServerAggregate {
    */
   async writeObserved(current: ServerDoc, observed: ServerObserved): Promise<boolean> {
     const { snapshot: _s, ...rest } = current as ServerDoc & { snapshot?: unknown };
-    const next: ServerDoc = { ...rest, observed, updatedAt: nowIso(this.deps) };
+    const next: ServerDoc = { ...rest, observed, updatedAt: writtenAt(current, nowIso(this.deps)) };
     let written: boolean;
     try {
       written = await this.deps.repos.servers.replace(unchangedSince(current), next);
@@ -261,7 +270,7 @@ export class ServerAggregate {
       this.changes.publish({ doc: before, deleted: true });
       return before;
     }
-    const next = nextRecord(before, actor, observed, nowIso(this.deps));
+    const next = nextRecord(before, actor, observed, writtenAt(before, nowIso(this.deps)));
     let written: boolean;
     try {
       written = await this.deps.repos.servers.replace(unchangedSince(before), next);
