@@ -10,6 +10,8 @@ import type { ServerListItemView } from './views.js';
 import { ServerWatcher, type JournalEntry, type ServerWatch } from './watch-client.js';
 import type { StreamGuards } from '../identity/stream-guard.js';
 import { WatchRing, type RingLimits } from './watch-ring.js';
+import { GenerationOrder, type OrderedChange } from './generation-order.js';
+import { processTimers, type ScheduleTimers } from '../../core/schedule-timers.js';
 
 /** Watch streams one user may hold open at once (every credential of the user together). */
 export const maxWatchStreamsPerUser = 8;
@@ -25,6 +27,12 @@ export const watchRetryAfterSeconds = 5;
 
 /** How far back a reconnecting watch can resume: the last 10,000 changes of the last 5 minutes. */
 export const watchRingLimits: RingLimits = { maxEntries: 10_000, maxAgeMs: 5 * 60_000 };
+
+const ordered = (value: JournalEntry): OrderedChange<JournalEntry> => ({
+  serverId: value.serverId,
+  generation: value.change.event === 'server' ? value.change.data.generation : undefined,
+  value,
+});
 
 /**
  * GET /servers/watch: every server change, numbered and kept in a bounded ring, fanned out to
@@ -48,8 +56,8 @@ export class ServerWatchStream {
   private readonly accessChangedAt = new Map<string, number>();
   /** Per user, the streams open or opening (taken before the first await, so a burst cannot overshoot). */
   private readonly openPerUser = new Map<string, number>();
-  /** The newest generation journaled of each server: one heard older is not journaled. */
-  private readonly generations = new Map<string, number>();
+  /** Each server's changes in generation order, whichever Controller made them. */
+  private readonly order: GenerationOrder<JournalEntry>;
 
   constructor(
     hub: ServerChangeHub,
@@ -59,8 +67,10 @@ export class ServerWatchStream {
     private readonly guards: StreamGuards,
     accessEvents: AccessEvents,
     limits = watchRingLimits,
+    timers: ScheduleTimers = processTimers,
   ) {
     this.ring = new WatchRing(limits, () => deps.clock.now().getTime());
+    this.order = new GenerationOrder((value) => this.journal(value), timers);
     accessEvents.subscribeAll(({ userId }) => this.accessChangedAt.set(userId, this.ring.head));
     hub.subscribe(({ doc, deleted }) => {
       const value: JournalEntry = {
@@ -68,7 +78,7 @@ export class ServerWatchStream {
         // The state as it is now: later clients resuming get what this moment looked like.
         change: deleted ? { event: 'server-deleted', data: { id: doc._id } } : { event: 'server', data: this.view(doc) },
       };
-      this.journal(value);
+      this.order.own(ordered(value));
       for (const listener of this.ownListeners) listener(value);
     });
   }
@@ -81,7 +91,7 @@ export class ServerWatchStream {
 
   /** A change another Controller made, heard through the store: numbered and sent as this Controller's own are. */
   heard(value: JournalEntry): void {
-    this.journal(value);
+    this.order.heard(ordered(value));
   }
 
   /**
@@ -89,30 +99,14 @@ export class ServerWatchStream {
    * snapshot, and every open client is closed after what it was sent, to reconnect and get one.
    */
   lostTrack(): void {
+    this.order.lostTrack();
     this.ring.forgetAll();
     for (const watcher of this.watchers) watcher.resync();
   }
 
   private journal(value: JournalEntry): void {
-    if (this.older(value)) return;
     const entry = this.ring.append(value);
     for (const watcher of this.watchers) watcher.change(entry);
-  }
-
-  /**
-   * A server's state older than one journaled already: a generation never goes back, but two
-   * Controllers writing one server (a request on one, its Node's reports on the holder) may be
-   * heard in either order. Dropped, so a watcher never sees a desired state undone.
-   */
-  private older(value: JournalEntry): boolean {
-    if (value.change.event === 'server-deleted') {
-      this.generations.delete(value.serverId);
-      return false;
-    }
-    const { generation } = value.change.data;
-    if (generation < (this.generations.get(value.serverId) ?? 0)) return true;
-    this.generations.set(value.serverId, generation);
-    return false;
   }
 
   /** Opens one client's watch; reads (and may fail) before anything is sent. Past the user's cap: 429. */
