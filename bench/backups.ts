@@ -3,8 +3,7 @@
  * Agent, each in its own process:
  * - a world of BENCH_WORLD_MIB (default 1024) MiB of random bytes in 1 MiB region files, written
  *   into a simcraft server's root on the Agent;
- * - the first backup: every file streamed by the Agent from its snapshot into the Controller's store
- *   (PutBlob with a grant per blob);
+ * - the first backup: every file read from the Agent's snapshot into the Controller's store;
  * - 1% of the files rewritten, then a second backup, which reads and stores only those;
  * - for each: MB/s (world bytes over the time from POST to SUCCEEDED), the bytes it stored, and the
  *   Controller's and the Agent's RSS (sampled from /proc every 20 ms) before and at their peaks;

@@ -148,7 +148,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   const link = new AgentLinkServer({
     gate: services.enrollment, fleet: services.fleet, agents: services.agents, logger, clock, timings: services.fleet.timings,
     metrics: createLinkMetrics(metrics.registry, services.fleet, services.agents, () => clock.now().getTime()),
-    artifacts: services.artifacts, blobs: services.backups.grants, ownership: services.cluster,
+    artifacts: services.artifacts, ownership: services.cluster,
   });
   const grpcPort = await link.listen({ host: config.host, port: config.grpcPort, tls })
     .catch(refusePortInUse({ host: config.host, port: config.grpcPort, what: 'the Agent link', flag: '--grpc-port' }));

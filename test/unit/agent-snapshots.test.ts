@@ -103,7 +103,7 @@ describe('agent: snapshots', () => {
     await writeFile(join(root, 'world', 'level.dat'), 'level data');
     typed = [];
     server = { root, running: true, template: { backup } as Template };
-    snapshots = new Snapshots({ host, quiescer: new Quiescer(savingConsole(typed), silentLogger), caches: new HashCaches(), logger: silentLogger, peerAddress: '127.0.0.1', openPutBlob: () => undefined });
+    snapshots = new Snapshots({ host, quiescer: new Quiescer(savingConsole(typed), silentLogger), caches: new HashCaches(), logger: silentLogger, peerAddress: '127.0.0.1' });
   });
 
   afterEach(async () => {

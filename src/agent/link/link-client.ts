@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import type {
-  AgentMessage, BlobPieceInput, BlobStored, ConsoleEnd, ConsoleLine, ControllerMessage, DesiredServer, DesiredServerChange, DesiredState, Heartbeat, Hello, Request, ResponsePayload, ServerStatus, Welcome,
+  AgentMessage, ConsoleEnd, ConsoleLine, ControllerMessage, DesiredServer, DesiredServerChange, DesiredState, Heartbeat, Hello, Request, ResponsePayload, ServerStatus, Welcome,
 } from '../../shared/link/messages.js';
 import { linkWindowBytes } from '../../shared/link/flow-control.js';
 import { agentLinkClientConstructor, credentialMetadataKey, type AgentLinkStub } from '../../shared/link/proto.js';
@@ -137,19 +137,6 @@ export class AgentLinkClient {
   onDisconnected(listener: (reason: string) => void): () => void {
     this.disconnectedListeners.add(listener);
     return () => this.disconnectedListeners.delete(listener);
-  }
-
-  /**
-   * Opens PutBlob on the link's own connection, with its credential: to the Controller this link
-   * is connected to, whose request asked for it. Undefined while no Controller is connected.
-   */
-  putBlob(signal: AbortSignal, answered: grpc.requestCallback<BlobStored>): grpc.ClientWritableStream<BlobPieceInput> | undefined {
-    if (!this.client || !this.welcome) return undefined;
-    const metadata = new grpc.Metadata();
-    metadata.set(credentialMetadataKey, `Bearer ${this.options.credential}`);
-    const call = this.client.PutBlob(metadata, answered);
-    signal.addEventListener('abort', () => call.cancel(), { once: true });
-    return call;
   }
 
   /** Registers the one handler of a request kind; kinds without a handler are answered UNSUPPORTED. */

@@ -36,7 +36,7 @@ export async function registerBackupOperations(deps: BackupOperationDeps): Promi
   const { quiescer } = deps;
   const caches = new HashCaches();
   const stores = new LocalStores(deps.dataDir);
-  const snapshots = new Snapshots({ host, quiescer, caches, logger, peerAddress: deps.bindAddress, openPutBlob: (signal, answered) => link.putBlob(signal, answered) });
+  const snapshots = new Snapshots({ host, quiescer, caches, logger, peerAddress: deps.bindAddress });
   const localBackups = new LocalBackups({ host, quiescer, caches, stores, now: () => new Date() });
   const stages = await Stages.open({ dataDir: deps.dataDir, host, installer: deps.installer, stores, logger });
 
@@ -51,7 +51,6 @@ export async function registerBackupOperations(deps: BackupOperationDeps): Promi
     return { payload: 'fileChunk', fileChunk: last };
   });
   link.handle('snapshotUpload', async (input, ctx) => ({ payload: 'objectUploaded', objectUploaded: await snapshots.upload(input, ctx.signal) }));
-  link.handle('snapshotPush', async (input, ctx) => ({ payload: 'blobStored', blobStored: { storedBytes: await snapshots.push(input, ctx.signal) } }));
   link.handle('snapshotServe', async (input) => ({ payload: 'snapshotServing', snapshotServing: { port: await snapshots.serve(input) } }));
   link.handle('snapshotClose', async ({ snapshotId }) => {
     await snapshots.close(snapshotId);

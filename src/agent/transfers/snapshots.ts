@@ -6,7 +6,6 @@ import type { RequestContext } from '../link/link-client.js';
 import { holdIfAsked, scanServer, serverOf, type BackupHost } from './backup-host.js';
 import { withPlace, openRegularFile } from '../files/beneath.js';
 import { uploadBlob, type Uploaded } from './blob-upload.js';
-import { pushBlob, type OpenPutBlob, type PushGrant } from './blob-push.js';
 import { readFileRange } from '../files/files.js';
 import type { HashCaches } from './hash-caches.js';
 import { checkId, leaseMsOf, Leases } from './leases.js';
@@ -33,8 +32,6 @@ export interface SnapshotDeps {
   logger: Logger;
   /** Where other Agents reach this one: the address its listener for them binds to. */
   peerAddress: string;
-  /** PutBlob to the Controller this link is connected to. */
-  openPutBlob: OpenPutBlob;
 }
 
 export interface OpenInput {
@@ -96,24 +93,6 @@ export class Snapshots {
       const handle = await withPlace(snapshot.root, input.path, 'read', openRegularFile);
       try {
         return await uploadBlob(handle.createReadStream({ autoClose: false, highWaterMark: readBytes }), input, signal);
-      } finally {
-        await handle.close();
-      }
-    });
-  }
-
-  /**
-   * Streams one file of the snapshot into the Controller's store (SnapshotPush), presenting the
-   * Controller's grant; the snapshot stays open while it runs. Answers the bytes the store added.
-   */
-  async push(input: { snapshotId: string; path: string; grant: PushGrant | null }, signal: AbortSignal): Promise<number> {
-    const grant = input.grant;
-    if (!grant) throw new AgentError('INVALID_REQUEST', 'grant: required.');
-    return this.leases.use(input.snapshotId, async (snapshot) => {
-      if (!snapshot.files.has(input.path)) throw new AgentError('NOT_FOUND', 'path: not a file of this snapshot.');
-      const handle = await withPlace(snapshot.root, input.path, 'read', openRegularFile);
-      try {
-        return await pushBlob(this.deps.openPutBlob, handle.createReadStream({ autoClose: false, highWaterMark: readBytes }), grant, signal);
       } finally {
         await handle.close();
       }

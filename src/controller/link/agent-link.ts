@@ -10,7 +10,6 @@ import type { NodeTimings } from '../actors/node-machine.js';
 import type { NodeIsolationDoc } from '../store/records.js';
 import type { AgentGate } from './agent-gate.js';
 import { serveArtifact, type ArtifactProvider } from './artifact-rpc.js';
-import { receiveBlob, type BlobReceiver } from './blob-rpc.js';
 import { EnrollSlots } from './enroll-slots.js';
 import { ConnectRefusedError, EnrollmentRefusedError } from './errors.js';
 import type { LinkMetrics } from '../metrics/link-metrics.js';
@@ -33,8 +32,6 @@ export interface AgentLinkDeps {
   timings: NodeTimings;
   /** Plugin jars Nodes fetch with FetchArtifact. */
   artifacts?: ArtifactProvider;
-  /** Blobs Agents stream into the Controller's backup store with PutBlob. */
-  blobs?: BlobReceiver;
   /** Which Nodes this Controller drives (several Controllers on one store); without it, every Node under term 0. */
   ownership?: Pick<NodeOwnership, 'admit'>;
 }
@@ -86,7 +83,6 @@ export class AgentLinkServer {
       Enroll: (call, callback) => void this.enroll(call, callback),
       Connect: (call) => void this.connect(call),
       FetchArtifact: (call) => void serveArtifact(call, bearer(call.metadata), this.deps),
-      PutBlob: (call, callback) => void receiveBlob(call, callback, bearer(call.metadata), this.deps),
     };
     this.server.addService(agentLinkService(), handlers);
   }

@@ -18,8 +18,6 @@ import type { Request as RequestFields } from './generated/cairn/agent/v1/Reques
 import type { Response as ResponseFields } from './generated/cairn/agent/v1/Response.js';
 
 export type { ArtifactChunk } from './generated/cairn/agent/v1/ArtifactChunk.js';
-export type { BlobPieceInput } from './generated/cairn/agent/v1/BlobPiece.js';
-export type { BlobStored } from './generated/cairn/agent/v1/BlobStored.js';
 export type { Condition } from './generated/cairn/agent/v1/Condition.js';
 export type { ConsoleEnd } from './generated/cairn/agent/v1/ConsoleEnd.js';
 export type { ConsoleLine } from './generated/cairn/agent/v1/ConsoleLine.js';

@@ -7,15 +7,13 @@ import type { NodeCalls } from '../../link/node-calls.js';
 import { uploadDirect } from '../transfers/direct-transfers.js';
 import { SnapshotSource } from '../transfers/snapshot-source.js';
 import { areaTeamOf } from './backup-area.js';
-import type { BlobGrants } from './blob-grants.js';
-import { pushBlob } from './blob-push.js';
 import type { BackupKind, BackupOutcome } from './backup-runner.js';
 import type { DestinationLocks } from './destination-locks.js';
 
 /**
- * Blobs a backup stores at once. Into the Controller's store each waits on the Agent's stream (or,
- * from an older Agent, a round trip per range over the link) and a flush per blob: with eight, the
- * others' bytes fill those waits. Uploaded by the Agent to S3 each is mostly waiting on requests (HEAD,
+ * Blobs a backup stores at once. Through the Controller each holds at most two read ranges
+ * (8 MiB) and waits a round trip per range and a flush per blob: with eight, the others' bytes
+ * fill those waits. Uploaded by the Agent to S3 each is mostly waiting on requests (HEAD,
  * presigning, the PUT), which a dozen at once overlap.
  */
 const blobsInFlight = { throughController: 8, byAgent: 12 } as const;
@@ -23,15 +21,14 @@ const blobsInFlight = { throughController: 8, byAgent: 12 } as const;
 /**
  * CONTROLLER and S3, the destinations whose store the Controller holds: a snapshot of the server
  * on its Node, of which only the files whose content the team's area of the destination lacks
- * become blobs (checked against their sha256 on the way): streamed by the Agent into the
- * Controller's own store (read over the link from an Agent too old for that), or uploaded by the Agent straight into S3 with requests the Controller presigned. Then
+ * become blobs (checked against their sha256 on the way): read by the Controller into its own
+ * store, or uploaded by the Agent straight into S3 with requests the Controller presigned. Then
  * the manifest (last: a backup cut off midway has none, and its blobs are garbage). The snapshot
  * is closed whatever happens, so a quiesced server always resumes.
  */
 export class ControllerKind implements BackupKind {
   constructor(
     private readonly calls: NodeCalls,
-    private readonly grants: BlobGrants,
     private readonly stores: { storeOf(destination: BackupDestinationDoc, teamId: string | undefined): BlobStore },
     private readonly locks: DestinationLocks,
     /** The state of a backup's record; undefined when there is none. */
@@ -52,7 +49,7 @@ export class ControllerKind implements BackupKind {
         const byContent = new Map(entries.filter((e) => e.type === 'FILE').map((e) => [e.sha256, e]));
         const send = isDirect(store)
           ? (entry: ManifestEntry) => uploadDirect(this.calls, snapshot, entry, store)
-          : (entry: ManifestEntry) => pushBlob(this.calls, this.grants, snapshot, entry, store);
+          : (entry: ManifestEntry) => store.putBlob(entry.sha256, snapshot.read(entry));
         await pMap(byContent.values(), async (entry) => {
           if (await store.hasBlob(entry.sha256)) return;
           // Awaited before it is added: `x += await` would add to the value read before the wait, losing the others'.

@@ -10,7 +10,6 @@ import { nodeReady } from './node-ready.js';
 import { BackupRemoval } from './backup-removal.js';
 import { BackupRunner } from './backup-runner.js';
 import { BackupService } from './backups.js';
-import { BlobGrants } from './blob-grants.js';
 import { ControllerKind } from './controller-kind.js';
 import { DestinationLocks } from './destination-locks.js';
 import { BackupDestinations } from './destinations.js';
@@ -41,8 +40,7 @@ export function createBackupServices(d: BackupDeps) {
   const destinations = new BackupDestinations(d.deps, d.access);
   const nodeDirectory = new NodeDirectoryKind(calls, locks);
   const teamsIn = async (destinationId: string) => new Set((await d.deps.repos.backups.find({ destinationId, teamArea: true })).map((b) => b.teamId));
-  const grants = new BlobGrants(() => d.deps.clock.now().getTime());
-  const controller = new ControllerKind(calls, grants, destinations, locks, async (id) => (await d.deps.repos.backups.findById(id))?.state, teamsIn);
+  const controller = new ControllerKind(calls, destinations, locks, async (id) => (await d.deps.repos.backups.findById(id))?.state, teamsIn);
   const runner = new BackupRunner(d.deps, destinations, { NODE_DIRECTORY: nodeDirectory, CONTROLLER: controller, S3: controller }, (nodeId) => nodeReady(d.fleet, nodeId, backupDeadlines.nodeReadyMs));
   const removal = new BackupRemoval(d.deps, destinations, nodeDirectory, controller);
   const backups = new BackupService(d.deps, d.access, d.servers, destinations, runner, removal);
@@ -51,8 +49,6 @@ export function createBackupServices(d: BackupDeps) {
   schedules.attach(scheduler);
   return {
     destinations, runner, removal, backups, schedules,
-    /** What the Agent link stores the blobs Agents stream (PutBlob) with. */
-    grants,
     /**
      * The built-in destination; when this Controller is `alone` on its store, interrupted work
      * settled (the leftovers of backups cut off collected) and queued backups resumed. With others

@@ -6,9 +6,6 @@ import type { AgentMessageInput as _cairn_agent_v1_AgentMessageInput, AgentMessa
 import type { ArchiveProgressInput as _cairn_agent_v1_ArchiveProgressInput, ArchiveProgress as _cairn_agent_v1_ArchiveProgress } from './cairn/agent/v1/ArchiveProgress.js';
 import type { ArtifactChunkInput as _cairn_agent_v1_ArtifactChunkInput, ArtifactChunk as _cairn_agent_v1_ArtifactChunk } from './cairn/agent/v1/ArtifactChunk.js';
 import type { BackupResultInput as _cairn_agent_v1_BackupResultInput, BackupResult as _cairn_agent_v1_BackupResult } from './cairn/agent/v1/BackupResult.js';
-import type { BlobGrantInput as _cairn_agent_v1_BlobGrantInput, BlobGrant as _cairn_agent_v1_BlobGrant } from './cairn/agent/v1/BlobGrant.js';
-import type { BlobPieceInput as _cairn_agent_v1_BlobPieceInput, BlobPiece as _cairn_agent_v1_BlobPiece } from './cairn/agent/v1/BlobPiece.js';
-import type { BlobStoredInput as _cairn_agent_v1_BlobStoredInput, BlobStored as _cairn_agent_v1_BlobStored } from './cairn/agent/v1/BlobStored.js';
 import type { ConditionInput as _cairn_agent_v1_ConditionInput, Condition as _cairn_agent_v1_Condition } from './cairn/agent/v1/Condition.js';
 import type { ConsoleCommandInput as _cairn_agent_v1_ConsoleCommandInput, ConsoleCommand as _cairn_agent_v1_ConsoleCommand } from './cairn/agent/v1/ConsoleCommand.js';
 import type { ConsoleEndInput as _cairn_agent_v1_ConsoleEndInput, ConsoleEnd as _cairn_agent_v1_ConsoleEnd } from './cairn/agent/v1/ConsoleEnd.js';
@@ -68,7 +65,6 @@ import type { SleepingInput as _cairn_agent_v1_SleepingInput, Sleeping as _cairn
 import type { SnapshotCloseInput as _cairn_agent_v1_SnapshotCloseInput, SnapshotClose as _cairn_agent_v1_SnapshotClose } from './cairn/agent/v1/SnapshotClose.js';
 import type { SnapshotManifestInput as _cairn_agent_v1_SnapshotManifestInput, SnapshotManifest as _cairn_agent_v1_SnapshotManifest } from './cairn/agent/v1/SnapshotManifest.js';
 import type { SnapshotOpenInput as _cairn_agent_v1_SnapshotOpenInput, SnapshotOpen as _cairn_agent_v1_SnapshotOpen } from './cairn/agent/v1/SnapshotOpen.js';
-import type { SnapshotPushInput as _cairn_agent_v1_SnapshotPushInput, SnapshotPush as _cairn_agent_v1_SnapshotPush } from './cairn/agent/v1/SnapshotPush.js';
 import type { SnapshotReadInput as _cairn_agent_v1_SnapshotReadInput, SnapshotRead as _cairn_agent_v1_SnapshotRead } from './cairn/agent/v1/SnapshotRead.js';
 import type { SnapshotServeInput as _cairn_agent_v1_SnapshotServeInput, SnapshotServe as _cairn_agent_v1_SnapshotServe } from './cairn/agent/v1/SnapshotServe.js';
 import type { SnapshotServingInput as _cairn_agent_v1_SnapshotServingInput, SnapshotServing as _cairn_agent_v1_SnapshotServing } from './cairn/agent/v1/SnapshotServing.js';
@@ -111,9 +107,6 @@ export interface ProtoGrpcType {
         ArchiveProgress: MessageTypeDefinition<_cairn_agent_v1_ArchiveProgressInput, _cairn_agent_v1_ArchiveProgress>
         ArtifactChunk: MessageTypeDefinition<_cairn_agent_v1_ArtifactChunkInput, _cairn_agent_v1_ArtifactChunk>
         BackupResult: MessageTypeDefinition<_cairn_agent_v1_BackupResultInput, _cairn_agent_v1_BackupResult>
-        BlobGrant: MessageTypeDefinition<_cairn_agent_v1_BlobGrantInput, _cairn_agent_v1_BlobGrant>
-        BlobPiece: MessageTypeDefinition<_cairn_agent_v1_BlobPieceInput, _cairn_agent_v1_BlobPiece>
-        BlobStored: MessageTypeDefinition<_cairn_agent_v1_BlobStoredInput, _cairn_agent_v1_BlobStored>
         Condition: MessageTypeDefinition<_cairn_agent_v1_ConditionInput, _cairn_agent_v1_Condition>
         ConsoleCommand: MessageTypeDefinition<_cairn_agent_v1_ConsoleCommandInput, _cairn_agent_v1_ConsoleCommand>
         ConsoleEnd: MessageTypeDefinition<_cairn_agent_v1_ConsoleEndInput, _cairn_agent_v1_ConsoleEnd>
@@ -175,7 +168,6 @@ export interface ProtoGrpcType {
         SnapshotClose: MessageTypeDefinition<_cairn_agent_v1_SnapshotCloseInput, _cairn_agent_v1_SnapshotClose>
         SnapshotManifest: MessageTypeDefinition<_cairn_agent_v1_SnapshotManifestInput, _cairn_agent_v1_SnapshotManifest>
         SnapshotOpen: MessageTypeDefinition<_cairn_agent_v1_SnapshotOpenInput, _cairn_agent_v1_SnapshotOpen>
-        SnapshotPush: MessageTypeDefinition<_cairn_agent_v1_SnapshotPushInput, _cairn_agent_v1_SnapshotPush>
         SnapshotRead: MessageTypeDefinition<_cairn_agent_v1_SnapshotReadInput, _cairn_agent_v1_SnapshotRead>
         SnapshotServe: MessageTypeDefinition<_cairn_agent_v1_SnapshotServeInput, _cairn_agent_v1_SnapshotServe>
         SnapshotServing: MessageTypeDefinition<_cairn_agent_v1_SnapshotServingInput, _cairn_agent_v1_SnapshotServing>

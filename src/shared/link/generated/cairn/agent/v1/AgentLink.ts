@@ -4,8 +4,6 @@ import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { AgentMessageInput as _cairn_agent_v1_AgentMessageInput, AgentMessage as _cairn_agent_v1_AgentMessage } from '../../../cairn/agent/v1/AgentMessage.js';
 import type { ArtifactChunkInput as _cairn_agent_v1_ArtifactChunkInput, ArtifactChunk as _cairn_agent_v1_ArtifactChunk } from '../../../cairn/agent/v1/ArtifactChunk.js';
-import type { BlobPieceInput as _cairn_agent_v1_BlobPieceInput, BlobPiece as _cairn_agent_v1_BlobPiece } from '../../../cairn/agent/v1/BlobPiece.js';
-import type { BlobStoredInput as _cairn_agent_v1_BlobStoredInput, BlobStored as _cairn_agent_v1_BlobStored } from '../../../cairn/agent/v1/BlobStored.js';
 import type { ControllerMessageInput as _cairn_agent_v1_ControllerMessageInput, ControllerMessage as _cairn_agent_v1_ControllerMessage } from '../../../cairn/agent/v1/ControllerMessage.js';
 import type { EnrollRequestInput as _cairn_agent_v1_EnrollRequestInput, EnrollRequest as _cairn_agent_v1_EnrollRequest } from '../../../cairn/agent/v1/EnrollRequest.js';
 import type { EnrollResponseInput as _cairn_agent_v1_EnrollResponseInput, EnrollResponse as _cairn_agent_v1_EnrollResponse } from '../../../cairn/agent/v1/EnrollResponse.js';
@@ -63,31 +61,6 @@ export interface AgentLinkClient extends grpc.Client {
   fetchArtifact(argument: _cairn_agent_v1_FetchArtifactRequestInput, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_cairn_agent_v1_ArtifactChunk>;
   fetchArtifact(argument: _cairn_agent_v1_FetchArtifactRequestInput, options?: grpc.CallOptions): grpc.ClientReadableStream<_cairn_agent_v1_ArtifactChunk>;
   
-  /**
-   * Streams one file of a snapshot, as it is, into the Controller's backup store (SnapshotPush):
-   * the grant first, then the bytes. The credential is presented as on Connect; the grant is one
-   * the Controller gave this Node for this one blob, used once, within its lifetime. The Controller
-   * checks the bytes against the blob's sha256 and answers once the blob is on its disk.
-   * PERMISSION_DENIED for an unknown, used, expired or other Node's grant; DATA_LOSS when the bytes
-   * are not the blob's.
-   */
-  PutBlob(metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cairn_agent_v1_BlobStored>): grpc.ClientWritableStream<_cairn_agent_v1_BlobPieceInput>;
-  PutBlob(metadata: grpc.Metadata, callback: grpc.requestCallback<_cairn_agent_v1_BlobStored>): grpc.ClientWritableStream<_cairn_agent_v1_BlobPieceInput>;
-  PutBlob(options: grpc.CallOptions, callback: grpc.requestCallback<_cairn_agent_v1_BlobStored>): grpc.ClientWritableStream<_cairn_agent_v1_BlobPieceInput>;
-  PutBlob(callback: grpc.requestCallback<_cairn_agent_v1_BlobStored>): grpc.ClientWritableStream<_cairn_agent_v1_BlobPieceInput>;
-  /**
-   * Streams one file of a snapshot, as it is, into the Controller's backup store (SnapshotPush):
-   * the grant first, then the bytes. The credential is presented as on Connect; the grant is one
-   * the Controller gave this Node for this one blob, used once, within its lifetime. The Controller
-   * checks the bytes against the blob's sha256 and answers once the blob is on its disk.
-   * PERMISSION_DENIED for an unknown, used, expired or other Node's grant; DATA_LOSS when the bytes
-   * are not the blob's.
-   */
-  putBlob(metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_cairn_agent_v1_BlobStored>): grpc.ClientWritableStream<_cairn_agent_v1_BlobPieceInput>;
-  putBlob(metadata: grpc.Metadata, callback: grpc.requestCallback<_cairn_agent_v1_BlobStored>): grpc.ClientWritableStream<_cairn_agent_v1_BlobPieceInput>;
-  putBlob(options: grpc.CallOptions, callback: grpc.requestCallback<_cairn_agent_v1_BlobStored>): grpc.ClientWritableStream<_cairn_agent_v1_BlobPieceInput>;
-  putBlob(callback: grpc.requestCallback<_cairn_agent_v1_BlobStored>): grpc.ClientWritableStream<_cairn_agent_v1_BlobPieceInput>;
-  
 }
 
 export interface AgentLinkHandlers extends grpc.UntypedServiceImplementation {
@@ -113,21 +86,10 @@ export interface AgentLinkHandlers extends grpc.UntypedServiceImplementation {
    */
   FetchArtifact: grpc.handleServerStreamingCall<_cairn_agent_v1_FetchArtifactRequest, _cairn_agent_v1_ArtifactChunkInput>;
   
-  /**
-   * Streams one file of a snapshot, as it is, into the Controller's backup store (SnapshotPush):
-   * the grant first, then the bytes. The credential is presented as on Connect; the grant is one
-   * the Controller gave this Node for this one blob, used once, within its lifetime. The Controller
-   * checks the bytes against the blob's sha256 and answers once the blob is on its disk.
-   * PERMISSION_DENIED for an unknown, used, expired or other Node's grant; DATA_LOSS when the bytes
-   * are not the blob's.
-   */
-  PutBlob: grpc.handleClientStreamingCall<_cairn_agent_v1_BlobPiece, _cairn_agent_v1_BlobStoredInput>;
-  
 }
 
 export interface AgentLinkDefinition extends grpc.ServiceDefinition {
   Connect: MethodDefinition<_cairn_agent_v1_AgentMessageInput, _cairn_agent_v1_ControllerMessageInput, _cairn_agent_v1_AgentMessage, _cairn_agent_v1_ControllerMessage>
   Enroll: MethodDefinition<_cairn_agent_v1_EnrollRequestInput, _cairn_agent_v1_EnrollResponseInput, _cairn_agent_v1_EnrollRequest, _cairn_agent_v1_EnrollResponse>
   FetchArtifact: MethodDefinition<_cairn_agent_v1_FetchArtifactRequestInput, _cairn_agent_v1_ArtifactChunkInput, _cairn_agent_v1_FetchArtifactRequest, _cairn_agent_v1_ArtifactChunk>
-  PutBlob: MethodDefinition<_cairn_agent_v1_BlobPieceInput, _cairn_agent_v1_BlobStoredInput, _cairn_agent_v1_BlobPiece, _cairn_agent_v1_BlobStored>
 }

@@ -37,7 +37,6 @@ import type { UploadCancelInput as _cairn_agent_v1_UploadCancelInput, UploadCanc
 import type { UploadCompleteInput as _cairn_agent_v1_UploadCompleteInput, UploadComplete as _cairn_agent_v1_UploadComplete } from '../../../cairn/agent/v1/UploadComplete.js';
 import type { SnapshotServeInput as _cairn_agent_v1_SnapshotServeInput, SnapshotServe as _cairn_agent_v1_SnapshotServe } from '../../../cairn/agent/v1/SnapshotServe.js';
 import type { StagePullInput as _cairn_agent_v1_StagePullInput, StagePull as _cairn_agent_v1_StagePull } from '../../../cairn/agent/v1/StagePull.js';
-import type { SnapshotPushInput as _cairn_agent_v1_SnapshotPushInput, SnapshotPush as _cairn_agent_v1_SnapshotPush } from '../../../cairn/agent/v1/SnapshotPush.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface RequestInput {
@@ -97,11 +96,7 @@ export interface RequestInput {
    */
   'snapshotServe'?: (_cairn_agent_v1_SnapshotServeInput | null);
   'stagePull'?: (_cairn_agent_v1_StagePullInput | null);
-  /**
-   * Backups into the Controller's store, the file's bytes streamed by the Agent (PutBlob).
-   */
-  'snapshotPush'?: (_cairn_agent_v1_SnapshotPushInput | null);
-  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch"|"prefetchArtifact"|"fileMove"|"fileArchiveJob"|"fileArchiveRead"|"uploadBegin"|"uploadAppend"|"uploadStatus"|"uploadCancel"|"uploadComplete"|"snapshotServe"|"stagePull"|"snapshotPush";
+  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch"|"prefetchArtifact"|"fileMove"|"fileArchiveJob"|"fileArchiveRead"|"uploadBegin"|"uploadAppend"|"uploadStatus"|"uploadCancel"|"uploadComplete"|"snapshotServe"|"stagePull";
 }
 
 export interface Request {
@@ -161,9 +156,5 @@ export interface Request {
    */
   'snapshotServe'?: (_cairn_agent_v1_SnapshotServe | null);
   'stagePull'?: (_cairn_agent_v1_StagePull | null);
-  /**
-   * Backups into the Controller's store, the file's bytes streamed by the Agent (PutBlob).
-   */
-  'snapshotPush'?: (_cairn_agent_v1_SnapshotPush | null);
-  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch"|"prefetchArtifact"|"fileMove"|"fileArchiveJob"|"fileArchiveRead"|"uploadBegin"|"uploadAppend"|"uploadStatus"|"uploadCancel"|"uploadComplete"|"snapshotServe"|"stagePull"|"snapshotPush";
+  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch"|"prefetchArtifact"|"fileMove"|"fileArchiveJob"|"fileArchiveRead"|"uploadBegin"|"uploadAppend"|"uploadStatus"|"uploadCancel"|"uploadComplete"|"snapshotServe"|"stagePull";
 }

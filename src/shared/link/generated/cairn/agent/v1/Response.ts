@@ -14,7 +14,6 @@ import type { ArchiveProgressInput as _cairn_agent_v1_ArchiveProgressInput, Arch
 import type { UploadStateInput as _cairn_agent_v1_UploadStateInput, UploadState as _cairn_agent_v1_UploadState } from '../../../cairn/agent/v1/UploadState.js';
 import type { SnapshotServingInput as _cairn_agent_v1_SnapshotServingInput, SnapshotServing as _cairn_agent_v1_SnapshotServing } from '../../../cairn/agent/v1/SnapshotServing.js';
 import type { StagePulledInput as _cairn_agent_v1_StagePulledInput, StagePulled as _cairn_agent_v1_StagePulled } from '../../../cairn/agent/v1/StagePulled.js';
-import type { BlobStoredInput as _cairn_agent_v1_BlobStoredInput, BlobStored as _cairn_agent_v1_BlobStored } from '../../../cairn/agent/v1/BlobStored.js';
 
 export interface ResponseInput {
   /**
@@ -46,8 +45,7 @@ export interface ResponseInput {
   'uploadState'?: (_cairn_agent_v1_UploadStateInput | null);
   'snapshotServing'?: (_cairn_agent_v1_SnapshotServingInput | null);
   'stagePulled'?: (_cairn_agent_v1_StagePulledInput | null);
-  'blobStored'?: (_cairn_agent_v1_BlobStoredInput | null);
-  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay"|"stageCommitState"|"usageSamples"|"objectUploaded"|"archiveProgress"|"uploadState"|"snapshotServing"|"stagePulled"|"blobStored";
+  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay"|"stageCommitState"|"usageSamples"|"objectUploaded"|"archiveProgress"|"uploadState"|"snapshotServing"|"stagePulled";
 }
 
 export interface Response {
@@ -80,6 +78,5 @@ export interface Response {
   'uploadState'?: (_cairn_agent_v1_UploadState | null);
   'snapshotServing'?: (_cairn_agent_v1_SnapshotServing | null);
   'stagePulled'?: (_cairn_agent_v1_StagePulled | null);
-  'blobStored'?: (_cairn_agent_v1_BlobStored | null);
-  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay"|"stageCommitState"|"usageSamples"|"objectUploaded"|"archiveProgress"|"uploadState"|"snapshotServing"|"stagePulled"|"blobStored";
+  'payload'?: "fileEntries"|"fileChunk"|"properties"|"backupResult"|"snapshotManifest"|"consoleReplay"|"stageCommitState"|"usageSamples"|"objectUploaded"|"archiveProgress"|"uploadState"|"snapshotServing"|"stagePulled";
 }
