@@ -12,7 +12,8 @@
  * - what each process read (rchar from /proc: an incremental backup reads the changed files, not
  *   the world) and the CPU seconds it spent (a cost the machine's other load does not change much).
  * Then the same world is backed up to a local S3-compatible server (s3rver, in this process) by
- * the Agent with presigned requests, and restored from it.
+ * the Agent with presigned requests; the same bytes are PUT to s3rver by a bare HTTP client (its
+ * own ceiling, no Cairn process involved); and the backup is restored from it.
  * Run with `npm run bench backups`.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -26,6 +27,7 @@ import { startTestS3, s3rverAccessKeyId, type TestS3 } from '../test/support/s3-
 import { adminSession } from './support/admin-session.js';
 import { againstCp, cpRate, settle } from './support/disk-baseline.js';
 import { countersDuring, countersText } from './support/process-io.js';
+import { s3Alone } from './support/s3-alone.js';
 import { MiB, peakRss, rssText, spawnProgram } from './support/process-rss.js';
 
 const worldMiB = Number(process.env.BENCH_WORLD_MIB ?? 1024);
@@ -73,6 +75,7 @@ async function main(): Promise<void> {
     const backup = async (label: string, destinationId?: string, cp?: number) => {
       await settle(dir);
       const started = now();
+      const startedMono = process.hrtime.bigint() / 1000n;
       // To S3 the bench process counts too: the S3 server is in it.
       const pids = { Controller: controller.pid!, Agent: agent!.pid!, ...(destinationId ? { 's3rver (bench process)': process.pid } : {}) };
       const { result: { result, rss }, spent } = await countersDuring(pids, () => peakRss(pids, async () => {
@@ -83,6 +86,8 @@ async function main(): Promise<void> {
         }, 30 * 60_000, 100);
       }));
       const seconds = (now() - started) / 1000;
+      // The monotonic clock the CPU profiles are stamped with (µs), to cut each process's profile to this backup.
+      if (process.env.BENCH_CPU_PROF) process.stdout.write(`${label} backup: profile window ${startedMono} to ${process.hrtime.bigint() / 1000n} µs\n`);
       if (result.state !== 'SUCCEEDED') throw new Error(`${label} backup failed: ${result.error}`);
       const rate = result.sizeBytes / 1e6 / seconds;
       process.stdout.write(`${label} backup: ${cp ? againstCp(rate, cp) : `${rate.toFixed(1)} MB/s`} (${result.sizeBytes / MiB} MiB world in ${seconds.toFixed(1)} s, ${result.fileCount} files), stored ${(result.storedBytes / MiB).toFixed(1)} MiB (${((100 * result.storedBytes) / result.sizeBytes).toFixed(2)}% of the world); ${rssText(rss)}; ${countersText(spent)} (reads: files, sockets and the API's polls)\n`);
@@ -106,6 +111,9 @@ async function main(): Promise<void> {
       name: 'bench-s3', kind: 'S3', endpoint: s3.endpoint, region: 'us-east-1', bucket: s3.bucket, accessKeyId: s3rverAccessKeyId, secretAccessKey: 'S3RVER', forcePathStyle: true,
     });
     const toS3 = await backup('first to S3 (local s3rver)', destination.id, await cpNow());
+    // The server's own ceiling: the same bytes PUT by a bare client, no Cairn process involved.
+    await settle(dir);
+    process.stdout.write(`s3rver alone: ${await s3Alone(s3.endpoint, s3.bucket, files, fileMiB * MiB)}\n`);
 
     // A restore from it: the Agent downloads every file with presigned GETs (after a PRE_RESTORE backup that stores nothing new).
     const started = now();
