@@ -154,7 +154,7 @@ describe('servers API — list, filters, permissions, phases and guards, a Node 
       const current = await ready(server.id);
       const servers = rig.t.controller.repos.servers;
       const findById = servers.findById.bind(servers);
-      const replace = servers.replace.bind(servers);
+      const replaceVersion = servers.replaceVersion.bind(servers);
       let slowOnce = true;
       let writes = 0;
       servers.findById = async (id: string) => {
@@ -164,9 +164,9 @@ describe('servers API — list, filters, permissions, phases and guards, a Node 
         }
         return findById(id);
       };
-      servers.replace = async (...args: Parameters<typeof replace>) => {
-        const result = await replace(...args);
-        if ((args[0] as { _id?: string })._id === server.id) writes++;
+      servers.replaceVersion = async (...args: Parameters<typeof replaceVersion>) => {
+        const result = await replaceVersion(...args);
+        if (args[0].id === server.id) writes++;
         return result;
       };
       try {
@@ -174,7 +174,7 @@ describe('servers API — list, filters, permissions, phases and guards, a Node 
         rig.big.send({ serverId: server.id, observedGeneration: current.generation, runtimeState: 'RUNTIME_STATE_STOPPED' });
         await waitFor(() => writes === 2 || undefined, { what: 'both reports written' });
       } finally {
-        Object.assign(servers, { findById, replace });
+        Object.assign(servers, { findById, replaceVersion });
       }
       expect((await rig.admin.get<ServerDetail>(`/servers/${server.id}`)).body.status.runtimeState).to.equal('STOPPED');
     });

@@ -110,6 +110,18 @@ describeStoreContract('collections, backup records', (contract) => {
       expect(await things.findById('zzz')).to.equal(null);
     });
 
+    it('replaces and deletes a document only over the version it holds (replaceVersion, deleteVersion)', async () => {
+      const at = (value: string) => ({ id: 'c', field: 'name', value });
+      expect(await things.replaceVersion(at('Gamma'), { _id: 'c', name: 'Gamma 2', nameKey: 'gamma' })).to.equal(true);
+      expect(await things.replaceVersion(at('Gamma'), { _id: 'c', name: 'Gamma 3', nameKey: 'gamma' })).to.equal(false);
+      expect(await things.deleteVersion(at('Gamma'))).to.equal(false);
+      expect((await things.findById('c'))?.name).to.equal('Gamma 2');
+      expect(await things.deleteVersion(at('Gamma 2'))).to.equal(true);
+      expect(await things.findById('c')).to.equal(null);
+      expect(await things.replaceVersion(at('Gamma 2'), { _id: 'c', name: 'Gamma 4', nameKey: 'gamma' })).to.equal(false);
+      expect(await things.findById('c')).to.equal(null);
+    });
+
     it('deletes by filter, returning how many went', async () => {
       expect(await things.delete({ tags: 'blue' })).to.equal(2);
       expect(await things.delete({ _id: 'a' })).to.equal(0);

@@ -1,4 +1,4 @@
-import type { Collection, Filter, FindOptions, Shared } from './collection.js';
+import type { Collection, Filter, FindOptions, Shared, Version } from './collection.js';
 
 /** Documents are JSON-like (strings, numbers, booleans, null, arrays, objects); a copy keeps callers from changing the cached one. */
 function copyOf<T>(value: T): T {
@@ -71,6 +71,14 @@ export class ByIdCache<T extends { _id: string }> implements Collection<T> {
 
   delete(filter: Filter): Promise<number> {
     return this.writing(() => this.inner.delete(filter));
+  }
+
+  replaceVersion(version: Version, doc: T): Promise<boolean> {
+    return this.writing(() => this.inner.replaceVersion(version, doc));
+  }
+
+  deleteVersion(version: Version): Promise<boolean> {
+    return this.writing(() => this.inner.deleteVersion(version));
   }
 
   private async writing<R>(write: () => Promise<R>): Promise<R> {

@@ -24,6 +24,13 @@ export interface IndexSpec {
   sparse?: boolean;
 }
 
+/** One version of one document: the value its version field (a string that only grows) held when it was read. */
+export interface Version {
+  id: string;
+  field: string;
+  value: string;
+}
+
 export interface Collection<T extends { _id: string }> {
   insert(doc: T): Promise<void>;
   findById(id: string): Promise<T | null>;
@@ -45,7 +52,18 @@ export interface Collection<T extends { _id: string }> {
   /** Replaces the whole document when the filter matches; returns whether it did. */
   replace(filter: Filter, doc: T): Promise<boolean>;
   delete(filter: Filter): Promise<number>;
+  /**
+   * Replaces the document while it still holds `version` (`doc` holds a newer one); false when it
+   * does not. Of writers racing over one version at most one succeeds, on every store: FerretDB v1
+   * checks `replace`'s filter apart from its write, where MongoDB does both at once.
+   */
+  replaceVersion(version: Version, doc: T): Promise<boolean>;
+  /** Deletes the document while it still holds `version`, as `replaceVersion` replaces it; false when it does not. */
+  deleteVersion(version: Version): Promise<boolean>;
 }
+
+/** The filter that matches the document only while it holds `version`. */
+export const versionFilter = (version: Version): Filter => ({ _id: version.id, [version.field]: version.value });
 
 /** Thrown by insert/update when a unique index would be violated; `field` names the index. */
 export class DuplicateKeyError extends Error {

@@ -1,7 +1,7 @@
 import NedbModule from '@seald-io/nedb';
 import NedbCursor from '@seald-io/nedb/lib/cursor.js';
 import nedbModel from '@seald-io/nedb/lib/model.js';
-import { DuplicateKeyError, type Collection, type Filter, type FindOptions, type IndexSpec, type Shared, type Sort } from '../collection.js';
+import { DuplicateKeyError, versionFilter, type Collection, type Filter, type FindOptions, type IndexSpec, type Shared, type Sort, type Version } from '../collection.js';
 import { assertDefinedFilter, undefinedFieldsOf, withoutUndefined } from '../document-rules.js';
 import { BatchedAppend, fileSink, type AppendOutcome, type NedbWriting } from './batched-append.js';
 import { removeInPlace } from './index-removal.js';
@@ -180,6 +180,15 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
   async delete(filter: Filter): Promise<number> {
     assertDefinedFilter(filter);
     return await this.appends.write(() => this.steps._removeAsync(filter, { multi: true }));
+  }
+
+  /** Only this process writes these files, and nedb runs each update whole, filter and write, before the next. */
+  replaceVersion(version: Version, doc: T): Promise<boolean> {
+    return this.replace(versionFilter(version), doc);
+  }
+
+  async deleteVersion(version: Version): Promise<boolean> {
+    return (await this.delete(versionFilter(version))) > 0;
   }
 
   async compact(): Promise<void> {

@@ -9,6 +9,7 @@ import { MongoAuditLog } from './mongo-audit-log.js';
 import { majorityCollections, majorityConcerns, mongoClientOptions } from './mongo-client-options.js';
 import { MongoCollection } from './mongo-collection.js';
 import { reconcileIndexes, type IndexListing } from './mongo-indexes.js';
+import { VersionClaims } from './version-claims.js';
 
 /**
  * The database named by the URI's path, `cairn` when it has none. Read with a pattern rather than
@@ -25,21 +26,30 @@ export class MongoAdapter implements StoreAdapter {
   private bucket?: GridFSBucket;
   private artifacts?: GridFSBucket;
 
-  private constructor(private readonly client: MongoClient, private readonly db: Db, private readonly clock: Clock, private readonly listing: IndexListing) {}
+  private constructor(
+    private readonly client: MongoClient,
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly listing: IndexListing,
+    private readonly claims: VersionClaims | undefined,
+  ) {}
 
   static async open(uri: string, clock: Clock): Promise<MongoAdapter> {
     const client = new MongoClient(uri, mongoClientOptions);
     await client.connect();
     const db = client.db(databaseNameOf(uri));
-    // FerretDB names itself in buildInfo; it lists indexes without `sparse`, which would otherwise rebuild them at every start.
+    // FerretDB names itself in buildInfo. It lists indexes without `sparse`, which would otherwise rebuild them at every
+    // start, and checks a write's filter apart from the write, so writes over a version claim it first (version-claims.ts).
     const ferretdb = 'ferretdbVersion' in (await db.command({ buildInfo: 1 }));
-    return new MongoAdapter(client, db, clock, { reportsSparse: !ferretdb });
+    const claims = ferretdb ? new VersionClaims(db.collection('versionClaims'), clock) : undefined;
+    await claims?.trim();
+    return new MongoAdapter(client, db, clock, { reportsSparse: !ferretdb }, claims);
   }
 
   async openCollection<T extends { _id: string }>(name: string, indexes: IndexSpec[]): Promise<Collection<T>> {
     const collection = this.db.collection(name, majorityCollections.has(name) ? majorityConcerns : {});
     await reconcileIndexes(collection, indexes, this.listing);
-    return new MongoCollection<T>(collection, indexes);
+    return new MongoCollection<T>(collection, indexes, this.claims);
   }
 
   async openAuditLog(): Promise<AuditLog> {

@@ -1,7 +1,8 @@
 import type { Collection as DriverCollection, Document } from 'mongodb';
-import { DuplicateKeyError, type Collection, type Filter, type FindOptions, type IndexSpec, type Shared } from '../collection.js';
+import { DuplicateKeyError, versionFilter, type Collection, type Filter, type FindOptions, type IndexSpec, type Shared, type Version } from '../collection.js';
 import { assertDefinedFilter, undefinedFieldsOf, withoutUndefined } from '../document-rules.js';
 import { duplicateFieldOf, isDuplicate, mapDriverError, singleIdOf } from './mongo-documents.js';
+import type { VersionClaims } from './version-claims.js';
 
 /** Runs a driver call, turning its errors into the store's (duplicate key, store unavailable). */
 async function driver<R>(call: () => Promise<R>): Promise<R> {
@@ -16,12 +17,13 @@ async function driver<R>(call: () => Promise<R>): Promise<R> {
  * A collection through the official driver. Writes that select one document by `_id` use
  * `updateOne`/`deleteOne`, which the driver retries across a primary step-down (the `Many` forms
  * are never retried). Documents lose their `undefined` fields and filters refuse them, so both
- * adapters store and match the same things.
+ * adapters store and match the same things. With `claims` (FerretDB), writes over a version claim
+ * it first; MongoDB checks a filter and writes in one step, so there the filter alone suffices.
  */
 export class MongoCollection<T extends { _id: string }> implements Collection<T> {
   private readonly uniqueFields: string[];
 
-  constructor(private readonly c: DriverCollection<Document>, indexes: IndexSpec[] = []) {
+  constructor(private readonly c: DriverCollection<Document>, indexes: IndexSpec[] = [], private readonly claims?: VersionClaims) {
     this.uniqueFields = indexes.filter((i) => i.unique).map((i) => i.field);
   }
 
@@ -96,5 +98,17 @@ export class MongoCollection<T extends { _id: string }> implements Collection<T>
     assertDefinedFilter(filter);
     const result = await driver(() => (singleIdOf(filter) !== undefined ? this.c.deleteOne(filter) : this.c.deleteMany(filter)));
     return result.deletedCount;
+  }
+
+  async replaceVersion(version: Version, doc: T): Promise<boolean> {
+    return this.overVersion(version, () => this.replace(versionFilter(version), doc));
+  }
+
+  async deleteVersion(version: Version): Promise<boolean> {
+    return this.overVersion(version, async () => (await this.delete(versionFilter(version))) > 0);
+  }
+
+  private overVersion(version: Version, write: () => Promise<boolean>): Promise<boolean> {
+    return this.claims ? this.claims.claimed(this.c.collectionName, version, write) : write();
   }
 }
