@@ -43,10 +43,10 @@ async function main(): Promise<void> {
     console.log(`faults by kind: ${JSON.stringify(o.faultsByKind)}`);
     console.log(`control back: p50 ${(o.controlBackMs.p50 / 1000).toFixed(1)} s, p99 ${(o.controlBackMs.p99 / 1000).toFixed(1)} s, max ${(o.controlBackMs.max / 1000).toFixed(1)} s`);
     console.log(`double-driven Nodes: ${doubleDriven}; games restarted: ${o.gamesRestarted.length}; acknowledged changes lost: ${o.changesLost.length} (of ${o.acknowledged}); watchers behind: ${o.watchersBehind.length}; unexpected answers: ${o.unexpectedAnswers.length}`);
-    console.log(`lease terms gained ${o.lease.termsGained}, obeyed by Agents ${o.lease.termsObeyed}; refused: by Agents (stale term) ${o.lease.staleTermRefusals}, by the store (fenced writes) ${o.lease.fencedWritesRefused}`);
+    console.log(`lease terms gained ${o.lease.termsGained}, obeyed by Agents ${o.lease.termsObeyed}; refused: by Agents (stale term) ${o.lease.staleTermRefusals}, by the store (fenced writes) ${o.lease.fencedWritesRefused}; silent Controllers left by Agents ${o.lease.silentControllersLeft}`);
     console.log(`watchers reopened: ${o.reopenings.resumed} resumed, ${o.reopenings.snapshots} given a snapshot; writer refusals ${JSON.stringify(o.refused)}`);
-    for (const line of [...o.lease.doubleDriven, ...o.gamesRestarted, ...o.changesLost, ...o.watchersBehind, ...o.unexpectedAnswers].slice(0, 20)) console.log(`  broken: ${line}`);
-    failed = doubleDriven + o.gamesRestarted.length + o.changesLost.length + o.watchersBehind.length + o.unexpectedAnswers.length > 0;
+    for (const line of [...injector.timeouts, ...o.lease.doubleDriven, ...o.gamesRestarted, ...o.changesLost, ...o.watchersBehind, ...o.unexpectedAnswers].slice(0, 20)) console.log(`  broken: ${line}`);
+    failed = injector.timeouts.length + doubleDriven + o.gamesRestarted.length + o.changesLost.length + o.watchersBehind.length + o.unexpectedAnswers.length > 0;
   } finally {
     for (const w of watchers) w.close();
     await cluster.close();

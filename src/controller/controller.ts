@@ -38,6 +38,7 @@ import { SecretBox } from './security/secret-box.js';
 import { startSftp } from './program/sftp.js';
 import { registerSftpMetrics } from './metrics/sftp-metrics.js';
 import { registerLeaseMetrics } from './metrics/lease-metrics.js';
+import { agentSilenceLimitMs } from './domain/lease-timing.js';
 
 export interface ControllerOptions {
   config: ControllerConfig;
@@ -149,6 +150,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
     gate: services.enrollment, fleet: services.fleet, agents: services.agents, logger, clock, timings: services.fleet.timings,
     metrics: createLinkMetrics(metrics.registry, services.fleet, services.agents, () => clock.now().getTime()),
     artifacts: services.artifacts, ownership: services.cluster,
+    silenceLimitMs: services.fleetJobs.byLease ? agentSilenceLimitMs(config.leaseTiming) : 0,
   });
   const grpcPort = await link.listen({ host: config.host, port: config.grpcPort, tls })
     .catch(refusePortInUse({ host: config.host, port: config.grpcPort, what: 'the Agent link', flag: '--grpc-port' }));

@@ -5,14 +5,16 @@ import { faultOutcome } from '../support/fault-outcome.js';
 import { FaultWatcher, FaultWriter } from '../support/fault-traffic.js';
 import { testMongo } from '../support/test-mongodb.js';
 
-/** Short leases so 50 faults fit a CI run: renewed every 1 s, stopped 0.6 s before expiry. */
-const leaseTtlSeconds = 3;
+/** Short leases so 50 faults fit a CI run: renewed every 1 s, stopped 0.6 s before expiry (CAIRN_FAULTS_LEASE_TTL_SECONDS to try others). */
+const leaseTtlSeconds = Number(process.env.CAIRN_FAULTS_LEASE_TTL_SECONDS ?? 3);
 const faultCount = Number(process.env.CAIRN_FAULTS ?? 50);
 /**
- * The contract's 25 s at the default 15 s lease, scaled: the lease's expiry (ttl) and the claim at the
- * next renewal (ttl/3) are the floor, then the Agent's redial (≤ 2 s), and slack for a loaded machine.
+ * Issue 47's 25 s at the default 15 s lease is the lease and 10 s: here 13 s, counted from the
+ * fault's start, a stopped Controller's pause included (its Agents leave it after half a lease of
+ * silence). The floor is the lease's expiry (ttl) and the claim at the next renewal or hello
+ * (ttl/3); then the Agent's redial (≤ 2 s), and slack for a loaded machine.
  */
-const controlBackWithinMs = 2 * leaseTtlSeconds * 1000 + 2_000 + 5_000;
+const controlBackWithinMs = leaseTtlSeconds * 1000 + 10_000;
 
 /**
  * Issue 47, "Faults, measured": three Controller processes on one FerretDB (or MONGODB_URI)
@@ -24,10 +26,11 @@ const controlBackWithinMs = 2 * leaseTtlSeconds * 1000 + 2_000 + 5_000;
  * watcher resumes or is given a snapshot.
  */
 /**
- * Opt-in (CAIRN_FAULT_TESTS=1) until it is green on CI: on the shared, loaded 2-core machine where it
- * was written, a run of 12 faults timed out at 90 s waiting for control back after the first
- * SIGSTOP of twice the lease, and a 50-fault run saw control back take up to 38 s with faults
- * overlapping; whether that is load or a product fault is not settled yet (docs/scaling.md#faults).
+ * Opt-in (CAIRN_FAULT_TESTS=1) until it is green: on the shared 2-core machine (load average 20–32)
+ * the store answered lease renewals in 0.1–6.7 s, so 3 s leases kept changing hands and control
+ * did not come back within 90 s; and on FerretDB two Controller processes gained the same term of
+ * one Node (its conditional update is not atomic), which the term fence cannot tell apart
+ * (docs/scaling.md#faults).
  */
 const optedIn = process.env.CAIRN_FAULT_TESTS === '1';
 if (!optedIn) console.log('Controller faults: not run (opt-in with CAIRN_FAULT_TESTS=1 until it is green on CI; see docs/scaling.md#faults)');
@@ -61,14 +64,17 @@ if (!optedIn) console.log('Controller faults: not run (opt-in with CAIRN_FAULT_T
     } finally {
       await writer.stop();
     }
-    const outcome = await faultOutcome(cluster, injector.faults, writer, watchers, 30_000);
-    console.log(`      ${faultCount} faults in ${((Date.now() - started) / 1000).toFixed(0)} s: ${JSON.stringify({ ...outcome, lease: { ...outcome.lease, doubleDriven: outcome.lease.doubleDriven.length } })}`);
+    // After a timeout the rig may be wedged: the outcome is summed up without long waits.
+    const outcome = await faultOutcome(cluster, injector.faults, writer, watchers, injector.timeouts.length > 0 ? 5_000 : 30_000);
+    for (const timeout of injector.timeouts) console.log(`      ${timeout}`);
+    for (const finding of outcome.lease.doubleDriven.slice(0, 10)) console.log(`      double driving: ${finding}`);
+    console.log(`      ${injector.faults.length} faults in ${((Date.now() - started) / 1000).toFixed(0)} s: ${JSON.stringify({ ...outcome, lease: { ...outcome.lease, doubleDriven: outcome.lease.doubleDriven.length } })}`);
+    expect(injector.timeouts, 'control back after every fault').to.deep.equal([]);
     expect(injector.faults.length).to.be.at.least(faultCount);
     expect(Object.keys(outcome.faultsByKind).sort(), 'every kind of fault injected').to.deep.equal(['kill', 'long-stop', 'restart', 'short-stop']);
     expect(outcome.lease.doubleDriven, 'no Node driven by two Controllers').to.deep.equal([]);
     expect(outcome.lease.termsObeyed, 'the Agents obeyed new terms as their Nodes changed hands').to.be.at.least(cluster.hosts.length);
-    // A stopped Controller keeps its Agents' links (TCP stays open) until it thaws: beyond the pause, the same bound.
-    expect(outcome.beyondPauseMs.p99, `control back within ${controlBackWithinMs} ms beyond the pause (p99)`).to.be.at.most(controlBackWithinMs);
+    expect(outcome.controlBackMs.p99, `control back within ${controlBackWithinMs} ms of the fault (p99)`).to.be.at.most(controlBackWithinMs);
     expect(outcome.gamesRestarted, 'no game restarted').to.deep.equal([]);
     expect(outcome.changesLost, 'no acknowledged change lost').to.deep.equal([]);
     expect(outcome.unexpectedAnswers, 'only 200, 503 or a cut connection').to.deep.equal([]);

@@ -132,6 +132,19 @@ for (const c of cases) {
       expect(await store.holderOf('race', now + 10_004)).to.equal(undefined);
     });
 
+    it('of Controllers racing for an expired lease one only takes the next term (FerretDB checks a filter apart from its write)', async () => {
+      const store = new LeaseStore(leases);
+      const now = base.now().getTime();
+      for (let i = 0; i < 30; i++) {
+        expect(await store.acquire(`expired-${i}`, 'old', 'old:7000', now - 20_000, 10_000)).to.include({ term: 1 });
+        const results = await Promise.all(['a', 'b', 'c'].map((h) => store.acquire(`expired-${i}`, h, `${h}:7000`, now, 10_000)));
+        const winners = results.filter((r) => r !== undefined);
+        expect(winners, `race ${i}`).to.have.length(1);
+        expect(winners[0].term).to.equal(2);
+      }
+      expect(await store.holderOf('expired-0', now), 'the version markers are no leases').to.include({ term: 2 });
+    });
+
     it('a fenced write under an older term changes nothing once a newer term has written', async () => {
       await drivenBy.insert({ _id: 'fence-node' });
       const write = (driver: string, term: number) => drivenBy.update({ _id: 'fence-node', ...fenced(term).filter }, { driver, ...fenced(term).set });

@@ -1,6 +1,7 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import type { Static } from 'typebox';
 import type { Cluster } from '../../src/controller/schemas/cluster.js';
 import type { EnrollmentIssued, Node, ServerDetail, Team } from './api-types.js';
@@ -80,6 +81,39 @@ export class FaultCluster {
     slot.process = await this.launch(slot.dataDir, slot.grpcPort);
   }
 
+  /** How many times a process of the rig said that a link or a lease changed (see `changeAfter`). */
+  get changes(): number {
+    return this.changeCount;
+  }
+
+  /**
+   * Resolves once a Controller or an Agent says a link or a lease changed after the `seen`th such
+   * line, or after `ms` (what changes without a word: a status written, a lease run out). Waits on
+   * the rig's own processes instead of asking the Controllers over and over, which loaded the
+   * store the Controllers renew their leases in.
+   */
+  async changeAfter(seen: number, ms: number): Promise<void> {
+    if (this.changeCount !== seen) return;
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+      this.changeListeners.add(resolve);
+    }).finally(() => clearTimeout(timer));
+  }
+
+  private changeCount = 0;
+  private readonly changeListeners = new Set<() => void>();
+
+  private listenForChanges(stderr: Readable | null): void {
+    stderr?.on('data', (text: string) => {
+      if (!changeEvents.test(text)) return;
+      this.changeCount++;
+      const listeners = [...this.changeListeners];
+      this.changeListeners.clear();
+      for (const resolve of listeners) resolve();
+    });
+  }
+
   /** The log lines of every Controller process the rig ran, each process's apart (JSON lines only). */
   controllerLogs(): Record<string, unknown>[][] {
     return this.slots.flatMap((s) => [...s.pastLogs, s.process.stderr].map(jsonLines));
@@ -98,18 +132,42 @@ export class FaultCluster {
    * lease, shows it HEALTHY, and answers an operation on its server (a file listing reaches the Agent).
    */
   async drivenBy(host: FaultHost, via: ControllerSlot): Promise<ControllerSlot | undefined> {
+    const not = (why: string) => {
+      this.notDriven.set(host.nodeId, `${host.nodeId} asked of Controller ${via.index}: ${why}`);
+      return undefined;
+    };
     const seen = await this.apiOf(via).get<Node>(`/nodes/${host.nodeId}`);
     const id = seen.status === 200 ? seen.body.status.controllerId : undefined;
-    if (!id) return undefined;
+    if (!id) return not(`no controllerId (${seen.status})`);
     const cluster = await this.apiOf(via).get<Static<typeof Cluster>>('/cluster');
-    if (cluster.status !== 200) return undefined;
+    if (cluster.status !== 200) return not(`GET /cluster ${cluster.status}`);
     const entry = cluster.body.controllers.find((c) => c.id === id);
     const holder = this.up.find((s) => entry?.httpAddress === `127.0.0.1:${s.process.httpPort}`);
-    if (!holder) return undefined;
+    if (!holder) return not(`its holder ${id} is ${entry ? `at ${entry.httpAddress ?? '?'}, not up` : 'not a live Controller'}`);
     const node = await this.apiOf(holder).get<Node>(`/nodes/${host.nodeId}`);
-    if (node.status !== 200 || node.body.status.connectionState !== 'HEALTHY' || node.body.status.controllerId !== id) return undefined;
-    if (host.serverId && (await this.apiOf(holder).get(`/servers/${host.serverId}/files?path=.`)).status !== 200) return undefined;
+    if (node.status !== 200 || node.body.status.connectionState !== 'HEALTHY' || node.body.status.controllerId !== id) {
+      return not(`on its holder (Controller ${holder.index}): ${node.status === 200 ? `${node.body.status.connectionState} ${node.body.status.controllerId ?? ''}` : node.status}`);
+    }
+    if (host.serverId) {
+      const files = await this.apiOf(holder).get(`/servers/${host.serverId}/files?path=.`);
+      if (files.status !== 200) return not(`a file listing through its holder (Controller ${holder.index}): ${files.status} ${files.text.slice(0, 400)}`);
+    }
+    this.notDriven.delete(host.nodeId);
     return holder;
+  }
+
+  /** Why each Node was not driven at its last probe (for a timeout's message). */
+  readonly notDriven = new Map<string, string>();
+
+  /** Where a run's logs go when `CAIRN_FAULTS_LOG_DIR` is set: one file per process, for reading a failure after it. */
+  private async keepLogs(): Promise<void> {
+    const dir = process.env.CAIRN_FAULTS_LOG_DIR;
+    if (!dir) return;
+    await mkdir(dir, { recursive: true });
+    for (const slot of this.slots) {
+      for (const [i, text] of [...slot.pastLogs, slot.process.stderr].entries()) await writeFile(join(dir, `controller-${slot.index}.${i}.log`), text);
+    }
+    for (const [i, host] of this.hosts.entries()) await writeFile(join(dir, `agent-${i}.log`), host.agent.stderr);
   }
 
   /** Whether every Node is driven by a Controller that is up, asked of one that is up. */
@@ -123,6 +181,7 @@ export class FaultCluster {
   }
 
   async close(): Promise<void> {
+    await this.keepLogs();
     for (const host of this.hosts) {
       await host.agent.kill();
       await killGames(host.dir);
@@ -140,11 +199,13 @@ export class FaultCluster {
   }
 
   private async launch(dataDir: string, grpcPort: number): Promise<ControllerProcess> {
-    return ControllerProcess.start(dataDir, grpcPort, {
+    const started = await ControllerProcess.start(dataDir, grpcPort, {
       // A clean restart must not wait on the watchers' open streams for the default 10 s.
       extraArgs: ['--secrets-key-file', this.secretsKeyFile, '--sftp-port', 'off', '--lease-ttl-seconds', String(this.leaseTtlSeconds), '--shutdown-timeout', '1'],
       env: { MONGODB_URI: await this.database.uri(), CAIRN_LOG_LEVEL: 'info' },
     });
+    this.listenForChanges(started.child.stderr);
+    return started;
   }
 
   private async build(controllers: number, agents: number): Promise<void> {
@@ -164,6 +225,7 @@ export class FaultCluster {
       const dir = await this.tempDir('cairn-faults-agent-');
       const agent = AgentProcess.start({ grpcPort: this.balancer!.port, dataDir: dir, gamePorts: await privateGamePorts(), enrollmentToken: issued.enrollmentToken, extra: agentArgs });
       const host: FaultHost = { nodeId: issued.node.id, dir, agent, serverId: '', gamePid: 0 };
+      this.listenForChanges(agent.child.stderr);
       this.hosts.push(host);
       const holder = await waitFor(() => this.drivenBy(host, this.slots[0]), { timeoutMs: 90_000, what: `${host.nodeId} driven` });
       // The holder may not know a Node enrolled after it started, and the others place on the status it stored, which
@@ -187,6 +249,9 @@ export class FaultCluster {
     }));
   }
 }
+
+/** What Controllers and Agents log when a Node's link or lease changes hands. */
+const changeEvents = /"event":"(connected|disconnected|lease_term_raised|controller_silent|agent_connected|agent_disconnected|lease_gained|lease_lost|leases_lost)"/;
 
 function jsonLines(text: string): Record<string, unknown>[] {
   const lines: Record<string, unknown>[] = [];

@@ -14,6 +14,8 @@ export interface LeaseEvidence {
   termsObeyed: number;
   staleTermRefusals: number;
   fencedWritesRefused: number;
+  /** Streams the Agents left because their Controller said nothing for its silence limit (`controller_silent`). */
+  silentControllersLeft: number;
 }
 
 export function leaseEvidence(cluster: FaultCluster): LeaseEvidence {
@@ -34,11 +36,13 @@ export function leaseEvidence(cluster: FaultCluster): LeaseEvidence {
   });
   let termsObeyed = 0;
   let staleTermRefusals = 0;
+  let silentControllersLeft = 0;
   cluster.agentLogs().forEach((lines, i) => {
     const nodeId = cluster.hosts[i].nodeId;
     let highest = 0;
     for (const line of lines) {
       if (line.event === 'stale_term_refused') staleTermRefusals++;
+      if (line.event === 'controller_silent') silentControllersLeft++;
       if (line.event !== 'lease_term_raised') continue;
       termsObeyed++;
       const term = Number(line.term);
@@ -47,5 +51,5 @@ export function leaseEvidence(cluster: FaultCluster): LeaseEvidence {
       highest = Math.max(highest, term);
     }
   });
-  return { doubleDriven, termsGained, termsObeyed, staleTermRefusals, fencedWritesRefused };
+  return { doubleDriven, termsGained, termsObeyed, staleTermRefusals, fencedWritesRefused, silentControllersLeft };
 }

@@ -1,6 +1,5 @@
 import type { ControllerSlot, FaultCluster } from './fault-cluster.js';
 import type { FaultWatcher } from './fault-traffic.js';
-import { waitFor } from './wait-for.js';
 
 /**
  * - `kill`: SIGKILL, then a new process with the same flags.
@@ -16,7 +15,7 @@ export interface FaultRecord {
   slot: number;
   /** From the fault's start until every Node was driven again by a Controller that is up. */
   controlBackMs: number;
-  /** How long the Controller was stopped: an Agent linked to it waits for it that long (its keepalive notices a silent peer after 35 s only). */
+  /** How long the Controller was stopped (its Agents leave it after their silence limit, half the lease, without waiting for the thaw). */
   pausedMs: number;
 }
 
@@ -29,11 +28,13 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export class FaultInjector {
   readonly faults: FaultRecord[] = [];
+  /** Control that did not come back in time: the run ends at the first, and the outcome is still summed up. */
+  readonly timeouts: string[] = [];
   private injected = 0;
 
   constructor(private readonly cluster: FaultCluster, private readonly watchers: FaultWatcher[], private readonly log: (line: string) => void = () => undefined) {}
 
-  /** Runs until `count` faults have been injected and each has its control back. */
+  /** Runs until `count` faults have been injected and each has its control back, or one has not within the timeout. */
   async run(count: number, controlBackTimeoutMs: number): Promise<void> {
     await Promise.all(this.cluster.slots.map((slot) => this.worker(slot, count, controlBackTimeoutMs)));
   }
@@ -41,7 +42,7 @@ export class FaultInjector {
   private async worker(slot: ControllerSlot, count: number, controlBackTimeoutMs: number): Promise<void> {
     // Workers start a little apart so their faults overlap in varied ways.
     await pause(slot.index * 700);
-    while (this.injected < count) {
+    while (this.injected < count && this.timeouts.length === 0) {
       // Another Controller must stay up (checked and claimed in one synchronous step).
       if (!this.cluster.slots.some((s) => s !== slot && s.state === 'up')) {
         await pause(100);
@@ -52,13 +53,29 @@ export class FaultInjector {
       const started = Date.now();
       const pausedMs = kind === 'long-stop' ? 2 * this.ttlMs : kind === 'short-stop' ? this.ttlMs / 2 : 0;
       const fault = this.inject(slot, kind, pausedMs);
-      const back = waitFor(() => this.cluster.allDriven(), { timeoutMs: controlBackTimeoutMs, intervalMs: 100, what: `every Node driven again after ${kind} of Controller ${slot.index}` })
+      const back = this.untilAllDriven(started + controlBackTimeoutMs, `every Node driven again after ${kind} of Controller ${slot.index}`)
         .then(() => Date.now() - started);
       await fault;
-      const controlBackMs = await back;
-      await this.watchers[slot.index].open();
+      const result = await back.then((ms) => ({ ms, timeout: undefined }), (e: unknown) => ({ ms: Date.now() - started, timeout: (e as Error).message }));
+      const controlBackMs = result.ms;
       this.faults.push({ kind, slot: slot.index, controlBackMs, pausedMs });
+      if (result.timeout !== undefined) {
+        this.timeouts.push(result.timeout);
+        return;
+      }
+      await this.watchers[slot.index].open();
       this.log(`fault ${this.faults.length}: ${kind} of Controller ${slot.index}, control back after ${controlBackMs} ms`);
+    }
+  }
+
+  /** Asks whether every Node is driven each time a process says a link or lease changed (and each second besides). */
+  private async untilAllDriven(deadline: number, what: string): Promise<void> {
+    for (;;) {
+      const seen = this.cluster.changes;
+      // A probe cut by a fault (a Controller killed under it) says nothing.
+      if (await this.cluster.allDriven().catch(() => false)) return;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${[...this.cluster.notDriven.values()].join('; ')}`);
+      await this.cluster.changeAfter(seen, 1_000);
     }
   }
 

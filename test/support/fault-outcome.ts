@@ -8,9 +8,8 @@ import { waitFor } from './wait-for.js';
 /** What a fault run ended with; each list names what broke a promise (empty when all held). */
 export interface FaultOutcome {
   faultsByKind: Record<string, number>;
+  /** From each fault's start, the pause of a stopped Controller included: its Agents leave it while it is stopped. */
   controlBackMs: { p50: number; p99: number; max: number };
-  /** Control back less the time the Controller was stopped (see FaultRecord.pausedMs). */
-  beyondPauseMs: { p50: number; p99: number; max: number };
   controlBackByKind: Record<string, { p50: number; max: number }>;
   lease: LeaseEvidence;
   gamesRestarted: string[];
@@ -80,7 +79,6 @@ export async function faultOutcome(cluster: FaultCluster, faults: FaultRecord[],
   return {
     faultsByKind,
     controlBackMs: spread(faults.map((f) => f.controlBackMs)),
-    beyondPauseMs: spread(faults.map((f) => f.controlBackMs - f.pausedMs)),
     controlBackByKind: Object.fromEntries(Object.keys(faultsByKind).map((kind) => {
       const { p50, max } = spread(faults.filter((f) => f.kind === kind).map((f) => f.controlBackMs));
       return [kind, { p50, max }];

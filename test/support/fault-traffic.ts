@@ -12,9 +12,11 @@ export interface Acknowledged {
 }
 
 /**
- * Keeps PATCHing the servers, one request at a time, each through a Controller that is up picked
- * at random. Every 2xx is recorded; a refusal (503) or a connection cut by a fault is counted, any
- * other answer is kept to fail the run.
+ * Keeps PATCHing the servers, one request at a time and at most `perSecond` a second, each through
+ * a Controller that is up picked at random. Every 2xx is recorded; a refusal (503) or a connection
+ * cut by a fault is counted, any other answer is kept to fail the run. The pace is an operator's
+ * busy fleet, not a flood: back to back, the writes alone kept FerretDB so busy on the shared 2-core
+ * machine that the Controllers' lease renewals missed their time (load average 20–28).
  */
 export class FaultWriter {
   readonly acknowledged: Acknowledged[] = [];
@@ -24,7 +26,7 @@ export class FaultWriter {
   private done: Promise<void> | undefined;
   private n = 0;
 
-  constructor(private readonly cluster: FaultCluster) {}
+  constructor(private readonly cluster: FaultCluster, private readonly perSecond = 10) {}
 
   start(): void {
     this.done = this.loop();
@@ -37,13 +39,14 @@ export class FaultWriter {
 
   private async loop(): Promise<void> {
     while (this.running) {
+      const paced = new Promise((resolve) => setTimeout(resolve, 1000 / this.perSecond));
       const up = this.cluster.up;
       const slot = up[Math.floor(Math.random() * up.length)] as ControllerSlot | undefined;
       const host = this.cluster.hosts[this.n % this.cluster.hosts.length];
       this.n++;
       const cpuMillis = 200 + (this.n % 97);
       if (!slot) {
-        await new Promise((resolve) => setImmediate(resolve));
+        await paced;
         continue;
       }
       try {
@@ -55,6 +58,7 @@ export class FaultWriter {
         // The Controller died or was restarted under the request: not acknowledged, so not promised.
         this.count(`cut: ${(e as Error).message}`);
       }
+      await paced;
     }
   }
 

@@ -1,19 +1,6 @@
 import { expect } from 'chai';
+import { capturingLogger } from '../support/capturing-logger.js';
 import { TermKeeper } from '../../src/agent/link/term-keeper.js';
-import { pino } from 'pino';
-import { Writable } from 'node:stream';
-
-/** A logger whose JSON lines the test reads. */
-function capturingLogger() {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { lines, logger: pino({ level: 'debug' }, sink) };
-}
 
 describe('the Agent\'s lease term keeper', () => {
   it('obeys the highest term seen and refuses older ones, saying so in its log', () => {

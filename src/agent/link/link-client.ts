@@ -8,6 +8,7 @@ import type { Logger } from '../../shared/logger.js';
 import { backoffDelay, defaultBackoff, type BackoffPolicy } from '../../shared/backoff.js';
 import { DesiredSequence } from './desired-sequence.js';
 import { TermKeeper } from './term-keeper.js';
+import { SilenceWatch } from './silence-watch.js';
 import { ownerTrailer } from '../../shared/link/owner-trailer.js';
 import { agentErrorFromErrno, isAgentError } from '../errors.js';
 
@@ -47,7 +48,7 @@ export interface LinkClientOptions {
 /**
  * Channel options shared by Connect and Enroll: keepalive notices a Controller gone without a word
  * (a crash of its host, a partition) within 35 s, and costs the Controller what a heartbeat does,
- * so not more often; a private subchannel per client keeps each Agent's connection its own; the
+ * so not more often (a Controller that states a silence limit in Welcome is left sooner, see SilenceWatch); a private subchannel per client keeps each Agent's connection its own; the
  * link's window lets file chunks from the Controller through without a round trip per 64 KiB.
  */
 export const agentChannelOptions: grpc.ChannelOptions = {
@@ -82,6 +83,12 @@ export class AgentLinkClient {
   private owner?: string;
   /** Redirects followed since the last Welcome: a few are followed at once, more wait their backoff. */
   private redirects = 0;
+  /**
+   * How long the Controller may stay silent (Welcome.silence_limit_ms; 0: no limit). Kept across
+   * streams: the Controllers of one store share it, so it bounds the wait for the next Welcome too.
+   */
+  private silenceLimitMs = 0;
+  private silence?: SilenceWatch;
   private heartbeatTimer?: NodeJS.Timeout;
   private reconnectTimer?: NodeJS.Timeout;
   private heartbeatBusy = false;
@@ -193,10 +200,22 @@ export class AgentLinkClient {
     const end = (reason: string, redirected = false) => {
       if (ended) return;
       ended = true;
+      silence.stop();
       if (this.call === call) this.teardown(reason);
       this.scheduleReconnect(reason, redirected);
     };
-    call.on('data', (message: ControllerMessage) => this.receive(message));
+    const silence = new SilenceWatch((silentMs, limitMs) => {
+      const welcomed = this.call === call && this.welcome !== undefined;
+      this.options.logger.warn({ event: 'controller_silent', address, silentMs, limitMs, welcomed },
+        welcomed ? 'the Controller said nothing for longer than its silence limit; dialling again' : 'the Controller did not welcome this Agent within the silence limit; dialling again');
+      end(`the Controller was silent for ${silentMs} ms`);
+    });
+    this.silence = silence;
+    silence.arm(this.silenceLimitMs);
+    call.on('data', (message: ControllerMessage) => {
+      silence.heard();
+      this.receive(message);
+    });
     call.on('error', (err: grpc.ServiceError) => {
       if (err.code === grpc.status.UNAUTHENTICATED) {
         // Revoked, deleted or re-enrolled elsewhere: retrying fast would only hammer the Controller.
@@ -234,6 +253,8 @@ export class AgentLinkClient {
       case 'request':
         void this.answer(message.request);
         return;
+      case 'keepalive':
+        return;
     }
   }
 
@@ -249,6 +270,8 @@ export class AgentLinkClient {
 
   private welcomed(welcome: Welcome): void {
     this.welcome = welcome;
+    this.silenceLimitMs = welcome.silenceLimitMs;
+    this.silence?.arm(welcome.silenceLimitMs);
     this.attempt = 0;
     this.redirects = 0;
     this.options.logger.info({ event: 'connected', nodeId: welcome.nodeId, observedAddress: welcome.observedAddress }, 'connected to the Controller');
@@ -317,6 +340,8 @@ export class AgentLinkClient {
     this.desiredSequence.reset();
     clearInterval(this.heartbeatTimer);
     this.heartbeatTimer = undefined;
+    this.silence?.stop();
+    this.silence = undefined;
     for (const abort of this.inFlight) abort.abort(new Error('stream closed'));
     this.inFlight.clear();
     const call = this.call;

@@ -21,3 +21,10 @@ export const mayDrive = (expiresAt: number, now: number, timing: LeaseTiming): b
 /** Whether a timing keeps at least two renewals inside one lease, and the margin inside what is left. */
 export const isSafeTiming = (t: LeaseTiming): boolean =>
   t.renewEveryMs > 0 && t.marginMs >= 0 && t.renewEveryMs * 2 <= t.ttlMs - t.marginMs;
+
+/**
+ * How long an Agent may hear nothing from its Controller before it leaves (Welcome.silence_limit_ms):
+ * half the time to live, so an Agent of a frozen holder dials again before the lease can pass to
+ * another Controller, and has half a lease left to reach it (7.5 s at 15 s).
+ */
+export const agentSilenceLimitMs = (t: LeaseTiming): number => Math.round(t.ttlMs / 2);

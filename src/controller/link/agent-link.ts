@@ -34,6 +34,12 @@ export interface AgentLinkDeps {
   artifacts?: ArtifactProvider;
   /** Which Nodes this Controller drives (several Controllers on one store); without it, every Node under term 0. */
   ownership?: Pick<NodeOwnership, 'admit'>;
+  /**
+   * Told to each Agent in Welcome (`silence_limit_ms`): it leaves a Controller silent this long, and
+   * this one sends a Keepalive on a quiet stream in time. Set with leases, where another Controller
+   * can take the Node over; 0 or absent alone on the embedded store (nowhere else to go).
+   */
+  silenceLimitMs?: number;
 }
 
 export interface ListenOptions {
@@ -237,6 +243,9 @@ export class AgentLinkServer {
 
   private async greet(session: NodeSession, hello: Hello): Promise<void> {
     const { nodeId } = session;
+    // From the hello on, not only after the Welcome: an Agent gives a slow admission (a busy store) as long as this
+    // Controller keeps talking, and leaves a frozen one after the limit the last Welcome it had told it.
+    session.keepAlive(this.deps.silenceLimitMs ?? 0);
     if (!(await this.admitted(session)) || session.closed) return;
     this.deps.agents.attach(session);
     const connected = this.deps.fleet.connected(nodeId, {
@@ -258,7 +267,7 @@ export class AgentLinkServer {
     }
     this.deps.logger.info({ event: 'agent_connected', nodeId, peer: session.observedAddress, agentVersion: hello.agentVersion }, 'Agent connected');
     session.acceptsChanges = hello.acceptsDesiredChanges;
-    session.send({ kind: 'welcome', welcome: { nodeId, heartbeatIntervalMs: this.deps.timings.heartbeatIntervalMs, observedAddress: session.observedAddress } });
+    session.send({ kind: 'welcome', welcome: { nodeId, heartbeatIntervalMs: this.deps.timings.heartbeatIntervalMs, observedAddress: session.observedAddress, silenceLimitMs: this.deps.silenceLimitMs ?? 0 } });
     await this.sendFullState(nodeId);
   }
 

@@ -3,6 +3,7 @@ import type { Clock } from '../../shared/clock.js';
 import type { AgentLinkHandlers } from '../../shared/link/proto.js';
 import type { ControllerMessage, DesiredServer, RequestBody, Response } from '../../shared/link/messages.js';
 import { AgentRequestError, NodeUnavailableError } from './errors.js';
+import { SessionKeepalive } from './session-keepalive.js';
 
 export type AgentStream = Parameters<AgentLinkHandlers['Connect']>[0];
 
@@ -29,6 +30,7 @@ export class NodeSession {
   private nextRequest = 0;
   private revision = 0;
   private closedFlag = false;
+  private keepalive?: SessionKeepalive;
   /** Set by the hello: the Agent applies DesiredServerChange (an older one gets the full state each time). */
   acceptsChanges = false;
   /** The lease term this Controller drives the Node under (0 without leases); stamped on what the Agent must obey. */
@@ -49,7 +51,15 @@ export class NodeSession {
   send(message: ControllerMessage): boolean {
     if (this.closedFlag) return false;
     this.call.write(message);
+    this.keepalive?.sent();
     return true;
+  }
+
+  /** From now on, never silent for `silenceLimitMs` (the limit the Welcome tells the Agent; 0: no keepalive). */
+  keepAlive(silenceLimitMs: number): void {
+    if (silenceLimitMs <= 0 || this.closedFlag) return;
+    this.keepalive?.stop();
+    this.keepalive = new SessionKeepalive(Math.round(silenceLimitMs / 3), () => this.send({ kind: 'keepalive', keepalive: {} }));
   }
 
   sendDesiredState(servers: DesiredServer[]): boolean {
@@ -103,6 +113,7 @@ export class NodeSession {
   close(status?: { code: GrpcStatus; details: string }, trailers?: Record<string, string>): void {
     if (this.closedFlag) return;
     this.closedFlag = true;
+    this.keepalive?.stop();
     for (const [id, pending] of this.pending) {
       clearTimeout(pending.timer);
       pending.reject(new NodeUnavailableError(this.nodeId, 'closed'));

@@ -39,9 +39,29 @@ export class LeaseStore {
     }
     if (current.holder === holder && current.expiresAt > now) return this.renew(asLease(current), now, ttlMs);
     if (current.expiresAt > now) return undefined;
+    if (!(await this.claimVersion(current))) return undefined;
     const next = { holder, holderAddress, term: current.term + 1, expiresAt: now + ttlMs, ...facts };
     const won = await this.leases.update({ _id: resource, term: current.term, holder: current.holder, expiresAt: current.expiresAt }, next);
     return won === 1 ? { resource, holder, term: next.term, expiresAt: next.expiresAt } : undefined;
+  }
+
+  /**
+   * Claims the right to replace this version of a lease, by inserting a marker named for it: of the
+   * Controllers that read the same expired lease, one only inserts it. The compare-and-set alone is
+   * not enough on FerretDB v1, which checks an update's filter apart from its write: two Controllers
+   * (once three) gained the same term of one Node in the fault rig, and the Agents' term fence
+   * cannot tell two holders of one term apart. A version never comes back (a takeover raises the
+   * term, a renewal moves the expiry), so a marker is never in the way of a later takeover; one
+   * small document is left per takeover, under `taken:`, which no lease read looks at.
+   */
+  private async claimVersion(current: LeaseDoc): Promise<boolean> {
+    try {
+      await this.leases.insert({ _id: `taken:${current._id}:${current.term}:${current.holder}:${current.expiresAt}`, holder: '', holderAddress: '', term: current.term, expiresAt: 0 });
+      return true;
+    } catch (e) {
+      if (isDuplicateKey(e)) return false;
+      throw e;
+    }
   }
 
   /**

@@ -47,6 +47,13 @@ export class LeaseKeeper {
     return dropped;
   }
 
+  /** How long, by its own clock, this Controller may still act on the first of its leases to run out (undefined: it holds none). */
+  drivableForMs(): number | undefined {
+    if (this.held.size === 0) return undefined;
+    const now = this.clock.now().getTime();
+    return Math.max(0, Math.min(...[...this.held.values()].map((l) => l.expiresAt - this.timing.marginMs - now)));
+  }
+
   /** Forgets every lease without a word to the store (its renewal failed: they are lost at once). */
   forgetAll(): string[] {
     const all = this.holds();

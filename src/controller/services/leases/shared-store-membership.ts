@@ -76,7 +76,7 @@ export class SharedStoreMembership implements ClusterMembership {
     await this.register();
     this.markStarted();
     this.deps.logger.info({ event: 'cluster_joined', controllerId: this.controllerId, address: self.address }, 'joined the Controllers on this store');
-    await this.round().catch((err: unknown) => this.deps.logger.warn({ err }, 'the first lease round failed'));
+    await this.renewal().then(() => this.claims()).catch((err: unknown) => this.deps.logger.warn({ err }, 'the first lease round failed'));
     this.schedule();
   }
 
@@ -141,34 +141,60 @@ export class SharedStoreMembership implements ClusterMembership {
   }
 
   /**
-   * One round, bounded by the renewal interval: a store that does not answer in time costs every
-   * lease at once (their Nodes stop being driven here). The next round starts only once this one
-   * settled, so rounds never overlap.
+   * One round in two steps: the renewal (the store's clock, then every held lease), then the claims
+   * (Nodes gone, this Controller's share, fleet-wide jobs, handing back). A store that does not
+   * answer a step in time costs every lease at once (their Nodes stop being driven here).
+   * - The renewal has until this Controller must stop acting on its leases anyway (the first expiry
+   *   less the margin: 1.4 s at 3 s leases, 7 s at 15 s, after a round in time), not only the renewal
+   *   interval: on a loaded store a renewal answered a little late kept nothing, and every Node
+   *   changed hands for it. Never longer: past that margin a stream still open here would carry
+   *   a term another Controller may hold already.
+   * - The claims have the renewal interval of their own: a lease just renewed is good for a whole
+   *   time to live, so slow claims (a Node reloaded on a busy store) do not cost the leases the
+   *   renewal kept; the next renewal still comes before their margin (isSafeTiming).
+   * The next round starts only once this one settled, so rounds never overlap.
    */
   private async tick(): Promise<void> {
-    const round = this.round();
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), this.deps.timing.renewEveryMs)));
+    const renewFor = this.keeper!.drivableForMs() ?? this.deps.timing.renewEveryMs;
     try {
-      if ((await Promise.race([round, late])) === 'late') {
-        this.loseAll('the store did not answer the renewal in time');
-        await round.catch(() => undefined);
+      if (await this.inTime(this.renewal(), renewFor, 'the store did not answer the renewal in time')) {
+        await this.inTime(this.claims(), this.deps.timing.renewEveryMs, 'the store did not answer the claims in time');
       }
     } catch (err) {
       this.loseAll('the renewal failed', err);
     } finally {
-      clearTimeout(timer);
       this.schedule();
     }
   }
 
-  private async round(): Promise<void> {
+  /** Whether `step` settled within `ms`; when it did not, every lease is lost and the step is waited out. */
+  private async inTime(step: Promise<void>, ms: number, why: string): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
+    try {
+      const started = performance.now();
+      if ((await Promise.race([step.then(() => 'done' as const), late])) === 'done') return true;
+      this.loseAll(why);
+      await step.catch(() => undefined);
+      // How late the store was tells an operator whether the lease time suits the store.
+      this.deps.logger.warn({ event: 'lease_round_late', step: why, allowedMs: ms, tookMs: Math.round(performance.now() - started) }, 'the late step of the lease round has settled');
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async renewal(): Promise<void> {
     if (this.stopped) return;
     const keeper = this.keeper!;
     await this.clock.sync();
     const lost = [...(await keeper.renewAll()), ...keeper.dropUnsafe()];
     for (const resource of lost) this.lost(resource);
     if (keeper.termFor(controllerResource(this.controllerId)) === undefined) await this.register();
+  }
+
+  private async claims(): Promise<void> {
+    if (this.stopped) return;
     await this.dropGone();
     await this.claimShare();
     await this.claimJobs();
@@ -284,8 +310,10 @@ export class SharedStoreMembership implements ClusterMembership {
 
   /** The Node is this Controller's now: its actor starts again from the store's record (another may have driven it). */
   private async gained(nodeId: string): Promise<void> {
+    // The term claimed, read before the reload: on a slow store the lease may be within its margin by the time the reload ends.
+    const term = this.termFor(nodeId);
     await this.reload(nodeId);
-    this.deps.logger.info({ event: 'lease_gained', nodeId, term: this.termFor(nodeId) }, 'driving the Node');
+    this.deps.logger.info({ event: 'lease_gained', nodeId, term }, 'driving the Node');
     this.tell('gained', nodeId);
   }
 

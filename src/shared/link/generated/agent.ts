@@ -36,6 +36,7 @@ import type { HeartbeatInput as _cairn_agent_v1_HeartbeatInput, Heartbeat as _ca
 import type { HelloInput as _cairn_agent_v1_HelloInput, Hello as _cairn_agent_v1_Hello } from './cairn/agent/v1/Hello.js';
 import type { HostFactsInput as _cairn_agent_v1_HostFactsInput, HostFacts as _cairn_agent_v1_HostFacts } from './cairn/agent/v1/HostFacts.js';
 import type { IsolationInput as _cairn_agent_v1_IsolationInput, Isolation as _cairn_agent_v1_Isolation } from './cairn/agent/v1/Isolation.js';
+import type { KeepaliveInput as _cairn_agent_v1_KeepaliveInput, Keepalive as _cairn_agent_v1_Keepalive } from './cairn/agent/v1/Keepalive.js';
 import type { LastCrashInput as _cairn_agent_v1_LastCrashInput, LastCrash as _cairn_agent_v1_LastCrash } from './cairn/agent/v1/LastCrash.js';
 import type { LocalBackupInput as _cairn_agent_v1_LocalBackupInput, LocalBackup as _cairn_agent_v1_LocalBackup } from './cairn/agent/v1/LocalBackup.js';
 import type { LocalBackupPruneInput as _cairn_agent_v1_LocalBackupPruneInput, LocalBackupPrune as _cairn_agent_v1_LocalBackupPrune } from './cairn/agent/v1/LocalBackupPrune.js';
@@ -138,6 +139,7 @@ export interface ProtoGrpcType {
         Hello: MessageTypeDefinition<_cairn_agent_v1_HelloInput, _cairn_agent_v1_Hello>
         HostFacts: MessageTypeDefinition<_cairn_agent_v1_HostFactsInput, _cairn_agent_v1_HostFacts>
         Isolation: MessageTypeDefinition<_cairn_agent_v1_IsolationInput, _cairn_agent_v1_Isolation>
+        Keepalive: MessageTypeDefinition<_cairn_agent_v1_KeepaliveInput, _cairn_agent_v1_Keepalive>
         LastCrash: MessageTypeDefinition<_cairn_agent_v1_LastCrashInput, _cairn_agent_v1_LastCrash>
         LocalBackup: MessageTypeDefinition<_cairn_agent_v1_LocalBackupInput, _cairn_agent_v1_LocalBackup>
         LocalBackupPrune: MessageTypeDefinition<_cairn_agent_v1_LocalBackupPruneInput, _cairn_agent_v1_LocalBackupPrune>

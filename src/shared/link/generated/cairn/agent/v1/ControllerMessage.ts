@@ -4,6 +4,7 @@ import type { WelcomeInput as _cairn_agent_v1_WelcomeInput, Welcome as _cairn_ag
 import type { DesiredStateInput as _cairn_agent_v1_DesiredStateInput, DesiredState as _cairn_agent_v1_DesiredState } from '../../../cairn/agent/v1/DesiredState.js';
 import type { RequestInput as _cairn_agent_v1_RequestInput, Request as _cairn_agent_v1_Request } from '../../../cairn/agent/v1/Request.js';
 import type { DesiredServerChangeInput as _cairn_agent_v1_DesiredServerChangeInput, DesiredServerChange as _cairn_agent_v1_DesiredServerChange } from '../../../cairn/agent/v1/DesiredServerChange.js';
+import type { KeepaliveInput as _cairn_agent_v1_KeepaliveInput, Keepalive as _cairn_agent_v1_Keepalive } from '../../../cairn/agent/v1/Keepalive.js';
 
 export interface ControllerMessageInput {
   /**
@@ -23,7 +24,11 @@ export interface ControllerMessageInput {
    * One server's desired state changed (to an Agent that accepts changes; see Hello).
    */
   'desiredServerChange'?: (_cairn_agent_v1_DesiredServerChangeInput | null);
-  'kind'?: "welcome"|"desiredState"|"request"|"desiredServerChange";
+  /**
+   * Nothing else was said for a while (see Welcome.silence_limit_ms): the Controller is alive.
+   */
+  'keepalive'?: (_cairn_agent_v1_KeepaliveInput | null);
+  'kind'?: "welcome"|"desiredState"|"request"|"desiredServerChange"|"keepalive";
 }
 
 export interface ControllerMessage {
@@ -44,5 +49,9 @@ export interface ControllerMessage {
    * One server's desired state changed (to an Agent that accepts changes; see Hello).
    */
   'desiredServerChange'?: (_cairn_agent_v1_DesiredServerChange | null);
-  'kind'?: "welcome"|"desiredState"|"request"|"desiredServerChange";
+  /**
+   * Nothing else was said for a while (see Welcome.silence_limit_ms): the Controller is alive.
+   */
+  'keepalive'?: (_cairn_agent_v1_Keepalive | null);
+  'kind'?: "welcome"|"desiredState"|"request"|"desiredServerChange"|"keepalive";
 }

@@ -14,6 +14,15 @@ export interface WelcomeInput {
    * The address the Controller sees the Agent connecting from.
    */
   'observedAddress'?: (string);
+  /**
+   * The longest the Controller stays silent on this stream, in milliseconds: it sends a Keepalive
+   * when it has said nothing for a third of it. An Agent that hears nothing for this long (a frozen
+   * Controller, whose TCP link stays open) drops the stream and dials again, and gives each later
+   * stream as long to be welcomed. Half the lease time to live, so the Agent has left before another
+   * Controller can take the Node. 0 (a Controller alone on its store, or one older than this field):
+   * no limit, gRPC keepalive only.
+   */
+  'silenceLimitMs'?: (number);
 }
 
 export interface Welcome {
@@ -29,4 +38,13 @@ export interface Welcome {
    * The address the Controller sees the Agent connecting from.
    */
   'observedAddress': (string);
+  /**
+   * The longest the Controller stays silent on this stream, in milliseconds: it sends a Keepalive
+   * when it has said nothing for a third of it. An Agent that hears nothing for this long (a frozen
+   * Controller, whose TCP link stays open) drops the stream and dials again, and gives each later
+   * stream as long to be welcomed. Half the lease time to live, so the Agent has left before another
+   * Controller can take the Node. 0 (a Controller alone on its store, or one older than this field):
+   * no limit, gRPC keepalive only.
+   */
+  'silenceLimitMs': (number);
 }
