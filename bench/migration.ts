@@ -6,27 +6,31 @@
  *   to the first accepted connect to the new one (both polled every 10 ms);
  * - the whole migration (202 to READY on the target) and when each step was first seen;
  * - the Controller's and both Agents' RSS before and their peaks during the migration (sampled from /proc every 10 ms);
- * - the first copy's MB/s (the world's bytes over the `copying` step: the snapshot's open, which
- *   hashes the world on the source, and the copy) beside `cp -a` of the same tree on the same
- *   filesystem, synced, in the same run, and their ratio; and which path the copy took.
+ * - the first copy's MB/s (the world's bytes over the `copying` step: the snapshot's open and the
+ *   copy) beside `cp -a` of the same tree on the same filesystem, synced, in the same run, and
+ *   their ratio; and which path the copy took;
+ * - each process's CPU seconds (user and system, from /proc) from the 202 until `stopping` is first
+ *   seen, per GiB of world: on a shared machine the figure that does not move with others' load.
  * Run with `npm run bench migration`.
  */
 import { execFile, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { EnrollmentIssued, Node, ServerDetail, Team } from '../test/support/api-types.js';
 import { killGames } from '../test/support/fleet.js';
 import { writeWorld } from '../test/support/world-files.js';
 import { adminSession } from './support/admin-session.js';
+import { countersOf, type Counters } from './support/process-io.js';
 import { MiB, peakRss, rssText, spawnProgram } from './support/process-rss.js';
 
 const worldMiB = Number(process.env.BENCH_WORLD_MIB ?? 1024);
 const run = promisify(execFile);
 const now = () => performance.now();
+const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
 
 async function poll<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -85,19 +89,26 @@ async function main(): Promise<void> {
     });
     const oldPort = running.gamePort!;
     if (!(await accepts(oldPort))) throw new Error('the game port does not accept connections before the migration');
-    process.stdout.write(`world: ${worldMiB} MiB in ${files.length} files; server RUNNING on port ${oldPort}\n`);
+    process.stdout.write(`world: ${worldMiB} MiB in ${files.length} files; server RUNNING on port ${oldPort}; load average ${load()}\n`);
 
     const steps = new Map<string, number>();
     let newPort: number | undefined;
     let copyPath: string | undefined;
     let closedAt: number | undefined;
     let openedAt: number | undefined;
+    const pids = { Controller: controller.pid!, 'source Agent': agents[0].pid!, 'target Agent': agents[1].pid! };
+    const counters = () => Promise.all(Object.entries(pids).map(async ([name, pid]) => [name, await countersOf(pid)] as const));
+    const cpuBefore = await counters();
+    let cpuCopied: (readonly [string, Counters])[] | undefined;
     const started = now();
     await call('POST', `/servers/${server.id}/migrate`, { nodeId: nodes[1].id });
     // Baselines are taken just after the 202: the copy has barely begun.
-    const measured = peakRss({ Controller: controller.pid!, 'source Agent': agents[0].pid!, 'target Agent': agents[1].pid! }, () => poll('the migration', async () => {
+    const measured = peakRss(pids, () => poll('the migration', async () => {
       const s = await get();
-      if (s.workflow && !steps.has(s.workflow.step)) steps.set(s.workflow.step, now() - started);
+      if (s.workflow && !steps.has(s.workflow.step)) {
+        steps.set(s.workflow.step, now() - started);
+        if (s.workflow.step === 'stopping') cpuCopied = await counters();
+      }
       copyPath ??= s.workflow?.copyPath;
       if (s.nodeId === nodes[1].id && s.gamePort) newPort = s.gamePort;
       return s.phase === 'READY' && s.status.runtimeState === 'RUNNING' ? s : undefined;
@@ -122,11 +133,21 @@ async function main(): Promise<void> {
     const mbps = (ms: number) => (worldMiB * MiB) / 1e6 / (ms / 1000);
     const copyingMs = (steps.get('stopping') ?? NaN) - (steps.get('copying') ?? NaN);
     process.stdout.write(`first copy (${copyPath ?? 'path not seen'}): ${seconds(copyingMs)} s, ${mbps(copyingMs).toFixed(0)} MB/s; cp -a of the same tree, synced: ${seconds(cpMs)} s, ${mbps(cpMs).toFixed(0)} MB/s; ratio ${(cpMs / copyingMs).toFixed(2)}\n`);
+    if (cpuCopied) {
+      const perGiB = (i: number) => (cpuCopied![i][1].cpu - cpuBefore[i][1].cpu) / (worldMiB / 1024);
+      process.stdout.write(`CPU seconds per GiB over the first copy (202 → stopping seen): ${cpuBefore.map(([name], i) => `${name} ${perGiB(i).toFixed(2)}`).join(', ')}\n`);
+    }
     process.stdout.write(`migration of ${worldMiB} MiB: ${seconds(totalMs)} s until READY and RUNNING on the target (${((worldMiB * MiB) / 1e6 / (totalMs / 1000)).toFixed(0)} MB/s overall)\n`);
     process.stdout.write(`game port closed (old ${oldPort} refused → new ${newPort} accepts): ${closedAt !== undefined && openedAt !== undefined ? `${seconds(openedAt - closedAt)} s` : 'not measured'}\n`);
-    process.stdout.write(`${rssText(rss)}\n`);
+    process.stdout.write(`${rssText(rss)}; load average ${load()}\n`);
   } finally {
-    for (const agent of agents) agent.kill('SIGKILL');
+    // A clean stop, so a profiled Agent writes its profile; one that does not stop within 10 s is killed.
+    await Promise.all(agents.map(async (agent) => {
+      if (agent.exitCode !== null || agent.signalCode !== null) return;
+      agent.kill('SIGTERM');
+      await Promise.race([once(agent, 'exit'), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      agent.kill('SIGKILL');
+    }));
     controller.kill('SIGTERM');
     await once(controller, 'exit');
     // The games' supervisors outlive a killed Agent by design: they go too.

@@ -4,7 +4,7 @@ import { MiB } from './process-rss.js';
 /** Clock ticks per second of /proc's times (USER_HZ, 100 on Linux). */
 const ticksPerSecond = 100;
 
-interface Counters {
+export interface Counters {
   /** Bytes read through read(2) and its kin (files, page cache or not, and sockets). */
   read: number;
   /** CPU seconds, user and system. */
@@ -12,7 +12,7 @@ interface Counters {
 }
 
 /** A process's counters so far, from /proc; zeros once it is gone. */
-async function countersOf(pid: number): Promise<Counters> {
+export async function countersOf(pid: number): Promise<Counters> {
   const [io, stat] = await Promise.all([readFile(`/proc/${pid}/io`, 'utf8').catch(() => ''), readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')]);
   // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

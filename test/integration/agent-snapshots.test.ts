@@ -75,7 +75,7 @@ describe('Agent snapshots, local backups and stages through the Controller\'s li
     const off = f.t.controller.services.agents.onConsoleLine((nodeId, line) => nodeId === f.nodeId && line.serverId === id && lines.push(line.text));
     try {
       await ask(f.nodeId, { body: 'consoleSubscribe', consoleSubscribe: { serverId: id, tail: 0 } });
-      const manifest = entriesOf(await ask(f.nodeId, { body: 'snapshotOpen', snapshotOpen: { serverId: id, snapshotId: 'snap-1', quiesce: true, leaseMs: 60_000 } }));
+      const manifest = entriesOf(await ask(f.nodeId, { body: 'snapshotOpen', snapshotOpen: { serverId: id, snapshotId: 'snap-1', quiesce: true, leaseMs: 60_000, unhashed: false } }));
       const saved = lines.findIndex((l) => l.endsWith('Saved the game'));
       expect(lines.findIndex((l) => l.endsWith('Automatic saving is now disabled'))).to.be.within(0, saved - 1);
       expect(lines.findIndex((l) => l.endsWith('Saving the game (this may take a moment!)'))).to.be.within(0, saved - 1);
@@ -129,7 +129,7 @@ describe('Agent snapshots, local backups and stages through the Controller\'s li
       await writeFile(join(world, 'fill'), Buffer.alloc(128 * 1024)).catch(() => undefined);
       await ask(f.nodeId, { body: 'consoleSubscribe', consoleSubscribe: { serverId: id, tail: 0 } });
       const started = Date.now();
-      expect(await refusal(f.nodeId, { body: 'snapshotOpen', snapshotOpen: { serverId: id, snapshotId: 'snap-full', quiesce: true, leaseMs: 60_000 } })).to.equal('NO_SPACE');
+      expect(await refusal(f.nodeId, { body: 'snapshotOpen', snapshotOpen: { serverId: id, snapshotId: 'snap-full', quiesce: true, leaseMs: 60_000, unhashed: false } })).to.equal('NO_SPACE');
       expect(Date.now() - started, 'not after the quiesce timeout').to.be.below(2000);
       await waitFor(() => lines.some((l) => l.endsWith('Automatic saving is now enabled')), { what: 'save-on after the refusal' });
     } finally {
@@ -165,7 +165,7 @@ describe('Agent snapshots, local backups and stages through the Controller\'s li
   });
 
   it('an Agent stopping resumes the server a snapshot still held', async () => {
-    await ask(f.nodeId, { body: 'snapshotOpen', snapshotOpen: { serverId: id, snapshotId: 'snap-left', quiesce: true, leaseMs: 600_000 } });
+    await ask(f.nodeId, { body: 'snapshotOpen', snapshotOpen: { serverId: id, snapshotId: 'snap-left', quiesce: true, leaseMs: 600_000, unhashed: false } });
     await f.agent.kill('SIGTERM');
     await f.startAgent();
     await waitFor(() => f.t.controller.services.agents.isConnected(f.nodeId), { timeoutMs: 20_000, what: 'the Agent back' });
@@ -183,7 +183,7 @@ describe('Agent snapshots, local backups and stages through the Controller\'s li
     await f.admin.post(`/servers/${id}/stop`);
     await waitForServer(f.admin, id, stopped, 'STOPPED');
     await mkdir(join(rootOf(f.agentDir), 'empty', 'dir'), { recursive: true });
-    const manifest = entriesOf(await ask(f.nodeId, { body: 'snapshotOpen', snapshotOpen: { serverId: id, snapshotId: 'snap-move', quiesce: false, leaseMs: 60_000 } }));
+    const manifest = entriesOf(await ask(f.nodeId, { body: 'snapshotOpen', snapshotOpen: { serverId: id, snapshotId: 'snap-move', quiesce: false, leaseMs: 60_000, unhashed: false } }));
     await ask(target.nodeId, { body: 'stageBegin', stageBegin: { stageId: 'st-move', serverId: id, leaseMs: 60_000 } });
     const write = { stageId: 'st-move', directory: false, offset: 0, data: Buffer.alloc(0), last: false, sha256: '', mode: 0, size: 0 };
     for (const entry of manifest) {

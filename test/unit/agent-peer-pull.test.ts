@@ -19,6 +19,8 @@ describe('Agent to Agent pulls: a snapshot served over TLS-PSK into a stage', ()
   let clock = 0;
   const files = new Map<string, ManifestEntry>();
   const contents = new Map<string, Buffer>();
+  /** What the server learnt of the files it sent whole. */
+  const learnt = new Map<string, string>();
   const key = randomBytes(32);
 
   const stage = async () => {
@@ -35,6 +37,7 @@ describe('Agent to Agent pulls: a snapshot served over TLS-PSK into a stage', ()
   beforeEach(async () => {
     files.clear();
     contents.clear();
+    learnt.clear();
     await mkdir(join(dir(), 'root', 'world'), { recursive: true });
     // Files of several frames, one of none, and one just past a frame's end.
     for (const [path, size] of [['world/a.mca', 3 * 1024 * 1024 + 7], ['world/empty', 0], ['level.dat', 1024 * 1024 + 1], ['b', 100]] as const) {
@@ -44,7 +47,7 @@ describe('Agent to Agent pulls: a snapshot served over TLS-PSK into a stage', ()
       contents.set(path, data);
     }
     clock = 0;
-    server = await SnapshotServer.listen({ root: join(dir(), 'root'), files, use: (work) => work() }, '127.0.0.1', 0, silentLogger, () => clock);
+    server = await SnapshotServer.listen({ root: join(dir(), 'root'), files, use: (work) => work(), hashed: (path, _key, sha) => learnt.set(path, sha) }, '127.0.0.1', 0, silentLogger, () => clock);
     server.grant('grant-1', key, 60_000);
   });
   afterEach(async () => {
@@ -55,6 +58,8 @@ describe('Agent to Agent pulls: a snapshot served over TLS-PSK into a stage', ()
     const bytes = await pullIntoStage(await stage(), input(), noLock, new AbortController().signal);
     expect(bytes).to.equal([...contents.values()].reduce((n, c) => n + c.length, 0));
     for (const [path, data] of contents) expect(sha256(await readFile(join(dir(), 'stage', 'files', path))), path).to.equal(sha256(data));
+    // The serving side learnt each file's hash as it sent it, for its next scan.
+    expect(Object.fromEntries(learnt)).to.deep.equal(Object.fromEntries([...contents].map(([path, data]) => [path, sha256(data)])));
   });
 
   it('refuses a connection with another key, or past the grant\'s time: PEER_UNREACHABLE, nothing staged', async () => {

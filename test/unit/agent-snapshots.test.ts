@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,7 @@ import type { BackupHost } from '../../src/agent/transfers/backup-host.js';
 import { HashCaches } from '../../src/agent/transfers/hash-caches.js';
 import { Leases } from '../../src/agent/transfers/leases.js';
 import { manifestPartEntries, manifestParts } from '../../src/agent/transfers/manifest-parts.js';
+import { PullConnection } from '../../src/agent/transfers/peer/pull-client.js';
 import { Quiescer, type ConsoleAccess } from '../../src/agent/transfers/quiesce.js';
 import { Snapshots } from '../../src/agent/transfers/snapshots.js';
 import type { ServerOnNode } from '../../src/agent/reconciler/reconciler.js';
@@ -83,9 +85,9 @@ describe('agent: snapshots', () => {
     serverOnNode: (id) => (id === serverId ? server : undefined),
     replaceFiles: async () => undefined,
   };
-  const open = async (snapshotId: string, quiesce: boolean, leaseMs = 60_000) => {
+  const open = async (snapshotId: string, quiesce: boolean, leaseMs = 60_000, unhashed = false) => {
     const parts: ResponsePayload[] = [];
-    const last = await snapshots.open({ serverId, snapshotId, quiesce, leaseMs }, { sendPart: (p) => parts.push(p), signal: new AbortController().signal });
+    const last = await snapshots.open({ serverId, snapshotId, quiesce, leaseMs, unhashed }, { sendPart: (p) => parts.push(p), signal: new AbortController().signal });
     return [...parts, last].flatMap((p) => (p.payload === 'snapshotManifest' ? p.snapshotManifest.entries : []));
   };
   const read = async (snapshotId: string, path: string, chunkBytes = 4) => {
@@ -145,6 +147,25 @@ describe('agent: snapshots', () => {
     expect((await failureOf(read('snap-5', 'later.txt'))).code).to.equal('NOT_FOUND');
     expect((await failureOf(read('snap-5', '.cairn/simcraft.mjs'))).code).to.equal('NOT_FOUND');
     expect((await failureOf(read('snap-5', 'world'))).code).to.equal('NOT_FOUND');
+  });
+
+  it('unhashed, reads no file; the hashes of files served whole to a peer are known to the next snapshot, until a file changes', async () => {
+    let opened = 0;
+    const level = () => open(`snap-u${++opened}`, false, 60_000, true).then((entries) => entries.find((e) => e.path === 'world/level.dat')!.sha256);
+    expect(await level()).to.equal('');
+    const key = randomBytes(32);
+    await open('snap-served', false, 60_000, true);
+    const port = await snapshots.serve({ snapshotId: 'snap-served', grantId: 'grant-1', key, ttlMs: 60_000 });
+    const connection = await PullConnection.open({ host: '127.0.0.1', port, grantId: 'grant-1', key, connectTimeoutMs: 2000 }, new AbortController().signal);
+    const frames = [];
+    for await (const frame of connection.file('world/level.dat')) frames.push(frame);
+    connection.close();
+    const sent = createHash('sha256').update('level data').digest('hex');
+    expect(frames.at(-1)).to.deep.equal({ kind: 'end', sha256: sent });
+    expect(await level()).to.equal(sent);
+    expect((await open('snap-hashed', false)).find((e) => e.path === 'world/level.dat')!.sha256).to.equal(sent);
+    await writeFile(join(root, 'world', 'level.dat'), 'level data, changed');
+    expect(await level()).to.equal('');
   });
 
   it('refuses an unknown server, a bad id and an id in use', async () => {

@@ -32,10 +32,10 @@ export async function holdIfAsked(quiescer: Quiescer, serverId: string, server: 
   return quiescer.hold(serverId, spec);
 }
 
-/** The server's files as a manifest; NOT_FOUND before it has any. */
-export async function scanServer(root: string, cache: HashCache): Promise<ManifestEntry[]> {
+/** The server's files as a manifest (hashed unless `hash` is false); NOT_FOUND before it has any. */
+export async function scanServer(root: string, cache: HashCache, hash = true): Promise<ManifestEntry[]> {
   try {
-    return await scanTree(root, cache);
+    return await scanTree(root, cache, { hash });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new AgentError('NOT_FOUND', 'The server has no files on this Node yet.');
     throw e;

@@ -17,4 +17,12 @@ export class HashCaches {
       this.last.set(serverId, cache);
     }
   }
+
+  /**
+   * Records a hash learnt outside a scan (a file hashed as it was sent), for the server's next
+   * scan to take over; `key` is what `hashKeyOf` said of the file before and after it was read.
+   */
+  remember(serverId: string, path: string, key: string, sha256: string): void {
+    this.last.get(serverId)?.set(path, key, sha256);
+  }
 }

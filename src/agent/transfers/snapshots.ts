@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { ManifestEntry } from '../../shared/backup/manifest.js';
 import type { FileChunk, ResponsePayload } from '../../shared/link/messages.js';
 import type { Logger } from '../../shared/logger.js';
@@ -17,6 +18,7 @@ import type { Quiescer, Release } from './quiesce.js';
 const readBytes = 1024 * 1024;
 
 interface Snapshot {
+  serverId: string;
   root: string;
   /** The FILE entries of its manifest by path: only these can be read. */
   files: Map<string, ManifestEntry>;
@@ -39,6 +41,8 @@ export interface OpenInput {
   snapshotId: string;
   quiesce: boolean;
   leaseMs: number;
+  /** List the files without reading them (SnapshotOpen's `unhashed`). */
+  unhashed?: boolean;
 }
 
 /**
@@ -64,10 +68,10 @@ export class Snapshots {
     const release = await holdIfAsked(this.deps.quiescer, input.serverId, server, input.quiesce);
     let entries: ManifestEntry[];
     try {
-      entries = await this.deps.caches.scan(input.serverId, (cache) => scanServer(server.root, cache));
+      entries = await this.deps.caches.scan(input.serverId, (cache) => scanServer(server.root, cache, !input.unhashed));
       // Nobody waits for the answer any more: a snapshot opened now would only hold the server still.
       ctx.signal.throwIfAborted();
-      this.leases.add(snapshotId, { root: server.root, files: new Map(entries.filter((e) => e.type === 'FILE').map((e) => [e.path, e])), release }, leaseMsOf(input.leaseMs));
+      this.leases.add(snapshotId, { serverId: input.serverId, root: server.root, files: new Map(entries.filter((e) => e.type === 'FILE').map((e) => [e.path, e])), release }, leaseMsOf(input.leaseMs));
     } catch (e) {
       await release?.();
       throw e;
@@ -110,6 +114,7 @@ export class Snapshots {
         root: snapshot.root,
         files: snapshot.files,
         use: (work) => this.leases.use(input.snapshotId, work),
+        hashed: (path, key, sha256) => this.deps.caches.remember(snapshot.serverId, join(snapshot.root, ...path.split('/')), key, sha256),
       }, this.deps.peerAddress, 0, this.deps.logger);
       const served = await snapshot.peers.catch((e: unknown) => {
         throw new AgentError('PEER_UNREACHABLE', `cannot listen for other Agents on ${this.deps.peerAddress}: ${e instanceof Error ? e.message : String(e)}`);

@@ -125,9 +125,10 @@ async function sha256OfHandle(handle: FileHandle, buffers: HashBuffers): Promise
  * Lists a server's files as a manifest, in path order with every directory before what it holds,
  * hashing each file. `.cairn` (the installed software) and the Agent's upload temporaries are left out; symbolic links and special
  * files are skipped (also one a directory or file turned into during the scan): a backup holds
- * regular files and directories only.
+ * regular files and directories only. With `hash: false` no file is read: a file's sha256 is the
+ * cache's, or empty.
  */
-export async function scanTree(root: string, cache?: HashCache): Promise<ManifestEntry[]> {
+export async function scanTree(root: string, cache?: HashCache, { hash = true }: { hash?: boolean } = {}): Promise<ManifestEntry[]> {
   const entries: ManifestEntry[] = [];
   let buffers: HashBuffers | undefined;
   async function walk(dir: FileHandle, dirPath: string, prefix: string): Promise<void> {
@@ -148,8 +149,8 @@ export async function scanTree(root: string, cache?: HashCache): Promise<Manifes
           await walk(handle, full, path);
         } else {
           const key = hashKeyOf(opened);
-          let sha256 = cache?.get(full, key);
-          if (!sha256) {
+          let sha256 = cache?.get(full, key) ?? '';
+          if (!sha256 && hash) {
             buffers ??= [Buffer.allocUnsafe(hashReadBytes), Buffer.allocUnsafe(hashReadBytes)];
             sha256 = await sha256OfHandle(handle, buffers);
             cache?.set(full, key, sha256);

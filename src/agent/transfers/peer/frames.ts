@@ -1,5 +1,5 @@
 import type { Duplex } from 'node:stream';
-import { maxChunkBytes } from '../../../shared/link/messages.js';
+import { Arrival, BrokeOff } from './arrival.js';
 
 /**
  * The little protocol two Agents speak over their TLS connection. The puller asks for one file at
@@ -12,17 +12,11 @@ export type Frame =
   | { kind: 'end'; sha256: string }
   | { kind: 'failed'; message: string };
 
-const kinds = { data: 1, end: 2, failed: 3 } as const;
+export const frameKinds = { data: 1, end: 2, failed: 3 } as const;
+/** A frame's kind byte and its length. */
+export const headerBytes = 5;
 /** A path or a message longer than this is not one this protocol sends. */
-const maxTextBytes = 64 * 1024;
-
-/** The connection ended or broke off mid-frame. */
-export class BrokeOff extends Error {
-  constructor(what: string) {
-    super(`the connection ended before ${what}`);
-    this.name = 'BrokeOff';
-  }
-}
+export const maxTextBytes = 64 * 1024;
 
 /** The socket is paused while this much has arrived unread, so a slow consumer holds at most about this much. */
 const highWaterBytes = 2 * 1024 * 1024;
@@ -34,35 +28,28 @@ const highWaterBytes = 2 * 1024 * 1024;
 export class Incoming {
   private chunks: Buffer[] = [];
   private length = 0;
-  private ended = false;
-  private failure?: Error;
-  private wake?: () => void;
+  private readonly arrival: Arrival;
 
   constructor(private readonly socket: Duplex) {
+    this.arrival = new Arrival(socket);
     socket.on('data', (data: Buffer) => {
       this.chunks.push(data);
       this.length += data.length;
       if (this.length >= highWaterBytes) socket.pause();
-      this.notify();
+      this.arrival.notify();
     });
-    socket.once('end', () => this.stop());
-    socket.once('close', () => this.stop());
-    socket.on('error', (e: Error) => this.stop(e));
   }
 
   /** Whether the peer ended the connection with nothing left unread. */
   get drained(): boolean {
-    return this.ended && this.length === 0;
+    return this.arrival.ended && this.length === 0;
   }
 
   /** Exactly `n` bytes, waiting as needed; BrokeOff when the connection ends first. */
   async take(n: number, what: string): Promise<Buffer> {
     while (this.length < n) {
-      if (this.ended) throw new BrokeOff(this.failure ? `${what} (${this.failure.message})` : what);
       this.socket.resume();
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-      });
+      await this.arrival.more(what);
     }
     let out: Buffer;
     if (this.chunks[0].length >= n) {
@@ -84,18 +71,6 @@ export class Incoming {
     if (this.length < highWaterBytes) this.socket.resume();
     return out;
   }
-
-  private stop(e?: Error): void {
-    this.ended = true;
-    this.failure ??= e;
-    this.notify();
-  }
-
-  private notify(): void {
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
-  }
 }
 
 /** Writes, waiting while the socket's buffer is full; BrokeOff when it closes meanwhile. */
@@ -116,7 +91,7 @@ async function put(socket: Duplex, data: Buffer): Promise<void> {
 }
 
 const header = (kind: number, length: number) => {
-  const b = Buffer.allocUnsafe(5);
+  const b = Buffer.allocUnsafe(headerBytes);
   b.writeUInt8(kind, 0);
   b.writeUInt32BE(length, 1);
   return b;
@@ -143,27 +118,17 @@ export async function readAsk(incoming: Incoming): Promise<string | undefined> {
   return (await incoming.take(n, 'a request')).toString('utf8');
 }
 
-export async function writeFrame(socket: Duplex, frame: Frame): Promise<void> {
-  if (frame.kind === 'data') {
-    await put(socket, header(kinds.data, frame.data.length));
-    await put(socket, frame.data);
-    return;
-  }
-  const payload = frame.kind === 'end' ? Buffer.from(frame.sha256, 'hex') : Buffer.from(frame.message.slice(0, 1000), 'utf8');
-  await put(socket, Buffer.concat([header(kinds[frame.kind], payload.length), payload]));
-}
-
-export async function readFrame(incoming: Incoming): Promise<Frame> {
-  const head = await incoming.take(5, 'a frame');
-  const kind = head.readUInt8(0);
-  const length = head.readUInt32BE(1);
-  if (kind === kinds.data) {
-    if (length > maxChunkBytes) throw new Error(`a frame of ${length} bytes, above ${maxChunkBytes}`);
-    return { kind: 'data', data: await incoming.take(length, 'a frame') };
-  }
-  if (length > maxTextBytes) throw new Error('a frame longer than any message');
-  const payload = await incoming.take(length, 'a frame');
-  if (kind === kinds.end && length === 32) return { kind: 'end', sha256: payload.toString('hex') };
-  if (kind === kinds.failed) return { kind: 'failed', message: payload.toString('utf8') };
-  throw new Error(`an unknown frame (kind ${kind}, ${length} bytes)`);
+/**
+ * Sends a frame; settles once the socket is done with its bytes (encrypted and handed on), so
+ * the caller may then fill a data frame's buffer again. A sender that keeps a few frames in flight
+ * is held back by these settling, not by the socket's buffer.
+ */
+export function writeFrame(socket: Duplex, frame: Frame): Promise<void> {
+  const payload = frame.kind === 'data' ? frame.data : frame.kind === 'end' ? Buffer.from(frame.sha256, 'hex') : Buffer.from(frame.message.slice(0, 1000), 'utf8');
+  return new Promise<void>((resolve, reject) => {
+    socket.cork();
+    socket.write(header(frameKinds[frame.kind], payload.length));
+    socket.write(payload, (e) => (e ? reject(new BrokeOff(`the peer read what was sent (${e.message})`)) : resolve()));
+    socket.uncork();
+  });
 }

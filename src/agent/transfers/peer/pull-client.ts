@@ -1,6 +1,8 @@
-import { connect, type TLSSocket } from 'node:tls';
+import type { OnReadOpts } from 'node:net';
+import { connect, type ConnectionOptions, type TLSSocket } from 'node:tls';
 import { AgentError } from '../../errors.js';
-import { Incoming, readFrame, writeAsk, type Frame } from './frames.js';
+import { FrameReader } from './frame-reader.js';
+import { writeAsk, type Frame } from './frames.js';
 import { grantKeyBytes, peerIdleMs, pskTls } from './tls-psk.js';
 
 export interface PeerAddress {
@@ -20,22 +22,24 @@ export const unreachable = (address: Pick<PeerAddress, 'host' | 'port'>, why: st
  * within the connect timeout, then asked for one file after the other.
  */
 export class PullConnection {
-  private readonly incoming: Incoming;
-
-  private constructor(private readonly socket: TLSSocket) {
-    this.incoming = new Incoming(socket);
+  private constructor(private readonly socket: TLSSocket, private readonly frames: FrameReader) {
+    frames.attach(socket);
   }
 
   static async open(address: PeerAddress, signal: AbortSignal): Promise<PullConnection> {
     if (address.key.length !== grantKeyBytes) throw new AgentError('INVALID_REQUEST', `key: ${grantKeyBytes} bytes.`);
-    const socket = connect({
+    const frames = new FrameReader();
+    // tls.connect takes net's `onread` (Node's documentation says so; its typings leave it out).
+    const options: ConnectionOptions & { onread: OnReadOpts } = {
       ...pskTls,
+      onread: frames.onread,
       host: address.host,
       port: address.port,
       // The peer is proved by the key it shares, not by a certificate.
       checkServerIdentity: () => undefined,
       pskCallback: () => ({ psk: address.key, identity: address.grantId }),
-    });
+    };
+    const socket = connect(options);
     try {
       await connected(socket, address, signal);
     } catch (e) {
@@ -43,15 +47,19 @@ export class PullConnection {
       throw e;
     }
     socket.setTimeout(peerIdleMs, () => socket.destroy(unreachable(address, `was silent for ${peerIdleMs} ms`)));
-    return new PullConnection(socket);
+    return new PullConnection(socket, frames);
   }
 
-  /** The frames of one file, up to and including its end or failure. */
+  /**
+   * The frames of one file, up to and including its end or failure. A data frame's bytes are
+   * valid until the next frame is asked for: its buffer then takes the frame after it.
+   */
   async *file(path: string): AsyncIterable<Frame> {
     await writeAsk(this.socket, path);
     for (;;) {
-      const frame = await readFrame(this.incoming);
+      const frame = await this.frames.next('a frame');
       yield frame;
+      this.frames.reuse(frame);
       if (frame.kind !== 'data') return;
     }
   }

@@ -16,6 +16,11 @@ interface FileRange {
 export interface SnapshotOptions {
   /** Quiesce a running server as its template says (a backup), or read it as it is (a migration's first copy). */
   quiesce: boolean;
+  /**
+   * Leave the files unread at the open (their sha256 empty in `entries`, unless the Agent knew it):
+   * for a copy that checks each file against the sha256 the source computes as it sends it.
+   */
+  unhashed?: boolean;
 }
 
 /**
@@ -36,7 +41,7 @@ export class SnapshotSource {
     const entries: ManifestEntry[] = [];
     const take = (r: Response) => entries.push(...manifestPart(r));
     try {
-      take(await calls.askNode(nodeId, { body: 'snapshotOpen', snapshotOpen: { serverId, snapshotId: id, quiesce: options.quiesce, leaseMs: transferDeadlines.leaseMs } }, {
+      take(await calls.askNode(nodeId, { body: 'snapshotOpen', snapshotOpen: { serverId, snapshotId: id, quiesce: options.quiesce, leaseMs: transferDeadlines.leaseMs, unhashed: options.unhashed ?? false } }, {
         timeoutMs: transferDeadlines.openMs, onPart: take,
       }));
     } catch (e) {

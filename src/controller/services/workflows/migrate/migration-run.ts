@@ -122,13 +122,15 @@ export class MigrationRun extends WorkflowSteps {
 
   /**
    * Copies the source's files into the stage. The first pass reads the running server as it is
-   * (a file written meanwhile is staged as read); the second, of the stopped server, copies only
-   * what differs from the stage and removes what went, each file checked against the manifest.
-   * The workflow records the path the files took (`copyPath`) as soon as it is known.
+   * (a file written meanwhile is staged as read), from a snapshot that does not hash the world
+   * first: each file is checked against the sha256 computed as it is sent, and the source keeps
+   * those hashes for the second pass. The second, of the stopped server, copies only what differs
+   * from the stage and removes what went, each file checked against the manifest. The workflow
+   * records the path the files took (`copyPath`) as soon as it is known.
    */
   private async copy(source: string, sink: StageSink, sync: boolean): Promise<void> {
     const staged = sync ? await sink.scan() : [];
-    const snapshot = await SnapshotSource.open(this.calls, source, this.doc._id, { quiesce: false });
+    const snapshot = await SnapshotSource.open(this.calls, source, this.doc._id, { quiesce: false, unhashed: !sync });
     try {
       const delta = manifestDelta(staged, snapshot.entries);
       for (const path of delta.remove) await sink.remove(path);

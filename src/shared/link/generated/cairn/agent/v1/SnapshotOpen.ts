@@ -23,6 +23,13 @@ export interface SnapshotOpenInput {
    * The Agent closes the snapshot by itself this long after the last request that named it.
    */
   'leaseMs'?: (number);
+  /**
+   * True to list the files without reading them: a FILE entry's sha256 is empty unless the Agent
+   * knows it already (its hash cache). For a copy whose every file is checked against the sha256
+   * the source computes as it sends it (a migration's first copy): the world is read once, not
+   * twice, and the hashes so computed serve the next snapshot. An older Agent hashes anyway.
+   */
+  'unhashed'?: (boolean);
 }
 
 /**
@@ -47,4 +54,11 @@ export interface SnapshotOpen {
    * The Agent closes the snapshot by itself this long after the last request that named it.
    */
   'leaseMs': (number);
+  /**
+   * True to list the files without reading them: a FILE entry's sha256 is empty unless the Agent
+   * knows it already (its hash cache). For a copy whose every file is checked against the sha256
+   * the source computes as it sends it (a migration's first copy): the world is read once, not
+   * twice, and the hashes so computed serve the next snapshot. An older Agent hashes anyway.
+   */
+  'unhashed': (boolean);
 }
