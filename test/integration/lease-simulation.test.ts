@@ -128,7 +128,7 @@ for (const c of cases) {
       expect(next).to.include({ holder: 'z', term: 2 });
       expect(await store.renew(winners[0], now + 10_002, 10_000), 'the old holder cannot renew').to.equal(undefined);
       expect(await store.holderOf('race', now + 10_003)).to.deep.equal({ holder: 'z', holderAddress: 'z:7000', term: 2 });
-      expect(await store.release(next!)).to.equal(true);
+      expect(await store.release(next!, now + 10_003)).to.equal(true);
       expect(await store.holderOf('race', now + 10_004)).to.equal(undefined);
     });
 
@@ -142,7 +142,23 @@ for (const c of cases) {
         expect(winners, `race ${i}`).to.have.length(1);
         expect(winners[0].term).to.equal(2);
       }
-      expect(await store.holderOf('expired-0', now), 'the version markers are no leases').to.include({ term: 2 });
+      expect(await store.holderOf('expired-0', now), 'the winner holds it').to.include({ term: 2 });
+    });
+
+    it('a renewal past expiry and takeovers of the same lease: one only passes, and the store holds what it wrote', async () => {
+      const store = new LeaseStore(leases);
+      const now = base.now().getTime();
+      for (let i = 0; i < 30; i++) {
+        const old = (await store.acquire(`late-${i}`, 'old', 'old:7000', now - 20_000, 10_000))!;
+        const [renewed, ...taken] = await Promise.all([
+          store.renew(old, now, 10_000),
+          ...['a', 'b'].map((h) => store.acquire(`late-${i}`, h, `${h}:7000`, now, 10_000)),
+        ]);
+        const passed = [renewed, ...taken].filter((r) => r !== undefined);
+        expect(passed, `race ${i}`).to.have.length(1);
+        const stored = await store.holderOf(`late-${i}`, now);
+        expect(stored, `race ${i}: the store holds the one that passed`).to.include({ holder: passed[0].holder, term: passed[0].term });
+      }
     });
 
     it('a fenced write under an older term changes nothing once a newer term has written', async () => {

@@ -81,6 +81,10 @@ export class ByIdCache<T extends { _id: string }> implements Collection<T> {
     return this.writing(() => this.inner.deleteVersion(version));
   }
 
+  updateVersions(versions: Version[], set: Partial<T>): Promise<number> {
+    return this.writing(() => this.inner.updateVersions(versions, set));
+  }
+
   private async writing<R>(write: () => Promise<R>): Promise<R> {
     this.forget();
     try {

@@ -24,11 +24,11 @@ export interface IndexSpec {
   sparse?: boolean;
 }
 
-/** One version of one document: the value its version field (a string that only grows) held when it was read. */
+/** One version of one document: the value its version field (one that only grows) held when it was read. */
 export interface Version {
   id: string;
   field: string;
-  value: string;
+  value: string | number;
 }
 
 export interface Collection<T extends { _id: string }> {
@@ -60,6 +60,8 @@ export interface Collection<T extends { _id: string }> {
   replaceVersion(version: Version, doc: T): Promise<boolean>;
   /** Deletes the document while it still holds `version`, as `replaceVersion` replaces it; false when it does not. */
   deleteVersion(version: Version): Promise<boolean>;
+  /** $set on each document while it still holds its version, as `replaceVersion` replaces one; returns how many matched. */
+  updateVersions(versions: Version[], set: Partial<T>): Promise<number>;
 }
 
 /** The filter that matches the document only while it holds `version`. */

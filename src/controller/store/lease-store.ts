@@ -1,4 +1,4 @@
-import { isDuplicateKey, type Collection, type Filter } from './collection.js';
+import { isDuplicateKey, type Collection, type Filter, type Version } from './collection.js';
 import type { LeaseDoc } from './records.js';
 
 /** What a Controller's own lease tells the others besides the holder's link address. */
@@ -13,6 +13,13 @@ export interface Lease {
 }
 
 const asLease = (doc: LeaseDoc): Lease => ({ resource: doc._id, holder: doc.holder, term: doc.term, expiresAt: doc.expiresAt });
+
+/**
+ * A lease's version is its expiry: every write of it moves the expiry (a renewal forward, a
+ * takeover past the old one, a release to the moment it happened), so of the writers that read one
+ * version, one only replaces it: a takeover and a late renewal of the same lease never both pass.
+ */
+const versionOf = (lease: Lease): Version => ({ id: lease.resource, field: 'expiresAt', value: lease.expiresAt });
 
 /**
  * Leases by compare-and-set on one document per resource, in whichever store is behind the
@@ -39,29 +46,9 @@ export class LeaseStore {
     }
     if (current.holder === holder && current.expiresAt > now) return this.renew(asLease(current), now, ttlMs);
     if (current.expiresAt > now) return undefined;
-    if (!(await this.claimVersion(current))) return undefined;
     const next = { holder, holderAddress, term: current.term + 1, expiresAt: now + ttlMs, ...facts };
-    const won = await this.leases.update({ _id: resource, term: current.term, holder: current.holder, expiresAt: current.expiresAt }, next);
+    const won = await this.leases.updateVersions([versionOf(asLease(current))], next);
     return won === 1 ? { resource, holder, term: next.term, expiresAt: next.expiresAt } : undefined;
-  }
-
-  /**
-   * Claims the right to replace this version of a lease, by inserting a marker named for it: of the
-   * Controllers that read the same expired lease, one only inserts it. The compare-and-set alone is
-   * not enough on FerretDB v1, which checks an update's filter apart from its write: two Controllers
-   * (once three) gained the same term of one Node in the fault rig, and the Agents' term fence
-   * cannot tell two holders of one term apart. A version never comes back (a takeover raises the
-   * term, a renewal moves the expiry), so a marker is never in the way of a later takeover; one
-   * small document is left per takeover, under `taken:`, which no lease read looks at.
-   */
-  private async claimVersion(current: LeaseDoc): Promise<boolean> {
-    try {
-      await this.leases.insert({ _id: `taken:${current._id}:${current.term}:${current.holder}:${current.expiresAt}`, holder: '', holderAddress: '', term: current.term, expiresAt: 0 });
-      return true;
-    } catch (e) {
-      if (isDuplicateKey(e)) return false;
-      throw e;
-    }
   }
 
   /**
@@ -70,7 +57,7 @@ export class LeaseStore {
    */
   async renew(lease: Lease, now: number, ttlMs: number): Promise<Lease | undefined> {
     const expiresAt = now + ttlMs;
-    const held = await this.leases.update({ _id: lease.resource, holder: lease.holder, term: lease.term }, { expiresAt });
+    const held = await this.leases.updateVersions([versionOf(lease)], { expiresAt });
     return held === 1 ? { ...lease, expiresAt } : undefined;
   }
 
@@ -83,7 +70,7 @@ export class LeaseStore {
     if (leases.length === 0) return { kept: [], lost: [] };
     const expiresAt = now + ttlMs;
     const ids = leases.map((l) => l.resource);
-    await this.leases.update({ _id: { $in: ids }, holder }, { expiresAt });
+    await this.leases.updateVersions(leases.map(versionOf), { expiresAt });
     const docs = new Map((await this.leases.find({ _id: { $in: ids } })).map((d) => [d._id, d]));
     const kept: Lease[] = [];
     const lost: string[] = [];
@@ -103,8 +90,9 @@ export class LeaseStore {
   }
 
   /** Gives the resource up at once, so another Controller need not wait for expiry. */
-  async release(lease: Lease): Promise<boolean> {
-    return (await this.leases.update({ _id: lease.resource, holder: lease.holder, term: lease.term }, { expiresAt: 0 })) === 1;
+  async release(lease: Lease, now: number): Promise<boolean> {
+    // Expired as of now rather than at 0: a version value is never written twice (0 would be at every release).
+    return (await this.leases.updateVersions([versionOf(lease)], { expiresAt: Math.min(now, lease.expiresAt - 1) })) === 1;
   }
 
   /** Who holds the resource and where to reach them (an Agent dialling the wrong Controller is sent there). */

@@ -76,12 +76,12 @@ export class LeaseKeeper {
     const lease = this.held.get(resource);
     if (!lease) return;
     this.held.delete(resource);
-    await this.store.release(lease);
+    await this.store.release(lease, this.clock.now().getTime());
   }
 
   /** Hands every lease back, for a clean shutdown: successors need not wait for expiry. */
   async releaseAll(): Promise<void> {
-    for (const lease of this.held.values()) await this.store.release(lease);
+    for (const lease of this.held.values()) await this.store.release(lease, this.clock.now().getTime());
     this.held.clear();
   }
 }

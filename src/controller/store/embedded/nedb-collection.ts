@@ -191,6 +191,12 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
     return (await this.delete(versionFilter(version))) > 0;
   }
 
+  async updateVersions(versions: Version[], set: Partial<T>): Promise<number> {
+    let matched = 0;
+    for (const version of versions) matched += await this.update(versionFilter(version), set);
+    return matched;
+  }
+
   async compact(): Promise<void> {
     await this.db.compactDatafileAsync();
   }

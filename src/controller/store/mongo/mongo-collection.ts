@@ -4,6 +4,16 @@ import { assertDefinedFilter, undefinedFieldsOf, withoutUndefined } from '../doc
 import { duplicateFieldOf, isDuplicate, mapDriverError, singleIdOf } from './mongo-documents.js';
 import type { VersionClaims } from './version-claims.js';
 
+/** The driver's update of `set` (fields set to undefined are removed) and `unset`. */
+function updateOf(set: object, unset: string[] = []): Document {
+  const update: Document = {};
+  const defined = withoutUndefined(set as Document);
+  if (Object.keys(defined).length > 0) update.$set = defined;
+  const removed = [...new Set([...unset, ...undefinedFieldsOf(set)])];
+  if (removed.length > 0) update.$unset = Object.fromEntries(removed.map((k) => [k, '']));
+  return update;
+}
+
 /** Runs a driver call, turning its errors into the store's (duplicate key, store unavailable). */
 async function driver<R>(call: () => Promise<R>): Promise<R> {
   try {
@@ -79,11 +89,7 @@ export class MongoCollection<T extends { _id: string }> implements Collection<T>
 
   async update(filter: Filter, set: Partial<T>, unset: string[] = []): Promise<number> {
     assertDefinedFilter(filter);
-    const update: Document = {};
-    const defined = withoutUndefined(set as Document);
-    if (Object.keys(defined).length > 0) update.$set = defined;
-    const removed = [...new Set([...unset, ...undefinedFieldsOf(set)])];
-    if (removed.length > 0) update.$unset = Object.fromEntries(removed.map((k) => [k, '']));
+    const update = updateOf(set, unset);
     if (Object.keys(update).length === 0) return this.count(filter);
     const result = await driver(() => (singleIdOf(filter) !== undefined ? this.c.updateOne(filter, update) : this.c.updateMany(filter, update)));
     return result.matchedCount;
@@ -106,6 +112,22 @@ export class MongoCollection<T extends { _id: string }> implements Collection<T>
 
   async deleteVersion(version: Version): Promise<boolean> {
     return this.overVersion(version, async () => (await this.delete(versionFilter(version))) > 0);
+  }
+
+  /**
+   * MongoDB: one round trip, each update atomic over its own filter. FerretDB: each version claimed
+   * and written in turn (a lease renewal there is one claim and one update a lease).
+   */
+  async updateVersions(versions: Version[], set: Partial<T>): Promise<number> {
+    if (versions.length === 0) return 0;
+    if (this.claims) {
+      let matched = 0;
+      for (const version of versions) if (await this.overVersion(version, async () => (await this.update(versionFilter(version), set)) > 0)) matched++;
+      return matched;
+    }
+    const update = updateOf(set);
+    const result = await driver(() => this.c.bulkWrite(versions.map((v) => ({ updateOne: { filter: versionFilter(v), update } })), { ordered: false }));
+    return result.matchedCount;
   }
 
   private overVersion(version: Version, write: () => Promise<boolean>): Promise<boolean> {
