@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ServerDetail, Team } from '../support/api-types.js';
 import { FaultCluster, type ControllerSlot } from '../support/fault-cluster.js';
 import { TcpProxy, type CutMode } from '../support/tcp-proxy.js';
@@ -88,6 +90,13 @@ else {
       it(`${mode}: leases dropped within the ttl, writes 503 in bounded time, then driven again without a restart`, async () => {
         try {
           await outage(cluster!, proxy!, mode);
+        } catch (e) {
+          // Where things stood, for a run that failed on CI: every process's log.
+          const dir = await mkdtemp(join(tmpdir(), `cairn-outage-${mode}-`));
+          for (const [i, slot] of cluster!.slots.entries()) await writeFile(join(dir, `controller-${i}.log`), slot.process.stderr);
+          for (const [i, host] of cluster!.hosts.entries()) await writeFile(join(dir, `agent-${i}.log`), host.agent.stderr);
+          console.log(`      the logs of the failed run: ${dir}`);
+          throw e;
         } finally {
           // A failed check must not leave the next cut's cluster without its store.
           proxy!.restore();
@@ -167,10 +176,13 @@ async function outage(cluster: FaultCluster, proxy: TcpProxy, mode: CutMode): Pr
     await waitFor(async () => (await fetch(`http://127.0.0.1:${slot.process.httpPort}/readyz`)).status === 200, { timeoutMs: resumeWithinMs, intervalMs: 100, what: `controller ${slot.index} ready again` });
     return Date.now() - restoredAt;
   }));
-  await waitFor(() => cluster.allDriven(), { timeoutMs: resumeWithinMs, intervalMs: 250, what: 'every Node driven again after the cut' });
+  // A Controller that found the store first may claim every Node and hand the surplus back a round later: settled is when
+  // every Node is driven and the Node leases held add up to the Nodes.
+  await waitFor(async () => {
+    const held = await Promise.all(cluster.slots.map((slot) => heldOf(cluster, slot)));
+    return held.reduce((a, b) => (a ?? 0) + (b ?? 0), 0) === cluster.hosts.length && await cluster.allDriven();
+  }, { timeoutMs: resumeWithinMs, intervalMs: 250, what: 'every Node driven again after the cut, by one Controller each' });
   const resumedMs = Date.now() - restoredAt;
-  const held = await Promise.all(cluster.slots.map((slot) => heldOf(cluster, slot)));
-  expect(held.reduce((a, b) => a! + b!, 0), 'each Node held by exactly one Controller').to.equal(cluster.hosts.length);
   // A write racing the driver's reconnection may still be told 503 not_ready (and should retry, as it says); nothing else.
   const refusedAfter: string[] = [];
   for (const slot of cluster.slots) {
@@ -190,6 +202,14 @@ async function outage(cluster: FaultCluster, proxy: TcpProxy, mode: CutMode): Pr
   expect(await Promise.all(cluster.hosts.map((h) => cluster.gamePidOf(h))), 'the same games').to.deep.equal(gamePids);
 
   const controllerLogs = linesSince(cluster.controllerLogs(), cutAt);
+  // Each term of a Node is gained by one Controller only (a Node handed over is gained again under a newer term).
+  const gained = controllerLogs.flatMap((lines, i) => lines.filter((l) => l.event === 'lease_gained').map((l) => ({ term: `${String(l.nodeId)}@${String(l.term)}`, by: i })));
+  const twice = gained.filter((g) => gained.some((o) => o.term === g.term && o.by !== g.by));
+  // FerretDB v1 checks a conditional update's filter apart from its write, so two Controllers taking over the same
+  // expired lease at once can both win its next term (seen once in seven runs, for 1.1 s): docs/known-limits.md.
+  // MongoDB's compare-and-set is atomic, and there it must never happen.
+  if (testMongo?.kind === 'mongodb') expect(twice, 'a term of a Node gained by two Controllers').to.deep.equal([]);
+  else if (twice.length > 0) console.log(`      FerretDB's known limit: a term gained by two Controllers: ${JSON.stringify(twice)}`);
   const duringCut = (l: LogLine) => l.time! >= allDroppedAt && l.time! < restoredAt;
   const acted = controllerLogs.flat().filter((l) => duringCut(l) && (l.event === 'lease_gained' || l.event === 'agent_connected'));
   expect(acted, 'no Controller took a Node or an Agent while the store was cut').to.deep.equal([]);
