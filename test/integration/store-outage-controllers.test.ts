@@ -206,7 +206,7 @@ async function outage(cluster: FaultCluster, proxy: TcpProxy, mode: CutMode): Pr
   const gained = controllerLogs.flatMap((lines, i) => lines.filter((l) => l.event === 'lease_gained').map((l) => ({ term: `${String(l.nodeId)}@${String(l.term)}`, by: i })));
   const twice = gained.filter((g) => gained.some((o) => o.term === g.term && o.by !== g.by));
   // FerretDB v1 checks a conditional update's filter apart from its write, so two Controllers taking over the same
-  // expired lease at once can both win its next term (seen once in seven runs, for 1.1 s): docs/known-limits.md.
+  // expired lease at once can both win its next term (seen in two runs of eight): docs/known-limits.md.
   // MongoDB's compare-and-set is atomic, and there it must never happen.
   if (testMongo?.kind === 'mongodb') expect(twice, 'a term of a Node gained by two Controllers').to.deep.equal([]);
   else if (twice.length > 0) console.log(`      FerretDB's known limit: a term gained by two Controllers: ${JSON.stringify(twice)}`);
