@@ -54,10 +54,15 @@ export class FaultCluster {
   private balancer: TcpBalancer | undefined;
   private secretsKeyFile = '';
 
-  private constructor(private readonly database: { uri(): Promise<string>; drop(): Promise<void> }, readonly leaseTtlSeconds: number) {}
+  private constructor(
+    private readonly database: { uri(): Promise<string>; drop(): Promise<void> },
+    readonly leaseTtlSeconds: number,
+    private readonly storeUriOf: (uri: string) => string,
+  ) {}
 
-  static async start(mongo: TestMongo, options: { controllers: number; agents: number; leaseTtlSeconds: number }): Promise<FaultCluster> {
-    const cluster = new FaultCluster(freshTestDatabase(mongo, 'cairn_faults'), options.leaseTtlSeconds);
+  /** `storeUri`: the URI the Controllers are given for the fresh database's (e.g. through a proxy a test can cut); the rig itself uses the database's own. */
+  static async start(mongo: TestMongo, options: { controllers: number; agents: number; leaseTtlSeconds: number; storeUri?: (uri: string) => string }): Promise<FaultCluster> {
+    const cluster = new FaultCluster(freshTestDatabase(mongo, 'cairn_faults'), options.leaseTtlSeconds, options.storeUri ?? ((uri) => uri));
     try {
       await cluster.build(options.controllers, options.agents);
     } catch (e) {
@@ -202,7 +207,7 @@ export class FaultCluster {
     const started = await ControllerProcess.start(dataDir, grpcPort, {
       // A clean restart must not wait on the watchers' open streams for the default 10 s.
       extraArgs: ['--secrets-key-file', this.secretsKeyFile, '--sftp-port', 'off', '--lease-ttl-seconds', String(this.leaseTtlSeconds), '--shutdown-timeout', '1'],
-      env: { MONGODB_URI: await this.database.uri(), CAIRN_LOG_LEVEL: 'info' },
+      env: { MONGODB_URI: this.storeUriOf(await this.database.uri()), CAIRN_LOG_LEVEL: 'info' },
     });
     this.listenForChanges(started.child.stderr);
     return started;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { MongoClient, MongoNetworkError, MongoServerError, MongoServerSelectionError } from 'mongodb';
+import { MongoClient, MongoDriverError, MongoNetworkError, MongoOperationTimeoutError, MongoServerError, MongoServerSelectionError } from 'mongodb';
 import { StoreUnavailableError } from '../../src/controller/core/store-unavailable.js';
 import { toDomainError } from '../../src/controller/http/problem.js';
 import { DuplicateKeyError } from '../../src/controller/store/collection.js';
@@ -53,6 +53,24 @@ describe('MongoDB adapter rules (no server needed)', () => {
     const problem = toDomainError(new StoreUnavailableError(new Error('x')), 1);
     expect(problem?.code).to.equal('not_ready');
     expect(problem?.headers).to.deep.equal({ 'Retry-After': '5' });
+  });
+
+  it('what the driver lets through on a cut or stalled store is unavailable too: a raw EPIPE, a pool wait timed out', () => {
+    const writeAfterFin = Object.assign(new Error('This socket has been ended by the other party'), { code: 'EPIPE' });
+    // The driver's own class is not exported; it differs from its parent only by this name.
+    class WaitQueueTimeout extends MongoDriverError {
+      override get name(): string {
+        return 'MongoWaitQueueTimeoutError';
+      }
+    }
+    const poolWait = new WaitQueueTimeout('Timed out while checking out a connection from connection pool');
+    for (const e of [writeAfterFin, poolWait, new MongoOperationTimeoutError('timeoutMS spent')]) {
+      expect(() => mapDriverError(e), e.message).to.throw(StoreUnavailableError);
+    }
+    const bug = new TypeError('x is undefined');
+    expect(() => mapDriverError(bug), 'a fault of the program stays one (500)').to.throw(bug);
+    const enoent = Object.assign(new Error('no such file'), { code: 'ENOENT' });
+    expect(() => mapDriverError(enoent)).to.throw(enoent);
   });
 
   it('client options set in code win over the URI: primary reads, majority writes, bounded waits', async () => {

@@ -8,6 +8,7 @@ import { readSessionCookie } from './cookies.js';
 import type { AuditScope } from '../core/audit-scope.js';
 import type { Caller } from '../core/caller.js';
 import { DomainError, invalidRequest } from '../core/errors.js';
+import { StoreUnavailableError } from '../core/store-unavailable.js';
 import { statusOf, toDomainError } from './problem.js';
 import { koaPath, newAuditScope, type AnyRoute } from './route.js';
 import { checkResponse, validateBody, validateText } from './schema-registry.js';
@@ -164,7 +165,10 @@ export function mountRoute(router: Router, route: AnyRoute, deps: MountDeps): vo
         // Refusals (no credentials, not allowed, rate limited, hidden) are DENIED; everything else that went wrong is FAILED.
         const denied = status === 401 || status === 403 || status === 429 || Boolean(known?.denied);
         if (known) audit.detail({ error: known.code });
-        await deps.audit.record(audit, caller, denied ? 'DENIED' : 'FAILED');
+        const recorded = deps.audit.record(audit, caller, denied ? 'DENIED' : 'FAILED');
+        // A store that did not answer the request will not answer its event sooner: the 503 goes out now, and the event
+        // is stored, or its loss logged, when the store decides (record() never throws for an event not required).
+        if (!(error instanceof StoreUnavailableError)) await recorded;
       }
       throw error;
     } finally {

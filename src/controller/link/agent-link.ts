@@ -11,7 +11,8 @@ import type { NodeIsolationDoc } from '../store/records.js';
 import type { AgentGate } from './agent-gate.js';
 import { serveArtifact, type ArtifactProvider } from './artifact-rpc.js';
 import { EnrollSlots } from './enroll-slots.js';
-import { ConnectRefusedError, EnrollmentRefusedError } from './errors.js';
+import { connectRefusalOf } from './connect-refusal.js';
+import { EnrollmentRefusedError } from './errors.js';
 import type { LinkMetrics } from '../metrics/link-metrics.js';
 import { NodeSession, type AgentStream } from './node-session.js';
 import { peerAddress } from './peer-address.js';
@@ -174,11 +175,11 @@ export class AgentLinkServer {
     try {
       nodeId = await this.deps.gate.authenticate(bearer(call.metadata));
     } catch (e) {
-      if (!(e instanceof ConnectRefusedError)) this.deps.logger.error({ err: e }, 'authenticating an Agent failed');
-      const reason = e instanceof ConnectRefusedError ? e.reason : 'internal';
+      const { code, reason, fault } = connectRefusalOf(e);
+      if (fault) this.deps.logger.error({ err: e }, 'authenticating an Agent failed');
       this.deps.metrics.refused(reason);
       this.deps.logger.warn({ event: 'agent_refused', reason, peer: observedAddress }, 'Agent connection refused');
-      call.emit('error', { code: grpc.status.UNAUTHENTICATED, details: `connection refused: ${reason}` });
+      call.emit('error', { code, details: `connection refused: ${reason}` });
       return;
     }
     const session = new NodeSession(`s${++this.sessionCounter}`, nodeId, observedAddress, call, this.deps.clock);

@@ -304,7 +304,9 @@ export class SharedStoreMembership implements ClusterMembership {
 
   private loseAll(why: string, err?: unknown): void {
     const lost = this.keeper!.forgetAll();
-    this.deps.logger.warn({ event: 'leases_lost', err, count: lost.length }, `${why}: every lease is lost, their Nodes are not driven here until claimed again`);
+    // Through a long outage every round fails with nothing left to lose: said once as a warning, then only at debug.
+    const level = lost.length > 0 ? 'warn' : 'debug';
+    this.deps.logger[level]({ event: 'leases_lost', err, count: lost.length }, `${why}: every lease is lost, their Nodes are not driven here until claimed again`);
     for (const resource of lost) this.lost(resource);
   }
 

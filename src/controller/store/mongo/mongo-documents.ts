@@ -28,10 +28,25 @@ export const isDuplicate = (e: unknown): e is MongoServerError =>
 /** Error codes of a server that cannot serve now: not primary, shutting down, a majority wait timed out. */
 const unavailableCodes = new Set([6, 7, 64, 89, 91, 189, 9001, 10107, 11600, 11602, 13435, 13436]);
 
+/**
+ * Socket errors the driver lets through unwrapped: a command written on a connection the store's
+ * side has just closed fails with Node's own EPIPE ("This socket has been ended by the other party")
+ * rather than a MongoNetworkError (seen with driver 7.9 when the connections were cut under it).
+ */
+const socketErrorCodes = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * The driver's own give-ups that name no network fault: every pooled connection busy past
+ * `waitQueueTimeoutMS` (they all wait on a store that does not answer) and a `timeoutMS` spent.
+ * The first is not exported by the driver, so it is known by name.
+ */
+const timeoutNames = new Set(['MongoWaitQueueTimeoutError', 'MongoOperationTimeoutError']);
+
 /** Whether the driver gave up on reaching the store, as opposed to the store refusing the operation. */
 export const isUnavailable = (e: unknown): e is Error =>
   e instanceof MongoNetworkError || e instanceof MongoServerSelectionError || e instanceof MongoNotConnectedError ||
-  (e instanceof MongoWriteConcernError && e.code === 64) || (e instanceof MongoServerError && typeof e.code === 'number' && unavailableCodes.has(e.code));
+  (e instanceof MongoWriteConcernError && e.code === 64) || (e instanceof MongoServerError && typeof e.code === 'number' && unavailableCodes.has(e.code)) ||
+  (e instanceof Error && (timeoutNames.has(e.name) || socketErrorCodes.has(String((e as NodeJS.ErrnoException).code))));
 
 /** Turns a duplicate key and an unreachable store into the store's own errors; anything else is rethrown unchanged. */
 export function mapDriverError(e: unknown): never {
