@@ -109,10 +109,7 @@ else {
       expect(numbersOf(eventsOf(onB, id)), 'every change, never an older state after a newer one').to.deep.equal(upTo(5));
     });
 
-    // Skipped, reason: on FerretDB two Controllers' conditional writes of one server record can both pass (docs/known-limits.md),
-    // so a PATCH through B is lost or stored under a generation already used (seen 2026-11-30: cpu 21–22 of server b1 stored at
-    // generation 19–20, then dropped on A as older); a watcher on A then misses it. Un-skip once those writes are atomic.
-    it.skip('a burst of 200 changes from both Controllers arrives complete and in per-server order on both', async () => {
+    it('a burst of 200 changes from both Controllers arrives complete and in per-server order on both', async () => {
       const onA = await watch(adminA);
       const onB = await watch(adminB);
       const ids = [await create(adminA, 'burst-a1'), await create(adminA, 'burst-a2'), await create(adminA, 'burst-b1'), await create(adminA, 'burst-b2')];
