@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     const doubleDriven = o.lease.doubleDriven.length;
     console.log(`store: ${testMongo.kind}; 3 Controllers, 4 Agents, ${leaseTtlSeconds} s leases; ${injector.faults.length} faults in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     console.log(`faults by kind: ${JSON.stringify(o.faultsByKind)}`);
-    console.log(`control back: p50 ${(o.controlBackMs.p50 / 1000).toFixed(1)} s, p99 ${(o.controlBackMs.p99 / 1000).toFixed(1)} s, max ${(o.controlBackMs.max / 1000).toFixed(1)} s`);
+    console.log(`control of the faulted Controller's Nodes back: p50 ${(o.controlBackMs.p50 / 1000).toFixed(1)} s, p99 ${(o.controlBackMs.p99 / 1000).toFixed(1)} s, max ${(o.controlBackMs.max / 1000).toFixed(1)} s (bound ${leaseTtlSeconds + 10} s; ${o.faultsWithoutNodes} faults of a Controller that drove none); by kind ${JSON.stringify(o.controlBackByKind)}`);
     console.log(`double-driven Nodes: ${doubleDriven}; games restarted: ${o.gamesRestarted.length}; acknowledged changes lost: ${o.changesLost.length} (of ${o.acknowledged}); watchers behind: ${o.watchersBehind.length}; unexpected answers: ${o.unexpectedAnswers.length}`);
     console.log(`lease terms gained ${o.lease.termsGained}, obeyed by Agents ${o.lease.termsObeyed}; refused: by Agents (stale term) ${o.lease.staleTermRefusals}, by the store (fenced writes) ${o.lease.fencedWritesRefused}; silent Controllers left by Agents ${o.lease.silentControllersLeft}`);
     console.log(`watchers reopened: ${o.reopenings.resumed} resumed, ${o.reopenings.snapshots} given a snapshot; writer refusals ${JSON.stringify(o.refused)}`);

@@ -58,13 +58,13 @@ describe('the Agent leaves a silent Controller (Welcome.silence_limit_ms)', func
     fake?.close();
   });
 
-  async function start(onHello: (stream: Stream, index: number) => void) {
+  async function start(onHello: (stream: Stream, index: number) => void, backoff = { initialMs: 20, maxMs: 100, factor: 2 }) {
     fake = new FakeController(onHello);
     await fake.listen();
     const { lines, logger } = capturingLogger();
     client = new AgentLinkClient({
       address: `127.0.0.1:${fake.port}`, channelCredentials: grpc.credentials.createInsecure(), credential: 'c', logger,
-      backoff: { initialMs: 20, maxMs: 100, factor: 2 },
+      backoff,
       hello: async () => ({
         agentVersion: '9.9.9', protocolVersion: 1, knownServerIds: [], host: null, allocatable: null, gamePorts: null,
         acceptsDesiredChanges: true, isolation: null, runtimes: [],
@@ -108,6 +108,20 @@ describe('the Agent leaves a silent Controller (Welcome.silence_limit_ms)', func
     await waitFor(() => fake.streams.length >= 3, { timeoutMs: 10_000, what: 'a third stream' });
     expect(silent().map((l) => l.welcomed)).to.deep.equal([true, false]);
     await waitFor(() => fake.heartbeats.includes(2), { what: 'heartbeats on the third stream' });
+  });
+
+  it('among several Controllers (a limit given) waits at most a third of the limit between failed dials', async () => {
+    // Each dial after the first meets a Controller that ends the stream at once (dead or leaving); uncapped, the 5th wait could be 5 s.
+    const { lines } = await start((stream, index) => {
+      if (index === 0) stream.write(welcome(900));
+      stream.end();
+    }, { initialMs: 20, maxMs: 60_000, factor: 4 });
+    const waits = await waitFor(() => {
+      const r = lines.filter((l) => l.event === 'reconnecting');
+      return r.length >= 7 && r;
+    }, { timeoutMs: 10_000, what: 'seven dials again' });
+    expect(waits.map((l) => Number(l.inMs)).every((ms) => ms <= 300), `waits ${waits.map((l) => String(l.inMs)).join(', ')} ms`).to.equal(true);
+    expect(Number(waits.at(-1)!.attempt), 'far enough into the backoff that the cap mattered').to.be.at.least(5);
   });
 
   it('keeps a Controller that states no limit (one older than the field, or alone on its store), however quiet', async () => {

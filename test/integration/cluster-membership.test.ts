@@ -145,7 +145,8 @@ for (const c of cases) {
         doubly += fleet.filter((n) => b.termFor(n) !== undefined && c.membership.termFor(n) !== undefined).length;
       }, 5);
       try {
-        await waitFor(() => b.heldCount === 2 && c.membership.heldCount === 2, { timeoutMs: 10_000, what: 'two Nodes each' });
+        // A lease counts as held from its claim; its gain is told once the Node's record is read again.
+        await waitFor(() => b.heldCount === 2 && c.membership.heldCount === 2 && c.changes.filter((ch) => ch === 'gained').length >= 2, { timeoutMs: 10_000, what: 'two Nodes each' });
       } finally {
         clearInterval(watch);
       }

@@ -102,6 +102,27 @@ else {
         await waitFor(async () => (await claims.countDocuments({})) === 0, { what: 'both claims deleted' });
       });
 
+      it('a version may set its own stale time (a lease\'s is half the lease): a dead writer\'s claim is taken over after it', async () => {
+        const versionClaims = new VersionClaims(claims, systemClock);
+        const version: Version = { id: 'l', field: 'expiresAt', value: 1000, claimStaleMs: 300 };
+        await claims.insertOne({ _id: JSON.stringify(['leases', 'l', 'expiresAt', 1000, 1]) as never, at: new Date().toISOString() });
+        const firstRefused = performance.now();
+        expect(await versionClaims.claimed('leases', version, () => Promise.resolve(true))).to.equal(false);
+        const tookOver = await waitFor(async () => ((await versionClaims.claimed('leases', version, () => Promise.resolve(true))) ? performance.now() : undefined), { what: 'taken over', timeoutMs: 5_000 });
+        expect(tookOver - firstRefused).to.be.within(300, 5_000);
+      });
+
+      it('a writer whose claim was granted only after half the stale time (stopped meanwhile) does not write, and deletes its claim', async () => {
+        // The monotonic clock: 0 when the claim is asked for, 600 ms when it is granted (stale time 1 s).
+        let reads = 0;
+        const versionClaims = new VersionClaims(claims, systemClock, 1_000, () => (reads++ === 0 ? 0 : 600));
+        let writes = 0;
+        const claimed = await versionClaims.claimed('servers', { id: 's', field: 'updatedAt', value: 'v1' }, () => Promise.resolve(++writes > 0));
+        expect(claimed).to.equal(false);
+        expect(writes).to.equal(0);
+        await waitFor(async () => (await claims.countDocuments({})) === 0, { what: 'its claim deleted' });
+      });
+
       it('the trim at open deletes claims older than an hour and keeps newer ones', async () => {
         const now = Date.now();
         await claims.insertMany([{ _id: 'old' as never, at: new Date(now - 2 * 3600_000).toISOString() }, { _id: 'new' as never, at: new Date(now - 60_000).toISOString() }]);

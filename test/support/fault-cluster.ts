@@ -15,7 +15,10 @@ import { freshTestDatabase, type TestMongo } from './test-mongodb.js';
 import { waitFor } from './wait-for.js';
 
 const simcraft = { template: 'simcraft', version: '1.21.4' };
+/** How long one probe of who drives a Node may take before it counts as "not driven" (its Controller was stopped under it). */
+const probeTimeoutMs = 2_000;
 export const serverMemory = GiB / 8;
+export const serverCpuMillis = 250;
 const agentArgs = ['--cpu-millis', '8000', '--memory-bytes', String(4 * GiB), '--restart-backoff-ms', '100', '--bind-address', '127.0.0.1'];
 
 /** `up`: answering; `stopped`: SIGSTOPped (alive, silent); `down`: no process (killed or restarting). */
@@ -141,25 +144,31 @@ export class FaultCluster {
       this.notDriven.set(host.nodeId, `${host.nodeId} asked of Controller ${via.index}: ${why}`);
       return undefined;
     };
-    const seen = await this.apiOf(via).get<Node>(`/nodes/${host.nodeId}`);
+    // A Controller stopped under the probe would hold it until it goes on: it says nothing then.
+    const inTime = { signal: AbortSignal.timeout(probeTimeoutMs) };
+    const seen = await this.apiOf(via).get<Node>(`/nodes/${host.nodeId}`, inTime);
     const id = seen.status === 200 ? seen.body.status.controllerId : undefined;
     if (!id) return not(`no controllerId (${seen.status})`);
-    const cluster = await this.apiOf(via).get<Static<typeof Cluster>>('/cluster');
+    const cluster = await this.apiOf(via).get<Static<typeof Cluster>>('/cluster', inTime);
     if (cluster.status !== 200) return not(`GET /cluster ${cluster.status}`);
     const entry = cluster.body.controllers.find((c) => c.id === id);
     const holder = this.up.find((s) => entry?.httpAddress === `127.0.0.1:${s.process.httpPort}`);
     if (!holder) return not(`its holder ${id} is ${entry ? `at ${entry.httpAddress ?? '?'}, not up` : 'not a live Controller'}`);
-    const node = await this.apiOf(holder).get<Node>(`/nodes/${host.nodeId}`);
+    const node = await this.apiOf(holder).get<Node>(`/nodes/${host.nodeId}`, inTime);
     if (node.status !== 200 || node.body.status.connectionState !== 'HEALTHY' || node.body.status.controllerId !== id) {
       return not(`on its holder (Controller ${holder.index}): ${node.status === 200 ? `${node.body.status.connectionState} ${node.body.status.controllerId ?? ''}` : node.status}`);
     }
     if (host.serverId) {
-      const files = await this.apiOf(holder).get(`/servers/${host.serverId}/files?path=.`);
+      const files = await this.apiOf(holder).get(`/servers/${host.serverId}/files?path=.`, inTime);
       if (files.status !== 200) return not(`a file listing through its holder (Controller ${holder.index}): ${files.status} ${files.text.slice(0, 400)}`);
     }
     this.notDriven.delete(host.nodeId);
+    this.lastHolder.set(host.nodeId, holder.index);
     return holder;
   }
+
+  /** The slot each Node was last seen driven by (a probe's finding). */
+  readonly lastHolder = new Map<string, number>();
 
   /** Why each Node was not driven at its last probe (for a timeout's message). */
   readonly notDriven = new Map<string, string>();
@@ -175,12 +184,12 @@ export class FaultCluster {
     for (const [i, host] of this.hosts.entries()) await writeFile(join(dir, `agent-${i}.log`), host.agent.stderr);
   }
 
-  /** Whether every Node is driven by a Controller that is up, asked of one that is up. */
-  async allDriven(): Promise<boolean> {
+  /** Whether every Node (of `hosts`) is driven by a Controller that is up, asked of one that is up. */
+  async allDriven(hosts = this.hosts): Promise<boolean> {
     const via = this.up[Math.floor(Math.random() * this.up.length)] as ControllerSlot | undefined;
     if (!via) return false;
     const viaProcess = via.process;
-    const holders = await Promise.all(this.hosts.map((h) => this.drivenBy(h, via)));
+    const holders = await Promise.all(hosts.map((h) => this.drivenBy(h, via)));
     // A probe that straddled a fault of its own Controller says nothing.
     return via.state === 'up' && via.process === viaProcess && holders.every((h) => h !== undefined && h.state === 'up');
   }
@@ -235,7 +244,7 @@ export class FaultCluster {
       const holder = await waitFor(() => this.drivenBy(host, this.slots[0]), { timeoutMs: 90_000, what: `${host.nodeId} driven` });
       // The holder may not know a Node enrolled after it started, and the others place on the status it stored, which
       // may lag its first hello: whichever accepts first.
-      const body = { name: `game-${i}`, teamId, nodeId: host.nodeId, software: simcraft, resources: { cpuMillis: 250, memoryBytes: serverMemory } };
+      const body = { name: `game-${i}`, teamId, nodeId: host.nodeId, software: simcraft, resources: { cpuMillis: serverCpuMillis, memoryBytes: serverMemory } };
       let refusal = '';
       const created = await waitFor(async () => {
         for (const via of [holder, this.slots[0]]) {

@@ -13,7 +13,9 @@ export type FaultKind = (typeof faultKinds)[number];
 export interface FaultRecord {
   kind: FaultKind;
   slot: number;
-  /** From the fault's start until every Node was driven again by a Controller that is up. */
+  /** The Nodes the Controller drove when the fault began. */
+  nodes: number;
+  /** From the fault's start until each of its Nodes was driven again by a Controller that is up (0 when it drove none). */
   controlBackMs: number;
   /** How long the Controller was stopped (its Agents leave it after their silence limit, half the lease, without waiting for the thaw). */
   pausedMs: number;
@@ -43,37 +45,53 @@ export class FaultInjector {
     // Workers start a little apart so their faults overlap in varied ways.
     await pause(slot.index * 700);
     while (this.injected < count && this.timeouts.length === 0) {
-      // Another Controller must stay up (checked and claimed in one synchronous step).
+      // Its Nodes, as a probe just now found them (one cut short by another fault leaves the last finding).
+      await this.cluster.allDriven().catch(() => false);
+      // Another Controller must stay up (checked and claimed in one synchronous step, with the injection).
       if (!this.cluster.slots.some((s) => s !== slot && s.state === 'up')) {
         await pause(100);
         continue;
       }
       this.injected++;
       const kind = faultKinds[Math.floor(Math.random() * faultKinds.length)];
+      const nodes = this.cluster.hosts.filter((h) => this.cluster.lastHolder.get(h.nodeId) === slot.index);
       const started = Date.now();
       const pausedMs = kind === 'long-stop' ? 2 * this.ttlMs : kind === 'short-stop' ? this.ttlMs / 2 : 0;
       const fault = this.inject(slot, kind, pausedMs);
-      const back = this.untilAllDriven(started + controlBackTimeoutMs, `every Node driven again after ${kind} of Controller ${slot.index}`)
+      const back = this.untilDriven(nodes, started + controlBackTimeoutMs, `its ${nodes.length} Nodes driven again after ${kind} of Controller ${slot.index}`)
         .then(() => Date.now() - started);
       await fault;
       const result = await back.then((ms) => ({ ms, timeout: undefined }), (e: unknown) => ({ ms: Date.now() - started, timeout: (e as Error).message }));
       const controlBackMs = result.ms;
-      this.faults.push({ kind, slot: slot.index, controlBackMs, pausedMs });
+      this.faults.push({ kind, slot: slot.index, nodes: nodes.length, controlBackMs, pausedMs });
       if (result.timeout !== undefined) {
         this.timeouts.push(result.timeout);
         return;
       }
       await this.watchers[slot.index].open();
-      this.log(`fault ${this.faults.length}: ${kind} of Controller ${slot.index}, control back after ${controlBackMs} ms`);
+      this.log(`fault ${this.faults.length}: ${kind} of Controller ${slot.index} (${nodes.length} Nodes) at ${new Date(started).toISOString()}, control back after ${controlBackMs} ms`);
+      // The pace: this slot's next fault once every Node is driven again. Without it a Controller that
+      // drove nothing was broken again at once, and back-to-back restarts alone kept the machine busy.
+      const settled = await this.untilDriven(this.cluster.hosts, Date.now() + controlBackTimeoutMs, `every Node driven again after ${kind} of Controller ${slot.index}`)
+        .then(() => undefined, (e: unknown) => (e as Error).message);
+      if (settled !== undefined) {
+        this.timeouts.push(settled);
+        return;
+      }
     }
   }
 
-  /** Asks whether every Node is driven each time a process says a link or lease changed (and each second besides). */
-  private async untilAllDriven(deadline: number, what: string): Promise<void> {
+  /**
+   * Asks whether the fault's Nodes are driven each time a process says a link or lease changed
+   * (and each second besides). A fault of a Controller that drove no Node has nothing to wait for;
+   * its stop still costs the others nothing to take over.
+   */
+  private async untilDriven(nodes: FaultCluster['hosts'], deadline: number, what: string): Promise<void> {
+    if (nodes.length === 0) return;
     for (;;) {
       const seen = this.cluster.changes;
       // A probe cut by a fault (a Controller killed under it) says nothing.
-      if (await this.cluster.allDriven().catch(() => false)) return;
+      if (await this.cluster.allDriven(nodes).catch(() => false)) return;
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${[...this.cluster.notDriven.values()].join('; ')}`);
       await this.cluster.changeAfter(seen, 1_000);
     }

@@ -8,8 +8,10 @@ import { waitFor } from './wait-for.js';
 /** What a fault run ended with; each list names what broke a promise (empty when all held). */
 export interface FaultOutcome {
   faultsByKind: Record<string, number>;
-  /** From each fault's start, the pause of a stopped Controller included: its Agents leave it while it is stopped. */
+  /** From each fault's start until the Nodes its Controller drove are driven again, the pause of a stopped Controller included: its Agents leave it while it is stopped. */
   controlBackMs: { p50: number; p99: number; max: number };
+  /** Faults of a Controller that drove no Node then (no control to come back; not in the figures). */
+  faultsWithoutNodes: number;
   controlBackByKind: Record<string, { p50: number; max: number }>;
   lease: LeaseEvidence;
   gamesRestarted: string[];
@@ -37,8 +39,8 @@ export async function faultOutcome(cluster: FaultCluster, faults: FaultRecord[],
     const byGeneration = new Map<number, number>();
     for (const a of acks) {
       const other = byGeneration.get(a.generation);
-      if (other !== undefined && other !== a.cpuMillis) changesLost.push(`${host.serverId}: generation ${a.generation} acknowledged for cpuMillis ${other} and ${a.cpuMillis}`);
-      byGeneration.set(a.generation, a.cpuMillis);
+      if (other !== undefined && other !== a.diskBytes) changesLost.push(`${host.serverId}: generation ${a.generation} acknowledged for diskBytes ${other} and ${a.diskBytes}`);
+      byGeneration.set(a.generation, a.diskBytes);
     }
     const final = await waitFor(async () => {
       const res = await cluster.apiOf(via).get<ServerDetail>(`/servers/${host.serverId}`);
@@ -48,9 +50,9 @@ export async function faultOutcome(cluster: FaultCluster, faults: FaultRecord[],
       return undefined;
     });
     if (!final) continue;
-    const newest = acks.reduce((m, a) => (a.generation > m.generation ? a : m), { generation: 0, cpuMillis: 0, serverId: '' });
+    const newest = acks.reduce((m, a) => (a.generation > m.generation ? a : m), { generation: 0, diskBytes: 0, serverId: '' });
     if (newest.generation > final.generation) changesLost.push(`${host.serverId}: generation ${newest.generation} acknowledged, the record has ${final.generation}`);
-    if (newest.generation === final.generation && final.resources.cpuMillis !== newest.cpuMillis) changesLost.push(`${host.serverId}: the last acknowledged change set cpuMillis ${newest.cpuMillis}, the record has ${final.resources.cpuMillis}`);
+    if (newest.generation === final.generation && final.resources.diskBytes !== newest.diskBytes) changesLost.push(`${host.serverId}: the last acknowledged change set diskBytes ${newest.diskBytes}, the record has ${final.resources.diskBytes ?? 'none'}`);
     for (const w of watchers) {
       await waitFor(() => (w.latestOf(host.serverId)?.generation ?? 0) >= final.generation, { timeoutMs: settleMs, what: `watcher on Controller ${w.slot.index} told generation ${final.generation} of ${host.serverId}` })
         .catch((e: unknown) => watchersBehind.push((e as Error).message));
@@ -74,13 +76,16 @@ export async function faultOutcome(cluster: FaultCluster, faults: FaultRecord[],
     const sorted = [...ms].sort((a, b) => a - b);
     return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? 0 };
   };
+  // Control back is timed for the faults of Controllers that drove Nodes.
+  const timed = faults.filter((f) => f.nodes > 0);
   const faultsByKind: Record<string, number> = {};
   for (const f of faults) faultsByKind[f.kind] = (faultsByKind[f.kind] ?? 0) + 1;
   return {
     faultsByKind,
-    controlBackMs: spread(faults.map((f) => f.controlBackMs)),
+    controlBackMs: spread(timed.map((f) => f.controlBackMs)),
+    faultsWithoutNodes: faults.length - timed.length,
     controlBackByKind: Object.fromEntries(Object.keys(faultsByKind).map((kind) => {
-      const { p50, max } = spread(faults.filter((f) => f.kind === kind).map((f) => f.controlBackMs));
+      const { p50, max } = spread(timed.filter((f) => f.kind === kind).map((f) => f.controlBackMs));
       return [kind, { p50, max }];
     })),
     lease: leaseEvidence(cluster),

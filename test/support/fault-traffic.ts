@@ -1,20 +1,24 @@
 import type { ServerDetail, ServerWatchEvent } from './api-types.js';
 import { EventStreamReader } from './event-stream.js';
-import { serverMemory, type ControllerSlot, type FaultCluster } from './fault-cluster.js';
+import { serverCpuMillis, serverMemory, type ControllerSlot, type FaultCluster } from './fault-cluster.js';
 
 type ServerEvent = Extract<ServerWatchEvent, { event: 'server' }>;
 
-/** One acknowledged PATCH: the generation its 2xx gave and the cpuMillis it set. */
+/** One acknowledged PATCH: the generation its 2xx gave and the disk limit it set. */
 export interface Acknowledged {
   serverId: string;
   generation: number;
-  cpuMillis: number;
+  diskBytes: number;
 }
 
+const MiB = 2 ** 20;
+
 /**
- * Keeps PATCHing the servers, one request at a time and at most `perSecond` a second, each through
- * a Controller that is up picked at random. Every 2xx is recorded; a refusal (503) or a connection
- * cut by a fault is counted, any other answer is kept to fail the run. The pace is an operator's
+ * Keeps PATCHing the servers' disk limits (a change of desired state that applies without a
+ * restart, so the games' processes tell whether a fault restarted them), one request at a time
+ * and at most `perSecond` a second, each through a Controller that is up picked at random. Every
+ * 2xx is recorded; a refusal (503, or a 409 conflict) or a connection cut by a fault is counted,
+ * any other answer is kept to fail the run. The pace is an operator's
  * busy fleet, not a flood: back to back, the writes alone kept FerretDB so busy on the shared 2-core
  * machine that the Controllers' lease renewals missed their time (load average 20–28).
  */
@@ -44,15 +48,16 @@ export class FaultWriter {
       const slot = up[Math.floor(Math.random() * up.length)] as ControllerSlot | undefined;
       const host = this.cluster.hosts[this.n % this.cluster.hosts.length];
       this.n++;
-      const cpuMillis = 200 + (this.n % 97);
+      const diskBytes = (1024 + (this.n % 97)) * MiB;
       if (!slot) {
         await paced;
         continue;
       }
       try {
-        const res = await this.cluster.apiOf(slot).patch<ServerDetail>(`/servers/${host.serverId}`, { resources: { cpuMillis, memoryBytes: serverMemory } });
-        if (res.status === 200) this.acknowledged.push({ serverId: host.serverId, generation: res.body.generation, cpuMillis });
-        else if (res.status === 503) this.count(`503 ${(res.body as unknown as { code?: string }).code}`);
+        const res = await this.cluster.apiOf(slot).patch<ServerDetail>(`/servers/${host.serverId}`, { resources: { cpuMillis: serverCpuMillis, memoryBytes: serverMemory, diskBytes } });
+        if (res.status === 200) this.acknowledged.push({ serverId: host.serverId, generation: res.body.generation, diskBytes });
+        // A conflict is a refusal too: another Controller's write of the server stood unfinished (killed or stopped mid-write).
+        else if (res.status === 503 || (res.status === 409 && (res.body as unknown as { code?: string }).code === 'conflict')) this.count(`${res.status} ${(res.body as unknown as { code?: string }).code}`);
         else this.unexpected.push(`${res.status} ${res.text}`);
       } catch (e) {
         // The Controller died or was restarted under the request: not acknowledged, so not promised.

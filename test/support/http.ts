@@ -16,6 +16,8 @@ export interface RequestOptions {
   rawBody?: string | Buffer;
   contentType?: string;
   headers?: Record<string, string>;
+  /** Ends the request early (e.g. `AbortSignal.timeout`): the call rejects. */
+  signal?: AbortSignal;
 }
 
 export class ApiClient {
@@ -53,7 +55,7 @@ export class ApiClient {
     const url = path.startsWith('/api/') || path.startsWith('/healthz') || path.startsWith('/readyz') || path.startsWith('/metrics')
       ? this.baseUrl + path
       : this.baseUrl + '/api/v1' + path;
-    const res = await fetch(url, { method, headers, body, ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}) });
+    const res = await fetch(url, { method, headers, body, ...(options.signal ? { signal: options.signal } : {}), ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}) });
     const text = await res.text();
     let parsed: unknown = text;
     const type = res.headers.get('content-type') ?? '';

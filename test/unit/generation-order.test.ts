@@ -90,4 +90,28 @@ describe('GenerationOrder: each server\'s changes in generation order across Con
     expect(passed).to.deep.equal(['b1', 'a3']);
     expect(timers.pending).to.equal(0);
   });
+
+  it('orders two states of one generation by when they were written', () => {
+    order.own({ serverId: 's1', generation: 4, at: '2026-11-30T10:00:00.002Z', value: 'a4 (a report, later)' });
+    order.heard({ serverId: 's1', generation: 4, at: '2026-11-30T10:00:00.001Z', value: 'b4 (the change itself, heard late)' });
+    order.heard({ serverId: 's1', generation: 4, at: '2026-11-30T10:00:00.003Z', value: 'b4 (a later report)' });
+    expect(passed).to.deep.equal(['a4 (a report, later)', 'b4 (a later report)']);
+  });
+
+  it('a state read from the store drops the feed\'s older ones, passes nothing itself, and frees what waited for it', () => {
+    order.heard(change(2, 'b2'));
+    order.atLeast('s1', { generation: 5, at: '2026-11-30T10:00:00.005Z' });
+    order.heard({ serverId: 's1', generation: 3, value: 'b3 (late)' });
+    order.heard({ serverId: 's1', generation: 5, at: '2026-11-30T10:00:00.004Z', value: 'b5 (an earlier write of 5)' });
+    order.atLeast('s1', { generation: 4 });
+    order.heard({ serverId: 's1', generation: 5, at: '2026-11-30T10:00:00.005Z', value: 'b5' });
+    expect(passed, 'an older read does not lower the mark').to.deep.equal(['b2', 'b5']);
+
+    order.heard(change(1, 'x1', 's2'));
+    order.own(change(4, 'y4', 's2'));
+    expect(passed.at(-1), 'waits for 2 and 3').to.equal('x1');
+    order.atLeast('s2', { generation: 3 });
+    expect(passed.slice(-1)).to.deep.equal(['y4']);
+    expect(timers.pending, 'its deadline cleared').to.equal(0);
+  });
 });

@@ -64,6 +64,8 @@ export const agentChannelOptions: grpc.ChannelOptions = {
 const maxQuickRedirects = 3;
 /** The backoff step a redirected Agent stays at (2 s with the default policy) until its next Welcome. */
 const redirectBackoffAttempt = 2;
+/** Among several Controllers, the longest wait between dials as a share of the silence limit (2.5 s at 15 s leases). */
+const clusterBackoffShare = 1 / 3;
 
 /**
  * The Agent's side of the link: keeps one Connect stream open forever (jittered exponential
@@ -88,6 +90,8 @@ export class AgentLinkClient {
    * streams: the Controllers of one store share it, so it bounds the wait for the next Welcome too.
    */
   private silenceLimitMs = 0;
+  /** The last dial's credential was refused: back off in full until a Welcome. */
+  private credentialRefused = false;
   private silence?: SilenceWatch;
   private heartbeatTimer?: NodeJS.Timeout;
   private reconnectTimer?: NodeJS.Timeout;
@@ -220,6 +224,7 @@ export class AgentLinkClient {
       if (err.code === grpc.status.UNAUTHENTICATED) {
         // Revoked, deleted or re-enrolled elsewhere: retrying fast would only hammer the Controller.
         this.attempt = Math.max(this.attempt, 16);
+        this.credentialRefused = true;
         this.options.logger.error({ event: 'credential_refused', details: err.details }, 'the Controller refused this Node\'s credential');
       }
       const explained = this.options.explainError?.(err.details);
@@ -274,6 +279,7 @@ export class AgentLinkClient {
     this.silence?.arm(welcome.silenceLimitMs);
     this.attempt = 0;
     this.redirects = 0;
+    this.credentialRefused = false;
     this.options.logger.info({ event: 'connected', nodeId: welcome.nodeId, observedAddress: welcome.observedAddress }, 'connected to the Controller');
     void this.beat();
     clearInterval(this.heartbeatTimer);
@@ -367,9 +373,21 @@ export class AgentLinkClient {
     if (redirected) this.redirects++;
     // Once redirected, Controllers answer and a holder changes hands soon (a dead one's lease expires): short waits only.
     const attempt = this.redirects > 0 ? Math.min(this.attempt++, redirectBackoffAttempt) : this.attempt++;
-    const delay = redirected && this.redirects <= maxQuickRedirects ? 0 : backoffDelay(attempt, this.options.backoff ?? defaultBackoff);
+    const delay = redirected && this.redirects <= maxQuickRedirects ? 0 : backoffDelay(attempt, this.backoffPolicy());
     this.options.logger.info({ event: 'reconnecting', inMs: delay, attempt: this.attempt, reason }, 'reconnecting');
     this.reconnectTimer = setTimeout(() => void this.open(), delay);
+  }
+
+  /**
+   * Among several Controllers (a silence limit was given) a failed dial most likely met one that
+   * is dead or stopped while the others answer, and a Node's new holder takes it within a lease:
+   * waits stay short (a third of the silence limit at most) so the Agent is not sleeping through
+   * its takeover. A refused credential always backs off in full.
+   */
+  private backoffPolicy(): BackoffPolicy {
+    const policy = this.options.backoff ?? defaultBackoff;
+    if (this.silenceLimitMs <= 0 || this.credentialRefused) return policy;
+    return { ...policy, maxMs: Math.min(policy.maxMs, Math.max(policy.initialMs, this.silenceLimitMs * clusterBackoffShare)) };
   }
 
   private guard(fn: () => void): void {

@@ -29,6 +29,12 @@ export interface Version {
   id: string;
   field: string;
   value: string | number;
+  /**
+   * Where writes over a version are claimed first (FerretDB): how long another writer's claim on
+   * it may stand before it is taken over (default 10 s). A writer whose own claim took half that
+   * to be granted does not write.
+   */
+  claimStaleMs?: number;
 }
 
 export interface Collection<T extends { _id: string }> {

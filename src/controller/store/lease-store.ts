@@ -19,7 +19,6 @@ const asLease = (doc: LeaseDoc): Lease => ({ resource: doc._id, holder: doc.hold
  * takeover past the old one, a release to the moment it happened), so of the writers that read one
  * version, one only replaces it: a takeover and a late renewal of the same lease never both pass.
  */
-const versionOf = (lease: Lease): Version => ({ id: lease.resource, field: 'expiresAt', value: lease.expiresAt });
 
 /**
  * Leases by compare-and-set on one document per resource, in whichever store is behind the
@@ -29,7 +28,16 @@ const versionOf = (lease: Lease): Version => ({ id: lease.resource, field: 'expi
  * lengthens it.
  */
 export class LeaseStore {
-  constructor(private readonly leases: Collection<LeaseDoc>) {}
+  /**
+   * `claimStaleMs`: on FerretDB, how long a claim on a lease's version may stand before it is taken
+   * over (half a lease: a Controller killed mid-renewal must not hold its Nodes' takeover back for
+   * the default 10 s); unset: the store's default.
+   */
+  constructor(private readonly leases: Collection<LeaseDoc>, private readonly claimStaleMs?: number) {}
+
+  private versionOf(lease: Lease): Version {
+    return { id: lease.resource, field: 'expiresAt', value: lease.expiresAt, ...(this.claimStaleMs === undefined ? {} : { claimStaleMs: this.claimStaleMs }) };
+  }
 
   /** Takes the resource when it is free or expired (a new term), or renews it for its holder (same term). */
   async acquire(resource: string, holder: string, holderAddress: string, now: number, ttlMs: number, facts: HolderFacts = {}): Promise<Lease | undefined> {
@@ -47,7 +55,7 @@ export class LeaseStore {
     if (current.holder === holder && current.expiresAt > now) return this.renew(asLease(current), now, ttlMs);
     if (current.expiresAt > now) return undefined;
     const next = { holder, holderAddress, term: current.term + 1, expiresAt: now + ttlMs, ...facts };
-    const won = await this.leases.updateVersions([versionOf(asLease(current))], next);
+    const won = await this.leases.updateVersions([this.versionOf(asLease(current))], next);
     return won === 1 ? { resource, holder, term: next.term, expiresAt: next.expiresAt } : undefined;
   }
 
@@ -57,7 +65,7 @@ export class LeaseStore {
    */
   async renew(lease: Lease, now: number, ttlMs: number): Promise<Lease | undefined> {
     const expiresAt = now + ttlMs;
-    const held = await this.leases.updateVersions([versionOf(lease)], { expiresAt });
+    const held = await this.leases.updateVersions([this.versionOf(lease)], { expiresAt });
     return held === 1 ? { ...lease, expiresAt } : undefined;
   }
 
@@ -70,7 +78,7 @@ export class LeaseStore {
     if (leases.length === 0) return { kept: [], lost: [] };
     const expiresAt = now + ttlMs;
     const ids = leases.map((l) => l.resource);
-    await this.leases.updateVersions(leases.map(versionOf), { expiresAt });
+    await this.leases.updateVersions(leases.map((l) => this.versionOf(l)), { expiresAt });
     const docs = new Map((await this.leases.find({ _id: { $in: ids } })).map((d) => [d._id, d]));
     const kept: Lease[] = [];
     const lost: string[] = [];
@@ -92,7 +100,7 @@ export class LeaseStore {
   /** Gives the resource up at once, so another Controller need not wait for expiry. */
   async release(lease: Lease, now: number): Promise<boolean> {
     // Expired as of now rather than at 0: a version value is never written twice (0 would be at every release).
-    return (await this.leases.updateVersions([versionOf(lease)], { expiresAt: Math.min(now, lease.expiresAt - 1) })) === 1;
+    return (await this.leases.updateVersions([this.versionOf(lease)], { expiresAt: Math.min(now, lease.expiresAt - 1) })) === 1;
   }
 
   /** Who holds the resource and where to reach them (an Agent dialling the wrong Controller is sent there). */

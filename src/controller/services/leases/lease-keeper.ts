@@ -54,6 +54,11 @@ export class LeaseKeeper {
     return Math.max(0, Math.min(...[...this.held.values()].map((l) => l.expiresAt - this.timing.marginMs - now)));
   }
 
+  /** Forgets one lease without a word to the store (it runs out there); answers whether it was held. */
+  forget(resource: string): boolean {
+    return this.held.delete(resource);
+  }
+
   /** Forgets every lease without a word to the store (its renewal failed: they are lost at once). */
   forgetAll(): string[] {
     const all = this.holds();

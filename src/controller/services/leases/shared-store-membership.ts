@@ -54,7 +54,7 @@ export class SharedStoreMembership implements ClusterMembership {
   private handingBackJob = false;
 
   constructor(readonly controllerId: string, private readonly deps: SharedStoreDeps) {
-    this.leases = new LeaseStore(deps.repos.leases);
+    this.leases = new LeaseStore(deps.repos.leases, deps.timing.ttlMs / 2);
     this.clock = new StoreClock(deps.clock, () => deps.repos.serverTime());
     this.startedAt = deps.clock.now().toISOString();
     this.started = new Promise((resolve) => (this.markStarted = resolve));
@@ -312,9 +312,18 @@ export class SharedStoreMembership implements ClusterMembership {
 
   /** The Node is this Controller's now: its actor starts again from the store's record (another may have driven it). */
   private async gained(nodeId: string): Promise<void> {
+    const resource = nodeResource(nodeId);
     // The term claimed, read before the reload: on a slow store the lease may be within its margin by the time the reload ends.
     const term = this.termFor(nodeId);
+    if (term === undefined) {
+      // Claimed, but answered too late to act on (a slow store), or lost to a failed round meanwhile: not gained; it runs out in the store.
+      if (this.keeper!.forget(resource)) this.lost(resource);
+      this.deps.logger.warn({ event: 'lease_claimed_late', nodeId }, 'the store answered the claim of the Node too late to drive it under; it is claimed again later');
+      return;
+    }
     await this.reload(nodeId);
+    // Lost during the reload (a failed round): that was said already.
+    if (!this.keeper!.holds().includes(resource)) return;
     this.deps.logger.info({ event: 'lease_gained', nodeId, term }, 'driving the Node');
     this.tell('gained', nodeId);
   }

@@ -21,15 +21,16 @@ const info = (s: NodeState): NodeInfo => ({
 export class FleetNodeDirectory implements NodeDirectory {
   constructor(private readonly fleet: NodeFleet, private readonly ownership: Pick<NodeOwnership, 'termFor'>, private readonly stored: StoredNodes) {}
 
+  /** A Node whose lease was just gained has no actor here until its record is read again: the store's word meanwhile. */
   async get(nodeId: string): Promise<NodeInfo | undefined> {
-    if (!this.drives(nodeId)) return (await this.stored.get(nodeId))?.info;
-    const state = this.fleet.state(nodeId);
-    return state ? info(state) : undefined;
+    const state = this.drives(nodeId) ? this.fleet.state(nodeId) : undefined;
+    return state ? info(state) : (await this.stored.get(nodeId))?.info;
   }
 
   async list(): Promise<NodeInfo[]> {
     const driven = this.fleet.states().filter((s) => this.drives(s.nodeId)).map(info);
-    const others = (await this.stored.list()).map((s) => s.info).filter((n) => !this.drives(n.nodeId));
+    const live = new Set(driven.map((n) => n.nodeId));
+    const others = (await this.stored.list()).map((s) => s.info).filter((n) => !live.has(n.nodeId));
     return [...driven, ...others];
   }
 

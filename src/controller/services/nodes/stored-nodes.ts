@@ -31,7 +31,7 @@ export class StoredNodes {
 
   constructor(
     private readonly repos: Repositories,
-    private readonly ownership: Pick<NodeOwnership, 'termFor' | 'holders'>,
+    private readonly ownership: Pick<NodeOwnership, 'holders'>,
     private readonly logger: Logger,
     private readonly refreshMs = storedNodesRefreshMs,
   ) {}
@@ -58,22 +58,27 @@ export class StoredNodes {
     return this.known.get(nodeId)?.connected ?? false;
   }
 
-  /** Every Node another Controller drives, read now. */
+  /** Every enrolled Node as the store has it, read now (those driven here too: see `get`). */
   async list(): Promise<StoredNode[]> {
     await this.refresh();
     return [...this.known.values()];
   }
 
-  /** One Node another Controller drives, read now; undefined when it is gone or driven here. */
+  /**
+   * One Node as its holder last wrote it, read now; undefined when it is gone (or on the embedded
+   * store). A Node driven here is answered too: its actor is the truth, but for the moment a lease
+   * just gained has none yet (its record is being read again), the store's word stands in.
+   */
   async get(nodeId: string): Promise<StoredNode | undefined> {
+    if (this.repos.kind === 'embedded') return undefined;
     const doc = await this.repos.nodes.findById(nodeId);
-    if (!doc || this.ownership.termFor(nodeId) !== undefined) return undefined;
+    if (!doc) return undefined;
     return this.storedOf(doc, (await this.ownership.holders([nodeId])).has(nodeId));
   }
 
   private async refresh(): Promise<void> {
     if (this.repos.kind === 'embedded') return;
-    const docs = (await this.repos.nodes.find({ enrolledAt: { $exists: true } })).filter((d) => this.ownership.termFor(d._id) === undefined);
+    const docs = await this.repos.nodes.find({ enrolledAt: { $exists: true } });
     const held = await this.ownership.holders(docs.map((d) => d._id));
     this.known = new Map(docs.map((d) => [d._id, this.storedOf(d, held.has(d._id))]));
   }

@@ -174,7 +174,7 @@ export class ServerAggregate {
         if (next) return next;
         if (attempt < writeAttempts) await delay(Math.random() * retryPauseMs * attempt);
       }
-      throw conflict('The server was changed through another Controller at the same time, again and again; try again.');
+      throw conflict('The server was changed through another Controller at the same time, again and again, or another Controller\'s write of it stands unfinished (one stopped or killed mid-write holds it for up to 10 s); try again.');
     });
   }
 

@@ -16,6 +16,8 @@ export interface JournalEntry {
   teamId: string;
   serverId: string;
   change: ServerChangeEvent;
+  /** When the record was written (its `updatedAt`, later at every write): orders two states of one generation; never sent to clients. */
+  at?: string;
 }
 
 export interface WatchSink {

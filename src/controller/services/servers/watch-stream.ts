@@ -30,9 +30,13 @@ export const watchRingLimits: RingLimits = { maxEntries: 10_000, maxAgeMs: 5 * 6
 
 const ordered = (value: JournalEntry): OrderedChange<JournalEntry> => ({
   serverId: value.serverId,
-  generation: value.change.event === 'server' ? value.change.data.generation : undefined,
+  ...(value.change.event === 'server' ? { generation: value.change.data.generation, at: value.at } : {}),
   value,
 });
+
+/** Whether the record read is a later state than the journal's entry (a later generation, or a later write of it). */
+const isNewer = (doc: ServerDoc, entry: { generation: number; at?: string }) =>
+  doc.generation > entry.generation || (doc.generation === entry.generation && entry.at !== undefined && doc.updatedAt > entry.at);
 
 /**
  * GET /servers/watch: every server change, numbered and kept in a bounded ring, fanned out to
@@ -77,6 +81,7 @@ export class ServerWatchStream {
         teamId: doc.teamId, serverId: doc._id,
         // The state as it is now: later clients resuming get what this moment looked like.
         change: deleted ? { event: 'server-deleted', data: { id: doc._id } } : { event: 'server', data: this.view(doc) },
+        ...(deleted ? {} : { at: doc.updatedAt }),
       };
       this.order.own(ordered(value));
       for (const listener of this.ownListeners) listener(value);
@@ -161,7 +166,16 @@ export class ServerWatchStream {
     // A change during the read may or may not be in what was read: its journal entry is the newer truth.
     for (const { value } of this.ring.after(before) ?? []) if (!readable || readable.has(value.teamId)) latest.set(value.serverId, value);
     const items = new Map<string, ServerListItemView>();
-    for (const doc of docs) if (!latest.has(doc._id)) items.set(doc._id, this.view(doc));
+    for (const doc of docs) {
+      // What another Controller wrote may be read here before the store's feed brings it: the journal
+      // must not send this client the feed's older states after it (nor anyone, once they are older).
+      this.order.atLeast(doc._id, { generation: doc.generation, at: doc.updatedAt });
+      const entry = latest.get(doc._id);
+      if (!entry || (entry.change.event === 'server' && isNewer(doc, { generation: entry.change.data.generation, at: entry.at }))) {
+        latest.delete(doc._id);
+        items.set(doc._id, this.view(doc));
+      }
+    }
     for (const [id, entry] of latest) if (entry.change.event === 'server') items.set(id, entry.change.data);
     const at = this.ring.head;
     const { watcher, current } = this.watcher(caller, release);

@@ -3,8 +3,8 @@ import type { Clock } from '../../../shared/clock.js';
 import type { Version } from '../collection.js';
 import { isDuplicate, mapDriverError } from './mongo-documents.js';
 
-/** How long a claim stands before another writer takes its version over: far past one write's own bounds (10 s of socket silence, retried once). */
-const staleAfterMs = 30_000;
+/** How long a claim stands before another writer takes its version over (unless the version says otherwise): see `claimed`. */
+const staleAfterMs = 10_000;
 /** Claims older than this are deleted when a Controller opens the store. */
 const trimAfterMs = 60 * 60_000;
 
@@ -20,9 +20,13 @@ const trimAfterMs = 60 * 60_000;
  * already when the filter was checked, so a later writer over the old version fails its filter
  * whether or not it can claim. The winner deletes it without waiting; what a failed delete leaves
  * behind goes when a Controller next opens the store (older than an hour). A claim whose write
- * failed stays, since that write may still land. So does one whose writer died before writing:
- * it would refuse every writer of that version, so one seen standing here for 30 s is taken over
- * under the next number (`…, 2]`), which one writer wins again.
+ * failed stays, since that write may still land. So does one whose writer died (or was stopped)
+ * before writing: it would refuse every writer of that version, so one seen standing here for the
+ * stale time (10 s, or the version's own: half a lease for leases) is taken over under the next
+ * number (`…, 2]`), which one writer wins again. A writer whose claim took half the stale time to
+ * be granted (a stopped process, a starved one) does not write at all, and deletes its claim: its
+ * write could otherwise come after a takeover. What stays unguarded is a write sent in time that
+ * the store itself holds back for longer than the rest of the stale time.
  */
 export class VersionClaims {
   /**
@@ -53,17 +57,28 @@ export class VersionClaims {
    * it answered; false without running it when another writer holds the version.
    */
   async claimed(collection: string, version: Version, write: () => Promise<boolean>): Promise<boolean> {
+    const staleMs = version.claimStaleMs ?? this.staleMs;
     const ids: string[] = [];
     for (let n = 1; ; n++) {
       const id = JSON.stringify([collection, version.id, version.field, version.value, n]);
       ids.push(id);
-      if (await this.claim(id)) break;
-      if (!this.standsTooLong(id)) return false;
+      const asked = this.monotonicMs();
+      if (await this.claim(id)) {
+        if (this.monotonicMs() - asked < staleMs / 2) break;
+        // Too late to write: another writer may take this version over soon. Refused as if it had moved on.
+        this.forget(ids);
+        return false;
+      }
+      if (!this.standsTooLong(id, staleMs)) return false;
     }
     const written = await write();
     // Garbage already (see above): nothing waits for it, and a failed delete leaves it to the trim.
-    void this.claims.deleteMany({ _id: { $in: ids as never[] } }).catch(() => undefined);
+    this.forget(ids);
     return written;
+  }
+
+  private forget(ids: string[]): void {
+    void this.claims.deleteMany({ _id: { $in: ids as never[] } }).catch(() => undefined);
   }
 
   private async claim(id: string): Promise<boolean> {
@@ -76,11 +91,11 @@ export class VersionClaims {
     }
   }
 
-  private standsTooLong(id: string): boolean {
+  private standsTooLong(id: string, staleMs: number): boolean {
     const now = this.monotonicMs();
-    for (const [seenId, at] of this.seen) if (now - at > 4 * this.staleMs) this.seen.delete(seenId);
+    for (const [seenId, at] of this.seen) if (now - at > 4 * Math.max(staleMs, this.staleMs)) this.seen.delete(seenId);
     const first = this.seen.get(id) ?? now;
     this.seen.set(id, first);
-    return now - first >= this.staleMs;
+    return now - first >= staleMs;
   }
 }
