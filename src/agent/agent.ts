@@ -11,6 +11,7 @@ import { EnrollmentAttemptStore } from './link/enrollment-attempt.js';
 import { allocatable, hostFacts } from './status/host-facts.js';
 import { AgentLinkClient } from './link/link-client.js';
 import { linkCredentials, tlsProblem } from './link/link-credentials.js';
+import { SilenceMemory } from './link/silence-memory.js';
 import { ArtifactFetcher } from './plugins/artifact-fetcher.js';
 import { PluginPlacer } from './plugins/plugin-placer.js';
 import { pluginFolderOf } from '../shared/plugin-folder.js';
@@ -134,6 +135,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
     sleepers,
     heldForCopy: (serverId) => quiescer.holds(serverId),
   });
+  const silence = new SilenceMemory(config.dataDir);
   const link = new AgentLinkClient({
     address: config.controller,
     channelCredentials: credentials,
@@ -141,6 +143,8 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
     logger,
     backoff,
     explainError: (details) => tlsProblem(details, config),
+    silenceLimitMs: await silence.load(),
+    onSilenceLimit: (ms) => void silence.save(ms).catch((err: unknown) => logger.warn({ err }, 'keeping the Controllers\' silence limit for the next start failed')),
     hello: async () => ({
       agentVersion: cairnVersion,
       protocolVersion,

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { capturingLogger } from '../support/capturing-logger.js';
 import * as grpc from '@grpc/grpc-js';
-import { AgentLinkClient } from '../../src/agent/link/link-client.js';
+import { AgentLinkClient, type LinkClientOptions } from '../../src/agent/link/link-client.js';
 import type { AgentMessage, ControllerMessage } from '../../src/shared/link/messages.js';
 import { agentLinkService, type AgentLinkHandlers } from '../../src/shared/link/proto.js';
 import { waitFor } from '../support/wait-for.js';
@@ -58,7 +58,7 @@ describe('the Agent leaves a silent Controller (Welcome.silence_limit_ms)', func
     fake?.close();
   });
 
-  async function start(onHello: (stream: Stream, index: number) => void, backoff = { initialMs: 20, maxMs: 100, factor: 2 }) {
+  async function start(onHello: (stream: Stream, index: number) => void, backoff = { initialMs: 20, maxMs: 100, factor: 2 }, extra: Pick<LinkClientOptions, 'silenceLimitMs' | 'onSilenceLimit'> = {}) {
     fake = new FakeController(onHello);
     await fake.listen();
     const { lines, logger } = capturingLogger();
@@ -70,6 +70,7 @@ describe('the Agent leaves a silent Controller (Welcome.silence_limit_ms)', func
         acceptsDesiredChanges: true, isolation: null, runtimes: [],
       }),
       heartbeat: async () => ({ usage: null, conditions: [], sentAtUnixMs: Date.now() }),
+      ...extra,
     });
     client.start();
     return { fake, lines, silent: () => lines.filter((l) => l.event === 'controller_silent') };
@@ -108,6 +109,17 @@ describe('the Agent leaves a silent Controller (Welcome.silence_limit_ms)', func
     await waitFor(() => fake.streams.length >= 3, { timeoutMs: 10_000, what: 'a third stream' });
     expect(silent().map((l) => l.welcomed)).to.deep.equal([true, false]);
     await waitFor(() => fake.heartbeats.includes(2), { what: 'heartbeats on the third stream' });
+  });
+
+  it('holds its first stream since it started to the limit known from before, and gives a new limit to keep', async () => {
+    const kept: number[] = [];
+    // The first stream meets a Controller that never answers (frozen behind a balancer); the second welcomes with a new limit.
+    const { fake, silent } = await start((stream, index) => {
+      if (index === 1) stream.write(welcome(500));
+    }, undefined, { silenceLimitMs: 300, onSilenceLimit: (ms) => kept.push(ms) });
+    await waitFor(() => fake.heartbeats.includes(1), { timeoutMs: 5_000, what: 'heartbeats on the second stream' });
+    expect(silent().map((l) => [l.welcomed, l.limitMs])).to.deep.equal([[false, 300]]);
+    expect(kept).to.deep.equal([500]);
   });
 
   it('among several Controllers (a limit given) waits at most a third of the limit between failed dials', async () => {

@@ -44,14 +44,16 @@ export class FaultInjector {
   private async worker(slot: ControllerSlot, count: number, controlBackTimeoutMs: number): Promise<void> {
     // Workers start a little apart so their faults overlap in varied ways.
     await pause(slot.index * 700);
+    const anotherUp = () => this.cluster.slots.some((s) => s !== slot && s.state === 'up');
     while (this.injected < count && this.timeouts.length === 0) {
-      // Its Nodes, as a probe just now found them (one cut short by another fault leaves the last finding).
-      await this.cluster.allDriven().catch(() => false);
-      // Another Controller must stay up (checked and claimed in one synchronous step, with the injection).
-      if (!this.cluster.slots.some((s) => s !== slot && s.state === 'up')) {
+      if (!anotherUp()) {
         await pause(100);
         continue;
       }
+      // Its Nodes, as a probe just now found them (one cut short by another fault leaves the last finding).
+      await this.cluster.allDriven().catch(() => false);
+      // Another Controller must stay up: checked again after the probe, in one synchronous step with the injection.
+      if (!anotherUp()) continue;
       this.injected++;
       const kind = faultKinds[Math.floor(Math.random() * faultKinds.length)];
       const nodes = this.cluster.hosts.filter((h) => this.cluster.lastHolder.get(h.nodeId) === slot.index);

@@ -43,6 +43,10 @@ export interface LinkClientOptions {
   backoff?: BackoffPolicy;
   /** A sentence saying what to fix for a failure the operator must act on (a TLS mismatch); undefined for the rest. */
   explainError?(details: string): string | undefined;
+  /** The silence limit known from before this start (0: none), held until a Welcome gives one. */
+  silenceLimitMs?: number;
+  /** A Welcome gave a silence limit other than the one known: kept for the next start. */
+  onSilenceLimit?(silenceLimitMs: number): void;
 }
 
 /**
@@ -87,7 +91,8 @@ export class AgentLinkClient {
   private redirects = 0;
   /**
    * How long the Controller may stay silent (Welcome.silence_limit_ms; 0: no limit). Kept across
-   * streams: the Controllers of one store share it, so it bounds the wait for the next Welcome too.
+   * streams (and, through `onSilenceLimit`, across starts): the Controllers of one store share it,
+   * so it bounds the wait for the next Welcome too.
    */
   private silenceLimitMs = 0;
   /** The last dial's credential was refused: back off in full until a Welcome. */
@@ -105,6 +110,7 @@ export class AgentLinkClient {
 
   constructor(private readonly options: LinkClientOptions) {
     this.terms = new TermKeeper(options.logger);
+    this.silenceLimitMs = options.silenceLimitMs ?? 0;
   }
 
   /** True between a Welcome and the end of that stream. */
@@ -275,6 +281,7 @@ export class AgentLinkClient {
 
   private welcomed(welcome: Welcome): void {
     this.welcome = welcome;
+    if (welcome.silenceLimitMs !== this.silenceLimitMs) this.guard(() => this.options.onSilenceLimit?.(welcome.silenceLimitMs));
     this.silenceLimitMs = welcome.silenceLimitMs;
     this.silence?.arm(welcome.silenceLimitMs);
     this.attempt = 0;

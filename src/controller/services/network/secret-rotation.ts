@@ -33,7 +33,7 @@ export class SecretRotation {
   constructor(
     private readonly deps: Pick<ServiceDeps, 'repos' | 'clock'>,
     private readonly secret: ForwardingSecret,
-    private readonly servers: Pick<ServerAggregate, 'apply'>,
+    private readonly servers: Pick<ServerAggregate, 'apply' | 'writeFields'>,
     private readonly changes: ServerChangeHub,
     private readonly logger: Logger,
   ) {}
@@ -43,7 +43,7 @@ export class SecretRotation {
     await this.secret.rotate();
     const docs = await this.deps.repos.servers.find({ $or: [{ kind: 'PROXY' }, { 'observed.startedInNetwork': true }] });
     const holders: Holder[] = docs.filter(live).sort(rollOrder).map((d) => ({ serverId: d._id, process: d.observed.startedAt ?? '' }));
-    for (const h of holders) await this.deps.repos.servers.update({ _id: h.serverId }, { staleSecretProcess: h.process });
+    for (const h of holders) await this.servers.writeFields(h.serverId, () => ({ set: { staleSecretProcess: h.process } }));
     // Rolls never overlap: a second rotation's restarts wait for the first's.
     this.rolling = this.rolling.then(() => this.roll(holders));
     return holders.map((h) => h.serverId);
@@ -66,6 +66,6 @@ export class SecretRotation {
       const restarted = await this.servers.apply(doc, { type: 'RESTART', at: nowIso(this.deps) });
       await awaitServer(this.deps, this.changes, serverId, startedAt(restarted.generation), restartStepMs, 'restart with the new forwarding secret');
     }
-    await this.deps.repos.servers.update({ _id: serverId, staleSecretProcess: process }, { updatedAt: nowIso(this.deps) }, ['staleSecretProcess']);
+    await this.servers.writeFields(serverId, (current) => (current.staleSecretProcess === process ? { unset: ['staleSecretProcess'] } : undefined));
   }
 }

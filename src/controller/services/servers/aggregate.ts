@@ -46,6 +46,9 @@ function writtenAt(before: ServerDoc, now: string): string {
   return now > before.updatedAt ? now : new Date(Date.parse(before.updatedAt) + 1).toISOString();
 }
 
+/** Every write of a server that kept meeting another Controller's. */
+const conflictDetail = 'The server was changed through another Controller at the same time, again and again, or another Controller\'s write of it stands unfinished (one stopped or killed mid-write holds it for up to 10 s); try again.';
+
 /** A server's generation and whether a workflow holds it, in one number: what its Node was told. */
 const sentMark = (doc: ServerDoc) => doc.generation * 2 + (doc.workflow?.hold ? 1 : 0);
 
@@ -174,7 +177,7 @@ export class ServerAggregate {
         if (next) return next;
         if (attempt < writeAttempts) await delay(Math.random() * retryPauseMs * attempt);
       }
-      throw conflict('The server was changed through another Controller at the same time, again and again, or another Controller\'s write of it stands unfinished (one stopped or killed mid-write holds it for up to 10 s); try again.');
+      throw conflict(conflictDetail);
     });
   }
 
@@ -220,6 +223,33 @@ export class ServerAggregate {
     this.observedMemo.saw(next);
     this.changed(next);
     return true;
+  }
+
+  /**
+   * Fields of the record no actor decides (a secret rotation's mark), set over the record as read,
+   * in the server's turn, and tried again over a record another Controller wrote meanwhile, as
+   * every write of a server is. `change` answers what to set and unset, or undefined for nothing;
+   * the answer is the record written, or null when there was nothing to write.
+   */
+  async writeFields(serverId: string, change: (doc: ServerDoc) => { set?: Partial<ServerDoc>; unset?: (keyof ServerDoc)[] } | undefined): Promise<ServerDoc | null> {
+    return this.locked(serverId, async () => {
+      for (let attempt = 1; attempt <= writeAttempts; attempt++) {
+        const current = await this.read(serverId);
+        const fields = current ? change(current) : undefined;
+        if (!current || !fields) return null;
+        const { snapshot: _s, ...rest } = current as ServerDoc & { snapshot?: unknown };
+        const next: ServerDoc = { ...rest, ...fields.set, updatedAt: writtenAt(current, nowIso(this.deps)) };
+        for (const key of fields.unset ?? []) delete next[key];
+        if (await this.deps.repos.servers.replaceVersion(unchangedSince(current), next)) {
+          this.observedMemo.saw(next);
+          this.changed(next);
+          return next;
+        }
+        this.observedMemo.forget(serverId);
+        if (attempt < writeAttempts) await delay(Math.random() * retryPauseMs * attempt);
+      }
+      throw conflict(conflictDetail);
+    });
   }
 
   /**
