@@ -21,8 +21,8 @@ const controlBackWithinMs = leaseTtlSeconds * 1000 + 10_000;
  * database with 3 s leases, four real Agents each running a simcraft game, a watcher on every
  * Controller and a writer PATCHing the servers through random Controllers, while at least 50
  * faults are injected: kill -9 and a new process, SIGSTOP for twice the lease (the issue's 30 s
- * at 15 s leases) or half of it, a clean restart; faults of different Controllers overlap, one is
- * always up. No Node is driven by two Controllers, control of the faulted Controller's Nodes
+ * at 15 s leases) or half of it, a clean restart; faults of different Controllers overlap (a stop
+ * with anything while one stays up, a kill or restart only while both others are up). No Node is driven by two Controllers, control of the faulted Controller's Nodes
  * comes back within the scaled bound (a later fault of the Controller that took them over counts
  * against it too), no game restarts, no acknowledged change is lost, and every watcher resumes
  * or is given a snapshot.

@@ -24,9 +24,10 @@ export interface FaultRecord {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Breaks Controllers of the cluster, one worker per slot at once, never leaving none up: each
- * worker picks a kind at random, injects it, and times until every Node is driven again. After a
- * fault its slot's watcher opens its stream again from its last id.
+ * Breaks Controllers of the cluster, one worker per slot at once: each worker draws a kind at
+ * random, injects it once the others allow (see `worker`), and times until the Nodes its
+ * Controller drove are driven again. After a fault its slot's watcher opens its stream again from
+ * its last id.
  */
 export class FaultInjector {
   readonly faults: FaultRecord[] = [];
@@ -44,18 +45,25 @@ export class FaultInjector {
   private async worker(slot: ControllerSlot, count: number, controlBackTimeoutMs: number): Promise<void> {
     // Workers start a little apart so their faults overlap in varied ways.
     await pause(slot.index * 700);
-    const anotherUp = () => this.cluster.slots.some((s) => s !== slot && s.state === 'up');
+    // A stop may overlap any fault of another Controller as long as one stays up; a kill or restart (a process gone until
+    // its relaunch has started, seconds on a busy machine) only while both others are up, so some Controller can always drive.
+    const others = this.cluster.slots.filter((s) => s !== slot);
+    const mayInject = (kind: FaultKind) => (kind === 'kill' || kind === 'restart' ? others.every((s) => s.state === 'up') : others.some((s) => s.state === 'up'));
+    let drawn: FaultKind | undefined;
     while (this.injected < count && this.timeouts.length === 0) {
-      if (!anotherUp()) {
+      // Drawn once and kept until it may go in, so the harder kinds are not drawn less often.
+      drawn ??= faultKinds[Math.floor(Math.random() * faultKinds.length)];
+      if (!mayInject(drawn)) {
         await pause(100);
         continue;
       }
       // Its Nodes, as a probe just now found them (one cut short by another fault leaves the last finding).
       await this.cluster.allDriven().catch(() => false);
-      // Another Controller must stay up: checked again after the probe, in one synchronous step with the injection.
-      if (!anotherUp()) continue;
+      // Checked again after the probe, in one synchronous step with the injection.
+      if (!mayInject(drawn)) continue;
+      const kind = drawn;
+      drawn = undefined;
       this.injected++;
-      const kind = faultKinds[Math.floor(Math.random() * faultKinds.length)];
       const nodes = this.cluster.hosts.filter((h) => this.cluster.lastHolder.get(h.nodeId) === slot.index);
       const started = Date.now();
       const pausedMs = kind === 'long-stop' ? 2 * this.ttlMs : kind === 'short-stop' ? this.ttlMs / 2 : 0;
