@@ -5,9 +5,10 @@ import type {
 import { linkWindowBytes } from '../../shared/link/flow-control.js';
 import { agentLinkClientConstructor, credentialMetadataKey, type AgentLinkStub } from '../../shared/link/proto.js';
 import type { Logger } from '../../shared/logger.js';
-import { backoffDelay, defaultBackoff, type BackoffPolicy } from '../../shared/backoff.js';
+import type { BackoffPolicy } from '../../shared/backoff.js';
 import { DesiredSequence } from './desired-sequence.js';
 import { TermKeeper } from './term-keeper.js';
+import { redialWaitMs } from './redial-wait.js';
 import { SilenceWatch } from './silence-watch.js';
 import { ownerTrailer } from '../../shared/link/owner-trailer.js';
 import { agentErrorFromErrno, isAgentError } from '../errors.js';
@@ -63,13 +64,6 @@ export const agentChannelOptions: grpc.ChannelOptions = {
   'grpc.max_receive_message_length': 4 * 1024 * 1024,
   'grpc-node.flow_control_window': linkWindowBytes,
 };
-
-/** Redirects followed without waiting, between two Welcomes; a longer chain (holders changing under it) backs off. */
-const maxQuickRedirects = 3;
-/** The backoff step a redirected Agent stays at (2 s with the default policy) until its next Welcome. */
-const redirectBackoffAttempt = 2;
-/** Among several Controllers, the longest wait between dials as a share of the silence limit (2.5 s at 15 s leases). */
-const clusterBackoffShare = 1 / 3;
 
 /**
  * The Agent's side of the link: keeps one Connect stream open forever (jittered exponential
@@ -373,28 +367,15 @@ export class AgentLinkClient {
     }
   }
 
-  /** A redirect is an answer, not a failure: the first few are followed at once. */
+  /** The next dial, after the wait `redialWaitMs` gives. */
   private scheduleReconnect(reason?: string, redirected = false): void {
     if (!this.running) return;
     clearTimeout(this.reconnectTimer);
     if (redirected) this.redirects++;
-    // Once redirected, Controllers answer and a holder changes hands soon (a dead one's lease expires): short waits only.
-    const attempt = this.redirects > 0 ? Math.min(this.attempt++, redirectBackoffAttempt) : this.attempt++;
-    const delay = redirected && this.redirects <= maxQuickRedirects ? 0 : backoffDelay(attempt, this.backoffPolicy());
+    const state = { attempt: this.attempt++, redirects: this.redirects, redirected, silenceLimitMs: this.silenceLimitMs, credentialRefused: this.credentialRefused };
+    const delay = redialWaitMs(state, this.options.backoff);
     this.options.logger.info({ event: 'reconnecting', inMs: delay, attempt: this.attempt, reason }, 'reconnecting');
     this.reconnectTimer = setTimeout(() => void this.open(), delay);
-  }
-
-  /**
-   * Among several Controllers (a silence limit was given) a failed dial most likely met one that
-   * is dead or stopped while the others answer, and a Node's new holder takes it within a lease:
-   * waits stay short (a third of the silence limit at most) so the Agent is not sleeping through
-   * its takeover. A refused credential always backs off in full.
-   */
-  private backoffPolicy(): BackoffPolicy {
-    const policy = this.options.backoff ?? defaultBackoff;
-    if (this.silenceLimitMs <= 0 || this.credentialRefused) return policy;
-    return { ...policy, maxMs: Math.min(policy.maxMs, Math.max(policy.initialMs, this.silenceLimitMs * clusterBackoffShare)) };
   }
 
   private guard(fn: () => void): void {
