@@ -60,7 +60,7 @@ for (const c of cases) {
       let down = false;
       const store: Repositories = { ...repos, serverTime: () => (down ? Promise.reject(new Error('store unreachable')) : repos.serverTime()) };
       const fleet = new NodeFleet({ clock: systemClock, logger: silentLogger, timings: defaultNodeTimings });
-      const membership = new SharedStoreMembership(id, { repos: store, fleet, agents: new AgentSessions(silentLogger), logger: silentLogger, clock: systemClock, timing });
+      const membership = new SharedStoreMembership(id, { repos: store, fleet, agents: new AgentSessions(silentLogger), logger: silentLogger, clock: systemClock, timing, forgetGoneAfterMs: 2_000 });
       const changes: LeaseChange[] = [];
       membership.onChange((change) => changes.push(change));
       members.push(membership);
@@ -121,6 +121,9 @@ for (const c of cases) {
       await waitFor(() => b.heldCount === 4, { timeoutMs: timing.ttlMs + timing.renewEveryMs * 4, what: 'the survivor holds all four' });
       for (const n of ofA) expect(b.termFor(n), n).to.be.greaterThan(terms.get(n)!);
       expect((await b.controllers()).map((e) => e.id)).to.deep.equal(['controller-b']);
+      // Its lease is deleted once it has been gone a while: every start takes a new id, and dead ones must not pile up.
+      await waitFor(async () => (await repos.leases.findById('controller:controller-a')) === null, { timeoutMs: 2_000 + timing.ttlMs + timing.renewEveryMs * 6, what: 'the gone Controller\'s lease deleted' });
+      expect(await repos.leases.findById('controller:controller-b'), 'a live one is kept').to.not.equal(null);
     });
 
     it('gives up a Node revoked or deleted through another Controller at its next renewal', async () => {

@@ -7,7 +7,7 @@ import { isDuplicateKey, type Collection, type IndexSpec } from './collection.js
  * one that landed late (what a number shared by all writers, taken before the insert, would allow).
  */
 export interface FeedBatchDoc {
-  /** `<writer>:<seq>`: read by its id, the one lookup every MongoDB-compatible server indexes. */
+  /** `<writer>:<seq>`: read by its id, the one lookup MongoDB-compatible servers push down (FerretDB's SQLite backend still reads every row for it). */
   _id: string;
   writer: string;
   seq: number;
@@ -24,7 +24,10 @@ export interface FeedWriterDoc {
   startedAt: string;
   /** Renewed while the writer lives; a writer not seen for the retention is removed with its batches. */
   seenAt: string;
-  /** Its last batch stored when `seenAt` was renewed: a reader behind it that finds its next batch gone lost track. */
+  /**
+   * Its last batch stored, advanced after each batch (and at each renewal): readers look up a
+   * writer's batches only up to it, and one behind it that finds its next batch gone lost track.
+   */
   seq: number;
 }
 
@@ -34,9 +37,11 @@ const batchId = (writer: string, seq: number) => `${writer}:${seq}`;
 
 /**
  * A change feed kept in the store for several Controllers on one database (MongoDB or FerretDB,
- * which has no change streams): each writer appends numbered batches, each reader follows every
- * writer by looking up its next batch by id. Plain documents and lookups by `_id`, so it behaves
- * the same on both servers; what a batch holds is the caller's.
+ * which has no change streams): each writer appends numbered batches and advances its record,
+ * each reader lists the writers' records and looks up by id the batches a record says are new.
+ * Plain documents, so it behaves the same on both servers; what a batch holds is the caller's.
+ * FerretDB's SQLite backend reads a whole collection even for a lookup by id (its `_id` index is
+ * not used), so readers never look for a batch that is not there yet, and batches are kept briefly.
  */
 export class ChangeFeedStore {
   constructor(private readonly batches: Collection<FeedBatchDoc>, private readonly writers: Collection<FeedWriterDoc>) {}
@@ -45,9 +50,19 @@ export class ChangeFeedStore {
     await this.writers.insert({ _id: writer, startedAt: at, seenAt: at, seq: 0 });
   }
 
-  /** False when the writer is no longer listed (trimmed while it could not renew): readers have let it go. */
+  /**
+   * False when the writer is no longer listed (trimmed while it could not renew): readers have let it go.
+   * Its record is advanced to `seq` as well, never moved back (a batch's own advance may have passed it meanwhile).
+   */
   async renew(writer: string, at: string, seq: number): Promise<boolean> {
-    return (await this.writers.update({ _id: writer }, { seenAt: at, seq })) > 0;
+    if ((await this.writers.update({ _id: writer }, { seenAt: at })) === 0) return false;
+    await this.advance(writer, seq);
+    return true;
+  }
+
+  /** Says the writer stored batches up to `seq`: readers look them up from now on. A record further on already is left alone. */
+  async advance(writer: string, seq: number): Promise<void> {
+    await this.writers.update({ _id: writer, seq: { $lt: seq } }, { seq });
   }
 
   /** Stores a batch; one already stored under its number (a retry after a lost answer) counts as written. */
@@ -65,12 +80,6 @@ export class ChangeFeedStore {
 
   listWriters(): Promise<FeedWriterDoc[]> {
     return this.writers.find({});
-  }
-
-  /** The writer's last stored batch number (0 when none is kept): where a reader that starts now begins. */
-  async lastSeq(writer: string): Promise<number> {
-    const found = await this.batches.find({ writer }, { sort: { seq: -1 }, limit: 1 });
-    return found.at(0)?.seq ?? 0;
   }
 
   /** Removes batches written before `before`, and writers not seen since. */

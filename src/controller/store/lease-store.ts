@@ -103,6 +103,11 @@ export class LeaseStore {
     return (await this.leases.updateVersions([this.versionOf(lease)], { expiresAt: Math.min(now, lease.expiresAt - 1) })) === 1;
   }
 
+  /** Deletes a lease as it was read (one that ran out long ago), unless it was written since. */
+  async remove(doc: LeaseDoc): Promise<boolean> {
+    return this.leases.deleteVersion(this.versionOf(asLease(doc)));
+  }
+
   /** Who holds the resource and where to reach them (an Agent dialling the wrong Controller is sent there). */
   async holderOf(resource: string, now: number): Promise<{ holder: string; holderAddress: string; term: number } | undefined> {
     const doc = await this.leases.findById(resource);

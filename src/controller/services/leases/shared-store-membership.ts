@@ -28,6 +28,8 @@ export interface SharedStoreDeps {
   timing: LeaseTiming;
   /** The fleet-wide jobs, run here while their lease (`fleet:<job>`) is held. */
   jobs?: FleetJobs;
+  /** How long after it ran out a gone Controller's lease is deleted; ten lease times unless a test says otherwise. */
+  forgetGoneAfterMs?: number;
 }
 
 /**
@@ -244,6 +246,19 @@ export class SharedStoreMembership implements ClusterMembership {
     }
     const view = shareView(nodes.map((n) => nodeResource(n._id)), nodeLeases, controllers, now, { id: this.controllerId, held: this.heldCount });
     if (shouldHandBack(this.controllerId, view)) await this.handBackNode();
+    await this.forgetGoneControllers(controllers, now);
+  }
+
+  /**
+   * Deletes the leases of Controllers gone for a while: every start takes a new id, so without this
+   * the collection grows by one lease a start, and FerretDB reads all of it for every lookup by prefix.
+   */
+  private async forgetGoneControllers(controllers: LeaseDoc[], now: number): Promise<void> {
+    const goneBefore = now - (this.deps.forgetGoneAfterMs ?? 10 * this.deps.timing.ttlMs);
+    for (const lease of controllers.filter((d) => d.expiresAt < goneBefore)) {
+      if (this.stopped) return;
+      if (await this.leases.remove(lease)) this.deps.logger.info({ event: 'controller_forgotten', controllerId: lease.holder }, 'deleted the lease of a Controller gone for a while');
+    }
   }
 
   /**

@@ -9,10 +9,10 @@ export interface FeedListener {
 
 /**
  * Follows every other writer of the store's change feed: for each, the last batch number read,
- * and at each poll the next ones looked up by id until one is not there yet. A writer numbers its
- * batches one after another and stores each after the one before, so a batch not there yet means
- * nothing after it is either, and none is skipped. A next batch missing while the writer says it
- * stored later ones was trimmed unread: the listener is told it lost track.
+ * and at each poll the batches its record says it stored since, looked up by id. A writer stores
+ * its batches one after another and advances its record after each, so none is skipped, and a
+ * writer with nothing new (or a dead one, listed until the retention passes) costs no lookup. A
+ * batch behind the record that is gone was trimmed unread: the listener is told it lost track.
  */
 export class FeedReader {
   private readonly positions = new Map<string, number>();
@@ -21,7 +21,7 @@ export class FeedReader {
 
   /** Begins after what every writer has stored so far: what came before is in the store's records already. */
   async start(): Promise<void> {
-    for (const writer of await this.others()) this.positions.set(writer._id, await this.lastOf(writer));
+    for (const writer of await this.others()) this.positions.set(writer._id, writer.seq);
   }
 
   /** Reads every batch stored since the last poll. */
@@ -35,13 +35,11 @@ export class FeedReader {
   private async follow(writer: FeedWriterDoc): Promise<void> {
     // A writer first seen now joined after this reader started: all of its batches are news.
     let at = this.positions.get(writer._id) ?? 0;
-    for (;;) {
+    while (at < writer.seq) {
       const batch = await this.feed.batch(writer._id, at + 1);
       if (!batch) {
-        if (writer.seq > at) {
-          at = await this.lastOf(writer);
-          this.listener.lostTrack();
-        }
+        at = writer.seq;
+        this.listener.lostTrack();
         break;
       }
       if (batch.lost) this.listener.lostTrack();
@@ -54,9 +52,5 @@ export class FeedReader {
 
   private async others(): Promise<FeedWriterDoc[]> {
     return (await this.feed.listWriters()).filter((w) => w._id !== this.self());
-  }
-
-  private async lastOf(writer: FeedWriterDoc): Promise<number> {
-    return Math.max(writer.seq, await this.feed.lastSeq(writer._id));
   }
 }

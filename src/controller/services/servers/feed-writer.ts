@@ -14,8 +14,9 @@ export const defaultFeedWriterLimits: FeedWriterLimits = { maxBatch: 500, maxQue
 /**
  * This Controller's side of the store's change feed: what it changed, appended in the order it
  * happened, one batch at a time (everything queued while the previous batch was being written goes
- * in the next one, so a burst costs a few writes, not one each). A batch that fails is retried
- * under the same number until it is stored or the writer stops.
+ * in the next one, so a burst costs a few writes, not one each), each followed by advancing the
+ * writer's record. A batch that fails is retried under the same number until it is stored or the
+ * writer stops.
  */
 export class FeedWriter {
   private queue: unknown[] = [];
@@ -71,6 +72,16 @@ export class FeedWriter {
       if (!(await this.write(batch))) return;
       // A restart while it was written numbers from 1 under the new id: this batch was the old one's.
       if (batch.writer === this.writer()) this.stored = batch.seq;
+      await this.advance(batch.writer, batch.seq);
+    }
+  }
+
+  /** Readers look up only what the writer's record says is stored; one that fails to advance is advanced by the next batch or renewal. */
+  private async advance(writer: string, seq: number): Promise<void> {
+    try {
+      await this.feed.advance(writer, seq);
+    } catch (err) {
+      this.logger.debug({ event: 'server_feed_advance_failed', err }, 'advancing this Controller\'s record in the server feed failed; the next batch or renewal does');
     }
   }
 

@@ -16,10 +16,14 @@ export interface ServerFeedTimings {
   retentionMs: number;
 }
 
-export const defaultServerFeedTimings: ServerFeedTimings = { pollMs: 100, renewMs: 5_000, retentionMs: 10 * 60_000 };
+/**
+ * Two minutes of batches: far longer than any pause a Controller keeps its leases through, and few
+ * enough that FerretDB, which reads the whole feed for every lookup, answers one in milliseconds.
+ */
+export const defaultServerFeedTimings: ServerFeedTimings = { pollMs: 100, renewMs: 5_000, retentionMs: 2 * 60_000 };
 
-/** Trimming the feed is every Controller's job, as often as this many renewals. */
-const renewalsPerTrim = 12;
+/** Trimming the feed is every Controller's job, as often as this many renewals (15 s): the feed holds little more than the retention. */
+const renewalsPerTrim = 3;
 
 const changeEvents = new Set(['server', 'server-deleted']);
 
