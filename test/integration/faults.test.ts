@@ -17,7 +17,8 @@ const simcraft = { template: 'simcraft', version: '1.21.4' };
 const small = { cpuMillis: 250, memoryBytes: GiB / 8 };
 /** The contract's deadline for a silent Agent (no heartbeat for 45 s), with the 5 s heartbeat interval as slack. */
 const unreachableWithinMs = 45_000 + 5_000;
-const stopSeconds = 60;
+/** The deadline and 5 s: long enough to see the Node stay UNREACHABLE, not HEALTHY again, while stopped. */
+const stopSeconds = 55;
 
 
 interface AgentHost {
