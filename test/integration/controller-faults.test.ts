@@ -23,8 +23,8 @@ const controlBackWithinMs = leaseTtlSeconds * 1000 + 10_000;
  * faults are injected: kill -9 and a new process, SIGSTOP for twice the lease (the issue's 30 s
  * at 15 s leases) or half of it, a clean restart; faults of different Controllers overlap (a stop
  * with anything while one stays up, a kill or restart only while both others are up). No Node is driven by two Controllers, control of the faulted Controller's Nodes
- * comes back within the scaled bound (a later fault of the Controller that took them over counts
- * against it too), no game restarts, no acknowledged change is lost, and every watcher resumes
+ * comes back within the scaled bound (each Node timed until it is first seen driven again; a later
+ * fault of its new holder is that fault's to time), no game restarts, no acknowledged change is lost, and every watcher resumes
  * or is given a snapshot.
  */
 (testMongo ? describe : describe.skip)(`Controller faults (${testMongo?.kind ?? 'not run: no MongoDB-compatible server'})`, function () {

@@ -143,6 +143,24 @@ describe('supervisor: shim and process runtime with real processes — Agent res
       await runtime.sendCommand('game', 'still one');
     });
 
+    it('a shim that dies just after its socket answered fails the start with its exit and last words, not a closed connection', async () => {
+      // Stands in for a shim that listens, then fails to start the game (its log is its stdout, shim.log).
+      const dying = join(rig.root, 'dying-shim.mjs');
+      await writeFile(dying, `
+        import { createServer } from 'node:net';
+        const server = createServer((socket) => {
+          console.log('could not create the game\\'s cgroup: EBUSY');
+          socket.destroy();
+          process.exit(1);
+        });
+        server.listen(process.argv[2] + '/shim.sock');
+      `);
+      const { runtime } = await newRuntime({ shimCommand: { command: process.execPath, args: [dying] } });
+      const refused = await runtime.start('game', spec()).catch((error: unknown) => error);
+      expect(isRuntimeError(refused, 'shim_unavailable'), String(refused)).to.equal(true);
+      expect((refused as Error).message).to.match(/the shim exited during start \(code 1\): .*could not create the game's cgroup: EBUSY/s);
+    });
+
     it('a shim that finds another serving refuses, and the runtime adopts the game of the one serving instead of failing', async () => {
       // Stands in for the race: while the runtime launches its shim, another shim takes the state dir
       // first. The state dir is too deep for a socket path, so the runtime can reach a shim only

@@ -186,12 +186,18 @@ export class FaultCluster {
 
   /** Whether every Node (of `hosts`) is driven by a Controller that is up, asked of one that is up. */
   async allDriven(hosts = this.hosts): Promise<boolean> {
+    return (await this.drivenNow(hosts)).length === hosts.length;
+  }
+
+  /** Those of `hosts` driven by a Controller that is up, asked of one that is up. */
+  async drivenNow(hosts: FaultHost[]): Promise<FaultHost[]> {
     const via = this.up[Math.floor(Math.random() * this.up.length)] as ControllerSlot | undefined;
-    if (!via) return false;
+    if (!via) return [];
     const viaProcess = via.process;
     const holders = await Promise.all(hosts.map((h) => this.drivenBy(h, via)));
     // A probe that straddled a fault of its own Controller says nothing.
-    return via.state === 'up' && via.process === viaProcess && holders.every((h) => h !== undefined && h.state === 'up');
+    if (via.state !== 'up' || via.process !== viaProcess) return [];
+    return hosts.filter((_, i) => holders[i]?.state === 'up');
   }
 
   async close(): Promise<void> {

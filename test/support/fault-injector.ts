@@ -68,7 +68,7 @@ export class FaultInjector {
       const started = Date.now();
       const pausedMs = kind === 'long-stop' ? 2 * this.ttlMs : kind === 'short-stop' ? this.ttlMs / 2 : 0;
       const fault = this.inject(slot, kind, pausedMs);
-      const back = this.untilDriven(nodes, started + controlBackTimeoutMs, `its ${nodes.length} Nodes driven again after ${kind} of Controller ${slot.index}`)
+      const back = this.untilEachDriven(nodes, started + controlBackTimeoutMs, `its ${nodes.length} Nodes driven again after ${kind} of Controller ${slot.index}`)
         .then(() => Date.now() - started);
       await fault;
       const result = await back.then((ms) => ({ ms, timeout: undefined }), (e: unknown) => ({ ms: Date.now() - started, timeout: (e as Error).message }));
@@ -102,6 +102,22 @@ export class FaultInjector {
       const seen = this.cluster.changes;
       // A probe cut by a fault (a Controller killed under it) says nothing.
       if (await this.cluster.allDriven(nodes).catch(() => false)) return;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${[...this.cluster.notDriven.values()].join('; ')}`);
+      await this.cluster.changeAfter(seen, 1_000);
+    }
+  }
+
+  /**
+   * Control back: until each of the faulted Controller's Nodes has been seen driven by a Controller
+   * that is up, each at its own time. A Node back, then taken away by a later fault of its new
+   * holder, is that fault's to time: it no longer holds this one's figure back.
+   */
+  private async untilEachDriven(nodes: FaultCluster['hosts'], deadline: number, what: string): Promise<void> {
+    const pending = new Set(nodes);
+    for (;;) {
+      const seen = this.cluster.changes;
+      for (const host of await this.cluster.drivenNow([...pending]).catch(() => [])) pending.delete(host);
+      if (pending.size === 0) return;
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${[...this.cluster.notDriven.values()].join('; ')}`);
       await this.cluster.changeAfter(seen, 1_000);
     }

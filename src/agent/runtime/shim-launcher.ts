@@ -48,7 +48,12 @@ export async function launchShim(stateDir: string, command: ProgramCommand = pro
   }
 }
 
-/** Launches the shim and returns a connection once its socket answers. */
+/**
+ * Launches the shim and returns a connection once its socket answers, as the shim launched: the
+ * socket's path is the state dir's, where a shim of the last run may still be serving (lingering
+ * after its game's exit, or closing): a connection it answers, or that it closes, is not the new
+ * one's. The new shim then takes the socket over, or leaves as busy.
+ */
 export async function startShim(stateDir: string, command: ProgramCommand, timeoutMs: number): Promise<ShimConnection> {
   const shim = await launchShim(stateDir, command);
   let exitCode: number | null | undefined;
@@ -61,7 +66,9 @@ export async function startShim(stateDir: string, command: ProgramCommand, timeo
       throw new RuntimeError('shim_unavailable', `the shim exited during start (code ${exitCode}): ${await logTail(stateDir)}`);
     }
     try {
-      return await ShimConnection.open(path, Math.max(1, deadline - Date.now()));
+      const conn = await ShimConnection.open(path, Math.max(1, deadline - Date.now()));
+      if (await servedBy(conn, shim.pid, deadline)) return conn;
+      conn.close();
     } catch (error) {
       if (!isRuntimeError(error, 'shim_unavailable')) throw error;
     }
@@ -70,6 +77,16 @@ export async function startShim(stateDir: string, command: ProgramCommand, timeo
       throw new RuntimeError('timeout', `the shim did not answer within ${timeoutMs} ms: ${await logTail(stateDir)}`);
     }
     await sleep(START_POLL_MS);
+  }
+}
+
+/** Whether the shim that answers on `conn` is the one with `pid`; a connection closed before it said counts as another's. */
+async function servedBy(conn: ShimConnection, pid: number, deadline: number): Promise<boolean> {
+  try {
+    return (await conn.request({ type: 'status' }, Math.max(1, deadline - Date.now()))).status.shimPid === pid;
+  } catch (error) {
+    if (isRuntimeError(error, 'shim_unavailable')) return false;
+    throw error;
   }
 }
 
