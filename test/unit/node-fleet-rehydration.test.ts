@@ -78,4 +78,13 @@ describe('Node fleet rehydration (actors made on a Node\'s first event)', () => 
     fleet.disconnected('b');
     expect(fleet.stop().map((s) => `${s.nodeId} ${s.connectionState}`)).to.deep.equal(['a UNREACHABLE', 'b UNREACHABLE']);
   });
+
+  it('a hello tells a Node not loaded here (its lease just lost and taken again, its record being read) from a revoked one', () => {
+    fleet.add(record('a'));
+    fleet.add(record('r', { adminState: 'REVOKED' }));
+    expect(fleet.connected('a', facts, '10.0.0.1')).to.equal('connected');
+    expect(fleet.connected('r', facts, '10.0.0.2')).to.equal('revoked');
+    fleet.remove('a');
+    expect(fleet.connected('a', facts, '10.0.0.1'), 'an Agent told this retries soon; a revoked one is refused').to.equal('not_loaded');
+  });
 });

@@ -186,18 +186,22 @@ export class NodeFleet {
     this.send(nodeId, { type: 'ENROLLED', at: this.now() });
   }
 
-  /** A stream has said hello: record the facts (persisted once per connection) and go online. */
-  connected(nodeId: string, facts: AgentFacts, observedAddress: string): boolean {
+  /**
+   * A stream has said hello: record the facts (persisted once per connection) and go online.
+   * `not_loaded`: no actor for the Node here (between a lease lost and the record read again);
+   * `revoked`: its actor refuses connections.
+   */
+  connected(nodeId: string, facts: AgentFacts, observedAddress: string): 'connected' | 'not_loaded' | 'revoked' {
     const entry = this.entries.get(nodeId);
-    if (!entry) return false;
+    if (!entry) return 'not_loaded';
     const at = this.now();
     const actor = this.actorOf(entry);
-    if (!actor.getSnapshot().can({ type: 'CONNECTED', at })) return false;
+    if (!actor.getSnapshot().can({ type: 'CONNECTED', at })) return 'revoked';
     entry.status = { ...entry.status, ...facts, observedAddress, lastHeartbeatAt: at };
     entry.seenTick = this.tick;
     entry.changeKey = '';
     actor.send({ type: 'CONNECTED', at });
-    return true;
+    return 'connected';
   }
 
   heartbeat(nodeId: string, usage: ResourceAmounts, conditions: ReportedCondition[]): void {

@@ -261,9 +261,17 @@ export class AgentLinkServer {
       ...(hello.isolation ? { isolation: isolationOf(hello.isolation) } : {}),
       runtimes: hello.runtimes.map((r) => ({ name: r.name, version: r.version, major: r.major, path: r.path })),
     }, session.observedAddress);
-    if (!connected) {
-      // Revoked or deleted between the credential check and the hello.
+    if (connected === 'revoked') {
+      // Revoked between the credential check and the hello.
       this.deps.agents.disconnect(nodeId, grpc.status.UNAUTHENTICATED, 'connection refused: node_revoked');
+      return;
+    }
+    if (connected === 'not_loaded') {
+      // Among several Controllers: the Node's lease was lost and taken again here while its record is read again, or it
+      // was deleted meanwhile. A refusal of its credential would send the Agent into its longest backoff; it dials again
+      // soon instead, and a deleted Node's credential is refused then.
+      this.deps.logger.info({ event: 'agent_retry_soon', nodeId }, 'the Node is not loaded on this Controller yet; the Agent dials again');
+      this.deps.agents.disconnect(nodeId, grpc.status.UNAVAILABLE, 'the Node is being loaded on this Controller; retry');
       return;
     }
     this.deps.logger.info({ event: 'agent_connected', nodeId, peer: session.observedAddress, agentVersion: hello.agentVersion }, 'Agent connected');
