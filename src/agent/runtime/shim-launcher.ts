@@ -49,10 +49,10 @@ export async function launchShim(stateDir: string, command: ProgramCommand = pro
 }
 
 /**
- * Launches the shim and returns a connection once its socket answers, as the shim launched: the
- * socket's path is the state dir's, where a shim of the last run may still be serving (lingering
- * after its game's exit, or closing): a connection it answers, or that it closes, is not the new
- * one's. The new shim then takes the socket over, or leaves as busy.
+ * Launches the shim and returns a connection once its socket answers as the shim launched (its
+ * status names its pid). A connection closed before that (a shim that listened, then died starting
+ * the game) is not returned: the wait goes on until the shim's exit shows, and the start fails with
+ * its exit code and the tail of its log rather than with a closed connection.
  */
 export async function startShim(stateDir: string, command: ProgramCommand, timeoutMs: number): Promise<ShimConnection> {
   const shim = await launchShim(stateDir, command);
