@@ -2,7 +2,7 @@ import { access, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { defaultWebDir } from '../../src/controller/http/web-ui.js';
 
 /** Debian's chromium; `.ci/run` installs it when missing. playwright-core never downloads a browser. */
@@ -68,3 +68,10 @@ export async function waitForServerPage(page: Page, name: string, timeout?: numb
     throw new Error(`${error instanceof Error ? error.message : String(error)}\nat ${page.url()}; alerts: ${JSON.stringify(alerts)}; the page showed: ${shown}`, { cause: error });
   }
 }
+
+/**
+ * The description of one fact (`<dt>term</dt><dd>…</dd>`) on a page or in a card. Match a state in
+ * it with `getByText('RUNNING', { exact: true })`: its plain words can hold the value in lower case
+ * ("the game is not running"), which a `hasText` filter would take for it.
+ */
+export const fact = (scope: Page | Locator, term: string): Locator => scope.locator(`dt:text-is("${term}") + dd`);

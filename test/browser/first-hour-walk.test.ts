@@ -7,12 +7,11 @@ import type { Team } from '../support/api-types.js';
 import { adminCredentials, networkInput, startTestController, type TestController } from '../support/controller.js';
 import { killGames } from '../support/fleet.js';
 import { gamePortsArgs, privateGamePorts } from '../support/game-ports.js';
-import { checkPrerequisites, launchBrowser, shoot, type TestBrowser, waitForServerPage } from './browser.js';
+import { checkPrerequisites, fact, launchBrowser, shoot, type TestBrowser, waitForServerPage } from './browser.js';
 
 /** The laptop of issue 41's new operator. */
 const laptop = { width: 1366, height: 850 };
 const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name, exact: true });
-const fact = (page: Page, term: string) => page.locator(`dt:text-is("${term}") + dd`);
 
 /**
  * Issue 41's first hour, walked in one go as the new operator did: `npm start`'s Controller with its
@@ -87,7 +86,7 @@ describe('web UI: a new operator\'s first hour, walked on a fresh data dir', fun
     await page.getByLabel('Memory (MiB)').fill('256');
     await page.getByRole('button', { name: 'Create server' }).click();
     await waitForServerPage(page, 'lobby');
-    await fact(page, 'Phase').filter({ hasText: 'READY' }).filter({ hasText: 'installed, can start' }).waitFor();
+    await fact(page, 'Phase').filter({ has: page.getByText('READY', { exact: true }) }).filter({ hasText: 'installed, can start' }).waitFor();
     // The Node's address is known once its Agent has reported: the page shows it as soon as it is.
     await fact(page, 'Players connect to').filter({ hasText: /127\.0\.0\.1:\d+/ }).waitFor();
     // The console comes first, and on the first screen of the laptop.
@@ -100,7 +99,7 @@ describe('web UI: a new operator\'s first hour, walked on a fresh data dir', fun
 
   it('starts it without an EULA question (simcraft needs none), and the console answers', async () => {
     await page.getByRole('button', { name: 'Start', exact: true }).click();
-    await fact(page, 'Runtime state').filter({ hasText: 'RUNNING' }).filter({ hasText: 'the game is running' }).waitFor({ timeout: 60_000 });
+    await fact(page, 'Runtime state').filter({ has: page.getByText('RUNNING', { exact: true }) }).filter({ hasText: 'the game is running' }).waitFor({ timeout: 60_000 });
     expect(await page.getByRole('dialog').count(), 'no dialog asked').to.equal(0);
     await page.getByLabel('Command').fill('say hello from the first hour');
     await page.getByRole('button', { name: 'Send' }).click();

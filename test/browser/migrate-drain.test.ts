@@ -8,6 +8,7 @@ import { GiB, waitForServer } from '../support/fleet.js';
 import type { ApiClient } from '../support/http.js';
 import { waitFor } from '../support/wait-for.js';
 import { desktop, expectNoSidewaysScroll, phone, screenshot, signedInPage } from './support-admin.js';
+import { fact } from './browser.js';
 
 const world = { 'server.properties': 'motd=hello\n', 'world/level.dat': 'level', 'world/region/r.0.0.mca': 'x'.repeat(2 * 1024 * 1024 + 7) };
 
@@ -19,7 +20,6 @@ interface FakeNode {
 }
 
 /** The value shown next to a term of the server page's facts (Phase, Node, …). */
-const fact = (page: Page, term: string) => page.locator(`dt:text-is("${term}") + dd`);
 
 /**
  * Migration and drain through the web UI against a real Controller and fake Agents that keep files

@@ -10,11 +10,10 @@ import { FakeAgent } from '../support/fake-agent.js';
 import { FakeUpstream, type FakeFabric } from '../support/fake-upstream.js';
 import type { ApiClient } from '../support/http.js';
 import { waitFor } from '../support/wait-for.js';
-import { waitForServerPage } from './browser.js';
+import { fact, waitForServerPage } from './browser.js';
 import { screenshot, signedInPage } from './support-admin.js';
 
 /** A `<dt>` term's `<dd>` inside `scope`. */
-const fact = (scope: Locator, term: string) => scope.locator(`dt:text-is("${term}") + dd`);
 
 /** The option labels of a select, once they equal `expected` (the lists arrive after the page). */
 const optionsOf = (select: Locator, expected: string[]) =>

@@ -4,12 +4,12 @@ import { adminCredentials, networkInput } from '../support/controller.js';
 import type { Node, ServerDetail } from '../support/api-types.js';
 import { GiB, startFleet, waitForServer, type Fleet } from '../support/fleet.js';
 import { screenshot, signedInPage } from './support-admin.js';
+import { fact } from './browser.js';
 
 /** The laptop of issue 41's new operator: the server page's first screen must hold the console. */
 const laptop = { width: 1366, height: 850 };
 
 /** The value shown next to a term of the server page's facts. */
-const fact = (page: Page, term: string) => page.locator(`dt:text-is("${term}") + dd`);
 
 interface Box { x: number; y: number; width: number; height: number }
 

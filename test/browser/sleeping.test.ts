@@ -10,9 +10,9 @@ import { GiB, waitForServer } from '../support/fleet.js';
 import type { ApiClient } from '../support/http.js';
 import { waitFor } from '../support/wait-for.js';
 import { screenshot, signedInPage } from './support-admin.js';
+import { fact } from './browser.js';
 
 /** The value shown next to a term of the server page's facts (Runtime state, Phase, …). */
-const fact = (page: Page, term: string) => page.locator(`dt:text-is("${term}") + dd`);
 
 /**
  * Sleeping servers in the web UI, against a real Controller and a fake Node that reports sleep

@@ -9,11 +9,11 @@ import { GiB, startFleet, waitForServer, type Fleet } from '../support/fleet.js'
 import type { ApiClient } from '../support/http.js';
 import { waitFor } from '../support/wait-for.js';
 import { desktop, expectNoSidewaysScroll, phone, screenshot, signedInPage, signIn } from './support-admin.js';
+import { fact } from './browser.js';
 
 const small = { cpuMillis: 100, memoryBytes: GiB / 16 };
 
 /** A `<dt>` term's `<dd>` inside `scope`. */
-const fact = (scope: Locator, term: string) => scope.locator(`dt:text-is("${term}") + dd`);
 
 /** The option labels of a select, once they equal `expected` (the versions arrive after the page). */
 const optionsOf = (select: Locator, expected: string[]) =>

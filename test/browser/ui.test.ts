@@ -8,7 +8,7 @@ import { gamePortsArgs, privateGamePorts } from '../support/game-ports.js';
 import { adminCredentials, networkInput, startTestController, type TestController } from '../support/controller.js';
 import { killGames } from '../support/fleet.js';
 import type { PropertiesView } from '../support/api-types.js';
-import { checkPrerequisites, launchBrowser, screenshotDir, shoot, type TestBrowser, waitForServerPage } from './browser.js';
+import { checkPrerequisites, fact, launchBrowser, screenshotDir, shoot, type TestBrowser, waitForServerPage } from './browser.js';
 import { writeMetrics } from './metrics.js';
 
 /** Calls the API from inside the page, with the browser's own session cookie. */
@@ -19,7 +19,6 @@ const apiFromPage = (page: Page, method: string, path: string, body?: unknown) =
   }, [method, path, body] as const);
 
 /** The value shown next to a term of the server page's facts (Phase, Runtime state, …). */
-const fact = (page: Page, term: string) => page.locator(`dt:text-is("${term}") + dd`);
 
 /** Run in the page (as text: this file is type-checked without the DOM library): bytes and paint times of the first load. */
 const firstLoadScript = `(() => {
@@ -127,10 +126,11 @@ describe('web UI in Chromium against a real Controller and Agent', function () {
     await page.getByRole('button', { name: 'Create server' }).click();
     await waitForServerPage(page, 'lobby');
     serverId = page.url().split('/servers/')[1].split('/')[0];
-    await fact(page, 'Phase').filter({ hasText: 'READY' }).waitFor();
+    await fact(page, 'Phase').getByText('READY', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Start', exact: true }).click();
-    await fact(page, 'Runtime state').filter({ hasText: 'RUNNING' }).waitFor({ timeout: 30_000 });
-    await fact(page, 'Convergence').filter({ hasText: 'CONVERGED' }).waitFor();
+    // The exact value: STOPPED's words ("the game is not running") hold RUNNING too, case aside.
+    await fact(page, 'Runtime state').getByText('RUNNING', { exact: true }).waitFor({ timeout: 30_000 });
+    await fact(page, 'Convergence').getByText('CONVERGED', { exact: true }).waitFor();
     expect(await page.getByRole('button', { name: 'Start', exact: true }).isDisabled()).to.equal(true);
     expect(await page.getByRole('button', { name: 'Stop', exact: true }).isEnabled()).to.equal(true);
   });
