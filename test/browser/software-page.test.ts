@@ -114,7 +114,7 @@ describe('web UI: versions with their Java need, the Software card and its refus
   it('refuses an older version without Allow downgrade, and the software the server runs already, naming the field', async () => {
     const card = page.getByRole('region', { name: 'Software' });
     const form = card.getByRole('form', { name: 'Update software' });
-    await page.locator('dt:text-is("Phase") + dd').filter({ hasText: 'READY' }).waitFor();
+    await fact(page, 'Phase').getByText('READY', { exact: true }).waitFor();
     await form.getByLabel('Target version').selectOption('1.16.5');
     await form.getByRole('button', { name: 'Update' }).click();
     await form.getByRole('alert').filter({ hasText: 'downgrade' }).waitFor();
