@@ -6,7 +6,7 @@ import type { EnrollmentIssued, Node, ServerDetail, Team } from '../support/api-
 import type { Cluster } from '../../src/controller/schemas/cluster.js';
 import type { Static } from 'typebox';
 import { AgentProcess } from '../support/agent-process.js';
-import { ControllerProcess, setUpAdminOf } from '../support/controller-process.js';
+import { setUpAdminOf, startOnSharedStore, type ControllerProcess } from '../support/controller-process.js';
 import { GiB, killGames, waitForServer } from '../support/fleet.js';
 import { privateGamePorts } from '../support/game-ports.js';
 import type { PortRange } from '../../src/shared/link/messages.js';
@@ -74,10 +74,7 @@ interface Host {
     (JSON.parse(await readFile(join(host.dir, 'servers', host.serverId, 'state', 'run.json'), 'utf8')) as { gamePid: number }).gamePid;
 
   async function startController(dataDir: string): Promise<ControllerProcess> {
-    const c = await ControllerProcess.start(dataDir, 0, {
-      extraArgs: ['--secrets-key-file', secretsKeyFile, '--sftp-port', 'off'],
-      env: { MONGODB_URI: await database!.uri(), CAIRN_LOG_LEVEL: 'info' },
-    });
+    const c = await startOnSharedStore(dataDir, secretsKeyFile, database!);
     controllers.push(c);
     return c;
   }

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EnrollmentIssued, Node, ServerDetail, Team } from '../support/api-types.js';
 import { AgentProcess } from '../support/agent-process.js';
-import { ControllerProcess, setUpAdminOf } from '../support/controller-process.js';
+import { setUpAdminOf, startOnSharedStore, type ControllerProcess } from '../support/controller-process.js';
+import { TempDirs } from '../support/temp-dir.js';
 import { GiB, killGames, waitForServer } from '../support/fleet.js';
 import { privateGamePorts } from '../support/game-ports.js';
 import type { ApiClient } from '../support/http.js';
@@ -24,7 +24,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 (testMongo ? describe : describe.skip)(`desired changes through another Controller (${testMongo?.kind ?? 'no MongoDB-compatible server'})`, function () {
   this.timeout(180_000);
   const database = testMongo && freshTestDatabase(testMongo, 'cairn_relay');
-  const dirs: string[] = [];
+  const dirs = new TempDirs();
   let a: ControllerProcess;
   let b: ControllerProcess;
   let agent: AgentProcess;
@@ -35,17 +35,8 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
   let serverId: string;
 
   const apiOf = (c: ControllerProcess): ApiClient => c.api.withCookie(cookie);
-  const tempDir = async (prefix: string) => {
-    const dir = await mkdtemp(join(tmpdir(), prefix));
-    dirs.push(dir);
-    return dir;
-  };
-  async function startController(dataDir: string, secretsKeyFile: string): Promise<ControllerProcess> {
-    return ControllerProcess.start(dataDir, 0, {
-      extraArgs: ['--secrets-key-file', secretsKeyFile, '--sftp-port', 'off'],
-      env: { MONGODB_URI: await database!.uri(), CAIRN_LOG_LEVEL: 'info' },
-    });
-  }
+  const tempDir = (prefix: string) => dirs.make(prefix);
+  const startController = (dataDir: string, secretsKeyFile: string) => startOnSharedStore(dataDir, secretsKeyFile, database!);
   const noUnreachable = (s: ServerDetail) => !s.conditions.some((c) => c.reason === 'NODE_UNREACHABLE');
 
   before(async () => {
@@ -68,7 +59,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
     if (agentDir) await killGames(agentDir);
     for (const c of [a as ControllerProcess | undefined, b as ControllerProcess | undefined]) await c?.kill();
     await database?.drop();
-    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+    await dirs.removeAll();
   });
 
   it('shows A\'s Node on B as A stored it: connected, driven by A, accepting placements', async () => {

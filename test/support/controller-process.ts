@@ -84,3 +84,14 @@ export async function setUpAdminOf(controller: ControllerProcess, dataDir: strin
   const cookie = sessionCookieFrom(setup);
   return { admin: controller.api.withCookie(cookie), cookie };
 }
+
+/**
+ * One of several Controllers on the test database: each takes the secrets key file they share
+ * (the Agent link and internal keys in the store are sealed with it), without an SFTP port.
+ */
+export async function startOnSharedStore(dataDir: string, secretsKeyFile: string, database: { uri(): Promise<string> }): Promise<ControllerProcess> {
+  return ControllerProcess.start(dataDir, 0, {
+    extraArgs: ['--secrets-key-file', secretsKeyFile, '--sftp-port', 'off'],
+    env: { MONGODB_URI: await database.uri(), CAIRN_LOG_LEVEL: 'info' },
+  });
+}

@@ -13,3 +13,18 @@ export function tempDirPerTest(prefix: string): () => string {
   });
   return () => dir;
 }
+
+/** Directories made for one `describe` (its Controllers' and Agents' data), removed together after it. */
+export class TempDirs {
+  private readonly made: string[] = [];
+
+  async make(prefix: string): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), prefix));
+    this.made.push(dir);
+    return dir;
+  }
+
+  async removeAll(): Promise<void> {
+    for (const dir of this.made.splice(0)) await rm(dir, { recursive: true, force: true });
+  }
+}

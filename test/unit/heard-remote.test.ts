@@ -72,6 +72,20 @@ describe('server changes heard from another Controller', () => {
     expect(told).to.have.length(1);
   });
 
+  it('a server moved to a Node driven elsewhere and back, its generation unchanged, is sent again to the Node it came back to', async () => {
+    await repos.servers.insert(record('s4'));
+    await writtenElsewhere('s4');
+    const drivesN1 = (nodeId: string) => nodeId === 'n1';
+    await aggregate.heardRemote('s4', 'n1', drivesN1);
+    expect(told).to.deep.equal([{ nodeId: 'n1', generation: 2 }]);
+    // Migrated by other Controllers to n2 and back: the Agent on n1 removed its copy meanwhile, so it must hear of it again.
+    await repos.servers.update({ _id: 's4' }, { nodeId: 'n2' });
+    await aggregate.heardRemote('s4', 'n2', drivesN1);
+    await repos.servers.update({ _id: 's4' }, { nodeId: 'n1' });
+    await aggregate.heardRemote('s4', 'n1', drivesN1);
+    expect(told).to.deep.equal([{ nodeId: 'n1', generation: 2 }, { nodeId: 'n1', generation: 2 }]);
+  });
+
   it('a change whose record a report\'s turn read first (the actor rebuilt from it) is still sent on when heard', async () => {
     await repos.servers.insert(record('s2'));
     const changed = await writtenElsewhere('s2');

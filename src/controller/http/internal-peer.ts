@@ -8,6 +8,8 @@ import { fromJsonLine } from '../link/link-json.js';
 import type { InternalPurpose, InternalTokens } from '../security/internal-token.js';
 import type { HolderSide } from '../services/console/holder-side.js';
 import { consolePath, type ForwardedConsole } from '../services/console/remote-console.js';
+import { workflowRunPath, type HandedOffRun } from '../services/workflows/workflow-handoff.js';
+import type { WorkflowRunner } from '../services/workflows/workflow-runner.js';
 import { consoleTail } from '../schemas/operations.js';
 import { statusOf } from './problem.js';
 import { endEventStream, maxLagBytes, openEventStream } from './sse.js';
@@ -17,7 +19,9 @@ const maxBodyBytes = 4 * 1024 * 1024;
 /** No Agent request waits longer than this (the longest deadline a service gives is well below). */
 const maxTimeoutMs = 15 * 60_000;
 
-const purposes: Partial<Record<string, InternalPurpose>> = { [linkRequestPath]: 'link-request', [consolePath]: 'console' };
+const purposes: Partial<Record<string, InternalPurpose>> = { [linkRequestPath]: 'link-request', [consolePath]: 'console', [workflowRunPath]: 'workflow-run' };
+
+type PeerDeps = { tokens: InternalTokens; holder: HolderSide; workflows: Pick<WorkflowRunner, 'adopt'>; logger: Logger };
 
 function answer(ctx: Context, status: number, code: string, detail?: string, headers?: Record<string, string>): void {
   ctx.status = status;
@@ -48,6 +52,11 @@ function linkRequest(v: unknown): ForwardedRequest | undefined {
   return ok ? (r as ForwardedRequest) : undefined;
 }
 
+function handedOffRun(v: unknown): HandedOffRun | undefined {
+  const r = (v ?? {}) as { serverId?: unknown };
+  return isText(r.serverId) ? (r as HandedOffRun) : undefined;
+}
+
 function consoleRequest(v: unknown): ForwardedConsole | undefined {
   const r = (v ?? {}) as { serverId?: unknown; userId?: unknown; tail?: unknown };
   const tail = typeof r.tail === 'number' ? r.tail : -1;
@@ -56,12 +65,12 @@ function consoleRequest(v: unknown): ForwardedConsole | undefined {
 }
 
 /**
- * The endpoint other Controllers on the store call (`/internal/v1/…`): Agent requests and console
- * streams for Nodes this Controller drives. It is not part of the API (no OpenAPI entry, no user
+ * The endpoint other Controllers on the store call (`/internal/v1/…`): Agent requests, console
+ * streams and workflow runs for Nodes this Controller drives. It is not part of the API (no OpenAPI entry, no user
  * credentials, no audit: the Controller the user called checked and audited the request), and
  * anything without a live internal token for this Controller is refused before its body is read.
  */
-export function internalPeerEndpoint(deps: { tokens: InternalTokens; holder: HolderSide; logger: Logger }): Middleware {
+export function internalPeerEndpoint(deps: PeerDeps): Middleware {
   return async (ctx, next) => {
     if (!ctx.path.startsWith('/internal/')) {
       await next();
@@ -82,6 +91,7 @@ export function internalPeerEndpoint(deps: { tokens: InternalTokens; holder: Hol
       return answer(ctx, 400, 'invalid_request', 'The body is not JSON of at most 4 MiB.');
     }
     if (purpose === 'link-request') return forwardLinkRequest(ctx, deps, linkRequest(body));
+    if (purpose === 'workflow-run') return adoptRun(ctx, deps, handedOffRun(body));
     return forwardConsole(ctx, deps, consoleRequest(body));
   };
 }
@@ -103,6 +113,15 @@ function forwardLinkRequest(ctx: Context, deps: { holder: HolderSide; logger: Lo
       send({ unavailable: 'closed' });
     })
     .finally(() => lines.end());
+}
+
+/** 202 once the run goes on here; 409 when this Controller does not drive the server's Node (any more), so the caller runs it. */
+async function adoptRun(ctx: Context, deps: PeerDeps, run: HandedOffRun | undefined): Promise<void> {
+  if (!run) return answer(ctx, 400, 'invalid_request');
+  if (!(await deps.workflows.adopt(run.serverId))) return answer(ctx, 409, 'not_held');
+  ctx.status = 202;
+  ctx.type = 'application/json';
+  ctx.body = toJsonLine({ serverId: run.serverId });
 }
 
 async function forwardConsole(ctx: Context, deps: { holder: HolderSide }, request: ForwardedConsole | undefined): Promise<void> {

@@ -70,11 +70,16 @@ export class NodeCalls {
   async askNode(nodeId: string | undefined, body: RequestBody, options: CallOptions): Promise<Response> {
     if (!nodeId) throw nodeUnavailable('The server is not placed on a Node.');
     try {
-      const holder = this.agents.isConnected(nodeId) ? undefined : await this.forward?.holderOf(nodeId);
-      if (holder) return await this.forward!.ask(holder, nodeId, body, options);
-      return await this.agents.request(nodeId, body, options);
+      return await this.send(nodeId, body, options);
     } catch (e) {
       throw errorFromAgent(e);
     }
+  }
+
+  /** The request as it goes, here or through the holder; its failures are the link's own (errors.ts), for a subclass to word. */
+  protected async send(nodeId: string, body: RequestBody, options: CallOptions): Promise<Response> {
+    const holder = this.agents.isConnected(nodeId) ? undefined : await this.forward?.holderOf(nodeId);
+    if (holder) return this.forward!.ask(holder, nodeId, body, options);
+    return this.agents.request(nodeId, body, options);
   }
 }

@@ -30,6 +30,8 @@ import { SftpAccess } from './files/sftp-access.js';
 import { SshKeyService } from './identity/ssh-keys.js';
 import { NodeCalls } from '../link/node-calls.js';
 import { LinkForward } from '../link/link-forward.js';
+import { ReportsHeard } from './workflows/reports-heard.js';
+import { WorkflowHandoff } from './workflows/workflow-handoff.js';
 import { PeerHttp } from '../link/peer-http.js';
 import { InternalTokens } from '../security/internal-token.js';
 import { loadInternalKey } from './leases/internal-key.js';
@@ -191,9 +193,14 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const servers = new ServerService(deps, access, serverAggregate, deps.templates, nodeDirectory, placing, serverCreation);
   const serverWatchFeed = new ServerWatchStream(serverWatch, serverAggregate.listItem, access, deps, streamGuards, accessEvents);
   // With several Controllers on one database, the watch hears the others' changes through the store, and the holder of a server's Node sends them on to it.
-  const serverFeed = new ServerWatchFeed(deps.repos.serverFeed, serverWatchFeed, (heard) => serverAggregate.heardRemote(
-    heard.serverId, heard.change.event === 'server' ? heard.change.data.nodeId : undefined, (nodeId) => cluster.termFor(nodeId) !== undefined,
-  ), deps);
+  const drivesNode = (nodeId: string) => cluster.termFor(nodeId) !== undefined;
+  const readServer = (serverId: string) => deps.repos.servers.findById(serverId);
+  // A workflow waiting on a Node another Controller drives hears its reports through the records that Controller writes.
+  const reportsHeard = new ReportsHeard(agents, readServer, drivesNode, deps.logger);
+  const serverFeed = new ServerWatchFeed(deps.repos.serverFeed, serverWatchFeed, async (heard) => {
+    await serverAggregate.heardRemote(heard.serverId, heard.change.event === 'server' ? heard.change.data.nodeId : undefined, drivesNode);
+    await reportsHeard.changedElsewhere(heard.serverId);
+  }, deps);
   // The network: its proxy's routes follow every server and Node change that shapes them.
   const routePush = new NetworkRoutePush(networkState, desiredSender, serverWatch, fleet, deps.logger);
   const serverReports = new ServerReports(deps, serverAggregate, new ServerPortMoves(deps, serverAggregate, placing, audit), new SleepAudit(audit));
@@ -210,7 +217,8 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const internalTokens = new InternalTokens(cluster.controllerId, () => loadInternalKey(deps.repos.settings, deps.secrets, nowIso(deps)));
   const holderRoutes = new StoredHolderRoutes(cluster, deps.repos, deps.clock);
   const peers = new PeerHttp(internalTokens, deps.peerTls);
-  const nodeCalls = new NodeCalls(agents, new LinkForward(holderRoutes, peers));
+  const linkForward = new LinkForward(holderRoutes, peers);
+  const nodeCalls = new NodeCalls(agents, linkForward);
   const consoleHub = new ConsoleHub(agents, nodeCalls, deps.logger);
   // Plugins: the synced catalog, installations per server, and the jars Nodes fetch.
   const catalog = new CatalogService(deps, access, { source: deps.catalog?.source, bases: deps.catalog?.bases, syncIntervalMs: deps.catalog?.syncIntervalMs ?? 60 * 60 * 1000, followEveryMs: byLease ? 60_000 : undefined });
@@ -222,10 +230,12 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const backups = createBackupServices({ deps, access, audit, servers: serverAggregate, agents, fleet, serverChanges: serverWatch, timers: deps.scheduleTimers, followEveryMs: byLease ? 2000 : undefined });
   // Workflows of servers, on one runner: migrations (and drains), restores, software updates.
   const workflows = createWorkflowServices({
-    deps, access, servers: serverAggregate, placing, templates: deps.templates, nodes, fleet, agents, directory: nodeDirectory, desired: desiredSender, serverChanges: serverWatch, backups, catalog,
+    deps, access, servers: serverAggregate, placing, templates: deps.templates, nodes, fleet, agents, forward: linkForward, reports: reportsHeard, directory: nodeDirectory, desired: desiredSender, serverChanges: serverWatch, backups, catalog,
     artifacts: plugins.artifacts, fileChanges, reconnectGraceMs: (deps.nodeTimings ?? defaultNodeTimings).unreachableAfterMs,
     migrationTimings: deps.migrationTimings, updateTimings: deps.updateTimings,
   });
+  // A workflow begun here on a Node another Controller drives runs there, the holder's work like the Node's other work.
+  if (byLease) workflows.runner.handOffWith(new WorkflowHandoff(holderRoutes, peers, readServer, deps.logger, drivesNode));
   const consoleService = new ConsoleService(serverAggregate, nodeCalls, consoleHub, access, streamGuards, new RemoteConsole(holderRoutes, peers));
   // Schedules: tasks on a clock, acting as their editor through the same services as requests, stopped with the workflows.
   const schedules = createScheduleServices({

@@ -50,7 +50,8 @@ function writtenAt(before: ServerDoc, now: string): string {
 const conflictDetail = 'The server was changed through another Controller at the same time, again and again, or another Controller\'s write of it stands unfinished (one stopped or killed mid-write holds it for up to 10 s); try again.';
 
 /** A server's generation and whether a workflow holds it, in one number: what its Node was told. */
-const sentMark = (doc: ServerDoc) => doc.generation * 2 + (doc.workflow?.hold ? 1 : 0);
+/** What was sent of a server: to which Nodes, which generation, and whether held. */
+const sentMark = (doc: ServerDoc) => `${doc.nodeId ?? ''}|${doc.workflow?.removeOnNodeId ?? ''}|${doc.generation}|${doc.workflow?.hold ? 'held' : ''}`;
 
 /** Hears every change of a Node's states (the Node actors' fleet). */
 type NodeStateFeed = Pick<NodeFleet, 'subscribe'>;
@@ -72,8 +73,8 @@ export class ServerAggregate {
   readonly crashes = new ServerCrashes();
   /** What reports need of each record, kept as this aggregate writes it (memory only). */
   private readonly observedMemo = new ObservedMemo();
-  /** Each server's generation and hold as last sent to its Node from here (`sentMark`): a change heard again is not sent twice. */
-  private readonly sentGenerations = new Map<string, number>();
+  /** Each server's Nodes, generation and hold as last sent from here (`sentMark`): a change heard again is not sent twice. */
+  private readonly sentGenerations = new Map<string, string>();
   /** Game ports other programs hold, as Agents found them (memory only). */
   readonly portRefusals: PortRefusals;
 
@@ -263,11 +264,17 @@ export class ServerAggregate {
       const knownNodeId = this.observedMemo.get(serverId)?.nodeId;
       this.fleet.remove(serverId);
       this.observedMemo.forget(serverId);
-      if (![namedNodeId, knownNodeId].some((id) => id !== undefined && drives(id))) return;
+      // A server not (or no longer) on a Node driven here is sent nothing; what was sent is forgotten, so its move back is sent again.
+      if (![namedNodeId, knownNodeId].some((id) => id !== undefined && drives(id))) {
+        this.sentGenerations.delete(serverId);
+        return;
+      }
       const doc = await this.read(serverId);
       const told = new Set([doc?.nodeId, doc?.workflow?.removeOnNodeId].filter((id): id is string => id !== undefined && drives(id)));
-      if (!doc) this.sentGenerations.delete(serverId);
-      if (!doc || told.size === 0) return;
+      if (!doc || told.size === 0) {
+        this.sentGenerations.delete(serverId);
+        return;
+      }
       this.fleet.restore(doc);
       // Judged by what was sent from here, not by the actor: a report's turn may have rebuilt it from the newer record before the change was heard.
       if (this.sentGenerations.get(serverId) === sentMark(doc)) return;

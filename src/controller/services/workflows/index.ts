@@ -1,4 +1,6 @@
 import type { NodeFleet } from '../../actors/fleet.js';
+import type { AgentInbound } from '../../link/agent-events.js';
+import type { LinkForward } from '../../link/link-forward.js';
 import type { AgentSessions } from '../../link/session-registry.js';
 import type { ArtifactStore } from '../../adapters/software/artifact-store.js';
 import type { TemplateCatalog } from '../../adapters/software/template-catalog.js';
@@ -36,6 +38,9 @@ export interface WorkflowDeps {
   nodes: NodeService;
   fleet: NodeFleet;
   agents: AgentSessions;
+  /** With several Controllers: how a migration asks a Node another Controller drives, and hears that Node's reports. */
+  forward?: LinkForward;
+  reports?: Pick<AgentInbound, 'onServerReport'>;
   directory: NodeDirectory;
   desired: DesiredChanges;
   serverChanges: ServerChangeHub;
@@ -64,7 +69,7 @@ export function createWorkflowServices(d: WorkflowDeps) {
   const calls = new RawNodeCalls(d.agents);
   const ready = (nodeId: string) => nodeReady(d.fleet, nodeId, backupDeadlines.nodeReadyMs);
   const migrations = new MigrationService({
-    deps, servers, placing: d.placing, templates, directory: d.directory, desired: d.desired, nodeStates: d.fleet, agents: d.agents, fileChanges: d.fileChanges,
+    deps, servers, placing: d.placing, templates, directory: d.directory, desired: d.desired, nodeStates: d.fleet, agents: d.agents, forward: d.forward, reports: d.reports ?? d.agents, fileChanges: d.fileChanges,
     timings: d.migrationTimings ?? defaultMigrationTimings, copies,
   }, d.access, runner);
   const restore = new RestoreService({

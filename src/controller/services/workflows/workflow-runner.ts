@@ -3,11 +3,15 @@ import { DomainError } from '../../core/errors.js';
 import type { ServerDoc } from '../../store/records.js';
 import type { ServiceDeps } from '../deps.js';
 import { Stopped } from './step-failure.js';
+import type { WorkflowHandoff } from './workflow-handoff.js';
 import type { WorkflowRun } from './workflow-steps.js';
 import type { RecordedWorkflowKind, WorkflowOutcomes, WorkflowResult } from './workflow-outcomes.js';
 
-/** How a run ended in this process: its result, or 'stopped' (the store says where; the next start goes on). */
-export type WorkflowEnd = WorkflowResult | 'stopped';
+/**
+ * How a run ended in this process: its result, or 'stopped' (the store says where; the next start
+ * goes on), or 'elsewhere' (handed to the Controller that drives the server's Node, and ended there).
+ */
+export type WorkflowEnd = WorkflowResult | 'stopped' | 'elsewhere';
 
 /** A kind of workflow: how its run is built for a server whose record says it is under way. */
 export interface WorkflowDefinition {
@@ -36,6 +40,7 @@ export class WorkflowRunner {
   private readonly carriedOn: CarriedOn[] = [];
   private readonly runs = new Map<string, Promise<WorkflowEnd>>();
   private readonly stopping = new AbortController();
+  private handoff?: WorkflowHandoff;
 
   constructor(private readonly deps: ServiceDeps, private readonly turn: ServerTurn, readonly outcomes: WorkflowOutcomes) {}
 
@@ -61,11 +66,56 @@ export class WorkflowRunner {
     if (this.stopped) throw new DomainError('not_ready', 'The Controller is stopping.');
   }
 
-  /** Runs the server's workflow (begun now, or resumed) in the background; answers its end. */
+  /**
+   * With several Controllers: a workflow begun here on a server whose Node another Controller
+   * drives is handed to that one (see WorkflowHandoff).
+   */
+  handOffWith(handoff: WorkflowHandoff): void {
+    this.handoff = handoff;
+  }
+
+  /**
+   * Runs the server's workflow (begun now, or resumed) in the background; answers its end. One
+   * begun now on a Node another Controller drives runs there; its end is when the record says so.
+   */
   launch(doc: ServerDoc, how: 'forward' | 'resume'): Promise<WorkflowEnd> {
+    const definition = this.definitionOf(doc);
+    const handoff = how === 'forward' ? this.handoff : undefined;
+    if (!handoff) return this.runHere(doc, definition, how);
+    const startedAt = doc.workflow?.startedAt;
+    // Held as this server's run until the holder took it, so a resume meanwhile does not start it twice.
+    // A failed look-up of the holder (the store) leaves the run here, like a holder that did not take it.
+    const done = handoff.handOff(doc).catch(() => false).then(async (taken): Promise<WorkflowEnd> => {
+      if (!taken) return this.runHere(doc, definition, how);
+      if (this.runs.get(doc._id) === done) this.runs.delete(doc._id);
+      await handoff.ended(doc._id, startedAt, this.stopping.signal);
+      return 'elsewhere';
+    });
+    this.runs.set(doc._id, done);
+    return done;
+  }
+
+  /**
+   * A workflow another Controller begun on a server whose Node this one drives (its handoff):
+   * run here as if begun here, unless it runs here already. False when this Controller does not
+   * drive the Node (any more), or the record names no workflow.
+   */
+  async adopt(serverId: string): Promise<boolean> {
+    if (this.stopped || !this.handoff) return false;
+    const doc = await this.deps.repos.servers.findById(serverId);
+    if (!doc?.workflow || !doc.nodeId || !this.handoff.drives(doc.nodeId) || !this.definitions.has(doc.workflow.kind)) return false;
+    if (!this.runs.has(serverId)) void this.runHere(doc, this.definitionOf(doc), 'forward');
+    return true;
+  }
+
+  private definitionOf(doc: ServerDoc): WorkflowDefinition {
     const kind = doc.workflow?.kind;
     const definition = kind === undefined ? undefined : this.definitions.get(kind);
     if (!definition) throw new Error(`server ${doc._id} has no workflow this Controller runs (${kind ?? 'none'})`);
+    return definition;
+  }
+
+  private runHere(doc: ServerDoc, definition: WorkflowDefinition, how: 'forward' | 'resume'): Promise<WorkflowEnd> {
     const done = this.turn(doc._id, async () => {
       if (this.stopped) throw new Stopped();
       const run = await definition.open(doc, this.stopping.signal);
@@ -80,7 +130,9 @@ export class WorkflowRunner {
         if (!(err instanceof Stopped)) this.deps.logger.error({ err, serverId: doc._id, kind: definition.kind }, 'a workflow run failed');
         return 'stopped';
       })
-      .finally(() => this.runs.delete(doc._id));
+      .finally(() => {
+        if (this.runs.get(doc._id) === done) this.runs.delete(doc._id);
+      });
     this.runs.set(doc._id, done);
     return done;
   }

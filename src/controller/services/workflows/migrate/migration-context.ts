@@ -1,4 +1,6 @@
 import type { NodeFleet } from '../../../actors/fleet.js';
+import type { AgentInbound } from '../../../link/agent-events.js';
+import type { LinkForward } from '../../../link/link-forward.js';
 import type { AgentSessions } from '../../../link/session-registry.js';
 import type { TemplateCatalog } from '../../../adapters/software/template-catalog.js';
 import type { ServiceDeps } from '../../deps.js';
@@ -34,6 +36,10 @@ export interface MigrationContext {
   desired: DesiredChanges;
   nodeStates: Pick<NodeFleet, 'subscribe'>;
   agents: AgentSessions;
+  /** A Node another Controller drives (the target, or the source of a run begun there) is asked through it. */
+  forward?: LinkForward;
+  /** Reports of the server from its Nodes: heard from the Agents here, or read from the store when another Controller drives the Node. */
+  reports: Pick<AgentInbound, 'onServerReport'>;
   fileChanges: Pick<FileChangesUnderWay, 'settled'>;
   timings: MigrationTimings;
   /** Where each copy's bytes and path are told (the metrics). */

@@ -15,14 +15,14 @@ import type { MigrationContext } from './migration-context.js';
 
 /** Calls that leave the Agents' "not this way" refusals as they are (the copy falls back on them) and make any other failure the step's. */
 class PeerCalls extends NodeCalls {
-  constructor(private readonly sessions: AgentSessions, private readonly calls: WorkflowCalls) {
+  constructor(sessions: AgentSessions, private readonly calls: WorkflowCalls) {
     super(sessions);
   }
 
   override async askNode(nodeId: string | undefined, body: RequestBody, options: CallOptions): Promise<Response> {
     if (!nodeId) throw new StepFailure('the server is not placed on a Node');
     try {
-      return await this.sessions.request(nodeId, body, options);
+      return await this.calls.sendRaw(nodeId, body, options);
     } catch (e) {
       if (isAgentRequestError(e) && peerCodes.has(e.code)) throw e;
       throw new StepFailure(this.calls.describe(nodeId, body.body, e));

@@ -42,7 +42,7 @@ export class MigrationRun extends WorkflowSteps {
     stopping: AbortSignal,
   ) {
     super(ctx, doc, stopping);
-    this.calls = new WorkflowCalls(ctx.agents, this.name);
+    this.calls = new WorkflowCalls(ctx.agents, this.name, ctx.forward);
     this.copier = new MigrationCopy(ctx, this.calls, doc._id);
     this.guard = AbortSignal.any([this.lost.signal, stopping]);
   }
@@ -148,7 +148,7 @@ export class MigrationRun extends WorkflowSteps {
       r.observedGeneration === generation && (r.runtimeState === 'STOPPED' || (r.runtimeState === 'CRASHED' && !r.restarting));
     if (desired.state === 'STOPPED' && stopped(observed)) return Promise.resolve();
     return awaitReport({
-      feed: this.ctx.agents, nodeId: source, serverId: this.doc._id, accept: stopped, timeoutMs: this.ctx.timings.stopMs,
+      feed: this.ctx.reports, nodeId: source, serverId: this.doc._id, accept: stopped, timeoutMs: this.ctx.timings.stopMs,
       what: 'stop the server', nodeName: this.name(source), signal: this.guard,
     });
   }
@@ -161,7 +161,7 @@ export class MigrationRun extends WorkflowSteps {
     const { generation, desired } = this.doc;
     const want = desired.state === 'RUNNING' ? 'RUNNING' : 'STOPPED';
     return awaitReport({
-      feed: this.ctx.agents, nodeId: target, serverId: this.doc._id, timeoutMs: this.ctx.timings.startMs,
+      feed: this.ctx.reports, nodeId: target, serverId: this.doc._id, timeoutMs: this.ctx.timings.startMs,
       accept: (r) => r.installed && r.observedGeneration === generation && (r.runtimeState === want || (r.runtimeState === 'CRASHED' && !r.restarting)),
       what: want === 'RUNNING' ? 'start the server' : 'take the server in', nodeName: this.name(target), signal: this.stopping,
     });
@@ -169,7 +169,7 @@ export class MigrationRun extends WorkflowSteps {
 
   private removedFrom(nodeId: string): Promise<ServerReport> {
     return awaitReport({
-      feed: this.ctx.agents, nodeId, serverId: this.doc._id, accept: (r) => r.removed, timeoutMs: this.ctx.timings.removeMs,
+      feed: this.ctx.reports, nodeId, serverId: this.doc._id, accept: (r) => r.removed, timeoutMs: this.ctx.timings.removeMs,
       what: 'remove its copy of the server', nodeName: this.name(nodeId), signal: this.stopping,
     });
   }
