@@ -188,11 +188,11 @@ else {
       const cluster = await clusterOn(adminB);
       expect(cluster.controllers).to.have.length(1);
       expect(jobsOf(cluster, b)).to.deep.equal([...fleetJobNames].sort());
-      // The sweep ran on B when it took the schedules: A's run left RUNNING ends interrupted.
+      // The sweep ran on B when it took the schedules: A's run left RUNNING ends interrupted (its reads of FerretDB take seconds on a busy machine).
       const swept = await waitFor(async () => {
         const run = await repos.scheduleRuns.findById(underWay._id);
         return run?.result === 'RUNNING' ? undefined : run;
-      }, { what: 'the run A left swept' });
+      }, { timeoutMs: 20_000, what: 'the run A left swept' });
       expect(swept).to.deep.include({ result: 'FAILED', reason: 'interrupted' });
       const minute = await toArmedMinute(mark);
       const fired = await waitFor(async () => {

@@ -63,12 +63,12 @@ describe('server changes heard from another Controller', () => {
     await repos.servers.insert(record('s1'));
     const changed = await writtenElsewhere('s1');
     expect(changed.generation).to.equal(2);
-    await aggregate.heardRemote('s1', 'n1', () => false);
+    await aggregate.heardRemote('s1', ['n1'], () => false);
     expect(told).to.deep.equal([]);
-    await aggregate.heardRemote('s1', 'n1', (nodeId) => nodeId === 'n1');
+    await aggregate.heardRemote('s1', ['n1'], (nodeId) => nodeId === 'n1');
     expect(told).to.deep.equal([{ nodeId: 'n1', generation: 2 }]);
     // The same change heard again (or a later one that changed only what the Node does not run) is not sent twice.
-    await aggregate.heardRemote('s1', 'n1', (nodeId) => nodeId === 'n1');
+    await aggregate.heardRemote('s1', ['n1'], (nodeId) => nodeId === 'n1');
     expect(told).to.have.length(1);
   });
 
@@ -76,14 +76,23 @@ describe('server changes heard from another Controller', () => {
     await repos.servers.insert(record('s4'));
     await writtenElsewhere('s4');
     const drivesN1 = (nodeId: string) => nodeId === 'n1';
-    await aggregate.heardRemote('s4', 'n1', drivesN1);
+    await aggregate.heardRemote('s4', ['n1'], drivesN1);
     expect(told).to.deep.equal([{ nodeId: 'n1', generation: 2 }]);
     // Migrated by other Controllers to n2 and back: the Agent on n1 removed its copy meanwhile, so it must hear of it again.
     await repos.servers.update({ _id: 's4' }, { nodeId: 'n2' });
-    await aggregate.heardRemote('s4', 'n2', drivesN1);
+    await aggregate.heardRemote('s4', ['n2'], drivesN1);
     await repos.servers.update({ _id: 's4' }, { nodeId: 'n1' });
-    await aggregate.heardRemote('s4', 'n1', drivesN1);
+    await aggregate.heardRemote('s4', ['n1'], drivesN1);
     expect(told).to.deep.equal([{ nodeId: 'n1', generation: 2 }, { nodeId: 'n1', generation: 2 }]);
+  });
+
+  it('the holder of the Node a migration rolling back removes its copy from hears the change, though the server is on another Node', async () => {
+    await repos.servers.insert({ ...record('s5'), nodeId: 'n2', workflow: { kind: 'MIGRATE', startedAt: at, step: 'rolling back', targetNodeId: 'n1', removeOnNodeId: 'n1' } });
+    const drivesN1 = (nodeId: string) => nodeId === 'n1';
+    await aggregate.heardRemote('s5', ['n2'], drivesN1);
+    expect(told, 'named only by its Node').to.deep.equal([]);
+    await aggregate.heardRemote('s5', ['n2', 'n1'], drivesN1);
+    expect(told).to.deep.equal([{ nodeId: 'n1', generation: 1 }]);
   });
 
   it('a change whose record a report\'s turn read first (the actor rebuilt from it) is still sent on when heard', async () => {
@@ -92,7 +101,7 @@ describe('server changes heard from another Controller', () => {
     // The Agent's report arrives before the feed: its turn rebuilds the actor from the newer record, and sends nothing.
     aggregate.requireAccepts(changed, { type: 'STOP', at } as const);
     expect(told).to.deep.equal([]);
-    await aggregate.heardRemote('s2', 'n1', (nodeId) => nodeId === 'n1');
+    await aggregate.heardRemote('s2', ['n1'], (nodeId) => nodeId === 'n1');
     expect(told).to.deep.equal([{ nodeId: 'n1', generation: 2 }]);
   });
 

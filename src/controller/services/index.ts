@@ -198,8 +198,11 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   // A workflow waiting on a Node another Controller drives hears its reports through the records that Controller writes.
   const reportsHeard = new ReportsHeard(agents, readServer, drivesNode, deps.logger);
   const serverFeed = new ServerWatchFeed(deps.repos.serverFeed, serverWatchFeed, async (heard) => {
-    await serverAggregate.heardRemote(heard.serverId, heard.change.event === 'server' ? heard.change.data.nodeId : undefined, drivesNode);
-    await reportsHeard.changedElsewhere(heard.serverId);
+    try {
+      await serverAggregate.heardRemote(heard.serverId, [heard.change.event === 'server' ? heard.change.data.nodeId : undefined, heard.removeOnNodeId], drivesNode);
+    } finally {
+      await reportsHeard.changedElsewhere(heard.serverId);
+    }
   }, deps);
   // The network: its proxy's routes follow every server and Node change that shapes them.
   const routePush = new NetworkRoutePush(networkState, desiredSender, serverWatch, fleet, deps.logger);
@@ -230,7 +233,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const backups = createBackupServices({ deps, access, audit, servers: serverAggregate, agents, fleet, serverChanges: serverWatch, timers: deps.scheduleTimers, followEveryMs: byLease ? 2000 : undefined });
   // Workflows of servers, on one runner: migrations (and drains), restores, software updates.
   const workflows = createWorkflowServices({
-    deps, access, servers: serverAggregate, placing, templates: deps.templates, nodes, fleet, agents, forward: linkForward, reports: reportsHeard, directory: nodeDirectory, desired: desiredSender, serverChanges: serverWatch, backups, catalog,
+    deps, access, servers: serverAggregate, placing, templates: deps.templates, nodes, fleet, agents, forward: linkForward, reports: reportsHeard, drives: drivesNode, directory: nodeDirectory, desired: desiredSender, serverChanges: serverWatch, backups, catalog,
     artifacts: plugins.artifacts, fileChanges, reconnectGraceMs: (deps.nodeTimings ?? defaultNodeTimings).unreachableAfterMs,
     migrationTimings: deps.migrationTimings, updateTimings: deps.updateTimings,
   });

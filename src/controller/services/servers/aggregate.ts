@@ -259,13 +259,13 @@ export class ServerAggregate {
    * the change names, or the one known here) that is at once, and a change of what the Node runs
    * is sent to it as a change made here would be. The others read it at its next use.
    */
-  heardRemote(serverId: string, namedNodeId: string | undefined, drives: (nodeId: string) => boolean): Promise<void> {
+  heardRemote(serverId: string, namedNodeIds: readonly (string | undefined)[], drives: (nodeId: string) => boolean): Promise<void> {
     return this.locked(serverId, async () => {
       const knownNodeId = this.observedMemo.get(serverId)?.nodeId;
       this.fleet.remove(serverId);
       this.observedMemo.forget(serverId);
       // A server not (or no longer) on a Node driven here is sent nothing; what was sent is forgotten, so its move back is sent again.
-      if (![namedNodeId, knownNodeId].some((id) => id !== undefined && drives(id))) {
+      if (![...namedNodeIds, knownNodeId].some((id) => id !== undefined && drives(id))) {
         this.sentGenerations.delete(serverId);
         return;
       }

@@ -18,6 +18,8 @@ export interface JournalEntry {
   change: ServerChangeEvent;
   /** When the record was written (its `updatedAt`, later at every write): orders two states of one generation; never sent to clients. */
   at?: string;
+  /** The Node a workflow has remove its copy of the server (`workflow.removeOnNodeId`), so its holder hears the change too; never sent to clients. */
+  removeOnNodeId?: string;
 }
 
 export interface WatchSink {

@@ -82,6 +82,7 @@ export class ServerWatchStream {
         // The state as it is now: later clients resuming get what this moment looked like.
         change: deleted ? { event: 'server-deleted', data: { id: doc._id } } : { event: 'server', data: this.view(doc) },
         ...(deleted ? {} : { at: doc.updatedAt }),
+        ...(doc.workflow?.removeOnNodeId ? { removeOnNodeId: doc.workflow.removeOnNodeId } : {}),
       };
       this.order.own(ordered(value));
       for (const listener of this.ownListeners) listener(value);

@@ -41,6 +41,8 @@ export interface WorkflowDeps {
   /** With several Controllers: how a migration asks a Node another Controller drives, and hears that Node's reports. */
   forward?: LinkForward;
   reports?: Pick<AgentInbound, 'onServerReport'>;
+  /** Whether this Controller drives the Node (every Node, on the embedded store). */
+  drives: (nodeId: string) => boolean;
   directory: NodeDirectory;
   desired: DesiredChanges;
   serverChanges: ServerChangeHub;
@@ -69,7 +71,7 @@ export function createWorkflowServices(d: WorkflowDeps) {
   const calls = new RawNodeCalls(d.agents);
   const ready = (nodeId: string) => nodeReady(d.fleet, nodeId, backupDeadlines.nodeReadyMs);
   const migrations = new MigrationService({
-    deps, servers, placing: d.placing, templates, directory: d.directory, desired: d.desired, nodeStates: d.fleet, agents: d.agents, forward: d.forward, reports: d.reports ?? d.agents, fileChanges: d.fileChanges,
+    deps, servers, placing: d.placing, templates, directory: d.directory, desired: d.desired, nodeStates: d.fleet, agents: d.agents, forward: d.forward, reports: d.reports ?? d.agents, drives: d.drives, fileChanges: d.fileChanges,
     timings: d.migrationTimings ?? defaultMigrationTimings, copies,
   }, d.access, runner);
   const restore = new RestoreService({

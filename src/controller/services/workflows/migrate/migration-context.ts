@@ -40,6 +40,8 @@ export interface MigrationContext {
   forward?: LinkForward;
   /** Reports of the server from its Nodes: heard from the Agents here, or read from the store when another Controller drives the Node. */
   reports: Pick<AgentInbound, 'onServerReport'>;
+  /** Whether this Controller drives the Node (every Node, on the embedded store). */
+  drives: (nodeId: string) => boolean;
   fileChanges: Pick<FileChangesUnderWay, 'settled'>;
   timings: MigrationTimings;
   /** Where each copy's bytes and path are told (the metrics). */
