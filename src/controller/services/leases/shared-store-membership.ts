@@ -101,7 +101,7 @@ export class SharedStoreMembership implements ClusterMembership {
     const term = keeper.termFor(resource);
     if (term !== undefined) return { kind: 'mine', term };
     const held = keeper.holds().includes(resource);
-    if (!this.handedBack.heldOff(resource, this.clock.now().getTime()) && await keeper.claim(resource)) {
+    if (!this.handedBack.heldOff(resource, this.clock.now().getTime()) && await this.claim(resource)) {
       if (!held) await this.gained(nodeId);
       const claimed = keeper.termFor(resource);
       if (claimed !== undefined) return { kind: 'mine', term: claimed };
@@ -237,12 +237,13 @@ export class SharedStoreMembership implements ClusterMembership {
       this.leases.withPrefix('controller:'),
       this.leases.withPrefix('node:'),
     ]);
-    const taken = new Set(nodeLeases.filter((d) => d.expiresAt > now).map((d) => d._id));
+    // What is held here is the renewal's: the leases read before an Agent's hello was admitted here may show its Node free.
+    const taken = new Set([...nodeLeases.filter((d) => d.expiresAt > now).map((d) => d._id), ...keeper.holds()]);
     const free = nodes.map((n) => n._id).filter((id) => !taken.has(nodeResource(id)));
     const share = fairShare(nodes.length, controllers.filter((d) => d.expiresAt > now).length);
     for (const nodeId of nodesToClaim(free, this.heldCount, share, this.controllerId)) {
       if (this.stopped) return;
-      if (await keeper.claim(nodeResource(nodeId))) await this.gained(nodeId);
+      if (await this.claim(nodeResource(nodeId))) await this.gained(nodeId);
     }
     const view = shareView(nodes.map((n) => nodeResource(n._id)), nodeLeases, controllers, now, { id: this.controllerId, held: this.heldCount });
     if (shouldHandBack(this.controllerId, view)) await this.handBackNode();
@@ -283,12 +284,12 @@ export class SharedStoreMembership implements ClusterMembership {
     const keeper = this.keeper!;
     const now = this.clock.now().getTime();
     const [controllers, jobLeases] = await Promise.all([this.leases.withPrefix('controller:'), this.leases.withPrefix('fleet:')]);
-    const taken = new Set(jobLeases.filter((d) => d.expiresAt > now).map((d) => d._id));
+    const taken = new Set([...jobLeases.filter((d) => d.expiresAt > now).map((d) => d._id), ...keeper.holds()]);
     const free = fleetJobNames.filter((job) => !taken.has(jobResource(job)));
     const held = keeper.holds().filter((r) => jobOfResource(r) !== undefined).length;
     for (const job of jobsToClaim(free, held, controllers.filter((d) => d.expiresAt > now).length, this.controllerId)) {
       if (this.stopped) return;
-      if (await keeper.claim(jobResource(job))) void this.startJob(jobs, job);
+      if (await this.claim(jobResource(job))) void this.startJob(jobs, job);
     }
     const mine = keeper.holds().filter((r) => jobOfResource(r) !== undefined);
     const view = shareView(fleetJobNames.map(jobResource), jobLeases, controllers, now, { id: this.controllerId, held: mine.length });
@@ -315,6 +316,18 @@ export class SharedStoreMembership implements ClusterMembership {
     if (await jobs.gained(job)) return;
     if (this.keeper!.termFor(jobResource(job)) === undefined) return;
     await this.keeper!.release(jobResource(job)).catch((err: unknown) => this.deps.logger.warn({ err, job }, 'handing back the lease of a job that failed to start failed; it expires instead'));
+  }
+
+  /**
+   * Claims the resource. One held here that the store does not give again (another Controller took
+   * it meanwhile) is lost like any other, its stream ended: dropped in silence, its Agent stayed
+   * connected here while the new holder showed the Node UNREACHABLE (the 1,000-fault bench, fault 528).
+   */
+  private async claim(resource: string): Promise<boolean> {
+    const held = this.keeper!.holds().includes(resource);
+    if (await this.keeper!.claim(resource)) return true;
+    if (held) this.lost(resource);
+    return false;
   }
 
   private loseAll(why: string, err?: unknown): void {

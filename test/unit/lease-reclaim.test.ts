@@ -1,0 +1,104 @@
+import { expect } from 'chai';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NodeFleet, initialStatus } from '../../src/controller/actors/fleet.js';
+import { defaultNodeTimings } from '../../src/controller/actors/node-machine.js';
+import type { LeaseTiming } from '../../src/controller/domain/lease-timing.js';
+import { AgentSessions } from '../../src/controller/link/session-registry.js';
+import type { LeaseChange } from '../../src/controller/services/leases/membership.js';
+import { SharedStoreMembership } from '../../src/controller/services/leases/shared-store-membership.js';
+import { EmbeddedAdapter } from '../../src/controller/store/embedded/embedded-adapter.js';
+import type { LeaseStore } from '../../src/controller/store/lease-store.js';
+import type { NodeDoc } from '../../src/controller/store/records.js';
+import { openRepositories, type Repositories } from '../../src/controller/store/repositories.js';
+import { systemClock } from '../../src/shared/clock.js';
+import { silentLogger } from '../../src/shared/logger.js';
+import { waitFor } from '../support/wait-for.js';
+
+/** Rounds every 300 ms, to see several in a test. */
+const fast: LeaseTiming = { ttlMs: 1_500, renewEveryMs: 300, marginMs: 300 };
+/** No round after the first during a test: what a test does to the leases is not renewed away. */
+const slow: LeaseTiming = { ttlMs: 60_000, renewEveryMs: 20_000, marginMs: 10_000 };
+const node = (id: string): NodeDoc => ({
+  _id: id, name: id, nameKey: id, address: '', adminState: 'ENABLED', enrolledAt: '2026-01-01T00:00:00.000Z',
+  status: initialStatus(), conditions: [], createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
+});
+
+/**
+ * A Node whose lease this Controller holds is never dropped without a word: a round reading the
+ * leases from before an Agent's hello was admitted (its Node free then) does not claim it again,
+ * and a held lease the store does not give again is lost (its stream ended), so its Agent dials
+ * the new holder instead of staying connected to a Controller that no longer drives it.
+ */
+describe('a lease held here, in a lease round that read the store before it was taken', function () {
+  this.timeout(15_000);
+  let dir: string;
+  let repos: Repositories;
+  let membership: SharedStoreMembership;
+  let changes: LeaseChange[];
+  let disconnected: string[];
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'cairn-lease-reclaim-'));
+    repos = await openRepositories(await EmbeddedAdapter.open(dir, systemClock));
+  });
+
+  async function start(timing: LeaseTiming): Promise<void> {
+    const fleet = new NodeFleet({ clock: systemClock, logger: silentLogger, timings: defaultNodeTimings });
+    const agents = new AgentSessions(silentLogger);
+    disconnected = [];
+    agents.disconnect = (nodeId: string) => void disconnected.push(nodeId);
+    membership = new SharedStoreMembership('controller-c', { repos, fleet, agents, logger: silentLogger, clock: systemClock, timing });
+    changes = [];
+    membership.onChange((change) => changes.push(change));
+    await membership.start({ address: 'c.example:8443', httpAddress: 'c.example:8080' });
+  }
+  afterEach(async () => {
+    await (membership as SharedStoreMembership | undefined)?.stop();
+    await repos.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** The store's leases as a round read them before `nodeId` was taken, and its claims of that Node refused. */
+  function staleViewOf(nodeId: string): { claims: number } {
+    const leases = (membership as unknown as { leases: LeaseStore }).leases;
+    const withPrefix = leases.withPrefix.bind(leases);
+    const seen = { claims: 0 };
+    leases.withPrefix = async (prefix) => (await withPrefix(prefix)).filter((d) => d._id !== `node:${nodeId}`);
+    const acquire = leases.acquire.bind(leases);
+    leases.acquire = (resource, ...rest) => {
+      if (resource !== `node:${nodeId}`) return acquire(resource, ...rest);
+      seen.claims++;
+      return Promise.resolve(undefined);
+    };
+    return seen;
+  }
+
+  it('a Node admitted here is not claimed again by a round that saw it free: it stays driven here', async () => {
+    await start(fast);
+    // Another Controller drives n0, so this one's share (both Nodes) leaves room to claim one more.
+    await repos.leases.insert({ _id: 'node:n0', holder: 'controller-other', holderAddress: 'other.example:8443', term: 1, expiresAt: Date.now() + 60_000 });
+    await repos.nodes.insert(node('n0'));
+    await repos.nodes.insert(node('n1'));
+    await waitFor(() => membership.termFor('n1') !== undefined, { timeoutMs: 5_000, what: 'n1 claimed' });
+    const seen = staleViewOf('n1');
+    const renewedPast = Date.now() + 3 * fast.ttlMs;
+    await waitFor(() => Date.now() > renewedPast, { timeoutMs: 10_000, intervalMs: 100, what: 'three lease times of rounds' });
+    expect(seen.claims, 'claims of a Node held here').to.equal(0);
+    expect(membership.termFor('n1')).to.be.a('number');
+    expect(changes).to.deep.equal(['gained']);
+  });
+
+  it('a held lease the store does not give again at an Agent\'s hello is lost, its stream ended', async () => {
+    await repos.nodes.insert(node('n2'));
+    await start(slow);
+    expect(membership.termFor('n2'), 'claimed in the first round').to.be.a('number');
+    // Within its margin by this Controller's clock (a slow renewal): the hello claims it again, and another Controller has it.
+    (membership as unknown as { keeper: { held: Map<string, { expiresAt: number }> } }).keeper.held.get('node:n2')!.expiresAt = Date.now();
+    staleViewOf('n2');
+    expect((await membership.admit('n2')).kind).to.not.equal('mine');
+    expect(changes).to.deep.equal(['gained', 'lost']);
+    expect(disconnected).to.deep.equal(['n2']);
+  });
+});
