@@ -29,9 +29,10 @@ const node = (id: string): NodeDoc => ({
  * A Node whose lease this Controller holds is never dropped without a word: a round reading the
  * leases from before an Agent's hello was admitted (its Node free then) does not claim it again,
  * and a held lease the store does not give again is lost (its stream ended), so its Agent dials
- * the new holder instead of staying connected to a Controller that no longer drives it.
+ * the new holder instead of staying connected to a Controller that no longer drives it. A hello
+ * waits for the Node's actor a round is building, so its session is never left on the old one.
  */
-describe('a lease held here, in a lease round that read the store before it was taken', function () {
+describe('a Node\'s lease and actor here, against a lease round that read the store earlier', function () {
   this.timeout(15_000);
   let dir: string;
   let repos: Repositories;
@@ -44,8 +45,10 @@ describe('a lease held here, in a lease round that read the store before it was 
     repos = await openRepositories(await EmbeddedAdapter.open(dir, systemClock));
   });
 
+  let fleet: NodeFleet;
+
   async function start(timing: LeaseTiming): Promise<void> {
-    const fleet = new NodeFleet({ clock: systemClock, logger: silentLogger, timings: defaultNodeTimings });
+    fleet = new NodeFleet({ clock: systemClock, logger: silentLogger, timings: defaultNodeTimings });
     const agents = new AgentSessions(silentLogger);
     disconnected = [];
     agents.disconnect = (nodeId: string) => void disconnected.push(nodeId);
@@ -100,5 +103,33 @@ describe('a lease held here, in a lease round that read the store before it was 
     expect((await membership.admit('n2')).kind).to.not.equal('mine');
     expect(changes).to.deep.equal(['gained', 'lost']);
     expect(disconnected).to.deep.equal(['n2']);
+  });
+
+  it('a hello while a lease round reloads the Node is admitted once the reload is done, so its session lands on the actor that stays', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const findById = repos.nodes.findById.bind(repos.nodes);
+    repos.nodes.findById = async (id) => {
+      if (id === 'n3') await gate;
+      return findById(id);
+    };
+    await start(fast);
+    const order: string[] = [];
+    const add = fleet.add.bind(fleet);
+    fleet.add = (doc) => {
+      order.push(`actor of ${doc._id}`);
+      return add(doc);
+    };
+    await repos.nodes.insert(node('n3'));
+    // The round claimed it and is reading its record for the new actor.
+    await waitFor(() => membership.termFor('n3') !== undefined, { timeoutMs: 5_000, what: 'n3 claimed' });
+    const admitted = membership.admit('n3').then((a) => order.push(`admitted ${a.kind}`));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(order, 'admitted before the reload ended').to.deep.equal([]);
+    release();
+    await admitted;
+    expect(order).to.deep.equal(['actor of n3', 'admitted mine']);
   });
 });

@@ -52,6 +52,8 @@ export class SharedStoreMembership implements ClusterMembership {
   private readonly started: Promise<void>;
   private markStarted!: () => void;
   private readonly handedBack: HandedBack;
+  /** Each Node's reload under way (`reload`): a hello is admitted once it is done. */
+  private readonly reloads = new Map<string, Promise<void>>();
   /** A job being handed back (stopping, then released): one at a time. */
   private handingBackJob = false;
 
@@ -96,6 +98,8 @@ export class SharedStoreMembership implements ClusterMembership {
 
   async admit(nodeId: string): Promise<Admission> {
     await this.started;
+    // A session must land on the Node's actor as it will stay, not on one a reload under way replaces.
+    await this.reloads.get(nodeId)?.catch(() => undefined);
     const keeper = this.keeper!;
     const resource = nodeResource(nodeId);
     const term = keeper.termFor(resource);
@@ -369,10 +373,24 @@ export class SharedStoreMembership implements ClusterMembership {
     this.reload(nodeId).catch((err: unknown) => this.deps.logger.warn({ err, nodeId }, 'reloading a Node after its lease was lost failed'));
   }
 
-  private async reload(nodeId: string): Promise<void> {
-    const doc = await this.deps.repos.nodes.findById(nodeId);
-    this.deps.fleet.remove(nodeId);
-    if (doc) this.deps.fleet.add(doc);
+  /**
+   * Reads the Node's record again into a new actor, after the reloads before it. An Agent's hello
+   * waits for it (see `admit`): a session admitted while a lease round's reload was still reading
+   * landed on the actor the reload then replaced, which never heard of it, and the Node stayed
+   * UNREACHABLE on its holder with its Agent connected there (CI's fault suite, 2d5316c).
+   */
+  private reload(nodeId: string): Promise<void> {
+    const run = (this.reloads.get(nodeId) ?? Promise.resolve()).catch(() => undefined).then(async () => {
+      const doc = await this.deps.repos.nodes.findById(nodeId);
+      this.deps.fleet.remove(nodeId);
+      if (doc) this.deps.fleet.add(doc);
+    });
+    const tracked: Promise<void> = run.finally(() => {
+      if (this.reloads.get(nodeId) === tracked) this.reloads.delete(nodeId);
+    });
+    tracked.catch(() => undefined);
+    this.reloads.set(nodeId, tracked);
+    return run;
   }
 
   private tell(change: LeaseChange, nodeId: string): void {
