@@ -60,6 +60,10 @@ const controlBackWithinMs = leaseTtlSeconds * 1000 + 10_000;
     // After a timeout the rig may be wedged: the outcome is summed up without long waits.
     const outcome = await faultOutcome(cluster, injector.faults, writer, watchers, injector.timeouts.length > 0 ? 5_000 : 30_000);
     for (const timeout of injector.timeouts) console.log(`      ${timeout}`);
+    // The first Node a timeout names, as every process told it: CI keeps no logs, so a failure there says why here.
+    const stuck = cluster.hosts.find((h) => injector.timeouts.some((t) => t.includes(h.nodeId)));
+    // From shortly before the stall (the timeout came 90 s after its fault): what led to it comes first.
+    if (stuck) for (const line of cluster.storyOf(stuck.nodeId, 150_000).slice(0, 150)) console.log(`        ${line}`);
     for (const finding of outcome.lease.doubleDriven.slice(0, 10)) console.log(`      double driving: ${finding}`);
     console.log(`      ${injector.faults.length} faults in ${((Date.now() - started) / 1000).toFixed(0)} s: ${JSON.stringify({ ...outcome, lease: { ...outcome.lease, doubleDriven: outcome.lease.doubleDriven.length } })}`);
     expect(injector.timeouts, 'control back after every fault').to.deep.equal([]);

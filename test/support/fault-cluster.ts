@@ -131,6 +131,26 @@ export class FaultCluster {
     return this.hosts.map((h) => jsonLines(h.agent.stderr));
   }
 
+  /**
+   * What every process said of a Node in the last `ms` before now, in time order, one line each
+   * (`controller-1#3` is slot 1's fourth process): its own Agent's lines, and the Controllers'
+   * lines that name it or lose every lease. For a run that failed without its logs kept (CI).
+   */
+  storyOf(nodeId: string, ms: number): string[] {
+    const since = Date.now() - ms;
+    const host = this.hosts.find((h) => h.nodeId === nodeId);
+    const sources: [string, Record<string, unknown>[], (l: Record<string, unknown>) => boolean][] = [
+      ...this.slots.flatMap((s) => [...s.pastLogs, s.process.stderr].map((text, i): [string, Record<string, unknown>[], (l: Record<string, unknown>) => boolean] =>
+        [`controller-${s.index}#${i}`, jsonLines(text), (l) => l.nodeId === nodeId || l.event === 'leases_lost' || l.event === 'cluster_joined'])),
+      ...(host ? [['agent', jsonLines(host.agent.stderr), () => true] as [string, Record<string, unknown>[], (l: Record<string, unknown>) => boolean]] : []),
+    ];
+    const lines = sources.flatMap(([who, logs, keep]) => logs.filter((l) => typeof l.time === 'number' && l.time >= since && keep(l)).map((l) => ({ who, l })));
+    return lines.sort((a, b) => (a.l.time as number) - (b.l.time as number)).map(({ who, l }) => {
+      const { time, level, event, msg, term, reason, owner } = l as Record<string, string | number | undefined>;
+      return `${new Date(time as number).toISOString().slice(11, 23)} ${who} ${level} ${event ?? ''} ${term ?? ''} ${reason ?? ''} ${owner ?? ''} ${String(msg ?? '').slice(0, 80)}`.replace(/ +/g, ' ');
+    });
+  }
+
   async gamePidOf(host: FaultHost): Promise<number> {
     return (JSON.parse(await readFile(join(host.dir, 'servers', host.serverId, 'state', 'run.json'), 'utf8')) as { gamePid: number }).gamePid;
   }
