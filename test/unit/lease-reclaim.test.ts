@@ -132,4 +132,18 @@ describe('a Node\'s lease and actor here, against a lease round that read the st
     await admitted;
     expect(order).to.deep.equal(['actor of n3', 'admitted mine']);
   });
+
+  it('a Node whose record cannot be read after an Agent\'s hello claimed it is given up, not held without an actor', async () => {
+    let failing = true;
+    const findById = repos.nodes.findById.bind(repos.nodes);
+    repos.nodes.findById = (id) => (id === 'n4' && failing ? Promise.reject(new Error('store timed out')) : findById(id));
+    // No round after the first: the hello claims it.
+    await start(slow);
+    await repos.nodes.insert(node('n4'));
+    expect((await membership.admit('n4')).kind).to.equal('unavailable');
+    expect(membership.termFor('n4'), 'held with no actor, every later hello would be refused as not loaded').to.equal(undefined);
+    failing = false;
+    expect(await membership.admit('n4')).to.deep.include({ kind: 'mine' });
+    expect(fleet.has('n4')).to.equal(true);
+  });
 });

@@ -353,7 +353,14 @@ export class SharedStoreMembership implements ClusterMembership {
       this.deps.logger.warn({ event: 'lease_claimed_late', nodeId }, 'the store answered the claim of the Node too late to drive it under; it is claimed again later');
       return;
     }
-    await this.reload(nodeId);
+    try {
+      await this.reload(nodeId);
+    } catch (err) {
+      // Held with no actor, every hello would be answered "not loaded" for as long as the lease is renewed: let it go.
+      this.deps.logger.warn({ event: 'lease_given_up', err, nodeId }, 'the Node\'s record could not be read after its lease was gained; the lease is given up and claimed again later');
+      if (this.keeper!.forget(resource)) this.lost(resource);
+      return;
+    }
     // Lost during the reload (a failed round): that was said already.
     if (!this.keeper!.holds().includes(resource)) return;
     this.deps.logger.info({ event: 'lease_gained', nodeId, term }, 'driving the Node');
