@@ -1,5 +1,6 @@
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import type { Clock } from '../../../shared/clock.js';
+import { KeyedMutex } from '../../../shared/keyed-mutex.js';
 import type { Logger } from '../../../shared/logger.js';
 import type { NodeFleet } from '../../actors/fleet.js';
 import type { Admission } from '../../core/node-ownership.js';
@@ -52,8 +53,8 @@ export class SharedStoreMembership implements ClusterMembership {
   private readonly started: Promise<void>;
   private markStarted!: () => void;
   private readonly handedBack: HandedBack;
-  /** Each Node's reload under way (`reload`): a hello is admitted once it is done. */
-  private readonly reloads = new Map<string, Promise<void>>();
+  /** Each Node's reloads (`reload`), one after the other: a hello is admitted once those under way are done. */
+  private readonly rebuilds = new KeyedMutex();
   /** A job being handed back (stopping, then released): one at a time. */
   private handingBackJob = false;
 
@@ -99,7 +100,7 @@ export class SharedStoreMembership implements ClusterMembership {
   async admit(nodeId: string): Promise<Admission> {
     await this.started;
     // A session must land on the Node's actor as it will stay, not on one a reload under way replaces.
-    await this.reloads.get(nodeId)?.catch(() => undefined);
+    await this.rebuilds.run(nodeId, () => Promise.resolve());
     const keeper = this.keeper!;
     const resource = nodeResource(nodeId);
     const term = keeper.termFor(resource);
@@ -381,24 +382,17 @@ export class SharedStoreMembership implements ClusterMembership {
   }
 
   /**
-   * Reads the Node's record again into a new actor, after the reloads before it. An Agent's hello
-   * waits for it (see `admit`): a session admitted while a lease round's reload was still reading
-   * landed on the actor the reload then replaced, which never heard of it, and the Node stayed
-   * UNREACHABLE on its holder with its Agent connected there (CI's fault suite, 2d5316c).
+   * Reads the Node's record again into a new actor. A hello waits for it (`admit`): a session admitted
+   * meanwhile landed on the actor it replaced, and the Node stayed UNREACHABLE with its Agent connected.
    */
   private reload(nodeId: string): Promise<void> {
-    const run = (this.reloads.get(nodeId) ?? Promise.resolve()).catch(() => undefined).then(async () => {
+    return this.rebuilds.run(nodeId, async () => {
       const doc = await this.deps.repos.nodes.findById(nodeId);
       this.deps.fleet.remove(nodeId);
       if (doc) this.deps.fleet.add(doc);
     });
-    const tracked: Promise<void> = run.finally(() => {
-      if (this.reloads.get(nodeId) === tracked) this.reloads.delete(nodeId);
-    });
-    tracked.catch(() => undefined);
-    this.reloads.set(nodeId, tracked);
-    return run;
   }
+
 
   private tell(change: LeaseChange, nodeId: string): void {
     for (const listener of this.listeners) listener(change, nodeId);
