@@ -146,4 +146,25 @@ describe('a Node\'s lease and actor here, against a lease round that read the st
     expect(await membership.admit('n4')).to.deep.include({ kind: 'mine' });
     expect(fleet.has('n4')).to.equal(true);
   });
+
+  it('the first lease round at start is bounded like the later ones: a lease gained at a hello meanwhile is lost in time, its stream ended', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const find = repos.nodes.find.bind(repos.nodes);
+    // The first round's claims read the enrolled Nodes and hang there (a busy store).
+    repos.nodes.find = async (...args) => {
+      await gate;
+      return find(...args);
+    };
+    await repos.nodes.insert(node('n5'));
+    const started = start(fast);
+    expect(await membership.admit('n5')).to.deep.include({ kind: 'mine' });
+    // Unbounded, the round ran on and nothing was renewed or lost: the Agent stayed connected under a term past its margin.
+    await waitFor(() => disconnected.includes('n5'), { timeoutMs: 3 * fast.ttlMs, what: 'the stream of n5 ended when the first round overran' });
+    expect(changes).to.deep.equal(['gained', 'lost']);
+    release();
+    await started;
+  });
 });

@@ -81,7 +81,8 @@ export class SharedStoreMembership implements ClusterMembership {
     await this.register();
     this.markStarted();
     this.deps.logger.info({ event: 'cluster_joined', controllerId: this.controllerId, address: self.address }, 'joined the Controllers on this store');
-    await this.renewal().then(() => this.claims()).catch((err: unknown) => this.deps.logger.warn({ err }, 'the first lease round failed'));
+    // Bounded like every later round: a lease gained at a hello meanwhile must not be driven past its margin while this one runs on.
+    await this.round();
     this.schedule();
   }
 
@@ -144,7 +145,7 @@ export class SharedStoreMembership implements ClusterMembership {
 
   private schedule(): void {
     if (this.stopped) return;
-    this.timer = setTimeout(() => void this.tick(), this.deps.timing.renewEveryMs);
+    this.timer = setTimeout(() => void this.round().then(() => this.schedule()), this.deps.timing.renewEveryMs);
   }
 
   /**
@@ -159,9 +160,9 @@ export class SharedStoreMembership implements ClusterMembership {
    * - The claims have the renewal interval of their own: a lease just renewed is good for a whole
    *   time to live, so slow claims (a Node reloaded on a busy store) do not cost the leases the
    *   renewal kept; the next renewal still comes before their margin (isSafeTiming).
-   * The next round starts only once this one settled, so rounds never overlap.
+   * The next round is scheduled only once this one settled (`schedule`), so rounds never overlap.
    */
-  private async tick(): Promise<void> {
+  private async round(): Promise<void> {
     const renewFor = this.keeper!.drivableForMs() ?? this.deps.timing.renewEveryMs;
     try {
       if (await this.inTime(this.renewal(), renewFor, 'the store did not answer the renewal in time')) {
@@ -169,8 +170,6 @@ export class SharedStoreMembership implements ClusterMembership {
       }
     } catch (err) {
       this.loseAll('the renewal failed', err);
-    } finally {
-      this.schedule();
     }
   }
 
@@ -392,7 +391,6 @@ export class SharedStoreMembership implements ClusterMembership {
       if (doc) this.deps.fleet.add(doc);
     });
   }
-
 
   private tell(change: LeaseChange, nodeId: string): void {
     for (const listener of this.listeners) listener(change, nodeId);
