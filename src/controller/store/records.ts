@@ -116,6 +116,11 @@ export interface PasswordResetDoc {
   attemptHash?: string;
   /** The credential id the use issued, so a retried attempt gets a credential equal in force. */
   credentialId?: string;
+  /**
+   * 0 until the token's one use sets it to 1: the version that use is written over, so that of two
+   * redemptions at once one wins on FerretDB too. Absent on tokens issued before it existed.
+   */
+  uses?: number;
 }
 
 export interface NetworkDoc {
@@ -235,6 +240,11 @@ export interface EnrollmentTokenDoc {
   attemptHash?: string;
   /** The credential id the use issued, so a retried attempt gets a credential equal in force. */
   credentialId?: string;
+  /**
+   * 0 until the token's one use sets it to 1: the version that use is written over, so that of two
+   * redemptions at once one wins on FerretDB too. Absent on tokens issued before it existed.
+   */
+  uses?: number;
 }
 
 export type ActorKind = 'USER' | 'API_TOKEN' | 'AGENT' | 'SYSTEM';

@@ -18,6 +18,9 @@ export const defaultEnrollmentTtlMs = 60 * 60 * 1000;
  * is worth no more than its credential file.
  */
 export const enrollmentReplayWindowMs = 15 * 60 * 1000;
+/** How many times a redemption that lost reads the token for the winner's use: 2 s at 20 ms apart. */
+const usedTokenReads = 100;
+
 /** Shorter attempt ids are not random enough to stand for the Agent that drew them. */
 const minAttemptIdLength = 16;
 const isAttemptId = (id: string) => id.length >= minAttemptIdLength;
@@ -61,7 +64,7 @@ export class NodeEnrollment {
     const now = this.deps.clock.now();
     const expiresAt = new Date(now.getTime() + this.ttlMs).toISOString();
     await this.deps.repos.enrollmentTokens.insert({
-      _id: this.deps.ids.next(), nodeId, hash: sha256(token), createdAt: now.toISOString(), expiresAt,
+      _id: this.deps.ids.next(), nodeId, hash: sha256(token), createdAt: now.toISOString(), expiresAt, uses: 0,
     });
     return { token, expiresAt };
   }
@@ -107,17 +110,33 @@ export class NodeEnrollment {
     if (!node) throw new EnrollmentRefusedError('unknown_token');
     if (node.adminState === 'REVOKED') throw new EnrollmentRefusedError('node_revoked', node._id);
     // Compare-and-set: of two concurrent redemptions exactly one marks the token used; the other is
-    // answered as a retry (the same attempt) or refused (any other).
+    // answered as a retry (the same attempt) or refused (any other). Written over the token's version
+    // (`uses`), since FerretDB checks a plain conditional write's filter apart from the write.
     const now = nowIso(this.deps);
     const credentialId = randomBytes(16).toString('base64url');
-    const use: Partial<EnrollmentTokenDoc> = { usedAt: now, credentialId, ...(isAttemptId(attemptId) ? { attemptHash: sha256(attemptId) } : {}) };
-    const won = await this.deps.repos.enrollmentTokens.update({ _id: record._id, usedAt: { $exists: false } }, use);
+    const use: Partial<EnrollmentTokenDoc> = { usedAt: now, credentialId, ...(isAttemptId(attemptId) ? { attemptHash: sha256(attemptId) } : {}), uses: 1 };
+    const tokens = this.deps.repos.enrollmentTokens;
+    const won = record.uses === 0
+      ? await tokens.updateVersions([{ id: record._id, field: 'uses', value: 0 }], use)
+      : await tokens.update({ _id: record._id, usedAt: { $exists: false } }, use);
     if (won !== 1) {
-      const used = await this.deps.repos.enrollmentTokens.findById(record._id);
+      const used = await this.usedToken(record._id);
       if (!used?.usedAt) throw new EnrollmentRefusedError('unknown_token');
       return this.retry(used, attemptId);
     }
     return { nodeId: node._id, credential: await this.complete(node, credentialId, now), retry: false };
+  }
+
+  /**
+   * The token as the redemption that won left it. Over a claimed version (FerretDB) the winner may
+   * still be writing when the loser is refused: read again, briefly, until its use shows.
+   */
+  private async usedToken(id: string): Promise<EnrollmentTokenDoc | null> {
+    for (let reads = 1; ; reads++) {
+      const token = await this.deps.repos.enrollmentTokens.findById(id);
+      if (!token || token.usedAt || reads >= usedTokenReads) return token;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 
   /**
