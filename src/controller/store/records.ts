@@ -112,14 +112,7 @@ export interface PasswordResetDoc {
   createdAt: string;
   expiresAt: string;
   usedAt?: string;
-  /** SHA-256 of the enrollment attempt id that used the token: the same attempt may get its credential again. */
-  attemptHash?: string;
-  /** The credential id the use issued, so a retried attempt gets a credential equal in force. */
-  credentialId?: string;
-  /**
-   * 0 until the token's one use sets it to 1: the version that use is written over, so that of two
-   * redemptions at once one wins on FerretDB too. Absent on tokens issued before it existed.
-   */
+  /** As an enrollment token's: 0 until the reset's one use sets it to 1, the version that use is written over. */
   uses?: number;
 }
 

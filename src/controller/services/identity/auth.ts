@@ -186,6 +186,7 @@ export class AuthService {
       hash: sha256(token),
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + resetValidSeconds * 1000).toISOString(),
+      uses: 0,
     };
     await this.deps.repos.passwordResets.insert(doc);
     audit.detail({ resetId: doc._id, expiresAt: doc.expiresAt });
@@ -203,8 +204,12 @@ export class AuthService {
     const now = nowIso(this.deps);
     if (!doc || !sameHash(doc.hash, hash) || doc.usedAt || now >= doc.expiresAt) throw new DomainError('invalid_token');
     slot.release();
-    // Claim first, so two concurrent redemptions cannot both succeed.
-    const claimed = await this.deps.repos.passwordResets.update({ _id: doc._id, usedAt: { $exists: false } }, { usedAt: now });
+    // Claim first, so two concurrent redemptions cannot both succeed: over the reset's version, which
+    // FerretDB honours where it checks a plain conditional write's filter apart from the write.
+    const resets = this.deps.repos.passwordResets;
+    const claimed = doc.uses === 0
+      ? await resets.updateVersions([{ id: doc._id, field: 'uses', value: 0 }], { usedAt: now, uses: 1 })
+      : await resets.update({ _id: doc._id, usedAt: { $exists: false } }, { usedAt: now });
     if (claimed === 0) throw new DomainError('invalid_token');
     audit.actorUserId = doc.userId;
     audit.target(doc.userId);
