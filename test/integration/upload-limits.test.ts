@@ -38,6 +38,49 @@ function openUpload(baseUrl: string, path: string, declaredBytes: number, header
   return { req, answer, closed };
 }
 
+type Answer = Awaited<OpenUpload['answer']>;
+
+/**
+ * Opens two trickling uploads (a write every 200 ms) and probes with a small one until a probe is
+ * refused with 429: both hold their slots then. A request is admitted once its session is read, and
+ * on FerretDB a later one can be read first: a probe may take a slot before a held upload does
+ * (answered 400 as no jar), and a held upload refused meanwhile is opened again.
+ */
+async function holdTwo(open: () => OpenUpload, probe: () => OpenUpload): Promise<{ held: OpenUpload[]; refused: Answer; stopTrickling: () => void }> {
+  const held: { upload: OpenUpload; timer: NodeJS.Timeout; answered: boolean }[] = [];
+  const stopTrickling = () => held.forEach((h) => clearInterval(h.timer));
+  const openOne = () => {
+    const upload = open();
+    upload.req.write(Buffer.alloc(1024));
+    const one = { upload, timer: setInterval(() => upload.req.write(Buffer.alloc(1024)), 200), answered: false };
+    void upload.answer.then(() => (one.answered = true), () => (one.answered = true));
+    held.push(one);
+  };
+  openOne();
+  openOne();
+  try {
+    const refused = await waitFor(async () => {
+      for (const h of held.filter((one) => one.answered)) {
+        clearInterval(h.timer);
+        held.splice(held.indexOf(h), 1);
+        openOne();
+      }
+      const answer = await probe().answer;
+      return answer.status === 429 ? answer : undefined;
+    }, { what: 'a third upload refused while two trickle', timeoutMs: 20_000 });
+    return { held: held.map((h) => h.upload), refused, stopTrickling };
+  } catch (err) {
+    stopTrickling();
+    throw err;
+  }
+}
+
+const smallUpload = (baseUrl: string, path: string, cookie: string) => () => {
+  const upload = openUpload(baseUrl, path, 1024, { cookie });
+  upload.req.end(Buffer.alloc(1024));
+  return upload;
+};
+
 describe('upload limits: silent bodies, refusals that do not read, slots', function () {
   this.timeout(30_000);
   let t: TestController;
@@ -97,25 +140,11 @@ describe('upload limits: silent bodies, refusals that do not read, slots', funct
   });
 
   it('lets two bodies stream at once; a third waits, then gets 429 with Retry-After', async () => {
-    const feeding: OpenUpload[] = [];
-    const timers: NodeJS.Timeout[] = [];
-    for (let i = 0; i < 2; i += 1) {
-      const upload = openUpload(t.baseUrl, uploadPath, 1024 * 1024, { cookie: cookie() });
-      // A trickle keeps each one alive (never silent for the 1 s deadline) and in its slot.
-      upload.req.write(Buffer.alloc(1024));
-      timers.push(setInterval(() => upload.req.write(Buffer.alloc(1024)), 200));
-      feeding.push(upload);
-    }
-    try {
-      const third = openUpload(t.baseUrl, uploadPath, 1024, { cookie: cookie() });
-      third.req.end(Buffer.alloc(1024));
-      const refused = await third.answer;
-      expect(refused.status).to.equal(429);
-      expect(refused.problem.code).to.equal('too_many_attempts');
-      expect(refused.headers['retry-after']).to.equal('5');
-    } finally {
-      for (const timer of timers) clearInterval(timer);
-    }
+    // A trickle keeps each one alive (never silent for the 1 s deadline) and in its slot.
+    const { held: feeding, refused, stopTrickling } = await holdTwo(() => openUpload(t.baseUrl, uploadPath, 1024 * 1024, { cookie: cookie() }), smallUpload(t.baseUrl, uploadPath, cookie()));
+    stopTrickling();
+    expect(refused.problem.code).to.equal('too_many_attempts');
+    expect(refused.headers['retry-after']).to.equal('5');
     // Quiet now: both end in 408 and give their slots back, so the next upload is read (and refused as no jar).
     for (const upload of feeding) expect((await upload.answer).status).to.equal(408);
     const next = await admin.post(uploadPath, undefined, { rawBody: Buffer.from('not a jar') });
@@ -168,15 +197,17 @@ describe('upload limits: one user holds at most two of the shared slots', functi
     expect((await admin.put(`/teams/${theirs.teamId}/members/${userId}`, { roleIds: [role.id] })).status).to.equal(200);
 
     // Eight trickled uploads of one user: before, they took all eight slots and the other team waited.
-    const answered: number[] = [];
+    // Any two of them take the user's slots: which, is the order their sessions were read in (on FerretDB not the order sent).
+    const answered: Awaited<OpenUpload['answer']>[] = [];
     for (let i = 0; i < 8; i += 1) {
       const upload = openUpload(t.baseUrl, mine.path, 1024 * 1024, { cookie: admin.auth.cookie ?? '' });
       upload.req.write(Buffer.alloc(1024));
       timers.push(setInterval(() => upload.req.write(Buffer.alloc(1024)), 200));
-      void upload.answer.then((a) => answered.push(a.status), () => undefined);
+      void upload.answer.then((a) => answered.push(a), () => undefined);
       open.push(upload);
     }
-    const refused = await Promise.all(open.slice(2).map((u) => u.answer));
+    await waitFor(() => answered.length >= 6 || undefined, { what: 'six of the eight uploads answered', timeoutMs: 15_000 });
+    const refused = [...answered];
     for (const answer of refused) {
       expect(answer.status).to.equal(429);
       expect(answer.problem.code).to.equal('too_many_attempts');
@@ -188,24 +219,25 @@ describe('upload limits: one user holds at most two of the shared slots', functi
     // Read at once (and refused as no jar), not queued behind the trickles.
     expect(theirsUpload.status, theirsUpload.text).to.equal(400);
     expect(Date.now() - started).to.be.below(2_000);
-    // The first two were still trickling all along: neither had an answer yet.
-    expect(answered.filter((s) => s !== 429)).to.deep.equal([]);
+    // The two holding the slots were still trickling all along: neither had an answer yet.
+    expect(answered.map((a) => a.status)).to.deep.equal(Array<number>(6).fill(429));
   });
 
   it('gives a user\'s slots back when their uploads end, also when the client aborts', async () => {
     const mine = await serverOf('aborters');
-    for (let i = 0; i < 2; i += 1) {
-      const upload = openUpload(t.baseUrl, mine.path, 1024 * 1024, { cookie: admin.auth.cookie ?? '' });
-      upload.req.write(Buffer.alloc(1024));
-      open.push(upload);
-    }
-    const third = openUpload(t.baseUrl, mine.path, 1024, { cookie: admin.auth.cookie ?? '' });
-    third.req.end(Buffer.alloc(1024));
-    expect((await third.answer).status).to.equal(429);
+    // A user of its own: the slots of the uploads the test before destroyed may not all be given back yet.
+    const role = (await admin.post<{ id: string }>('/roles', { name: 'aborting-uploader', permissions: ['servers.read', 'plugins.install'] })).body;
+    const aborter = await createReadyUser(t, admin, 'aborter');
+    expect((await admin.put(`/teams/${mine.teamId}/members/${aborter.userId}`, { roleIds: [role.id] })).status).to.equal(200);
+    const cookie = aborter.client.auth.cookie ?? '';
+    const { held, refused, stopTrickling } = await holdTwo(() => openUpload(t.baseUrl, mine.path, 1024 * 1024, { cookie }), smallUpload(t.baseUrl, mine.path, cookie));
+    stopTrickling();
+    open.push(...held);
+    expect(refused.problem.code).to.equal('too_many_attempts');
     // The two clients go away mid-body: their slots come free.
     for (const upload of open.splice(0)) upload.req.destroy();
     const next = await waitFor(async () => {
-      const r = await admin.post(mine.path, undefined, { rawBody: Buffer.from('not a jar') });
+      const r = await aborter.client.post(mine.path, undefined, { rawBody: Buffer.from('not a jar') });
       return r.status === 429 ? undefined : r;
     }, { what: 'the user\'s slots to come free', timeoutMs: 5_000 });
     expect(next.status, next.text).to.equal(400);
