@@ -43,6 +43,11 @@ export class AgentSessions extends AgentEvents {
     return this.sessions.has(nodeId);
   }
 
+  /** The Nodes connected here now. */
+  connectedNodeIds(): string[] {
+    return [...this.sessions.keys()];
+  }
+
   get connectedCount(): number {
     return this.sessions.size;
   }

@@ -22,9 +22,11 @@ export class LeaseKeeper {
 
   /** Tries to take (or keep) the resource; answers whether this Controller holds it now. */
   async claim(resource: string, facts?: HolderFacts): Promise<boolean> {
+    const before = this.held.get(resource);
     const lease = await this.store.acquire(resource, this.holder, this.address, this.clock.now().getTime(), this.timing.ttlMs, facts);
     if (lease) this.held.set(resource, lease);
-    else this.held.delete(resource);
+    // Only the lease this claim meant to keep: one taken meanwhile by another claim here is that claim's.
+    else if (this.held.get(resource) === before) this.held.delete(resource);
     return lease !== undefined;
   }
 

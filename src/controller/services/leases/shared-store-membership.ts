@@ -6,6 +6,7 @@ import type { NodeFleet } from '../../actors/fleet.js';
 import type { Admission } from '../../core/node-ownership.js';
 import { fleetJobNames, type FleetJobName, jobOfResource, jobResource, jobsToClaim } from '../../domain/fleet-jobs.js';
 import { pickToHandBack, shouldHandBack } from '../../domain/lease-handover.js';
+import { clusterControllers } from './cluster-listing.js';
 import { controllerResource, fairShare, nodeOfResource, nodeResource, nodesToClaim } from '../../domain/lease-share.js';
 import type { LeaseTiming } from '../../domain/lease-timing.js';
 import type { AgentSessions } from '../../link/session-registry.js';
@@ -19,6 +20,7 @@ import { busyNodes, HandedBack, shareView } from './lease-handover.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import type { ClusterMembership, ControllerSelf, LeaseChange } from './membership.js';
 import { StoreClock } from './store-clock.js';
+import { endStrayStreams } from './stray-streams.js';
 
 export interface SharedStoreDeps {
   repos: Repositories;
@@ -55,6 +57,8 @@ export class SharedStoreMembership implements ClusterMembership {
   private readonly handedBack: HandedBack;
   /** Each Node's reloads (`reload`), one after the other: a hello is admitted once those under way are done. */
   private readonly rebuilds = new KeyedMutex();
+  /** Each Node's claims with what follows them (a hello's, a round's), one after the other. */
+  private readonly claiming = new KeyedMutex();
   /** A job being handed back (stopping, then released): one at a time. */
   private handingBackJob = false;
 
@@ -104,14 +108,15 @@ export class SharedStoreMembership implements ClusterMembership {
     await this.rebuilds.run(nodeId, () => Promise.resolve());
     const keeper = this.keeper!;
     const resource = nodeResource(nodeId);
-    const term = keeper.termFor(resource);
-    if (term !== undefined) return { kind: 'mine', term };
-    const held = keeper.holds().includes(resource);
-    if (!this.handedBack.heldOff(resource, this.clock.now().getTime()) && await this.claim(resource)) {
+    const mine = await this.claiming.run(resource, async () => {
+      const term = keeper.termFor(resource);
+      if (term !== undefined) return term;
+      const held = keeper.holds().includes(resource);
+      if (this.handedBack.heldOff(resource, this.clock.now().getTime()) || !(await this.claim(resource))) return undefined;
       if (!held) await this.gained(nodeId);
-      const claimed = keeper.termFor(resource);
-      if (claimed !== undefined) return { kind: 'mine', term: claimed };
-    }
+      return keeper.termFor(resource);
+    });
+    if (mine !== undefined) return { kind: 'mine', term: mine };
     const holder = await this.leases.holderOf(resource, this.clock.now().getTime());
     return holder && holder.holder !== this.controllerId ? { kind: 'elsewhere', address: holder.holderAddress } : { kind: 'unavailable' };
   }
@@ -124,19 +129,8 @@ export class SharedStoreMembership implements ClusterMembership {
   }
 
   async controllers(): Promise<ClusterController[]> {
-    const now = this.clock.now().getTime();
-    const live = (d: LeaseDoc) => d.expiresAt > now;
-    const [controllers, nodes, jobLeases] = await Promise.all([this.leases.withPrefix('controller:'), this.leases.withPrefix('node:'), this.leases.withPrefix('fleet:')]);
-    const driven = new Map<string, number>();
-    for (const lease of nodes.filter(live)) driven.set(lease.holder, (driven.get(lease.holder) ?? 0) + 1);
-    const jobs = new Map<string, string[]>();
-    for (const lease of jobLeases.filter(live).sort((a, b) => a._id.localeCompare(b._id))) jobs.set(lease.holder, [...(jobs.get(lease.holder) ?? []), lease._id.slice('fleet:'.length)]);
-    return controllers.filter(live).sort((a, b) => a.holder.localeCompare(b.holder)).map((d) => ({
-      id: d.holder, address: d.holderAddress, ...(d.httpAddress ? { httpAddress: d.httpAddress } : {}),
-      startedAt: d.startedAt ?? new Date(0).toISOString(),
-      lastSeenAt: new Date(d.expiresAt - this.deps.timing.ttlMs).toISOString(),
-      nodes: driven.get(d.holder) ?? 0, jobs: jobs.get(d.holder) ?? [],
-    }));
+    const [controllers, nodes, jobs] = await Promise.all([this.leases.withPrefix('controller:'), this.leases.withPrefix('node:'), this.leases.withPrefix('fleet:')]);
+    return clusterControllers({ controllers, nodes, jobs }, this.clock.now().getTime(), this.deps.timing.ttlMs);
   }
 
   private async register(): Promise<void> {
@@ -196,8 +190,10 @@ export class SharedStoreMembership implements ClusterMembership {
     await this.clock.sync();
     const lost = [...(await keeper.renewAll()), ...keeper.dropUnsafe()];
     for (const resource of lost) this.lost(resource);
+    endStrayStreams(this.deps.agents, keeper.holds(), this.deps.logger);
     if (keeper.termFor(controllerResource(this.controllerId)) === undefined) await this.register();
   }
+
 
   private async claims(): Promise<void> {
     if (this.stopped) return;
@@ -247,7 +243,11 @@ export class SharedStoreMembership implements ClusterMembership {
     const share = fairShare(nodes.length, controllers.filter((d) => d.expiresAt > now).length);
     for (const nodeId of nodesToClaim(free, this.heldCount, share, this.controllerId)) {
       if (this.stopped) return;
-      if (await this.claim(nodeResource(nodeId))) await this.gained(nodeId);
+      await this.claiming.run(nodeResource(nodeId), async () => {
+        // Taken at a hello since the leases were read: the renewal's now (claimed again, its actor was rebuilt under the session).
+        if (this.keeper!.holds().includes(nodeResource(nodeId))) return;
+        if (await this.claim(nodeResource(nodeId))) await this.gained(nodeId);
+      });
     }
     const view = shareView(nodes.map((n) => nodeResource(n._id)), nodeLeases, controllers, now, { id: this.controllerId, held: this.heldCount });
     if (shouldHandBack(this.controllerId, view)) await this.handBackNode();
@@ -323,9 +323,8 @@ export class SharedStoreMembership implements ClusterMembership {
   }
 
   /**
-   * Claims the resource. One held here that the store does not give again (another Controller took
-   * it meanwhile) is lost like any other, its stream ended: dropped in silence, its Agent stayed
-   * connected here while the new holder showed the Node UNREACHABLE (the 1,000-fault bench, fault 528).
+   * Claims the resource. One held here that the store does not give again (another Controller took it) is lost like
+   * any other, its stream ended; dropped in silence, its Agent stayed here (the 1,000-fault bench, fault 528).
    */
   private async claim(resource: string): Promise<boolean> {
     const held = this.keeper!.holds().includes(resource);
