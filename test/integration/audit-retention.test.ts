@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setupAdmin, startTestController, type TestController } from '../support/controller.js';
+import { setupAdmin, startTestController, testStoreIsMongo, type TestController } from '../support/controller.js';
 import type { AuditEventPage, Team } from '../support/api-types.js';
 import type { ApiClient } from '../support/http.js';
 import { waitFor } from '../support/wait-for.js';
@@ -30,8 +30,11 @@ describe('audit retention', () => {
     t.clock.advance(1.5 * day + 60_000);
     await waitFor(async () => !(await actions()).includes(`team.create ${old.id}`), { what: 'the old events pruned' });
     expect(await actions()).to.include(`team.create ${recent.id}`);
-    const files = await readdir(join(t.dataDir, 'store', 'audit'));
-    expect(files.filter((n) => n.endsWith('.jsonl')).length).to.be.lessThan(3);
+    if (!testStoreIsMongo) {
+      // The embedded store keeps a file a day: the pruned days' files are gone too.
+      const files = await readdir(join(t.dataDir, 'store', 'audit'));
+      expect(files.filter((n) => n.endsWith('.jsonl')).length).to.be.lessThan(3);
+    }
 
     await admin.post<Team>('/teams', { name: 'after-prune' });
     const latest = (await admin.get<AuditEventPage>('/audit-events?limit=1')).body.items[0];
