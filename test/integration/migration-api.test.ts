@@ -334,7 +334,8 @@ describe('migration API: validation, permissions, steps, rollback and drain (fak
     const migrate = await cairn('migrate', 'cli-mover', '--to', 'beta');
     expect(migrate.code, migrate.stderr).to.equal(0);
     expect(migrate.stdout).to.include('cli-mover');
-    expect((await settled(server.id)).nodeId).to.equal(nodes.beta.nodeId);
+    // Answered once the move is asked, as the drain below.
+    await waitForServer(admin, server.id, (s) => s.phase === 'READY' && s.nodeId === nodes.beta.nodeId, 'the migrated server READY on beta', 10_000);
 
     const unknown = await cairn('migrate', 'cli-mover', '--to', 'nowhere');
     expect(unknown.code).to.equal(1);
@@ -346,6 +347,7 @@ describe('migration API: validation, permissions, steps, rollback and drain (fak
     expect(drain.code, drain.stderr).to.equal(0);
     expect(drain.stdout).to.include('1 server moving');
     expect((await admin.get<Node>(`/nodes/${spare.nodeId}`)).body.adminState).to.equal('DISABLED');
-    expect((await settled(parked.id)).nodeId).to.not.equal(spare.nodeId);
+    // The drain answers once the move is asked: the server may read READY on the spare until the run's first step is stored.
+    await waitForServer(admin, parked.id, (s) => s.phase === 'READY' && s.nodeId !== spare.nodeId, 'the drained server READY on another Node', 10_000);
   });
 });
