@@ -188,6 +188,32 @@ describe('a Node\'s lease and actor here, against a lease round that read the st
     expect(disconnected, 'n8 is held here').to.not.include('n8');
   });
 
+  it('a slow store\'s rounds keep their leases: the next renewal is due an interval after the last began, not after it ended', async function () {
+    this.timeout(40_000);
+    // Renewed every 2 s, driven until 4.8 s after a renewal: a round of 1 s renewal and 1.7 s claims, then 2 s of
+    // waiting, left 0.1 s for the next renewal, and every lease was lost for it.
+    const timing: LeaseTiming = { ttlMs: 6_000, renewEveryMs: 2_000, marginMs: 1_200 };
+    await repos.nodes.insert(node('n10'));
+    await start(timing);
+    expect(membership.termFor('n10'), 'claimed in the first round').to.be.a('number');
+    const leases = (membership as unknown as { leases: LeaseStore }).leases;
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const renewMany = leases.renewMany.bind(leases);
+    leases.renewMany = async (...args) => {
+      await pause(1_000);
+      return renewMany(...args);
+    };
+    const withPrefix = leases.withPrefix.bind(leases);
+    leases.withPrefix = async (prefix) => {
+      if (prefix === 'controller:') await pause(1_700);
+      return withPrefix(prefix);
+    };
+    const until = Date.now() + 16_000;
+    await waitFor(() => Date.now() > until || changes.length > 1 || undefined, { timeoutMs: 30_000, intervalMs: 100, what: 'four slow rounds' });
+    expect(changes).to.deep.equal(['gained']);
+    expect(membership.termFor('n10')).to.be.a('number');
+  });
+
   it('the first lease round at start is bounded like the later ones: a lease gained at a hello meanwhile is lost in time, its stream ended', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => {

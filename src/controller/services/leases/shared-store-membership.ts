@@ -86,8 +86,7 @@ export class SharedStoreMembership implements ClusterMembership {
     this.markStarted();
     this.deps.logger.info({ event: 'cluster_joined', controllerId: this.controllerId, address: self.address }, 'joined the Controllers on this store');
     // Bounded like every later round: a lease gained at a hello meanwhile must not be driven past its margin while this one runs on.
-    await this.round();
-    this.schedule();
+    await this.roundThenNext();
   }
 
   async stop(): Promise<void> {
@@ -137,9 +136,17 @@ export class SharedStoreMembership implements ClusterMembership {
     await this.keeper!.claim(controllerResource(this.controllerId), { httpAddress: this.self!.httpAddress, startedAt: this.startedAt });
   }
 
-  private schedule(): void {
+  /**
+   * Runs a round, then schedules the next one a renewal interval after this one began (a quarter of
+   * it after this one ended, at least): counted from its end, a slow round (a busy store) put the
+   * next renewal past the leases' margin, and every lease was lost for it.
+   */
+  private async roundThenNext(): Promise<void> {
+    const began = performance.now();
+    await this.round();
     if (this.stopped) return;
-    this.timer = setTimeout(() => void this.round().then(() => this.schedule()), this.deps.timing.renewEveryMs);
+    const every = this.deps.timing.renewEveryMs;
+    this.timer = setTimeout(() => void this.roundThenNext(), Math.max(every / 4, every - (performance.now() - began)));
   }
 
   /**
@@ -154,7 +161,7 @@ export class SharedStoreMembership implements ClusterMembership {
    * - The claims have the renewal interval of their own: a lease just renewed is good for a whole
    *   time to live, so slow claims (a Node reloaded on a busy store) do not cost the leases the
    *   renewal kept; the next renewal still comes before their margin (isSafeTiming).
-   * The next round is scheduled only once this one settled (`schedule`), so rounds never overlap.
+   * The next round is scheduled only once this one settled (`roundThenNext`), so rounds never overlap.
    */
   private async round(): Promise<void> {
     const renewFor = this.keeper!.drivableForMs() ?? this.deps.timing.renewEveryMs;
