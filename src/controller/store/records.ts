@@ -233,10 +233,7 @@ export interface EnrollmentTokenDoc {
   attemptHash?: string;
   /** The credential id the use issued, so a retried attempt gets a credential equal in force. */
   credentialId?: string;
-  /**
-   * 0 until the token's one use sets it to 1: the version that use is written over, so that of two
-   * redemptions at once one wins on FerretDB too. Absent on tokens issued before it existed.
-   */
+  /** 0 until the one use sets it to 1, the version that use is written over (one wins on FerretDB too); absent on older tokens. */
   uses?: number;
 }
 

@@ -136,11 +136,7 @@ export class SharedStoreMembership implements ClusterMembership {
     await this.keeper!.claim(controllerResource(this.controllerId), { httpAddress: this.self!.httpAddress, startedAt: this.startedAt });
   }
 
-  /**
-   * Runs a round, then schedules the next one a renewal interval after this one began (a quarter of
-   * it after this one ended, at least): counted from its end, a slow round (a busy store) put the
-   * next renewal past the leases' margin, and every lease was lost for it.
-   */
+  /** A round, then the next an interval after it began (a quarter after it ended, at least): counted from its end, a slow round put the next renewal past the margin. */
   private async roundThenNext(): Promise<void> {
     const began = performance.now();
     await this.round();
