@@ -6,7 +6,6 @@ import type { NodeFleet } from '../../actors/fleet.js';
 import type { Admission } from '../../core/node-ownership.js';
 import { fleetJobNames, type FleetJobName, jobOfResource, jobResource, jobsToClaim } from '../../domain/fleet-jobs.js';
 import { pickToHandBack, shouldHandBack } from '../../domain/lease-handover.js';
-import { clusterControllers } from './cluster-listing.js';
 import { controllerResource, fairShare, nodeOfResource, nodeResource, nodesToClaim } from '../../domain/lease-share.js';
 import type { LeaseTiming } from '../../domain/lease-timing.js';
 import type { AgentSessions } from '../../link/session-registry.js';
@@ -15,6 +14,7 @@ import type { AdminState } from '../../schemas/nodes.js';
 import { LeaseStore } from '../../store/lease-store.js';
 import type { LeaseDoc } from '../../store/records.js';
 import type { Repositories } from '../../store/repositories.js';
+import { clusterControllers } from './cluster-listing.js';
 import type { FleetJobs } from './fleet-jobs.js';
 import { busyNodes, HandedBack, shareView } from './lease-handover.js';
 import { LeaseKeeper } from './lease-keeper.js';
@@ -196,7 +196,6 @@ export class SharedStoreMembership implements ClusterMembership {
     endStrayStreams(this.deps.agents, keeper.holds(), this.deps.logger);
     if (keeper.termFor(controllerResource(this.controllerId)) === undefined) await this.register();
   }
-
 
   private async claims(): Promise<void> {
     if (this.stopped) return;
