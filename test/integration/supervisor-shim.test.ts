@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { spawn } from 'node:child_process';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isRuntimeError } from '../../src/agent/runtime/errors.js';
@@ -159,6 +160,32 @@ describe('supervisor: shim and process runtime with real processes — Agent res
       const refused = await runtime.start('game', spec()).catch((error: unknown) => error);
       expect(isRuntimeError(refused, 'shim_unavailable'), String(refused)).to.equal(true);
       expect((refused as Error).message).to.match(/the shim exited during start \(code 1\): .*could not create the game's cgroup: EBUSY/s);
+    });
+
+    it('a shim that closes a connection before its first answer leaves nothing behind: the next start runs a game', async () => {
+      // Seen in a full CI run: an adoption connected to a shim that was leaving, the connection closed before the
+      // runtime listened for its close, and every later start of the server failed on that dead connection.
+      const { runtime, dataDir } = await newRuntime();
+      const stateDir = stateDirFor(dataDir, 'game');
+      await mkdir(stateDir, { recursive: true, mode: 0o700 });
+      // A large config keeps the runtime reading it (between its connect and its first request) while the close arrives.
+      const config: ShimConfig = { serverId: 'game', launch: spec({ PADDING: 'x'.repeat(16 * 1024 * 1024) }), consoleLines: 100, lingerMs: 1000 };
+      await writeFile(join(stateDir, stateFiles.config), JSON.stringify(config));
+      const leaving = join(rig.root, 'leaving-shim.mjs');
+      await writeFile(leaving, `
+        import { createServer } from 'node:net';
+        import { writeFileSync } from 'node:fs';
+        const server = createServer((socket) => { socket.destroy(); server.close(() => process.exit(0)); });
+        server.listen('shim.sock', () => { writeFileSync('shim.pid', process.pid + '\\n'); console.log('ready'); });
+      `);
+      const shim = spawn(process.execPath, [leaving], { cwd: stateDir, stdio: ['ignore', 'pipe', 'inherit'] });
+      await new Promise((resolve) => shim.stdout.once('data', resolve));
+      const exited = new Promise((resolve) => shim.once('exit', resolve));
+      await runtime.adopt('game').catch(() => undefined);
+      await exited;
+      const { gamePid } = running(await runtime.start('game', spec()));
+      expect(isPidAlive(gamePid)).to.equal(true);
+      await runtime.sendCommand('game', 'after');
     });
 
     it('a shim that finds another serving refuses, and the runtime adopts the game of the one serving instead of failing', async () => {

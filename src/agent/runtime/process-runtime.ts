@@ -302,7 +302,16 @@ export class ProcessRuntime implements ServerRuntime {
     });
     // Registered before the first request, so an exit arriving meanwhile finds the entry it clears.
     this.live.set(serverId, live);
-    const { status } = await this.requestStatus(conn);
+    let status: ShimStatus;
+    try {
+      ({ status } = await this.requestStatus(conn));
+    } catch (error) {
+      // A connection that closed before its listener above existed never hears its close: the entry would
+      // outlive it, and every later call on the server would fail on the dead connection.
+      if (this.live.get(serverId) === live) this.live.delete(serverId);
+      conn.close();
+      throw error;
+    }
     if (status.serverId !== serverId) {
       conn.close();
       throw new RuntimeError('protocol', `the shim in ${stateDir} serves ${status.serverId}`);
