@@ -144,6 +144,26 @@ interface Host {
     expect(metrics.text).to.match(/^cairn_leases_held \d+$/m).and.match(/^cairn_lease_changes_total\{change="gained"\} \d+$/m);
   });
 
+  it('changes a Node created through another Controller after it started: disable, enable and revoke answer 200, not 404', async () => {
+    const [a, b, c] = controllers;
+    const created = await apiOf(a).post<EnrollmentIssued>('/nodes', { name: 'made-on-a' });
+    expect(created.status, created.text).to.equal(201);
+    const nodeId = created.body.node.id;
+    const disabled = await apiOf(b).post<Node>(`/nodes/${nodeId}/disable`);
+    expect(disabled.status, disabled.text).to.equal(200);
+    expect(disabled.body.adminState).to.equal('DISABLED');
+    expect((await nodeOn(a, nodeId)).adminState, 'on the Controller that created it').to.equal('DISABLED');
+    const enabled = await apiOf(c).post<Node>(`/nodes/${nodeId}/enable`);
+    expect(enabled.status, enabled.text).to.equal(200);
+    expect(enabled.body.adminState).to.equal('ENABLED');
+    const revoked = await apiOf(b).post<Node>(`/nodes/${nodeId}/revoke`);
+    expect(revoked.status, revoked.text).to.equal(200);
+    expect((await nodeOn(c, nodeId)).adminState).to.equal('REVOKED');
+    const deleted = await apiOf(c).delete(`/nodes/${nodeId}`);
+    expect(deleted.status, deleted.text).to.equal(204);
+    expect((await apiOf(a).get(`/nodes/${nodeId}`)).status).to.equal(404);
+  });
+
   it('sends an Agent that reaches another Controller to the holder of its Node', async () => {
     const host = hosts[0];
     const holder = (await holderOf(host.nodeId, controllers[0]))!;
