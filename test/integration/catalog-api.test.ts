@@ -7,6 +7,7 @@ import { createReadyUser, setupAdmin, startTestController, type TestController }
 import type { AuditEventPage, CatalogPluginDetail, CatalogPluginPage, CatalogSyncResult, TeamPage } from '../support/api-types.js';
 import type { ApiClient } from '../support/http.js';
 import { allPages, expectProblem } from '../support/problems.js';
+import { waitFor } from '../support/wait-for.js';
 
 function feedPlugin(i: number, downloads: number, extra: Partial<FeedPlugin> = {}): FeedPlugin {
   const id = `test:p${String(i).padStart(3, '0')}`;
@@ -38,6 +39,8 @@ describe('catalog API: sync, search, filters, order, paging', function () {
     t = await startTestController({ extraArgs: ['--catalog-source', feedPath] });
     admin = (await setupAdmin(t)).admin;
     user = (await createReadyUser(t, admin, 'reader')).client;
+    // On a shared store (CAIRN_TEST_MONGODB=1) the first sync is a fleet-wide job, written after the Controller listens.
+    await waitFor(async () => (await user.get<CatalogPluginPage>('/catalog/plugins?limit=200')).body.items.length === feed.plugins.length, { what: 'the first catalog sync' });
   });
   after(async () => {
     await t.dispose();
