@@ -49,7 +49,11 @@ describe('schedules on a test clock: the minute, once, in its time zone, MISSED 
     const last = rig.toNextMinute(2 * 60_000 + 5000);
     const lastMinute = new Date(last.getTime() + 2 * 60_000);
     await rig.restart();
-    const runs = await rig.runsOf(schedule.id);
+    // Recorded by the schedules' start: on a shared store that is just after the Controller listens.
+    const runs = await waitFor(async () => {
+      const found = await rig.runsOf(schedule.id);
+      return found.length > 0 ? found : undefined;
+    }, { what: 'the MISSED run' });
     expect(runs.map((r) => `${r.scheduledFor} ${r.result}`)).to.deep.equal([`${lastMinute.toISOString()} MISSED`]);
     expect(runs[0].tasks).to.deep.equal([{ action: 'command', result: 'NOT_RUN' }]);
     expect(rig.commands.filter((c) => c.endsWith('say missed'))).to.deep.equal([]);
@@ -63,7 +67,7 @@ describe('schedules on a test clock: the minute, once, in its time zone, MISSED 
     const minute = rig.toNextMinute();
     await waitFor(async () => (await rig.runsOf(schedule.id)).at(0)?.tasks.length === 1, { what: 'the first task to end' });
     await rig.restart();
-    const [run] = await rig.runsOf(schedule.id);
+    const run = await rig.runOf(schedule.id, (r) => r.scheduledFor === minute.toISOString() && r.result !== 'RUNNING', 'the run cut off to end');
     expect(run).to.deep.include({
       scheduledFor: minute.toISOString(), result: 'FAILED', reason: 'interrupted',
       tasks: [{ action: 'command', result: 'SUCCEEDED' }, { action: 'command', result: 'NOT_RUN' }],

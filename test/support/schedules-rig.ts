@@ -77,7 +77,14 @@ export class SchedulesRig {
     this.t = await this.t.restart();
     [this.admin, this.scheduler, this.viewer] = [this.admin, this.scheduler, this.viewer].map((c) => new ApiClient(this.t.baseUrl, c.auth));
     await this.connected();
+    await this.schedulesRunHere();
   }
+
+  /**
+   * On a shared store (CAIRN_TEST_MONGODB=1) the schedules are a fleet-wide job, started once this Controller holds
+   * its lease, just after it listens; on the embedded store they start with the Controller.
+   */
+  schedulesRunHere = () => waitFor(() => this.t.controller.services.fleetJobs.held().includes('task-schedules'), { what: 'the schedules job to run here' });
 
   connected = () => waitFor(async () => (await this.admin.get<Node>(`/nodes/${this.agent.nodeId}`)).body.status.connectionState === 'HEALTHY', { what: 'fake Node HEALTHY' });
 
@@ -92,6 +99,7 @@ export class SchedulesRig {
       return {};
     });
     await this.connected();
+    await this.schedulesRunHere();
     const roles = new Map((await this.admin.get<RolePage>('/roles?limit=200')).body.items.map((r) => [r.name, r.id]));
     this.schedulerRoleId = (await this.admin.post<{ id: string }>('/roles', { name: 'scheduler', description: 'Keeps schedules', permissions: schedulerPermissions })).body.id;
     const member = async (name: string, roleId: string) => {

@@ -64,7 +64,7 @@ export class SharedStoreMembership implements ClusterMembership {
 
   constructor(readonly controllerId: string, private readonly deps: SharedStoreDeps) {
     this.leases = new LeaseStore(deps.repos.leases, deps.timing.ttlMs / 2);
-    this.clock = new StoreClock(deps.clock, () => deps.repos.serverTime());
+    this.clock = new StoreClock(() => deps.repos.serverTime());
     this.startedAt = deps.clock.now().toISOString();
     this.started = new Promise((resolve) => (this.markStarted = resolve));
     this.handedBack = new HandedBack(deps.timing.ttlMs);
