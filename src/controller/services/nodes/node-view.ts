@@ -20,18 +20,19 @@ const drainingCondition = (since: string) => ({
 export function nodeView(doc: NodeDoc, live: NodeState | undefined, reserved: Reservation, controllerId?: string) {
   const status = live?.status ?? doc.status;
   const { observedAddress, lastHeartbeatAt, ...facts } = status;
+  const connectionState = live?.connectionState ?? storedConnectionState(doc, controllerId);
   return {
     id: doc._id,
     name: doc.name,
     adminState: live?.adminState ?? doc.adminState,
-    acceptsPlacements: live?.acceptsPlacements ?? (doc.adminState === 'ENABLED' && status.connectionState === 'HEALTHY'),
+    acceptsPlacements: live?.acceptsPlacements ?? (doc.adminState === 'ENABLED' && connectionState === 'HEALTHY'),
     address: doc.address,
     reachAddress: reachAddressOf(doc.address, observedAddress),
     createdAt: doc.createdAt,
     status: {
       ...(observedAddress ? { observedAddress } : {}),
       ...facts,
-      connectionState: live?.connectionState ?? status.connectionState,
+      connectionState,
       ...(lastHeartbeatAt ? { lastHeartbeatAt } : {}),
       ...(controllerId ? { controllerId } : {}),
     },
@@ -45,3 +46,13 @@ export function nodeView(doc: NodeDoc, live: NodeState | undefined, reserved: Re
 }
 
 export type NodeView = ReturnType<typeof nodeView>;
+
+/**
+ * A Node driven elsewhere is as its holder last wrote it. With no live holder, what was written is
+ * stale (a holder that died wrote no UNREACHABLE; before its first holder, the record still says
+ * AWAITING_ENROLLMENT after the Agent enrolled): nobody hears its Agent.
+ */
+function storedConnectionState(doc: NodeDoc, controllerId: string | undefined): NodeDoc['status']['connectionState'] {
+  if (controllerId !== undefined) return doc.status.connectionState;
+  return doc.enrolledAt === undefined ? 'AWAITING_ENROLLMENT' : 'UNREACHABLE';
+}
