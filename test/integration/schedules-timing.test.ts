@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { SchedulesRig } from '../support/schedules-rig.js';
+import type { ScheduleRun } from '../support/api-types.js';
 import { waitFor } from '../support/wait-for.js';
 
 /** The hour and minute of `at` on a wall clock in `timeZone`. */
@@ -65,7 +66,11 @@ describe('schedules on a test clock: the minute, once, in its time zone, MISSED 
   it('ends a run cut off by a restart FAILED interrupted, and never runs its remaining tasks', async () => {
     const schedule = await rig.create({ name: 'cut off', cron: '* * * * *', tasks: [{ action: 'command', command: 'say first' }, { action: 'command', command: 'say second', offsetSeconds: 30 }] });
     const minute = rig.toNextMinute();
-    await waitFor(async () => (await rig.runsOf(schedule.id)).at(0)?.tasks.length === 1, { what: 'the first task to end' });
+    let seen: ScheduleRun[] = [];
+    await waitFor(async () => {
+      seen = await rig.runsOf(schedule.id);
+      return seen.at(0)?.tasks.length === 1;
+    }, { what: 'the first task to end', explain: () => `runs ${JSON.stringify(seen)}` });
     await rig.restart();
     const run = await rig.runOf(schedule.id, (r) => r.scheduledFor === minute.toISOString() && r.result !== 'RUNNING', 'the run cut off to end');
     expect(run).to.deep.include({

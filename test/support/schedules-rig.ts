@@ -9,6 +9,8 @@ import { waitFor } from './wait-for.js';
 
 const simcraft = { template: 'simcraft', version: '1.21.4' };
 const small = { cpuMillis: 100, memoryBytes: GiB / 16 };
+/** How far past a minute `toNextMinute` lands by default: more than a pause between two statements, far less than a run's 2 s. */
+const landingMs = 250;
 
 /** The permissions of a team member who may keep schedules of command, start and stop tasks. */
 export const schedulerPermissions = ['servers.read', 'servers.update', 'servers.command', 'servers.start', 'servers.stop'];
@@ -64,8 +66,13 @@ export class SchedulesRig {
   runOf = (scheduleId: string, done: (run: ScheduleRun) => boolean = (r) => r.result !== 'RUNNING', what = 'a run to end') =>
     waitFor(async () => (await this.runsOf(scheduleId)).find(done), { what: `${what} (schedule ${scheduleId})` });
 
-  /** Moves the test clock to `ms` past the next whole minute, firing the timers due on the way. */
-  toNextMinute = (ms = 0) => {
+  /**
+   * Moves the test clock to `ms` past the next whole minute, firing the timers due on the way. Never
+   * exactly onto the minute: a timer is armed from two readings of the clock (the Controller's wait,
+   * then the test clock's own now), and a millisecond that ticks between them sets it for a
+   * millisecond past the minute, which an advance to the minute itself would not fire (a CI failure).
+   */
+  toNextMinute = (ms = landingMs) => {
     const now = this.t.clock.now().getTime();
     const minute = Math.ceil((now + 1) / 60_000) * 60_000;
     this.t.clock.advance(minute - now + ms);
