@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { ControllerKind } from '../../src/controller/services/backups/controller-kind.js';
+import { DestinationClaims } from '../../src/controller/services/backups/destination-claims.js';
 import { DestinationLocks } from '../../src/controller/services/backups/destination-locks.js';
 import type { NodeCalls } from '../../src/controller/link/node-calls.js';
 import type { BackupDestinationDoc, BackupDoc } from '../../src/controller/store/records.js';
@@ -73,7 +74,7 @@ describe('backup garbage left by a process killed mid-backup', () => {
       await store.putManifest({ formatVersion: 1, backupId: id, createdAt: at, entries: [fileEntry(text), fileEntry('kept')] });
     }
     const destination = { _id: 'd1', kind: 'CONTROLLER' } as BackupDestinationDoc;
-    const kind = new ControllerKind({} as NodeCalls, { storeOf: () => store }, new DestinationLocks(), async (id) => states[id], async () => []);
+    const kind = new ControllerKind({} as NodeCalls, { storeOf: () => store }, new DestinationLocks(), new DestinationClaims(), async (id) => states[id], async () => []);
     expect(await kind.collect(destination)).to.equal(1);
     expect(await manifests()).to.deep.equal(['good', 'running', 'unknown']);
     expect(await blobs()).to.deep.equal([sha('kept'), sha('only-running'), sha('only-unknown')].sort());
@@ -94,7 +95,7 @@ describe('backup garbage left by a process killed mid-backup', () => {
     await write(undefined, 'legacy', 'shared');
     await write('t1', 'new-1', 'shared');
     await write('t2', 'new-2', 'shared');
-    const kind = new ControllerKind({} as NodeCalls, { storeOf }, new DestinationLocks(), async () => 'SUCCEEDED', async () => ['t1', 't2']);
+    const kind = new ControllerKind({} as NodeCalls, { storeOf }, new DestinationLocks(), new DestinationClaims(), async () => 'SUCCEEDED', async () => ['t1', 't2']);
     const destination = { _id: 'd1', kind: 'CONTROLLER' } as BackupDestinationDoc;
     await kind.prune(destination, [{ _id: 'legacy', teamId: 't1' }, { _id: 'new-1', teamId: 't1', teamArea: true }] as BackupDoc[]);
     const listed = async (teamId: string | undefined) => { const all: string[] = []; for await (const b of storeOf(destination, teamId).listBlobs()) all.push(b); return all; };

@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import type { HolderRoutes, PeerController, PeerHttp } from '../../src/controller/link/peer-http.js';
 import type { ServiceDeps } from '../../src/controller/services/deps.js';
 import { WorkflowHandoff } from '../../src/controller/services/workflows/workflow-handoff.js';
+import { HolderHandoff } from '../../src/controller/services/leases/holder-handoff.js';
 import { WorkflowOutcomes, type WorkflowResult } from '../../src/controller/services/workflows/workflow-outcomes.js';
 import { WorkflowRunner } from '../../src/controller/services/workflows/workflow-runner.js';
 import type { ServerDoc } from '../../src/controller/store/records.js';
@@ -53,7 +54,7 @@ describe('a workflow handed to the holder of its Node', () => {
         resume: (): Promise<WorkflowResult> => Promise.resolve('rolled_back'),
       }),
     });
-    runner.handOffWith(new WorkflowHandoff(routes, peersAnswering(status, asked), read, silentLogger, drives));
+    runner.handOffWith(new WorkflowHandoff(new HolderHandoff(routes, peersAnswering(status, asked), silentLogger, drives), read));
   }
 
   beforeEach(() => {

@@ -109,7 +109,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   }
 
   // Before the API: other Controllers' requests are no API route and carry no user's credentials.
-  app.use(internalPeerEndpoint({ tokens: services.internalTokens, holder: services.holderSide, workflows: services.workflows, logger }));
+  app.use(internalPeerEndpoint({ tokens: services.internalTokens, holder: services.holderSide, workflows: services.workflows, backups: services.backups.handoff, logger }));
   app.use(api.middleware(ops));
   app.use(webUi({ dir: options.webDir }));
   app.on('error', (error: NodeJS.ErrnoException) => {

@@ -8,6 +8,7 @@ import { fromJsonLine } from '../link/link-json.js';
 import type { InternalPurpose, InternalTokens } from '../security/internal-token.js';
 import type { HolderSide } from '../services/console/holder-side.js';
 import { consolePath, type ForwardedConsole } from '../services/console/remote-console.js';
+import { backupRunPath, type BackupHandoff, type HandedOffBackup } from '../services/backups/backup-handoff.js';
 import { workflowRunPath, type HandedOffRun } from '../services/workflows/workflow-handoff.js';
 import type { WorkflowRunner } from '../services/workflows/workflow-runner.js';
 import { consoleTail } from '../schemas/operations.js';
@@ -19,9 +20,11 @@ const maxBodyBytes = 4 * 1024 * 1024;
 /** No Agent request waits longer than this (the longest deadline a service gives is well below). */
 const maxTimeoutMs = 15 * 60_000;
 
-const purposes: Partial<Record<string, InternalPurpose>> = { [linkRequestPath]: 'link-request', [consolePath]: 'console', [workflowRunPath]: 'workflow-run' };
+const purposes: Partial<Record<string, InternalPurpose>> = {
+  [linkRequestPath]: 'link-request', [consolePath]: 'console', [workflowRunPath]: 'workflow-run', [backupRunPath]: 'backup-run',
+};
 
-type PeerDeps = { tokens: InternalTokens; holder: HolderSide; workflows: Pick<WorkflowRunner, 'adopt'>; logger: Logger };
+type PeerDeps = { tokens: InternalTokens; holder: HolderSide; workflows: Pick<WorkflowRunner, 'adopt'>; backups: Pick<BackupHandoff, 'adopt'>; logger: Logger };
 
 function answer(ctx: Context, status: number, code: string, detail?: string, headers?: Record<string, string>): void {
   ctx.status = status;
@@ -57,6 +60,11 @@ function handedOffRun(v: unknown): HandedOffRun | undefined {
   return isText(r.serverId) ? (r as HandedOffRun) : undefined;
 }
 
+function handedOffBackup(v: unknown): HandedOffBackup | undefined {
+  const r = (v ?? {}) as { backupId?: unknown };
+  return isText(r.backupId) ? (r as HandedOffBackup) : undefined;
+}
+
 function consoleRequest(v: unknown): ForwardedConsole | undefined {
   const r = (v ?? {}) as { serverId?: unknown; userId?: unknown; tail?: unknown };
   const tail = typeof r.tail === 'number' ? r.tail : -1;
@@ -66,7 +74,7 @@ function consoleRequest(v: unknown): ForwardedConsole | undefined {
 
 /**
  * The endpoint other Controllers on the store call (`/internal/v1/…`): Agent requests, console
- * streams and workflow runs for Nodes this Controller drives. It is not part of the API (no OpenAPI entry, no user
+ * streams, workflow runs and backups for Nodes this Controller drives. It is not part of the API (no OpenAPI entry, no user
  * credentials, no audit: the Controller the user called checked and audited the request), and
  * anything without a live internal token for this Controller is refused before its body is read.
  */
@@ -92,6 +100,7 @@ export function internalPeerEndpoint(deps: PeerDeps): Middleware {
     }
     if (purpose === 'link-request') return forwardLinkRequest(ctx, deps, linkRequest(body));
     if (purpose === 'workflow-run') return adoptRun(ctx, deps, handedOffRun(body));
+    if (purpose === 'backup-run') return adoptBackup(ctx, deps, handedOffBackup(body));
     return forwardConsole(ctx, deps, consoleRequest(body));
   };
 }
@@ -118,10 +127,20 @@ function forwardLinkRequest(ctx: Context, deps: { holder: HolderSide; logger: Lo
 /** 202 once the run goes on here; 409 when this Controller does not drive the server's Node (any more), so the caller runs it. */
 async function adoptRun(ctx: Context, deps: PeerDeps, run: HandedOffRun | undefined): Promise<void> {
   if (!run) return answer(ctx, 400, 'invalid_request');
-  if (!(await deps.workflows.adopt(run.serverId))) return answer(ctx, 409, 'not_held');
+  adopted(ctx, await deps.workflows.adopt(run.serverId), run);
+}
+
+/** 202 once the backup is queued here; 409 when this Controller does not drive its Node, so the caller runs it. */
+async function adoptBackup(ctx: Context, deps: PeerDeps, run: HandedOffBackup | undefined): Promise<void> {
+  if (!run) return answer(ctx, 400, 'invalid_request');
+  adopted(ctx, await deps.backups.adopt(run.backupId), run);
+}
+
+function adopted(ctx: Context, taken: boolean, handed: object): void {
+  if (!taken) return answer(ctx, 409, 'not_held');
   ctx.status = 202;
   ctx.type = 'application/json';
-  ctx.body = toJsonLine({ serverId: run.serverId });
+  ctx.body = toJsonLine(handed);
 }
 
 async function forwardConsole(ctx: Context, deps: { holder: HolderSide }, request: ForwardedConsole | undefined): Promise<void> {

@@ -1,7 +1,7 @@
 import { errors, jwtVerify, SignJWT } from 'jose';
 
 /** What a token lets its bearer ask of the Controller it names: one purpose, never reused for another. */
-export type InternalPurpose = 'link-request' | 'console' | 'workflow-run';
+export type InternalPurpose = 'link-request' | 'console' | 'workflow-run' | 'backup-run';
 
 /** A token lives long enough to cross the network once; a captured one is useless a minute later. */
 const lifetime = '30s';

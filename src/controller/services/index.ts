@@ -32,6 +32,7 @@ import { NodeCalls } from '../link/node-calls.js';
 import { LinkForward } from '../link/link-forward.js';
 import { ReportsHeard } from './workflows/reports-heard.js';
 import { WorkflowHandoff } from './workflows/workflow-handoff.js';
+import { HolderHandoff } from './leases/holder-handoff.js';
 import { PeerHttp } from '../link/peer-http.js';
 import { InternalTokens } from '../security/internal-token.js';
 import { loadInternalKey } from './leases/internal-key.js';
@@ -221,6 +222,8 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const holderRoutes = new StoredHolderRoutes(cluster, deps.repos, deps.clock);
   const peers = new PeerHttp(internalTokens, deps.peerTls);
   const linkForward = new LinkForward(holderRoutes, peers);
+  // Backups and workflows asked through a Controller that does not drive their Node go to the one that does.
+  const holderHandoff = new HolderHandoff(holderRoutes, peers, deps.logger, drivesNode);
   const nodeCalls = new NodeCalls(agents, linkForward);
   const consoleHub = new ConsoleHub(agents, nodeCalls, deps.logger);
   // Plugins: the synced catalog, installations per server, and the jars Nodes fetch.
@@ -230,7 +233,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const modpacks = new ModpackService(deps, artifactStore, deps.templates, { base: (deps.software?.bases ?? defaultUpstreamBases).modrinth });
   const plugins = new PluginService(deps, serverAggregate, catalog, deps.templates, desiredSender, artifactStore, serverWatch);
   // Backups: destinations, manual and scheduled backups.
-  const backups = createBackupServices({ deps, access, audit, servers: serverAggregate, agents, fleet, serverChanges: serverWatch, timers: deps.scheduleTimers, followEveryMs: byLease ? 2000 : undefined });
+  const backups = createBackupServices({ deps, access, audit, servers: serverAggregate, agents, fleet, serverChanges: serverWatch, timers: deps.scheduleTimers, followEveryMs: byLease ? 2000 : undefined, cluster, holder: byLease ? holderHandoff : undefined });
   // Workflows of servers, on one runner: migrations (and drains), restores, software updates.
   const workflows = createWorkflowServices({
     deps, access, servers: serverAggregate, placing, templates: deps.templates, nodes, fleet, agents, forward: linkForward, reports: reportsHeard, drives: drivesNode, directory: nodeDirectory, desired: desiredSender, serverChanges: serverWatch, backups, catalog,
@@ -238,7 +241,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
     migrationTimings: deps.migrationTimings, updateTimings: deps.updateTimings,
   });
   // A workflow begun here on a Node another Controller drives runs there, the holder's work like the Node's other work.
-  if (byLease) workflows.runner.handOffWith(new WorkflowHandoff(holderRoutes, peers, readServer, deps.logger, drivesNode));
+  if (byLease) workflows.runner.handOffWith(new WorkflowHandoff(holderHandoff, readServer));
   const consoleService = new ConsoleService(serverAggregate, nodeCalls, consoleHub, access, streamGuards, new RemoteConsole(holderRoutes, peers));
   // Schedules: tasks on a clock, acting as their editor through the same services as requests, stopped with the workflows.
   const schedules = createScheduleServices({

@@ -6,7 +6,7 @@ import type {
   ApiTokenDoc, AuditLog, LeaseDoc, EnrollmentTokenDoc, NodeDoc, ServerDoc, MembershipDoc, NetworkDoc, PasswordResetDoc, RoleDoc, SessionDoc, SettingDoc, TeamDoc, UserDoc,
 } from './records.js';
 import type { CatalogPluginDoc, PluginInstallationDoc } from './records.js';
-import type { BackupDestinationDoc, BackupDoc, BackupScheduleDoc } from './records.js';
+import type { BackupDestinationDoc, BackupDoc, BackupScheduleDoc, DestinationClaimDoc } from './records.js';
 import type { WebhookDeliveryDoc, WebhookDoc } from './records.js';
 import type { ScheduleDoc, ScheduleRunDoc } from './records.js';
 import type { SshKeyDoc } from './ssh-key-records.js';
@@ -61,6 +61,8 @@ export interface Repositories {
   backupDestinations: Collection<BackupDestinationDoc>;
   backups: Collection<BackupDoc>;
   backupSchedules: Collection<BackupScheduleDoc>;
+  /** Claims on shared destinations by the Controllers sharing the store: used on MongoDB only. */
+  destinationClaims: Collection<DestinationClaimDoc>;
   leases: Collection<LeaseDoc>;
   webhooks: Collection<WebhookDoc>;
   webhookDeliveries: Collection<WebhookDeliveryDoc>;
@@ -100,6 +102,7 @@ export const collectionIndexes: Record<Exclude<keyof Repositories, 'kind' | 'aud
   backupDestinations: [{ field: 'nameKey', unique: true }],
   backups: [{ field: 'serverId' }, { field: 'destinationId' }, { field: 'scheduleId' }, { field: 'state' }],
   backupSchedules: [{ field: 'serverId' }, { field: 'destinationId' }],
+  destinationClaims: [{ field: 'destinationId' }],
   leases: [],
   webhooks: [{ field: 'teamId', sparse: true }],
   // The deliveries list pages by webhook; a start resumes every PENDING one.
@@ -134,6 +137,7 @@ export async function openRepositories(adapter: StoreAdapter): Promise<Repositor
     backupDestinations: await open<BackupDestinationDoc>('backupDestinations'),
     backups: await open<BackupDoc>('backups'),
     backupSchedules: await open<BackupScheduleDoc>('backupSchedules'),
+    destinationClaims: await open<DestinationClaimDoc>('destinationClaims'),
     leases: await open<LeaseDoc>('leases'),
     webhooks: await open<WebhookDoc>('webhooks'),
     webhookDeliveries: await open<WebhookDeliveryDoc>('webhookDeliveries'),

@@ -68,6 +68,11 @@ export class BackupRunner {
     return this.perServer.run(serverId, () => this.execute(backupId)).finally(() => this.here.delete(backupId));
   }
 
+  /** Whether the backup is queued or running in this process. */
+  queued(backupId: string): boolean {
+    return this.here.has(backupId);
+  }
+
   /** Runs `work` with the server's backups held back (a restore takes its PRE_RESTORE backup inside). */
   exclusive<T>(serverId: string, work: () => Promise<T>): Promise<T> {
     return this.perServer.run(serverId, work);

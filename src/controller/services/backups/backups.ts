@@ -9,6 +9,7 @@ import { hidden, type Access } from '../identity/access.js';
 import type { ServiceDeps } from '../deps.js';
 import { errorFromAgent } from '../../link/node-calls.js';
 import type { ServerAggregate } from '../servers/aggregate.js';
+import type { BackupHandoff } from './backup-handoff.js';
 import type { BackupRemoval } from './backup-removal.js';
 import { unbackable, type BackupRunner } from './backup-runner.js';
 import { backupView } from './backup-views.js';
@@ -34,6 +35,7 @@ export class BackupService {
     private readonly destinations: BackupDestinations,
     private readonly runner: BackupRunner,
     private readonly removal: BackupRemoval,
+    private readonly handoff: BackupHandoff,
   ) {}
 
   /** The backup and its server (null once deleted), if the caller holds `permission` for it. */
@@ -61,9 +63,9 @@ export class BackupService {
     return backupView(doc);
   }
 
-  /** Runs a created backup in its server's turn, in the background. */
+  /** Runs a created backup in its server's turn, in the background, on the Controller that drives its Node. */
   queue(doc: BackupDoc): void {
-    this.runner.enqueue(doc._id, doc.serverId).catch((err: unknown) => this.deps.logger.error({ err, backupId: doc._id }, 'a backup could not be run'));
+    this.handoff.queue(doc);
   }
 
   async listForServer(caller: Caller, serverId: string, page: { limit: number; cursor?: string }) {

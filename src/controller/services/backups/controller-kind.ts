@@ -8,6 +8,7 @@ import { uploadDirect } from '../transfers/direct-transfers.js';
 import { SnapshotSource } from '../transfers/snapshot-source.js';
 import { areaTeamOf } from './backup-area.js';
 import type { BackupKind, BackupOutcome } from './backup-runner.js';
+import type { DestinationClaims } from './destination-claims.js';
 import type { DestinationLocks } from './destination-locks.js';
 
 /**
@@ -31,6 +32,8 @@ export class ControllerKind implements BackupKind {
     private readonly calls: NodeCalls,
     private readonly stores: { storeOf(destination: BackupDestinationDoc, teamId: string | undefined): BlobStore },
     private readonly locks: DestinationLocks,
+    /** The same across the Controllers sharing the store. */
+    private readonly claims: DestinationClaims,
     /** The state of a backup's record; undefined when there is none. */
     private readonly stateOf: (backupId: string) => Promise<BackupDoc['state'] | undefined>,
     /** The teams with backups in the destination (whose areas may hold garbage). */
@@ -39,7 +42,7 @@ export class ControllerKind implements BackupKind {
 
   async take(backup: BackupDoc, server: ServerDoc, destination: BackupDestinationDoc, quiesce: boolean): Promise<BackupOutcome> {
     const store = this.stores.storeOf(destination, areaTeamOf(backup));
-    return this.locks.shared(destination._id, async () => {
+    return this.locks.shared(destination._id, () => this.claims.writing(destination._id, async () => {
       const snapshot = await SnapshotSource.open(this.calls, backup.nodeId, server._id, { quiesce });
       try {
         const entries = snapshot.entries;
@@ -61,7 +64,7 @@ export class ControllerKind implements BackupKind {
       } finally {
         await snapshot.close();
       }
-    });
+    }));
   }
 
   /** Removes backups' manifests, then every blob no remaining manifest of their areas references. */
@@ -92,6 +95,6 @@ export class ControllerKind implements BackupKind {
   private collectArea(destination: BackupDestinationDoc, teamId: string | undefined, partialsIdleMs?: number): Promise<number> {
     const store = this.stores.storeOf(destination, teamId);
     const isDiscarded = async (backupId: string) => (await this.stateOf(backupId)) === 'FAILED';
-    return this.locks.exclusive(destination._id, () => collectGarbage(store, { partialsIdleMs, isDiscarded }));
+    return this.locks.exclusive(destination._id, async () => (await this.claims.collecting(destination._id, () => collectGarbage(store, { partialsIdleMs, isDiscarded }))) ?? 0);
   }
 }

@@ -5,12 +5,17 @@ import type { ServerChangeHub } from '../servers/change-hub.js';
 import type { ServerAggregate } from '../servers/aggregate.js';
 import type { NodeFleet } from '../../actors/fleet.js';
 import type { AgentSessions } from '../../link/session-registry.js';
+import type { ClusterMembership } from '../leases/membership.js';
+import type { HolderHandoff } from '../leases/holder-handoff.js';
+import { nowIso } from '../deps.js';
 import { backupDeadlines } from './backup-deadlines.js';
 import { nodeReady } from './node-ready.js';
+import { BackupHandoff } from './backup-handoff.js';
 import { BackupRemoval } from './backup-removal.js';
 import { BackupRunner } from './backup-runner.js';
 import { BackupService } from './backups.js';
 import { ControllerKind } from './controller-kind.js';
+import { DestinationClaims } from './destination-claims.js';
 import { DestinationLocks } from './destination-locks.js';
 import { BackupDestinations } from './destinations.js';
 import { NodeDirectoryKind } from './node-directory-kind.js';
@@ -31,6 +36,10 @@ export interface BackupDeps {
   timers?: ScheduleTimers;
   /** With several Controllers: how often the one running the backup schedules looks for those created through the others. */
   followEveryMs?: number;
+  /** Who writes and collects here, and which Controllers are alive: with several, their claims on shared destinations. */
+  cluster: Pick<ClusterMembership, 'controllerId' | 'controllers'>;
+  /** With several Controllers: backups asked here for a Node another drives are handed to it. */
+  holder?: HolderHandoff;
 }
 
 /** Backups, their destinations and schedules: built together, started after the servers. */
@@ -40,15 +49,20 @@ export function createBackupServices(d: BackupDeps) {
   const destinations = new BackupDestinations(d.deps, d.access);
   const nodeDirectory = new NodeDirectoryKind(calls, locks);
   const teamsIn = async (destinationId: string) => new Set((await d.deps.repos.backups.find({ destinationId, teamArea: true })).map((b) => b.teamId));
-  const controller = new ControllerKind(calls, destinations, locks, async (id) => (await d.deps.repos.backups.findById(id))?.state, teamsIn);
+  const claims = new DestinationClaims(d.deps.repos.kind === 'embedded' ? undefined : {
+    claims: d.deps.repos.destinationClaims, controllerId: d.cluster.controllerId, alive: async () => new Set((await d.cluster.controllers()).map((c) => c.id)),
+    now: () => nowIso(d.deps), newId: () => d.deps.ids.next(), logger: d.deps.logger,
+  });
+  const controller = new ControllerKind(calls, destinations, locks, claims, async (id) => (await d.deps.repos.backups.findById(id))?.state, teamsIn);
   const runner = new BackupRunner(d.deps, destinations, { NODE_DIRECTORY: nodeDirectory, CONTROLLER: controller, S3: controller }, (nodeId) => nodeReady(d.fleet, nodeId, backupDeadlines.nodeReadyMs));
   const removal = new BackupRemoval(d.deps, destinations, nodeDirectory, controller);
-  const backups = new BackupService(d.deps, d.access, d.servers, destinations, runner, removal);
+  const handoff = new BackupHandoff(runner, d.deps.repos.backups, d.deps.logger, d.holder);
+  const backups = new BackupService(d.deps, d.access, d.servers, destinations, runner, removal, handoff);
   const schedules = new BackupSchedules(d.deps, d.access, d.audit, d.servers, destinations, backups, removal, runner, d.serverChanges);
   const scheduler = new BackupScheduler(d.deps.repos, d.deps.clock, d.timers ?? processTimers, d.deps.logger, (s) => schedules.fire(s), d.followEveryMs);
   schedules.attach(scheduler);
   return {
-    destinations, runner, removal, backups, schedules,
+    destinations, runner, removal, backups, schedules, handoff,
     /**
      * The built-in destination; when this Controller is `alone` on its store, interrupted work
      * settled (the leftovers of backups cut off collected) and queued backups resumed. With others
