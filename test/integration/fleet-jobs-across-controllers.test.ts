@@ -161,7 +161,7 @@ else {
     });
 
     let underWay: ScheduleRunDoc;
-    it('leaves a run under way on a live Controller RUNNING when another starts', async () => {
+    it('leaves a run under way on a live Controller RUNNING when another starts, and ends one of a Controller that stopped', async () => {
       const created = await adminA.post<Schedule>(`/servers/${serverId}/schedules`, { name: 'long', cron: '0 4 * * *', tasks: [{ action: 'command', command: 'say long' }] });
       expect(created.status, created.text).to.equal(201);
       // As A records a run it carries out: RUNNING until it ends.
@@ -170,10 +170,23 @@ else {
         scheduledFor: clock.now().toISOString(), result: 'RUNNING', startedAt: clock.now().toISOString(), tasks: [], runBy: a.controller.services.cluster.controllerId,
       };
       await a.controller.repos.scheduleRuns.insert(underWay);
+      // And one B carries out (a run asked for now through B), older than a sweep leaves alone: B's restart cuts it off.
+      const cutOff: ScheduleRunDoc = {
+        ...underWay, _id: randomUUID(), claimKey: `${created.body.id}@now@${randomUUID()}`, startedAt: new Date(clock.now().getTime() - 60_000).toISOString(), runBy: b.controller.services.cluster.controllerId,
+      };
+      await a.controller.repos.scheduleRuns.insert(cutOff);
       b = await b.restart();
       // B's jobs went back to A at its stop; B, back, is handed its share again.
       await waitFor(async () => jobsOf(await clusterOn(adminA), b).length === 3 && (await clusterOn(adminA)).controllers.length === 2, { timeoutMs: 20_000, what: 'B back, running three jobs' });
       expect((await a.controller.repos.scheduleRuns.findById(underWay._id))?.result).to.equal('RUNNING');
+      // A held the schedules all along (no start's sweep): its periodic sweep (every 20 s) ends B's run.
+      expect(a.controller.services.fleetJobs.held()).to.include('task-schedules');
+      const swept = await waitFor(async () => {
+        const run = await a.controller.repos.scheduleRuns.findById(cutOff._id);
+        return run?.result === 'RUNNING' ? undefined : run;
+      }, { timeoutMs: 40_000, what: 'the run B left swept by A' });
+      expect(swept).to.deep.include({ result: 'FAILED', reason: 'interrupted' });
+      expect((await a.controller.repos.scheduleRuns.findById(underWay._id))?.result, 'A\'s own run, under way').to.equal('RUNNING');
     });
 
     it('when the holder stops, the other takes every job within the lease expiry, sweeps what it left, and its schedules fire', async () => {

@@ -62,11 +62,13 @@ export class RunRecords {
 
   /**
    * Runs left RUNNING by a Controller that stopped or died: FAILED `interrupted`, never run again.
-   * Those of the Controllers still `alive` (this one too) are under way and left alone.
+   * Those of the Controllers still `alive` (this one too) are under way and left alone, and so
+   * are those started at or after `startedBefore` when it is given.
    */
-  async interrupted(alive: ReadonlySet<string> = new Set()): Promise<void> {
+  async interrupted(alive: ReadonlySet<string> = new Set(), startedBefore?: string): Promise<void> {
     for (const run of await this.deps.repos.scheduleRuns.find({ result: 'RUNNING' })) {
       if (run.runBy !== undefined && alive.has(run.runBy)) continue;
+      if (startedBefore !== undefined && (run.startedAt ?? run.scheduledFor) >= startedBefore) continue;
       const schedule = await this.deps.repos.schedules.findById(run.scheduleId);
       if (!schedule) await this.deps.repos.scheduleRuns.delete({ _id: run._id });
       else await this.finish(run, schedule, 'FAILED', 'interrupted');

@@ -10,6 +10,14 @@ import type { GoAhead, RunExecutor } from './run-executor.js';
 import { minuteKey, type RunRecords } from './run-records.js';
 import { RunWaits } from './run-waits.js';
 
+/** How often the holder of the schedules sweeps runs left by Controllers gone since it took the job. */
+const sweepEveryMs = 20_000;
+/**
+ * Runs younger than this are not swept: a Controller serves requests (a run asked for now) a
+ * moment before its own lease is in the store, so its id may not be among the live ones yet.
+ */
+const freshRunMs = 10_000;
+
 /** What stops every run at shutdown: the workflow runner's one signal. */
 export interface StopSignal {
   readonly signal: AbortSignal;
@@ -23,12 +31,17 @@ export interface StopSignal {
  * minute is armed before the run starts. At start, runs a dead process left RUNNING end
  * `interrupted`, and a schedule whose latest minute passed while no Controller was up gets one
  * MISSED record for it, never a late run. It is a fleet-wide job: with several Controllers on one
- * store only the holder of its lease starts it (and sweeps); until then nothing is armed here. A
+ * store only the holder of its lease starts it (and sweeps, at its start and every 20 s after);
+ * until then nothing is armed here. A
  * run records the Controller carrying it out, and the sweep leaves a live one's runs alone (a run
  * asked for on another Controller, or one under way where the lease was lost).
  */
 export class ScheduleScheduler {
   private readonly alarms: KeyedAlarms;
+  /** With several Controllers: sweeps, while this one holds the job, the runs of Controllers that died since it took it. */
+  private sweeper?: NodeJS.Timeout;
+  /** The sweep under way, which a stop waits for. */
+  private sweeping?: Promise<void>;
   private readonly underWay = new Set<Promise<unknown>>();
   private active = false;
   /** With several Controllers: the schedules created or edited through the others, armed here too. */
@@ -64,14 +77,25 @@ export class ScheduleScheduler {
       this.arm(schedule);
     }
     this.others?.start();
+    if (this.others) this.sweeper = setInterval(() => this.sweep(), sweepEveryMs).unref();
+  }
+
+  /** Runs left RUNNING by a Controller gone since the start's sweep; a run too fresh to be sure of its Controller is left to the next. */
+  private sweep(): void {
+    if (this.sweeping || !this.active) return;
+    this.sweeping = this.alive()
+      .then((alive) => this.records.interrupted(alive, new Date(this.deps.clock.now().getTime() - freshRunMs).toISOString()))
+      .catch((err: unknown) => this.deps.logger.warn({ err }, 'the sweep of schedule runs left by stopped Controllers failed; the next tries again'))
+      .finally(() => (this.sweeping = undefined));
   }
 
   /** Disarms every timer and waits for the runs under way, which the stop signal ends where they are. */
   async stop(): Promise<void> {
     this.active = false;
+    clearInterval(this.sweeper);
     this.others?.stop();
     this.alarms.clear();
-    await Promise.all(this.underWay);
+    await Promise.all([...this.underWay, this.sweeping]);
   }
 
   /** Arms the schedule for its next minute after `after` (now by default); a disabled one is only disarmed. */
