@@ -51,15 +51,13 @@ export class DestinationClaims {
     const deadline = Date.now() + this.timings.writerWaitMs;
     for (;;) {
       const mine = await this.claim(shared, destinationId, 'WRITE');
-      const collector = (await this.others(shared, destinationId, 'COLLECT')).at(0);
-      if (!collector) {
-        try {
-          return await work();
-        } finally {
-          await this.release(shared, mine);
-        }
+      let collector: DestinationClaimDoc | undefined;
+      try {
+        collector = (await this.others(shared, destinationId, 'COLLECT')).at(0);
+        if (!collector) return await work();
+      } finally {
+        await this.release(shared, mine);
       }
-      await this.release(shared, mine);
       if (Date.now() >= deadline) {
         throw new Error(`another Controller (${collector.controllerId}) has been collecting the destination's unreferenced blobs since ${collector.since}; the backup waited ${waited(this.timings.writerWaitMs)} for it`);
       }
