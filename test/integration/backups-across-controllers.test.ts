@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Static } from 'typebox';
 import type { Cluster } from '../../src/controller/schemas/cluster.js';
-import type { Backup, EnrollmentIssued, Node, ServerDetail, Team } from '../support/api-types.js';
+import type { Backup, BackupDestination, EnrollmentIssued, Node, ServerDetail, Team } from '../support/api-types.js';
 import { AgentProcess } from '../support/agent-process.js';
 import { setUpAdminOf, startOnSharedStore, type ControllerProcess } from '../support/controller-process.js';
 import { GiB, killGames, waitForServer } from '../support/fleet.js';
@@ -34,6 +34,7 @@ const agentArgs = ['--cpu-millis', '4000', '--memory-bytes', String(4 * GiB), '-
   let b: ControllerProcess;
   let cookie = '';
   let serverId = '';
+  let teamId = '';
 
   const apiOf = (c: ControllerProcess): ApiClient => c.api.withCookie(cookie);
   const rootOf = () => join(agentDir, 'servers', serverId, 'root');
@@ -54,7 +55,7 @@ const agentArgs = ['--cpu-millis', '4000', '--memory-bytes', String(4 * GiB), '-
     const secretsKeyFile = join(first, 'shared-secrets.key');
     a = await startOnSharedStore(first, secretsKeyFile, database!);
     cookie = (await setUpAdminOf(a, first)).cookie;
-    const teamId = (await apiOf(a).post<Team>('/teams', { name: 'Ops' })).body.id;
+    teamId = (await apiOf(a).post<Team>('/teams', { name: 'Ops' })).body.id;
     b = await startOnSharedStore(await dirs.make('cairn-backups-across-'), secretsKeyFile, database!);
     const selfB = await waitFor(async () => (await apiOf(b).get<ClusterBody>('/cluster')).body.controllers.find((e) => e.httpAddress === `127.0.0.1:${b.httpPort}`)?.id,
       { timeoutMs: 20_000, what: 'B in GET /cluster' });
@@ -85,6 +86,22 @@ const agentArgs = ['--cpu-millis', '4000', '--memory-bytes', String(4 * GiB), '-
     // A has no session of the Node's Agent: before the handoff it waited 2 min for one, then failed.
     const taken = await ended(a, await takeThrough(a));
     expect(taken.state, taken.error).to.equal('SUCCEEDED');
+  });
+
+  it('a NODE_DIRECTORY backup taken and deleted through A: kept on B\'s Node, pruned there through B', async () => {
+    const path = await dirs.make('cairn-backups-across-node-dir-');
+    const destination = await apiOf(a).post<BackupDestination>('/backup-destinations', { name: 'node-disk', kind: 'NODE_DIRECTORY', path });
+    expect(destination.status, destination.text).to.equal(201);
+    const res = await apiOf(a).post<Backup>(`/servers/${serverId}/backups`, { destinationId: destination.body.id });
+    expect(res.status, res.text).to.equal(202);
+    const taken = await ended(a, res.body.id);
+    expect(taken.state, taken.error).to.equal('SUCCEEDED');
+    const manifests = join(path, 'teams', teamId, 'manifests');
+    expect(await readdir(manifests)).to.deep.equal([`${taken.id}.json`]);
+    // A has no session of the Node's Agent: the prune goes through B (it used to fail as the Node not connected).
+    const removed = await apiOf(a).delete(`/backups/${taken.id}`);
+    expect(removed.status, removed.text).to.equal(204);
+    expect(await readdir(manifests)).to.deep.equal([]);
   });
 
   it('a backup deleted through A while B writes one waits for it, and B\'s backup restores byte for byte', async () => {

@@ -233,7 +233,7 @@ export function createServices(deps: ServiceDeps & { templates: TemplateCatalog 
   const modpacks = new ModpackService(deps, artifactStore, deps.templates, { base: (deps.software?.bases ?? defaultUpstreamBases).modrinth });
   const plugins = new PluginService(deps, serverAggregate, catalog, deps.templates, desiredSender, artifactStore, serverWatch);
   // Backups: destinations, manual and scheduled backups.
-  const backups = createBackupServices({ deps, access, audit, servers: serverAggregate, agents, fleet, serverChanges: serverWatch, timers: deps.scheduleTimers, followEveryMs: byLease ? 2000 : undefined, cluster, holder: byLease ? holderHandoff : undefined });
+  const backups = createBackupServices({ deps, access, audit, servers: serverAggregate, agents, fleet, serverChanges: serverWatch, timers: deps.scheduleTimers, followEveryMs: byLease ? 2000 : undefined, cluster, holder: byLease ? holderHandoff : undefined, forward: byLease ? linkForward : undefined });
   // Workflows of servers, on one runner: migrations (and drains), restores, software updates.
   const workflows = createWorkflowServices({
     deps, access, servers: serverAggregate, placing, templates: deps.templates, nodes, fleet, agents, forward: linkForward, reports: reportsHeard, drives: drivesNode, directory: nodeDirectory, desired: desiredSender, serverChanges: serverWatch, backups, catalog,

@@ -7,6 +7,7 @@ import type { NodeFleet } from '../../actors/fleet.js';
 import type { AgentSessions } from '../../link/session-registry.js';
 import type { ClusterMembership } from '../leases/membership.js';
 import type { HolderHandoff } from '../leases/holder-handoff.js';
+import type { LinkForward } from '../../link/link-forward.js';
 import { nowIso } from '../deps.js';
 import { backupDeadlines } from './backup-deadlines.js';
 import { nodeReady } from './node-ready.js';
@@ -40,11 +41,13 @@ export interface BackupDeps {
   cluster: Pick<ClusterMembership, 'controllerId' | 'controllers'>;
   /** With several Controllers: backups asked here for a Node another drives are handed to it. */
   holder?: HolderHandoff;
+  /** With several Controllers: Agent requests for a Node another drives (a prune of its directory) go through it. */
+  forward?: LinkForward;
 }
 
 /** Backups, their destinations and schedules: built together, started after the servers. */
 export function createBackupServices(d: BackupDeps) {
-  const calls = new RawNodeCalls(d.agents);
+  const calls = new RawNodeCalls(d.agents, d.forward);
   const locks = new DestinationLocks();
   const destinations = new BackupDestinations(d.deps, d.access);
   const nodeDirectory = new NodeDirectoryKind(calls, locks);
