@@ -3,7 +3,7 @@ import { uuidV7Ids } from '../../src/shared/clock.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { DestinationClaims } from '../../src/controller/services/backups/destination-claims.js';
 import type { Collection } from '../../src/controller/store/collection.js';
-import type { DestinationClaimDoc } from '../../src/controller/store/records.js';
+import type { DestinationClaimDoc } from '../../src/controller/store/destination-claim-records.js';
 import { openRepositories, type Repositories } from '../../src/controller/store/repositories.js';
 import { describeStoreContract } from '../support/store-contract.js';
 import { waitFor } from '../support/wait-for.js';

@@ -384,18 +384,6 @@ export interface BackupDoc {
   finishedAt?: string;
 }
 
-/**
- * A Controller's claim on a shared backup destination: WRITE while a backup stores blobs into it,
- * COLLECT while its garbage is collected (services/backups/destination-claims.ts).
- */
-export interface DestinationClaimDoc {
-  _id: string;
-  destinationId: string;
-  kind: 'WRITE' | 'COLLECT';
-  controllerId: string;
-  since: string;
-}
-
 export interface BackupScheduleDoc {
   _id: string;
   serverId: string;

@@ -6,7 +6,8 @@ import type {
   ApiTokenDoc, AuditLog, LeaseDoc, EnrollmentTokenDoc, NodeDoc, ServerDoc, MembershipDoc, NetworkDoc, PasswordResetDoc, RoleDoc, SessionDoc, SettingDoc, TeamDoc, UserDoc,
 } from './records.js';
 import type { CatalogPluginDoc, PluginInstallationDoc } from './records.js';
-import type { BackupDestinationDoc, BackupDoc, BackupScheduleDoc, DestinationClaimDoc } from './records.js';
+import type { BackupDestinationDoc, BackupDoc, BackupScheduleDoc } from './records.js';
+import type { DestinationClaimDoc } from './destination-claim-records.js';
 import type { WebhookDeliveryDoc, WebhookDoc } from './records.js';
 import type { ScheduleDoc, ScheduleRunDoc } from './records.js';
 import type { SshKeyDoc } from './ssh-key-records.js';

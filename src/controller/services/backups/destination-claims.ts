@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from '../../../shared/logger.js';
 import type { Collection } from '../../store/collection.js';
-import type { DestinationClaimDoc } from '../../store/records.js';
+import type { DestinationClaimDoc } from '../../store/destination-claim-records.js';
 
 export const claimTimings = {
   /** How long a backup waits for another Controller's collection of its destination before it fails. */
