@@ -1,3 +1,4 @@
+import { deadlineSignal } from '../../../shared/deadline.js';
 import { cairnHomepage, cairnVersion } from '../../../shared/version.js';
 import { fetchFailureWords } from './fetch-failure-words.js';
 
@@ -24,10 +25,9 @@ export async function fetchUpstreamJson(url: string, signal?: AbortSignal): Prom
 
 /** GETs a text answer (Maven's XML metadata, a checksum file) within the deadline and the size bound. */
 export async function fetchUpstreamText(url: string, accept: string, signal?: AbortSignal): Promise<string> {
-  const deadline = AbortSignal.timeout(upstreamTimeoutMs);
   let res: Response;
   try {
-    res = await fetch(url, { headers: { 'user-agent': upstreamUserAgent, accept }, signal: signal ? AbortSignal.any([signal, deadline]) : deadline, redirect: 'follow' });
+    res = await fetch(url, { headers: { 'user-agent': upstreamUserAgent, accept }, signal: deadlineSignal(upstreamTimeoutMs, signal), redirect: 'follow' });
   } catch (error) {
     throw new UpstreamError(fetchFailureWords(url, error, upstreamTimeoutMs));
   }

@@ -1,6 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, fetch } from 'undici';
+import { deadlineSignal } from '../../../shared/deadline.js';
 import { tryTimeoutMs, type TryOutcome } from '../../domain/webhooks/delivery-plan.js';
 import { hostOf, isPrivateAddress } from './webhook-address.js';
 
@@ -45,7 +46,7 @@ export class WebhookSender {
     try {
       const res = await fetch(url, {
         method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, redirect: 'manual',
-        dispatcher: this.dispatcher, signal: AbortSignal.any([AbortSignal.timeout(tryTimeoutMs), stop]),
+        dispatcher: this.dispatcher, signal: deadlineSignal(tryTimeoutMs, stop),
       });
       // What the endpoint says back is not kept; reading it frees the connection for the next try.
       await res.body?.cancel();
