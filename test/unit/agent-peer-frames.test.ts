@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { PassThrough } from 'node:stream';
-import { BrokeOff } from '../../src/agent/transfers/peer/arrival.js';
-import { FrameReader } from '../../src/agent/transfers/peer/frame-reader.js';
-import { frameKinds } from '../../src/agent/transfers/peer/frames.js';
+import { BrokeOff } from '../../src/shared/peer/arrival.js';
+import { FrameReader } from '../../src/shared/peer/frame-reader.js';
+import { frameKinds } from '../../src/shared/peer/frames.js';
 import { maxChunkBytes } from '../../src/shared/link/messages.js';
 
 const frameBytes = (kind: number, payload: Buffer) => {

@@ -7,7 +7,7 @@ import type { BackupHost } from '../../src/agent/transfers/backup-host.js';
 import { HashCaches } from '../../src/agent/transfers/hash-caches.js';
 import { Leases } from '../../src/agent/transfers/leases.js';
 import { manifestPartEntries, manifestParts } from '../../src/agent/transfers/manifest-parts.js';
-import { PullConnection } from '../../src/agent/transfers/peer/pull-client.js';
+import { PullConnection } from '../../src/shared/peer/pull-client.js';
 import { Quiescer, type ConsoleAccess } from '../../src/agent/transfers/quiesce.js';
 import { Snapshots } from '../../src/agent/transfers/snapshots.js';
 import type { ServerOnNode } from '../../src/agent/reconciler/reconciler.js';
@@ -166,6 +166,29 @@ describe('agent: snapshots', () => {
     expect((await open('snap-hashed', false)).find((e) => e.path === 'world/level.dat')!.sha256).to.equal(sent);
     await writeFile(join(root, 'world', 'level.dat'), 'level data, changed');
     expect(await level()).to.equal('');
+  });
+
+  it('learns the hash of a file the Controller read whole, range after range from its start; not of one read out of order or changed between ranges', async () => {
+    let opened = 0;
+    const unhashed = () => open(`snap-r${++opened}`, false, 60_000, true);
+    const hashOf = (entries: { path: string; sha256: string }[], path: string) => entries.find((e) => e.path === path)!.sha256;
+    await writeFile(join(root, 'world', 'region.mca'), 'region bytes, twenty');
+    await unhashed();
+    const ranged = async (path: string, offsets: number[], between?: () => Promise<void>) => {
+      for (const offset of offsets) {
+        await snapshots.read({ snapshotId: `snap-r${opened}`, path, chunkBytes: 3, offset, length: 7 }, () => undefined, new AbortController().signal);
+        await between?.();
+      }
+    };
+    await ranged('world/level.dat', [0, 7]);
+    await ranged('world/region.mca', [0, 14]);
+    const next = await unhashed();
+    expect(hashOf(next, 'world/level.dat')).to.equal(createHash('sha256').update('level data').digest('hex'));
+    expect(hashOf(next, 'world/region.mca')).to.equal('');
+    await writeFile(join(root, 'world', 'other.dat'), 'other data');
+    await unhashed();
+    await ranged('world/other.dat', [0, 7], () => writeFile(join(root, 'world', 'other.dat'), 'other Data'));
+    expect(hashOf(await unhashed(), 'world/other.dat')).to.equal('');
   });
 
   it('refuses an unknown server, a bad id and an id in use', async () => {

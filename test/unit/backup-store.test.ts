@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -113,6 +113,34 @@ describe('the content-addressed backup store', () => {
     await store.putBlob('b'.repeat(64), Readable.from([Buffer.from('x')])).catch((e: unknown) => { error = e; });
     expect(error).to.be.instanceOf(ChecksumMismatchError);
     expect(await store.hasBlob('b'.repeat(64))).to.equal(false);
+  });
+
+  it('stores content whose hash nobody knew under the sha256 of what arrived, once however often it comes, and leaves no temporary file', async () => {
+    const content = randomBytes(300 * 1024);
+    const sha256 = createHash('sha256').update(content).digest('hex');
+    const puts = await Promise.all([1, 2, 3].map(() => store.putUnnamedBlob(Readable.from([content.subarray(0, 1000), content.subarray(1000)]))));
+    for (const put of puts) expect(put).to.include({ sha256, size: content.length });
+    expect(await store.putUnnamedBlob(Readable.from([content]))).to.deep.equal({ sha256, size: content.length, storedBytes: 0 });
+    expect(Buffer.concat(await store.readBlob(sha256).toArray())).to.deep.equal(content);
+    const names = await readdir(join(base, 'store', 'blobs'), { recursive: true });
+    expect(names.filter((n) => n.endsWith('.partial'))).to.deep.equal([]);
+    expect(names.filter((n) => n.endsWith('.blob'))).to.deep.equal([`${sha256.slice(0, 2)}/${sha256}.blob`]);
+  });
+
+  it('leaves nothing of an unnamed put whose content failed midway, and collects a temporary file a crash left', async () => {
+    async function* broken() {
+      yield Buffer.from('half a blob');
+      throw new Error('the link went');
+    }
+    let error: unknown;
+    await store.putUnnamedBlob(broken()).catch((e: unknown) => { error = e; });
+    expect((error as Error).message).to.equal('the link went');
+    expect(await readdir(join(base, 'store', 'blobs'))).to.deep.equal([]);
+    const left = join(base, 'store', 'blobs', 'left-by-a-crash.partial');
+    await writeFile(left, 'x');
+    await utimes(left, new Date(Date.now() - 2 * 3600_000), new Date(Date.now() - 2 * 3600_000));
+    expect(await store.removePartials(3600_000)).to.equal(1);
+    expect(await readdir(join(base, 'store', 'blobs'))).to.deep.equal([]);
   });
 
   it('collects the blobs no manifest references once a backup is deleted', async () => {

@@ -1,4 +1,4 @@
-import type { Stats } from 'node:fs';
+import type { BigIntStats, Stats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import type { FileChunk, FileEntry } from '../../shared/link/messages.js';
 import { maxChunkBytes } from '../../shared/link/messages.js';
@@ -78,17 +78,21 @@ export interface ReadRange {
   chunkBytes: number;
 }
 
+/** The file's stats as it was opened and after the range was read: equal when nothing wrote to it meanwhile. */
+export type RangeStats = (opened: BigIntStats, after: BigIntStats) => void;
+
 /**
  * Reads a range of a regular file in chunks, handing every chunk but the last to `part`; the last
  * (eof set when the file's end was reached) is returned. `hidden` is refused with READ_ONLY.
  */
-export async function readFileRange(root: string, path: string, range: ReadRange, part: (chunk: FileChunk) => void, signal: AbortSignal, hidden?: HiddenFile): Promise<FileChunk> {
+export async function readFileRange(root: string, path: string, range: ReadRange, part: (chunk: FileChunk) => void, signal: AbortSignal, hidden?: HiddenFile, stats?: RangeStats): Promise<FileChunk> {
   const handle = await withPlace(root, path, 'read', (place) => {
     refuseHidden(place, hidden);
     return openRegularFile(place);
   });
   try {
-    const total = (await handle.stat()).size;
+    const opened = await handle.stat({ bigint: true });
+    const total = Number(opened.size);
     const chunkBytes = Math.max(1, Math.min(range.chunkBytes || maxChunkBytes, maxChunkBytes));
     const end = range.length > 0 ? Math.min(total, range.offset + range.length) : total;
     let offset = Math.min(range.offset, total);
@@ -100,7 +104,10 @@ export async function readFileRange(root: string, path: string, range: ReadRange
       const chunk: FileChunk = { offset, data: data.subarray(0, bytesRead), eof: offset + bytesRead >= total, totalBytes: total };
       offset += bytesRead;
       // A file that shrank while being read ends early; the chunk says where.
-      if (offset >= end || bytesRead === 0) return chunk;
+      if (offset >= end || bytesRead === 0) {
+        stats?.(opened, await handle.stat({ bigint: true }));
+        return chunk;
+      }
       part(chunk);
     }
   } finally {

@@ -1,3 +1,4 @@
+import type { BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import type { ManifestEntry } from '../../shared/backup/manifest.js';
 import type { FileChunk, ResponsePayload } from '../../shared/link/messages.js';
@@ -13,6 +14,7 @@ import { checkId, leaseMsOf, Leases } from './leases.js';
 import { answerManifest } from './manifest-parts.js';
 import { SnapshotServer } from './peer/snapshot-server.js';
 import type { Quiescer, Release } from './quiesce.js';
+import { ReadHashes } from './read-hashes.js';
 
 /** An upload reads the file this much at a time. */
 const readBytes = 1024 * 1024;
@@ -25,6 +27,8 @@ interface Snapshot {
   release?: Release;
   /** Set once the snapshot is served to another Agent (SnapshotServe). */
   peers?: Promise<SnapshotServer>;
+  /** Hashes of its files learnt as the Controller reads them. */
+  reads: ReadHashes;
 }
 
 export interface SnapshotDeps {
@@ -71,7 +75,10 @@ export class Snapshots {
       entries = await this.deps.caches.scan(input.serverId, (cache) => scanServer(server.root, cache, !input.unhashed));
       // Nobody waits for the answer any more: a snapshot opened now would only hold the server still.
       ctx.signal.throwIfAborted();
-      this.leases.add(snapshotId, { serverId: input.serverId, root: server.root, files: new Map(entries.filter((e) => e.type === 'FILE').map((e) => [e.path, e])), release }, leaseMsOf(input.leaseMs));
+      const learn = this.learner(input.serverId, server.root);
+      this.leases.add(snapshotId, {
+        serverId: input.serverId, root: server.root, files: new Map(entries.filter((e) => e.type === 'FILE').map((e) => [e.path, e])), release, reads: new ReadHashes(learn),
+      }, leaseMsOf(input.leaseMs));
     } catch (e) {
       await release?.();
       throw e;
@@ -83,8 +90,23 @@ export class Snapshots {
   async read(input: { snapshotId: string; path: string; chunkBytes: number; offset: number; length: number }, part: (chunk: FileChunk) => void, signal: AbortSignal): Promise<FileChunk> {
     return this.leases.use(input.snapshotId, async (snapshot) => {
       if (!snapshot.files.has(input.path)) throw new AgentError('NOT_FOUND', 'path: not a file of this snapshot.');
-      return readFileRange(snapshot.root, input.path, { offset: input.offset, length: input.length, chunkBytes: input.chunkBytes }, part, signal);
+      const followed = snapshot.reads.follow(input.path, input.offset);
+      let around: [BigIntStats, BigIntStats] | undefined;
+      const last = await readFileRange(snapshot.root, input.path, { offset: input.offset, length: input.length, chunkBytes: input.chunkBytes }, (chunk) => {
+        followed.chunk(chunk);
+        part(chunk);
+      }, signal, undefined, (opened, after) => {
+        around = [opened, after];
+      });
+      followed.chunk(last);
+      if (around) followed.done(last, ...around);
+      return last;
     });
+  }
+
+  /** Records the sha256 of a file of the server's, named by its path in the snapshot, for the next scan. */
+  private learner(serverId: string, root: string): (path: string, key: string, sha256: string) => void {
+    return (path, key, sha256) => this.deps.caches.remember(serverId, join(root, ...path.split('/')), key, sha256);
   }
 
   /**
@@ -114,7 +136,7 @@ export class Snapshots {
         root: snapshot.root,
         files: snapshot.files,
         use: (work) => this.leases.use(input.snapshotId, work),
-        hashed: (path, key, sha256) => this.deps.caches.remember(snapshot.serverId, join(snapshot.root, ...path.split('/')), key, sha256),
+        hashed: this.learner(snapshot.serverId, snapshot.root),
       }, this.deps.peerAddress, 0, this.deps.logger);
       const served = await snapshot.peers.catch((e: unknown) => {
         throw new AgentError('PEER_UNREACHABLE', `cannot listen for other Agents on ${this.deps.peerAddress}: ${e instanceof Error ? e.message : String(e)}`);

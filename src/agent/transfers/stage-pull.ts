@@ -1,6 +1,7 @@
 import type { PullFile } from '../../shared/link/generated/cairn/agent/v1/PullFile.js';
 import { AgentError } from '../errors.js';
-import { PullConnection, unreachable, type PeerAddress } from './peer/pull-client.js';
+import { PeerUnreachable, PullConnection, unreachable, type PeerAddress } from '../../shared/peer/pull-client.js';
+import { grantKeyBytes } from '../../shared/peer/tls-psk.js';
 import type { StageFiles } from './stage-files.js';
 
 /** Connections a pull opens at most: files in flight at once, as the Controller's own copy moves them. */
@@ -23,6 +24,7 @@ type Lock = <R>(path: string, work: () => Promise<R>) => Promise<R>;
  * stage. Answers the bytes written.
  */
 export async function pullIntoStage(files: StageFiles, input: PullInput, lock: Lock, signal: AbortSignal): Promise<number> {
+  if (input.peer.key.length !== grantKeyBytes) throw new AgentError('INVALID_REQUEST', `key: ${grantKeyBytes} bytes.`);
   const queue = [...input.files];
   const open = new Set<PullConnection>();
   let failed = false;
@@ -53,7 +55,7 @@ export async function pullIntoStage(files: StageFiles, input: PullInput, lock: L
       throw e;
     })));
     const failure = results.find((r) => r.status === 'rejected');
-    if (failure) throw failure.reason;
+    if (failure) throw failure.reason instanceof PeerUnreachable ? new AgentError('PEER_UNREACHABLE', failure.reason.message) : failure.reason;
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
@@ -61,7 +63,7 @@ export async function pullIntoStage(files: StageFiles, input: PullInput, lock: L
 }
 
 /** What went wrong on the connection, told apart from what the stage refused. */
-const asPeerFailure = (peer: PeerAddress, e: unknown) => (e instanceof AgentError ? e : unreachable(peer, `broke off (${e instanceof Error ? e.message : String(e)})`));
+const asPeerFailure = (peer: PeerAddress, e: unknown) => (e instanceof AgentError || e instanceof PeerUnreachable ? e : unreachable(peer, `broke off (${e instanceof Error ? e.message : String(e)})`));
 
 async function pullFile(files: StageFiles, connection: PullConnection, file: PullFile, input: PullInput): Promise<number> {
   const { path } = file;

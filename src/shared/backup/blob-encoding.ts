@@ -21,6 +21,25 @@ export function verifying(expected: string): Transform {
   });
 }
 
+/** Passes bytes through while hashing and counting them; `sha256` is set once they have all gone by. */
+export function hashing(): Transform & { sha256: string; bytes: number } {
+  const hash = createHash('sha256');
+  const t = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      hash.update(chunk);
+      t.bytes += chunk.length;
+      done(null, chunk);
+    },
+    flush(done) {
+      t.sha256 = hash.digest('hex');
+      done();
+    },
+  }) as Transform & { sha256: string; bytes: number };
+  t.sha256 = '';
+  t.bytes = 0;
+  return t;
+}
+
 /** The first byte of a stored blob says how the rest is stored. */
 const tags = { raw: 0x52, gzip: 0x47 } as const;
 /** How much of a blob is tried before deciding whether compressing it is worth the time. */

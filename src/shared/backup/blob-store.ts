@@ -8,6 +8,13 @@ export class ChecksumMismatchError extends Error {
   }
 }
 
+/** What an unnamed put stored: the content's sha256 and size, and the bytes added (0 when the blob was there already). */
+export interface UnnamedBlob {
+  sha256: string;
+  size: number;
+  storedBytes: number;
+}
+
 /**
  * One destination's content-addressed store: manifests by backup id and blobs by the sha256 of
  * their (uncompressed) content, shared by every backup of the destination. Implemented on a
@@ -20,6 +27,12 @@ export interface BlobStore {
    * nothing stored on a mismatch). Answers the bytes it added: 0 when the blob was there already.
    */
   putBlob(sha256: string, content: AsyncIterable<Uint8Array>): Promise<number>;
+  /**
+   * Stores `content` as the blob of whatever sha256 it turns out to have, hashed as it streams: for
+   * a file nobody hashed before it was read (a first backup). Stores that can write only under a
+   * name known beforehand lack it.
+   */
+  putUnnamedBlob?(content: AsyncIterable<Uint8Array>): Promise<UnnamedBlob>;
   /** The blob's uncompressed content; the stream fails with ChecksumMismatchError if it is damaged. */
   readBlob(sha256: string): Readable;
   deleteBlob(sha256: string): Promise<void>;

@@ -4,8 +4,8 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/p
 import { join } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BlobDecoder, BlobEncoder, shaPattern, verifying } from './blob-encoding.js';
-import type { BlobStore } from './blob-store.js';
+import { BlobDecoder, BlobEncoder, hashing, shaPattern, verifying } from './blob-encoding.js';
+import type { BlobStore, UnnamedBlob } from './blob-store.js';
 import type { BackupManifest } from './manifest.js';
 
 const idPattern = /^[A-Za-z0-9-]{1,100}$/;
@@ -62,6 +62,32 @@ export class FsBlobStore implements BlobStore {
     }
   }
 
+  /**
+   * Written to a temporary file in `blobs/` and renamed once its hash is known. Two puts of the
+   * same content at once both rename onto the same name, which leaves one whole blob either way.
+   */
+  async putUnnamedBlob(content: AsyncIterable<Uint8Array>): Promise<UnnamedBlob> {
+    const blobs = join(this.root, 'blobs');
+    await mkdir(blobs, { recursive: true });
+    const temp = join(blobs, `${randomUUID()}.partial`);
+    try {
+      const hash = hashing();
+      const file = createWriteStream(temp, { flush: true });
+      await pipeline(Readable.from(content), hash, new BlobEncoder(), file);
+      const path = this.blobPath(hash.sha256);
+      if (await this.hasBlob(hash.sha256)) {
+        await rm(temp, { force: true });
+        return { sha256: hash.sha256, size: hash.bytes, storedBytes: 0 };
+      }
+      await mkdir(join(path, '..'), { recursive: true });
+      await rename(temp, path);
+      return { sha256: hash.sha256, size: hash.bytes, storedBytes: file.bytesWritten };
+    } catch (e) {
+      await rm(temp, { force: true });
+      throw e;
+    }
+  }
+
   readBlob(sha256: string): Readable {
     const out = new PassThrough();
     const path = this.blobPath(sha256);
@@ -106,7 +132,7 @@ export class FsBlobStore implements BlobStore {
 
   async removePartials(idleMs: number): Promise<number> {
     const before = Date.now() - idleMs;
-    const dirs = [join(this.root, 'manifests')];
+    const dirs = [join(this.root, 'manifests'), join(this.root, 'blobs')];
     for (const prefix of await readdir(join(this.root, 'blobs')).catch(() => [] as string[])) dirs.push(join(this.root, 'blobs', prefix));
     let removed = 0;
     for (const dir of dirs) {

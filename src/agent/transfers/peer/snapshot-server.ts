@@ -7,9 +7,9 @@ import type { Logger } from '../../../shared/logger.js';
 import { maxChunkBytes } from '../../../shared/link/messages.js';
 import { AgentError } from '../../errors.js';
 import { openRegularFile, withPlace } from '../../files/beneath.js';
-import { BrokeOff } from './arrival.js';
-import { Incoming, readAsk, writeFrame } from './frames.js';
-import { grantKeyBytes, peerIdleMs, pskTls } from './tls-psk.js';
+import { BrokeOff } from '../../../shared/peer/arrival.js';
+import { Incoming, readAsk, writeFrame } from '../../../shared/peer/frames.js';
+import { grantKeyBytes, peerIdleMs, pskTls } from '../../../shared/peer/tls-psk.js';
 
 /** A connection's two read buffers, filled in turn. */
 type ReadBuffers = [Buffer, Buffer];

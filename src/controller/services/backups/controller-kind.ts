@@ -19,13 +19,22 @@ import type { DestinationLocks } from './destination-locks.js';
  */
 const blobsInFlight = { throughController: 8, byAgent: 12 } as const;
 
+/** Stores a file the Agent had no hash for; its entry takes the hash and size of what arrived, which the blob holds. */
+const storeUnnamed = (put: NonNullable<BlobStore['putUnnamedBlob']>, snapshot: SnapshotSource, entry: ManifestEntry) => async () => {
+  const stored = await put(snapshot.read(entry));
+  Object.assign(entry, { sha256: stored.sha256, size: stored.size });
+  return stored.storedBytes;
+};
+
 /**
  * CONTROLLER and S3, the destinations whose store the Controller holds: a snapshot of the server
  * on its Node, of which only the files whose content the team's area of the destination lacks
- * become blobs (checked against their sha256 on the way): read by the Controller into its own
- * store, or uploaded by the Agent straight into S3 with requests the Controller presigned. Then
- * the manifest (last: a backup cut off midway has none, and its blobs are garbage). The snapshot
- * is closed whatever happens, so a quiesced server always resumes.
+ * become blobs, checked against their sha256 on the way: read by the Controller into its own
+ * store, or uploaded by the Agent straight into S3 with requests the Controller presigned. A file
+ * the Agent has not hashed before (a first backup) is read by the Controller whole and stored
+ * under the sha256 of what arrived, where the store can do that (on disk). Then the manifest
+ * (last: a backup cut off midway has none, and its blobs are garbage). The snapshot is closed
+ * whatever happens, so a quiesced server always resumes.
  */
 export class ControllerKind implements BackupKind {
   constructor(
@@ -43,20 +52,30 @@ export class ControllerKind implements BackupKind {
   async take(backup: BackupDoc, server: ServerDoc, destination: BackupDestinationDoc, quiesce: boolean): Promise<BackupOutcome> {
     const store = this.stores.storeOf(destination, areaTeamOf(backup));
     return this.locks.shared(destination._id, () => this.claims.writing(destination._id, async () => {
-      const snapshot = await SnapshotSource.open(this.calls, backup.nodeId, server._id, { quiesce });
+      // Read through the Controller, a file the Agent has no hash for is hashed here as it is stored,
+      // not read once more on the Agent beforehand; S3 objects are named by their hash before they are sent.
+      const putUnnamed = isDirect(store) ? undefined : store.putUnnamedBlob?.bind(store);
+      const snapshot = await SnapshotSource.open(this.calls, backup.nodeId, server._id, { quiesce, unhashed: putUnnamed !== undefined });
       try {
         const entries = snapshot.entries;
         for (const entry of entries) checkManifestPath(entry.path);
         let storedBytes = 0;
-        // One entry per content: files with the same bytes are one blob, and two puts of it at once would race.
-        const byContent = new Map(entries.filter((e) => e.type === 'FILE').map((e) => [e.sha256, e]));
+        const files = entries.filter((e) => e.type === 'FILE');
+        // One entry per known content: files with the same bytes are one blob, and two puts of it at once would race.
+        const byContent = new Map(files.filter((e) => e.sha256).map((e) => [e.sha256, e]));
         const send = isDirect(store)
           ? (entry: ManifestEntry) => uploadDirect(this.calls, snapshot, entry, store)
           : (entry: ManifestEntry) => store.putBlob(entry.sha256, snapshot.read(entry));
-        await pMap(byContent.values(), async (entry) => {
-          if (await store.hasBlob(entry.sha256)) return;
+        const stores = [
+          ...[...byContent.values()].map((entry) => async () => {
+            if (await store.hasBlob(entry.sha256)) return 0;
+            return send(entry);
+          }),
+          ...(putUnnamed ? files.filter((e) => !e.sha256).map((entry) => storeUnnamed(putUnnamed, snapshot, entry)) : []),
+        ];
+        await pMap(stores, async (put) => {
           // Awaited before it is added: `x += await` would add to the value read before the wait, losing the others'.
-          const stored = await send(entry);
+          const stored = await put();
           storedBytes += stored;
         }, { concurrency: isDirect(store) ? blobsInFlight.byAgent : blobsInFlight.throughController, stopOnError: true });
         await store.putManifest({ formatVersion: 1, backupId: backup._id, createdAt: backup.startedAt, entries });

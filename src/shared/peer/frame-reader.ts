@@ -1,5 +1,5 @@
 import type { Duplex } from 'node:stream';
-import { maxChunkBytes } from '../../../shared/link/messages.js';
+import { maxChunkBytes } from '../link/messages.js';
 import { Arrival } from './arrival.js';
 import { frameKinds, headerBytes, maxTextBytes, type Frame } from './frames.js';
 

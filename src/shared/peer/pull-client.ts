@@ -1,6 +1,5 @@
 import type { OnReadOpts } from 'node:net';
 import { connect, type ConnectionOptions, type TLSSocket } from 'node:tls';
-import { AgentError } from '../../errors.js';
 import { FrameReader } from './frame-reader.js';
 import { writeAsk, type Frame } from './frames.js';
 import { grantKeyBytes, peerIdleMs, pskTls } from './tls-psk.js';
@@ -13,12 +12,19 @@ export interface PeerAddress {
   connectTimeoutMs: number;
 }
 
-/** No connection to the serving Agent, or one that broke off: the Controller then carries the files itself. */
+/**
+ * No connection to the serving Agent, or one that broke off: the files then go through the
+ * Controller's link instead. (The Agent answers it as PEER_UNREACHABLE.)
+ */
+export class PeerUnreachable extends Error {
+  override name = 'PeerUnreachable';
+}
+
 export const unreachable = (address: Pick<PeerAddress, 'host' | 'port'>, why: string) =>
-  new AgentError('PEER_UNREACHABLE', `the Agent at ${address.host}:${address.port} ${why}`);
+  new PeerUnreachable(`the Agent at ${address.host}:${address.port} ${why}`);
 
 /**
- * One connection to an Agent serving a snapshot: opened with the grant (TLS-PSK, see tls-psk.ts)
+ * One connection to an Agent serving a snapshot (from another Agent, or from the Controller): opened with the grant (TLS-PSK, see tls-psk.ts)
  * within the connect timeout, then asked for one file after the other.
  */
 export class PullConnection {
@@ -27,7 +33,7 @@ export class PullConnection {
   }
 
   static async open(address: PeerAddress, signal: AbortSignal): Promise<PullConnection> {
-    if (address.key.length !== grantKeyBytes) throw new AgentError('INVALID_REQUEST', `key: ${grantKeyBytes} bytes.`);
+    if (address.key.length !== grantKeyBytes) throw new RangeError(`key: ${grantKeyBytes} bytes.`);
     const frames = new FrameReader();
     // tls.connect takes net's `onread` (Node's documentation says so; its typings leave it out).
     const options: ConnectionOptions & { onread: OnReadOpts } = {
