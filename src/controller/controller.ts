@@ -129,7 +129,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
   createWorkflowMetrics(metrics.registry, services.workflows.outcomes);
   createMigrationCopyMetrics(metrics.registry, services.migrationCopies);
   registerServerMetrics(metrics.registry, { census: services.serverCensus, reconcile: services.reconcileTimer, console: services.consoleHub }, logger);
-  registerBackupMetrics(metrics.registry, services.backups.runner);
+  registerBackupMetrics(metrics.registry, services.backups.runner, services.backups.reads);
   registerDesiredSendMetrics(metrics.registry, services.desiredSender);
   registerNotificationMetrics(metrics.registry, services.notifications.outbox);
   registerScheduleMetrics(metrics.registry, services.schedules.runs);

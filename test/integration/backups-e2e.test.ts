@@ -107,6 +107,43 @@ describe('backups end to end: real Agent, files back byte for byte, plugins inst
     expect(second.storedBytes).to.be.greaterThan(0).and.lessThan(second.sizeBytes * 0.05);
   });
 
+  it('CONTROLLER: the files come straight from the Agent, or over the link when the Controller cannot reach it; a second backup reads only what changed either way', async () => {
+    const readBytes = async () => {
+      const text = (await f.t.api.get('/metrics')).text;
+      const series = (path: string) => Number(text.split('\n').find((l) => l.startsWith(`cairn_backup_read_bytes_total{path="${path}"}`))?.split(' ').pop() ?? NaN);
+      return { direct: series('direct'), link: series('link') };
+    };
+    /** A server with 20 files of 256 KiB; backed up, one file changed and backed up again: answers the bytes read by each backup. */
+    const twoBackups = async (name: string) => {
+      const id = await createServer(name);
+      await mkdir(id, 'world');
+      for (let i = 0; i < 20; i++) await put(id, `world/r.${i}.mca`, randomBytes(256 * 1024));
+      const before = await readBytes();
+      await backup(id);
+      const between = await readBytes();
+      await put(id, 'world/r.7.mca', randomBytes(256 * 1024));
+      const second = await backup(id);
+      expect(second.storedBytes, 'the changed file only').to.be.within(256 * 1024, 257 * 1024);
+      const after = await readBytes();
+      const delta = (a: typeof before, b: typeof before) => ({ direct: b.direct - a.direct, link: b.link - a.link });
+      return { first: delta(before, between), second: delta(between, after) };
+    };
+    const reached = await twoBackups('read-direct');
+    expect(reached.first.link, 'read over the link').to.equal(0);
+    expect(reached.first.direct).to.be.at.least(20 * 256 * 1024);
+    expect(reached.second).to.deep.equal({ direct: 256 * 1024, link: 0 });
+    // The Agent listens on 127.0.0.1 only: another loopback address refuses the connection at once.
+    expect((await f.admin.patch(`/nodes/${f.nodeId}`, { address: '127.0.0.2' })).status).to.equal(200);
+    try {
+      const relayed = await twoBackups('read-link');
+      expect(relayed.first.direct, 'read straight from the Agent').to.equal(0);
+      expect(relayed.first.link).to.be.at.least(20 * 256 * 1024);
+      expect(relayed.second).to.deep.equal({ direct: 0, link: 256 * 1024 });
+    } finally {
+      await f.admin.patch(`/nodes/${f.nodeId}`, { address: '' });
+    }
+  });
+
   it('CONTROLLER: content is deduplicated within a team only, so storedBytes never tells one team what another holds', async () => {
     const other = await f.admin.post<{ id: string }>('/teams', { name: 'dedup-other' });
     expect(other.status, other.text).to.equal(201);

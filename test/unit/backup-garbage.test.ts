@@ -8,6 +8,7 @@ import { ControllerKind } from '../../src/controller/services/backups/controller
 import { DestinationClaims } from '../../src/controller/services/backups/destination-claims.js';
 import { DestinationLocks } from '../../src/controller/services/backups/destination-locks.js';
 import type { NodeCalls } from '../../src/controller/link/node-calls.js';
+import { silentLogger } from '../../src/shared/logger.js';
 import type { BackupDestinationDoc, BackupDoc } from '../../src/controller/store/records.js';
 import { collectGarbage } from '../../src/shared/backup/blob-store.js';
 import { FsBlobStore } from '../../src/shared/backup/fs-blob-store.js';
@@ -17,6 +18,9 @@ const at = '2026-11-23T00:00:00.000Z';
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 const fileEntry = (text: string): ManifestEntry => ({ path: text, type: 'FILE', size: text.length, mode: 0o644, sha256: sha(text) });
 const hoursAgo = (h: number) => new Date(Date.now() - h * 3600_000);
+
+/** No Node to read from: these tests take no backup. */
+const peers = { hostOf: async () => '', logger: silentLogger, count: () => undefined };
 
 describe('backup garbage left by a process killed mid-backup', () => {
   let base: string;
@@ -74,7 +78,7 @@ describe('backup garbage left by a process killed mid-backup', () => {
       await store.putManifest({ formatVersion: 1, backupId: id, createdAt: at, entries: [fileEntry(text), fileEntry('kept')] });
     }
     const destination = { _id: 'd1', kind: 'CONTROLLER' } as BackupDestinationDoc;
-    const kind = new ControllerKind({} as NodeCalls, { storeOf: () => store }, new DestinationLocks(), new DestinationClaims(), async (id) => states[id], async () => []);
+    const kind = new ControllerKind({} as NodeCalls, { storeOf: () => store }, new DestinationLocks(), new DestinationClaims(), { stateOf: async (id) => states[id], teamsIn: async () => [] }, peers);
     expect(await kind.collect(destination)).to.equal(1);
     expect(await manifests()).to.deep.equal(['good', 'running', 'unknown']);
     expect(await blobs()).to.deep.equal([sha('kept'), sha('only-running'), sha('only-unknown')].sort());
@@ -95,7 +99,7 @@ describe('backup garbage left by a process killed mid-backup', () => {
     await write(undefined, 'legacy', 'shared');
     await write('t1', 'new-1', 'shared');
     await write('t2', 'new-2', 'shared');
-    const kind = new ControllerKind({} as NodeCalls, { storeOf }, new DestinationLocks(), new DestinationClaims(), async () => 'SUCCEEDED', async () => ['t1', 't2']);
+    const kind = new ControllerKind({} as NodeCalls, { storeOf }, new DestinationLocks(), new DestinationClaims(), { stateOf: async () => 'SUCCEEDED', teamsIn: async () => ['t1', 't2'] }, peers);
     const destination = { _id: 'd1', kind: 'CONTROLLER' } as BackupDestinationDoc;
     await kind.prune(destination, [{ _id: 'legacy', teamId: 't1' }, { _id: 'new-1', teamId: 't1', teamArea: true }] as BackupDoc[]);
     const listed = async (teamId: string | undefined) => { const all: string[] = []; for await (const b of storeOf(destination, teamId).listBlobs()) all.push(b); return all; };

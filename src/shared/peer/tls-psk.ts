@@ -15,3 +15,9 @@ export const grantKeyBytes = 32;
 /** A connection that waits this long for its peer is given up (a vanished peer must not hold a request forever). */
 export const peerIdleMs = 30_000;
 
+
+/**
+ * Connections one grant may open: a target Agent's files in flight with room for a retry each,
+ * or the Controller's blobs in flight when it reads a backup straight from the Agent.
+ */
+export const connectionsPerGrant = 16;

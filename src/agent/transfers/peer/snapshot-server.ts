@@ -9,15 +9,13 @@ import { AgentError } from '../../errors.js';
 import { openRegularFile, withPlace } from '../../files/beneath.js';
 import { BrokeOff } from '../../../shared/peer/arrival.js';
 import { Incoming, readAsk, writeFrame } from '../../../shared/peer/frames.js';
-import { grantKeyBytes, peerIdleMs, pskTls } from '../../../shared/peer/tls-psk.js';
+import { connectionsPerGrant, grantKeyBytes, peerIdleMs, pskTls } from '../../../shared/peer/tls-psk.js';
 
 /** A connection's two read buffers, filled in turn. */
 type ReadBuffers = [Buffer, Buffer];
 
 /** The longest a grant lets new connections open. */
 export const maxGrantMs = 5 * 60_000;
-/** Connections one grant may open: the puller's files in flight, with room for one retry each. */
-const connectionsPerGrant = 8;
 
 interface Grant {
   key: Buffer;

@@ -8,6 +8,9 @@ import type { AgentSessions } from '../../link/session-registry.js';
 import type { ClusterMembership } from '../leases/membership.js';
 import type { HolderHandoff } from '../leases/holder-handoff.js';
 import type { LinkForward } from '../../link/link-forward.js';
+import { Listeners } from '../../../shared/listeners.js';
+import { reachAddressOf } from '../../../shared/node-address.js';
+import type { ReadPath } from '../transfers/snapshot-reads.js';
 import { nowIso } from '../deps.js';
 import { backupDeadlines } from './backup-deadlines.js';
 import { nodeReady } from './node-ready.js';
@@ -52,11 +55,20 @@ export function createBackupServices(d: BackupDeps) {
   const destinations = new BackupDestinations(d.deps, d.access);
   const nodeDirectory = new NodeDirectoryKind(calls, locks);
   const teamsIn = async (destinationId: string) => new Set((await d.deps.repos.backups.find({ destinationId, teamArea: true })).map((b) => b.teamId));
+  /** The bytes backups read into the Controller's store, by the way they came. */
+  const reads = new Listeners<[ReadPath, number]>();
   const claims = new DestinationClaims(d.deps.repos.kind === 'embedded' ? undefined : {
     claims: d.deps.repos.destinationClaims, controllerId: d.cluster.controllerId, alive: async () => new Set((await d.cluster.controllers()).map((c) => c.id)),
     now: () => nowIso(d.deps), newId: () => d.deps.ids.next(), logger: d.deps.logger,
   });
-  const controller = new ControllerKind(calls, destinations, locks, claims, async (id) => (await d.deps.repos.backups.findById(id))?.state, teamsIn);
+  const controller = new ControllerKind(calls, destinations, locks, claims, { stateOf: async (id) => (await d.deps.repos.backups.findById(id))?.state, teamsIn }, {
+    hostOf: async (nodeId) => {
+      const node = await d.deps.repos.nodes.findById(nodeId);
+      return node ? reachAddressOf(node.address, node.status.observedAddress) : '';
+    },
+    logger: d.deps.logger,
+    count: (path, bytes) => reads.emit(path, bytes),
+  });
   const runner = new BackupRunner(d.deps, destinations, { NODE_DIRECTORY: nodeDirectory, CONTROLLER: controller, S3: controller }, (nodeId) => nodeReady(d.fleet, nodeId, backupDeadlines.nodeReadyMs));
   const removal = new BackupRemoval(d.deps, destinations, nodeDirectory, controller);
   const handoff = new BackupHandoff(runner, d.deps.repos.backups, d.deps.logger, d.holder);
@@ -65,7 +77,7 @@ export function createBackupServices(d: BackupDeps) {
   const scheduler = new BackupScheduler(d.deps.repos, d.deps.clock, d.timers ?? processTimers, d.deps.logger, (s) => schedules.fire(s), d.followEveryMs);
   schedules.attach(scheduler);
   return {
-    destinations, runner, removal, backups, schedules, handoff,
+    destinations, runner, removal, backups, schedules, handoff, reads,
     /**
      * The built-in destination; when this Controller is `alone` on its store, interrupted work
      * settled (the leftovers of backups cut off collected) and queued backups resumed. With others
