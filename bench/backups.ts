@@ -83,7 +83,7 @@ async function main(): Promise<void> {
         return poll(`${label} backup`, async () => {
           const b = await call<Backup>('GET', `/backups/${taken.id}`);
           return b.state === 'SUCCEEDED' || b.state === 'FAILED' ? b : undefined;
-        }, 30 * 60_000, 100);
+        }, 30 * 60_000, 10);
       }));
       const seconds = (now() - started) / 1000;
       // The monotonic clock the CPU profiles are stamped with (µs), to cut each process's profile to this backup.

@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import type { BigIntStats } from 'node:fs';
 import { lstat, open, readdir, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import pMap from 'p-map';
 import { softwareDir, uploadTempPrefix, type ManifestEntry } from './manifest.js';
 
 /**
@@ -122,41 +123,67 @@ async function sha256OfHandle(handle: FileHandle, buffers: HashBuffers): Promise
 }
 
 /**
+ * Files of one directory looked at at once. Each is a few system calls on libuv's thread pool
+ * (lstat, open, fstat, close); one after the other they left it idle, and listing a world of
+ * 1,024 region files took 0.19 s, most of an incremental backup's time.
+ */
+const filesAtOnce = 16;
+
+/** What one name of a directory turned out to be: a file's entry, a directory to walk in its turn, or nothing to keep. */
+type Looked = { file: ManifestEntry } | { directory: true } | undefined;
+
+/**
  * Lists a server's files as a manifest, in path order with every directory before what it holds,
  * hashing each file. `.cairn` (the installed software) and the Agent's upload temporaries are left out; symbolic links and special
  * files are skipped (also one a directory or file turned into during the scan): a backup holds
  * regular files and directories only. With `hash: false` no file is read: a file's sha256 is the
- * cache's, or empty.
+ * cache's, or empty. A directory's files are looked at several at once; they are hashed one
+ * at a time (the scan's two read buffers are shared), and its directories walked in turn.
  */
 export async function scanTree(root: string, cache?: HashCache, { hash = true }: { hash?: boolean } = {}): Promise<ManifestEntry[]> {
   const entries: ManifestEntry[] = [];
   let buffers: HashBuffers | undefined;
+  let hashing: Promise<unknown> = Promise.resolve();
+  const hashOf = (handle: FileHandle): Promise<string> => {
+    const run = hashing.then(() => sha256OfHandle(handle, (buffers ??= [Buffer.allocUnsafe(hashReadBytes), Buffer.allocUnsafe(hashReadBytes)])));
+    hashing = run.catch(() => undefined);
+    return run;
+  };
+  async function lookAt(dir: FileHandle, full: string, path: string, name: string): Promise<Looked> {
+    const st = await lstat(inDir(dir, name), { bigint: true });
+    if (st.isDirectory()) return { directory: true };
+    if (!st.isFile()) return undefined;
+    const handle = await openIn(dir, name, false);
+    if (!handle) return undefined;
+    try {
+      const opened = await handle.stat({ bigint: true });
+      const key = hashKeyOf(opened);
+      let sha256 = cache?.get(full, key) ?? '';
+      if (!sha256 && hash) {
+        sha256 = await hashOf(handle);
+        cache?.set(full, key, sha256);
+      }
+      return { file: { path, type: 'FILE', size: Number(opened.size), mode: Number(opened.mode & 0o7777n), sha256 } };
+    } finally {
+      await handle.close();
+    }
+  }
   async function walk(dir: FileHandle, dirPath: string, prefix: string): Promise<void> {
-    const names = (await readdir(inDir(dir))).sort();
-    for (const name of names) {
-      if ((prefix === '' && name === softwareDir) || name.startsWith(uploadTempPrefix)) continue;
-      const path = prefix ? `${prefix}/${name}` : name;
-      const full = join(dirPath, name);
-      const st = await lstat(inDir(dir, name), { bigint: true });
-      if (!st.isDirectory() && !st.isFile()) continue;
-      const handle = await openIn(dir, name, st.isDirectory());
+    const names = (await readdir(inDir(dir))).sort().filter((name) => !((prefix === '' && name === softwareDir) || name.startsWith(uploadTempPrefix)));
+    const pathOf = (name: string) => (prefix ? `${prefix}/${name}` : name);
+    const looked = await pMap(names, (name) => lookAt(dir, join(dirPath, name), pathOf(name), name), { concurrency: filesAtOnce });
+    for (const [i, seen] of looked.entries()) {
+      if (!seen) continue;
+      if ('file' in seen) {
+        entries.push(seen.file);
+        continue;
+      }
+      const handle = await openIn(dir, names[i], true);
       if (!handle) continue;
       try {
         const opened = await handle.stat({ bigint: true });
-        const mode = Number(opened.mode & 0o7777n);
-        if (opened.isDirectory()) {
-          entries.push({ path, type: 'DIRECTORY', size: 0, mode, sha256: '' });
-          await walk(handle, full, path);
-        } else {
-          const key = hashKeyOf(opened);
-          let sha256 = cache?.get(full, key) ?? '';
-          if (!sha256 && hash) {
-            buffers ??= [Buffer.allocUnsafe(hashReadBytes), Buffer.allocUnsafe(hashReadBytes)];
-            sha256 = await sha256OfHandle(handle, buffers);
-            cache?.set(full, key, sha256);
-          }
-          entries.push({ path, type: 'FILE', size: Number(opened.size), mode, sha256 });
-        }
+        entries.push({ path: pathOf(names[i]), type: 'DIRECTORY', size: 0, mode: Number(opened.mode & 0o7777n), sha256: '' });
+        await walk(handle, join(dirPath, names[i]), pathOf(names[i]));
       } finally {
         await handle.close();
       }
