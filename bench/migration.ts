@@ -9,7 +9,7 @@
  * - the first copy's MB/s (the world's bytes over the `copying` step: the snapshot's open and the
  *   copy) beside `cp -a` of the same tree on the same filesystem, synced, in the same run, and
  *   their ratio; and which path the copy took;
- * - each process's CPU seconds (user and system, from /proc) from the 202 until `stopping` is first
+ * - each process's CPU seconds (user and system, from /proc) from the 202 until the step after `copying` is first
  *   seen, per GiB of world: on a shared machine the figure that does not move with others' load.
  * Run with `npm run bench migration`.
  */
@@ -107,7 +107,8 @@ async function main(): Promise<void> {
       const s = await get();
       if (s.workflow && !steps.has(s.workflow.step)) {
         steps.set(s.workflow.step, now() - started);
-        if (s.workflow.step === 'stopping') cpuCopied = await counters();
+        // `stopping` can pass between two polls (a server that stops at once): the next step seen ends the copy then.
+        if (s.workflow.step !== 'reserving' && s.workflow.step !== 'copying' && !cpuCopied) cpuCopied = await counters();
       }
       copyPath ??= s.workflow?.copyPath;
       if (s.nodeId === nodes[1].id && s.gamePort) newPort = s.gamePort;
@@ -131,11 +132,12 @@ async function main(): Promise<void> {
     const seconds = (ms: number) => (ms / 1000).toFixed(2);
     process.stdout.write(`steps first seen at (s after the 202): ${[...steps].map(([step, at]) => `${step} ${seconds(at)}`).join(', ')}\n`);
     const mbps = (ms: number) => (worldMiB * MiB) / 1e6 / (ms / 1000);
-    const copyingMs = (steps.get('stopping') ?? NaN) - (steps.get('copying') ?? NaN);
+    const copyEnd = [...steps].find(([step]) => step !== 'reserving' && step !== 'copying');
+    const copyingMs = (copyEnd?.[1] ?? NaN) - (steps.get('copying') ?? NaN);
     process.stdout.write(`first copy (${copyPath ?? 'path not seen'}): ${seconds(copyingMs)} s, ${mbps(copyingMs).toFixed(0)} MB/s; cp -a of the same tree, synced: ${seconds(cpMs)} s, ${mbps(cpMs).toFixed(0)} MB/s; ratio ${(cpMs / copyingMs).toFixed(2)}\n`);
     if (cpuCopied) {
       const perGiB = (i: number) => (cpuCopied![i][1].cpu - cpuBefore[i][1].cpu) / (worldMiB / 1024);
-      process.stdout.write(`CPU seconds per GiB over the first copy (202 → stopping seen): ${cpuBefore.map(([name], i) => `${name} ${perGiB(i).toFixed(2)}`).join(', ')}\n`);
+      process.stdout.write(`CPU seconds per GiB over the first copy (202 → ${copyEnd?.[0] ?? 'the next step'} seen): ${cpuBefore.map(([name], i) => `${name} ${perGiB(i).toFixed(2)}`).join(', ')}\n`);
     }
     process.stdout.write(`migration of ${worldMiB} MiB: ${seconds(totalMs)} s until READY and RUNNING on the target (${((worldMiB * MiB) / 1e6 / (totalMs / 1000)).toFixed(0)} MB/s overall)\n`);
     process.stdout.write(`game port closed (old ${oldPort} refused → new ${newPort} accepts): ${closedAt !== undefined && openedAt !== undefined ? `${seconds(openedAt - closedAt)} s` : 'not measured'}\n`);

@@ -58,14 +58,16 @@ export class PullConnection {
 
   /**
    * The frames of one file, up to and including its end or failure. A data frame's bytes are
-   * valid until the next frame is asked for: its buffer then takes the frame after it.
+   * valid until the next frame is asked for: its buffer then takes the frame after it. With
+   * `keep` each frame has a buffer of its own, for a consumer that holds frames while it asks for
+   * more (a stream's buffer).
    */
-  async *file(path: string): AsyncIterable<Frame> {
+  async *file(path: string, keep = false): AsyncIterable<Frame> {
     await writeAsk(this.socket, path);
     for (;;) {
       const frame = await this.frames.next('a frame');
       yield frame;
-      this.frames.reuse(frame);
+      if (!keep) this.frames.reuse(frame);
       if (frame.kind !== 'data') return;
     }
   }

@@ -96,11 +96,11 @@ export class SnapshotReads {
     let ended = false;
     let failed: string | undefined;
     try {
-      for await (const frame of connection.file(path)) {
-        // A frame's buffer takes the next frame once this one is let go; the store may still hold it.
+      // Each frame in a buffer of its own: the store's streams may still hold it when the next arrives.
+      for await (const frame of connection.file(path, true)) {
         if (frame.kind === 'data') {
           this.count('direct', frame.data.length);
-          yield Buffer.from(frame.data);
+          yield frame.data;
         }
         else if (frame.kind === 'failed') failed = frame.message;
         ended = frame.kind !== 'data';
