@@ -136,8 +136,8 @@ async function main(): Promise<void> {
     const copyingMs = (copyEnd?.[1] ?? NaN) - (steps.get('copying') ?? NaN);
     process.stdout.write(`first copy (${copyPath ?? 'path not seen'}): ${seconds(copyingMs)} s, ${mbps(copyingMs).toFixed(0)} MB/s; cp -a of the same tree, synced: ${seconds(cpMs)} s, ${mbps(cpMs).toFixed(0)} MB/s; ratio ${(cpMs / copyingMs).toFixed(2)}\n`);
     if (cpuCopied) {
-      const perGiB = (i: number) => (cpuCopied![i][1].cpu - cpuBefore[i][1].cpu) / (worldMiB / 1024);
-      process.stdout.write(`CPU seconds per GiB over the first copy (202 → ${copyEnd?.[0] ?? 'the next step'} seen): ${cpuBefore.map(([name], i) => `${name} ${perGiB(i).toFixed(2)}`).join(', ')}\n`);
+      const perGiB = (i: number, part: 'cpu' | 'system') => (cpuCopied![i][1][part] - cpuBefore[i][1][part]) / (worldMiB / 1024);
+      process.stdout.write(`CPU seconds per GiB over the first copy (202 → ${copyEnd?.[0] ?? 'the next step'} seen): ${cpuBefore.map(([name], i) => `${name} ${perGiB(i, 'cpu').toFixed(2)} (${perGiB(i, 'system').toFixed(2)} in the kernel)`).join(', ')}\n`);
     }
     process.stdout.write(`migration of ${worldMiB} MiB: ${seconds(totalMs)} s until READY and RUNNING on the target (${((worldMiB * MiB) / 1e6 / (totalMs / 1000)).toFixed(0)} MB/s overall)\n`);
     process.stdout.write(`game port closed (old ${oldPort} refused → new ${newPort} accepts): ${closedAt !== undefined && openedAt !== undefined ? `${seconds(openedAt - closedAt)} s` : 'not measured'}\n`);

@@ -9,6 +9,8 @@ export interface Counters {
   read: number;
   /** CPU seconds, user and system. */
   cpu: number;
+  /** The part of `cpu` spent in the kernel (copies to and from sockets and files, writeback on fsync). */
+  system: number;
 }
 
 /** A process's counters so far, from /proc; zeros once it is gone. */
@@ -16,7 +18,8 @@ export async function countersOf(pid: number): Promise<Counters> {
   const [io, stat] = await Promise.all([readFile(`/proc/${pid}/io`, 'utf8').catch(() => ''), readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')]);
   // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { read: Number(/^rchar:\s+(\d+)$/m.exec(io)?.[1] ?? 0), cpu: (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / ticksPerSecond };
+  const system = Number(fields[12] ?? 0) / ticksPerSecond;
+  return { read: Number(/^rchar:\s+(\d+)$/m.exec(io)?.[1] ?? 0), cpu: Number(fields[11] ?? 0) / ticksPerSecond + system, system };
 }
 
 /**
@@ -29,11 +32,12 @@ export async function countersDuring<T>(pids: Record<string, number>, work: () =
   const spent: Record<string, Counters> = {};
   for (const [name, pid] of Object.entries(pids)) {
     const now = await countersOf(pid);
-    spent[name] = { read: now.read - before.get(name)!.read, cpu: now.cpu - before.get(name)!.cpu };
+    const then = before.get(name)!;
+    spent[name] = { read: now.read - then.read, cpu: now.cpu - then.cpu, system: now.system - then.system };
   }
   return { result, spent };
 }
 
-/** `Controller read 10.2 MiB, CPU 1.23 s; Agent …` */
+/** `Controller read 10.2 MiB, CPU 1.23 s (0.40 s in the kernel); Agent …` */
 export const countersText = (spent: Record<string, Counters>) =>
-  Object.entries(spent).map(([name, c]) => `${name} read ${(c.read / MiB).toFixed(1)} MiB, CPU ${c.cpu.toFixed(2)} s`).join('; ');
+  Object.entries(spent).map(([name, c]) => `${name} read ${(c.read / MiB).toFixed(1)} MiB, CPU ${c.cpu.toFixed(2)} s (${c.system.toFixed(2)} s in the kernel)`).join('; ');

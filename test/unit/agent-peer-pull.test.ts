@@ -7,6 +7,7 @@ import { StageFiles } from '../../src/agent/transfers/stage-files.js';
 import { pullIntoStage, type PullInput } from '../../src/agent/transfers/stage-pull.js';
 import type { ManifestEntry } from '../../src/shared/backup/manifest.js';
 import { silentLogger } from '../../src/shared/logger.js';
+import { PullConnection } from '../../src/shared/peer/pull-client.js';
 import { failureOf } from '../support/agent-failure.js';
 import { tempDirPerTest } from '../support/temp-dir.js';
 
@@ -21,6 +22,8 @@ describe('Agent to Agent pulls: a snapshot served over TLS-PSK into a stage', ()
   const contents = new Map<string, Buffer>();
   /** What the server learnt of the files it sent whole. */
   const learnt = new Map<string, string>();
+  /** The files it sent whole without hashing them (an unhashed grant). */
+  const sentWhole = new Set<string>();
   const key = randomBytes(32);
 
   const stage = async () => {
@@ -38,6 +41,7 @@ describe('Agent to Agent pulls: a snapshot served over TLS-PSK into a stage', ()
     files.clear();
     contents.clear();
     learnt.clear();
+    sentWhole.clear();
     await mkdir(join(dir(), 'root', 'world'), { recursive: true });
     // Files of several frames, one of none, and one just past a frame's end.
     for (const [path, size] of [['world/a.mca', 3 * 1024 * 1024 + 7], ['world/empty', 0], ['level.dat', 1024 * 1024 + 1], ['b', 100]] as const) {
@@ -47,7 +51,7 @@ describe('Agent to Agent pulls: a snapshot served over TLS-PSK into a stage', ()
       contents.set(path, data);
     }
     clock = 0;
-    server = await SnapshotServer.listen({ root: join(dir(), 'root'), files, use: (work) => work(), hashed: (path, _key, sha) => learnt.set(path, sha) }, '127.0.0.1', 0, silentLogger, () => clock);
+    server = await SnapshotServer.listen({ root: join(dir(), 'root'), files, use: (work) => work(), hashed: (path, _key, sha) => learnt.set(path, sha), sentWhole: (path) => sentWhole.add(path) }, '127.0.0.1', 0, silentLogger, () => clock);
     server.grant('grant-1', key, 60_000);
   });
   afterEach(async () => {
@@ -60,6 +64,29 @@ describe('Agent to Agent pulls: a snapshot served over TLS-PSK into a stage', ()
     for (const [path, data] of contents) expect(sha256(await readFile(join(dir(), 'stage', 'files', path))), path).to.equal(sha256(data));
     // The serving side learnt each file's hash as it sent it, for its next scan.
     expect(Object.fromEntries(learnt)).to.deep.equal(Object.fromEntries([...contents].map(([path, data]) => [path, sha256(data)])));
+  });
+
+  it('to a reader that hashes for itself (an unhashed grant) each file ends without its sha256, and a stage refuses that', async () => {
+    server!.grant('grant-2', key, 60_000, true);
+    const connection = await PullConnection.open({ host: '127.0.0.1', port: server!.port, grantId: 'grant-2', key, connectTimeoutMs: 2000 }, new AbortController().signal);
+    try {
+      for (const [path, data] of contents) {
+        const got: Buffer[] = [];
+        let end: string | undefined;
+        for await (const frame of connection.file(path, true)) {
+          if (frame.kind === 'data') got.push(frame.data);
+          if (frame.kind === 'end') end = frame.sha256;
+        }
+        expect(Buffer.concat(got).equals(data), path).to.equal(true);
+        expect(end, path).to.equal('');
+      }
+    } finally {
+      connection.close();
+    }
+    expect([...sentWhole].sort()).to.deep.equal([...contents.keys()].sort());
+    expect(learnt.size, 'nothing hashed').to.equal(0);
+    const refused = await failureOf(pullIntoStage(await stage(), input({ grantId: 'grant-2' }, false, ['b']), noLock, new AbortController().signal));
+    expect(refused.code).to.equal('CHECKSUM_MISMATCH');
   });
 
   it('refuses a connection with another key, or past the grant\'s time: PEER_UNREACHABLE, nothing staged', async () => {

@@ -91,6 +91,9 @@ describe('SnapshotReads: a backup reads the files straight from the Agent, and o
           relay.cutAfter = cutAfter;
           return { payload: 'snapshotServing', snapshotServing: { port: relay.port } } as Response;
         }
+        case 'snapshotHashes':
+          await snapshots.learn(body.snapshotHashes);
+          return {} as Response;
         case 'snapshotClose':
           await snapshots.close(body.snapshotClose.snapshotId);
           return {} as Response;
@@ -120,7 +123,11 @@ describe('SnapshotReads: a backup reads the files straight from the Agent, and o
     await rm(base, { recursive: true, force: true });
   });
 
-  /** Every file put through `reads` at once, four at a time; answers each one's content as the store saw it, and the bytes by path. */
+  /**
+   * Every file put through `reads` at once, as a first backup stores them (each entry then takes
+   * the sha256 of what arrived, which the Agent is told); answers each one's content as the store
+   * saw it, and the bytes by path.
+   */
   const readAll = async (host: string) => {
     const snapshot = await SnapshotSource.open(calls, 'node-1', serverId, { quiesce: false, unhashed: true });
     const counted: Record<ReadPath, number> = { direct: 0, link: 0 };
@@ -129,11 +136,14 @@ describe('SnapshotReads: a backup reads the files straight from the Agent, and o
     });
     const got = new Map<string, Buffer>();
     try {
-      await Promise.all(snapshot.entries.filter((e) => e.type === 'FILE').map((entry) => reads.put(entry, async (content) => {
+      const files = snapshot.entries.filter((e) => e.type === 'FILE');
+      await Promise.all(files.map((entry) => reads.put(entry, async (content) => {
         const chunks: Buffer[] = [];
         for await (const chunk of content) chunks.push(chunk);
         got.set(entry.path, Buffer.concat(chunks));
+        entry.sha256 = sha256(got.get(entry.path)!);
       })));
+      await reads.tellHashes(files);
     } finally {
       reads.close();
       await snapshot.close();
@@ -141,11 +151,32 @@ describe('SnapshotReads: a backup reads the files straight from the Agent, and o
     return { got, counted };
   };
 
+  /** The hashes the Agent knows for its next snapshot (an unhashed one lists only those). */
+  const known = async () => {
+    const snapshot = await SnapshotSource.open(calls, 'node-1', serverId, { quiesce: false, unhashed: true });
+    await snapshot.close();
+    return Object.fromEntries(snapshot.entries.filter((e) => e.type === 'FILE').map((e) => [e.path, e.sha256]));
+  };
+  const worldHashes = () => Object.fromEntries([...world].map(([path, content]) => [path, sha256(content)]));
+
   it('reads every file straight from the Agent, byte for byte, nothing over the link', async () => {
     const { got, counted } = await readAll('127.0.0.1');
     for (const [path, content] of world) expect(sha256(got.get(path)!), path).to.equal(sha256(content));
     expect(counted.link).to.equal(0);
     expect(counted.direct).to.equal([...world.values()].reduce((n, b) => n + b.length, 0));
+    // The Agent hashed none of it, and learnt every hash from the Controller for its next scan.
+    expect(await known()).to.deep.equal(worldHashes());
+  });
+
+  it('the Agent keeps a hash it is told only for a file it sent whole, unchanged, without hashing it', async () => {
+    const snapshot = await SnapshotSource.open(calls, 'node-1', serverId, { quiesce: false, unhashed: true });
+    try {
+      // Nothing was sent yet: told hashes (right or wrong) are ignored.
+      await snapshot.tellHashes([...world].map(([path, content]) => ({ path, sha256: sha256(content) })));
+    } finally {
+      await snapshot.close();
+    }
+    expect(Object.values(await known()).filter(Boolean)).to.deep.equal([]);
   });
 
   it('gives a file whose connection broke off to the store again over the link, and reads the rest that way', async () => {
@@ -155,6 +186,8 @@ describe('SnapshotReads: a backup reads the files straight from the Agent, and o
     for (const [path, content] of world) expect(sha256(got.get(path)!), path).to.equal(sha256(content));
     expect(counted.direct).to.be.greaterThan(0);
     expect(counted.link).to.be.at.least(3 * MiB);
+    // Learnt either way: from the Controller for files sent whole, as the link read them for the rest.
+    expect(await known()).to.deep.equal(worldHashes());
   });
 
   it('reads over the link when nothing answers at the Agent\'s address', async () => {

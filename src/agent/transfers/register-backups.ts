@@ -52,6 +52,10 @@ export async function registerBackupOperations(deps: BackupOperationDeps): Promi
   });
   link.handle('snapshotUpload', async (input, ctx) => ({ payload: 'objectUploaded', objectUploaded: await snapshots.upload(input, ctx.signal) }));
   link.handle('snapshotServe', async (input) => ({ payload: 'snapshotServing', snapshotServing: { port: await snapshots.serve(input) } }));
+  link.handle('snapshotHashes', async (input) => {
+    await snapshots.learn(input);
+    return {};
+  });
   link.handle('snapshotClose', async ({ snapshotId }) => {
     await snapshots.close(snapshotId);
     return {};

@@ -1,5 +1,6 @@
 import type { BigIntStats } from 'node:fs';
 import { join } from 'node:path';
+import { shaPattern } from '../../shared/backup/blob-encoding.js';
 import type { ManifestEntry } from '../../shared/backup/manifest.js';
 import type { FileChunk, ResponsePayload } from '../../shared/link/messages.js';
 import type { Logger } from '../../shared/logger.js';
@@ -29,6 +30,11 @@ interface Snapshot {
   peers?: Promise<SnapshotServer>;
   /** Hashes of its files learnt as the Controller reads them. */
   reads: ReadHashes;
+  /**
+   * Files sent whole and unchanged to a reader that hashes them itself, each with `hashKeyOf` it
+   * while it was sent: the hashes the Controller tells back (SnapshotHashes) are kept for these.
+   */
+  sentWhole: Map<string, string>;
 }
 
 export interface SnapshotDeps {
@@ -77,7 +83,7 @@ export class Snapshots {
       ctx.signal.throwIfAborted();
       const learn = this.learner(input.serverId, server.root);
       this.leases.add(snapshotId, {
-        serverId: input.serverId, root: server.root, files: new Map(entries.filter((e) => e.type === 'FILE').map((e) => [e.path, e])), release, reads: new ReadHashes(learn),
+        serverId: input.serverId, root: server.root, files: new Map(entries.filter((e) => e.type === 'FILE').map((e) => [e.path, e])), release, reads: new ReadHashes(learn), sentWhole: new Map(),
       }, leaseMsOf(input.leaseMs));
     } catch (e) {
       await release?.();
@@ -130,19 +136,36 @@ export class Snapshots {
    * (SnapshotServe); answers the port they are served on. The listener is opened at the first
    * grant and closes with the snapshot.
    */
-  async serve(input: { snapshotId: string; grantId: string; key: Buffer; ttlMs: number }): Promise<number> {
+  async serve(input: { snapshotId: string; grantId: string; key: Buffer; ttlMs: number; unhashed?: boolean }): Promise<number> {
     return this.leases.use(input.snapshotId, async (snapshot) => {
       snapshot.peers ??= SnapshotServer.listen({
         root: snapshot.root,
         files: snapshot.files,
         use: (work) => this.leases.use(input.snapshotId, work),
         hashed: this.learner(snapshot.serverId, snapshot.root),
+        sentWhole: (path, key) => snapshot.sentWhole.set(path, key),
       }, this.deps.peerAddress, 0, this.deps.logger);
       const served = await snapshot.peers.catch((e: unknown) => {
         throw new AgentError('PEER_UNREACHABLE', `cannot listen for other Agents on ${this.deps.peerAddress}: ${e instanceof Error ? e.message : String(e)}`);
       });
-      served.grant(input.grantId, input.key, input.ttlMs);
+      served.grant(input.grantId, input.key, input.ttlMs, input.unhashed);
       return served.port;
+    });
+  }
+
+  /**
+   * Keeps the sha256 the Controller computed of files it read whole under an unhashed grant
+   * (SnapshotHashes), for the next scan; a file not sent whole and unchanged that way is ignored.
+   */
+  async learn(input: { snapshotId: string; files: { path: string; sha256: string }[] }): Promise<void> {
+    await this.leases.use(input.snapshotId, async (snapshot) => {
+      const learn = this.learner(snapshot.serverId, snapshot.root);
+      for (const { path, sha256 } of input.files) {
+        const key = snapshot.sentWhole.get(path);
+        if (key === undefined || !shaPattern.test(sha256)) continue;
+        snapshot.sentWhole.delete(path);
+        learn(path, key, sha256);
+      }
     });
   }
 

@@ -99,7 +99,7 @@ export class FrameReader {
   private complete({ kind, payload }: Filling): void {
     this.current = undefined;
     if (kind === frameKinds.data) this.ready.push({ kind: 'data', data: payload });
-    else if (kind === frameKinds.end && payload.length === 32) this.ready.push({ kind: 'end', sha256: payload.toString('hex') });
+    else if (kind === frameKinds.end && (payload.length === 32 || payload.length === 0)) this.ready.push({ kind: 'end', sha256: payload.toString('hex') });
     else if (kind === frameKinds.failed) this.ready.push({ kind: 'failed', message: payload.toString('utf8') });
     else throw new Error(`an unknown frame (kind ${kind}, ${payload.length} bytes)`);
   }

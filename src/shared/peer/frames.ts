@@ -5,10 +5,12 @@ import { Arrival, BrokeOff } from './arrival.js';
  * The little protocol two Agents speak over their TLS connection. The puller asks for one file at
  * a time (`ask`: its length, then its path as UTF-8); the server answers frames of a kind byte
  * and a length: the file's bytes in pieces of at most 1 MiB, then its end with the sha256 of every
- * byte sent, or a failure with a message.
+ * byte sent (none, an empty end, to a reader whose grant said it hashes for itself), or a failure
+ * with a message.
  */
 export type Frame =
   | { kind: 'data'; data: Buffer }
+  /** `sha256` is '' when the server sent none (an unhashed grant). */
   | { kind: 'end'; sha256: string }
   | { kind: 'failed'; message: string };
 
@@ -125,6 +127,7 @@ export async function readAsk(incoming: Incoming): Promise<string | undefined> {
  */
 export function writeFrame(socket: Duplex, frame: Frame): Promise<void> {
   const payload = frame.kind === 'data' ? frame.data : frame.kind === 'end' ? Buffer.from(frame.sha256, 'hex') : Buffer.from(frame.message.slice(0, 1000), 'utf8');
+  if (frame.kind === 'end' && payload.length !== 0 && payload.length !== 32) throw new Error(`not a sha256: ${frame.sha256.slice(0, 80)}`);
   return new Promise<void>((resolve, reject) => {
     socket.cork();
     socket.write(header(frameKinds[frame.kind], payload.length));

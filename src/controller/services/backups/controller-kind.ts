@@ -91,6 +91,7 @@ export class ControllerKind implements BackupKind {
           storedBytes += stored;
         }, { concurrency: isDirect(store) ? blobsInFlight.byAgent : blobsInFlight.throughController, stopOnError: true });
         await store.putManifest({ formatVersion: 1, backupId: backup._id, createdAt: backup.startedAt, entries });
+        await reads.tellHashes(files);
         return { sizeBytes: totalBytes(entries), storedBytes, fileCount: entries.filter((e) => e.type === 'FILE').length };
       } finally {
         reads.close();

@@ -54,7 +54,8 @@ export async function pullEntries(calls: NodeCalls, source: SnapshotSource, sink
     const grantId = randomUUID();
     const key = randomBytes(32);
     const serving = await orUnavailable(calls.askNode(source.nodeId, {
-      body: 'snapshotServe', snapshotServe: { snapshotId: source.id, grantId, key, ttlMs: grantTtlMs },
+      // The target checks each file against the sha256 the source sends with it.
+      body: 'snapshotServe', snapshotServe: { snapshotId: source.id, grantId, key, ttlMs: grantTtlMs, unhashed: false },
     }, { timeoutMs: agentDeadlines.quick }), 'the source cannot serve its files');
     if (serving.payload !== 'snapshotServing') throw new Error('the Agent answered SnapshotServe without its port');
     const size = batch.reduce((n, e) => n + e.size, 0);

@@ -21,7 +21,9 @@ const grantTtlMs = 60_000;
  * Where the Controller reads a snapshot's files from for its own store: straight from the Agent's
  * snapshot server (the one other Agents pull from in a migration: TLS with a pre-shared key only
  * this Controller and that Agent know, frames of 1 MiB, the file's sha256 at its end), which costs
- * both sides far less CPU per GiB than gRPC messages over the link. When the Agent cannot be
+ * both sides far less CPU per GiB than gRPC messages over the link. The files come without their
+ * sha256 (the store hashes what arrives), and `tellHashes` gives the Agent those hashes afterwards
+ * for its next scan: the Agent reads the world once and hashes none of it. When the Agent cannot be
  * reached that way (no address, a firewall, an Agent too old to serve), or a connection breaks,
  * that file and every later one of this snapshot go through the link as before.
  */
@@ -29,6 +31,8 @@ export class SnapshotReads {
   private readonly idle: PullConnection[] = [];
   private readonly connections = new Set<PullConnection>();
   private readonly stopping = new AbortController();
+  /** Files read whole straight from the Agent, whose hashes it did not compute. */
+  private readonly readWhole = new Set<string>();
 
   private constructor(private readonly snapshot: SnapshotSource, private peer: PeerAddress | undefined, private readonly logger: Logger, private readonly count: ReadCount) {
     // Each connection being opened listens on it until its handshake is done: a backup opens up to a grant's worth at once.
@@ -42,7 +46,7 @@ export class SnapshotReads {
     const key = randomBytes(grantKeyBytes);
     try {
       const serving = await calls.askNode(snapshot.nodeId, {
-        body: 'snapshotServe', snapshotServe: { snapshotId: snapshot.id, grantId, key, ttlMs: grantTtlMs },
+        body: 'snapshotServe', snapshotServe: { snapshotId: snapshot.id, grantId, key, ttlMs: grantTtlMs, unhashed: true },
       }, { timeoutMs: agentDeadlines.quick });
       if (serving.payload !== 'snapshotServing') throw new Error('the Agent answered SnapshotServe without its port');
       return new SnapshotReads(snapshot, { host, port: serving.snapshotServing.port, grantId, key, connectTimeoutMs: peerConnectTimeoutMs }, logger, count);
@@ -83,6 +87,20 @@ export class SnapshotReads {
     this.peer = undefined;
   }
 
+  /**
+   * Tells the Agent the sha256 of the files it sent whole without hashing them (`entries` as
+   * stored, each with the hash of what arrived), so its next scan reads only what changed since.
+   * Best effort: an Agent not told hashes those files again at its next backup.
+   */
+  async tellHashes(entries: readonly ManifestEntry[]): Promise<void> {
+    const files = entries.filter((e) => e.sha256 && this.readWhole.has(e.path)).map((e) => ({ path: e.path, sha256: e.sha256 }));
+    try {
+      await this.snapshot.tellHashes(files);
+    } catch (err) {
+      this.logger.warn({ err, nodeId: this.snapshot.nodeId }, 'the Agent could not be told the hashes of the files it sent; its next backup hashes them again');
+    }
+  }
+
   close(): void {
     this.stopping.abort();
     for (const connection of this.connections) connection.close();
@@ -108,6 +126,7 @@ export class SnapshotReads {
     } catch (err) {
       throw err instanceof PeerUnreachable ? err : new PeerUnreachable(`the Agent's connection broke off (${err instanceof Error ? err.message : String(err)})`);
     } finally {
+      if (ended && failed === undefined) this.readWhole.add(path);
       if (ended && !this.stopping.signal.aborted) this.idle.push(connection);
       else {
         connection.close();

@@ -6,6 +6,8 @@ import { manifestPart, transferDeadlines } from './transfer-deadlines.js';
 
 /** A copy asks the Agent for this much at a time, and asks for more only once it is written. */
 const rangeBytes = 4 * maxChunkBytes;
+/** Files per SnapshotHashes: a part stays far below the link's largest message. */
+const hashesPerPart = 1_000;
 
 /** One ranged read's answer: its chunks in order, and the file's whole size as the Agent saw it. */
 interface FileRange {
@@ -85,6 +87,15 @@ export class SnapshotSource {
       body: 'snapshotRead', snapshotRead: { snapshotId: this.id, path, chunkBytes: maxChunkBytes, offset, length: rangeBytes },
     }, { timeoutMs: agentDeadlines.disk, onPart: take }));
     return { chunks, total };
+  }
+
+  /** Tells the Agent the sha256 of files it sent without hashing them (SnapshotHashes), in parts. */
+  async tellHashes(files: readonly { path: string; sha256: string }[]): Promise<void> {
+    for (let at = 0; at < files.length; at += hashesPerPart) {
+      await this.calls.askNode(this.nodeId, {
+        body: 'snapshotHashes', snapshotHashes: { snapshotId: this.id, files: files.slice(at, at + hashesPerPart) },
+      }, { timeoutMs: agentDeadlines.quick });
+    }
   }
 
   close(): Promise<void> {

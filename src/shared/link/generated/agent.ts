@@ -27,6 +27,7 @@ import type { FileChunkInput as _cairn_agent_v1_FileChunkInput, FileChunk as _ca
 import type { FileDeleteInput as _cairn_agent_v1_FileDeleteInput, FileDelete as _cairn_agent_v1_FileDelete } from './cairn/agent/v1/FileDelete.js';
 import type { FileEntriesInput as _cairn_agent_v1_FileEntriesInput, FileEntries as _cairn_agent_v1_FileEntries } from './cairn/agent/v1/FileEntries.js';
 import type { FileEntryInput as _cairn_agent_v1_FileEntryInput, FileEntry as _cairn_agent_v1_FileEntry } from './cairn/agent/v1/FileEntry.js';
+import type { FileHashInput as _cairn_agent_v1_FileHashInput, FileHash as _cairn_agent_v1_FileHash } from './cairn/agent/v1/FileHash.js';
 import type { FileListInput as _cairn_agent_v1_FileListInput, FileList as _cairn_agent_v1_FileList } from './cairn/agent/v1/FileList.js';
 import type { FileMkdirInput as _cairn_agent_v1_FileMkdirInput, FileMkdir as _cairn_agent_v1_FileMkdir } from './cairn/agent/v1/FileMkdir.js';
 import type { FileMoveInput as _cairn_agent_v1_FileMoveInput, FileMove as _cairn_agent_v1_FileMove } from './cairn/agent/v1/FileMove.js';
@@ -64,6 +65,7 @@ import type { ServerStatusInput as _cairn_agent_v1_ServerStatusInput, ServerStat
 import type { SleepPolicyInput as _cairn_agent_v1_SleepPolicyInput, SleepPolicy as _cairn_agent_v1_SleepPolicy } from './cairn/agent/v1/SleepPolicy.js';
 import type { SleepingInput as _cairn_agent_v1_SleepingInput, Sleeping as _cairn_agent_v1_Sleeping } from './cairn/agent/v1/Sleeping.js';
 import type { SnapshotCloseInput as _cairn_agent_v1_SnapshotCloseInput, SnapshotClose as _cairn_agent_v1_SnapshotClose } from './cairn/agent/v1/SnapshotClose.js';
+import type { SnapshotHashesInput as _cairn_agent_v1_SnapshotHashesInput, SnapshotHashes as _cairn_agent_v1_SnapshotHashes } from './cairn/agent/v1/SnapshotHashes.js';
 import type { SnapshotManifestInput as _cairn_agent_v1_SnapshotManifestInput, SnapshotManifest as _cairn_agent_v1_SnapshotManifest } from './cairn/agent/v1/SnapshotManifest.js';
 import type { SnapshotOpenInput as _cairn_agent_v1_SnapshotOpenInput, SnapshotOpen as _cairn_agent_v1_SnapshotOpen } from './cairn/agent/v1/SnapshotOpen.js';
 import type { SnapshotReadInput as _cairn_agent_v1_SnapshotReadInput, SnapshotRead as _cairn_agent_v1_SnapshotRead } from './cairn/agent/v1/SnapshotRead.js';
@@ -130,6 +132,7 @@ export interface ProtoGrpcType {
         FileDelete: MessageTypeDefinition<_cairn_agent_v1_FileDeleteInput, _cairn_agent_v1_FileDelete>
         FileEntries: MessageTypeDefinition<_cairn_agent_v1_FileEntriesInput, _cairn_agent_v1_FileEntries>
         FileEntry: MessageTypeDefinition<_cairn_agent_v1_FileEntryInput, _cairn_agent_v1_FileEntry>
+        FileHash: MessageTypeDefinition<_cairn_agent_v1_FileHashInput, _cairn_agent_v1_FileHash>
         FileList: MessageTypeDefinition<_cairn_agent_v1_FileListInput, _cairn_agent_v1_FileList>
         FileMkdir: MessageTypeDefinition<_cairn_agent_v1_FileMkdirInput, _cairn_agent_v1_FileMkdir>
         FileMove: MessageTypeDefinition<_cairn_agent_v1_FileMoveInput, _cairn_agent_v1_FileMove>
@@ -168,6 +171,7 @@ export interface ProtoGrpcType {
         SleepPolicy: MessageTypeDefinition<_cairn_agent_v1_SleepPolicyInput, _cairn_agent_v1_SleepPolicy>
         Sleeping: MessageTypeDefinition<_cairn_agent_v1_SleepingInput, _cairn_agent_v1_Sleeping>
         SnapshotClose: MessageTypeDefinition<_cairn_agent_v1_SnapshotCloseInput, _cairn_agent_v1_SnapshotClose>
+        SnapshotHashes: MessageTypeDefinition<_cairn_agent_v1_SnapshotHashesInput, _cairn_agent_v1_SnapshotHashes>
         SnapshotManifest: MessageTypeDefinition<_cairn_agent_v1_SnapshotManifestInput, _cairn_agent_v1_SnapshotManifest>
         SnapshotOpen: MessageTypeDefinition<_cairn_agent_v1_SnapshotOpenInput, _cairn_agent_v1_SnapshotOpen>
         SnapshotRead: MessageTypeDefinition<_cairn_agent_v1_SnapshotReadInput, _cairn_agent_v1_SnapshotRead>

@@ -37,6 +37,7 @@ import type { UploadCancelInput as _cairn_agent_v1_UploadCancelInput, UploadCanc
 import type { UploadCompleteInput as _cairn_agent_v1_UploadCompleteInput, UploadComplete as _cairn_agent_v1_UploadComplete } from '../../../cairn/agent/v1/UploadComplete.js';
 import type { SnapshotServeInput as _cairn_agent_v1_SnapshotServeInput, SnapshotServe as _cairn_agent_v1_SnapshotServe } from '../../../cairn/agent/v1/SnapshotServe.js';
 import type { StagePullInput as _cairn_agent_v1_StagePullInput, StagePull as _cairn_agent_v1_StagePull } from '../../../cairn/agent/v1/StagePull.js';
+import type { SnapshotHashesInput as _cairn_agent_v1_SnapshotHashesInput, SnapshotHashes as _cairn_agent_v1_SnapshotHashes } from '../../../cairn/agent/v1/SnapshotHashes.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface RequestInput {
@@ -96,7 +97,8 @@ export interface RequestInput {
    */
   'snapshotServe'?: (_cairn_agent_v1_SnapshotServeInput | null);
   'stagePull'?: (_cairn_agent_v1_StagePullInput | null);
-  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch"|"prefetchArtifact"|"fileMove"|"fileArchiveJob"|"fileArchiveRead"|"uploadBegin"|"uploadAppend"|"uploadStatus"|"uploadCancel"|"uploadComplete"|"snapshotServe"|"stagePull";
+  'snapshotHashes'?: (_cairn_agent_v1_SnapshotHashesInput | null);
+  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch"|"prefetchArtifact"|"fileMove"|"fileArchiveJob"|"fileArchiveRead"|"uploadBegin"|"uploadAppend"|"uploadStatus"|"uploadCancel"|"uploadComplete"|"snapshotServe"|"stagePull"|"snapshotHashes";
 }
 
 export interface Request {
@@ -156,5 +158,6 @@ export interface Request {
    */
   'snapshotServe'?: (_cairn_agent_v1_SnapshotServe | null);
   'stagePull'?: (_cairn_agent_v1_StagePull | null);
-  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch"|"prefetchArtifact"|"fileMove"|"fileArchiveJob"|"fileArchiveRead"|"uploadBegin"|"uploadAppend"|"uploadStatus"|"uploadCancel"|"uploadComplete"|"snapshotServe"|"stagePull";
+  'snapshotHashes'?: (_cairn_agent_v1_SnapshotHashes | null);
+  'body'?: "consoleCommand"|"consoleSubscribe"|"consoleUnsubscribe"|"fileList"|"fileRead"|"fileWriteChunk"|"fileDelete"|"fileMkdir"|"propertiesGet"|"propertiesPatch"|"snapshotOpen"|"snapshotRead"|"snapshotClose"|"localBackup"|"localBackupPrune"|"stageBegin"|"stageWrite"|"stageRemove"|"stageFromLocal"|"stageScan"|"stageCommit"|"stageAbort"|"stageCommitted"|"usageHistory"|"snapshotUpload"|"stageFetch"|"prefetchArtifact"|"fileMove"|"fileArchiveJob"|"fileArchiveRead"|"uploadBegin"|"uploadAppend"|"uploadStatus"|"uploadCancel"|"uploadComplete"|"snapshotServe"|"stagePull"|"snapshotHashes";
 }

@@ -27,6 +27,13 @@ export interface SnapshotServeInput {
    * How long new connections may be opened with the grant, at most 5 minutes.
    */
   'ttlMs'?: (number);
+  /**
+   * True when the reader hashes what arrives itself (the Controller storing each file under the
+   * sha256 of its bytes): the files this grant reads end without their sha256, which spares the
+   * Agent a pass of sha256 over the world, and the reader tells the hashes back with
+   * SnapshotHashes. An older Agent sends them anyway.
+   */
+  'unhashed'?: (boolean);
 }
 
 /**
@@ -55,4 +62,11 @@ export interface SnapshotServe {
    * How long new connections may be opened with the grant, at most 5 minutes.
    */
   'ttlMs': (number);
+  /**
+   * True when the reader hashes what arrives itself (the Controller storing each file under the
+   * sha256 of its bytes): the files this grant reads end without their sha256, which spares the
+   * Agent a pass of sha256 over the world, and the reader tells the hashes back with
+   * SnapshotHashes. An older Agent sends them anyway.
+   */
+  'unhashed': (boolean);
 }
