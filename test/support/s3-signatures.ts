@@ -1,24 +1,5 @@
 import { SignatureV4 } from '@smithy/signature-v4';
-import { createHash, createHmac } from 'node:crypto';
-
-/** What the signer hands a hash (its SourceData). */
-type SourceData = string | ArrayBuffer | ArrayBufferView;
-
-const bytes = (data: SourceData): string | Uint8Array => (typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data));
-
-/** SHA-256 (or its HMAC, given a secret) in the shape the signer takes. */
-class NodeSha256 {
-  private readonly hash: ReturnType<typeof createHash> | ReturnType<typeof createHmac>;
-  constructor(secret?: SourceData) {
-    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytes(secret));
-  }
-  update(data: SourceData): void {
-    this.hash.update(bytes(data));
-  }
-  digest(): Promise<Uint8Array> {
-    return Promise.resolve(new Uint8Array(this.hash.digest()));
-  }
-}
+import { NodeSha256 } from '../../src/controller/store/s3/node-sha256.js';
 
 /** `20261127T064652Z` as a Date. */
 function amzDate(text: string): Date | undefined {

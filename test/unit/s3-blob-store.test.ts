@@ -116,6 +116,63 @@ describe('the S3 blob store (against s3rver)', function () {
     expect(seen.find((r) => r.query.has('uploads'))?.query.get('prefix')).to.equal(area);
     expect(seen.filter((r) => r.method === 'DELETE').map((r) => [r.path, r.query.get('uploadId')])).to.deep.equal([[`/${s3.bucket}/${area}${'a'.repeat(64)}`, 'stale-upload']]);
   });
+
+  describe('looking up many blobs at once', () => {
+    const sha = (digit: string) => digit.repeat(64);
+    const heads = (from: number) => s3.requests.slice(from).filter((r) => r.method === 'HEAD').length;
+    const lists = (from: number) => s3.requests.slice(from).filter((r) => r.method === 'GET' && r.query.get('list-type') === '2');
+    const put = (name: string) => s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `${prefix}/${team}/blobs/${name}`, Body: 'x' }));
+
+    it('answers every blob of an area listed whole from one listing, without a HEAD', async () => {
+      await Promise.all(['1', '4', '7'].map((d) => put(sha(d))));
+      const from = s3.requests.length;
+      const lookup = await store.blobLookup([sha('1'), sha('2'), sha('7'), sha('f')]);
+      const answers = await Promise.all([sha('1'), sha('2'), sha('7'), sha('f')].map((s) => lookup.hasBlob(s)));
+      expect(answers).to.deep.equal([true, false, true, false]);
+      expect(lists(from).map((r) => r.query.get('prefix'))).to.deep.equal([`${prefix}/${team}/blobs/`]);
+      expect(heads(from)).to.equal(0);
+    });
+
+    it('lists at most ten keys per blob asked about, and asks one HEAD each for the blobs after the last key listed', async () => {
+      const client = s3ClientFor({ endpoint: s3.endpoint, region: 'us-east-1', bucket: s3.bucket, prefix, accessKeyId: s3rverAccessKeyId, forcePathStyle: true }, 'S3RVER');
+      const paged = new S3BlobStore(client, { bucket: s3.bucket, prefix, teamId: team, pageSize: 10 });
+      await Promise.all(['3', '9'].map((d) => put(sha(d))));
+      const area = `${prefix}/${team}/blobs/`;
+      // s3rver cannot page here: the front plays two truncated pages, ending at 5… and at 8…, as a larger area would give.
+      const page = (digits: string[], token: string) => `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>${s3.bucket}</Name><Prefix>${area}</Prefix><KeyCount>${digits.length}</KeyCount><MaxKeys>10</MaxKeys><IsTruncated>true</IsTruncated><NextContinuationToken>${token}</NextContinuationToken>${
+        digits.map((d) => `<Contents><Key>${area}${sha(d)}</Key><Size>1</Size></Contents>`).join('')}</ListBucketResult>`;
+      const stopFirst = s3.refuse({ matches: (r) => r.query.get('list-type') === '2' && !r.query.has('continuation-token'), status: 200, xml: page(['3', '5'], 'next-1') });
+      const stopSecond = s3.refuse({ matches: (r) => r.query.get('continuation-token') === 'next-1', status: 200, xml: page(['8'], 'next-2') });
+      const from = s3.requests.length;
+      try {
+        const lookup = await paged.blobLookup([sha('2'), sha('3')]);
+        expect(await lookup.hasBlob(sha('3'))).to.equal(true);
+        expect(await lookup.hasBlob(sha('6')), 'not listed before 8…: not stored').to.equal(false);
+        expect(await lookup.hasBlob(sha('8'))).to.equal(true);
+        expect(heads(from)).to.equal(0);
+        expect(await lookup.hasBlob(sha('9')), 'after the last key listed: asked with a HEAD').to.equal(true);
+        expect(await lookup.hasBlob(sha('a'))).to.equal(false);
+      } finally {
+        stopFirst();
+        stopSecond();
+      }
+      expect(lists(from).length, 'two blobs asked about: 20 keys, two pages of 10').to.equal(2);
+      expect(heads(from)).to.equal(2);
+    });
+
+    it('asks a HEAD for each blob when the key may not list the bucket', async () => {
+      await put(sha('c'));
+      const stop = s3.refuse({ matches: (r) => r.query.get('list-type') === '2', status: 403, code: 'AccessDenied' });
+      const from = s3.requests.length;
+      try {
+        const lookup = await store.blobLookup([sha('c'), sha('d')]);
+        expect([await lookup.hasBlob(sha('c')), await lookup.hasBlob(sha('d'))]).to.deep.equal([true, false]);
+      } finally {
+        stop();
+      }
+      expect(heads(from)).to.equal(2);
+    });
+  });
 });
 
 describe('what an S3 access check says failed', () => {

@@ -15,6 +15,11 @@ export interface UnnamedBlob {
   storedBytes: number;
 }
 
+/** Whether a blob is stored, answered from what a store learnt beforehand where it can. */
+export interface BlobLookup {
+  hasBlob(sha256: string): Promise<boolean>;
+}
+
 /**
  * One destination's content-addressed store: manifests by backup id and blobs by the sha256 of
  * their (uncompressed) content, shared by every backup of the destination. Implemented on a
@@ -22,6 +27,12 @@ export interface UnnamedBlob {
  */
 export interface BlobStore {
   hasBlob(sha256: string): Promise<boolean>;
+  /**
+   * Answers `hasBlob` for the blobs among `sha256s` more cheaply than one request each, where the
+   * store can (S3: a listing of its blobs, bounded by their number). Stores that answer `hasBlob`
+   * locally lack it.
+   */
+  blobLookup?(sha256s: readonly string[]): Promise<BlobLookup>;
   /**
    * Stores `content` as blob `sha256`, checking the hash as it streams (ChecksumMismatchError and
    * nothing stored on a mismatch). Answers the bytes it added: 0 when the blob was there already.

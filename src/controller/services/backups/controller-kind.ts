@@ -78,9 +78,10 @@ export class ControllerKind implements BackupKind {
         const send = isDirect(store)
           ? (entry: ManifestEntry) => uploadDirect(this.calls, snapshot, entry, store)
           : (entry: ManifestEntry) => reads.put(entry, (content) => store.putBlob(entry.sha256, content));
+        const lookup = (await store.blobLookup?.([...byContent.keys()])) ?? store;
         const stores = [
           ...[...byContent.values()].map((entry) => async () => {
-            if (await store.hasBlob(entry.sha256)) return 0;
+            if (await lookup.hasBlob(entry.sha256)) return 0;
             return send(entry);
           }),
           ...(putUnnamed ? files.filter((e) => !e.sha256).map((entry) => storeUnnamed(putUnnamed, reads, entry)) : []),

@@ -1,8 +1,6 @@
-import {
-  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand, GetObjectCommand, PutObjectCommand, UploadPartCommand, type S3Client,
-} from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { UploadPlan } from '../direct-blobs.js';
+import type { S3Presigner } from './s3-presigner.js';
 
 const mib = 1024 * 1024;
 /** Parts of an upload: a blob that fits in one goes in one PutObject. */
@@ -25,35 +23,36 @@ export function partLayout(size: number): { partBytes: number; parts: number } {
   return { partBytes, parts: Math.max(1, Math.ceil(size / partBytes)) };
 }
 
-/** Content-Length and the metadata are signed headers the Agent must send as they are: the bucket refuses other bytes. */
-const signedHeaders = (expiresIn: number) => ({
-  expiresIn: Math.min(expiresIn, maxUrlSeconds),
-  signableHeaders: new Set(['content-length']),
-  unhoistableHeaders: new Set(['x-amz-checksum-sha256', 'x-amz-meta-cairn-encoding']),
-});
-
 /**
  * The presigned requests of one file's upload, bound to its bytes: one PutObject when it fits in a
  * part, signed with the file's exact Content-Length and its SHA-256 (`x-amz-checksum-sha256`,
  * which S3 checks against the body), so the bucket stores nothing but the content the manifest
  * names; else a multipart upload the Controller creates, each part signed with its exact
  * Content-Length, which the Agent PUTs and the Controller completes or aborts. Only ever keys and
- * times: the URLs carry a signature, never the secret, and live at most an hour.
+ * times: the URLs carry a signature, never the secret, and live at most an hour. Content-Length and
+ * the metadata are signed headers the Agent must send as they are: the bucket refuses other bytes.
  */
-export async function presignUpload(client: S3Client, bucket: string, key: string, sha256: string, size: number, expiresIn: number): Promise<UploadPlan> {
+export async function presignUpload(
+  client: S3Client, presigner: S3Presigner, bucket: string, key: string, sha256: string, size: number, expiresIn: number,
+): Promise<UploadPlan> {
   const { partBytes, parts } = partLayout(size);
-  const options = signedHeaders(expiresIn);
+  const lifetime = Math.min(expiresIn, maxUrlSeconds);
   if (parts === 1) {
-    const put = new PutObjectCommand({ Bucket: bucket, Key: key, ContentLength: size, ChecksumSHA256: Buffer.from(sha256, 'hex').toString('base64'), Metadata: encodingMetadata });
+    const url = await presigner.presign({
+      method: 'PUT', operation: 'PutObject', key, expiresIn: lifetime,
+      headers: { 'content-length': String(size), 'x-amz-checksum-sha256': Buffer.from(sha256, 'hex').toString('base64'), 'x-amz-meta-cairn-encoding': encodingMetadata['cairn-encoding'] },
+    });
     // A single PUT completes by itself, and only with content that matched; nothing is left to drop.
-    return { partBytes, urls: [await getSignedUrl(client, put, options)], complete: async () => undefined, abort: async () => undefined };
+    return { partBytes, urls: [url], complete: async () => undefined, abort: async () => undefined };
   }
   const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, Metadata: encodingMetadata }));
   if (!UploadId) throw new Error('the object store answered CreateMultipartUpload without an upload id');
   const urls: string[] = [];
   for (let n = 1; n <= parts; n++) {
     const length = n < parts ? partBytes : size - (parts - 1) * partBytes;
-    urls.push(await getSignedUrl(client, new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber: n, ContentLength: length }), options));
+    urls.push(await presigner.presign({
+      method: 'PUT', operation: 'UploadPart', key, expiresIn: lifetime, query: { partNumber: String(n), uploadId: UploadId }, headers: { 'content-length': String(length) },
+    }));
   }
   return {
     partBytes,
@@ -69,6 +68,6 @@ export async function presignUpload(client: S3Client, bucket: string, key: strin
   };
 }
 
-export function presignDownload(client: S3Client, bucket: string, key: string, expiresIn: number): Promise<string> {
-  return getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: key }), { expiresIn: Math.min(expiresIn, maxUrlSeconds) });
+export function presignDownload(presigner: S3Presigner, key: string, expiresIn: number): Promise<string> {
+  return presigner.presign({ method: 'GET', operation: 'GetObject', key, expiresIn: Math.min(expiresIn, maxUrlSeconds) });
 }
