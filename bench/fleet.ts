@@ -11,7 +11,8 @@
  * once, shared by the processes), BENCH_FLEET_WINDOW_SECONDS (20),
  * BENCH_FLEET_CHANGES_PER_SECOND (20), BENCH_FLEET_CHANGE_SECONDS (30), BENCH_FLEET_RUNS (5 change windows),
  * BENCH_FLEET_HEALTHY_SECONDS (600: how long the Agents may take to be all HEALTHY), BENCH_FLEET_CPU_PROF (a
- * directory: the Controller writes its --cpu-prof there), BENCH_FLEET_ONLY=rehydrate (stop after
+ * directory: the Controller writes its --cpu-prof there), BENCH_FLEET_AGENT_PROF (a directory: each Agent
+ * process writes its --cpu-prof there as it stops), BENCH_FLEET_ONLY=rehydrate (stop after
  * rehydration), BENCH_FLEET_SEED_DIR (keep the seed there and reuse it). Run with `npm run bench fleet`.
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -85,7 +86,7 @@ async function main(): Promise<void> {
     const share = Math.ceil(seed.nodes.length / procCount);
     const lagAnswers: ((lag: { p99Ms: number; maxMs: number; gcMaxMs: number }) => void)[] = [];
     for (let p = 0; p < procCount; p++) {
-      const child = fork(join(import.meta.dirname, 'support', 'fleet-agents.ts'), [], { execArgv: ['--import', 'tsx', ...stallProbe], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      const child = fork(join(import.meta.dirname, 'support', 'fleet-agents.ts'), [], { execArgv: ['--import', 'tsx', ...stallProbe, ...(process.env.BENCH_FLEET_AGENT_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_FLEET_AGENT_PROF] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       children.push(child);
       const counts = { enrolled: 0 };
       const nodes = seed.nodes.slice(p * share, (p + 1) * share);

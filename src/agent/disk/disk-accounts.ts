@@ -31,7 +31,7 @@ const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 /**
  * What each server's files hold, measured by walking its root: at most every `minGapMs` (longer
  * for a tree whose walk is slow), at least every minute, and at once after a write through the
- * API. One walk per server at a time; callers asking meanwhile share it.
+ * API; a quiet server's only every minute. One walk per server at a time; callers asking meanwhile share it.
  */
 export class DiskAccounts {
   private readonly accounts = new Map<string, Account>();
@@ -52,11 +52,15 @@ export class DiskAccounts {
     return this.accounts.get(serverId)?.bytes;
   }
 
-  /** Whether the server's tree is to be walked again now. */
-  due(serverId: string): boolean {
+  /**
+   * Whether the server's tree is to be walked again now. A `quiet` server (no process of its own
+   * runs, nothing is being installed) changes only through the Agent, which walks it after each
+   * of its own writes: its tree is walked again only at the contract's bound.
+   */
+  due(serverId: string, quiet = false): boolean {
     const account = this.accounts.get(serverId);
     if (!account) return true;
-    const gap = Math.min(maxMeasureAgeMs, Math.max(this.options.minGapMs, account.durationMs * walkCostFactor));
+    const gap = quiet ? maxMeasureAgeMs : Math.min(maxMeasureAgeMs, Math.max(this.options.minGapMs, account.durationMs * walkCostFactor));
     return this.now() - account.atMs >= gap;
   }
 

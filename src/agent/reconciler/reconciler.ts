@@ -105,6 +105,8 @@ export class Reconciler {
   readonly disk: DiskAccounts;
   /** A round of walks still under way when the next tick comes is not doubled. */
   private measuringDisks = false;
+  /** Servers that were busy at the last round of walks: one that turned quiet since is walked at once. */
+  private readonly busyAtLastWalk = new Set<string>();
 
   constructor(private readonly deps: ReconcilerDeps) {
     this.disk = new DiskAccounts({ mode: deps.diskMode ?? 'accounting', minGapMs: deps.statusIntervalMs });
@@ -160,13 +162,21 @@ export class Reconciler {
     await this.measureDisk(serverId);
   }
 
-  /** Walks the trees that are due, one after another, and reports each server whose bytes changed. */
+  /**
+   * Walks the trees that are due, one after another, and reports each server whose bytes changed.
+   * A server whose process runs (or whose files are being installed) is walked every status
+   * interval; a quiet one once as it turns quiet (a game saves its world as it stops), then every
+   * minute: walking a Node's stopped servers every interval cost most of an idle Agent's CPU.
+   */
   private async measureDisks(): Promise<void> {
     if (this.measuringDisks) return;
     this.measuringDisks = true;
     try {
       for (const runner of [...this.runners.values()]) {
-        if (!runner.finished && this.disk.due(runner.serverId)) await this.measureDisk(runner.serverId);
+        const quiet = !busyStates.has(runner.state);
+        const turnedQuiet = quiet && this.busyAtLastWalk.delete(runner.serverId);
+        if (!quiet) this.busyAtLastWalk.add(runner.serverId);
+        if (!runner.finished && (turnedQuiet || this.disk.due(runner.serverId, quiet))) await this.measureDisk(runner.serverId);
       }
     } finally {
       this.measuringDisks = false;
@@ -196,7 +206,10 @@ export class Reconciler {
 
   /** Every report carries what the server's files hold, also while its game is stopped, and DISK_QUOTA_EXCEEDED while past its limit. */
   private report = (status: ServerStatus) => {
-    if (status.removed) this.disk.forget(status.serverId);
+    if (status.removed) {
+      this.disk.forget(status.serverId);
+      this.busyAtLastWalk.delete(status.serverId);
+    }
     const diskBytes = status.removed ? 0 : this.disk.bytes(status.serverId) ?? 0;
     const over = status.removed ? undefined : this.disk.condition(status.serverId, this.diskLimitOf(status.serverId));
     this.link?.sendServerStatus({

@@ -8,18 +8,21 @@ export const pressureThresholds = { diskFreeRatio: 0.05, memoryFreeRatio: 0.05 }
 interface CpuTimes {
   busy: number;
   total: number;
+  cores: number;
 }
 
+/** One `cpus()` per sample: it reads /proc on the main thread. */
 function cpuTimes(): CpuTimes {
   let busy = 0;
   let total = 0;
-  for (const cpu of cpus()) {
+  const each = cpus();
+  for (const cpu of each) {
     const t = cpu.times;
     const all = t.user + t.nice + t.sys + t.idle + t.irq;
     total += all;
     busy += all - t.idle;
   }
-  return { busy, total };
+  return { busy, total, cores: each.length };
 }
 
 /**
@@ -38,8 +41,7 @@ export class UsageSampler {
     const dBusy = current.busy - this.previous.busy;
     const dTotal = current.total - this.previous.total;
     this.previous = current;
-    const cores = cpus().length;
-    const cpuMillis = dTotal > 0 ? Math.round((dBusy / dTotal) * cores * 1000) : 0;
+    const cpuMillis = dTotal > 0 ? Math.round((dBusy / dTotal) * current.cores * 1000) : 0;
     const total = totalmem();
     const free = freemem();
     const disk = await diskSize(this.dataDir);
