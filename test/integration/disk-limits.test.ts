@@ -1,6 +1,4 @@
 import { expect } from 'chai';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { buildPluginJar } from '../../src/controller/adapters/plugins/plugin-jar.js';
 import type { Node, ServerDetail } from '../support/api-types.js';
 import { startFleet, waitForServer, type Fleet } from '../support/fleet.js';
@@ -98,9 +96,10 @@ describe('disk limits: what a server\'s files hold (real Agent)', function () {
       const listed = await f.admin.get<{ items: { name: string }[] }>(`/servers/${server.id}/files?path=.`);
       expect(listed.body.items.map((e) => e.name)).to.not.include('refused.bin');
 
-      // The game (here: a write beside the Agent) takes the files past the limit: the next walk tells.
-      await writeFile(join(f.agentDir, 'servers', server.id, 'root', 'by-the-game.bin'), Buffer.alloc(16 * MiB, 0x5a));
-      const over = await waitForServer(f.admin, server.id, (s) => s.status.conditions.some((c) => c.reason === 'DISK_QUOTA_EXCEEDED'), 'DISK_QUOTA_EXCEEDED', 70_000);
+      // The game takes the files past the limit: the next walk tells (a running server's tree is walked every status interval).
+      await start(server.id);
+      expect(await ask(server.id, 'fill 16 by-the-game.bin', /fill by-the-game\.bin: /)).to.match(/: ok 16 MiB$/);
+      const over = await waitForServer(f.admin, server.id, (s) => s.status.conditions.some((c) => c.reason === 'DISK_QUOTA_EXCEEDED'), 'DISK_QUOTA_EXCEEDED', 15_000);
       const condition = over.status.conditions.find((c) => c.reason === 'DISK_QUOTA_EXCEEDED')!;
       expect(condition.message).to.include(`resources.diskBytes = ${limit}`).and.match(/hold \d+\.\d MiB/);
 

@@ -93,6 +93,26 @@ describe('Java runtimes: discovery', () => {
     expect(found.map((r) => r.major)).to.deep.equal([8, 25]);
   });
 
+  it('asks a launcher once per process while its file stays the same, again once it changes or after a failure', async () => {
+    const calls = join(dir(), 'calls');
+    const path = join(dir(), 'jdk17', 'bin', 'java');
+    const counted = (stderr: string, tail = 'exit 0') => launcher(path, stderr, `echo x >> '${calls}'\n${tail}`);
+    const asked = async () => (await readFile(calls, 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
+    const search = { given: [path], jvmDir: join(dir(), 'none'), onPath: false };
+    await counted(banners.openjdk17);
+    const together = await Promise.all([discoverJava(search, silentLogger), discoverJava(search, silentLogger)]);
+    expect(together.map((found) => found.map((r) => r.major))).to.deep.equal([[17], [17]]);
+    expect((await discoverJava(search, silentLogger)).map((r) => r.major)).to.deep.equal([17]);
+    expect(await asked()).to.equal(1);
+    await counted(banners.openjdk21);
+    expect((await discoverJava(search, silentLogger)).map((r) => r.major)).to.deep.equal([21]);
+    expect(await asked()).to.equal(2);
+    await counted(banners.openjdk25, 'exit 1');
+    expect(await discoverJava(search, silentLogger)).to.deep.equal([]);
+    expect(await discoverJava(search, silentLogger)).to.deep.equal([]);
+    expect(await asked()).to.equal(4);
+  });
+
   it('finds the JDKs installed on this machine', async function () {
     const installed = await readdir('/usr/lib/jvm').catch(() => [] as string[]);
     // Only a host with JDKs in /usr/lib/jvm can show them (this project's CI has openjdk 17 and temurin 25).

@@ -2,7 +2,7 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import type { Logger } from '../../shared/logger.js';
 import { findExecutable } from '../isolation/isolation-probe.js';
-import { javaProbeDeadlineMs, probeJava } from './java-probe.js';
+import { javaProbeDeadlineMs, probeJavaOnce } from './java-probe.js';
 import { parseJavaVersion, type JavaRuntime } from './java-version.js';
 
 export interface JavaSearch {
@@ -66,7 +66,7 @@ export async function discoverJava(search: JavaSearch, logger: Logger): Promise<
     }
     if (seen.has(real)) continue;
     seen.add(real);
-    const outcome = await probeJava(real, search.deadlineMs ?? javaProbeDeadlineMs);
+    const outcome = await probeJavaOnce(real, search.deadlineMs ?? javaProbeDeadlineMs);
     if ('failed' in outcome) {
       skip(outcome.failed);
       continue;

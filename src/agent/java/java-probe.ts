@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { stat } from 'node:fs/promises';
 
 /** How long a launcher gets to print its version: a real one answers well within it. */
 export const javaProbeDeadlineMs = 5000;
@@ -46,4 +47,26 @@ export function probeJava(path: string, deadlineMs = javaProbeDeadlineMs): Promi
       else settle({ failed: signal ? `killed by ${signal}` : `exit status ${code}` });
     });
   });
+}
+
+/** Answers kept per launcher, with the file's identity they were read from. */
+const answered = new Map<string, { identity: string; outcome: Promise<ProbeOutcome> }>();
+
+/**
+ * `probeJava`, asked once per launcher per process while the file stays the same (inode, size,
+ * change time): a process that hosts many Agents (the fleet bench's 5,000, the tests') would
+ * otherwise start every JVM once per Agent. Only an answer is kept; a failure is tried again.
+ */
+export async function probeJavaOnce(path: string, deadlineMs = javaProbeDeadlineMs): Promise<ProbeOutcome> {
+  const info = await stat(path).catch(() => null);
+  if (!info) return probeJava(path, deadlineMs);
+  const identity = `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
+  const kept = answered.get(path);
+  if (kept?.identity === identity) return kept.outcome;
+  const outcome = probeJava(path, deadlineMs);
+  answered.set(path, { identity, outcome });
+  void outcome.then((o) => {
+    if ('failed' in o && answered.get(path)?.outcome === outcome) answered.delete(path);
+  });
+  return outcome;
 }
