@@ -136,8 +136,11 @@ async function main(): Promise<void> {
       await agentLags();
       const gcBefore = gcSeconds(await metrics());
       const from = wallNow();
+      const fromMono = process.hrtime.bigint() / 1000n;
       const latencies = await changeWindow(admin, seed, arrivals, { perSecond: changesPerSecond, seconds: changeSeconds, procCount });
       const to = wallNow();
+      // The monotonic clock the CPU profiles are stamped with (µs), to cut each process's profile to this window.
+      if (cpuProfDir || process.env.BENCH_FLEET_AGENT_PROF) console.log(`run ${run}: profile window ${fromMono} to ${process.hrtime.bigint() / 1000n} µs`);
       const text = await metrics();
       const lags = await agentLags();
       const controllerSpans = await stallSpans(stallDir, controller.pid!);
