@@ -15,13 +15,14 @@
  * process writes its --cpu-prof there as it stops), BENCH_FLEET_ONLY=rehydrate (stop after
  * rehydration), BENCH_FLEET_SEED_DIR (keep the seed there and reuse it). Run with `npm run bench fleet`.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFile, fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { loadavg } from 'node:os';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { ApiClient } from '../test/support/http.js';
 import { startControllerProcess } from './support/controller-process.js';
 import type { AgentsLag, AgentsReport, AgentsRetry, AgentsStart } from './support/fleet-agents.js';
@@ -122,6 +123,12 @@ async function main(): Promise<void> {
     const ofCore = (ms: number) => `${((ms / healthyMs) * 100).toFixed(0)}%`;
     console.log(`CPU until all HEALTHY:       Controller ${(phaseCpu.controller / 1000).toFixed(1)} s (${ofCore(phaseCpu.controller)} of one core); Agent processes ${phaseCpu.agents.map((ms) => `${(ms / 1000).toFixed(1)} s (${ofCore(ms)})`).join(', ')}`);
 
+    // On one machine the 100,000 servers the Agents just installed share the Controller's disk: their writeback would
+    // hold up the Controller's fdatasyncs (and so every change) for minutes. Agents on their own hosts never would.
+    const dirty = await dirtyMiB();
+    const syncStarted = performance.now();
+    await promisify(execFile)('sync');
+    console.log(`written back after enrolling: ${dirty.toFixed(0)} MiB dirty in the page cache, synced in ${((performance.now() - syncStarted) / 1000).toFixed(1)} s before measuring (the installs of a fleet on its own hosts never share the Controller's disk)`);
     const window = await steadyWindow(controller.pid!, metrics, children);
     console.log(`steady state (${windowSeconds} s):        ${window.beats} heartbeats (${(window.beats / windowSeconds).toFixed(0)}/s); Controller CPU ${((window.cpu / windowSeconds) / 10).toFixed(1)}% of one core; Agent processes ${window.agentsCpu.map((ms) => `${((ms / windowSeconds) / 10).toFixed(0)}%`).join(', ')}`);
     console.log(`Controller CPU per heartbeat: ${window.beats > 0 ? ((window.cpu * 1000) / window.beats).toFixed(0) : 'n/a'} µs (all of the Controller's work in the window but the bench's two scrapes, per heartbeat; one scrape of /metrics took ${window.scrapeCpu} ms of CPU)`);
@@ -209,6 +216,12 @@ async function reissue(admin: ApiClient, nodeId: string): Promise<string> {
       await sleep(1000);
     }
   }
+}
+
+/** The page cache's dirty MiB (not yet written back), from /proc/meminfo. */
+async function dirtyMiB(): Promise<number> {
+  const kib = /^Dirty:\s+(\d+) kB/m.exec(await readFile('/proc/meminfo', 'utf8'))?.[1];
+  return Number(kib ?? 0) / 1024;
 }
 
 /** The Controller's GC time so far (prom-client's histogram): major collections and all kinds. */
