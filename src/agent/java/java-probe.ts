@@ -53,8 +53,8 @@ export function probeJava(path: string, deadlineMs = javaProbeDeadlineMs): Promi
 const answered = new Map<string, { identity: string; outcome: Promise<ProbeOutcome> }>();
 
 /**
- * `probeJava`, asked once per launcher per process while the file stays the same (inode, size,
- * change time): a process that hosts many Agents (the fleet bench's 5,000, the tests') would
+ * `probeJava`, asked once per launcher per process while the file stays the same (device, inode, size,
+ * modification and change times): a process that hosts many Agents (the fleet bench's 5,000, the tests') would
  * otherwise start every JVM once per Agent. Only an answer is kept; a failure is tried again.
  */
 export async function probeJavaOnce(path: string, deadlineMs = javaProbeDeadlineMs): Promise<ProbeOutcome> {
