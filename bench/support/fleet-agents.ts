@@ -11,6 +11,7 @@ import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { runAgent, type RunningAgent } from '../../src/agent/agent.js';
 import { EnrollmentRefused } from '../../src/agent/link/enroll.js';
 import { defaultGameUids } from '../../src/agent/isolation/game-uids.js';
+import { UsageSampler } from '../../src/agent/status/host-usage.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { fleetGamePorts } from './fleet-seed.js';
 
@@ -37,6 +38,23 @@ new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) gcMaxMs = Math.max(gcMaxMs, entry.duration);
 }).observe({ entryTypes: ['gc'] });
 
+/**
+ * One sample of the host a second for all of this process's Agents: they share its cores and its
+ * disk, and each sampling them at every heartbeat (os.cpus() and statfs 625 times per 5 s) was a
+ * quarter of the process's CPU, work that Agents on hosts of their own never share.
+ */
+const hostUsage = (() => {
+  let sampler: UsageSampler | undefined;
+  let last: { atMs: number; sample: ReturnType<UsageSampler['sample']> } | undefined;
+  return {
+    sample() {
+      sampler ??= new UsageSampler(settings.dataDir);
+      if (!last || performance.now() - last.atMs >= 1000) last = { atMs: performance.now(), sample: sampler.sample() };
+      return last.sample;
+    },
+  };
+})();
+
 // Batched per 20 ms, so IPC stays small next to the Agents' own work.
 setInterval(() => {
   if (arrivals.length === 0) return;
@@ -52,7 +70,7 @@ async function startAgent(index: number, token: string): Promise<void> {
       controller: settings.controller, dataDir: join(settings.dataDir, `agent-${index}`), enrollmentToken: token,
       cpuMillis: 4000, memoryBytes: 8 * 2 ** 30, diskBytes: 50 * 2 ** 30, javas: [], bindAddress: '127.0.0.1', restartBackoffMs: 1000,
       gamePorts: fleetGamePorts, isolation: 'off', gameUids: defaultGameUids, gameEgressAllow: [], statusIntervalMs: 10_000,
-    }, silentLogger);
+    }, silentLogger, { hostUsage });
   } catch (err) {
     if (!(err instanceof EnrollmentRefused)) throw err;
     send({ kind: 'refused', index });

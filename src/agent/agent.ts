@@ -46,6 +46,12 @@ export interface AgentOptions {
   backoff?: BackoffPolicy;
   /** The sleeping ports the caller opened already (main.ts, before loading this); opened here otherwise. */
   sleepers?: SleeperPool;
+  /**
+   * The host's usage for heartbeats, when the caller samples one host for many Agents in one
+   * process (the fleet bench: 625 Agents sampling the same cores and disk each heartbeat cost a
+   * quarter of their process's CPU); a UsageSampler of the data dir otherwise.
+   */
+  hostUsage?: Pick<UsageSampler, 'sample'>;
 }
 
 export interface RunningAgent {
@@ -111,7 +117,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
     await sleepers.closeAll();
     throw e;
   });
-  const sampler = new UsageSampler(config.dataDir);
+  const sampler = options.hostUsage ?? new UsageSampler(config.dataDir);
   const overrides = { cpuMillis: config.cpuMillis, memoryBytes: config.memoryBytes, diskBytes: config.diskBytes };
   const runtime = new ProcessRuntime({ dataDir: config.dataDir, logger });
   // Installed plugin jars come from the Controller over the link (never the internet), cached by sha256.
