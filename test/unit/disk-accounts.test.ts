@@ -13,7 +13,7 @@ describe('disk accounts: how often a server\'s tree is walked', () => {
     root = await mkdtemp(join(tmpdir(), 'cairn-disk-accounts-'));
     await writeFile(join(root, 'server.properties'), 'motd=x\n');
     nowMs = 1_000_000;
-    accounts = new DiskAccounts({ mode: 'accounting', minGapMs: 10_000, now: () => nowMs });
+    accounts = new DiskAccounts({ mode: 'accounting', minGapMs: 10_000, now: () => nowMs, random: () => 0 });
   });
   afterEach(() => rm(root, { recursive: true, force: true }));
 
@@ -31,5 +31,19 @@ describe('disk accounts: how often a server\'s tree is walked', () => {
     expect(accounts.due('s1', true), 'quiet, just under a minute').to.equal(false);
     nowMs += 1;
     expect(accounts.due('s1', true), 'quiet, a minute later').to.equal(true);
+  });
+
+  it('a quiet server\'s next walk falls at a random point of the minute\'s last quarter, so walks ended together do not stay in step', async () => {
+    const draws = [0, 0.5, 0.999];
+    const spread = new DiskAccounts({ mode: 'accounting', minGapMs: 10_000, now: () => nowMs, random: () => draws.shift()! });
+    for (const id of ['s1', 's2', 's3']) await spread.measure(id, root);
+    nowMs += 45_000 - 1;
+    expect(['s1', 's2', 's3'].map((id) => spread.due(id, true)), 'all within 45 s').to.deep.equal([false, false, false]);
+    nowMs += 1 + 15_000 * 0.001;
+    expect(['s1', 's2', 's3'].map((id) => spread.due(id, true)), 'at the quarter\'s start').to.deep.equal([false, false, true]);
+    nowMs += 7_500;
+    expect(['s1', 's2', 's3'].map((id) => spread.due(id, true)), 'at its middle').to.deep.equal([false, true, true]);
+    nowMs = 1_000_000 + maxMeasureAgeMs;
+    expect(['s1', 's2', 's3'].map((id) => spread.due(id, true)), 'all by the minute').to.deep.equal([true, true, true]);
   });
 });

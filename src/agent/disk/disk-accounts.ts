@@ -5,6 +5,13 @@ import { treeBytes } from './tree-bytes.js';
 export const maxMeasureAgeMs = 60_000;
 /** A walk waits this many times its last duration before the next, so a huge tree costs at most a tenth of the time. */
 const walkCostFactor = 10;
+/**
+ * A quiet server's next walk falls due at a random point of the minute's last quarter. Walks due
+ * at a fixed minute fell into step: a burst of them shares the Agent's I/O threads, so they all end,
+ * and fall due again, together (the fleet bench's Agent processes walked in 5-second bursts at up
+ * to 90% of a core, with little in between).
+ */
+const quietJitter = 0.25;
 
 export const diskQuotaExceeded = 'DISK_QUOTA_EXCEEDED';
 
@@ -12,6 +19,8 @@ interface Account {
   bytes: number;
   atMs: number;
   durationMs: number;
+  /** How long after this walk a quiet server's tree is due again (at most the contract's minute). */
+  quietGapMs: number;
   /** When the tree was first seen past its limit (the condition's `since`); unset while within it. */
   overSince?: string;
 }
@@ -24,6 +33,8 @@ export interface DiskAccountsOptions {
   /** The shortest gap between two walks of one tree (the Agent's status interval). */
   minGapMs: number;
   now?: () => number;
+  /** In [0, 1): where in the last quarter of the minute a quiet server's next walk falls. */
+  random?: () => number;
 }
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
@@ -31,7 +42,7 @@ const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 /**
  * What each server's files hold, measured by walking its root: at most every `minGapMs` (longer
  * for a tree whose walk is slow), at least every minute, and at once after a write through the
- * API; a quiet server's only every minute. One walk per server at a time; callers asking meanwhile share it.
+ * API; a quiet server's only every 45 to 60 s. One walk per server at a time; callers asking meanwhile share it.
  */
 export class DiskAccounts {
   private readonly accounts = new Map<string, Account>();
@@ -60,7 +71,7 @@ export class DiskAccounts {
   due(serverId: string, quiet = false): boolean {
     const account = this.accounts.get(serverId);
     if (!account) return true;
-    const gap = quiet ? maxMeasureAgeMs : Math.min(maxMeasureAgeMs, Math.max(this.options.minGapMs, account.durationMs * walkCostFactor));
+    const gap = quiet ? account.quietGapMs : Math.min(maxMeasureAgeMs, Math.max(this.options.minGapMs, account.durationMs * walkCostFactor));
     return this.now() - account.atMs >= gap;
   }
 
@@ -72,7 +83,8 @@ export class DiskAccounts {
       const startedMs = this.now();
       walk = treeBytes(root).then((bytes) => {
         const previous = this.accounts.get(serverId);
-        this.accounts.set(serverId, { ...previous, bytes, atMs: this.now(), durationMs: this.now() - startedMs });
+        const quietGapMs = maxMeasureAgeMs * (1 - quietJitter * (this.options.random ?? Math.random)());
+        this.accounts.set(serverId, { ...previous, bytes, atMs: this.now(), durationMs: this.now() - startedMs, quietGapMs });
         return bytes;
       }).finally(() => this.walks.delete(serverId));
       this.walks.set(serverId, walk);
