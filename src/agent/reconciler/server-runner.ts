@@ -56,6 +56,45 @@ export interface RunnerDeps {
   heldForCopy?: (serverId: string) => boolean;
 }
 
+/** The effects of one server's reconciler machine (its invoked actors), each bound to its runner. */
+interface RunnerEffects {
+  probe(desired: ServerTarget): Promise<ProbeResult>;
+  install(desired: ServerTarget): Promise<void>;
+  checkPort(desired: ServerTarget): Promise<PortCheckResult>;
+  start(desired: ServerTarget): Promise<void>;
+  /** Calls `ready` once the ready line appears; answers how to stop watching. */
+  watchReady(ready: () => void): () => void;
+  stop(): Promise<void>;
+  remove(): Promise<void>;
+  /** Answers the sleeping port until the returned function closes it. */
+  sleep(desired: ServerTarget, since: string, wake: (player: string) => void): () => void;
+}
+
+/** Each server's actor system (one per root actor) to its runner's effects, which the shared machine's actors run. */
+const runners = new WeakMap<object, RunnerEffects>();
+const runnerOf = (system: object): RunnerEffects => {
+  const effects = runners.get(system);
+  if (!effects) throw new Error('no server runner for this actor');
+  return effects;
+};
+
+/**
+ * The reconciler machine with the runners' effects, made once: `provide` copies the whole machine
+ * (every state node, transition and closure), about 70 KB of heap per server when each runner made its own.
+ */
+const runnerMachine = agentServerMachine.provide({
+  actors: {
+    probe: fromPromise<ProbeResult, { desired: ServerTarget }>(({ input, system }) => runnerOf(system).probe(input.desired)),
+    install: fromPromise<void, { desired: ServerTarget }>(({ input, system }) => runnerOf(system).install(input.desired)),
+    checkPort: fromPromise<PortCheckResult, { desired: ServerTarget }>(({ input, system }) => runnerOf(system).checkPort(input.desired)),
+    start: fromPromise<void, { desired: ServerTarget }>(({ input, system }) => runnerOf(system).start(input.desired)),
+    watchReady: fromCallback<EventObject, { desired: ServerTarget }>(({ system, sendBack }) => runnerOf(system).watchReady(() => sendBack({ type: 'READY_LINE' }))),
+    stop: fromPromise<void, { desired: ServerTarget }>(({ system }) => runnerOf(system).stop()),
+    remove: fromPromise<void, { desired: ServerTarget }>(({ system }) => runnerOf(system).remove()),
+    sleep: fromCallback<EventObject, { desired: ServerTarget; since: string }>(({ input, system, sendBack }) => runnerOf(system).sleep(input.desired, input.since, (player) => sendBack({ type: 'WAKE', player, at: Date.now() }))),
+  },
+});
+
 /**
  * One server on this Node: its reconciler machine with the real effects (install its software,
  * write managed config, launch through the supervisor, stop, remove), the ready-line watch that
@@ -79,6 +118,23 @@ export class ServerRunner {
   private recordFailure?: AgentCondition;
   /** When it goes to sleep, and its sleeping port and marker. */
   private readonly sleep: ServerSleep;
+  /** What the machine's invoked actors do for this server (see `runnerMachine`). */
+  private readonly effects: RunnerEffects = {
+    probe: (desired) => this.probe(desired),
+    install: async (desired) => {
+      await makeServerHome(this.deps.dataDir, this.serverId);
+      await this.deps.installer.install(this.root, this.template, desired.software.version);
+    },
+    checkPort: (desired) => this.checkPort(desired),
+    start: (desired) => this.deps.files.run(this.serverId, () => this.launch(desired)).catch((err: unknown) => {
+      this.deps.logger.warn({ err, serverId: this.serverId }, 'the game could not be started; counted as a crash');
+      throw err;
+    }),
+    watchReady: (ready) => this.watchForReady(ready),
+    stop: () => this.stop(),
+    remove: () => this.remove(),
+    sleep: (desired, since, wake) => this.sleep.open(desired, since, this.sampler.lastGame, wake),
+  };
 
   constructor(private readonly deps: RunnerDeps, desired: ServerTarget, template: Template) {
     this.template = template;
@@ -90,32 +146,16 @@ export class ServerRunner {
       usage: () => this.deps.runtime.usage(this.serverId), intervalMs: deps.statusIntervalMs, pingHost: pingHostFor(deps.host.bindAddress),
       historyFile: join(serverHome(deps.dataDir, desired.serverId), historyFileName), logger: deps.logger,
     });
-    const machine = agentServerMachine.provide({
-      actors: {
-        probe: fromPromise<ProbeResult, { desired: ServerTarget }>(({ input }) => this.probe(input.desired)),
-        install: fromPromise<void, { desired: ServerTarget }>(async ({ input }) => {
-          await makeServerHome(this.deps.dataDir, this.serverId);
-          await this.deps.installer.install(this.root, this.template, input.desired.software.version);
-        }),
-        checkPort: fromPromise<PortCheckResult, { desired: ServerTarget }>(({ input }) => this.checkPort(input.desired)),
-        start: fromPromise<void, { desired: ServerTarget }>(({ input }) => this.deps.files.run(this.serverId, () => this.launch(input.desired)).catch((err: unknown) => {
-          this.deps.logger.warn({ err, serverId: this.serverId }, 'the game could not be started; counted as a crash');
-          throw err;
-        })),
-        watchReady: fromCallback<EventObject, { desired: ServerTarget }>(({ sendBack }) => this.watchForReady(() => sendBack({ type: 'READY_LINE' }))),
-        stop: fromPromise<void, { desired: ServerTarget }>(() => this.stop()),
-        remove: fromPromise<void, { desired: ServerTarget }>(() => this.remove()),
-        sleep: fromCallback<EventObject, { desired: ServerTarget; since: string }>(({ input, sendBack }) => this.sleep.open(input.desired, input.since, this.sampler.lastGame, (player) => sendBack({ type: 'WAKE', player, at: Date.now() }))),
-      },
-    });
     // Before the machine starts: the allowances are in place when its first start makes the namespace.
     this.allowEgress(desired);
     const refusal = deps.boxes.refusal;
     const startRefusal = refusal === null ? undefined
       : { id: `${desired.serverId}:isolation-unavailable`, reason: isolationUnavailableReason, message: refusal, since: new Date().toISOString() };
-    this.actor = createActor(machine, {
+    this.actor = createActor(runnerMachine, {
       input: { desired, backoffBaseMs: deps.backoffBaseMs, startRefusal, runtimeRefusal: runtimeRefusal(desired.serverId, template, deps.host.javas) },
     });
+    // Before it starts: its first state invokes the probe, which finds this runner through the actor's system.
+    runners.set(this.actor.system, this.effects);
     this.actor.subscribe({
       next: () => {
         this.sleep.left(this.state);
