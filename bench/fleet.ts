@@ -13,7 +13,9 @@
  * BENCH_FLEET_HEALTHY_SECONDS (600: how long the Agents may take to be all HEALTHY), BENCH_FLEET_CPU_PROF (a
  * directory: the Controller writes its --cpu-prof there), BENCH_FLEET_AGENT_PROF (a directory: each Agent
  * process writes its --cpu-prof there as it stops), BENCH_FLEET_ONLY=rehydrate (stop after
- * rehydration), BENCH_FLEET_SEED_DIR (keep the seed there and reuse it). Run with `npm run bench fleet`.
+ * rehydration), BENCH_FLEET_SEED_DIR (keep the seed there and reuse it), BENCH_FLEET_AGENT_NICE (10: the Agent
+ * processes run under `nice`, as Agents on hosts of their own take none of the Controller's cores; 0 shares the cores
+ * evenly). Run with `npm run bench fleet`.
  */
 import { execFile, fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -37,6 +39,7 @@ const enrollBatch = Number(process.env.BENCH_FLEET_ENROLL_BATCH ?? 100);
 const windowSeconds = Number(process.env.BENCH_FLEET_WINDOW_SECONDS ?? 20);
 const changesPerSecond = Number(process.env.BENCH_FLEET_CHANGES_PER_SECOND ?? 20);
 const changeSeconds = Number(process.env.BENCH_FLEET_CHANGE_SECONDS ?? 30);
+const agentNice = Number(process.env.BENCH_FLEET_AGENT_NICE ?? 10);
 const runs = Number(process.env.BENCH_FLEET_RUNS ?? 5);
 const healthySeconds = Number(process.env.BENCH_FLEET_HEALTHY_SECONDS ?? 600);
 const cpuProfDir = process.env.BENCH_FLEET_CPU_PROF;
@@ -87,7 +90,10 @@ async function main(): Promise<void> {
     const share = Math.ceil(seed.nodes.length / procCount);
     const lagAnswers: ((lag: { p99Ms: number; maxMs: number; gcMaxMs: number }) => void)[] = [];
     for (let p = 0; p < procCount; p++) {
-      const child = fork(join(import.meta.dirname, 'support', 'fleet-agents.ts'), [], { execArgv: ['--import', 'tsx', ...stallProbe, ...(process.env.BENCH_FLEET_AGENT_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_FLEET_AGENT_PROF] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      const nodeArgs = ['--import', 'tsx', ...stallProbe, ...(process.env.BENCH_FLEET_AGENT_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_FLEET_AGENT_PROF] : [])];
+      // Started through nice(1), not reniced once forked: every thread (GC, I/O) must inherit the niceness.
+      const niced = agentNice ? { execPath: 'nice', execArgv: ['-n', String(agentNice), process.execPath, ...nodeArgs] } : { execArgv: nodeArgs };
+      const child = fork(join(import.meta.dirname, 'support', 'fleet-agents.ts'), [], { ...niced, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       children.push(child);
       const counts = { enrolled: 0 };
       const nodes = seed.nodes.slice(p * share, (p + 1) * share);
@@ -118,7 +124,7 @@ async function main(): Promise<void> {
     }
     const healthyMs = performance.now() - connectedAt;
     const phaseCpu = { controller: (await cpuMs(controller.pid!)) - cpuAtConnect, agents: await agentCpuMs(children) };
-    console.log(`Agents:                      ${seed.nodes.length} real Agents in ${procCount} processes, ${enrollBatch} enrolling at a time; ${refused} tokens refused after a lost answer and issued again`);
+    console.log(`Agents:                      ${seed.nodes.length} real Agents in ${procCount} processes (nice ${agentNice}), ${enrollBatch} enrolling at a time; ${refused} tokens refused after a lost answer and issued again`);
     console.log(`all enrolled:                ${(enrolledMs / 1000).toFixed(1)} s; all HEALTHY ${(healthyMs / 1000).toFixed(1)} s after the first Agent started`);
     const ofCore = (ms: number) => `${((ms / healthyMs) * 100).toFixed(0)}%`;
     console.log(`CPU until all HEALTHY:       Controller ${(phaseCpu.controller / 1000).toFixed(1)} s (${ofCore(phaseCpu.controller)} of one core); Agent processes ${phaseCpu.agents.map((ms) => `${(ms / 1000).toFixed(1)} s (${ofCore(ms)})`).join(', ')}`);
