@@ -15,7 +15,10 @@
  * process writes its --cpu-prof there as it stops), BENCH_FLEET_ONLY=rehydrate (stop after
  * rehydration), BENCH_FLEET_SEED_DIR (keep the seed there and reuse it), BENCH_FLEET_AGENT_NICE (10: the Agent
  * processes run under `nice`, as Agents on hosts of their own take none of the Controller's cores; 0 shares the cores
- * evenly). Run with `npm run bench fleet`.
+ * evenly), BENCH_FLEET_AGENT_DIR (where the Agents' data directories go: /dev/shm by default, so their installs
+ * and fsyncs do not queue the Controller's on its disk's journal, as Agents on their own hosts never would; the
+ * Controller's store stays on the disk), BENCH_FLEET_CONTROLLER_ARGS (node options for the Controller, space-separated, e.g. `--max-semi-space-size=64`).
+ * Run with `npm run bench fleet`.
  */
 import { execFile, fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -40,6 +43,7 @@ const windowSeconds = Number(process.env.BENCH_FLEET_WINDOW_SECONDS ?? 20);
 const changesPerSecond = Number(process.env.BENCH_FLEET_CHANGES_PER_SECOND ?? 20);
 const changeSeconds = Number(process.env.BENCH_FLEET_CHANGE_SECONDS ?? 30);
 const agentNice = Number(process.env.BENCH_FLEET_AGENT_NICE ?? 10);
+const controllerArgs = (process.env.BENCH_FLEET_CONTROLLER_ARGS ?? '').split(' ').filter(Boolean);
 const runs = Number(process.env.BENCH_FLEET_RUNS ?? 5);
 const healthySeconds = Number(process.env.BENCH_FLEET_HEALTHY_SECONDS ?? 600);
 const cpuProfDir = process.env.BENCH_FLEET_CPU_PROF;
@@ -53,6 +57,7 @@ const wallNow = () => performance.timeOrigin + performance.now();
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'cairn-bench-fleet-'));
   const dataDir = join(dir, 'controller');
+  const agentsDir = await mkdtemp(join(process.env.BENCH_FLEET_AGENT_DIR ?? (existsSync('/dev/shm') ? '/dev/shm' : tmpdir()), 'cairn-bench-fleet-agents-'));
   // Read by the stall probe in every process the bench starts after this (not the seed's Controller: no --import).
   const stallDir = join(dir, 'stalls');
   await mkdir(stallDir);
@@ -62,10 +67,10 @@ async function main(): Promise<void> {
   try {
     const perNode = Math.ceil(serverCount / agentCount);
     const seed = await seeded(dataDir, perNode);
-    console.log(`load average before rehydration: ${load()}`);
+    console.log(`load average before rehydration: ${load()}${controllerArgs.length ? `; Controller started with ${controllerArgs.join(' ')}` : ''}`);
 
     const spawned = performance.now();
-    const started = await startControllerProcess(dataDir, [...stallProbe, ...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : [])]);
+    const started = await startControllerProcess(dataDir, [...stallProbe, ...controllerArgs, ...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : [])]);
     const listeningMs = performance.now() - spawned;
     controller = started.child;
     const startCpuMs = await cpuMs(controller.pid!);
@@ -112,7 +117,7 @@ async function main(): Promise<void> {
       });
       const tokens = nodes.map((n) => n.token);
       const batch = Math.ceil(enrollBatch / procCount);
-      child.send({ kind: 'start', controller: `127.0.0.1:${started.grpcPort}`, dataDir: join(dir, `agents-${p}`), tokens, batch } satisfies AgentsStart);
+      child.send({ kind: 'start', controller: `127.0.0.1:${started.grpcPort}`, dataDir: join(agentsDir, `agents-${p}`), tokens, batch } satisfies AgentsStart);
     }
     let enrolledMs = 0;
     for (;;) {
@@ -124,7 +129,7 @@ async function main(): Promise<void> {
     }
     const healthyMs = performance.now() - connectedAt;
     const phaseCpu = { controller: (await cpuMs(controller.pid!)) - cpuAtConnect, agents: await agentCpuMs(children) };
-    console.log(`Agents:                      ${seed.nodes.length} real Agents in ${procCount} processes (nice ${agentNice}), ${enrollBatch} enrolling at a time; ${refused} tokens refused after a lost answer and issued again`);
+    console.log(`Agents:                      ${seed.nodes.length} real Agents in ${procCount} processes (nice ${agentNice}, their data in ${agentsDir}), ${enrollBatch} enrolling at a time; ${refused} tokens refused after a lost answer and issued again`);
     console.log(`all enrolled:                ${(enrolledMs / 1000).toFixed(1)} s; all HEALTHY ${(healthyMs / 1000).toFixed(1)} s after the first Agent started`);
     const ofCore = (ms: number) => `${((ms / healthyMs) * 100).toFixed(0)}%`;
     console.log(`CPU until all HEALTHY:       Controller ${(phaseCpu.controller / 1000).toFixed(1)} s (${ofCore(phaseCpu.controller)} of one core); Agent processes ${phaseCpu.agents.map((ms) => `${(ms / 1000).toFixed(1)} s (${ofCore(ms)})`).join(', ')}`);
@@ -185,6 +190,7 @@ async function main(): Promise<void> {
       await once(controller, 'exit');
     }
     await rm(dir, { recursive: true, force: true });
+    await rm(agentsDir, { recursive: true, force: true });
   }
 }
 
