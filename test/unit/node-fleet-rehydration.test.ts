@@ -87,4 +87,20 @@ describe('Node fleet rehydration (actors made on a Node\'s first event)', () => 
     fleet.remove('a');
     expect(fleet.connected('a', facts, '10.0.0.1'), 'an Agent told this retries soon; a revoked one is refused').to.equal('not_loaded');
   });
+  it('a scrape\'s counts by state and oldest heartbeat agree with every Node\'s whole state, with and without an actor', () => {
+    fleet.add(record('a'));
+    fleet.add(record('b'));
+    fleet.add(record('c', { enrolledAt: undefined, status: initialStatus(), conditions: [] }));
+    fleet.add(record('d', { adminState: 'DISABLED' }));
+    fleet.connected('a', facts, '10.0.0.1');
+    fleet.heartbeat('a', { cpuMillis: 1, memoryBytes: 1, diskBytes: 1 }, []);
+    const counted = new Map<string, number>();
+    for (const s of fleet.states()) counted.set(`${s.adminState}/${s.connectionState}`, (counted.get(`${s.adminState}/${s.connectionState}`) ?? 0) + 1);
+    expect(new Map(fleet.countByState().map((c) => [`${c.adminState}/${c.connectionState}`, c.count]))).to.deep.equal(counted);
+    expect(counted).to.deep.equal(new Map([['ENABLED/HEALTHY', 1], ['ENABLED/UNREACHABLE', 1], ['ENABLED/AWAITING_ENROLLMENT', 1], ['DISABLED/UNREACHABLE', 1]]));
+    // b's last heartbeat is older than a's, but only connected Nodes count.
+    expect(fleet.oldestHeartbeatMs((id) => id === 'a')).to.equal(Date.parse(fleet.state('a')!.status.lastHeartbeatAt!));
+    expect(fleet.oldestHeartbeatMs(() => true)).to.equal(base + 1_000);
+    expect(fleet.oldestHeartbeatMs(() => false)).to.equal(undefined);
+  });
 });

@@ -153,9 +153,40 @@ export class NodeFleet {
     return entry.actor ? connectionStateOf(entry.actor.getSnapshot()) : entry.rehydrated.connectionState;
   }
 
-    /** Every Node's live state (metrics, placement). */
+    /** Every Node's live state (placement, the Node list). */
   states(): NodeState[] {
     return [...this.entries.keys()].map((id) => this.state(id)!);
+  }
+
+  /**
+   * How many Nodes are in each admin and connection state, for a metrics scrape: only those two of
+   * each Node, as `states()` built every Node's whole state (its status copied, its conditions
+   * read) and at 5,000 Nodes held the event loop 85 ms per gauge of every scrape.
+   */
+  countByState(): { adminState: AdminState; connectionState: ConnectionState; count: number }[] {
+    const counts = new Map<string, { adminState: AdminState; connectionState: ConnectionState; count: number }>();
+    for (const entry of this.entries.values()) {
+      const snapshot = entry.actor?.getSnapshot();
+      const adminState = snapshot ? adminStateOf(snapshot) : entry.rehydrated.adminState;
+      const connectionState = snapshot ? connectionStateOf(snapshot) : entry.rehydrated.connectionState;
+      const key = `${adminState}/${connectionState}`;
+      const count = counts.get(key);
+      if (count) count.count += 1;
+      else counts.set(key, { adminState, connectionState, count: 1 });
+    }
+    return [...counts.values()];
+  }
+
+  /** The oldest last heartbeat (ms since the epoch) among the Nodes `connected` answers true for; undefined when none has one. */
+  oldestHeartbeatMs(connected: (nodeId: string) => boolean): number | undefined {
+    let oldest: number | undefined;
+    for (const entry of this.entries.values()) {
+      const at = entry.status.lastHeartbeatAt;
+      if (!at || !connected(entry.nodeId)) continue;
+      const ms = Date.parse(at);
+      if (oldest === undefined || ms < oldest) oldest = ms;
+    }
+    return oldest;
   }
 
   /** Runs `listener` on every change of a Node's states, conditions or facts; returns the unsubscribe. */

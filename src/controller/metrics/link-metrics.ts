@@ -19,7 +19,7 @@ export function createLinkMetrics(registry: Registry, fleet: NodeFleet, agents: 
     registers: [registry],
     collect() {
       this.reset();
-      for (const s of fleet.states()) this.inc({ admin_state: s.adminState, connection_state: s.connectionState });
+      for (const c of fleet.countByState()) this.set({ admin_state: c.adminState, connection_state: c.connectionState }, c.count);
     },
   });
   new Gauge({
@@ -27,13 +27,8 @@ export function createLinkMetrics(registry: Registry, fleet: NodeFleet, agents: 
     help: 'Longest time since the last heartbeat among connected Nodes.',
     registers: [registry],
     collect() {
-      let max = 0;
-      const t = now();
-      for (const s of fleet.states()) {
-        if (!agents.isConnected(s.nodeId) || !s.status.lastHeartbeatAt) continue;
-        max = Math.max(max, (t - Date.parse(s.status.lastHeartbeatAt)) / 1000);
-      }
-      this.set(max);
+      const oldest = fleet.oldestHeartbeatMs((nodeId) => agents.isConnected(nodeId));
+      this.set(oldest === undefined ? 0 : Math.max(0, (now() - oldest) / 1000));
     },
   });
   const heartbeats = new Counter({ name: 'cairn_agent_heartbeats_total', help: 'Heartbeats received from Agents.', registers: [registry] });
