@@ -1,6 +1,6 @@
 import { readFile, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { createActor, fromCallback, fromPromise, type Actor, type EventObject } from 'xstate';
+import { createActor, type Actor } from 'xstate';
 import { KeyedMutex } from '../../shared/keyed-mutex.js';
 import type { ServerNetwork, ServerStatus } from '../../shared/link/messages.js';
 import type { Logger } from '../../shared/logger.js';
@@ -20,6 +20,7 @@ import { networkSettingsForStart, recordMembership } from '../network/network-se
 import { launchSpec, placeholderValues, type HostSettings, type ServerDirs } from './launch.js';
 import { writeManagedConfig } from './managed-config.js';
 import { agentServerMachine, type ProbeResult } from './server-machine.js';
+import { bindRunner, runnerMachine, type RunnerEffects } from './runner-machine.js';
 import type { AgentServerState } from './runtime-state-of.js';
 import { makeServerHome } from './server-home.js';
 import { appliedFile, serverHome, serverRoot } from './server-paths.js';
@@ -55,45 +56,6 @@ export interface RunnerDeps {
   sleepers: SleeperPool;
   heldForCopy?: (serverId: string) => boolean;
 }
-
-/** The effects of one server's reconciler machine (its invoked actors), each bound to its runner. */
-interface RunnerEffects {
-  probe(desired: ServerTarget): Promise<ProbeResult>;
-  install(desired: ServerTarget): Promise<void>;
-  checkPort(desired: ServerTarget): Promise<PortCheckResult>;
-  start(desired: ServerTarget): Promise<void>;
-  /** Calls `ready` once the ready line appears; answers how to stop watching. */
-  watchReady(ready: () => void): () => void;
-  stop(): Promise<void>;
-  remove(): Promise<void>;
-  /** Answers the sleeping port until the returned function closes it. */
-  sleep(desired: ServerTarget, since: string, wake: (player: string) => void): () => void;
-}
-
-/** Each server's actor system (one per root actor) to its runner's effects, which the shared machine's actors run. */
-const runners = new WeakMap<object, RunnerEffects>();
-const runnerOf = (system: object): RunnerEffects => {
-  const effects = runners.get(system);
-  if (!effects) throw new Error('no server runner for this actor');
-  return effects;
-};
-
-/**
- * The reconciler machine with the runners' effects, made once: `provide` copies the whole machine
- * (every state node, transition and closure), about 70 KB of heap per server when each runner made its own.
- */
-const runnerMachine = agentServerMachine.provide({
-  actors: {
-    probe: fromPromise<ProbeResult, { desired: ServerTarget }>(({ input, system }) => runnerOf(system).probe(input.desired)),
-    install: fromPromise<void, { desired: ServerTarget }>(({ input, system }) => runnerOf(system).install(input.desired)),
-    checkPort: fromPromise<PortCheckResult, { desired: ServerTarget }>(({ input, system }) => runnerOf(system).checkPort(input.desired)),
-    start: fromPromise<void, { desired: ServerTarget }>(({ input, system }) => runnerOf(system).start(input.desired)),
-    watchReady: fromCallback<EventObject, { desired: ServerTarget }>(({ system, sendBack }) => runnerOf(system).watchReady(() => sendBack({ type: 'READY_LINE' }))),
-    stop: fromPromise<void, { desired: ServerTarget }>(({ system }) => runnerOf(system).stop()),
-    remove: fromPromise<void, { desired: ServerTarget }>(({ system }) => runnerOf(system).remove()),
-    sleep: fromCallback<EventObject, { desired: ServerTarget; since: string }>(({ input, system, sendBack }) => runnerOf(system).sleep(input.desired, input.since, (player) => sendBack({ type: 'WAKE', player, at: Date.now() }))),
-  },
-});
 
 /**
  * One server on this Node: its reconciler machine with the real effects (install its software,
@@ -155,7 +117,7 @@ export class ServerRunner {
       input: { desired, backoffBaseMs: deps.backoffBaseMs, startRefusal, runtimeRefusal: runtimeRefusal(desired.serverId, template, deps.host.javas) },
     });
     // Before it starts: its first state invokes the probe, which finds this runner through the actor's system.
-    runners.set(this.actor.system, this.effects);
+    bindRunner(this.actor.system, this.effects);
     this.actor.subscribe({
       next: () => {
         this.sleep.left(this.state);
