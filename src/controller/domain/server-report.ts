@@ -1,5 +1,6 @@
 import type { LastCrash } from './last-crash.js';
 import type { ServerObserved } from './server-spec.js';
+import { withFields } from '../../shared/with-fields.js';
 
 /**
  * One server's status as an Agent reports it (the link turns its messages into this): the observed
@@ -19,5 +20,5 @@ export interface ServerReport extends Omit<ServerObserved, 'reportedAt'> {
 /** The observed status a report sets, heard at `reportedAt`. */
 export function observedOf(report: ServerReport, reportedAt: string): ServerObserved {
   const { serverId, installError, removed, lastCrash, portInUse, ...observed } = report;
-  return { ...observed, reportedAt };
+  return withFields(observed, { reportedAt });
 }
