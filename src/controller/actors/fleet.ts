@@ -1,7 +1,6 @@
 import { createActor, type Actor, type ActorOptions, type AnyActorLogic } from 'xstate';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/logger.js';
-import { withFields } from '../../shared/with-fields.js';
 import type { ResourceAmounts, StatusCondition } from '../domain/status.js';
 import type { NodeDoc, NodeStatusDoc } from '../store/records.js';
 import {
@@ -229,7 +228,7 @@ export class NodeFleet {
     const at = this.now();
     const actor = this.actorOf(entry);
     if (!actor.getSnapshot().can({ type: 'CONNECTED', at })) return 'revoked';
-    entry.status = withFields(withFields(entry.status, facts), { observedAddress, lastHeartbeatAt: at });
+    entry.status = { ...entry.status, ...facts, observedAddress, lastHeartbeatAt: at };
     entry.seenTick = this.tick;
     entry.changeKey = '';
     actor.send({ type: 'CONNECTED', at });
@@ -289,7 +288,7 @@ export class NodeFleet {
     const { adminState, connectionState, conditions } = entry.rehydrated;
     return {
       nodeId: entry.nodeId, adminState, connectionState, acceptsPlacements: false, conditions: [...conditions],
-      status: withFields(entry.status, { connectionState }), address: entry.address,
+      status: { ...entry.status, connectionState }, address: entry.address,
     };
   }
 
@@ -301,7 +300,7 @@ export class NodeFleet {
       connectionState,
       acceptsPlacements: acceptsPlacementsOf(snapshot),
       conditions: conditionsOf(snapshot),
-      status: withFields(entry.status, { connectionState }),
+      status: { ...entry.status, connectionState },
       address: entry.address,
     };
   }
