@@ -123,6 +123,38 @@ else {
         await waitFor(async () => (await claims.countDocuments({})) === 0, { what: 'its claim deleted' });
       });
 
+      it('a claim let go and made again under the same name is timed afresh: no takeover beside its new writer', async () => {
+        // The monotonic clock is the test's: a claim let go by a writer granted too late, then made again by another.
+        let now = 0;
+        const versionClaims = new VersionClaims(claims, systemClock, 300, () => now);
+        const version: Version = { id: 'l', field: 'expiresAt', value: 7, claimStaleMs: 300 };
+        const name = JSON.stringify(['leases', 'l', 'expiresAt', 7, 1]);
+        let writes = 0;
+        const write = () => Promise.resolve(++writes > 0);
+        await claims.insertOne({ _id: name as never, at: new Date().toISOString(), token: 'let-go' });
+        expect(await versionClaims.claimed('leases', version, write)).to.equal(false);
+        now = 400;
+        await claims.deleteOne({ _id: name as never });
+        await claims.insertOne({ _id: name as never, at: new Date().toISOString(), token: 'writing' });
+        expect(await versionClaims.claimed('leases', version, write), 'the new claim is first seen now').to.equal(false);
+        now = 650;
+        expect(await versionClaims.claimed('leases', version, write), 'the new claim stood 250 ms').to.equal(false);
+        now = 701;
+        expect(await versionClaims.claimed('leases', version, write), 'the new claim stood 301 ms').to.equal(true);
+        expect(writes).to.equal(1);
+      });
+
+      it('a write answered a stale time after its claim was asked for is answered as refused (it may have met a takeover), and its claim goes', async () => {
+        // The monotonic clock: 0 when the claim is asked for and granted, 1 s when the write answered (stale time 1 s).
+        const readings = [0, 0, 1_000];
+        const versionClaims = new VersionClaims(claims, systemClock, 1_000, () => readings.shift() ?? 1_000);
+        let writes = 0;
+        const claimed = await versionClaims.claimed('servers', { id: 's', field: 'updatedAt', value: 'v1' }, () => Promise.resolve(++writes > 0));
+        expect(claimed).to.equal(false);
+        expect(writes).to.equal(1);
+        await waitFor(async () => (await claims.countDocuments({})) === 0, { what: 'its claim deleted' });
+      });
+
       it('the trim at open deletes claims older than an hour and keeps newer ones', async () => {
         const now = Date.now();
         await claims.insertMany([{ _id: 'old' as never, at: new Date(now - 2 * 3600_000).toISOString() }, { _id: 'new' as never, at: new Date(now - 60_000).toISOString() }]);

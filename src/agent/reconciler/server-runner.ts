@@ -362,6 +362,10 @@ export class ServerRunner {
       const status = await this.deps.runtime.status(this.serverId);
       if (status.state !== 'running' && status.state !== 'stopping') return;
       await this.deps.runtime.stop(this.serverId, { timeoutMs: this.template.stopTimeoutSeconds * 1000 });
+      // The stop is over once the game's ports lead nowhere (its exit unpublishes them too; this waits for that): a boxed
+      // server's sleeping port opened while its port was still forwarded into the namespace refused players (CI, 2026-12-03).
+      await this.deps.boxes.exited(this.serverId)
+        .catch((err: unknown) => this.deps.logger.warn({ err, serverId: this.serverId }, 'unpublishing the game\'s ports failed'));
     } catch (e) {
       if (isRuntimeError(e, 'not_running')) return;
       this.deps.logger.warn({ err: e, serverId: this.serverId }, 'stopping the game failed; trying again');

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Collection as DriverCollection, Document } from 'mongodb';
 import type { Clock } from '../../../shared/clock.js';
 import type { Version } from '../collection.js';
@@ -23,10 +24,17 @@ const trimAfterMs = 60 * 60_000;
  * failed stays, since that write may still land. So does one whose writer died (or was stopped)
  * before writing: it would refuse every writer of that version, so one seen standing here for the
  * stale time (10 s, or the version's own: half a lease for leases) is taken over under the next
- * number (`…, 2]`), which one writer wins again. A writer whose claim took half the stale time to
- * be granted (a stopped process, a starved one) does not write at all, and deletes its claim: its
- * write could otherwise come after a takeover. What stays unguarded is a write sent in time that
- * the store itself holds back for longer than the rest of the stale time.
+ * number (`…, 2]`), which one writer wins again. A claim is timed by what it is, not by its name:
+ * each carries a token of its own, so one deleted and made again under the same name (its writer
+ * was granted it too late and let it go, then another claimed the version) is timed from when it
+ * was first seen, never from its predecessor (a takeover at once would write beside its writer).
+ *
+ * A writer whose claim was granted after half the stale time (counted from asking for it) does not
+ * write, and deletes its claim. One whose write was answered after the whole stale time (stopped or
+ * starved between the grant and the write, or the store held the write back) may have met a
+ * takeover's write in the store, so it is answered as refused: a lease's writer then holds nothing,
+ * and the lease runs out. A takeover's claim comes at least a whole stale time after the claim it
+ * replaces was seen, which was after it was asked for: a write answered in time was done before.
  */
 export class VersionClaims {
   /**
@@ -54,27 +62,29 @@ export class VersionClaims {
 
   /**
    * Runs `write` as the only writer over `version` of a document of `collection`, and answers what
-   * it answered; false without running it when another writer holds the version.
+   * it answered; false without running it when another writer holds the version, and false too
+   * when the write was answered a stale time or more after the claim was asked for.
    */
   async claimed(collection: string, version: Version, write: () => Promise<boolean>): Promise<boolean> {
     const staleMs = version.claimStaleMs ?? this.staleMs;
     const ids: string[] = [];
+    let asked: number;
     for (let n = 1; ; n++) {
       const id = JSON.stringify([collection, version.id, version.field, version.value, n]);
       ids.push(id);
-      const asked = this.monotonicMs();
+      asked = this.monotonicMs();
       if (await this.claim(id)) {
         if (this.monotonicMs() - asked < staleMs / 2) break;
         // Too late to write: another writer may take this version over soon. Refused as if it had moved on.
         this.forget(ids);
         return false;
       }
-      if (!this.standsTooLong(id, staleMs)) return false;
+      if (!(await this.standsTooLong(id, staleMs))) return false;
     }
     const written = await write();
     // Garbage already (see above): nothing waits for it, and a failed delete leaves it to the trim.
     this.forget(ids);
-    return written;
+    return written && this.monotonicMs() - asked < staleMs;
   }
 
   private forget(ids: string[]): void {
@@ -83,7 +93,7 @@ export class VersionClaims {
 
   private async claim(id: string): Promise<boolean> {
     try {
-      await this.claims.insertOne({ _id: id as never, at: this.clock.now().toISOString() });
+      await this.claims.insertOne({ _id: id as never, at: this.clock.now().toISOString(), token: randomUUID() });
       return true;
     } catch (e) {
       if (isDuplicate(e)) return false;
@@ -91,11 +101,24 @@ export class VersionClaims {
     }
   }
 
-  private standsTooLong(id: string, staleMs: number): boolean {
+  /**
+   * Whether the claim named `id` that refused this writer has stood here for the stale time: the
+   * claim as it is now (its token; a claim from before tokens, its time), first seen when.
+   */
+  private async standsTooLong(id: string, staleMs: number): Promise<boolean> {
+    let standing: Document | null;
+    try {
+      standing = await this.claims.findOne({ _id: id as never });
+    } catch (e) {
+      mapDriverError(e);
+    }
+    // Gone since it refused this writer: its writer wrote (the version moved on) or let it go; the next try says which.
+    if (!standing) return false;
+    const key = `${id}\n${String(standing.token ?? standing.at)}`;
     const now = this.monotonicMs();
-    for (const [seenId, at] of this.seen) if (now - at > 4 * Math.max(staleMs, this.staleMs)) this.seen.delete(seenId);
-    const first = this.seen.get(id) ?? now;
-    this.seen.set(id, first);
+    for (const [seenKey, at] of this.seen) if (now - at > 4 * Math.max(staleMs, this.staleMs)) this.seen.delete(seenKey);
+    const first = this.seen.get(key) ?? now;
+    this.seen.set(key, first);
     return now - first >= staleMs;
   }
 }
