@@ -2,11 +2,11 @@ import { expect } from 'chai';
 import { link, mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { treeBytes } from '../../src/agent/disk/tree-bytes.js';
+import { treeBytes } from '../../src/agent/disk/tree-walker.js';
 
 const MiB = 2 ** 20;
 
-describe('treeBytes: what a server\'s tree holds on disk', () => {
+describe('treeBytes: what a server\'s tree holds on disk (walked on the walker\'s thread)', () => {
   let dir: string;
   let outside: string;
   beforeEach(async () => {
@@ -33,5 +33,14 @@ describe('treeBytes: what a server\'s tree holds on disk', () => {
     await link(join(dir, 'a'), join(dir, 'b'));
     const fileBlocks = (await stat(join(dir, 'a'))).blocks * 512;
     expect(await treeBytes(dir)).to.be.at.least(fileBlocks).and.below(fileBlocks + 64 * 1024);
+  });
+
+  it('a walk that fails says why (its error and code), and the walks after it go on', async () => {
+    const failed = await treeBytes(join(dir, 'a\0b')).then(() => undefined, (e: unknown) => e as NodeJS.ErrnoException);
+    expect(failed?.code).to.equal('ERR_INVALID_ARG_VALUE');
+    await writeFile(join(dir, 'a'), Buffer.alloc(MiB, 1));
+    const walks = await Promise.all(Array.from({ length: 20 }, () => treeBytes(dir)));
+    expect(new Set(walks).size).to.equal(1);
+    expect(walks[0]).to.be.at.least(MiB);
   });
 });

@@ -1,5 +1,5 @@
 import type { Condition } from '../../shared/link/messages.js';
-import { treeBytes } from './tree-bytes.js';
+import { treeBytes } from './tree-walker.js';
 
 /** The contract's bound: a server's tree is measured again at least this often. */
 export const maxMeasureAgeMs = 60_000;

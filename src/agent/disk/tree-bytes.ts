@@ -1,73 +1,69 @@
-import { constants } from 'node:fs';
-import { lstat, open, readdir, type FileHandle } from 'node:fs/promises';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { at, errnoOf } from '../files/beneath.js';
-
-const dirFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
-/** Entries looked at between two yields to the event loop: a big tree never holds up the link. */
-const entriesPerYield = 256;
-
-/** Entries that vanish or change kind while the game runs are skipped, not failures of the walk. */
-const gone = (e: unknown) => ['ENOENT', 'ENOTDIR', 'ELOOP'].includes(errnoOf(e) ?? '');
-
-interface Walk {
-  bytes: number;
-  seen: number;
-  /** Inodes with more than one link already counted (`dev:ino`): a hard link holds no second copy. */
-  linked: Set<string>;
-}
-
 /**
- * The bytes `root` and everything under it hold on disk (allocated blocks, as a quota counts them,
- * so a sparse file counts what it really takes). The walk opens each directory relative to its
- * parent's descriptor and never follows a symlink, so a game swapping a directory for a link
- * cannot make it count (or reach) anything outside its root. It holds one descriptor per level
- * and yields to the event loop every few hundred entries. A missing root holds 0 bytes.
+ * The walker thread's program (tree-walker.ts runs it). For each message `{ id, root }` it answers
+ * `{ id, bytes }`: the bytes `root` and everything under it hold on disk (allocated blocks, as a
+ * quota counts them, so a sparse file counts what it really takes); or `{ id, error }` when the
+ * walk failed. It opens each directory relative to its parent's descriptor (`/proc/self/fd/N`)
+ * and never follows a symlink, so a game swapping a directory for a link cannot make it count (or
+ * reach) anything outside its root; it holds one descriptor per level, counts a hard-linked file
+ * once, skips entries that vanish or change kind meanwhile, and a missing root holds 0 bytes.
+ *
+ * Synchronous calls on a thread of its own: each is a system call, not a trip through the thread
+ * pool and back to the event loop. Evaluated rather than loaded from a file, so the thread runs
+ * the same from source under tsx (whose loader a worker's own file would not get on Node 20) and
+ * from dist; hence plain JavaScript that imports its modules itself.
  */
-export async function treeBytes(root: string): Promise<number> {
-  const handle = await open(root, dirFlags).catch((e: unknown) => {
-    if (gone(e)) return undefined;
-    throw e;
-  });
-  if (!handle) return 0;
-  const walk: Walk = { bytes: 0, seen: 0, linked: new Set() };
-  try {
-    walk.bytes += (await handle.stat()).blocks * 512;
-    await walkDir(handle, walk);
-  } finally {
-    await handle.close();
-  }
-  return walk.bytes;
-}
-
-async function walkDir(dir: FileHandle, walk: Walk): Promise<void> {
-  const names = await readdir(at(dir)).catch((e: unknown) => {
-    if (gone(e)) return [] as string[];
-    throw e;
-  });
-  for (const name of names) {
-    if (++walk.seen % entriesPerYield === 0) await yieldToLoop();
-    const entry = await lstat(at(dir, name)).catch((e: unknown) => {
-      if (gone(e)) return undefined;
-      throw e;
-    });
-    if (!entry) continue;
-    if (entry.nlink > 1 && !entry.isDirectory()) {
-      const key = `${entry.dev}:${entry.ino}`;
-      if (walk.linked.has(key)) continue;
-      walk.linked.add(key);
-    }
-    walk.bytes += entry.blocks * 512;
-    if (!entry.isDirectory()) continue;
-    const sub = await open(at(dir, name), dirFlags).catch((e: unknown) => {
-      if (gone(e)) return undefined;
-      throw e;
-    });
-    if (!sub) continue;
+export const treeWalkProgram = String.raw`
+Promise.all([import('node:fs'), import('node:worker_threads')]).then(([fs, { parentPort }]) => {
+  const dirFlags = fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW;
+  const at = (fd, name) => '/proc/self/fd/' + fd + '/' + name;
+  const orGone = (call) => {
     try {
-      await walkDir(sub, walk);
-    } finally {
-      await sub.close();
+      return call();
+    } catch (e) {
+      if (['ENOENT', 'ENOTDIR', 'ELOOP'].includes(e && e.code)) return undefined;
+      throw e;
     }
-  }
-}
+  };
+  const walkDir = (dir, walk) => {
+    for (const name of orGone(() => fs.readdirSync(at(dir, ''))) ?? []) {
+      const entry = orGone(() => fs.lstatSync(at(dir, name)));
+      if (!entry) continue;
+      if (entry.nlink > 1 && !entry.isDirectory()) {
+        const key = entry.dev + ':' + entry.ino;
+        if (walk.linked.has(key)) continue;
+        walk.linked.add(key);
+      }
+      walk.bytes += entry.blocks * 512;
+      if (!entry.isDirectory()) continue;
+      const sub = orGone(() => fs.openSync(at(dir, name), dirFlags));
+      if (sub === undefined) continue;
+      try {
+        walkDir(sub, walk);
+      } finally {
+        fs.closeSync(sub);
+      }
+    }
+  };
+  const treeBytes = (root) => {
+    const fd = orGone(() => fs.openSync(root, dirFlags));
+    if (fd === undefined) return 0;
+    const walk = { bytes: 0, linked: new Set() };
+    try {
+      walk.bytes += fs.fstatSync(fd).blocks * 512;
+      walkDir(fd, walk);
+    } finally {
+      fs.closeSync(fd);
+    }
+    return walk.bytes;
+  };
+  parentPort.on('message', ({ id, root }) => {
+    let answer;
+    try {
+      answer = { id, bytes: treeBytes(root) };
+    } catch (e) {
+      answer = { id, error: { message: String(e && e.message), code: e && e.code } };
+    }
+    parentPort.postMessage(answer);
+  });
+});
+`;
