@@ -8,6 +8,7 @@ import { gamePortsArgs, privateGamePorts } from '../support/game-ports.js';
 import { adminCredentials, networkInput, startTestController, type TestController } from '../support/controller.js';
 import { killGames } from '../support/fleet.js';
 import type { PropertiesView } from '../support/api-types.js';
+import { waitFor } from '../support/wait-for.js';
 import { checkPrerequisites, fact, launchBrowser, screenshotDir, shoot, type TestBrowser, waitForServerPage } from './browser.js';
 import { writeMetrics } from './metrics.js';
 
@@ -152,7 +153,8 @@ describe('web UI in Chromium against a real Controller and Agent', function () {
     await page.getByRole('button', { name: 'Send' }).click();
     const log = page.getByRole('log');
     await log.filter({ hasText: '[Server] hello' }).waitFor();
-    expect(await page.getByLabel('Command').inputValue()).to.equal('');
+    // Cleared once the send is answered, which may come after the output has streamed in (CI, 2026-12-03).
+    await waitFor(async () => (await page.getByLabel('Command').inputValue()) === '', { what: 'the Command field cleared after the send' });
     await page.getByLabel('Command').press('ArrowUp');
     expect(await page.getByLabel('Command').inputValue()).to.equal('say hello');
     await shoot(page, '05-console');
