@@ -11,7 +11,18 @@ export async function startControllerProcess(dataDir: string, nodeArgs: string[]
     env: { ...process.env, MONGODB_URI: mongodbUri, CAIRN_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
+  // The ports are the first JSON line; what node itself prints (`--trace-gc` among `nodeArgs`) is shown, not dropped.
+  const ports = new Promise<string>((resolve) => {
+    let found = false;
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (!found && line.startsWith('{')) {
+        found = true;
+        resolve(line);
+      } else process.stderr.write(`controller stdout: ${line}\n`);
+    });
+  });
+  const exited = once(child, 'exit').then(([code]) => Promise.reject(new Error(`the Controller exited (${String(code)}) before listening`)));
+  const line = await Promise.race([ports, exited]);
   const { httpPort, grpcPort } = JSON.parse(line) as { httpPort: number; grpcPort: number };
   return { child, httpPort, grpcPort };
 }
