@@ -49,7 +49,8 @@ export interface Collection<T extends { _id: string }> {
   findShared(filter: Filter, options?: FindOptions): Promise<Shared<T>[]>;
   /**
    * The document with that id, lent as `findShared` lends them, when the collection holds it in
-   * memory (the embedded store's session and user caches); undefined when finding it takes a read.
+   * memory (every embedded collection, and the session and user caches in front of two of them);
+   * undefined when finding it takes a read.
    */
   cachedById?(id: string): Shared<T> | undefined;
   count(filter: Filter): Promise<number>;

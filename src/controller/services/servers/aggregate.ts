@@ -18,7 +18,7 @@ import { hidden, type Access } from '../identity/access.js';
 import { busyError, fromActor, mirrors, nextRecord } from './actor-record.js';
 import type { ServerChangeHub } from './change-hub.js';
 import { ServerCrashes } from './crashes.js';
-import { ObservedMemo, type KnownObserved } from './observed-memo.js';
+import { LentRecords, ObservedMemo, type KnownObserved, type KnownRecords } from './observed-memo.js';
 import { PortRefusals } from './port-refusals.js';
 import { serverDetail, serverListItem } from './views.js';
 
@@ -75,8 +75,8 @@ export class ServerAggregate {
   private readonly locks = new KeyedMutex();
   /** Each server's last crash as its Agent reported it (console lines: memory only, never in the record). */
   readonly crashes = new ServerCrashes();
-  /** What reports need of each record, kept as this aggregate writes it (memory only). */
-  private readonly observedMemo = new ObservedMemo();
+  /** What reports need of each record: the store's own document where it lends one, else kept as this aggregate writes it (memory only). */
+  private readonly observedMemo: KnownRecords;
   /** Each server's Nodes, generation and hold as last sent from here (`sentMark`): a change heard again is not sent twice. */
   private readonly sentGenerations = new Map<string, string>();
   /** Game ports other programs hold, as Agents found them (memory only). */
@@ -92,6 +92,8 @@ export class ServerAggregate {
     nodeStates: NodeStateFeed,
   ) {
     this.portRefusals = new PortRefusals(deps.clock);
+    const { servers } = deps.repos;
+    this.observedMemo = servers.cachedById ? new LentRecords((serverId) => servers.cachedById!(serverId)) : new ObservedMemo();
     // A Node heard again or lost changes its servers' convergence: tell the watchers. A Node just
     // added (created, or rehydrated before anyone can watch) changes no server's.
     nodeStates.subscribe((state, previous) => {

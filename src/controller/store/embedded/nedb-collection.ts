@@ -118,6 +118,11 @@ export class NedbCollection<T extends { _id: string }> implements Collection<T> 
     return plain<T | null>(await this.db.findOneAsync({ _id: id }));
   }
 
+  /** nedb holds every document in memory; its own, lent as `findShared` lends them (a write stores a new object). */
+  cachedById(id: string): Shared<T> | undefined {
+    return (this.db as unknown as { indexes: { _id: { getMatching(id: string): Shared<T>[] } } }).indexes._id.getMatching(id)[0];
+  }
+
   async findOne(filter: Filter): Promise<T | null> {
     assertDefinedFilter(filter);
     return plain<T | null>(await this.db.findOneAsync(filter));
