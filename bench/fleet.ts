@@ -17,7 +17,7 @@
  * processes run under `nice`, as Agents on hosts of their own take none of the Controller's cores; 0 shares the cores
  * evenly), BENCH_FLEET_AGENT_DIR (where the Agents' data directories go: /dev/shm by default, so their installs
  * and fsyncs do not queue the Controller's on its disk's journal, as Agents on their own hosts never would; the
- * Controller's store stays on the disk), BENCH_FLEET_CONTROLLER_ARGS (node options for the Controller, space-separated, e.g. `--max-semi-space-size=64`).
+ * Controller's store stays on the disk), BENCH_FLEET_CONTROLLER_ARGS (node options for the Controller after those of deploy/cairn-controller.service, space-separated, e.g. `--trace-gc-nvp`).
  * Run with `npm run bench fleet`.
  */
 import { execFile, fork, type ChildProcess } from 'node:child_process';
@@ -29,7 +29,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ApiClient } from '../test/support/http.js';
-import { startControllerProcess } from './support/controller-process.js';
+import { deployedNodeOptions, startControllerProcess } from './support/controller-process.js';
 import type { AgentsLag, AgentsReport, AgentsRetry, AgentsStart } from './support/fleet-agents.js';
 import { cpuMs, metric, percentile, sleep } from './support/fleet-measure.js';
 import { seedFleet, type FleetSeed } from './support/fleet-seed.js';
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   try {
     const perNode = Math.ceil(serverCount / agentCount);
     const seed = await seeded(dataDir, perNode);
-    console.log(`load average before rehydration: ${load()}${controllerArgs.length ? `; Controller started with ${controllerArgs.join(' ')}` : ''}`);
+    console.log(`load average before rehydration: ${load()}; Controller's node options: ${[...deployedNodeOptions(), ...controllerArgs].join(' ') || 'none'} (deploy/cairn-controller.service's${controllerArgs.length ? ', then BENCH_FLEET_CONTROLLER_ARGS' : ''})`);
 
     const spawned = performance.now();
     const started = await startControllerProcess(dataDir, [...stallProbe, ...controllerArgs, ...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : [])]);
