@@ -6,7 +6,7 @@ import { cairnVersion } from '../shared/version.js';
 import { backoffDelay, defaultBackoff, type BackoffPolicy } from '../shared/backoff.js';
 import type { AgentConfig } from './config.js';
 import { CredentialStore, type StoredCredential } from '../shared/credential-store.js';
-import { enroll, EnrollmentRefused } from './link/enroll.js';
+import { controllerChannel, enrollOver, EnrollmentRefused } from './link/enroll.js';
 import { EnrollmentAttemptStore } from './link/enrollment-attempt.js';
 import { allocatable, hostFacts } from './status/host-facts.js';
 import { AgentLinkClient } from './link/link-client.js';
@@ -67,7 +67,7 @@ export interface RunningAgent {
  * unreachable or busy (or an answer is lost) it retries with backoff and jitter, presenting the
  * same enrollment attempt id, so a retry after a lost answer is answered rather than refused.
  */
-async function credentialFor(config: AgentConfig, credentials: grpc.ChannelCredentials, logger: Logger, backoff: BackoffPolicy): Promise<StoredCredential> {
+async function credentialFor(config: AgentConfig, credentials: grpc.ChannelCredentials, logger: Logger, backoff: BackoffPolicy): Promise<StoredCredential & { channel?: grpc.Channel }> {
   const store = new CredentialStore(config.dataDir);
   const stored = await store.load();
   if (stored) {
@@ -78,17 +78,20 @@ async function credentialFor(config: AgentConfig, credentials: grpc.ChannelCrede
   const attempts = new EnrollmentAttemptStore(config.dataDir);
   const enrollmentAttemptId = await attempts.idFor(config.enrollmentToken);
   for (let attempt = 0; ; attempt++) {
+    // A fresh channel per attempt: a failed one waits out gRPC's own reconnect backoff, not ours.
+    const channel = controllerChannel(config.controller, credentials);
     try {
       const facts = hostFacts();
-      const response = await enroll(config.controller, credentials, {
+      const response = await enrollOver(channel, {
         enrollmentToken: config.enrollmentToken, hostname: facts.hostname, agentVersion: cairnVersion, enrollmentAttemptId,
       });
       const value = { nodeId: response.nodeId, credential: response.credential };
       await store.save(value);
       await attempts.forget();
       logger.info({ event: 'enrolled', nodeId: value.nodeId }, 'enrolled; credential stored');
-      return value;
+      return { ...value, channel };
     } catch (err) {
+      channel.close();
       if (err instanceof EnrollmentRefused) throw err;
       const delay = backoffDelay(attempt, backoff);
       const explained = tlsProblem((err as Partial<grpc.ServiceError>).details ?? (err as Error).message, config);
@@ -112,7 +115,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
   // Before enrolling: an Agent refused its uid range must not use up its token.
   const javas = await discoverJava({ given: config.javas, javaHome: process.env.JAVA_HOME }, logger);
   const boxes = await boxesForAgent({ ...config, javas: javas.map((j) => j.path) }, logger);
-  const { nodeId, credential } = await credentialFor(config, credentials, logger, backoff).catch(async (e: unknown) => {
+  const { nodeId, credential, channel: enrollmentChannel } = await credentialFor(config, credentials, logger, backoff).catch(async (e: unknown) => {
     await boxes.close();
     await sleepers.closeAll();
     throw e;
@@ -146,6 +149,7 @@ export async function runAgent(config: AgentConfig, logger: Logger, options: Age
     address: config.controller,
     channelCredentials: credentials,
     credential,
+    enrollmentChannel,
     logger,
     backoff,
     explainError: (details) => tlsProblem(details, config),

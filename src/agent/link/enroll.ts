@@ -11,18 +11,32 @@ export class EnrollmentRefused extends Error {
   }
 }
 
-/** Redeems the one-time token for a Node credential. Network errors reject with the gRPC error, so the caller can retry those. */
-export async function enroll(address: string, credentials: grpc.ChannelCredentials, request: EnrollRequest, timeoutMs = 15_000): Promise<EnrollResponse> {
+/** A channel to the Controller with the link's options: the Agent enrolls over it and dials its link on it after. */
+export function controllerChannel(address: string, credentials: grpc.ChannelCredentials): grpc.Channel {
+  return new grpc.Channel(address, credentials, agentChannelOptions);
+}
+
+/**
+ * Redeems the one-time token for a Node credential over `channel`, which stays open for the link
+ * (the caller closes it). Network errors reject with the gRPC error, so the caller can retry those.
+ */
+export function enrollOver(channel: grpc.Channel, request: EnrollRequest, timeoutMs = 15_000): Promise<EnrollResponse> {
   const Client = agentLinkClientConstructor();
-  const client = new Client(address, credentials, agentChannelOptions);
-  try {
-    return await new Promise<EnrollResponse>((resolve, reject) => {
-      client.Enroll(request, { deadline: Date.now() + timeoutMs }, (error, response) => {
-        if (error) reject(error.code === grpc.status.UNAUTHENTICATED ? new EnrollmentRefused(error.details) : error);
-        else resolve(response!);
-      });
+  const client = new Client(channel.getTarget(), grpc.credentials.createInsecure(), { channelOverride: channel });
+  return new Promise<EnrollResponse>((resolve, reject) => {
+    client.Enroll(request, { deadline: Date.now() + timeoutMs }, (error, response) => {
+      if (error) reject(error.code === grpc.status.UNAUTHENTICATED ? new EnrollmentRefused(error.details) : error);
+      else resolve(response!);
     });
+  });
+}
+
+/** Redeems the one-time token on a connection of its own, closed after the answer. */
+export async function enroll(address: string, credentials: grpc.ChannelCredentials, request: EnrollRequest, timeoutMs = 15_000): Promise<EnrollResponse> {
+  const channel = controllerChannel(address, credentials);
+  try {
+    return await enrollOver(channel, request, timeoutMs);
   } finally {
-    client.close();
+    channel.close();
   }
 }
